@@ -1,0 +1,34 @@
+# dumpdiff. `make test` is what CI runs (.ci/run); it reads committed fixtures only.
+GO ?= go
+PKGS := ./...
+FUZZTIME ?= 20s
+
+.PHONY: build test bench fuzz lint fixtures bench-peers
+
+build:
+	$(GO) build -o bin/dumpdiff ./cmd/dumpdiff
+
+test: lint
+	$(GO) test -count=1 $(PKGS)
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet $(PKGS)
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
+
+# Each fuzz target runs for FUZZTIME; their seeds run in `make test`.
+fuzz:
+	@for t in $$($(GO) test -list '^Fuzz' ./parse | grep '^Fuzz'); do \
+		echo "== $$t"; $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) ./parse || exit 1; \
+	done
+
+# Regenerate the real-server fixtures in testdata/ (JVM, PostgreSQL, load). Slow; by hand only.
+fixtures:
+	./testdata/gen/run-all.sh
+
+# Compare parse speed and peak RSS against peers (bench/ is its own module).
+bench-peers:
+	cd bench && ./compare.sh

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/dumpdiff/dumpdiff/parse"
+	"github.com/spf13/cobra"
+)
+
+func newParseCmd() *cobra.Command {
+	var format string
+	var stats bool
+	cmd := &cobra.Command{
+		Use:   "parse [--format text|json] [--stats] FILE...",
+		Short: "Show what dumpdiff reads in each dump",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if format != "text" && format != "json" {
+				return fmt.Errorf("unknown --format %q: want text or json", format)
+			}
+			out := cmd.OutOrStdout()
+			var failed []error
+			var all []*parse.Dump
+			for _, name := range args {
+				dumps, err := parse.ParseFile(name)
+				if err != nil {
+					failed = append(failed, err)
+					fmt.Fprintln(cmd.ErrOrStderr(), "dumpdiff:", err)
+					continue
+				}
+				if stats {
+					for _, d := range dumps {
+						src := d.Source.File
+						if len(dumps) > 1 {
+							src = fmt.Sprintf("%s#%d", src, d.Source.Index+1)
+						}
+						fmt.Fprintf(out, "%s format=%s threads=%d skipped=%d\n", src, d.Format, d.ThreadCount(), len(d.Skipped))
+					}
+					continue
+				}
+				all = append(all, dumps...)
+				for _, d := range dumps {
+					if n := len(d.Skipped); n > 0 {
+						fmt.Fprintf(cmd.ErrOrStderr(), "dumpdiff: %s: %d line(s) not understood, first at line %d: %s\n",
+							d.Source, n, d.Skipped[0].Line, d.Skipped[0].Reason)
+					}
+				}
+			}
+			if !stats {
+				switch format {
+				case "json":
+					enc := json.NewEncoder(out)
+					enc.SetIndent("", "  ")
+					if err := enc.Encode(all); err != nil {
+						return err
+					}
+				default:
+					if err := parse.WriteCanonical(out, all); err != nil {
+						return err
+					}
+				}
+			}
+			if len(failed) > 0 {
+				return &exitError{code: 1} // each failure was printed above
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	cmd.Flags().BoolVar(&stats, "stats", false, "print one line per dump: FILE[#K] format=NAME threads=N skipped=M")
+	return cmd
+}

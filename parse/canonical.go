@@ -1,0 +1,180 @@
+package parse
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// WriteCanonical writes dumps in a stable, line-oriented text form: every
+// field of the model that is set, one thread per block. It is what golden
+// tests compare and what `dumpdiff parse --format text` prints.
+func WriteCanonical(w io.Writer, dumps []*Dump) error {
+	bw := bufio.NewWriter(w)
+	for _, d := range dumps {
+		fmt.Fprintf(bw, "dump %s format=%s threads=%d skipped=%d", d.Source, d.Format, d.ThreadCount(), len(d.Skipped))
+		if !d.Time.IsZero() {
+			fmt.Fprintf(bw, " time=%s", d.Time.Format("2006-01-02T15:04:05.999999999Z07:00"))
+		}
+		if d.Version != "" {
+			fmt.Fprintf(bw, " version=%q", d.Version)
+		}
+		if d.ProcessID != 0 {
+			fmt.Fprintf(bw, " pid=%d", d.ProcessID)
+		}
+		if d.Kind != "" {
+			fmt.Fprintf(bw, " kind=%s", d.Kind)
+		}
+		bw.WriteString("\n")
+		if d.Headline != "" {
+			fmt.Fprintf(bw, "  headline %q\n", d.Headline)
+		}
+		for _, t := range d.Threads {
+			writeThread(bw, t)
+		}
+		for _, dl := range d.Deadlocks {
+			fmt.Fprintf(bw, "  deadlock line=%d kind=%q\n", dl.Line, dl.Kind)
+			for _, e := range dl.Cycle {
+				fmt.Fprintf(bw, "    %q waiting=%q holder=%q\n", e.Thread, e.Waiting, e.Holder)
+			}
+		}
+		for _, s := range d.Skipped {
+			fmt.Fprintf(bw, "  skipped %d %q: %s\n", s.Line, s.Text, s.Reason)
+		}
+	}
+	return bw.Flush()
+}
+
+func writeThread(w *bufio.Writer, t *Thread) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "  thread")
+	if t.ID != 0 {
+		fmt.Fprintf(&b, " id=%d", t.ID)
+	}
+	if t.Name != "" {
+		fmt.Fprintf(&b, " name=%q", t.Name)
+	}
+	if t.Weight != 1 {
+		fmt.Fprintf(&b, " weight=%d", t.Weight)
+	}
+	if t.NativeID != "" {
+		fmt.Fprintf(&b, " nid=%s", t.NativeID)
+	}
+	if t.TID != "" {
+		fmt.Fprintf(&b, " tid=%s", t.TID)
+	}
+	if t.Daemon {
+		b.WriteString(" daemon")
+	}
+	if t.Virtual {
+		b.WriteString(" virtual")
+	}
+	if t.Priority != 0 {
+		fmt.Fprintf(&b, " prio=%d", t.Priority)
+	}
+	if t.OSPriority != 0 {
+		fmt.Fprintf(&b, " os_prio=%d", t.OSPriority)
+	}
+	if t.State != "" {
+		fmt.Fprintf(&b, " state=%q", t.State)
+	}
+	if t.StateDetail != "" {
+		fmt.Fprintf(&b, " detail=%q", t.StateDetail)
+	}
+	if t.WaitMinutes != 0 {
+		fmt.Fprintf(&b, " minutes=%d", t.WaitMinutes)
+	}
+	if t.CPU != 0 {
+		fmt.Fprintf(&b, " cpu=%s", t.CPU)
+	}
+	if t.Elapsed != 0 {
+		fmt.Fprintf(&b, " elapsed=%s", t.Elapsed)
+	}
+	if t.Allocated != 0 {
+		fmt.Fprintf(&b, " allocated=%d", t.Allocated)
+	}
+	for _, f := range t.Flags {
+		fmt.Fprintf(&b, " flag=%q", f)
+	}
+	if t.Bubble != 0 {
+		fmt.Fprintf(&b, " bubble=%d", t.Bubble)
+	}
+	if t.Carrier != "" {
+		fmt.Fprintf(&b, " carrier=%q", t.Carrier)
+	}
+	if t.MountedVirtual != 0 {
+		fmt.Fprintf(&b, " mounted=%d", t.MountedVirtual)
+	}
+	if t.Container != "" {
+		fmt.Fprintf(&b, " container=%q", t.Container)
+	}
+	if t.NoStack {
+		b.WriteString(" nostack")
+	}
+	if t.Line != 0 {
+		fmt.Fprintf(&b, " line=%d", t.Line)
+	}
+	w.WriteString(b.String())
+	w.WriteString("\n")
+	if len(t.Labels) > 0 {
+		keys := make([]string, 0, len(t.Labels))
+		for k := range t.Labels {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		w.WriteString("    labels")
+		for _, k := range keys {
+			fmt.Fprintf(w, " %q=%q", k, t.Labels[k])
+		}
+		w.WriteString("\n")
+	}
+	for i, f := range t.Frames {
+		writeFrame(w, "    ", f)
+		for _, l := range t.Locks {
+			if l.Frame == i {
+				writeLock(w, l)
+			}
+		}
+	}
+	if t.FramesElided {
+		fmt.Fprintf(w, "    ...elided %d\n", t.ElidedCount)
+	}
+	for _, l := range t.Locks {
+		if l.Frame < 0 || l.Frame >= len(t.Frames) {
+			writeLock(w, l)
+		}
+	}
+	if c := t.CreatedBy; c != nil {
+		fmt.Fprintf(w, "    created by %s %s:%d parent=%d\n", c.Func, c.File, c.Line, c.Parent)
+	}
+	for _, a := range t.Ancestors {
+		fmt.Fprintf(w, "    ancestor %d\n", a.ID)
+		for _, f := range a.Frames {
+			writeFrame(w, "      ", f)
+		}
+	}
+}
+
+func writeFrame(w *bufio.Writer, indent string, f *Frame) {
+	fmt.Fprintf(w, "%sat %s", indent, f.Func)
+	if f.File != "" {
+		fmt.Fprintf(w, " %s:%d", f.File, f.Line)
+	}
+	if f.Module != "" {
+		fmt.Fprintf(w, " module=%s", f.Module)
+	}
+	if f.Note != "" {
+		fmt.Fprintf(w, " (%s)", f.Note)
+	}
+	w.WriteString("\n")
+}
+
+func writeLock(w *bufio.Writer, l Lock) {
+	fmt.Fprintf(w, "      - %s <%s> (%s)", l.Kind, l.Address, l.Class)
+	if l.Owner != "" {
+		fmt.Fprintf(w, " owner=%q", l.Owner)
+	}
+	w.WriteString("\n")
+}

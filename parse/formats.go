@@ -1,0 +1,18 @@
+package parse
+
+// The detection chain. Order matters: the first format that claims the
+// input (binary) or a line (text) wins. These tables are read-only.
+
+var binaryFormats = []binaryFormat{
+	{format: FormatGoProto, claim: claimProto, parse: parseProto},
+	{format: FormatJVMJSON, claim: claimJVMJSON, parse: parseJVMJSON},
+}
+
+var textFormats = []textFormat{
+	{format: FormatGoDebug1, starts: startsGoDebug1, parse: parseGoDebug1},
+	{format: FormatGoText, starts: startsGoText, parse: parseGoText},
+	{format: FormatJVMPlain, starts: startsJVMPlain, parse: parseJVMPlain},
+	{format: FormatJVMText, starts: startsJVMText, parse: parseJVMText},
+}
+
+var refusals = append(goRefusals, jvmRefusals...)

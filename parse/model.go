@@ -1,0 +1,237 @@
+// Package parse reads Go goroutine dumps and profiles and JVM thread dumps
+// into one model. Every format lives in its own file; Parse detects the
+// format by content, never by file name.
+package parse
+
+import (
+	"fmt"
+	"time"
+)
+
+// Format names a dump format. The values are part of `dumpdiff parse --stats`
+// output and of the JSON model.
+type Format string
+
+const (
+	FormatGoText   Format = "go-text"   // runtime.Stack, debug=2, panic, SIGQUIT
+	FormatGoDebug1 Format = "go-debug1" // goroutine profile: total N (and goroutineleak profile)
+	FormatGoProto  Format = "go-proto"  // gzipped pprof profile.proto (debug=0)
+	FormatJVMText  Format = "jvm-text"  // jstack, jcmd Thread.print, kill -3 output
+	FormatJVMJSON  Format = "jvm-json"  // jcmd Thread.dump_to_file -format=json
+	// FormatJVMPlain is jcmd Thread.dump_to_file's plain text form (JDK 21+).
+	FormatJVMPlain Format = "jvm-plain"
+)
+
+// Runtime tells which runtime wrote a dump.
+type Runtime string
+
+const (
+	RuntimeGo  Runtime = "go"
+	RuntimeJVM Runtime = "jvm"
+)
+
+// Runtime returns the runtime that writes dumps of format f.
+func (f Format) Runtime() Runtime {
+	switch f {
+	case FormatGoText, FormatGoDebug1, FormatGoProto:
+		return RuntimeGo
+	}
+	return RuntimeJVM
+}
+
+// Source says where a dump came from.
+type Source struct {
+	File string // path as given by the user; "-" for stdin
+	Line int    // 1-based line where the dump starts in File; 0 for binary formats
+	// Index is the 0-based position of the dump among the dumps of File.
+	Index int
+}
+
+func (s Source) String() string {
+	if s.Line > 0 {
+		return fmt.Sprintf("%s:%d", s.File, s.Line)
+	}
+	return s.File
+}
+
+// Dump is one thread dump: one moment of one process.
+type Dump struct {
+	Source Source
+	Format Format
+	// Time is the time written in the dump (jstack date line, jcmd JSON time,
+	// proto TimeNanos); zero when the dump does not print one.
+	Time time.Time
+	// Version is the runtime version as printed ("Java HotSpot(TM) 64-Bit
+	// Server VM (25.91-b14 mixed mode)", "21.0.10+7-LTS"); empty if not printed.
+	Version string
+	// ProcessID is the process id printed by jcmd (leading "PID:" line or JSON
+	// processId); 0 if not printed.
+	ProcessID int
+	// Kind tells a plain dump from a special one: "" for an ordinary dump,
+	// "goroutineleak" for Go's goroutine leak profile, "panic" for a Go panic
+	// or fatal error, "sigquit" for a Go SIGQUIT traceback.
+	Kind     string
+	Headline string // first message line of a Go panic/fatal error; empty otherwise
+	Threads  []*Thread
+	// Deadlocks are the deadlock reports the JVM printed ("Found one Java-level
+	// deadlock:"); nil when none.
+	Deadlocks []Deadlock
+	// Skipped are the lines inside the dump that no rule understood. They are
+	// kept, with their position, so that nothing is dropped silently.
+	Skipped []Skipped
+}
+
+// ThreadCount returns the number of threads or goroutines in d, weights included.
+func (d *Dump) ThreadCount() int {
+	n := 0
+	for _, t := range d.Threads {
+		n += t.Weight
+	}
+	return n
+}
+
+// Skipped is a line the parser did not understand.
+type Skipped struct {
+	Line   int    // 1-based line in Source.File
+	Text   string // the line, truncated to 200 bytes
+	Reason string // why it was skipped ("frame line outside a thread")
+}
+
+// Deadlock is one "Found one Java-level deadlock:" report.
+type Deadlock struct {
+	Line  int    // 1-based line of the "Found ..." header in the file
+	Kind  string // "Java-level", "Java-level (virtual threads)", as printed; empty when unknown
+	Cycle []DeadlockEdge
+}
+
+// DeadlockEdge is one `"name":` entry of a deadlock report.
+type DeadlockEdge struct {
+	Thread  string // thread name
+	Waiting string // what it waits for, as printed ("waiting to lock monitor 0x... (object 0x..., a java.lang.Object),")
+	Holder  string // name of the thread holding it; empty when not printed
+}
+
+// Thread is one JVM thread or one Go goroutine (or, for aggregated Go
+// formats, Weight identical goroutines).
+type Thread struct {
+	// ID is the goroutine id, the JVM "#N" thread id, or the JSON tid; 0 if
+	// not printed (aggregated formats, old JVMs).
+	ID int64
+	// Name is the JVM thread name without quotes; empty for goroutines.
+	Name string
+	// NativeID is the JVM nid as printed ("0x1a2b" or "6789"); empty if not printed.
+	NativeID string
+	// TID is the JVM tid= value as printed ("0x00007f..."); empty if not printed.
+	TID        string
+	Daemon     bool
+	Priority   int // JVM prio=; 0 if not printed
+	OSPriority int // JVM os_prio=; 0 if not printed
+	// State is the Go wait reason ("chan receive", "sync.Mutex.Lock") or the
+	// JVM Thread.State ("WAITING"); empty if not printed.
+	State string
+	// StateDetail is the JVM detail after the state ("parking",
+	// "on object monitor") or the header word ("waiting on condition");
+	// empty if none.
+	StateDetail string
+	// WaitMinutes is the Go "N minutes" wait time; 0 if not printed.
+	WaitMinutes int
+	// CPU and Elapsed are the JVM cpu= and elapsed= values; 0 if not printed.
+	CPU     time.Duration
+	Elapsed time.Duration
+	// Allocated is the JVM -e allocated= value in bytes; 0 if not printed.
+	Allocated int64
+	// Flags are the extra Go header words ("locked to thread", "durable",
+	// "leaked", "syscall"...), in printed order; nil if none.
+	Flags []string
+	// Bubble is the synctest bubble id; 0 if not in a bubble.
+	Bubble int64
+	// Labels are pprof labels (Go); nil if none.
+	Labels map[string]string
+	Frames []*Frame
+	// FramesElided is true when the runtime cut the stack ("...additional
+	// frames elided..." or "...N frames elided...").
+	FramesElided bool
+	// ElidedCount is N of "...N frames elided..."; 0 if not printed.
+	ElidedCount int
+	// NoStack is true when the runtime printed no stack ("goroutine running on
+	// other thread; stack unavailable", JVM non-Java threads).
+	NoStack bool
+	Locks   []Lock
+	// CreatedBy is the Go creator; nil when not printed (main, runtime).
+	CreatedBy *Creator
+	// Ancestors are GODEBUG=tracebackancestors=N blocks; nil if none.
+	Ancestors []Ancestor
+	// Carrier is the carrier thread name of a mounted virtual thread in a
+	// JSON dump; empty otherwise.
+	Carrier string
+	// MountedVirtual is the id of the virtual thread a carrier thread carries
+	// ("Carrying virtual thread #N", "Mounted virtual thread #N"); 0 if none.
+	MountedVirtual int64
+	// Virtual is true for JVM virtual threads (JSON dumps, dump_to_file text).
+	Virtual bool
+	// Container is the jcmd JSON/plain thread container ("<root>",
+	// "java.util.concurrent.ThreadPoolExecutor@5a2e4553"); empty otherwise.
+	Container string
+	// Weight is 1 for one thread, or the number of goroutines sharing this
+	// stack in aggregated formats (debug=1, proto).
+	Weight int
+	// Line is the 1-based line of the thread header in the file; 0 for proto.
+	Line int
+}
+
+// Creator is the Go "created by" line.
+type Creator struct {
+	Func   string
+	File   string
+	Line   int
+	Parent int64 // "in goroutine N" (Go 1.21+); 0 if not printed
+}
+
+// Ancestor is one "[originating from goroutine N]:" block.
+type Ancestor struct {
+	ID     int64
+	Frames []*Frame
+}
+
+// Frame is one stack frame. Frames are interned per parse: equal frames are
+// the same pointer, so a 100k-goroutine dump holds few distinct frames.
+type Frame struct {
+	// Func is the fully qualified function ("net/http.(*conn).serve",
+	// "java.net.SocketInputStream.socketRead0").
+	Func string
+	// File is the source file ("/usr/lib/go/src/net/net.go", "SocketInputStream.java");
+	// empty if not printed ("Native Method", "Unknown Source").
+	File string
+	Line int // 0 if not printed
+	// Module is the JDK module ("java.base@17.0.15"); empty if not printed.
+	Module string
+	// Note is the JVM location text when not a file ("Native Method",
+	// "Unknown Source", "Compiled Code"); empty otherwise.
+	Note string
+}
+
+// LockKind tells what a JVM lock line means.
+type LockKind string
+
+const (
+	LockHeld       LockKind = "locked"              // - locked <0x..> (a X)
+	LockWaitingTo  LockKind = "waiting to lock"     // - waiting to lock <0x..> (a X)
+	LockWaitingOn  LockKind = "waiting on"          // - waiting on <0x..> (a X)
+	LockParking    LockKind = "parking to wait for" // - parking to wait for <0x..> (a X)
+	LockEliminated LockKind = "eliminated"          // - eliminated <owner is scalar replaced> / <0x..>
+	LockReLocking  LockKind = "waiting to re-lock"  // - waiting to re-lock in wait() <0x..>
+	LockOwnable    LockKind = "ownable"             // Locked ownable synchronizers: - <0x..> (a X)
+)
+
+// Lock is one JVM lock line.
+type Lock struct {
+	Kind    LockKind
+	Address string // "0x000000076ab62208"; empty if not printed ("<no object reference available>")
+	Class   string // "java.lang.Object"; empty if not printed
+	// Frame is the index in Thread.Frames of the frame the line follows; -1
+	// for ownable synchronizers.
+	Frame int
+	// Owner is the owning thread printed by JSON dumps or virtual-thread
+	// dumps; empty otherwise.
+	Owner string
+}
