@@ -1,0 +1,96 @@
+package parse
+
+import (
+	"bufio"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// corpusDir is the shared corpus of real dumps. It is read in place, never
+// copied into the project (licenses).
+const corpusDir = "../../shared/corpus"
+
+// corpusSkipped names the required corpus files allowed to have skipped
+// lines, and why. Every other required file must parse with none.
+var corpusSkipped = map[string]string{}
+
+type expected struct {
+	file, tier     string
+	dumps, threads int
+}
+
+func readExpected(t *testing.T) []expected {
+	t.Helper()
+	f, err := os.Open(filepath.Join(corpusDir, "EXPECTED.tsv"))
+	if err != nil {
+		t.Skipf("shared corpus not present (%v): corpus tests skipped", err)
+	}
+	defer f.Close()
+	var out []expected
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		fs := strings.Split(line, "\t")
+		if len(fs) < 4 {
+			t.Fatalf("EXPECTED.tsv: bad line %q", line)
+		}
+		d, err1 := strconv.Atoi(fs[2])
+		n, err2 := strconv.Atoi(fs[3])
+		if err1 != nil || err2 != nil {
+			t.Fatalf("EXPECTED.tsv: bad counts in %q", line)
+		}
+		out = append(out, expected{file: fs[0], tier: fs[1], dumps: d, threads: n})
+	}
+	return out
+}
+
+// TestCorpus checks every corpus file against EXPECTED.tsv, whose counts
+// were made without any parser. Run one runtime with -run TestCorpus/go/ or
+// TestCorpus/jvm/.
+func TestCorpus(t *testing.T) {
+	for _, e := range readExpected(t) {
+		t.Run(e.file, func(t *testing.T) {
+			path := filepath.Join(corpusDir, e.file)
+			dumps, err := ParseFile(path)
+			if e.tier == "optional" {
+				if err != nil {
+					var nd *NoDumpError
+					if !errors.As(err, &nd) || nd.Looks == "" {
+						t.Fatalf("optional file refused without saying what it looks like: %v", err)
+					}
+					t.Logf("refused: %v", err)
+					return
+				}
+				if e.dumps == 0 {
+					t.Logf("parsed %d dumps (no independent count to check)", len(dumps))
+					return
+				}
+			} else if err != nil {
+				t.Fatalf("parse: %v", err)
+			}
+			threads, skipped := 0, 0
+			for _, d := range dumps {
+				threads += d.ThreadCount()
+				skipped += len(d.Skipped)
+				for i, s := range d.Skipped {
+					if i < 3 {
+						t.Logf("skipped %s:%d %q: %s", e.file, s.Line, s.Text, s.Reason)
+					}
+				}
+			}
+			if len(dumps) != e.dumps || threads != e.threads {
+				t.Errorf("got %d dumps, %d threads; want %d dumps, %d threads", len(dumps), threads, e.dumps, e.threads)
+			}
+			if _, ok := corpusSkipped[e.file]; !ok && skipped > 0 && e.tier == "required" {
+				t.Errorf("%d skipped lines; a required file must parse fully (or be listed in corpusSkipped with a reason)", skipped)
+			}
+		})
+	}
+}
