@@ -1,0 +1,3 @@
+module dumpdiff-gen/goparse
+
+go 1.26
