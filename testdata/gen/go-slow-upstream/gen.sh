@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Regenerates testdata/scenarios/go-slow-upstream-leak/: goroutine profiles of
+# the slowupstream service (main.go) taken before, twice during and 5 s after
+# a bounded load, each in the three encodings net/http/pprof serves:
+#   NAME.txt         /debug/pprof/goroutine?debug=2
+#   NAME-debug1.txt  /debug/pprof/goroutine?debug=1
+#   NAME.pb.gz       /debug/pprof/goroutine?debug=0
+# and COUNTS.tsv, which counts what each moment holds with awk/grep only
+# (independent of dumpdiff). Everything stays on 127.0.0.1. Takes ~35 s.
+#
+# Usage: testdata/gen/go-slow-upstream/gen.sh   (from anywhere)
+# Env:   RATE (req/s, default 20), DURATION (default 15s), TIMEOUT (client, 2s)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+out="$here/../../scenarios/go-slow-upstream-leak"
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+rate=${RATE:-20} duration=${DURATION:-15s} timeout=${TIMEOUT:-2s}
+tmp=$(mktemp -d)
+server_pid=
+cleanup() {
+	[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+cd "$here"
+go build -o "$tmp/slowupstream" .
+"$tmp/slowupstream" serve -addr-file "$tmp/addr" 2>"$tmp/server.log" &
+server_pid=$!
+for _ in $(seq 100); do [ -s "$tmp/addr" ] && break; sleep 0.1; done
+[ -s "$tmp/addr" ] || { echo "server did not start" >&2; cat "$tmp/server.log" >&2; exit 1; }
+base="http://$(cat "$tmp/addr")"
+
+# capture NAME: the three encodings, one right after the other.
+capture() {
+	curl -fsS "$base/debug/pprof/goroutine?debug=2" -o "$out/$1.txt"
+	curl -fsS "$base/debug/pprof/goroutine?debug=1" -o "$out/$1-debug1.txt"
+	curl -fsS "$base/debug/pprof/goroutine?debug=0" -o "$out/$1.pb.gz"
+	echo "captured $1 at $(date -u +%T.%N | cut -c1-12)"
+}
+
+rm -f "$out"/*.txt "$out"/*.pb.gz
+sleep 1
+capture before
+"$tmp/slowupstream" load -base "$base" -rate "$rate" -duration "$duration" -timeout "$timeout" \
+	>"$tmp/load.out" &
+load_pid=$!
+sleep 5
+capture during-1
+sleep 5
+capture during-2
+wait "$load_pid"
+cat "$tmp/load.out"
+echo "load ended at $(date -u +%T)"
+sleep 5
+capture after
+
+# COUNTS.tsv. debug=2 dumps separate goroutines by blank lines, so awk's
+# paragraph mode (RS="") reads one goroutine per record.
+{
+	printf '# moment\tgoroutines\titems_stuck_in_roundtrip\tsearch_leaked_chan_send\tupstream_sleeping\tdebug1_total\tdebug1_route_items\tdebug1_route_search\n'
+	for m in before during-1 during-2 after; do
+		awk -v m="$m" 'BEGIN{RS=""}
+			/^goroutine [0-9]+ \[/ {g++}
+			/^goroutine [0-9]+ \[select/ && /net\/http\.\(\*persistConn\)\.roundTrip/ && /main\.\(\*server\)\.handleItems/ {items++}
+			/^goroutine [0-9]+ \[chan send/ && /main\.\(\*server\)\.handleSearch\.func1/ {leak++}
+			/^goroutine [0-9]+ \[sleep/ && /main\.slowUpstream/ {up++}
+			END{printf "%s\t%d\t%d\t%d\t%d", m, g, items, leak, up}' "$out/$m.txt"
+		awk 'NR==1{sub(/.*total /,""); total=$0}
+			/^[0-9]+ @ /{n=$1}
+			/^# labels: .*"route":"\/api\/items"/{items+=n}
+			/^# labels: .*"route":"\/api\/search"/{search+=n}
+			END{printf "\t%d\t%d\t%d\n", total, items, search}' "$out/$m-debug1.txt"
+	done
+} >"$out/COUNTS.tsv"
+column -t -s $'\t' "$out/COUNTS.tsv"
+ls -l "$out"

@@ -1,0 +1,3 @@
+module dumpdiff-gen/slowupstream
+
+go 1.26
