@@ -1,12 +1,471 @@
 package analyze
 
-// Analyze computes the analysis of the moments in order. It does no I/O.
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/dumpdiff/dumpdiff/parse"
+)
+
+// Analyze computes the analysis of the moments, in the order given. It does
+// no I/O and does not modify the dumps.
 func Analyze(in []Input, opt Options) *Result {
-	r := &Result{Version: "1"}
-	for _, x := range in {
-		r.Moments = append(r.Moments, Moment{Label: x.Label, Target: x.Target, Source: x.Dump.Source,
-			Format: x.Dump.Format, Time: x.Dump.Time, Threads: x.Dump.ThreadCount(), Skipped: len(x.Dump.Skipped), Dump: x.Dump})
-		r.Totals = append(r.Totals, x.Dump.ThreadCount())
+	if opt.Samples <= 0 {
+		opt.Samples = 5
 	}
+	r := &Result{Version: "1"}
+	r.Runtime, r.Warnings = runtimeOf(in)
+	for i, x := range in {
+		label := x.Label
+		if label == "" {
+			label = LabelFromFile(x.Dump.Source.File)
+			if x.Dump.Source.Index > 0 || countFromFile(in, x.Dump.Source.File) > 1 {
+				label = fmt.Sprintf("%s#%d", label, x.Dump.Source.Index+1)
+			}
+		}
+		m := Moment{Label: label, Target: x.Target, Source: x.Dump.Source, Format: x.Dump.Format,
+			Time: x.Dump.Time, Threads: x.Dump.ThreadCount(), Skipped: len(x.Dump.Skipped), Dump: x.Dump}
+		r.Moments = append(r.Moments, m)
+		r.Totals = append(r.Totals, m.Threads)
+		if m.Skipped > 0 {
+			s := x.Dump.Skipped[0]
+			r.Warnings = append(r.Warnings, fmt.Sprintf("%s: %d line(s) not understood and skipped, first at line %d (%s): %q",
+				label, m.Skipped, s.Line, s.Reason, s.Text))
+		}
+		if m.Threads == 0 {
+			r.Warnings = append(r.Warnings, fmt.Sprintf("%s: the dump holds no threads", label))
+		}
+		_ = i
+	}
+	b := newBuilder(r, opt)
+	for i, x := range in {
+		labels := auxLabels(x.Aux)
+		for _, t := range x.Dump.Threads {
+			if labels != nil && len(t.Labels) == 0 {
+				if l, ok := labels[funcKey(t)]; ok {
+					t = withLabels(t, l)
+				}
+			}
+			b.add(i, t)
+		}
+	}
+	b.finish()
+	findings(r, in)
 	return r
+}
+
+// LabelFromFile derives a moment label from a file name: "dumps/before.txt"
+// → "before", "during-1.txt.gz" → "during-1".
+func LabelFromFile(name string) string {
+	if name == "-" {
+		return "stdin"
+	}
+	base := filepath.Base(name)
+	for {
+		ext := filepath.Ext(base)
+		if ext == "" || len(ext) > 6 || ext == base {
+			break
+		}
+		base = strings.TrimSuffix(base, ext)
+	}
+	return base
+}
+
+func countFromFile(in []Input, file string) int {
+	n := 0
+	for _, x := range in {
+		if x.Dump.Source.File == file {
+			n++
+		}
+	}
+	return n
+}
+
+func runtimeOf(in []Input) (parse.Runtime, []string) {
+	var rt parse.Runtime
+	var warn []string
+	for _, x := range in {
+		r := x.Dump.Format.Runtime()
+		if rt == "" {
+			rt = r
+		} else if r != rt {
+			warn = append(warn, fmt.Sprintf("%s is a %s dump among %s dumps: the moments compare different processes", x.Dump.Source, r, rt))
+		}
+	}
+	return rt, warn
+}
+
+// groupKey identifies a group within a pool.
+type groupKey struct {
+	pool, state, via string
+}
+
+// builder accumulates threads into pools and groups, one moment at a time.
+type builder struct {
+	r       *Result
+	opt     Options
+	n       int // moments
+	pools   map[string]*Pool
+	groups  map[groupKey]*Group
+	tops    map[*Group][]map[string]int // per moment: top frame → count
+	culps   map[*Group]map[string]int   // culprit → count, all moments
+	ids     map[*Group][]map[string]bool
+	cpu     map[*Group]map[string][]time.Duration // identity → cpu per moment
+	classes map[string]classified                 // stack key → classification, computed once
+}
+
+type classified struct {
+	sig     *Signature
+	via     string
+	top     string
+	culprit string
+}
+
+func newBuilder(r *Result, opt Options) *builder {
+	return &builder{r: r, opt: opt, n: len(r.Moments), pools: map[string]*Pool{}, groups: map[groupKey]*Group{},
+		tops: map[*Group][]map[string]int{}, culps: map[*Group]map[string]int{}, ids: map[*Group][]map[string]bool{},
+		cpu: map[*Group]map[string][]time.Duration{}, classes: map[string]classified{}}
+}
+
+// identity follows a thread across moments: JVM name and native id (or
+// tid), goroutine id. Empty when the format aggregates threads.
+func identity(rt parse.Runtime, t *parse.Thread) string {
+	if t.Weight != 1 {
+		return ""
+	}
+	if rt == parse.RuntimeGo {
+		if t.ID == 0 {
+			return ""
+		}
+		return fmt.Sprint(t.ID)
+	}
+	switch {
+	case t.NativeID != "":
+		return t.Name + "\x00" + t.NativeID
+	case t.TID != "":
+		return t.Name + "\x00" + t.TID
+	case t.ID != 0:
+		return t.Name + "\x00" + fmt.Sprint(t.ID)
+	}
+	return t.Name
+}
+
+func (b *builder) classify(t *parse.Thread) classified {
+	key := stackKey(t)
+	if c, ok := b.classes[key]; ok {
+		return c
+	}
+	rt := b.r.Runtime
+	c := classified{sig: classify(rt, t)}
+	if c.sig != nil && (c.sig.ID == "socket-read" || c.sig.ID == "socket-connect" || c.sig.ID == "socket-write" || c.sig.ID == "io-wait") {
+		c.via = via(t)
+	}
+	if len(t.Frames) > 0 {
+		c.top = t.Frames[0].Func
+	}
+	c.culprit = FrameString(culprit(rt, t))
+	b.classes[key] = c
+	return c
+}
+
+// stackKey is the identity of a stack for caching: state and frames.
+func stackKey(t *parse.Thread) string {
+	var sb strings.Builder
+	sb.WriteString(t.State)
+	for _, f := range t.Frames {
+		sb.WriteByte('\n')
+		sb.WriteString(f.Func)
+		if f.Line > 0 {
+			sb.WriteByte(':')
+			sb.WriteString(fmt.Sprint(f.Line))
+		}
+	}
+	return sb.String()
+}
+
+func (b *builder) add(m int, t *parse.Thread) {
+	rt := b.r.Runtime
+	pname, internal := poolName(rt, t, b.opt)
+	p := b.pools[pname]
+	if p == nil {
+		p = &Pool{Name: pname, Internal: internal, Counts: make([]int, b.n)}
+		b.pools[pname] = p
+		b.r.Pools = append(b.r.Pools, p)
+	}
+	w := t.Weight
+	if w <= 0 {
+		w = 1
+	}
+	p.Counts[m] += w
+	c := b.classify(t)
+	state, cat, explain := "unclassified", Other, "no known signature: see the top frame"
+	if c.sig != nil {
+		state, cat, explain = c.sig.ID, c.sig.Category, c.sig.Explain
+	}
+	k := groupKey{pname, state, c.via}
+	g := b.groups[k]
+	if g == nil {
+		g = &Group{Pool: pname, State: state, Category: cat, Via: c.via, Explain: explain,
+			Counts: make([]int, b.n), Samples: make([][]string, b.n), Stacks: make([]*parse.Thread, b.n),
+			Threads: make([][]*parse.Thread, b.n)}
+		b.groups[k] = g
+		p.States = append(p.States, g)
+		b.tops[g] = make([]map[string]int, b.n)
+		b.culps[g] = map[string]int{}
+		b.ids[g] = make([]map[string]bool, b.n)
+	}
+	g.Counts[m] += w
+	g.Threads[m] = append(g.Threads[m], t)
+	if g.Stacks[m] == nil {
+		g.Stacks[m] = t
+	}
+	if len(g.Samples[m]) < b.opt.Samples {
+		g.Samples[m] = append(g.Samples[m], threadLabel(rt, t))
+	}
+	if b.tops[g][m] == nil {
+		b.tops[g][m] = map[string]int{}
+	}
+	b.tops[g][m][c.top] += w
+	if c.culprit != "" {
+		b.culps[g][c.culprit] += w
+	}
+	if id := identity(rt, t); id != "" {
+		if b.ids[g][m] == nil {
+			b.ids[g][m] = map[string]bool{}
+		}
+		b.ids[g][m][id] = true
+		if t.CPU > 0 {
+			if b.cpu[g] == nil {
+				b.cpu[g] = map[string][]time.Duration{}
+			}
+			v := b.cpu[g][id]
+			if v == nil {
+				v = make([]time.Duration, b.n)
+				b.cpu[g][id] = v
+			}
+			v[m] = t.CPU
+		}
+	}
+}
+
+// threadLabel names a thread in samples: the JVM name, or "goroutine N".
+func threadLabel(rt parse.Runtime, t *parse.Thread) string {
+	if rt == parse.RuntimeGo || t.Name == "" {
+		if t.ID != 0 {
+			return fmt.Sprintf("goroutine %d", t.ID)
+		}
+		if t.Weight > 1 {
+			return fmt.Sprintf("%d goroutines", t.Weight)
+		}
+		return "goroutine"
+	}
+	return t.Name
+}
+
+func (b *builder) finish() {
+	for _, p := range b.r.Pools {
+		for _, c := range p.Counts {
+			p.Max = max(p.Max, c)
+		}
+		for _, g := range p.States {
+			g.TopFrame = mostCommonAll(b.tops[g])
+			g.Culprit = mostCommon(b.culps[g])
+			g.Same = sameThreads(g, b.ids[g])
+			for _, v := range b.cpu[g] {
+				first, last := -1, -1
+				for i, c := range v {
+					if c > 0 {
+						if first < 0 {
+							first = i
+						}
+						last = i
+					}
+				}
+				if first >= 0 && last > first && v[last] > v[first] {
+					g.CPU += v[last] - v[first]
+				}
+			}
+		}
+		sort.SliceStable(p.States, func(i, j int) bool {
+			a, c := maxOf(p.States[i].Counts), maxOf(p.States[j].Counts)
+			if a != c {
+				return a > c
+			}
+			return p.States[i].State+p.States[i].Via < p.States[j].State+p.States[j].Via
+		})
+	}
+	sort.SliceStable(b.r.Pools, func(i, j int) bool {
+		a, c := b.r.Pools[i], b.r.Pools[j]
+		if a.Internal != c.Internal {
+			return !a.Internal
+		}
+		da, dc := change(a.Counts), change(c.Counts)
+		if da != dc {
+			return da > dc
+		}
+		if a.Max != c.Max {
+			return a.Max > c.Max
+		}
+		return a.Name < c.Name
+	})
+}
+
+// TopFrames returns, for moment m, the top frames of g with their counts,
+// most common first.
+func (g *Group) TopFrames(m int) []FrameCount {
+	counts := map[string]int{}
+	for _, t := range g.Threads[m] {
+		fn := ""
+		if len(t.Frames) > 0 {
+			fn = t.Frames[0].Func
+		}
+		counts[fn] += max(t.Weight, 1)
+	}
+	out := make([]FrameCount, 0, len(counts))
+	for f, c := range counts {
+		out = append(out, FrameCount{Func: f, Count: c})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Count != out[j].Count {
+			return out[i].Count > out[j].Count
+		}
+		return out[i].Func < out[j].Func
+	})
+	return out
+}
+
+// FrameCount is a top frame and how many threads show it.
+type FrameCount struct {
+	Func  string
+	Count int
+}
+
+// sameThreads counts the threads that are in g at every moment from the
+// first moment g rose above its first count to the last moment.
+func sameThreads(g *Group, ids []map[string]bool) int {
+	start := -1
+	for i := 1; i < len(g.Counts); i++ {
+		if g.Counts[i] > g.Counts[0] {
+			start = i
+			break
+		}
+	}
+	if start < 0 || ids[start] == nil {
+		return 0
+	}
+	n := 0
+	for id := range ids[start] {
+		ok := true
+		for m := start + 1; m < len(ids); m++ {
+			if !ids[m][id] {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			n++
+		}
+	}
+	return n
+}
+
+func mostCommon(m map[string]int) string {
+	best, bc := "", 0
+	for k, c := range m {
+		if c > bc || (c == bc && k < best) {
+			best, bc = k, c
+		}
+	}
+	return best
+}
+
+func mostCommonAll(ms []map[string]int) string {
+	sum := map[string]int{}
+	for _, m := range ms {
+		for k, c := range m {
+			sum[k] += c
+		}
+	}
+	return mostCommon(sum)
+}
+
+func maxOf(xs []int) int {
+	m := 0
+	for _, x := range xs {
+		m = max(m, x)
+	}
+	return m
+}
+
+// change is how much a count series moved: max − min.
+func change(xs []int) int {
+	if len(xs) == 0 {
+		return 0
+	}
+	lo, hi := xs[0], xs[0]
+	for _, x := range xs {
+		lo, hi = min(lo, x), max(hi, x)
+	}
+	return hi - lo
+}
+
+// auxLabels maps stacks to pprof labels from the aux dumps of a moment (a
+// debug=0 proto beside a debug=2 text). A stack whose goroutines carry
+// different label sets is left out: the join must not guess.
+func auxLabels(aux []*parse.Dump) map[string]map[string]string {
+	if len(aux) == 0 {
+		return nil
+	}
+	out := map[string]map[string]string{}
+	ambiguous := map[string]bool{}
+	for _, d := range aux {
+		for _, t := range d.Threads {
+			if len(t.Labels) == 0 {
+				continue
+			}
+			k := funcKey(t)
+			if prev, ok := out[k]; ok && !sameLabels(prev, t.Labels) {
+				ambiguous[k] = true
+			}
+			out[k] = t.Labels
+		}
+	}
+	// Re-key by the text stack key form used by the caller.
+	res := map[string]map[string]string{}
+	for k, v := range out {
+		if !ambiguous[k] {
+			res[k] = v
+		}
+	}
+	return res
+}
+
+func funcKey(t *parse.Thread) string {
+	var sb strings.Builder
+	for _, f := range t.Frames {
+		sb.WriteString(f.Func)
+		sb.WriteByte('\n')
+	}
+	return sb.String()
+}
+
+func sameLabels(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+func withLabels(t *parse.Thread, l map[string]string) *parse.Thread {
+	c := *t
+	c.Labels = l
+	return &c
 }

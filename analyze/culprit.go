@@ -1,0 +1,108 @@
+package analyze
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/dumpdiff/dumpdiff/parse"
+)
+
+// frameworkPrefixes are packages that are not the application: the JDK,
+// well-known servers, pools, drivers and clients. A culprit is the first
+// frame from the top outside them.
+var frameworkPrefixes = []string{
+	"java.", "javax.", "jakarta.", "jdk.", "sun.", "com.sun.", "org.apache.catalina.", "org.apache.coyote.",
+	"org.apache.tomcat.", "org.apache.naming.", "org.springframework.", "com.zaxxer.hikari.", "org.postgresql.", "com.mysql.",
+	"org.mariadb.", "oracle.jdbc.", "com.microsoft.sqlserver.", "io.netty.", "reactor.", "okhttp3.", "okio.",
+	"org.apache.http.", "org.apache.hc.", "kotlin.", "kotlinx.", "scala.", "org.eclipse.jetty.", "io.undertow.",
+	"ch.qos.logback.", "org.slf4j.", "org.apache.logging.", "org.hibernate.", "com.fasterxml.", "org.apache.commons.",
+	"com.google.common.", "io.micrometer.", "org.h2.", "org.junit.", "io.grpc.", "org.glassfish.", "org.jboss.",
+	"weblogic.", "com.ibm.", "org.aspectj.", "net.bytebuddy.", "io.opentelemetry.", "brave.", "com.mchange.",
+	"org.apache.tomcat.jdbc.", "redis.clients.", "io.lettuce.", "com.mongodb.", "org.apache.kafka.",
+}
+
+// isAppFrame reports whether f is application code: for the JVM, outside
+// the JDK and known frameworks; for Go, package main or a module path that
+// is not the standard library or golang.org/x.
+func isAppFrame(rt parse.Runtime, f *parse.Frame) bool {
+	fn := f.Func
+	if rt == parse.RuntimeGo {
+		if strings.HasPrefix(fn, "main.") {
+			return true
+		}
+		slash := strings.IndexByte(fn, '/')
+		first := fn
+		if slash >= 0 {
+			first = fn[:slash]
+		} else if dot := strings.IndexByte(fn, '.'); dot >= 0 {
+			first = fn[:dot]
+		}
+		if !strings.Contains(first, ".") {
+			return false // standard library or runtime
+		}
+		for _, p := range []string{"golang.org/x/", "google.golang.org/grpc", "google.golang.org/protobuf", "github.com/google/pprof"} {
+			if strings.HasPrefix(fn, p) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, p := range frameworkPrefixes {
+		if strings.HasPrefix(fn, p) {
+			return false
+		}
+	}
+	return fn != ""
+}
+
+// culprit returns the first application frame of t, or nil.
+func culprit(rt parse.Runtime, t *parse.Thread) *parse.Frame {
+	for _, f := range t.Frames {
+		if isAppFrame(rt, f) {
+			return f
+		}
+	}
+	return nil
+}
+
+// FrameString renders a frame the way its runtime prints it, short form:
+// "com.example.UpstreamClient.fetch(UpstreamClient.java:42)" or
+// "main.handler (main.go:31)".
+func FrameString(f *parse.Frame) string {
+	if f == nil {
+		return ""
+	}
+	file := f.File
+	if i := strings.LastIndexAny(file, `/\`); i >= 0 {
+		file = file[i+1:]
+	}
+	loc := f.Note
+	if file != "" {
+		loc = file
+		if f.Line > 0 {
+			loc += ":" + strconv.Itoa(f.Line)
+		}
+	}
+	if loc == "" {
+		return f.Func
+	}
+	if strings.HasSuffix(file, ".go") {
+		return f.Func + " (" + loc + ")"
+	}
+	return f.Func + "(" + loc + ")"
+}
+
+// shortFunc drops the package path of a function for compact tables:
+// "sun.nio.ch.Net.poll" → "Net.poll", "net/http.(*persistConn).roundTrip"
+// → "http.(*persistConn).roundTrip".
+func shortFunc(fn string) string {
+	if i := strings.LastIndexByte(fn, '/'); i >= 0 {
+		fn = fn[i+1:]
+	}
+	// JVM: keep Class.method.
+	if strings.Count(fn, ".") >= 2 && !strings.Contains(fn, "(") {
+		parts := strings.Split(fn, ".")
+		return strings.Join(parts[len(parts)-2:], ".")
+	}
+	return fn
+}

@@ -1,0 +1,562 @@
+package analyze
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/dumpdiff/dumpdiff/parse"
+)
+
+// Thresholds of the verdicts, tuned on the real scenarios in
+// testdata/scenarios and documented in README.md ("How verdicts are made").
+const (
+	// MinRise: a waiting state must rise by at least this many threads over
+	// its first count to be a finding...
+	MinRise = 5
+	// RiseFactor: ...and to at least this many times its first count.
+	RiseFactor = 2
+	// RecoveredShare: a state is recovered when its last count is within
+	// this share of the rise above its first count.
+	RecoveredShare = 0.25
+	// ExplosionFactor and ExplosionMin: the process (or a pool) multiplied
+	// its threads by at least ExplosionFactor and grew by at least
+	// ExplosionMin threads.
+	ExplosionFactor = 3
+	ExplosionMin    = 100
+	// ContentionMin threads waiting on one lock held by one owner.
+	ContentionMin = 5
+	// SaturatedMin: a pool smaller than this is never called saturated.
+	SaturatedMin = 10
+	// SaturatedWaiting: share of a saturated pool's threads that must be
+	// waiting (not running) at that moment.
+	SaturatedWaiting = 0.8
+)
+
+// knownMax are default maximum sizes of well-known pools, by pool name
+// prefix and suffix.
+var knownMax = []struct {
+	prefix, suffix string
+	max            int
+	what           string
+}{
+	{"http-nio-", "-exec-*", 200, "Tomcat maxThreads default"},
+	{"https-jsse-nio-", "-exec-*", 200, "Tomcat maxThreads default"},
+	{"http-nio2-", "-exec-*", 200, "Tomcat maxThreads default"},
+	{"https-openssl-nio-", "-exec-*", 200, "Tomcat maxThreads default"},
+}
+
+func findings(r *Result, in []Input) {
+	n := len(r.Moments)
+	var fs []Finding
+	for _, p := range r.Pools {
+		if p.Internal {
+			continue
+		}
+		for _, g := range p.States {
+			if f, ok := timelineFinding(r, p, g); ok {
+				fs = append(fs, f)
+			}
+		}
+		if f, ok := saturated(r, p); ok {
+			fs = append(fs, f)
+		}
+	}
+	fs = append(fs, explosion(r)...)
+	fs = append(fs, deadlocks(r)...)
+	fs = append(fs, contention(r)...)
+	fs = append(fs, leaked(r, fs)...)
+	_ = n
+	sort.SliceStable(fs, func(i, j int) bool {
+		if fs[i].Severity != fs[j].Severity {
+			return fs[i].Severity > fs[j].Severity
+		}
+		return kindOrder(fs[i].Kind) < kindOrder(fs[j].Kind)
+	})
+	r.Findings = fs
+}
+
+func kindOrder(k string) int {
+	for i, x := range []string{KindDeadlock, KindNotRecovered, KindGrowing, KindLeaked, KindSaturated, KindExplosion, KindContention, KindRecovered} {
+		if x == k {
+			return i
+		}
+	}
+	return 99
+}
+
+// timelineFinding judges one waiting group over the moments: growing,
+// not-recovered or recovered.
+func timelineFinding(r *Result, p *Pool, g *Group) (Finding, bool) {
+	c := g.Counts
+	n := len(c)
+	if n < 2 || g.Category != Waiting && g.State != "unclassified" {
+		return Finding{}, false
+	}
+	base := c[0]
+	peak, peakAt := base, 0
+	for i, x := range c {
+		if x > peak {
+			peak, peakAt = x, i
+		}
+	}
+	rise := peak - base
+	if rise < MinRise || peak < RiseFactor*base {
+		return Finding{}, false
+	}
+	last := c[n-1]
+	f := Finding{Pool: p.Name, State: g.State, Via: g.Via, Counts: c, Frame: g.TopFrame, Culprit: g.Culprit,
+		Evidence: evidence(g)}
+	what := stateText(g)
+	lbl := func(i int) string { return r.Moments[i].Label }
+	strictly := n >= 3
+	for i := 1; i < n; i++ {
+		if c[i] <= c[i-1] {
+			strictly = false
+		}
+	}
+	switch {
+	case strictly:
+		f.Kind, f.Severity = KindGrowing, Critical
+		f.Summary = fmt.Sprintf("%s %s rose at every moment and never fell: %s", p.Name, what, series(r, c))
+	case float64(last-base) > RecoveredShare*float64(rise):
+		f.Kind = KindNotRecovered
+		f.Severity = Warning
+		if last >= 10 || (p.Counts[n-1] > 0 && 2*last >= p.Counts[n-1]) {
+			f.Severity = Critical
+		}
+		if peakAt == n-1 && n >= 3 && c[n-2] < last {
+			f.Summary = fmt.Sprintf("%s %s rose from %d at %s to %d at %s, the last moment, and is still rising",
+				p.Name, what, base, lbl(0), last, lbl(n-1))
+		} else {
+			f.Summary = fmt.Sprintf("%d of %d %s threads %s at %s (%d at %s); still %d at %s",
+				peak, p.Counts[peakAt], p.Name, what, lbl(peakAt), base, lbl(0), last, lbl(n-1))
+		}
+		if g.Same > 0 {
+			f.Summary += fmt.Sprintf("; %d are the same threads stuck there from %s to %s", g.Same, lbl(firstRise(c)), lbl(n-1))
+		}
+		if n == 2 {
+			f.Summary += " (only two moments: take one more after the load to tell a stall from load)"
+		}
+	default:
+		f.Kind, f.Severity = KindRecovered, Info
+		f.Summary = fmt.Sprintf("%s %s rose from %d at %s to %d at %s and came back to %d at %s",
+			p.Name, what, base, lbl(0), peak, lbl(peakAt), last, lbl(n-1))
+	}
+	if g.Culprit != "" {
+		f.Summary += "; culprit " + g.Culprit
+	}
+	return f, true
+}
+
+func firstRise(c []int) int {
+	for i := 1; i < len(c); i++ {
+		if c[i] > c[0] {
+			return i
+		}
+	}
+	return 0
+}
+
+// stateText names a group's state for sentences: "in socket-read (jdbc
+// org.postgresql)".
+func stateText(g *Group) string {
+	s := "in " + g.State
+	if g.Via != "" {
+		s += " (" + g.Via + ")"
+	}
+	return s
+}
+
+func series(r *Result, c []int) string {
+	parts := make([]string, len(c))
+	for i, x := range c {
+		parts[i] = fmt.Sprintf("%s %d", r.Moments[i].Label, x)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func evidence(g *Group) []Evidence {
+	var ev []Evidence
+	for m, c := range g.Counts {
+		if c == 0 {
+			continue
+		}
+		ev = append(ev, Evidence{Moment: m, Count: c, Threads: g.Samples[m]})
+	}
+	return ev
+}
+
+// saturated: a pool at its known or observed maximum with no idle thread,
+// nearly all of them waiting.
+func saturated(r *Result, p *Pool) (Finding, bool) {
+	if r.Runtime != parse.RuntimeJVM {
+		return Finding{}, false
+	}
+	limit, why := 0, ""
+	for _, k := range knownMax {
+		if strings.HasPrefix(p.Name, k.prefix) && strings.HasSuffix(p.Name, k.suffix) {
+			limit, why = k.max, k.what
+		}
+	}
+	for m := 1; m < len(p.Counts); m++ {
+		total := p.Counts[m]
+		if total < SaturatedMin {
+			continue
+		}
+		idle, waiting := 0, 0
+		var top *Group
+		for _, g := range p.States {
+			switch g.Category {
+			case Idle:
+				idle += g.Counts[m]
+			case Waiting:
+				waiting += g.Counts[m]
+				if top == nil || g.Counts[m] > top.Counts[m] {
+					top = g
+				}
+			}
+		}
+		atMax := total >= limit && limit > 0 || (limit == 0 && total == p.Max && total > p.Counts[0])
+		if !atMax || idle > 0 || float64(waiting) < SaturatedWaiting*float64(total) {
+			continue
+		}
+		f := Finding{Kind: KindSaturated, Severity: Critical, Pool: p.Name, Counts: p.Counts}
+		max := fmt.Sprintf("its observed maximum %d", p.Max)
+		if limit > 0 {
+			max = fmt.Sprintf("%d (%s)", limit, why)
+		}
+		f.Summary = fmt.Sprintf("%s saturated at %s: %d threads, none idle, %d waiting", p.Name, r.Moments[m].Label, total, waiting)
+		f.Summary += "; pool size " + max
+		if top != nil {
+			f.State, f.Via, f.Frame, f.Culprit = top.State, top.Via, top.TopFrame, top.Culprit
+			f.Summary += fmt.Sprintf("; most %s", stateText(top))
+			f.Evidence = []Evidence{{Moment: m, Count: top.Counts[m], Threads: top.Samples[m]}}
+		}
+		return f, true
+	}
+	return Finding{}, false
+}
+
+// explosion: the process, or one pool, multiplied its threads.
+func explosion(r *Result) []Finding {
+	t := r.Totals
+	if len(t) < 2 {
+		return nil
+	}
+	peak, at := 0, 0
+	for i, x := range t {
+		if x > peak {
+			peak, at = x, i
+		}
+	}
+	if peak < ExplosionFactor*t[0] || peak-t[0] < ExplosionMin {
+		return nil
+	}
+	// Name the pool that grew most.
+	var top *Pool
+	for _, p := range r.Pools {
+		if top == nil || p.Counts[at]-p.Counts[0] > top.Counts[at]-top.Counts[0] {
+			top = p
+		}
+	}
+	f := Finding{Kind: KindExplosion, Severity: Critical, Counts: t}
+	f.Summary = fmt.Sprintf("threads ×%.1f: %d at %s → %d at %s", float64(peak)/float64(max(t[0], 1)), t[0], r.Moments[0].Label, peak, r.Moments[at].Label)
+	if top != nil {
+		f.Pool = top.Name
+		f.Summary += fmt.Sprintf("; %s grew %d → %d", top.Name, top.Counts[0], top.Counts[at])
+		if len(top.States) > 0 {
+			g := top.States[0]
+			f.State, f.Via, f.Frame, f.Culprit = g.State, g.Via, g.TopFrame, g.Culprit
+			f.Summary += fmt.Sprintf(", most %s", stateText(g))
+			if g.Culprit != "" {
+				f.Summary += " at " + g.Culprit
+			}
+			f.Evidence = evidence(g)
+		}
+		if strings.HasPrefix(top.Name, "Thread-") {
+			f.Summary += " (unnamed threads created per task: an executor without a bounded pool, e.g. CompletableFuture.supplyAsync with no executor when the common pool's parallelism is 1)"
+		}
+	}
+	last := len(t) - 1
+	if t[last] >= ExplosionFactor*t[0] && last != at {
+		f.Summary += fmt.Sprintf("; still %d at %s", t[last], r.Moments[last].Label)
+	}
+	return []Finding{f}
+}
+
+// deadlocks: JVM deadlock reports, lock cycles the JVM did not report,
+// and Go's "all goroutines are asleep".
+func deadlocks(r *Result) []Finding {
+	var fs []Finding
+	seen := map[string]int{} // cycle key → index in fs
+	addCycle := func(m int, names []string, how, frame string) {
+		sorted := append([]string(nil), names...)
+		sort.Strings(sorted)
+		key := strings.Join(sorted, "\x00")
+		if i, ok := seen[key]; ok {
+			fs[i].Evidence = append(fs[i].Evidence, Evidence{Moment: m, Count: len(names), Threads: names})
+			fs[i].Counts[m] = len(names)
+			return
+		}
+		f := Finding{Kind: KindDeadlock, Severity: Critical, Counts: make([]int, len(r.Moments)), Frame: frame,
+			Summary:  fmt.Sprintf("%s deadlock between %d threads: %s (at %s)", how, len(names), quoteList(names, 6), r.Moments[m].Label),
+			Evidence: []Evidence{{Moment: m, Count: len(names), Threads: names}}}
+		f.Counts[m] = len(names)
+		seen[key] = len(fs)
+		fs = append(fs, f)
+	}
+	for m, mo := range r.Moments {
+		d := mo.Dump
+		if d == nil {
+			continue
+		}
+		for _, dl := range d.Deadlocks {
+			var names []string
+			for _, e := range dl.Cycle {
+				names = append(names, e.Thread)
+			}
+			if len(names) > 0 {
+				addCycle(m, names, "JVM-reported", "")
+			}
+		}
+		for _, cyc := range lockCycles(d) {
+			addCycle(m, cyc, "lock-cycle", "")
+		}
+		if strings.Contains(d.Headline, "all goroutines are asleep") {
+			f := Finding{Kind: KindDeadlock, Severity: Critical, Counts: make([]int, len(r.Moments)),
+				Summary:  fmt.Sprintf("the Go runtime stopped the program at %s: %q", mo.Label, d.Headline),
+				Evidence: []Evidence{{Moment: m, Count: d.ThreadCount()}}}
+			f.Counts[m] = d.ThreadCount()
+			fs = append(fs, f)
+		}
+	}
+	return fs
+}
+
+func quoteList(names []string, max int) string {
+	var q []string
+	for i, n := range names {
+		if i == max {
+			q = append(q, fmt.Sprintf("and %d more", len(names)-max))
+			break
+		}
+		q = append(q, fmt.Sprintf("%q", n))
+	}
+	return strings.Join(q, ", ")
+}
+
+// holders maps lock addresses to the thread holding them (monitors locked
+// and ownable synchronizers).
+func holders(d *parse.Dump) map[string]*parse.Thread {
+	h := map[string]*parse.Thread{}
+	for _, t := range d.Threads {
+		for _, l := range t.Locks {
+			if (l.Kind == parse.LockHeld || l.Kind == parse.LockOwnable) && l.Address != "" {
+				// A thread in Object.wait() prints "locked" for a monitor it released; the
+				// "waiting on" line for the same address says so.
+				if !releasedByWait(t, l.Address) {
+					h[l.Address] = t
+				}
+			}
+		}
+	}
+	return h
+}
+
+func releasedByWait(t *parse.Thread, addr string) bool {
+	for _, l := range t.Locks {
+		if l.Kind == parse.LockWaitingOn && l.Address == addr {
+			return true
+		}
+	}
+	return false
+}
+
+// waitsFor returns the lock a thread is blocked on: a monitor it waits to
+// lock, or a j.u.c lock it parks for; "" if none.
+func waitsFor(t *parse.Thread) (addr, class string) {
+	for _, l := range t.Locks {
+		switch l.Kind {
+		case parse.LockWaitingTo, parse.LockReLocking:
+			return l.Address, l.Class
+		case parse.LockParking:
+			if strings.Contains(l.Class, "Lock") || strings.Contains(l.Class, "Sync") {
+				return l.Address, l.Class
+			}
+		}
+	}
+	return "", ""
+}
+
+// lockCycles finds cycles in the waits-for graph of one JVM dump.
+func lockCycles(d *parse.Dump) [][]string {
+	h := holders(d)
+	next := map[*parse.Thread]*parse.Thread{}
+	for _, t := range d.Threads {
+		if a, _ := waitsFor(t); a != "" {
+			if o := h[a]; o != nil && o != t {
+				next[t] = o
+			}
+		}
+	}
+	var out [][]string
+	done := map[*parse.Thread]bool{}
+	for _, t := range d.Threads {
+		if done[t] {
+			continue
+		}
+		path := map[*parse.Thread]int{}
+		var order []*parse.Thread
+		for cur := t; cur != nil && !done[cur]; cur = next[cur] {
+			if i, ok := path[cur]; ok {
+				var names []string
+				for _, x := range order[i:] {
+					names = append(names, x.Name)
+				}
+				out = append(out, names)
+				break
+			}
+			path[cur] = len(order)
+			order = append(order, cur)
+		}
+		for _, x := range order {
+			done[x] = true
+		}
+	}
+	return out
+}
+
+// contention: many threads behind one lock held by one owner.
+func contention(r *Result) []Finding {
+	type key struct{ addr, class string }
+	best := map[key]Finding{}
+	var order []key
+	for m, mo := range r.Moments {
+		d := mo.Dump
+		if d == nil || r.Runtime != parse.RuntimeJVM {
+			continue
+		}
+		h := holders(d)
+		waiters := map[key][]string{}
+		for _, t := range d.Threads {
+			if a, c := waitsFor(t); a != "" {
+				k := key{a, c}
+				waiters[k] = append(waiters[k], t.Name)
+			}
+		}
+		for k, ws := range waiters {
+			if len(ws) < ContentionMin {
+				continue
+			}
+			owner := h[k.addr]
+			f, ok := best[k]
+			if !ok {
+				order = append(order, k)
+				f = Finding{Kind: KindContention, Severity: Warning, Counts: make([]int, len(r.Moments))}
+			}
+			f.Counts[m] = len(ws)
+			f.Evidence = append(f.Evidence, Evidence{Moment: m, Count: len(ws), Threads: firstN(ws, 5)})
+			if len(ws) >= maxOf(f.Counts) {
+				f.Summary = fmt.Sprintf("%d threads wait for <%s> (a %s) at %s", len(ws), k.addr, k.class, mo.Label)
+				if owner != nil {
+					f.Summary += fmt.Sprintf(", held by %q", owner.Name)
+					if len(owner.Frames) > 0 {
+						f.Frame = owner.Frames[0].Func
+						f.Summary += " in " + FrameString(owner.Frames[0])
+					}
+					if c := culprit(r.Runtime, owner); c != nil {
+						f.Culprit = FrameString(c)
+					}
+				}
+			}
+			best[k] = f
+		}
+	}
+	var fs []Finding
+	for _, k := range order {
+		fs = append(fs, best[k])
+	}
+	return fs
+}
+
+func firstN(xs []string, n int) []string {
+	if len(xs) > n {
+		return xs[:n]
+	}
+	return xs
+}
+
+// leaked: goroutines the Go runtime itself marked leaked (goroutine leak
+// profile, Go 1.26+), joined with the timeline.
+func leaked(r *Result, others []Finding) []Finding {
+	if r.Runtime != parse.RuntimeGo {
+		return nil
+	}
+	type acc struct {
+		counts  []int
+		samples [][]string
+		frame   string
+		culprit string
+	}
+	per := map[string]*acc{}
+	var order []string
+	for _, p := range r.Pools {
+		for _, g := range p.States {
+			for m, ts := range g.Threads {
+				for _, t := range ts {
+					if !isLeaked(t, r.Moments[m].Dump) {
+						continue
+					}
+					a := per[p.Name]
+					if a == nil {
+						a = &acc{counts: make([]int, len(r.Moments)), samples: make([][]string, len(r.Moments)), frame: g.TopFrame, culprit: g.Culprit}
+						per[p.Name] = a
+						order = append(order, p.Name)
+					}
+					a.counts[m] += max(t.Weight, 1)
+					if len(a.samples[m]) < 5 {
+						a.samples[m] = append(a.samples[m], threadLabel(r.Runtime, t))
+					}
+				}
+			}
+		}
+	}
+	var fs []Finding
+	for _, name := range order {
+		a := per[name]
+		f := Finding{Kind: KindLeaked, Severity: Warning, Pool: name, Counts: a.counts, Frame: a.frame, Culprit: a.culprit}
+		total := 0
+		for m, c := range a.counts {
+			if c > 0 {
+				f.Evidence = append(f.Evidence, Evidence{Moment: m, Count: c, Threads: a.samples[m]})
+			}
+			total = max(total, c)
+		}
+		f.Summary = fmt.Sprintf("the Go runtime marked %d goroutines of %s as leaked (blocked forever on something unreachable): %s", total, name, series(r, a.counts))
+		for _, o := range others {
+			if o.Pool == name && (o.Kind == KindGrowing || o.Kind == KindNotRecovered) {
+				f.Severity = Critical
+				f.Summary += "; and the pool is " + o.Kind + ": the strongest evidence of a leak"
+				break
+			}
+		}
+		if a.culprit != "" {
+			f.Summary += "; culprit " + a.culprit
+		}
+		fs = append(fs, f)
+	}
+	return fs
+}
+
+func isLeaked(t *parse.Thread, d *parse.Dump) bool {
+	if d != nil && d.Kind == "goroutineleak" {
+		return true
+	}
+	for _, fl := range t.Flags {
+		if fl == "leaked" {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,101 @@
+package analyze
+
+import (
+	"strings"
+
+	"github.com/dumpdiff/dumpdiff/parse"
+)
+
+// poolName returns the pool of a thread and whether it is internal to the
+// runtime (kept out of verdicts).
+func poolName(rt parse.Runtime, t *parse.Thread, opt Options) (string, bool) {
+	if rt == parse.RuntimeGo {
+		return goPool(t, opt)
+	}
+	if jvmInternal(t) {
+		return "jvm-internal", true
+	}
+	if t.Container != "" && t.Container != "<root>" {
+		return t.Container, false
+	}
+	if t.Virtual && t.Name == "" {
+		return "virtual threads", false
+	}
+	return jvmPoolPattern(t.Name), false
+}
+
+// jvmPoolPattern replaces the trailing counter of a thread name with "*":
+// "http-nio-8080-exec-17" → "http-nio-8080-exec-*", "GC Thread#3" →
+// "GC Thread#*". A name without a trailing counter is its own pool.
+func jvmPoolPattern(name string) string {
+	i := len(name)
+	for i > 0 && name[i-1] >= '0' && name[i-1] <= '9' {
+		i--
+	}
+	if i == len(name) || i == 0 {
+		return name
+	}
+	return name[:i] + "*"
+}
+
+// jvmInternalNames are JVM threads that do the runtime's own work. A name
+// ending in "*" is a prefix.
+var jvmInternalNames = []string{
+	"Reference Handler", "Finalizer", "Signal Dispatcher", "Attach Listener", "Common-Cleaner",
+	"Notification Thread", "Service Thread", "Monitor Deflation Thread", "Sweeper thread",
+	"VM Thread", "VM Periodic Task Thread", "Low Memory Detector", "Surrogate Locker Thread*",
+	"C1 CompilerThread*", "C2 CompilerThread*", "CompilerThread*", "JVMCI*", "GC Thread*", "GC task thread*",
+	"G1 *", "Gang worker*", "Concurrent Mark-Sweep GC Thread", "Parallel GC Threads", "ZWorker*", "ZDriver*",
+	"ZDirector*", "ZStat*", "ZUncommitter*", "ZUnmapper*", "Shenandoah*", "JFR *", "Cleaner-*",
+	"process reaper", "Java2D Disposer", "AWT-*", "Exception Catcher Thread", "Dispatcher-Thread-*",
+	"DestroyJavaVM", "StrDedup", "String Deduplication Thread", "Unknown thread", "VM JFR Buffer Thread",
+	"RMI TCP Accept-*", "RMI Scheduler*", "RMI Reaper", "RMI RenewClean-*", "GC Daemon",
+	"JMX server connection timeout*", "Code Cacheable Sweeper", "Java Thread Stack Watcher",
+}
+
+func jvmInternal(t *parse.Thread) bool {
+	name := t.Name
+	for _, n := range jvmInternalNames {
+		if strings.HasSuffix(n, "*") {
+			if strings.HasPrefix(name, n[:len(n)-1]) {
+				return true
+			}
+		} else if name == n {
+			return true
+		}
+	}
+	// Non-Java threads print no stack: they belong to the VM.
+	return t.NoStack && t.State == "" && len(t.Frames) == 0
+}
+
+// goPool names a goroutine's pool: a pprof label when asked for and
+// present, else the creator function, else the bottom frame.
+func goPool(t *parse.Thread, opt Options) (string, bool) {
+	if key, ok := strings.CutPrefix(opt.PoolBy, "label:"); ok {
+		if v, ok := t.Labels[key]; ok {
+			return key + "=" + v, false
+		}
+	}
+	fn := ""
+	if t.CreatedBy != nil {
+		fn = t.CreatedBy.Func
+	} else if n := len(t.Frames); n > 0 {
+		fn = t.Frames[n-1].Func
+	}
+	switch {
+	case fn == "":
+		return "unknown", false
+	case fn == "main.main" || (t.CreatedBy == nil && fn == "runtime.main"):
+		return "main", false
+	case strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "internal/") || fn == "os/signal.Notify.func1" ||
+		strings.HasPrefix(fn, "os/signal.") || strings.HasPrefix(fn, "runtime/"):
+		return "runtime", true
+	case strings.HasPrefix(fn, "net/http.(*Server).Serve"):
+		return "net/http server connections", false
+	case strings.HasPrefix(fn, "net/http.(*Transport).dialConn"), strings.HasPrefix(fn, "net/http.(*persistConn)"):
+		return "net/http client connections", false
+	case strings.HasPrefix(fn, "net/http.(*conn).serve"), strings.HasPrefix(fn, "net/http.(*connReader)"):
+		return "net/http server connections", false
+	}
+	return fn, false
+}

@@ -1,0 +1,254 @@
+package analyze
+
+import (
+	"strings"
+
+	"github.com/dumpdiff/dumpdiff/parse"
+)
+
+// Signature is one row of the table that turns a stack into a blocking
+// state. Signatures are data: the order of the table is the order of
+// matching, so specific library anchors come before generic ones.
+type Signature struct {
+	ID       string
+	Runtime  parse.Runtime
+	Category Category
+	// Anchors are function names; a row matches when one of them is among
+	// the first Depth frames. A trailing "*" makes an anchor a prefix.
+	Anchors []string
+	// Depth is how many frames from the top are searched; 0 means 1 (the
+	// top frame only).
+	Depth int
+	// States, when set, also match (or alone match, when Anchors is empty)
+	// the printed state: the Go wait reason or the JVM Thread.State.
+	States []string
+	// Explain is the one line shown to the reader.
+	Explain string
+}
+
+// signatures is the table, in matching order. Every row is tested against
+// real frames in signatures_test.go.
+var signatures = []Signature{
+	// --- JVM: library waits first, they sit deep under generic parks.
+	{ID: "db-pool-wait", Runtime: parse.RuntimeJVM, Category: Waiting, Depth: 16,
+		Anchors: []string{
+			"com.zaxxer.hikari.pool.HikariPool.getConnection", "com.zaxxer.hikari.util.ConcurrentBag.borrow",
+			"org.apache.commons.dbcp2.PoolingDataSource.getConnection", "org.apache.commons.pool2.impl.GenericObjectPool.borrowObject",
+			"org.apache.tomcat.jdbc.pool.ConnectionPool.borrowConnection",
+			"com.mchange.v2.resourcepool.BasicResourcePool.awaitAvailable",
+		},
+		Explain: "waiting for a connection from the DB connection pool: the pool is exhausted"},
+	{ID: "socket-read", Runtime: parse.RuntimeJVM, Category: Waiting, Depth: 6,
+		Anchors: []string{
+			"java.net.SocketInputStream.socketRead0", "java.net.SocketInputStream.socketRead",
+			"sun.nio.ch.NioSocketImpl.timedRead", "sun.nio.ch.NioSocketImpl.read", "sun.nio.ch.NioSocketImpl.implRead",
+			"sun.nio.ch.SocketDispatcher.read0", "sun.nio.ch.SocketChannelImpl.read",
+			"sun.security.ssl.SSLSocketInputRecord.read",
+		},
+		Explain: "blocked reading from a socket: waiting for the peer to answer"},
+	{ID: "socket-connect", Runtime: parse.RuntimeJVM, Category: Waiting, Depth: 6,
+		Anchors: []string{"sun.nio.ch.NioSocketImpl.timedFinishConnect", "sun.nio.ch.NioSocketImpl.connect",
+			"java.net.PlainSocketImpl.socketConnect", "sun.nio.ch.Net.connect0"},
+		Explain: "connecting to a peer that does not accept quickly"},
+	{ID: "socket-write", Runtime: parse.RuntimeJVM, Category: Waiting, Depth: 4,
+		Anchors: []string{"java.net.SocketOutputStream.socketWrite0", "sun.nio.ch.NioSocketImpl.write", "sun.nio.ch.SocketDispatcher.write0"},
+		Explain: "blocked writing to a socket: the peer does not read"},
+	{ID: "pool-idle", Runtime: parse.RuntimeJVM, Category: Idle, Depth: 12,
+		Anchors: []string{
+			"java.util.concurrent.ThreadPoolExecutor.getTask", "org.apache.tomcat.util.threads.TaskQueue.take",
+			"org.apache.tomcat.util.threads.TaskQueue.poll", "java.util.concurrent.ForkJoinPool.awaitWork",
+			"java.util.concurrent.ScheduledThreadPoolExecutor$DelayedWorkQueue.take",
+			"org.apache.tomcat.util.threads.ThreadPoolExecutor.getTask", "io.netty.util.concurrent.SingleThreadEventExecutor.takeTask",
+		},
+		Explain: "idle in a thread pool, waiting for a task: the normal rest state"},
+	{ID: "selector-wait", Runtime: parse.RuntimeJVM, Category: Idle, Depth: 4,
+		Anchors: []string{"sun.nio.ch.EPoll.wait", "sun.nio.ch.EPollArrayWrapper.epollWait", "sun.nio.ch.KQueue.poll",
+			"sun.nio.ch.KQueueArrayWrapper.kevent0", "sun.nio.ch.WindowsSelectorImpl$SubSelector.poll0",
+			"io.netty.channel.epoll.Native.epollWait*", "io.netty.channel.epoll.Native.epollWait0", "sun.nio.ch.PollSelectorImpl.poll"},
+		Explain: "event loop waiting in the selector (Tomcat Poller, Netty): idle"},
+	{ID: "accept", Runtime: parse.RuntimeJVM, Category: Idle, Depth: 4,
+		Anchors: []string{"sun.nio.ch.Net.accept", "sun.nio.ch.ServerSocketChannelImpl.accept0", "java.net.PlainSocketImpl.socketAccept",
+			"sun.nio.ch.NioSocketImpl.accept", "java.net.ServerSocket.implAccept"},
+		Explain: "waiting for a new connection (acceptor): idle"},
+	{ID: "future-wait", Runtime: parse.RuntimeJVM, Category: Waiting, Depth: 8,
+		Anchors: []string{"java.util.concurrent.FutureTask.get", "java.util.concurrent.FutureTask.awaitDone",
+			"java.util.concurrent.CompletableFuture.get", "java.util.concurrent.CompletableFuture.join",
+			"java.util.concurrent.CompletableFuture.waitingGet", "java.util.concurrent.CompletableFuture.timedGet"},
+		Explain: "waiting for the result of another task (Future/CompletableFuture get or join)"},
+	{ID: "semaphore-wait", Runtime: parse.RuntimeJVM, Category: Waiting, Depth: 8,
+		Anchors: []string{"java.util.concurrent.Semaphore.acquire", "java.util.concurrent.Semaphore.tryAcquire",
+			"java.util.concurrent.Semaphore.acquireUninterruptibly"},
+		Explain: "waiting for a semaphore permit (bulkhead full)"},
+	{ID: "lock-wait", Runtime: parse.RuntimeJVM, Category: Waiting, Depth: 8,
+		Anchors: []string{"java.util.concurrent.locks.ReentrantLock.lock", "java.util.concurrent.locks.ReentrantLock.lockInterruptibly",
+			"java.util.concurrent.locks.ReentrantLock.tryLock", "java.util.concurrent.locks.ReentrantLock$Sync.lock",
+			"java.util.concurrent.locks.ReentrantReadWriteLock$ReadLock.lock", "java.util.concurrent.locks.ReentrantReadWriteLock$WriteLock.lock",
+			"java.util.concurrent.locks.StampedLock.*Lock", "java.util.concurrent.locks.AbstractQueuedSynchronizer.acquire"},
+		Explain: "waiting for a java.util.concurrent lock held by another thread"},
+	{ID: "queue-wait", Runtime: parse.RuntimeJVM, Category: Idle, Depth: 6,
+		Anchors: []string{"java.util.concurrent.LinkedBlockingQueue.take", "java.util.concurrent.ArrayBlockingQueue.take",
+			"java.util.concurrent.LinkedBlockingQueue.poll", "java.util.concurrent.ArrayBlockingQueue.poll",
+			"java.util.concurrent.LinkedBlockingDeque.take*", "java.util.concurrent.PriorityBlockingQueue.take",
+			"java.util.concurrent.DelayQueue.take", "java.util.concurrent.SynchronousQueue.take"},
+		Explain: "waiting for an item on a blocking queue: idle consumer"},
+	{ID: "monitor-blocked", Runtime: parse.RuntimeJVM, Category: Waiting, States: []string{"BLOCKED"},
+		Explain: "blocked entering a synchronized block held by another thread"},
+	{ID: "sleep", Runtime: parse.RuntimeJVM, Category: Idle, Depth: 2,
+		Anchors: []string{"java.lang.Thread.sleep", "java.lang.Thread.sleep0", "java.lang.Thread.sleepNanos*"},
+		Explain: "in Thread.sleep"},
+	{ID: "file-read", Runtime: parse.RuntimeJVM, Category: Waiting, Depth: 3,
+		Anchors: []string{"java.io.FileInputStream.readBytes", "java.io.FileInputStream.read0", "java.io.RandomAccessFile.readBytes",
+			"sun.nio.ch.FileDispatcherImpl.read0", "sun.nio.ch.FileDispatcherImpl.pread0"},
+		Explain: "reading a file (or a pipe, or the console)"},
+	{ID: "object-wait", Runtime: parse.RuntimeJVM, Category: Waiting, Depth: 3,
+		Anchors: []string{"java.lang.Object.wait", "java.lang.Object.wait0"},
+		Explain: "in Object.wait(), waiting for a notify"},
+	{ID: "park", Runtime: parse.RuntimeJVM, Category: Waiting, Depth: 2,
+		Anchors: []string{"jdk.internal.misc.Unsafe.park", "sun.misc.Unsafe.park"},
+		Explain: "parked (LockSupport.park) without a known library above it"},
+	{ID: "running", Runtime: parse.RuntimeJVM, Category: Running, States: []string{"RUNNABLE"},
+		Explain: "runnable: on CPU or in native code"},
+
+	// --- Go: stacks first where the wait reason alone is too generic.
+	{ID: "http-client-wait", Runtime: parse.RuntimeGo, Category: Waiting, Depth: 8,
+		Anchors: []string{"net/http.(*persistConn).roundTrip"},
+		Explain: "waiting for an HTTP response from an upstream (net/http client)"},
+	{ID: "http-conn-idle", Runtime: parse.RuntimeGo, Category: Idle, Depth: 12,
+		Anchors: []string{"net/http.(*persistConn).readLoop", "net/http.(*persistConn).writeLoop", "net/http.(*connReader).backgroundRead"},
+		Explain: "net/http connection loop waiting for traffic: idle"},
+	{ID: "accept", Runtime: parse.RuntimeGo, Category: Idle, Depth: 10,
+		Anchors: []string{"net.(*netFD).accept", "net.(*TCPListener).accept", "net.(*UnixListener).accept"},
+		Explain: "waiting for a new connection: idle listener"},
+	{ID: "socket-read", Runtime: parse.RuntimeGo, Category: Waiting, Depth: 8, States: []string{"IO wait"},
+		Anchors: []string{"net.(*conn).Read", "net.(*netFD).Read", "net.(*UDPConn).ReadFrom*", "net.(*netFD).readFrom*"},
+		Explain: "blocked reading from a socket: waiting for the peer"},
+	{ID: "io-wait", Runtime: parse.RuntimeGo, Category: Waiting, States: []string{"IO wait"},
+		Explain: "waiting for a file descriptor in the netpoller"},
+	{ID: "chan-receive", Runtime: parse.RuntimeGo, Category: Waiting, States: []string{"chan receive", "chan receive (nil chan)", "chan receive (synctest)"},
+		Explain: "blocked receiving from a channel"},
+	{ID: "chan-send", Runtime: parse.RuntimeGo, Category: Waiting, States: []string{"chan send", "chan send (nil chan)", "chan send (synctest)"},
+		Explain: "blocked sending on a channel nobody receives from"},
+	{ID: "select", Runtime: parse.RuntimeGo, Category: Waiting, States: []string{"select", "select (no cases)", "select (synctest)"},
+		Explain: "blocked in select"},
+	{ID: "mutex-wait", Runtime: parse.RuntimeGo, Category: Waiting, States: []string{"sync.Mutex.Lock"},
+		Anchors: []string{"sync.(*Mutex).Lock", "sync.(*Mutex).lockSlow", "internal/sync.(*Mutex).lockSlow"}, Depth: 6,
+		Explain: "waiting for a sync.Mutex"},
+	{ID: "rwmutex-wait", Runtime: parse.RuntimeGo, Category: Waiting, States: []string{"sync.RWMutex.Lock", "sync.RWMutex.RLock"},
+		Anchors: []string{"sync.(*RWMutex).Lock", "sync.(*RWMutex).RLock"}, Depth: 6,
+		Explain: "waiting for a sync.RWMutex"},
+	{ID: "cond-wait", Runtime: parse.RuntimeGo, Category: Waiting, States: []string{"sync.Cond.Wait"},
+		Anchors: []string{"sync.(*Cond).Wait"}, Depth: 6,
+		Explain: "waiting on a sync.Cond"},
+	{ID: "waitgroup-wait", Runtime: parse.RuntimeGo, Category: Waiting, States: []string{"sync.WaitGroup.Wait"},
+		Anchors: []string{"sync.(*WaitGroup).Wait"}, Depth: 6,
+		Explain: "waiting for a sync.WaitGroup"},
+	{ID: "sleep", Runtime: parse.RuntimeGo, Category: Idle, States: []string{"sleep"},
+		Explain: "in time.Sleep"},
+	{ID: "syscall", Runtime: parse.RuntimeGo, Category: Waiting, States: []string{"syscall"},
+		Explain: "in a system call"},
+	{ID: "running", Runtime: parse.RuntimeGo, Category: Running, States: []string{"running", "runnable"},
+		Explain: "running or runnable"},
+	{ID: "runtime", Runtime: parse.RuntimeGo, Category: Other,
+		States: []string{"GC worker (idle)", "GC worker (active)", "finalizer wait", "force gc (idle)", "GC sweep wait",
+			"GC scavenge wait", "trace reader (blocked)", "wait for GC cycle", "GC assist wait", "GC assist marking",
+			"cleanup wait", "idle", "preempted", "dead", "copystack", "semacquire", "sync.WaitGroup.Go"},
+		Explain: "Go runtime internals"},
+}
+
+// classify returns the signature of a thread, or nil for unclassified.
+// Cost: at most len(signatures) rows × Depth frame comparisons, once per
+// distinct stack (the caller caches by stack).
+func classify(rt parse.Runtime, t *parse.Thread) *Signature {
+	for i := range signatures {
+		s := &signatures[i]
+		if s.Runtime != rt {
+			continue
+		}
+		if s.matches(t) {
+			return s
+		}
+	}
+	return nil
+}
+
+func (s *Signature) matches(t *parse.Thread) bool {
+	stateOK := len(s.States) == 0
+	for _, st := range s.States {
+		if t.State == st {
+			stateOK = true
+			break
+		}
+	}
+	if len(s.Anchors) == 0 {
+		return len(s.States) > 0 && stateOK
+	}
+	// A row with both states and anchors: for the JVM the anchors decide
+	// (the printed state is the same for many waits); for Go the state must
+	// match unless the anchor is found (wait reasons differ across versions).
+	depth := s.Depth
+	if depth <= 0 {
+		depth = 1
+	}
+	found := false
+	for i, f := range t.Frames {
+		if i >= depth {
+			break
+		}
+		if anchorMatch(s.Anchors, f.Func) {
+			found = true
+			break
+		}
+	}
+	if !found {
+		return false
+	}
+	return stateOK || s.Runtime == parse.RuntimeGo
+}
+
+func anchorMatch(anchors []string, fn string) bool {
+	for _, a := range anchors {
+		if strings.HasSuffix(a, "*") {
+			if strings.HasPrefix(fn, a[:len(a)-1]) {
+				return true
+			}
+		} else if fn == a {
+			return true
+		}
+	}
+	return false
+}
+
+// via tells what a socket read (or connect) waits on, from the callers
+// further down the stack: an HTTP client, a JDBC driver, a server reading
+// its request. Empty when nothing known is found.
+func via(t *parse.Thread) string {
+	for _, f := range t.Frames {
+		fn := f.Func
+		switch {
+		case strings.HasPrefix(fn, "org.postgresql."):
+			return "jdbc org.postgresql"
+		case strings.HasPrefix(fn, "com.mysql."):
+			return "jdbc com.mysql"
+		case strings.HasPrefix(fn, "oracle.jdbc."):
+			return "jdbc oracle"
+		case strings.HasPrefix(fn, "com.microsoft.sqlserver."):
+			return "jdbc sqlserver"
+		case strings.HasPrefix(fn, "org.mariadb."):
+			return "jdbc org.mariadb"
+		case strings.HasPrefix(fn, "sun.net.www.protocol.http."), strings.HasPrefix(fn, "java.net.http."),
+			strings.HasPrefix(fn, "jdk.internal.net.http."), strings.HasPrefix(fn, "org.apache.http."),
+			strings.HasPrefix(fn, "org.apache.hc."), strings.HasPrefix(fn, "okhttp3."),
+			strings.HasPrefix(fn, "org.springframework.web.client."), strings.HasPrefix(fn, "net/http.(*Transport)"),
+			strings.HasPrefix(fn, "net/http.(*persistConn)"), strings.HasPrefix(fn, "net/http.(*Client)"):
+			return "http-client"
+		case strings.HasPrefix(fn, "org.apache.tomcat.util.net."), strings.HasPrefix(fn, "org.apache.coyote."),
+			strings.HasPrefix(fn, "net/http.(*conn)"), strings.HasPrefix(fn, "net/http.(*connReader)"):
+			return "http-server"
+		case strings.HasPrefix(fn, "redis.clients."), strings.HasPrefix(fn, "io.lettuce."):
+			return "redis"
+		case strings.HasPrefix(fn, "com.mongodb."):
+			return "mongodb"
+		}
+	}
+	return ""
+}
