@@ -1,0 +1,205 @@
+package analyze
+
+import (
+	"testing"
+
+	"github.com/dumpdiff/dumpdiff/parse"
+)
+
+func thread(state string, funcs ...string) *parse.Thread {
+	t := &parse.Thread{State: state, Weight: 1}
+	for _, f := range funcs {
+		t.Frames = append(t.Frames, &parse.Frame{Func: f})
+	}
+	return t
+}
+
+// TestSignatures checks every row of the table against stacks copied from
+// real dumps (JDK 8/11/17 jstack, Go 1.26 debug=2); the comment on each case
+// names where its frames come from.
+func TestSignatures(t *testing.T) {
+	tests := []struct {
+		name    string
+		rt      parse.Runtime
+		thread  *parse.Thread
+		want    string
+		wantVia string
+	}{
+		// JDK 17, HikariCP 4 (testdata/scenarios/hikari-pool-exhausted).
+		{"hikari getConnection", parse.RuntimeJVM, thread("TIMED_WAITING",
+			"jdk.internal.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.parkNanos",
+			"java.util.concurrent.SynchronousQueue$TransferStack.awaitFulfill", "java.util.concurrent.SynchronousQueue$TransferStack.transfer",
+			"java.util.concurrent.SynchronousQueue.poll", "com.zaxxer.hikari.util.ConcurrentBag.borrow",
+			"com.zaxxer.hikari.pool.HikariPool.getConnection", "com.zaxxer.hikari.pool.HikariPool.getConnection",
+			"com.zaxxer.hikari.HikariDataSource.getConnection", "com.example.shop.OrderRepository.slowReport"), "db-pool-wait", ""},
+		// JDK 17 socket read under HttpURLConnection (slow-upstream-no-timeout).
+		{"jdk17 Net.poll under HttpURLConnection", parse.RuntimeJVM, thread("RUNNABLE",
+			"sun.nio.ch.Net.poll", "sun.nio.ch.NioSocketImpl.park", "sun.nio.ch.NioSocketImpl.park",
+			"sun.nio.ch.NioSocketImpl.implRead", "sun.nio.ch.NioSocketImpl.read", "sun.nio.ch.NioSocketImpl$1.read",
+			"java.net.Socket$SocketInputStream.read", "java.io.BufferedInputStream.fill", "java.io.BufferedInputStream.read1",
+			"java.io.BufferedInputStream.read", "sun.net.www.http.HttpClient.parseHTTPHeader", "sun.net.www.http.HttpClient.parseHTTP",
+			"sun.net.www.protocol.http.HttpURLConnection.getInputStream0", "sun.net.www.protocol.http.HttpURLConnection.getInputStream",
+			"com.example.shop.UpstreamClient.fetch"), "socket-read", "http-client"},
+		// JDK 17 socket read in the PostgreSQL driver.
+		{"jdk17 Net.poll under org.postgresql", parse.RuntimeJVM, thread("RUNNABLE",
+			"sun.nio.ch.Net.poll", "sun.nio.ch.NioSocketImpl.park", "sun.nio.ch.NioSocketImpl.timedRead",
+			"sun.nio.ch.NioSocketImpl.implRead", "sun.nio.ch.NioSocketImpl.read", "sun.nio.ch.NioSocketImpl$1.read",
+			"java.net.Socket$SocketInputStream.read", "org.postgresql.core.VisibleBufferedInputStream.readMore",
+			"org.postgresql.core.VisibleBufferedInputStream.ensureBytes", "org.postgresql.core.PGStream.receiveChar",
+			"org.postgresql.core.v3.QueryExecutorImpl.processResults"), "socket-read", "jdbc org.postgresql"},
+		// JDK 8 (corpus tda__openjdk-8u91__jstack.log shape).
+		{"jdk8 socketRead0", parse.RuntimeJVM, thread("RUNNABLE",
+			"java.net.SocketInputStream.socketRead0", "java.net.SocketInputStream.socketRead", "java.net.SocketInputStream.read",
+			"java.io.BufferedInputStream.fill"), "socket-read", ""},
+		{"socket connect", parse.RuntimeJVM, thread("RUNNABLE",
+			"sun.nio.ch.Net.poll", "sun.nio.ch.NioSocketImpl.park", "sun.nio.ch.NioSocketImpl.timedFinishConnect",
+			"sun.nio.ch.NioSocketImpl.connect", "java.net.Socket.connect"), "socket-connect", ""},
+		{"socket write", parse.RuntimeJVM, thread("RUNNABLE",
+			"java.net.SocketOutputStream.socketWrite0", "java.net.SocketOutputStream.socketWrite", "java.net.SocketOutputStream.write"), "socket-write", ""},
+		// Tomcat 10.1 idle request thread.
+		{"tomcat TaskQueue.take", parse.RuntimeJVM, thread("WAITING",
+			"jdk.internal.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.park",
+			"java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject.await", "java.util.concurrent.LinkedBlockingQueue.take",
+			"org.apache.tomcat.util.threads.TaskQueue.take", "org.apache.tomcat.util.threads.TaskQueue.take",
+			"org.apache.tomcat.util.threads.ThreadPoolExecutor.getTask", "org.apache.tomcat.util.threads.ThreadPoolExecutor.runWorker"), "pool-idle", ""},
+		{"jdk getTask", parse.RuntimeJVM, thread("WAITING",
+			"jdk.internal.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.park",
+			"java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject.await", "java.util.concurrent.LinkedBlockingQueue.take",
+			"java.util.concurrent.ThreadPoolExecutor.getTask", "java.util.concurrent.ThreadPoolExecutor.runWorker"), "pool-idle", ""},
+		// corpus: ForkJoinPool.awaitWork (jthreaddump openjdk-25).
+		{"forkjoin awaitWork", parse.RuntimeJVM, thread("WAITING",
+			"jdk.internal.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.park", "java.util.concurrent.ForkJoinPool.awaitWork",
+			"java.util.concurrent.ForkJoinPool.runWorker", "java.util.concurrent.ForkJoinWorkerThread.run"), "pool-idle", ""},
+		// Tomcat Poller (JDK 17).
+		{"tomcat poller", parse.RuntimeJVM, thread("RUNNABLE",
+			"sun.nio.ch.EPoll.wait", "sun.nio.ch.EPollSelectorImpl.doSelect", "sun.nio.ch.SelectorImpl.lockAndDoSelect",
+			"sun.nio.ch.SelectorImpl.select", "org.apache.tomcat.util.net.NioEndpoint$Poller.run"), "selector-wait", ""},
+		// Tomcat Acceptor (JDK 17).
+		{"tomcat acceptor", parse.RuntimeJVM, thread("RUNNABLE",
+			"sun.nio.ch.Net.accept", "sun.nio.ch.ServerSocketChannelImpl.implAccept", "sun.nio.ch.ServerSocketChannelImpl.accept",
+			"org.apache.tomcat.util.net.NioEndpoint.serverSocketAccept", "org.apache.tomcat.util.net.Acceptor.run"), "accept", ""},
+		{"completablefuture get", parse.RuntimeJVM, thread("WAITING",
+			"jdk.internal.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.park",
+			"java.util.concurrent.CompletableFuture$Signaller.block", "java.util.concurrent.ForkJoinPool.managedBlock",
+			"java.util.concurrent.CompletableFuture.waitingGet", "java.util.concurrent.CompletableFuture.join",
+			"com.example.shop.MyPageService.render"), "future-wait", ""},
+		{"semaphore bulkhead", parse.RuntimeJVM, thread("TIMED_WAITING",
+			"jdk.internal.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.parkNanos",
+			"java.util.concurrent.locks.AbstractQueuedSynchronizer.acquire", "java.util.concurrent.locks.AbstractQueuedSynchronizer.tryAcquireSharedNanos",
+			"java.util.concurrent.Semaphore.tryAcquire", "com.example.shop.Bulkhead.call"), "semaphore-wait", ""},
+		// corpus: dumpdiff-gen jstack-l-reentrantlock-deadlock.
+		{"reentrantlock", parse.RuntimeJVM, thread("WAITING",
+			"jdk.internal.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.park",
+			"java.util.concurrent.locks.AbstractQueuedSynchronizer.acquire", "java.util.concurrent.locks.AbstractQueuedSynchronizer.acquire",
+			"java.util.concurrent.locks.ReentrantLock$Sync.lock", "java.util.concurrent.locks.ReentrantLock.lock"), "lock-wait", ""},
+		{"blocking queue consumer", parse.RuntimeJVM, thread("WAITING",
+			"jdk.internal.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.park",
+			"java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject.await", "java.util.concurrent.LinkedBlockingQueue.take",
+			"com.example.Consumer.run"), "queue-wait", ""},
+		// corpus: jstack-l-monitor-deadlock.
+		{"monitor blocked", parse.RuntimeJVM, thread("BLOCKED", "corpusgen.Deadlock.lambda$main$0", "java.lang.Thread.run"), "monitor-blocked", ""},
+		{"sleep", parse.RuntimeJVM, thread("TIMED_WAITING", "java.lang.Thread.sleep", "com.example.Poller.run"), "sleep", ""},
+		{"file read", parse.RuntimeJVM, thread("RUNNABLE", "java.io.FileInputStream.readBytes", "java.io.FileInputStream.read",
+			"java.io.BufferedInputStream.read1"), "file-read", ""},
+		// corpus: Finalizer-like waits in application code.
+		{"object wait", parse.RuntimeJVM, thread("WAITING", "java.lang.Object.wait", "java.lang.Object.wait", "com.example.Mailbox.take"), "object-wait", ""},
+		{"bare park", parse.RuntimeJVM, thread("WAITING", "jdk.internal.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.park",
+			"com.example.Gate.await"), "park", ""},
+		{"running", parse.RuntimeJVM, thread("RUNNABLE", "com.example.Hash.compute", "com.example.Worker.run"), "running", ""},
+		{"jvm unknown", parse.RuntimeJVM, thread("WAITING", "com.example.Native.block"), "", ""},
+
+		// Go 1.26.8 (testdata/scenarios/go-slow-upstream-leak/during-2.txt).
+		{"go http client", parse.RuntimeGo, thread("select",
+			"net/http.(*persistConn).roundTrip", "net/http.(*Transport).roundTrip", "net/http.(*Transport).RoundTrip", "net/http.send",
+			"net/http.(*Client).send", "net/http.(*Client).do", "net/http.(*Client).Do", "net/http.(*Client).Get", "main.(*server).handleItems"),
+			"http-client-wait", ""},
+		{"go persistConn readLoop", parse.RuntimeGo, thread("IO wait", "internal/poll.runtime_pollWait", "internal/poll.(*pollDesc).wait",
+			"internal/poll.(*pollDesc).waitRead", "internal/poll.(*FD).Read", "net.(*netFD).Read", "net.(*conn).Read",
+			"net/http.(*persistConn).Read", "bufio.(*Reader).fill", "bufio.(*Reader).Peek", "net/http.(*persistConn).readLoop"), "http-conn-idle", ""},
+		{"go accept", parse.RuntimeGo, thread("IO wait", "internal/poll.runtime_pollWait", "internal/poll.(*pollDesc).wait",
+			"internal/poll.(*pollDesc).waitRead", "internal/poll.(*FD).Accept", "net.(*netFD).accept", "net.(*TCPListener).accept",
+			"net.(*TCPListener).Accept", "net/http.(*Server).Serve"), "accept", ""},
+		{"go socket read", parse.RuntimeGo, thread("IO wait", "internal/poll.runtime_pollWait", "internal/poll.(*pollDesc).wait",
+			"internal/poll.(*pollDesc).waitRead", "internal/poll.(*FD).Read", "net.(*netFD).Read", "net.(*conn).Read",
+			"github.com/lib/pq.(*conn).recv"), "socket-read", ""},
+		{"go io wait on a pipe", parse.RuntimeGo, thread("IO wait", "internal/poll.runtime_pollWait", "internal/poll.(*pollDesc).wait",
+			"internal/poll.(*FD).Read", "os.(*File).read"), "io-wait", ""},
+		{"go chan send leak", parse.RuntimeGo, thread("chan send", "main.(*server).handleSearch.func1"), "chan-send", ""},
+		{"go chan receive", parse.RuntimeGo, thread("chan receive", "main.main"), "chan-receive", ""},
+		{"go select no cases", parse.RuntimeGo, thread("select (no cases)", "main.blockForever"), "select", ""},
+		// Go 1.26 prints the wait reason "sync.Mutex.Lock"; older Go printed "semacquire".
+		{"go mutex", parse.RuntimeGo, thread("sync.Mutex.Lock", "internal/sync.runtime_SemacquireMutex",
+			"internal/sync.(*Mutex).lockSlow", "internal/sync.(*Mutex).Lock", "sync.(*Mutex).Lock", "main.worker"), "mutex-wait", ""},
+		{"go mutex old semacquire", parse.RuntimeGo, thread("semacquire", "sync.runtime_SemacquireMutex",
+			"sync.(*Mutex).lockSlow", "sync.(*Mutex).Lock", "main.worker"), "mutex-wait", ""},
+		{"go rwmutex", parse.RuntimeGo, thread("sync.RWMutex.RLock", "sync.runtime_SemacquireRWMutexR", "sync.(*RWMutex).RLock", "main.reader"), "rwmutex-wait", ""},
+		{"go cond", parse.RuntimeGo, thread("sync.Cond.Wait", "sync.runtime_notifyListWait", "sync.(*Cond).Wait", "main.waiter"), "cond-wait", ""},
+		{"go waitgroup", parse.RuntimeGo, thread("sync.WaitGroup.Wait", "sync.runtime_SemacquireWaitGroup", "sync.(*WaitGroup).Wait", "main.main"), "waitgroup-wait", ""},
+		{"go sleep", parse.RuntimeGo, thread("sleep", "time.Sleep", "main.slowUpstream"), "sleep", ""},
+		{"go syscall", parse.RuntimeGo, thread("syscall", "syscall.Syscall", "os.(*File).Read"), "syscall", ""},
+		{"go running", parse.RuntimeGo, thread("running", "runtime/pprof.writeGoroutineStacks"), "running", ""},
+		{"go runtime", parse.RuntimeGo, thread("GC worker (idle)", "runtime.gcBgMarkWorker"), "runtime", ""},
+		{"go unknown", parse.RuntimeGo, thread("debug call", "main.x"), "", ""},
+	}
+	covered := map[string]bool{}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := classify(tt.rt, tt.thread)
+			got := ""
+			if s != nil {
+				got = s.ID
+				covered[string(tt.rt)+"/"+s.ID] = true
+			}
+			if got != tt.want {
+				t.Errorf("classify = %q, want %q", got, tt.want)
+			}
+			if v := via(tt.thread); tt.wantVia != "" && v != tt.wantVia {
+				t.Errorf("via = %q, want %q", v, tt.wantVia)
+			}
+		})
+	}
+	for _, s := range signatures {
+		if !covered[string(s.Runtime)+"/"+s.ID] {
+			t.Errorf("signature %s/%s has no test case", s.Runtime, s.ID)
+		}
+	}
+}
+
+func TestJVMPoolPattern(t *testing.T) {
+	for name, want := range map[string]string{
+		"http-nio-8080-exec-17":            "http-nio-8080-exec-*",
+		"pool-3-thread-5":                  "pool-3-thread-*",
+		"ForkJoinPool.commonPool-worker-3": "ForkJoinPool.commonPool-worker-*",
+		"Thread-12":                        "Thread-*",
+		"HikariPool-1 housekeeper":         "HikariPool-1 housekeeper",
+		"mypage-70":                        "mypage-*",
+		"main":                             "main",
+		"42":                               "42",
+	} {
+		if got := jvmPoolPattern(name); got != want {
+			t.Errorf("jvmPoolPattern(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
+func TestIsAppFrame(t *testing.T) {
+	for _, tt := range []struct {
+		rt   parse.Runtime
+		fn   string
+		want bool
+	}{
+		{parse.RuntimeJVM, "com.example.shop.UpstreamClient.fetch", true},
+		{parse.RuntimeJVM, "sun.nio.ch.Net.poll", false},
+		{parse.RuntimeJVM, "org.apache.catalina.core.ApplicationFilterChain.doFilter", false},
+		{parse.RuntimeJVM, "com.zaxxer.hikari.pool.HikariPool.getConnection", false},
+		{parse.RuntimeGo, "main.(*server).handleItems", true},
+		{parse.RuntimeGo, "net/http.(*Client).Get", false},
+		{parse.RuntimeGo, "runtime.gopark", false},
+		{parse.RuntimeGo, "github.com/acme/api.(*Handler).ServeHTTP", true},
+		{parse.RuntimeGo, "golang.org/x/net/http2.(*ClientConn).RoundTrip", false},
+	} {
+		if got := isAppFrame(tt.rt, &parse.Frame{Func: tt.fn}); got != tt.want {
+			t.Errorf("isAppFrame(%s, %q) = %v, want %v", tt.rt, tt.fn, got, tt.want)
+		}
+	}
+}
