@@ -1,0 +1,198 @@
+package parse
+
+import "bytes"
+
+// Go goroutine profile, debug=1 text (/debug/pprof/goroutine?debug=1,
+// pprof.Lookup("goroutine").WriteTo(w, 1)) and its goroutineleak variant:
+//
+//	goroutine profile: total 42                                  header
+//	3 @ 0x48618e 0x41896e 0x418492 0x689255 0x48da21             record: count @ pcs
+//	# labels: {"pool":"ingest", "route":"/api/v1/items[0],[1]"}  optional
+//	#	0x689254	main.child+0x94	corpusgen/states/main.go:153    frame
+//	                                                             blank line between records
+//
+// States and edges:
+//
+//	header -- record line --> record;  record -- "# labels:" --> record
+//	record -- "#\t" frame --> record;  record -- blank --> between
+//	between -- record line --> record
+//	any -- a line no rule knows --> peek at the next line: if it is a
+//	       record or frame line, the unknown one is recorded in Dump.Skipped;
+//	       otherwise the dump ends there.
+//
+// Each record becomes one Thread with Weight = count and no ID.
+
+// startsGoDebug1 claims "goroutine profile: total N" and
+// "goroutineleak profile: total N".
+func startsGoDebug1(line, prev []byte) bool {
+	_, ok := debug1Header(line)
+	return ok
+}
+
+// debug1Header returns the dump kind of a debug=1 header line.
+func debug1Header(line []byte) (kind string, ok bool) {
+	var rest []byte
+	switch {
+	case bytes.HasPrefix(line, []byte("goroutine profile: total ")):
+		rest = line[len("goroutine profile: total "):]
+	case bytes.HasPrefix(line, []byte("goroutineleak profile: total ")):
+		rest, kind = line[len("goroutineleak profile: total "):], "goroutineleak"
+	default:
+		return "", false
+	}
+	_, ok = parseInt(rest, 0)
+	return kind, ok
+}
+
+type debug1LineKind uint8
+
+const (
+	d1Unknown debug1LineKind = iota
+	d1Blank
+	d1Record // 3 @ 0x48618e 0x41896e
+	d1Labels // # labels: {"k":"v"}
+	d1Frame  // #	0x689254	main.child+0x94	corpusgen/states/main.go:153
+)
+
+func classifyDebug1Line(line []byte) debug1LineKind {
+	switch {
+	case len(line) == 0:
+		return d1Blank
+	case bytes.HasPrefix(line, []byte("#\t")):
+		return d1Frame
+	case bytes.HasPrefix(line, []byte("# labels: ")):
+		return d1Labels
+	case line[0] >= '0' && line[0] <= '9':
+		if i := bytes.Index(line, []byte(" @")); i > 0 {
+			if _, ok := parseInt(line, ' '); ok {
+				return d1Record
+			}
+		}
+	}
+	return d1Unknown
+}
+
+// parseGoDebug1 reads one debug=1 profile.
+func parseGoDebug1(p *textParser) *Dump {
+	ls := p.ls
+	line, ok := ls.next()
+	if !ok {
+		return nil
+	}
+	kind, ok := debug1Header(line)
+	if !ok {
+		return nil
+	}
+	d := &Dump{Kind: kind}
+	var cur *Thread
+	var frames []*Frame
+	cache := make(map[string]*Frame)
+	flush := func() {
+		if cur != nil && len(frames) > 0 {
+			cur.Frames = append([]*Frame(nil), frames...)
+		}
+		frames = frames[:0]
+	}
+	skip := func(n int, text []byte, reason string) {
+		if len(text) > 200 {
+			text = text[:200]
+		}
+		d.Skipped = append(d.Skipped, Skipped{Line: n, Text: string(text), Reason: reason})
+	}
+	for {
+		line, ok := ls.next()
+		if !ok {
+			break
+		}
+		k := classifyDebug1Line(line)
+	again:
+		switch k {
+		case d1Blank:
+			flush()
+			cur = nil
+			continue
+		case d1Record:
+			flush()
+			n, _ := parseInt(line, ' ')
+			cur = &Thread{Weight: int(n), Line: ls.lineNo()}
+			d.Threads = append(d.Threads, cur)
+			continue
+		case d1Labels:
+			if cur == nil {
+				skip(ls.lineNo(), line, "labels outside a record")
+				continue
+			}
+			labels, rest, ok := parseLabelSet(line[len("# labels: "):], p.in)
+			if !ok || len(bytes.TrimSpace(rest)) > 0 {
+				skip(ls.lineNo(), line, "labels not understood")
+				continue
+			}
+			cur.Labels = labels
+			continue
+		case d1Frame:
+			if cur == nil {
+				skip(ls.lineNo(), line, "frame line outside a record")
+				continue
+			}
+			f := debug1Frame(line, p.in, cache)
+			if f == nil {
+				skip(ls.lineNo(), line, "frame line not understood")
+				continue
+			}
+			frames = append(frames, f)
+			continue
+		}
+		// Not a profile line: it belongs to the dump only if the dump goes on.
+		junk := append([]byte(nil), line...)
+		junkLn := ls.lineNo()
+		next, ok := ls.next()
+		if !ok {
+			break
+		}
+		nk := classifyDebug1Line(next)
+		if nk != d1Record && nk != d1Frame && nk != d1Labels {
+			ls.unread()
+			break
+		}
+		skip(junkLn, junk, "line not understood in a goroutine profile")
+		line, k = next, nk
+		goto again
+	}
+	flush()
+	return d
+}
+
+// debug1Frame reads "#\t0x689254\tmain.child+0x94\tcorpusgen/states/main.go:153"
+// (more tabs may align the columns). The frame cache, keyed by the raw line
+// after the pc, saves the interner lookups for repeated frames.
+func debug1Frame(line []byte, in *interner, cache map[string]*Frame) *Frame {
+	rest := line[2:]
+	i := bytes.IndexByte(rest, '\t')
+	if i < 0 {
+		return nil
+	}
+	rest = rest[i+1:]
+	if f, ok := cache[string(rest)]; ok {
+		return f
+	}
+	j := bytes.IndexByte(rest, '\t')
+	if j < 0 {
+		return nil
+	}
+	fn := rest[:j]
+	if k := bytes.LastIndex(fn, []byte("+0x")); k > 0 {
+		fn = fn[:k]
+	}
+	loc := bytes.TrimLeft(rest[j:], "\t")
+	colon := bytes.LastIndexByte(loc, ':')
+	if colon <= 0 {
+		return nil
+	}
+	n, ok := parseInt(loc[colon+1:], 0)
+	if !ok {
+		return nil
+	}
+	f := in.frame(in.bytes(fn), in.bytes(loc[:colon]), int(n), "", "")
+	cache[string(rest)] = f
+	return f
+}
