@@ -24,6 +24,8 @@ const (
 	// ExplosionMin threads.
 	ExplosionFactor = 3
 	ExplosionMin    = 100
+	// GoExplosionMin: goroutines below this many are never an explosion.
+	GoExplosionMin = 10000
 	// ContentionMin threads waiting on one lock held by one owner.
 	ContentionMin = 5
 	// SaturatedMin: a pool smaller than this is never called saturated.
@@ -119,6 +121,9 @@ func timelineFinding(r *Result, p *Pool, g *Group) (Finding, bool) {
 	case strictly:
 		f.Kind, f.Severity = KindGrowing, Critical
 		f.Summary = fmt.Sprintf("%s %s rose at every moment and never fell: %s", p.Name, what, series(r, c))
+		if g.Same > 0 {
+			f.Summary += fmt.Sprintf("; the %d seen at %s are all still there at %s", g.Same, lbl(firstRise(c)), lbl(n-1))
+		}
 	case float64(last-base) > RecoveredShare*float64(rise):
 		f.Kind = KindNotRecovered
 		f.Severity = Warning
@@ -253,6 +258,11 @@ func explosion(r *Result) []Finding {
 	if peak < ExplosionFactor*t[0] || peak-t[0] < ExplosionMin {
 		return nil
 	}
+	// Goroutines are cheap: many more under load is normal. Only a count
+	// that threatens memory is an explosion.
+	if r.Runtime == parse.RuntimeGo && peak < GoExplosionMin {
+		return nil
+	}
 	// Name the pool that grew most.
 	var top *Pool
 	for _, p := range r.Pools {
@@ -265,8 +275,7 @@ func explosion(r *Result) []Finding {
 	if top != nil {
 		f.Pool = top.Name
 		f.Summary += fmt.Sprintf("; %s grew %d → %d", top.Name, top.Counts[0], top.Counts[at])
-		if len(top.States) > 0 {
-			g := top.States[0]
+		if g := topWaiting(top, at); g != nil {
 			f.State, f.Via, f.Frame, f.Culprit = g.State, g.Via, g.TopFrame, g.Culprit
 			f.Summary += fmt.Sprintf(", most %s", stateText(g))
 			if g.Culprit != "" {
@@ -559,4 +568,17 @@ func isLeaked(t *parse.Thread, d *parse.Dump) bool {
 		}
 	}
 	return false
+}
+
+// topWaiting returns the group of p with most threads at moment m,
+// preferring waiting groups.
+func topWaiting(p *Pool, m int) *Group {
+	var best *Group
+	for _, g := range p.States {
+		if best == nil || (g.Category == Waiting) != (best.Category == Waiting) && g.Category == Waiting ||
+			(g.Category == Waiting) == (best.Category == Waiting) && g.Counts[m] > best.Counts[m] {
+			best = g
+		}
+	}
+	return best
 }
