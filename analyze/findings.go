@@ -575,8 +575,12 @@ func isLeaked(t *parse.Thread, d *parse.Dump) bool {
 func topWaiting(p *Pool, m int) *Group {
 	var best *Group
 	for _, g := range p.States {
-		if best == nil || (g.Category == Waiting) != (best.Category == Waiting) && g.Category == Waiting ||
-			(g.Category == Waiting) == (best.Category == Waiting) && g.Counts[m] > best.Counts[m] {
+		if best == nil {
+			best = g
+			continue
+		}
+		gw, bw := g.Category == Waiting, best.Category == Waiting
+		if gw != bw && gw || gw == bw && g.Counts[m] > best.Counts[m] {
 			best = g
 		}
 	}
