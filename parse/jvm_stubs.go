@@ -1,6 +1,6 @@
 package parse
 
-// Stubs replaced by the JVM format parsers (jstack.go, jcmd_json.go, jcmd_plain.go).
+// Stubs replaced by the JVM format parsers (jcmd_json.go, jcmd_plain.go).
 
 func claimJVMJSON(head []byte) bool { return false }
 func parseJVMJSON(name string, data []byte, in *interner) ([]*Dump, error) {
@@ -8,7 +8,3 @@ func parseJVMJSON(name string, data []byte, in *interner) ([]*Dump, error) {
 }
 func startsJVMPlain(line, prev []byte) bool { return false }
 func parseJVMPlain(p *textParser) *Dump     { return nil }
-func startsJVMText(line, prev []byte) bool  { return false }
-func parseJVMText(p *textParser) *Dump      { return nil }
-
-var jvmRefusals []refusal

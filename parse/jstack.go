@@ -1,0 +1,541 @@
+package parse
+
+import (
+	"bytes"
+	"time"
+)
+
+// JVM text thread dumps: jstack, jstack -l, jcmd PID Thread.print [-l] [-e],
+// and kill -3 (SIGQUIT) output, possibly several inside a server log.
+//
+// A dump starts at one of (startsJVMText):
+//
+//	8905:                                  jcmd's PID line (optional)
+//	2026-11-29 16:42:14                    the date line (optional)
+//	Full thread dump OpenJDK 64-Bit Server VM (17.0.15+6 mixed mode, sharing):
+//
+// The scanner (jstackScanner.run) is a state machine over the lines after
+// the "Full thread dump" line. States and their edges:
+//
+//	preamble  blank, "Threads class SMR info:" block     -> thread, deadlock
+//	thread    header, state line, frames, locks, carrier
+//	          and compiler lines, blank lines            -> thread, ownable, deadlock, trailer
+//	ownable   "Locked ownable synchronizers:" entries    -> thread, deadlock, trailer
+//	deadlock  "Found one Java-level deadlock:" cycle and
+//	          the "Java stack information" copy          -> trailer (at "Found N deadlock(s).")
+//	trailer   "JNI global refs", blank, "Heap" block     -> deadlock, end
+//
+// The dump ends at the end of input, at the next dump's first line (unread
+// for the caller), at <EndOfDump> (JMX-style dumps), at the first foreign
+// line after the trailer, or after maxPending foreign lines in a row. A
+// foreign line (not part of any JVM dump shape) met before the trailer is
+// held back: if the dump goes on after it (a thread header, or a frame after
+// at most 3 such lines, none of them an exception message), it was log
+// output interleaved with the dump and is recorded in Dump.Skipped; if the
+// dump ends instead, it was the log after the dump and is passed over.
+
+// maxPending is the number of consecutive foreign lines after which a dump
+// without trailer is taken to have ended.
+const maxPending = 40
+
+type jstackState int
+
+const (
+	stPreamble jstackState = iota
+	stSMR
+	stThread
+	stOwnable
+	stDeadlock
+	stDeadlockStacks
+	stTrailer
+	stHeap
+)
+
+var (
+	prefixFullDump = []byte("Full thread dump")
+	prefixState    = []byte("java.lang.Thread.State:")
+)
+
+// startsJVMText reports whether line starts a JVM text dump: the "Full
+// thread dump" line, or a date or jcmd PID line that may precede it (the
+// parser then checks the next lines and gives up if no dump follows).
+func startsJVMText(line, prev []byte) bool {
+	if bytes.HasPrefix(line, prefixFullDump) {
+		return true
+	}
+	return isDateLine(line) || isPIDLine(line) || isThreadInfoHeader(line)
+}
+
+// isThreadInfoHeader reports whether line is the first line of
+// java.lang.management.ThreadInfo.toString(), which programs log on their
+// own: `"http-nio-8072-exec-1" Id=236 in WAITING` (JDK 8: `Id=236 WAITING`).
+// Such an excerpt is read as a dump without a "Full thread dump" line.
+func isThreadInfoHeader(line []byte) bool {
+	return len(line) > 0 && line[0] == '"' && bytes.Contains(line, []byte(`" Id=`))
+}
+
+// parseJVMText reads one JVM text dump; see the state machine above.
+func parseJVMText(p *textParser) *Dump {
+	d := &Dump{}
+	line, ok := p.ls.next()
+	if !ok {
+		return nil
+	}
+	if isPIDLine(line) {
+		d.ProcessID = atoiBytes(line[:len(line)-1])
+		if line, ok = p.ls.next(); !ok {
+			return nil
+		}
+	}
+	if isDateLine(line) {
+		d.Time = parseDateLine(line)
+		if line, ok = p.ls.next(); !ok {
+			return nil
+		}
+	} else if isDateLine(p.prev) {
+		d.Time = parseDateLine(p.prev)
+	}
+	s := &jstackScanner{p: p, d: d, frames: make(map[string]*Frame)}
+	switch {
+	case bytes.HasPrefix(line, prefixFullDump):
+		d.Version = dumpVersion(line[len(prefixFullDump):])
+	case d.ProcessID == 0 && d.Time.IsZero() && isThreadInfoHeader(line):
+		p.ls.unread()
+		s.state = stThread
+	default:
+		p.ls.unread()
+		return nil
+	}
+	s.run()
+	return d
+}
+
+// dumpVersion returns the VM description of a "Full thread dump" line:
+// " Java HotSpot(TM) Client VM (1.4.2_03-b02 mixed mode):" gives
+// "Java HotSpot(TM) Client VM (1.4.2_03-b02 mixed mode)". The HP-UX form
+// "  [date] (Java HotSpot(TM) ... mixed mode):" loses its date and parentheses.
+func dumpVersion(rest []byte) string {
+	rest = bytes.TrimSpace(rest)
+	rest = bytes.TrimSuffix(rest, []byte(":"))
+	if len(rest) > 0 && rest[0] == '[' {
+		if i := bytes.IndexByte(rest, ']'); i >= 0 {
+			rest = bytes.TrimSpace(rest[i+1:])
+			if len(rest) > 1 && rest[0] == '(' && rest[len(rest)-1] == ')' {
+				rest = rest[1 : len(rest)-1]
+			}
+		}
+	}
+	return string(bytes.TrimSpace(rest))
+}
+
+// isDateLine reports whether line is exactly "yyyy-mm-dd hh:mm:ss", the
+// line HotSpot prints before "Full thread dump".
+func isDateLine(line []byte) bool {
+	if len(line) != 19 {
+		return false
+	}
+	for i, c := range line {
+		switch i {
+		case 4, 7:
+			if c != '-' {
+				return false
+			}
+		case 10:
+			if c != ' ' {
+				return false
+			}
+		case 13, 16:
+			if c != ':' {
+				return false
+			}
+		default:
+			if c < '0' || c > '9' {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// parseDateLine reads a date line. The JVM prints local time without a
+// zone, so the wall clock is kept as printed, in UTC as a stand-in zone.
+func parseDateLine(line []byte) time.Time {
+	t, err := time.Parse(time.DateTime, string(line))
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}
+
+// isPIDLine reports whether line is "12345:", the first line jcmd prints.
+func isPIDLine(line []byte) bool {
+	if len(line) < 2 || len(line) > 12 || line[len(line)-1] != ':' {
+		return false
+	}
+	for _, c := range line[:len(line)-1] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// atoiBytes parses a non-negative decimal number; it stops at the first
+// non-digit. Overflow is not checked: callers pass short fields.
+func atoiBytes(b []byte) int {
+	n := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			break
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n
+}
+
+// trimIndent removes leading spaces and tabs.
+func trimIndent(b []byte) []byte {
+	i := 0
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
+		i++
+	}
+	return b[i:]
+}
+
+// pendingLine is a foreign line held back until it is known whether the
+// dump goes on after it.
+type pendingLine struct {
+	line   int
+	text   string
+	reason string
+}
+
+// jstackScanner reads the body of one JVM text dump.
+type jstackScanner struct {
+	p            *textParser
+	d            *Dump
+	state        jstackState
+	t            *Thread // thread being read; nil before the first header
+	mounted      int     // index in t.Frames where "Mounted virtual thread" frames start; -1 if none
+	sawStateLine bool
+	orphan       bool // after a header that could not be read: its lines are skipped
+	pending      []pendingLine
+	dl           *Deadlock     // deadlock report being read
+	edge         *DeadlockEdge // edge being read
+	// frames caches frame lines by their text: one map lookup per frame line
+	// instead of one per field. The frames themselves come from the interner.
+	frames map[string]*Frame
+}
+
+// run reads lines until the dump ends.
+func (s *jstackScanner) run() {
+	defer s.endThread()
+	for {
+		line, ok := s.p.ls.next()
+		if !ok {
+			return
+		}
+		t := trimIndent(line)
+		if len(t) == 0 {
+			s.blank()
+			continue
+		}
+		if line[0] != ' ' && line[0] != '\t' && (bytes.HasPrefix(line, prefixFullDump) || isDateLine(line) || isPIDLine(line)) {
+			s.p.ls.unread()
+			return
+		}
+		if !s.line(line, t) {
+			return
+		}
+	}
+}
+
+// blank handles an empty line.
+func (s *jstackScanner) blank() {
+	switch s.state {
+	case stSMR:
+		s.state = stPreamble
+	case stHeap:
+		s.state = stTrailer
+	}
+}
+
+// line handles one non-empty line; it returns false when the dump has ended
+// (the line is then unread if it may belong to someone else).
+func (s *jstackScanner) line(line, t []byte) bool {
+	indented := len(t) < len(line)
+	// Deadlock reports may follow the threads or the trailer.
+	if bytes.HasPrefix(t, []byte("Found one ")) && bytes.HasSuffix(t, []byte("deadlock:")) {
+		s.endThread()
+		s.flushPending()
+		s.startDeadlock(t)
+		return true
+	}
+	switch s.state {
+	case stDeadlock, stDeadlockStacks:
+		return s.deadlockLine(line, t)
+	case stTrailer, stHeap:
+		return s.trailerLine(line, t)
+	case stSMR:
+		if t[0] == '_' || t[0] == '}' || bytes.HasPrefix(t, []byte("0x")) {
+			return true
+		}
+	}
+	if bytes.Equal(t, []byte("<EndOfDump>")) {
+		return false
+	}
+	if !indented && bytes.Equal(t, []byte("Threads class SMR info:")) && s.t == nil {
+		s.state = stSMR
+		return true
+	}
+	if !indented && bytes.HasPrefix(t, []byte("JNI global ref")) {
+		s.endThread()
+		s.pending = s.pending[:0]
+		s.state = stTrailer
+		return true
+	}
+	if !indented && bytes.Equal(t, []byte("Heap")) && s.t != nil {
+		s.endThread()
+		s.pending = s.pending[:0]
+		s.state = stHeap
+		return true
+	}
+	if t[0] == '"' && !indented {
+		th := parseThreadHeader(line, s.p.in)
+		if th == nil && isNameOnlyHeader(t) {
+			// A quoted name with no id, priority or state. No JVM prints
+			// that; the lines up to the next header are kept as skipped
+			// rather than given to the previous thread.
+			s.endThread()
+			s.flushPending()
+			s.p.skip(s.d, line, "thread header with a name only (no id, priority or state)")
+			s.orphan = true
+			s.state = stThread
+			return true
+		}
+		if th != nil {
+			s.orphan = false
+			s.endThread()
+			s.flushPending()
+			th.Line = s.p.ls.lineNo()
+			s.t = th
+			s.mounted = -1
+			s.sawStateLine = false
+			s.state = stThread
+			return true
+		}
+	}
+	if s.t != nil && s.threadLine(t) {
+		return true
+	}
+	if s.orphan && s.t == nil && len(s.pending) == 0 && isThreadBodyLine(t) {
+		s.p.skip(s.d, line, "line of a thread whose header was not understood")
+		return true
+	}
+	return s.foreign(line)
+}
+
+// threadLine handles a line that belongs to the current thread; false if
+// it is not a thread line. Held-back foreign lines decide whether a frame
+// continues the thread (see the package comment of this file).
+func (s *jstackScanner) threadLine(t []byte) bool {
+	th := s.t
+	switch {
+	case bytes.HasPrefix(t, []byte("at ")):
+		if !s.resumable() {
+			return false
+		}
+		f := s.frame(t[3:])
+		if f == nil {
+			return false
+		}
+		s.flushPending()
+		th.Frames = append(th.Frames, f)
+		s.state = stThread
+		return true
+	case len(t) > 1 && t[0] == '-' && t[1] == ' ':
+		if !s.resumable() {
+			return false
+		}
+		l, ok := parseLockLine(t[2:], s.p.in, s.state == stOwnable)
+		if !ok {
+			return false
+		}
+		s.flushPending()
+		if l.Kind == "" {
+			return true // "- None"
+		}
+		if l.Kind == LockOwnable {
+			l.Frame = -1
+		} else {
+			l.Frame = len(th.Frames) - 1
+		}
+		th.Locks = append(th.Locks, l)
+		return true
+	case bytes.HasPrefix(t, prefixState):
+		st, detail := parseStateLine(t[len(prefixState):])
+		th.State = s.p.in.bytes(st)
+		if len(detail) > 0 || th.StateDetail == "" {
+			th.StateDetail = s.p.in.bytes(detail)
+		}
+		s.sawStateLine = true
+		return true
+	case bytes.HasPrefix(t, []byte("Locked ownable synchronizers:")),
+		bytes.HasPrefix(t, []byte("Locked synchronizers: count =")):
+		s.state = stOwnable
+		return true
+	case bytes.HasPrefix(t, []byte("Carrying virtual thread #")):
+		th.MountedVirtual = int64(atoiBytes(t[len("Carrying virtual thread #"):]))
+		return true
+	case bytes.HasPrefix(t, []byte("Mounted virtual thread #")):
+		if th.MountedVirtual == 0 {
+			th.MountedVirtual = int64(atoiBytes(t[len("Mounted virtual thread #"):]))
+		}
+		s.mounted = len(th.Frames)
+		return true
+	case bytes.Equal(t, []byte("No compile task")), bytes.HasPrefix(t, []byte("Compiling:")):
+		// Compiler threads name their current task; the model has no
+		// place for it and nothing reads it.
+		return true
+	}
+	return false
+}
+
+// resumable reports whether a frame or lock line may continue the current
+// thread after the held-back foreign lines.
+func (s *jstackScanner) resumable() bool {
+	if len(s.pending) == 0 {
+		return true
+	}
+	if len(s.pending) > 3 {
+		return false
+	}
+	for _, pl := range s.pending {
+		if looksLikeException(pl.text) {
+			return false
+		}
+	}
+	return true
+}
+
+// looksLikeException reports whether a log line starts a logged stack
+// trace ("java.lang.IllegalStateException: ...", "Caused by: ..."), whose
+// "\tat" lines are not a thread's frames.
+func looksLikeException(s string) bool {
+	for _, w := range []string{"Exception", "Error", "Throwable", "Caused by", "\tat "} {
+		if bytesContains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func bytesContains(s, sub string) bool {
+	return len(sub) <= len(s) && bytes.Contains([]byte(s), []byte(sub))
+}
+
+// foreign holds back a line no rule understood; false ends the dump.
+func (s *jstackScanner) foreign(line []byte) bool {
+	if s.state == stTrailer {
+		s.p.ls.unread()
+		return false
+	}
+	if len(s.pending) >= maxPending {
+		return false
+	}
+	if len(line) > 200 {
+		line = line[:200]
+	}
+	reason := "foreign line inside a JVM dump (interleaved log output?)"
+	if bytes.Contains(line, []byte("tid=")) && bytes.Contains(line, []byte("prio=")) {
+		reason = "thread header fields without the quoted name (line cut by the producer?)"
+	}
+	s.pending = append(s.pending, pendingLine{line: s.p.ls.lineNo(), text: string(line), reason: reason})
+	return true
+}
+
+// flushPending records the held-back lines as skipped: the dump went on
+// after them, so they were inside it.
+func (s *jstackScanner) flushPending() {
+	for _, pl := range s.pending {
+		s.d.Skipped = append(s.d.Skipped, Skipped{Line: pl.line, Text: pl.text, Reason: pl.reason})
+	}
+	s.pending = s.pending[:0]
+}
+
+// endThread finishes the current thread and appends it to the dump. A
+// carrier's stack is printed carrier frames first, then "Mounted virtual
+// thread #N" and the virtual thread's frames; the frames are stored as one
+// stack, innermost first: the virtual thread's frames, then the carrier's.
+func (s *jstackScanner) endThread() {
+	th := s.t
+	if th == nil {
+		return
+	}
+	s.t = nil
+	if k := s.mounted; k > 0 && k < len(th.Frames) {
+		n := len(th.Frames)
+		frames := make([]*Frame, 0, n)
+		frames = append(frames, th.Frames[k:]...)
+		frames = append(frames, th.Frames[:k]...)
+		th.Frames = frames
+		for i := range th.Locks {
+			switch f := th.Locks[i].Frame; {
+			case f < 0:
+			case f < k:
+				th.Locks[i].Frame = f + (n - k)
+			default:
+				th.Locks[i].Frame = f - k
+			}
+		}
+	}
+	if len(th.Frames) == 0 && !s.sawStateLine {
+		th.NoStack = true
+	}
+	s.d.Threads = append(s.d.Threads, th)
+	if s.state == stOwnable {
+		s.state = stThread
+	}
+}
+
+// frame returns the frame of the text after "at ", or nil if it is not a
+// frame ("at" followed by prose in a log line).
+func (s *jstackScanner) frame(text []byte) *Frame {
+	if f, ok := s.frames[string(text)]; ok {
+		return f
+	}
+	f := parseFrame(text, s.p.in)
+	if f != nil {
+		s.frames[string(text)] = f
+	}
+	return f
+}
+
+// trailerLine handles a line after the threads: heap summary or the end.
+func (s *jstackScanner) trailerLine(line, t []byte) bool {
+	indented := len(t) < len(line)
+	switch {
+	case !indented && bytes.Equal(t, []byte("Heap")):
+		s.state = stHeap
+		return true
+	case s.state == stHeap && indented:
+		return true
+	case !indented && bytes.HasPrefix(t, []byte("JNI global ref")):
+		return true
+	}
+	s.p.ls.unread()
+	return false
+}
+
+// isNameOnlyHeader reports whether t is just a quoted thread name.
+func isNameOnlyHeader(t []byte) bool {
+	t = bytes.TrimRight(t, " \t")
+	return len(t) > 1 && t[0] == '"' && t[len(t)-1] == '"'
+}
+
+// isThreadBodyLine reports whether t (indentation removed) has the shape
+// of a line inside a thread entry.
+func isThreadBodyLine(t []byte) bool {
+	return bytes.HasPrefix(t, []byte("at ")) || bytes.HasPrefix(t, []byte("- ")) ||
+		bytes.HasPrefix(t, prefixState) || bytes.HasPrefix(t, []byte("Locked ownable synchronizers:"))
+}

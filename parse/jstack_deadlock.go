@@ -1,0 +1,87 @@
+package parse
+
+import "bytes"
+
+// The deadlock report HotSpot prints after the threads:
+//
+//	Found one Java-level deadlock:
+//	=============================
+//	"transfer-checking-to-savings":
+//	  waiting to lock monitor 0x00007f...(object 0x000000069ec1bdd0, a corpusgen.Deadlock$Account),
+//	  which is held by "transfer-savings-to-checking"
+//	...
+//	Java stack information for the threads listed above:
+//	===================================================
+//	"transfer-checking-to-savings":
+//		at corpusgen.Deadlock.transfer(Deadlock.java:40)
+//		- waiting to lock <0x000000069ec1bdd0> (a corpusgen.Deadlock$Account)
+//	...
+//	Found 1 deadlock.
+//
+// The `"name":` lines name threads already listed; they are not threads.
+// The stack copies are passed over: the threads' own entries hold them.
+
+// startDeadlock begins a report at its "Found one X deadlock:" line.
+func (s *jstackScanner) startDeadlock(t []byte) {
+	kind := bytes.TrimSuffix(bytes.TrimPrefix(t, []byte("Found one ")), []byte("deadlock:"))
+	s.d.Deadlocks = append(s.d.Deadlocks, Deadlock{
+		Line: s.p.ls.lineNo(),
+		Kind: string(bytes.TrimSpace(kind)),
+	})
+	s.dl = &s.d.Deadlocks[len(s.d.Deadlocks)-1]
+	s.edge = nil
+	s.state = stDeadlock
+}
+
+// deadlockLine handles a line inside a deadlock report.
+func (s *jstackScanner) deadlockLine(line, t []byte) bool {
+	indented := len(t) < len(line)
+	switch {
+	case t[0] == '=':
+		return true
+	case bytes.HasPrefix(t, []byte("Java stack information for the threads listed above")):
+		s.state = stDeadlockStacks
+		return true
+	case bytes.HasPrefix(t, []byte("Found ")) && (bytes.HasSuffix(t, []byte("deadlock.")) || bytes.HasSuffix(t, []byte("deadlocks."))):
+		s.state = stTrailer
+		s.dl, s.edge = nil, nil
+		return true
+	case !indented && t[0] == '"' && bytes.HasSuffix(t, []byte(`":`)):
+		if s.state == stDeadlock {
+			s.dl.Cycle = append(s.dl.Cycle, DeadlockEdge{Thread: s.p.in.bytes(t[1 : len(t)-2])})
+			s.edge = &s.dl.Cycle[len(s.dl.Cycle)-1]
+		}
+		return true
+	case s.state == stDeadlockStacks && (bytes.HasPrefix(t, []byte("at ")) || bytes.HasPrefix(t, []byte("- "))):
+		return true
+	case s.state == stDeadlock && indented && s.edge != nil:
+		if h, ok := bytes.CutPrefix(t, []byte("which is held by ")); ok {
+			h = bytes.TrimSpace(h)
+			if len(h) > 1 && h[0] == '"' && h[len(h)-1] == '"' {
+				h = h[1 : len(h)-1]
+			}
+			s.edge.Holder = s.p.in.bytes(h)
+			return true
+		}
+		if s.edge.Waiting != "" {
+			s.edge.Waiting += " " + string(t)
+		} else {
+			s.edge.Waiting = string(t)
+		}
+		return true
+	}
+	if !indented && (t[0] == '"' || bytes.HasPrefix(t, []byte("JNI global ref"))) {
+		// The report was cut short: the dump goes on.
+		s.state = stThread
+		if bytes.HasPrefix(t, []byte("JNI")) {
+			s.state = stTrailer
+		}
+		s.p.ls.unread()
+		return true
+	}
+	if len(s.pending) == 0 {
+		s.p.skip(s.d, line, "unrecognized line in a deadlock report")
+		return true
+	}
+	return s.foreign(line)
+}

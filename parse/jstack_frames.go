@@ -1,0 +1,201 @@
+package parse
+
+import "bytes"
+
+// parseFrame reads the text after "at " of a JVM frame line (also the
+// elements of jcmd JSON "stack" arrays, which have no "at "). Shapes:
+//
+//	java.lang.Object.wait(Native Method)
+//	java.util.TimerThread.mainLoop(Timer.java:509)
+//	java.io.FileInputStream.readBytes(java.base@25/Native Method)
+//	java.lang.invoke.LambdaForm$DMH/0x0000380001228000.invokeVirtual(java.base@25/LambdaForm$DMH)
+//	java.base@17/java.lang.ref.Reference.processPendingReferences(Reference.java:253)   (StackTraceElement.toString)
+//	app//org.example.Main.run(Main.java:12)                                            (class loader "app")
+//	java.lang.Thread.sleep(J)V(Native Method)                                         (SAP JVM: method signature)
+//
+// It returns nil when text is not a frame (no "(location)" at its end).
+func parseFrame(text []byte, in *interner) *Frame {
+	text = bytes.TrimRight(text, " \t")
+	if len(text) < 3 || text[len(text)-1] != ')' {
+		return nil
+	}
+	lp := bytes.LastIndexByte(text, '(')
+	if lp <= 0 {
+		return nil
+	}
+	fn := text[:lp]
+	loc := text[lp+1 : len(text)-1]
+	if k := bytes.IndexByte(fn, '('); k > 0 {
+		fn = fn[:k] // SAP/JRockit method signature "(J)V"
+	}
+	var module []byte
+	fn, module = splitModulePrefix(fn)
+	// Location: "[loader/][module/]File.java:123", "Native Method", ...
+	var file, note []byte
+	line := 0
+	if k := bytes.LastIndexByte(loc, '/'); k >= 0 {
+		mod := loc[:k]
+		if s := bytes.LastIndexByte(mod, '/'); s >= 0 {
+			mod = mod[s+1:] // drop the class loader name
+		}
+		if len(mod) > 0 {
+			module = mod
+		}
+		loc = loc[k+1:]
+	}
+	if c := bytes.LastIndexByte(loc, ':'); c > 0 && c+1 < len(loc) && allDigits(loc[c+1:]) {
+		file = loc[:c]
+		line = atoiBytes(loc[c+1:])
+	} else if isFrameNote(loc) {
+		note = loc
+	} else {
+		file = loc
+	}
+	return in.frame(in.bytes(fn), in.bytes(file), line, in.bytes(module), in.bytes(note))
+}
+
+// splitModulePrefix splits StackTraceElement.toString's
+// "[loader/][module[@version]/]" prefix off a function name:
+// "java.base@17/java.lang.Thread.run" gives "java.lang.Thread.run",
+// "java.base@17"; "app//org.example.Main.run" gives "org.example.Main.run", "".
+// JRockit writes classes with '/' ("java/lang/Object.wait") and hidden
+// classes carry "/0x..." ("Foo$$Lambda/0x0000380001236000.run"): both are
+// kept whole.
+func splitModulePrefix(fn []byte) (rest, module []byte) {
+	s1 := bytes.IndexByte(fn, '/')
+	if s1 <= 0 {
+		if s1 == 0 {
+			return fn[1:], nil
+		}
+		return fn, nil
+	}
+	seg1, after := fn[:s1], fn[s1+1:]
+	switch {
+	case len(after) > 0 && after[0] == '/': // "app//class"
+		return after[1:], nil
+	case bytes.IndexByte(seg1, '@') >= 0:
+		return after, seg1
+	case bytes.IndexByte(seg1, '.') >= 0 && !bytes.HasPrefix(after, []byte("0x")):
+		return after, seg1
+	}
+	if s2 := bytes.IndexByte(after, '/'); s2 > 0 && bytes.IndexByte(after[:s2], '@') >= 0 {
+		return after[s2+1:], after[:s2] // "loader/module@version/class"
+	}
+	return fn, nil
+}
+
+func allDigits(b []byte) bool {
+	if len(b) == 0 {
+		return false
+	}
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// isFrameNote reports whether a frame location is a note rather than a file.
+func isFrameNote(loc []byte) bool {
+	switch string(loc) {
+	case "Native Method", "Unknown Source", "Compiled Code", "Compiled frame", "Interpreted frame", "Inlined Compiled Code":
+		return true
+	}
+	return bytes.IndexByte(loc, ' ') >= 0 || len(loc) == 0
+}
+
+// parseLockLine reads the text after "- " of a lock line. ownable is true
+// inside "Locked ownable synchronizers:". Shapes:
+//
+//	locked <0x000000076ab62208> (a java.lang.Object)
+//	waiting to lock <0x100309e0> (a java.lang.Object)
+//	waiting on <0x10010498> (a java.lang.ref.ReferenceQueue$Lock)
+//	waiting on <no object reference available>
+//	parking to wait for  <0x000000069ec1bdd0> (a java.util.concurrent.locks.ReentrantLock$NonfairSync)
+//	eliminated <owner is scalar replaced> (a java.lang.Object)
+//	waiting to re-lock in wait() <0x000000076ab62208> (a java.lang.Object)
+//	locked java.io.BufferedInputStream@5284339c                  (VisualVM)
+//	<0x000000069ec1bda0> (a java.util.concurrent.locks.ReentrantLock$NonfairSync)   (ownable)
+//	java.util.concurrent.locks.ReentrantLock$NonfairSync@166fba  (JMX ownable)
+//	None                                                         (ownable: Kind "" and ok)
+func parseLockLine(b []byte, in *interner, ownable bool) (Lock, bool) {
+	b = bytes.TrimSpace(b)
+	var l Lock
+	switch {
+	case bytes.HasPrefix(b, []byte("locked ")), bytes.HasPrefix(b, []byte("Locked ")):
+		// "Locked" is the Spring Boot actuator's ownable synchronizer line.
+		l.Kind = LockHeld
+		b = b[len("locked "):]
+	case bytes.HasPrefix(b, []byte("waiting to lock ")):
+		l.Kind = LockWaitingTo
+		b = b[len("waiting to lock "):]
+	case bytes.HasPrefix(b, []byte("waiting on ")):
+		l.Kind = LockWaitingOn
+		b = b[len("waiting on "):]
+	case bytes.HasPrefix(b, []byte("parking to wait for ")):
+		l.Kind = LockParking
+		b = b[len("parking to wait for "):]
+	case bytes.HasPrefix(b, []byte("eliminated ")):
+		l.Kind = LockEliminated
+		b = b[len("eliminated "):]
+	case bytes.Equal(b, []byte("lock is eliminated")):
+		l.Kind = LockEliminated
+		return l, true
+	case bytes.HasPrefix(b, []byte("waiting to re-lock in wait() ")):
+		l.Kind = LockReLocking
+		b = b[len("waiting to re-lock in wait() "):]
+	case ownable && bytes.Equal(b, []byte("None")):
+		return l, true
+	case ownable:
+		l.Kind = LockOwnable
+	default:
+		return l, false
+	}
+	if ownable && l.Kind == LockHeld {
+		l.Kind = LockOwnable // VisualVM: "- locked X@hash" under ownable synchronizers
+	}
+	b = bytes.TrimSpace(b)
+	if len(b) > 0 && b[0] == '<' {
+		k := bytes.IndexByte(b, '>')
+		if k < 0 {
+			return l, false
+		}
+		obj := b[1:k]
+		if at := bytes.LastIndexByte(obj, '@'); at > 0 && !bytes.Contains(obj, []byte(" ")) {
+			// jcmd plain text (JDK 25): "<java.lang.Object@1b6d3586>"
+			l.Class = in.bytes(obj[:at])
+			l.Address = in.bytes(obj[at+1:])
+			return l, true
+		}
+		if isHexWord(obj) {
+			l.Address = in.bytes(obj)
+		}
+		rest := bytes.TrimSpace(b[k+1:])
+		if bytes.HasPrefix(rest, []byte("(a ")) && bytes.HasSuffix(rest, []byte(")")) {
+			l.Class = in.bytes(rest[3 : len(rest)-1])
+		}
+		return l, true
+	}
+	if at := bytes.LastIndexByte(b, '@'); at > 0 && bytes.IndexByte(b, ' ') < 0 {
+		l.Class = in.bytes(b[:at])
+		l.Address = in.bytes(b[at+1:])
+		return l, true
+	}
+	return l, false
+}
+
+// isHexWord reports whether b is "0x1f2e" or "228a944d" (hex digits, with or
+// without 0x).
+func isHexWord(b []byte) bool {
+	b = bytes.TrimPrefix(b, []byte("0x"))
+	if len(b) == 0 {
+		return false
+	}
+	for _, c := range b {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
