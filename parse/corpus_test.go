@@ -24,6 +24,15 @@ var corpusSkipped = map[string]string{
 	// syzkaller's "REPORT:" marker between the raw console log and the
 	// report it extracted from it; EXPECTED.tsv counts one dump.
 	"go/syzkaller-gvisor__go1.10-era__sigsegv-panic-fp-sp-pc.txt": `syzkaller "REPORT:" marker between the log and the extracted report`,
+	// Line 447 holds the fields of a non-Java thread header whose quoted
+	// name was lost by the program that captured the dump; EXPECTED.tsv
+	// does not count it as a thread either.
+	"jvm/jthreaddump__openjdk-25-macos__deep-recursion.txt": "thread header fields without the quoted name (cut by the producer)",
+	// Line 13 is `"Finalizer"` with no "- Thread t@N" (every other header
+	// has it) and EXPECTED.tsv counts 24 threads without it; the line and
+	// the 8 lines of its entry are skipped rather than invented as a thread
+	// or given to the thread before.
+	"jvm/samurai__spring-boot-2.5.4-actuator__text-threaddump.dmp": "name-only thread header and its entry",
 }
 
 type expected struct {
