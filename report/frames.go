@@ -1,0 +1,151 @@
+package report
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/dumpdiff/dumpdiff/parse"
+)
+
+// shortFunc drops what a reader of a narrow table can do without: the
+// import path of a Go function ("net/http.(*conn).serve" → "http.(*conn).serve")
+// or the package of a Java method ("sun.nio.ch.Net.poll" → "Net.poll").
+func shortFunc(fn string) string {
+	if i := strings.LastIndexByte(fn, '/'); i >= 0 {
+		return fn[i+1:] // Go: the package name stays, its path goes
+	}
+	if strings.Contains(fn, "(*") {
+		return fn // Go method on a pointer receiver with no import path
+	}
+	last := strings.LastIndexByte(fn, '.')
+	if last <= 0 {
+		return fn
+	}
+	prev := strings.LastIndexByte(fn[:last], '.')
+	if prev < 0 {
+		return fn
+	}
+	return fn[prev+1:]
+}
+
+// shortFrame shortens a frame as the analysis prints it: a function with an
+// optional location in parentheses, "com.example.Upstream.fetch(Upstream.java:42)"
+// → "Upstream.fetch:42". A location without a line number is dropped.
+func shortFrame(s string) string {
+	fn, loc := s, ""
+	if strings.HasSuffix(s, ")") {
+		// The location is the last parenthesised part; a Go receiver
+		// "(*conn)" is not at the end, so it is never taken for one.
+		if i := strings.LastIndexByte(s, '('); i > 0 {
+			fn, loc = strings.TrimSpace(s[:i]), s[i+1:len(s)-1]
+		}
+	}
+	out := shortFunc(fn)
+	if i := strings.LastIndexByte(loc, ':'); i >= 0 {
+		if _, err := strconv.Atoi(loc[i+1:]); err == nil {
+			out += loc[i:]
+		}
+	}
+	return out
+}
+
+// frameLine prints one frame on one line, as the runtime would print its
+// location: "java.lang.Thread.run(Thread.java:833)" for the JVM,
+// "net/http.(*conn).serve /usr/lib/go/src/net/http/server.go:1995" for Go.
+func frameLine(f *parse.Frame, rt parse.Runtime) string {
+	loc := f.File
+	if loc != "" && f.Line > 0 {
+		loc += ":" + strconv.Itoa(f.Line)
+	}
+	if rt == parse.RuntimeGo {
+		if loc == "" {
+			return f.Func
+		}
+		return f.Func + " " + loc
+	}
+	switch {
+	case loc != "":
+	case f.Note != "":
+		loc = f.Note
+	default:
+		loc = "Unknown Source"
+	}
+	return f.Func + "(" + loc + ")"
+}
+
+// stackLines prints a thread's stack, one frame a line, with the JVM lock
+// lines after the frame they follow, as jstack places them.
+func stackLines(t *parse.Thread, rt parse.Runtime) []string {
+	var out []string
+	lockLine := func(l parse.Lock) string {
+		s := "- " + string(l.Kind)
+		if l.Kind == parse.LockOwnable {
+			s = "- ownable"
+		}
+		if l.Address != "" {
+			s += " <" + l.Address + ">"
+		}
+		if l.Class != "" {
+			s += " (a " + l.Class + ")"
+		}
+		if l.Owner != "" {
+			s += " owned by " + l.Owner
+		}
+		return s
+	}
+	for i, f := range t.Frames {
+		out = append(out, frameLine(f, rt))
+		for _, l := range t.Locks {
+			if l.Frame == i {
+				out = append(out, "    "+lockLine(l))
+			}
+		}
+	}
+	if t.FramesElided {
+		if t.ElidedCount > 0 {
+			out = append(out, fmt.Sprintf("...%d frames elided...", t.ElidedCount))
+		} else {
+			out = append(out, "...additional frames elided...")
+		}
+	}
+	for _, l := range t.Locks {
+		if l.Frame < 0 {
+			out = append(out, lockLine(l))
+		}
+	}
+	if t.CreatedBy != nil {
+		s := "created by " + t.CreatedBy.Func
+		if t.CreatedBy.Parent != 0 {
+			s += fmt.Sprintf(" in goroutine %d", t.CreatedBy.Parent)
+		}
+		if t.CreatedBy.File != "" {
+			s += fmt.Sprintf(" %s:%d", t.CreatedBy.File, t.CreatedBy.Line)
+		}
+		out = append(out, s)
+	}
+	if len(out) == 0 && t.NoStack {
+		out = append(out, "(no stack printed)")
+	}
+	return out
+}
+
+// threadTitle names a thread for a stack heading: the JVM name, or
+// "goroutine 42" for Go.
+func threadTitle(t *parse.Thread) string {
+	name := t.Name
+	if name == "" && t.ID != 0 {
+		name = fmt.Sprintf("goroutine %d", t.ID)
+	}
+	if t.State != "" {
+		name += " [" + t.State
+		if t.StateDetail != "" && t.StateDetail != t.State {
+			name += ", " + t.StateDetail
+		}
+		name += "]"
+	}
+	if t.Weight > 1 {
+		name += fmt.Sprintf(" ×%d", t.Weight)
+	}
+	return name
+}

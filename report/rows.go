@@ -1,0 +1,338 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/dumpdiff/dumpdiff/analyze"
+	"github.com/dumpdiff/dumpdiff/parse"
+)
+
+// rows is what the text and Markdown views show, computed once from a
+// Result: the same numbers and names, rendered in two syntaxes. Slices
+// indexed by moment have len(moments) entries.
+type rows struct {
+	runtime  parse.Runtime // empty when the analysis did not name one
+	moments  []momentRow
+	findings []findingRow // most severe first; analysis order within a severity
+	// pools are the pools shown: flagged ones first (in finding order), then
+	// the others in analysis order, up to Options.MaxPools of them.
+	pools []poolRow
+	// more folds the non-internal pools left out by MaxPools; nil if none.
+	more *poolRow
+	// internal folds the JVM-internal or Go runtime pools; nil if none.
+	internal *poolRow
+	totals   []int // threads per moment, all pools
+	warnings []string
+}
+
+// momentRow is one moment of the header.
+type momentRow struct {
+	label   string
+	target  string // "" for a single process
+	file    string // file name without its directory, ":line" when the dump starts after line 1
+	path    string // file as given by the user
+	format  parse.Format
+	time    string // "2006-01-02 15:04:05"; "" when the dump prints no time
+	delta   string // "+1m30s" from the first moment with a time; "" for it or when unknown
+	threads int
+	skipped int // lines the parser did not understand
+}
+
+// findingRow is one verdict.
+type findingRow struct {
+	severity analyze.Severity
+	kind     string
+	pool     string // "" for process-wide findings
+	state    string
+	via      string
+	counts   []int // may be shorter than moments or empty
+	summary  string
+	frame    string
+	culprit  string
+	evidence []evidenceRow
+}
+
+// evidenceRow is what one moment shows for a finding.
+type evidenceRow struct {
+	moment  string // moment label
+	count   int
+	threads []string // sample names or goroutine ids
+}
+
+// poolRow is one line of the pools × moments table.
+type poolRow struct {
+	name     string
+	internal bool
+	folded   int // number of pools folded into this row; 0 for one pool
+	flagged  bool
+	severity analyze.Severity // most severe finding about the pool; meaningful when flagged
+	counts   []int
+	// states are shown under the pool: for flagged pools, and for every
+	// pool when Verbose. Empty otherwise.
+	states []stateRow
+	// moreStates folds the states left out by MaxStates; nil if none.
+	moreStates *stateRow
+	// dominant is, per moment, the state holding most of the pool's
+	// threads; zero-valued where the pool has no thread.
+	dominant []frameCount
+}
+
+// stateRow is one state of a pool, per moment.
+type stateRow struct {
+	state    string
+	via      string
+	category analyze.Category
+	explain  string
+	flagged  bool // named by a finding
+	folded   int  // number of states folded into this row; 0 for one state
+	counts   []int
+	frame    string
+	culprit  string
+	same     int
+	group    *analyze.Group // nil for a folded row
+}
+
+// frameCount is the top frame of the largest state of a pool at one moment.
+type frameCount struct {
+	state string
+	frame string
+	count int
+}
+
+// buildRows computes the shared rows of r under opt (defaults applied).
+func buildRows(r *analyze.Result, opt Options) *rows {
+	n := len(r.Moments)
+	rs := &rows{runtime: r.Runtime, totals: fitCounts(r.Totals, n), warnings: r.Warnings}
+	rs.moments = momentRows(r.Moments)
+
+	// Findings, most severe first. Stable: the analysis order is kept
+	// within one severity.
+	fs := slices.Clone(r.Findings)
+	slices.SortStableFunc(fs, func(a, b analyze.Finding) int { return cmp.Compare(b.Severity, a.Severity) })
+	type key struct{ state, via string }
+	flaggedPools := map[string]analyze.Severity{}
+	flaggedStates := map[string]map[key]bool{}
+	var order []string // flagged pools in finding order
+	for _, f := range fs {
+		rs.findings = append(rs.findings, findingRowOf(f, r.Moments))
+		if f.Pool == "" {
+			continue
+		}
+		if sev, ok := flaggedPools[f.Pool]; !ok || f.Severity > sev {
+			if !ok {
+				order = append(order, f.Pool)
+			}
+			flaggedPools[f.Pool] = f.Severity
+		}
+		if f.State != "" {
+			if flaggedStates[f.Pool] == nil {
+				flaggedStates[f.Pool] = map[key]bool{}
+			}
+			flaggedStates[f.Pool][key{f.State, f.Via}] = true
+		}
+	}
+
+	byName := map[string]*analyze.Pool{}
+	for _, p := range r.Pools {
+		byName[p.Name] = p
+	}
+	stateFlagged := func(pool string, g *analyze.Group) bool {
+		st := flaggedStates[pool]
+		// A finding that names a state but no via covers every via.
+		return st[key{g.State, g.Via}] || st[key{g.State, ""}]
+	}
+	poolRowOf := func(p *analyze.Pool, flagged bool) poolRow {
+		pr := poolRow{name: p.Name, internal: p.Internal, flagged: flagged, counts: fitCounts(p.Counts, n)}
+		pr.severity = flaggedPools[p.Name]
+		pr.dominant = dominant(p, n)
+		if !flagged && !opt.Verbose {
+			return pr
+		}
+		for _, g := range p.States {
+			sr := stateRowOf(g, n)
+			sr.flagged = stateFlagged(p.Name, g)
+			if len(pr.states) < opt.MaxStates || sr.flagged {
+				pr.states = append(pr.states, sr)
+				continue
+			}
+			if pr.moreStates == nil {
+				pr.moreStates = &stateRow{counts: make([]int, n)}
+			}
+			pr.moreStates.folded++
+			addCounts(pr.moreStates.counts, sr.counts)
+		}
+		return pr
+	}
+
+	for _, name := range order {
+		if p := byName[name]; p != nil {
+			rs.pools = append(rs.pools, poolRowOf(p, true))
+		} else {
+			// A finding about a pool the analysis does not list: show the
+			// name so that the verdict is not without its row.
+			rs.pools = append(rs.pools, poolRow{name: name, flagged: true, severity: flaggedPools[name], counts: make([]int, n)})
+		}
+	}
+	shown := 0
+	for _, p := range r.Pools {
+		if _, ok := flaggedPools[p.Name]; ok {
+			continue
+		}
+		if p.Internal {
+			if rs.internal == nil {
+				rs.internal = &poolRow{name: internalName(r.Runtime), internal: true, counts: make([]int, n)}
+			}
+			rs.internal.folded++
+			addCounts(rs.internal.counts, fitCounts(p.Counts, n))
+			continue
+		}
+		if shown < opt.MaxPools {
+			rs.pools = append(rs.pools, poolRowOf(p, false))
+			shown++
+			continue
+		}
+		if rs.more == nil {
+			rs.more = &poolRow{counts: make([]int, n)}
+		}
+		rs.more.folded++
+		addCounts(rs.more.counts, fitCounts(p.Counts, n))
+	}
+	return rs
+}
+
+// internalName names the folded row of runtime-internal pools.
+func internalName(rt parse.Runtime) string {
+	switch rt {
+	case parse.RuntimeGo:
+		return "Go runtime"
+	case parse.RuntimeJVM:
+		return "JVM internal"
+	}
+	return "runtime internal"
+}
+
+func momentRows(ms []analyze.Moment) []momentRow {
+	out := make([]momentRow, len(ms))
+	var first time.Time
+	for i, m := range ms {
+		mr := momentRow{label: m.Label, target: m.Target, path: m.Source.File, format: m.Format,
+			threads: m.Threads, skipped: m.Skipped}
+		if m.Source.File != "" {
+			mr.file = filepath.Base(m.Source.File)
+			if m.Source.Line > 1 {
+				mr.file = fmt.Sprintf("%s:%d", mr.file, m.Source.Line)
+			}
+		}
+		if !m.Time.IsZero() {
+			mr.time = m.Time.Format(time.DateTime)
+			if first.IsZero() {
+				first = m.Time
+			} else {
+				mr.delta = signedDuration(m.Time.Sub(first))
+			}
+		}
+		if mr.label == "" {
+			mr.label = fmt.Sprintf("#%d", i+1)
+		}
+		out[i] = mr
+	}
+	return out
+}
+
+// signedDuration prints d rounded to the second with its sign: "+1m30s".
+func signedDuration(d time.Duration) string {
+	d = d.Round(time.Second)
+	if d < 0 {
+		return "-" + (-d).String()
+	}
+	return "+" + d.String()
+}
+
+func findingRowOf(f analyze.Finding, ms []analyze.Moment) findingRow {
+	fr := findingRow{severity: f.Severity, kind: f.Kind, pool: f.Pool, state: f.State, via: f.Via,
+		counts: f.Counts, summary: f.Summary, frame: f.Frame, culprit: f.Culprit}
+	for _, e := range f.Evidence {
+		label := fmt.Sprintf("#%d", e.Moment+1)
+		if e.Moment >= 0 && e.Moment < len(ms) && ms[e.Moment].Label != "" {
+			label = ms[e.Moment].Label
+		}
+		fr.evidence = append(fr.evidence, evidenceRow{moment: label, count: e.Count, threads: e.Threads})
+	}
+	return fr
+}
+
+func stateRowOf(g *analyze.Group, n int) stateRow {
+	return stateRow{state: g.State, via: g.Via, category: g.Category, explain: g.Explain,
+		counts: fitCounts(g.Counts, n), frame: g.TopFrame, culprit: g.Culprit, same: g.Same, group: g}
+}
+
+// dominant returns, per moment, the state of p holding most threads (the
+// first one in p.States on a tie).
+func dominant(p *analyze.Pool, n int) []frameCount {
+	out := make([]frameCount, n)
+	for _, g := range p.States {
+		for i := 0; i < n && i < len(g.Counts); i++ {
+			if g.Counts[i] > out[i].count {
+				out[i] = frameCount{state: g.State, frame: g.TopFrame, count: g.Counts[i]}
+			}
+		}
+	}
+	return out
+}
+
+// fitCounts returns c with exactly n entries: missing ones are 0. The
+// analysis promises len(Moments) entries; a renderer must not panic when a
+// hand-made Result breaks the promise.
+func fitCounts(c []int, n int) []int {
+	if len(c) == n {
+		return c
+	}
+	out := make([]int, n)
+	copy(out, c)
+	return out
+}
+
+func addCounts(dst, src []int) {
+	for i := range dst {
+		if i < len(src) {
+			dst[i] += src[i]
+		}
+	}
+}
+
+// change is the last count minus the first, signed ("+190", "-5", "0"); ""
+// with fewer than two moments.
+func change(c []int) string {
+	if len(c) < 2 {
+		return ""
+	}
+	d := c[len(c)-1] - c[0]
+	if d > 0 {
+		return fmt.Sprintf("+%d", d)
+	}
+	return fmt.Sprint(d)
+}
+
+// stateName is a state with what it waits on: "socket-read via http-client".
+func stateName(state, via string) string {
+	if via == "" {
+		return state
+	}
+	return state + " via " + via
+}
+
+// arrowCounts prints counts as "10 → 200 → 200".
+func arrowCounts(c []int) string {
+	s := ""
+	for i, v := range c {
+		if i > 0 {
+			s += " → "
+		}
+		s += fmt.Sprint(v)
+	}
+	return s
+}

@@ -1,0 +1,347 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dumpdiff/dumpdiff/analyze"
+)
+
+// Text writes the terminal report of r: a header with the moments, the
+// verdict (findings, most severe first, with numbers, frames and
+// evidence), the pools × moments table with the states of flagged pools,
+// then the warnings. No line is wider than opt.Width cells; colour only
+// when opt.Color.
+func Text(w io.Writer, r *analyze.Result, opt Options) error {
+	opt = opt.withDefaults()
+	rs := buildRows(r, opt)
+	t := &textView{rows: rs, width: opt.Width, st: newStyles(opt.Color)}
+	t.headerSection()
+	t.verdictSection()
+	t.poolSection()
+	t.warningSection()
+	bw := bufio.NewWriter(w)
+	for _, l := range t.lines {
+		// Every piece was fitted already; this cut is a safety net that
+		// keeps the width promise whatever a piece held.
+		if cells(l) > t.width {
+			l = ansi.Truncate(l, t.width, "…")
+		}
+		bw.WriteString(strings.TrimRight(l, " "))
+		bw.WriteByte('\n')
+	}
+	return bw.Flush()
+}
+
+// textView accumulates the lines of the text view.
+type textView struct {
+	*rows
+	width int
+	st    styles
+	lines []string
+}
+
+func (t *textView) add(l ...string) { t.lines = append(t.lines, l...) }
+
+// indent is the left margin of everything under a section title.
+const indent = "  "
+
+func (t *textView) headerSection() {
+	rt := "unknown runtime"
+	switch t.runtime {
+	case "jvm":
+		rt = "JVM"
+	case "go":
+		rt = "Go"
+	}
+	title := fmt.Sprintf("dumpdiff · %s · %s · %s", rt, plural(len(t.moments), "moment"), plural(len(t.findings), "finding"))
+	t.add(t.st.Head(truncate(title, t.width)))
+	if len(t.moments) == 0 {
+		t.add(indent + "no moments to compare")
+		return
+	}
+	labelW, fileW, timeW, thrW := 0, 0, 0, 0
+	for _, m := range t.moments {
+		labelW = max(labelW, cells(momentName(m)))
+		fileW = max(fileW, cells(m.file))
+		timeW = max(timeW, cells(momentTime(m)))
+		thrW = max(thrW, len(fmt.Sprint(m.threads)))
+	}
+	labelW = min(labelW, 24)
+	fileW = min(fileW, 36)
+	for _, m := range t.moments {
+		l := indent + padRight(momentName(m), labelW) + "  " + padRight(m.file, fileW) + "  " +
+			padRight(momentTime(m), timeW) + "  " + padLeft(fmt.Sprint(m.threads), thrW) + " threads"
+		if m.skipped > 0 {
+			l += "  " + t.st.Severity(analyze.Warning, plural(m.skipped, "line")+" skipped")
+		}
+		t.add(l)
+	}
+}
+
+func momentName(m momentRow) string {
+	if m.target != "" {
+		return m.label + " [" + m.target + "]"
+	}
+	return m.label
+}
+
+func momentTime(m momentRow) string {
+	switch {
+	case m.time == "":
+		return "no time in dump"
+	case m.delta != "":
+		return m.time + " " + m.delta
+	}
+	return m.time
+}
+
+func (t *textView) verdictSection() {
+	t.add("")
+	if len(t.findings) == 0 {
+		t.add(t.st.Head("VERDICT") + "  no findings")
+		return
+	}
+	t.add(t.st.Head("VERDICT"))
+	const sevW = 8 // "CRITICAL"
+	body := strings.Repeat(" ", len(indent)+sevW+2)
+	for _, f := range t.findings {
+		sev := strings.ToUpper(f.severity.String())
+		head := f.kind
+		if f.pool != "" {
+			head += "  " + f.pool
+		}
+		if f.state != "" {
+			head += " · " + stateName(f.state, f.via)
+		}
+		if len(f.counts) > 0 {
+			head += " · " + arrowCounts(f.counts)
+		}
+		prefix := indent + padRight(sev, sevW) + "  "
+		hl := wrap(head, t.width, prefix, body)
+		hl[0] = indent + t.st.Severity(f.severity, padRight(sev, sevW)) + "  " + t.st.Bold(hl[0][len(prefix):])
+		t.add(hl...)
+		if f.summary != "" {
+			t.add(wrap(f.summary, t.width, body, body)...)
+		}
+		if f.frame != "" || f.culprit != "" {
+			var parts []string
+			if f.frame != "" {
+				parts = append(parts, "at "+shortFrame(f.frame))
+			}
+			if f.culprit != "" {
+				parts = append(parts, "culprit "+f.culprit)
+			}
+			t.add(body + truncate(strings.Join(parts, " · "), t.width-len(body)))
+		}
+		if len(f.evidence) > 0 {
+			var ev []string
+			var prev []string
+			for _, e := range f.evidence {
+				s := fmt.Sprintf("%s %d", e.moment, e.count)
+				switch {
+				case len(e.threads) == 0:
+				case slices.Equal(e.threads, prev):
+					// Listing the same sample names again says nothing new.
+					s += " (same names)"
+				default:
+					s += " (" + sampleList(e.threads, e.count, 3) + ")"
+				}
+				prev = e.threads
+				ev = append(ev, s)
+			}
+			for _, l := range wrap("seen: "+strings.Join(ev, " · "), t.width, body, body+"  ") {
+				t.add(t.st.Dim(l))
+			}
+		}
+	}
+}
+
+// sampleList prints up to k names, with how many more threads there are:
+// "exec-1, exec-2, exec-3, +197".
+func sampleList(names []string, count, k int) string {
+	shown := names[:min(k, len(names))]
+	s := strings.Join(shown, ", ")
+	if more := count - len(shown); more > 0 {
+		s += fmt.Sprintf(", +%d", more)
+	}
+	return s
+}
+
+// table is the geometry of the pools × moments table.
+type table struct {
+	nameW   int
+	colW    []int
+	headers []string
+	changeW int
+	legend  string // "#1 before · #2 during" when headers are indices; "" otherwise
+}
+
+func (t *textView) tableGeometry() table {
+	n := len(t.moments)
+	var all [][]int // every row's counts, to size the columns
+	names := []int{}
+	for _, p := range t.pools {
+		all = append(all, p.counts)
+		names = append(names, 2+cells(p.name))
+		for _, s := range p.states {
+			all = append(all, s.counts)
+			names = append(names, 5+cells(stateName(s.state, s.via)))
+		}
+	}
+	for _, p := range []*poolRow{t.more, t.internal} {
+		if p != nil {
+			all = append(all, p.counts)
+		}
+	}
+	all = append(all, t.totals)
+	size := func(headers []string) ([]int, int) {
+		colW := make([]int, n)
+		changeW := len("change")
+		for i := range colW {
+			colW[i] = max(3, cells(headers[i]))
+			for _, c := range all {
+				colW[i] = max(colW[i], len(fmt.Sprint(c[i])))
+			}
+		}
+		for _, c := range all {
+			changeW = max(changeW, len(change(c)))
+		}
+		return colW, changeW
+	}
+	fixed := func(colW []int, changeW int) int {
+		f := changeW + 2
+		for _, c := range colW {
+			f += c + 2
+		}
+		return f
+	}
+	tb := table{headers: make([]string, n)}
+	for i, m := range t.moments {
+		tb.headers[i] = m.label
+	}
+	tb.colW, tb.changeW = size(tb.headers)
+	if t.width-fixed(tb.colW, tb.changeW) < 20 {
+		// Labels too long for the width: number the columns and give the
+		// labels in a legend.
+		var leg []string
+		for i, m := range t.moments {
+			tb.headers[i] = fmt.Sprintf("#%d", i+1)
+			leg = append(leg, tb.headers[i]+" "+m.label)
+		}
+		tb.legend = strings.Join(leg, " · ")
+		tb.colW, tb.changeW = size(tb.headers)
+	}
+	need := 24
+	for _, w := range names {
+		need = max(need, w)
+	}
+	tb.nameW = max(16, min(need, t.width-fixed(tb.colW, tb.changeW)))
+	return tb
+}
+
+// row prints one table row: a name then counts and change.
+func (tb table) row(name string, counts []int) string {
+	var b strings.Builder
+	b.WriteString(padRight(name, tb.nameW))
+	for i, c := range counts {
+		b.WriteString("  ")
+		b.WriteString(padLeft(fmt.Sprint(c), tb.colW[i]))
+	}
+	b.WriteString("  ")
+	b.WriteString(padLeft(change(counts), tb.changeW))
+	return b.String()
+}
+
+func (t *textView) poolSection() {
+	if len(t.moments) == 0 {
+		return
+	}
+	tb := t.tableGeometry()
+	t.add("")
+	var hb strings.Builder
+	hb.WriteString(padRight("POOLS", tb.nameW))
+	for i, h := range tb.headers {
+		hb.WriteString("  ")
+		hb.WriteString(padLeft(h, tb.colW[i]))
+	}
+	hb.WriteString("  ")
+	hb.WriteString(padLeft("change", tb.changeW))
+	t.add(t.st.Head(hb.String()))
+	if tb.legend != "" {
+		t.add(wrap(tb.legend, t.width, indent, indent)...)
+	}
+	for _, p := range t.pools {
+		mark := "  "
+		if p.flagged {
+			mark = "! "
+		}
+		l := tb.row(mark+p.name, p.counts)
+		if p.flagged {
+			l = t.st.Severity(p.severity, l[:2]) + t.st.Bold(l[2:])
+		}
+		t.add(l)
+		for _, s := range p.states {
+			mark := "   - "
+			if s.flagged {
+				mark = "   ! "
+			}
+			t.add(tb.row(mark+stateName(s.state, s.via), s.counts))
+			if d := stateDetail(s); d != "" {
+				t.add(t.st.Dim(truncate("       "+d, t.width)))
+			}
+		}
+		if s := p.moreStates; s != nil {
+			t.add(t.st.Dim(tb.row("   … "+plural(s.folded, "more state"), s.counts)))
+		}
+	}
+	if p := t.more; p != nil {
+		t.add(t.st.Dim(tb.row("  … "+plural(p.folded, "more pool"), p.counts)))
+	}
+	if p := t.internal; p != nil {
+		t.add(t.st.Dim(tb.row(fmt.Sprintf("  %s (%s)", p.name, plural(p.folded, "pool")), p.counts)))
+	}
+	t.add(tb.row("  total", t.totals))
+}
+
+// stateDetail is the line under a state: its top frame, culprit (short:
+// the verdict has it in full) and how many of the very same threads stayed
+// in it from the moment it rose (analyze.Group.Same).
+func stateDetail(s stateRow) string {
+	var parts []string
+	if s.frame != "" {
+		parts = append(parts, "at "+shortFrame(s.frame))
+	}
+	if s.culprit != "" {
+		parts = append(parts, "culprit "+shortFrame(s.culprit))
+	}
+	if s.same > 0 {
+		parts = append(parts, fmt.Sprintf("%d same threads since the rise", s.same))
+	}
+	return strings.Join(parts, " · ")
+}
+
+func (t *textView) warningSection() {
+	if len(t.warnings) == 0 {
+		return
+	}
+	t.add("", t.st.Head("WARNINGS"))
+	for _, w := range t.warnings {
+		for _, l := range wrap(w, t.width, indent+"- ", indent+"  ") {
+			t.add(t.st.Severity(analyze.Warning, l))
+		}
+	}
+}
+
+// plural prints "1 moment", "3 moments".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
