@@ -1,0 +1,65 @@
+package capture
+
+import (
+	"context"
+	"errors"
+	"os/exec"
+	"time"
+)
+
+// LoadRecord is the load command as run (manifest "load").
+type LoadRecord struct {
+	Command string    `json:"command"`
+	Started time.Time `json:"started"`
+	// Ended is when it exited; zero while it runs.
+	Ended time.Time `json:"ended,omitzero"`
+	// ExitCode is its exit status; -1 while it runs, when killed by a signal
+	// (or interrupted), or when it could not start.
+	ExitCode int `json:"exit_code"`
+	// Error says why it failed ("exit status 3", "signal: terminated");
+	// empty when it exited 0.
+	Error string `json:"error,omitempty"`
+	// OutputTail is the last 4 KiB of its stdout and stderr, interleaved.
+	OutputTail string `json:"output_tail,omitempty"`
+}
+
+// Running reports whether the load had not exited when the record was taken.
+func (l *LoadRecord) Running() bool { return l.Ended.IsZero() }
+
+// loadRun is a started load command; done is closed when it has exited and
+// rec is final.
+type loadRun struct {
+	done chan struct{}
+	rec  LoadRecord
+}
+
+// startLoad starts command with sh -c. Cancelling ctx sends SIGTERM to its
+// process group, then SIGKILL to the shell after 2 s.
+func startLoad(ctx context.Context, command string) *loadRun {
+	l := &loadRun{done: make(chan struct{}), rec: LoadRecord{Command: command, Started: time.Now(), ExitCode: -1}}
+	out := &tailBuffer{max: loadTailBytes}
+	cmd := exec.CommandContext(ctx, "sh", "-c", command)
+	cmd.Stdout, cmd.Stderr = out, out // one writer: exec calls it from one goroutine
+	stopGroupOnCancel(cmd)
+	cmd.WaitDelay = 2 * time.Second
+	if err := cmd.Start(); err != nil {
+		l.rec.Ended, l.rec.Error = time.Now(), err.Error()
+		close(l.done)
+		return l
+	}
+	go func() {
+		defer close(l.done)
+		err := cmd.Wait()
+		l.rec.Ended = time.Now()
+		l.rec.OutputTail = out.String()
+		l.rec.ExitCode = cmd.ProcessState.ExitCode()
+		var ee *exec.ExitError
+		switch {
+		case ctx.Err() != nil:
+			l.rec.Error = "stopped: capture interrupted (" + cmd.ProcessState.String() + ")"
+		case errors.As(err, &ee), err != nil:
+			l.rec.Error = err.Error()
+		}
+	}()
+	return l
+}

@@ -1,0 +1,213 @@
+package capture
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+// ManifestName is the manifest's file name inside the out folder.
+const ManifestName = "manifest.json"
+
+// ManifestVersion is the schema version written by this package. A reader
+// refuses a newer version; fields are only ever added within a version.
+const ManifestVersion = 1
+
+// Manifest is manifest.json: what a run took, when, and what failed. It is
+// rewritten atomically after every file, so it is complete up to the last
+// file even if the run is killed.
+//
+// Reading it for analysis:
+//   - Moments are in the order they were taken; that order (not file names,
+//     not clocks) orders the dumps, and Moment.Label names them.
+//   - For each target and moment, the File with Primary set is THE dump of
+//     that moment (goroutine debug=2 text, JVM thread dump, command output);
+//     count it once. Files without Primary are taken beside it: the debug=0
+//     proto (goroutine labels) and the goroutineleak text. A moment whose
+//     primary file has an Error has no dump for that target.
+//   - A File with Error has no Path: nothing of it was kept.
+//
+// Example (abridged):
+//
+//	{
+//	  "version": 1,
+//	  "started": "2026-11-29T17:30:00.1Z", "finished": "2026-11-29T17:30:12.4Z",
+//	  "schedule": {"kind": "load", "every": "2s", "after": "5s", "load": "hey -z 4s http://..."},
+//	  "targets": [{"name": "api", "kind": "pprof", "source": "http://127.0.0.1:6060/debug/pprof", "goroutineleak": "absent"}],
+//	  "moments": [{"label": "before", "index": 0, "planned": "...", "started": "..."}, ...],
+//	  "files": [{"target": "api", "moment": "before", "kind": "goroutine", "primary": true,
+//	             "path": "api__before.txt", "started": "...", "duration_ms": 3.1, "size": 18234}, ...],
+//	  "load": {"command": "hey ...", "started": "...", "ended": "...", "exit_code": 0, "output_tail": "..."}
+//	}
+type Manifest struct {
+	// Version is ManifestVersion.
+	Version int `json:"version"`
+	// Started is when Run began; Finished when it ended (zero while running).
+	Started  time.Time `json:"started"`
+	Finished time.Time `json:"finished,omitzero"`
+	// Schedule records the plan's schedule.
+	Schedule ScheduleRecord `json:"schedule"`
+	// Targets are in the plan's order, with their final names.
+	Targets []TargetRecord `json:"targets"`
+	// Moments are in the order taken; a moment is listed when it starts.
+	Moments []Moment `json:"moments"`
+	// Files are in the order they finished (written or failed).
+	Files []File `json:"files"`
+	// Load is the load command's record; nil on a fixed schedule.
+	Load *LoadRecord `json:"load,omitempty"`
+	// Error says why the run ended early (interrupted); empty otherwise.
+	Error string `json:"error,omitempty"`
+}
+
+// ScheduleRecord is the schedule as run. Durations are Go duration strings ("250ms").
+type ScheduleRecord struct {
+	Kind  string `json:"kind"`            // "every" (fixed) or "load"
+	Every string `json:"every,omitempty"` // between moments, or between during moments
+	Count int    `json:"count,omitempty"` // fixed: planned moments; 0 for load
+	After string `json:"after,omitempty"` // load: delay after exit
+	Load  string `json:"load,omitempty"`  // load: the command
+}
+
+// TargetRecord is a target as recorded: never a header, never URL user info or query.
+type TargetRecord struct {
+	Name   string `json:"name"`
+	Kind   Kind   `json:"kind"`
+	Source string `json:"source"` // see Target.Source
+	// GoroutineLeak is, for pprof targets, "served" or "absent" (HTTP 404:
+	// before Go 1.27 or not enabled) once known; empty before the first try
+	// and for other kinds.
+	GoroutineLeak string `json:"goroutineleak,omitempty"`
+}
+
+// Moment is one point of the schedule.
+type Moment struct {
+	Label   string    `json:"label"`   // "1".."N", or "before", "during-1".., "after"
+	Index   int       `json:"index"`   // position from 0, in order taken
+	Planned time.Time `json:"planned"` // when the schedule wanted it
+	Started time.Time `json:"started"` // when it was started (>= Planned)
+}
+
+// FileKind says what a file holds.
+type FileKind string
+
+const (
+	FileGoroutine      FileKind = "goroutine"       // Go goroutine dump text (pprof debug=2, or printed by a command)
+	FileGoroutineProto FileKind = "goroutine-proto" // pprof debug=0: gzipped profile.proto with labels
+	FileGoroutineLeak  FileKind = "goroutineleak"   // pprof goroutineleak debug=2 text (Go 1.27+)
+	FileJVM            FileKind = "jvm-threads"     // HotSpot thread dump (jcmd Thread.print -l, jstack -l)
+	FileUnknown        FileKind = "unknown"         // a command failed before its output was recognized
+)
+
+// File is one dump file, or one failed attempt at it.
+type File struct {
+	Target  string   `json:"target"`  // TargetRecord.Name
+	Moment  string   `json:"moment"`  // Moment.Label
+	Kind    FileKind `json:"kind"`    // what it holds
+	Primary bool     `json:"primary"` // the moment's dump for this target; others are beside it
+	// Path is relative to the manifest's folder; empty when Error is set.
+	Path string `json:"path,omitempty"`
+	// Tool is the program that produced a JVM dump ("jcmd" or "jstack"); empty otherwise.
+	Tool string `json:"tool,omitempty"`
+	// Started is when the request or command started; DurationMS how long it
+	// took until the file was on disk (or failed), in milliseconds.
+	Started    time.Time `json:"started"`
+	DurationMS float64   `json:"duration_ms"`
+	// Size is the file's size in bytes; 0 when Error is set.
+	Size int64 `json:"size"`
+	// Error is a one-line message naming target and moment; empty on success.
+	Error string `json:"error,omitempty"`
+}
+
+// OK reports whether the file was written.
+func (f File) OK() bool { return f.Error == "" && f.Path != "" }
+
+// Dumps returns the primary files written for a target, in moment order.
+func (m *Manifest) Dumps(target string) []File {
+	order := map[string]int{}
+	for _, mo := range m.Moments {
+		order[mo.Label] = mo.Index
+	}
+	var out []File
+	for _, f := range m.Files {
+		if f.Target == target && f.Primary && f.OK() {
+			out = append(out, f)
+		}
+	}
+	// Insertion sort: a handful of moments.
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && order[out[j].Moment] < order[out[j-1].Moment]; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}
+
+// Failed counts the files with an error.
+func (m *Manifest) Failed() int {
+	n := 0
+	for _, f := range m.Files {
+		if f.Error != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// ReadManifest reads dir/manifest.json.
+func ReadManifest(dir string) (*Manifest, error) {
+	b, err := os.ReadFile(filepath.Join(dir, ManifestName))
+	if err != nil {
+		return nil, fmt.Errorf("reading manifest: %w", err)
+	}
+	var m Manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("reading %s: %w", filepath.Join(dir, ManifestName), err)
+	}
+	if m.Version < 1 || m.Version > ManifestVersion {
+		return nil, fmt.Errorf("reading %s: manifest version %d, this dumpdiff reads 1..%d",
+			filepath.Join(dir, ManifestName), m.Version, ManifestVersion)
+	}
+	return &m, nil
+}
+
+// manifestWriter owns the run's Manifest; every change is written to disk
+// before the lock is released, so the file on disk is never behind what
+// progress has reported.
+type manifestWriter struct {
+	mu  sync.Mutex
+	dir string
+	m   Manifest
+}
+
+// update applies fn to the manifest and rewrites it atomically.
+func (w *manifestWriter) update(fn func(*Manifest)) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	fn(&w.m)
+	b, err := json.MarshalIndent(&w.m, "", "  ")
+	if err != nil {
+		return fmt.Errorf("writing manifest: %w", err)
+	}
+	if err := writeFileAtomic(w.dir, ManifestName, append(b, '\n')); err != nil {
+		return fmt.Errorf("writing manifest: %w", err)
+	}
+	return nil
+}
+
+// snapshot returns a deep enough copy for the caller to keep.
+func (w *manifestWriter) snapshot() *Manifest {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	m := w.m
+	m.Targets = append([]TargetRecord(nil), m.Targets...)
+	m.Moments = append([]Moment(nil), m.Moments...)
+	m.Files = append([]File(nil), m.Files...)
+	if m.Load != nil {
+		l := *m.Load
+		m.Load = &l
+	}
+	return &m
+}

@@ -1,0 +1,145 @@
+package capture
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Defaults applied by Run to a Plan's zero fields.
+const (
+	DefaultTimeout  = 10 * time.Second       // per request or command
+	DefaultMaxBytes = 512 << 20              // per response: 512 MiB
+	DefaultAfter    = 5 * time.Second        // load schedule: wait after the load exits
+	loadTailBytes   = 4 << 10                // load output kept in the manifest
+	minEvery        = time.Millisecond       // below this a schedule is a busy loop
+	tickEvery       = 250 * time.Millisecond // EventTick while waiting
+)
+
+// Plan is what to capture, when, and where to put it.
+//
+// Two schedules:
+//   - fixed (Load empty): Count moments labelled "1".."N" (zero-padded to the
+//     width of N, so names sort), the first at once, then one every Every.
+//   - around a load (Load set): "before" at once, then Load is started with
+//     sh -c; "during-1", "during-2", ... every Every while it runs; when it
+//     exits, "after" once After has passed. Count is ignored.
+//
+// A moment that starts late (the previous one took longer than Every) is taken
+// at once; moments are never skipped or bunched up.
+type Plan struct {
+	// Targets are dumped at every moment, concurrently. At least one.
+	Targets []Target
+	// Every is the interval between moments (fixed) or between the during
+	// moments (load). Required unless Count is 1 on a fixed schedule.
+	Every time.Duration
+	// Count is the number of moments on a fixed schedule; at least 1.
+	Count int
+	// Load is a shell command run with sh -c between "before" and "after";
+	// empty for a fixed schedule. Its exit status and output tail are recorded.
+	Load string
+	// After is how long to wait after the load exits before "after";
+	// 0 means DefaultAfter, negative means at once.
+	After time.Duration
+	// OutDir receives the dumps and manifest.json; created if needed.
+	OutDir string
+	// Timeout bounds each request or command; 0 means DefaultTimeout.
+	Timeout time.Duration
+	// MaxBytes caps each response; a larger one is an error for that file
+	// and nothing of it is kept. 0 means DefaultMaxBytes.
+	MaxBytes int64
+	// Headers are sent with every pprof request (e.g. Authorization). Their
+	// values never appear in the manifest, progress lines or errors.
+	Headers http.Header
+}
+
+// scheduleKind names the two schedules in the manifest.
+const (
+	scheduleEvery = "every"
+	scheduleLoad  = "load"
+)
+
+// normalize validates p and returns a copy with defaults and target names
+// filled in. It does no I/O.
+func (p Plan) normalize() (Plan, error) {
+	var errs []error
+	if len(p.Targets) == 0 {
+		errs = append(errs, errors.New("no targets"))
+	}
+	if p.OutDir == "" {
+		errs = append(errs, errors.New("no output folder"))
+	}
+	if p.Load == "" {
+		if p.Count < 1 {
+			errs = append(errs, fmt.Errorf("count must be at least 1, got %d", p.Count))
+		}
+		if p.Count > 1 && p.Every < minEvery {
+			errs = append(errs, fmt.Errorf("every must be at least %v, got %v", minEvery, p.Every))
+		}
+	} else if p.Every < minEvery {
+		errs = append(errs, fmt.Errorf("during-every must be at least %v, got %v", minEvery, p.Every))
+	}
+	if p.Timeout < 0 || p.MaxBytes < 0 {
+		errs = append(errs, errors.New("timeout and size cap must not be negative"))
+	}
+	if p.Timeout == 0 {
+		p.Timeout = DefaultTimeout
+	}
+	if p.MaxBytes == 0 {
+		p.MaxBytes = DefaultMaxBytes
+	}
+	if p.After == 0 {
+		p.After = DefaultAfter
+	} else if p.After < 0 {
+		p.After = 0
+	}
+
+	targets := make([]Target, len(p.Targets))
+	seen := map[string]bool{}
+	for i, t := range p.Targets {
+		if err := t.validate(); err != nil {
+			errs = append(errs, fmt.Errorf("target %d (%s): %w", i+1, t.Kind, err))
+		}
+		name := safeName(t.Name)
+		if name == "" {
+			name = defaultName(t, i+1)
+		}
+		// Two targets on one host: api, api-2, api-3.
+		base := name
+		for n := 2; seen[name]; n++ {
+			name = base + "-" + strconv.Itoa(n)
+		}
+		seen[name] = true
+		t.Name = name
+		targets[i] = t
+	}
+	p.Targets = targets
+	return p, errors.Join(errs...)
+}
+
+func (t Target) validate() error {
+	switch t.Kind {
+	case KindPprof:
+		_, err := pprofBase(t.URL)
+		return err
+	case KindJVM:
+		if t.PID <= 0 {
+			return fmt.Errorf("bad pid %d", t.PID)
+		}
+	case KindExec:
+		if strings.TrimSpace(t.Command) == "" {
+			return errors.New("empty command")
+		}
+	default:
+		return fmt.Errorf("unknown target kind %q", t.Kind)
+	}
+	return nil
+}
+
+// fixedLabels are "1".."n", zero-padded to the width of n.
+func fixedLabel(i, n int) string {
+	return fmt.Sprintf("%0*d", len(strconv.Itoa(n)), i)
+}

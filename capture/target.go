@@ -1,0 +1,124 @@
+package capture
+
+import (
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// Kind says how a target's dump is obtained.
+type Kind string
+
+const (
+	// KindPprof is a Go process serving net/http/pprof: Target.URL.
+	KindPprof Kind = "pprof"
+	// KindJVM is a local JVM: Target.PID, via jcmd Thread.print -l or jstack -l.
+	KindJVM Kind = "jvm"
+	// KindExec is a shell command (run with sh -c) printing a dump on stdout: Target.Command.
+	KindExec Kind = "exec"
+)
+
+// Target is one process to dump at every moment.
+type Target struct {
+	// Name labels the target in file names, the manifest and progress lines.
+	// Empty: derived from the source (host_port, jvm-PID, exec-N); see Plan.normalize.
+	// Characters other than letters, digits, '.', '-' and '_' become '_'.
+	Name string
+	// Kind picks which of URL, PID or Command is used.
+	Kind Kind
+	// URL is the pprof base URL (http://127.0.0.1:6060, .../debug/pprof or
+	// .../debug/pprof/goroutine, query ignored); only for KindPprof.
+	URL string
+	// PID is the local JVM's process id; only for KindJVM.
+	PID int
+	// Command is run with sh -c; its stdout is the dump; only for KindExec.
+	Command string
+}
+
+// PprofTarget is a Go process's pprof base or goroutine URL.
+func PprofTarget(name, rawURL string) Target {
+	return Target{Name: name, Kind: KindPprof, URL: rawURL}
+}
+
+// JVMTarget is a local JVM by process id.
+func JVMTarget(name string, pid int) Target { return Target{Name: name, Kind: KindJVM, PID: pid} }
+
+// ExecTarget is a shell command that prints a dump.
+func ExecTarget(name, command string) Target {
+	return Target{Name: name, Kind: KindExec, Command: command}
+}
+
+// Source describes where the dump comes from, safe to print and record:
+// a URL without user info or query, "pid 1234", or the command.
+func (t Target) Source() string {
+	switch t.Kind {
+	case KindPprof:
+		return redactURL(t.URL)
+	case KindJVM:
+		return "pid " + strconv.Itoa(t.PID)
+	case KindExec:
+		return t.Command
+	}
+	return ""
+}
+
+// pprofBase turns any accepted pprof URL into the .../debug/pprof base
+// (no trailing slash, no query, no fragment).
+//
+//	http://h:6060                         → http://h:6060/debug/pprof
+//	http://h:6060/debug/pprof/            → http://h:6060/debug/pprof
+//	http://h:6060/x/debug/pprof/goroutine → http://h:6060/x/debug/pprof
+func pprofBase(raw string) (string, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", fmt.Errorf("bad pprof URL: %v", redactErr(err, raw))
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return "", fmt.Errorf("bad pprof URL %q: scheme must be http or https", redactURL(raw))
+	}
+	if u.Host == "" {
+		return "", fmt.Errorf("bad pprof URL %q: no host", redactURL(raw))
+	}
+	u.RawQuery, u.Fragment = "", ""
+	p := strings.TrimRight(u.Path, "/")
+	for _, suffix := range []string{"/goroutine", "/goroutineleak"} {
+		if strings.HasSuffix(p, "/debug/pprof"+suffix) {
+			p = strings.TrimSuffix(p, suffix)
+		}
+	}
+	if !strings.HasSuffix(p, "/debug/pprof") {
+		p += "/debug/pprof"
+	}
+	u.Path, u.RawPath = p, ""
+	return u.String(), nil
+}
+
+// safeName keeps letters, digits, '.', '-' and '_' and turns the rest into '_',
+// so a name can be used in a file name on every system.
+func safeName(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '-', r == '_':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	return strings.Trim(b.String(), "_.")
+}
+
+// defaultName derives a name from the source; i is the target's position
+// (from 1), used for commands.
+func defaultName(t Target, i int) string {
+	switch t.Kind {
+	case KindPprof:
+		if u, err := url.Parse(t.URL); err == nil && u.Host != "" {
+			return safeName(u.Host)
+		}
+	case KindJVM:
+		return "jvm-" + strconv.Itoa(t.PID)
+	}
+	return "exec-" + strconv.Itoa(i)
+}
