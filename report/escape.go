@@ -45,6 +45,12 @@ func mdCode(s string, cell bool) string {
 		return ""
 	}
 	if cell {
+		if strings.Contains(s, `\|`) {
+			// "\\|" is read as an escaped backslash and a cell break by
+			// some GFM parsers and as a backslash and an escaped pipe by
+			// others; plain escaped text is exact in both.
+			return mdText(s)
+		}
 		s = strings.ReplaceAll(s, "|", `\|`)
 	}
 	fence := strings.Repeat("`", longestRun(s, '`')+1)
