@@ -1,0 +1,237 @@
+package tui
+
+import (
+	"strings"
+
+	"github.com/dumpdiff/dumpdiff/analyze"
+	"github.com/dumpdiff/dumpdiff/parse"
+)
+
+// index is what the TUI computes once from a Result, in the load command and
+// never on a key press: search text for the filter, the change of each pool,
+// and where every thread is at every moment. The Result itself is read-only.
+type index struct {
+	r      *analyze.Result
+	// full are the moment labels ("#1" when a moment has none); labels
+	// are the same without their long common prefix, for columns
+	// ("app.log#1", "app.log#2" → "#1", "#2").
+	full, labels []string
+	pools  []*poolInfo
+	byPool map[*analyze.Pool]*poolInfo
+	byName map[string]*poolInfo
+	groups map[*analyze.Group]*groupInfo
+	// where holds, per moment, the group each identified thread is in.
+	where []map[threadKey]*analyze.Group
+	// internalName is how the folded internal pools are called.
+	internalName string
+}
+
+// poolInfo is a pool with what the overview sorts and filters on.
+type poolInfo struct {
+	p      *analyze.Pool
+	change int    // largest count minus smallest count over the moments
+	hay    string // lower-case search text: name and every group's hay
+	groups []*groupInfo
+}
+
+// groupInfo is a group with its search text.
+type groupInfo struct {
+	g    *analyze.Group
+	pool *poolInfo
+	// own is the lower-case text of the group itself: pool, state, via,
+	// category, top frame, culprit. When it matches, every thread matches.
+	own string
+	// hay is own plus every distinct thread name, thread state and frame
+	// function of the group's threads at any moment.
+	hay string
+}
+
+// threadKey is a thread's identity across dumps: JVM name and nid, or the
+// goroutine id.
+type threadKey struct {
+	name, nid string
+	id        int64
+}
+
+// keyOf returns t's identity; ok is false when the format prints none
+// (aggregated goroutine profiles).
+func keyOf(t *parse.Thread) (threadKey, bool) {
+	if t.Name != "" || t.NativeID != "" {
+		return threadKey{name: t.Name, nid: t.NativeID}, true
+	}
+	if t.ID != 0 {
+		return threadKey{id: t.ID}, true
+	}
+	return threadKey{}, false
+}
+
+// newIndex walks every thread of r once (the only pass over all threads).
+func newIndex(r *analyze.Result) *index {
+	ix := &index{
+		r:      r,
+		byPool: make(map[*analyze.Pool]*poolInfo, len(r.Pools)),
+		byName: make(map[string]*poolInfo, len(r.Pools)),
+		groups: make(map[*analyze.Group]*groupInfo),
+		where:  make([]map[threadKey]*analyze.Group, len(r.Moments)),
+	}
+	ix.internalName = "JVM internal threads"
+	if r.Runtime == parse.RuntimeGo {
+		ix.internalName = "Go runtime goroutines"
+	}
+	for i, m := range r.Moments {
+		l := m.Label
+		if l == "" {
+			l = "#" + itoa(i+1)
+		}
+		if m.Target != "" {
+			l = m.Target + "/" + l
+		}
+		ix.full = append(ix.full, l)
+		ix.where[i] = make(map[threadKey]*analyze.Group, m.Threads)
+	}
+	ix.labels = shortLabels(ix.full)
+	for _, p := range r.Pools {
+		pi := &poolInfo{p: p, change: spread(p.Counts)}
+		var hay strings.Builder
+		hay.WriteString(strings.ToLower(p.Name))
+		for _, g := range p.States {
+			gi := newGroupInfo(g, ix.where)
+			gi.pool = pi
+			pi.groups = append(pi.groups, gi)
+			ix.groups[g] = gi
+			hay.WriteByte(0)
+			hay.WriteString(gi.hay)
+		}
+		pi.hay = hay.String()
+		ix.pools = append(ix.pools, pi)
+		ix.byPool[p] = pi
+		if _, dup := ix.byName[p.Name]; !dup {
+			ix.byName[p.Name] = pi
+		}
+	}
+	return ix
+}
+
+func newGroupInfo(g *analyze.Group, where []map[threadKey]*analyze.Group) *groupInfo {
+	own := strings.ToLower(strings.Join([]string{g.Pool, g.State, g.Via, string(g.Category), g.TopFrame, g.Culprit}, "\x00"))
+	// Frames are interned per parse, so most threads share frame pointers:
+	// dedupe by pointer first, then by text. One pass over the threads.
+	seenFrame := make(map[*parse.Frame]bool)
+	seenText := make(map[string]bool)
+	var hay strings.Builder
+	hay.WriteString(own)
+	add := func(s string) {
+		if s == "" || seenText[s] {
+			return
+		}
+		seenText[s] = true
+		hay.WriteByte(0)
+		hay.WriteString(strings.ToLower(s))
+	}
+	for m, ts := range g.Threads {
+		for _, t := range ts {
+			if k, ok := keyOf(t); ok && m < len(where) {
+				where[m][k] = g
+			}
+			add(t.Name)
+			add(t.State)
+			for _, f := range t.Frames {
+				if !seenFrame[f] {
+					seenFrame[f] = true
+					add(f.Func)
+				}
+			}
+		}
+	}
+	return &groupInfo{g: g, own: own, hay: hay.String()}
+}
+
+// shortLabels drops the common prefix of labels when they are all longer
+// than a column (12 cells) and what is left tells them apart.
+func shortLabels(full []string) []string {
+	if len(full) < 2 {
+		return full
+	}
+	prefix := full[0]
+	for _, l := range full {
+		if width(l) <= 12 {
+			return full
+		}
+		for !strings.HasPrefix(l, prefix) {
+			prefix = prefix[:len(prefix)-1]
+		}
+	}
+	// Keep a separator or digit run whole: cut back to the last letter.
+	for prefix != "" && !isLetter(prefix[len(prefix)-1]) {
+		prefix = prefix[:len(prefix)-1]
+	}
+	if len(prefix) < 4 {
+		return full
+	}
+	out := make([]string, len(full))
+	for i, l := range full {
+		out[i] = l[len(prefix):]
+	}
+	return out
+}
+
+func isLetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
+
+// poolByName returns the pool called name; nil when there is none.
+func (ix *index) poolByName(name string) *poolInfo { return ix.byName[name] }
+
+// groupOf returns the group of pi in state (and via, when not empty); nil
+// when there is none.
+func (pi *poolInfo) groupOf(state, via string) *groupInfo {
+	for _, gi := range pi.groups {
+		if gi.g.State == state && (via == "" || gi.g.Via == via) {
+			return gi
+		}
+	}
+	return nil
+}
+
+// spread is the largest minus the smallest value of counts.
+func spread(counts []int) int {
+	if len(counts) == 0 {
+		return 0
+	}
+	lo, hi := counts[0], counts[0]
+	for _, c := range counts {
+		lo, hi = min(lo, c), max(hi, c)
+	}
+	return hi - lo
+}
+
+// matcher tells which threads match a filter query. It remembers the
+// answer for each frame, so a 100,000-thread group costs pointer lookups.
+type matcher struct {
+	q      string // lower-case query; "" matches everything
+	frames map[*parse.Frame]bool
+}
+
+func newMatcher(q string) *matcher {
+	return &matcher{q: strings.ToLower(strings.TrimSpace(q)), frames: make(map[*parse.Frame]bool)}
+}
+
+func (m *matcher) all() bool { return m.q == "" }
+
+func (m *matcher) text(s string) bool { return m.q == "" || strings.Contains(s, m.q) }
+
+// thread reports whether t's name, state or a frame function contains the query.
+func (m *matcher) thread(t *parse.Thread) bool {
+	if m.q == "" || strings.Contains(strings.ToLower(t.Name), m.q) || strings.Contains(strings.ToLower(t.State), m.q) {
+		return true
+	}
+	for _, f := range t.Frames {
+		ok, seen := m.frames[f]
+		if !seen {
+			ok = strings.Contains(strings.ToLower(f.Func), m.q)
+			m.frames[f] = ok
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}

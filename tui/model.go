@@ -1,0 +1,453 @@
+package tui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/spinner"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dumpdiff/dumpdiff/analyze"
+)
+
+// screen is what the root model shows; it routes every message by it.
+//
+//	loading  → overview (loadedMsg) or quit (load error)
+//	overview → pool (enter on a pool or finding), state (enter on a finding
+//	           about one state), help (?)
+//	pool     → state (enter), overview (esc), help (?)
+//	state    → pool (esc), help (?)
+//	help     → the screen it was opened from (esc, ?, q)
+type screen int
+
+const (
+	screenLoading screen = iota
+	screenOverview
+	screenPool
+	screenState
+	screenHelp
+)
+
+// loadedMsg carries the analysis and its index, both computed in a command.
+type loadedMsg struct {
+	ix  *index
+	err error
+}
+
+// Model is the root of the TUI. Panes are components; the analysis (in ix)
+// is read-only.
+type Model struct {
+	opt    Options
+	keys   keyMap
+	st     styles
+	screen screen
+	back   screen // where help returns to
+	width  int
+	height int
+
+	load    func() (*analyze.Result, error)
+	spinner spinner.Model
+	err     error
+
+	ix       *index
+	overview overviewPane
+	pool     poolPane
+	state    statePane
+	help     help.Model
+
+	filter  textinput.Model
+	editing bool   // the filter input has the keys
+	query   string // the filter in force
+	status  string // last export or error, shown in the footer
+}
+
+func base(opt Options) Model {
+	if opt.Width == 0 || opt.Height == 0 {
+		opt.Width, opt.Height = 80, 24
+	}
+	m := Model{
+		opt:    opt,
+		keys:   newKeyMap(),
+		st:     newStyles(opt.NoColor),
+		width:  opt.Width,
+		height: opt.Height,
+		help:   help.New(),
+		filter: textinput.New(),
+	}
+	m.filter.Prompt = "/"
+	m.filter.Placeholder = "thread name, frame or state"
+	m.filter.CharLimit = 200
+	if opt.NoColor {
+		m.help.Styles = help.Styles{}
+		m.filter.SetStyles(textinput.Styles{})
+	}
+	return m
+}
+
+// newLoading is the model Run starts with: a spinner while load runs.
+func newLoading(load func() (*analyze.Result, error), opt Options) Model {
+	m := base(opt)
+	m.load = load
+	m.screen = screenLoading
+	m.spinner = spinner.New(spinner.WithSpinner(spinner.Dot))
+	return m
+}
+
+// New returns the TUI showing the overview of r (for tests and callers that
+// already hold the analysis). It builds the index synchronously.
+func New(r *analyze.Result, opt Options) Model {
+	m := base(opt)
+	return m.loaded(newIndex(r))
+}
+
+func (m Model) loaded(ix *index) Model {
+	m.ix = ix
+	m.screen = screenOverview
+	m.overview = newOverviewPane(ix, m.st)
+	m.overview.refresh(m.query, m.width, m.bodyHeight())
+	return m
+}
+
+// Init starts the spinner and the load.
+func (m Model) Init() tea.Cmd {
+	if m.screen != screenLoading {
+		return nil
+	}
+	load := m.load
+	return tea.Batch(m.spinner.Tick, func() tea.Msg {
+		r, err := load()
+		if err != nil {
+			return loadedMsg{err: err}
+		}
+		return loadedMsg{ix: newIndex(r)}
+	})
+}
+
+// bodyHeight is the height left to a pane above the two footer lines.
+func (m Model) bodyHeight() int { return max(3, m.height-2) }
+
+// Update routes msg by screen.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = max(20, msg.Width), max(6, msg.Height)
+		m.help.SetWidth(m.width)
+		m.refresh()
+		return m, nil
+	case loadedMsg:
+		if msg.err != nil {
+			m.err = msg.err
+			return m, tea.Quit
+		}
+		return m.loaded(msg.ix), nil
+	case spinner.TickMsg:
+		if m.screen != screenLoading {
+			return m, nil
+		}
+		var cmd tea.Cmd
+		m.spinner, cmd = m.spinner.Update(msg)
+		return m, cmd
+	case tea.KeyPressMsg:
+		return m.key(msg)
+	}
+	if m.editing {
+		var cmd tea.Cmd
+		m.filter, cmd = m.filter.Update(msg)
+		return m, cmd
+	}
+	return m, nil
+}
+
+// refresh rebuilds the pane on screen for the filter and size in force.
+func (m *Model) refresh() {
+	h := m.bodyHeight()
+	switch m.screen {
+	case screenOverview:
+		m.overview.refresh(m.query, m.width, h)
+	case screenPool:
+		m.pool.refresh(m.query, m.width, h)
+	case screenState:
+		m.state.refresh(m.query, m.width, h)
+	case screenHelp:
+		m.help.SetWidth(m.width)
+	}
+}
+
+func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	if msg.String() == "ctrl+c" {
+		return m, tea.Quit
+	}
+	if m.screen == screenLoading {
+		if key.Matches(msg, m.keys.Quit) {
+			return m, tea.Quit
+		}
+		return m, nil
+	}
+	if m.editing {
+		return m.editKey(msg)
+	}
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Quit):
+		if m.screen == screenHelp {
+			m.screen = m.back
+			return m, nil
+		}
+		return m, tea.Quit
+	case key.Matches(msg, k.Help):
+		if m.screen == screenHelp {
+			m.screen = m.back
+		} else {
+			m.back, m.screen = m.screen, screenHelp
+		}
+		return m, nil
+	}
+	if m.screen == screenHelp {
+		if key.Matches(msg, k.Back) {
+			m.screen = m.back
+		}
+		return m, nil
+	}
+	switch {
+	case key.Matches(msg, k.Filter):
+		m.editing = true
+		m.filter.SetValue(m.query)
+		m.filter.CursorEnd()
+		return m, m.filter.Focus()
+	case key.Matches(msg, k.Export):
+		m.status = m.export()
+		return m, nil
+	case key.Matches(msg, k.Back):
+		m.status = ""
+		return m.goBack(), nil
+	}
+	switch m.screen {
+	case screenOverview:
+		return m.overviewKey(msg), nil
+	case screenPool:
+		return m.poolKey(msg), nil
+	case screenState:
+		return m.stateKey(msg), nil
+	}
+	return m, nil
+}
+
+// editKey feeds the filter input; the filter applies at every keystroke.
+func (m Model) editKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	switch msg.String() {
+	case "enter":
+		m.editing = false
+		m.filter.Blur()
+		return m, nil
+	case "esc":
+		m.editing = false
+		m.filter.Blur()
+		m.filter.SetValue("")
+		m.query = ""
+		m.refresh()
+		return m, nil
+	}
+	var cmd tea.Cmd
+	m.filter, cmd = m.filter.Update(msg)
+	if v := m.filter.Value(); v != m.query {
+		m.query = v
+		m.refresh()
+	}
+	return m, cmd
+}
+
+func (m Model) goBack() Model {
+	switch m.screen {
+	case screenState:
+		m.screen = screenPool
+	case screenPool:
+		m.screen = screenOverview
+	case screenOverview:
+		if m.query != "" {
+			m.query = ""
+			m.filter.SetValue("")
+		}
+	}
+	m.refresh()
+	return m
+}
+
+// moves handles the cursor keys every list shares.
+func (m Model) moves(msg tea.KeyPressMsg, page int, move func(int)) bool {
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Up):
+		move(-1)
+	case key.Matches(msg, k.Down):
+		move(1)
+	case key.Matches(msg, k.PageUp):
+		move(-page)
+	case key.Matches(msg, k.PageDown):
+		move(page)
+	case key.Matches(msg, k.Home):
+		move(-1 << 30)
+	case key.Matches(msg, k.End):
+		move(1 << 30)
+	default:
+		return false
+	}
+	return true
+}
+
+// momentKey returns the moment a key picks (←/→ relative to cur, 1-9
+// absolute); ok is false for other keys.
+func (m Model) momentKey(msg tea.KeyPressMsg, cur int) (int, bool) {
+	switch {
+	case key.Matches(msg, m.keys.Left):
+		return max(0, cur-1), true
+	case key.Matches(msg, m.keys.Right):
+		return min(len(m.ix.labels)-1, cur+1), true
+	case key.Matches(msg, m.keys.Moment):
+		return int(msg.String()[0] - '1'), true
+	}
+	return 0, false
+}
+
+func (m Model) overviewKey(msg tea.KeyPressMsg) Model {
+	o := &m.overview
+	if m.moves(msg, o.listHeight(), o.moveBy) {
+		return m
+	}
+	switch {
+	case key.Matches(msg, m.keys.Sort):
+		o.cycleSort()
+	case key.Matches(msg, m.keys.Enter):
+		r := o.selected()
+		if r == nil {
+			return m
+		}
+		switch r.kind {
+		case rowInternal:
+			o.toggleFold()
+		case rowPool:
+			m = m.openPool(r.p)
+		case rowFinding:
+			m = m.openFinding(r.f)
+		}
+	}
+	return m
+}
+
+func (m Model) openPool(pi *poolInfo) Model {
+	m.pool = newPoolPane(m.ix, m.st, pi)
+	m.screen = screenPool
+	m.refresh()
+	return m
+}
+
+// openFinding opens the finding's state at its last moment with threads, or
+// its pool when it is not about one state.
+func (m Model) openFinding(f *analyze.Finding) Model {
+	pi := m.ix.poolByName(f.Pool)
+	if pi == nil {
+		m.status = "this finding is about the whole process: no pool to open"
+		return m
+	}
+	m = m.openPool(pi)
+	gi := pi.groupOf(f.State, f.Via)
+	if gi == nil {
+		return m
+	}
+	moment := -1
+	for _, e := range f.Evidence {
+		if e.Count > 0 {
+			moment = e.Moment
+		}
+	}
+	return m.openState(gi, moment)
+}
+
+func (m Model) openState(gi *groupInfo, moment int) Model {
+	m.state = newStatePane(m.ix, m.st, gi, moment)
+	m.screen = screenState
+	m.refresh()
+	return m
+}
+
+func (m Model) poolKey(msg tea.KeyPressMsg) Model {
+	p := &m.pool
+	if m.moves(msg, p.listHeight(), p.moveBy) {
+		return m
+	}
+	if k, ok := m.momentKey(msg, p.moment); ok {
+		p.setMoment(k)
+		return m
+	}
+	switch {
+	case key.Matches(msg, m.keys.Sort):
+		p.cycleSort()
+	case key.Matches(msg, m.keys.Enter):
+		if gi := p.selected(); gi != nil {
+			m = m.openState(gi, p.moment)
+		}
+	}
+	return m
+}
+
+func (m Model) stateKey(msg tea.KeyPressMsg) Model {
+	s := &m.state
+	if m.moves(msg, s.listHeight(), s.moveBy) {
+		return m
+	}
+	if k, ok := m.momentKey(msg, s.moment); ok {
+		s.setMoment(k)
+		m.pool.moment = s.moment // esc returns to the same column
+		return m
+	}
+	switch {
+	case key.Matches(msg, m.keys.Sort):
+		s.cycleSort()
+	case key.Matches(msg, m.keys.Compare):
+		s.toggleCompare()
+	}
+	return m
+}
+
+// View draws the screen on screen: the pane, then the filter or status
+// line, then the short help. It reads precomputed rows only.
+func (m Model) View() tea.View {
+	var lines []string
+	switch m.screen {
+	case screenLoading:
+		lines = []string{"", "  " + m.spinner.View() + " reading and analyzing the dumps…"}
+	case screenOverview:
+		lines = m.overview.view()
+	case screenPool:
+		lines = m.pool.view()
+	case screenState:
+		lines = m.state.view()
+	case screenHelp:
+		lines = append([]string{m.st.title.Render("dumpdiff · keys"), ""}, strings.Split(m.help.FullHelpView(m.keys.FullHelp()), "\n")...)
+	}
+	body := m.bodyHeight()
+	if len(lines) > body {
+		lines = lines[:body]
+	}
+	for len(lines) < body {
+		lines = append(lines, "")
+	}
+	for i, l := range lines {
+		lines[i] = cut(l, m.width)
+	}
+	var foot string
+	switch {
+	case m.editing:
+		foot = m.filter.View()
+	case m.status != "":
+		foot = m.st.status.Render(cut(m.status, m.width))
+	case m.query != "":
+		foot = m.st.dim.Render(cut("filter: "+m.query+"  (/ edits, esc clears)", m.width))
+	}
+	lines = append(lines, foot, cut(m.help.ShortHelpView(m.keys.ShortHelp()), m.width))
+	v := tea.NewView(strings.Join(lines, "\n"))
+	v.AltScreen = true
+	v.WindowTitle = "dumpdiff"
+	return v
+}

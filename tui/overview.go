@@ -1,0 +1,283 @@
+package tui
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/dumpdiff/dumpdiff/analyze"
+)
+
+// overviewSorts are the orders of the pool list, cycled by `s`.
+var overviewSorts = []string{"change", "last moment", "largest", "name"}
+
+// rowKind tells what an overview row shows.
+type rowKind int
+
+const (
+	rowText     rowKind = iota // a header or a note; not selectable
+	rowFinding                 // one finding
+	rowPool                    // one pool
+	rowInternal                // the folded internal pools
+)
+
+// ovRow is one rendered overview row. body and styled are the same text
+// without and with colour; the cursor mark is added by View.
+type ovRow struct {
+	kind   rowKind
+	f      *analyze.Finding
+	p      *poolInfo
+	name   string // pool rows: the name shown
+	counts []int  // pool rows: threads per moment
+	body   string
+	styled string
+}
+
+// overviewPane is the first screen: findings, then pools with their counts
+// at each moment and a sparkline, the internal pools folded into one line.
+type overviewPane struct {
+	ix     *index
+	st     styles
+	query  string
+	sortBy int
+	unfold bool // show the internal pools one by one
+	width  int
+	height int
+	rows   []ovRow // built by refresh for query, sort, unfold and width
+	list   cursorList
+	// layout of the pool rows, shared by the column header
+	nameW, sparkW int
+	colIdx        []int
+	colW          []int
+}
+
+func newOverviewPane(ix *index, st styles) overviewPane {
+	return overviewPane{ix: ix, st: st}
+}
+
+// refresh rebuilds the rows. It costs one substring search per pool and
+// finding; the analysis is not touched.
+func (o *overviewPane) refresh(query string, w, h int) {
+	o.query, o.width, o.height = query, w, h
+	var keep *ovRow
+	if o.list.cursor < len(o.rows) {
+		keep = &o.rows[o.list.cursor]
+	}
+	o.layout()
+	mt := newMatcher(query)
+	o.rows = o.rows[:0:0]
+
+	var findings []*analyze.Finding
+	for i := range o.ix.r.Findings {
+		f := &o.ix.r.Findings[i]
+		if o.findingMatches(mt, f) {
+			findings = append(findings, f)
+		}
+	}
+	title := "FINDINGS (" + itoa(len(findings)) + ")"
+	o.text(o.st.header, title)
+	if len(findings) == 0 {
+		if len(o.ix.r.Findings) == 0 {
+			o.text(o.st.dim, "  no finding: nothing stays stuck across the moments")
+		} else {
+			o.text(o.st.dim, "  no finding matches the filter")
+		}
+	}
+	for _, f := range findings {
+		o.rows = append(o.rows, o.findingRow(f))
+	}
+
+	var pools, internal []*poolInfo
+	for _, pi := range o.ix.pools {
+		if !mt.text(pi.hay) {
+			continue
+		}
+		if pi.p.Internal {
+			internal = append(internal, pi)
+		} else {
+			pools = append(pools, pi)
+		}
+	}
+	o.sortPools(pools)
+	o.sortPools(internal)
+	o.text(o.st.dim, "")
+	head := "  " + fit("POOLS ("+itoa(len(pools))+") · sort: "+overviewSorts[o.sortBy], o.nameW) + " " +
+		fit("trend", o.sparkW) + labelCells(o.ix.labels, o.colIdx, o.colW, -1) + right("change", 7)
+	o.rows = append(o.rows, ovRow{kind: rowText, body: head, styled: o.st.header.Render(head)})
+	if len(pools) == 0 && len(internal) == 0 {
+		o.text(o.st.dim, "  no pool matches the filter")
+	}
+	for _, pi := range pools {
+		o.rows = append(o.rows, o.poolRow(pi, pi.p.Name, pi.p.Counts, rowPool))
+	}
+	if len(internal) > 0 {
+		counts := make([]int, len(o.ix.labels))
+		for _, pi := range internal {
+			for i, c := range pi.p.Counts {
+				if i < len(counts) {
+					counts[i] += c
+				}
+			}
+		}
+		mark := "+ "
+		if o.unfold {
+			mark = "- "
+		}
+		o.rows = append(o.rows, o.poolRow(nil, mark+o.ix.internalName+" ("+plural(len(internal), "pool")+")", counts, rowInternal))
+		if o.unfold {
+			for _, pi := range internal {
+				o.rows = append(o.rows, o.poolRow(pi, "  "+pi.p.Name, pi.p.Counts, rowPool))
+			}
+		}
+	}
+
+	// Keep the cursor on the same finding or pool when it is still shown.
+	o.list.cursor = 0
+	if keep != nil {
+		for i, r := range o.rows {
+			if r.kind == keep.kind && r.kind != rowText && r.f == keep.f && r.p == keep.p {
+				o.list.cursor = i
+			}
+		}
+	}
+	o.list.move(0, len(o.rows), o.selectable)
+	o.list.scroll(len(o.rows), o.listHeight())
+}
+
+func (o *overviewPane) findingMatches(mt *matcher, f *analyze.Finding) bool {
+	if mt.all() {
+		return true
+	}
+	if mt.text(strings.ToLower(strings.Join([]string{f.Kind, f.Pool, f.State, f.Via, f.Summary, f.Frame, f.Culprit}, "\x00"))) {
+		return true
+	}
+	if pi := o.ix.poolByName(f.Pool); pi != nil && mt.text(pi.hay) {
+		return true
+	}
+	return false
+}
+
+// layout splits the width between name, sparkline, counts and change.
+func (o *overviewPane) layout() {
+	n := len(o.ix.labels)
+	o.sparkW = min(max(n, 5), 24)
+	avail := o.width - 2 - 20 - (o.sparkW + 1) - 7
+	o.colIdx, o.colW = columns(o.ix.labels, -1, avail)
+	cols := 0
+	for _, w := range o.colW {
+		cols += w
+	}
+	o.nameW = min(48, max(10, o.width-2-(o.sparkW+1)-cols-7))
+}
+
+func (o *overviewPane) text(style interface{ Render(...string) string }, s string) {
+	o.rows = append(o.rows, ovRow{kind: rowText, body: s, styled: style.Render(s)})
+}
+
+func (o *overviewPane) findingRow(f *analyze.Finding) ovRow {
+	tag := map[analyze.Severity]string{analyze.Critical: "CRIT", analyze.Warning: "WARN", analyze.Info: "INFO"}[f.Severity]
+	what := f.Summary
+	if what == "" {
+		what = strings.TrimSpace(f.Pool + " " + f.State)
+	}
+	head := tag + " " + fit(f.Kind, 13) + " "
+	rest := cut(what, o.width-2-width(head))
+	sev := o.st.sevStyle(f.Severity)
+	return ovRow{kind: rowFinding, f: f, body: head + rest, styled: sev.Render(head) + rest}
+}
+
+func (o *overviewPane) poolRow(pi *poolInfo, name string, counts []int, kind rowKind) ovRow {
+	spark := fit(sparkline(counts), o.sparkW)
+	cells := countCells(counts, o.colIdx, o.colW) + right(itoa(spread(counts)), 7)
+	n := fit(name, o.nameW) + " "
+	return ovRow{kind: kind, p: pi, name: name, counts: counts, body: n + spark + cells, styled: n + o.st.spark.Render(spark) + cells}
+}
+
+func (o *overviewPane) sortPools(ps []*poolInfo) {
+	last := len(o.ix.labels) - 1
+	at := func(pi *poolInfo, i int) int {
+		if i < 0 || i >= len(pi.p.Counts) {
+			return 0
+		}
+		return pi.p.Counts[i]
+	}
+	slices.SortStableFunc(ps, func(a, b *poolInfo) int {
+		var c int
+		switch overviewSorts[o.sortBy] {
+		case "change":
+			c = cmp.Or(cmp.Compare(b.change, a.change), cmp.Compare(b.p.Max, a.p.Max))
+		case "last moment":
+			c = cmp.Compare(at(b, last), at(a, last))
+		case "largest":
+			c = cmp.Compare(b.p.Max, a.p.Max)
+		}
+		return cmp.Or(c, strings.Compare(a.p.Name, b.p.Name))
+	})
+}
+
+func (o *overviewPane) selectable(i int) bool { return o.rows[i].kind != rowText }
+
+// listHeight is the number of rows shown under the title lines.
+func (o *overviewPane) listHeight() int { return max(1, o.height-2) }
+
+// selected returns the row under the cursor; nil when none is selectable.
+func (o *overviewPane) selected() *ovRow {
+	if o.list.cursor < len(o.rows) && o.selectable(o.list.cursor) {
+		return &o.rows[o.list.cursor]
+	}
+	return nil
+}
+
+func (o *overviewPane) moveBy(delta int) {
+	o.list.move(delta, len(o.rows), o.selectable)
+	o.list.scroll(len(o.rows), o.listHeight())
+}
+
+func (o *overviewPane) cycleSort() {
+	o.sortBy = (o.sortBy + 1) % len(overviewSorts)
+	o.refresh(o.query, o.width, o.height)
+}
+
+func (o *overviewPane) toggleFold() {
+	o.unfold = !o.unfold
+	o.refresh(o.query, o.width, o.height)
+}
+
+// title is the first line: runtime, moments, threads at the last moment.
+func (o *overviewPane) title() string {
+	r := o.ix.r
+	s := "dumpdiff"
+	if r.Runtime != "" {
+		s += " · " + string(r.Runtime)
+	}
+	s += " · " + itoa(len(r.Moments)) + " moments"
+	if n := len(o.ix.full); n > 0 {
+		s += " (" + o.ix.full[0] + " → " + o.ix.full[n-1] + ")"
+		if len(r.Totals) == n {
+			s += " · " + itoa(r.Totals[n-1]) + " threads at the last"
+		}
+	}
+	return s
+}
+
+func (o overviewPane) view() []string {
+	lines := []string{o.st.title.Render(cut(o.title(), o.width))}
+	if n := len(o.ix.r.Warnings); n > 0 {
+		lines = append(lines, o.st.errText.Render(cut("⚠ "+itoa(n)+" warning(s): "+o.ix.r.Warnings[0], o.width)))
+	} else {
+		lines = append(lines, "")
+	}
+	start, end := o.list.window(len(o.rows), o.listHeight())
+	for i := start; i < end; i++ {
+		r := o.rows[i]
+		switch {
+		case r.kind == rowText:
+			lines = append(lines, r.styled)
+		case i == o.list.cursor:
+			lines = append(lines, o.st.selected.Render(fit("› "+r.body, o.width)))
+		default:
+			lines = append(lines, "  "+r.styled)
+		}
+	}
+	return lines
+}

@@ -1,0 +1,439 @@
+package tui
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/dumpdiff/dumpdiff/parse"
+)
+
+// stateSorts are the orders of the thread list, cycled by `s`.
+var stateSorts = []string{"dump order", "name", "id"}
+
+// statePane is one group (a pool in one state): the threads in it at the
+// selected moment, which of them are in it at the other moments, and the
+// stack of the selected thread; or, with `c`, the group's representative
+// stacks at two moments side by side (wide) or as a diff (narrow).
+type statePane struct {
+	ix      *index
+	st      styles
+	gi      *groupInfo
+	moment  int
+	sortBy  int
+	query   string
+	width   int
+	height  int
+	threads []*parse.Thread // at moment, filtered and sorted by refresh
+	// same[k] is how many threads of the group at moment are in the group
+	// at moment k too (by identity); -1 when identity is unknown.
+	same    []int
+	list    cursorList
+	compare bool
+	cmpFrom int      // left moment of the comparison
+	diff    []diffOp // representative stacks at cmpFrom and moment
+}
+
+// newStatePane opens gi at moment, or at its largest moment when it has no
+// thread there.
+func newStatePane(ix *index, st styles, gi *groupInfo, moment int) statePane {
+	c := gi.g.Counts
+	if moment < 0 || moment >= len(c) || c[moment] == 0 {
+		moment = 0
+		for i := range c {
+			if c[i] >= c[moment] {
+				moment = i
+			}
+		}
+	}
+	return statePane{ix: ix, st: st, gi: gi, moment: moment}
+}
+
+// refresh filters and sorts the threads at the moment and counts the same
+// threads at the other moments: one pass over the group's threads there.
+func (s *statePane) refresh(query string, w, h int) {
+	s.query, s.width, s.height = query, w, h
+	var keep *parse.Thread
+	if s.list.cursor < len(s.threads) {
+		keep = s.threads[s.list.cursor]
+	}
+	g := s.gi.g
+	var all []*parse.Thread
+	if s.moment < len(g.Threads) {
+		all = g.Threads[s.moment]
+	}
+	mt := newMatcher(query)
+	s.threads = s.threads[:0:0]
+	if mt.all() || mt.text(s.gi.own) {
+		s.threads = append(s.threads, all...)
+	} else {
+		for _, t := range all {
+			if mt.thread(t) {
+				s.threads = append(s.threads, t)
+			}
+		}
+	}
+	// The representative thread first, so the stack shown on opening is it.
+	var rep *parse.Thread
+	if s.moment < len(g.Stacks) {
+		rep = g.Stacks[s.moment]
+	}
+	switch stateSorts[s.sortBy] {
+	case "name":
+		slices.SortStableFunc(s.threads, func(a, b *parse.Thread) int {
+			return cmp.Or(naturalCompare(a.Name, b.Name), cmp.Compare(a.ID, b.ID))
+		})
+	case "id":
+		slices.SortStableFunc(s.threads, func(a, b *parse.Thread) int { return cmp.Compare(a.ID, b.ID) })
+	default:
+		if i := slices.Index(s.threads, rep); i > 0 {
+			s.threads = slices.Insert(slices.Delete(s.threads, i, i+1), 0, rep)
+		}
+	}
+
+	s.same = make([]int, len(s.ix.labels))
+	for k := range s.same {
+		where := s.ix.where[k]
+		n := 0
+		for _, t := range all {
+			key, ok := keyOf(t)
+			if !ok {
+				n = -1
+				break
+			}
+			if where[key] == g {
+				n++
+			}
+		}
+		s.same[k] = n
+	}
+
+	s.list.cursor = 0
+	if keep != nil {
+		if i := slices.Index(s.threads, keep); i >= 0 {
+			s.list.cursor = i
+		}
+	}
+	s.list.scroll(len(s.threads), s.listHeight())
+	if s.compare {
+		s.diff = diffStacks(s.stackAt(s.cmpFrom), s.stackAt(s.moment))
+	}
+}
+
+// stackAt is the group's representative thread at moment m; nil if none.
+func (s *statePane) stackAt(m int) *parse.Thread {
+	if m >= 0 && m < len(s.gi.g.Stacks) {
+		return s.gi.g.Stacks[m]
+	}
+	return nil
+}
+
+// listHeight is the number of thread rows: a third of what is left under
+// the five header lines, at least three.
+func (s *statePane) listHeight() int { return max(3, (s.height-6)/3) }
+
+func (s *statePane) moveBy(delta int) {
+	s.list.move(delta, len(s.threads), nil)
+	s.list.scroll(len(s.threads), s.listHeight())
+}
+
+func (s *statePane) setMoment(m int) {
+	if m < 0 || m >= len(s.ix.labels) || m == s.moment {
+		return
+	}
+	s.moment = m
+	s.list = cursorList{}
+	s.threads = nil
+	s.refresh(s.query, s.width, s.height)
+}
+
+func (s *statePane) cycleSort() {
+	s.sortBy = (s.sortBy + 1) % len(stateSorts)
+	s.refresh(s.query, s.width, s.height)
+}
+
+// toggleCompare starts comparing the selected moment (kept on the left) with
+// the previous moment that has threads in the group, else the next one; the
+// right side then follows ←/→.
+func (s *statePane) toggleCompare() {
+	s.compare = !s.compare
+	if !s.compare {
+		return
+	}
+	s.cmpFrom = s.moment
+	other := -1
+	for k := s.moment - 1; k >= 0 && other < 0; k-- {
+		if s.stackAt(k) != nil {
+			other = k
+		}
+	}
+	for k := s.moment + 1; k < len(s.ix.labels) && other < 0; k++ {
+		if s.stackAt(k) != nil {
+			other = k
+		}
+	}
+	if other < 0 {
+		other = (s.moment + 1) % max(1, len(s.ix.labels))
+	}
+	s.moment = other
+	s.list = cursorList{}
+	s.refresh(s.query, s.width, s.height)
+}
+
+func (s *statePane) selected() *parse.Thread {
+	if s.list.cursor < len(s.threads) {
+		return s.threads[s.list.cursor]
+	}
+	return nil
+}
+
+func (s *statePane) title() string {
+	g := s.gi.g
+	return g.Pool + " › " + stateName(g.State, g.Via) + " · " + string(g.Category)
+}
+
+// momentBar is "before 0 │ [during-1 190] │ after 200".
+func (s *statePane) momentBar() (plain, styled string) {
+	var p, st []string
+	for k, l := range s.ix.labels {
+		c := 0
+		if k < len(s.gi.g.Counts) {
+			c = s.gi.g.Counts[k]
+		}
+		cell := l + " " + itoa(c)
+		if k < 9 {
+			cell = itoa(k+1) + ":" + cell
+		}
+		switch {
+		case k == s.moment:
+			p = append(p, "["+cell+"]")
+			st = append(st, s.st.moment.Render("["+cell+"]"))
+		case s.compare && k == s.cmpFrom:
+			p = append(p, "<"+cell+">")
+			st = append(st, s.st.header.Render("<"+cell+">"))
+		default:
+			p = append(p, cell)
+			st = append(st, cell)
+		}
+	}
+	return strings.Join(p, " │ "), strings.Join(st, " │ ")
+}
+
+// sameLine says how many of the threads here are the very same threads in
+// this state at the other moments.
+func (s *statePane) sameLine() string {
+	all := 0
+	if s.moment < len(s.gi.g.Threads) {
+		all = len(s.gi.g.Threads[s.moment])
+	}
+	if all == 0 {
+		return "no thread in this state at " + s.ix.labels[s.moment]
+	}
+	var parts []string
+	for k, n := range s.same {
+		if k == s.moment {
+			continue
+		}
+		if n < 0 {
+			return "thread identity is not printed in this format: same threads unknown"
+		}
+		parts = append(parts, itoa(n)+" at "+s.ix.labels[k])
+	}
+	if len(parts) == 0 {
+		return itoa(all) + " threads at " + s.ix.labels[s.moment]
+	}
+	return "same threads: of " + itoa(all) + " here, in this state " + strings.Join(parts, ", ")
+}
+
+// presence is one mark per moment for thread t: ● in this state, ○ in the
+// dump in another state, · not in the dump.
+func (s *statePane) presence(t *parse.Thread) string {
+	key, ok := keyOf(t)
+	if !ok {
+		return ""
+	}
+	var b strings.Builder
+	for k := range s.ix.labels {
+		switch g := s.ix.where[k][key]; {
+		case g == s.gi.g:
+			b.WriteString("●")
+		case g != nil:
+			b.WriteString("○")
+		default:
+			b.WriteString("·")
+		}
+	}
+	return b.String()
+}
+
+// threadRow is the text of one thread in the list.
+func threadRow(t *parse.Thread) string {
+	var s string
+	if t.Name != "" || t.NativeID != "" {
+		s = t.Name
+		if t.ID != 0 {
+			s += "  #" + itoa(int(t.ID))
+		}
+		if t.NativeID != "" {
+			s += " nid=" + t.NativeID
+		}
+		if t.State != "" {
+			s += "  " + t.State
+		}
+		if t.StateDetail != "" {
+			s += " (" + t.StateDetail + ")"
+		}
+	} else {
+		s = "goroutine " + itoa(int(t.ID))
+		if t.State != "" {
+			s += "  [" + t.State
+			if t.WaitMinutes > 0 {
+				s += ", " + itoa(t.WaitMinutes) + " minutes"
+			}
+			s += "]"
+		}
+	}
+	if t.Weight > 1 {
+		s += "  ×" + itoa(t.Weight)
+	}
+	return s
+}
+
+func (s statePane) view() []string {
+	g := s.gi.g
+	plainBar, bar := s.momentBar()
+	if width(plainBar) > s.width {
+		bar = cut(plainBar, s.width)
+	}
+	lines := []string{
+		s.st.title.Render(cut(s.title(), s.width)),
+		bar,
+		s.st.dim.Render(cut(orDash(g.Explain), s.width)),
+		cut(s.sameLine(), s.width),
+	}
+	if s.compare {
+		return append(lines, s.compareView(s.height-len(lines))...)
+	}
+	head := "THREADS at " + s.ix.labels[s.moment] + " (" + itoa(len(s.threads))
+	if s.query != "" {
+		head += " matching " + `"` + s.query + `"`
+	}
+	head += ") · sort: " + stateSorts[s.sortBy] + " · ● here ○ other state · absent"
+	lines = append(lines, s.st.header.Render(cut(head, s.width)))
+	lh := s.listHeight()
+	start, end := s.list.window(len(s.threads), lh)
+	for i := start; i < end; i++ {
+		t := s.threads[i]
+		marks := s.presence(t)
+		row := fit(threadRow(t), s.width-2-width(marks)-1) + " " + marks
+		if i == s.list.cursor {
+			lines = append(lines, s.st.selected.Render("› "+row))
+		} else {
+			lines = append(lines, "  "+row)
+		}
+	}
+	for i := end - start; i < lh; i++ {
+		lines = append(lines, "")
+	}
+	t := s.selected()
+	if t == nil {
+		return append(lines, s.st.dim.Render("no thread to show"))
+	}
+	what := "STACK of " + threadRow(t)
+	if t == s.stackAt(s.moment) {
+		what += " (representative)"
+	}
+	lines = append(lines, s.st.header.Render(cut(what, s.width)))
+	stack, at := stackLines(t, g.Culprit)
+	room := s.height - len(lines)
+	for i, l := range stack {
+		if i == room-1 && len(stack) > room {
+			lines = append(lines, s.st.dim.Render("  … "+itoa(len(stack)-i)+" more lines"))
+			break
+		}
+		l = cut("  "+l, s.width)
+		if i == at {
+			l = s.st.culprit.Render(l)
+		}
+		lines = append(lines, l)
+	}
+	return lines
+}
+
+// compareView shows the representative stacks at cmpFrom and moment: side
+// by side when the screen is wide enough, else as a diff.
+func (s statePane) compareView(room int) []string {
+	a, b := s.ix.labels[s.cmpFrom], s.ix.labels[s.moment]
+	lines := []string{s.st.header.Render(cut("COMPARE representative stacks: "+a+" (left, fixed) ⇄ "+b+" (←/→) · c closes", s.width))}
+	if s.stackAt(s.cmpFrom) == nil || s.stackAt(s.moment) == nil {
+		lines = append(lines, s.st.dim.Render(cut("  no thread in this state at "+a+" or "+b+": nothing to compare", s.width)))
+	}
+	side := s.width >= 100
+	colW := (s.width - 5) / 2
+	if side {
+		lines = append(lines, s.st.dim.Render("  "+fit(a, colW)+" │ "+b))
+	}
+	for i, op := range s.diff {
+		if len(lines) >= room {
+			break
+		}
+		if len(lines) == room-1 && i < len(s.diff)-1 {
+			lines = append(lines, s.st.dim.Render("  … "+itoa(len(s.diff)-i)+" more frames"))
+			break
+		}
+		var l string
+		if side {
+			mark := "  "
+			if op.kind != ' ' {
+				mark = string(op.kind) + " "
+			} else if op.left != op.right {
+				mark = "~ "
+			}
+			l = mark + fit(op.left, colW) + " │ " + cut(op.right, colW)
+		} else {
+			text := op.left
+			if op.kind == '+' {
+				text = op.right
+			} else if op.kind == ' ' && op.left != op.right {
+				text = op.left + " → " + op.right
+			}
+			l = cut(string(op.kind)+" "+text, s.width)
+		}
+		switch op.kind {
+		case '-':
+			l = s.st.removed.Render(l)
+		case '+':
+			l = s.st.added.Render(l)
+		}
+		lines = append(lines, l)
+	}
+	return lines
+}
+
+// naturalCompare orders "exec-2" before "exec-10".
+func naturalCompare(a, b string) int {
+	for a != "" && b != "" {
+		da, db := digits(a), digits(b)
+		if da > 0 && db > 0 {
+			na, nb := strings.TrimLeft(a[:da], "0"), strings.TrimLeft(b[:db], "0")
+			if c := cmp.Or(cmp.Compare(len(na), len(nb)), strings.Compare(na, nb)); c != 0 {
+				return c
+			}
+			a, b = a[da:], b[db:]
+			continue
+		}
+		if a[0] != b[0] {
+			return cmp.Compare(a[0], b[0])
+		}
+		a, b = a[1:], b[1:]
+	}
+	return cmp.Compare(len(a), len(b))
+}
+
+func digits(s string) int {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return i
+}
