@@ -11,15 +11,15 @@ import (
 // never on a key press: search text for the filter, the change of each pool,
 // and where every thread is at every moment. The Result itself is read-only.
 type index struct {
-	r      *analyze.Result
+	r *analyze.Result
 	// full are the moment labels ("#1" when a moment has none); labels
 	// are the same without their long common prefix, for columns
 	// ("app.log#1", "app.log#2" → "#1", "#2").
 	full, labels []string
-	pools  []*poolInfo
-	byPool map[*analyze.Pool]*poolInfo
-	byName map[string]*poolInfo
-	groups map[*analyze.Group]*groupInfo
+	pools        []*poolInfo
+	byPool       map[*analyze.Pool]*poolInfo
+	byName       map[string]*poolInfo
+	groups       map[*analyze.Group]*groupInfo
 	// where holds, per moment, the group each identified thread is in.
 	where []map[threadKey]*analyze.Group
 	// internalName is how the folded internal pools are called.
