@@ -28,11 +28,11 @@ const (
 	EventMoment EventKind = iota
 	// EventFile: a file was written or failed. Moment, Target, File (File.Error on failure).
 	EventFile
-	// EventNext: the next moment is planned. Moment (its label), Time (when
-	// it is due); Load while a load runs (a "during" moment is taken only if
+	// EventNext: the next moment is planned. Moment (its label), Due; Load
+	// while a load runs (a "during" moment is taken only if
 	// the load still runs then).
 	EventNext
-	// EventTick: still waiting; Time is now, Next when the wait ends. For countdowns.
+	// EventTick: still waiting; Due is when the wait ends. For countdowns.
 	EventTick
 	// EventLoadStart: the load command started. Load, Time.
 	EventLoadStart
@@ -45,13 +45,13 @@ const (
 // Event is one thing that happened during a Run.
 type Event struct {
 	Kind     EventKind
-	Time     time.Time     // when it happened; for EventNext when the moment is due
+	Time     time.Time     // when it happened
 	Moment   string        // moment label; empty for EventTick, EventLoad*, EventDone
 	Target   string        // EventFile: target name
 	File     *File         // EventFile
 	Load     *LoadRecord   // EventLoadStart, EventLoadExit, EventNext during a load
 	Late     time.Duration // EventMoment: how late it started (0 or more)
-	Next     time.Time     // EventTick: when the wait ends
+	Due      time.Time     // EventNext, EventTick: when the next moment is due
 	Err      error         // EventDone
 	Manifest *Manifest     // EventDone: the final manifest
 }
@@ -108,7 +108,7 @@ type TerminalProgress struct {
 func (p *TerminalProgress) Event(e Event) {
 	switch e.Kind {
 	case EventNext:
-		p.next, p.label = e.Time, e.Moment
+		p.next, p.label = e.Due, e.Moment
 		if e.Load != nil {
 			p.load = e.Load
 		}
@@ -185,7 +185,7 @@ func describe(e Event) string {
 		return fmt.Sprintf("ok   %s %s %s %s %s %s%s", f.Target, f.Moment, f.Kind, f.Path,
 			humanBytes(f.Size), roundDur(time.Duration(f.DurationMS*float64(time.Millisecond))), extra)
 	case EventNext:
-		return fmt.Sprintf("next %s at %s (in %s)", e.Moment, e.Time.Format("15:04:05.000"), roundDur(time.Until(e.Time)))
+		return fmt.Sprintf("next %s at %s (in %s)", e.Moment, e.Due.Format("15:04:05.000"), roundDur(e.Due.Sub(e.Time)))
 	case EventLoadStart:
 		if !e.Load.Running() {
 			return "load failed to start: " + e.Load.Error

@@ -13,7 +13,7 @@ func (r *runner) runFixed(ctx context.Context) error {
 		label := fixedLabel(i, r.plan.Count)
 		planned := start.Add(time.Duration(i-1) * r.plan.Every)
 		if i > 1 {
-			r.emit(Event{Kind: EventNext, Time: planned, Moment: label})
+			r.emit(Event{Kind: EventNext, Time: time.Now(), Due: planned, Moment: label})
 			if w := r.waitUntil(ctx, planned, nil); w == waitCanceled {
 				return context.Cause(ctx)
 			}
@@ -57,7 +57,7 @@ func (r *runner) runLoad(ctx context.Context) error {
 	next := rec.Started.Add(r.plan.Every)
 	for k := 1; ; k++ {
 		label := "during-" + strconv.Itoa(k)
-		r.emit(Event{Kind: EventNext, Time: next, Moment: label, Load: &rec})
+		r.emit(Event{Kind: EventNext, Time: time.Now(), Due: next, Moment: label, Load: &rec})
 		w := r.waitUntil(ctx, next, load.done)
 		if w == waitCanceled {
 			<-load.done
@@ -87,7 +87,7 @@ func (r *runner) runLoad(ctx context.Context) error {
 
 	r.recordLoad(load)
 	after := load.rec.Ended.Add(r.plan.After)
-	r.emit(Event{Kind: EventNext, Time: after, Moment: "after"})
+	r.emit(Event{Kind: EventNext, Time: time.Now(), Due: after, Moment: "after"})
 	if r.waitUntil(ctx, after, nil) == waitCanceled {
 		return context.Cause(ctx)
 	}
@@ -140,7 +140,7 @@ func (r *runner) waitUntil(ctx context.Context, t time.Time, loadDone <-chan str
 			}
 			return waitReached
 		case now := <-tick.C:
-			r.emit(Event{Kind: EventTick, Time: now, Next: t})
+			r.emit(Event{Kind: EventTick, Time: now, Due: t})
 		}
 	}
 }
