@@ -8,7 +8,7 @@ import (
 )
 
 // errTooLarge is returned by atomicFile.Write past the size cap.
-var errTooLarge = errors.New("response exceeds the size cap")
+var errTooLarge = errors.New("exceeds the size cap")
 
 const (
 	headBytes = 4 << 10 // kept for the byte checks (format detection)

@@ -82,7 +82,7 @@ func (r *runner) get(ctx context.Context, rawURL string) (*atomicFile, error) {
 			Hint: statusHint(resp.StatusCode, string(body))}
 	}
 	if resp.ContentLength > r.plan.MaxBytes {
-		return nil, fmt.Errorf("GET %s: body of %d bytes: %w of %d bytes", shown, resp.ContentLength, errTooLarge, r.plan.MaxBytes)
+		return nil, fmt.Errorf("GET %s: body of %d bytes %w of %d bytes", shown, resp.ContentLength, errTooLarge, r.plan.MaxBytes)
 	}
 	af, err := createAtomic(r.plan.OutDir, r.plan.MaxBytes)
 	if err != nil {
@@ -91,7 +91,7 @@ func (r *runner) get(ctx context.Context, rawURL string) (*atomicFile, error) {
 	if _, err := io.Copy(af, resp.Body); err != nil {
 		af.discard()
 		if af.over {
-			return nil, fmt.Errorf("GET %s: %w of %d bytes", shown, errTooLarge, r.plan.MaxBytes)
+			return nil, fmt.Errorf("GET %s: response %w of %d bytes", shown, errTooLarge, r.plan.MaxBytes)
 		}
 		if errors.Is(err, io.ErrUnexpectedEOF) {
 			return nil, fmt.Errorf("GET %s: body truncated after %d bytes (connection closed early)", shown, af.n)

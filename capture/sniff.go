@@ -93,7 +93,7 @@ func checkJVM(head, tail []byte, size int64) error {
 func detectCommandOutput(head, tail []byte, size int64, path string) (FileKind, error) {
 	switch {
 	case size == 0:
-		return FileUnknown, errEmpty
+		return FileUnknown, errors.New("no output")
 	case bytes.HasPrefix(head, gzipMagic):
 		return FileGoroutineProto, checkGzipFile(head, path)
 	case bytes.Contains(head, jvmHeader):
