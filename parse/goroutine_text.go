@@ -34,9 +34,10 @@ import (
 //	goroutine -- "runtime stack:" --> system (frames dropped: they belong to no goroutine)
 //	goroutine -- panic:/fatal error:/SIGQUIT --> prologue (the same dump goes on)
 //	any -- register line, "-----" --> same state (epilogue, understood and dropped)
-//	any -- a line no rule knows --> peek at the next line: if it is a Go dump
-//	       line, the unknown one is recorded in Dump.Skipped and the scan goes
-//	       on; otherwise the dump ends there (log output after the dump).
+//	any -- a line no rule knows --> peek at the next non-blank line: if it is
+//	       a Go dump line, the unknown one is recorded in Dump.Skipped and the
+//	       scan goes on; otherwise the dump ends there (log output after the
+//	       dump; the unknown line and the blank lines are passed over).
 //
 // A header whose goroutine id was already seen since the last prologue ends
 // the dump: that is a second capture appended to the same file.
@@ -73,10 +74,7 @@ func classifyGoLine(line []byte) goLineKind {
 		if bytes.HasPrefix(line, []byte("\tgoroutine running on other thread")) {
 			return glNoStack
 		}
-		if bytes.IndexByte(line, ':') > 0 {
-			return glFile
-		}
-		return glUnknown
+		return glFile // fileLine checks for the ":line"
 	case 'g':
 		if isGoHeader(line) {
 			return glHeader
@@ -239,12 +237,16 @@ type goTextScan struct {
 	state goState
 	cur   *Thread   // goroutine being read; nil in the prologue
 	anc   *Ancestor // ancestor block receiving frames; nil if none
-	seen  map[int64]struct{}
+	seen  idSet
 
 	frames  []*Frame // frames of cur (or anc) being collected
 	funcKey []byte   // "func\x00" of the function line awaiting its file line
 	funcLn  int      // line number of that function line
-	cache   map[string]*Frame
+	// cache maps the "path:line" of a file line to its frame; a frame whose
+	// function differs from the cached one (two closures on one line) is
+	// found in cache2 under "func\x00path:line".
+	cache  map[string]*Frame
+	cache2 map[string]*Frame
 
 	threadSlab  []Thread
 	creatorSlab []Creator
@@ -257,9 +259,9 @@ func parseGoText(p *textParser) *Dump {
 		p:     p,
 		d:     &Dump{},
 		in:    p.in,
-		seen:  make(map[int64]struct{}),
 		cache: make(map[string]*Frame),
 	}
+	s.cache2 = make(map[string]*Frame)
 	prologue, midPrologue := 0, 0
 	ls := p.ls
 	for {
@@ -297,7 +299,7 @@ func parseGoText(p *textParser) *Dump {
 		case glHeader:
 			s.skipPendingFunc()
 			if id, ok := goHeaderID(line); ok {
-				if _, dup := s.seen[id]; dup {
+				if s.seen.has(id) {
 					// A second capture appended to the same file: a new dump.
 					ls.unread()
 					return s.finish()
@@ -312,7 +314,7 @@ func parseGoText(p *textParser) *Dump {
 		case glStart:
 			s.endThread()
 			s.start(line)
-			clear(s.seen)
+			s.seen.clear()
 			midPrologue = 0
 			continue
 		case glEpilogue:
@@ -388,18 +390,31 @@ func parseGoText(p *textParser) *Dump {
 		}
 		// A line no rule understands. It belongs to the dump only if the
 		// dump goes on after it.
+		// Blank lines after it are passed over to find the next real line.
 		junk := append([]byte(nil), line...)
 		junkLn := ls.lineNo()
 		next, ok := ls.next()
+		blank := false
+		for ok && len(next) == 0 {
+			blank = true
+			next, ok = ls.next()
+		}
 		if !ok {
 			break
 		}
 		nk := classifyGoLine(next)
-		if nk == glUnknown || nk == glBlank {
+		if nk == glUnknown {
 			ls.unread()
 			break
 		}
 		s.skip(junkLn, junk, "line not understood in a Go dump")
+		if blank {
+			s.skipPendingFunc()
+			s.endThread()
+			if s.state != gsPrologue {
+				s.state = gsSystem
+			}
+		}
 		line, kind = next, nk
 		goto again
 	}
@@ -505,7 +520,7 @@ func (s *goTextScan) header(line []byte) bool {
 	t.Line = s.p.ls.lineNo()
 	t.Weight = 1
 	s.d.Threads = append(s.d.Threads, t)
-	s.seen[t.ID] = struct{}{}
+	s.seen.add(t.ID)
 	s.cur = t
 	s.anc = nil
 	s.state = gsGoroutine
@@ -539,47 +554,68 @@ func (s *goTextScan) fileLine(line []byte) {
 	if len(s.funcKey) == 1 || s.cur == nil {
 		return // a system-stack frame: it belongs to no goroutine
 	}
-	loc := fileLoc(line)
-	colon := bytes.LastIndexByte(loc, ':')
-	if colon <= 0 {
+	loc, colon := fileLoc(line)
+	if colon < 0 {
 		s.skip(s.p.ls.lineNo(), line, "file line without a line number")
 		return
 	}
-	nameLen := len(s.funcKey)
-	s.funcKey = append(s.funcKey, loc...)
-	f, ok := s.cache[string(s.funcKey)]
-	if !ok {
-		n, ok := parseInt(loc[colon+1:], 0)
-		if !ok {
+	fn := s.funcKey[:len(s.funcKey)-1]
+	f, ok := s.cache[string(loc)]
+	if !ok || f.Func != string(fn) {
+		f = s.slowFrame(fn, loc, colon, ok)
+		if f == nil {
 			s.skip(s.p.ls.lineNo(), line, "file line without a line number")
-			s.funcKey = s.funcKey[:nameLen]
 			return
 		}
-		f = s.in.frame(s.in.bytes(s.funcKey[:nameLen-1]), s.in.bytes(loc[:colon]), int(n), "", "")
-		s.cache[string(s.funcKey)] = f
 	}
-	s.funcKey = s.funcKey[:nameLen]
 	s.frames = append(s.frames, f)
 }
 
-// fileLoc returns "path:line" of a file line: without the tab, the "+0x"
-// offset and the fp= sp= pc= suffix. Paths may hold spaces.
-func fileLoc(line []byte) []byte {
+// slowFrame finds or makes the frame of fn at loc when the location cache
+// has no frame for loc (first) or one of another function.
+func (s *goTextScan) slowFrame(fn, loc []byte, colon int, locTaken bool) *Frame {
+	nameLen := len(s.funcKey)
+	s.funcKey = append(s.funcKey, loc...)
+	defer func() { s.funcKey = s.funcKey[:nameLen] }()
+	if f, ok := s.cache2[string(s.funcKey)]; ok {
+		return f
+	}
+	n, ok := parseInt(loc[colon+1:], 0)
+	if !ok {
+		return nil
+	}
+	f := s.in.frame(s.in.bytes(fn), s.in.bytes(loc[:colon]), int(n), "", "")
+	s.cache2[string(s.funcKey)] = f
+	if !locTaken {
+		s.cache[string(loc)] = f
+	}
+	return f
+}
+
+// fileLoc returns "path:line" of a file line, without the tab, the "+0x"
+// offset and the fp= sp= pc= suffix, and the index of its last ':' (-1 if
+// none). The suffix holds no ':', so the last one ends the path (paths
+// may hold spaces and, on Windows, a drive colon).
+func fileLoc(line []byte) ([]byte, int) {
 	loc := line[1:]
-	if i := bytes.Index(loc, []byte(" +0x")); i >= 0 {
-		return loc[:i]
+	c := bytes.LastIndexByte(loc, ':')
+	if c <= 0 {
+		return loc, -1
 	}
-	if i := bytes.Index(loc, []byte(" fp=")); i >= 0 {
-		return loc[:i]
+	e := c + 1
+	for e < len(loc) && loc[e] >= '0' && loc[e] <= '9' {
+		e++
 	}
-	return bytes.TrimRight(loc, " ")
+	if e == c+1 {
+		return loc, -1
+	}
+	return loc[:e], c
 }
 
 // fileLoc splits a file line into its interned path and line number.
 func (s *goTextScan) fileLoc(line []byte) (string, int) {
-	loc := fileLoc(line)
-	colon := bytes.LastIndexByte(loc, ':')
-	if colon <= 0 {
+	loc, colon := fileLoc(line)
+	if colon < 0 {
 		return s.in.bytes(loc), 0
 	}
 	n, _ := parseInt(loc[colon+1:], 0)
@@ -759,4 +795,42 @@ peel:
 		}
 	}
 	return true
+}
+
+// idSet is the set of goroutine ids seen in a dump: a bitmap for the ids
+// the runtime hands out (small, dense), a map for the rest.
+type idSet struct {
+	bits []uint64
+	big  map[int64]struct{}
+}
+
+const idSetBitsMax = 1 << 26 // 8 MiB of bitmap at most
+
+func (s *idSet) add(id int64) {
+	if id >= 0 && id < idSetBitsMax {
+		w := int(id >> 6)
+		if w >= len(s.bits) {
+			s.bits = append(s.bits, make([]uint64, w+1-len(s.bits)+len(s.bits)/2)...)
+		}
+		s.bits[w] |= 1 << (id & 63)
+		return
+	}
+	if s.big == nil {
+		s.big = make(map[int64]struct{})
+	}
+	s.big[id] = struct{}{}
+}
+
+func (s *idSet) has(id int64) bool {
+	if id >= 0 && id < idSetBitsMax {
+		w := int(id >> 6)
+		return w < len(s.bits) && s.bits[w]&(1<<(id&63)) != 0
+	}
+	_, ok := s.big[id]
+	return ok
+}
+
+func (s *idSet) clear() {
+	clear(s.bits)
+	clear(s.big)
 }
