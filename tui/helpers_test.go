@@ -138,3 +138,8 @@ func contains(t *testing.T, what, text string, wants ...string) {
 		}
 	}
 }
+
+type analyzeResult = analyze.Result
+
+func goData(t testing.TB) *analyze.Result  { return goScenario(t) }
+func jvmData(t testing.TB) *analyze.Result { return samurai(t) }

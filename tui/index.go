@@ -191,6 +191,28 @@ func (pi *poolInfo) groupOf(state, via string) *groupInfo {
 	return nil
 }
 
+// groupOfThread returns the group of the thread called name (JVM) or with
+// goroutine id name (Go) at moment; nil when there is none. It walks the
+// threads of that moment: it runs on enter, not on every key.
+func (ix *index) groupOfThread(moment int, name string) *groupInfo {
+	if moment < 0 || name == "" {
+		return nil
+	}
+	for _, pi := range ix.pools {
+		for _, gi := range pi.groups {
+			if moment >= len(gi.g.Threads) {
+				continue
+			}
+			for _, t := range gi.g.Threads[moment] {
+				if t.Name == name || (t.Name == "" && t.ID != 0 && itoa(int(t.ID)) == name) {
+					return gi
+				}
+			}
+		}
+	}
+	return nil
+}
+
 // spread is the largest minus the smallest value of counts.
 func spread(counts []int) int {
 	if len(counts) == 0 {

@@ -48,3 +48,31 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{k.Filter, k.Sort, k.Export, k.Help, k.Quit},
 	}
 }
+
+// shortFor is the one-line help of a screen, with short words so that it
+// fits in 80 columns.
+func (k keyMap) shortFor(s screen) []key.Binding {
+	h := func(b key.Binding, keys, desc string) key.Binding {
+		b.SetHelp(keys, desc)
+		return b
+	}
+	enter := h(k.Enter, "enter", "open")
+	back := h(k.Back, "esc", "back")
+	moment := key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "moment"))
+	filter := h(k.Filter, "/", "filter")
+	sort := h(k.Sort, "s", "sort")
+	export := h(k.Export, "m", "export")
+	help := h(k.Help, "?", "help")
+	quit := h(k.Quit, "q", "quit")
+	switch s {
+	case screenOverview:
+		return []key.Binding{enter, filter, sort, export, help, quit}
+	case screenPool:
+		return []key.Binding{enter, back, moment, filter, sort, export, help, quit}
+	case screenState:
+		return []key.Binding{back, moment, h(k.Compare, "c", "compare"), filter, sort, export, help, quit}
+	case screenHelp:
+		return []key.Binding{back, quit}
+	}
+	return []key.Binding{quit}
+}

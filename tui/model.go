@@ -76,6 +76,7 @@ func base(opt Options) Model {
 		help:   help.New(),
 		filter: textinput.New(),
 	}
+	m.help.ShortSeparator = "  "
 	m.filter.Prompt = "/"
 	m.filter.Placeholder = "thread name, frame or state"
 	m.filter.CharLimit = 200
@@ -345,8 +346,24 @@ func (m Model) openPool(pi *poolInfo) Model {
 // openFinding opens the finding's state at its last moment with threads, or
 // its pool when it is not about one state.
 func (m Model) openFinding(f *analyze.Finding) Model {
+	moment := -1
+	var sample string
+	for _, e := range f.Evidence {
+		if e.Count > 0 {
+			moment = e.Moment
+			if len(e.Threads) > 0 {
+				sample = e.Threads[0]
+			}
+		}
+	}
 	pi := m.ix.poolByName(f.Pool)
 	if pi == nil {
+		// A process-wide finding: open the state of its first sample
+		// thread, found by name or goroutine id.
+		if gi := m.ix.groupOfThread(moment, sample); gi != nil {
+			m = m.openPool(gi.pool)
+			return m.openState(gi, moment)
+		}
 		m.status = "this finding is about the whole process: no pool to open"
 		return m
 	}
@@ -354,12 +371,6 @@ func (m Model) openFinding(f *analyze.Finding) Model {
 	gi := pi.groupOf(f.State, f.Via)
 	if gi == nil {
 		return m
-	}
-	moment := -1
-	for _, e := range f.Evidence {
-		if e.Count > 0 {
-			moment = e.Moment
-		}
 	}
 	return m.openState(gi, moment)
 }
@@ -445,7 +456,7 @@ func (m Model) View() tea.View {
 	case m.query != "":
 		foot = m.st.dim.Render(cut("filter: "+m.query+"  (/ edits, esc clears)", m.width))
 	}
-	lines = append(lines, foot, cut(m.help.ShortHelpView(m.keys.ShortHelp()), m.width))
+	lines = append(lines, foot, cut(m.help.ShortHelpView(m.keys.shortFor(m.screen)), m.width))
 	v := tea.NewView(strings.Join(lines, "\n"))
 	v.AltScreen = true
 	v.WindowTitle = "dumpdiff"

@@ -242,7 +242,7 @@ func (s *statePane) sameLine() string {
 	if len(parts) == 0 {
 		return itoa(all) + " threads at " + s.ix.labels[s.moment]
 	}
-	return "same threads: of " + itoa(all) + " here, in this state " + strings.Join(parts, ", ")
+	return "same threads in this state: " + strings.Join(parts, " · ") + " (of " + itoa(all) + ")"
 }
 
 // presence is one mark per moment for thread t: ● in this state, ○ in the
@@ -368,6 +368,24 @@ func (s statePane) compareView(room int) []string {
 	if s.stackAt(s.cmpFrom) == nil || s.stackAt(s.moment) == nil {
 		lines = append(lines, s.st.dim.Render(cut("  no thread in this state at "+a+" or "+b+": nothing to compare", s.width)))
 	}
+	same, left, right := 0, 0, 0
+	for _, op := range s.diff {
+		switch op.kind {
+		case ' ':
+			same++
+		case '-':
+			left++
+		case '+':
+			right++
+		}
+	}
+	sum := itoa(same) + " frames in both"
+	if left+right == 0 && same > 0 {
+		sum = "the same " + plural(same, "frame") + " at both moments"
+	} else {
+		sum += ", " + itoa(left) + " only at " + a + ", " + itoa(right) + " only at " + b
+	}
+	lines = append(lines, cut(sum, s.width))
 	side := s.width >= 100
 	colW := (s.width - 5) / 2
 	if side {

@@ -65,9 +65,14 @@ func sparkline(counts []int) string {
 
 // columns picks which moments get a count column in avail cells: all of
 // them when they fit, else the first ones, the selected one and the last.
-// Each column is as wide as its label (at least 5 cells) plus a space.
+// Each column is as wide as its label (at least 5 cells, with room for
+// brackets when a moment is selected) plus a space.
 func columns(labels []string, sel, avail int) (idx []int, widths []int) {
-	w := func(i int) int { return min(max(5, width(labels[i])), 12) + 1 }
+	extra := 0
+	if sel >= 0 {
+		extra = 2 // room for the brackets of the selected moment
+	}
+	w := func(i int) int { return min(max(5, width(labels[i])+extra), 14) + 1 }
 	total := 0
 	for i := range labels {
 		total += w(i)

@@ -51,7 +51,12 @@ func Run(ctx context.Context, load func() (*analyze.Result, error), opt Options)
 		popts = append(popts, tea.WithInput(opt.Input))
 	}
 	if opt.Output != nil {
-		popts = append(popts, tea.WithOutput(opt.Output))
+		// Not a terminal: nobody will tell the size, so give it.
+		w, h := opt.Width, opt.Height
+		if w == 0 || h == 0 {
+			w, h = 80, 24
+		}
+		popts = append(popts, tea.WithOutput(opt.Output), tea.WithWindowSize(w, h))
 	}
 	if opt.NoColor {
 		popts = append(popts, tea.WithColorProfile(colorprofile.Ascii))

@@ -1,0 +1,73 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// TestViewGolden draws each screen of real analyses at 80×24 and 120×40,
+// ANSI stripped, against testdata/*.txt (go test -update rewrites them).
+func TestViewGolden(t *testing.T) {
+	cases := []struct {
+		name string
+		data func(testing.TB) *analyzeResult
+		keys []string
+	}{
+		{"go-overview", goData, nil},
+		{"go-pool", goData, []string{"down", "down", "enter"}},
+		{"go-state", goData, []string{"down", "down", "enter", "enter"}},
+		{"go-state-before", goData, []string{"down", "down", "enter", "enter", "1"}},
+		{"go-compare", goData, []string{"down", "down", "enter", "enter", "c"}},
+		{"go-finding", goData, []string{"enter"}},
+		{"go-filter", goData, []string{"/", "handleSearch", "enter"}},
+		{"go-sort", goData, []string{"s", "s", "s"}},
+		{"go-help", goData, []string{"?"}},
+		{"jvm-overview", jvmData, []string{"G", "enter"}},
+		{"jvm-finding", jvmData, []string{"enter"}},
+		{"jvm-state", jvmData, []string{"down", "enter", "enter", "down"}},
+		{"jvm-compare", jvmData, []string{"down", "enter", "enter", "c"}},
+	}
+	for _, size := range [][2]int{{80, 24}, {120, 40}} {
+		for _, c := range cases {
+			name := fmt.Sprintf("%s-%dx%d", c.name, size[0], size[1])
+			t.Run(name, func(t *testing.T) {
+				m := New(c.data(t), Options{NoColor: true})
+				nm, _ := m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+				m = send(t, nm.(Model), c.keys...)
+				got := text(m)
+				checkSize(t, got, size[0], size[1])
+				golden(t, name+".txt", got)
+			})
+		}
+	}
+}
+
+// checkSize asserts the screen has exactly h lines of at most w cells.
+func checkSize(t *testing.T, screen string, w, h int) {
+	t.Helper()
+	lines := strings.Split(screen, "\n")
+	if len(lines) != h {
+		t.Errorf("screen has %d lines, want %d", len(lines), h)
+	}
+	for i, l := range lines {
+		if width(l) > w {
+			t.Errorf("line %d is %d cells wide, more than %d: %q", i+1, width(l), w, l)
+		}
+	}
+}
+
+// TestViewColor checks that colours are drawn unless NoColor is set.
+func TestViewColor(t *testing.T) {
+	r := goData(t)
+	colored := New(r, Options{}).View().Content
+	plain := New(r, Options{NoColor: true}).View().Content
+	if !strings.Contains(colored, "\x1b[38;") {
+		t.Errorf("coloured view has no foreground colour sequence")
+	}
+	if strings.Contains(plain, "\x1b[38;") || strings.Contains(plain, "\x1b[48;") {
+		t.Errorf("NoColor view has colour sequences: %q", plain)
+	}
+}
