@@ -34,7 +34,9 @@ type momentRow struct {
 	label   string
 	target  string // "" for a single process
 	file    string // file name without its directory, ":line" when the dump starts after line 1
+	base    string // file name without its directory
 	path    string // file as given by the user
+	line    int    // 1-based line where the dump starts; 0 for binary formats
 	format  parse.Format
 	time    string // "2006-01-02 15:04:05"; "" when the dump prints no time
 	delta   string // "+1m30s" from the first moment with a time; "" for it or when unknown
@@ -219,10 +221,11 @@ func momentRows(ms []analyze.Moment) []momentRow {
 	out := make([]momentRow, len(ms))
 	var first time.Time
 	for i, m := range ms {
-		mr := momentRow{label: m.Label, target: m.Target, path: m.Source.File, format: m.Format,
-			threads: m.Threads, skipped: m.Skipped}
+		mr := momentRow{label: m.Label, target: m.Target, path: m.Source.File, line: m.Source.Line,
+			format: m.Format, threads: m.Threads, skipped: m.Skipped}
 		if m.Source.File != "" {
-			mr.file = filepath.Base(m.Source.File)
+			mr.base = filepath.Base(m.Source.File)
+			mr.file = mr.base
 			if m.Source.Line > 1 {
 				mr.file = fmt.Sprintf("%s:%d", mr.file, m.Source.Line)
 			}

@@ -65,23 +65,51 @@ func (t *textView) headerSection() {
 		t.add(indent + "no moments to compare")
 		return
 	}
+	// One file for every moment (several dumps in one log): name it once
+	// and give each moment the line its dump starts at.
+	file := func(m momentRow) string { return m.file }
+	if one := oneFile(t.moments); one != "" {
+		t.add(indent + truncate("file: "+one, t.width-len(indent)))
+		file = func(m momentRow) string { return fmt.Sprintf("line %d", m.line) }
+	}
 	labelW, fileW, timeW, thrW := 0, 0, 0, 0
 	for _, m := range t.moments {
 		labelW = max(labelW, cells(momentName(m)))
-		fileW = max(fileW, cells(m.file))
+		fileW = max(fileW, cells(file(m)))
 		timeW = max(timeW, cells(momentTime(m)))
 		thrW = max(thrW, len(fmt.Sprint(m.threads)))
 	}
-	labelW = min(labelW, 24)
-	fileW = min(fileW, 36)
+	// Budget: the time and thread count are kept whole; the label and
+	// file share what is left, the file giving way first.
+	rest := t.width - len(indent) - timeW - 2 - thrW - len(" threads") - 4
+	labelW = min(labelW, rest-min(fileW, rest/2))
+	fileW = min(fileW, rest-labelW)
 	for _, m := range t.moments {
-		l := indent + padRight(momentName(m), labelW) + "  " + padRight(m.file, fileW) + "  " +
-			padRight(momentTime(m), timeW) + "  " + padLeft(fmt.Sprint(m.threads), thrW) + " threads"
+		// Labels and files differ at their ends ("…#1", "…#2"): cut the middle.
+		l := indent + padRight(truncateMiddle(momentName(m), labelW), labelW) + "  "
+		if fileW >= 8 {
+			l += padRight(truncateMiddle(file(m), fileW), fileW) + "  "
+		}
+		l += padRight(momentTime(m), timeW) + "  " + padLeft(fmt.Sprint(m.threads), thrW) + " threads"
 		if m.skipped > 0 {
-			l += "  " + t.st.Severity(analyze.Warning, plural(m.skipped, "line")+" skipped")
+			l += "  " + t.st.Severity(analyze.Warning, truncate(plural(m.skipped, "line")+" skipped", t.width-cells(l)-2))
 		}
 		t.add(l)
 	}
+}
+
+// oneFile returns the file name shared by every moment when there are
+// several moments and they all come from one file; "" otherwise.
+func oneFile(ms []momentRow) string {
+	if len(ms) < 2 {
+		return ""
+	}
+	for _, m := range ms[1:] {
+		if m.path != ms[0].path || m.path == "" {
+			return ""
+		}
+	}
+	return ms[0].base
 }
 
 func momentName(m momentRow) string {
@@ -137,7 +165,7 @@ func (t *textView) verdictSection() {
 			if f.culprit != "" {
 				parts = append(parts, "culprit "+f.culprit)
 			}
-			t.add(body + truncate(strings.Join(parts, " · "), t.width-len(body)))
+			t.add(wrap(strings.Join(parts, " · "), t.width, body, body+"  ")...)
 		}
 		if len(f.evidence) > 0 {
 			var ev []string
@@ -148,7 +176,7 @@ func (t *textView) verdictSection() {
 				case len(e.threads) == 0:
 				case slices.Equal(e.threads, prev):
 					// Listing the same sample names again says nothing new.
-					s += " (same names)"
+					s += " (same samples)"
 				default:
 					s += " (" + sampleList(e.threads, e.count, 3) + ")"
 				}
@@ -255,7 +283,9 @@ func (tb table) row(name string, counts []int) string {
 	}
 	b.WriteString("  ")
 	b.WriteString(padLeft(change(counts), tb.changeW))
-	return b.String()
+	// Trimmed here, before a style wraps it, for the same bytes with and
+	// without colour.
+	return strings.TrimRight(b.String(), " ")
 }
 
 func (t *textView) poolSection() {
@@ -293,7 +323,9 @@ func (t *textView) poolSection() {
 			}
 			t.add(tb.row(mark+stateName(s.state, s.via), s.counts))
 			if d := stateDetail(s); d != "" {
-				t.add(t.st.Dim(truncate("       "+d, t.width)))
+				for _, l := range wrap(d, t.width, "       ", "         ") {
+					t.add(t.st.Dim(l))
+				}
 			}
 		}
 		if s := p.moreStates; s != nil {

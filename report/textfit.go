@@ -26,6 +26,22 @@ func truncate(s string, w int) string {
 	return ansi.Truncate(s, w, "…")
 }
 
+// truncateMiddle cuts s to at most w cells by taking out its middle:
+// "samurai__openjdk…example#1". Labels and file names of one run differ at
+// their ends.
+func truncateMiddle(s string, w int) string {
+	s = oneLine(s)
+	if cells(s) <= w {
+		return s
+	}
+	if w < 5 {
+		return truncate(s, w)
+	}
+	head := (w - 1) / 2
+	tail := w - 1 - head
+	return ansi.Truncate(s, head, "") + "…" + ansi.TruncateLeft(s, cells(s)-tail, "")
+}
+
 // padRight truncates s to w cells and fills it with spaces up to w.
 func padRight(s string, w int) string {
 	s = truncate(s, w)

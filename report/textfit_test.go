@@ -67,6 +67,31 @@ func TestTruncateAndPad(t *testing.T) {
 	}
 }
 
+func TestTruncateMiddle(t *testing.T) {
+	tests := []struct {
+		name, in string
+		w        int
+		want     string
+	}{
+		{"fits", "before", 10, "before"},
+		{"cut", "samurai__blocker-example#1", 11, "samur…ple#1"},
+		{"even width", "abcdefghij", 6, "ab…hij"},
+		{"tiny", "abcdefghij", 3, "ab…"},
+		{"wide runes", "日本語日本語", 7, "日…本語"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := truncateMiddle(tt.in, tt.w)
+			if got != tt.want {
+				t.Errorf("truncateMiddle(%q, %d) = %q, want %q", tt.in, tt.w, got, tt.want)
+			}
+			if cells(got) > tt.w {
+				t.Errorf("%q is %d cells, wider than %d", got, cells(got), tt.w)
+			}
+		})
+	}
+}
+
 func TestChange(t *testing.T) {
 	tests := []struct {
 		name string
