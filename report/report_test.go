@@ -118,6 +118,12 @@ func TestGoldenScenarios(t *testing.T) {
 			continue // not a scenario folder, or one still being written
 		}
 		t.Run(filepath.Base(dir), func(t *testing.T) {
+			golden := filepath.Join("testdata", "scenarios", filepath.Base(dir))
+			if _, err := os.Stat(golden); err != nil && !*update {
+				// A scenario another engineer is still generating: its
+				// goldens come when its fixtures are committed.
+				t.Skipf("no goldens for %s yet: run go test -update and read them", dir)
+			}
 			r := analyzeScenario(t, dir)
 			checkGoldens(t, r, filepath.Join("testdata", "scenarios", filepath.Base(dir)))
 			checkProperties(t, r)
