@@ -98,7 +98,7 @@ func (m *mdView) momentTable() {
 	if len(m.moments) == 0 {
 		return
 	}
-	m.tableHead([]string{"Moment", "File", "Format", "Time", "Threads", "Skipped lines"},
+	m.tableHead([]string{"Moment", "File", "Format", "Time", capitalize(m.unit()), "Skipped lines"},
 		func(i int) bool { return i >= 4 })
 	for _, mo := range m.moments {
 		label := mdText(mo.label)
@@ -123,7 +123,7 @@ func (m *mdView) findingTable() {
 		return
 	}
 	m.p("### Findings\n\n")
-	m.tableHead([]string{"Severity", "Finding", "Pool", "State", "Threads", "Top frame", "Culprit", "Seen"},
+	m.tableHead([]string{"Severity", "Finding", "Pool", "State", capitalize(m.unit()), "Top frame", "Culprit", "Seen"},
 		func(int) bool { return false })
 	for _, f := range m.findings {
 		var ev []string
@@ -213,7 +213,7 @@ func (m *mdView) flaggedPools() {
 		var dom []string
 		for i, d := range p.dominant {
 			if d.count == 0 {
-				dom = append(dom, mdText(m.moments[i].label)+": no thread")
+				dom = append(dom, mdText(m.moments[i].label)+": none")
 				continue
 			}
 			f := d.frame
@@ -264,7 +264,7 @@ func (m *mdView) stack(s stateRow) {
 	for i, l := range lines {
 		lines[i] = oneLine(l)
 	}
-	m.p("<details><summary>%s: %s at %s (%d threads)</summary>\n\n",
+	m.p("<details><summary>%s: %s at %s, one of %d</summary>\n\n",
 		mdHTML(stateName(s.state, s.via)), mdHTML(threadTitle(t)), mdHTML(m.moments[peak].label), s.counts[peak])
 	fence := codeFence(lines)
 	m.p("%s\n%s\n%s\n\n</details>\n\n", fence, strings.Join(lines, "\n"), fence)
@@ -292,10 +292,10 @@ func (m *mdView) chart() {
 	for _, mo := range m.moments {
 		labels = append(labels, `"`+mermaidText(mo.label)+`"`)
 	}
-	m.p("### Threads over time\n\n```mermaid\nxychart-beta\n")
-	m.p("    title \"Threads per flagged pool\"\n")
+	m.p("### %s over time\n\n```mermaid\nxychart-beta\n", capitalize(m.unit()))
+	m.p("    title \"%s per flagged pool\"\n", capitalize(m.unit()))
 	m.p("    x-axis [%s]\n", strings.Join(labels, ", "))
-	m.p("    y-axis \"threads\" 0 --> %d\n", max(1, top+top/10))
+	m.p("    y-axis \"%s\" 0 --> %d\n", m.unit(), niceCeil(top+top/10))
 	for _, p := range flagged {
 		var c []string
 		for _, v := range p.counts {
@@ -322,4 +322,25 @@ func (m *mdView) warningSection() {
 		m.p("- %s\n", mdText(w))
 	}
 	m.p("\n")
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// niceCeil rounds n up to a multiple of half its leading power of ten
+// (220 → 250, 497 → 500, 2206 → 2500), for the end of a chart axis.
+func niceCeil(n int) int {
+	if n < 10 {
+		return max(1, n)
+	}
+	p := 1
+	for p*10 <= n {
+		p *= 10
+	}
+	step := p / 2
+	return (n + step - 1) / step * step
 }

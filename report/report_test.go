@@ -384,7 +384,7 @@ func TestMarkdownSummary(t *testing.T) {
 		"Top frame per moment: before: `Unsafe.park` 10 · during-1: `Net.poll` 200",
 		"x-axis [\"before\", \"during-1\", \"during-2\", \"after\"]",
 		"line [10, 200, 200, 200]",
-		"<details><summary>socket-read via http-client: http-nio-8080-exec-7 [RUNNABLE] at during-1 (200 threads)</summary>",
+		"<details><summary>socket-read via http-client: http-nio-8080-exec-7 [RUNNABLE] at during-1, one of 200</summary>",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("markdown lacks %q:\n%s", want, out)

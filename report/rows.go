@@ -206,6 +206,14 @@ func buildRows(r *analyze.Result, opt Options) *rows {
 	return rs
 }
 
+// unit is what the counts count: "goroutines" for Go, else "threads".
+func (rs *rows) unit() string {
+	if rs.runtime == parse.RuntimeGo {
+		return "goroutines"
+	}
+	return "threads"
+}
+
 // internalName names the folded row of runtime-internal pools.
 func internalName(rt parse.Runtime) string {
 	switch rt {

@@ -81,7 +81,8 @@ func (t *textView) headerSection() {
 	}
 	// Budget: the time and thread count are kept whole; the label and
 	// file share what is left, the file giving way first.
-	rest := t.width - len(indent) - timeW - 2 - thrW - len(" threads") - 4
+	unit := " " + t.unit()
+	rest := t.width - len(indent) - timeW - 2 - thrW - len(unit) - 4
 	labelW = min(labelW, rest-min(fileW, rest/2))
 	fileW = min(fileW, rest-labelW)
 	for _, m := range t.moments {
@@ -90,7 +91,7 @@ func (t *textView) headerSection() {
 		if fileW >= 8 {
 			l += padRight(truncateMiddle(file(m), fileW), fileW) + "  "
 		}
-		l += padRight(momentTime(m), timeW) + "  " + padLeft(fmt.Sprint(m.threads), thrW) + " threads"
+		l += padRight(momentTime(m), timeW) + "  " + padLeft(fmt.Sprint(m.threads), thrW) + unit
 		if m.skipped > 0 {
 			l += "  " + t.st.Severity(analyze.Warning, truncate(plural(m.skipped, "line")+" skipped", t.width-cells(l)-2))
 		}
@@ -322,7 +323,7 @@ func (t *textView) poolSection() {
 				mark = "   ! "
 			}
 			t.add(tb.row(mark+stateName(s.state, s.via), s.counts))
-			if d := stateDetail(s); d != "" {
+			if d := stateDetail(s, t.unit()); d != "" {
 				for _, l := range wrap(d, t.width, "       ", "         ") {
 					t.add(t.st.Dim(l))
 				}
@@ -344,7 +345,7 @@ func (t *textView) poolSection() {
 // stateDetail is the line under a state: its top frame, culprit (short:
 // the verdict has it in full) and how many of the very same threads stayed
 // in it from the moment it rose (analyze.Group.Same).
-func stateDetail(s stateRow) string {
+func stateDetail(s stateRow, unit string) string {
 	var parts []string
 	if s.frame != "" {
 		parts = append(parts, "at "+shortFrame(s.frame))
@@ -353,7 +354,7 @@ func stateDetail(s stateRow) string {
 		parts = append(parts, "culprit "+shortFrame(s.culprit))
 	}
 	if s.same > 0 {
-		parts = append(parts, fmt.Sprintf("%d same threads since the rise", s.same))
+		parts = append(parts, fmt.Sprintf("%d same %s since the rise", s.same, unit))
 	}
 	return strings.Join(parts, " · ")
 }

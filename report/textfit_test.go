@@ -132,3 +132,26 @@ func TestSignedDuration(t *testing.T) {
 		})
 	}
 }
+
+func TestNiceCeil(t *testing.T) {
+	tests := []struct {
+		name    string
+		in, out int
+	}{
+		{"zero", 0, 1},
+		{"small", 8, 8},
+		{"ten", 10, 10},
+		{"eleven", 11, 15},
+		{"hundreds", 220, 250},
+		{"just under", 497, 500},
+		{"thousands", 2206, 2500},
+		{"exact", 5000, 5000},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := niceCeil(tt.in); got != tt.out {
+				t.Errorf("niceCeil(%d) = %d, want %d", tt.in, got, tt.out)
+			}
+		})
+	}
+}
