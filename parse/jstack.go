@@ -218,7 +218,8 @@ type jstackScanner struct {
 	t            *Thread // thread being read; nil before the first header
 	mounted      int     // index in t.Frames where "Mounted virtual thread" frames start; -1 if none
 	sawStateLine bool
-	orphan       bool // after a header that could not be read: its lines are skipped
+	orphan       bool     // after a header that could not be read: its lines are skipped
+	fbuf         []*Frame // frames of the current thread, copied to it at its end
 	pending      []pendingLine
 	dl           *Deadlock     // deadlock report being read
 	edge         *DeadlockEdge // edge being read
@@ -350,7 +351,7 @@ func (s *jstackScanner) threadLine(t []byte) bool {
 			return false
 		}
 		s.flushPending()
-		th.Frames = append(th.Frames, f)
+		s.fbuf = append(s.fbuf, f)
 		s.state = stThread
 		return true
 	case len(t) > 1 && t[0] == '-' && t[1] == ' ':
@@ -368,7 +369,7 @@ func (s *jstackScanner) threadLine(t []byte) bool {
 		if l.Kind == LockOwnable {
 			l.Frame = -1
 		} else {
-			l.Frame = len(th.Frames) - 1
+			l.Frame = len(s.fbuf) - 1
 		}
 		th.Locks = append(th.Locks, l)
 		return true
@@ -391,7 +392,7 @@ func (s *jstackScanner) threadLine(t []byte) bool {
 		if th.MountedVirtual == 0 {
 			th.MountedVirtual = int64(atoiBytes(t[len("Mounted virtual thread #"):]))
 		}
-		s.mounted = len(th.Frames)
+		s.mounted = len(s.fbuf)
 		return true
 	case bytes.Equal(t, []byte("No compile task")), bytes.HasPrefix(t, []byte("Compiling:")):
 		// Compiler threads name their current task; the model has no
@@ -473,6 +474,10 @@ func (s *jstackScanner) endThread() {
 		return
 	}
 	s.t = nil
+	if len(s.fbuf) > 0 {
+		th.Frames = append([]*Frame(nil), s.fbuf...) // one allocation of the exact size
+		s.fbuf = s.fbuf[:0]
+	}
 	if k := s.mounted; k > 0 && k < len(th.Frames) {
 		n := len(th.Frames)
 		frames := make([]*Frame, 0, n)

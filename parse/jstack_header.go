@@ -151,9 +151,9 @@ func headerField(th *Thread, k, v []byte, in *interner) {
 	case "allocated":
 		th.Allocated = parseBytesSize(v)
 	case "tid":
-		th.TID = in.bytes(v)
+		th.TID = string(v) // unique per thread: interning would only grow the table
 	case "nid":
-		th.NativeID = in.bytes(v)
+		th.NativeID = string(v)
 	case "id", "Id":
 		th.ID = int64(atoiBytes(v))
 	}
