@@ -195,7 +195,7 @@ func describe(e Event) string {
 		return fmt.Sprintf("load %s after %s", loadStatus(e.Load), roundDur(e.Load.Ended.Sub(e.Load.Started)))
 	case EventDone:
 		m := e.Manifest
-		msg := fmt.Sprintf("done: %d moments, %d files, %d failed", len(m.Moments), len(m.Files)-m.Failed(), m.Failed())
+		msg := fmt.Sprintf("done: %s, %s, %d failed", plural(len(m.Moments), "moment"), plural(len(m.Files)-m.Failed(), "file"), m.Failed())
 		if e.Err != nil {
 			msg += ": " + e.Err.Error()
 		}

@@ -1,7 +1,6 @@
 package capture
 
 import (
-	"errors"
 	"net/http"
 	"net/url"
 	"strings"
@@ -20,16 +19,6 @@ func redactURL(raw string) string {
 	}
 	u.Fragment = ""
 	return u.String()
-}
-
-// redactErr rewrites a *url.Error's URL (net/http puts the full request URL,
-// query included, in its errors) and otherwise returns err unchanged.
-func redactErr(err error, raw string) error {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		return &url.Error{Op: ue.Op, URL: redactURL(ue.URL), Err: ue.Err}
-	}
-	return err
 }
 
 // secrets holds header values that must never be written to the manifest,

@@ -86,8 +86,8 @@ func (r *runner) summarize(m *Manifest, err error) error {
 			kept++
 		}
 	}
-	return fmt.Errorf("capture interrupted after %d moments: %d files kept in %s, %d discarded: %w",
-		len(m.Moments), kept, r.plan.OutDir, r.discarded, err)
+	return fmt.Errorf("capture interrupted after %s: %s kept in %s, %d discarded: %w",
+		plural(len(m.Moments), "moment"), plural(kept, "file"), r.plan.OutDir, r.discarded, err)
 }
 
 // runner is the state of one Run.
@@ -197,6 +197,9 @@ func (r *runner) target(ctx context.Context, i int, label string) {
 	switch t.Kind {
 	case KindPprof:
 		for _, j := range pprofFiles(r.bases[i], prefix) {
+			if ctx.Err() != nil {
+				return // interrupted: start nothing new
+			}
 			if j.kind == FileGoroutineLeak && r.leak[i] == "absent" {
 				continue
 			}
@@ -289,4 +292,11 @@ func extension(k FileKind) string {
 // oneLine keeps error messages to one line in progress output and the manifest.
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }

@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
 	"strconv"
@@ -54,7 +55,10 @@ func ExecTarget(name, command string) Target {
 func (t Target) Source() string {
 	switch t.Kind {
 	case KindPprof:
-		return redactURL(t.URL)
+		if base, err := pprofBase(t.URL); err == nil {
+			return redactURL(base)
+		}
+		return redactURL(withScheme(t.URL))
 	case KindJVM:
 		return "pid " + strconv.Itoa(t.PID)
 	case KindExec:
@@ -70,9 +74,13 @@ func (t Target) Source() string {
 //	http://h:6060/debug/pprof/            → http://h:6060/debug/pprof
 //	http://h:6060/x/debug/pprof/goroutine → http://h:6060/x/debug/pprof
 func pprofBase(raw string) (string, error) {
-	u, err := url.Parse(raw)
+	u, err := url.Parse(withScheme(raw))
 	if err != nil {
-		return "", fmt.Errorf("bad pprof URL: %v", redactErr(err, raw))
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // without the URL, which may hold a password
+		}
+		return "", fmt.Errorf("bad pprof URL: %v", err)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
 		return "", fmt.Errorf("bad pprof URL %q: scheme must be http or https", redactURL(raw))
@@ -114,11 +122,19 @@ func safeName(s string) string {
 func defaultName(t Target, i int) string {
 	switch t.Kind {
 	case KindPprof:
-		if u, err := url.Parse(t.URL); err == nil && u.Host != "" {
+		if u, err := url.Parse(withScheme(t.URL)); err == nil && u.Host != "" {
 			return safeName(u.Host)
 		}
 	case KindJVM:
 		return "jvm-" + strconv.Itoa(t.PID)
 	}
 	return "exec-" + strconv.Itoa(i)
+}
+
+// withScheme lets "127.0.0.1:6060" mean "http://127.0.0.1:6060".
+func withScheme(raw string) string {
+	if !strings.Contains(raw, "://") {
+		return "http://" + raw
+	}
+	return raw
 }
