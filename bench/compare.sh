@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Compares `dumpdiff parse --stats` with two peer Go dump parsers on a
-# 100,000-goroutine debug=2 dump: wall time and peak RSS of the whole process,
-# each tool run RUNS times (median reported). Targets: dumpdiff at least 2x
+# 100,000-goroutine debug=2 dump: wall time, CPU time (user+sys) and peak RSS
+# of the whole process, measured by /usr/bin/time, in RUNS rounds that run
+# each tool once (interleaved, so load from other processes on the machine
+# hits all tools alike); medians are reported. Targets: dumpdiff at least 2x
 # faster than gostackparse, and at most half its peak RSS. Exits 1 if a
 # target is missed or a tool fails.
 #
-# If data/jstack-10k.txt exists (a 10,000-thread jstack dump written by the
+# If data/jstack-10k.txt (or $JSTACK) exists (a 10,000-thread jstack dump by the
 # JVM generator), dumpdiff's throughput on it is reported too (no target).
 #
 # Usage: cd bench && ./compare.sh          (RUNS=5 by default)
@@ -37,47 +39,60 @@ count() {
 	esac
 }
 
-# measure NAME FILE CMD...: runs CMD $runs times; sets med_s, med_mb, n.
-measure() {
-	local name=$1 file=$2
-	shift 2
-	local times=() rss=() i out
-	cat "$file" >/dev/null # same page-cache state for every tool
-	for ((i = 0; i < runs; i++)); do
-		if ! /usr/bin/time -f '%e %M' -o "$data/time.out" "$@" >"$data/$name.out" 2>"$data/$name.err"; then
-			echo "  $name failed: $(head -c 300 "$data/$name.err")"
-			med_s=NaN med_mb=NaN n=0
-			return 1
-		fi
-		read -r s kb <"$data/time.out"
-		times+=("$s")
-		rss+=("$kb")
-	done
-	med_s=$(printf '%s\n' "${times[@]}" | sort -g | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}')
-	med_mb=$(printf '%s\n' "${rss[@]}" | sort -g | awk '{a[NR]=$1} END{printf "%.1f", a[int((NR+1)/2)]/1024}')
-	n=$(count "$name" <"$data/$name.out")
-	echo "  $name: times ${times[*]} s; peak RSS ${rss[*]} KB; count $n"
+# run1 NAME CMD...: runs CMD once; appends "wall_s cpu_s rss_kb" to data/NAME.times.
+run1() {
+	local name=$1
+	shift
+	if ! /usr/bin/time -f '%e %U %S %M' -o "$data/time.out" "$@" >"$data/$name.out" 2>"$data/$name.err"; then
+		echo "  $name failed: $(head -c 300 "$data/$name.err")"
+		return 1
+	fi
+	awk '{printf "%s %.2f %s\n", $1, $2 + $3, $4}' "$data/time.out" >>"$data/$name.times"
+}
+
+# summarize NAME: sets med_s, cpu_s, med_mb (medians over the runs) and n.
+summarize() {
+	local t=$data/$1.times
+	med_s=$(awk '{print $1}' "$t" | sort -g | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}')
+	cpu_s=$(awk '{print $2}' "$t" | sort -g | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}')
+	med_mb=$(awk '{print $3}' "$t" | sort -g | awk '{a[NR]=$1} END{printf "%.1f", a[int((NR+1)/2)]/1024}')
+	n=$(count "$1" <"$data/$1.out")
+	echo "  $1: wall $(awk '{printf "%s ", $1}' "$t")s; peak RSS $(awk '{printf "%s ", $3}' "$t")KB; count $n"
 }
 
 f="$data/go-100k.txt"
 size_mb=$(awk -v b="$(stat -c %s "$f")" 'BEGIN{printf "%.1f", b/1e6}')
-echo "== $f ($size_mb MB), $runs runs each"
-declare -A S M N
+echo "== $f ($size_mb MB), $runs rounds, tools interleaved in each round"
+tools=(dumpdiff gostackparse panicparse)
+declare -A S C M N F
+cat "$f" >/dev/null # same page-cache state for every tool
+for tool in "${tools[@]}"; do rm -f "$data/$tool.times"; done
+for ((i = 0; i < runs; i++)); do
+	for tool in "${tools[@]}"; do
+		[ -n "${F[$tool]:-}" ] && continue
+		case $tool in
+		dumpdiff) cmd=("$bin/dumpdiff" parse --stats "$f") ;;
+		*) cmd=("$bin/$tool-stats" "$f") ;;
+		esac
+		run1 "$tool" "${cmd[@]}" || F[$tool]=failed
+	done
+done
 ok=1
-for tool in dumpdiff gostackparse panicparse; do
-	case $tool in
-	dumpdiff) cmd=("$bin/dumpdiff" parse --stats "$f") ;;
-	*) cmd=("$bin/$tool-stats" "$f") ;;
-	esac
-	if measure "$tool" "$f" "${cmd[@]}"; then :; else [ "$tool" = dumpdiff ] && ok=0; fi
-	S[$tool]=$med_s M[$tool]=$med_mb N[$tool]=$n
+for tool in "${tools[@]}"; do
+	if [ -n "${F[$tool]:-}" ]; then
+		S[$tool]=failed C[$tool]=- M[$tool]=- N[$tool]=0
+		[ "$tool" = dumpdiff ] && ok=0
+		continue
+	fi
+	summarize "$tool"
+	S[$tool]=$med_s C[$tool]=$cpu_s M[$tool]=$med_mb N[$tool]=$n
 done
 
 echo
-printf '%-14s %10s %12s %10s %10s\n' tool median_s peak_RSS_MB MB/s goroutines
-for tool in dumpdiff gostackparse panicparse; do
+printf '%-14s %10s %10s %12s %10s %10s\n' tool median_s cpu_s peak_RSS_MB MB/s goroutines
+for tool in "${tools[@]}"; do
 	mbs=$(awk -v s="${S[$tool]}" -v m="$size_mb" 'BEGIN{ if (s+0 > 0) printf "%.0f", m/s; else print "-" }')
-	printf '%-14s %10s %12s %10s %10s\n' "$tool" "${S[$tool]}" "${M[$tool]}" "$mbs" "${N[$tool]}"
+	printf '%-14s %10s %10s %12s %10s %10s\n' "$tool" "${S[$tool]}" "${C[$tool]}" "${M[$tool]}" "$mbs" "${N[$tool]}"
 done
 echo
 
@@ -99,14 +114,24 @@ else
 	echo "RSS:   FAIL (dumpdiff did not produce a matching result)"
 fi
 
-j="$data/jstack-10k.txt"
+j=${JSTACK:-$data/jstack-10k.txt}
+# The file is named JREPEAT times on one command line: one parse of a few MB
+# takes about the 10 ms resolution of /usr/bin/time.
+jrep=${JREPEAT:-10}
 if [ -s "$j" ]; then
 	jmb=$(awk -v b="$(stat -c %s "$j")" 'BEGIN{printf "%.1f", b/1e6}')
 	echo
-	echo "== $j ($jmb MB), $runs runs"
-	if measure dumpdiff "$j" "$bin/dumpdiff" parse --stats "$j"; then
-		awk -v s="$med_s" -v m="$jmb" -v r="$med_mb" -v n="$n" \
-			'BEGIN{printf "dumpdiff jstack: median %s s, %s MB/s, peak RSS %s MB, threads %d\n", s, (s > 0 ? sprintf("%.0f", m/s) : "-"), r, n}'
+	echo "== $j ($jmb MB), named $jrep times per run, $runs runs"
+	rm -f "$data/dumpdiff.times"
+	cat "$j" >/dev/null
+	jargs=()
+	for ((i = 0; i < jrep; i++)); do jargs+=("$j"); done
+	jok=1
+	for ((i = 0; i < runs; i++)); do run1 dumpdiff "$bin/dumpdiff" parse --stats "${jargs[@]}" || { jok=0; break; }; done
+	if [ "$jok" = 1 ]; then
+		summarize dumpdiff
+		awk -v s="$med_s" -v m="$jmb" -v k="$jrep" -v r="$med_mb" -v n="$n" \
+			'BEGIN{printf "dumpdiff jstack: %.3f s per parse, %s MB/s, peak RSS %s MB, threads %d per parse\n", s/k, (s > 0 ? sprintf("%.0f", m*k/s) : "-"), r, n/k}'
 	else
 		ok=0
 	fi
@@ -114,5 +139,5 @@ else
 	echo
 	echo "(no $j: JVM benchmark skipped)"
 fi
-rm -f "$data/time.out"
+rm -f "$data/time.out" "$data"/*.times "$data"/*.out "$data"/*.err
 [ "$ok" = 1 ]
