@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -72,6 +73,10 @@ func (t *textView) headerSection() {
 		t.add(indent + truncate("file: "+one, t.width-len(indent)))
 		file = func(m momentRow) string { return fmt.Sprintf("line %d", m.line) }
 	}
+	if filesAreLabels(t.moments) {
+		// before.txt, during-1.txt...: the file says nothing the label does not.
+		file = func(momentRow) string { return "" }
+	}
 	labelW, fileW, timeW, thrW := 0, 0, 0, 0
 	for _, m := range t.moments {
 		labelW = max(labelW, cells(momentName(m)))
@@ -88,7 +93,7 @@ func (t *textView) headerSection() {
 	for _, m := range t.moments {
 		// Labels and files differ at their ends ("…#1", "…#2"): cut the middle.
 		l := indent + padRight(truncateMiddle(momentName(m), labelW), labelW) + "  "
-		if fileW >= 8 {
+		if fileW >= 8 || (fileW > 0 && fileW == cells(file(m))) {
 			l += padRight(truncateMiddle(file(m), fileW), fileW) + "  "
 		}
 		l += padRight(momentTime(m), timeW) + "  " + padLeft(fmt.Sprint(m.threads), thrW) + unit
@@ -97,6 +102,17 @@ func (t *textView) headerSection() {
 		}
 		t.add(l)
 	}
+}
+
+// filesAreLabels reports whether every moment's file is its label with an
+// extension ("before.txt" for "before").
+func filesAreLabels(ms []momentRow) bool {
+	for _, m := range ms {
+		if m.base == "" || strings.TrimSuffix(m.base, filepath.Ext(m.base)) != m.label {
+			return false
+		}
+	}
+	return true
 }
 
 // oneFile returns the file name shared by every moment when there are

@@ -56,8 +56,9 @@ func padLeft(s string, w int) string {
 
 // wrap breaks text into lines of at most width cells at spaces; the first
 // line starts with first and the others with rest (both counted in the
-// width). A word longer than a line is cut. Newlines and tabs in text are
-// taken as spaces: a line of the view never holds a control character.
+// width). A word longer than a whole line is split across lines, never
+// cut: a frame name must stay whole. Newlines and tabs in text are taken
+// as spaces: a line of the view never holds a control character.
 func wrap(text string, width int, first, rest string) []string {
 	text = oneLine(text)
 	var lines []string
@@ -73,9 +74,16 @@ func wrap(text string, width int, first, rest string) []string {
 			line += " "
 			lineW++
 		}
-		if lineW+ww > width {
-			word = truncate(word, max(1, width-lineW))
+		// A word wider than the room left on an empty line goes in pieces.
+		for lineW+ww > width && width-lineW > 0 {
+			piece := ansi.Truncate(word, width-lineW, "")
+			if piece == "" { // a wide rune that does not fit
+				break
+			}
+			lines = append(lines, line+piece)
+			word = strings.TrimPrefix(word, piece)
 			ww = cells(word)
+			line, lineW = rest, cells(rest)
 		}
 		line += word
 		lineW += ww
