@@ -47,5 +47,6 @@ func newRootCmd(stdin io.Reader) *cobra.Command {
 		SilenceErrors: true,
 	}
 	root.AddCommand(newParseCmd())
+	addAnalysis(root)
 	return root
 }

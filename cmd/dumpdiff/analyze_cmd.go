@@ -1,0 +1,140 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/dumpdiff/dumpdiff/analyze"
+	"github.com/dumpdiff/dumpdiff/report"
+	"github.com/spf13/cobra"
+)
+
+// analysisFlags are the flags of the main job, shared by the root command
+// and `tui`.
+type analysisFlags struct {
+	labels string
+	sortBy string
+	poolBy string
+}
+
+func (f *analysisFlags) register(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&f.labels, "labels", "", "comma-separated moment labels, in order (default: from file names)")
+	cmd.Flags().StringVar(&f.sortBy, "sort", "args", "moment order: args (argument order) or time (time printed in each dump)")
+	cmd.Flags().StringVar(&f.poolBy, "pool-by", "", "group goroutines by a pprof label instead of their creator: label:KEY")
+}
+
+// analyze loads the arguments and analyzes them: one analysis per
+// captured target (one in all for plain files).
+func (f *analysisFlags) analyze(args []string, warn io.Writer) ([]*analyze.Result, error) {
+	if f.sortBy != "args" && f.sortBy != "time" {
+		return nil, fmt.Errorf("unknown --sort %q: want args or time", f.sortBy)
+	}
+	if f.poolBy != "" && !strings.HasPrefix(f.poolBy, "label:") {
+		return nil, fmt.Errorf("unknown --pool-by %q: want label:KEY", f.poolBy)
+	}
+	lo := loadOptions{sortTime: f.sortBy == "time"}
+	if f.labels != "" {
+		lo.labels = strings.Split(f.labels, ",")
+	}
+	in, err := loadInputs(args, lo, warn)
+	if err != nil {
+		return nil, err
+	}
+	var rs []*analyze.Result
+	for _, g := range byTarget(in) {
+		rs = append(rs, analyze.Analyze(g, analyze.Options{PoolBy: f.poolBy}))
+	}
+	return rs, nil
+}
+
+var findingKinds = []string{analyze.KindNotRecovered, analyze.KindRecovered, analyze.KindGrowing, analyze.KindSaturated,
+	analyze.KindExplosion, analyze.KindDeadlock, analyze.KindContention, analyze.KindLeaked}
+
+// addAnalysis makes root run the main job: dumps in, verdicts out.
+func addAnalysis(root *cobra.Command) {
+	var af analysisFlags
+	var format, failOn, color string
+	var interactive bool
+	af.register(root)
+	root.Flags().StringVarP(&format, "format", "f", "text", "output: "+strings.Join(report.Formats(), ", "))
+	root.Flags().StringVar(&failOn, "fail-on", "", "exit 3 when a finding of these kinds is present (comma-separated: "+strings.Join(findingKinds, ",")+")")
+	root.Flags().StringVar(&color, "color", "auto", "colour the text report: auto (a terminal and no NO_COLOR), always, never")
+	root.Flags().BoolVarP(&interactive, "interactive", "i", false, "open the interactive TUI (same as `dumpdiff tui`)")
+	root.Args = cobra.ArbitraryArgs
+	root.RunE = func(cmd *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return cmd.Help()
+		}
+		if interactive {
+			return runTUI(cmd, &af, args)
+		}
+		if !slices.Contains(report.Formats(), format) && format != "md" {
+			return fmt.Errorf("unknown --format %q: want %s", format, strings.Join(report.Formats(), ", "))
+		}
+		var kinds []string
+		if failOn != "" {
+			for _, k := range strings.Split(failOn, ",") {
+				k = strings.TrimSpace(k)
+				if !slices.Contains(findingKinds, k) {
+					return fmt.Errorf("unknown --fail-on kind %q: want %s", k, strings.Join(findingKinds, ", "))
+				}
+				kinds = append(kinds, k)
+			}
+		}
+		rs, err := af.analyze(args, cmd.ErrOrStderr())
+		if err != nil {
+			return err
+		}
+		out := cmd.OutOrStdout()
+		opt := report.Options{Format: format, Color: wantColor(color, out)}
+		for i, r := range rs {
+			// Several captured targets: one report each, one after the other
+			// (for JSON, a stream of documents).
+			if len(rs) > 1 && format != "json" {
+				if i > 0 {
+					fmt.Fprintln(out)
+				}
+				title := "target " + r.Moments[0].Target
+				if format == "markdown" || format == "md" {
+					fmt.Fprintf(out, "## %s\n\n", title)
+				} else {
+					fmt.Fprintf(out, "=== %s ===\n", title)
+				}
+			}
+			if err := report.Generate(out, r, opt); err != nil {
+				return err
+			}
+		}
+		for _, r := range rs {
+			for _, f := range r.Findings {
+				if slices.Contains(kinds, f.Kind) {
+					return &exitError{code: 3, msg: fmt.Sprintf("finding %s present (--fail-on)", f.Kind)}
+				}
+			}
+		}
+		return nil
+	}
+}
+
+// wantColor decides colour: never when NO_COLOR is set or out is not a
+// terminal, unless forced.
+func wantColor(mode string, out io.Writer) bool {
+	switch mode {
+	case "always":
+		return true
+	case "never":
+		return false
+	}
+	if os.Getenv("NO_COLOR") != "" {
+		return false
+	}
+	f, ok := out.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

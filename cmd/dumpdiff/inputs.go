@@ -1,0 +1,203 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/dumpdiff/dumpdiff/analyze"
+	"github.com/dumpdiff/dumpdiff/parse"
+)
+
+// loadOptions are the flags that shape the moments.
+type loadOptions struct {
+	labels   []string // --labels, in moment order
+	sortTime bool     // --sort time
+}
+
+// loadInputs reads every argument (file, folder, "-") into moments, in
+// argument order. A folder is read in its manifest's order when it has one
+// (a dumpdiff capture), else in before/during/after order of the file
+// names. Files of one moment in other encodings (debug=1, proto) become aux
+// dumps of the debug=2 text. Warnings go to warn.
+func loadInputs(args []string, opt loadOptions, warn io.Writer) ([]analyze.Input, error) {
+	var in []analyze.Input
+	for _, a := range args {
+		st, err := os.Stat(a)
+		if a != "-" && err != nil {
+			return nil, fmt.Errorf("reading %s: %w", a, errors.Unwrap(err))
+		}
+		if a != "-" && st.IsDir() {
+			xs, err := loadDir(a, warn)
+			if err != nil {
+				return nil, err
+			}
+			in = append(in, xs...)
+			continue
+		}
+		dumps, err := parse.ParseFile(a)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range dumps {
+			in = append(in, analyze.Input{Dump: d})
+		}
+	}
+	if opt.sortTime {
+		sort.SliceStable(in, func(i, j int) bool { return in[i].Dump.Time.Before(in[j].Dump.Time) })
+		for _, x := range in {
+			if x.Dump.Time.IsZero() {
+				fmt.Fprintf(warn, "dumpdiff: warning: %s prints no time; --sort time put it first\n", x.Dump.Source)
+			}
+		}
+	}
+	if len(opt.labels) > 0 {
+		if len(opt.labels) != len(in) {
+			return nil, fmt.Errorf("--labels gives %d labels for %d moments", len(opt.labels), len(in))
+		}
+		for i := range in {
+			in[i].Label = opt.labels[i]
+		}
+	}
+	if len(in) == 0 {
+		return nil, fmt.Errorf("no dump found in %s", strings.Join(args, ", "))
+	}
+	return in, nil
+}
+
+// loadDir reads a folder of dumps.
+func loadDir(dir string, warn io.Writer) ([]analyze.Input, error) {
+	if xs, ok, err := loadManifest(dir, warn); ok || err != nil {
+		return xs, err
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", dir, err)
+	}
+	type moment struct {
+		stem    string
+		primary *parse.Dump
+		aux     []*parse.Dump
+		extra   []*parse.Dump // further dumps of a multi-dump file
+	}
+	byStem := map[string]*moment{}
+	var stems []string
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || strings.HasPrefix(name, ".") || skipExt(name) {
+			continue
+		}
+		path := filepath.Join(dir, name)
+		dumps, err := parse.ParseFile(path)
+		if err != nil {
+			var nd *parse.NoDumpError
+			if errors.As(err, &nd) {
+				fmt.Fprintf(warn, "dumpdiff: skipping %s: no dump in it\n", path)
+				continue
+			}
+			return nil, err
+		}
+		stem := momentStem(name)
+		m := byStem[stem]
+		if m == nil {
+			m = &moment{stem: stem}
+			byStem[stem] = m
+			stems = append(stems, stem)
+		}
+		for _, d := range dumps {
+			switch {
+			case m.primary == nil:
+				m.primary = d
+			case d.Format == parse.FormatGoText && m.primary.Format != parse.FormatGoText:
+				m.aux = append(m.aux, m.primary)
+				m.primary = d
+			case d.Source.File == m.primary.Source.File:
+				m.extra = append(m.extra, d)
+			default:
+				m.aux = append(m.aux, d)
+			}
+		}
+	}
+	sort.SliceStable(stems, func(i, j int) bool { return lessLabel(stems[i], stems[j]) })
+	var in []analyze.Input
+	for _, s := range stems {
+		m := byStem[s]
+		in = append(in, analyze.Input{Label: s, Dump: m.primary, Aux: m.aux})
+		for i, d := range m.extra {
+			in = append(in, analyze.Input{Label: fmt.Sprintf("%s#%d", s, i+2), Dump: d})
+		}
+	}
+	return in, nil
+}
+
+func skipExt(name string) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".md", ".sh", ".java", ".class", ".go", ".mod", ".sum", ".jar", ".tsv", ".csv", ".png", ".html":
+		return true
+	}
+	return name == "manifest.json"
+}
+
+// momentStem is the moment a file belongs to: its label without encoding
+// suffixes ("before-debug1.txt" and "before.pb.gz" → "before").
+func momentStem(name string) string {
+	s := analyze.LabelFromFile(name)
+	for _, suf := range []string{"-debug0", "-debug1", "-debug2", "-leak", "-proto", ".debug1", ".debug0"} {
+		s = strings.TrimSuffix(s, suf)
+	}
+	return s
+}
+
+// labelRank orders moment names: before, then during/load, then after.
+func labelRank(s string) int {
+	l := strings.ToLower(s)
+	switch {
+	case strings.HasPrefix(l, "before"), strings.HasPrefix(l, "baseline"), strings.HasPrefix(l, "pre"), strings.HasPrefix(l, "idle"):
+		return 0
+	case strings.HasPrefix(l, "after"), strings.HasPrefix(l, "post"), strings.HasPrefix(l, "recover"):
+		return 2
+	}
+	return 1
+}
+
+// lessLabel sorts by rank, then naturally (during-2 before during-10).
+func lessLabel(a, b string) bool {
+	ra, rb := labelRank(a), labelRank(b)
+	if ra != rb {
+		return ra < rb
+	}
+	return naturalLess(a, b)
+}
+
+func naturalLess(a, b string) bool {
+	for a != "" && b != "" {
+		da, db := leadingDigits(a), leadingDigits(b)
+		if da != "" && db != "" {
+			na, _ := strconv.Atoi(da)
+			nb, _ := strconv.Atoi(db)
+			if na != nb {
+				return na < nb
+			}
+			a, b = a[len(da):], b[len(db):]
+			continue
+		}
+		if a[0] != b[0] {
+			return a[0] < b[0]
+		}
+		a, b = a[1:], b[1:]
+	}
+	return len(a) < len(b)
+}
+
+func leadingDigits(s string) string {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return s[:i]
+}

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/dumpdiff/dumpdiff/analyze"
+	"github.com/dumpdiff/dumpdiff/capture"
+	"github.com/dumpdiff/dumpdiff/parse"
+)
+
+// loadManifest reads a capture folder by its manifest.json: moments in the
+// order taken, labelled as captured; each target's moment counted once (its
+// primary dump), the files beside it (debug=0 proto, goroutineleak) added as
+// aux dumps. ok is false when the folder has no manifest.
+func loadManifest(dir string, warn io.Writer) ([]analyze.Input, bool, error) {
+	if _, err := os.Stat(filepath.Join(dir, capture.ManifestName)); errors.Is(err, os.ErrNotExist) {
+		return nil, false, nil
+	}
+	m, err := capture.ReadManifest(dir)
+	if err != nil {
+		return nil, true, err
+	}
+	if n := m.Failed(); n > 0 {
+		fmt.Fprintf(warn, "dumpdiff: %s: %d capture(s) failed, see manifest.json; analyzing what was captured\n", dir, n)
+	}
+	var in []analyze.Input
+	for _, t := range m.Targets {
+		for _, f := range m.Dumps(t.Name) {
+			dumps, err := parse.ParseFile(filepath.Join(dir, f.Path))
+			if err != nil {
+				return nil, true, err
+			}
+			x := analyze.Input{Label: f.Moment, Target: t.Name, Dump: dumps[0]}
+			for _, g := range m.Files {
+				if g.Target == f.Target && g.Moment == f.Moment && !g.Primary && g.OK() {
+					aux, err := parse.ParseFile(filepath.Join(dir, g.Path))
+					if err != nil {
+						fmt.Fprintf(warn, "dumpdiff: %v (kept out of the analysis)\n", err)
+						continue
+					}
+					x.Aux = append(x.Aux, aux...)
+				}
+			}
+			in = append(in, x)
+		}
+	}
+	return in, true, nil
+}
+
+// byTarget splits moments by the process they come from, keeping order:
+// each target is analyzed on its own timeline.
+func byTarget(in []analyze.Input) [][]analyze.Input {
+	var order []string
+	groups := map[string][]analyze.Input{}
+	for _, x := range in {
+		if _, ok := groups[x.Target]; !ok {
+			order = append(order, x.Target)
+		}
+		groups[x.Target] = append(groups[x.Target], x)
+	}
+	out := make([][]analyze.Input, 0, len(order))
+	for _, t := range order {
+		out = append(out, groups[t])
+	}
+	return out
+}
