@@ -46,7 +46,7 @@ func newRootCmd(stdin io.Reader) *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newParseCmd())
+	root.AddCommand(newParseCmd(), newTUICmd())
 	addAnalysis(root)
 	return root
 }

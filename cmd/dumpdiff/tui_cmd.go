@@ -1,9 +1,51 @@
 package main
 
 import (
+	"io"
+
+	"github.com/dumpdiff/dumpdiff/analyze"
+	"github.com/dumpdiff/dumpdiff/report"
+	"github.com/dumpdiff/dumpdiff/tui"
 	"github.com/spf13/cobra"
 )
 
+func newTUICmd() *cobra.Command {
+	var af analysisFlags
+	var exportDir string
+	cmd := &cobra.Command{
+		Use:   "tui DUMP|FOLDER...",
+		Short: "Browse pools, states and stacks across the moments",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runTUIWith(cmd, &af, args, exportDir)
+		},
+	}
+	af.register(cmd)
+	cmd.Flags().StringVar(&exportDir, "export-dir", "", "folder where `m` writes Markdown (default: the current folder)")
+	return cmd
+}
+
 func runTUI(cmd *cobra.Command, af *analysisFlags, args []string) error {
-	return &exitError{code: 2, msg: "tui: not wired yet"}
+	return runTUIWith(cmd, af, args, "")
+}
+
+// runTUIWith opens the TUI at once; the analysis loads behind a spinner.
+// With several captured targets the first is shown and the others named.
+func runTUIWith(cmd *cobra.Command, af *analysisFlags, args []string, exportDir string) error {
+	load := func() (*analyze.Result, error) {
+		rs, err := af.analyze(args, io.Discard)
+		if err != nil {
+			return nil, err
+		}
+		r := rs[0]
+		for _, o := range rs[1:] {
+			r.Warnings = append(r.Warnings, "another target was captured and is not shown here: "+o.Moments[0].Target+
+				" (see `dumpdiff "+args[0]+"`)")
+		}
+		return r, nil
+	}
+	opt := tui.Options{ExportDir: exportDir, Markdown: func(w io.Writer, r *analyze.Result) error {
+		return report.Generate(w, r, report.Options{Format: "markdown"})
+	}}
+	return tui.Run(cmd.Context(), load, opt)
 }
