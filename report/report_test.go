@@ -50,7 +50,7 @@ var scenarioMoments = []string{"before", "during-1", "during-2", "after"}
 
 // analyzeFiles parses files and analyzes their dumps as moments. It skips
 // the test when a file is absent or holds no dump a parser reads yet.
-func analyzeFiles(t *testing.T, files []string) *analyze.Result {
+func analyzeFiles(t testing.TB, files []string) *analyze.Result {
 	t.Helper()
 	var in []analyze.Input
 	for _, f := range files {
@@ -71,7 +71,7 @@ func analyzeFiles(t *testing.T, files []string) *analyze.Result {
 // analyzeScenario reads testdata/scenarios/<name>: one text dump per
 // moment, with the same moment's debug=1 and proto dumps as aux when
 // present.
-func analyzeScenario(t *testing.T, dir string) *analyze.Result {
+func analyzeScenario(t testing.TB, dir string) *analyze.Result {
 	t.Helper()
 	var in []analyze.Input
 	for _, m := range scenarioMoments {
