@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"strings"
 
 	"github.com/dumpdiff/dumpdiff/analyze"
 	"github.com/dumpdiff/dumpdiff/report"
@@ -33,11 +34,19 @@ func runTUI(cmd *cobra.Command, af *analysisFlags, args []string) error {
 // With several captured targets the first is shown and the others named.
 func runTUIWith(cmd *cobra.Command, af *analysisFlags, args []string, exportDir string) error {
 	load := func() (*analyze.Result, error) {
-		rs, err := af.analyze(args, io.Discard)
+		// Loading notes (a file skipped in a folder) cannot go to a terminal
+		// the TUI owns: they become warnings of the analysis.
+		var notes strings.Builder
+		rs, err := af.analyze(args, &notes)
 		if err != nil {
 			return nil, err
 		}
 		r := rs[0]
+		for _, l := range strings.Split(strings.TrimSpace(notes.String()), "\n") {
+			if l != "" {
+				r.Warnings = append(r.Warnings, strings.TrimPrefix(l, "dumpdiff: "))
+			}
+		}
 		for _, o := range rs[1:] {
 			r.Warnings = append(r.Warnings, "another target was captured and is not shown here: "+o.Moments[0].Target+
 				" (see `dumpdiff "+args[0]+"`)")
