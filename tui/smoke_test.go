@@ -1,0 +1,107 @@
+package tui
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestSmokeTmux builds the real binary, runs `dumpdiff tui` on the Go
+// scenario in a detached tmux session of 100×30, and reads the screen.
+func TestSmokeTmux(t *testing.T) {
+	if testing.Short() {
+		t.Skip("smoke test builds the binary; skipped with -short")
+	}
+	tmux, err := exec.LookPath("tmux")
+	if err != nil {
+		t.Skip("tmux not installed (apt-get install -y tmux): smoke test skipped")
+	}
+	dir := filepath.Join(scenarios, "go-slow-upstream-leak")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("scenario %s not available: %v", dir, err)
+	}
+	tmp := t.TempDir()
+	bin := filepath.Join(tmp, "dumpdiff")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/dumpdiff")
+	build.Dir = ".."
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build ./cmd/dumpdiff: %v\n%s", err, out)
+	}
+	// Until the tui command exists, `dumpdiff tui --help` fails or prints
+	// the root command's usage.
+	if out, err := exec.Command(bin, "tui", "--help").CombinedOutput(); err != nil || !strings.Contains(string(out), "dumpdiff tui") {
+		t.Skipf("`dumpdiff tui` is not wired into the command yet (dumpdiff tui --help: err=%v, no \"dumpdiff tui\" usage line)", err)
+	}
+	var files []string
+	for _, m := range []string{"before", "during-1", "during-2", "after"} {
+		f, err := filepath.Abs(filepath.Join(dir, m+".txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+
+	// A private tmux server, killed at the end: nothing else is touched.
+	sock := "dumpdiff-smoke-" + strconv.Itoa(os.Getpid())
+	run := func(args ...string) string {
+		t.Helper()
+		out, err := exec.Command(tmux, append([]string{"-L", sock}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("tmux %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return string(out)
+	}
+	cmdline := "NO_COLOR=1 " + bin + " tui " + strings.Join(files, " ") + "; sleep 30"
+	run("new-session", "-d", "-x", "100", "-y", "30", "-c", tmp, "-s", "smoke", cmdline)
+	t.Cleanup(func() { exec.Command(tmux, "-L", sock, "kill-server").Run() })
+
+	screen := func() string { return run("capture-pane", "-p", "-t", "smoke") }
+	waitScreen := func(want string) string {
+		t.Helper()
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			s := screen()
+			if strings.Contains(s, want) {
+				return s
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("screen never showed %q:\n%s", want, s)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	keys := func(k ...string) { run(append([]string{"send-keys", "-t", "smoke"}, k...)...) }
+
+	s := waitScreen("FINDINGS")
+	contains(t, "overview", s, "net/http server connections", "before", "after", "▁▄▆█")
+	keys("/", "handleSearch.func1", "Enter")
+	waitScreen("filter: handleSearch.func1")
+	keys("G", "Enter")
+	waitScreen("POOL main.(*server).handleSearch")
+	keys("Enter")
+	s = waitScreen("THREADS at after (150")
+	contains(t, "state", s, "◀ culprit")
+	keys("Left")
+	waitScreen("[3:during-2 99]")
+	keys("c")
+	waitScreen("COMPARE representative stacks")
+	keys("m")
+	s = waitScreen("wrote ")
+	matches, _ := filepath.Glob(filepath.Join(tmp, "dumpdiff-compare-*.md"))
+	if len(matches) != 1 {
+		t.Fatalf("export wrote %v in %s, want one dumpdiff-compare-*.md; screen:\n%s", matches, tmp, s)
+	}
+	contains(t, "exported file", readFile(t, matches[0]), "## Representative stacks: during-2 ⇄")
+	keys("q")
+	deadline := time.Now().Add(10 * time.Second)
+	for strings.Contains(screen(), "COMPARE") {
+		if time.Now().After(deadline) {
+			t.Fatalf("q did not leave the TUI:\n%s", screen())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
