@@ -143,7 +143,7 @@ func (m *mdView) findingTable() {
 			ev = append(ev, s)
 		}
 		m.tableRow(f.severity.String(), mdText(f.kind), mdCode(f.pool, true), mdCode(stateName(f.state, f.via), true),
-			arrowCounts(f.counts), mdCode(f.frame, true), mdCode(f.culprit, true), strings.Join(ev, "; "))
+			findingCounts(f, m.unit()), mdCode(f.frame, true), mdCode(f.culprit, true), strings.Join(ev, "; "))
 	}
 	m.p("\n")
 }

@@ -347,3 +347,12 @@ func arrowCounts(c []int) string {
 	}
 	return s
 }
+
+// findingCounts prints a finding's numbers. An explosion counts the whole
+// process, not the pool and state it names as the main cause: say so.
+func findingCounts(f findingRow, unit string) string {
+	if f.kind == analyze.KindExplosion {
+		return "all " + unit + " " + arrowCounts(f.counts)
+	}
+	return arrowCounts(f.counts)
+}

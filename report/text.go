@@ -165,7 +165,7 @@ func (t *textView) verdictSection() {
 			head += " · " + stateName(f.state, f.via)
 		}
 		if len(f.counts) > 0 {
-			head += " · " + arrowCounts(f.counts)
+			head += " · " + findingCounts(f, t.unit())
 		}
 		prefix := indent + padRight(sev, sevW) + "  "
 		hl := wrap(head, t.width, prefix, body)
