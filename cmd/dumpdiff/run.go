@@ -46,7 +46,7 @@ func newRootCmd(stdin io.Reader) *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newParseCmd(), newTUICmd())
+	root.AddCommand(newParseCmd(), newTUICmd(), newCaptureCmd())
 	addAnalysis(root)
 	return root
 }
