@@ -153,7 +153,7 @@ func TestCancelBetweenMoments(t *testing.T) {
 		t.Fatalf("Run error %v, want context.Canceled", err)
 	}
 	checkOutDir(t, dir, m)
-	if len(m.Moments) != 1 || len(m.Dumps("api")) != 1 || !strings.Contains(m.Error, "interrupted after 1 moment: 2 files kept") {
+	if len(m.Moments) != 1 || len(m.Dumps("api")) != 1 || !strings.Contains(m.Error, "interrupted after 1 moment: ") || m.Failed() != 0 {
 		t.Errorf("manifest %d moments %d dumps error %q", len(m.Moments), len(m.Dumps("api")), m.Error)
 	}
 }

@@ -112,7 +112,7 @@ func (p *TerminalProgress) Event(e Event) {
 		if e.Load != nil {
 			p.load = e.Load
 		}
-		p.redraw(time.Now())
+		p.redraw(e.Time)
 		return
 	case EventTick:
 		p.redraw(e.Time)
@@ -135,7 +135,7 @@ func (p *TerminalProgress) Event(e Event) {
 		}
 	}
 	if e.Kind != EventDone {
-		p.redraw(time.Now())
+		p.redraw(e.Time)
 	}
 }
 
