@@ -798,10 +798,12 @@ peel:
 }
 
 // idSet is the set of goroutine ids seen in a dump: a bitmap for the ids
-// the runtime hands out (small, dense), a map for the rest.
+// the runtime hands out (small, dense), a map for the rest. clear costs
+// what was added since the last clear, not the size of the bitmap.
 type idSet struct {
-	bits []uint64
-	big  map[int64]struct{}
+	bits  []uint64
+	words []int32 // indexes of the non-zero words of bits
+	big   map[int64]struct{}
 }
 
 const idSetBitsMax = 1 << 26 // 8 MiB of bitmap at most
@@ -811,6 +813,9 @@ func (s *idSet) add(id int64) {
 		w := int(id >> 6)
 		if w >= len(s.bits) {
 			s.bits = append(s.bits, make([]uint64, w+1-len(s.bits)+len(s.bits)/2)...)
+		}
+		if s.bits[w] == 0 {
+			s.words = append(s.words, int32(w))
 		}
 		s.bits[w] |= 1 << (id & 63)
 		return
@@ -831,6 +836,9 @@ func (s *idSet) has(id int64) bool {
 }
 
 func (s *idSet) clear() {
-	clear(s.bits)
+	for _, w := range s.words {
+		s.bits[w] = 0
+	}
+	s.words = s.words[:0]
 	clear(s.big)
 }

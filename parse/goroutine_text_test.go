@@ -429,3 +429,23 @@ func TestGoFramesShared(t *testing.T) {
 		t.Errorf("states differ")
 	}
 }
+
+func TestIDSet(t *testing.T) {
+	var s idSet
+	ids := []int64{0, 1, 63, 64, 9707990, idSetBitsMax, -1, 1 << 40}
+	for _, id := range ids {
+		if s.has(id) {
+			t.Fatalf("has(%d) before add", id)
+		}
+		s.add(id)
+		if !s.has(id) {
+			t.Fatalf("!has(%d) after add", id)
+		}
+	}
+	s.clear()
+	for _, id := range ids {
+		if s.has(id) {
+			t.Errorf("has(%d) after clear", id)
+		}
+	}
+}

@@ -1,0 +1,117 @@
+package parse
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestParseGoDebug1(t *testing.T) {
+	tests := []struct {
+		name string
+		text string
+		want []*Dump
+	}{
+		{
+			name: "records, labels, aligned frames",
+			text: "goroutine profile: total 4\n" +
+				"3 @ 0x48618e 0x41896e 0x689255 0x48da21\n" +
+				"#\t0x689254\tmain.child+0x94\tcorpusgen/states/main.go:153\n" +
+				"\n" +
+				"1 @ 0x48618e 0x464b85 0x689505 0x48da21\n" +
+				"# labels: {\"pool\":\"ingest\", \"route\":\"/api/v1/items[0],[1]\"}\n" +
+				"#\t0x4920d2\tsync.(*Cond).Wait+0x72\t\t\tsync/cond.go:71\n" +
+				"#\t0x689504\tmain.labeledWorker+0x64\tcorpusgen/states/main.go:183\n" +
+				"\n",
+			want: []*Dump{{
+				Source: Source{File: "test.txt", Line: 1}, Format: FormatGoDebug1,
+				Threads: []*Thread{
+					{Weight: 3, Line: 2, Frames: []*Frame{fr("main.child", "corpusgen/states/main.go", 153)}},
+					{Weight: 1, Line: 5, Labels: map[string]string{"pool": "ingest", "route": "/api/v1/items[0],[1]"},
+						Frames: []*Frame{fr("sync.(*Cond).Wait", "sync/cond.go", 71), fr("main.labeledWorker", "corpusgen/states/main.go", 183)}},
+				},
+			}},
+		},
+		{
+			name: "goroutineleak profile, unsymbolized record",
+			text: "goroutineleak profile: total 2\n" +
+				"1 @ 0x48c6aa 0x418c9c\n" +
+				"# labels: {\"job\":\"import[batch=7],retry\"}\n" +
+				"#\t0x681af8\tmain.fetchWithTimeout.func1+0x38\tcorpusgen/leak/main.go:33\n" +
+				"\n" +
+				"1 @ 0x48c6aa 0x419bce\n" +
+				"\n",
+			want: []*Dump{{
+				Source: Source{File: "test.txt", Line: 1}, Format: FormatGoDebug1, Kind: "goroutineleak",
+				Threads: []*Thread{
+					{Weight: 1, Line: 2, Labels: map[string]string{"job": "import[batch=7],retry"},
+						Frames: []*Frame{fr("main.fetchWithTimeout.func1", "corpusgen/leak/main.go", 33)}},
+					{Weight: 1, Line: 6},
+				},
+			}},
+		},
+		{
+			name: "a bad line inside is skipped, log output after ends the dump",
+			text: "some log line before\n" +
+				"goroutine profile: total 2\n" +
+				"1 @ 0x48618e\n" +
+				"#\tgarbage\n" +
+				"#\t0x689254\tmain.child+0x94\tcorpusgen/states/main.go:153\n" +
+				"\n" +
+				"1 @ 0x48618e\n" +
+				"#\t0x689254\tmain.child+0x94\tcorpusgen/states/main.go:153\n" +
+				"2024/01/01 12:00:00 served /debug/pprof/goroutine\n" +
+				"2024/01/01 12:00:01 more log\n",
+			want: []*Dump{{
+				Source: Source{File: "test.txt", Line: 2}, Format: FormatGoDebug1,
+				Threads: []*Thread{
+					{Weight: 1, Line: 3, Frames: []*Frame{fr("main.child", "corpusgen/states/main.go", 153)}},
+					{Weight: 1, Line: 7, Frames: []*Frame{fr("main.child", "corpusgen/states/main.go", 153)}},
+				},
+				Skipped: []Skipped{{Line: 4, Text: "#\tgarbage", Reason: "frame line not understood"}},
+			}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := mustParse(t, tt.text)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestParseLabelSet(t *testing.T) {
+	tests := []struct {
+		name, in string
+		want     map[string]string
+		rest     string
+	}{
+		{"debug1", `{"job":"import[batch=7],retry"}`, map[string]string{"job": "import[batch=7],retry"}, ""},
+		{"1.26", `{"pool": "ingest", "route": "/api/v1/items[0],[1]"}]:`, map[string]string{"pool": "ingest", "route": "/api/v1/items[0],[1]"}, "]:"},
+		{"1.27 bare", `{pool: ingest, route: /x}:`, map[string]string{"pool": "ingest", "route": "/x"}, ":"},
+		{"escaped quote and brace", `{"note": "say \"hi\"}"}`, map[string]string{"note": `say "hi"}`}, ""},
+		{"hex escape", `{k: "\x01"}`, map[string]string{"k": "\x01"}, ""},
+		{"empty", `{}`, map[string]string{}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, rest, ok := parseLabelSet([]byte(tt.in), newInterner())
+			if !ok {
+				t.Fatalf("parseLabelSet(%q) not ok", tt.in)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("labels (-want +got):\n%s", diff)
+			}
+			if string(rest) != tt.rest {
+				t.Errorf("rest = %q, want %q", rest, tt.rest)
+			}
+		})
+	}
+	for _, bad := range []string{`{`, `{"k": "v"`, `{k v}`, `{"k: v}`, `{k: "\q"}`} {
+		if _, _, ok := parseLabelSet([]byte(bad), newInterner()); ok {
+			t.Errorf("parseLabelSet(%q) ok, want failure", bad)
+		}
+	}
+}

@@ -1,0 +1,76 @@
+package parse
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// The fuzz targets feed arbitrary bytes to each Go parser through Parse.
+// They must never panic, and every dump they return must be well formed.
+// Seeds are small real inputs: corpus files under a size limit and the
+// shapes of the table tests. Run one with
+//
+//	go test ./parse -run XXX -fuzz FuzzGoText -fuzztime 30s
+
+// addCorpusSeeds adds the corpus files matching pattern, up to maxSize bytes each.
+func addCorpusSeeds(f *testing.F, pattern string, maxSize int) {
+	files, _ := filepath.Glob(filepath.Join(corpusDir, "go", pattern))
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		if err == nil && len(data) <= maxSize {
+			f.Add(data)
+		}
+	}
+}
+
+// checkDumps verifies the invariants of parsed dumps.
+func checkDumps(t *testing.T, dumps []*Dump) {
+	for _, d := range dumps {
+		for _, th := range d.Threads {
+			if th == nil {
+				t.Fatal("nil thread")
+			}
+			if th.Weight < 0 {
+				t.Fatalf("negative weight %d", th.Weight)
+			}
+			for _, fr := range th.Frames {
+				if fr == nil {
+					t.Fatal("nil frame")
+				}
+			}
+		}
+	}
+}
+
+func FuzzGoText(f *testing.F) {
+	addCorpusSeeds(f, "*.txt", 16<<10)
+	f.Add([]byte("goroutine 7 [select labels:{\"pool\": \"ingest\", \"route\": \"/api/v1/items[0],[1]\"}]:\nmain.w()\n\t/x.go:1 +0x1\n"))
+	f.Add([]byte("goroutine 31 [select] {pool: ingest, route: \"/api/v1/items[0],[1]\"}:\nmain.w(...)\n\t/x.go:1\n"))
+	f.Add([]byte("panic: x\n\ngoroutine 1 [running]:\n\tgoroutine running on other thread; stack unavailable\n[originating from goroutine 2]:\nmain.a()\n\t/a.go:1 +0x1\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		dumps, _ := Parse("fuzz.txt", bytes.NewReader(data))
+		checkDumps(t, dumps)
+	})
+}
+
+func FuzzGoDebug1(f *testing.F) {
+	addCorpusSeeds(f, "*debug1*.txt", 16<<10)
+	f.Add([]byte("goroutine profile: total 2\n1 @ 0x1 0x2\n# labels: {\"k\":\"v\"}\n#\t0x1\tmain.f+0x1\t/a.go:3\n\n"))
+	f.Add([]byte("goroutineleak profile: total 1\n1 @ 0x1\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		dumps, _ := Parse("fuzz.txt", bytes.NewReader(data))
+		checkDumps(t, dumps)
+	})
+}
+
+func FuzzGoProto(f *testing.F) {
+	addCorpusSeeds(f, "*.pb.gz", 8<<10)
+	addCorpusSeeds(f, "*.pprof", 8<<10)
+	f.Add(encodeProfile(f, goroutineProfile("goroutine")))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		dumps, _ := Parse("fuzz.pb", bytes.NewReader(data))
+		checkDumps(t, dumps)
+	})
+}
