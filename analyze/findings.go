@@ -304,8 +304,12 @@ func deadlocks(r *Result) []Finding {
 		sort.Strings(sorted)
 		key := strings.Join(sorted, "\x00")
 		if i, ok := seen[key]; ok {
-			fs[i].Evidence = append(fs[i].Evidence, Evidence{Moment: m, Count: len(names), Threads: names})
-			fs[i].Counts[m] = len(names)
+			// The same cycle seen again: at a later moment, or found both by
+			// the JVM's report and by the lock lines.
+			if fs[i].Counts[m] == 0 {
+				fs[i].Evidence = append(fs[i].Evidence, Evidence{Moment: m, Count: len(names), Threads: names})
+				fs[i].Counts[m] = len(names)
+			}
 			return
 		}
 		f := Finding{Kind: KindDeadlock, Severity: Critical, Counts: make([]int, len(r.Moments)), Frame: frame,
@@ -390,12 +394,25 @@ func waitsFor(t *parse.Thread) (addr, class string) {
 		case parse.LockWaitingTo, parse.LockReLocking:
 			return l.Address, l.Class
 		case parse.LockParking:
-			if strings.Contains(l.Class, "Lock") || strings.Contains(l.Class, "Sync") {
+			if isLockClass(l.Class) {
 				return l.Address, l.Class
 			}
 		}
 	}
 	return "", ""
+}
+
+// isLockClass reports whether a parking blocker is a lock (a thread parks
+// behind its owner) rather than a condition, queue or latch (threads park
+// there to rest): "java.util.concurrent.locks.ReentrantLock$NonfairSync" is,
+// "java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject" is not.
+func isLockClass(class string) bool {
+	simple := class[strings.LastIndexByte(class, '.')+1:]
+	if strings.Contains(simple, "Condition") {
+		return false
+	}
+	return strings.HasPrefix(simple, "ReentrantLock") || strings.HasPrefix(simple, "ReentrantReadWriteLock") ||
+		strings.HasPrefix(simple, "StampedLock") || strings.HasSuffix(simple, "Sync") || strings.HasSuffix(simple, "Lock")
 }
 
 // lockCycles finds cycles in the waits-for graph of one JVM dump.

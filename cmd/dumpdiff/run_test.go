@@ -1,0 +1,219 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	_ "net/http/pprof"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func runArgs(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(context.Background(), args, strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+const goScenario = "../../testdata/scenarios/go-slow-upstream-leak"
+
+func TestParseStats(t *testing.T) {
+	code, out, errs := runArgs(t, "parse", "--stats", goScenario+"/before.txt", goScenario+"/before.pb.gz", goScenario+"/before-debug1.txt")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	want := goScenario + "/before.txt format=go-text threads=4 skipped=0\n" +
+		goScenario + "/before.pb.gz format=go-proto threads=4 skipped=0\n" +
+		goScenario + "/before-debug1.txt format=go-debug1 threads=4 skipped=0\n"
+	if out != want {
+		t.Errorf("stdout:\n%s\nwant:\n%s", out, want)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	dir := t.TempDir()
+	notDump := filepath.Join(dir, "notes.txt")
+	os.WriteFile(notDump, []byte("hello\nworld\n"), 0o644)
+	for _, tt := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"missing file", []string{"parse", "--stats", filepath.Join(dir, "nope.txt")}, "nope.txt"},
+		{"no dump", []string{"parse", "--stats", notDump}, notDump + ": no dump found"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errs := runArgs(t, tt.args...)
+			if code != 1 || !strings.Contains(errs, tt.want) || out != "" {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit 1 and %q on stderr", code, out, errs, tt.want)
+			}
+		})
+	}
+}
+
+func TestMainJobGoScenario(t *testing.T) {
+	code, out, errs := runArgs(t, "--format", "json", goScenario)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var doc struct {
+		Moments []struct {
+			Label   string `json:"label"`
+			Threads int    `json:"threads"`
+		} `json:"moments"`
+		Findings []struct {
+			Kind string `json:"kind"`
+			Pool string `json:"pool"`
+		} `json:"findings"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("json: %v\n%s", err, out)
+	}
+	var labels []string
+	for _, m := range doc.Moments {
+		labels = append(labels, m.Label)
+	}
+	if got := strings.Join(labels, ","); got != "before,during-1,during-2,after" {
+		t.Errorf("moments %s, want before,during-1,during-2,after (folder order by label)", got)
+	}
+	kinds := map[string]bool{}
+	for _, f := range doc.Findings {
+		kinds[f.Kind+" "+f.Pool] = true
+	}
+	for _, want := range []string{"growing main.(*server).handleSearch", "growing net/http server connections"} {
+		if !kinds[want] {
+			t.Errorf("no finding %q in %v", want, kinds)
+		}
+	}
+	for k := range kinds {
+		if strings.HasPrefix(k, "deadlock") || strings.HasPrefix(k, "explosion") {
+			t.Errorf("false finding %q", k)
+		}
+	}
+}
+
+func TestFailOn(t *testing.T) {
+	code, _, errs := runArgs(t, "--fail-on", "growing", goScenario)
+	if code != 3 || !strings.Contains(errs, "growing") {
+		t.Errorf("exit %d, stderr %q; want 3 naming growing", code, errs)
+	}
+	code, _, errs = runArgs(t, "--fail-on", "deadlock", goScenario)
+	if code != 0 {
+		t.Errorf("exit %d (%s); want 0 without a deadlock", code, errs)
+	}
+	code, _, errs = runArgs(t, "--fail-on", "nonsense", goScenario)
+	if code != 1 || !strings.Contains(errs, `unknown --fail-on kind "nonsense"`) {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+}
+
+func TestLabelsFlag(t *testing.T) {
+	code, out, errs := runArgs(t, "--format", "json", "--labels", "a,b", goScenario+"/before.txt", goScenario+"/after.txt")
+	if code != 0 || !strings.Contains(out, `"label": "a"`) || !strings.Contains(out, `"label": "b"`) {
+		t.Errorf("exit %d, stderr %q, stdout %.300s", code, errs, out)
+	}
+	code, _, errs = runArgs(t, "--labels", "a", goScenario+"/before.txt", goScenario+"/after.txt")
+	if code != 1 || !strings.Contains(errs, "--labels gives 1 labels for 2 moments") {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+}
+
+func TestNoColorWhenPiped(t *testing.T) {
+	_, out, _ := runArgs(t, goScenario)
+	if strings.ContainsRune(out, 0x1b) {
+		t.Error("escape bytes in piped output")
+	}
+	_, out, _ = runArgs(t, "--color", "always", goScenario)
+	if !strings.ContainsRune(out, 0x1b) {
+		t.Error("--color always gave no colour")
+	}
+}
+
+func TestLessLabel(t *testing.T) {
+	in := []string{"after", "during-10", "before", "during-2", "during-1"}
+	for i := range in {
+		for j := i + 1; j < len(in); j++ {
+			if lessLabel(in[j], in[i]) {
+				in[i], in[j] = in[j], in[i]
+			}
+		}
+	}
+	if got := strings.Join(in, " "); got != "before during-1 during-2 during-10 after" {
+		t.Errorf("order %s", got)
+	}
+}
+
+// TestCaptureThenAnalyze captures a real pprof server (this test's own
+// process, net/http/pprof on 127.0.0.1) whose goroutines change between
+// moments, then analyzes the folder through its manifest.
+func TestCaptureThenAnalyze(t *testing.T) {
+	srv := httptest.NewServer(http.DefaultServeMux)
+	defer srv.Close()
+	stop := make(chan struct{})
+	defer close(stop)
+	// Goroutines that pile up between moments: a leak of blocked senders.
+	go func() {
+		tick := time.NewTicker(5 * time.Millisecond)
+		defer tick.Stop()
+		for i := 0; i < 40; i++ {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+				go leakySender(stop)
+			}
+		}
+	}()
+	out := t.TempDir()
+	code, _, errs := runArgs(t, "capture", srv.URL, "--every", "100ms", "--count", "3", "--out", out)
+	if code != 0 {
+		t.Fatalf("capture exit %d: %s", code, errs)
+	}
+	code, js, errs := runArgs(t, "--format", "json", out)
+	if code != 0 {
+		t.Fatalf("analyze exit %d: %s", code, errs)
+	}
+	var doc struct {
+		Moments []struct {
+			Label   string `json:"label"`
+			Threads int    `json:"threads"`
+		} `json:"moments"`
+		Pools []struct {
+			Name   string `json:"name"`
+			Counts []int  `json:"counts"`
+		} `json:"pools"`
+	}
+	if err := json.Unmarshal([]byte(js), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Moments) != 3 {
+		t.Fatalf("%d moments, want 3 (each moment counted once: debug=2 primary, proto beside it)", len(doc.Moments))
+	}
+	found := false
+	for _, p := range doc.Pools {
+		// The senders' creator is the ticker goroutine, TestCaptureThenAnalyze.func1.
+		if strings.HasSuffix(p.Name, "TestCaptureThenAnalyze.func1") {
+			found = true
+			if p.Counts[2] <= p.Counts[0] {
+				t.Errorf("leaking pool did not grow: %v", p.Counts)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no pool for the test's leaking goroutines in %+v", doc.Pools)
+	}
+}
+
+func leakySender(stop chan struct{}) {
+	ch := make(chan int)
+	select {
+	case ch <- 1:
+	case <-stop:
+	}
+}
