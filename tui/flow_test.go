@@ -248,3 +248,20 @@ func waitFor(t *testing.T, out *syncBuffer, want string) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// TestStackScroll scrolls a stack longer than the screen with tab and the
+// cursor keys, and back to the thread list.
+func TestStackScroll(t *testing.T) {
+	m := New(goScenario(t), Options{NoColor: true})
+	m = send(t, m, "enter") // the http-client-wait finding: a 16-line stack
+	s := text(m)
+	contains(t, "stack top", s, "net/http.(*persistConn).roundTrip (transport.go:2911)", "6 more lines")
+	m = send(t, m, "tab", "G")
+	s = text(m)
+	contains(t, "stack bottom", s, "↕ STACK of goroutine 26", "main.(*server).handleItems (main.go:76)  ◀ culprit")
+	if strings.Contains(s, "roundTrip (transport.go:2911)") || strings.Contains(s, "more lines") {
+		t.Errorf("after tab G the stack still shows its top or a note of more lines:\n%s", s)
+	}
+	m = send(t, m, "tab", "down")
+	contains(t, "thread list", text(m), "› goroutine 9  [select]", "roundTrip (transport.go:2911)")
+}

@@ -6,7 +6,7 @@ import "charm.land/bubbles/v2/key"
 type keyMap struct {
 	Up, Down, PageUp, PageDown, Home, End key.Binding
 	Enter, Back                           key.Binding
-	Left, Right, Moment, Compare          key.Binding
+	Left, Right, Moment, Compare, Focus   key.Binding
 	Filter, Sort, Export, Help, Quit      key.Binding
 }
 
@@ -27,6 +27,7 @@ func newKeyMap() keyMap {
 		Right:    b([]string{"right", "l"}, "→/l", "next moment"),
 		Moment:   b([]string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}, "1-9", "go to moment"),
 		Compare:  b([]string{"c"}, "c", "compare stacks"),
+		Focus:    b([]string{"tab"}, "tab", "thread list / stack"),
 		Filter:   b([]string{"/"}, "/", "filter"),
 		Sort:     b([]string{"s"}, "s", "change sort"),
 		Export:   b([]string{"m"}, "m", "export Markdown"),
@@ -44,7 +45,7 @@ func (k keyMap) ShortHelp() []key.Binding {
 func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
-		{k.Enter, k.Back, k.Left, k.Right, k.Moment, k.Compare},
+		{k.Enter, k.Back, k.Left, k.Right, k.Moment, k.Compare, k.Focus},
 		{k.Filter, k.Sort, k.Export, k.Help, k.Quit},
 	}
 }

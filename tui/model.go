@@ -417,6 +417,8 @@ func (m Model) stateKey(msg tea.KeyPressMsg) Model {
 		s.cycleSort()
 	case key.Matches(msg, m.keys.Compare):
 		s.toggleCompare()
+	case key.Matches(msg, m.keys.Focus):
+		s.toggleFocus()
 	}
 	return m
 }

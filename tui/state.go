@@ -27,11 +27,16 @@ type statePane struct {
 	threads []*parse.Thread // at moment, filtered and sorted by refresh
 	// same[k] is how many threads of the group at moment are in the group
 	// at moment k too (by identity); -1 when identity is unknown.
-	same    []int
-	list    cursorList
-	compare bool
-	cmpFrom int      // left moment of the comparison
-	diff    []diffOp // representative stacks at cmpFrom and moment
+	same []int
+	list cursorList
+	// focusStack sends the cursor keys to the stack (tab) instead of the
+	// thread list; stackOff is the first stack line shown. In a comparison
+	// the cursor keys always scroll it.
+	focusStack bool
+	stackOff   int
+	compare    bool
+	cmpFrom    int      // left moment of the comparison
+	diff       []diffOp // representative stacks at cmpFrom and moment
 }
 
 // newStatePane opens gi at moment, or at its largest moment when it has no
@@ -133,8 +138,44 @@ func (s *statePane) stackAt(m int) *parse.Thread {
 func (s *statePane) listHeight() int { return max(3, (s.height-6)/3) }
 
 func (s *statePane) moveBy(delta int) {
+	if s.compare || s.focusStack {
+		n := len(s.diff)
+		if !s.compare {
+			lines, _ := stackLines(s.selected(), s.gi.g.Culprit)
+			n = len(lines)
+		}
+		s.stackOff = min(max(0, s.stackOff+delta), max(0, n-1))
+		return
+	}
+	before := s.list.cursor
 	s.list.move(delta, len(s.threads), nil)
 	s.list.scroll(len(s.threads), s.listHeight())
+	if s.list.cursor != before {
+		s.stackOff = 0
+	}
+}
+
+// toggleFocus moves the cursor keys between the thread list and the stack.
+func (s *statePane) toggleFocus() { s.focusStack = !s.focusStack }
+
+// window is the part [start, end) of n lines shown in room lines from the
+// stack offset; more > 0 when lines are left below (the last line of room
+// then says so).
+func (s statePane) window(n, room int) (start, end, more int) {
+	if room <= 0 {
+		return 0, 0, 0
+	}
+	start = min(s.stackOff, max(0, n-room))
+	end = min(n, start+room)
+	if end < n {
+		end--
+		more = n - end
+	}
+	return start, end, more
+}
+
+func (s statePane) moreLine(more int) string {
+	return s.st.dim.Render("  … " + plural(more, "more line") + " (tab, then ↓)")
 }
 
 func (s *statePane) setMoment(m int) {
@@ -143,6 +184,7 @@ func (s *statePane) setMoment(m int) {
 	}
 	s.moment = m
 	s.list = cursorList{}
+	s.stackOff = 0
 	s.threads = nil
 	s.refresh(s.query, s.width, s.height)
 }
@@ -161,6 +203,7 @@ func (s *statePane) toggleCompare() {
 		return
 	}
 	s.cmpFrom = s.moment
+	s.stackOff = 0
 	other := -1
 	for k := s.moment - 1; k >= 0 && other < 0; k-- {
 		if s.stackAt(k) != nil {
@@ -343,19 +386,21 @@ func (s statePane) view() []string {
 	if t == s.stackAt(s.moment) {
 		what += " (representative)"
 	}
+	if s.focusStack {
+		what = "↕ " + what
+	}
 	lines = append(lines, s.st.header.Render(cut(what, s.width)))
 	stack, at := stackLines(t, g.Culprit)
-	room := s.height - len(lines)
-	for i, l := range stack {
-		if i == room-1 && len(stack) > room {
-			lines = append(lines, s.st.dim.Render("  … "+itoa(len(stack)-i)+" more lines"))
-			break
-		}
-		l = cut("  "+l, s.width)
+	start, end, more := s.window(len(stack), s.height-len(lines))
+	for i := start; i < end; i++ {
+		l := cut("  "+stack[i], s.width)
 		if i == at {
 			l = s.st.culprit.Render(l)
 		}
 		lines = append(lines, l)
+	}
+	if more > 0 {
+		lines = append(lines, s.moreLine(more))
 	}
 	return lines
 }
@@ -391,14 +436,8 @@ func (s statePane) compareView(room int) []string {
 	if side {
 		lines = append(lines, s.st.dim.Render("  "+fit(a, colW)+" │ "+b))
 	}
-	for i, op := range s.diff {
-		if len(lines) >= room {
-			break
-		}
-		if len(lines) == room-1 && i < len(s.diff)-1 {
-			lines = append(lines, s.st.dim.Render("  … "+itoa(len(s.diff)-i)+" more frames"))
-			break
-		}
+	var ops []string
+	for _, op := range s.diff {
 		var l string
 		if side {
 			mark := "  "
@@ -423,7 +462,12 @@ func (s statePane) compareView(room int) []string {
 		case '+':
 			l = s.st.added.Render(l)
 		}
-		lines = append(lines, l)
+		ops = append(ops, l)
+	}
+	start, end, more := s.window(len(ops), room-len(lines))
+	lines = append(lines, ops[start:end]...)
+	if more > 0 {
+		lines = append(lines, s.moreLine(more))
 	}
 	return lines
 }
