@@ -66,51 +66,83 @@ const (
 // classifyGoLine looks only at the first bytes and the last byte of line
 // except for the rare kinds.
 func classifyGoLine(line []byte) goLineKind {
+	k, _ := classifyGoLineParen(line)
+	return k
+}
+
+// classifyGoLineParen is classifyGoLine that also returns, for a function
+// line, the index of the '(' opening its arguments (see argsParen).
+func classifyGoLineParen(line []byte) (goLineKind, int) {
 	if len(line) == 0 {
-		return glBlank
+		return glBlank, 0
 	}
 	switch line[0] {
 	case '\t':
-		if bytes.HasPrefix(line, []byte("\tgoroutine running on other thread")) {
-			return glNoStack
+		if len(line) > 1 && line[1] == 'g' && bytes.HasPrefix(line, []byte("\tgoroutine running on other thread")) {
+			return glNoStack, 0
 		}
-		return glFile // fileLine checks for the ":line"
+		return glFile, 0 // fileLine checks for the ":line"
 	case 'g':
 		if isGoHeader(line) {
-			return glHeader
+			return glHeader, 0
 		}
 	case 'c':
 		if bytes.HasPrefix(line, []byte("created by ")) {
-			return glCreatedBy
+			return glCreatedBy, 0
 		}
 	case '.':
 		if bytes.HasPrefix(line, []byte("...")) && bytes.HasSuffix(line, []byte("elided...")) {
-			return glElided
+			return glElided, 0
 		}
 	case '[':
 		if bytes.HasPrefix(line, []byte("[originating from goroutine ")) {
-			return glOrigin
+			return glOrigin, 0
 		}
 	case '-':
 		if isDashes(line) {
-			return glEpilogue
+			return glEpilogue, 0
 		}
 	case ' ':
-		return glUnknown
+		return glUnknown, 0
 	}
 	if line[len(line)-1] == ')' {
-		// Arguments may hold spaces ("(0x1, {0x2, 0x3})"), the function name never.
-		if i := bytes.LastIndexByte(line, '('); i > 0 && bytes.IndexByte(line[:i], ' ') < 0 {
-			return glFunc
+		if i := argsParen(line); i > 0 {
+			return glFunc, i
 		}
 	}
 	if isGoStart(line) {
-		return glStart
+		return glStart, 0
 	}
 	if isRegisterLine(line) {
-		return glEpilogue
+		return glEpilogue, 0
 	}
-	return glUnknown
+	return glUnknown, 0
+}
+
+// argsParen returns the index of the '(' that opens the arguments of a
+// function line, or -1. A '(' after a '.' opens a receiver
+// ("net.(*conn).Read(0x1)"); the function name holds no space, the
+// arguments may ("(0x1, {0x2, 0x3})").
+func argsParen(line []byte) int {
+	i := 0
+	for {
+		j := bytes.IndexByte(line[i:], '(')
+		if j < 0 {
+			return -1
+		}
+		i += j
+		if i == 0 {
+			return -1
+		}
+		if line[i-1] != '.' {
+			break
+		}
+		i++
+	}
+	if bytes.IndexByte(line[:i], ' ') >= 0 {
+		return -1
+	}
+	return i
 }
 
 // isGoHeader reports whether line starts like "goroutine 1 [" or
@@ -269,7 +301,7 @@ func parseGoText(p *textParser) *Dump {
 		if !ok {
 			break
 		}
-		kind := classifyGoLine(line)
+		kind, paren := classifyGoLineParen(line)
 	again:
 		if s.state == gsPrologue && s.cur == nil && len(s.d.Threads) == 0 {
 			// Before the first goroutine: everything is prologue.
@@ -335,7 +367,7 @@ func parseGoText(p *textParser) *Dump {
 		case gsGoroutine, gsSystem:
 			switch kind {
 			case glFunc:
-				s.funcLine(line)
+				s.funcLine(line, paren)
 				continue
 			case glCreatedBy:
 				if s.state == gsGoroutine {
@@ -402,7 +434,7 @@ func parseGoText(p *textParser) *Dump {
 		if !ok {
 			break
 		}
-		nk := classifyGoLine(next)
+		nk, nparen := classifyGoLineParen(next)
 		if nk == glUnknown {
 			ls.unread()
 			break
@@ -415,7 +447,7 @@ func parseGoText(p *textParser) *Dump {
 				s.state = gsSystem
 			}
 		}
-		line, kind = next, nk
+		line, kind, paren = next, nk, nparen
 		goto again
 	}
 	if len(s.d.Threads) == 0 && s.cur == nil {
@@ -531,8 +563,7 @@ func (s *goTextScan) header(line []byte) bool {
 //
 //	net/http.(*conn).serve(0xc000130000, {0x7a9e40, 0xc0000a2000})
 //	main.bar(...)
-func (s *goTextScan) funcLine(line []byte) {
-	i := bytes.LastIndexByte(line, '(')
+func (s *goTextScan) funcLine(line []byte, i int) {
 	s.funcKey = append(append(s.funcKey[:0], line[:i]...), 0)
 	s.funcLn = s.p.ls.lineNo()
 	if s.state == gsSystem {
