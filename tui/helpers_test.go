@@ -145,3 +145,17 @@ type analyzeResult = analyze.Result
 
 func goData(t testing.TB) *analyze.Result  { return goScenario(t) }
 func jvmData(t testing.TB) *analyze.Result { return samurai(t) }
+
+// goDebug1 is the same Go scenario read from the debug=1 profiles, which
+// aggregate goroutines by stack and print no goroutine ids.
+func goDebug1(t testing.TB) *analyze.Result {
+	dir := filepath.Join(scenarios, "go-slow-upstream-leak")
+	var files []string
+	for _, m := range []string{"before", "during-1", "during-2", "after"} {
+		files = append(files, filepath.Join(dir, m+"-debug1.txt"))
+	}
+	return analyzeFiles(t, files...)
+}
+
+// empty is the analysis of no dump at all.
+func empty(testing.TB) *analyze.Result { return analyze.Analyze(nil, analyze.Options{}) }

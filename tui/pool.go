@@ -116,7 +116,7 @@ func (p *poolPane) selected() *groupInfo {
 
 func (p *poolPane) title() string {
 	pp := p.pi.p
-	s := "POOL " + pp.Name + " · max " + itoa(pp.Max) + " · " + itoa(len(pp.States)) + " states"
+	s := "POOL " + pp.Name + " · max " + itoa(pp.Max) + " · " + plural(len(pp.States), "state")
 	if pp.Internal {
 		s += " · internal"
 	}

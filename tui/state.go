@@ -326,6 +326,11 @@ func threadRow(t *parse.Thread) string {
 		if t.StateDetail != "" {
 			s += " (" + t.StateDetail + ")"
 		}
+	} else if t.ID == 0 {
+		s = "goroutines sharing this stack"
+		if t.State != "" {
+			s += "  [" + t.State + "]"
+		}
 	} else {
 		s = "goroutine " + itoa(int(t.ID))
 		if t.State != "" {
@@ -358,6 +363,9 @@ func (s statePane) view() []string {
 		return append(lines, s.compareView(s.height-len(lines))...)
 	}
 	head := "THREADS at " + s.ix.labels[s.moment] + " (" + itoa(len(s.threads))
+	if w := weight(s.threads); w != len(s.threads) {
+		head = "THREADS at " + s.ix.labels[s.moment] + " (" + plural(len(s.threads), "stack") + ", " + itoa(w) + " goroutines"
+	}
 	if s.query != "" {
 		head += " matching " + `"` + s.query + `"`
 	}
@@ -470,6 +478,16 @@ func (s statePane) compareView(room int) []string {
 		lines = append(lines, s.moreLine(more))
 	}
 	return lines
+}
+
+// weight is the number of threads ts stand for (aggregated formats give
+// one entry per stack).
+func weight(ts []*parse.Thread) int {
+	n := 0
+	for _, t := range ts {
+		n += max(1, t.Weight)
+	}
+	return n
 }
 
 // naturalCompare orders "exec-2" before "exec-10".

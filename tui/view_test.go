@@ -25,6 +25,8 @@ func TestViewGolden(t *testing.T) {
 		{"go-filter", goData, []string{"/", "handleSearch", "enter"}},
 		{"go-sort", goData, []string{"s", "s", "s"}},
 		{"go-help", goData, []string{"?"}},
+		{"go-debug1-state", goDebug1, []string{"down", "down", "enter", "enter"}},
+		{"empty", empty, []string{"enter", "down", "s", "/", "x", "enter", "?"}},
 		{"jvm-overview", jvmData, []string{"G", "enter"}},
 		{"jvm-finding", jvmData, []string{"enter"}},
 		{"jvm-state", jvmData, []string{"down", "enter", "enter", "down"}},
