@@ -111,7 +111,7 @@ type builder struct {
 	pools   map[string]*Pool
 	groups  map[groupKey]*Group
 	tops    map[*Group][]map[string]int // per moment: top frame → count
-	culps   map[*Group]map[string]int   // culprit → count, all moments
+	culps   map[*Group][]map[string]int // per moment: culprit → count
 	ids     map[*Group][]map[string]bool
 	cpu     map[*Group]map[string][]time.Duration // identity → cpu per moment
 	classes map[string]classified                 // stack key → classification, computed once
@@ -126,7 +126,7 @@ type classified struct {
 
 func newBuilder(r *Result, opt Options) *builder {
 	return &builder{r: r, opt: opt, n: len(r.Moments), pools: map[string]*Pool{}, groups: map[groupKey]*Group{},
-		tops: map[*Group][]map[string]int{}, culps: map[*Group]map[string]int{}, ids: map[*Group][]map[string]bool{},
+		tops: map[*Group][]map[string]int{}, culps: map[*Group][]map[string]int{}, ids: map[*Group][]map[string]bool{},
 		cpu: map[*Group]map[string][]time.Duration{}, classes: map[string]classified{}}
 }
 
@@ -214,7 +214,7 @@ func (b *builder) add(m int, t *parse.Thread) {
 		b.groups[k] = g
 		p.States = append(p.States, g)
 		b.tops[g] = make([]map[string]int, b.n)
-		b.culps[g] = map[string]int{}
+		b.culps[g] = make([]map[string]int, b.n)
 		b.ids[g] = make([]map[string]bool, b.n)
 	}
 	g.Counts[m] += w
@@ -230,7 +230,10 @@ func (b *builder) add(m int, t *parse.Thread) {
 	}
 	b.tops[g][m][c.top] += w
 	if c.culprit != "" {
-		b.culps[g][c.culprit] += w
+		if b.culps[g][m] == nil {
+			b.culps[g][m] = map[string]int{}
+		}
+		b.culps[g][m][c.culprit] += w
 	}
 	if id := identity(rt, t); id != "" {
 		if b.ids[g][m] == nil {
@@ -272,7 +275,8 @@ func (b *builder) finish() {
 		}
 		for _, g := range p.States {
 			g.TopFrame = mostCommonAll(b.tops[g])
-			g.Culprit = mostCommon(b.culps[g])
+			g.Culprit = mostCommonAll(b.culps[g])
+			g.Culprits = ranked(b.culps[g][peakAt(g.Counts)])
 			g.Same = sameThreads(g, b.ids[g])
 			for _, v := range b.cpu[g] {
 				first, last := -1, -1
@@ -324,8 +328,13 @@ func (g *Group) TopFrames(m int) []FrameCount {
 		}
 		counts[fn] += max(t.Weight, 1)
 	}
-	out := make([]FrameCount, 0, len(counts))
-	for f, c := range counts {
+	return ranked(counts)
+}
+
+// ranked returns the entries of m, most common first.
+func ranked(m map[string]int) []FrameCount {
+	out := make([]FrameCount, 0, len(m))
+	for f, c := range m {
 		out = append(out, FrameCount{Func: f, Count: c})
 	}
 	sort.Slice(out, func(i, j int) bool {
@@ -337,7 +346,7 @@ func (g *Group) TopFrames(m int) []FrameCount {
 	return out
 }
 
-// FrameCount is a top frame and how many threads show it.
+// FrameCount is a frame and how many threads show it.
 type FrameCount struct {
 	Func  string
 	Count int
@@ -390,6 +399,17 @@ func mostCommonAll(ms []map[string]int) string {
 		}
 	}
 	return mostCommon(sum)
+}
+
+// peakAt is the first moment with the largest count.
+func peakAt(xs []int) int {
+	at := 0
+	for i, x := range xs {
+		if x > xs[at] {
+			at = i
+		}
+	}
+	return at
 }
 
 func maxOf(xs []int) int {

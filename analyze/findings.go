@@ -48,6 +48,17 @@ var knownMax = []struct {
 	{"https-openssl-nio-", "-exec-*", 200, "Tomcat maxThreads default"},
 }
 
+// knownLimit returns the default maximum size of a well-known pool, and
+// what it is; 0 when unknown.
+func knownLimit(pool string) (int, string) {
+	for _, k := range knownMax {
+		if strings.HasPrefix(pool, k.prefix) && strings.HasSuffix(pool, k.suffix) {
+			return k.max, k.what
+		}
+	}
+	return 0, ""
+}
+
 func findings(r *Result, in []Input) {
 	n := len(r.Moments)
 	var fs []Finding
@@ -64,6 +75,7 @@ func findings(r *Result, in []Input) {
 			fs = append(fs, f)
 		}
 	}
+	fs = append(fs, connectionPools(r)...)
 	fs = append(fs, explosion(r)...)
 	fs = append(fs, deadlocks(r)...)
 	fs = append(fs, contention(r)...)
@@ -149,9 +161,102 @@ func timelineFinding(r *Result, p *Pool, g *Group) (Finding, bool) {
 			p.Name, what, base, lbl(0), peak, lbl(peakAt), last, lbl(n-1))
 	}
 	if g.Culprit != "" {
-		f.Summary += "; culprit " + g.Culprit
+		f.Summary += "; culprit " + g.Culprit + alsoFrom(g)
 	}
 	return f, true
+}
+
+// alsoFrom names the group's other culprits, if any: "(also from
+// com.example.HealthServlet.doGet(HealthServlet.java:26): 2)".
+func alsoFrom(g *Group) string {
+	if len(g.Culprits) < 2 {
+		return ""
+	}
+	var parts []string
+	for i, c := range g.Culprits[1:] {
+		if i == 2 {
+			parts = append(parts, fmt.Sprintf("%d more", len(g.Culprits)-3))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s: %d", c.Func, c.Count))
+	}
+	return " (also from " + strings.Join(parts, ", ") + ")"
+}
+
+// connectionPools: a DB connection pool exhausted. Threads wait in the
+// pool (db-pool-wait) while the connections' holders wait for the database
+// (socket-read via jdbc); every other caller of the pool, a health check
+// among them, waits behind them.
+func connectionPools(r *Result) []Finding {
+	var fs []Finding
+	for _, p := range r.Pools {
+		for _, g := range p.States {
+			if g.State != "db-pool-wait" || p.Internal {
+				continue
+			}
+			peak, at := 0, 0
+			for i, c := range g.Counts {
+				if c > peak {
+					peak, at = c, i
+				}
+			}
+			if peak < MinRise {
+				continue
+			}
+			holders := 0
+			var holder *Group
+			for _, q := range r.Pools {
+				for _, h := range q.States {
+					if strings.HasPrefix(h.Via, "jdbc") && h.Counts[at] > 0 {
+						holders += h.Counts[at]
+						if holder == nil || h.Counts[at] > holder.Counts[at] {
+							holder = h
+						}
+					}
+				}
+			}
+			n := len(g.Counts)
+			f := Finding{Kind: KindSaturated, Severity: Warning, Pool: p.Name, State: g.State, Counts: g.Counts,
+				Frame: g.TopFrame, Culprit: g.Culprit, Evidence: evidence(g)}
+			if g.Counts[n-1] >= MinRise {
+				f.Severity = Critical
+			}
+			f.Summary = fmt.Sprintf("DB connection pool exhausted at %s: %d %s threads wait for a connection",
+				r.Moments[at].Label, peak, p.Name)
+			if holder != nil {
+				f.Summary += fmt.Sprintf(" while %d hold one and wait for the database (%s", holders, holder.Via)
+				if holder.Culprit != "" {
+					f.Summary += ", " + holder.Culprit
+				}
+				f.Summary += fmt.Sprintf("): the pool has about %d connections", holders)
+			}
+			f.Summary += "; waiting from " + culpritList(g)
+			for _, c := range g.Culprits {
+				if strings.Contains(strings.ToLower(c.Func), "health") {
+					f.Summary += fmt.Sprintf("; the health check %s waits too: a probe on it fails under load and takes a healthy instance out", c.Func)
+					break
+				}
+			}
+			f.Summary += fmt.Sprintf("; %d still waiting at %s", g.Counts[n-1], r.Moments[n-1].Label)
+			fs = append(fs, f)
+		}
+	}
+	return fs
+}
+
+func culpritList(g *Group) string {
+	var parts []string
+	for i, c := range g.Culprits {
+		if i == 3 {
+			parts = append(parts, fmt.Sprintf("%d more", len(g.Culprits)-3))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s: %d", c.Func, c.Count))
+	}
+	if len(parts) == 0 {
+		return "no application frame"
+	}
+	return strings.Join(parts, ", ")
 }
 
 func firstRise(c []int) int {
@@ -198,12 +303,7 @@ func saturated(r *Result, p *Pool) (Finding, bool) {
 	if r.Runtime != parse.RuntimeJVM {
 		return Finding{}, false
 	}
-	limit, why := 0, ""
-	for _, k := range knownMax {
-		if strings.HasPrefix(p.Name, k.prefix) && strings.HasSuffix(p.Name, k.suffix) {
-			limit, why = k.max, k.what
-		}
-	}
+	limit, why := knownLimit(p.Name)
 	for m := 1; m < len(p.Counts); m++ {
 		total := p.Counts[m]
 		if total < SaturatedMin {
@@ -222,7 +322,10 @@ func saturated(r *Result, p *Pool) (Finding, bool) {
 				}
 			}
 		}
-		atMax := total >= limit && limit > 0 || (limit == 0 && total == p.Max && total > p.Counts[0])
+		// Without a known limit, only a fixed-size pool (as many threads at
+		// the first moment as ever) is at its maximum; a pool that grew, like
+		// Thread-* per task, has no maximum to be at.
+		atMax := total >= limit && limit > 0 || (limit == 0 && total == p.Max && p.Counts[0] == p.Max)
 		if !atMax || idle > 0 || float64(waiting) < SaturatedWaiting*float64(total) {
 			continue
 		}
@@ -245,9 +348,20 @@ func saturated(r *Result, p *Pool) (Finding, bool) {
 
 // explosion: the process, or one pool, multiplied its threads.
 func explosion(r *Result) []Finding {
-	t := r.Totals
-	if len(t) < 2 {
+	if len(r.Totals) < 2 {
 		return nil
+	}
+	// Pools bounded by a known maximum (Tomcat's request threads) grow under
+	// load by design, up to their limit: that is saturation, not an
+	// explosion, so their growth is left out.
+	t := make([]int, len(r.Totals))
+	copy(t, r.Totals)
+	for _, p := range r.Pools {
+		if limit, _ := knownLimit(p.Name); limit > 0 {
+			for i := range t {
+				t[i] -= p.Counts[i]
+			}
+		}
 	}
 	peak, at := 0, 0
 	for i, x := range t {
@@ -270,8 +384,9 @@ func explosion(r *Result) []Finding {
 			top = p
 		}
 	}
-	f := Finding{Kind: KindExplosion, Severity: Critical, Counts: t}
-	f.Summary = fmt.Sprintf("threads ×%.1f: %d at %s → %d at %s", float64(peak)/float64(max(t[0], 1)), t[0], r.Moments[0].Label, peak, r.Moments[at].Label)
+	tt := r.Totals
+	f := Finding{Kind: KindExplosion, Severity: Critical, Counts: tt}
+	f.Summary = fmt.Sprintf("threads ×%.1f: %d at %s → %d at %s", float64(tt[at])/float64(max(tt[0], 1)), tt[0], r.Moments[0].Label, tt[at], r.Moments[at].Label)
 	if top != nil {
 		f.Pool = top.Name
 		f.Summary += fmt.Sprintf("; %s grew %d → %d", top.Name, top.Counts[0], top.Counts[at])
@@ -287,9 +402,9 @@ func explosion(r *Result) []Finding {
 			f.Summary += " (unnamed threads created per task: an executor without a bounded pool, e.g. CompletableFuture.supplyAsync with no executor when the common pool's parallelism is 1)"
 		}
 	}
-	last := len(t) - 1
+	last := len(tt) - 1
 	if t[last] >= ExplosionFactor*t[0] && last != at {
-		f.Summary += fmt.Sprintf("; still %d at %s", t[last], r.Moments[last].Label)
+		f.Summary += fmt.Sprintf("; still %d at %s", tt[last], r.Moments[last].Label)
 	}
 	return []Finding{f}
 }

@@ -96,7 +96,10 @@ type Group struct {
 	// ("com.example.shop.UpstreamClient.fetch(UpstreamClient.java:42)");
 	// empty when every frame belongs to the runtime or a known framework.
 	Culprit string
-	Counts  []int // threads per moment (weights included)
+	// Culprits are the first application frames of the group's threads at
+	// the moment the group peaks, most common first, with their counts.
+	Culprits []FrameCount
+	Counts   []int // threads per moment (weights included)
 	// Samples are up to Options.Samples thread names (JVM) or goroutine ids
 	// (Go) per moment.
 	Samples [][]string
