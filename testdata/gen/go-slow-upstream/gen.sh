@@ -5,8 +5,8 @@
 #   NAME.txt         /debug/pprof/goroutine?debug=2
 #   NAME-debug1.txt  /debug/pprof/goroutine?debug=1
 #   NAME.pb.gz       /debug/pprof/goroutine?debug=0
-# and COUNTS.tsv, which counts what each moment holds with awk/grep only
-# (independent of dumpdiff). Everything stays on 127.0.0.1. Takes ~35 s.
+# and COUNTS.tsv (count.sh), which counts what each moment holds with
+# awk/grep and `go tool pprof -raw` only (independent of dumpdiff). Everything stays on 127.0.0.1. Takes ~35 s.
 #
 # Usage: testdata/gen/go-slow-upstream/gen.sh   (from anywhere)
 # Env:   RATE (req/s, default 20), DURATION (default 15s), TIMEOUT (client, 2s)
@@ -56,23 +56,6 @@ echo "load ended at $(date -u +%T)"
 sleep 5
 capture after
 
-# COUNTS.tsv. debug=2 dumps separate goroutines by blank lines, so awk's
-# paragraph mode (RS="") reads one goroutine per record.
-{
-	printf '# moment\tgoroutines\titems_stuck_in_roundtrip\tsearch_leaked_chan_send\tupstream_sleeping\tdebug1_total\tdebug1_route_items\tdebug1_route_search\n'
-	for m in before during-1 during-2 after; do
-		awk -v m="$m" 'BEGIN{RS=""}
-			/^goroutine [0-9]+ \[/ {g++}
-			/^goroutine [0-9]+ \[select/ && /net\/http\.\(\*persistConn\)\.roundTrip/ && /main\.\(\*server\)\.handleItems/ {items++}
-			/^goroutine [0-9]+ \[chan send/ && /main\.\(\*server\)\.handleSearch\.func1/ {leak++}
-			/^goroutine [0-9]+ \[sleep/ && /main\.slowUpstream/ {up++}
-			END{printf "%s\t%d\t%d\t%d\t%d", m, g, items, leak, up}' "$out/$m.txt"
-		awk 'NR==1{sub(/.*total /,""); total=$0}
-			/^[0-9]+ @ /{n=$1}
-			/^# labels: .*"route":"\/api\/items"/{items+=n}
-			/^# labels: .*"route":"\/api\/search"/{search+=n}
-			END{printf "\t%d\t%d\t%d\n", total, items, search}' "$out/$m-debug1.txt"
-	done
-} >"$out/COUNTS.tsv"
+"$here/count.sh" "$out"
 column -t -s $'\t' "$out/COUNTS.tsv"
 ls -l "$out"
