@@ -21,6 +21,10 @@ data=data
 bin=data/bin
 mkdir -p "$bin"
 
+if [ ! -x /usr/bin/time ] && command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
+	echo "== installing GNU time (apt-get install -y time)"
+	apt-get install -y -qq time >/dev/null || { apt-get update -qq && apt-get install -y -qq time >/dev/null; } || true
+fi
 if [ ! -x /usr/bin/time ]; then
 	echo "compare.sh: /usr/bin/time is missing: apt-get install -y time" >&2
 	exit 2
