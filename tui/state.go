@@ -134,8 +134,9 @@ func (s *statePane) stackAt(m int) *parse.Thread {
 }
 
 // listHeight is the number of thread rows: a third of what is left under
-// the five header lines, at least three.
-func (s *statePane) listHeight() int { return max(3, (s.height-6)/3) }
+// the five header lines, at least three, fewer when fewer threads are
+// shown (the stack gets the rest).
+func (s *statePane) listHeight() int { return min(max(3, (s.height-6)/3), max(1, len(s.threads))) }
 
 func (s *statePane) moveBy(delta int) {
 	if s.compare || s.focusStack {
