@@ -414,7 +414,7 @@ func explosion(r *Result) []Finding {
 func deadlocks(r *Result) []Finding {
 	var fs []Finding
 	seen := map[string]int{} // cycle key → index in fs
-	addCycle := func(m int, names []string, how, frame string) {
+	addCycle := func(m int, names []string, how string) {
 		sorted := append([]string(nil), names...)
 		sort.Strings(sorted)
 		key := strings.Join(sorted, "\x00")
@@ -427,9 +427,10 @@ func deadlocks(r *Result) []Finding {
 			}
 			return
 		}
-		f := Finding{Kind: KindDeadlock, Severity: Critical, Counts: make([]int, len(r.Moments)), Frame: frame,
+		f := Finding{Kind: KindDeadlock, Severity: Critical, Counts: make([]int, len(r.Moments)),
 			Summary:  fmt.Sprintf("%s deadlock between %d threads: %s (at %s)", how, len(names), quoteList(names, 6), r.Moments[m].Label),
 			Evidence: []Evidence{{Moment: m, Count: len(names), Threads: names}}}
+		f.Summary += cycleDetail(r, r.Moments[m].Dump, names, &f)
 		f.Counts[m] = len(names)
 		seen[key] = len(fs)
 		fs = append(fs, f)
@@ -445,11 +446,11 @@ func deadlocks(r *Result) []Finding {
 				names = append(names, e.Thread)
 			}
 			if len(names) > 0 {
-				addCycle(m, names, "JVM-reported", "")
+				addCycle(m, names, "JVM-reported")
 			}
 		}
 		for _, cyc := range lockCycles(d) {
-			addCycle(m, cyc, "lock-cycle", "")
+			addCycle(m, cyc, "lock-cycle")
 		}
 		if strings.Contains(d.Headline, "all goroutines are asleep") {
 			f := Finding{Kind: KindDeadlock, Severity: Critical, Counts: make([]int, len(r.Moments)),
@@ -460,6 +461,44 @@ func deadlocks(r *Result) []Finding {
 		}
 	}
 	return fs
+}
+
+// cycleDetail tells, for each thread of a deadlock, where it is stuck and
+// what it waits for: `; "A" at Bank.transfer(Bank.java:20) waits for
+// <0x...> (a Account) held by "B"`. It sets f.Frame and f.Culprit from the
+// first thread.
+func cycleDetail(r *Result, d *parse.Dump, names []string, f *Finding) string {
+	if d == nil {
+		return ""
+	}
+	byName := map[string]*parse.Thread{}
+	for _, t := range d.Threads {
+		byName[t.Name] = t
+	}
+	h := holders(d)
+	var sb strings.Builder
+	for i, n := range names {
+		t := byName[n]
+		if t == nil || i == 4 {
+			continue
+		}
+		c := culprit(r.Runtime, t)
+		if f.Frame == "" && len(t.Frames) > 0 {
+			f.Frame = t.Frames[0].Func
+			f.Culprit = FrameString(c)
+		}
+		fmt.Fprintf(&sb, "; %q", n)
+		if c != nil {
+			sb.WriteString(" at " + FrameString(c))
+		}
+		if a, cl := waitsFor(t); a != "" {
+			fmt.Fprintf(&sb, " waits for <%s> (a %s)", a, cl)
+			if o := h[a]; o != nil {
+				fmt.Fprintf(&sb, " held by %q", o.Name)
+			}
+		}
+	}
+	return sb.String()
 }
 
 func quoteList(names []string, max int) string {
