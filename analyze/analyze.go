@@ -288,8 +288,11 @@ func (b *builder) finish() {
 						last = i
 					}
 				}
-				if first >= 0 && last > first && v[last] > v[first] {
-					g.CPU += v[last] - v[first]
+				if first >= 0 && last > first {
+					g.CPUThreads++
+					if v[last] > v[first] {
+						g.CPU += v[last] - v[first]
+					}
 				}
 			}
 		}

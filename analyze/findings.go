@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/dumpdiff/dumpdiff/parse"
 )
@@ -151,6 +152,14 @@ func timelineFinding(r *Result, p *Pool, g *Group) (Finding, bool) {
 		}
 		if g.Same > 0 {
 			f.Summary += fmt.Sprintf("; %d are the same threads stuck there from %s to %s", g.Same, lbl(firstRise(c)), lbl(n-1))
+		}
+		if g.CPUThreads > 0 {
+			per := g.CPU / time.Duration(g.CPUThreads)
+			busy := "waiting, not working"
+			if per > 100*time.Millisecond {
+				busy = "busy"
+			}
+			f.Summary += fmt.Sprintf("; CPU used meanwhile: %s per thread (%s)", per.Round(time.Microsecond), busy)
 		}
 		if n == 2 {
 			f.Summary += " (only two moments: take one more after the load to tell a stall from load)"

@@ -114,6 +114,9 @@ type Group struct {
 	// CPU is the total CPU time the group's threads used between the first
 	// and last moment they appear, where cpu= is printed; 0 otherwise.
 	CPU time.Duration
+	// CPUThreads is how many threads CPU was measured on (cpu= printed at
+	// two moments or more); 0 when cpu= is not printed.
+	CPUThreads int
 }
 
 // Finding kinds. They are part of the JSON contract.
