@@ -37,23 +37,27 @@ func newHandlerServer(t *testing.T, h http.HandlerFunc) *httptest.Server {
 }
 
 // parked is a set of goroutines blocked in a named function, started and
-// stopped between moments so dumps differ.
+// stopped between moments so dumps differ. Each test parks in its own
+// function: goroutine dumps show the whole test process, parallel tests included.
 type parked struct {
 	wg   sync.WaitGroup
 	stop chan struct{}
 }
 
-func startParked(n int) *parked {
+func startParked(n int, park func(*parked)) *parked {
 	p := &parked{stop: make(chan struct{})}
 	for range n {
 		p.wg.Add(1)
-		go parkedBetweenMoments(p)
+		go park(p)
 	}
 	return p
 }
 
-// parkedBetweenMoments is the frame the tests look for in dumps.
-func parkedBetweenMoments(p *parked) {
+// parkedBetweenMoments and parkedDuringLoad are the frames tests look for.
+func parkedBetweenMoments(p *parked) { p.wait() }
+func parkedDuringLoad(p *parked)     { p.wait() }
+
+func (p *parked) wait() {
 	defer p.wg.Done()
 	<-p.stop
 }

@@ -33,10 +33,12 @@ type loadRun struct {
 	rec  LoadRecord
 }
 
-// startLoad starts command with sh -c. Cancelling ctx sends SIGTERM to its
-// process group, then SIGKILL to the shell after 2 s.
-func startLoad(ctx context.Context, command string) *loadRun {
-	l := &loadRun{done: make(chan struct{}), rec: LoadRecord{Command: command, Started: time.Now(), ExitCode: -1}}
+// startLoad starts command with sh -c and returns it with a copy of its
+// record as started (l.rec belongs to the waiting goroutine until l.done).
+// Cancelling ctx sends SIGTERM to its process group, then SIGKILL to the
+// shell after 2 s.
+func startLoad(ctx context.Context, command string) (l *loadRun, started LoadRecord) {
+	l = &loadRun{done: make(chan struct{}), rec: LoadRecord{Command: command, Started: time.Now(), ExitCode: -1}}
 	out := &tailBuffer{max: loadTailBytes}
 	cmd := exec.CommandContext(ctx, "sh", "-c", command)
 	cmd.Stdout, cmd.Stderr = out, out // one writer: exec calls it from one goroutine
@@ -45,8 +47,9 @@ func startLoad(ctx context.Context, command string) *loadRun {
 	if err := cmd.Start(); err != nil {
 		l.rec.Ended, l.rec.Error = time.Now(), err.Error()
 		close(l.done)
-		return l
+		return l, l.rec
 	}
+	started = l.rec
 	go func() {
 		defer close(l.done)
 		err := cmd.Wait()
@@ -61,5 +64,5 @@ func startLoad(ctx context.Context, command string) *loadRun {
 			l.rec.Error = err.Error()
 		}
 	}()
-	return l
+	return l, started
 }

@@ -39,7 +39,7 @@ func TestLoadSchedule(t *testing.T) {
 	}, func(e Event) {
 		switch e.Kind {
 		case EventLoadStart:
-			p = startParked(4)
+			p = startParked(4, parkedDuringLoad)
 		case EventLoadExit:
 			p.stopAndWait()
 		}
@@ -54,7 +54,7 @@ func TestLoadSchedule(t *testing.T) {
 		if f.Moment == "before" || f.Moment == "after" {
 			want = 0
 		}
-		if got := strings.Count(readFile(t, dir, f.Path), parkedFrame+"("); got != want {
+		if got := strings.Count(readFile(t, dir, f.Path), "capture.parkedDuringLoad("); got != want {
 			t.Errorf("%s: %d parked goroutines, want %d", f.Path, got, want)
 		}
 	}

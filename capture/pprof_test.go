@@ -16,8 +16,6 @@ import (
 	"testing"
 )
 
-const parkedFrame = "capture.parkedBetweenMoments"
-
 // A fixed schedule against a real pprof server whose goroutines change
 // between moments: the dumps must show the change.
 func TestPprofFixedSchedule(t *testing.T) {
@@ -36,7 +34,7 @@ func TestPprofFixedSchedule(t *testing.T) {
 		}
 		switch e.Moment {
 		case "2":
-			p = startParked(3)
+			p = startParked(3, parkedBetweenMoments)
 		case "3":
 			p.stopAndWait()
 		}
@@ -54,8 +52,8 @@ func TestPprofFixedSchedule(t *testing.T) {
 	}
 	for i, wantParked := range []int{0, 3, 0} {
 		text := readFile(t, dir, dumps[i].Path)
-		if got := strings.Count(text, parkedFrame+"("); got != wantParked {
-			t.Errorf("moment %s: %d goroutines in %s, want %d", dumps[i].Moment, got, parkedFrame, wantParked)
+		if got := strings.Count(text, "capture.parkedBetweenMoments("); got != wantParked {
+			t.Errorf("moment %s: %d goroutines parked, want %d", dumps[i].Moment, got, wantParked)
 		}
 		if !strings.HasPrefix(text, "goroutine ") {
 			t.Errorf("moment %s: dump starts %q", dumps[i].Moment, text[:min(len(text), 40)])

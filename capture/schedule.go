@@ -49,8 +49,7 @@ func (r *runner) runLoad(ctx context.Context) error {
 
 	lctx, stopLoad := context.WithCancel(ctx) // also stops it when the run fails
 	defer stopLoad()
-	load := startLoad(lctx, r.plan.Load)
-	rec := load.rec // copy: the load goroutine owns load.rec until done
+	load, rec := startLoad(lctx, r.plan.Load)
 	r.update(func(m *Manifest) { m.Load = &rec })
 	r.emit(Event{Kind: EventLoadStart, Time: rec.Started, Load: &rec})
 
