@@ -251,6 +251,9 @@ type fetchFunc func(context.Context) (*atomicFile, FileKind, string, error)
 // failure) in the manifest and reports it. It returns whether a file was
 // written. errAbsent records nothing.
 func (r *runner) file(ctx context.Context, t Target, label string, j fileJob, fetch fetchFunc) bool {
+	if ctx.Err() != nil {
+		return false // interrupted before it started: nothing to record
+	}
 	start := time.Now()
 	af, kind, tool, err := fetch(ctx)
 	if errors.Is(err, errAbsent) {
