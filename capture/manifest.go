@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -187,14 +188,27 @@ func (w *manifestWriter) update(fn func(*Manifest)) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	fn(&w.m)
-	b, err := json.MarshalIndent(&w.m, "", "  ")
+	b, err := encodeManifest(&w.m)
 	if err != nil {
 		return fmt.Errorf("writing manifest: %w", err)
 	}
-	if err := writeFileAtomic(w.dir, ManifestName, append(b, '\n')); err != nil {
+	if err := writeFileAtomic(w.dir, ManifestName, b); err != nil {
 		return fmt.Errorf("writing manifest: %w", err)
 	}
 	return nil
+}
+
+// encodeManifest is the manifest.json encoding: indented, with commands
+// readable ("a > b", not "a \u003e b").
+func encodeManifest(m *Manifest) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(m); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }
 
 // snapshot returns a deep enough copy for the caller to keep.

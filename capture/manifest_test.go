@@ -143,3 +143,35 @@ func TestProgressPrinters(t *testing.T) {
 		t.Error("a strings.Builder is not a terminal")
 	}
 }
+
+// testdata/v1/manifest.json is a real run's manifest (load schedule, a
+// pprof target, a failing command). Version 1 must keep reading it and
+// writing it back byte for byte: fields may be added, never renamed.
+func TestManifestV1Golden(t *testing.T) {
+	t.Parallel()
+	want, err := os.ReadFile(filepath.Join("testdata", "v1", ManifestName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := ReadManifest(filepath.Join("testdata", "v1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := encodeManifest(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("v1 manifest does not round-trip:\n%s", got)
+	}
+	var order []string
+	for _, f := range m.Dumps("api") {
+		order = append(order, f.Moment+":"+f.Path)
+	}
+	if want := []string{"before:api__before.txt", "during-1:api__during-1.txt", "after:api__after.txt"}; !slices.Equal(order, want) {
+		t.Errorf("Dumps(api) = %v, want %v", order, want)
+	}
+	if len(m.Dumps("pod")) != 0 || m.Failed() != 3 || m.Load.ExitCode != 0 || m.Load.Running() {
+		t.Errorf("pod dumps %d, failed %d, load %+v", len(m.Dumps("pod")), m.Failed(), m.Load)
+	}
+}

@@ -49,6 +49,9 @@ func Run(ctx context.Context, p Plan, prog Progress) (*Manifest, error) {
 	m := r.man.snapshot()
 	if err == nil && okPrimaries(m) == 0 {
 		err = fmt.Errorf("no dump captured: all %d attempts failed (see %s)", m.Failed(), ManifestName)
+		if len(m.Files) > 0 {
+			err = fmt.Errorf("no dump captured: all %d attempts failed; first: %s", m.Failed(), m.Files[0].Error)
+		}
 	}
 	if err != nil {
 		err = r.summarize(m, err)
