@@ -48,3 +48,16 @@ func (s secrets) scrub(msg string) string {
 	}
 	return msg
 }
+
+// urlPassword is the password of a URL's user info (http://u:pw@host), as a
+// secret to scrub; none when absent or too short to scrub safely.
+func urlPassword(raw string) secrets {
+	u, err := url.Parse(raw)
+	if err != nil || u.User == nil {
+		return nil
+	}
+	if pw, ok := u.User.Password(); ok && len(pw) >= 4 {
+		return secrets{pw}
+	}
+	return nil
+}

@@ -137,6 +137,7 @@ func newRunner(plan Plan, prog Progress) *runner {
 		m.Targets = append(m.Targets, TargetRecord{Name: t.Name, Kind: t.Kind, Source: t.Source()})
 		if t.Kind == KindPprof {
 			r.bases[i], _ = pprofBase(t.URL) // validated by normalize
+			r.secrets = append(r.secrets, urlPassword(r.bases[i])...)
 		}
 	}
 	return r

@@ -28,8 +28,10 @@ type Target struct {
 	Name string
 	// Kind picks which of URL, PID or Command is used.
 	Kind Kind
-	// URL is the pprof base URL (http://127.0.0.1:6060, .../debug/pprof or
-	// .../debug/pprof/goroutine, query ignored); only for KindPprof.
+	// URL is the pprof base URL (http://127.0.0.1:6060, 127.0.0.1:6060,
+	// .../debug/pprof or .../debug/pprof/goroutine); only for KindPprof.
+	// Its query is dropped (pass credentials in Plan.Headers); user info is
+	// sent as basic auth and never recorded.
 	URL string
 	// PID is the local JVM's process id; only for KindJVM.
 	PID int
