@@ -2,6 +2,8 @@ package parse
 
 import (
 	"bytes"
+	"runtime"
+	"sort"
 )
 
 // Go text goroutine dumps: runtime.Stack(buf, true), /debug/pprof/goroutine?debug=2,
@@ -42,9 +44,14 @@ import (
 // A header whose goroutine id was already seen since the last prologue ends
 // the dump: that is a second capture appended to the same file.
 //
+// The scanner (this file) reads, classifies and decides; the builder
+// (goroutine_build.go) makes threads and frames from what the scanner
+// emits, on a second core when there is one.
+//
 // Cost: one pass, no regexp, no allocation per repeated frame (the frame
-// cache is keyed by the raw "func\x00file:line" bytes); threads, creators
-// and frame slices are carved from slabs. This is the hot loop.
+// cache is keyed by the raw "path:line" bytes, checked against the
+// function name); threads, creators and frame slices are carved from
+// slabs. This is the hot loop.
 
 // goLineKind classifies one line of a Go text dump.
 type goLineKind uint8
@@ -260,40 +267,32 @@ const (
 	gsSystem
 )
 
-// goTextScan holds what one Go text dump parse works with.
+// goTextScan is the scanner side of one Go text dump parse: it reads and
+// classifies lines, keeps the prologue (kind, headline), decides where the
+// dump ends, and emits ops to the builder (goroutine_build.go).
 type goTextScan struct {
-	p  *textParser
-	d  *Dump
-	in *interner
+	p   *textParser
+	d   *Dump
+	b   *goBuilder
+	ops *goOps
 
-	state goState
-	cur   *Thread   // goroutine being read; nil in the prologue
-	anc   *Ancestor // ancestor block receiving frames; nil if none
-	seen  idSet
-
-	frames  []*Frame // frames of cur (or anc) being collected
-	funcKey []byte   // "func\x00" of the function line awaiting its file line
-	funcLn  int      // line number of that function line
-	// cache maps the "path:line" of a file line to its frame; a frame whose
-	// function differs from the cached one (two closures on one line) is
-	// found in cache2 under "func\x00path:line".
-	cache  map[string]*Frame
-	cache2 map[string]*Frame
-
-	threadSlab  []Thread
-	creatorSlab []Creator
-	frameSlab   []*Frame
+	state       goState
+	inGoroutine bool // a header was emitted and its goroutine has not ended
+	headers     int  // goroutine headers emitted
+	dropFunc    bool // the pending function line belongs to no goroutine
+	dropCreator bool // the pending "created by" belongs to no goroutine
+	seen        idSet
 }
 
-// parseGoText reads one Go text dump (see the state machine above).
+// parseGoText reads one Go text dump (see the state machine above). With
+// two cores or more the builder runs beside the scanner.
 func parseGoText(p *textParser) *Dump {
-	s := &goTextScan{
-		p:     p,
-		d:     &Dump{},
-		in:    p.in,
-		cache: make(map[string]*Frame),
-	}
-	s.cache2 = make(map[string]*Frame)
+	return parseGoTextOn(p, runtime.GOMAXPROCS(0) > 1)
+}
+
+func parseGoTextOn(p *textParser, parallel bool) *Dump {
+	s := &goTextScan{p: p, d: &Dump{}, b: newGoBuilder(p.in)}
+	s.ops = newGoOps(s.b, parallel)
 	prologue, midPrologue := 0, 0
 	ls := p.ls
 	for {
@@ -303,10 +302,14 @@ func parseGoText(p *textParser) *Dump {
 		}
 		kind, paren := classifyGoLineParen(line)
 	again:
-		if s.state == gsPrologue && s.cur == nil && len(s.d.Threads) == 0 {
-			// Before the first goroutine: everything is prologue.
+		if s.headers == 0 {
+			// Before the first goroutine: everything is prologue. The builder
+			// has had no op yet, so the scanner may use the interner here.
 			if kind == glHeader {
-				if !s.header(line) {
+				var t Thread
+				if parseGoHeader(line, p.in, &t) {
+					s.header(line)
+				} else {
 					s.skip(ls.lineNo(), line, "goroutine header not understood")
 				}
 				continue
@@ -316,35 +319,31 @@ func parseGoText(p *textParser) *Dump {
 			}
 			prologue++
 			if prologue > goPrologueMax {
+				s.ops.close()
 				return nil
 			}
 			continue
 		}
 		switch kind {
 		case glBlank:
-			s.skipPendingFunc()
-			s.endThread()
+			s.orphan()
+			s.end()
 			if s.state != gsPrologue {
 				s.state = gsSystem // frames after a blank line belong to no goroutine until a header
 			}
 			continue
 		case glHeader:
-			s.skipPendingFunc()
-			if id, ok := goHeaderID(line); ok {
-				if s.seen.has(id) {
-					// A second capture appended to the same file: a new dump.
-					ls.unread()
-					return s.finish()
-				}
+			s.orphan()
+			if id, ok := goHeaderID(line); ok && s.seen.has(id) {
+				// A second capture appended to the same file: a new dump.
+				ls.unread()
+				return s.finish()
 			}
-			if !s.header(line) {
-				s.skip(ls.lineNo(), line, "goroutine header not understood")
-				s.endThread()
-				s.state = gsSystem
-			}
+			s.header(line)
 			continue
 		case glStart:
-			s.endThread()
+			s.orphan()
+			s.end()
 			s.start(line)
 			s.seen.clear()
 			midPrologue = 0
@@ -367,34 +366,31 @@ func parseGoText(p *textParser) *Dump {
 		case gsGoroutine, gsSystem:
 			switch kind {
 			case glFunc:
-				s.funcLine(line, paren)
+				s.dropFunc = s.state == gsSystem
+				if !s.dropFunc {
+					s.ops.emit(opFunc, ls.lineNo(), line[:paren])
+				}
+				s.state = gsWantFile
 				continue
 			case glCreatedBy:
-				if s.state == gsGoroutine {
-					s.createdBy(line)
-				} else {
-					s.state = gsWantCreatorFile
-					s.anc = nil
+				s.dropCreator = s.state == gsSystem
+				if !s.dropCreator {
+					s.ops.emit(opCreatedBy, ls.lineNo(), line)
 				}
+				s.state = gsWantCreatorFile
 				continue
 			case glElided:
-				if s.cur != nil && s.anc == nil {
-					s.cur.FramesElided = true
-					s.cur.ElidedCount = elidedCount(line)
-				}
+				s.ops.emit(opElided, ls.lineNo(), line)
 				continue
 			case glOrigin:
-				if s.cur != nil {
-					s.flushFrames()
-					id, _ := parseInt(line[len("[originating from goroutine "):], ']')
-					s.cur.Ancestors = append(s.cur.Ancestors, Ancestor{ID: id})
-					s.anc = &s.cur.Ancestors[len(s.cur.Ancestors)-1]
+				if s.inGoroutine {
+					s.ops.emit(opOrigin, ls.lineNo(), line)
 					s.state = gsGoroutine
 					continue
 				}
 			case glNoStack:
-				if s.cur != nil {
-					s.cur.NoStack = true
+				if s.inGoroutine {
+					s.ops.emit(opNoStack, ls.lineNo(), nil)
 					continue
 				}
 			case glFile:
@@ -403,26 +399,28 @@ func parseGoText(p *textParser) *Dump {
 			}
 		case gsWantFile:
 			if kind == glFile {
-				s.fileLine(line)
-				continue
-			}
-			s.skipPendingFunc()
-			s.state = gsGoroutine
-			goto again
-		case gsWantCreatorFile:
-			if kind == glFile {
-				if c := s.cur; c != nil && c.CreatedBy != nil && s.anc == nil {
-					c.CreatedBy.File, c.CreatedBy.Line = s.fileLoc(line)
+				if !s.dropFunc {
+					s.ops.emit(opFile, ls.lineNo(), line)
 				}
 				s.state = gsGoroutine
 				continue
 			}
+			s.orphan()
 			s.state = gsGoroutine
+			goto again
+		case gsWantCreatorFile:
+			s.state = gsGoroutine
+			if kind == glFile {
+				if !s.dropCreator {
+					s.ops.emit(opCreatorFile, ls.lineNo(), line)
+				}
+				continue
+			}
 			goto again
 		}
 		// A line no rule understands. It belongs to the dump only if the
-		// dump goes on after it.
-		// Blank lines after it are passed over to find the next real line.
+		// dump goes on after it. Blank lines after it are passed over to
+		// find the next real line.
 		junk := append([]byte(nil), line...)
 		junkLn := ls.lineNo()
 		next, ok := ls.next()
@@ -441,17 +439,14 @@ func parseGoText(p *textParser) *Dump {
 		}
 		s.skip(junkLn, junk, "line not understood in a Go dump")
 		if blank {
-			s.skipPendingFunc()
-			s.endThread()
+			s.orphan()
+			s.end()
 			if s.state != gsPrologue {
 				s.state = gsSystem
 			}
 		}
 		line, kind, paren = next, nk, nparen
 		goto again
-	}
-	if len(s.d.Threads) == 0 && s.cur == nil {
-		return nil
 	}
 	return s.finish()
 }
@@ -464,17 +459,35 @@ func (s *goTextScan) skip(lineNo int, line []byte, reason string) {
 	s.d.Skipped = append(s.d.Skipped, Skipped{Line: lineNo, Text: string(line), Reason: reason})
 }
 
-// skipPendingFunc records a function line whose file line never came.
-func (s *goTextScan) skipPendingFunc() {
-	if s.state == gsWantFile && len(s.funcKey) > 1 {
-		s.skip(s.funcLn, s.funcKey[:len(s.funcKey)-1], "function line without its file line")
+// orphan tells the builder that a pending function line got no file line.
+func (s *goTextScan) orphan() {
+	if s.state == gsWantFile && !s.dropFunc {
+		s.ops.emit(opOrphan, 0, nil)
+	}
+}
+
+// header emits a goroutine header.
+func (s *goTextScan) header(line []byte) {
+	if id, ok := goHeaderID(line); ok {
+		s.seen.add(id)
+	}
+	s.ops.emit(opHeader, s.p.ls.lineNo(), line)
+	s.headers++
+	s.inGoroutine = true
+	s.state = gsGoroutine
+}
+
+// end ends the current goroutine.
+func (s *goTextScan) end() {
+	if s.inGoroutine {
+		s.ops.emit(opEnd, 0, nil)
+		s.inGoroutine = false
 	}
 }
 
 // start notes a prologue's first line: the headline and the dump kind.
 func (s *goTextScan) start(line []byte) {
 	s.state = gsPrologue
-	s.anc = nil
 	kind, headline := "", false
 	switch {
 	case bytes.HasPrefix(line, []byte("panic: ")), bytes.HasPrefix(line, []byte("fatal error: ")):
@@ -494,186 +507,22 @@ func (s *goTextScan) start(line []byte) {
 	}
 }
 
-// finish closes the dump.
+// finish waits for the builder and assembles the dump; nil if it holds
+// no goroutine.
 func (s *goTextScan) finish() *Dump {
-	s.endThread()
-	return s.d
-}
-
-// endThread stores the frames collected for the current goroutine.
-func (s *goTextScan) endThread() {
-	if s.cur == nil {
-		return
-	}
-	s.flushFrames()
-	s.cur = nil
-	s.anc = nil
-}
-
-// flushFrames moves the collected frames to the goroutine or ancestor.
-func (s *goTextScan) flushFrames() {
-	n := len(s.frames)
-	if n == 0 {
-		return
-	}
-	if s.anc != nil {
-		s.anc.Frames = append([]*Frame(nil), s.frames...)
-	} else if s.cur != nil {
-		if len(s.frameSlab) < n {
-			s.frameSlab = make([]*Frame, max(1<<14, n))
-		}
-		fs := s.frameSlab[:n:n]
-		s.frameSlab = s.frameSlab[n:]
-		copy(fs, s.frames)
-		s.cur.Frames = fs
-	}
-	s.frames = s.frames[:0]
-}
-
-// newThread returns a zeroed Thread from the slab.
-func (s *goTextScan) newThread() *Thread {
-	if len(s.threadSlab) == 0 {
-		s.threadSlab = make([]Thread, 256)
-	}
-	t := &s.threadSlab[0]
-	s.threadSlab = s.threadSlab[1:]
-	return t
-}
-
-// header starts a goroutine from its header line. It returns false, and
-// starts none, when the header is malformed.
-func (s *goTextScan) header(line []byte) bool {
-	t := s.newThread()
-	if !parseGoHeader(line, s.in, t) {
-		*t = Thread{}
-		return false
-	}
-	s.endThread()
-	t.Line = s.p.ls.lineNo()
-	t.Weight = 1
-	s.d.Threads = append(s.d.Threads, t)
-	s.seen.add(t.ID)
-	s.cur = t
-	s.anc = nil
-	s.state = gsGoroutine
-	return true
-}
-
-// funcLine keeps the function of a frame until its file line arrives.
-//
-//	net/http.(*conn).serve(0xc000130000, {0x7a9e40, 0xc0000a2000})
-//	main.bar(...)
-func (s *goTextScan) funcLine(line []byte, i int) {
-	s.funcKey = append(append(s.funcKey[:0], line[:i]...), 0)
-	s.funcLn = s.p.ls.lineNo()
-	if s.state == gsSystem {
-		s.state = gsWantFile
-		s.funcKey = s.funcKey[:0]
-		s.funcKey = append(s.funcKey, 0) // no goroutine: the frame is dropped
-		return
-	}
-	s.state = gsWantFile
-}
-
-// fileLine completes the frame started by funcLine.
-//
-//	\t/usr/lib/go/src/net/http/server.go:3056 +0x364
-//	\tC:/Users/felixge/pprof.go:693 +0x9f
-//	\truntime/proc.go:462 +0xce fp=0x25e31a6adc98 sp=0x25e31a6adc78 pc=0x48618e
-func (s *goTextScan) fileLine(line []byte) {
-	s.state = gsGoroutine
-	if len(s.funcKey) == 1 || s.cur == nil {
-		return // a system-stack frame: it belongs to no goroutine
-	}
-	loc, colon := fileLoc(line)
-	if colon < 0 {
-		s.skip(s.p.ls.lineNo(), line, "file line without a line number")
-		return
-	}
-	fn := s.funcKey[:len(s.funcKey)-1]
-	f, ok := s.cache[string(loc)]
-	if !ok || f.Func != string(fn) {
-		f = s.slowFrame(fn, loc, colon, ok)
-		if f == nil {
-			s.skip(s.p.ls.lineNo(), line, "file line without a line number")
-			return
-		}
-	}
-	s.frames = append(s.frames, f)
-}
-
-// slowFrame finds or makes the frame of fn at loc when the location cache
-// has no frame for loc (first) or one of another function.
-func (s *goTextScan) slowFrame(fn, loc []byte, colon int, locTaken bool) *Frame {
-	nameLen := len(s.funcKey)
-	s.funcKey = append(s.funcKey, loc...)
-	defer func() { s.funcKey = s.funcKey[:nameLen] }()
-	if f, ok := s.cache2[string(s.funcKey)]; ok {
-		return f
-	}
-	n, ok := parseInt(loc[colon+1:], 0)
-	if !ok {
+	s.orphan()
+	s.end()
+	s.ops.close()
+	if len(s.b.threads) == 0 {
 		return nil
 	}
-	f := s.in.frame(s.in.bytes(fn), s.in.bytes(loc[:colon]), int(n), "", "")
-	s.cache2[string(s.funcKey)] = f
-	if !locTaken {
-		s.cache[string(loc)] = f
+	d := s.d
+	d.Threads = s.b.threads
+	if len(s.b.skipped) > 0 {
+		d.Skipped = append(d.Skipped, s.b.skipped...)
+		sort.SliceStable(d.Skipped, func(i, j int) bool { return d.Skipped[i].Line < d.Skipped[j].Line })
 	}
-	return f
-}
-
-// fileLoc returns "path:line" of a file line, without the tab, the "+0x"
-// offset and the fp= sp= pc= suffix, and the index of its last ':' (-1 if
-// none). The suffix holds no ':', so the last one ends the path (paths
-// may hold spaces and, on Windows, a drive colon).
-func fileLoc(line []byte) ([]byte, int) {
-	loc := line[1:]
-	c := bytes.LastIndexByte(loc, ':')
-	if c <= 0 {
-		return loc, -1
-	}
-	e := c + 1
-	for e < len(loc) && loc[e] >= '0' && loc[e] <= '9' {
-		e++
-	}
-	if e == c+1 {
-		return loc, -1
-	}
-	return loc[:e], c
-}
-
-// fileLoc splits a file line into its interned path and line number.
-func (s *goTextScan) fileLoc(line []byte) (string, int) {
-	loc, colon := fileLoc(line)
-	if colon < 0 {
-		return s.in.bytes(loc), 0
-	}
-	n, _ := parseInt(loc[colon+1:], 0)
-	return s.in.bytes(loc[:colon]), int(n)
-}
-
-// createdBy reads "created by main.main" or "created by main.start in goroutine 1".
-func (s *goTextScan) createdBy(line []byte) {
-	s.state = gsWantCreatorFile
-	fn := line[len("created by "):]
-	var parent int64
-	if i := bytes.Index(fn, []byte(" in goroutine ")); i >= 0 {
-		parent, _ = parseInt(fn[i+len(" in goroutine "):], 0)
-		fn = fn[:i]
-	}
-	if s.anc != nil || s.cur == nil {
-		return // an ancestor's creator: the model keeps only its frames
-	}
-	s.flushFrames()
-	if len(s.creatorSlab) == 0 {
-		s.creatorSlab = make([]Creator, 256)
-	}
-	c := &s.creatorSlab[0]
-	s.creatorSlab = s.creatorSlab[1:]
-	c.Func = s.in.bytes(fn)
-	c.Parent = parent
-	s.cur.CreatedBy = c
+	return d
 }
 
 // elidedCount returns N of "...N frames elided..." and 0 for

@@ -1,6 +1,10 @@
 package parse
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -446,6 +450,45 @@ func TestIDSet(t *testing.T) {
 	for _, id := range ids {
 		if s.has(id) {
 			t.Errorf("has(%d) after clear", id)
+		}
+	}
+}
+
+// TestGoTextParallelSame checks that the two-core parse (builder goroutine)
+// and the one-core parse give the same dumps, on every Go corpus file and
+// on the table inputs.
+func TestGoTextParallelSame(t *testing.T) {
+	inputs := map[string][]byte{}
+	files, _ := filepath.Glob(filepath.Join(corpusDir, "go", "*.txt"))
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs[filepath.Base(f)] = data
+	}
+	inputs["junk and orphans"] = []byte("goroutine 1 [running]:\nmain.main()\nmain.x()\n\tx.go:1\nlog line\n\tno number\n" +
+		"goroutine 2 [bad\nmain.y()\n\ty.go:2 +0x1\ncreated by main.main\n\tm.go:3\n[originating from goroutine 1]:\nmain.z(...)\n\tz.go:4\n")
+	parse := func(data []byte, procs int) []*Dump {
+		old := runtime.GOMAXPROCS(procs)
+		defer runtime.GOMAXPROCS(old)
+		dumps, _ := Parse("in", bytes.NewReader(data))
+		return dumps
+	}
+	for name, data := range inputs {
+		one, two := parse(data, 1), parse(data, 2)
+		if len(data) > 1<<20 {
+			// cmp.Diff is slow on 20,000 goroutines: compare the canonical forms.
+			var a, b bytes.Buffer
+			WriteCanonical(&a, one)
+			WriteCanonical(&b, two)
+			if a.String() != b.String() {
+				t.Errorf("%s: one core and two cores differ", name)
+			}
+			continue
+		}
+		if diff := cmp.Diff(one, two); diff != "" {
+			t.Errorf("%s: one core vs two (-one +two):\n%s", name, diff)
 		}
 	}
 }

@@ -1,0 +1,346 @@
+package parse
+
+import (
+	"bytes"
+	"encoding/binary"
+)
+
+// The Go text scanner (goroutine_text.go) reads and classifies lines and
+// decides where a dump ends; the builder here turns what it found into
+// threads and frames. They talk through goOps: a stream of small steps
+// that is either applied at once (one core) or batched to a builder
+// goroutine (two cores or more), so that reading lines and resolving frames
+// run side by side. Both ways apply the same steps in the same order, so
+// they give the same dump (TestGoTextParallelSame checks it).
+
+// goOp is one step from the scanner to the builder.
+type goOp uint8
+
+const (
+	opHeader      goOp = iota + 1 // data: the header line
+	opFunc                        // data: the function name of a function line
+	opFile                        // data: the file line completing opFunc
+	opOrphan                      // the last opFunc got no file line
+	opEnd                         // the goroutine ends (blank line, prologue, end of dump)
+	opCreatedBy                   // data: the "created by" line
+	opCreatorFile                 // data: the file line of "created by"
+	opElided                      // data: "...N frames elided..."
+	opOrigin                      // data: "[originating from goroutine N]:"
+	opNoStack                     // goroutine running on other thread; stack unavailable
+)
+
+// goBuilder turns ops into threads. While a dump is parsed it is the only
+// user of the interner.
+type goBuilder struct {
+	in      *interner
+	threads []*Thread
+	skipped []Skipped
+
+	cur     *Thread   // goroutine being built; nil when none
+	anc     *Ancestor // ancestor block receiving frames; nil if none
+	creator *Creator  // creator awaiting its file line; nil if none
+
+	frames  []*Frame // frames of cur (or anc) being collected
+	funcKey []byte   // "func\x00" of the function line awaiting its file line; empty if none
+	funcLn  int      // line number of that function line
+	// cache maps the "path:line" of a file line to its frame; a frame whose
+	// function differs from the cached one (two closures on one line) is
+	// found in cache2 under "func\x00path:line".
+	cache  map[string]*Frame
+	cache2 map[string]*Frame
+
+	threadSlab  []Thread
+	creatorSlab []Creator
+	frameSlab   []*Frame
+}
+
+func newGoBuilder(in *interner) *goBuilder {
+	return &goBuilder{in: in, cache: make(map[string]*Frame), cache2: make(map[string]*Frame)}
+}
+
+// apply performs one op. It keeps no reference to data.
+func (b *goBuilder) apply(op goOp, lineNo int, data []byte) {
+	switch op {
+	case opHeader:
+		b.header(data, lineNo)
+	case opFunc:
+		b.funcKey = append(append(b.funcKey[:0], data...), 0)
+		b.funcLn = lineNo
+	case opFile:
+		b.fileLine(data, lineNo)
+		b.funcKey = b.funcKey[:0]
+	case opOrphan:
+		if len(b.funcKey) > 0 {
+			b.skip(b.funcLn, b.funcKey[:len(b.funcKey)-1], "function line without its file line")
+			b.funcKey = b.funcKey[:0]
+		}
+	case opEnd:
+		b.endThread()
+	case opCreatedBy:
+		b.createdBy(data)
+	case opCreatorFile:
+		if c := b.creator; c != nil {
+			c.File, c.Line = b.fileLoc(data)
+			b.creator = nil
+		}
+	case opElided:
+		if b.cur != nil && b.anc == nil {
+			b.cur.FramesElided = true
+			b.cur.ElidedCount = elidedCount(data)
+		}
+	case opOrigin:
+		if b.cur != nil {
+			b.flushFrames()
+			id, _ := parseInt(data[len("[originating from goroutine "):], ']')
+			b.cur.Ancestors = append(b.cur.Ancestors, Ancestor{ID: id})
+			b.anc = &b.cur.Ancestors[len(b.cur.Ancestors)-1]
+		}
+	case opNoStack:
+		if b.cur != nil {
+			b.cur.NoStack = true
+		}
+	}
+}
+
+func (b *goBuilder) skip(lineNo int, line []byte, reason string) {
+	if len(line) > 200 {
+		line = line[:200]
+	}
+	b.skipped = append(b.skipped, Skipped{Line: lineNo, Text: string(line), Reason: reason})
+}
+
+// endThread stores the frames collected for the current goroutine.
+func (b *goBuilder) endThread() {
+	if b.cur == nil {
+		return
+	}
+	b.flushFrames()
+	b.cur = nil
+	b.anc = nil
+	b.creator = nil
+}
+
+// flushFrames moves the collected frames to the goroutine or ancestor.
+func (b *goBuilder) flushFrames() {
+	n := len(b.frames)
+	if n == 0 {
+		return
+	}
+	if b.anc != nil {
+		b.anc.Frames = append([]*Frame(nil), b.frames...)
+	} else if b.cur != nil {
+		if len(b.frameSlab) < n {
+			b.frameSlab = make([]*Frame, max(1<<14, n))
+		}
+		fs := b.frameSlab[:n:n]
+		b.frameSlab = b.frameSlab[n:]
+		copy(fs, b.frames)
+		b.cur.Frames = fs
+	}
+	b.frames = b.frames[:0]
+}
+
+// header starts a goroutine; a malformed header is skipped and the frames
+// after it, belonging to no goroutine, are dropped.
+func (b *goBuilder) header(line []byte, lineNo int) {
+	b.endThread()
+	if len(b.threadSlab) == 0 {
+		b.threadSlab = make([]Thread, 256)
+	}
+	t := &b.threadSlab[0]
+	if !parseGoHeader(line, b.in, t) {
+		*t = Thread{}
+		b.skip(lineNo, line, "goroutine header not understood")
+		return
+	}
+	b.threadSlab = b.threadSlab[1:]
+	t.Line = lineNo
+	t.Weight = 1
+	b.threads = append(b.threads, t)
+	b.cur = t
+}
+
+// fileLine completes the frame started by opFunc.
+//
+//	\t/usr/lib/go/src/net/http/server.go:3056 +0x364
+//	\tC:/Users/felixge/pprof.go:693 +0x9f
+//	\truntime/proc.go:462 +0xce fp=0x25e31a6adc98 sp=0x25e31a6adc78 pc=0x48618e
+func (b *goBuilder) fileLine(line []byte, lineNo int) {
+	if len(b.funcKey) == 0 || b.cur == nil {
+		return // a frame that belongs to no goroutine
+	}
+	loc, colon := fileLoc(line)
+	if colon < 0 {
+		b.skip(lineNo, line, "file line without a line number")
+		return
+	}
+	fn := b.funcKey[:len(b.funcKey)-1]
+	f, ok := b.cache[string(loc)]
+	if !ok || f.Func != string(fn) {
+		f = b.slowFrame(fn, loc, colon, ok)
+		if f == nil {
+			b.skip(lineNo, line, "file line without a line number")
+			return
+		}
+	}
+	b.frames = append(b.frames, f)
+}
+
+// slowFrame finds or makes the frame of fn at loc when the location cache
+// has no frame for loc (first) or one of another function.
+func (b *goBuilder) slowFrame(fn, loc []byte, colon int, locTaken bool) *Frame {
+	nameLen := len(b.funcKey)
+	b.funcKey = append(b.funcKey, loc...)
+	defer func() { b.funcKey = b.funcKey[:nameLen] }()
+	if f, ok := b.cache2[string(b.funcKey)]; ok {
+		return f
+	}
+	n, ok := parseInt(loc[colon+1:], 0)
+	if !ok {
+		return nil
+	}
+	f := b.in.frame(b.in.bytes(fn), b.in.bytes(loc[:colon]), int(n), "", "")
+	b.cache2[string(b.funcKey)] = f
+	if !locTaken {
+		b.cache[string(loc)] = f
+	}
+	return f
+}
+
+// fileLoc returns "path:line" of a file line, without the tab, the "+0x"
+// offset and the fp= sp= pc= suffix, and the index of its last ':' (-1 if
+// none). The suffix holds no ':', so the last one ends the path (paths
+// may hold spaces and, on Windows, a drive colon).
+func fileLoc(line []byte) ([]byte, int) {
+	loc := line[1:]
+	c := bytes.LastIndexByte(loc, ':')
+	if c <= 0 {
+		return loc, -1
+	}
+	e := c + 1
+	for e < len(loc) && loc[e] >= '0' && loc[e] <= '9' {
+		e++
+	}
+	if e == c+1 {
+		return loc, -1
+	}
+	return loc[:e], c
+}
+
+// fileLoc splits a file line into its interned path and line number.
+func (b *goBuilder) fileLoc(line []byte) (string, int) {
+	loc, colon := fileLoc(line)
+	if colon < 0 {
+		return b.in.bytes(loc), 0
+	}
+	n, _ := parseInt(loc[colon+1:], 0)
+	return b.in.bytes(loc[:colon]), int(n)
+}
+
+// createdBy reads "created by main.main" or "created by main.start in goroutine 1".
+func (b *goBuilder) createdBy(line []byte) {
+	b.creator = nil
+	if b.anc != nil || b.cur == nil {
+		return // an ancestor's creator: the model keeps only its frames
+	}
+	fn := line[len("created by "):]
+	var parent int64
+	if i := bytes.Index(fn, []byte(" in goroutine ")); i >= 0 {
+		parent, _ = parseInt(fn[i+len(" in goroutine "):], 0)
+		fn = fn[:i]
+	}
+	b.flushFrames()
+	if len(b.creatorSlab) == 0 {
+		b.creatorSlab = make([]Creator, 256)
+	}
+	c := &b.creatorSlab[0]
+	b.creatorSlab = b.creatorSlab[1:]
+	c.Func = b.in.bytes(fn)
+	c.Parent = parent
+	b.cur.CreatedBy = c
+	b.creator = c
+}
+
+// goOps carries ops from the scanner to the builder: applied at once, or,
+// when parallel, appended to batches that a builder goroutine applies.
+// A batch holds records of op (1 byte), line number and data length
+// (4 bytes each, little endian) and the data; used batches go back to the
+// scanner through free, so a parse allocates a few batches in all.
+type goOps struct {
+	b     *goBuilder
+	batch []byte
+	full  chan []byte   // batches to the builder; nil when not parallel
+	free  chan []byte   // applied batches back to the scanner
+	done  chan struct{} // closed when the builder has applied every batch
+}
+
+const goBatchSize = 128 << 10
+
+func newGoOps(b *goBuilder, parallel bool) *goOps {
+	o := &goOps{b: b}
+	if parallel {
+		o.full = make(chan []byte, 4)
+		o.free = make(chan []byte, 6)
+		o.done = make(chan struct{})
+		o.batch = make([]byte, 0, goBatchSize)
+		go o.build()
+	}
+	return o
+}
+
+// emit hands one op to the builder.
+func (o *goOps) emit(op goOp, lineNo int, data []byte) {
+	if o.full == nil {
+		o.b.apply(op, lineNo, data)
+		return
+	}
+	if len(o.batch)+9+len(data) > cap(o.batch) && len(o.batch) > 0 {
+		o.flush()
+	}
+	o.batch = append(o.batch, byte(op))
+	o.batch = binary.LittleEndian.AppendUint32(o.batch, uint32(lineNo))
+	o.batch = binary.LittleEndian.AppendUint32(o.batch, uint32(len(data)))
+	o.batch = append(o.batch, data...)
+}
+
+func (o *goOps) flush() {
+	o.full <- o.batch
+	select {
+	case b := <-o.free:
+		o.batch = b[:0]
+	default:
+		o.batch = make([]byte, 0, goBatchSize)
+	}
+}
+
+// build is the builder goroutine.
+func (o *goOps) build() {
+	defer close(o.done)
+	for batch := range o.full {
+		for i := 0; i < len(batch); {
+			op := goOp(batch[i])
+			lineNo := int(binary.LittleEndian.Uint32(batch[i+1:]))
+			n := int(binary.LittleEndian.Uint32(batch[i+5:]))
+			o.b.apply(op, lineNo, batch[i+9:i+9+n])
+			i += 9 + n
+		}
+		select {
+		case o.free <- batch:
+		default:
+		}
+	}
+}
+
+// close returns once the builder has applied every op emitted.
+func (o *goOps) close() {
+	if o.full == nil {
+		return
+	}
+	if len(o.batch) > 0 {
+		o.full <- o.batch
+		o.batch = nil
+	}
+	close(o.full)
+	<-o.done
+	o.full = nil
+}
