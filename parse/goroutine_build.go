@@ -8,9 +8,9 @@ import (
 // The Go text scanner (goroutine_text.go) reads and classifies lines and
 // decides where a dump ends; the builder here turns what it found into
 // threads and frames. They talk through goOps: a stream of small steps
-// that is either applied at once (one core) or batched to a builder
-// goroutine (two cores or more), so that reading lines and resolving frames
-// run side by side. Both ways apply the same steps in the same order, so
+// that is either applied at once or batched to a builder goroutine (see
+// parseGoText for when), so that reading lines and resolving frames run
+// side by side. Both ways apply the same steps in the same order, so
 // they give the same dump (TestGoTextParallelSame checks it).
 
 // goOp is one step from the scanner to the builder.

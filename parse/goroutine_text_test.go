@@ -454,8 +454,8 @@ func TestIDSet(t *testing.T) {
 	}
 }
 
-// TestGoTextParallelSame checks that the two-core parse (builder goroutine)
-// and the one-core parse give the same dumps, on every Go corpus file and
+// TestGoTextParallelSame checks that the parallel parse (builder goroutine)
+// and the one-goroutine parse give the same dumps, on every Go corpus file and
 // on the table inputs.
 func TestGoTextParallelSame(t *testing.T) {
 	inputs := map[string][]byte{}
@@ -476,19 +476,19 @@ func TestGoTextParallelSame(t *testing.T) {
 		return dumps
 	}
 	for name, data := range inputs {
-		one, two := parse(data, 1), parse(data, 2)
+		one, two := parse(data, 1), parse(data, goParallelProcs)
 		if len(data) > 1<<20 {
 			// cmp.Diff is slow on 20,000 goroutines: compare the canonical forms.
 			var a, b bytes.Buffer
 			WriteCanonical(&a, one)
 			WriteCanonical(&b, two)
 			if a.String() != b.String() {
-				t.Errorf("%s: one core and two cores differ", name)
+				t.Errorf("%s: one goroutine and parallel differ", name)
 			}
 			continue
 		}
 		if diff := cmp.Diff(one, two); diff != "" {
-			t.Errorf("%s: one core vs two (-one +two):\n%s", name, diff)
+			t.Errorf("%s: one goroutine vs parallel (-one +parallel):\n%s", name, diff)
 		}
 	}
 }
