@@ -46,16 +46,25 @@ type goBuilder struct {
 	// cache maps the "path:line" of a file line to its frame; a frame whose
 	// function differs from the cached one (two closures on one line) is
 	// found in cache2 under "func\x00path:line".
-	cache  map[string]*Frame
+	cache  map[string]*goLoc
 	cache2 map[string]*Frame
+	// prev[i] is the location of frame i of the previous goroutine. Many
+	// goroutines share their stacks: comparing with it saves the hashing.
+	prev []*goLoc
 
 	threadSlab  []Thread
 	creatorSlab []Creator
 	frameSlab   []*Frame
 }
 
+// goLoc is a "path:line" as printed and the frame first seen there.
+type goLoc struct {
+	loc string
+	f   *Frame
+}
+
 func newGoBuilder(in *interner) *goBuilder {
-	return &goBuilder{in: in, cache: make(map[string]*Frame), cache2: make(map[string]*Frame)}
+	return &goBuilder{in: in, cache: make(map[string]*goLoc), cache2: make(map[string]*Frame)}
 }
 
 // apply performs one op. It keeps no reference to data.
@@ -175,36 +184,55 @@ func (b *goBuilder) fileLine(line []byte, lineNo int) {
 		return
 	}
 	fn := b.funcKey[:len(b.funcKey)-1]
-	f, ok := b.cache[string(loc)]
-	if !ok || f.Func != string(fn) {
-		f = b.slowFrame(fn, loc, colon, ok)
+	depth := len(b.frames)
+	if depth < len(b.prev) {
+		if l := b.prev[depth]; l != nil && l.loc == string(loc) && l.f.Func == string(fn) {
+			b.frames = append(b.frames, l.f)
+			return
+		}
+	}
+	l, ok := b.cache[string(loc)]
+	var f *Frame
+	if ok && l.f.Func == string(fn) {
+		f = l.f
+	} else {
+		f, l = b.slowFrame(fn, loc, colon, l)
 		if f == nil {
 			b.skip(lineNo, line, "file line without a line number")
 			return
 		}
 	}
+	if depth < len(b.prev) {
+		b.prev[depth] = l
+	} else if depth == len(b.prev) && depth < 1024 {
+		b.prev = append(b.prev, l)
+	}
 	b.frames = append(b.frames, f)
 }
 
 // slowFrame finds or makes the frame of fn at loc when the location cache
-// has no frame for loc (first) or one of another function.
-func (b *goBuilder) slowFrame(fn, loc []byte, colon int, locTaken bool) *Frame {
+// has no frame for loc (l is nil) or one of another function. It returns
+// the frame and, for prev, the cache entry of loc (nil when loc holds
+// another function's frame).
+func (b *goBuilder) slowFrame(fn, loc []byte, colon int, l *goLoc) (*Frame, *goLoc) {
 	nameLen := len(b.funcKey)
 	b.funcKey = append(b.funcKey, loc...)
 	defer func() { b.funcKey = b.funcKey[:nameLen] }()
 	if f, ok := b.cache2[string(b.funcKey)]; ok {
-		return f
+		return f, nil
 	}
 	n, ok := parseInt(loc[colon+1:], 0)
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	f := b.in.frame(b.in.bytes(fn), b.in.bytes(loc[:colon]), int(n), "", "")
 	b.cache2[string(b.funcKey)] = f
-	if !locTaken {
-		b.cache[string(loc)] = f
+	if l == nil {
+		l = &goLoc{loc: string(loc), f: f}
+		b.cache[l.loc] = l
+		return f, l
 	}
-	return f
+	return f, nil
 }
 
 // fileLoc returns "path:line" of a file line, without the tab, the "+0x"
