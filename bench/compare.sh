@@ -126,6 +126,11 @@ else
 fi
 
 j=${JSTACK:-$data/jstack-10k.txt}
+# The 10,000-thread jstack dump written by a real JVM ships gzipped in
+# testdata/jvm (testdata/gen/jvm-parse/gen.sh bench); unpack it once.
+if [ -z "${JSTACK:-}" ] && [ ! -s "$j" ] && [ -s ../testdata/jvm/jstack-l-10000-threads.txt.gz ]; then
+	gunzip -c ../testdata/jvm/jstack-l-10000-threads.txt.gz >"$j"
+fi
 # The file is named JREPEAT times on one command line: one parse of a few MB
 # takes about the 10 ms resolution of /usr/bin/time.
 jrep=${JREPEAT:-10}
