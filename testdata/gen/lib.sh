@@ -50,11 +50,22 @@ build() {
 }
 
 cleanup() {
-	local pid
+	local pid i
 	for pid in "${STARTED_PIDS[@]}"; do
 		kill "$pid" 2>/dev/null || true
 	done
+	# A shop with 200 stuck request threads can take Tomcat's whole shutdown grace period;
+	# give each process 5 s, then end it for good.
+	for i in $(seq 1 25); do
+		alive=0
+		for pid in "${STARTED_PIDS[@]}"; do
+			kill -0 "$pid" 2>/dev/null && alive=1
+		done
+		((alive)) || break
+		sleep 0.2
+	done
 	for pid in "${STARTED_PIDS[@]}"; do
+		kill -KILL "$pid" 2>/dev/null || true
 		wait "$pid" 2>/dev/null || true
 	done
 	STARTED_PIDS=()
@@ -131,9 +142,13 @@ warm() {
 	done
 }
 
-# dump DIR NAME writes jstack -l of the shop to DIR/NAME.txt.
+# dump DIR NAME writes jstack -l of the shop to DIR/NAME.txt and records in DUMP_AT[NAME]
+# the wall-clock start and end of the jstack run (see dump_offset).
+declare -A DUMP_AT
 dump() {
+	local begin=${EPOCHREALTIME}
 	jstack -l "$SHOP_PID" >"$1/$2.txt"
+	DUMP_AT[$2]="$begin ${EPOCHREALTIME}"
 	log "$2.txt: $(grep -c '^"' "$1/$2.txt") threads, $(du -h "$1/$2.txt" | cut -f1)"
 }
 
@@ -173,6 +188,13 @@ timeline() {
 	rm -f "$WORK"/*.out
 }
 
+# dump_offset NAME prints when dump NAME was taken relative to T0, e.g. T0+10.0s..+10.4s.
+dump_offset() {
+	[[ -n ${DUMP_AT[$1]:-} ]] || { echo "?"; return; }
+	awk -v t0="$T0" -v at="${DUMP_AT[$1]}" \
+		'BEGIN { split(at, a, " "); printf "T0%+.1fs..%+.1fs", a[1] - t0, a[2] - t0 }'
+}
+
 # flatten FILE prints one line per thread of a jstack dump: the header, then every frame and
 # lock line joined with " | ", so grep -E can ask "which threads have X below Y".
 flatten() {
@@ -188,7 +210,7 @@ flatten() {
 count_table() {
 	local dir=$1
 	shift
-	local header="| dump |" rule="|---|" spec moment row
+	local header="| dump | taken at |" rule="|---|---|" spec moment row
 	for spec in "$@"; do
 		header+=" ${spec%%=*} |"
 		rule+="---:|"
@@ -196,12 +218,14 @@ count_table() {
 	echo "$header"
 	echo "$rule"
 	for moment in before during-1 during-2 after; do
-		row="| $moment |"
+		row="| $moment | $(dump_offset "$moment") |"
 		for spec in "$@"; do
 			row+=" $(flatten "$dir/$moment.txt" | grep -cE -- "${spec#*=}" || true) |"
 		done
 		echo "$row"
 	done
+	echo
+	echo "T0 is the start of the load; \"taken at\" is when jstack started and ended."
 	echo
 	echo "Column patterns (grep -E over one line per thread, frames joined with \" | \"; see flatten in testdata/gen/lib.sh):"
 	echo

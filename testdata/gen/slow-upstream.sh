@@ -66,7 +66,7 @@ Dumps: `jstack -l` at before, during-1 (T0+10 s), during-2 (T0+20 s), after (5 s
 load generator ended).
 
 What on-call should conclude: the dependency is slow but the service is protected.
-during-1 and during-2: about 20 `http-nio-18080-exec-*` (never more than the 20 permits) in
+during-1 and during-2: up to 20 `http-nio-18080-exec-*` (never more than the 20 permits) in
 socket read under `UpstreamClient.fetch` (`sun.nio.ch.Net.poll` under `NioSocketImpl.timedRead`), at most a few in
 `Semaphore.tryAcquire` (TIMED_WAITING), the rest idle in Tomcat's `TaskQueue`; `/ping` keeps
 answering. after: no thread in socket read, all request threads idle: **recovered**.

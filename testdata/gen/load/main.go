@@ -117,9 +117,12 @@ func get(client *http.Client, u string, timeout time.Duration) result {
 	return r
 }
 
-// summarize renders one line: counts by outcome and latency quantiles.
+// summarize renders one line: counts by outcome (with each status's fastest..slowest
+// latency) and latency quantiles over all requests.
 func summarize(name string, all []result, sendWindow, total time.Duration) string {
 	byStatus := map[int]int{}
+	statusMin := map[int]time.Duration{}
+	statusMax := map[int]time.Duration{}
 	timeouts, errs := 0, 0
 	lat := make([]time.Duration, 0, len(all))
 	for _, r := range all {
@@ -129,6 +132,10 @@ func summarize(name string, all []result, sendWindow, total time.Duration) strin
 		case r.err != nil:
 			errs++
 		default:
+			if byStatus[r.status] == 0 || r.latency < statusMin[r.status] {
+				statusMin[r.status] = r.latency
+			}
+			statusMax[r.status] = max(statusMax[r.status], r.latency)
 			byStatus[r.status]++
 		}
 		lat = append(lat, r.latency)
@@ -142,7 +149,8 @@ func summarize(name string, all []result, sendWindow, total time.Duration) strin
 	}
 	sort.Ints(codes)
 	for _, c := range codes {
-		fmt.Fprintf(&b, " http%d=%d", c, byStatus[c])
+		fmt.Fprintf(&b, " http%d=%d (%v..%v)", c, byStatus[c],
+			statusMin[c].Round(time.Millisecond), statusMax[c].Round(time.Millisecond))
 	}
 	fmt.Fprintf(&b, " client-timeouts=%d errors=%d", timeouts, errs)
 	if len(lat) > 0 {
