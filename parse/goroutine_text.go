@@ -67,7 +67,7 @@ const (
 	glOrigin               // [originating from goroutine 1]:
 	glNoStack              // \tgoroutine running on other thread; stack unavailable
 	glStart                // panic: / fatal error: / SIGQUIT: quit / runtime stack:
-	glEpilogue             // rax    0xca / -----
+	glEpilogue             // rax    0xca / ----- / runtime: ... / stack: frame={...} / 0xc000049f08:  0x0  0x0
 )
 
 // classifyGoLine looks only at the first bytes and the last byte of line
@@ -107,6 +107,10 @@ func classifyGoLineParen(line []byte) (goLineKind, int) {
 		}
 	case '-':
 		if isDashes(line) {
+			return glEpilogue, 0
+		}
+	case 'r', 's', '0':
+		if isRuntimeDiagnostic(line) {
 			return glEpilogue, 0
 		}
 	case ' ':
@@ -224,6 +228,26 @@ func isRegisterLine(line []byte) bool {
 		}
 	}
 	return true
+}
+
+// isRuntimeDiagnostic reports whether line is one of the runtime's own
+// messages inside a traceback, understood and dropped like the registers:
+//
+//	runtime: g 1: unexpected return pc for main.f called from 0x0
+//	stack: frame={sp:0xc000049f00, fp:0xc000049f28} stack=[0xc000048000,0xc00004a000)
+//	0x000000c000049f08:  0x0000000000000000  0x000000000045a3e1 <runtime.goexit+0x1>
+func isRuntimeDiagnostic(line []byte) bool {
+	switch {
+	case bytes.HasPrefix(line, []byte("runtime: ")), bytes.HasPrefix(line, []byte("stack: frame={")):
+		return true
+	case len(line) > 3 && line[0] == '0' && line[1] == 'x':
+		i := 2
+		for i < len(line) && isHex(line[i]) {
+			i++
+		}
+		return i > 2 && i < len(line) && line[i] == ':'
+	}
+	return false
 }
 
 func isDashes(line []byte) bool {

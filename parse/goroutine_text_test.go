@@ -145,6 +145,10 @@ func TestClassifyGoLine(t *testing.T) {
 		{"r15    0xffffffffffffffff", glEpilogue},
 		{"-----", glEpilogue},
 		{"exit status 2", glUnknown},
+		{"runtime: g 1: unexpected return pc for main.f called from 0x0", glEpilogue},
+		{"stack: frame={sp:0xc000049f00, fp:0xc000049f28} stack=[0xc000048000,0xc00004a000)", glEpilogue},
+		{"0x000000c000049f08:  0x0000000000000000  0x000000000045a3e1 <runtime.goexit+0x1>", glEpilogue},
+		{"0x1234 is not a diagnostic", glUnknown},
 		{"PC=0x48f561 m=0 sigcode=0", glUnknown},
 	}
 	for _, tt := range tests {
@@ -353,6 +357,20 @@ func TestParseGoTextShapes(t *testing.T) {
 					{ID: 2, State: "select", Weight: 1, Line: 6, Frames: []*Frame{fr("main.loop", "/src/main.go", 20)}},
 				},
 				Skipped: []Skipped{{Line: 4, Text: "2024/01/01 12:00:00 interleaved log line", Reason: "line not understood in a Go dump"}},
+			}},
+		},
+		{
+			name: "runtime diagnostics inside a traceback are dropped",
+			text: "goroutine 1 [running]:\n" +
+				"runtime: g 1: unexpected return pc for main.f called from 0x0\n" +
+				"stack: frame={sp:0xc000049f00, fp:0xc000049f28} stack=[0xc000048000,0xc00004a000)\n" +
+				"0x000000c000049f00:  0x0000000000000000  0x000000000045a3e1 <runtime.goexit+0x1>\n" +
+				"0x000000c000049f10:  0x0000000000000000  0x0000000000000000\n" +
+				"main.f()\n" +
+				"\t/src/main.go:8 +0x25\n",
+			want: []*Dump{{
+				Source: Source{File: "test.txt", Line: 1}, Format: FormatGoText,
+				Threads: []*Thread{{ID: 1, State: "running", Weight: 1, Line: 1, Frames: []*Frame{fr("main.f", "/src/main.go", 8)}}},
 			}},
 		},
 		{
