@@ -18,7 +18,7 @@ func loadScenario(t *testing.T, name string) []Input {
 	for _, m := range []string{"before", "during-1", "during-2", "after"} {
 		path := filepath.Join(dir, m+".txt")
 		if _, err := os.Stat(path); err != nil {
-			t.Skipf("scenario %s has no %s.txt yet (regenerate with make fixtures)", name, m)
+			t.Fatalf("scenario %s has no %s.txt: the fixtures are committed; regenerate with make fixtures", name, m)
 		}
 		ds, err := parse.ParseFile(path)
 		if err != nil {
