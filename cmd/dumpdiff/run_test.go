@@ -217,3 +217,30 @@ func leakySender(stop chan struct{}) {
 	case <-stop:
 	}
 }
+
+func TestSortTime(t *testing.T) {
+	dir := "../../testdata/scenarios/slow-upstream-no-timeout/"
+	code, out, errs := runArgs(t, "--format", "json", "--sort", "time", dir+"after.txt", dir+"before.txt", dir+"during-2.txt")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var doc struct {
+		Moments []struct {
+			Label string `json:"label"`
+		} `json:"moments"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range doc.Moments {
+		got = append(got, m.Label)
+	}
+	if strings.Join(got, ",") != "before,during-2,after" {
+		t.Errorf("--sort time gave %v, want before,during-2,after (by the jstack date lines)", got)
+	}
+	code, _, errs = runArgs(t, "--sort", "size", dir+"after.txt")
+	if code != 1 || !strings.Contains(errs, `unknown --sort "size"`) {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+}
