@@ -313,7 +313,13 @@ func saturated(r *Result, p *Pool) (Finding, bool) {
 		return Finding{}, false
 	}
 	limit, why := knownLimit(p.Name)
-	for m := 1; m < len(p.Counts); m++ {
+	// The first moment is the baseline, unless it is the only one: one dump
+	// alone can show a saturated pool.
+	from := 1
+	if len(p.Counts) == 1 {
+		from = 0
+	}
+	for m := from; m < len(p.Counts); m++ {
 		total := p.Counts[m]
 		if total < SaturatedMin {
 			continue
@@ -334,7 +340,9 @@ func saturated(r *Result, p *Pool) (Finding, bool) {
 		// Without a known limit, only a fixed-size pool (as many threads at
 		// the first moment as ever) is at its maximum; a pool that grew, like
 		// Thread-* per task, has no maximum to be at.
-		atMax := total >= limit && limit > 0 || (limit == 0 && total == p.Max && p.Counts[0] == p.Max)
+		// Alone, a dump cannot tell a fixed pool from one that happens to be
+		// busy: then only a known limit counts.
+		atMax := total >= limit && limit > 0 || (limit == 0 && from == 1 && total == p.Max && p.Counts[0] == p.Max)
 		if !atMax || idle > 0 || float64(waiting) < SaturatedWaiting*float64(total) {
 			continue
 		}
