@@ -1,31 +1,11 @@
 package parse
 
 import (
-	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 )
-
-// The -update flag rewrites golden files (`go test ./parse -run TestGoGolden -update`).
-// It is registered guarded, and read through flag.Lookup, so that another
-// test file of the package may register "update" too, in either order.
-var _ = func() bool {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite golden files under testdata/")
-	}
-	return true
-}()
-
-// goUpdate reports whether -update was given.
-func goUpdate() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
 
 // goGoldenFiles are corpus files whose canonical form is kept under
 // testdata/go/NAME.golden: one per Go format and the header shapes that
@@ -60,27 +40,7 @@ func TestGoGolden(t *testing.T) {
 			if err != nil {
 				t.Fatalf("parse: %v", err)
 			}
-			var got bytes.Buffer
-			if err := WriteCanonical(&got, dumps); err != nil {
-				t.Fatal(err)
-			}
-			golden := filepath.Join("testdata", "go", strings.TrimSuffix(name, filepath.Ext(name))+".golden")
-			if goUpdate() {
-				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if diff := cmp.Diff(string(want), got.String()); diff != "" {
-				t.Errorf("canonical form differs from %s (-want +got):\n%s", golden, diff)
-			}
+			checkGolden(t, filepath.Join("testdata", "go", strings.TrimSuffix(name, filepath.Ext(name))+".golden"), dumps)
 		})
 	}
 }

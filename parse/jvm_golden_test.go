@@ -4,28 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
-	"flag"
 	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 )
-
-// updateGoldens is the package's -update flag. It is looked up before it is
-// defined so that another test file of the package may define it too.
-var updateGoldens = boolFlag("update", "rewrite golden files")
-
-func boolFlag(name, usage string) func() bool {
-	if f := flag.Lookup(name); f != nil {
-		return func() bool { return f.Value.String() == "true" }
-	}
-	p := flag.Bool(name, false, usage)
-	return func() bool { return *p }
-}
 
 // jvmGoldenInputs are real dumps of our own (../testdata/jvm, written by
 // testdata/gen/jvm-parse/gen.sh) and small fixtures (testdata/jvm).
@@ -58,27 +43,7 @@ func TestJVMGolden(t *testing.T) {
 			if err != nil {
 				t.Fatalf("parse: %v", err)
 			}
-			var got bytes.Buffer
-			if err := WriteCanonical(&got, dumps); err != nil {
-				t.Fatal(err)
-			}
-			golden := filepath.Join("testdata/jvm/golden", name+".canonical")
-			if updateGoldens() {
-				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if diff := cmp.Diff(string(want), got.String()); diff != "" {
-				t.Errorf("canonical form differs from %s (-want +got):\n%s", golden, diff)
-			}
+			checkGolden(t, filepath.Join("testdata/jvm/golden", name+".canonical"), dumps)
 		})
 	}
 }
