@@ -13,16 +13,18 @@ thread-per-task)
 	opts=(-XX:ActiveProcessorCount=2 -Dshop.mypage.executor=common)
 	slow_path=/ # recommendations and coupons: the whole upstream is slow
 	rate=48
+	total=960
 	;;
 mypage-pool)
 	name=mypage-pool-stuck
 	opts=(-XX:ActiveProcessorCount=2 -Dshop.mypage.executor=pool -Dshop.mypage.poolSize=80)
 	slow_path=/recommendations # only the recommendation service hangs; coupons stay fast
 	rate=3.5
+	total=70
 	;;
 *) echo "unknown variant $variant" >&2; exit 2 ;;
 esac
-dir=$SCENARIOS_DIR/$name
+dir=$WORK/out/$name # published to testdata/scenarios/$name only if the run was undisturbed
 
 prepare
 start_upstream
@@ -31,7 +33,7 @@ warm "http://127.0.0.1:$SHOP_PORT/mypage/%d" 30
 upstream_delay 30000 "$slow_path"
 
 start_load() {
-	load mypage -url "http://127.0.0.1:$SHOP_PORT/mypage/%d" -rate "$rate" -duration 20s -max 1000 -timeout 10s
+	load mypage -url "http://127.0.0.1:$SHOP_PORT/mypage/%d" -rate "$rate" -duration 20s -max "$total" -timeout 10s
 	load ping -url "http://127.0.0.1:$SHOP_PORT/ping" -rate 1 -duration 20s -max 20 -timeout 5s
 }
 timeline "$dir" start_load
@@ -110,4 +112,4 @@ MD
 	cat "$WORK/load-summary.txt"
 	echo '```'
 } >"$dir/README.md"
-log "$name done"
+publish "$dir" "$SCENARIOS_DIR/$name"

@@ -6,7 +6,7 @@
 source "$(dirname "$0")/lib.sh"
 
 name=hikari-pool-exhausted
-dir=$SCENARIOS_DIR/$name
+dir=$WORK/out/$name # published to testdata/scenarios/$name only if the run was undisturbed
 
 prepare
 start_postgres
@@ -75,4 +75,4 @@ MD
 	cat "$WORK/load-summary.txt"
 	echo '```'
 } >"$dir/README.md"
-log "$name done"
+publish "$dir" "$SCENARIOS_DIR/$name"

@@ -188,6 +188,28 @@ timeline() {
 	rm -f "$WORK"/*.out
 }
 
+# check_undisturbed fails (exit 75) when the machine was too busy for the timeline to mean
+# what it says: a load generator started its requests more than 1 s late, or a during dump
+# started more than 1 s late or took jstack more than 3 s (the 2 cores are shared). run-all.sh
+# then runs the case again.
+check_undisturbed() {
+	local bad=0 lag m
+	while read -r lag; do
+		if awk -v l="$lag" 'BEGIN { exit !(l >= 1) }'; then
+			log "disturbed: a load generator started a request ${lag}s late"
+			bad=1
+		fi
+	done < <(sed -n 's/.*send-lag-max=\([0-9.]*\)s).*/\1/p' "$WORK/load-summary.txt")
+	for m in during-1 during-2; do
+		if ! awk -v t0="$T0" -v at="${DUMP_AT[$m]}" -v want="${m#during-}" 'BEGIN {
+			split(at, a, " "); exit !(a[1] - t0 <= want * 10 + 1 && a[2] - a[1] <= 3) }'; then
+			log "disturbed: $m taken at $(dump_offset "$m")"
+			bad=1
+		fi
+	done
+	((bad == 0)) || exit 75
+}
+
 # dump_offset NAME prints when dump NAME was taken relative to T0, e.g. T0+10.0s..+10.4s.
 dump_offset() {
 	[[ -n ${DUMP_AT[$1]:-} ]] || { echo "?"; return; }
@@ -240,4 +262,13 @@ prepare() {
 		ensure_packages
 		build
 	fi
+}
+
+# publish OUT DEST replaces DEST with the freshly written OUT, after check_undisturbed.
+publish() {
+	check_undisturbed
+	rm -rf "$2"
+	mkdir -p "$(dirname "$2")"
+	mv "$1" "$2"
+	log "$(basename "$2") written"
 }

@@ -12,7 +12,7 @@ bulkhead) opts=(-Dshop.upstream.readTimeoutMillis=2000 -Dshop.bulkhead.permits=2
 *) echo "unknown variant $variant" >&2; exit 2 ;;
 esac
 name=slow-upstream-$variant
-dir=$SCENARIOS_DIR/$name
+dir=$WORK/out/$name # published to testdata/scenarios/$name only if the run was undisturbed
 
 prepare
 start_upstream
@@ -88,4 +88,4 @@ MD
 	cat "$WORK/load-summary.txt"
 	echo '```'
 } >"$dir/README.md"
-log "$name done"
+publish "$dir" "$SCENARIOS_DIR/$name"

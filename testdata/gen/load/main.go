@@ -67,9 +67,19 @@ func run(args []string) error {
 	results := make(chan result, *maxReqs)
 	var wg sync.WaitGroup
 	sent := 0
-	ticker := time.NewTicker(interval)
-	defer ticker.Stop()
-	for sent < *maxReqs && time.Since(start) < *duration {
+	var lag time.Duration // how late the latest-started request was against its schedule
+	for sent < *maxReqs {
+		due := time.Duration(sent) * interval
+		if due >= *duration {
+			break
+		}
+		// Request i is due at start + i*interval; a late loop catches up instead of
+		// dropping arrivals, and the lag is reported so a starved run can be told apart.
+		if wait := due - time.Since(start); wait > 0 {
+			time.Sleep(wait)
+		} else {
+			lag = max(lag, -wait)
+		}
 		u := *target
 		if strings.Contains(u, "%d") {
 			u = fmt.Sprintf(u, sent)
@@ -80,7 +90,6 @@ func run(args []string) error {
 			results <- get(client, u, *timeout)
 		}()
 		sent++
-		<-ticker.C
 	}
 	sendWindow := time.Since(start)
 	wg.Wait()
@@ -90,7 +99,7 @@ func run(args []string) error {
 	for r := range results {
 		all = append(all, r)
 	}
-	fmt.Println(summarize(*name, all, sendWindow, time.Since(start)))
+	fmt.Println(summarize(*name, all, sendWindow, time.Since(start), lag))
 	return nil
 }
 
@@ -119,7 +128,7 @@ func get(client *http.Client, u string, timeout time.Duration) result {
 
 // summarize renders one line: counts by outcome (with each status's fastest..slowest
 // latency) and latency quantiles over all requests.
-func summarize(name string, all []result, sendWindow, total time.Duration) string {
+func summarize(name string, all []result, sendWindow, total, lag time.Duration) string {
 	byStatus := map[int]int{}
 	statusMin := map[int]time.Duration{}
 	statusMax := map[int]time.Duration{}
@@ -142,7 +151,8 @@ func summarize(name string, all []result, sendWindow, total time.Duration) strin
 	}
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: sent=%d in %.1fs, done after %.1fs;", name, len(all), sendWindow.Seconds(), total.Seconds())
+	fmt.Fprintf(&b, "%s: sent=%d in %.1fs (send-lag-max=%.3fs), done after %.1fs;", name, len(all),
+		sendWindow.Seconds(), lag.Seconds(), total.Seconds())
 	codes := make([]int, 0, len(byStatus))
 	for c := range byStatus {
 		codes = append(codes, c)

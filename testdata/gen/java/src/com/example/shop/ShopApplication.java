@@ -79,7 +79,6 @@ public final class ShopApplication {
 
     private static void add(Context ctx, String pattern, HttpServlet servlet) {
         String name = servlet.getClass().getSimpleName();
-        Tomcat.addServlet(ctx, name, servlet);
-        ctx.addServletMappingDecoded(pattern, name);
+        Tomcat.addServlet(ctx, name, servlet).addMapping(pattern);
     }
 }
