@@ -25,9 +25,13 @@ fuzz:
 		echo "== $$t"; $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) ./parse || exit 1; \
 	done
 
-# Regenerate the real-server fixtures in testdata/ (JVM, PostgreSQL, load). Slow; by hand only.
+# Regenerate the real-server fixtures in testdata/ (JVM, PostgreSQL, load, Go
+# services and runtimes). Slow (~5 min); by hand only, never in `make test`.
 fixtures:
 	./testdata/gen/run-all.sh
+	./testdata/gen/go-slow-upstream/gen.sh
+	./testdata/gen/go-parse/gen.sh
+	./testdata/gen/jvm-parse/gen.sh
 
 # Compare parse speed and peak RSS against peers (bench/ is its own module).
 bench-peers:

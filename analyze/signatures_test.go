@@ -25,7 +25,7 @@ func TestSignatures(t *testing.T) {
 		want    string
 		wantVia string
 	}{
-		// JDK 17, HikariCP 4 (testdata/scenarios/hikari-pool-exhausted).
+		// JDK 17, HikariCP 2.7.9 (testdata/scenarios/hikari-pool-exhausted).
 		{"hikari getConnection", parse.RuntimeJVM, thread("TIMED_WAITING",
 			"jdk.internal.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.parkNanos",
 			"java.util.concurrent.SynchronousQueue$TransferStack.awaitFulfill", "java.util.concurrent.SynchronousQueue$TransferStack.transfer",
