@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -18,7 +19,7 @@ func Analyze(in []Input, opt Options) *Result {
 	}
 	r := &Result{Version: "1"}
 	r.Runtime, r.Warnings = runtimeOf(in)
-	for i, x := range in {
+	for _, x := range in {
 		label := x.Label
 		if label == "" {
 			label = LabelFromFile(x.Dump.Source.File)
@@ -38,8 +39,8 @@ func Analyze(in []Input, opt Options) *Result {
 		if m.Threads == 0 {
 			r.Warnings = append(r.Warnings, fmt.Sprintf("%s: the dump holds no threads", label))
 		}
-		_ = i
 	}
+	dedupeLabels(r.Moments)
 	b := newBuilder(r, opt)
 	for i, x := range in {
 		labels := auxLabels(x.Aux)
@@ -53,12 +54,26 @@ func Analyze(in []Input, opt Options) *Result {
 		}
 	}
 	b.finish()
-	findings(r, in)
+	findings(r)
 	return r
 }
 
+// dedupeLabels makes every moment label unique ("before", "before (2)"), so
+// columns and evidence never name two moments alike.
+func dedupeLabels(ms []Moment) {
+	seen := map[string]int{}
+	for i := range ms {
+		l := ms[i].Label
+		seen[l]++
+		if n := seen[l]; n > 1 {
+			ms[i].Label = fmt.Sprintf("%s (%d)", l, n)
+		}
+	}
+}
+
 // LabelFromFile derives a moment label from a file name: "dumps/before.txt"
-// → "before", "during-1.txt.gz" → "during-1".
+// → "before", "during-1.txt.gz" → "during-1". Only known dump extensions
+// are removed, so "jstack.1" and "jstack.2" stay apart.
 func LabelFromFile(name string) string {
 	if name == "-" {
 		return "stdin"
@@ -66,13 +81,16 @@ func LabelFromFile(name string) string {
 	base := filepath.Base(name)
 	for {
 		ext := filepath.Ext(base)
-		if ext == "" || len(ext) > 6 || ext == base {
-			break
+		if ext == base || !dumpExts[strings.ToLower(ext)] {
+			return base
 		}
 		base = strings.TrimSuffix(base, ext)
 	}
-	return base
 }
+
+// dumpExts are the extensions LabelFromFile removes.
+var dumpExts = map[string]bool{".txt": true, ".log": true, ".out": true, ".dmp": true, ".dump": true, ".tdump": true,
+	".gz": true, ".pb": true, ".pprof": true, ".prof": true, ".json": true, ".stack": true, ".stacks": true, ".threads": true}
 
 func countFromFile(in []Input, file string) int {
 	n := 0
@@ -115,6 +133,7 @@ type builder struct {
 	ids     map[*Group][]map[string]bool
 	cpu     map[*Group]map[string][]time.Duration // identity → cpu per moment
 	classes map[string]classified                 // stack key → classification, computed once
+	key     []byte                                // reused buffer for stack keys
 }
 
 type classified struct {
@@ -140,7 +159,7 @@ func identity(rt parse.Runtime, t *parse.Thread) string {
 		if t.ID == 0 {
 			return ""
 		}
-		return fmt.Sprint(t.ID)
+		return strconv.FormatInt(t.ID, 10)
 	}
 	switch {
 	case t.NativeID != "":
@@ -148,16 +167,17 @@ func identity(rt parse.Runtime, t *parse.Thread) string {
 	case t.TID != "":
 		return t.Name + "\x00" + t.TID
 	case t.ID != 0:
-		return t.Name + "\x00" + fmt.Sprint(t.ID)
+		return t.Name + "\x00" + strconv.FormatInt(t.ID, 10)
 	}
 	return t.Name
 }
 
 func (b *builder) classify(t *parse.Thread) classified {
-	key := stackKey(t)
-	if c, ok := b.classes[key]; ok {
+	b.key = appendStackKey(b.key[:0], t)
+	if c, ok := b.classes[string(b.key)]; ok { // no allocation on a hit
 		return c
 	}
+	key := string(b.key)
 	rt := b.r.Runtime
 	c := classified{sig: classify(rt, t)}
 	if c.sig != nil && (c.sig.ID == "socket-read" || c.sig.ID == "socket-connect" || c.sig.ID == "socket-write" || c.sig.ID == "io-wait") {
@@ -171,19 +191,20 @@ func (b *builder) classify(t *parse.Thread) classified {
 	return c
 }
 
-// stackKey is the identity of a stack for caching: state and frames.
-func stackKey(t *parse.Thread) string {
-	var sb strings.Builder
-	sb.WriteString(t.State)
+// appendStackKey appends the identity of a stack for caching (state and
+// frames) to dst. Once per thread: this is the analysis's hot loop, so it
+// reuses the caller's buffer and formats with strconv.
+func appendStackKey(dst []byte, t *parse.Thread) []byte {
+	dst = append(dst, t.State...)
 	for _, f := range t.Frames {
-		sb.WriteByte('\n')
-		sb.WriteString(f.Func)
+		dst = append(dst, '\n')
+		dst = append(dst, f.Func...)
 		if f.Line > 0 {
-			sb.WriteByte(':')
-			sb.WriteString(fmt.Sprint(f.Line))
+			dst = append(dst, ':')
+			dst = strconv.AppendInt(dst, int64(f.Line), 10)
 		}
 	}
-	return sb.String()
+	return dst
 }
 
 func (b *builder) add(m int, t *parse.Thread) {
@@ -320,20 +341,6 @@ func (b *builder) finish() {
 	})
 }
 
-// TopFrames returns, for moment m, the top frames of g with their counts,
-// most common first.
-func (g *Group) TopFrames(m int) []FrameCount {
-	counts := map[string]int{}
-	for _, t := range g.Threads[m] {
-		fn := ""
-		if len(t.Frames) > 0 {
-			fn = t.Frames[0].Func
-		}
-		counts[fn] += max(t.Weight, 1)
-	}
-	return ranked(counts)
-}
-
 // ranked returns the entries of m, most common first.
 func ranked(m map[string]int) []FrameCount {
 	out := make([]FrameCount, 0, len(m))
@@ -365,7 +372,8 @@ func sameThreads(g *Group, ids []map[string]bool) int {
 			break
 		}
 	}
-	if start < 0 || ids[start] == nil {
+	// A rise at the last moment has nothing to be followed into.
+	if start < 0 || start == len(g.Counts)-1 || ids[start] == nil {
 		return 0
 	}
 	n := 0

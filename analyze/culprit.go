@@ -18,7 +18,7 @@ var frameworkPrefixes = []string{
 	"ch.qos.logback.", "org.slf4j.", "org.apache.logging.", "org.hibernate.", "com.fasterxml.", "org.apache.commons.",
 	"com.google.common.", "io.micrometer.", "org.h2.", "org.junit.", "io.grpc.", "org.glassfish.", "org.jboss.",
 	"weblogic.", "com.ibm.", "org.aspectj.", "net.bytebuddy.", "io.opentelemetry.", "brave.", "com.mchange.",
-	"org.apache.tomcat.jdbc.", "redis.clients.", "io.lettuce.", "com.mongodb.", "org.apache.kafka.",
+	"redis.clients.", "io.lettuce.", "com.mongodb.", "org.apache.kafka.",
 }
 
 // isAppFrame reports whether f is application code: for the JVM, outside
@@ -90,19 +90,4 @@ func FrameString(f *parse.Frame) string {
 		return f.Func + " (" + loc + ")"
 	}
 	return f.Func + "(" + loc + ")"
-}
-
-// shortFunc drops the package path of a function for compact tables:
-// "sun.nio.ch.Net.poll" → "Net.poll", "net/http.(*persistConn).roundTrip"
-// → "http.(*persistConn).roundTrip".
-func shortFunc(fn string) string {
-	if i := strings.LastIndexByte(fn, '/'); i >= 0 {
-		fn = fn[i+1:]
-	}
-	// JVM: keep Class.method.
-	if strings.Count(fn, ".") >= 2 && !strings.Contains(fn, "(") {
-		parts := strings.Split(fn, ".")
-		return strings.Join(parts[len(parts)-2:], ".")
-	}
-	return fn
 }

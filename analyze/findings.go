@@ -60,14 +60,23 @@ func knownLimit(pool string) (int, string) {
 	return 0, ""
 }
 
-func findings(r *Result, in []Input) {
-	n := len(r.Moments)
+func findings(r *Result) {
 	var fs []Finding
+	// A DB connection pool's own finding says more than the timeline of its
+	// waiters: it replaces their not-recovered/recovered finding.
+	dbPools := connectionPools(r)
+	covered := map[*Group]bool{}
+	for _, f := range dbPools {
+		covered[f.group] = true
+	}
 	for _, p := range r.Pools {
 		if p.Internal {
 			continue
 		}
 		for _, g := range p.States {
+			if covered[g] {
+				continue
+			}
 			if f, ok := timelineFinding(r, p, g); ok {
 				fs = append(fs, f)
 			}
@@ -76,12 +85,13 @@ func findings(r *Result, in []Input) {
 			fs = append(fs, f)
 		}
 	}
-	fs = append(fs, connectionPools(r)...)
+	for _, f := range dbPools {
+		fs = append(fs, f.Finding)
+	}
 	fs = append(fs, explosion(r)...)
 	fs = append(fs, deadlocks(r)...)
 	fs = append(fs, contention(r)...)
 	fs = append(fs, leaked(r, fs)...)
-	_ = n
 	sort.SliceStable(fs, func(i, j int) bool {
 		if fs[i].Severity != fs[j].Severity {
 			return fs[i].Severity > fs[j].Severity
@@ -92,7 +102,7 @@ func findings(r *Result, in []Input) {
 }
 
 func kindOrder(k string) int {
-	for i, x := range []string{KindDeadlock, KindNotRecovered, KindGrowing, KindLeaked, KindSaturated, KindExplosion, KindContention, KindRecovered} {
+	for i, x := range []string{KindDeadlock, KindNotRecovered, KindGrowing, KindLeaked, KindSaturated, KindDBPoolExhausted, KindExplosion, KindContention, KindRecovered} {
 		if x == k {
 			return i
 		}
@@ -192,12 +202,18 @@ func alsoFrom(g *Group) string {
 	return " (also from " + strings.Join(parts, ", ") + ")"
 }
 
+// dbFinding is a db-pool-exhausted finding and the group it is about.
+type dbFinding struct {
+	Finding
+	group *Group
+}
+
 // connectionPools: a DB connection pool exhausted. Threads wait in the
 // pool (db-pool-wait) while the connections' holders wait for the database
 // (socket-read via jdbc); every other caller of the pool, a health check
-// among them, waits behind them.
-func connectionPools(r *Result) []Finding {
-	var fs []Finding
+// among them, waits behind them. It rose like any timeline finding.
+func connectionPools(r *Result) []dbFinding {
+	var fs []dbFinding
 	for _, p := range r.Pools {
 		for _, g := range p.States {
 			if g.State != "db-pool-wait" || p.Internal {
@@ -209,7 +225,8 @@ func connectionPools(r *Result) []Finding {
 					peak, at = c, i
 				}
 			}
-			if peak < MinRise {
+			base := g.Counts[0]
+			if peak-base < MinRise || peak < RiseFactor*base {
 				continue
 			}
 			holders := 0
@@ -225,9 +242,10 @@ func connectionPools(r *Result) []Finding {
 				}
 			}
 			n := len(g.Counts)
-			f := Finding{Kind: KindSaturated, Severity: Warning, Pool: p.Name, State: g.State, Counts: g.Counts,
+			f := Finding{Kind: KindDBPoolExhausted, Severity: Warning, Pool: p.Name, State: g.State, Counts: g.Counts,
 				Frame: g.TopFrame, Culprit: g.Culprit, Evidence: evidence(g)}
-			if g.Counts[n-1] >= MinRise {
+			last := g.Counts[n-1]
+			if float64(last-base) > RecoveredShare*float64(peak-base) {
 				f.Severity = Critical
 			}
 			f.Summary = fmt.Sprintf("DB connection pool exhausted at %s: %d %s threads wait for a connection",
@@ -246,8 +264,12 @@ func connectionPools(r *Result) []Finding {
 					break
 				}
 			}
-			f.Summary += fmt.Sprintf("; %d still waiting at %s", g.Counts[n-1], r.Moments[n-1].Label)
-			fs = append(fs, f)
+			if f.Severity == Critical {
+				f.Summary += fmt.Sprintf("; not recovered: %d still waiting at %s", last, r.Moments[n-1].Label)
+			} else {
+				f.Summary += fmt.Sprintf("; recovered: %d waiting at %s", last, r.Moments[n-1].Label)
+			}
+			fs = append(fs, dbFinding{f, g})
 		}
 	}
 	return fs
@@ -346,6 +368,12 @@ func saturated(r *Result, p *Pool) (Finding, bool) {
 		if !atMax || idle > 0 || float64(waiting) < SaturatedWaiting*float64(total) {
 			continue
 		}
+		// A fixed pool whose threads wait the same way at every moment (idle
+		// workers resting in Object.wait) is not saturated: the wait must
+		// have come with the load.
+		if limit == 0 && (top == nil || top.Counts[m]-top.Counts[0] < MinRise) {
+			continue
+		}
 		f := Finding{Kind: KindSaturated, Severity: Critical, Pool: p.Name, Counts: p.Counts}
 		max := fmt.Sprintf("its observed maximum %d", p.Max)
 		if limit > 0 {
@@ -431,7 +459,11 @@ func explosion(r *Result) []Finding {
 func deadlocks(r *Result) []Finding {
 	var fs []Finding
 	seen := map[string]int{} // cycle key → index in fs
-	addCycle := func(m int, names []string, how string) {
+	addCycle := func(m int, threads []*parse.Thread, how string) {
+		names := make([]string, len(threads))
+		for i, t := range threads {
+			names[i] = t.Name
+		}
 		sorted := append([]string(nil), names...)
 		sort.Strings(sorted)
 		key := strings.Join(sorted, "\x00")
@@ -447,7 +479,7 @@ func deadlocks(r *Result) []Finding {
 		f := Finding{Kind: KindDeadlock, Severity: Critical, Counts: make([]int, len(r.Moments)),
 			Summary:  fmt.Sprintf("%s deadlock between %d threads: %s (at %s)", how, len(names), quoteList(names, 6), r.Moments[m].Label),
 			Evidence: []Evidence{{Moment: m, Count: len(names), Threads: names}}}
-		f.Summary += cycleDetail(r, r.Moments[m].Dump, names, &f)
+		f.Summary += cycleDetail(r, r.Moments[m].Dump, threads, &f)
 		f.Counts[m] = len(names)
 		seen[key] = len(fs)
 		fs = append(fs, f)
@@ -458,53 +490,79 @@ func deadlocks(r *Result) []Finding {
 			continue
 		}
 		for _, dl := range d.Deadlocks {
-			var names []string
-			for _, e := range dl.Cycle {
-				names = append(names, e.Thread)
-			}
-			if len(names) > 0 {
-				addCycle(m, names, "JVM-reported")
+			if ts := reportedThreads(d, dl); len(ts) > 0 {
+				addCycle(m, ts, "JVM-reported")
 			}
 		}
-		for _, cyc := range lockCycles(d) {
-			addCycle(m, cyc, "lock-cycle")
+		if r.Runtime == parse.RuntimeJVM {
+			for _, cyc := range lockCycles(d) {
+				addCycle(m, cyc, "lock-cycle")
+			}
 		}
 		if strings.Contains(d.Headline, "all goroutines are asleep") {
+			if i, ok := seen["\x00go-asleep"]; ok {
+				fs[i].Counts[m] = d.ThreadCount()
+				fs[i].Evidence = append(fs[i].Evidence, Evidence{Moment: m, Count: d.ThreadCount()})
+				continue
+			}
 			f := Finding{Kind: KindDeadlock, Severity: Critical, Counts: make([]int, len(r.Moments)),
 				Summary:  fmt.Sprintf("the Go runtime stopped the program at %s: %q", mo.Label, d.Headline),
 				Evidence: []Evidence{{Moment: m, Count: d.ThreadCount()}}}
 			f.Counts[m] = d.ThreadCount()
+			seen["\x00go-asleep"] = len(fs)
 			fs = append(fs, f)
 		}
 	}
 	return fs
 }
 
+// reportedThreads finds the threads of a JVM deadlock report. Names are
+// not unique (two pools may both have "Worker-A"): of the threads with an
+// edge's name, the one blocked on the lock the edge names is taken.
+func reportedThreads(d *parse.Dump, dl parse.Deadlock) []*parse.Thread {
+	var out []*parse.Thread
+	for _, e := range dl.Cycle {
+		var pick *parse.Thread
+		for _, t := range d.Threads {
+			if t.Name != e.Thread {
+				continue
+			}
+			if pick == nil {
+				pick = t
+			}
+			if a, _ := waitsFor(t); a != "" && strings.Contains(e.Waiting, a) {
+				pick = t
+				break
+			}
+		}
+		if pick == nil {
+			pick = &parse.Thread{Name: e.Thread} // not in the dump: the name alone
+		}
+		out = append(out, pick)
+	}
+	return out
+}
+
 // cycleDetail tells, for each thread of a deadlock, where it is stuck and
 // what it waits for: `; "A" at Bank.transfer(Bank.java:20) waits for
 // <0x...> (a Account) held by "B"`. It sets f.Frame and f.Culprit from the
 // first thread.
-func cycleDetail(r *Result, d *parse.Dump, names []string, f *Finding) string {
+func cycleDetail(r *Result, d *parse.Dump, threads []*parse.Thread, f *Finding) string {
 	if d == nil {
 		return ""
 	}
-	byName := map[string]*parse.Thread{}
-	for _, t := range d.Threads {
-		byName[t.Name] = t
-	}
 	h := holders(d)
 	var sb strings.Builder
-	for i, n := range names {
-		t := byName[n]
-		if t == nil || i == 4 {
-			continue
+	for i, t := range threads {
+		if i == 4 {
+			break
 		}
 		c := culprit(r.Runtime, t)
 		if f.Frame == "" && len(t.Frames) > 0 {
 			f.Frame = t.Frames[0].Func
 			f.Culprit = FrameString(c)
 		}
-		fmt.Fprintf(&sb, "; %q", n)
+		fmt.Fprintf(&sb, "; %q", t.Name)
 		if c != nil {
 			sb.WriteString(" at " + FrameString(c))
 		}
@@ -579,15 +637,17 @@ func waitsFor(t *parse.Thread) (addr, class string) {
 // "java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject" is not.
 func isLockClass(class string) bool {
 	simple := class[strings.LastIndexByte(class, '.')+1:]
-	if strings.Contains(simple, "Condition") {
-		return false
+	for _, notLock := range []string{"Condition", "CountDownLatch", "Semaphore", "CyclicBarrier", "FutureTask", "Phaser", "CompletableFuture"} {
+		if strings.Contains(simple, notLock) {
+			return false
+		}
 	}
 	return strings.HasPrefix(simple, "ReentrantLock") || strings.HasPrefix(simple, "ReentrantReadWriteLock") ||
 		strings.HasPrefix(simple, "StampedLock") || strings.HasSuffix(simple, "Sync") || strings.HasSuffix(simple, "Lock")
 }
 
 // lockCycles finds cycles in the waits-for graph of one JVM dump.
-func lockCycles(d *parse.Dump) [][]string {
+func lockCycles(d *parse.Dump) [][]*parse.Thread {
 	h := holders(d)
 	next := map[*parse.Thread]*parse.Thread{}
 	for _, t := range d.Threads {
@@ -597,7 +657,7 @@ func lockCycles(d *parse.Dump) [][]string {
 			}
 		}
 	}
-	var out [][]string
+	var out [][]*parse.Thread
 	done := map[*parse.Thread]bool{}
 	for _, t := range d.Threads {
 		if done[t] {
@@ -607,11 +667,7 @@ func lockCycles(d *parse.Dump) [][]string {
 		var order []*parse.Thread
 		for cur := t; cur != nil && !done[cur]; cur = next[cur] {
 			if i, ok := path[cur]; ok {
-				var names []string
-				for _, x := range order[i:] {
-					names = append(names, x.Name)
-				}
-				out = append(out, names)
+				out = append(out, append([]*parse.Thread(nil), order[i:]...))
 				break
 			}
 			path[cur] = len(order)
@@ -647,6 +703,9 @@ func contention(r *Result) []Finding {
 				continue
 			}
 			owner := h[k.addr]
+			if owner == nil {
+				continue // no owner printed: nothing to say who blocks them
+			}
 			f, ok := best[k]
 			if !ok {
 				order = append(order, k)
@@ -655,16 +714,13 @@ func contention(r *Result) []Finding {
 			f.Counts[m] = len(ws)
 			f.Evidence = append(f.Evidence, Evidence{Moment: m, Count: len(ws), Threads: firstN(ws, 5)})
 			if len(ws) >= maxOf(f.Counts) {
-				f.Summary = fmt.Sprintf("%d threads wait for <%s> (a %s) at %s", len(ws), k.addr, k.class, mo.Label)
-				if owner != nil {
-					f.Summary += fmt.Sprintf(", held by %q", owner.Name)
-					if len(owner.Frames) > 0 {
-						f.Frame = owner.Frames[0].Func
-						f.Summary += " in " + FrameString(owner.Frames[0])
-					}
-					if c := culprit(r.Runtime, owner); c != nil {
-						f.Culprit = FrameString(c)
-					}
+				f.Summary = fmt.Sprintf("%d threads wait for <%s> (a %s) at %s, held by %q", len(ws), k.addr, k.class, mo.Label, owner.Name)
+				if len(owner.Frames) > 0 {
+					f.Frame = owner.Frames[0].Func
+					f.Summary += " in " + FrameString(owner.Frames[0])
+				}
+				if c := culprit(r.Runtime, owner); c != nil {
+					f.Culprit = FrameString(c)
 				}
 			}
 			best[k] = f

@@ -85,9 +85,9 @@ func goPool(t *parse.Thread, opt Options) (string, bool) {
 	switch {
 	case fn == "":
 		return "unknown", false
-	case fn == "main.main" || (t.CreatedBy == nil && fn == "runtime.main"):
-		return "main", false
-	case strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "internal/") || fn == "os/signal.Notify.func1" ||
+	case t.CreatedBy == nil && (fn == "main.main" || fn == "runtime.main"):
+		return "main", false // the main goroutine itself; its children are the main.main pool
+	case strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "internal/") ||
 		strings.HasPrefix(fn, "os/signal.") || strings.HasPrefix(fn, "runtime/"):
 		return "runtime", true
 	case strings.HasPrefix(fn, "net/http.(*Server).Serve"):

@@ -129,6 +129,9 @@ const (
 	KindDeadlock     = "deadlock"
 	KindContention   = "contention"
 	KindLeaked       = "leaked"
+	// KindDBPoolExhausted: threads queue for a DB connection while the
+	// pool's connections all wait for the database.
+	KindDBPoolExhausted = "db-pool-exhausted"
 )
 
 // Severity orders findings.

@@ -55,9 +55,8 @@ func TestScenarioVerdicts(t *testing.T) {
 			{KindNotRecovered, "mypage-*", "socket-read", []string{`^(6\d|7\d) of 80 mypage-\* threads`, `still (6\d|7\d) at after`, `UpstreamClient\.fetch`}},
 		}, []string{KindDeadlock, KindExplosion, KindContention, KindSaturated}},
 		{"hikari-pool-exhausted", []want{
-			{KindSaturated, "http-nio-18080-exec-*", "db-pool-wait", []string{`DB connection pool exhausted`, `(8\d|9\d) http-nio-18080-exec-\* threads wait`, `about 10 connections`, `health check com\.example\.shop\.HealthServlet`}},
-			{KindRecovered, "http-nio-18080-exec-*", "db-pool-wait", nil},
-		}, []string{KindNotRecovered, KindDeadlock, KindExplosion, KindContention, KindGrowing}},
+			{KindDBPoolExhausted, "http-nio-18080-exec-*", "db-pool-wait", []string{`DB connection pool exhausted`, `(8\d|9\d) http-nio-18080-exec-\* threads wait`, `about 10 connections`, `health check com\.example\.shop\.HealthServlet`, `recovered: 0 waiting at after`}},
+		}, []string{KindNotRecovered, KindSaturated, KindDeadlock, KindExplosion, KindContention, KindGrowing}},
 		{"go-slow-upstream-leak", []want{
 			{KindGrowing, "main.(*server).handleSearch", "chan-send", []string{`before 0`, `after 150`, `handleSearch\.func1`}},
 			{KindGrowing, "net/http server connections", "http-client-wait", []string{`after 150`, `handleItems`}},

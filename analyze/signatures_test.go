@@ -47,6 +47,16 @@ func TestSignatures(t *testing.T) {
 			"java.net.Socket$SocketInputStream.read", "org.postgresql.core.VisibleBufferedInputStream.readMore",
 			"org.postgresql.core.VisibleBufferedInputStream.ensureBytes", "org.postgresql.core.PGStream.receiveChar",
 			"org.postgresql.core.v3.QueryExecutorImpl.processResults"), "socket-read", "jdbc org.postgresql"},
+		// corpus dumpling__hotspot-24.51-b03-jdk7u51__143-threads.log: an AJP connection waiting for its next request.
+		{"ajp keep-alive", parse.RuntimeJVM, thread("RUNNABLE",
+			"java.net.SocketInputStream.socketRead0", "java.net.SocketInputStream.read", "java.net.SocketInputStream.read",
+			"org.apache.coyote.ajp.AjpProcessor.read", "org.apache.coyote.ajp.AjpProcessor.readMessage", "org.apache.coyote.ajp.AjpProcessor.process",
+			"org.apache.coyote.ajp.AjpProtocol$AjpConnectionHandler.process", "org.apache.tomcat.util.net.JIoEndpoint$Worker.run"), "http-server-idle", ""},
+		// corpus jthreaddump__openjdk-25-macos__thread-pool.txt.
+		{"countdownlatch", parse.RuntimeJVM, thread("WAITING",
+			"jdk.internal.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.park",
+			"java.util.concurrent.locks.AbstractQueuedSynchronizer.acquire", "java.util.concurrent.locks.AbstractQueuedSynchronizer.acquireSharedInterruptibly",
+			"java.util.concurrent.CountDownLatch.await", "me.bechberger.jthreaddump.test.ThreadDumpGenerator.lambda$threadPoolScenario$1"), "latch-wait", ""},
 		// JDK 8 (corpus tda__openjdk-8u91__jstack.log shape).
 		{"jdk8 socketRead0", parse.RuntimeJVM, thread("RUNNABLE",
 			"java.net.SocketInputStream.socketRead0", "java.net.SocketInputStream.socketRead", "java.net.SocketInputStream.read",
@@ -116,6 +126,12 @@ func TestSignatures(t *testing.T) {
 		{"go persistConn readLoop", parse.RuntimeGo, thread("IO wait", "internal/poll.runtime_pollWait", "internal/poll.(*pollDesc).wait",
 			"internal/poll.(*pollDesc).waitRead", "internal/poll.(*FD).Read", "net.(*netFD).Read", "net.(*conn).Read",
 			"net/http.(*persistConn).Read", "bufio.(*Reader).fill", "bufio.(*Reader).Peek", "net/http.(*persistConn).readLoop"), "http-conn-idle", ""},
+		// corpus go-profiler-notes go1.15.6 debug=1: a kept-alive server connection waiting for its next request.
+		{"go server keep-alive", parse.RuntimeGo, thread("IO wait", "internal/poll.runtime_pollWait", "internal/poll.(*pollDesc).wait",
+			"internal/poll.(*pollDesc).waitRead", "internal/poll.(*FD).Read", "net.(*netFD).Read", "net.(*conn).Read",
+			"net/http.(*connReader).Read", "bufio.(*Reader).fill", "bufio.(*Reader).ReadSlice", "bufio.(*Reader).ReadLine",
+			"net/textproto.(*Reader).readLineSlice", "net/textproto.(*Reader).ReadLine", "net/http.readRequest",
+			"net/http.(*conn).readRequest", "net/http.(*conn).serve"), "http-conn-idle", ""},
 		{"go accept", parse.RuntimeGo, thread("IO wait", "internal/poll.runtime_pollWait", "internal/poll.(*pollDesc).wait",
 			"internal/poll.(*pollDesc).waitRead", "internal/poll.(*FD).Accept", "net.(*netFD).accept", "net.(*TCPListener).accept",
 			"net.(*TCPListener).Accept", "net/http.(*Server).Serve"), "accept", ""},
@@ -200,6 +216,24 @@ func TestIsAppFrame(t *testing.T) {
 	} {
 		if got := isAppFrame(tt.rt, &parse.Frame{Func: tt.fn}); got != tt.want {
 			t.Errorf("isAppFrame(%s, %q) = %v, want %v", tt.rt, tt.fn, got, tt.want)
+		}
+	}
+}
+
+func TestLabelFromFile(t *testing.T) {
+	for name, want := range map[string]string{
+		"dumps/before.txt":     "before",
+		"during-1.txt.gz":      "during-1",
+		"after.pb.gz":          "after",
+		"jstack.1":             "jstack.1",
+		"jstack.2.txt":         "jstack.2",
+		"threads.10.15.00.log": "threads.10.15.00",
+		"catalina.out":         "catalina",
+		"-":                    "stdin",
+		".txt":                 ".txt",
+	} {
+		if got := LabelFromFile(name); got != want {
+			t.Errorf("LabelFromFile(%q) = %q, want %q", name, got, want)
 		}
 	}
 }
