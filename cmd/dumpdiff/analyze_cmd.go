@@ -18,9 +18,11 @@ type analysisFlags struct {
 	labels string
 	sortBy string
 	poolBy string
+	stdin  io.Reader // what "-" reads; set by the command
 }
 
 func (f *analysisFlags) register(cmd *cobra.Command) {
+	f.sortBy = "args"
 	cmd.Flags().StringVar(&f.labels, "labels", "", "comma-separated moment labels, in order (default: from file names)")
 	cmd.Flags().StringVar(&f.sortBy, "sort", "args", "moment order: args (argument order) or time (time printed in each dump)")
 	cmd.Flags().StringVar(&f.poolBy, "pool-by", "", "group goroutines by a pprof label instead of their creator: label:KEY")
@@ -37,9 +39,20 @@ func (f *analysisFlags) analyze(args []string, warn io.Writer) ([]*analyze.Resul
 	}
 	lo := loadOptions{sortTime: f.sortBy == "time"}
 	if f.labels != "" {
-		lo.labels = strings.Split(f.labels, ",")
+		seen := map[string]bool{}
+		for _, l := range strings.Split(f.labels, ",") {
+			l = strings.TrimSpace(l)
+			if l == "" {
+				return nil, fmt.Errorf("--labels %q: an empty label", f.labels)
+			}
+			if seen[l] {
+				return nil, fmt.Errorf("--labels %q: label %q given twice", f.labels, l)
+			}
+			seen[l] = true
+			lo.labels = append(lo.labels, l)
+		}
 	}
-	in, err := loadInputs(args, lo, warn)
+	in, err := loadInputs(args, lo, f.stdin, warn)
 	if err != nil {
 		return nil, err
 	}
@@ -84,6 +97,7 @@ func addAnalysis(root *cobra.Command) {
 				kinds = append(kinds, k)
 			}
 		}
+		af.stdin = cmd.InOrStdin()
 		rs, err := af.analyze(args, cmd.ErrOrStderr())
 		if err != nil {
 			return err
@@ -98,6 +112,9 @@ func addAnalysis(root *cobra.Command) {
 					fmt.Fprintln(out)
 				}
 				title := "target " + r.Moments[0].Target
+				if r.Moments[0].Target == "" {
+					title = string(r.Runtime) + " dumps"
+				}
 				if format == "markdown" || format == "md" {
 					fmt.Fprintf(out, "## %s\n\n", title)
 				} else {

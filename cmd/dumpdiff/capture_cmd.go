@@ -73,6 +73,7 @@ func newCaptureCmd() *cobra.Command {
 				return fmt.Errorf("capture: %w (what was captured is in %s)", err, out)
 			}
 			if doAnalyze {
+				af.stdin = cmd.InOrStdin()
 				rs, err := af.analyze([]string{out}, cmd.ErrOrStderr())
 				if err != nil {
 					return err
@@ -99,5 +100,6 @@ func newCaptureCmd() *cobra.Command {
 	f.Int64Var(&maxMiB, "max-size", capture.DefaultMaxBytes>>20, "size cap per response, in MiB")
 	f.StringArrayVar(&headers, "header", nil, "an HTTP header sent to pprof endpoints ('Authorization: Bearer ...'); never recorded")
 	f.BoolVar(&doAnalyze, "analyze", false, "print the report when the capture ends")
+	af.register(cmd)
 	return cmd
 }

@@ -25,14 +25,32 @@ type loadOptions struct {
 // (a dumpdiff capture), else in before/during/after order of the file
 // names. Files of one moment in other encodings (debug=1, proto) become aux
 // dumps of the debug=2 text. Warnings go to warn.
-func loadInputs(args []string, opt loadOptions, warn io.Writer) ([]analyze.Input, error) {
+func loadInputs(args []string, opt loadOptions, stdin io.Reader, warn io.Writer) ([]analyze.Input, error) {
 	var in []analyze.Input
+	stdinUsed := false
 	for _, a := range args {
+		if a == "-" {
+			if stdinUsed {
+				return nil, fmt.Errorf("- (standard input) given twice")
+			}
+			stdinUsed = true
+			if stdin == nil {
+				stdin = os.Stdin
+			}
+			dumps, err := parse.Parse("-", stdin)
+			if err != nil {
+				return nil, err
+			}
+			for _, d := range dumps {
+				in = append(in, analyze.Input{Dump: d})
+			}
+			continue
+		}
 		st, err := os.Stat(a)
-		if a != "-" && err != nil {
+		if err != nil {
 			return nil, fmt.Errorf("reading %s: %w", a, errors.Unwrap(err))
 		}
-		if a != "-" && st.IsDir() {
+		if st.IsDir() {
 			xs, err := loadDir(a, warn)
 			if err != nil {
 				return nil, err
@@ -79,13 +97,14 @@ func loadDir(dir string, warn io.Writer) ([]analyze.Input, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", dir, err)
 	}
-	type moment struct {
-		stem    string
-		primary *parse.Dump
-		aux     []*parse.Dump
-		extra   []*parse.Dump // further dumps of a multi-dump file
+	// A moment is a stem ("during-1") with its files: the primary dump
+	// (debug=2 text, a JVM dump) and, beside it, the other encodings of the
+	// same moment (debug=1, proto, goroutineleak), which add labels only.
+	type file struct {
+		name  string
+		dumps []*parse.Dump
 	}
-	byStem := map[string]*moment{}
+	byStem := map[string][]file{}
 	var stems []string
 	for _, e := range entries {
 		name := e.Name()
@@ -103,36 +122,61 @@ func loadDir(dir string, warn io.Writer) ([]analyze.Input, error) {
 			return nil, err
 		}
 		stem := momentStem(name)
-		m := byStem[stem]
-		if m == nil {
-			m = &moment{stem: stem}
-			byStem[stem] = m
+		if _, ok := byStem[stem]; !ok {
 			stems = append(stems, stem)
 		}
-		for _, d := range dumps {
-			switch {
-			case m.primary == nil:
-				m.primary = d
-			case d.Format == parse.FormatGoText && m.primary.Format != parse.FormatGoText:
-				m.aux = append(m.aux, m.primary)
-				m.primary = d
-			case d.Source.File == m.primary.Source.File:
-				m.extra = append(m.extra, d)
-			default:
-				m.aux = append(m.aux, d)
-			}
-		}
+		byStem[stem] = append(byStem[stem], file{name, dumps})
 	}
 	sort.SliceStable(stems, func(i, j int) bool { return lessLabel(stems[i], stems[j]) })
 	var in []analyze.Input
-	for _, s := range stems {
-		m := byStem[s]
-		in = append(in, analyze.Input{Label: s, Dump: m.primary, Aux: m.aux})
-		for i, d := range m.extra {
-			in = append(in, analyze.Input{Label: fmt.Sprintf("%s#%d", s, i+2), Dump: d})
+	for _, stem := range stems {
+		var primaries, beside []file
+		for _, f := range byStem[stem] {
+			if besideEncoding(f.dumps[0]) {
+				beside = append(beside, f)
+			} else {
+				primaries = append(primaries, f)
+			}
+		}
+		if len(primaries) == 0 {
+			primaries, beside = beside[:1], beside[1:]
+		}
+		var aux []*parse.Dump
+		if len(primaries) == 1 {
+			for _, f := range beside {
+				aux = append(aux, f.dumps...)
+			}
+		} else {
+			// Two dumps of the same kind for one name ("x.txt" and "x.log"):
+			// both are moments, named by file; the encodings beside them are
+			// left out rather than joined to the wrong one.
+			for _, f := range beside {
+				fmt.Fprintf(warn, "dumpdiff: %s: not joined to a moment (several dumps share its name)\n", filepath.Join(dir, f.name))
+			}
+		}
+		for _, f := range primaries {
+			label := stem
+			if len(primaries) > 1 {
+				label = f.name
+			}
+			for k, d := range f.dumps {
+				x := analyze.Input{Label: label, Dump: d}
+				if k == 0 {
+					x.Aux = aux
+				} else {
+					x.Label = fmt.Sprintf("%s#%d", label, k+1) // a multi-dump file: each dump its own moment
+				}
+				in = append(in, x)
+			}
 		}
 	}
 	return in, nil
+}
+
+// besideEncoding reports whether d is an encoding taken beside a moment's
+// primary dump: debug=1 text, proto, or the goroutine leak profile.
+func besideEncoding(d *parse.Dump) bool {
+	return d.Format == parse.FormatGoDebug1 || d.Format == parse.FormatGoProto || d.Kind == "goroutineleak"
 }
 
 func skipExt(name string) bool {

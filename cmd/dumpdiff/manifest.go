@@ -52,15 +52,21 @@ func loadManifest(dir string, warn io.Writer) ([]analyze.Input, bool, error) {
 }
 
 // byTarget splits moments by the process they come from, keeping order:
-// each target is analyzed on its own timeline.
+// each target, and each runtime, is analyzed on its own timeline (a Go
+// dump and a JVM dump are never moments of one process).
 func byTarget(in []analyze.Input) [][]analyze.Input {
-	var order []string
-	groups := map[string][]analyze.Input{}
+	type key struct {
+		target string
+		rt     parse.Runtime
+	}
+	var order []key
+	groups := map[key][]analyze.Input{}
 	for _, x := range in {
-		if _, ok := groups[x.Target]; !ok {
-			order = append(order, x.Target)
+		k := key{x.Target, x.Dump.Format.Runtime()}
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
 		}
-		groups[x.Target] = append(groups[x.Target], x)
+		groups[k] = append(groups[k], x)
 	}
 	out := make([][]analyze.Input, 0, len(order))
 	for _, t := range order {

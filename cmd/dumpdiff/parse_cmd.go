@@ -23,7 +23,13 @@ func newParseCmd() *cobra.Command {
 			var failed []error
 			var all []*parse.Dump
 			for _, name := range args {
-				dumps, err := parse.ParseFile(name)
+				var dumps []*parse.Dump
+				var err error
+				if name == "-" {
+					dumps, err = parse.Parse("-", cmd.InOrStdin())
+				} else {
+					dumps, err = parse.ParseFile(name)
+				}
 				if err != nil {
 					failed = append(failed, err)
 					fmt.Fprintln(cmd.ErrOrStderr(), "dumpdiff:", err)

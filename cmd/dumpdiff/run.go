@@ -19,7 +19,7 @@ func (e *exitError) Error() string { return e.msg }
 
 // run executes dumpdiff with args and returns the process exit status.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	root := newRootCmd(stdin)
+	root := newRootCmd()
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
@@ -39,7 +39,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	return 1
 }
 
-func newRootCmd(stdin io.Reader) *cobra.Command {
+func newRootCmd() *cobra.Command {
 	root := &cobra.Command{
 		Use:           "dumpdiff [flags] DUMP...",
 		Short:         "Compare thread dumps across moments and say what never recovers",

@@ -171,9 +171,12 @@ func TestCaptureThenAnalyze(t *testing.T) {
 		}
 	}()
 	out := t.TempDir()
-	code, _, errs := runArgs(t, "capture", srv.URL, "--every", "100ms", "--count", "3", "--out", out)
+	code, report, errs := runArgs(t, "capture", srv.URL, "--every", "100ms", "--count", "3", "--out", out, "--analyze")
 	if code != 0 {
 		t.Fatalf("capture exit %d: %s", code, errs)
+	}
+	if !strings.Contains(report, "dumpdiff · Go · 3 moments") {
+		t.Errorf("--analyze printed no report:\n%s", report)
 	}
 	code, js, errs := runArgs(t, "--format", "json", out)
 	if code != 0 {
@@ -242,5 +245,80 @@ func TestSortTime(t *testing.T) {
 	code, _, errs = runArgs(t, "--sort", "size", dir+"after.txt")
 	if code != 1 || !strings.Contains(errs, `unknown --sort "size"`) {
 		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+}
+
+func runIn(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(context.Background(), args, strings.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// TestFolderOfNumberedDumps: jstack.1, jstack.2, jstack.3 in a folder are
+// three moments (not one name with two dumps dropped as "encodings").
+func TestFolderOfNumberedDumps(t *testing.T) {
+	src := "../../testdata/scenarios/slow-upstream-no-timeout/"
+	dir := t.TempDir()
+	for i, m := range []string{"before", "during-1", "after"} {
+		b, err := os.ReadFile(src + m + ".txt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, "jstack."+string(rune('1'+i))), b, 0o644)
+	}
+	code, out, errs := runArgs(t, "--format", "json", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, l := range []string{`"label": "jstack.1"`, `"label": "jstack.2"`, `"label": "jstack.3"`, `"kind": "not-recovered"`} {
+		if !strings.Contains(out, l) {
+			t.Errorf("output lacks %s", l)
+		}
+	}
+}
+
+// TestMixedRuntimes: a Go dump and a JVM dump are never one timeline.
+func TestMixedRuntimes(t *testing.T) {
+	code, out, errs := runArgs(t, goScenario+"/before.txt", "../../testdata/scenarios/slow-upstream-no-timeout/before.txt")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"=== go dumps ===", "=== jvm dumps ===", "dumpdiff · Go · 1 moment", "dumpdiff · JVM · 1 moment"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestStdin(t *testing.T) {
+	b, err := os.ReadFile(goScenario + "/after.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runIn(t, string(b), "parse", "--stats", "-")
+	if code != 0 || out != "- format=go-text threads=904 skipped=0\n" {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	code, out, errs = runIn(t, string(b), "--format", "json", "-")
+	if code != 0 || !strings.Contains(out, `"label": "stdin"`) {
+		t.Errorf("exit %d, stderr %q, stdout %.200s", code, errs, out)
+	}
+	code, _, errs = runIn(t, string(b), "-", "-")
+	if code != 1 || !strings.Contains(errs, "given twice") {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+}
+
+func TestBadLabels(t *testing.T) {
+	for _, l := range []string{"a,", "a,a"} {
+		code, _, errs := runArgs(t, "--labels", l, goScenario+"/before.txt", goScenario+"/after.txt")
+		if code != 1 || !strings.Contains(errs, "--labels") {
+			t.Errorf("--labels %q: exit %d, stderr %q", l, code, errs)
+		}
+	}
+	code, out, errs := runArgs(t, "--format", "json", "--labels", " a , b ", goScenario+"/before.txt", goScenario+"/after.txt")
+	if code != 0 || !strings.Contains(out, `"label": "a"`) || !strings.Contains(out, `"label": "b"`) {
+		t.Errorf("trimmed labels: exit %d, stderr %q", code, errs)
 	}
 }

@@ -37,6 +37,7 @@ func runTUIWith(cmd *cobra.Command, af *analysisFlags, args []string, exportDir 
 		// Loading notes (a file skipped in a folder) cannot go to a terminal
 		// the TUI owns: they become warnings of the analysis.
 		var notes strings.Builder
+		af.stdin = cmd.InOrStdin()
 		rs, err := af.analyze(args, &notes)
 		if err != nil {
 			return nil, err
