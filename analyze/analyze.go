@@ -41,6 +41,11 @@ func Analyze(in []Input, opt Options) *Result {
 		}
 	}
 	dedupeLabels(r.Moments)
+	if r.Runtime == parse.RuntimeGo && mixesCreators(in) {
+		opt.byEntry = true
+		r.Warnings = append(r.Warnings, "the moments mix goroutine dumps that print creators (debug=2) with profiles that do not "+
+			"(debug=1, proto): goroutines are pooled by their entry function in every moment")
+	}
 	b := newBuilder(r, opt)
 	for i, x := range in {
 		labels := auxLabels(x.Aux)
@@ -56,6 +61,21 @@ func Analyze(in []Input, opt Options) *Result {
 	b.finish()
 	findings(r)
 	return r
+}
+
+// mixesCreators reports whether some moments print goroutine creators
+// (Go text) and others do not (debug=1, proto).
+func mixesCreators(in []Input) bool {
+	text, aggregated := false, false
+	for _, x := range in {
+		switch x.Dump.Format {
+		case parse.FormatGoText:
+			text = true
+		case parse.FormatGoDebug1, parse.FormatGoProto:
+			aggregated = true
+		}
+	}
+	return text && aggregated
 }
 
 // dedupeLabels makes every moment label unique ("before", "before (2)"), so

@@ -51,3 +51,25 @@ func TestDeadlocks(t *testing.T) {
 		})
 	}
 }
+
+// TestMixedEncodingsSamePools: the same program's goroutines, once as
+// debug=2 text and once as a proto, land in the same pools (no fake movement).
+func TestMixedEncodingsSamePools(t *testing.T) {
+	var in []Input
+	for _, f := range []string{"go/go-profiler-notes__go1.15.6__lookup-goroutine-debug2-set1.txt", "go/go-profiler-notes__go1.15.6__lookup-goroutine-debug0-set1.pb.gz"} {
+		ds, err := parse.ParseFile(filepath.Join("..", "..", "shared", "corpus", f))
+		if err != nil {
+			t.Skipf("shared corpus not present: %v", err)
+		}
+		in = append(in, Input{Dump: ds[0]})
+	}
+	r := Analyze(in, Options{})
+	for _, p := range r.Pools {
+		if p.Counts[0] != p.Counts[1] {
+			t.Errorf("pool %s moved %v between two encodings of one moment", p.Name, p.Counts)
+		}
+	}
+	if len(r.Warnings) == 0 || !strings.Contains(r.Warnings[len(r.Warnings)-1], "entry function") {
+		t.Errorf("no warning about pooling by entry function: %v", r.Warnings)
+	}
+}

@@ -77,7 +77,7 @@ func goPool(t *parse.Thread, opt Options) (string, bool) {
 		}
 	}
 	fn := ""
-	if t.CreatedBy != nil {
+	if t.CreatedBy != nil && !opt.byEntry {
 		fn = t.CreatedBy.Func
 	} else if n := len(t.Frames); n > 0 {
 		fn = t.Frames[n-1].Func
@@ -85,7 +85,7 @@ func goPool(t *parse.Thread, opt Options) (string, bool) {
 	switch {
 	case fn == "":
 		return "unknown", false
-	case t.CreatedBy == nil && (fn == "main.main" || fn == "runtime.main"):
+	case (t.CreatedBy == nil || opt.byEntry) && (fn == "main.main" || fn == "runtime.main"):
 		return "main", false // the main goroutine itself; its children are the main.main pool
 	case strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "internal/") ||
 		strings.HasPrefix(fn, "os/signal.") || strings.HasPrefix(fn, "runtime/"):

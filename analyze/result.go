@@ -29,6 +29,12 @@ type Options struct {
 	// Samples is how many sample thread names to keep per group and moment;
 	// 0 means 5.
 	Samples int
+
+	// byEntry pools goroutines by their entry (bottom) frame instead of
+	// their creator: set by Analyze when moments mix debug=2 text (which
+	// prints creators) with debug=1 or proto (which do not), so that one
+	// goroutine gets the same pool in every moment.
+	byEntry bool
 }
 
 // Result is the whole analysis. Slices indexed by moment have len(Moments)
