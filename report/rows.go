@@ -151,7 +151,9 @@ func buildRows(r *analyze.Result, opt Options) *rows {
 		pr := poolRow{name: p.Name, internal: p.Internal, flagged: flagged, counts: fitCounts(p.Counts, n)}
 		pr.severity = flaggedPools[p.Name]
 		pr.dominant = dominant(p, n)
-		if !flagged && !opt.Verbose {
+		// One dump alone is a snapshot: what each pool is doing is the
+		// summary, so its states are shown even without a finding.
+		if !flagged && !opt.Verbose && (n > 1 || p.Internal) {
 			return pr
 		}
 		for _, g := range p.States {
