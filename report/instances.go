@@ -1,0 +1,129 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/dumpdiff/dumpdiff/analyze"
+)
+
+// instanceRow is one captured process in the comparison of instances.
+type instanceRow struct {
+	target   string
+	totals   []int // threads per moment label of the first instance
+	critical int
+	warning  int
+	top      string // the most severe finding, one line; "" when none
+}
+
+// instanceRows lines up several analyses of the same capture (one per
+// target) by moment label, so that instances behind a load balancer can be
+// compared at the same moments.
+func instanceRows(rs []*analyze.Result) (labels []string, out []instanceRow) {
+	if len(rs) == 0 {
+		return nil, nil
+	}
+	for _, m := range rs[0].Moments {
+		labels = append(labels, m.Label)
+	}
+	for _, r := range rs {
+		row := instanceRow{target: r.Moments[0].Target, totals: make([]int, len(labels))}
+		if row.target == "" {
+			row.target = string(r.Runtime) + " dumps"
+		}
+		for i, l := range labels {
+			row.totals[i] = -1
+			for j, m := range r.Moments {
+				if m.Label == l {
+					row.totals[i] = r.Totals[j]
+				}
+			}
+		}
+		for _, f := range r.Findings {
+			switch f.Severity {
+			case analyze.Critical:
+				row.critical++
+			case analyze.Warning:
+				row.warning++
+			}
+			if row.top == "" && f.Severity > analyze.Info {
+				row.top = f.Kind
+				if f.Pool != "" {
+					row.top += " " + f.Pool
+				}
+				if f.State != "" {
+					row.top += " · " + stateName(f.State, f.Via)
+				}
+			}
+		}
+		out = append(out, row)
+	}
+	return labels, out
+}
+
+// Instances writes a comparison of several captured instances (one
+// analysis each, same moments) before their own reports: threads per moment
+// and the verdict of each. Text, or Markdown when opt.Format says so.
+func Instances(w io.Writer, rs []*analyze.Result, opt Options) error {
+	opt = opt.withDefaults()
+	labels, rows := instanceRows(rs)
+	count := func(n int) string {
+		if n < 0 {
+			return "—"
+		}
+		return fmt.Sprint(n)
+	}
+	verdict := func(r instanceRow) string {
+		if r.critical+r.warning == 0 {
+			return "no alarm"
+		}
+		return fmt.Sprintf("%d critical, %d warning: %s", r.critical, r.warning, r.top)
+	}
+	if opt.Format == "markdown" || opt.Format == "md" {
+		head := append(append([]string{"Instance"}, labels...), "Verdict")
+		fmt.Fprintf(w, "## Instances compared\n\n| %s |\n|%s\n", strings.Join(mdCells(head), " | "), strings.Repeat(" --- |", len(head)))
+		for _, r := range rows {
+			cells := []string{mdCode(r.target, true)}
+			for _, t := range r.totals {
+				cells = append(cells, count(t))
+			}
+			cells = append(cells, mdText(verdict(r)))
+			fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
+		}
+		_, err := fmt.Fprintln(w)
+		return err
+	}
+	nameW := len("INSTANCES")
+	for _, r := range rows {
+		nameW = max(nameW, len(r.target))
+	}
+	nameW = min(nameW, 30)
+	var sb strings.Builder
+	sb.WriteString(padRight("INSTANCES", nameW))
+	for _, l := range labels {
+		sb.WriteString("  " + padLeft(truncateMiddle(l, 10), max(len(truncateMiddle(l, 10)), 5)))
+	}
+	sb.WriteString("  verdict")
+	fmt.Fprintln(w, truncate(sb.String(), opt.Width))
+	for _, r := range rows {
+		sb.Reset()
+		sb.WriteString(padRight(truncateMiddle(r.target, nameW), nameW))
+		for i, t := range r.totals {
+			l := truncateMiddle(labels[i], 10)
+			sb.WriteString("  " + padLeft(count(t), max(len(l), 5)))
+		}
+		sb.WriteString("  " + verdict(r))
+		fmt.Fprintln(w, truncate(sb.String(), opt.Width))
+	}
+	_, err := fmt.Fprintln(w)
+	return err
+}
+
+func mdCells(xs []string) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = mdText(x)
+	}
+	return out
+}
