@@ -104,6 +104,12 @@ func addAnalysis(root *cobra.Command) {
 		}
 		out := cmd.OutOrStdout()
 		opt := report.Options{Format: format, Color: wantColor(color, out)}
+		if len(rs) > 1 && format != "json" && rs[0].Moments[0].Target != "" {
+			// Several captured instances: compared side by side first.
+			if err := report.Instances(out, rs, opt); err != nil {
+				return err
+			}
+		}
 		for i, r := range rs {
 			// Several captured targets: one report each, one after the other
 			// (for JSON, a stream of documents).

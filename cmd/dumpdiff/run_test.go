@@ -322,3 +322,34 @@ func TestBadLabels(t *testing.T) {
 		t.Errorf("trimmed labels: exit %d, stderr %q", code, errs)
 	}
 }
+
+// TestCaptureSeveralInstances captures two "instances" behind a load
+// balancer with --exec (each command prints the next real jstack dump of
+// its scenario at every moment), then compares them: the stuck instance and
+// the healthy one side by side, then each on its own timeline.
+func TestCaptureSeveralInstances(t *testing.T) {
+	tmp := t.TempDir()
+	script := func(name, scenario string) string {
+		dir, _ := filepath.Abs("../../testdata/scenarios/" + scenario)
+		counter := filepath.Join(tmp, name+".n")
+		// Prints before.txt, during-1.txt, after.txt on its 1st, 2nd, 3rd run.
+		return `n=$(cat ` + counter + ` 2>/dev/null || echo 0); n=$((n+1)); echo $n > ` + counter + `; ` +
+			`case $n in 1) f=before;; 2) f=during-1;; *) f=after;; esac; cat ` + dir + `/$f.txt`
+	}
+	out := filepath.Join(tmp, "dumps")
+	code, _, errs := runArgs(t, "capture", "--exec", script("a", "slow-upstream-no-timeout"), "--exec", script("b", "slow-upstream-bulkhead"),
+		"--every", "50ms", "--count", "3", "--out", out)
+	if code != 0 {
+		t.Fatalf("capture exit %d: %s", code, errs)
+	}
+	code, text, errs := runArgs(t, out)
+	if code != 0 {
+		t.Fatalf("analysis exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"INSTANCES", "exec-1", "exec-2", "critical, 0 warning: not-recovered http-nio-18080-exec-*", "no alarm",
+		"=== target exec-1 ===", "=== target exec-2 ==="} {
+		if !strings.Contains(text, want) {
+			t.Errorf("report lacks %q:\n%s", want, text)
+		}
+	}
+}
