@@ -8,7 +8,7 @@ out=$1
 # (RS="") reads one goroutine per record.
 {
 	printf '# moment\tgoroutines\titems_stuck_in_roundtrip\tsearch_leaked_chan_send\tupstream_sleeping\tdebug1_total\tdebug1_route_items\tdebug1_route_search\tdebug0_total\n'
-	for m in before during-1 during-2 after; do
+	for m in before during-1 during-2 after after-2; do
 		awk -v m="$m" 'BEGIN{RS=""}
 			/^goroutine [0-9]+ \[/ {g++}
 			/^goroutine [0-9]+ \[select/ && /net\/http\.\(\*persistConn\)\.roundTrip/ && /main\.\(\*server\)\.handleItems/ {items++}

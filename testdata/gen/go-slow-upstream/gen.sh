@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Regenerates testdata/scenarios/go-slow-upstream-leak/: goroutine profiles of
-# the slowupstream service (main.go) taken before, twice during and 5 s after
-# a bounded load, each in the three encodings net/http/pprof serves:
+# the slowupstream service (main.go) taken before, twice during, 5 s after
+# (after) and 40 s after (after-2) a bounded load, each in the three encodings
+# net/http/pprof serves:
 #   NAME.txt         /debug/pprof/goroutine?debug=2
 #   NAME-debug1.txt  /debug/pprof/goroutine?debug=1
 #   NAME.pb.gz       /debug/pprof/goroutine?debug=0
 # and COUNTS.tsv (count.sh), which counts what each moment holds with
-# awk/grep and `go tool pprof -raw` only (independent of dumpdiff). Everything stays on 127.0.0.1. Takes ~35 s.
+# awk/grep and `go tool pprof -raw` only (independent of dumpdiff).
+# Everything stays on 127.0.0.1. Takes ~75 s.
 #
 # Usage: testdata/gen/go-slow-upstream/gen.sh   (from anywhere)
 # Env:   RATE (req/s, default 20), DURATION (default 15s), TIMEOUT (client, 2s)
@@ -55,7 +57,18 @@ cat "$tmp/load.out"
 echo "load ended at $(date -u +%T)"
 sleep 5
 capture after
+# The upstream answers 30 s after each call and the last call started at load
+# t≈15 s, while the load client exits at t≈17 s (its 2 s timeout): 40 s after
+# that, every upstream call has returned and only the leak is left.
+sleep 35
+capture after-2
 
 "$here/count.sh" "$out"
 column -t -s $'\t' "$out/COUNTS.tsv"
 ls -l "$out"
+
+# The fixture's point: at after both faults hold 150 goroutines, at after-2
+# the items handlers are gone and the 150 leaked senders are not.
+awk -F'\t' '$1=="after" && !($3==150 && $4==150) {bad=1; print "after: want 150 items handlers and 150 leaked senders, got " $3 " and " $4}
+	$1=="after-2" && !($3==0 && $4==150) {bad=1; print "after-2: want 0 items handlers and 150 leaked senders, got " $3 " and " $4}
+	END{exit bad}' "$out/COUNTS.tsv" >&2 || { echo "gen.sh: disturbed run, regenerate" >&2; exit 1; }
