@@ -6,8 +6,8 @@ import (
 	"testing"
 )
 
-// BenchmarkGenerate renders a real scenario (Go, 4 moments, 904
-// goroutines at the end) in each format. The analysis is done once,
+// BenchmarkGenerate renders a real scenario (Go, 5 moments, up to 904
+// goroutines) in each format. The analysis is done once,
 // outside the timer: this measures the renderers only.
 func BenchmarkGenerate(b *testing.B) {
 	dir := filepath.Join("..", "testdata", "scenarios", "go-slow-upstream-leak")

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -45,8 +46,19 @@ var corpusCases = []struct {
 	{"go-stack-set1-set2", []string{"go/go-profiler-notes__go1.15.6__runtime-stack-all-set1.txt", "go/go-profiler-notes__go1.15.6__runtime-stack-all-set2.txt"}},
 }
 
-// scenarioMoments are the moments of a scenario folder, in order.
-var scenarioMoments = []string{"before", "during-1", "during-2", "after"}
+// scenarioMoments are the moments of a scenario folder, in order: before,
+// during-1, during-2, after, then after-2, after-3... while the folder has
+// them (go-slow-upstream-leak has after-2, once its upstream calls returned).
+func scenarioMoments(dir string) []string {
+	ms := []string{"before", "during-1", "during-2", "after"}
+	for n := 2; ; n++ {
+		m := "after-" + strconv.Itoa(n)
+		if _, err := os.Stat(filepath.Join(dir, m+".txt")); err != nil {
+			return ms
+		}
+		ms = append(ms, m)
+	}
+}
 
 // analyzeFiles parses files and analyzes their dumps as moments. It skips
 // the test when a file is absent or holds no dump a parser reads yet.
@@ -74,7 +86,7 @@ func analyzeFiles(t testing.TB, files []string) *analyze.Result {
 func analyzeScenario(t testing.TB, dir string) *analyze.Result {
 	t.Helper()
 	var in []analyze.Input
-	for _, m := range scenarioMoments {
+	for _, m := range scenarioMoments(dir) {
 		ds, err := parse.ParseFile(filepath.Join(dir, m+".txt"))
 		if err != nil || len(ds) != 1 {
 			t.Skipf("parsing %s/%s.txt: %d dumps, %v (parser not ready?)", dir, m, len(ds), err)
