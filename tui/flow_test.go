@@ -45,36 +45,41 @@ func TestSessionGo(t *testing.T) {
 		t.Fatalf("enter on a pool row opened screen %d, want the pool", m.screen)
 	}
 	s = text(m)
-	contains(t, "pool view", s, "POOL main.(*server).handleSearch", "chan-send", "[after]")
+	contains(t, "pool view", s, "POOL main.(*server).handleSearch", "chan-send", "[after-2]")
 	// The sleep state stays: its goroutines run search inside handleSearch.func1.
 	contains(t, "pool view", s, "sleep ")
 
-	// Open the state at the pool's selected moment (after): 150 leaked goroutines.
+	// Open the state at the pool's selected moment (after-2, 40 s after the
+	// load): the 150 leaked goroutines are all still there.
 	m = send(t, m, "enter")
 	s = text(m)
-	contains(t, "state view", s, "main.(*server).handleSearch › chan-send", "[4:after 150]",
-		"THREADS at after (150", "◀ culprit", "48 at during-1 · 99 at during-2")
+	contains(t, "state view", s, "main.(*server).handleSearch › chan-send", "[5:after-2 150]",
+		"THREADS at after-2 (150", "◀ culprit", "48 at during-1 · 99 at during-2")
 
-	// ← goes to during-2; 2 to during-1; the same goroutines stay there.
+	// ← goes to after (the same 150), ← again to during-2; 2 to during-1;
+	// the same goroutines stay there.
+	m = send(t, m, "left")
+	contains(t, "state at after", text(m), "[4:after 150]", "THREADS at after (150")
 	m = send(t, m, "left")
 	contains(t, "state at during-2", text(m), "[3:during-2 99]", "THREADS at during-2 (99")
 	m = send(t, m, "2")
 	contains(t, "state at during-1", text(m), "[2:during-1 48]", "48 at during-2 · 48 at after")
 
-	// Compare during-1 with the nearest other moment holding the state.
+	// Compare during-1 with the nearest other moment holding the state,
+	// then with the last one.
 	m = send(t, m, "c")
 	s = text(m)
-	contains(t, "compare", s, "COMPARE representative stacks: during-1", "at both moments")
+	contains(t, "compare", s, "COMPARE representative stacks: during-1 (left, fixed) ⇄ during-2", "at both moments")
 	m = send(t, m, "right", "right")
-	contains(t, "compare moved", text(m), "⇄ after")
+	contains(t, "compare moved", text(m), "⇄ after-2")
 
 	// Export the comparison, then the pool after going back.
 	m = send(t, m, "m")
 	want := filepath.Join(dir, "dumpdiff-compare-20261129-173000.md")
 	contains(t, "status", text(m), "wrote "+want)
 	md := readFile(t, want)
-	contains(t, "compare export", md, "# main.(*server).handleSearch › chan-send", "## Representative stacks: during-1 ⇄ after",
-		"  main.(*server).handleSearch.func1 (main.go:97)", "| 0 | 48 | 99 | 150 |")
+	contains(t, "compare export", md, "# main.(*server).handleSearch › chan-send", "## Representative stacks: during-1 ⇄ after-2",
+		"  main.(*server).handleSearch.func1 (main.go:97)", "| 0 | 48 | 99 | 150 | 150 |")
 
 	m = send(t, m, "c", "esc")
 	if m.screen != screenPool {
@@ -83,7 +88,7 @@ func TestSessionGo(t *testing.T) {
 	m = send(t, m, "m")
 	md = readFile(t, filepath.Join(dir, "dumpdiff-pool-20261129-173000.md"))
 	contains(t, "pool export", md, "# POOL main.(*server).handleSearch", "Filter: `handleSearch.func1`",
-		"| chan-send | waiting | 0 | 48 | 99 | 150 | main.(*server).handleSearch.func1 |")
+		"| chan-send | waiting | 0 | 48 | 99 | 150 | 150 | main.(*server).handleSearch.func1 |")
 
 	// esc twice: back to the overview, then the filter is cleared.
 	m = send(t, m, "esc", "esc")
@@ -91,7 +96,8 @@ func TestSessionGo(t *testing.T) {
 	if m.screen != screenOverview || m.query != "" {
 		t.Fatalf("after esc esc: screen %d, query %q; want overview without filter", m.screen, m.query)
 	}
-	contains(t, "overview", s, "net/http client connections", "POOLS (5)")
+	// (At 80 columns, five moments leave the pool names cut short.)
+	contains(t, "overview", s, "net/http client", "POOLS (5)")
 
 	_, cmd := m.Update(press("q"))
 	if cmd == nil || !isQuit(cmd) {
@@ -111,14 +117,14 @@ func TestSessionExportOverview(t *testing.T) {
 	m := New(r, Options{NoColor: true, ExportDir: dir, Now: fixedNow, Markdown: render})
 	m = send(t, m, "m")
 	path := filepath.Join(dir, "dumpdiff-overview-20261129-173000.md")
-	if got := readFile(t, path); got != "# full report of 4 moments\n" {
+	if got := readFile(t, path); got != "# full report of 5 moments\n" {
 		t.Errorf("unfiltered overview export = %q, want the renderer's output", got)
 	}
 	m = send(t, m, "/", "roundTrip", "enter", "m")
 	md := readFile(t, path)
 	contains(t, "filtered overview export", md, "Filter: `roundTrip`",
-		"| pool | trend | before | during-1 | during-2 | after | change |",
-		"| net/http server connections | ▃▅▇█ | 2 | 174 | 324 | 452 | 450 |")
+		"| pool | trend | before | during-1 | during-2 | after | after-2 | change |",
+		"| net/http server connections | ▃▅▇█▃ | 2 | 174 | 326 | 452 | 4 | 450 |")
 	if strings.Contains(md, "| main.(*server).handleSearch |") || strings.Contains(md, "| net/http client connections |") {
 		t.Errorf("filtered export lists a pool without roundTrip:\n%s", md)
 	}
@@ -253,12 +259,12 @@ func waitFor(t *testing.T, out *syncBuffer, want string) {
 // cursor keys, and back to the thread list.
 func TestStackScroll(t *testing.T) {
 	m := New(goScenario(t), Options{NoColor: true})
-	m = send(t, m, "enter") // the http-client-wait finding: a 16-line stack
+	m = send(t, m, "down", "enter") // the http-client-wait finding: a 16-line stack
 	s := text(m)
 	contains(t, "stack top", s, "net/http.(*persistConn).roundTrip (transport.go:2911)", "6 more lines")
 	m = send(t, m, "tab", "G")
 	s = text(m)
-	contains(t, "stack bottom", s, "↕ STACK of goroutine 26", "main.(*server).handleItems (main.go:76)  ◀ culprit")
+	contains(t, "stack bottom", s, "↕ STACK of goroutine 10", "main.(*server).handleItems (main.go:76)  ◀ culprit")
 	if strings.Contains(s, "roundTrip (transport.go:2911)") || strings.Contains(s, "more lines") {
 		t.Errorf("after tab G the stack still shows its top or a note of more lines:\n%s", s)
 	}

@@ -48,12 +48,18 @@ func samurai(t testing.TB) *analyze.Result {
 	return analyzeFiles(t, filepath.Join(corpus, "jvm/samurai__openjdk-17+35__blocker-example.dmp"))
 }
 
-// goScenario is the real Go service profiled at four moments while an
-// upstream call without timeout piles up goroutines.
+// goMoments are the moments of the Go scenario: at after both faults hold
+// 150 goroutines; at after-2 the upstream calls have returned and the
+// leaked senders have not.
+var goMoments = []string{"before", "during-1", "during-2", "after", "after-2"}
+
+// goScenario is the real Go service profiled at five moments while an
+// upstream call without timeout piles up goroutines (they drain by
+// after-2) and a channel send leaks one per search (they never do).
 func goScenario(t testing.TB) *analyze.Result {
 	dir := filepath.Join(scenarios, "go-slow-upstream-leak")
 	var files []string
-	for _, m := range []string{"before", "during-1", "during-2", "after"} {
+	for _, m := range goMoments {
 		files = append(files, filepath.Join(dir, m+".txt"))
 	}
 	return analyzeFiles(t, files...)
@@ -151,7 +157,7 @@ func jvmData(t testing.TB) *analyze.Result { return samurai(t) }
 func goDebug1(t testing.TB) *analyze.Result {
 	dir := filepath.Join(scenarios, "go-slow-upstream-leak")
 	var files []string
-	for _, m := range []string{"before", "during-1", "during-2", "after"} {
+	for _, m := range goMoments {
 		files = append(files, filepath.Join(dir, m+"-debug1.txt"))
 	}
 	return analyzeFiles(t, files...)

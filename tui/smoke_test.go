@@ -37,7 +37,7 @@ func TestSmokeTmux(t *testing.T) {
 		t.Skipf("`dumpdiff tui` is not wired into the command yet (dumpdiff tui --help: err=%v, no \"dumpdiff tui\" usage line)", err)
 	}
 	var files []string
-	for _, m := range []string{"before", "during-1", "during-2", "after"} {
+	for _, m := range goMoments {
 		f, err := filepath.Abs(filepath.Join(dir, m+".txt"))
 		if err != nil {
 			t.Fatal(err)
@@ -83,8 +83,10 @@ func TestSmokeTmux(t *testing.T) {
 	keys("G", "Enter")
 	waitScreen("POOL main.(*server).handleSearch")
 	keys("Enter")
-	s = waitScreen("THREADS at after (150")
+	s = waitScreen("THREADS at after-2 (150")
 	contains(t, "state", s, "◀ culprit")
+	keys("Left")
+	waitScreen("THREADS at after (150")
 	keys("Left")
 	waitScreen("[3:during-2 99]")
 	keys("c")
