@@ -84,6 +84,9 @@ func findings(r *Result) {
 		if f, ok := saturated(r, p); ok {
 			fs = append(fs, f)
 		}
+		if f, ok := goPoolGrowing(r, p, fs); ok {
+			fs = append(fs, f)
+		}
 	}
 	for _, f := range dbPools {
 		fs = append(fs, f.Finding)
@@ -108,6 +111,46 @@ func kindOrder(k string) int {
 		}
 	}
 	return 99
+}
+
+// goPoolGrowing: goroutines of one Go pool that rose at every moment and
+// never fell, whatever they wait on. Goroutines parked in time.Sleep or
+// on an idle connection are "idle" for capacity, but a pool of them that
+// only ever grows is a leak all the same. Said once per pool, and only
+// when no waiting state of the pool already said it.
+func goPoolGrowing(r *Result, p *Pool, already []Finding) (Finding, bool) {
+	c := p.Counts
+	n := len(c)
+	if r.Runtime != parse.RuntimeGo || n < 3 || c[n-1]-c[0] < MinRise {
+		return Finding{}, false
+	}
+	for i := 1; i < n; i++ {
+		if c[i] <= c[i-1] {
+			return Finding{}, false
+		}
+	}
+	for _, f := range already {
+		if f.Pool == p.Name && (f.Kind == KindGrowing || f.Kind == KindNotRecovered) {
+			return Finding{}, false
+		}
+	}
+	// The state that grew most carries the evidence.
+	var g *Group
+	for _, x := range p.States {
+		if g == nil || x.Counts[n-1]-x.Counts[0] > g.Counts[n-1]-g.Counts[0] {
+			g = x
+		}
+	}
+	f := Finding{Kind: KindGrowing, Severity: Warning, Pool: p.Name, State: g.State, Via: g.Via, Counts: c,
+		Frame: g.TopFrame, Culprit: g.Culprit, Evidence: evidence(g)}
+	f.Summary = fmt.Sprintf("%s goroutines rose at every moment and never fell: %s; most %s", p.Name, series(r, c), stateText(g))
+	if g.Same > 0 {
+		f.Summary += fmt.Sprintf("; the %d seen at %s are all still there at %s", g.Same, r.Moments[firstRise(g.Counts)].Label, r.Moments[n-1].Label)
+	}
+	if g.Culprit != "" {
+		f.Summary += "; culprit " + g.Culprit
+	}
+	return f, true
 }
 
 // timelineFinding judges one waiting group over the moments: growing,

@@ -22,6 +22,9 @@ type Signature struct {
 	// States, when set, also match (or alone match, when Anchors is empty)
 	// the printed state: the Go wait reason or the JVM Thread.State.
 	States []string
+	// Unless lists functions that, anywhere in the stack, stop the row from
+	// matching (a server connection reading is idle unless a handler runs).
+	Unless []string
 	// Explain is the one line shown to the reader.
 	Explain string
 }
@@ -126,6 +129,11 @@ var signatures = []Signature{
 		Anchors: []string{"net/http.(*persistConn).readLoop", "net/http.(*persistConn).writeLoop", "net/http.(*connReader).backgroundRead",
 			"net/http.(*conn).readRequest"},
 		Explain: "net/http connection waiting for traffic (a client's idle connection, a server's kept-alive one): idle"},
+	// Go 1.26 waits for the next request on a kept-alive connection in
+	// (*conn).serve → bufio Peek, with no handler on the stack.
+	{ID: "http-conn-idle", Runtime: parse.RuntimeGo, Category: Idle, Depth: 30, States: []string{"IO wait"},
+		Anchors: []string{"net/http.(*conn).serve"}, Unless: []string{"net/http.serverHandler.ServeHTTP"},
+		Explain: "net/http connection waiting for traffic (a client's idle connection, a server's kept-alive one): idle"},
 	{ID: "accept", Runtime: parse.RuntimeGo, Category: Idle, Depth: 10,
 		Anchors: []string{"net.(*netFD).accept", "net.(*TCPListener).accept", "net.(*UnixListener).accept"},
 		Explain: "waiting for a new connection: idle listener"},
@@ -211,6 +219,14 @@ func (s *Signature) matches(t *parse.Thread) bool {
 	}
 	if !found {
 		return false
+	}
+	for _, f := range t.Frames {
+		if anchorMatch(s.Unless, f.Func) {
+			return false
+		}
+	}
+	if len(s.Unless) > 0 {
+		return stateOK // a row with exclusions also needs its state
 	}
 	return stateOK || s.Runtime == parse.RuntimeGo
 }

@@ -132,6 +132,15 @@ func TestSignatures(t *testing.T) {
 			"net/http.(*connReader).Read", "bufio.(*Reader).fill", "bufio.(*Reader).ReadSlice", "bufio.(*Reader).ReadLine",
 			"net/textproto.(*Reader).readLineSlice", "net/textproto.(*Reader).ReadLine", "net/http.readRequest",
 			"net/http.(*conn).readRequest", "net/http.(*conn).serve"), "http-conn-idle", ""},
+		// Go 1.26.8 (testdata/scenarios/go-slow-upstream-leak/after-2.txt): the upstream's kept-alive connection.
+		{"go server keep-alive 1.26", parse.RuntimeGo, thread("IO wait", "internal/poll.runtime_pollWait", "internal/poll.(*pollDesc).wait",
+			"internal/poll.(*pollDesc).waitRead", "internal/poll.(*FD).Read", "net.(*netFD).Read", "net.(*conn).Read",
+			"net/http.(*connReader).Read", "bufio.(*Reader).fill", "bufio.(*Reader).Peek", "net/http.(*conn).serve"), "http-conn-idle", ""},
+		// A handler reading its request body is not idle.
+		{"go handler reading body", parse.RuntimeGo, thread("IO wait", "internal/poll.runtime_pollWait", "internal/poll.(*pollDesc).wait",
+			"internal/poll.(*FD).Read", "net.(*netFD).Read", "net.(*conn).Read", "net/http.(*connReader).Read", "bufio.(*Reader).Read",
+			"net/http.(*body).Read", "io.ReadAll", "main.upload", "net/http.HandlerFunc.ServeHTTP", "net/http.serverHandler.ServeHTTP",
+			"net/http.(*conn).serve"), "socket-read", ""},
 		{"go accept", parse.RuntimeGo, thread("IO wait", "internal/poll.runtime_pollWait", "internal/poll.(*pollDesc).wait",
 			"internal/poll.(*pollDesc).waitRead", "internal/poll.(*FD).Accept", "net.(*netFD).accept", "net.(*TCPListener).accept",
 			"net.(*TCPListener).Accept", "net/http.(*Server).Serve"), "accept", ""},

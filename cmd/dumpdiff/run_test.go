@@ -357,3 +357,51 @@ func TestCaptureSeveralInstances(t *testing.T) {
 		}
 	}
 }
+
+// TestCaptureSleepLeak: goroutines that pile up in time.Sleep are idle for
+// capacity, but a pool of them that only grows is a leak: captured from a
+// real pprof server (this test process) while they pile up.
+func TestCaptureSleepLeak(t *testing.T) {
+	srv := httptest.NewServer(http.DefaultServeMux)
+	defer srv.Close()
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		tick := time.NewTicker(4 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+				go sleeper()
+			}
+		}
+	}()
+	time.Sleep(20 * time.Millisecond)
+	out := t.TempDir()
+	code, _, errs := runArgs(t, "capture", srv.URL, "--every", "150ms", "--count", "3", "--out", out)
+	if code != 0 {
+		t.Fatalf("capture exit %d: %s", code, errs)
+	}
+	code, js, errs := runArgs(t, "--format", "json", out)
+	if code != 0 {
+		t.Fatalf("analysis exit %d: %s", code, errs)
+	}
+	var doc struct {
+		Findings []struct {
+			Kind, Pool, State, Summary string
+		} `json:"findings"`
+	}
+	if err := json.Unmarshal([]byte(js), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range doc.Findings {
+		if f.Kind == "growing" && strings.HasSuffix(f.Pool, "TestCaptureSleepLeak.func1") && f.State == "sleep" {
+			return
+		}
+	}
+	t.Errorf("no growing finding for the sleeping goroutines: %+v", doc.Findings)
+}
+
+func sleeper() { time.Sleep(time.Minute) }
