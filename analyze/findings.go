@@ -105,7 +105,7 @@ func findings(r *Result) {
 }
 
 func kindOrder(k string) int {
-	for i, x := range []string{KindDeadlock, KindNotRecovered, KindGrowing, KindLeaked, KindSaturated, KindDBPoolExhausted, KindExplosion, KindContention, KindRecovered} {
+	for i, x := range Kinds {
 		if x == k {
 			return i
 		}

@@ -140,6 +140,10 @@ const (
 	KindDBPoolExhausted = "db-pool-exhausted"
 )
 
+// Kinds are every finding kind, in the order findings are listed.
+var Kinds = []string{KindDeadlock, KindNotRecovered, KindGrowing, KindLeaked, KindSaturated, KindDBPoolExhausted,
+	KindExplosion, KindContention, KindRecovered}
+
 // Severity orders findings.
 type Severity int
 

@@ -63,8 +63,7 @@ func (f *analysisFlags) analyze(args []string, warn io.Writer) ([]*analyze.Resul
 	return rs, nil
 }
 
-var findingKinds = []string{analyze.KindNotRecovered, analyze.KindRecovered, analyze.KindGrowing, analyze.KindSaturated,
-	analyze.KindExplosion, analyze.KindDeadlock, analyze.KindContention, analyze.KindLeaked}
+var findingKinds = analyze.Kinds
 
 // addAnalysis makes root run the main job: dumps in, verdicts out.
 func addAnalysis(root *cobra.Command) {
@@ -83,6 +82,9 @@ func addAnalysis(root *cobra.Command) {
 		}
 		if interactive {
 			return runTUI(cmd, &af, args)
+		}
+		if color != "auto" && color != "always" && color != "never" {
+			return fmt.Errorf("unknown --color %q: want auto, always or never", color)
 		}
 		if !slices.Contains(report.Formats(), format) && format != "md" {
 			return fmt.Errorf("unknown --format %q: want %s", format, strings.Join(report.Formats(), ", "))
@@ -104,32 +106,8 @@ func addAnalysis(root *cobra.Command) {
 		}
 		out := cmd.OutOrStdout()
 		opt := report.Options{Format: format, Color: wantColor(color, out)}
-		if len(rs) > 1 && format != "json" && rs[0].Moments[0].Target != "" {
-			// Several captured instances: compared side by side first.
-			if err := report.Instances(out, rs, opt); err != nil {
-				return err
-			}
-		}
-		for i, r := range rs {
-			// Several captured targets: one report each, one after the other
-			// (for JSON, a stream of documents).
-			if len(rs) > 1 && format != "json" {
-				if i > 0 {
-					fmt.Fprintln(out)
-				}
-				title := "target " + r.Moments[0].Target
-				if r.Moments[0].Target == "" {
-					title = string(r.Runtime) + " dumps"
-				}
-				if format == "markdown" || format == "md" {
-					fmt.Fprintf(out, "## %s\n\n", title)
-				} else {
-					fmt.Fprintf(out, "=== %s ===\n", title)
-				}
-			}
-			if err := report.Generate(out, r, opt); err != nil {
-				return err
-			}
+		if err := report.GenerateMany(out, rs, opt); err != nil {
+			return err
 		}
 		for _, r := range rs {
 			for _, f := range r.Findings {
@@ -151,7 +129,7 @@ func wantColor(mode string, out io.Writer) bool {
 	case "never":
 		return false
 	}
-	if os.Getenv("NO_COLOR") != "" {
+	if os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
 		return false
 	}
 	f, ok := out.(*os.File)

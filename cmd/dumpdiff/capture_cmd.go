@@ -78,10 +78,8 @@ func newCaptureCmd() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				for _, r := range rs {
-					if err := report.Generate(cmd.OutOrStdout(), r, report.Options{Format: "text", Color: wantColor("auto", cmd.OutOrStdout())}); err != nil {
-						return err
-					}
+				if err := report.GenerateMany(cmd.OutOrStdout(), rs, report.Options{Format: "text", Color: wantColor("auto", cmd.OutOrStdout())}); err != nil {
+					return err
 				}
 			}
 			return nil

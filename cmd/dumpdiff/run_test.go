@@ -405,3 +405,40 @@ func TestCaptureSleepLeak(t *testing.T) {
 }
 
 func sleeper() { time.Sleep(time.Minute) }
+
+// TestJSONSeveralAnalyses: Go and JVM dumps given together are two
+// analyses in ONE JSON document.
+func TestJSONSeveralAnalyses(t *testing.T) {
+	code, out, errs := runArgs(t, "--format", "json", goScenario+"/before.txt", "../../testdata/scenarios/slow-upstream-no-timeout/before.txt")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var doc struct {
+		Version  string `json:"version"`
+		Analyses []struct {
+			Runtime string `json:"runtime"`
+		} `json:"analyses"`
+		Instances []any `json:"instances"`
+	}
+	dec := json.NewDecoder(strings.NewReader(out))
+	if err := dec.Decode(&doc); err != nil {
+		t.Fatal(err)
+	}
+	if dec.More() {
+		t.Error("more than one JSON document")
+	}
+	if doc.Version != "1" || len(doc.Analyses) != 2 || doc.Analyses[0].Runtime != "go" || doc.Analyses[1].Runtime != "jvm" || len(doc.Instances) != 0 {
+		t.Errorf("document %+v", doc)
+	}
+}
+
+func TestFlagValues(t *testing.T) {
+	code, _, errs := runArgs(t, "--fail-on", "db-pool-exhausted", "../../testdata/scenarios/hikari-pool-exhausted")
+	if code != 3 || !strings.Contains(errs, "db-pool-exhausted") {
+		t.Errorf("--fail-on db-pool-exhausted: exit %d, stderr %q", code, errs)
+	}
+	code, _, errs = runArgs(t, "--color", "bogus", goScenario)
+	if code != 1 || !strings.Contains(errs, `unknown --color "bogus"`) {
+		t.Errorf("--color bogus: exit %d, stderr %q", code, errs)
+	}
+}
