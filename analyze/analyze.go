@@ -29,6 +29,9 @@ func Analyze(in []Input, opt Options) *Result {
 		}
 		m := Moment{Label: label, Target: x.Target, Source: x.Dump.Source, Format: x.Dump.Format,
 			Time: x.Dump.Time, Threads: x.Dump.ThreadCount(), Skipped: len(x.Dump.Skipped), Dump: x.Dump}
+		if m.Time.IsZero() {
+			m.Time = x.Taken
+		}
 		r.Moments = append(r.Moments, m)
 		r.Totals = append(r.Totals, m.Threads)
 		if m.Skipped > 0 {

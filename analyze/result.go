@@ -19,6 +19,10 @@ type Input struct {
 	// Target names the process the dump came from when several were
 	// captured at once ("api-1"); empty for a single process.
 	Target string
+	// Taken is when the moment was captured (a capture's manifest); zero
+	// when unknown. It stands in for the dump's time when the dump prints
+	// none (Go text dumps).
+	Taken time.Time
 }
 
 // Options tunes the analysis.
@@ -57,7 +61,7 @@ type Moment struct {
 	Target  string
 	Source  parse.Source
 	Format  parse.Format
-	Time    time.Time // time written in the dump; zero if none
+	Time    time.Time // time written in the dump, else Input.Taken; zero if neither
 	Threads int       // weights included
 	Skipped int       // lines the parser did not understand
 	Dump    *parse.Dump

@@ -34,7 +34,7 @@ func loadManifest(dir string, warn io.Writer) ([]analyze.Input, bool, error) {
 			if err != nil {
 				return nil, true, err
 			}
-			x := analyze.Input{Label: f.Moment, Target: t.Name, Dump: dumps[0]}
+			x := analyze.Input{Label: f.Moment, Target: t.Name, Dump: dumps[0], Taken: f.Started}
 			for _, g := range m.Files {
 				if g.Target == f.Target && g.Moment == f.Moment && !g.Primary && g.OK() {
 					aux, err := parse.ParseFile(filepath.Join(dir, g.Path))

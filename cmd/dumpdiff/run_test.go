@@ -182,6 +182,9 @@ func TestCaptureThenAnalyze(t *testing.T) {
 	if !strings.Contains(report, "dumpdiff · Go · 3 moments") {
 		t.Errorf("--analyze printed no report:\n%s", report)
 	}
+	if strings.Contains(report, "no time in dump") {
+		t.Errorf("Go moments of a capture should show when they were taken (manifest):\n%s", report)
+	}
 	code, js, errs := runArgs(t, "--format", "json", out)
 	if code != 0 {
 		t.Fatalf("analyze exit %d: %s", code, errs)
