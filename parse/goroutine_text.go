@@ -34,7 +34,10 @@ import (
 //	goroutine -- "created by" --> wantCreatorFile --> goroutine
 //	goroutine -- "[originating from goroutine N]:" --> goroutine (frames now go to the ancestor)
 //	goroutine -- "runtime stack:" --> system (frames dropped: they belong to no goroutine)
-//	goroutine -- panic:/fatal error:/SIGQUIT --> prologue (the same dump goes on)
+//	goroutine -- panic:/fatal error:/SIGQUIT --> end of dump, unread (newCapture: a
+//	       second crash traceback in the same file), or prologue (the same dump goes
+//	       on: "runtime stack:", the next M after "-----", syzkaller's "REPORT:",
+//	       a dump that had no prologue of its own)
 //	any -- register line, "-----" --> same state (epilogue, understood and dropped)
 //	any -- a line no rule knows --> peek at the next non-blank line: if it is
 //	       a Go dump line, the unknown one is recorded in Dump.Skipped and the
@@ -306,6 +309,11 @@ type goTextScan struct {
 	dropFunc    bool // the pending function line belongs to no goroutine
 	dropCreator bool // the pending "created by" belongs to no goroutine
 	seen        idSet
+	// carry is true when a prologue met now goes on with the same dump: the
+	// last line before it was a "-----" separator (GOTRACEBACK=crash prints
+	// one SIGQUIT traceback per M, each after "-----") or syzkaller's
+	// "REPORT:" marker. A goroutine header clears it.
+	carry bool
 }
 
 // parseGoText reads one Go text dump (see the state machine above). With
@@ -373,13 +381,21 @@ func parseGoTextOn(p *textParser, parallel bool) *Dump {
 			s.header(line)
 			continue
 		case glStart:
+			if s.newCapture(line) {
+				ls.unread()
+				return s.finish()
+			}
 			s.orphan()
 			s.end()
 			s.start(line)
 			s.seen.clear()
+			s.carry = false
 			midPrologue = 0
 			continue
 		case glEpilogue:
+			if line[0] == '-' {
+				s.carry = true // "-----": the next M's SIGQUIT traceback (GOTRACEBACK=crash) follows
+			}
 			continue
 		}
 		switch s.state {
@@ -468,6 +484,14 @@ func parseGoTextOn(p *textParser, parallel bool) *Dump {
 			ls.unread()
 			break
 		}
+		if string(junk) == "REPORT:" {
+			s.carry = true // syzkaller: the report it extracted from the log above follows
+		}
+		if nk == glStart && s.newCapture(next) {
+			// Log output between two captures: it belongs to neither.
+			ls.unread()
+			return s.finish()
+		}
 		s.skip(junkLn, junk, "line not understood in a Go dump")
 		if blank {
 			s.orphan()
@@ -480,6 +504,25 @@ func parseGoTextOn(p *textParser, parallel bool) *Dump {
 		goto again
 	}
 	return s.finish()
+}
+
+// newCapture reports whether line, a glStart line met after goroutines,
+// starts a new dump: a second SIGQUIT, panic or fatal error appended to the
+// same file (two kill -QUIT, a restarted program writing to the same log).
+// It does when the dump began with a prologue of its own and line is the
+// first line of another one. It does not for:
+//
+//	runtime stack:          part of the crash traceback
+//	-----  then SIGQUIT     the next M of a GOTRACEBACK=crash dump (carry)
+//	REPORT: then panic:     syzkaller's extract of the crash above (carry)
+//	a dump with no prologue (runtime.Stack, debug=2) then SIGQUIT: the
+//	    console session of go-profiler-notes, counted as one dump in the
+//	    corpus; the ids repeat, so the seen set is cleared instead.
+func (s *goTextScan) newCapture(line []byte) bool {
+	if s.headers == 0 || s.d.Kind == "" || s.carry {
+		return false
+	}
+	return !bytes.Equal(line, []byte("runtime stack:"))
 }
 
 // skip records a line the scanner did not understand.
@@ -499,6 +542,7 @@ func (s *goTextScan) orphan() {
 
 // header emits a goroutine header.
 func (s *goTextScan) header(line []byte) {
+	s.carry = false
 	if id, ok := goHeaderID(line); ok {
 		s.seen.add(id)
 	}
