@@ -14,17 +14,36 @@ import (
 type tailBuffer struct {
 	max int
 	b   []byte
+	cut bool // bytes before b were dropped, and not at a line's end
 }
 
 func (t *tailBuffer) Write(p []byte) (int, error) {
 	t.b = append(t.b, p...)
 	if len(t.b) > 2*t.max {
-		t.b = append(t.b[:0], t.b[len(t.b)-t.max:]...)
+		from := len(t.b) - t.max
+		t.cut = t.b[from-1] != '\n'
+		t.b = append(t.b[:0], t.b[from:]...)
 	}
 	return len(p), nil
 }
 
 func (t *tailBuffer) String() string { return string(t.b[max(0, len(t.b)-t.max):]) }
+
+// scrubbedTail is the last max bytes with secrets scrubbed. It scrubs all
+// it holds before cutting, and when it was cut inside a line it starts at
+// the next line, so no part of a secret cut in two survives at its start.
+func (t *tailBuffer) scrubbedTail(s secrets) string {
+	b := s.scrub(string(t.b))
+	cut := t.cut
+	if from := len(b) - t.max; from > 0 {
+		cut = b[from-1] != '\n'
+		b = b[from:]
+	}
+	if i := strings.IndexByte(b, '\n'); cut && i >= 0 && i < len(b)-1 {
+		b = b[i+1:]
+	}
+	return b
+}
 
 // runToFile runs argv with stdout into a new atomic file in dir (capped at
 // maxBytes) and returns it uncommitted. On any failure the file is discarded

@@ -19,7 +19,11 @@ type LoadRecord struct {
 	// Error says why it failed ("exit status 3", "signal: terminated");
 	// empty when it exited 0.
 	Error string `json:"error,omitempty"`
-	// OutputTail is the last 4 KiB of its stdout and stderr, interleaved.
+	// OutputTail is the last 4 KiB of its stdout and stderr, interleaved;
+	// when longer output was cut, it starts at a line.
+	//
+	// Command, Error and OutputTail have the plan's secrets (header values,
+	// bearer tokens, URL passwords) replaced by REDACTED.
 	OutputTail string `json:"output_tail,omitempty"`
 }
 
@@ -35,9 +39,10 @@ type loadRun struct {
 
 // startLoad starts command with sh -c and returns it with a copy of its
 // record as started (l.rec belongs to the waiting goroutine until l.done).
+// Both records are scrubbed of sec.
 // Cancelling ctx sends SIGTERM to its process group, then SIGKILL to the
 // shell after 2 s.
-func startLoad(ctx context.Context, command string) (l *loadRun, started LoadRecord) {
+func startLoad(ctx context.Context, command string, sec secrets) (l *loadRun, started LoadRecord) {
 	l = &loadRun{done: make(chan struct{}), rec: LoadRecord{Command: command, Started: time.Now(), ExitCode: -1}}
 	out := &tailBuffer{max: loadTailBytes}
 	cmd := exec.CommandContext(ctx, "sh", "-c", command)
@@ -46,15 +51,17 @@ func startLoad(ctx context.Context, command string) (l *loadRun, started LoadRec
 	cmd.WaitDelay = 2 * time.Second
 	if err := cmd.Start(); err != nil {
 		l.rec.Ended, l.rec.Error = time.Now(), err.Error()
+		l.rec = sec.scrubLoad(l.rec)
 		close(l.done)
 		return l, l.rec
 	}
-	started = l.rec
+	started = sec.scrubLoad(l.rec)
 	go func() {
 		defer close(l.done)
+		defer func() { l.rec = sec.scrubLoad(l.rec) }() // before close(l.done)
 		err := cmd.Wait()
 		l.rec.Ended = time.Now()
-		l.rec.OutputTail = out.String()
+		l.rec.OutputTail = out.scrubbedTail(sec)
 		l.rec.ExitCode = cmd.ProcessState.ExitCode()
 		var ee *exec.ExitError
 		switch {

@@ -52,7 +52,11 @@ type Plan struct {
 	// and nothing of it is kept. 0 means DefaultMaxBytes.
 	MaxBytes int64
 	// Headers are sent with every pprof request (e.g. Authorization). Their
-	// values never appear in the manifest, progress lines or errors.
+	// values (and the token after "Bearer "), like URL passwords, never
+	// appear in the manifest, progress lines or errors: wherever else they
+	// occur (in Load, a Command, a Name, a command's output or error, a
+	// server's reply) they are replaced by REDACTED. Values shorter than 4
+	// bytes are not scrubbed.
 	Headers http.Header
 }
 
@@ -99,11 +103,12 @@ func (p Plan) normalize() (Plan, error) {
 
 	targets := make([]Target, len(p.Targets))
 	seen := map[string]bool{}
+	sec := p.secrets()
 	for i, t := range p.Targets {
 		if err := t.validate(); err != nil {
 			errs = append(errs, fmt.Errorf("target %d (%s): %w", i+1, t.Kind, err))
 		}
-		name := safeName(t.Name)
+		name := safeName(sec.scrub(t.Name)) // names go into file names, the manifest and progress
 		if name == "" {
 			name = defaultName(t, i+1)
 		}

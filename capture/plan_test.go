@@ -88,7 +88,7 @@ func TestRedaction(t *testing.T) {
 		t.Errorf("redactURL = %q", got)
 	}
 	h := http.Header{"Authorization": {"Bearer abcdef"}, "X-K": {"ab"}}
-	if got := newSecrets(h).scrub("sent Bearer abcdef, then abcdef, and ab"); got != "sent REDACTED, then REDACTED, and ab" {
+	if got := (Plan{Headers: h}).secrets().scrub("sent Bearer abcdef, then abcdef, and ab"); got != "sent REDACTED, then REDACTED, and ab" {
 		t.Errorf("scrub = %q", got)
 	}
 }

@@ -29,14 +29,14 @@ import (
 func Run(ctx context.Context, p Plan, prog Progress) (*Manifest, error) {
 	plan, err := p.normalize()
 	if err != nil {
-		return nil, fmt.Errorf("capture plan: %w", err)
+		return nil, p.secrets().scrubErr(fmt.Errorf("capture plan: %w", err))
 	}
 	if err := os.MkdirAll(plan.OutDir, 0o755); err != nil {
-		return nil, fmt.Errorf("creating output folder: %w", err)
+		return nil, p.secrets().scrubErr(fmt.Errorf("creating output folder: %w", err))
 	}
 	r := newRunner(plan, prog)
 	if err := r.man.update(func(m *Manifest) {}); err != nil {
-		return nil, err
+		return nil, r.secrets.scrubErr(err)
 	}
 	if plan.Load == "" {
 		err = r.runFixed(ctx)
@@ -54,15 +54,15 @@ func Run(ctx context.Context, p Plan, prog Progress) (*Manifest, error) {
 		}
 	}
 	if err != nil {
-		err = r.summarize(m, err)
+		err = r.secrets.scrubErr(r.summarize(m, err))
 	}
 	if werr := r.man.update(func(m *Manifest) {
 		m.Finished = time.Now()
 		if err != nil {
-			m.Error = r.secrets.scrub(err.Error())
+			m.Error = err.Error()
 		}
 	}); werr != nil && err == nil {
-		err = werr
+		err = r.secrets.scrubErr(werr)
 	}
 	r.emit(Event{Kind: EventDone, Time: time.Now(), Err: err, Manifest: r.man.snapshot()})
 	return r.man.snapshot(), err
@@ -111,10 +111,11 @@ type runner struct {
 }
 
 func newRunner(plan Plan, prog Progress) *runner {
+	sec := plan.secrets()
 	r := &runner{
 		plan:    plan,
 		client:  &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()},
-		secrets: newSecrets(plan.Headers),
+		secrets: sec,
 		man:     &manifestWriter{dir: plan.OutDir},
 		prog:    prog,
 		bases:   make([]string, len(plan.Targets)),
@@ -128,16 +129,16 @@ func newRunner(plan Plan, prog Progress) *runner {
 		m.Schedule.Every = plan.Every.String()
 	}
 	if plan.Load != "" {
-		m.Schedule = ScheduleRecord{Kind: scheduleLoad, Every: plan.Every.String(), After: plan.After.String(), Load: plan.Load}
+		m.Schedule = ScheduleRecord{Kind: scheduleLoad, Every: plan.Every.String(), After: plan.After.String(), Load: sec.scrub(plan.Load)}
 	}
 	m.Targets = []TargetRecord{}
 	m.Moments = []Moment{}
 	m.Files = []File{}
 	for i, t := range plan.Targets {
-		m.Targets = append(m.Targets, TargetRecord{Name: t.Name, Kind: t.Kind, Source: t.Source()})
+		// Name was scrubbed by normalize; an exec target's source is its command.
+		m.Targets = append(m.Targets, TargetRecord{Name: t.Name, Kind: t.Kind, Source: sec.scrub(t.Source())})
 		if t.Kind == KindPprof {
 			r.bases[i], _ = pprofBase(t.URL) // validated by normalize
-			r.secrets = append(r.secrets, urlPassword(r.bases[i])...)
 		}
 	}
 	return r

@@ -49,7 +49,7 @@ func (r *runner) runLoad(ctx context.Context) error {
 
 	lctx, stopLoad := context.WithCancel(ctx) // also stops it when the run fails
 	defer stopLoad()
-	load, rec := startLoad(lctx, r.plan.Load)
+	load, rec := startLoad(lctx, r.plan.Load, r.secrets)
 	r.update(func(m *Manifest) { m.Load = &rec })
 	r.emit(Event{Kind: EventLoadStart, Time: rec.Started, Load: &rec})
 

@@ -1,0 +1,136 @@
+package capture
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A header value pasted into the load command, an exec command and a target
+// name, echoed by the load and by a failing command, and carried by the
+// cancel cause, never reaches manifest.json, progress lines or Run's error.
+func TestSecretsNeverWritten(t *testing.T) {
+	t.Parallel()
+	const secret = "SECRET123"
+	const header = "Bearer " + secret
+	s := newPprofServer(t, func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Header.Get("Authorization") != header {
+				http.Error(w, "unauthorized", http.StatusUnauthorized)
+				return
+			}
+			h.ServeHTTP(w, r)
+		})
+	})
+	text := writeProfile(t, 2)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	dir := filepath.Join(t.TempDir(), "out")
+	m, progress, err := run(t, ctx, Plan{
+		Targets: []Target{
+			PprofTarget("api", s.URL),
+			ExecTarget("", "echo 'Authorization: "+header+"' >/dev/null; cat "+text),
+			ExecTarget("t-"+secret, "echo 'denied for token "+secret+"' >&2; exit 1"),
+		},
+		Headers: http.Header{"Authorization": {header}},
+		// curl -v prints the request headers: the load's output holds them too.
+		Load:   "echo '> Authorization: " + header + "'; sleep 30",
+		Every:  10 * time.Millisecond,
+		OutDir: dir,
+	}, func(e Event) {
+		if e.Kind == EventMoment && e.Moment == "during-1" {
+			cancel(errors.New("stopped with " + secret))
+		}
+	})
+	if err == nil {
+		t.Fatal("Run succeeded, want interrupted")
+	}
+	checkOutDir(t, dir, m)
+	manifest, rerr := os.ReadFile(filepath.Join(dir, ManifestName))
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	for what, got := range map[string]string{
+		"manifest.json": string(manifest),
+		"progress":      progress,
+		"Run error":     err.Error(),
+	} {
+		if strings.Contains(got, secret) {
+			t.Errorf("%s holds the secret:\n%s", what, got)
+		}
+	}
+
+	// Scrubbed, not dropped: the records still say what ran.
+	if want := "echo '> Authorization: REDACTED'; sleep 30"; m.Schedule.Load != want || m.Load == nil || m.Load.Command != want {
+		t.Errorf("load recorded as %q and %+v, want %q", m.Schedule.Load, m.Load, want)
+	}
+	if m.Load != nil && m.Load.OutputTail != "> Authorization: REDACTED\n" {
+		t.Errorf("load output tail %q", m.Load.OutputTail)
+	}
+	wantTargets := []TargetRecord{
+		{Name: "api", Kind: KindPprof, Source: redactURL(s.URL + "/debug/pprof")},
+		{Name: "exec-2", Kind: KindExec, Source: "echo 'Authorization: REDACTED' >/dev/null; cat " + text},
+		{Name: "t-REDACTED", Kind: KindExec, Source: "echo 'denied for token REDACTED' >&2; exit 1"},
+	}
+	for i, w := range wantTargets {
+		if got := m.Targets[i]; got.Name != w.Name || got.Kind != w.Kind || got.Source != w.Source {
+			t.Errorf("target %d = %+v, want %+v", i, got, w)
+		}
+	}
+	if len(m.Dumps("api")) == 0 || len(m.Dumps("exec-2")) == 0 {
+		t.Errorf("the header was not sent or the command not run: %+v", m.Files)
+	}
+	if f := filesOf(m, "t-REDACTED", FileUnknown); len(f) == 0 || !strings.Contains(f[0].Error, "denied for token REDACTED") {
+		t.Errorf("failing command's error not kept scrubbed: %+v", f)
+	}
+	if !strings.Contains(err.Error(), "stopped with REDACTED") {
+		t.Errorf("Run error %q lacks the scrubbed cause", err)
+	}
+}
+
+func TestScrubbedTail(t *testing.T) {
+	t.Parallel()
+	sec := Plan{Headers: http.Header{"X-Token": {"abcdefgh"}}}.secrets()
+	tests := []struct {
+		name   string
+		writes []string
+		want   string
+	}{
+		{"short", []string{"token abcdefgh\n"}, "token REDACTED\n"},
+		{"split across writes", []string{"token abcd", "efgh\n"}, "token REDACTED\n"},
+		// The buffer keeps 16..32 bytes: the secret is scrubbed before
+		// the 16-byte cut, and the cut line is dropped.
+		{"cut after a secret", []string{"1 abcdefgh\n", "22222222222\n", "333\n"}, "22222222222\n333\n"},
+		{"cut in a secret", []string{"xxxxxxxxxxxxxxxxxxxxxxxx abcd", "efgh\n4444\n"}, "4444\n"},
+		{"cut, one line", []string{strings.Repeat("x", 40)}, strings.Repeat("x", 16)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := &tailBuffer{max: 16}
+			for _, w := range tt.writes {
+				b.Write([]byte(w))
+			}
+			if got := b.scrubbedTail(sec); got != tt.want {
+				t.Errorf("scrubbedTail = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestPlanSecrets(t *testing.T) {
+	t.Parallel()
+	p := Plan{
+		Headers: http.Header{"Authorization": {"Bearer tok1234"}, "X-Short": {"abc"}},
+		Targets: []Target{PprofTarget("", "http://u:p%40ssw@h:6060"), ExecTarget("", "x")},
+	}
+	got := p.secrets()
+	want := secrets{"Bearer tok1234", "tok1234", "p%40ssw", "p@ssw"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("secrets = %q, want %q", got, want)
+	}
+}
