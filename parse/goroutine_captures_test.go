@@ -2,46 +2,12 @@ package parse
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 )
-
-// dumpSummary is what the capture tests check of each dump.
-type dumpSummary struct {
-	Line     int // Source.Line
-	Kind     string
-	Headline string
-	Threads  int
-	Skipped  int
-}
-
-func summarize(dumps []*Dump) []dumpSummary {
-	var out []dumpSummary
-	for _, d := range dumps {
-		out = append(out, dumpSummary{Line: d.Source.Line, Kind: d.Kind, Headline: d.Headline, Threads: d.ThreadCount(), Skipped: len(d.Skipped)})
-	}
-	return out
-}
-
-// readInput reads a real dump for a test; it skips the test when a shared
-// corpus file is absent.
-func readInput(t *testing.T, path string) string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		if strings.HasPrefix(path, corpusDir) {
-			t.Skipf("shared corpus file not present (%v)", err)
-		}
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
-func lineCount(s string) int { return strings.Count(s, "\n") }
 
 // TestGoTextCapturesInOneFile checks where one Go text dump ends and the
 // next begins when several crash tracebacks share a file.

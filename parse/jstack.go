@@ -14,6 +14,12 @@ import (
 //	2026-11-29 16:42:14                    the date line (optional)
 //	Full thread dump OpenJDK 64-Bit Server VM (17.0.15+6 mixed mode, sharing):
 //
+// or, in a paste that lost those lines, at the first line of what is left:
+//
+//	Threads class SMR info:
+//	"main" #1 prio=5 os_prio=0 tid=0x00007f6aec016800 nid=0xaba runnable  [0x...]
+//	"http-nio-8072-exec-1" Id=236 in WAITING      (ThreadInfo.toString, logged by programs)
+//
 // The scanner (jstackScanner.run) is a state machine over the lines after
 // the "Full thread dump" line. States and their edges:
 //
@@ -63,7 +69,33 @@ func startsJVMText(line, prev []byte) bool {
 	if bytes.HasPrefix(line, prefixFullDump) {
 		return true
 	}
-	return isDateLine(line) || isPIDLine(line) || isThreadInfoHeader(line)
+	return isDateLine(line) || isPIDLine(line) || isThreadInfoHeader(line) || isHotSpotHeader(line) ||
+		bytes.Equal(line, prefixSMR)
+}
+
+// prefixSMR is the first line of the block HotSpot prints before the threads
+// since JDK 11; a paste that lost its "Full thread dump" line starts there.
+var prefixSMR = []byte("Threads class SMR info:")
+
+// isHotSpotHeader reports whether line is a HotSpot thread header, which
+// starts a dump pasted without its "Full thread dump" line:
+//
+//	"main" #1 prio=5 os_prio=0 cpu=1124.82ms elapsed=116459.50s tid=0x00007f6aec016800 nid=0xaba runnable  [0x00007f6af4245000]
+//	"VM Thread" os_prio=0 tid=0x00007fcb3c0f4440 nid=0x22a3 runnable
+//
+// The quoted name must be followed by prio= (or os_prio=), tid=0x and nid=
+// fields: a log line that merely starts with a quote has none of them.
+func isHotSpotHeader(line []byte) bool {
+	if len(line) < 20 || line[0] != '"' {
+		return false
+	}
+	end := bytes.LastIndex(line, []byte(`" `))
+	if end <= 0 {
+		return false
+	}
+	rest := line[end+1:]
+	return bytes.Contains(rest, []byte("prio=")) && bytes.Contains(rest, []byte(" tid=0x")) &&
+		bytes.Contains(rest, []byte(" nid="))
 }
 
 // isThreadInfoHeader reports whether line is the first line of
@@ -99,9 +131,11 @@ func parseJVMText(p *textParser) *Dump {
 	switch {
 	case bytes.HasPrefix(line, prefixFullDump):
 		d.Version = dumpVersion(line[len(prefixFullDump):])
-	case d.ProcessID == 0 && d.Time.IsZero() && isThreadInfoHeader(line):
+	case d.ProcessID == 0 && d.Time.IsZero() && (isThreadInfoHeader(line) || isHotSpotHeader(line)):
 		p.ls.unread()
 		s.state = stThread
+	case d.ProcessID == 0 && d.Time.IsZero() && bytes.Equal(line, prefixSMR):
+		p.ls.unread()
 	default:
 		p.ls.unread()
 		return nil
@@ -285,7 +319,7 @@ func (s *jstackScanner) line(line, t []byte) bool {
 	if bytes.Equal(t, []byte("<EndOfDump>")) {
 		return false
 	}
-	if !indented && bytes.Equal(t, []byte("Threads class SMR info:")) && s.t == nil {
+	if !indented && bytes.Equal(t, prefixSMR) && s.t == nil {
 		s.state = stSMR
 		return true
 	}
