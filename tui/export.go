@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/dumpdiff/dumpdiff/report"
 )
 
 // export writes the view on screen as Markdown into ExportDir and returns
@@ -53,31 +55,68 @@ func (m Model) export() string {
 	return "wrote " + path
 }
 
-// mdCell escapes a table cell.
-func mdCell(s string) string {
-	s = strings.ReplaceAll(s, "|", `\|`)
-	if s == "" {
-		return "—"
-	}
-	return s
-}
+// Markdown written by `m` escapes everything that comes from a dump: thread
+// and pool names, states, frames and the filter may hold "|", "`", "<" or
+// "*". Text goes through report.MarkdownText, frames and the filter become
+// code spans (report.MarkdownCode) and stacks sit in a fence longer than any
+// backtick run in them (report.MarkdownFence).
 
+// mdRow writes one table row of cells already escaped; an empty cell is
+// written "—" so that no cell is blank.
 func mdRow(w io.Writer, cells ...string) {
 	for i := range cells {
-		cells[i] = mdCell(cells[i])
+		if strings.TrimSpace(cells[i]) == "" {
+			cells[i] = "—"
+		}
 	}
 	fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 }
 
-func mdRule(w io.Writer, n int, rightFrom int) {
-	cells := make([]string, n)
+// mdTextCells escapes each of ss as table cell text.
+func mdTextCells(ss ...string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = report.MarkdownText(s)
+	}
+	return out
+}
+
+// mdCodeCell is a frame in a table cell: a code span, or "—" when none.
+func mdCodeCell(s string) string {
+	if c := report.MarkdownCode(s, true); c != "" {
+		return c
+	}
+	return "—"
+}
+
+// mdCodeText is a frame or the filter in running text: a code span, or "—"
+// when blank.
+func mdCodeText(s string) string {
+	if c := report.MarkdownCode(s, false); c != "" {
+		return c
+	}
+	return "—"
+}
+
+// mdRule writes the delimiter row of a table: one letter per column, 'l'
+// left-aligned (names, frames), 'r' right-aligned (counts).
+func mdRule(w io.Writer, align string) {
+	cells := make([]string, len(align))
 	for i := range cells {
 		cells[i] = "---"
-		if i >= rightFrom {
+		if align[i] == 'r' {
 			cells[i] = "---:"
 		}
 	}
 	fmt.Fprintf(w, "|%s|\n", strings.Join(cells, "|"))
+}
+
+// mdFenced writes lines as a fenced code block of the given info string
+// ("diff", or "" for none), fenced so that no line can close it.
+func mdFenced(w io.Writer, info string, lines []string) {
+	body := strings.Join(lines, "\n")
+	fence := report.MarkdownFence(body)
+	fmt.Fprintf(w, "%s%s\n%s\n%s\n", fence, info, body, fence)
 }
 
 func countStrings(counts []int, n int) []string {
@@ -94,15 +133,16 @@ func countStrings(counts []int, n int) []string {
 
 // markdown writes the overview as shown: findings and pools (filtered).
 func (o *overviewPane) markdown(w io.Writer) {
-	fmt.Fprintf(w, "# %s\n\n", o.title())
+	fmt.Fprintf(w, "# %s\n\n", report.MarkdownText(o.title()))
 	if o.query != "" {
-		fmt.Fprintf(w, "Filter: `%s`\n\n", o.query)
+		fmt.Fprintf(w, "Filter: %s\n\n", mdCodeText(o.query))
 	}
 	fmt.Fprintf(w, "## Findings\n\n")
 	n := 0
 	for _, r := range o.rows {
 		if r.kind == rowFinding {
-			fmt.Fprintf(w, "- **%s** %s: %s\n", r.f.Severity, r.f.Kind, r.f.Summary)
+			fmt.Fprintf(w, "- **%s** %s: %s\n", report.MarkdownText(r.f.Severity.String()),
+				report.MarkdownText(r.f.Kind), report.MarkdownText(r.f.Summary))
 			n++
 		}
 	}
@@ -111,8 +151,8 @@ func (o *overviewPane) markdown(w io.Writer) {
 	}
 	fmt.Fprintf(w, "\n## Pools (sort: %s)\n\n", overviewSorts[o.sortBy])
 	labels := o.ix.labels
-	mdRow(w, append(append([]string{"pool", "trend"}, labels...), "change")...)
-	mdRule(w, len(labels)+3, 2)
+	mdRow(w, mdTextCells(append(append([]string{"pool", "trend"}, labels...), "change")...)...)
+	mdRule(w, "ll"+strings.Repeat("r", len(labels)+1))
 	for _, r := range o.rows {
 		if r.kind != rowPool && r.kind != rowInternal {
 			continue
@@ -121,22 +161,23 @@ func (o *overviewPane) markdown(w io.Writer) {
 		if r.p != nil && r.p.p.Internal {
 			name += " (internal)"
 		}
-		mdRow(w, append(append([]string{name, sparkline(r.counts)}, countStrings(r.counts, len(labels))...), itoa(spread(r.counts)))...)
+		mdRow(w, append(append(mdTextCells(name, sparkline(r.counts)), countStrings(r.counts, len(labels))...), itoa(spread(r.counts)))...)
 	}
 }
 
 // markdown writes the pool's states × moments table as shown.
 func (p *poolPane) markdown(w io.Writer, query string) {
-	fmt.Fprintf(w, "# %s\n\n", p.title())
+	fmt.Fprintf(w, "# %s\n\n", report.MarkdownText(p.title()))
 	if query != "" {
-		fmt.Fprintf(w, "Filter: `%s`\n\n", query)
+		fmt.Fprintf(w, "Filter: %s\n\n", mdCodeText(query))
 	}
 	labels := p.ix.labels
-	mdRow(w, append(append([]string{"state", "category"}, labels...), "top frame", "culprit")...)
-	mdRule(w, len(labels)+4, 2)
+	mdRow(w, mdTextCells(append(append([]string{"state", "category"}, labels...), "top frame", "culprit")...)...)
+	mdRule(w, "ll"+strings.Repeat("r", len(labels))+"ll")
 	for _, gi := range p.groups {
 		g := gi.g
-		mdRow(w, append(append([]string{stateName(g.State, g.Via), string(g.Category)}, countStrings(g.Counts, len(labels))...), g.TopFrame, g.Culprit)...)
+		mdRow(w, append(append(mdTextCells(stateName(g.State, g.Via), string(g.Category)), countStrings(g.Counts, len(labels))...),
+			mdCodeCell(g.TopFrame), mdCodeCell(g.Culprit))...)
 	}
 }
 
@@ -144,17 +185,18 @@ func (p *poolPane) markdown(w io.Writer, query string) {
 // list and stack; or the comparison when it is open.
 func (s *statePane) markdown(w io.Writer) {
 	g := s.gi.g
-	fmt.Fprintf(w, "# %s\n\n", s.title())
+	fmt.Fprintf(w, "# %s\n\n", report.MarkdownText(s.title()))
 	if g.Explain != "" {
-		fmt.Fprintf(w, "%s\n\n", g.Explain)
+		fmt.Fprintf(w, "%s\n\n", report.MarkdownText(g.Explain))
 	}
 	labels := s.ix.labels
-	mdRow(w, labels...)
-	mdRule(w, len(labels), 0)
+	mdRow(w, mdTextCells(labels...)...)
+	mdRule(w, strings.Repeat("r", len(labels)))
 	mdRow(w, countStrings(g.Counts, len(labels))...)
-	fmt.Fprintf(w, "\nTop frame: `%s`  \nCulprit: `%s`\n\n", orDash(g.TopFrame), orDash(g.Culprit))
+	fmt.Fprintf(w, "\nTop frame: %s  \nCulprit: %s\n\n", mdCodeText(g.TopFrame), mdCodeText(g.Culprit))
 	if s.compare {
-		fmt.Fprintf(w, "## Representative stacks: %s ⇄ %s\n\n```diff\n", labels[s.cmpFrom], labels[s.moment])
+		fmt.Fprintf(w, "## Representative stacks: %s ⇄ %s\n\n", report.MarkdownText(labels[s.cmpFrom]), report.MarkdownText(labels[s.moment]))
+		var lines []string
 		for _, op := range s.diff {
 			text := op.left
 			if op.kind == '+' {
@@ -162,20 +204,21 @@ func (s *statePane) markdown(w io.Writer) {
 			} else if op.kind == ' ' && op.left != op.right {
 				text = op.left + " → " + op.right
 			}
-			fmt.Fprintf(w, "%c %s\n", op.kind, text)
+			lines = append(lines, string(op.kind)+" "+text)
 		}
-		fmt.Fprintf(w, "```\n")
+		mdFenced(w, "diff", lines)
 		return
 	}
-	fmt.Fprintf(w, "## Threads at %s (%d)\n\n%s\n\n", labels[s.moment], len(s.threads), s.sameLine())
+	fmt.Fprintf(w, "## Threads at %s (%d)\n\n%s\n\n", report.MarkdownText(labels[s.moment]), len(s.threads), report.MarkdownText(s.sameLine()))
 	if s.query != "" {
-		fmt.Fprintf(w, "Filter: `%s`\n\n", s.query)
+		fmt.Fprintf(w, "Filter: %s\n\n", mdCodeText(s.query))
 	}
 	for _, t := range s.threads {
-		fmt.Fprintf(w, "- %s %s\n", threadRow(t), s.presence(t))
+		fmt.Fprintf(w, "- %s %s\n", report.MarkdownText(threadRow(t)), s.presence(t))
 	}
 	if t := s.selected(); t != nil {
 		lines, _ := stackLines(t, g.Culprit)
-		fmt.Fprintf(w, "\n## Stack of %s\n\n```\n%s\n```\n", threadRow(t), strings.Join(lines, "\n"))
+		fmt.Fprintf(w, "\n## Stack of %s\n\n", report.MarkdownText(threadRow(t)))
+		mdFenced(w, "", lines)
 	}
 }

@@ -78,7 +78,7 @@ func TestSessionGo(t *testing.T) {
 	want := filepath.Join(dir, "dumpdiff-compare-20261129-173000.md")
 	contains(t, "status", text(m), "wrote "+want)
 	md := readFile(t, want)
-	contains(t, "compare export", md, "# main.(*server).handleSearch › chan-send", "## Representative stacks: during-1 ⇄ after-2",
+	contains(t, "compare export", md, "# main.(\\*server).handleSearch › chan-send", "## Representative stacks: during-1 ⇄ after-2",
 		"  main.(*server).handleSearch.func1 (main.go:97)", "| 0 | 48 | 99 | 150 | 150 |")
 
 	m = send(t, m, "c", "esc")
@@ -87,8 +87,8 @@ func TestSessionGo(t *testing.T) {
 	}
 	m = send(t, m, "m")
 	md = readFile(t, filepath.Join(dir, "dumpdiff-pool-20261129-173000.md"))
-	contains(t, "pool export", md, "# POOL main.(*server).handleSearch", "Filter: `handleSearch.func1`",
-		"| chan-send | waiting | 0 | 48 | 99 | 150 | 150 | main.(*server).handleSearch.func1 |")
+	contains(t, "pool export", md, "# POOL main.(\\*server).handleSearch", "Filter: `handleSearch.func1`",
+		"| chan-send | waiting | 0 | 48 | 99 | 150 | 150 | `main.(*server).handleSearch.func1` |")
 
 	// esc twice: back to the overview, then the filter is cleared.
 	m = send(t, m, "esc", "esc")
