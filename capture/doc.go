@@ -12,6 +12,12 @@
 // interrupted run keeps everything already taken. [ReadManifest] reads that
 // folder back; the manifest schema is documented on [Manifest].
 //
+// Errors: a refused plan is a [*PlanError] and creates nothing; a run ended
+// by its context wraps context.Canceled (or DeadlineExceeded) and says what
+// was kept where. No error text starts with "capture", and none holds the
+// plan's secrets (header values, bearer tokens, URL passwords): those are
+// replaced by REDACTED wherever they appear in what the package writes.
+//
 // The flow of one run:
 //
 //	Run ── validate Plan, create out dir, write empty manifest

@@ -116,7 +116,7 @@ func TestCancelMidMoment(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("Run error %v, want context.Canceled", err)
 	}
-	if want := "capture interrupted after 1 moment: 2 files kept in " + dir + ", 1 discarded"; !strings.Contains(err.Error(), want) {
+	if want := "interrupted after 1 moment: 2 files kept in " + dir + ", 1 discarded: context canceled"; err.Error() != want {
 		t.Errorf("Run error %q, want %q", err, want)
 	}
 	checkOutDir(t, dir, m)
@@ -129,7 +129,7 @@ func TestCancelMidMoment(t *testing.T) {
 	if f := filesOf(m, "slow", FileGoroutine); len(f) != 1 || !strings.HasPrefix(f[0].Error, "slow at 1: goroutine debug=2: interrupted, nothing kept") {
 		t.Errorf("slow file %+v, want interrupted", f)
 	}
-	if !strings.Contains(out, "done: 1 moment, 2 files, 1 failed: capture interrupted") {
+	if !strings.Contains(out, "done: 1 moment, 2 files, 1 failed: interrupted after 1 moment") {
 		t.Errorf("progress lacks the summary:\n%s", out)
 	}
 }

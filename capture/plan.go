@@ -67,7 +67,7 @@ const (
 )
 
 // normalize validates p and returns a copy with defaults and target names
-// filled in. It does no I/O.
+// filled in, or a *PlanError listing every problem. It does no I/O.
 func (p Plan) normalize() (Plan, error) {
 	var errs []error
 	if len(p.Targets) == 0 {
@@ -122,7 +122,10 @@ func (p Plan) normalize() (Plan, error) {
 		targets[i] = t
 	}
 	p.Targets = targets
-	return p, errors.Join(errs...)
+	if len(errs) > 0 {
+		return p, &PlanError{Problems: errs}
+	}
+	return p, nil
 }
 
 func (t Target) validate() error {

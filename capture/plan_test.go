@@ -1,7 +1,11 @@
 package capture
 
 import (
+	"context"
+	"errors"
 	"net/http"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 )
@@ -90,5 +94,33 @@ func TestRedaction(t *testing.T) {
 	h := http.Header{"Authorization": {"Bearer abcdef"}, "X-K": {"ab"}}
 	if got := (Plan{Headers: h}).secrets().scrub("sent Bearer abcdef, then abcdef, and ab"); got != "sent REDACTED, then REDACTED, and ab" {
 		t.Errorf("scrub = %q", got)
+	}
+}
+
+// A refused plan is a *PlanError listing every problem on one line, and
+// nothing is created.
+func TestRunRefusesPlan(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "out")
+	m, err := Run(context.Background(), Plan{
+		Targets: []Target{JVMTarget("", -1), ExecTarget("", "")},
+		OutDir:  dir,
+	}, nil)
+	pe, ok := errors.AsType[*PlanError](err)
+	if !ok {
+		t.Fatalf("Run error %v (%T), want *PlanError", err, err)
+	}
+	if len(pe.Problems) != 3 {
+		t.Errorf("problems %q, want 3", pe.Problems)
+	}
+	want := "invalid plan: count must be at least 1, got 0; target 1 (jvm): bad pid -1; target 2 (exec): empty command"
+	if err.Error() != want {
+		t.Errorf("Run error\n%s\nwant\n%s", err, want)
+	}
+	if m != nil {
+		t.Errorf("manifest %+v, want nil", m)
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("out folder: %v, want not created", err)
 	}
 }

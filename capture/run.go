@@ -25,11 +25,23 @@ import (
 // its Error set, and the error summarizes what was kept.
 //
 // The returned Manifest is what manifest.json holds; it is non-nil whenever
-// the out folder could be set up.
+// the out folder could be set up. So a caller can tell:
+//   - *PlanError (errors.As): the plan was refused; nothing was created and
+//     the Manifest is nil.
+//   - Manifest nil, other error: the out folder or the first manifest could
+//     not be written; nothing worth reading is there.
+//   - Manifest non-nil: manifest.json in p.OutDir records what was taken.
+//     When ctx ended, errors.Is(err, context.Canceled) (or
+//     DeadlineExceeded) holds and the text already names the folder:
+//     "interrupted after 3 moments: 2 files kept in DIR, 1 discarded:
+//     interrupt signal received".
+//
+// No error text starts with "capture", so a caller can prefix it with
+// "capture: ". Error texts never hold the plan's secrets (see Plan.Headers).
 func Run(ctx context.Context, p Plan, prog Progress) (*Manifest, error) {
 	plan, err := p.normalize()
 	if err != nil {
-		return nil, p.secrets().scrubErr(fmt.Errorf("capture plan: %w", err))
+		return nil, p.secrets().scrubErr(err)
 	}
 	if err := os.MkdirAll(plan.OutDir, 0o755); err != nil {
 		return nil, p.secrets().scrubErr(fmt.Errorf("creating output folder: %w", err))
@@ -54,7 +66,7 @@ func Run(ctx context.Context, p Plan, prog Progress) (*Manifest, error) {
 		}
 	}
 	if err != nil {
-		err = r.secrets.scrubErr(r.summarize(m, err))
+		err = r.secrets.scrubErr(r.summarize(ctx, m, err))
 	}
 	if werr := r.man.update(func(m *Manifest) {
 		m.Finished = time.Now()
@@ -78,10 +90,17 @@ func okPrimaries(m *Manifest) int {
 	return n
 }
 
-// summarize wraps a run-ending error with what was kept and discarded.
-func (r *runner) summarize(m *Manifest, err error) error {
-	if !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
+// summarize wraps the error of a run ended by ctx with what was kept and
+// discarded; other errors are returned as they are. The text does not start
+// with "capture": callers prefix it with that.
+func (r *runner) summarize(ctx context.Context, m *Manifest, err error) error {
+	if ctx.Err() == nil {
 		return err
+	}
+	if !errors.Is(err, ctx.Err()) {
+		// A cause of its own (context.WithCancelCause): keep
+		// errors.Is(err, context.Canceled) true all the same.
+		err = fmt.Errorf("%w (%w)", err, ctx.Err())
 	}
 	kept := 0
 	for _, f := range m.Files {
@@ -89,7 +108,7 @@ func (r *runner) summarize(m *Manifest, err error) error {
 			kept++
 		}
 	}
-	return fmt.Errorf("capture interrupted after %s: %s kept in %s, %d discarded: %w",
+	return fmt.Errorf("interrupted after %s: %s kept in %s, %d discarded: %w",
 		plural(len(m.Moments), "moment"), plural(kept, "file"), r.plan.OutDir, r.discarded, err)
 }
 
