@@ -37,12 +37,16 @@ type Plan struct {
 	// moments (load). Required unless Count is 1 on a fixed schedule.
 	Every time.Duration
 	// Count is the number of moments on a fixed schedule; at least 1.
+	// Ignored when Load is set (the load's length decides how many during
+	// moments there are), without error: a caller whose user gave both
+	// should warn, as Run cannot tell a given Count from a default one.
 	Count int
 	// Load is a shell command run with sh -c between "before" and "after";
 	// empty for a fixed schedule. Its exit status and output tail are recorded.
 	Load string
 	// After is how long to wait after the load exits before "after";
-	// 0 means DefaultAfter, negative means at once.
+	// 0 means DefaultAfter, negative means at once. Ignored when Load is
+	// empty.
 	After time.Duration
 	// OutDir receives the dumps and manifest.json; created if needed.
 	OutDir string
