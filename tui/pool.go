@@ -123,6 +123,15 @@ func (p *poolPane) title() string {
 	return s
 }
 
+// subtitle says what the table holds and, when the width leaves moments
+// out (drawn "…"), how many.
+func (p *poolPane) subtitle() string {
+	if n := hidden(p.ix.labels, p.colIdx); n > 0 {
+		return plural(n, "moment") + " hidden at … (←/→ shows them) · sort: " + poolSorts[p.sortBy]
+	}
+	return "threads per state at each moment · sort: " + poolSorts[p.sortBy] + " · ←/→ picks the moment"
+}
+
 // stateName is a group's state with what it waits on.
 func stateName(state, via string) string {
 	if via != "" {
@@ -134,7 +143,7 @@ func stateName(state, via string) string {
 func (p poolPane) view() []string {
 	lines := []string{
 		p.st.title.Render(cut(p.title(), p.width)),
-		p.st.dim.Render(cut("threads per state at each moment · sort: "+poolSorts[p.sortBy]+" · ←/→ picks the moment", p.width)),
+		p.st.dim.Render(cut(p.subtitle(), p.width)),
 	}
 	head := "  " + fit("STATE", p.nameW) + fit("CATEGORY", 9) + fit("trend", p.sparkW+1) + labelCells(p.ix.labels, p.colIdx, p.colW, p.moment)
 	lines = append(lines, p.st.header.Render(cut(head, p.width)))

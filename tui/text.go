@@ -63,63 +63,98 @@ func sparkline(counts []int) string {
 	return b.String()
 }
 
+// gapCol in the indexes columns returns stands for hidden moments: it is
+// drawn " …" (gapW cells) in the header and in every row.
+const (
+	gapCol = -1
+	gapW   = 2
+)
+
 // columns picks which moments get a count column in avail cells: all of
-// them when they fit, else the first ones, the selected one and the last.
-// Each column is as wide as its label (at least 5 cells, with room for
-// brackets when a moment is selected) plus a space.
+// them when they fit, else the first ones, the selected one and the last,
+// with a gapCol where moments are left out. Each column is as wide as its
+// label (5 to 14 cells) plus a space; the selected moment's (sel, -1 for
+// none) two more for its brackets, so that moving the selection keeps the
+// total width.
 func columns(labels []string, sel, avail int) (idx []int, widths []int) {
-	extra := 0
-	if sel >= 0 {
-		extra = 2 // room for the brackets of the selected moment
-	}
-	w := func(i int) int { return min(max(5, width(labels[i])+extra), 14) + 1 }
-	total := 0
-	for i := range labels {
-		total += w(i)
-	}
-	if total <= avail {
-		for i := range labels {
-			idx = append(idx, i)
-			widths = append(widths, w(i))
+	w := func(i int) int {
+		n := min(max(5, width(labels[i])), 14) + 1
+		if i == sel {
+			n += 2
 		}
-		return idx, widths
+		return n
 	}
-	// Keep the last and the selected moment, fill from the start.
-	must := map[int]bool{len(labels) - 1: true}
-	if sel >= 0 && sel < len(labels) {
-		must[sel] = true
-	}
-	used := 0
-	for i := range must {
-		used += w(i)
+	// cost is the width of the kept columns and of the gaps between them.
+	cost := func(keep map[int]bool) int {
+		total, gap := 0, false
+		for i := range labels {
+			switch {
+			case keep[i]:
+				total += w(i)
+				gap = false
+			case !gap:
+				total += gapW
+				gap = true
+			}
+		}
+		return total
 	}
 	keep := map[int]bool{}
-	for i := range must {
+	for i := range labels {
 		keep[i] = true
 	}
-	for i := range labels {
-		if keep[i] {
-			continue
+	if cost(keep) > avail {
+		// Keep the last and the selected moment, fill from the start.
+		keep = map[int]bool{len(labels) - 1: true}
+		if sel >= 0 && sel < len(labels) {
+			keep[sel] = true
 		}
-		if used+w(i) > avail {
-			break
+		for i := range labels {
+			if keep[i] {
+				continue
+			}
+			keep[i] = true
+			if cost(keep) > avail {
+				delete(keep, i)
+				break
+			}
 		}
-		keep[i] = true
-		used += w(i)
 	}
+	gap := false
 	for i := range labels {
-		if keep[i] {
+		switch {
+		case keep[i]:
 			idx = append(idx, i)
 			widths = append(widths, w(i))
+			gap = false
+		case !gap:
+			idx = append(idx, gapCol)
+			widths = append(widths, gapW)
+			gap = true
 		}
 	}
 	return idx, widths
+}
+
+// hidden is the number of moments that columns left out of idx.
+func hidden(labels []string, idx []int) int {
+	n := len(labels)
+	for _, i := range idx {
+		if i != gapCol {
+			n--
+		}
+	}
+	return n
 }
 
 // countCells renders counts[idx[k]] right-aligned in widths[k] cells.
 func countCells(counts []int, idx, widths []int) string {
 	var b strings.Builder
 	for k, i := range idx {
+		if i == gapCol {
+			b.WriteString(right("…", widths[k]))
+			continue
+		}
 		v := 0
 		if i < len(counts) {
 			v = counts[i]
@@ -134,6 +169,10 @@ func countCells(counts []int, idx, widths []int) string {
 func labelCells(labels []string, idx, widths []int, sel int) string {
 	var b strings.Builder
 	for k, i := range idx {
+		if i == gapCol {
+			b.WriteString(right("…", widths[k]))
+			continue
+		}
 		l := labels[i]
 		if i == sel {
 			l = "[" + cut(l, widths[k]-3) + "]"

@@ -73,3 +73,24 @@ func TestViewColor(t *testing.T) {
 		t.Errorf("NoColor view has colour sequences: %q", plain)
 	}
 }
+
+// TestPoolHiddenMoments opens the handleSearch pool of the Go scenario on a
+// screen too narrow for its five moments: the hidden ones are drawn "…" and
+// counted in the subtitle, and ←/→ brings each into view.
+func TestPoolHiddenMoments(t *testing.T) {
+	m := New(goData(t), Options{NoColor: true})
+	nm, _ := m.Update(tea.WindowSizeMsg{Width: 64, Height: 16})
+	m = send(t, nm.(Model), "/", "handleSearch", "enter", "G", "enter")
+	s := text(m)
+	checkSize(t, s, 64, 16)
+	golden(t, "go-pool-hidden-64x16.txt", s)
+	n := hidden(m.ix.labels, m.pool.colIdx)
+	if n == 0 {
+		t.Fatalf("at 64 columns no moment is hidden:\n%s", s)
+	}
+	contains(t, "pool at after-2", s, plural(n, "moment")+" hidden at …", "[after-2]", " … ")
+	for k := len(goMoments) - 1; k > 0; k-- {
+		m = send(t, m, "left")
+		contains(t, "pool after ←", text(m), "["+goMoments[k-1]+"]")
+	}
+}
