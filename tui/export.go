@@ -151,7 +151,8 @@ func (o *overviewPane) markdown(w io.Writer) {
 	}
 	fmt.Fprintf(w, "\n## Pools (sort: %s)\n\n", overviewSorts[o.sortBy])
 	labels := o.ix.labels
-	mdRow(w, mdTextCells(append(append([]string{"pool", "trend"}, labels...), "change")...)...)
+	fmt.Fprintf(w, "*moved* is the largest count minus the smallest over the moments (how much a pool moved, not last − first).\n\n")
+	mdRow(w, mdTextCells(append(append([]string{"pool", "trend"}, labels...), "moved")...)...)
 	mdRule(w, "ll"+strings.Repeat("r", len(labels)+1))
 	for _, r := range o.rows {
 		if r.kind != rowPool && r.kind != rowInternal {

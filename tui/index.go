@@ -8,7 +8,7 @@ import (
 )
 
 // index is what the TUI computes once from a Result, in the load command and
-// never on a key press: search text for the filter, the change of each pool,
+// never on a key press: search text for the filter, how much each pool moved,
 // and where every thread is at every moment. The Result itself is read-only.
 type index struct {
 	r *analyze.Result
@@ -29,7 +29,7 @@ type index struct {
 // poolInfo is a pool with what the overview sorts and filters on.
 type poolInfo struct {
 	p      *analyze.Pool
-	change int    // largest count minus smallest count over the moments
+	moved  int    // largest count minus smallest count over the moments
 	hay    string // lower-case search text: name and every group's hay
 	groups []*groupInfo
 }
@@ -91,7 +91,7 @@ func newIndex(r *analyze.Result) *index {
 	}
 	ix.labels = shortLabels(ix.full)
 	for _, p := range r.Pools {
-		pi := &poolInfo{p: p, change: spread(p.Counts)}
+		pi := &poolInfo{p: p, moved: spread(p.Counts)}
 		var hay strings.Builder
 		hay.WriteString(strings.ToLower(p.Name))
 		for _, g := range p.States {

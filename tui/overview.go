@@ -9,7 +9,9 @@ import (
 )
 
 // overviewSorts are the orders of the pool list, cycled by `s`.
-var overviewSorts = []string{"change", "last moment", "largest", "name"}
+// "moved" is the largest count minus the smallest: a pool that rose and
+// came back moved as much as one that rose and stayed.
+var overviewSorts = []string{"moved", "last moment", "largest", "name"}
 
 // rowKind tells what an overview row shows.
 type rowKind int
@@ -102,7 +104,7 @@ func (o *overviewPane) refresh(query string, w, h int) {
 	o.sortPools(internal)
 	o.text(o.st.dim, "")
 	head := "  " + fit("POOLS ("+itoa(len(pools))+") · sort: "+overviewSorts[o.sortBy], o.nameW) + " " +
-		fit("trend", o.sparkW) + labelCells(o.ix.labels, o.colIdx, o.colW, -1) + right("change", 7)
+		fit("trend", o.sparkW) + labelCells(o.ix.labels, o.colIdx, o.colW, -1) + right("moved", 7)
 	o.rows = append(o.rows, ovRow{kind: rowText, body: head, styled: o.st.header.Render(head)})
 	if len(pools) == 0 && len(internal) == 0 {
 		o.text(o.st.dim, "  no pool matches the filter")
@@ -157,7 +159,7 @@ func (o *overviewPane) findingMatches(mt *matcher, f *analyze.Finding) bool {
 	return false
 }
 
-// layout splits the width between name, sparkline, counts and change.
+// layout splits the width between name, sparkline, counts and moved.
 func (o *overviewPane) layout() {
 	n := len(o.ix.labels)
 	o.sparkW = min(max(n, 5), 24)
@@ -204,8 +206,8 @@ func (o *overviewPane) sortPools(ps []*poolInfo) {
 	slices.SortStableFunc(ps, func(a, b *poolInfo) int {
 		var c int
 		switch overviewSorts[o.sortBy] {
-		case "change":
-			c = cmp.Or(cmp.Compare(b.change, a.change), cmp.Compare(b.p.Max, a.p.Max))
+		case "moved":
+			c = cmp.Or(cmp.Compare(b.moved, a.moved), cmp.Compare(b.p.Max, a.p.Max))
 		case "last moment":
 			c = cmp.Compare(at(b, last), at(a, last))
 		case "largest":

@@ -7,7 +7,7 @@ import (
 )
 
 // poolSorts are the orders of the state list, cycled by `s`.
-var poolSorts = []string{"count at moment", "change", "name"}
+var poolSorts = []string{"count at moment", "moved", "name"}
 
 // poolPane is one pool: its states × moments table, each state with its top
 // frame and culprit on a second line.
@@ -64,7 +64,7 @@ func (p *poolPane) refresh(query string, w, h int) {
 		switch poolSorts[p.sortBy] {
 		case "count at moment":
 			c = cmp.Compare(at(b), at(a))
-		case "change":
+		case "moved":
 			c = cmp.Compare(spread(b.g.Counts), spread(a.g.Counts))
 		}
 		return cmp.Or(c, strings.Compare(a.g.State, b.g.State), strings.Compare(a.g.Via, b.g.Via))
