@@ -268,6 +268,7 @@ func (s *jstackScanner) run() {
 	for {
 		line, ok := s.p.ls.next()
 		if !ok {
+			s.cutAtEOF()
 			return
 		}
 		t := trimIndent(line)
@@ -360,7 +361,7 @@ func (s *jstackScanner) line(line, t []byte) bool {
 			return true
 		}
 	}
-	if s.t != nil && s.threadLine(t) {
+	if s.t != nil && s.threadLine(line, t) {
 		return true
 	}
 	if s.orphan && s.t == nil && len(s.pending) == 0 && isThreadBodyLine(t) {
@@ -373,7 +374,7 @@ func (s *jstackScanner) line(line, t []byte) bool {
 // threadLine handles a line that belongs to the current thread; false if
 // it is not a thread line. Held-back foreign lines decide whether a frame
 // continues the thread (see the package comment of this file).
-func (s *jstackScanner) threadLine(t []byte) bool {
+func (s *jstackScanner) threadLine(line, t []byte) bool {
 	th := s.t
 	switch {
 	case bytes.HasPrefix(t, []byte("at ")):
@@ -382,7 +383,7 @@ func (s *jstackScanner) threadLine(t []byte) bool {
 		}
 		f := s.frame(t[3:])
 		if f == nil {
-			return false
+			return s.badThreadLine(line, t, "frame line not understood")
 		}
 		s.flushPending()
 		s.fbuf = append(s.fbuf, f)
@@ -394,7 +395,7 @@ func (s *jstackScanner) threadLine(t []byte) bool {
 		}
 		l, ok := parseLockLine(t[2:], s.p.in, s.state == stOwnable)
 		if !ok {
-			return false
+			return s.badThreadLine(line, t, "lock line not understood")
 		}
 		s.flushPending()
 		if l.Kind == "" {
@@ -434,6 +435,40 @@ func (s *jstackScanner) threadLine(t []byte) bool {
 		return true
 	}
 	return false
+}
+
+// badThreadLine handles an indented frame or lock line of the current
+// thread that does not parse ("\tat java.util.con", a line cut in the
+// middle): it is recorded as skipped and the thread goes on, so that the
+// frames after it are still the thread's. With lines held back before it,
+// or without indentation, it is a foreign line like any other (false).
+func (s *jstackScanner) badThreadLine(line, t []byte, reason string) bool {
+	if len(s.pending) > 0 || len(t) == len(line) {
+		return false
+	}
+	if s.p.ls.partial {
+		reason = "line cut at end of input"
+	}
+	s.p.skip(s.d, line, reason)
+	return true
+}
+
+// cutAtEOF records the last line of the input when it was cut in the middle
+// (no line ending) and was held back as foreign: a thread line that lost its
+// end ("\t- parking to wait for  <0x...> (a java.util.con") would otherwise
+// be passed over as log output after the dump.
+func (s *jstackScanner) cutAtEOF() {
+	n := len(s.pending)
+	if !s.p.ls.partial || n == 0 || s.pending[n-1].line != s.p.ls.lineNo() {
+		return
+	}
+	last := s.pending[n-1]
+	t := trimIndent([]byte(last.text))
+	if !isThreadBodyLine(t) && (len(t) == 0 || t[0] != '"') {
+		return
+	}
+	s.pending = s.pending[:n-1]
+	s.d.Skipped = append(s.d.Skipped, Skipped{Line: last.line, Text: last.text, Reason: "line cut at end of input"})
 }
 
 // resumable reports whether a frame or lock line may continue the current

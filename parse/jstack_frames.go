@@ -171,9 +171,17 @@ func parseLockLine(b []byte, in *interner, ownable bool) (Lock, bool) {
 		if isHexWord(obj) {
 			l.Address = in.bytes(obj)
 		}
+		// The class is in the last "(a X)", which ends the line. Text before
+		// it is kept out of the class (a shell prompt echoed into the middle
+		// of a line, as in tda's jstack.log); a line that does not end with
+		// ")" was cut in the middle ("(a java.util.concurrent") and is no lock.
 		rest := bytes.TrimSpace(b[k+1:])
-		if bytes.HasPrefix(rest, []byte("(a ")) && bytes.HasSuffix(rest, []byte(")")) {
-			l.Class = in.bytes(rest[3 : len(rest)-1])
+		if len(rest) > 0 {
+			a := bytes.LastIndex(rest, []byte("(a "))
+			if a < 0 || rest[len(rest)-1] != ')' {
+				return l, false
+			}
+			l.Class = in.bytes(rest[a+3 : len(rest)-1])
 		}
 		return l, true
 	}

@@ -55,3 +55,113 @@ func TestJVMTextQuotedLogLinesAreNoDump(t *testing.T) {
 		}
 	}
 }
+
+const hikariDuring1 = "../testdata/scenarios/hikari-pool-exhausted/during-1.txt" // jstack -l, 36 threads
+
+// TestJVMTextBadThreadLines checks frame and lock lines that do not parse:
+// each is recorded in Skipped, and the thread goes on after it.
+func TestJVMTextBadThreadLines(t *testing.T) {
+	const parkCut = "\t- parking to wait for  <0x00000000e0227178> (a java.util.concurrent"
+	tests := []struct {
+		name  string
+		input func(t *testing.T) string
+		want  dumpSummary
+		// skipped are the dump's Skipped entries.
+		skipped []Skipped
+		// thread, when set, names a thread whose frames and locks must equal
+		// those of the same thread in the intact jstack-l.txt.
+		thread string
+	}{
+		{
+			name:    "frame line cut at end of input (head -c 20000)",
+			input:   func(t *testing.T) string { return readInput(t, hikariDuring1)[:20000] },
+			want:    dumpSummary{Line: 1, Threads: 19, Skipped: 1},
+			skipped: []Skipped{{Line: 294, Text: "\tat java.util.con", Reason: "line cut at end of input"}},
+		},
+		{
+			name: "lock line cut at end of input",
+			input: func(t *testing.T) string {
+				s := readInput(t, hikariDuring1)
+				return s[:strings.Index(s, parkCut)+len(parkCut)]
+			},
+			want:    dumpSummary{Line: 1, Threads: 17, Skipped: 1},
+			skipped: []Skipped{{Line: 217, Text: parkCut, Reason: "line cut at end of input"}},
+		},
+		{
+			name: "a bad frame and a bad lock line inside a stack",
+			input: func(t *testing.T) string {
+				s := readInput(t, jstackL)
+				return cutLines(s, 1, 94) + "\tat java.util.con\n\t- locked <0x1234> (a java.util.concurrent\n" + cutLines(s, 95, 0)
+			},
+			want: dumpSummary{Line: 1, Threads: 29, Skipped: 2},
+			skipped: []Skipped{
+				{Line: 95, Text: "\tat java.util.con", Reason: "frame line not understood"},
+				{Line: 96, Text: "\t- locked <0x1234> (a java.util.concurrent", Reason: "lock line not understood"},
+			},
+			thread: "Common-Cleaner",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dumps, err := Parse("x", strings.NewReader(tt.input(t)))
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			if diff := cmp.Diff([]dumpSummary{tt.want}, summarize(dumps)); diff != "" {
+				t.Fatalf("dumps (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.skipped, dumps[0].Skipped); diff != "" {
+				t.Errorf("skipped (-want +got):\n%s", diff)
+			}
+			if tt.thread == "" {
+				return
+			}
+			intact, err := Parse("x", strings.NewReader(readInput(t, jstackL)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, got := threadNamed(intact[0], tt.thread), threadNamed(dumps[0], tt.thread)
+			if want == nil || got == nil || len(want.Frames) == 0 {
+				t.Fatalf("thread %q: intact %v, damaged %v", tt.thread, want, got)
+			}
+			if diff := cmp.Diff(want.Frames, got.Frames); diff != "" {
+				t.Errorf("frames of %q (-intact +damaged):\n%s", tt.thread, diff)
+			}
+			if diff := cmp.Diff(want.Locks, got.Locks); diff != "" {
+				t.Errorf("locks of %q (-intact +damaged):\n%s", tt.thread, diff)
+			}
+		})
+	}
+}
+
+// TestJVMLockLineCut checks lock lines that lost their end: no lock is made
+// of them.
+func TestJVMLockLineCut(t *testing.T) {
+	for _, in := range []string{
+		"parking to wait for  <0x00000000e0227178> (a java.util.concurrent",
+		"parking to wait for  <0x00000000e0227178> (",
+		"locked <0x00000000e0227178> (a",
+		"waiting on <0x00000000d7338608",
+	} {
+		if l, ok := parseLockLine([]byte(in), newInterner(), false); ok {
+			t.Errorf("parseLockLine(%q) = %+v, true; want false", in, l)
+		}
+	}
+	// A shell prompt echoed into the middle of a line (tda's jstack.log,
+	// line 64): the line still ends with its class.
+	const prompt = "waiting on <0x00000000d7338608> irockel@spunky:~/Entwicklung/tda/tda-git/tda/dist$ (a java.lang.ref.ReferenceQueue$Lock)"
+	want := Lock{Kind: LockWaitingOn, Address: "0x00000000d7338608", Class: "java.lang.ref.ReferenceQueue$Lock"}
+	l, ok := parseLockLine([]byte(prompt), newInterner(), false)
+	if diff := cmp.Diff(want, l); !ok || diff != "" {
+		t.Errorf("parseLockLine(%q) ok=%v (-want +got):\n%s", prompt, ok, diff)
+	}
+}
+
+func threadNamed(d *Dump, name string) *Thread {
+	for _, th := range d.Threads {
+		if th.Name == name {
+			return th
+		}
+	}
+	return nil
+}

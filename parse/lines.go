@@ -23,6 +23,10 @@ type lineSource struct {
 	back bool   // unread was called: next returns line again
 	err  error  // read error other than io.EOF
 	eof  bool
+	// partial is true when the line last returned had no line ending: the
+	// last line of an input cut in the middle of a line (head -c), or of a
+	// file without a final newline.
+	partial bool
 }
 
 func newLineSource(name string, r io.Reader) *lineSource {
@@ -62,6 +66,7 @@ func (s *lineSource) next() ([]byte, bool) {
 		}
 	}
 	s.n++
+	s.partial = len(line) == 0 || line[len(line)-1] != '\n'
 	// Direct byte checks: bytes.TrimSuffix showed up at ~10% of Go text
 	// parse time in profiles; this is the hot loop.
 	if n := len(line); n > 0 && line[n-1] == '\n' {
