@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -50,10 +52,19 @@ func newCaptureCmd() *cobra.Command {
 			if len(plan.Targets) == 0 {
 				return fmt.Errorf("nothing to capture: give a pprof URL, --pid or --exec")
 			}
+			warn := func(flag, why string) {
+				if cmd.Flags().Changed(flag) {
+					fmt.Fprintf(cmd.ErrOrStderr(), "dumpdiff: --%s is ignored %s\n", flag, why)
+				}
+			}
 			if load != "" {
 				plan.Every, plan.After = duringEvery, after
+				warn("every", "with --load (use --during-every)")
+				warn("count", "with --load (the load's length decides)")
 			} else {
 				plan.Every, plan.Count = every, count
+				warn("during-every", "without --load")
+				warn("after", "without --load")
 			}
 			if len(headers) > 0 {
 				plan.Headers = http.Header{}
@@ -70,6 +81,11 @@ func newCaptureCmd() *cobra.Command {
 				fmt.Fprintf(cmd.ErrOrStderr(), "dumpdiff: %d capture(s) failed; see %s/manifest.json\n", m.Failed(), out)
 			}
 			if err != nil {
+				// A refused plan created nothing, and an interruption's text
+				// already names the folder.
+				if m == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+					return fmt.Errorf("capture: %w", err)
+				}
 				return fmt.Errorf("capture: %w (what was captured is in %s)", err, out)
 			}
 			if doAnalyze {
