@@ -52,7 +52,18 @@ func (m Model) export() string {
 	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 		return "export failed: " + err.Error()
 	}
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
 	return "wrote " + path
+}
+
+// capitalize upper-cases the first letter of an ASCII sentence.
+func capitalize(s string) string {
+	if s != "" && s[0] >= 'a' && s[0] <= 'z' {
+		return string(s[0]-'a'+'A') + s[1:]
+	}
+	return s
 }
 
 // Markdown written by `m` escapes everything that comes from a dump: thread
@@ -197,6 +208,10 @@ func (s *statePane) markdown(w io.Writer) {
 	fmt.Fprintf(w, "\nTop frame: %s  \nCulprit: %s\n\n", mdCodeText(g.TopFrame), mdCodeText(g.Culprit))
 	if s.compare {
 		fmt.Fprintf(w, "## Representative stacks: %s ⇄ %s\n\n", report.MarkdownText(labels[s.cmpFrom]), report.MarkdownText(labels[s.moment]))
+		if empty := s.emptySide(); empty != "" {
+			fmt.Fprintf(w, "%s.\n", report.MarkdownText(capitalize(empty)))
+			return
+		}
 		var lines []string
 		for _, op := range s.diff {
 			text := op.left

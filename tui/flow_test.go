@@ -271,3 +271,36 @@ func TestStackScroll(t *testing.T) {
 	m = send(t, m, "tab", "down")
 	contains(t, "thread list", text(m), "› goroutine 9  [select]", "roundTrip (transport.go:2911)")
 }
+
+// TestCompareEmptyMoment compares from a moment where the state has no
+// goroutine: the screen and the export name that moment and show no diff;
+// the status names the file by its absolute path though ExportDir is "".
+func TestCompareEmptyMoment(t *testing.T) {
+	r := goScenario(t) // read before leaving the package folder
+	t.Chdir(t.TempDir())
+	cwd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := New(r, Options{NoColor: true, Now: fixedNow})
+	m = send(t, m, "down", "down", "enter", "enter", "1", "c")
+	s := text(m)
+	contains(t, "compare from before", s, "<1:before 0>", "no goroutine in this state at before: nothing to compare")
+	for _, bad := range []string{"during-1: nothing", "frames in both", "internal/poll"} {
+		if strings.Contains(s, bad) {
+			t.Errorf("compare from an empty moment shows %q:\n%s", bad, s)
+		}
+	}
+	m = send(t, m, "m")
+	want := filepath.Join(cwd, "dumpdiff-compare-20261129-173000.md")
+	if m.status != "wrote "+want {
+		t.Errorf("status = %q, want %q", m.status, "wrote "+want)
+	}
+	// At 80 columns a long path loses its start, not its file name.
+	contains(t, "status line", text(m), "wrote …", "/dumpdiff-compare-20261129-173000.md\n")
+	md := readFile(t, want)
+	contains(t, "export", md, "No goroutine in this state at before: nothing to compare.")
+	if strings.Contains(md, "```") {
+		t.Errorf("export of an empty comparison has a stack:\n%s", md)
+	}
+}

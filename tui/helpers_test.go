@@ -163,5 +163,21 @@ func goDebug1(t testing.TB) *analyze.Result {
 	return analyzeFiles(t, files...)
 }
 
+// goOneMoment is the Go scenario's first moment alone.
+func goOneMoment(t testing.TB) *analyze.Result {
+	return analyzeFiles(t, filepath.Join(scenarios, "go-slow-upstream-leak", "before.txt"))
+}
+
+// hikari is the real JVM scenario of Tomcat workers waiting for a HikariCP
+// connection, at four moments.
+func hikari(t testing.TB) *analyze.Result {
+	dir := filepath.Join(scenarios, "hikari-pool-exhausted")
+	var files []string
+	for _, m := range []string{"before", "during-1", "during-2", "after"} {
+		files = append(files, filepath.Join(dir, m+".txt"))
+	}
+	return analyzeFiles(t, files...)
+}
+
 // empty is the analysis of no dump at all.
 func empty(testing.TB) *analyze.Result { return analyze.Analyze(nil, analyze.Options{}) }

@@ -24,6 +24,8 @@ type index struct {
 	where []map[threadKey]*analyze.Group
 	// internalName is how the folded internal pools are called.
 	internalName string
+	// unit is what a thread is called: "goroutine" for Go, else "thread".
+	unit string
 }
 
 // poolInfo is a pool with what the overview sorts and filters on.
@@ -74,9 +76,9 @@ func newIndex(r *analyze.Result) *index {
 		groups: make(map[*analyze.Group]*groupInfo),
 		where:  make([]map[threadKey]*analyze.Group, len(r.Moments)),
 	}
-	ix.internalName = "JVM internal threads"
+	ix.internalName, ix.unit = "JVM internal threads", "thread"
 	if r.Runtime == parse.RuntimeGo {
-		ix.internalName = "Go runtime goroutines"
+		ix.internalName, ix.unit = "Go runtime goroutines", "goroutine"
 	}
 	for i, m := range r.Moments {
 		l := m.Label

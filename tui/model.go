@@ -454,7 +454,7 @@ func (m Model) View() tea.View {
 	case m.editing:
 		foot = m.filter.View()
 	case m.status != "":
-		foot = m.st.status.Render(cut(m.status, m.width))
+		foot = m.st.status.Render(cutStatus(m.status, m.width))
 	case m.query != "":
 		foot = m.st.dim.Render(cut("filter: "+m.query+"  (/ edits, esc clears)", m.width))
 	}

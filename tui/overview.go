@@ -107,7 +107,11 @@ func (o *overviewPane) refresh(query string, w, h int) {
 		fit("trend", o.sparkW) + labelCells(o.ix.labels, o.colIdx, o.colW, -1) + right("moved", 7)
 	o.rows = append(o.rows, ovRow{kind: rowText, body: head, styled: o.st.header.Render(head)})
 	if len(pools) == 0 && len(internal) == 0 {
-		o.text(o.st.dim, "  no pool matches the filter")
+		if o.query == "" {
+			o.text(o.st.dim, "  no pools")
+		} else {
+			o.text(o.st.dim, "  no pool matches the filter")
+		}
 	}
 	for _, pi := range pools {
 		o.rows = append(o.rows, o.poolRow(pi, pi.p.Name, pi.p.Counts, rowPool))
@@ -252,11 +256,17 @@ func (o *overviewPane) title() string {
 	if r.Runtime != "" {
 		s += " · " + string(r.Runtime)
 	}
-	s += " · " + itoa(len(r.Moments)) + " moments"
-	if n := len(o.ix.full); n > 0 {
+	s += " · " + plural(len(r.Moments), "moment")
+	switch n := len(o.ix.full); {
+	case n == 1:
+		s += " (" + o.ix.full[0] + ")"
+		if len(r.Totals) == 1 {
+			s += " · " + plural(r.Totals[0], o.ix.unit)
+		}
+	case n > 1:
 		s += " (" + o.ix.full[0] + " → " + o.ix.full[n-1] + ")"
 		if len(r.Totals) == n {
-			s += " · " + itoa(r.Totals[n-1]) + " threads at the last"
+			s += " · " + plural(r.Totals[n-1], o.ix.unit) + " at the last"
 		}
 	}
 	return s

@@ -129,7 +129,7 @@ func (p *poolPane) subtitle() string {
 	if n := hidden(p.ix.labels, p.colIdx); n > 0 {
 		return plural(n, "moment") + " hidden at … (←/→ shows them) · sort: " + poolSorts[p.sortBy]
 	}
-	return "threads per state at each moment · sort: " + poolSorts[p.sortBy] + " · ←/→ picks the moment"
+	return p.ix.unit + "s per state · sort: " + poolSorts[p.sortBy] + " · ←/→ picks the moment"
 }
 
 // stateName is a group's state with what it waits on.
@@ -145,15 +145,21 @@ func (p poolPane) view() []string {
 		p.st.title.Render(cut(p.title(), p.width)),
 		p.st.dim.Render(cut(p.subtitle(), p.width)),
 	}
-	head := "  " + fit("STATE", p.nameW) + fit("CATEGORY", 9) + fit("trend", p.sparkW+1) + labelCells(p.ix.labels, p.colIdx, p.colW, p.moment)
+	// The name is cut one cell short so that a long state never runs into
+	// its category.
+	head := "  " + fit("STATE", p.nameW-1) + " " + fit("CATEGORY", 9) + fit("trend", p.sparkW+1) + labelCells(p.ix.labels, p.colIdx, p.colW, p.moment)
 	lines = append(lines, p.st.header.Render(cut(head, p.width)))
 	if len(p.groups) == 0 {
-		lines = append(lines, p.st.dim.Render("  no state matches the filter"))
+		if p.query == "" {
+			lines = append(lines, p.st.dim.Render("  no states"))
+		} else {
+			lines = append(lines, p.st.dim.Render("  no state matches the filter"))
+		}
 	}
 	start, end := p.list.window(len(p.groups), p.listHeight())
 	for i := start; i < end; i++ {
 		g := p.groups[i].g
-		name := fit(stateName(g.State, g.Via), p.nameW)
+		name := fit(stateName(g.State, g.Via), p.nameW-1) + " "
 		cat := fit(string(g.Category), 9)
 		spark := fit(sparkline(g.Counts), p.sparkW+1)
 		cells := countCells(g.Counts, p.colIdx, p.colW)

@@ -284,9 +284,9 @@ func (s *statePane) sameLine() string {
 		parts = append(parts, itoa(n)+" at "+s.ix.labels[k])
 	}
 	if len(parts) == 0 {
-		return itoa(all) + " threads at " + s.ix.labels[s.moment]
+		return plural(all, s.ix.unit) + " at " + s.ix.labels[s.moment]
 	}
-	return "same threads in this state: " + strings.Join(parts, " · ") + " (of " + itoa(all) + ")"
+	return "same " + s.ix.unit + "s in this state: " + strings.Join(parts, " · ") + " (of " + itoa(all) + ")"
 }
 
 // presence is one mark per moment for thread t: ● in this state, ○ in the
@@ -419,8 +419,8 @@ func (s statePane) view() []string {
 func (s statePane) compareView(room int) []string {
 	a, b := s.ix.labels[s.cmpFrom], s.ix.labels[s.moment]
 	lines := []string{s.st.header.Render(cut("COMPARE representative stacks: "+a+" (left, fixed) ⇄ "+b+" (←/→) · c closes", s.width))}
-	if s.stackAt(s.cmpFrom) == nil || s.stackAt(s.moment) == nil {
-		lines = append(lines, s.st.dim.Render(cut("  no thread in this state at "+a+" or "+b+": nothing to compare", s.width)))
+	if empty := s.emptySide(); empty != "" {
+		return append(lines, s.st.dim.Render(cut("  "+empty, s.width)))
 	}
 	same, left, right := 0, 0, 0
 	for _, op := range s.diff {
@@ -479,6 +479,22 @@ func (s statePane) compareView(room int) []string {
 		lines = append(lines, s.moreLine(more))
 	}
 	return lines
+}
+
+// emptySide names the moments of the comparison with no thread in the
+// state ("no goroutine in this state at before: nothing to compare"); ""
+// when both have a stack to compare.
+func (s *statePane) emptySide() string {
+	var at []string
+	for _, k := range []int{s.cmpFrom, s.moment} {
+		if s.stackAt(k) == nil {
+			at = append(at, s.ix.labels[k])
+		}
+	}
+	if len(at) == 0 {
+		return ""
+	}
+	return "no " + s.ix.unit + " in this state at " + strings.Join(at, " nor at ") + ": nothing to compare"
 }
 
 // weight is the number of threads ts stand for (aggregated formats give

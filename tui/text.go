@@ -42,6 +42,17 @@ func cut(s string, w int) string {
 	return s
 }
 
+// cutStatus cuts a status line to w cells; the path of "wrote PATH" loses
+// its start, not its file name ("wrote …/exports/dumpdiff-pool-….md").
+func cutStatus(s string, w int) string {
+	path, ok := strings.CutPrefix(s, "wrote ")
+	if !ok || width(s) <= w || w < 20 {
+		return cut(s, w)
+	}
+	room := w - width("wrote …")
+	return "wrote …" + ansi.TruncateLeft(path, width(path)-room, "")
+}
+
 var sparkLevels = []rune("▁▂▃▄▅▆▇█")
 
 // sparkline draws counts scaled to their largest value: a zero is the lowest
