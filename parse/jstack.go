@@ -39,6 +39,11 @@ import (
 // at most 3 such lines, none of them an exception message), it was log
 // output interleaved with the dump and is recorded in Dump.Skipped; if the
 // dump ends instead, it was the log after the dump and is passed over.
+//
+// Nothing read is dropped silently at the end either: a frame or lock line
+// cut at the end of input is recorded in Dump.Skipped, and a dump that
+// stops in the middle of a thread, before its "JNI global refs:" line, gets
+// a Skipped entry saying it looks truncated (checkTruncated).
 
 // maxPending is the number of consecutive foreign lines after which a dump
 // without trailer is taken to have ended.
@@ -131,6 +136,7 @@ func parseJVMText(p *textParser) *Dump {
 	switch {
 	case bytes.HasPrefix(line, prefixFullDump):
 		d.Version = dumpVersion(line[len(prefixFullDump):])
+		s.full = true
 	case d.ProcessID == 0 && d.Time.IsZero() && (isThreadInfoHeader(line) || isHotSpotHeader(line)):
 		p.ls.unread()
 		s.state = stThread
@@ -260,6 +266,11 @@ type jstackScanner struct {
 	// frames caches frame lines by their text: one map lookup per frame line
 	// instead of one per field. The frames themselves come from the interner.
 	frames map[string]*Frame
+	// full is true when the dump began with its "Full thread dump" line.
+	full      bool
+	lastBlank bool   // the line last read was blank
+	lastNo    int    // number of the last non-blank line read
+	last      []byte // copy of that line
 }
 
 // run reads lines until the dump ends.
@@ -269,17 +280,25 @@ func (s *jstackScanner) run() {
 		line, ok := s.p.ls.next()
 		if !ok {
 			s.cutAtEOF()
+			s.checkTruncated()
 			return
 		}
 		t := trimIndent(line)
 		if len(t) == 0 {
 			s.blank()
+			s.lastBlank = true
 			continue
 		}
 		if line[0] != ' ' && line[0] != '\t' && (bytes.HasPrefix(line, prefixFullDump) || isDateLine(line) || isPIDLine(line)) {
 			s.p.ls.unread()
+			s.checkTruncated()
 			return
 		}
+		// The last line is kept for checkTruncated: one copy into a reused
+		// buffer per line, no allocation.
+		s.lastBlank = false
+		s.lastNo = s.p.ls.lineNo()
+		s.last = append(s.last[:0], line...)
 		if !s.line(line, t) {
 			return
 		}
@@ -469,6 +488,44 @@ func (s *jstackScanner) cutAtEOF() {
 	}
 	s.pending = s.pending[:n-1]
 	s.d.Skipped = append(s.d.Skipped, Skipped{Line: last.line, Text: last.text, Reason: "line cut at end of input"})
+}
+
+// truncatedReason is the Skipped reason of a dump cut in the middle of a thread.
+const truncatedReason = "dump ends without its JNI global refs line: truncated?"
+
+// checkTruncated runs where the dump ends at the end of input or at the
+// next dump's first line. A dump that began with "Full thread dump" and
+// stops inside a thread, before "JNI global refs:" and any other trailer
+// section, was cut (a kill -3 log copied while the JVM was still writing,
+// head on a big file): its last line is recorded in Skipped so that the
+// missing threads are not read as threads that went away. Only a cut in
+// the middle of a thread is flagged, never a dump that ends after a blank
+// line: JDK 5 and older, and some tools, print no JNI line at all.
+//
+//	last line cut (no line ending)                          flagged
+//	last line a line of a Java thread (stack or state line) flagged
+//	last line a Java thread's header ("main" #1 prio=5 ...) flagged
+//	last line a header without #N                           not flagged (the
+//	    non-Java threads that end a dump print no stack; JDK 5 prints no #N)
+//	last line blank or held back as foreign (log output)    not flagged
+func (s *jstackScanner) checkTruncated() {
+	if !s.full || s.t == nil || s.lastBlank || len(s.pending) > 0 || (s.state != stThread && s.state != stOwnable) {
+		return
+	}
+	cut := s.p.ls.eof && s.p.ls.partial && s.lastNo == s.p.ls.lineNo()
+	if !cut && len(s.fbuf) == 0 && !s.sawStateLine && s.t.ID == 0 {
+		return
+	}
+	if n := len(s.d.Skipped); n > 0 && s.d.Skipped[n-1].Line == s.lastNo {
+		// The cut line is already recorded (cutAtEOF, badThreadLine).
+		s.d.Skipped[n-1].Reason += "; " + truncatedReason
+		return
+	}
+	text := s.last
+	if len(text) > 200 {
+		text = text[:200]
+	}
+	s.d.Skipped = append(s.d.Skipped, Skipped{Line: s.lastNo, Text: string(text), Reason: truncatedReason})
 }
 
 // resumable reports whether a frame or lock line may continue the current

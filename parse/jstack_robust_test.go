@@ -76,7 +76,7 @@ func TestJVMTextBadThreadLines(t *testing.T) {
 			name:    "frame line cut at end of input (head -c 20000)",
 			input:   func(t *testing.T) string { return readInput(t, hikariDuring1)[:20000] },
 			want:    dumpSummary{Line: 1, Threads: 19, Skipped: 1},
-			skipped: []Skipped{{Line: 294, Text: "\tat java.util.con", Reason: "line cut at end of input"}},
+			skipped: []Skipped{{Line: 294, Text: "\tat java.util.con", Reason: "line cut at end of input; " + truncatedReason}},
 		},
 		{
 			name: "lock line cut at end of input",
@@ -85,7 +85,7 @@ func TestJVMTextBadThreadLines(t *testing.T) {
 				return s[:strings.Index(s, parkCut)+len(parkCut)]
 			},
 			want:    dumpSummary{Line: 1, Threads: 17, Skipped: 1},
-			skipped: []Skipped{{Line: 217, Text: parkCut, Reason: "line cut at end of input"}},
+			skipped: []Skipped{{Line: 217, Text: parkCut, Reason: "line cut at end of input; " + truncatedReason}},
 		},
 		{
 			name: "a bad frame and a bad lock line inside a stack",
@@ -164,4 +164,93 @@ func threadNamed(d *Dump, name string) *Thread {
 		}
 	}
 	return nil
+}
+
+// catalinaLog is a real Tomcat log with three kill -3 dumps of 35 threads:
+// date lines 35, 390, 737; JNI lines 347, 702, 1049. Its second dump's
+// thread "http-nio-8080-exec-2" has its header at line 499 and its state
+// line at 500, after the blank line 498 that ends the thread before it.
+const catalinaLog = corpusDir + "/jvm/dumpdiff-gen__openjdk-17.0.15__catalina-out-log-with-3-sigquit-dumps.log"
+
+// TestJVMTextTruncated checks that a dump cut in the middle of a thread
+// says so in Skipped, and that a dump that merely prints no JNI line does not.
+func TestJVMTextTruncated(t *testing.T) {
+	const state500 = "   java.lang.Thread.State: TIMED_WAITING (sleeping)"
+	header499 := func(t *testing.T) string {
+		return strings.TrimSuffix(cutLines(readInput(t, catalinaLog), 499, 499), "\n")
+	}
+	tests := []struct {
+		name    string
+		input   func(t *testing.T) string
+		want    []dumpSummary
+		skipped func(t *testing.T) []Skipped // of all dumps, in order
+	}{
+		{
+			name:    "kill -3 log cut at line 500, inside a thread",
+			input:   func(t *testing.T) string { return cutLines(readInput(t, catalinaLog), 1, 500) },
+			want:    []dumpSummary{{Line: 35, Threads: 35}, {Line: 390, Threads: 15, Skipped: 1}},
+			skipped: func(*testing.T) []Skipped { return []Skipped{{Line: 500, Text: state500, Reason: truncatedReason}} },
+		},
+		{
+			name: "cut dump followed by the next dump",
+			input: func(t *testing.T) string {
+				s := readInput(t, catalinaLog)
+				return cutLines(s, 1, 500) + cutLines(s, 737, 0)
+			},
+			want:    []dumpSummary{{Line: 35, Threads: 35}, {Line: 390, Threads: 15, Skipped: 1}, {Line: 501, Threads: 35}},
+			skipped: func(*testing.T) []Skipped { return []Skipped{{Line: 500, Text: state500, Reason: truncatedReason}} },
+		},
+		{
+			name:  "cut after a Java thread's header",
+			input: func(t *testing.T) string { return cutLines(readInput(t, catalinaLog), 1, 499) },
+			want:  []dumpSummary{{Line: 35, Threads: 35}, {Line: 390, Threads: 15, Skipped: 1}},
+			skipped: func(t *testing.T) []Skipped {
+				return []Skipped{{Line: 499, Text: header499(t), Reason: truncatedReason}}
+			},
+		},
+		{
+			name:    "cut at the blank line between threads: nothing to tell",
+			input:   func(t *testing.T) string { return cutLines(readInput(t, catalinaLog), 1, 498) },
+			want:    []dumpSummary{{Line: 35, Threads: 35}, {Line: 390, Threads: 14}},
+			skipped: func(*testing.T) []Skipped { return nil },
+		},
+		{
+			name: "complete dump without a final newline",
+			input: func(t *testing.T) string {
+				return strings.TrimRight(readInput(t, jstackL), "\n")
+			},
+			want:    []dumpSummary{{Line: 1, Threads: 29}},
+			skipped: func(*testing.T) []Skipped { return nil },
+		},
+		{
+			name: "paste without Full thread dump line, cut in a frame: only the cut line",
+			input: func(t *testing.T) string {
+				s := cutLines(readInput(t, jstackL), 14, 27) // "main" and "Reference Handler" up to its third frame
+				return s[:len(s)-20]
+			},
+			want: []dumpSummary{{Line: 1, Threads: 2, Skipped: 1}},
+			skipped: func(t *testing.T) []Skipped {
+				line := strings.TrimSuffix(cutLines(readInput(t, jstackL), 27, 27), "\n")
+				return []Skipped{{Line: 14, Text: line[:len(line)-19], Reason: "line cut at end of input"}}
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dumps, err := Parse("x", strings.NewReader(tt.input(t)))
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			if diff := cmp.Diff(tt.want, summarize(dumps)); diff != "" {
+				t.Errorf("dumps (-want +got):\n%s", diff)
+			}
+			var got []Skipped
+			for _, d := range dumps {
+				got = append(got, d.Skipped...)
+			}
+			if diff := cmp.Diff(tt.skipped(t), got); diff != "" {
+				t.Errorf("skipped (-want +got):\n%s", diff)
+			}
+		})
+	}
 }
