@@ -1,6 +1,9 @@
 package parse
 
-import "bytes"
+import (
+	"bytes"
+	"fmt"
+)
 
 // Go goroutine profile, debug=1 text (/debug/pprof/goroutine?debug=1,
 // pprof.Lookup("goroutine").WriteTo(w, 1)) and its goroutineleak variant:
@@ -16,11 +19,14 @@ import "bytes"
 //	header -- record line --> record;  record -- "# labels:" --> record
 //	record -- "#\t" frame --> record;  record -- blank --> between
 //	between -- record line --> record
+//	any -- "goroutine profile: total N" --> end of dump, unread (a second profile)
 //	any -- a line no rule knows --> peek at the next line: if it is a
 //	       record or frame line, the unknown one is recorded in Dump.Skipped;
 //	       otherwise the dump ends there.
 //
-// Each record becomes one Thread with Weight = count and no ID.
+// Each record becomes one Thread with Weight = count and no ID. When the
+// weights do not sum to the header's total, a Skipped entry at the header
+// says so: the profile was cut.
 
 // startsGoDebug1 claims "goroutine profile: total N" and
 // "goroutineleak profile: total N".
@@ -83,6 +89,8 @@ func parseGoDebug1(p *textParser) *Dump {
 	if !ok {
 		return nil
 	}
+	total, _ := parseInt(line[bytes.LastIndexByte(line, ' ')+1:], 0)
+	header, headerLn := string(line), ls.lineNo()
 	d := &Dump{Kind: kind}
 	var cur *Thread
 	var frames []*Frame
@@ -142,6 +150,11 @@ func parseGoDebug1(p *textParser) *Dump {
 			frames = append(frames, f)
 			continue
 		}
+		if _, ok := debug1Header(line); ok {
+			// A second profile appended to the same file: a new dump.
+			ls.unread()
+			break
+		}
 		// Not a profile line: it belongs to the dump only if the dump goes on.
 		junk := append([]byte(nil), line...)
 		junkLn := ls.lineNo()
@@ -159,6 +172,13 @@ func parseGoDebug1(p *textParser) *Dump {
 		goto again
 	}
 	flush()
+	// The runtime prints as total the number of goroutines its records
+	// count, so a sum that differs is a profile cut short (head, a copy
+	// made while it was written) or with records removed.
+	if sum := d.ThreadCount(); int64(sum) != total {
+		d.Skipped = append([]Skipped{{Line: headerLn, Text: header,
+			Reason: fmt.Sprintf("profile says total %d, records sum to %d: truncated?", total, sum)}}, d.Skipped...)
+	}
 	return d
 }
 

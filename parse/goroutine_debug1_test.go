@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -113,5 +114,62 @@ func TestParseLabelSet(t *testing.T) {
 		if _, _, ok := parseLabelSet([]byte(bad), newInterner()); ok {
 			t.Errorf("parseLabelSet(%q) ok, want failure", bad)
 		}
+	}
+}
+
+// TestGoDebug1Cut checks debug=1 profiles cut short or appended to one
+// another: the header's total is compared with the records' sum.
+func TestGoDebug1Cut(t *testing.T) {
+	const (
+		leak   = "../testdata/scenarios/go-slow-upstream-leak/during-2-debug1.txt" // total 630, 113 lines
+		header = "goroutine profile: total 630"
+		cut    = "profile says total 630, records sum to 223: truncated?"
+	)
+	tests := []struct {
+		name    string
+		input   func(s string) string
+		want    []dumpSummary
+		skipped []Skipped // of all dumps, in order
+	}{
+		{
+			name:  "whole profile",
+			input: func(s string) string { return s },
+			want:  []dumpSummary{{Line: 1, Threads: 630}},
+		},
+		{
+			name:    "first 20 lines (head -n 20)",
+			input:   func(s string) string { return cutLines(s, 1, 20) },
+			want:    []dumpSummary{{Line: 1, Threads: 223, Skipped: 1}},
+			skipped: []Skipped{{Line: 1, Text: header, Reason: cut}},
+		},
+		{
+			name:  "two profiles appended are two dumps",
+			input: func(s string) string { return s + s },
+			want:  []dumpSummary{{Line: 1, Threads: 630}, {Line: 114, Threads: 630}},
+		},
+		{
+			name:    "a cut profile then a whole one",
+			input:   func(s string) string { return cutLines(s, 1, 20) + s },
+			want:    []dumpSummary{{Line: 1, Threads: 223, Skipped: 1}, {Line: 21, Threads: 630}},
+			skipped: []Skipped{{Line: 1, Text: header, Reason: cut}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dumps, err := Parse("x", strings.NewReader(tt.input(readInput(t, leak))))
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			if diff := cmp.Diff(tt.want, summarize(dumps)); diff != "" {
+				t.Errorf("dumps (-want +got):\n%s", diff)
+			}
+			var got []Skipped
+			for _, d := range dumps {
+				got = append(got, d.Skipped...)
+			}
+			if diff := cmp.Diff(tt.skipped, got); diff != "" {
+				t.Errorf("skipped (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
