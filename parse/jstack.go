@@ -355,6 +355,17 @@ func (s *jstackScanner) line(line, t []byte) bool {
 		s.state = stHeap
 		return true
 	}
+	if t[0] == '"' && !indented && s.p.ls.partial && !headerHasState(line) {
+		// The last line of a cut input: a header that lost its end would
+		// make a thread with a wrong id or state ("many-3380" #339). A
+		// whole header in a file without a final newline is kept.
+		s.endThread()
+		s.flushPending()
+		s.p.skip(s.d, line, "line cut at end of input")
+		s.orphan = true
+		s.state = stThread
+		return true
+	}
 	if t[0] == '"' && !indented {
 		th := parseThreadHeader(line, s.p.in)
 		if th == nil && isNameOnlyHeader(t) {
@@ -490,6 +501,14 @@ func (s *jstackScanner) cutAtEOF() {
 	s.d.Skipped = append(s.d.Skipped, Skipped{Line: last.line, Text: last.text, Reason: "line cut at end of input"})
 }
 
+// headerHasState reports whether a HotSpot header goes on after its nid=
+// value, the last field before the state words: such a header was not cut
+// before its end, or only in its state words.
+func headerHasState(line []byte) bool {
+	i := bytes.Index(line, []byte(" nid="))
+	return i >= 0 && bytes.IndexByte(line[i+len(" nid="):], ' ') > 0
+}
+
 // truncatedReason is the Skipped reason of a dump cut in the middle of a thread.
 const truncatedReason = "dump ends without its JNI global refs line: truncated?"
 
@@ -509,11 +528,11 @@ const truncatedReason = "dump ends without its JNI global refs line: truncated?"
 //	    non-Java threads that end a dump print no stack; JDK 5 prints no #N)
 //	last line blank or held back as foreign (log output)    not flagged
 func (s *jstackScanner) checkTruncated() {
-	if !s.full || s.t == nil || s.lastBlank || len(s.pending) > 0 || (s.state != stThread && s.state != stOwnable) {
+	if !s.full || s.lastBlank || len(s.pending) > 0 || (s.state != stThread && s.state != stOwnable) {
 		return
 	}
 	cut := s.p.ls.eof && s.p.ls.partial && s.lastNo == s.p.ls.lineNo()
-	if !cut && len(s.fbuf) == 0 && !s.sawStateLine && s.t.ID == 0 {
+	if !cut && (s.t == nil || len(s.fbuf) == 0 && !s.sawStateLine && s.t.ID == 0) {
 		return
 	}
 	if n := len(s.d.Skipped); n > 0 && s.d.Skipped[n-1].Line == s.lastNo {

@@ -209,6 +209,26 @@ func TestJVMTextTruncated(t *testing.T) {
 			},
 		},
 		{
+			name: "cut inside a Java thread's header: no thread is made of it",
+			input: func(t *testing.T) string {
+				return cutLines(readInput(t, catalinaLog), 1, 498) + header499(t)[:40]
+			},
+			want: []dumpSummary{{Line: 35, Threads: 35}, {Line: 390, Threads: 14, Skipped: 1}},
+			skipped: func(t *testing.T) []Skipped {
+				return []Skipped{{Line: 499, Text: header499(t)[:40], Reason: "line cut at end of input; " + truncatedReason}}
+			},
+		},
+		{
+			name: "whole header as last line without newline: kept, dump flagged",
+			input: func(t *testing.T) string {
+				return cutLines(readInput(t, catalinaLog), 1, 498) + header499(t)
+			},
+			want: []dumpSummary{{Line: 35, Threads: 35}, {Line: 390, Threads: 15, Skipped: 1}},
+			skipped: func(t *testing.T) []Skipped {
+				return []Skipped{{Line: 499, Text: header499(t), Reason: truncatedReason}}
+			},
+		},
+		{
 			name:    "cut at the blank line between threads: nothing to tell",
 			input:   func(t *testing.T) string { return cutLines(readInput(t, catalinaLog), 1, 498) },
 			want:    []dumpSummary{{Line: 35, Threads: 35}, {Line: 390, Threads: 14}},
