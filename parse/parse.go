@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -32,9 +33,13 @@ func ParseFile(path string) ([]*Dump, error) {
 func Parse(name string, r io.Reader) ([]*Dump, error) {
 	br := bufio.NewReaderSize(r, 1<<20)
 	head, _ := br.Peek(2)
-	if len(head) == 2 && head[0] == 0x1f && head[1] == 0x8b {
+	gz := len(head) == 2 && head[0] == 0x1f && head[1] == 0x8b
+	if gz {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
+			if errors.Is(err, io.ErrUnexpectedEOF) {
+				return nil, fmt.Errorf("%s: truncated gzip stream (cut inside its header): %w", name, err)
+			}
 			return nil, fmt.Errorf("%s: reading gzip: %w", name, err)
 		}
 		defer zr.Close()
@@ -48,15 +53,18 @@ func Parse(name string, r io.Reader) ([]*Dump, error) {
 		}
 		data, err := io.ReadAll(br)
 		if err != nil {
+			if gz && errors.Is(err, io.ErrUnexpectedEOF) {
+				return nil, fmt.Errorf("%s: truncated gzip stream: it ends after %d bytes of %s data: %w", name, len(data), b.format, err)
+			}
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		dumps, err := b.parse(name, data, in)
 		if err == errUnrecognized {
-			return parseText(name, bufio.NewReader(bytes.NewReader(data)), in)
+			return parseText(name, bufio.NewReader(bytes.NewReader(data)), in, false)
 		}
 		return dumps, err
 	}
-	return parseText(name, br, in)
+	return parseText(name, br, in, gz)
 }
 
 // binaryFormat is a format read whole: pprof proto, jcmd JSON.
@@ -108,7 +116,10 @@ func (p *textParser) skip(d *Dump, line []byte, reason string) {
 // parseText scans the input line by line. Lines outside any dump (log
 // output around a kill -3 dump, a console session) are passed over: they
 // belong to no dump.
-func parseText(name string, r io.Reader, in *interner) ([]*Dump, error) {
+//
+// A read error ends the scan; the dumps read so far are returned with it.
+// gz tells that r is a gzip stream, whose truncation is named as such.
+func parseText(name string, r io.Reader, in *interner, gz bool) ([]*Dump, error) {
 	ls := newLineSource(name, r)
 	p := &textParser{ls: ls, in: in, name: name}
 	var dumps []*Dump
@@ -156,6 +167,17 @@ func parseText(name string, r io.Reader, in *interner) ([]*Dump, error) {
 		dumps = append(dumps, d)
 	}
 	if err := ls.Err(); err != nil {
+		if gz && errors.Is(err, io.ErrUnexpectedEOF) {
+			where := "after"
+			if ls.partial {
+				where = "in" // the last line read is cut
+			}
+			n := fmt.Sprintf("%d dumps", len(dumps))
+			if len(dumps) == 1 {
+				n = "1 dump"
+			}
+			return dumps, fmt.Errorf("%s: gzip stream truncated %s line %d (%s read before it): %w", name, where, ls.lineNo(), n, err)
+		}
 		return dumps, fmt.Errorf("%s:%d: %w", name, ls.lineNo(), err)
 	}
 	if len(dumps) == 0 {
