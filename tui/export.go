@@ -48,6 +48,9 @@ func (m Model) export() string {
 	if dir == "" {
 		dir = "."
 	}
+	if m.ix.of > 1 {
+		name = slug(m.ix.targetName()) + "-" + name
+	}
 	path := filepath.Join(dir, "dumpdiff-"+name+"-"+now().Format("20060102-150405")+".md")
 	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 		return "export failed: " + err.Error()
@@ -56,6 +59,18 @@ func (m Model) export() string {
 		path = abs
 	}
 	return "wrote " + path
+}
+
+// slug keeps letters, digits, '.', '-' and '_' of a target name for a
+// file name; anything else becomes '_'.
+func slug(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '-', r == '_':
+			return r
+		}
+		return '_'
+	}, s)
 }
 
 // capitalize upper-cases the first letter of an ASCII sentence.
@@ -179,7 +194,7 @@ func (o *overviewPane) markdown(w io.Writer) {
 
 // markdown writes the pool's states × moments table as shown.
 func (p *poolPane) markdown(w io.Writer, query string) {
-	fmt.Fprintf(w, "# %s\n\n", report.MarkdownText(p.title()))
+	fmt.Fprintf(w, "# %s\n\n", report.MarkdownText(p.ix.titlePrefix(false)+p.title()))
 	if query != "" {
 		fmt.Fprintf(w, "Filter: %s\n\n", mdCodeText(query))
 	}
@@ -197,7 +212,7 @@ func (p *poolPane) markdown(w io.Writer, query string) {
 // list and stack; or the comparison when it is open.
 func (s *statePane) markdown(w io.Writer) {
 	g := s.gi.g
-	fmt.Fprintf(w, "# %s\n\n", report.MarkdownText(s.title()))
+	fmt.Fprintf(w, "# %s\n\n", report.MarkdownText(s.ix.titlePrefix(false)+s.title()))
 	if g.Explain != "" {
 		fmt.Fprintf(w, "%s\n\n", report.MarkdownText(g.Explain))
 	}

@@ -26,6 +26,12 @@ type index struct {
 	internalName string
 	// unit is what a thread is called: "goroutine" for Go, else "thread".
 	unit string
+	// target names the captured process when every moment comes from the
+	// same one ("api-1"); "" otherwise. Labels then leave it out.
+	target string
+	// nth and of place this analysis among the targets the TUI shows
+	// (1-based); of is 1 for a single analysis.
+	nth, of int
 }
 
 // poolInfo is a pool with what the overview sorts and filters on.
@@ -75,6 +81,16 @@ func newIndex(r *analyze.Result) *index {
 		byName: make(map[string]*poolInfo, len(r.Pools)),
 		groups: make(map[*analyze.Group]*groupInfo),
 		where:  make([]map[threadKey]*analyze.Group, len(r.Moments)),
+		nth:    1,
+		of:     1,
+	}
+	if len(r.Moments) > 0 {
+		ix.target = r.Moments[0].Target
+		for _, m := range r.Moments {
+			if m.Target != ix.target {
+				ix.target = ""
+			}
+		}
 	}
 	ix.internalName, ix.unit = "JVM internal threads", "thread"
 	if r.Runtime == parse.RuntimeGo {
@@ -85,7 +101,7 @@ func newIndex(r *analyze.Result) *index {
 		if l == "" {
 			l = "#" + itoa(i+1)
 		}
-		if m.Target != "" {
+		if m.Target != "" && ix.target == "" {
 			l = m.Target + "/" + l
 		}
 		ix.full = append(ix.full, l)
@@ -178,6 +194,39 @@ func shortLabels(full []string) []string {
 }
 
 func isLetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
+
+// targetName is how the header names this analysis among several: its
+// target, or "target N" when the capture named none.
+func (ix *index) targetName() string {
+	if ix.target != "" {
+		return ix.target
+	}
+	return "target " + itoa(ix.nth)
+}
+
+// titlePrefix names the target at the head of a pool or state title: on
+// screen (keys true) with its place and the key to the next one ("api-1 (1
+// of 3, t: next) › "), in an export by name only ("api-1 › "); "" for a
+// single process.
+func (ix *index) titlePrefix(keys bool) string {
+	switch {
+	case ix.of > 1 && keys:
+		return ix.targetName() + " (" + itoa(ix.nth) + " of " + itoa(ix.of) + ", t: next) › "
+	case ix.target != "":
+		return ix.target + " › "
+	}
+	return ""
+}
+
+// momentNamed returns the index of the moment labelled l; -1 when none.
+func (ix *index) momentNamed(l string) int {
+	for i, f := range ix.labels {
+		if f == l {
+			return i
+		}
+	}
+	return -1
+}
 
 // poolByName returns the pool called name; nil when there is none.
 func (ix *index) poolByName(name string) *poolInfo { return ix.byName[name] }

@@ -7,7 +7,8 @@ type keyMap struct {
 	Up, Down, PageUp, PageDown, Home, End key.Binding
 	Enter, Back                           key.Binding
 	Left, Right, Moment, Compare, Focus   key.Binding
-	Filter, Sort, Export, Help, Quit      key.Binding
+	Filter, Sort, Export, Target, Help    key.Binding
+	Quit                                  key.Binding
 }
 
 func newKeyMap() keyMap {
@@ -31,6 +32,7 @@ func newKeyMap() keyMap {
 		Filter:   b([]string{"/"}, "/", "filter"),
 		Sort:     b([]string{"s"}, "s", "change sort"),
 		Export:   b([]string{"m"}, "m", "export Markdown"),
+		Target:   b([]string{"t"}, "t", "next target"),
 		Help:     b([]string{"?"}, "?", "help"),
 		Quit:     b([]string{"q", "ctrl+c"}, "q", "quit"),
 	}
@@ -46,13 +48,14 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End},
 		{k.Enter, k.Back, k.Left, k.Right, k.Moment, k.Compare, k.Focus},
-		{k.Filter, k.Sort, k.Export, k.Help, k.Quit},
+		{k.Filter, k.Sort, k.Export, k.Target, k.Help, k.Quit},
 	}
 }
 
 // shortFor is the one-line help of a screen, with short words so that it
-// fits in 80 columns.
-func (k keyMap) shortFor(s screen) []key.Binding {
+// fits in 80 columns; with several targets (many) the overview names `t`
+// (the other screens say it in their title).
+func (k keyMap) shortFor(s screen, many bool) []key.Binding {
 	h := func(b key.Binding, keys, desc string) key.Binding {
 		b.SetHelp(keys, desc)
 		return b
@@ -67,6 +70,9 @@ func (k keyMap) shortFor(s screen) []key.Binding {
 	quit := h(k.Quit, "q", "quit")
 	switch s {
 	case screenOverview:
+		if many {
+			return []key.Binding{enter, filter, sort, export, h(k.Target, "t", "target"), help, quit}
+		}
 		return []key.Binding{enter, filter, sort, export, help, quit}
 	case screenPool:
 		return []key.Binding{enter, back, moment, filter, sort, export, help, quit}

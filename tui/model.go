@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
@@ -16,9 +17,11 @@ import (
 //
 //	loading  → overview (loadedMsg) or quit (load error)
 //	overview → pool (enter on a pool or finding), state (enter on a finding
-//	           about one state), help (?)
-//	pool     → state (enter), overview (esc), help (?)
-//	state    → pool (esc), help (?)
+//	           about one state), help (?), the next target's overview (t)
+//	pool     → state (enter), overview (esc), help (?), the same pool in
+//	           the next target, else its overview (t)
+//	state    → pool (esc), help (?), the same state in the next target,
+//	           else its pool or overview (t)
 //	help     → the screen it was opened from (esc, ?, q)
 type screen int
 
@@ -30,9 +33,10 @@ const (
 	screenHelp
 )
 
-// loadedMsg carries the analysis and its index, both computed in a command.
+// loadedMsg carries the analyses and their indexes (one per captured
+// target), all computed in a command.
 type loadedMsg struct {
-	ix  *index
+	ixs []*index
 	err error
 }
 
@@ -47,10 +51,14 @@ type Model struct {
 	width  int
 	height int
 
-	load    func() (*analyze.Result, error)
+	load    func() ([]*analyze.Result, error)
 	spinner spinner.Model
 	err     error
 
+	// targets are the analyses shown, one per captured target, cycled by
+	// `t`; ix is targets[target], the one on screen.
+	targets  []*index
+	target   int
 	ix       *index
 	overview overviewPane
 	pool     poolPane
@@ -88,7 +96,7 @@ func base(opt Options) Model {
 }
 
 // newLoading is the model Run starts with: a spinner while load runs.
-func newLoading(load func() (*analyze.Result, error), opt Options) Model {
+func newLoading(load func() ([]*analyze.Result, error), opt Options) Model {
 	m := base(opt)
 	m.load = load
 	m.screen = screenLoading
@@ -98,15 +106,32 @@ func newLoading(load func() (*analyze.Result, error), opt Options) Model {
 
 // New returns the TUI showing the overview of r (for tests and callers that
 // already hold the analysis). It builds the index synchronously.
-func New(r *analyze.Result, opt Options) Model {
+func New(r *analyze.Result, opt Options) Model { return NewMany([]*analyze.Result{r}, opt) }
+
+// NewMany returns the TUI showing the overview of rs[0], one analysis per
+// captured target; `t` shows the next. rs must not be empty.
+func NewMany(rs []*analyze.Result, opt Options) Model {
 	m := base(opt)
-	return m.loaded(newIndex(r))
+	return m.loaded(newIndexes(rs))
 }
 
-func (m Model) loaded(ix *index) Model {
-	m.ix = ix
+// newIndexes indexes each analysis and numbers them for the header.
+func newIndexes(rs []*analyze.Result) []*index {
+	ixs := make([]*index, len(rs))
+	for i, r := range rs {
+		ixs[i] = newIndex(r)
+		ixs[i].nth, ixs[i].of = i+1, len(rs)
+	}
+	return ixs
+}
+
+func (m Model) loaded(ixs []*index) Model {
+	m.targets, m.target = ixs, 0
+	// `t` answers, and the help lists it, only with several targets.
+	m.keys.Target.SetEnabled(len(ixs) > 1)
+	m.ix = ixs[0]
 	m.screen = screenOverview
-	m.overview = newOverviewPane(ix, m.st)
+	m.overview = newOverviewPane(m.ix, m.st)
 	m.overview.refresh(m.query, m.width, m.bodyHeight())
 	return m
 }
@@ -118,11 +143,14 @@ func (m Model) Init() tea.Cmd {
 	}
 	load := m.load
 	return tea.Batch(m.spinner.Tick, func() tea.Msg {
-		r, err := load()
+		rs, err := load()
 		if err != nil {
 			return loadedMsg{err: err}
 		}
-		return loadedMsg{ix: newIndex(r)}
+		if len(rs) == 0 {
+			return loadedMsg{err: errors.New("no analysis to show")}
+		}
+		return loadedMsg{ixs: newIndexes(rs)}
 	})
 }
 
@@ -142,7 +170,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.err = msg.err
 			return m, tea.Quit
 		}
-		return m.loaded(msg.ix), nil
+		return m.loaded(msg.ixs), nil
 	case spinner.TickMsg:
 		if m.screen != screenLoading {
 			return m, nil
@@ -220,6 +248,8 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Export):
 		m.status = m.export()
 		return m, nil
+	case key.Matches(msg, k.Target):
+		return m.nextTarget(), nil
 	case key.Matches(msg, k.Back):
 		m.status = ""
 		return m.goBack(), nil
@@ -333,6 +363,59 @@ func (m Model) overviewKey(msg tea.KeyPressMsg) Model {
 			m = m.openFinding(r.f)
 		}
 	}
+	return m
+}
+
+// nextTarget shows the next target's analysis, at the same pool, state and
+// moment (by label) when it has them, else at its overview; the status says
+// which target is shown, or what it lacks.
+func (m Model) nextTarget() Model {
+	if len(m.targets) < 2 {
+		return m
+	}
+	from := m.screen
+	if from == screenHelp {
+		from = m.back
+	}
+	var pool, state, via, label string
+	switch from {
+	case screenPool:
+		pool, label = m.pool.pi.p.Name, m.ix.labels[m.pool.moment]
+	case screenState:
+		g := m.state.gi.g
+		pool, state, via, label = g.Pool, g.State, g.Via, m.ix.labels[m.state.moment]
+	}
+	sortBy, unfold := m.overview.sortBy, m.overview.unfold
+	m.target = (m.target + 1) % len(m.targets)
+	m.ix = m.targets[m.target]
+	m.overview = newOverviewPane(m.ix, m.st)
+	m.overview.sortBy, m.overview.unfold = sortBy, unfold
+	m.screen = screenOverview
+	m.refresh()
+	m.status = "showing " + m.ix.targetName() + " (" + itoa(m.ix.nth) + " of " + itoa(m.ix.of) + ")"
+	if pool == "" {
+		return m
+	}
+	pi := m.ix.poolByName(pool)
+	if pi == nil {
+		m.status = m.ix.targetName() + " has no pool " + pool
+		return m
+	}
+	m = m.openPool(pi)
+	moment := m.ix.momentNamed(label)
+	if moment >= 0 {
+		m.pool.setMoment(moment)
+	}
+	if state == "" {
+		return m
+	}
+	gi := pi.groupOf(state, via)
+	if gi == nil {
+		m.status = m.ix.targetName() + " has no " + stateName(state, via) + " in " + pool
+		return m
+	}
+	m = m.openState(gi, moment)
+	m.pool.moment = m.state.moment
 	return m
 }
 
@@ -458,7 +541,7 @@ func (m Model) View() tea.View {
 	case m.query != "":
 		foot = m.st.dim.Render(cut("filter: "+m.query+"  (/ edits, esc clears)", m.width))
 	}
-	lines = append(lines, foot, cut(m.help.ShortHelpView(m.keys.shortFor(m.screen)), m.width))
+	lines = append(lines, foot, cut(m.help.ShortHelpView(m.keys.shortFor(m.screen, len(m.targets) > 1)), m.width))
 	v := tea.NewView(strings.Join(lines, "\n"))
 	v.AltScreen = true
 	v.WindowTitle = "dumpdiff"

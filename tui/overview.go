@@ -252,7 +252,15 @@ func (o *overviewPane) toggleFold() {
 // title is the first line: runtime, moments, threads at the last moment.
 func (o *overviewPane) title() string {
 	r := o.ix.r
+	// With a target its name comes first, in place of "dumpdiff" (the
+	// short help names the t key), so that the counts fit 80 columns.
 	s := "dumpdiff"
+	switch {
+	case o.ix.of > 1:
+		s = o.ix.targetName() + " (" + itoa(o.ix.nth) + " of " + itoa(o.ix.of) + ")"
+	case o.ix.target != "":
+		s = o.ix.target
+	}
 	if r.Runtime != "" {
 		s += " · " + string(r.Runtime)
 	}

@@ -142,7 +142,7 @@ func stateName(state, via string) string {
 
 func (p poolPane) view() []string {
 	lines := []string{
-		p.st.title.Render(cut(p.title(), p.width)),
+		p.st.title.Render(cut(p.ix.titlePrefix(true)+p.title(), p.width)),
 		p.st.dim.Render(cut(p.subtitle(), p.width)),
 	}
 	// The name is cut one cell short so that a long state never runs into

@@ -355,7 +355,7 @@ func (s statePane) view() []string {
 		bar = cut(plainBar, s.width)
 	}
 	lines := []string{
-		s.st.title.Render(cut(s.title(), s.width)),
+		s.st.title.Render(cut(s.ix.titlePrefix(true)+s.title(), s.width)),
 		bar,
 		s.st.dim.Render(cut(orDash(g.Explain), s.width)),
 		cut(s.sameLine(), s.width),

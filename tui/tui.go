@@ -30,8 +30,9 @@ type Options struct {
 	// directory.
 	ExportDir string
 	// Markdown renders the whole analysis as Markdown (report.Generate in
-	// Markdown form); `m` on the unfiltered overview writes it. nil means the
-	// TUI's own Markdown of the overview.
+	// Markdown form); `m` on the unfiltered overview writes it, for the
+	// target on screen when there are several. nil means the TUI's own
+	// Markdown of the overview.
 	Markdown func(w io.Writer, r *analyze.Result) error
 	// Now stamps export file names; nil means time.Now.
 	Now func() time.Time
@@ -43,6 +44,20 @@ type Options struct {
 // Run starts the TUI at once with a spinner while load runs in a command,
 // then shows its result. It returns load's error, or the terminal's.
 func Run(ctx context.Context, load func() (*analyze.Result, error), opt Options) error {
+	return RunMany(ctx, func() ([]*analyze.Result, error) {
+		r, err := load()
+		if err != nil {
+			return nil, err
+		}
+		return []*analyze.Result{r}, nil
+	}, opt)
+}
+
+// RunMany is Run for a capture of several targets: load returns one
+// analysis per target (as the report's instances), the first is shown and
+// `t` cycles through the others, keeping the pool and state on screen when
+// the next target has them. An empty list is an error.
+func RunMany(ctx context.Context, load func() ([]*analyze.Result, error), opt Options) error {
 	if os.Getenv("NO_COLOR") != "" {
 		opt.NoColor = true
 	}
