@@ -31,9 +31,9 @@ func runTUI(cmd *cobra.Command, af *analysisFlags, args []string) error {
 }
 
 // runTUIWith opens the TUI at once; the analysis loads behind a spinner.
-// With several captured targets the first is shown and the others named.
+// With several captured targets the first is shown and `t` shows the next.
 func runTUIWith(cmd *cobra.Command, af *analysisFlags, args []string, exportDir string) error {
-	load := func() (*analyze.Result, error) {
+	load := func() ([]*analyze.Result, error) {
 		// Loading notes (a file skipped in a folder) cannot go to a terminal
 		// the TUI owns: they become warnings of the analysis.
 		var notes strings.Builder
@@ -42,20 +42,15 @@ func runTUIWith(cmd *cobra.Command, af *analysisFlags, args []string, exportDir 
 		if err != nil {
 			return nil, err
 		}
-		r := rs[0]
 		for _, l := range strings.Split(strings.TrimSpace(notes.String()), "\n") {
 			if l != "" {
-				r.Warnings = append(r.Warnings, strings.TrimPrefix(l, "dumpdiff: "))
+				rs[0].Warnings = append(rs[0].Warnings, strings.TrimPrefix(l, "dumpdiff: "))
 			}
 		}
-		for _, o := range rs[1:] {
-			r.Warnings = append(r.Warnings, "another target was captured and is not shown here: "+o.Moments[0].Target+
-				" (see `dumpdiff "+args[0]+"`)")
-		}
-		return r, nil
+		return rs, nil
 	}
 	opt := tui.Options{ExportDir: exportDir, Markdown: func(w io.Writer, r *analyze.Result) error {
 		return report.Generate(w, r, report.Options{Format: "markdown"})
 	}}
-	return tui.Run(cmd.Context(), load, opt)
+	return tui.RunMany(cmd.Context(), load, opt)
 }
