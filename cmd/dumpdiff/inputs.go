@@ -37,7 +37,7 @@ func loadInputs(args []string, opt loadOptions, stdin io.Reader, warn io.Writer)
 			if stdin == nil {
 				stdin = os.Stdin
 			}
-			dumps, err := parse.Parse("-", stdin)
+			dumps, err := keepPartial(parse.Parse("-", stdin))(warn)
 			if err != nil {
 				return nil, err
 			}
@@ -58,7 +58,7 @@ func loadInputs(args []string, opt loadOptions, stdin io.Reader, warn io.Writer)
 			in = append(in, xs...)
 			continue
 		}
-		dumps, err := parse.ParseFile(a)
+		dumps, err := keepPartial(parse.ParseFile(a))(warn)
 		if err != nil {
 			return nil, err
 		}
@@ -88,6 +88,22 @@ func loadInputs(args []string, opt loadOptions, stdin io.Reader, warn io.Writer)
 	return in, nil
 }
 
+// keepPartial keeps what a truncated input gave (a gzip cut in transfer):
+// the dumps read before the cut are analyzed and the cut is reported as a
+// warning; nothing already read is lost. Other errors pass through.
+func keepPartial(dumps []*parse.Dump, err error) func(warn io.Writer) ([]*parse.Dump, error) {
+	return func(warn io.Writer) ([]*parse.Dump, error) {
+		if err != nil && len(dumps) > 0 && errors.Is(err, io.ErrUnexpectedEOF) {
+			fmt.Fprintf(warn, "dumpdiff: warning: %v; analyzing the %d dump(s) read before the cut\n", err, len(dumps))
+			// The last dump is incomplete: say so where the report shows it.
+			last := dumps[len(dumps)-1]
+			last.Skipped = append(last.Skipped, parse.Skipped{Reason: "input cut here: " + err.Error()})
+			return dumps, nil
+		}
+		return dumps, err
+	}
+}
+
 // loadDir reads a folder of dumps.
 func loadDir(dir string, warn io.Writer) ([]analyze.Input, error) {
 	if xs, ok, err := loadManifest(dir, warn); ok || err != nil {
@@ -112,7 +128,7 @@ func loadDir(dir string, warn io.Writer) ([]analyze.Input, error) {
 			continue
 		}
 		path := filepath.Join(dir, name)
-		dumps, err := parse.ParseFile(path)
+		dumps, err := keepPartial(parse.ParseFile(path))(warn)
 		if err != nil {
 			var nd *parse.NoDumpError
 			if errors.As(err, &nd) {

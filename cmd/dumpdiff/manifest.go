@@ -30,7 +30,7 @@ func loadManifest(dir string, warn io.Writer) ([]analyze.Input, bool, error) {
 	var in []analyze.Input
 	for _, t := range m.Targets {
 		for _, f := range m.Dumps(t.Name) {
-			dumps, err := parse.ParseFile(filepath.Join(dir, f.Path))
+			dumps, err := keepPartial(parse.ParseFile(filepath.Join(dir, f.Path)))(warn)
 			if err != nil {
 				return nil, true, err
 			}

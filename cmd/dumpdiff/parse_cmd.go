@@ -33,7 +33,10 @@ func newParseCmd() *cobra.Command {
 				if err != nil {
 					failed = append(failed, err)
 					fmt.Fprintln(cmd.ErrOrStderr(), "dumpdiff:", err)
-					continue
+					// A truncated input still shows what was read before the cut.
+					if len(dumps) == 0 {
+						continue
+					}
 				}
 				if stats {
 					for _, d := range dumps {

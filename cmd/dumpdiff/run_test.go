@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -443,5 +444,29 @@ func TestFlagValues(t *testing.T) {
 	code, _, errs = runArgs(t, "--color", "bogus", goScenario)
 	if code != 1 || !strings.Contains(errs, `unknown --color "bogus"`) {
 		t.Errorf("--color bogus: exit %d, stderr %q", code, errs)
+	}
+}
+
+// TestTruncatedGzipKeepsWhatWasRead: a dump cut in transfer still gives
+// what was read before the cut, with the cut said on stderr.
+func TestTruncatedGzipKeepsWhatWasRead(t *testing.T) {
+	raw, err := os.ReadFile(goScenario + "/after.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(raw)
+	zw.Close()
+	cut := filepath.Join(t.TempDir(), "after.txt.gz")
+	os.WriteFile(cut, gz.Bytes()[:gz.Len()/2], 0o644)
+
+	code, out, errs := runArgs(t, "parse", "--stats", cut)
+	if code != 1 || !strings.Contains(errs, "gzip stream truncated") || !strings.HasPrefix(out, cut+" format=go-text threads=") {
+		t.Errorf("parse: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	code, out, errs = runArgs(t, cut)
+	if code != 0 || !strings.Contains(errs, "analyzing the 1 dump(s) read before the cut") || !strings.Contains(out, "dumpdiff · Go · 1 moment") {
+		t.Errorf("main job: exit %d, stderr %q, stdout %.200s", code, errs, out)
 	}
 }
