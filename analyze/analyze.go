@@ -34,11 +34,7 @@ func Analyze(in []Input, opt Options) *Result {
 		}
 		r.Moments = append(r.Moments, m)
 		r.Totals = append(r.Totals, m.Threads)
-		if m.Skipped > 0 {
-			s := x.Dump.Skipped[0]
-			r.Warnings = append(r.Warnings, fmt.Sprintf("%s: %d line(s) not understood and skipped, first at line %d (%s): %q",
-				label, m.Skipped, s.Line, s.Reason, s.Text))
-		}
+		r.Warnings = append(r.Warnings, skippedWarnings(label, x.Dump.Skipped)...)
 		if m.Threads == 0 {
 			r.Warnings = append(r.Warnings, fmt.Sprintf("%s: the dump holds no threads", label))
 		}
@@ -79,6 +75,30 @@ func mixesCreators(in []Input) bool {
 		}
 	}
 	return text && aggregated
+}
+
+// skippedWarnings says what the parser could not read in a dump: lines
+// skipped (how many, the first with its reason), and notes about the dump
+// as a whole (no line: an input cut in transfer).
+func skippedWarnings(label string, skipped []parse.Skipped) []string {
+	var out []string
+	lines := 0
+	var first *parse.Skipped
+	for i, s := range skipped {
+		if s.Line == 0 && s.Text == "" {
+			out = append(out, fmt.Sprintf("%s: %s", label, s.Reason))
+			continue
+		}
+		lines++
+		if first == nil {
+			first = &skipped[i]
+		}
+	}
+	if first != nil {
+		out = append([]string{fmt.Sprintf("%s: %d line(s) not understood and skipped, first at line %d (%s): %q",
+			label, lines, first.Line, first.Reason, first.Text)}, out...)
+	}
+	return out
 }
 
 // dedupeLabels makes every moment label unique ("before", "before (2)"), so
