@@ -105,11 +105,6 @@ MD
 		"exec total=$exec_re" \
 		"exec waiting in CompletableFuture.get=${exec_re}.*CompletableFuture\.(timedGet|waitingGet).*MyPageService" \
 		"exec idle (TaskQueue)=${exec_re}.*org\.apache\.tomcat\.util\.threads\.TaskQueue\.(take|poll)"
-	echo
-	echo "Load generator summaries (load ended at T0+${LOAD_END}s):"
-	echo
-	echo '```'
-	cat "$WORK/load-summary.txt"
-	echo '```'
+	load_summary_section
 } >"$dir/README.md"
 publish "$dir" "$SCENARIOS_DIR/$name"

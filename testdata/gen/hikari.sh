@@ -68,11 +68,6 @@ MD
 		"exec waiting in HikariPool.getConnection=${exec_re}.*com\.zaxxer\.hikari\.pool\.HikariPool\.getConnection" \
 		"of which from HealthServlet=${exec_re}.*com\.zaxxer\.hikari\.pool\.HikariPool\.getConnection.*com\.example\.shop\.HealthServlet" \
 		"exec idle (TaskQueue)=${exec_re}.*org\.apache\.tomcat\.util\.threads\.TaskQueue\.(take|poll)"
-	echo
-	echo "Load generator summaries (load ended at T0+${LOAD_END}s):"
-	echo
-	echo '```'
-	cat "$WORK/load-summary.txt"
-	echo '```'
+	load_summary_section
 } >"$dir/README.md"
 publish "$dir" "$SCENARIOS_DIR/$name"

@@ -265,6 +265,17 @@ prepare() {
 }
 
 # publish OUT DEST replaces DEST with the freshly written OUT, after check_undisturbed.
+# load_summary_section prints the README section with the load generator's
+# summaries (inside a case's README block).
+load_summary_section() {
+	echo
+	echo "Load generator summaries (load ended at T0+${LOAD_END}s):"
+	echo
+	echo '```'
+	cat "$WORK/load-summary.txt"
+	echo '```'
+}
+
 publish() {
 	check_undisturbed
 	rm -rf "$2"

@@ -81,11 +81,6 @@ MD
 		"exec in upstream socket read=${exec_re}.*${SOCKET_READ_RE}.*HttpURLConnection.*com\.example\.shop\.UpstreamClient\.fetch" \
 		"exec in Semaphore.tryAcquire=${exec_re}.*Semaphore\.tryAcquire" \
 		"exec idle (TaskQueue)=${exec_re}.*org\.apache\.tomcat\.util\.threads\.TaskQueue\.(take|poll)"
-	echo
-	echo "Load generator summaries (load ended at T0+${LOAD_END}s):"
-	echo
-	echo '```'
-	cat "$WORK/load-summary.txt"
-	echo '```'
+	load_summary_section
 } >"$dir/README.md"
 publish "$dir" "$SCENARIOS_DIR/$name"
