@@ -507,16 +507,14 @@ func auxLabels(aux []*parse.Dump) map[string]map[string]string {
 			out[k] = t.Labels
 		}
 	}
-	// Re-key by the text stack key form used by the caller.
-	res := map[string]map[string]string{}
-	for k, v := range out {
-		if !ambiguous[k] {
-			res[k] = v
-		}
+	for k := range ambiguous {
+		delete(out, k)
 	}
-	return res
+	return out
 }
 
+// funcKey is a stack by function names only: what a debug=2 goroutine and
+// the proto sample of the same goroutine have in common.
 func funcKey(t *parse.Thread) string {
 	var sb strings.Builder
 	for _, f := range t.Frames {
