@@ -470,3 +470,34 @@ func TestTruncatedGzipKeepsWhatWasRead(t *testing.T) {
 		t.Errorf("main job: exit %d, stderr %q, stdout %.200s", code, errs, out)
 	}
 }
+
+// TestPoolByLabelFromAux: the Go 1.26 debug=2 dumps print no labels; the
+// debug=1 and proto files beside them do, and --pool-by label:route joins
+// them to the goroutines of each moment.
+func TestPoolByLabelFromAux(t *testing.T) {
+	code, out, errs := runArgs(t, "--format", "json", "--pool-by", "label:route", goScenario)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var doc struct {
+		Pools []struct {
+			Name   string `json:"name"`
+			Counts []int  `json:"counts"`
+		} `json:"pools"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]int{}
+	for _, p := range doc.Pools {
+		got[p.Name] = p.Counts
+	}
+	// COUNTS.tsv (grep on the debug=1 files): 150 leaked search senders at
+	// after; 3 goroutines per items request (handler, readLoop, writeLoop).
+	if c := got["route=/api/search"]; len(c) != 5 || c[3] != 150 {
+		t.Errorf("route=/api/search %v, want 150 at after", c)
+	}
+	if c := got["route=/api/items"]; len(c) != 5 || c[3] != 450 {
+		t.Errorf("route=/api/items %v, want 450 at after", c)
+	}
+}
