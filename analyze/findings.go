@@ -200,11 +200,11 @@ func timelineFinding(r *Result, p *Pool, g *Group) (Finding, bool) {
 			f.Summary = fmt.Sprintf("%s %s rose from %d at %s to %d at %s, the last moment, and is still rising",
 				p.Name, what, base, lbl(0), last, lbl(n-1))
 		} else {
-			f.Summary = fmt.Sprintf("%d of %d %s threads %s at %s (%d at %s); still %d at %s",
-				peak, p.Counts[peakAt], p.Name, what, lbl(peakAt), base, lbl(0), last, lbl(n-1))
+			f.Summary = fmt.Sprintf("%d of %d %s %s %s at %s (%d at %s); still %d at %s",
+				peak, p.Counts[peakAt], p.Name, unit(r), what, lbl(peakAt), base, lbl(0), last, lbl(n-1))
 		}
 		if g.Same > 0 {
-			f.Summary += fmt.Sprintf("; %d are the same threads stuck there from %s to %s", g.Same, lbl(firstRise(c)), lbl(n-1))
+			f.Summary += fmt.Sprintf("; %d are the same %s stuck there from %s to %s", g.Same, unit(r), lbl(firstRise(c)), lbl(n-1))
 		}
 		if g.CPUThreads > 0 {
 			per := g.CPU / time.Duration(g.CPUThreads)
@@ -226,6 +226,14 @@ func timelineFinding(r *Result, p *Pool, g *Group) (Finding, bool) {
 		f.Summary += "; culprit " + g.Culprit + alsoFrom(g)
 	}
 	return f, true
+}
+
+// unit is what a runtime's threads are called in sentences.
+func unit(r *Result) string {
+	if r.Runtime == parse.RuntimeGo {
+		return "goroutines"
+	}
+	return "threads"
 }
 
 // alsoFrom names the group's other culprits, if any: "(also from
@@ -474,7 +482,7 @@ func explosion(r *Result) []Finding {
 	}
 	tt := r.Totals
 	f := Finding{Kind: KindExplosion, Severity: Critical, Counts: tt}
-	f.Summary = fmt.Sprintf("threads ×%.1f: %d at %s → %d at %s", float64(tt[at])/float64(max(tt[0], 1)), tt[0], r.Moments[0].Label, tt[at], r.Moments[at].Label)
+	f.Summary = fmt.Sprintf(unit(r)+" ×%.1f: %d at %s → %d at %s", float64(tt[at])/float64(max(tt[0], 1)), tt[0], r.Moments[0].Label, tt[at], r.Moments[at].Label)
 	if top != nil {
 		f.Pool = top.Name
 		f.Summary += fmt.Sprintf("; %s grew %d → %d", top.Name, top.Counts[0], top.Counts[at])

@@ -73,7 +73,7 @@ func TestScenarioVerdicts(t *testing.T) {
 		// At after both faults hold 150 goroutines; at after-2 the upstream
 		// calls have returned (a slow dependency) and the senders have not (a leak).
 		{"go-slow-upstream-leak", []want{
-			{KindNotRecovered, "main.(*server).handleSearch", "chan-send", []string{`^150 of 150 `, `0 at before`, `still 150 at after-2`, `\d+ are the same threads stuck there from during-1 to after-2`, `handleSearch\.func1`}},
+			{KindNotRecovered, "main.(*server).handleSearch", "chan-send", []string{`^150 of 150 `, `0 at before`, `still 150 at after-2`, `\d+ are the same goroutines stuck there from during-1 to after-2`, `handleSearch\.func1`}},
 			{KindRecovered, "net/http server connections", "http-client-wait", []string{`rose from 0 at before to 150 at after`, `back to 0 at after-2`, `handleItems`}},
 		}, []string{KindDeadlock, KindExplosion, KindContention, KindSaturated, KindGrowing, KindLeaked,
 			KindNotRecovered + " net/http server connections http-client-wait"}},
