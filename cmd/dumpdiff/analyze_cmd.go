@@ -74,7 +74,7 @@ func addAnalysis(root *cobra.Command) {
 	root.Flags().StringVarP(&format, "format", "f", "text", "output: "+strings.Join(report.Formats(), ", "))
 	root.Flags().StringVar(&failOn, "fail-on", "", "exit 3 when a finding of these kinds is present (comma-separated: "+strings.Join(findingKinds, ",")+")")
 	root.Flags().StringVar(&color, "color", "auto", "colour the text report: auto (a terminal and no NO_COLOR), always, never")
-	root.Flags().BoolVarP(&interactive, "interactive", "i", false, "open the interactive TUI (same as `dumpdiff tui`)")
+	root.Flags().BoolVarP(&interactive, "interactive", "i", false, "open the interactive TUI (same as the tui command)")
 	root.Args = cobra.ArbitraryArgs
 	root.RunE = func(cmd *cobra.Command, args []string) error {
 		if len(args) == 0 {

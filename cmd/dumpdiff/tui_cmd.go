@@ -22,7 +22,7 @@ func newTUICmd() *cobra.Command {
 		},
 	}
 	af.register(cmd)
-	cmd.Flags().StringVar(&exportDir, "export-dir", "", "folder where `m` writes Markdown (default: the current folder)")
+	cmd.Flags().StringVar(&exportDir, "export-dir", "", "folder where the m key writes Markdown (default: the current folder)")
 	return cmd
 }
 
