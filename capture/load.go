@@ -3,6 +3,8 @@ package capture
 import (
 	"context"
 	"errors"
+	"io"
+	"os"
 	"os/exec"
 	"time"
 )
@@ -30,6 +32,10 @@ type LoadRecord struct {
 // Running reports whether the load had not exited when the record was taken.
 func (l *LoadRecord) Running() bool { return l.Ended.IsZero() }
 
+// loadOutputGrace is how long the load's output is still read after it
+// exited, for a child that keeps it open.
+const loadOutputGrace = 500 * time.Millisecond
+
 // loadRun is a started load command; done is closed when it has exited and
 // rec is final.
 type loadRun struct {
@@ -46,21 +52,47 @@ func startLoad(ctx context.Context, command string, sec secrets) (l *loadRun, st
 	l = &loadRun{done: make(chan struct{}), rec: LoadRecord{Command: command, Started: time.Now(), ExitCode: -1}}
 	out := &tailBuffer{max: loadTailBytes}
 	cmd := exec.CommandContext(ctx, "sh", "-c", command)
-	cmd.Stdout, cmd.Stderr = out, out // one writer: exec calls it from one goroutine
-	stopGroupOnCancel(cmd)
-	cmd.WaitDelay = 2 * time.Second
-	if err := cmd.Start(); err != nil {
+	// The output goes through a pipe of our own, not exec's copying: then
+	// Wait returns when the load exits, even if a background child keeps
+	// the output open, and "after" counts from the real exit.
+	pr, pw, err := os.Pipe()
+	if err != nil {
 		l.rec.Ended, l.rec.Error = time.Now(), err.Error()
 		l.rec = sec.scrubLoad(l.rec)
 		close(l.done)
 		return l, l.rec
 	}
+	cmd.Stdout, cmd.Stderr = pw, pw
+	stopGroupOnCancel(cmd)
+	cmd.WaitDelay = 2 * time.Second
+	if err := cmd.Start(); err != nil {
+		pr.Close()
+		pw.Close()
+		l.rec.Ended, l.rec.Error = time.Now(), err.Error()
+		l.rec = sec.scrubLoad(l.rec)
+		close(l.done)
+		return l, l.rec
+	}
+	pw.Close() // the child holds its own copy
+	copied := make(chan struct{})
+	go func() {
+		io.Copy(out, pr) // one writer: the tail buffer is written from here only
+		close(copied)
+	}()
 	started = sec.scrubLoad(l.rec)
 	go func() {
 		defer close(l.done)
 		defer func() { l.rec = sec.scrubLoad(l.rec) }() // before close(l.done)
 		err := cmd.Wait()
 		l.rec.Ended = time.Now()
+		select {
+		case <-copied:
+		case <-time.After(loadOutputGrace):
+			// A child of the load still holds the output: stop reading it.
+			pr.Close()
+			<-copied
+		}
+		pr.Close()
 		l.rec.OutputTail = out.scrubbedTail(sec)
 		l.rec.ExitCode = cmd.ProcessState.ExitCode()
 		var ee *exec.ExitError

@@ -186,3 +186,28 @@ func TestCancelDuringLoad(t *testing.T) {
 		t.Errorf("labels %v, want [before]", got)
 	}
 }
+
+// A load whose background child keeps the output open: the load's end is
+// when the shell exits (not when its output closes), with no error.
+func TestLoadChildHoldsOutput(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	text := writeProfile(t, 2)
+	m, _, err := run(t, context.Background(), Plan{
+		Targets: []Target{ExecTarget("x", "cat "+text)},
+		Load:    "echo started; sleep 3 & exit 0",
+		Every:   50 * time.Millisecond,
+		After:   -1,
+		OutDir:  dir,
+	}, nil)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	l := m.Load
+	if l.ExitCode != 0 || l.Error != "" || l.OutputTail != "started\n" {
+		t.Errorf("load record %+v, want exit 0, no error, output kept", l)
+	}
+	if d := l.Ended.Sub(l.Started); d > 2*time.Second {
+		t.Errorf("load recorded as running %v: its end should be the shell's exit, not its child's", d)
+	}
+}
