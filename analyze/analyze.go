@@ -58,8 +58,22 @@ func Analyze(in []Input, opt Options) *Result {
 		}
 	}
 	b.finish()
+	if key, ok := strings.CutPrefix(opt.PoolBy, "label:"); ok && !anyPoolPrefixed(r.Pools, key+"=") {
+		r.Warnings = append(r.Warnings, fmt.Sprintf("no goroutine carries the pprof label %q: pooled by creator instead "+
+			"(Go text dumps print labels only from Go 1.27, or 1.26 with GODEBUG=tracebacklabels=1; put the debug=1 or "+
+			"proto profiles beside the debug=2 dumps in one folder to join their labels)", key))
+	}
 	findings(r)
 	return r
+}
+
+func anyPoolPrefixed(ps []*Pool, prefix string) bool {
+	for _, p := range ps {
+		if strings.HasPrefix(p.Name, prefix) {
+			return true
+		}
+	}
+	return false
 }
 
 // mixesCreators reports whether some moments print goroutine creators

@@ -145,7 +145,7 @@ func goPoolGrowing(r *Result, p *Pool, already []Finding) (Finding, bool) {
 		Frame: g.TopFrame, Culprit: g.Culprit, Evidence: evidence(g)}
 	f.Summary = fmt.Sprintf("%s goroutines rose at every moment and never fell: %s; most %s", p.Name, series(r, c), stateText(g))
 	if g.Same > 0 {
-		f.Summary += fmt.Sprintf("; the %d seen at %s are all still there at %s", g.Same, r.Moments[firstRise(g.Counts)].Label, r.Moments[n-1].Label)
+		f.Summary += stillThere(g.Same, momentName(r, firstRise(g.Counts)), momentName(r, n-1))
 	}
 	if g.Culprit != "" {
 		f.Summary += "; culprit " + g.Culprit
@@ -176,7 +176,7 @@ func timelineFinding(r *Result, p *Pool, g *Group) (Finding, bool) {
 	f := Finding{Pool: p.Name, State: g.State, Via: g.Via, Counts: c, Frame: g.TopFrame, Culprit: g.Culprit,
 		Evidence: evidence(g)}
 	what := stateText(g)
-	lbl := func(i int) string { return r.Moments[i].Label }
+	lbl := func(i int) string { return momentName(r, i) }
 	strictly := n >= 3
 	for i := 1; i < n; i++ {
 		if c[i] <= c[i-1] {
@@ -188,7 +188,7 @@ func timelineFinding(r *Result, p *Pool, g *Group) (Finding, bool) {
 		f.Kind, f.Severity = KindGrowing, Critical
 		f.Summary = fmt.Sprintf("%s %s rose at every moment and never fell: %s", p.Name, what, series(r, c))
 		if g.Same > 0 {
-			f.Summary += fmt.Sprintf("; the %d seen at %s are all still there at %s", g.Same, lbl(firstRise(c)), lbl(n-1))
+			f.Summary += stillThere(g.Same, lbl(firstRise(c)), lbl(n-1))
 		}
 	case float64(last-base) > RecoveredShare*float64(rise):
 		f.Kind = KindNotRecovered
@@ -300,7 +300,7 @@ func connectionPools(r *Result) []dbFinding {
 				f.Severity = Critical
 			}
 			f.Summary = fmt.Sprintf("DB connection pool exhausted at %s: %d %s threads wait for a connection",
-				r.Moments[at].Label, peak, p.Name)
+				momentName(r, at), peak, p.Name)
 			if holder != nil {
 				f.Summary += fmt.Sprintf(" while %d hold one and wait for the database (%s", holders, holder.Via)
 				if holder.Culprit != "" {
@@ -316,9 +316,9 @@ func connectionPools(r *Result) []dbFinding {
 				}
 			}
 			if f.Severity == Critical {
-				f.Summary += fmt.Sprintf("; not recovered: %d still waiting at %s", last, r.Moments[n-1].Label)
+				f.Summary += fmt.Sprintf("; not recovered: %d still waiting at %s", last, momentName(r, n-1))
 			} else {
-				f.Summary += fmt.Sprintf("; recovered: %d waiting at %s", last, r.Moments[n-1].Label)
+				f.Summary += fmt.Sprintf("; recovered: %d waiting at %s", last, momentName(r, n-1))
 			}
 			fs = append(fs, dbFinding{f, g})
 		}
@@ -360,10 +360,29 @@ func stateText(g *Group) string {
 	return s
 }
 
+// momentName names moment i in a sentence: its label, or "moment 2" when
+// the label is a bare number (a fixed-schedule capture labels them 1..N).
+func momentName(r *Result, i int) string {
+	l := r.Moments[i].Label
+	if strings.Trim(l, "0123456789") == "" {
+		return "moment " + l
+	}
+	return l
+}
+
+// stillThere says that the threads seen when a state rose are all still in
+// it at the end.
+func stillThere(n int, from, to string) string {
+	if n == 1 {
+		return fmt.Sprintf("; the one seen at %s is still there at %s", from, to)
+	}
+	return fmt.Sprintf("; the %d seen at %s are all still there at %s", n, from, to)
+}
+
 func series(r *Result, c []int) string {
 	parts := make([]string, len(c))
 	for i, x := range c {
-		parts[i] = fmt.Sprintf("%s %d", r.Moments[i].Label, x)
+		parts[i] = fmt.Sprintf("%d at %s", x, momentName(r, i))
 	}
 	return strings.Join(parts, ", ")
 }
@@ -430,7 +449,7 @@ func saturated(r *Result, p *Pool) (Finding, bool) {
 		if limit > 0 {
 			max = fmt.Sprintf("%d (%s)", limit, why)
 		}
-		f.Summary = fmt.Sprintf("%s saturated at %s: %d threads, none idle, %d waiting", p.Name, r.Moments[m].Label, total, waiting)
+		f.Summary = fmt.Sprintf("%s saturated at %s: %d threads, none idle, %d waiting", p.Name, momentName(r, m), total, waiting)
 		f.Summary += "; pool size " + max
 		if top != nil {
 			f.State, f.Via, f.Frame, f.Culprit = top.State, top.Via, top.TopFrame, top.Culprit
@@ -482,7 +501,7 @@ func explosion(r *Result) []Finding {
 	}
 	tt := r.Totals
 	f := Finding{Kind: KindExplosion, Severity: Critical, Counts: tt}
-	f.Summary = fmt.Sprintf(unit(r)+" ×%.1f: %d at %s → %d at %s", float64(tt[at])/float64(max(tt[0], 1)), tt[0], r.Moments[0].Label, tt[at], r.Moments[at].Label)
+	f.Summary = fmt.Sprintf(unit(r)+" ×%.1f: %d at %s → %d at %s", float64(tt[at])/float64(max(tt[0], 1)), tt[0], momentName(r, 0), tt[at], momentName(r, at))
 	if top != nil {
 		f.Pool = top.Name
 		f.Summary += fmt.Sprintf("; %s grew %d → %d", top.Name, top.Counts[0], top.Counts[at])
@@ -500,7 +519,7 @@ func explosion(r *Result) []Finding {
 	}
 	last := len(tt) - 1
 	if t[last] >= ExplosionFactor*t[0] && last != at {
-		f.Summary += fmt.Sprintf("; still %d at %s", tt[last], r.Moments[last].Label)
+		f.Summary += fmt.Sprintf("; still %d at %s", tt[last], momentName(r, last))
 	}
 	return []Finding{f}
 }
@@ -528,7 +547,7 @@ func deadlocks(r *Result) []Finding {
 			return
 		}
 		f := Finding{Kind: KindDeadlock, Severity: Critical, Counts: make([]int, len(r.Moments)),
-			Summary:  fmt.Sprintf("%s deadlock between %d threads: %s (at %s)", how, len(names), quoteList(names, 6), r.Moments[m].Label),
+			Summary:  fmt.Sprintf("%s deadlock between %d threads: %s (at %s)", how, len(names), quoteList(names, 6), momentName(r, m)),
 			Evidence: []Evidence{{Moment: m, Count: len(names), Threads: names}}}
 		f.Summary += cycleDetail(r, r.Moments[m].Dump, threads, &f)
 		f.Counts[m] = len(names)
@@ -557,7 +576,7 @@ func deadlocks(r *Result) []Finding {
 				continue
 			}
 			f := Finding{Kind: KindDeadlock, Severity: Critical, Counts: make([]int, len(r.Moments)),
-				Summary:  fmt.Sprintf("the Go runtime stopped the program at %s: %q", mo.Label, d.Headline),
+				Summary:  fmt.Sprintf("the Go runtime stopped the program at %s: %q", momentName(r, m), d.Headline),
 				Evidence: []Evidence{{Moment: m, Count: d.ThreadCount()}}}
 			f.Counts[m] = d.ThreadCount()
 			seen["\x00go-asleep"] = len(fs)
@@ -765,7 +784,7 @@ func contention(r *Result) []Finding {
 			f.Counts[m] = len(ws)
 			f.Evidence = append(f.Evidence, Evidence{Moment: m, Count: len(ws), Threads: firstN(ws, 5)})
 			if len(ws) >= maxOf(f.Counts) {
-				f.Summary = fmt.Sprintf("%d threads wait for <%s> (a %s) at %s, held by %q", len(ws), k.addr, k.class, mo.Label, owner.Name)
+				f.Summary = fmt.Sprintf("%d threads wait for <%s> (a %s) at %s, held by %q", len(ws), k.addr, k.class, momentName(r, m), owner.Name)
 				if len(owner.Frames) > 0 {
 					f.Frame = owner.Frames[0].Func
 					f.Summary += " in " + FrameString(owner.Frames[0])
