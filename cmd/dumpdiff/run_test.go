@@ -501,3 +501,10 @@ func TestPoolByLabelFromAux(t *testing.T) {
 		t.Errorf("route=/api/items %v, want 450 at after", c)
 	}
 }
+
+func TestPoolByLabelWithoutLabels(t *testing.T) {
+	code, out, errs := runArgs(t, "--pool-by", "label:route", goScenario+"/before.txt", goScenario+"/after.txt")
+	if code != 0 || !strings.Contains(out, `no goroutine carries the pprof label "route"`) {
+		t.Errorf("exit %d, stderr %q; want a warning that no goroutine carries the label:\n%s", code, errs, out)
+	}
+}
