@@ -36,10 +36,13 @@ type index struct {
 
 // poolInfo is a pool with what the overview sorts and filters on.
 type poolInfo struct {
-	p      *analyze.Pool
-	moved  int    // largest count minus smallest count over the moments
-	hay    string // lower-case search text: name and every group's hay
-	groups []*groupInfo
+	p     *analyze.Pool
+	moved int // largest count minus smallest count over the moments
+	// severity is the most severe finding about the pool, -1 when none:
+	// pools with a finding are listed first whatever the sort.
+	severity int
+	hay      string // lower-case search text: name and every group's hay
+	groups   []*groupInfo
 }
 
 // groupInfo is a group with its search text.
@@ -108,8 +111,17 @@ func newIndex(r *analyze.Result) *index {
 		ix.where[i] = make(map[threadKey]*analyze.Group, m.Threads)
 	}
 	ix.labels = shortLabels(ix.full)
+	worst := map[string]int{}
+	for _, f := range r.Findings {
+		if s, ok := worst[f.Pool]; !ok || int(f.Severity) > s {
+			worst[f.Pool] = int(f.Severity)
+		}
+	}
 	for _, p := range r.Pools {
-		pi := &poolInfo{p: p, moved: spread(p.Counts)}
+		pi := &poolInfo{p: p, moved: spread(p.Counts), severity: -1}
+		if s, ok := worst[p.Name]; ok {
+			pi.severity = s
+		}
 		var hay strings.Builder
 		hay.WriteString(strings.ToLower(p.Name))
 		for _, g := range p.States {

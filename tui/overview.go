@@ -80,7 +80,7 @@ func (o *overviewPane) refresh(query string, w, h int) {
 	o.text(o.st.header, title)
 	if len(findings) == 0 {
 		if len(o.ix.r.Findings) == 0 {
-			o.text(o.st.dim, "  no finding: nothing stays stuck across the moments")
+			o.text(o.st.dim, "  no finding")
 		} else {
 			o.text(o.st.dim, "  no finding matches the filter")
 		}
@@ -217,7 +217,8 @@ func (o *overviewPane) sortPools(ps []*poolInfo) {
 		case "largest":
 			c = cmp.Compare(b.p.Max, a.p.Max)
 		}
-		return cmp.Or(c, strings.Compare(a.p.Name, b.p.Name))
+		// Pools with a finding first, the most severe first, as the report does.
+		return cmp.Or(cmp.Compare(b.severity, a.severity), c, strings.Compare(a.p.Name, b.p.Name))
 	})
 }
 

@@ -84,7 +84,7 @@ func TestViewColor(t *testing.T) {
 func TestPoolHiddenMoments(t *testing.T) {
 	m := New(goData(t), Options{NoColor: true})
 	nm, _ := m.Update(tea.WindowSizeMsg{Width: 64, Height: 16})
-	m = send(t, nm.(Model), "/", "handleSearch", "enter", "G", "enter")
+	m = send(t, nm.(Model), "/", "handleSearch.func1", "enter", "G", "enter")
 	s := text(m)
 	checkSize(t, s, 64, 16)
 	golden(t, "go-pool-hidden-64x16.txt", s)
