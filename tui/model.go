@@ -88,6 +88,8 @@ func base(opt Options) Model {
 	m.filter.Prompt = "/"
 	m.filter.Placeholder = "thread name, frame or state"
 	m.filter.CharLimit = 200
+	// Wide enough for the placeholder: a zero width cuts it to one letter.
+	m.filter.SetWidth(40)
 	if opt.NoColor {
 		m.help.Styles = help.Styles{}
 		m.filter.SetStyles(textinput.Styles{})

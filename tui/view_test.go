@@ -98,3 +98,9 @@ func TestPoolHiddenMoments(t *testing.T) {
 		contains(t, "pool after ←", text(m), "["+goMoments[k-1]+"]")
 	}
 }
+
+// TestFilterPlaceholder: the filter input shows its whole hint.
+func TestFilterPlaceholder(t *testing.T) {
+	m := send(t, New(goData(t), Options{NoColor: true}), "/")
+	contains(t, "filter input", text(m), "/thread name, frame or state")
+}
