@@ -1,7 +1,9 @@
 package main
 
 import (
+	"cmp"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/dumpdiff/dumpdiff/analyze"
@@ -47,10 +49,21 @@ func runTUIWith(cmd *cobra.Command, af *analysisFlags, args []string, exportDir 
 				rs[0].Warnings = append(rs[0].Warnings, strings.TrimPrefix(l, "dumpdiff: "))
 			}
 		}
+		// The target with the most severe finding opens first.
+		slices.SortStableFunc(rs, func(a, b *analyze.Result) int { return cmp.Compare(worst(b), worst(a)) })
 		return rs, nil
 	}
 	opt := tui.Options{ExportDir: exportDir, Markdown: func(w io.Writer, r *analyze.Result) error {
 		return report.Generate(w, r, report.Options{Format: "markdown"})
 	}}
 	return tui.RunMany(cmd.Context(), load, opt)
+}
+
+// worst is the severity of the most severe finding of r, -1 when none.
+func worst(r *analyze.Result) int {
+	w := -1
+	for _, f := range r.Findings {
+		w = max(w, int(f.Severity))
+	}
+	return w
 }
