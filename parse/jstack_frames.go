@@ -105,6 +105,20 @@ func isFrameNote(loc []byte) bool {
 	return bytes.IndexByte(loc, ' ') >= 0 || len(loc) == 0
 }
 
+// lockPrefixes are the leading words of the lock lines, in matching order.
+var lockPrefixes = []struct {
+	prefix string
+	kind   LockKind
+}{
+	{"locked ", LockHeld},
+	{"Locked ", LockHeld}, // the Spring Boot actuator's ownable synchronizer line
+	{"waiting to lock ", LockWaitingTo},
+	{"waiting on ", LockWaitingOn},
+	{"parking to wait for ", LockParking},
+	{"eliminated ", LockEliminated},
+	{"waiting to re-lock in wait() ", LockReLocking},
+}
+
 // parseLockLine reads the text after "- " of a lock line. ownable is true
 // inside "Locked ownable synchronizers:". Shapes:
 //
@@ -122,35 +136,25 @@ func isFrameNote(loc []byte) bool {
 func parseLockLine(b []byte, in *interner, ownable bool) (Lock, bool) {
 	b = bytes.TrimSpace(b)
 	var l Lock
-	switch {
-	case bytes.HasPrefix(b, []byte("locked ")), bytes.HasPrefix(b, []byte("Locked ")):
-		// "Locked" is the Spring Boot actuator's ownable synchronizer line.
-		l.Kind = LockHeld
-		b = b[len("locked "):]
-	case bytes.HasPrefix(b, []byte("waiting to lock ")):
-		l.Kind = LockWaitingTo
-		b = b[len("waiting to lock "):]
-	case bytes.HasPrefix(b, []byte("waiting on ")):
-		l.Kind = LockWaitingOn
-		b = b[len("waiting on "):]
-	case bytes.HasPrefix(b, []byte("parking to wait for ")):
-		l.Kind = LockParking
-		b = b[len("parking to wait for "):]
-	case bytes.HasPrefix(b, []byte("eliminated ")):
-		l.Kind = LockEliminated
-		b = b[len("eliminated "):]
-	case bytes.Equal(b, []byte("lock is eliminated")):
-		l.Kind = LockEliminated
-		return l, true
-	case bytes.HasPrefix(b, []byte("waiting to re-lock in wait() ")):
-		l.Kind = LockReLocking
-		b = b[len("waiting to re-lock in wait() "):]
-	case ownable && bytes.Equal(b, []byte("None")):
-		return l, true
-	case ownable:
-		l.Kind = LockOwnable
-	default:
-		return l, false
+	matched := false
+	for _, p := range lockPrefixes {
+		if rest, ok := bytes.CutPrefix(b, []byte(p.prefix)); ok {
+			l.Kind, b, matched = p.kind, rest, true
+			break
+		}
+	}
+	if !matched {
+		switch {
+		case bytes.Equal(b, []byte("lock is eliminated")):
+			l.Kind = LockEliminated
+			return l, true
+		case ownable && bytes.Equal(b, []byte("None")):
+			return l, true
+		case ownable:
+			l.Kind = LockOwnable
+		default:
+			return l, false
+		}
 	}
 	if ownable && l.Kind == LockHeld {
 		l.Kind = LockOwnable // VisualVM: "- locked X@hash" under ownable synchronizers
