@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -49,24 +48,7 @@ func TestCaptureRunningScenario(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("capture exit %d: %s", code, errs)
 	}
-	code, js, errs := runArgs(t, "--format", "json", out)
-	if code != 0 {
-		t.Fatalf("analysis exit %d: %s", code, errs)
-	}
-	var doc struct {
-		Moments []struct {
-			Label string `json:"label"`
-		} `json:"moments"`
-		Findings []struct {
-			Kind    string `json:"kind"`
-			Pool    string `json:"pool"`
-			State   string `json:"state"`
-			Summary string `json:"summary"`
-		} `json:"findings"`
-	}
-	if err := json.Unmarshal([]byte(js), &doc); err != nil {
-		t.Fatal(err)
-	}
+	doc := jsonReport(t, out)
 	if n := len(doc.Moments); n < 3 || doc.Moments[0].Label != "before" || doc.Moments[n-1].Label != "after" {
 		t.Fatalf("moments %+v, want before, during-N..., after", doc.Moments)
 	}

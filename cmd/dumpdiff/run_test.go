@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dumpdiff/dumpdiff/report"
 )
 
 func runArgs(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -23,6 +25,30 @@ func runArgs(t *testing.T, args ...string) (code int, stdout, stderr string) {
 }
 
 const goScenario = "../../testdata/scenarios/go-slow-upstream-leak"
+
+// jsonReport runs the main job with --format json and decodes its output
+// with the report's own protocol types (strict: unknown fields fail).
+func jsonReport(t *testing.T, args ...string) *report.JSONReport {
+	t.Helper()
+	code, out, errs := runArgs(t, append([]string{"--format", "json"}, args...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	doc, err := report.DecodeJSON(strings.NewReader(out))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	return doc
+}
+
+// momentLabels lists a report's moment labels, comma-separated.
+func momentLabels(doc *report.JSONReport) string {
+	var labels []string
+	for _, m := range doc.Moments {
+		labels = append(labels, m.Label)
+	}
+	return strings.Join(labels, ",")
+}
 
 func TestParseStats(t *testing.T) {
 	code, out, errs := runArgs(t, "parse", "--stats", goScenario+"/before.txt", goScenario+"/before.pb.gz", goScenario+"/before-debug1.txt")
@@ -59,29 +85,8 @@ func TestParseErrors(t *testing.T) {
 }
 
 func TestMainJobGoScenario(t *testing.T) {
-	code, out, errs := runArgs(t, "--format", "json", goScenario)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
-	var doc struct {
-		Moments []struct {
-			Label   string `json:"label"`
-			Threads int    `json:"threads"`
-		} `json:"moments"`
-		Findings []struct {
-			Kind  string `json:"kind"`
-			Pool  string `json:"pool"`
-			State string `json:"state"`
-		} `json:"findings"`
-	}
-	if err := json.Unmarshal([]byte(out), &doc); err != nil {
-		t.Fatalf("json: %v\n%s", err, out)
-	}
-	var labels []string
-	for _, m := range doc.Moments {
-		labels = append(labels, m.Label)
-	}
-	if got := strings.Join(labels, ","); got != "before,during-1,during-2,after,after-2" {
+	doc := jsonReport(t, goScenario)
+	if got := momentLabels(doc); got != "before,during-1,during-2,after,after-2" {
 		t.Errorf("moments %s, want before,during-1,during-2,after,after-2 (folder order by label)", got)
 	}
 	kinds := map[string]bool{}
@@ -186,23 +191,7 @@ func TestCaptureThenAnalyze(t *testing.T) {
 	if strings.Contains(report, "no time in dump") {
 		t.Errorf("Go moments of a capture should show when they were taken (manifest):\n%s", report)
 	}
-	code, js, errs := runArgs(t, "--format", "json", out)
-	if code != 0 {
-		t.Fatalf("analyze exit %d: %s", code, errs)
-	}
-	var doc struct {
-		Moments []struct {
-			Label   string `json:"label"`
-			Threads int    `json:"threads"`
-		} `json:"moments"`
-		Pools []struct {
-			Name   string `json:"name"`
-			Counts []int  `json:"counts"`
-		} `json:"pools"`
-	}
-	if err := json.Unmarshal([]byte(js), &doc); err != nil {
-		t.Fatal(err)
-	}
+	doc := jsonReport(t, out)
 	if len(doc.Moments) != 3 {
 		t.Fatalf("%d moments, want 3 (each moment counted once: debug=2 primary, proto beside it)", len(doc.Moments))
 	}
@@ -231,26 +220,11 @@ func leakySender(stop chan struct{}) {
 
 func TestSortTime(t *testing.T) {
 	dir := "../../testdata/scenarios/slow-upstream-no-timeout/"
-	code, out, errs := runArgs(t, "--format", "json", "--sort", "time", dir+"after.txt", dir+"before.txt", dir+"during-2.txt")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
-	var doc struct {
-		Moments []struct {
-			Label string `json:"label"`
-		} `json:"moments"`
-	}
-	if err := json.Unmarshal([]byte(out), &doc); err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, m := range doc.Moments {
-		got = append(got, m.Label)
-	}
-	if strings.Join(got, ",") != "before,during-2,after" {
+	doc := jsonReport(t, "--sort", "time", dir+"after.txt", dir+"before.txt", dir+"during-2.txt")
+	if got := momentLabels(doc); got != "before,during-2,after" {
 		t.Errorf("--sort time gave %v, want before,during-2,after (by the jstack date lines)", got)
 	}
-	code, _, errs = runArgs(t, "--sort", "size", dir+"after.txt")
+	code, _, errs := runArgs(t, "--sort", "size", dir+"after.txt")
 	if code != 1 || !strings.Contains(errs, `unknown --sort "size"`) {
 		t.Errorf("exit %d, stderr %q", code, errs)
 	}
@@ -388,18 +362,7 @@ func TestCaptureSleepLeak(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("capture exit %d: %s", code, errs)
 	}
-	code, js, errs := runArgs(t, "--format", "json", out)
-	if code != 0 {
-		t.Fatalf("analysis exit %d: %s", code, errs)
-	}
-	var doc struct {
-		Findings []struct {
-			Kind, Pool, State, Summary string
-		} `json:"findings"`
-	}
-	if err := json.Unmarshal([]byte(js), &doc); err != nil {
-		t.Fatal(err)
-	}
+	doc := jsonReport(t, out)
 	for _, f := range doc.Findings {
 		if f.Kind == "growing" && strings.HasSuffix(f.Pool, "TestCaptureSleepLeak.func1") && f.State == "sleep" {
 			return
@@ -475,19 +438,7 @@ func TestTruncatedGzipKeepsWhatWasRead(t *testing.T) {
 // debug=1 and proto files beside them do, and --pool-by label:route joins
 // them to the goroutines of each moment.
 func TestPoolByLabelFromAux(t *testing.T) {
-	code, out, errs := runArgs(t, "--format", "json", "--pool-by", "label:route", goScenario)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
-	var doc struct {
-		Pools []struct {
-			Name   string `json:"name"`
-			Counts []int  `json:"counts"`
-		} `json:"pools"`
-	}
-	if err := json.Unmarshal([]byte(out), &doc); err != nil {
-		t.Fatal(err)
-	}
+	doc := jsonReport(t, "--pool-by", "label:route", goScenario)
 	got := map[string][]int{}
 	for _, p := range doc.Pools {
 		got[p.Name] = p.Counts
