@@ -25,9 +25,17 @@ const (
 // analyzeFiles parses real dumps and analyzes them, one moment per dump in
 // file order; it skips the test when a file is absent.
 func analyzeFiles(t testing.TB, files ...string) *analyze.Result {
+	return analyzeTarget(t, "", nil, files)
+}
+
+// analyzeTarget analyzes real dumps as one captured target (none when
+// target is empty): one moment per dump in file order, labelled by labels
+// (one per file; from the file names when nil). It skips the test when a
+// file is absent.
+func analyzeTarget(t testing.TB, target string, labels, files []string) *analyze.Result {
 	t.Helper()
 	var in []analyze.Input
-	for _, f := range files {
+	for i, f := range files {
 		if _, err := os.Stat(f); err != nil {
 			t.Skipf("real dump %s not available: %v", f, err)
 		}
@@ -36,7 +44,11 @@ func analyzeFiles(t testing.TB, files ...string) *analyze.Result {
 			t.Fatalf("parsing %s: %v", f, err)
 		}
 		for _, d := range dumps {
-			in = append(in, analyze.Input{Dump: d})
+			x := analyze.Input{Dump: d, Target: target}
+			if labels != nil {
+				x.Label = labels[i]
+			}
+			in = append(in, x)
 		}
 	}
 	return analyze.Analyze(in, analyze.Options{})

@@ -3,35 +3,13 @@ package tui
 import (
 	"context"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/dumpdiff/dumpdiff/analyze"
-	"github.com/dumpdiff/dumpdiff/parse"
 )
-
-// analyzeTarget analyzes real dumps as one captured target: one moment per
-// file, labelled by labels, every dump of target.
-func analyzeTarget(t testing.TB, target string, labels, files []string) *analyze.Result {
-	t.Helper()
-	var in []analyze.Input
-	for i, f := range files {
-		if _, err := os.Stat(f); err != nil {
-			t.Skipf("real dump %s not available: %v", f, err)
-		}
-		dumps, err := parse.ParseFile(f)
-		if err != nil {
-			t.Fatalf("parsing %s: %v", f, err)
-		}
-		for _, d := range dumps {
-			in = append(in, analyze.Input{Dump: d, Label: labels[i], Target: target})
-		}
-	}
-	return analyze.Analyze(in, analyze.Options{})
-}
 
 // threeTargets is a capture of three Tomcat services from real jstack
 // dumps at the same four moments: web-1 calls a slow upstream behind a
