@@ -244,36 +244,37 @@ func anchorMatch(anchors []string, fn string) bool {
 	return false
 }
 
-// via tells what a socket read (or connect) waits on, from the callers
-// further down the stack: an HTTP client, a JDBC driver, a server reading
-// its request. Empty when nothing known is found.
+// vias tell what a socket read (or connect, write, I/O wait) waits on, from
+// the first caller further down the stack that belongs to a known client or
+// server. Data, like the signature table; the HTTP client and JDBC rows are
+// tested on real stacks in signatures_test.go.
+var vias = []struct {
+	via      string
+	prefixes []string
+}{
+	{"jdbc org.postgresql", []string{"org.postgresql."}},
+	{"jdbc com.mysql", []string{"com.mysql."}},
+	{"jdbc oracle", []string{"oracle.jdbc."}},
+	{"jdbc sqlserver", []string{"com.microsoft.sqlserver."}},
+	{"jdbc org.mariadb", []string{"org.mariadb."}},
+	{"http-client", []string{"sun.net.www.protocol.http.", "java.net.http.", "jdk.internal.net.http.", "org.apache.http.",
+		"org.apache.hc.", "okhttp3.", "org.springframework.web.client.", "net/http.(*Transport)", "net/http.(*persistConn)",
+		"net/http.(*Client)"}},
+	{"http-server", []string{"org.apache.tomcat.util.net.", "org.apache.coyote.", "net/http.(*conn)", "net/http.(*connReader)"}},
+	{"redis", []string{"redis.clients.", "io.lettuce."}},
+	{"mongodb", []string{"com.mongodb."}},
+}
+
+// via tells what a socket read waits on (see vias); empty when nothing
+// known is found.
 func via(t *parse.Thread) string {
 	for _, f := range t.Frames {
-		fn := f.Func
-		switch {
-		case strings.HasPrefix(fn, "org.postgresql."):
-			return "jdbc org.postgresql"
-		case strings.HasPrefix(fn, "com.mysql."):
-			return "jdbc com.mysql"
-		case strings.HasPrefix(fn, "oracle.jdbc."):
-			return "jdbc oracle"
-		case strings.HasPrefix(fn, "com.microsoft.sqlserver."):
-			return "jdbc sqlserver"
-		case strings.HasPrefix(fn, "org.mariadb."):
-			return "jdbc org.mariadb"
-		case strings.HasPrefix(fn, "sun.net.www.protocol.http."), strings.HasPrefix(fn, "java.net.http."),
-			strings.HasPrefix(fn, "jdk.internal.net.http."), strings.HasPrefix(fn, "org.apache.http."),
-			strings.HasPrefix(fn, "org.apache.hc."), strings.HasPrefix(fn, "okhttp3."),
-			strings.HasPrefix(fn, "org.springframework.web.client."), strings.HasPrefix(fn, "net/http.(*Transport)"),
-			strings.HasPrefix(fn, "net/http.(*persistConn)"), strings.HasPrefix(fn, "net/http.(*Client)"):
-			return "http-client"
-		case strings.HasPrefix(fn, "org.apache.tomcat.util.net."), strings.HasPrefix(fn, "org.apache.coyote."),
-			strings.HasPrefix(fn, "net/http.(*conn)"), strings.HasPrefix(fn, "net/http.(*connReader)"):
-			return "http-server"
-		case strings.HasPrefix(fn, "redis.clients."), strings.HasPrefix(fn, "io.lettuce."):
-			return "redis"
-		case strings.HasPrefix(fn, "com.mongodb."):
-			return "mongodb"
+		for _, v := range vias {
+			for _, p := range v.prefixes {
+				if strings.HasPrefix(f.Func, p) {
+					return v.via
+				}
+			}
 		}
 	}
 	return ""
