@@ -63,7 +63,7 @@ func Analyze(in []Input, opt Options) *Result {
 			"(Go text dumps print labels only from Go 1.27, or 1.26 with GODEBUG=tracebacklabels=1; put the debug=1 or "+
 			"proto profiles beside the debug=2 dumps in one folder to join their labels)", key))
 	}
-	findings(r)
+	runDetectors(r)
 	return r
 }
 
@@ -185,9 +185,10 @@ type builder struct {
 	n       int // moments
 	pools   map[string]*Pool
 	groups  map[groupKey]*Group
-	tops    map[*Group][]map[string]int // per moment: top frame → count
-	culps   map[*Group][]map[string]int // per moment: culprit → count
-	ids     map[*Group][]map[string]bool
+	tops    map[*Group][]map[string]int           // per moment: top frame → count
+	culps   map[*Group][]map[string]int           // per moment: culprit → count
+	ents    map[*Group][]map[entryKey]int         // per moment: entry point → count
+	ids     map[*Group][]map[string]string        // per moment: identity → culprit
 	cpu     map[*Group]map[string][]time.Duration // identity → cpu per moment
 	classes map[string]classified                 // stack key → classification, computed once
 	key     []byte                                // reused buffer for stack keys
@@ -196,14 +197,24 @@ type builder struct {
 type classified struct {
 	sig     *Signature
 	via     string
+	holds   string // resource held (Via.Holds), whatever the state
+	rest    bool   // the state is a rest for this caller (Signature.Rest, Via.Rest)
 	top     string
 	culprit string
+	entry   entryKey
+}
+
+// entryKey is an entry point and whether it is a health check.
+type entryKey struct {
+	fn    string
+	probe bool
 }
 
 func newBuilder(r *Result, opt Options) *builder {
 	return &builder{r: r, opt: opt, n: len(r.Moments), pools: map[string]*Pool{}, groups: map[groupKey]*Group{},
-		tops: map[*Group][]map[string]int{}, culps: map[*Group][]map[string]int{}, ids: map[*Group][]map[string]bool{},
-		cpu: map[*Group]map[string][]time.Duration{}, classes: map[string]classified{}}
+		tops: map[*Group][]map[string]int{}, culps: map[*Group][]map[string]int{}, ids: map[*Group][]map[string]string{},
+		ents: map[*Group][]map[entryKey]int{},
+		cpu:  map[*Group]map[string][]time.Duration{}, classes: map[string]classified{}}
 }
 
 // identity follows a thread across moments: JVM name and native id (or
@@ -237,9 +248,21 @@ func (b *builder) classify(t *parse.Thread) classified {
 	key := string(b.key)
 	rt := b.r.Runtime
 	c := classified{sig: classify(rt, t)}
-	if c.sig != nil && (c.sig.ID == "socket-read" || c.sig.ID == "socket-connect" || c.sig.ID == "socket-write" || c.sig.ID == "io-wait") {
-		c.via = via(t)
+	v := viaOf(t)
+	if v != nil {
+		c.holds = v.Holds
 	}
+	if c.sig != nil {
+		// Only states that wait on a peer are told apart by their caller.
+		switch c.sig.Resource {
+		case "peer-reply", "peer-connect", "peer-drain", "fd":
+			if v != nil {
+				c.via = v.ID
+			}
+		}
+		c.rest = c.sig.Rest || v != nil && v.Rest && c.via != "" || c.sig.RestUnlessVia && c.via == ""
+	}
+	c.entry.fn, c.entry.probe = entryPoint(rt, t)
 	if len(t.Frames) > 0 {
 		c.top = t.Frames[0].Func
 	}
@@ -286,14 +309,18 @@ func (b *builder) add(m int, t *parse.Thread) {
 	k := groupKey{pname, state, c.via}
 	g := b.groups[k]
 	if g == nil {
-		g = &Group{Pool: pname, State: state, Category: cat, Via: c.via, Explain: explain,
+		g = &Group{Pool: pname, State: state, Category: cat, Via: c.via, Explain: explain, Holds: c.holds, Rest: c.rest,
 			Counts: make([]int, b.n), Samples: make([][]string, b.n), Stacks: make([]*parse.Thread, b.n),
 			Threads: make([][]*parse.Thread, b.n)}
 		b.groups[k] = g
 		p.States = append(p.States, g)
 		b.tops[g] = make([]map[string]int, b.n)
 		b.culps[g] = make([]map[string]int, b.n)
-		b.ids[g] = make([]map[string]bool, b.n)
+		b.ents[g] = make([]map[entryKey]int, b.n)
+		b.ids[g] = make([]map[string]string, b.n)
+		if c.sig != nil {
+			g.Resource = c.sig.Resource
+		}
 	}
 	g.Counts[m] += w
 	g.Threads[m] = append(g.Threads[m], t)
@@ -313,11 +340,17 @@ func (b *builder) add(m int, t *parse.Thread) {
 		}
 		b.culps[g][m][c.culprit] += w
 	}
+	if c.entry.fn != "" {
+		if b.ents[g][m] == nil {
+			b.ents[g][m] = map[entryKey]int{}
+		}
+		b.ents[g][m][c.entry] += w
+	}
 	if id := identity(rt, t); id != "" {
 		if b.ids[g][m] == nil {
-			b.ids[g][m] = map[string]bool{}
+			b.ids[g][m] = map[string]string{}
 		}
-		b.ids[g][m][id] = true
+		b.ids[g][m][id] = c.culprit
 		if t.CPU > 0 {
 			if b.cpu[g] == nil {
 				b.cpu[g] = map[string][]time.Duration{}
@@ -356,6 +389,12 @@ func (b *builder) finish() {
 			g.Culprit = mostCommonAll(b.culps[g])
 			g.Culprits = ranked(b.culps[g][peakAt(g.Counts)])
 			g.Same = sameThreads(g, b.ids[g])
+			g.Always = alwaysThreads(b.ids[g])
+			g.Stayed = stayedThreads(b.ids[g])
+			g.Entries = make([][]FrameCount, b.n)
+			for m, e := range b.ents[g] {
+				g.Entries[m] = rankedEntries(e)
+			}
 			for _, v := range b.cpu[g] {
 				first, last := -1, -1
 				for i, c := range v {
@@ -413,15 +452,88 @@ func ranked(m map[string]int) []FrameCount {
 	return out
 }
 
-// FrameCount is a frame and how many threads show it.
-type FrameCount struct {
-	Func  string
-	Count int
+// rankedEntries returns entry points, most common first.
+func rankedEntries(m map[entryKey]int) []FrameCount {
+	if len(m) == 0 {
+		return nil
+	}
+	out := make([]FrameCount, 0, len(m))
+	for e, c := range m {
+		out = append(out, FrameCount{Func: e.fn, Count: c, Probe: e.probe})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Count != out[j].Count {
+			return out[i].Count > out[j].Count
+		}
+		return out[i].Func < out[j].Func
+	})
+	return out
+}
+
+// alwaysThreads counts the threads that are in a group at every moment
+// with the same culprit (stuck in one place, not passing through); 0 with
+// one moment or no identities.
+func alwaysThreads(ids []map[string]string) int {
+	if len(ids) < 2 || ids[0] == nil {
+		return 0
+	}
+	n := 0
+	for id, c := range ids[0] {
+		ok := true
+		for m := 1; m < len(ids); m++ {
+			if cm, in := ids[m][id]; !in || cm != c {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			n++
+		}
+	}
+	return n
+}
+
+// stayedThreads counts the threads at the last moment that have been in a
+// group with one culprit at every moment since they first appeared there,
+// and at least at the last two moments (see Group.Stayed).
+func stayedThreads(ids []map[string]string) int {
+	n := len(ids)
+	if n < 2 || ids[n-1] == nil {
+		return 0
+	}
+	k := 0
+	for id, c := range ids[n-1] {
+		if cm, in := ids[n-2][id]; !in || cm != c {
+			continue
+		}
+		ok := true
+		for m := n - 3; m >= 0; m-- {
+			cm, in := ids[m][id]
+			if !in {
+				// Before it arrived: it must not have been here earlier either.
+				for e := m - 1; e >= 0; e-- {
+					if _, was := ids[e][id]; was {
+						ok = false
+						break
+					}
+				}
+				break
+			}
+			if cm != c {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			k++
+		}
+	}
+	return k
 }
 
 // sameThreads counts the threads that are in g at every moment from the
 // first moment g rose above its first count to the last moment.
-func sameThreads(g *Group, ids []map[string]bool) int {
+func sameThreads(g *Group, ids []map[string]string) int {
 	start := -1
 	for i := 1; i < len(g.Counts); i++ {
 		if g.Counts[i] > g.Counts[0] {
@@ -437,7 +549,7 @@ func sameThreads(g *Group, ids []map[string]bool) int {
 	for id := range ids[start] {
 		ok := true
 		for m := start + 1; m < len(ids); m++ {
-			if !ids[m][id] {
+			if _, in := ids[m][id]; !in {
 				ok = false
 				break
 			}

@@ -9,18 +9,39 @@ import (
 )
 
 // TestDeadlocks runs the deadlock finder on real dumps of the shared corpus:
-// JVM-reported monitor and ReentrantLock deadlocks, and an RWLock parking
-// deadlock the JVM did not report (found from the lock lines), and a healthy
-// dump that must give none.
+// JVM-reported monitor and ReentrantLock deadlocks, an RWLock parking
+// deadlock the JVM did not report (found from the lock lines), a JVM report
+// that lists a thread only waiting on the cycle, and a healthy dump that
+// must give none. Each gives one finding: its cycle, and the threads that
+// only wait on it folded in.
 func TestDeadlocks(t *testing.T) {
 	for _, tt := range []struct {
-		file string
-		want []string // substrings of the one deadlock summary; nil: no deadlock
+		file    string
+		basis   string   // "" for no deadlock
+		cycle   []string // member names, in finding order
+		blocked int
+		check   func(t *testing.T, f Finding)
 	}{
-		{"jvm/dumpdiff-gen__openjdk-17.0.15__jstack-l-monitor-deadlock.txt", []string{"JVM-reported deadlock between 2 threads", "held by"}},
-		{"jvm/dumpdiff-gen__openjdk-17.0.15__jstack-l-reentrantlock-deadlock.txt", []string{`"ledger-writer" at corpusgen.Deadlock.lockBoth(Deadlock.java:50) waits for <0x000000069ec1bdd0>`, `held by "audit-writer"`}},
-		{"jvm/dumpling__hotspot-24.65-b04__rwlock-parking-deadlock.log", []string{"lock-cycle deadlock between 2 threads", "ReentrantReadWriteLock$NonfairSync"}},
-		{"jvm/dumpdiff-gen__openjdk-17.0.15__jstack-l-3000-threads.txt", nil},
+		{"jvm/dumpdiff-gen__openjdk-17.0.15__jstack-l-monitor-deadlock.txt", "jvm-report",
+			[]string{"transfer-checking-to-savings", "transfer-savings-to-checking"}, 1, func(t *testing.T, f Finding) {
+				eq(t, "blocked", f.Blocked[0].Name, "auditor") // waits for an account the cycle holds
+			}},
+		{"jvm/dumpdiff-gen__openjdk-17.0.15__jstack-l-reentrantlock-deadlock.txt", "jvm-report", []string{"ledger-writer", "audit-writer"}, 1,
+			func(t *testing.T, f Finding) {
+				m := f.Cycle[0]
+				eq(t, "culprit", m.Culprit, "corpusgen.Deadlock.lockBoth(Deadlock.java:50)")
+				eq(t, "waits for", m.WaitsFor.Address, "0x000000069ec1bdd0")
+				eq(t, "holder", m.WaitsFor.Holder, "audit-writer")
+			}},
+		{"jvm/dumpling__hotspot-24.65-b04__rwlock-parking-deadlock.log", "lock-graph", nil, 3, func(t *testing.T, f Finding) {
+			eq(t, "cycle", len(f.Cycle), 2)
+			eq(t, "class", strings.Contains(f.Cycle[0].WaitsFor.Class, "ReentrantReadWriteLock$NonfairSync"), true)
+		}},
+		// The JVM reports three threads; two form the cycle, the third waits on it.
+		{"jvm/dumpling__hotspot-20.14-b01__monitor-deadlock.log", "jvm-report", nil, 1, func(t *testing.T, f Finding) {
+			eq(t, "cycle", len(f.Cycle), 2)
+		}},
+		{"jvm/dumpdiff-gen__openjdk-17.0.15__jstack-l-3000-threads.txt", "", nil, 0, nil},
 	} {
 		t.Run(tt.file, func(t *testing.T) {
 			ds, err := parse.ParseFile(filepath.Join("..", "..", "shared", "corpus", tt.file))
@@ -34,18 +55,36 @@ func TestDeadlocks(t *testing.T) {
 					got = append(got, f)
 				}
 			}
-			if tt.want == nil {
+			if tt.basis == "" {
 				if len(got) != 0 {
-					t.Fatalf("false deadlock: %s", got[0].Summary)
+					t.Fatalf("false deadlock: %+v", got[0])
 				}
 				return
 			}
 			if len(got) != 1 {
 				t.Fatalf("%d deadlock findings, want 1: %+v", len(got), got)
 			}
-			for _, w := range tt.want {
-				if !strings.Contains(got[0].Summary, w) {
-					t.Errorf("summary lacks %q:\n%s", w, got[0].Summary)
+			f := got[0]
+			eq(t, "basis", f.Basis, tt.basis)
+			eq(t, "blocked", len(f.Blocked), tt.blocked)
+			if tt.cycle != nil {
+				var names []string
+				for _, m := range f.Cycle {
+					names = append(names, m.Name)
+				}
+				eq(t, "cycle", strings.Join(names, ", "), strings.Join(tt.cycle, ", "))
+			}
+			for _, m := range f.Cycle {
+				if m.WaitsFor == nil || m.WaitsFor.Holder == "" {
+					t.Errorf("cycle member %q: no lock or holder: %+v", m.Name, m.WaitsFor)
+				}
+			}
+			if tt.check != nil {
+				tt.check(t, f)
+			}
+			for _, o := range r.Findings {
+				if o.Kind == KindContention {
+					t.Errorf("contention beside the deadlock (one cause, one story): %+v", o)
 				}
 			}
 		})

@@ -44,11 +44,14 @@ type Options struct {
 // Result is the whole analysis. Slices indexed by moment have len(Moments)
 // entries.
 type Result struct {
-	Version  string // schema version of the analysis ("1")
-	Runtime  parse.Runtime
-	Moments  []Moment
-	Totals   []int // threads (weights included) per moment
-	Pools    []*Pool
+	Version string // schema version of the analysis ("1")
+	Runtime parse.Runtime
+	Moments []Moment
+	Totals  []int // threads (weights included) per moment
+	Pools   []*Pool
+	// Findings are the verdicts: facts only, root causes first, each
+	// consequence right after the finding it follows from (CausedBy).
+	// report.Summary makes the sentences.
 	Findings []Finding
 	// Warnings are things the reader must know about the input: skipped
 	// lines, a moment that mixes runtimes, a dump with no threads.
@@ -109,7 +112,11 @@ type Group struct {
 	// Culprits are the first application frames of the group's threads at
 	// the moment the group peaks, most common first, with their counts.
 	Culprits []FrameCount
-	Counts   []int // threads per moment (weights included)
+	// Entries are, per moment, the entry points of the group's threads
+	// (entryPoint: the first application frame under the server or
+	// framework), most common first; nil at a moment with no thread.
+	Entries [][]FrameCount
+	Counts  []int // threads per moment (weights included)
 	// Samples are up to Options.Samples thread names (JVM) or goroutine ids
 	// (Go) per moment.
 	Samples [][]string
@@ -121,75 +128,28 @@ type Group struct {
 	// group at every moment from the first moment it rose to the last
 	// moment; 0 when it never rose or identity is unknown (aggregated formats).
 	Same int
+	// Always is how many of the very same threads (by identity) are in this
+	// group, with the same culprit, at every moment given; 0 with one
+	// moment or when identity is unknown.
+	Always int
+	// Stayed is how many threads (by identity) in this group at the last
+	// moment have been in it, with the same culprit, at every moment since
+	// they first appeared, for at least the last two moments: they came and
+	// never left. Always ≤ Stayed; 0 with one moment or no identities.
+	Stayed int
+	// Holds is the resource the group's threads hold while they wait
+	// (socket-read under a JDBC driver holds a db-connection); "" if none.
+	Holds string
+	// Rest is true when healthy threads also rest in this state (a worker on
+	// its channel, a server connection between requests): alone it proves
+	// nothing (Signature.Rest, via rows).
+	Rest bool
+	// Resource is what the state waits for (Signature.Resource).
+	Resource string
 	// CPU is the total CPU time the group's threads used between the first
 	// and last moment they appear, where cpu= is printed; 0 otherwise.
 	CPU time.Duration
 	// CPUThreads is how many threads CPU was measured on (cpu= printed at
 	// two moments or more); 0 when cpu= is not printed.
 	CPUThreads int
-}
-
-// Finding kinds. They are part of the JSON contract.
-const (
-	KindNotRecovered = "not-recovered"
-	KindRecovered    = "recovered"
-	KindGrowing      = "growing"
-	KindSaturated    = "saturated"
-	KindExplosion    = "explosion"
-	KindDeadlock     = "deadlock"
-	KindContention   = "contention"
-	KindLeaked       = "leaked"
-	// KindDBPoolExhausted: threads queue for a DB connection while the
-	// pool's connections all wait for the database.
-	KindDBPoolExhausted = "db-pool-exhausted"
-)
-
-// Kinds are every finding kind, in the order findings are listed.
-var Kinds = []string{KindDeadlock, KindNotRecovered, KindGrowing, KindLeaked, KindSaturated, KindDBPoolExhausted,
-	KindExplosion, KindContention, KindRecovered}
-
-// Severity orders findings.
-type Severity int
-
-const (
-	Info Severity = iota
-	Warning
-	Critical
-)
-
-func (s Severity) String() string {
-	switch s {
-	case Critical:
-		return "critical"
-	case Warning:
-		return "warning"
-	}
-	return "info"
-}
-
-// Finding is one verdict with its numbers and evidence.
-type Finding struct {
-	Kind     string
-	Severity Severity
-	Pool     string // empty for process-wide findings
-	State    string // empty when not about one state
-	Via      string
-	Counts   []int // the numbers behind the verdict, per moment
-	// Summary is one sentence with the numbers ("200 of 200
-	// http-nio-8080-exec-* threads in socket-read at during-2; still 200
-	// at after").
-	Summary string
-	// Frame is the top frame and Culprit the first application frame of
-	// the threads concerned; empty when not applicable.
-	Frame   string
-	Culprit string
-	// Evidence lists per moment which threads were seen.
-	Evidence []Evidence
-}
-
-// Evidence is what one moment shows for a finding.
-type Evidence struct {
-	Moment  int      // index into Result.Moments
-	Count   int      // threads concerned at that moment
-	Threads []string // sample thread names or goroutine ids
 }

@@ -27,13 +27,26 @@ type Signature struct {
 	Unless []string
 	// Explain is the one line shown to the reader.
 	Explain string
+	// Resource is what a thread in this state waits for: an id of the
+	// resources table ("db-connection", "peer-reply", "lock"...); "" for
+	// idle, running and unknown states. Detectors key on it, never on ID.
+	Resource string
+	// Rest is true when healthy threads also spend their life here (an idle
+	// worker on its channel, a custom pool parked in Object.wait): the state
+	// alone, however long, proves nothing; only a rise does.
+	Rest bool
+	// RestUnlessVia: the state is a rest unless a known client is the
+	// caller (a Go read under a database driver waits for a reply; a Go read
+	// under an unknown caller is as likely a server connection between
+	// requests).
+	RestUnlessVia bool
 }
 
 // signatures is the table, in matching order. Every row is tested against
 // real frames in signatures_test.go.
 var signatures = []Signature{
 	// --- JVM: library waits first, they sit deep under generic parks.
-	{ID: "db-pool-wait", Runtime: parse.RuntimeJVM, Category: Waiting, Depth: 16,
+	{ID: "db-pool-wait", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "db-connection", Depth: 16,
 		Anchors: []string{
 			"com.zaxxer.hikari.pool.HikariPool.getConnection", "com.zaxxer.hikari.util.ConcurrentBag.borrow",
 			"org.apache.commons.dbcp2.PoolingDataSource.getConnection", "org.apache.commons.pool2.impl.GenericObjectPool.borrowObject",
@@ -45,7 +58,7 @@ var signatures = []Signature{
 		Anchors: []string{"org.apache.coyote.ajp.AjpProcessor.readMessage", "org.apache.coyote.http11.InternalInputBuffer.parseRequestLine",
 			"org.apache.coyote.http11.Http11InputBuffer.parseRequestLine", "org.apache.coyote.http11.InternalNioInputBuffer.parseRequestLine"},
 		Explain: "server connection thread waiting for the next request on a kept-alive connection: idle"},
-	{ID: "socket-read", Runtime: parse.RuntimeJVM, Category: Waiting, Depth: 6,
+	{ID: "socket-read", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "peer-reply", Depth: 6,
 		Anchors: []string{
 			"java.net.SocketInputStream.socketRead0", "java.net.SocketInputStream.socketRead",
 			"sun.nio.ch.NioSocketImpl.timedRead", "sun.nio.ch.NioSocketImpl.read", "sun.nio.ch.NioSocketImpl.implRead",
@@ -53,11 +66,11 @@ var signatures = []Signature{
 			"sun.security.ssl.SSLSocketInputRecord.read",
 		},
 		Explain: "blocked reading from a socket: waiting for the peer to answer"},
-	{ID: "socket-connect", Runtime: parse.RuntimeJVM, Category: Waiting, Depth: 6,
+	{ID: "socket-connect", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "peer-connect", Depth: 6,
 		Anchors: []string{"sun.nio.ch.NioSocketImpl.timedFinishConnect", "sun.nio.ch.NioSocketImpl.connect",
 			"java.net.PlainSocketImpl.socketConnect", "sun.nio.ch.Net.connect0"},
 		Explain: "connecting to a peer that does not accept quickly"},
-	{ID: "socket-write", Runtime: parse.RuntimeJVM, Category: Waiting, Depth: 4,
+	{ID: "socket-write", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "peer-drain", Depth: 4,
 		Anchors: []string{"java.net.SocketOutputStream.socketWrite0", "sun.nio.ch.NioSocketImpl.write", "sun.nio.ch.SocketDispatcher.write0"},
 		Explain: "blocked writing to a socket: the peer does not read"},
 	{ID: "pool-idle", Runtime: parse.RuntimeJVM, Category: Idle, Depth: 12,
@@ -78,20 +91,20 @@ var signatures = []Signature{
 		Anchors: []string{"sun.nio.ch.Net.accept", "sun.nio.ch.ServerSocketChannelImpl.accept0", "java.net.PlainSocketImpl.socketAccept",
 			"sun.nio.ch.NioSocketImpl.accept", "java.net.ServerSocket.implAccept"},
 		Explain: "waiting for a new connection (acceptor): idle"},
-	{ID: "future-wait", Runtime: parse.RuntimeJVM, Category: Waiting, Depth: 8,
+	{ID: "future-wait", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "task-result", Depth: 8,
 		Anchors: []string{"java.util.concurrent.FutureTask.get", "java.util.concurrent.FutureTask.awaitDone",
 			"java.util.concurrent.CompletableFuture.get", "java.util.concurrent.CompletableFuture.join",
 			"java.util.concurrent.CompletableFuture.waitingGet", "java.util.concurrent.CompletableFuture.timedGet"},
 		Explain: "waiting for the result of another task (Future/CompletableFuture get or join)"},
-	{ID: "latch-wait", Runtime: parse.RuntimeJVM, Category: Waiting, Depth: 8,
+	{ID: "latch-wait", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "latch", Rest: true, Depth: 8,
 		Anchors: []string{"java.util.concurrent.CountDownLatch.await", "java.util.concurrent.CyclicBarrier.await",
 			"java.util.concurrent.CyclicBarrier.dowait", "java.util.concurrent.Phaser.awaitAdvance*", "java.util.concurrent.Phaser.arriveAndAwaitAdvance"},
 		Explain: "waiting for a CountDownLatch, CyclicBarrier or Phaser to open"},
-	{ID: "semaphore-wait", Runtime: parse.RuntimeJVM, Category: Waiting, Depth: 8,
+	{ID: "semaphore-wait", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "permit", Depth: 8,
 		Anchors: []string{"java.util.concurrent.Semaphore.acquire", "java.util.concurrent.Semaphore.tryAcquire",
 			"java.util.concurrent.Semaphore.acquireUninterruptibly"},
 		Explain: "waiting for a semaphore permit (bulkhead full)"},
-	{ID: "lock-wait", Runtime: parse.RuntimeJVM, Category: Waiting, Depth: 8,
+	{ID: "lock-wait", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "lock", Depth: 8,
 		Anchors: []string{"java.util.concurrent.locks.ReentrantLock.lock", "java.util.concurrent.locks.ReentrantLock.lockInterruptibly",
 			"java.util.concurrent.locks.ReentrantLock.tryLock", "java.util.concurrent.locks.ReentrantLock$Sync.lock",
 			"java.util.concurrent.locks.ReentrantReadWriteLock$ReadLock.lock", "java.util.concurrent.locks.ReentrantReadWriteLock$WriteLock.lock",
@@ -103,26 +116,26 @@ var signatures = []Signature{
 			"java.util.concurrent.LinkedBlockingDeque.take*", "java.util.concurrent.PriorityBlockingQueue.take",
 			"java.util.concurrent.DelayQueue.take", "java.util.concurrent.SynchronousQueue.take"},
 		Explain: "waiting for an item on a blocking queue: idle consumer"},
-	{ID: "monitor-blocked", Runtime: parse.RuntimeJVM, Category: Waiting, States: []string{"BLOCKED"},
+	{ID: "monitor-blocked", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "monitor", States: []string{"BLOCKED"},
 		Explain: "blocked entering a synchronized block held by another thread"},
 	{ID: "sleep", Runtime: parse.RuntimeJVM, Category: Idle, Depth: 2,
 		Anchors: []string{"java.lang.Thread.sleep", "java.lang.Thread.sleep0", "java.lang.Thread.sleepNanos*"},
 		Explain: "in Thread.sleep"},
-	{ID: "file-read", Runtime: parse.RuntimeJVM, Category: Waiting, Depth: 3,
+	{ID: "file-read", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "file", Rest: true, Depth: 3,
 		Anchors: []string{"java.io.FileInputStream.readBytes", "java.io.FileInputStream.read0", "java.io.RandomAccessFile.readBytes",
 			"sun.nio.ch.FileDispatcherImpl.read0", "sun.nio.ch.FileDispatcherImpl.pread0"},
 		Explain: "reading a file (or a pipe, or the console)"},
-	{ID: "object-wait", Runtime: parse.RuntimeJVM, Category: Waiting, Depth: 3,
+	{ID: "object-wait", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "condition", Rest: true, Depth: 3,
 		Anchors: []string{"java.lang.Object.wait", "java.lang.Object.wait0"},
 		Explain: "in Object.wait(), waiting for a notify"},
-	{ID: "park", Runtime: parse.RuntimeJVM, Category: Waiting, Depth: 2,
+	{ID: "park", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "condition", Rest: true, Depth: 2,
 		Anchors: []string{"jdk.internal.misc.Unsafe.park", "sun.misc.Unsafe.park"},
 		Explain: "parked (LockSupport.park) without a known library above it"},
 	{ID: "running", Runtime: parse.RuntimeJVM, Category: Running, States: []string{"RUNNABLE"},
 		Explain: "runnable: on CPU or in native code"},
 
 	// --- Go: stacks first where the wait reason alone is too generic.
-	{ID: "http-client-wait", Runtime: parse.RuntimeGo, Category: Waiting, Depth: 8,
+	{ID: "http-client-wait", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "peer-reply", Depth: 8,
 		Anchors: []string{"net/http.(*persistConn).roundTrip"},
 		Explain: "waiting for an HTTP response from an upstream (net/http client)"},
 	{ID: "http-conn-idle", Runtime: parse.RuntimeGo, Category: Idle, Depth: 20,
@@ -137,32 +150,32 @@ var signatures = []Signature{
 	{ID: "accept", Runtime: parse.RuntimeGo, Category: Idle, Depth: 10,
 		Anchors: []string{"net.(*netFD).accept", "net.(*TCPListener).accept", "net.(*UnixListener).accept"},
 		Explain: "waiting for a new connection: idle listener"},
-	{ID: "socket-read", Runtime: parse.RuntimeGo, Category: Waiting, Depth: 8, States: []string{"IO wait"},
+	{ID: "socket-read", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "peer-reply", RestUnlessVia: true, Depth: 8, States: []string{"IO wait"},
 		Anchors: []string{"net.(*conn).Read", "net.(*netFD).Read", "net.(*UDPConn).ReadFrom*", "net.(*netFD).readFrom*"},
 		Explain: "blocked reading from a socket: waiting for the peer"},
-	{ID: "io-wait", Runtime: parse.RuntimeGo, Category: Waiting, States: []string{"IO wait"},
+	{ID: "io-wait", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "fd", Rest: true, States: []string{"IO wait"},
 		Explain: "waiting for a file descriptor in the netpoller"},
-	{ID: "chan-receive", Runtime: parse.RuntimeGo, Category: Waiting, States: []string{"chan receive", "chan receive (nil chan)", "chan receive (synctest)"},
+	{ID: "chan-receive", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "channel", Rest: true, States: []string{"chan receive", "chan receive (nil chan)", "chan receive (synctest)"},
 		Explain: "blocked receiving from a channel"},
-	{ID: "chan-send", Runtime: parse.RuntimeGo, Category: Waiting, States: []string{"chan send", "chan send (nil chan)", "chan send (synctest)"},
+	{ID: "chan-send", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "channel", States: []string{"chan send", "chan send (nil chan)", "chan send (synctest)"},
 		Explain: "blocked sending on a channel nobody receives from"},
-	{ID: "select", Runtime: parse.RuntimeGo, Category: Waiting, States: []string{"select", "select (no cases)", "select (synctest)"},
+	{ID: "select", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "channel", Rest: true, States: []string{"select", "select (no cases)", "select (synctest)"},
 		Explain: "blocked in select"},
-	{ID: "mutex-wait", Runtime: parse.RuntimeGo, Category: Waiting, States: []string{"sync.Mutex.Lock"},
+	{ID: "mutex-wait", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "lock", States: []string{"sync.Mutex.Lock"},
 		Anchors: []string{"sync.(*Mutex).Lock", "sync.(*Mutex).lockSlow", "internal/sync.(*Mutex).lockSlow"}, Depth: 6,
 		Explain: "waiting for a sync.Mutex"},
-	{ID: "rwmutex-wait", Runtime: parse.RuntimeGo, Category: Waiting, States: []string{"sync.RWMutex.Lock", "sync.RWMutex.RLock"},
+	{ID: "rwmutex-wait", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "lock", States: []string{"sync.RWMutex.Lock", "sync.RWMutex.RLock"},
 		Anchors: []string{"sync.(*RWMutex).Lock", "sync.(*RWMutex).RLock"}, Depth: 6,
 		Explain: "waiting for a sync.RWMutex"},
-	{ID: "cond-wait", Runtime: parse.RuntimeGo, Category: Waiting, States: []string{"sync.Cond.Wait"},
+	{ID: "cond-wait", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "condition", Rest: true, States: []string{"sync.Cond.Wait"},
 		Anchors: []string{"sync.(*Cond).Wait"}, Depth: 6,
 		Explain: "waiting on a sync.Cond"},
-	{ID: "waitgroup-wait", Runtime: parse.RuntimeGo, Category: Waiting, States: []string{"sync.WaitGroup.Wait"},
+	{ID: "waitgroup-wait", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "latch", Rest: true, States: []string{"sync.WaitGroup.Wait"},
 		Anchors: []string{"sync.(*WaitGroup).Wait"}, Depth: 6,
 		Explain: "waiting for a sync.WaitGroup"},
 	{ID: "sleep", Runtime: parse.RuntimeGo, Category: Idle, States: []string{"sleep"},
 		Explain: "in time.Sleep"},
-	{ID: "syscall", Runtime: parse.RuntimeGo, Category: Waiting, States: []string{"syscall"},
+	{ID: "syscall", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "syscall", Rest: true, States: []string{"syscall"},
 		Explain: "in a system call"},
 	{ID: "running", Runtime: parse.RuntimeGo, Category: Running, States: []string{"running", "runnable"},
 		Explain: "running or runnable"},
@@ -242,40 +255,4 @@ func anchorMatch(anchors []string, fn string) bool {
 		}
 	}
 	return false
-}
-
-// vias tell what a socket read (or connect, write, I/O wait) waits on, from
-// the first caller further down the stack that belongs to a known client or
-// server. Data, like the signature table; the HTTP client and JDBC rows are
-// tested on real stacks in signatures_test.go.
-var vias = []struct {
-	via      string
-	prefixes []string
-}{
-	{"jdbc org.postgresql", []string{"org.postgresql."}},
-	{"jdbc com.mysql", []string{"com.mysql."}},
-	{"jdbc oracle", []string{"oracle.jdbc."}},
-	{"jdbc sqlserver", []string{"com.microsoft.sqlserver."}},
-	{"jdbc org.mariadb", []string{"org.mariadb."}},
-	{"http-client", []string{"sun.net.www.protocol.http.", "java.net.http.", "jdk.internal.net.http.", "org.apache.http.",
-		"org.apache.hc.", "okhttp3.", "org.springframework.web.client.", "net/http.(*Transport)", "net/http.(*persistConn)",
-		"net/http.(*Client)"}},
-	{"http-server", []string{"org.apache.tomcat.util.net.", "org.apache.coyote.", "net/http.(*conn)", "net/http.(*connReader)"}},
-	{"redis", []string{"redis.clients.", "io.lettuce."}},
-	{"mongodb", []string{"com.mongodb."}},
-}
-
-// via tells what a socket read waits on (see vias); empty when nothing
-// known is found.
-func via(t *parse.Thread) string {
-	for _, f := range t.Frames {
-		for _, v := range vias {
-			for _, p := range v.prefixes {
-				if strings.HasPrefix(f.Func, p) {
-					return v.via
-				}
-			}
-		}
-	}
-	return ""
 }

@@ -24,6 +24,7 @@ const (
 	opEnd                         // the goroutine ends (blank line, prologue, end of dump)
 	opCreatedBy                   // data: the "created by" line
 	opCreatorFile                 // data: the file line of "created by"
+	opWaitAddr                    // data: the first argument of a sync lock frame ("0xc000012345")
 	opElided                      // data: "...N frames elided..."
 	opOrigin                      // data: "[originating from goroutine N]:"
 	opNoStack                     // goroutine running on other thread; stack unavailable
@@ -107,6 +108,11 @@ func (b *goBuilder) apply(op goOp, lineNo int, data []byte) {
 	case opNoStack:
 		if b.cur != nil {
 			b.cur.NoStack = true
+		}
+	case opWaitAddr:
+		// The first (topmost) sync frame with an address names the lock.
+		if b.cur != nil && b.anc == nil && b.cur.WaitAddr == "" {
+			b.cur.WaitAddr = string(data)
 		}
 	}
 }

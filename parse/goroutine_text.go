@@ -133,6 +133,32 @@ func classifyGoLineParen(line []byte) (goLineKind, int) {
 	return glUnknown, 0
 }
 
+// syncWaitAddr returns the receiver address of a sync lock frame, the lock
+// a goroutine waits on: "0xc0000a6000" from
+//
+//	internal/sync.(*Mutex).lockSlow(0xc0000a6000)
+//	sync.(*RWMutex).Lock(0xc000010108?)
+//
+// nil for any other frame, or when the argument is elided ("(...)"). Two
+// byte comparisons for frames outside sync: this runs on every function line.
+func syncWaitAddr(line []byte, paren int) []byte {
+	if len(line) < 8 || line[0] != 's' && line[0] != 'i' {
+		return nil
+	}
+	if !bytes.HasPrefix(line, []byte("sync.(*")) && !bytes.HasPrefix(line, []byte("internal/sync.(*")) {
+		return nil
+	}
+	a := line[paren+1:]
+	if !bytes.HasPrefix(a, []byte("0x")) {
+		return nil
+	}
+	end := 2
+	for end < len(a) && (a[end] >= '0' && a[end] <= '9' || a[end] >= 'a' && a[end] <= 'f') {
+		end++
+	}
+	return a[:end]
+}
+
 // argsParen returns the index of the '(' that opens the arguments of a
 // function line, or -1. A '(' after a '.' opens a receiver
 // ("net.(*conn).Read(0x1)"); the function name holds no space, the
@@ -416,6 +442,9 @@ func parseGoTextOn(p *textParser, parallel bool) *Dump {
 				s.dropFunc = s.state == gsSystem
 				if !s.dropFunc {
 					s.ops.emit(opFunc, ls.lineNo(), line[:paren])
+					if a := syncWaitAddr(line, paren); a != nil {
+						s.ops.emit(opWaitAddr, ls.lineNo(), a)
+					}
 				}
 				s.state = gsWantFile
 				continue

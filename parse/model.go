@@ -143,6 +143,11 @@ type Thread struct {
 	// Flags are the extra Go header words ("locked to thread", "durable",
 	// "leaked", "syscall"...), in printed order; nil if none.
 	Flags []string
+	// WaitAddr is, for a Go goroutine blocked in a sync lock, the address of
+	// the lock as printed in the first sync frame's arguments
+	// ("0xc0000a6000" from "sync.(*Mutex).Lock(0xc0000a6000)"); empty when
+	// not printed (aggregated formats, inlined "(...)" frames) or not in sync.
+	WaitAddr string
 	// Bubble is the synctest bubble id; 0 if not in a bubble.
 	Bubble int64
 	// Labels are pprof labels (Go); nil if none.

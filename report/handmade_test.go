@@ -82,13 +82,13 @@ func handmade() *analyze.Result {
 		return out
 	}
 	r.Findings = []analyze.Finding{
-		{Kind: analyze.KindGrowing, Severity: analyze.Warning, Pool: nasty, State: "lock|wait", Via: "<img src=x>",
-			Counts: evil.Counts, Summary: "evil|pool grew from 1 to 8 <b>threads</b> in lock|wait.",
-			Frame: evil.TopFrame, Culprit: evil.Culprit, Evidence: ev(evil.Counts, evil.Samples, 0)},
+		// Story order, as the analysis gives it: most severe root first.
 		{Kind: analyze.KindNotRecovered, Severity: analyze.Critical, Pool: http.Name, State: "socket-read", Via: "http-client",
-			Counts:  read.Counts,
-			Summary: "200 of 200 http-nio-8080-exec-* threads in socket-read at during-2; still 200 at after.",
-			Frame:   poll.Func, Culprit: read.Culprit, Evidence: ev(read.Counts, read.Samples, 1)},
+			Counts: read.Counts, PoolCounts: read.Counts, At: 2,
+			Frame: poll.Func, Culprit: read.Culprit, Evidence: ev(read.Counts, read.Samples, 1)},
+		{Kind: analyze.KindGrowing, Severity: analyze.Warning, Pool: nasty, State: "lock|wait", Via: "<img src=x>",
+			Counts: evil.Counts, PoolCounts: evil.Counts, At: len(evil.Counts) - 1,
+			Frame: evil.TopFrame, Culprit: evil.Culprit, Evidence: ev(evil.Counts, evil.Samples, 0)},
 	}
 	r.Warnings = []string{"during-2.txt: 3 lines skipped (first at line 1042: frame line outside a thread)"}
 	return r

@@ -11,7 +11,7 @@ import (
 
 // SchemaVersion is the version of the JSON report (SCHEMA.md). Adding a
 // field keeps it; removing a field or changing what one means bumps it.
-const SchemaVersion = "1"
+const SchemaVersion = "2"
 
 // The JSON protocol types. They are the contract with tools, documented
 // field by field in SCHEMA.md; the analysis types may change under them.
@@ -64,18 +64,100 @@ type JSONState struct {
 	Samples  [][]string `json:"samples"` // per moment
 }
 
-// JSONFinding is one verdict.
+// JSONFinding is one verdict: its facts, and the sentence made of them.
 type JSONFinding struct {
-	Kind     string         `json:"kind"`
-	Severity string         `json:"severity"` // "critical", "warning", "info"
-	Pool     string         `json:"pool"`
-	State    string         `json:"state"`
-	Via      string         `json:"via"`
-	Counts   []int          `json:"counts"`
-	Summary  string         `json:"summary"`
-	Frame    string         `json:"frame"`
-	Culprit  string         `json:"culprit"`
-	Evidence []JSONEvidence `json:"evidence"`
+	ID       string `json:"id"` // unique in the document; caused_by refers to it
+	Kind     string `json:"kind"`
+	Severity string `json:"severity"` // "critical", "warning", "info"
+	Pool     string `json:"pool"`
+	State    string `json:"state"`
+	Via      string `json:"via"`
+	Resource string `json:"resource"` // what the threads wait for: "db-connection", "peer-reply", "lock"...
+	Counts   []int  `json:"counts"`   // threads concerned per moment
+	// PoolCounts are all threads of pool per moment; [] when pool is "".
+	PoolCounts []int `json:"pool_counts"`
+	// Totals are the process's threads per moment (explosion); [] otherwise.
+	Totals    []int            `json:"totals"`
+	At        int              `json:"at"`         // index of the moment the finding is about
+	Since     int              `json:"since"`      // index of the first moment it is seen
+	FromStart bool             `json:"from_start"` // already there at the first moment: no healthy before
+	Summary   string           `json:"summary"`
+	Frame     string           `json:"frame"`
+	Culprit   string           `json:"culprit"`
+	Culprits  []JSONFrameCount `json:"culprits"`
+	Entries   []JSONFrameCount `json:"entries"` // entry points of the threads concerned at "at"
+	Same      int              `json:"same"`
+	Always    int              `json:"always"` // stuck: of same, how many were there at every moment
+	CPUMs     int64            `json:"cpu_ms"`
+	CPUThread int              `json:"cpu_threads"`
+	Limit     JSONLimit        `json:"limit"`
+	Idle      int              `json:"idle"`
+	Waiting   int              `json:"waiting"`
+	Starved   []JSONFrameCount `json:"starved"`
+	Lock      JSONLock         `json:"lock"` // address "" when not about one lock
+	Cycle     []JSONThread     `json:"cycle"`
+	Blocked   []JSONThread     `json:"blocked"`
+	Holders   []JSONHolder     `json:"holders"`
+	Wait      JSONWait         `json:"wait"` // goroutines 0 when no wait time is printed
+	Parents   int              `json:"parents"`
+	Basis     string           `json:"basis"`
+	Headline  string           `json:"headline"`
+	CausedBy  string           `json:"caused_by"` // id of the finding this follows from; "" for a root cause
+	Evidence  []JSONEvidence   `json:"evidence"`
+}
+
+// JSONFrameCount is a frame and how many threads show it.
+type JSONFrameCount struct {
+	Frame string `json:"frame"`
+	Count int    `json:"count"`
+	Probe bool   `json:"probe"` // a health, readiness or liveness check
+}
+
+// JSONLimit is a pool's size and where the number comes from.
+type JSONLimit struct {
+	Size   int    `json:"size"`   // 0 when unknown
+	Source string `json:"source"` // "default", "observed", "current", ""
+	What   string `json:"what"`
+}
+
+// JSONLock is a contended lock and its owner.
+type JSONLock struct {
+	Address       string     `json:"address"`
+	Class         string     `json:"class"`
+	Owner         JSONThread `json:"owner"` // name "" when no thread shows holding it
+	OwnerInferred bool       `json:"owner_inferred"`
+}
+
+// JSONThread is one thread with where it is and what it waits for.
+type JSONThread struct {
+	Name     string      `json:"name"`
+	State    string      `json:"state"`
+	Frame    string      `json:"frame"`
+	Culprit  string      `json:"culprit"`
+	WaitsFor JSONLockRef `json:"waits_for"` // address "" when not blocked on a lock
+}
+
+// JSONLockRef is a lock and the name of its holder.
+type JSONLockRef struct {
+	Address string `json:"address"`
+	Class   string `json:"class"`
+	Holder  string `json:"holder"`
+}
+
+// JSONHolder is what some holders of an exhausted resource do.
+type JSONHolder struct {
+	Pool    string `json:"pool"`
+	State   string `json:"state"`
+	Via     string `json:"via"`
+	Culprit string `json:"culprit"`
+	Count   int    `json:"count"`
+}
+
+// JSONWait is how long goroutines have waited, as the Go runtime prints.
+type JSONWait struct {
+	MinMinutes int `json:"min_minutes"`
+	MaxMinutes int `json:"max_minutes"`
+	Goroutines int `json:"goroutines"`
 }
 
 // JSONEvidence is what one moment shows for a finding.
@@ -116,9 +198,9 @@ func NewJSONReport(r *analyze.Result) *JSONReport {
 		}
 		doc.Pools = append(doc.Pools, jp)
 	}
-	for _, f := range r.Findings {
-		jf := JSONFinding{Kind: f.Kind, Severity: f.Severity.String(), Pool: f.Pool, State: f.State, Via: f.Via,
-			Counts: nonNil(f.Counts), Summary: f.Summary, Frame: f.Frame, Culprit: f.Culprit, Evidence: []JSONEvidence{}}
+	for i := range r.Findings {
+		f := &r.Findings[i]
+		jf := jsonFinding(r, f)
 		for _, e := range f.Evidence {
 			je := JSONEvidence{Moment: e.Moment, Count: e.Count, Threads: nonNil(e.Threads)}
 			if e.Moment >= 0 && e.Moment < n {
@@ -129,6 +211,54 @@ func NewJSONReport(r *analyze.Result) *JSONReport {
 		doc.Findings = append(doc.Findings, jf)
 	}
 	return doc
+}
+
+func jsonFinding(r *analyze.Result, f *analyze.Finding) JSONFinding {
+	jf := JSONFinding{ID: f.ID, Kind: f.Kind, Severity: f.Severity.String(), Pool: f.Pool, State: f.State, Via: f.Via,
+		Resource: f.Resource, Counts: nonNil(f.Counts), PoolCounts: nonNil(f.PoolCounts), Totals: nonNil(f.Totals),
+		At: f.At, Since: f.Since, FromStart: f.FromStart, Summary: Summary(r, f), Frame: f.Frame, Culprit: f.Culprit,
+		Culprits: jsonFrames(f.Culprits), Entries: jsonFrames(f.Entries), Same: f.Same, Always: f.Always, CPUMs: f.CPU.Milliseconds(),
+		CPUThread: f.CPUThreads, Limit: JSONLimit{Size: f.Limit.Size, Source: f.Limit.Source, What: f.Limit.What},
+		Idle: f.Idle, Waiting: f.Waiting, Starved: jsonFrames(f.Starved), Cycle: jsonThreads(f.Cycle),
+		Blocked: jsonThreads(f.Blocked), Holders: []JSONHolder{}, Parents: f.Parents, Basis: f.Basis,
+		Headline: f.Headline, CausedBy: f.CausedBy, Evidence: []JSONEvidence{}}
+	if l := f.Lock; l != nil {
+		jf.Lock = JSONLock{Address: l.Address, Class: l.Class, OwnerInferred: l.OwnerInferred}
+		if l.Owner != nil {
+			jf.Lock.Owner = jsonThread(*l.Owner)
+		}
+	}
+	for _, h := range f.Holders {
+		jf.Holders = append(jf.Holders, JSONHolder{Pool: h.Pool, State: h.State, Via: h.Via, Culprit: h.Culprit, Count: h.Count})
+	}
+	if w := f.Wait; w != nil {
+		jf.Wait = JSONWait{MinMinutes: w.MinMinutes, MaxMinutes: w.MaxMinutes, Goroutines: w.Goroutines}
+	}
+	return jf
+}
+
+func jsonFrames(fcs []analyze.FrameCount) []JSONFrameCount {
+	out := []JSONFrameCount{}
+	for _, c := range fcs {
+		out = append(out, JSONFrameCount{Frame: c.Func, Count: c.Count, Probe: c.Probe})
+	}
+	return out
+}
+
+func jsonThreads(ts []analyze.ThreadRef) []JSONThread {
+	out := []JSONThread{}
+	for _, t := range ts {
+		out = append(out, jsonThread(t))
+	}
+	return out
+}
+
+func jsonThread(t analyze.ThreadRef) JSONThread {
+	j := JSONThread{Name: t.Name, State: t.State, Frame: t.Frame, Culprit: t.Culprit}
+	if w := t.WaitsFor; w != nil {
+		j.WaitsFor = JSONLockRef{Address: w.Address, Class: w.Class, Holder: w.Holder}
+	}
+	return j
 }
 
 // JSON writes r as an indented JSONReport.

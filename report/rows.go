@@ -1,10 +1,8 @@
 package report
 
 import (
-	"cmp"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"time"
 
 	"github.com/dumpdiff/dumpdiff/analyze"
@@ -55,6 +53,9 @@ type findingRow struct {
 	summary  string
 	frame    string
 	culprit  string
+	// causedBy is the ID of the finding this one follows from; "" for a
+	// root cause (then the rows after it with its ID are its consequences).
+	causedBy string
 	evidence []evidenceRow
 }
 
@@ -111,16 +112,15 @@ func buildRows(r *analyze.Result, opt Options) *rows {
 	rs := &rows{runtime: r.Runtime, totals: fitCounts(r.Totals, n), warnings: r.Warnings}
 	rs.moments = momentRows(r.Moments)
 
-	// Findings, most severe first. Stable: the analysis order is kept
-	// within one severity.
-	fs := slices.Clone(r.Findings)
-	slices.SortStableFunc(fs, func(a, b analyze.Finding) int { return cmp.Compare(b.Severity, a.Severity) })
+	// Findings in the analysis's story order: root causes most severe
+	// first, each followed by its consequences.
+	fs := r.Findings
 	type key struct{ state, via string }
 	flaggedPools := map[string]analyze.Severity{}
 	flaggedStates := map[string]map[key]bool{}
 	var order []string // flagged pools in finding order
 	for _, f := range fs {
-		rs.findings = append(rs.findings, findingRowOf(f, r.Moments))
+		rs.findings = append(rs.findings, findingRowOf(r, f))
 		if f.Pool == "" {
 			continue
 		}
@@ -265,9 +265,10 @@ func signedDuration(d time.Duration) string {
 	return "+" + d.String()
 }
 
-func findingRowOf(f analyze.Finding, ms []analyze.Moment) findingRow {
+func findingRowOf(r *analyze.Result, f analyze.Finding) findingRow {
+	ms := r.Moments
 	fr := findingRow{severity: f.Severity, kind: f.Kind, pool: f.Pool, state: f.State, via: f.Via,
-		counts: f.Counts, summary: f.Summary, frame: f.Frame, culprit: f.Culprit}
+		counts: f.Counts, summary: Summary(r, &f), frame: f.Frame, culprit: f.Culprit, causedBy: f.CausedBy}
 	for _, e := range f.Evidence {
 		label := fmt.Sprintf("#%d", e.Moment+1)
 		if e.Moment >= 0 && e.Moment < len(ms) && ms[e.Moment].Label != "" {

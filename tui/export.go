@@ -168,7 +168,7 @@ func (o *overviewPane) markdown(w io.Writer) {
 	for _, r := range o.rows {
 		if r.kind == rowFinding {
 			fmt.Fprintf(w, "- **%s** %s: %s\n", report.MarkdownText(r.f.Severity.String()),
-				report.MarkdownText(r.f.Kind), report.MarkdownText(r.f.Summary))
+				report.MarkdownText(r.f.Kind), report.MarkdownText(report.Summary(o.ix.r, r.f)))
 			n++
 		}
 	}

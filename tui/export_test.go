@@ -64,7 +64,8 @@ func TestExportEscapes(t *testing.T) {
 	m := New(r, Options{NoColor: true, ExportDir: dir, Now: fixedNow})
 	m = send(t, m, "/", "`x`<script>", "enter")
 	s := text(m)
-	contains(t, "filtered overview", s, evil+"-exec-*")
+	// At 80 columns the name is cut; its start must read as it is.
+	contains(t, "filtered overview", s, evil[:len(evil)-4])
 
 	export := func(name string) string {
 		t.Helper()

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dumpdiff/dumpdiff/analyze"
+	"github.com/dumpdiff/dumpdiff/report"
 )
 
 // overviewSorts are the orders of the pool list, cycled by `s`.
@@ -154,7 +155,7 @@ func (o *overviewPane) findingMatches(mt *matcher, f *analyze.Finding) bool {
 	if mt.all() {
 		return true
 	}
-	if mt.text(strings.ToLower(strings.Join([]string{f.Kind, f.Pool, f.State, f.Via, f.Summary, f.Frame, f.Culprit}, "\x00"))) {
+	if mt.text(strings.ToLower(strings.Join([]string{f.Kind, f.Pool, f.State, f.Via, report.Summary(o.ix.r, f), f.Frame, f.Culprit}, "\x00"))) {
 		return true
 	}
 	if pi := o.ix.poolByName(f.Pool); pi != nil && mt.text(pi.hay) {
@@ -182,7 +183,7 @@ func (o *overviewPane) text(style interface{ Render(...string) string }, s strin
 
 func (o *overviewPane) findingRow(f *analyze.Finding) ovRow {
 	tag := map[analyze.Severity]string{analyze.Critical: "CRIT", analyze.Warning: "WARN", analyze.Info: "INFO"}[f.Severity]
-	what := f.Summary
+	what := report.Summary(o.ix.r, f)
 	if what == "" {
 		what = strings.TrimSpace(f.Pool + " " + f.State)
 	}

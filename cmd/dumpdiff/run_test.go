@@ -394,7 +394,7 @@ func TestJSONSeveralAnalyses(t *testing.T) {
 	if dec.More() {
 		t.Error("more than one JSON document")
 	}
-	if doc.Version != "1" || len(doc.Analyses) != 2 || doc.Analyses[0].Runtime != "go" || doc.Analyses[1].Runtime != "jvm" || len(doc.Instances) != 0 {
+	if doc.Version != report.SchemaVersion || len(doc.Analyses) != 2 || doc.Analyses[0].Runtime != "go" || doc.Analyses[1].Runtime != "jvm" || len(doc.Instances) != 0 {
 		t.Errorf("document %+v", doc)
 	}
 }

@@ -1,0 +1,232 @@
+package analyze
+
+import (
+	"strings"
+
+	"github.com/dumpdiff/dumpdiff/parse"
+)
+
+var contentionDetector = &Detector{
+	Name:     KindContention,
+	Kinds:    []string{KindContention},
+	Doc:      "many threads wait for one lock: a JVM monitor or j.u.c lock with its printed owner, a Go sync.Mutex or RWMutex (by address) with its likely holder",
+	Requires: []string{KindDeadlock},
+	Folds:    "nothing; its lock is left to the deadlock when its owner is in or blocked on a cycle",
+	Run:      runContention,
+}
+
+// lockKey identifies a lock across moments: its address and class.
+type lockKey struct{ addr, class string }
+
+func runContention(p *Pass) []Finding {
+	r := p.R
+	var order []lockKey
+	acc := map[lockKey]*Finding{}
+	for m, mo := range r.Moments {
+		d := mo.Dump
+		if d == nil {
+			continue
+		}
+		waiters := map[lockKey][]*parse.Thread{}
+		var owners func(k lockKey, ws []*parse.Thread) (*parse.Thread, bool)
+		switch r.Runtime {
+		case parse.RuntimeJVM:
+			h := holders(d)
+			for _, t := range d.Threads {
+				if a, c := waitsFor(t); a != "" {
+					k := lockKey{a, c}
+					waiters[k] = append(waiters[k], t)
+				}
+			}
+			owners = func(k lockKey, _ []*parse.Thread) (*parse.Thread, bool) { return h[k.addr], false }
+		case parse.RuntimeGo:
+			for _, t := range d.Threads {
+				if t.WaitAddr == "" || t.Weight > 1 {
+					continue
+				}
+				if s := p.signature(t); s == nil || s.Resource != "lock" {
+					continue
+				}
+				k := lockKey{t.WaitAddr, goLockClass(t)}
+				waiters[k] = append(waiters[k], t)
+			}
+			owners = func(k lockKey, ws []*parse.Thread) (*parse.Thread, bool) {
+				return inferGoHolder(d, k, ws), true
+			}
+		}
+		for k, ws := range waiters {
+			if len(ws) < ContentionMin {
+				continue
+			}
+			owner, inferred := owners(k, ws)
+			if owner == nil && r.Runtime == parse.RuntimeJVM {
+				continue // no owner printed: nothing says who blocks them
+			}
+			if owner != nil && p.ThreadClaim(m, owner) != "" {
+				continue // the owner is in or behind a deadlock: the deadlock tells it
+			}
+			f := acc[k]
+			if f == nil {
+				f = &Finding{ID: findingID(KindContention, k.addr), Kind: KindContention, Severity: Warning,
+					Counts: make([]int, len(r.Moments)), At: m, Since: m, FromStart: m == 0}
+				acc[k] = f
+				order = append(order, k)
+			}
+			f.Counts[m] = len(ws)
+			f.Evidence = append(f.Evidence, Evidence{Moment: m, Count: len(ws), Threads: firstN(names(r.Runtime, ws), 5)})
+			if len(ws) < f.Counts[f.At] && f.Lock != nil {
+				continue
+			}
+			// The facts of the moment with most waiters.
+			f.At = m
+			f.Lock = &LockFact{Address: k.addr, Class: k.class, OwnerInferred: inferred}
+			if owner != nil {
+				o := p.ref(owner)
+				f.Lock.Owner = &o
+				if inferred {
+					f.Basis = "owner-inferred"
+				} else {
+					f.Basis = "owner-printed"
+				}
+			} else {
+				f.Basis = "owner-unknown"
+			}
+			f.Pool, f.State, f.Resource, f.Frame, f.Culprit = "", "", "", "", ""
+			pools := map[string]int{}
+			states := map[string]int{}
+			culps := map[string]int{}
+			ents := map[entryKey]int{}
+			for _, t := range ws {
+				pn, _ := poolName(r.Runtime, t, Options{})
+				pools[pn]++
+				states[p.stateOf(t)]++
+				if c := FrameString(culprit(r.Runtime, t)); c != "" {
+					culps[c]++
+				}
+				if e, probe := entryPoint(r.Runtime, t); e != "" {
+					ents[entryKey{e, probe}]++
+				}
+			}
+			f.Pool, f.State = mostCommon(pools), mostCommon(states)
+			if s := signatureByID(r.Runtime, f.State); s != nil {
+				f.Resource = s.Resource
+			}
+			f.Culprits = ranked(culps)
+			f.Culprit = mostCommon(culps)
+			f.Entries = rankedEntries(ents)
+			if owner != nil {
+				f.Frame = f.Lock.Owner.Frame
+			}
+		}
+	}
+	var fs []Finding
+	for _, k := range order {
+		f := acc[k]
+		for _, pl := range r.Pools {
+			if pl.Name == f.Pool {
+				f.PoolCounts = pl.Counts
+			}
+		}
+		fs = append(fs, *f)
+	}
+	// Claim the waiters, so that a rise of their state tells it is caused by the lock.
+	claimWaiters(p, fs)
+	return fs
+}
+
+// claimWaiters claims, for each contention finding, the threads that wait
+// on its lock.
+func claimWaiters(p *Pass, fs []Finding) {
+	r := p.R
+	for _, f := range fs {
+		for m, mo := range r.Moments {
+			if f.Counts[m] == 0 || mo.Dump == nil {
+				continue
+			}
+			for _, t := range mo.Dump.Threads {
+				a := t.WaitAddr
+				if r.Runtime == parse.RuntimeJVM {
+					a, _ = waitsFor(t)
+				}
+				if a == f.Lock.Address {
+					p.ClaimThread(m, t, f.ID)
+				}
+			}
+		}
+	}
+}
+
+// goLockClass names the sync type a goroutine waits on: "sync.RWMutex",
+// "sync.Mutex".
+func goLockClass(t *parse.Thread) string {
+	for _, f := range t.Frames {
+		switch {
+		case strings.Contains(f.Func, "(*RWMutex)"):
+			return "sync.RWMutex"
+		case strings.Contains(f.Func, "(*Mutex)"):
+			return "sync.Mutex"
+		}
+	}
+	return "sync.Mutex"
+}
+
+// lockCaller is the frame that called Lock: the first frame below the
+// sync and runtime frames ("main.(*store).update").
+func lockCaller(t *parse.Thread) *parse.Frame {
+	for _, f := range t.Frames {
+		if strings.HasPrefix(f.Func, "sync.") || strings.HasPrefix(f.Func, "internal/sync.") || strings.HasPrefix(f.Func, "runtime.") {
+			continue
+		}
+		return f
+	}
+	return nil
+}
+
+// inferGoHolder guesses the goroutine holding a Go lock: Go prints no
+// owner, but the holder is often a goroutine of the waiters' own function
+// past its Lock call (same function, another line), not waiting on the
+// lock itself. nil when there is none or several candidates disagree.
+func inferGoHolder(d *parse.Dump, k lockKey, ws []*parse.Thread) *parse.Thread {
+	callers := map[string]map[int]bool{} // function → lines of its Lock calls
+	for _, t := range ws {
+		if c := lockCaller(t); c != nil {
+			if callers[c.Func] == nil {
+				callers[c.Func] = map[int]bool{}
+			}
+			callers[c.Func][c.Line] = true
+		}
+	}
+	var cands []*parse.Thread
+	for _, t := range d.Threads {
+		if t.WaitAddr == k.addr {
+			continue
+		}
+		for _, f := range t.Frames {
+			if lines, ok := callers[f.Func]; ok && !lines[f.Line] {
+				cands = append(cands, t)
+				break
+			}
+		}
+	}
+	if len(cands) != 1 {
+		return nil
+	}
+	return cands[0]
+}
+
+// signatureByID returns the first row with id for rt.
+func signatureByID(rt parse.Runtime, id string) *Signature {
+	for i := range signatures {
+		if signatures[i].Runtime == rt && signatures[i].ID == id {
+			return &signatures[i]
+		}
+	}
+	return nil
+}
+
+func firstN(xs []string, n int) []string {
+	if len(xs) > n {
+		return xs[:n]
+	}
+	return xs
+}

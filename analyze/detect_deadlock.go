@@ -1,0 +1,186 @@
+package analyze
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/dumpdiff/dumpdiff/parse"
+)
+
+var deadlockDetector = &Detector{
+	Name:  KindDeadlock,
+	Kinds: []string{KindDeadlock},
+	Doc:   "threads that wait for each other in a cycle of locks (the JVM's report or the lock graph), or a Go program its runtime stopped as asleep",
+	Folds: "the JVM's report and the lock graph of the same cycle; the threads that only wait on the cycle; contention on the cycle's locks",
+	Run:   runDeadlock,
+}
+
+// runDeadlock finds each cycle once across moments. The JVM's report lists
+// every thread it found blocked, cycle or not; the lock graph tells the
+// cycle from the threads that only wait on it. Without lock lines the
+// report's threads are the cycle.
+func runDeadlock(p *Pass) []Finding {
+	r := p.R
+	var fs []Finding
+	index := map[string]int{} // cycle key → index in fs
+	add := func(m int, d *parse.Dump, g *lockGraph, cycle, blocked []*parse.Thread, basis string) {
+		key := cycleKey(cycle)
+		i, ok := index[key]
+		if !ok {
+			f := Finding{ID: "deadlock " + key, Kind: KindDeadlock, Severity: Critical, Basis: basis,
+				Counts: make([]int, len(r.Moments)), At: m, Since: m, FromStart: m == 0}
+			first := cycle[0]
+			f.Pool, _ = poolName(r.Runtime, first, Options{})
+			f.State = p.stateOf(first)
+			if s := p.signature(first); s != nil {
+				f.Resource = s.Resource
+			}
+			if len(first.Frames) > 0 {
+				f.Frame = first.Frames[0].Func
+			}
+			f.Culprit = FrameString(culprit(r.Runtime, first))
+			for _, t := range cycle {
+				ref := p.ref(t)
+				if g != nil {
+					ref.WaitsFor = g.lockRef(r.Runtime, t)
+				}
+				f.Cycle = append(f.Cycle, ref)
+			}
+			i = len(fs)
+			index[key] = i
+			fs = append(fs, f)
+		}
+		f := &fs[i]
+		if f.Basis != basis && basis == "jvm-report" {
+			f.Basis = basis // the JVM said so too: the stronger word
+		}
+		if f.Counts[m] == 0 {
+			f.Counts[m] = len(cycle)
+			f.Evidence = append(f.Evidence, Evidence{Moment: m, Count: len(cycle), Threads: names(r.Runtime, cycle)})
+		}
+		have := map[string]bool{}
+		for _, b := range f.Blocked {
+			have[b.Name] = true
+		}
+		for _, t := range blocked {
+			if !have[threadLabel(r.Runtime, t)] {
+				ref := p.ref(t)
+				if g != nil {
+					ref.WaitsFor = g.lockRef(r.Runtime, t)
+				}
+				f.Blocked = append(f.Blocked, ref)
+				have[ref.Name] = true
+			}
+		}
+		for _, t := range cycle {
+			p.ClaimThread(m, t, f.ID)
+		}
+		for _, t := range blocked {
+			p.ClaimThread(m, t, f.ID)
+		}
+	}
+	for m, mo := range r.Moments {
+		d := mo.Dump
+		if d == nil {
+			continue
+		}
+		if r.Runtime == parse.RuntimeJVM {
+			g := newLockGraph(d)
+			cycles := g.cycles(d)
+			covered := map[int]bool{}
+			for _, dl := range d.Deadlocks {
+				reported := reportedThreads(d, dl)
+				if len(reported) == 0 {
+					continue
+				}
+				inReport := map[*parse.Thread]bool{}
+				for _, t := range reported {
+					inReport[t] = true
+				}
+				found := false
+				for ci, c := range cycles {
+					if subset(c, inReport) {
+						covered[ci] = true
+						found = true
+						add(m, d, g, c, g.blockedOn(d, c), "jvm-report")
+					}
+				}
+				if !found {
+					add(m, d, g, reported, nil, "jvm-report")
+				}
+			}
+			for ci, c := range cycles {
+				if !covered[ci] {
+					add(m, d, g, c, g.blockedOn(d, c), "lock-graph")
+				}
+			}
+		}
+		if strings.Contains(d.Headline, "all goroutines are asleep") {
+			key := "go-asleep"
+			i, ok := index[key]
+			if !ok {
+				f := Finding{ID: "deadlock go-runtime", Kind: KindDeadlock, Severity: Critical, Basis: "go-runtime",
+					Headline: d.Headline, Counts: make([]int, len(r.Moments)), At: m, Since: m}
+				i = len(fs)
+				index[key] = i
+				fs = append(fs, f)
+			}
+			fs[i].Counts[m] = d.ThreadCount()
+			fs[i].Evidence = append(fs[i].Evidence, Evidence{Moment: m, Count: d.ThreadCount()})
+		}
+	}
+	return fs
+}
+
+func subset(c []*parse.Thread, in map[*parse.Thread]bool) bool {
+	for _, t := range c {
+		if !in[t] {
+			return false
+		}
+	}
+	return true
+}
+
+func cycleKey(ts []*parse.Thread) string {
+	var ns []string
+	for _, t := range ts {
+		ns = append(ns, t.Name)
+	}
+	sort.Strings(ns)
+	return strings.Join(ns, ", ")
+}
+
+func names(rt parse.Runtime, ts []*parse.Thread) []string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = threadLabel(rt, t)
+	}
+	return out
+}
+
+// reportedThreads finds the threads of a JVM deadlock report. Names are
+// not unique (two pools may both have "Worker-A"): of the threads with an
+// edge's name, the one blocked on the lock the edge names is taken.
+func reportedThreads(d *parse.Dump, dl parse.Deadlock) []*parse.Thread {
+	var out []*parse.Thread
+	for _, e := range dl.Cycle {
+		var pick *parse.Thread
+		for _, t := range d.Threads {
+			if t.Name != e.Thread {
+				continue
+			}
+			if pick == nil {
+				pick = t
+			}
+			if a, _ := waitsFor(t); a != "" && strings.Contains(e.Waiting, a) {
+				pick = t
+				break
+			}
+		}
+		if pick == nil {
+			pick = &parse.Thread{Name: e.Thread} // not in the dump: the name alone
+		}
+		out = append(out, pick)
+	}
+	return out
+}

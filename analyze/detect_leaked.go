@@ -1,0 +1,182 @@
+package analyze
+
+import (
+	"github.com/dumpdiff/dumpdiff/parse"
+)
+
+var leakedDetector = &Detector{
+	Name:     KindLeaked,
+	Kinds:    []string{KindLeaked},
+	Doc:      "Go goroutines blocked for good: marked leaked by the runtime (goroutineleak, Go 1.26+), or many of one creator in one wait for minutes as printed, or a large flat count in a wait that is not a rest",
+	Requires: []string{"timeline"},
+	Folds:    "nothing; a pool the timeline already calls growing or not-recovered makes a runtime-marked leak critical",
+	Run:      runLeaked,
+}
+
+func runLeaked(p *Pass) []Finding {
+	r := p.R
+	if r.Runtime != parse.RuntimeGo {
+		return nil
+	}
+	fs := runtimeMarked(p)
+	marked := map[string]bool{}
+	for _, f := range fs {
+		marked[f.Pool] = true
+	}
+	told := map[string]bool{} // pool+state the timeline already tells
+	for _, f := range p.Found("timeline") {
+		told[f.Pool+"\x00"+f.State] = true
+	}
+	n := len(r.Moments)
+	for _, pl := range r.Pools {
+		if pl.Internal || marked[pl.Name] {
+			continue
+		}
+		for _, g := range pl.States {
+			if g.Category != Waiting || told[pl.Name+"\x00"+g.State] {
+				continue
+			}
+			if f, ok := longWait(p, pl, g); ok {
+				fs = append(fs, f)
+				continue
+			}
+			// Aggregated formats print neither identities nor wait times: a
+			// large count that does not move is what is left to go on.
+			if g.Rest || g.Always > 0 || n < 2 {
+				continue
+			}
+			lo, hi := g.Counts[0], g.Counts[0]
+			for _, c := range g.Counts {
+				lo, hi = min(lo, c), max(hi, c)
+			}
+			if lo >= LeakFlatMin && float64(hi-lo) <= LeakFlatSpread*float64(hi) {
+				f := groupFinding(KindLeaked, pl, g, n-1)
+				f.Severity = Warning
+				f.Basis = "flat-count"
+				f.FromStart = true
+				fs = append(fs, f)
+			}
+		}
+	}
+	return fs
+}
+
+// longWait: at least LeakMin goroutines of the group have waited
+// LeakWaitMinutes or more at some moment. A rest state (a channel receive)
+// also needs most of them created by distinct parents: idle workers share
+// one parent, goroutines leaked one per request each have their own.
+func longWait(p *Pass, pl *Pool, g *Group) (Finding, bool) {
+	best, bestN := -1, 0
+	var wf WaitFact
+	parents := 0
+	for m, ts := range g.Threads {
+		k := 0
+		w := WaitFact{MinMinutes: -1}
+		ps := map[int64]bool{}
+		for _, t := range ts {
+			if t.WaitMinutes < LeakWaitMinutes {
+				continue
+			}
+			k += max(t.Weight, 1)
+			if w.MinMinutes < 0 || t.WaitMinutes < w.MinMinutes {
+				w.MinMinutes = t.WaitMinutes
+			}
+			w.MaxMinutes = max(w.MaxMinutes, t.WaitMinutes)
+			if t.CreatedBy != nil && t.CreatedBy.Parent != 0 {
+				ps[t.CreatedBy.Parent] = true
+			}
+		}
+		w.Goroutines = k
+		if k >= LeakMin && k > bestN {
+			best, bestN, wf, parents = m, k, w, len(ps)
+		}
+	}
+	if best < 0 {
+		return Finding{}, false
+	}
+	if g.Rest && float64(parents) < LeakParentShare*float64(bestN) {
+		return Finding{}, false
+	}
+	f := groupFinding(KindLeaked, pl, g, best)
+	f.Severity = Warning
+	f.Basis = "long-wait"
+	f.Wait = &wf
+	f.Parents = parents
+	f.Same = g.Always
+	f.Since = firstAtLeast(g.Counts, LeakMin)
+	f.FromStart = f.Since == 0
+	return f, true
+}
+
+// runtimeMarked: goroutines the Go runtime itself marked leaked (goroutine
+// leak profile, Go 1.26+), one finding per pool.
+func runtimeMarked(p *Pass) []Finding {
+	r := p.R
+	type acc struct {
+		pool    *Pool
+		g       *Group
+		counts  []int
+		samples [][]string
+	}
+	per := map[string]*acc{}
+	var order []string
+	for _, pl := range r.Pools {
+		for _, g := range pl.States {
+			for m, ts := range g.Threads {
+				for _, t := range ts {
+					if !isLeaked(t, r.Moments[m].Dump) {
+						continue
+					}
+					a := per[pl.Name]
+					if a == nil {
+						a = &acc{pool: pl, g: g, counts: make([]int, len(r.Moments)), samples: make([][]string, len(r.Moments))}
+						per[pl.Name] = a
+						order = append(order, pl.Name)
+					}
+					a.counts[m] += max(t.Weight, 1)
+					if len(a.samples[m]) < 5 {
+						a.samples[m] = append(a.samples[m], threadLabel(r.Runtime, t))
+					}
+				}
+			}
+		}
+	}
+	var fs []Finding
+	for _, name := range order {
+		a := per[name]
+		at := peakAt(a.counts)
+		f := groupFinding(KindLeaked, a.pool, a.g, at)
+		f.ID = findingID(KindLeaked, name)
+		f.State, f.Via = "", ""
+		f.Severity = Warning
+		f.Basis = "runtime"
+		f.Counts = a.counts
+		f.Since = firstAtLeast(a.counts, 1)
+		f.Evidence = nil
+		for m, c := range a.counts {
+			if c > 0 {
+				f.Evidence = append(f.Evidence, Evidence{Moment: m, Count: c, Threads: a.samples[m]})
+			}
+		}
+		for _, o := range p.Found("timeline") {
+			if o.Pool == name && (o.Kind == KindGrowing || o.Kind == KindNotRecovered) {
+				f.Severity = Critical // the runtime's mark and the timeline agree
+				break
+			}
+		}
+		fs = append(fs, f)
+	}
+	return fs
+}
+
+func isLeaked(t *parse.Thread, d *parse.Dump) bool {
+	if d != nil && d.Kind == "goroutineleak" {
+		return true
+	}
+	for _, fl := range t.Flags {
+		if fl == "leaked" {
+			return true
+		}
+	}
+	return false
+}

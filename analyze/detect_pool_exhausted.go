@@ -1,0 +1,134 @@
+package analyze
+
+import (
+	"sort"
+)
+
+var poolExhaustedDetector = &Detector{
+	Name:  "pool-exhausted",
+	Kinds: []string{KindDBPoolExhausted},
+	Doc:   "threads wait for a resource a bounded pool lends (a DB connection) while its holders are busy; said with what the holders do and who waits (a health check by name)",
+	Folds: "the waiters' and the holders' timeline findings",
+	Run:   runPoolExhausted,
+}
+
+// runPoolExhausted makes one <resource>-pool-exhausted finding per pooled
+// resource: the waiting groups of every pool summed, the holders (threads
+// under a caller that holds the resource, whatever they do) at the moment
+// most wait. It works on one dump: waiting for a pooled resource is itself
+// the sign, no rise needed.
+func runPoolExhausted(p *Pass) []Finding {
+	r := p.R
+	n := len(r.Moments)
+	var fs []Finding
+	for _, res := range resources {
+		if res.Pool == "" {
+			continue
+		}
+		var waiters []*Group
+		var waiterPools []*Pool
+		counts := make([]int, n)
+		for _, pl := range r.Pools {
+			if pl.Internal {
+				continue
+			}
+			for _, g := range pl.States {
+				if g.Resource == res.ID {
+					waiters = append(waiters, g)
+					waiterPools = append(waiterPools, pl)
+					for m, c := range g.Counts {
+						counts[m] += c
+					}
+				}
+			}
+		}
+		at := peakAt(counts)
+		if len(waiters) == 0 || counts[at] < PoolWaitMin {
+			continue
+		}
+		// The largest waiting group names the finding.
+		main := 0
+		for i, g := range waiters {
+			if g.Counts[at] > waiters[main].Counts[at] {
+				main = i
+			}
+		}
+		g, pl := waiters[main], waiterPools[main]
+		f := groupFinding(PoolExhaustedKind(res.ID), pl, g, at)
+		f.ID = findingID(f.Kind, res.ID)
+		f.Resource = res.ID
+		f.Counts = counts
+		f.Since = firstAtLeast(counts, PoolWaitMin)
+		f.FromStart = f.Since == 0
+		last := counts[n-1]
+		f.Severity = Warning
+		if n == 1 || last >= PoolWaitMin && float64(last-counts[0]) > RecoveredShare*float64(counts[at]-counts[0]) || f.FromStart && last >= PoolWaitMin {
+			f.Severity = Critical
+		}
+		// Entries, culprits and evidence of every waiting group.
+		ents := map[entryKey]int{}
+		culps := map[string]int{}
+		f.Evidence = nil
+		for m := range counts {
+			if counts[m] == 0 {
+				continue
+			}
+			ev := Evidence{Moment: m, Count: counts[m]}
+			for _, w := range waiters {
+				ev.Threads = append(ev.Threads, w.Samples[m]...)
+			}
+			ev.Threads = firstN(ev.Threads, 5)
+			f.Evidence = append(f.Evidence, ev)
+		}
+		for _, w := range waiters {
+			for _, e := range w.Entries[at] {
+				ents[entryKey{e.Func, e.Probe}] += e.Count
+			}
+			if peakAt(w.Counts) == at {
+				for _, c := range w.Culprits {
+					culps[c.Func] += c.Count
+				}
+			}
+			p.ClaimGroup(w, f.ID)
+		}
+		f.Entries = rankedEntries(ents)
+		if len(culps) > 0 {
+			f.Culprits = ranked(culps)
+			f.Culprit = f.Culprits[0].Func
+		}
+		// Holders: whoever holds the resource at that moment, by what they do.
+		type hk struct{ pool, state, via, culprit string }
+		hs := map[hk]int{}
+		for _, q := range r.Pools {
+			for _, h := range q.States {
+				if h.Holds != res.ID || h.Counts[at] == 0 || h.Resource == res.ID {
+					continue
+				}
+				hs[hk{q.Name, h.State, h.Via, h.Culprit}] += h.Counts[at]
+				p.ClaimGroup(h, f.ID)
+			}
+		}
+		for k, c := range hs {
+			f.Holders = append(f.Holders, HolderGroup{Pool: k.pool, State: k.state, Via: k.via, Culprit: k.culprit, Count: c})
+		}
+		sort.Slice(f.Holders, func(i, j int) bool {
+			a, b := f.Holders[i], f.Holders[j]
+			if a.Count != b.Count {
+				return a.Count > b.Count
+			}
+			return a.Pool+a.State+a.Culprit < b.Pool+b.State+b.Culprit
+		})
+		fs = append(fs, f)
+	}
+	return fs
+}
+
+// firstAtLeast is the first moment where c reaches min; 0 if none.
+func firstAtLeast(c []int, min int) int {
+	for i, x := range c {
+		if x >= min {
+			return i
+		}
+	}
+	return 0
+}

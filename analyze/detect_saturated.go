@@ -1,0 +1,159 @@
+package analyze
+
+import (
+	"strings"
+
+	"github.com/dumpdiff/dumpdiff/parse"
+)
+
+var saturatedDetector = &Detector{
+	Name:     KindSaturated,
+	Kinds:    []string{KindSaturated},
+	Doc:      "a JVM pool with no idle thread, nearly all waiting and most in one wait that is not a rest: new work has no thread; said with the pool's limit and where that number comes from",
+	Requires: []string{KindStuck, "timeline", "pool-exhausted"},
+	Folds:    "itself into the stuck or not-recovered finding of the same pool and state, as its consequence (caused by)",
+	Run:      runSaturated,
+}
+
+// knownMax are default maximum sizes of well-known pools, by pool name
+// prefix and suffix.
+var knownMax = []struct {
+	prefix, suffix string
+	max            int
+	what           string
+}{
+	{"http-nio-", "-exec-*", 200, "Tomcat maxThreads default"},
+	{"https-jsse-nio-", "-exec-*", 200, "Tomcat maxThreads default"},
+	{"http-nio2-", "-exec-*", 200, "Tomcat maxThreads default"},
+	{"https-openssl-nio-", "-exec-*", 200, "Tomcat maxThreads default"},
+}
+
+// knownLimit returns the default maximum size of a well-known pool, and
+// what it is; 0 when unknown.
+func knownLimit(pool string) (int, string) {
+	for _, k := range knownMax {
+		if strings.HasPrefix(pool, k.prefix) && strings.HasSuffix(pool, k.suffix) {
+			return k.max, k.what
+		}
+	}
+	return 0, ""
+}
+
+func runSaturated(p *Pass) []Finding {
+	r := p.R
+	if r.Runtime != parse.RuntimeJVM {
+		return nil // goroutines are not pooled threads: Go has no pool to saturate
+	}
+	n := len(r.Moments)
+	var fs []Finding
+	for _, pl := range r.Pools {
+		// Thread-N is the JVM's name for a thread nobody named: threads
+		// created one by one, not a pool with a size to reach.
+		if pl.Internal || pl.Name == "Thread-*" {
+			continue
+		}
+		limit, what := knownLimit(pl.Name)
+		fixed := n >= 2
+		for _, c := range pl.Counts {
+			if c != pl.Counts[0] {
+				fixed = false
+			}
+		}
+		best, bestTop := -1, (*Group)(nil)
+		var bestIdle, bestWaiting int
+		for m := 0; m < n; m++ {
+			total := pl.Counts[m]
+			if total < SaturatedMin {
+				continue
+			}
+			// Several moments tell what the maximum is: a known limit reached,
+			// or the same size throughout. A pool that grew and has no known
+			// limit (Thread-* per task) has no maximum to be at. One dump
+			// alone shows a pool at its size now, whatever its maximum.
+			if n >= 2 && !(limit > 0 && total >= limit || limit == 0 && fixed) {
+				continue
+			}
+			idle, waiting := 0, 0
+			var top *Group
+			for _, g := range pl.States {
+				switch g.Category {
+				case Idle:
+					idle += g.Counts[m]
+				case Waiting:
+					waiting += g.Counts[m]
+					if !g.Rest && (top == nil || g.Counts[m] > top.Counts[m]) {
+						top = g
+					}
+				}
+			}
+			if idle > 0 || float64(waiting) < SaturatedWaiting*float64(total) || top == nil ||
+				float64(top.Counts[m]) < SaturatedOneState*float64(total) {
+				continue
+			}
+			if best < 0 || top.Counts[m] > bestTop.Counts[best] {
+				best, bestTop, bestIdle, bestWaiting = m, top, idle, waiting
+			}
+		}
+		if best < 0 {
+			continue
+		}
+		f := groupFinding(KindSaturated, pl, bestTop, best)
+		f.ID = findingID(KindSaturated, pl.Name)
+		f.Severity = Critical
+		f.Counts = pl.Counts
+		f.Since = best
+		f.FromStart = best == 0
+		f.Idle, f.Waiting = bestIdle, bestWaiting
+		f.Evidence = []Evidence{{Moment: best, Count: bestTop.Counts[best], Threads: bestTop.Samples[best]}}
+		switch {
+		case limit > 0:
+			f.Limit = Limit{Size: limit, Source: "default", What: what}
+		case fixed:
+			f.Limit = Limit{Size: pl.Max, Source: "observed"}
+		default:
+			f.Limit = Limit{Size: pl.Counts[best], Source: "current"}
+		}
+		f.Starved = starved(pl, best)
+		// One story: the stuck (or rising) wait that fills the pool is the
+		// cause, saturation its consequence.
+		for _, o := range p.FoundAll() {
+			if o.Pool == pl.Name && o.State == bestTop.State && o.Via == bestTop.Via &&
+				(o.Kind == KindStuck || o.Kind == KindNotRecovered || o.Kind == KindGrowing || o.Kind == KindDBPoolExhausted) {
+				f.CausedBy = o.ID
+				break
+			}
+		}
+		if f.CausedBy == "" {
+			if id := p.explainedBy(bestTop, best); id != "" {
+				f.CausedBy = id
+			}
+		}
+		fs = append(fs, f)
+	}
+	return fs
+}
+
+// starved returns the entry points the pool served at other moments and
+// serves with no thread at moment m.
+func starved(pl *Pool, m int) []FrameCount {
+	now := map[string]bool{}
+	for _, g := range pl.States {
+		for _, e := range g.Entries[m] {
+			now[e.Func] = true
+		}
+	}
+	seen := map[entryKey]int{}
+	for _, g := range pl.States {
+		for i, es := range g.Entries {
+			if i == m {
+				continue
+			}
+			for _, e := range es {
+				if !now[e.Func] {
+					seen[entryKey{e.Func, e.Probe}] = max(seen[entryKey{e.Func, e.Probe}], e.Count)
+				}
+			}
+		}
+	}
+	return rankedEntries(seen)
+}

@@ -1,0 +1,59 @@
+package analyze
+
+var stuckDetector = &Detector{
+	Name:     KindStuck,
+	Kinds:    []string{KindStuck},
+	Doc:      "the very same threads in the same wait and culprit at every moment given, most of their pool, with no rise needed: what a first dump taken mid-incident shows",
+	Requires: []string{"timeline", KindLeaked, KindDeadlock, KindContention, "pool-exhausted"},
+	Folds:    "nothing; a group that rose from a healthy first moment is the timeline's (not-recovered), a Go group blocked for minutes the leak's",
+	Run:      runStuck,
+}
+
+func runStuck(p *Pass) []Finding {
+	r := p.R
+	n := len(r.Moments)
+	if n < 2 {
+		return nil // one moment cannot show that threads stay
+	}
+	told := map[*Group]bool{}
+	for _, f := range append(p.Found("timeline"), p.Found(KindLeaked)...) {
+		for _, pl := range r.Pools {
+			if pl.Name != f.Pool {
+				continue
+			}
+			for _, g := range pl.States {
+				if g.State == f.State && g.Via == f.Via {
+					told[g] = true
+				}
+			}
+		}
+	}
+	var fs []Finding
+	for _, pl := range r.Pools {
+		if pl.Internal {
+			continue
+		}
+		for _, g := range pl.States {
+			// Stayed, not Always: threads that joined at a later moment and
+			// never left are as stuck as those there from the start; but some
+			// must be there from the first moment, else it rose, and a rise is
+			// the timeline's to judge.
+			if told[g] || g.Category != Waiting || g.Rest || g.Always == 0 || g.Stayed < StuckMin ||
+				float64(g.Stayed) < StuckShare*float64(pl.Counts[n-1]) {
+				continue
+			}
+			claim := p.explainedBy(g, n-1)
+			if claim != "" && p.groups[g] == claim {
+				continue // a pool-exhausted finding tells it
+			}
+			f := groupFinding(KindStuck, pl, g, n-1)
+			f.Severity = Critical
+			f.Since, f.FromStart = 0, true
+			f.Same = g.Stayed
+			f.Always = g.Always
+			f.CausedBy = claim
+			fs = append(fs, f)
+		}
+	}
+	return fs
+}

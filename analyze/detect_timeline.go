@@ -1,0 +1,134 @@
+package analyze
+
+import "github.com/dumpdiff/dumpdiff/parse"
+
+var timelineDetector = &Detector{
+	Name:     "timeline",
+	Kinds:    []string{KindGrowing, KindNotRecovered, KindRecovered},
+	Doc:      "a waiting state that rose from the first moment: growing (at every moment), not-recovered (still up at the last moment) or recovered; and a Go pool that only grew",
+	Requires: []string{KindDeadlock, KindContention, "pool-exhausted", KindExplosion},
+	Folds:    "nothing; a rise caused by a deadlock, a contended lock or a thread explosion in its pool says so (caused by)",
+	Run:      runTimeline,
+}
+
+func runTimeline(p *Pass) []Finding {
+	r := p.R
+	var fs []Finding
+	for _, pl := range r.Pools {
+		if pl.Internal {
+			continue
+		}
+		for _, g := range pl.States {
+			if f, ok := timelineFinding(p, pl, g); ok {
+				fs = append(fs, f)
+			}
+		}
+		if f, ok := goPoolGrowing(r, pl, fs); ok {
+			fs = append(fs, f)
+		}
+	}
+	return fs
+}
+
+// timelineFinding judges one waiting group over the moments.
+func timelineFinding(p *Pass, pl *Pool, g *Group) (Finding, bool) {
+	c := g.Counts
+	n := len(c)
+	if n < 2 || g.Category != Waiting && g.State != "unclassified" {
+		return Finding{}, false
+	}
+	base := c[0]
+	peak, at := base, 0
+	for i, x := range c {
+		if x > peak {
+			peak, at = x, i
+		}
+	}
+	if peak-base < MinRise || peak < RiseFactor*base {
+		return Finding{}, false
+	}
+	claim := p.explainedBy(g, at)
+	if claim != "" && p.groups[g] == claim {
+		return Finding{}, false // a pool-exhausted finding tells this group's story
+	}
+	last := c[n-1]
+	strictly := n >= 3
+	for i := 1; i < n; i++ {
+		if c[i] <= c[i-1] {
+			strictly = false
+		}
+	}
+	var kind string
+	sev := Info
+	switch {
+	case strictly:
+		kind, sev = KindGrowing, Critical
+	case float64(last-base) > RecoveredShare*float64(peak-base):
+		kind, sev = KindNotRecovered, Warning
+		if last >= 10 || (pl.Counts[n-1] > 0 && 2*last >= pl.Counts[n-1]) {
+			sev = Critical
+		}
+	default:
+		kind = KindRecovered
+	}
+	f := groupFinding(kind, pl, g, at)
+	f.Severity = sev
+	f.Since = firstRise(c)
+	f.Same = g.Same
+	f.CausedBy = claim
+	if claim == "" {
+		// Threads created per task that then wait: the explosion made them.
+		for _, e := range p.Found(KindExplosion) {
+			if e.Pool == pl.Name && e.State == g.State && e.Via == g.Via {
+				f.CausedBy = e.ID
+			}
+		}
+	}
+	return f, true
+}
+
+// goPoolGrowing: goroutines of one Go pool that rose at every moment and
+// never fell, whatever they wait on. Goroutines parked in time.Sleep or on
+// an idle connection are "idle" for capacity, but a pool of them that only
+// ever grows is a leak all the same. Said once per pool, and only when no
+// waiting state of the pool already said it.
+func goPoolGrowing(r *Result, pl *Pool, already []Finding) (Finding, bool) {
+	c := pl.Counts
+	n := len(c)
+	if r.Runtime != parse.RuntimeGo || n < 3 || c[n-1]-c[0] < MinRise {
+		return Finding{}, false
+	}
+	for i := 1; i < n; i++ {
+		if c[i] <= c[i-1] {
+			return Finding{}, false
+		}
+	}
+	for _, f := range already {
+		if f.Pool == pl.Name && (f.Kind == KindGrowing || f.Kind == KindNotRecovered) {
+			return Finding{}, false
+		}
+	}
+	// The state that grew most carries the evidence.
+	var g *Group
+	for _, x := range pl.States {
+		if g == nil || x.Counts[n-1]-x.Counts[0] > g.Counts[n-1]-g.Counts[0] {
+			g = x
+		}
+	}
+	f := groupFinding(KindGrowing, pl, g, n-1)
+	f.ID = findingID(KindGrowing, pl.Name)
+	f.Severity = Warning
+	f.Counts = c // the pool's goroutines: the whole pool grew
+	f.Since = firstRise(g.Counts)
+	f.Same = g.Same
+	return f, true
+}
+
+func firstRise(c []int) int {
+	for i := 1; i < len(c); i++ {
+		if c[i] > c[0] {
+			return i
+		}
+	}
+	return 0
+}

@@ -1,0 +1,185 @@
+package analyze
+
+import "time"
+
+// Severity orders findings.
+type Severity int
+
+const (
+	Info Severity = iota
+	Warning
+	Critical
+)
+
+func (s Severity) String() string {
+	switch s {
+	case Critical:
+		return "critical"
+	case Warning:
+		return "warning"
+	}
+	return "info"
+}
+
+// Finding is one verdict as facts: numbers, frames, threads and locks. It
+// holds no sentence; report.Summary builds one from these facts, so text,
+// Markdown, JSON and the TUI say the same thing. A field that does not
+// apply to the kind is left empty (nil, "", 0, -1 for moment indexes).
+type Finding struct {
+	// ID is unique within a Result ("stuck mypage-* socket-read"); CausedBy
+	// refers to it.
+	ID       string
+	Kind     string
+	Severity Severity
+	// Detector is the Kind of the detector row that made the finding (one
+	// row may make several kinds: timeline makes growing, not-recovered and
+	// recovered).
+	Detector string
+	Pool     string // the pool of the threads concerned; "" for process-wide findings
+	State    string // their signature id; "" when not one state
+	Via      string // what the state waits on, told apart by caller ("jdbc org.postgresql")
+	// Resource is what the threads wait for (Signature.Resource:
+	// "db-connection", "peer-reply", "monitor", "lock"...); "" if not known.
+	Resource string
+	// Counts are the threads concerned per moment, weights included.
+	Counts []int
+	// PoolCounts are all threads of Pool per moment; nil when Pool is "".
+	PoolCounts []int
+	// Totals are the process's threads per moment (explosion); nil otherwise.
+	Totals []int
+	// At is the moment the finding is about (the peak, the saturated
+	// moment, the last moment of a stuck group); Since is the first moment
+	// it is seen. Both index Result.Moments.
+	At, Since int
+	// FromStart is true when it is already there at the first moment given:
+	// there is no healthy moment before to compare with, so the finding
+	// cannot say when it began or that load brought it.
+	FromStart bool
+	// Frame is the most common top frame and Culprit the most common first
+	// application frame of the threads concerned; "" if not applicable.
+	Frame   string
+	Culprit string
+	// Culprits are all first application frames at At, most common first.
+	Culprits []FrameCount
+	// Entries are the entry points of the threads concerned at At (the
+	// first application frame under the server or framework; for Go the
+	// creator too), most common first. Probe marks a health, readiness or
+	// liveness check.
+	Entries []FrameCount
+	// Same is how many of the very same threads (by identity) are there at
+	// every moment from Since to the last; 0 when unknown.
+	Same int
+	// Always is how many of them were there at every moment given (stuck);
+	// 0 otherwise.
+	Always int
+	// CPU is the CPU time CPUThreads of them used meanwhile (cpu= printed);
+	// 0 when not printed.
+	CPU        time.Duration
+	CPUThreads int
+	// Limit is the pool's size as far as the dump tells it (saturated and
+	// the stuck pool it folds into); Size 0 when unknown.
+	Limit Limit
+	// Idle and Waiting are the pool's idle and waiting threads at At.
+	Idle, Waiting int
+	// Starved are entry points that had threads in the pool at another
+	// moment and have none at At: work the saturated pool no longer serves.
+	Starved []FrameCount
+	// Lock is the contended lock, with its owner (contention).
+	Lock *LockFact
+	// Cycle are the threads of a deadlock cycle, each with the lock it waits
+	// for and who holds it; Blocked are threads that wait on the cycle
+	// without being in it (their contention is folded into the deadlock).
+	Cycle   []CycleMember
+	Blocked []ThreadRef
+	// Holders are the threads that hold the exhausted resource at At,
+	// grouped by what they do, most first (<resource>-pool-exhausted).
+	Holders []HolderGroup
+	// Wait is how long Go goroutines have waited, as printed; nil when not.
+	Wait *WaitFact
+	// Parents is how many distinct goroutines created the threads concerned
+	// (Go 1.21+ "created by F in goroutine N"); 0 when not printed.
+	Parents int
+	// Basis says how a finding was established: deadlock "jvm-report",
+	// "lock-graph" or "go-runtime"; leaked "runtime", "long-wait" or
+	// "flat-count"; contention "owner-printed" or "owner-inferred".
+	Basis string
+	// Headline is the Go runtime's fatal error line ("all goroutines are
+	// asleep - deadlock!"); "" otherwise.
+	Headline string
+	// CausedBy is the ID of the finding this one follows from; "" for a
+	// root cause.
+	CausedBy string
+	// Evidence lists per moment which threads were seen.
+	Evidence []Evidence
+}
+
+// Limit is a pool's maximum size and where the number comes from.
+type Limit struct {
+	Size int
+	// Source is "default" (the library's default, which a configuration may
+	// change), "observed" (the same size at every moment: a fixed pool),
+	// "current" (one moment, none idle: its size now, a guess at its
+	// maximum) or "" when unknown.
+	Source string
+	What   string // "Tomcat maxThreads default"; "" if not a known default
+}
+
+// LockFact is a lock and who holds it.
+type LockFact struct {
+	Address string // "0x000000076ab62208", "0xc0000a6000"
+	Class   string // "java.lang.Object", "sync.Mutex"; "" if not printed
+	Owner   *ThreadRef
+	// OwnerInferred is true when the owner is a guess (Go prints no owner:
+	// a goroutine of the waiters' function past the Lock call).
+	OwnerInferred bool
+}
+
+// ThreadRef names one thread with where it is and what it waits for.
+type ThreadRef struct {
+	Name    string // JVM name, or "goroutine N"
+	State   string // signature id ("monitor-blocked"); "" if unclassified
+	Frame   string // top frame
+	Culprit string // first application frame; "" if none
+	// WaitsFor is the lock it is blocked on; nil if none.
+	WaitsFor *LockRef
+}
+
+// LockRef is a lock without its owner.
+type LockRef struct {
+	Address, Class string
+	Holder         string // name of the thread holding it; "" if not printed
+}
+
+// CycleMember is one thread of a deadlock cycle.
+type CycleMember = ThreadRef
+
+// HolderGroup is what some holders of a pooled resource are doing.
+type HolderGroup struct {
+	Pool    string
+	State   string
+	Via     string
+	Culprit string
+	Count   int
+}
+
+// WaitFact is what a Go dump prints of how long goroutines have waited.
+type WaitFact struct {
+	MinMinutes, MaxMinutes int
+	// Goroutines is how many of the threads concerned print a wait time.
+	Goroutines int
+}
+
+// Evidence is what one moment shows for a finding.
+type Evidence struct {
+	Moment  int      // index into Result.Moments
+	Count   int      // threads concerned at that moment
+	Threads []string // sample thread names or goroutine ids
+}
+
+// FrameCount is a frame and how many threads show it.
+type FrameCount struct {
+	Func  string
+	Count int
+	// Probe is true for a health, readiness or liveness check (entry points).
+	Probe bool
+}

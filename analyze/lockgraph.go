@@ -1,0 +1,146 @@
+package analyze
+
+import (
+	"strings"
+
+	"github.com/dumpdiff/dumpdiff/parse"
+)
+
+// lockGraph is the waits-for graph of one JVM dump: who holds each lock,
+// and for each blocked thread the thread it waits for.
+type lockGraph struct {
+	holder map[string]*parse.Thread        // lock address → holding thread
+	next   map[*parse.Thread]*parse.Thread // blocked thread → holder of what it waits for
+}
+
+func newLockGraph(d *parse.Dump) *lockGraph {
+	g := &lockGraph{holder: holders(d), next: map[*parse.Thread]*parse.Thread{}}
+	for _, t := range d.Threads {
+		if a, _ := waitsFor(t); a != "" {
+			if o := g.holder[a]; o != nil && o != t {
+				g.next[t] = o
+			}
+		}
+	}
+	return g
+}
+
+// cycles finds the cycles of the graph, each once, in thread order.
+func (g *lockGraph) cycles(d *parse.Dump) [][]*parse.Thread {
+	var out [][]*parse.Thread
+	done := map[*parse.Thread]bool{}
+	for _, t := range d.Threads {
+		if done[t] {
+			continue
+		}
+		path := map[*parse.Thread]int{}
+		var order []*parse.Thread
+		for cur := t; cur != nil && !done[cur]; cur = g.next[cur] {
+			if i, ok := path[cur]; ok {
+				out = append(out, append([]*parse.Thread(nil), order[i:]...))
+				break
+			}
+			path[cur] = len(order)
+			order = append(order, cur)
+		}
+		for _, x := range order {
+			done[x] = true
+		}
+	}
+	return out
+}
+
+// blockedOn returns the threads, outside the cycle, whose chain of waits
+// leads into it: they wait on the cycle without being part of it.
+func (g *lockGraph) blockedOn(d *parse.Dump, cycle []*parse.Thread) []*parse.Thread {
+	in := map[*parse.Thread]bool{}
+	for _, t := range cycle {
+		in[t] = true
+	}
+	var out []*parse.Thread
+	for _, t := range d.Threads {
+		if in[t] {
+			continue
+		}
+		seen := map[*parse.Thread]bool{}
+		for cur := g.next[t]; cur != nil && !seen[cur]; cur = g.next[cur] {
+			seen[cur] = true
+			if in[cur] {
+				out = append(out, t)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// holders maps lock addresses to the thread holding them (monitors locked
+// and ownable synchronizers).
+func holders(d *parse.Dump) map[string]*parse.Thread {
+	h := map[string]*parse.Thread{}
+	for _, t := range d.Threads {
+		for _, l := range t.Locks {
+			if (l.Kind == parse.LockHeld || l.Kind == parse.LockOwnable) && l.Address != "" {
+				// A thread in Object.wait() prints "locked" for a monitor it released; the
+				// "waiting on" line for the same address says so.
+				if !releasedByWait(t, l.Address) {
+					h[l.Address] = t
+				}
+			}
+		}
+	}
+	return h
+}
+
+func releasedByWait(t *parse.Thread, addr string) bool {
+	for _, l := range t.Locks {
+		if l.Kind == parse.LockWaitingOn && l.Address == addr {
+			return true
+		}
+	}
+	return false
+}
+
+// waitsFor returns the lock a thread is blocked on: a monitor it waits to
+// lock, or a j.u.c lock it parks for; "" if none.
+func waitsFor(t *parse.Thread) (addr, class string) {
+	for _, l := range t.Locks {
+		switch l.Kind {
+		case parse.LockWaitingTo, parse.LockReLocking:
+			return l.Address, l.Class
+		case parse.LockParking:
+			if isLockClass(l.Class) {
+				return l.Address, l.Class
+			}
+		}
+	}
+	return "", ""
+}
+
+// isLockClass reports whether a parking blocker is a lock (a thread parks
+// behind its owner) rather than a condition, queue or latch (threads park
+// there to rest): "java.util.concurrent.locks.ReentrantLock$NonfairSync" is,
+// "java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject" is not.
+func isLockClass(class string) bool {
+	simple := class[strings.LastIndexByte(class, '.')+1:]
+	for _, notLock := range []string{"Condition", "CountDownLatch", "Semaphore", "CyclicBarrier", "FutureTask", "Phaser", "CompletableFuture"} {
+		if strings.Contains(simple, notLock) {
+			return false
+		}
+	}
+	return strings.HasPrefix(simple, "ReentrantLock") || strings.HasPrefix(simple, "ReentrantReadWriteLock") ||
+		strings.HasPrefix(simple, "StampedLock") || strings.HasSuffix(simple, "Sync") || strings.HasSuffix(simple, "Lock")
+}
+
+// lockRef describes the lock t waits for, with its holder; nil if none.
+func (g *lockGraph) lockRef(rt parse.Runtime, t *parse.Thread) *LockRef {
+	a, cl := waitsFor(t)
+	if a == "" {
+		return nil
+	}
+	ref := &LockRef{Address: a, Class: cl}
+	if o := g.holder[a]; o != nil {
+		ref.Holder = threadLabel(rt, o)
+	}
+	return ref
+}

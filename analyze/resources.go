@@ -1,0 +1,119 @@
+package analyze
+
+import (
+	"strings"
+
+	"github.com/dumpdiff/dumpdiff/parse"
+)
+
+// Resource is what a waiting state waits for. Data, like the signatures:
+// a detector asks the row ("is it pooled?"), never the state's id.
+type Resource struct {
+	ID string
+	// Noun names it in sentences: "a DB connection".
+	Noun string
+	// Pool, when set, says the resource is lent by a bounded pool: threads
+	// waiting for it mean the pool is exhausted, and the finding is
+	// Pool+"-pool-exhausted" ("db" → db-pool-exhausted). Its holders are
+	// found through the via rows that hold it.
+	Pool string
+}
+
+// resources are every resource a signature row may name.
+var resources = []Resource{
+	{ID: "db-connection", Noun: "a DB connection", Pool: "db"},
+	{ID: "peer-reply", Noun: "a reply from a peer"},
+	{ID: "peer-connect", Noun: "a peer to accept a connection"},
+	{ID: "peer-drain", Noun: "a peer to read what is written"},
+	{ID: "monitor", Noun: "a monitor (synchronized) held by another thread"},
+	{ID: "lock", Noun: "a lock held by another thread"},
+	{ID: "permit", Noun: "a semaphore permit"},
+	{ID: "task-result", Noun: "the result of another task"},
+	{ID: "latch", Noun: "a latch or barrier to open"},
+	{ID: "channel", Noun: "a channel operation"},
+	{ID: "condition", Noun: "a notify or signal"},
+	{ID: "file", Noun: "a file, pipe or console"},
+	{ID: "syscall", Noun: "a system call"},
+	{ID: "fd", Noun: "a file descriptor in the netpoller"},
+}
+
+// resourceByID returns the row of id, or nil.
+func resourceByID(id string) *Resource {
+	for i := range resources {
+		if resources[i].ID == id {
+			return &resources[i]
+		}
+	}
+	return nil
+}
+
+// PoolExhaustedKind is the finding kind of threads waiting for a pooled
+// resource ("db-pool-exhausted"); "" for a resource that is not pooled.
+func PoolExhaustedKind(resource string) string {
+	if r := resourceByID(resource); r != nil && r.Pool != "" {
+		return r.Pool + "-pool-exhausted"
+	}
+	return ""
+}
+
+// ResourceNoun names a resource in sentences ("a DB connection"); the id
+// itself when unknown.
+func ResourceNoun(id string) string {
+	if r := resourceByID(id); r != nil {
+		return r.Noun
+	}
+	return id
+}
+
+// Via is one row of the table that tells what a socket read (or connect,
+// write, I/O wait) waits on from the first caller further down the stack
+// that belongs to a known client or server.
+type Via struct {
+	ID       string
+	Prefixes []string
+	// Holds is the resource a thread under this caller holds while it waits
+	// (a JDBC driver reading holds a db-connection); "" if none.
+	Holds string
+	// Rest is true when a read under this caller is a rest (a server
+	// connection waiting for the next request).
+	Rest bool
+}
+
+// vias are tested on real stacks in signatures_test.go.
+var vias = []Via{
+	{ID: "jdbc org.postgresql", Prefixes: []string{"org.postgresql."}, Holds: "db-connection"},
+	{ID: "jdbc com.mysql", Prefixes: []string{"com.mysql."}, Holds: "db-connection"},
+	{ID: "jdbc oracle", Prefixes: []string{"oracle.jdbc."}, Holds: "db-connection"},
+	{ID: "jdbc sqlserver", Prefixes: []string{"com.microsoft.sqlserver."}, Holds: "db-connection"},
+	{ID: "jdbc org.mariadb", Prefixes: []string{"org.mariadb."}, Holds: "db-connection"},
+	{ID: "database/sql", Prefixes: []string{"database/sql.", "github.com/jackc/pgx", "github.com/lib/pq.", "github.com/go-sql-driver/mysql."}, Holds: "db-connection"},
+	{ID: "http-client", Prefixes: []string{"sun.net.www.protocol.http.", "java.net.http.", "jdk.internal.net.http.", "org.apache.http.",
+		"org.apache.hc.", "okhttp3.", "org.springframework.web.client.", "net/http.(*Transport)", "net/http.(*persistConn)",
+		"net/http.(*Client)"}},
+	{ID: "http-server", Prefixes: []string{"org.apache.tomcat.util.net.", "org.apache.coyote.", "net/http.(*conn)", "net/http.(*connReader)"}, Rest: true},
+	{ID: "redis", Prefixes: []string{"redis.clients.", "io.lettuce.", "github.com/redis/go-redis", "github.com/go-redis/redis", "github.com/gomodule/redigo"}},
+	{ID: "mongodb", Prefixes: []string{"com.mongodb.", "go.mongodb.org/mongo-driver"}},
+}
+
+// viaOf tells what a thread's socket state waits on (see vias); nil when
+// nothing known is found. One scan of the frames, once per distinct stack.
+func viaOf(t *parse.Thread) *Via {
+	for _, f := range t.Frames {
+		for i := range vias {
+			for _, p := range vias[i].Prefixes {
+				if strings.HasPrefix(f.Func, p) {
+					return &vias[i]
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// via is viaOf's id; "" when nothing known is found.
+func via(t *parse.Thread) string {
+	if v := viaOf(t); v != nil {
+		return v.ID
+	}
+	return ""
+}

@@ -1,0 +1,469 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/dumpdiff/dumpdiff/analyze"
+	"github.com/dumpdiff/dumpdiff/parse"
+)
+
+// Summary is the one place where a finding's facts become a sentence. Text,
+// Markdown, JSON ("summary") and the TUI all show this sentence.
+func Summary(r *analyze.Result, f *analyze.Finding) string {
+	s := sentences{r: r, f: f}
+	switch f.Kind {
+	case analyze.KindDeadlock:
+		s.deadlock()
+	case analyze.KindContention:
+		s.contention()
+	case analyze.KindStuck:
+		s.stuck()
+	case analyze.KindNotRecovered, analyze.KindGrowing, analyze.KindRecovered:
+		s.timeline()
+	case analyze.KindSaturated:
+		s.saturated()
+	case analyze.KindExplosion:
+		s.explosion()
+	case analyze.KindLeaked:
+		s.leaked()
+	default:
+		if strings.HasSuffix(f.Kind, "-pool-exhausted") {
+			s.poolExhausted()
+		} else {
+			s.add("%s in %s", f.Kind, f.Pool)
+		}
+	}
+	s.caveat()
+	return strings.Join(s.parts, "; ")
+}
+
+// sentences accumulates the clauses of one summary.
+type sentences struct {
+	r     *analyze.Result
+	f     *analyze.Finding
+	parts []string
+}
+
+func (s *sentences) add(format string, a ...any) {
+	s.parts = append(s.parts, fmt.Sprintf(format, a...))
+}
+
+func (s *sentences) moment(i int) string { return sentenceMoment(s.r, i) }
+
+func (s *sentences) last() int { return len(s.r.Moments) - 1 }
+
+func (s *sentences) unit() string { return unitWord(s.r.Runtime) }
+
+// unitWord is what a runtime's threads are called in sentences.
+func unitWord(rt parse.Runtime) string {
+	if rt == parse.RuntimeGo {
+		return "goroutines"
+	}
+	return "threads"
+}
+
+// momentName names moment i in a sentence: its label, or "moment 2" when
+// the label is a bare number (a fixed-schedule capture labels them 1..N).
+func sentenceMoment(r *analyze.Result, i int) string {
+	if i < 0 || i >= len(r.Moments) {
+		return fmt.Sprintf("moment %d", i+1)
+	}
+	l := r.Moments[i].Label
+	if strings.Trim(l, "0123456789") == "" {
+		return "moment " + l
+	}
+	return l
+}
+
+// stateText names a state for sentences: "in socket-read (jdbc org.postgresql)".
+func stateText(state, via string) string {
+	s := "in " + state
+	if via != "" {
+		s += " (" + via + ")"
+	}
+	return s
+}
+
+func (s *sentences) series(c []int) string {
+	parts := make([]string, len(c))
+	for i, x := range c {
+		parts[i] = fmt.Sprintf("%d at %s", x, s.moment(i))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// frames lists frames with counts, at most three and "N more".
+func frames(fcs []analyze.FrameCount) string {
+	var parts []string
+	for i, c := range fcs {
+		if i == 3 {
+			parts = append(parts, fmt.Sprintf("%d more", len(fcs)-3))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s: %d", c.Func, c.Count))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// culpritAndEntries says where the wait starts and where the work entered:
+// "culprit X; entry points A: 93, B: 3", then a health check by name.
+func (s *sentences) culpritAndEntries() {
+	f := s.f
+	if f.Culprit != "" {
+		c := "culprit " + f.Culprit
+		if len(f.Culprits) > 1 {
+			c += " (also " + frames(f.Culprits[1:]) + ")"
+		}
+		s.add("%s", c)
+	}
+	// Entry points matter when they tell more than the culprit: several of
+	// them, or one that is not the culprit itself.
+	if len(f.Entries) > 1 || len(f.Entries) == 1 && f.Entries[0].Func != f.Culprit {
+		s.add("entry points %s", frames(f.Entries))
+	}
+	s.probes(f.Entries)
+}
+
+func (s *sentences) probes(es []analyze.FrameCount) {
+	for _, e := range es {
+		if e.Probe {
+			s.add("the health check %s waits too (%d): the load balancer or orchestrator will see this instance as down", e.Func, e.Count)
+			return
+		}
+	}
+}
+
+func (s *sentences) same(from int) {
+	f := s.f
+	if f.Same <= 0 {
+		return
+	}
+	if f.Same == 1 {
+		s.add("the one seen at %s is still there at %s", s.moment(from), s.moment(s.last()))
+		return
+	}
+	s.add("%d are the same %s stuck there from %s to %s", f.Same, s.unit(), s.moment(from), s.moment(s.last()))
+}
+
+func (s *sentences) cpu() {
+	f := s.f
+	if f.CPUThreads == 0 {
+		return
+	}
+	per := f.CPU / time.Duration(f.CPUThreads)
+	busy := "waiting, not working"
+	if per > 100*time.Millisecond {
+		busy = "busy"
+	}
+	s.add("CPU used meanwhile: %s per thread (%s)", per.Round(time.Microsecond), busy)
+}
+
+// caveat says what the moments given cannot support.
+func (s *sentences) caveat() {
+	f := s.f
+	switch {
+	case len(s.r.Moments) == 1 && f.Kind != analyze.KindDeadlock:
+		s.add("one dump: it cannot tell stuck from busy; take another in 10–30 s")
+	case f.FromStart && f.Kind != analyze.KindDeadlock && f.Kind != analyze.KindContention:
+		s.add("already so at %s, the first moment given: with no healthy moment before, it cannot say when this began or that load brought it", s.moment(0))
+	}
+}
+
+func (s *sentences) cause() {
+	f := s.f
+	if f.CausedBy == "" {
+		return
+	}
+	for i := range s.r.Findings {
+		c := &s.r.Findings[i]
+		if c.ID == f.CausedBy {
+			what := c.Kind
+			if c.Pool != "" {
+				what += " " + c.Pool
+			}
+			s.add("follows from the %s finding", what)
+			return
+		}
+	}
+}
+
+func (s *sentences) timeline() {
+	f := s.f
+	c := f.Counts
+	n := len(c)
+	what := stateText(f.State, f.Via)
+	base, peak, last := c[0], c[f.At], c[n-1]
+	switch f.Kind {
+	case analyze.KindGrowing:
+		if f.State == "" || f.Detector == "timeline" && f.ID == "growing "+f.Pool {
+			s.add("%s %s rose at every moment and never fell: %s; most %s", f.Pool, s.unit(), s.series(c), what)
+		} else {
+			s.add("%s %s rose at every moment and never fell: %s", f.Pool, what, s.series(c))
+		}
+		if f.Same == 1 {
+			s.add("the one seen at %s is still there at %s", s.moment(f.Since), s.moment(s.last()))
+		} else if f.Same > 0 {
+			s.add("the %d seen at %s are all still there at %s", f.Same, s.moment(f.Since), s.moment(s.last()))
+		}
+	case analyze.KindNotRecovered:
+		if f.At == n-1 && n >= 3 && c[n-2] < last {
+			s.add("%s %s rose from %d at %s to %d at %s, the last moment, and is still rising", f.Pool, what, base, s.moment(0), last, s.moment(n-1))
+		} else {
+			s.add("%d of %d %s %s %s at %s (%d at %s); still %d at %s", peak, f.PoolCounts[f.At], f.Pool, s.unit(), what,
+				s.moment(f.At), base, s.moment(0), last, s.moment(n-1))
+		}
+		s.same(f.Since)
+		s.cpu()
+		if n == 2 {
+			s.add("only two moments: take one more after the load to tell a stall from load")
+		}
+	case analyze.KindRecovered:
+		s.add("%s %s rose from %d at %s to %d at %s and came back to %d at %s", f.Pool, what, base, s.moment(0), peak, s.moment(f.At), last, s.moment(n-1))
+	}
+	s.culpritAndEntries()
+	s.cause()
+}
+
+func (s *sentences) stuck() {
+	f := s.f
+	n := len(f.Counts)
+	if f.Always >= f.Same {
+		s.add("%d of %d %s %s stuck %s at every moment given (%s to %s): the very same %s, in the same place",
+			f.Same, f.PoolCounts[n-1], f.Pool, s.unit(), stateText(f.State, f.Via), s.moment(0), s.moment(n-1), s.unit())
+	} else {
+		s.add("%d of %d %s %s stuck %s at %s: once there, none left (%d of them at every moment from %s)",
+			f.Same, f.PoolCounts[n-1], f.Pool, s.unit(), stateText(f.State, f.Via), s.moment(n-1), f.Always, s.moment(0))
+	}
+	if f.Resource != "" {
+		s.add("waiting for %s", analyze.ResourceNoun(f.Resource))
+	}
+	s.cpu()
+	s.culpritAndEntries()
+	s.cause()
+}
+
+func (s *sentences) saturated() {
+	f := s.f
+	total := f.PoolCounts[f.At]
+	s.add("%s saturated at %s: %d threads, none idle, %d waiting", f.Pool, s.moment(f.At), total, f.Waiting)
+	switch f.Limit.Source {
+	case "default":
+		if total >= f.Limit.Size {
+			s.add("pool size %d (%s; a configuration may set another)", f.Limit.Size, f.Limit.What)
+		} else {
+			s.add("%d threads, below the %s of %d: the configured maximum may be lower, or the pool is still growing", total, f.Limit.What, f.Limit.Size)
+		}
+	case "observed":
+		s.add("pool size %d, observed: the same at every moment (a fixed pool)", f.Limit.Size)
+	case "current":
+		s.add("pool size unknown: %d now, none idle (a guess at its maximum from one moment)", f.Limit.Size)
+	}
+	s.add("most %s", stateText(f.State, f.Via))
+	if f.CausedBy != "" {
+		s.cause()
+		s.add("new work finds no idle thread: requests that never touch the cause queue and time out too")
+	} else if f.Culprit != "" {
+		s.add("culprit %s", f.Culprit)
+	}
+	if len(f.Starved) > 0 {
+		s.add("entry points seen at other moments with no thread now: %s", frames(f.Starved))
+	}
+}
+
+func (s *sentences) poolExhausted() {
+	f := s.f
+	n := len(f.Counts)
+	noun := analyze.ResourceNoun(f.Resource)
+	pool := strings.TrimSuffix(f.Kind, "-pool-exhausted")
+	name := map[string]string{"db": "DB connection", "redis": "Redis connection", "http": "HTTP connection"}[pool]
+	if name == "" {
+		name = pool
+	}
+	s.add("%s pool exhausted at %s: %d %s %s wait for %s", name, s.moment(f.At), f.Counts[f.At], f.Pool, s.unit(), noun)
+	held := 0
+	for _, h := range f.Holders {
+		held += h.Count
+	}
+	if held > 0 {
+		var what []string
+		for i, h := range f.Holders {
+			if i == 3 {
+				what = append(what, fmt.Sprintf("%d more", len(f.Holders)-3))
+				break
+			}
+			w := fmt.Sprintf("%d %s", h.Count, stateText(h.State, h.Via))
+			if h.Culprit != "" {
+				w += " at " + h.Culprit
+			}
+			what = append(what, w)
+		}
+		s.add("%d hold one: %s", held, strings.Join(what, ", "))
+		s.add("the pool has about %d connections (inferred from the holders)", held)
+	} else {
+		s.add("no thread shows holding one (they may be in code the dump does not tell apart)")
+	}
+	s.culpritAndEntries()
+	last := f.Counts[n-1]
+	switch {
+	case n == 1:
+	case f.Severity == analyze.Critical:
+		s.add("not recovered: %d still waiting at %s", last, s.moment(n-1))
+	default:
+		s.add("recovered: %d waiting at %s", last, s.moment(n-1))
+	}
+}
+
+func (s *sentences) contention() {
+	f := s.f
+	l := f.Lock
+	lock := fmt.Sprintf("<%s>", l.Address)
+	if l.Class != "" {
+		lock += " (a " + l.Class + ")"
+	}
+	head := fmt.Sprintf("%d %s wait for %s at %s", f.Counts[f.At], s.unit(), lock, s.moment(f.At))
+	if f.Pool != "" {
+		head = fmt.Sprintf("%d %s %s wait for %s at %s", f.Counts[f.At], f.Pool, s.unit(), lock, s.moment(f.At))
+	}
+	switch {
+	case l.Owner == nil:
+		head += ": no goroutine shows who holds it"
+	case l.OwnerInferred:
+		head += fmt.Sprintf(", likely held by %s in %s (inferred: it runs the waiters' function past the Lock; Go prints no owner)", l.Owner.Name, l.Owner.Frame)
+	default:
+		head += fmt.Sprintf(", held by %q in %s", l.Owner.Name, l.Owner.Frame)
+	}
+	s.add("%s", head)
+	if l.Owner != nil {
+		o := "the holder is " + stateText(l.Owner.State, "")
+		if l.Owner.Culprit != "" && l.Owner.Culprit != l.Owner.Frame {
+			o += " at " + l.Owner.Culprit
+		}
+		s.add("%s", o)
+	}
+	if len(f.Entries) > 0 {
+		s.add("waiting from %s", frames(f.Entries))
+	}
+	s.probes(f.Entries)
+	if seen := countNonZero(f.Counts); seen > 1 {
+		s.add("seen at %d moments", seen)
+	}
+}
+
+func countNonZero(c []int) int {
+	n := 0
+	for _, x := range c {
+		if x > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+func (s *sentences) deadlock() {
+	f := s.f
+	if f.Basis == "go-runtime" {
+		s.add("the Go runtime stopped the program at %s: %q", s.moment(f.At), f.Headline)
+		return
+	}
+	var ns []string
+	for i, m := range f.Cycle {
+		if i == 6 {
+			ns = append(ns, fmt.Sprintf("and %d more", len(f.Cycle)-6))
+			break
+		}
+		ns = append(ns, fmt.Sprintf("%q", m.Name))
+	}
+	how := "found from the lock lines"
+	if f.Basis == "jvm-report" {
+		how = "reported by the JVM"
+	}
+	when := "at " + s.moment(f.Since)
+	if seen := countNonZero(f.Counts); seen == len(f.Counts) && seen > 1 {
+		when = "at every moment"
+	} else if seen > 1 {
+		when = fmt.Sprintf("at %d moments from %s", seen, s.moment(f.Since))
+	}
+	s.add("deadlock between %d threads: %s (%s, %s)", len(f.Cycle), strings.Join(ns, ", "), how, when)
+	for i, m := range f.Cycle {
+		if i == 4 {
+			break
+		}
+		c := fmt.Sprintf("%q", m.Name)
+		if m.Culprit != "" {
+			c += " at " + m.Culprit
+		}
+		if w := m.WaitsFor; w != nil {
+			c += fmt.Sprintf(" waits for <%s> (a %s)", w.Address, w.Class)
+			if w.Holder != "" {
+				c += fmt.Sprintf(" held by %q", w.Holder)
+			}
+		}
+		s.add("%s", c)
+	}
+	if k := len(f.Blocked); k > 0 {
+		var bs []string
+		for i, b := range f.Blocked {
+			if i == 5 {
+				bs = append(bs, fmt.Sprintf("%d more", k-5))
+				break
+			}
+			bs = append(bs, fmt.Sprintf("%q", b.Name))
+		}
+		s.add("%d more threads wait on the cycle without being in it: %s (their contention is this deadlock)", k, strings.Join(bs, ", "))
+	}
+}
+
+func (s *sentences) explosion() {
+	f := s.f
+	t := f.Totals
+	s.add("%s ×%.1f: %d at %s → %d at %s", s.unit(), float64(t[f.At])/float64(max(t[0], 1)), t[0], s.moment(0), t[f.At], s.moment(f.At))
+	if f.Pool != "" {
+		g := fmt.Sprintf("%s grew %d → %d", f.Pool, f.PoolCounts[0], f.PoolCounts[f.At])
+		if f.State != "" {
+			g += ", most " + stateText(f.State, f.Via)
+			if f.Culprit != "" {
+				g += " at " + f.Culprit
+			}
+		}
+		s.add("%s", g)
+	}
+	if f.Basis == "thread-per-task" {
+		s.add("unnamed threads created per task: an executor without a bounded pool, e.g. CompletableFuture.supplyAsync with no executor when the common pool's parallelism is 1")
+	}
+	last := len(t) - 1
+	if last != f.At && t[last] >= analyze.ExplosionFactor*t[0] {
+		s.add("still %d at %s", t[last], s.moment(last))
+	}
+}
+
+func (s *sentences) leaked() {
+	f := s.f
+	switch f.Basis {
+	case "runtime":
+		s.add("the Go runtime marked %d goroutines of %s as leaked (blocked forever on something unreachable): %s", f.Counts[f.At], f.Pool, s.series(f.Counts))
+		if f.Severity == analyze.Critical {
+			s.add("and the pool only rose: the strongest evidence of a leak")
+		}
+	case "long-wait":
+		w := f.Wait
+		long := fmt.Sprintf("%d–%d minutes", w.MinMinutes, w.MaxMinutes)
+		if w.MinMinutes == w.MaxMinutes {
+			long = fmt.Sprintf("%d minutes", w.MaxMinutes)
+		}
+		s.add("suspected leak: %d %s goroutines %s for %s at %s, as the runtime prints", w.Goroutines, f.Pool, stateText(f.State, f.Via), long, s.moment(f.At))
+		if f.Parents > 0 {
+			s.add("created by %d distinct goroutines (one per request, not a worker pool)", f.Parents)
+		}
+		if len(f.Counts) > 1 {
+			s.add("%s", s.series(f.Counts))
+		}
+		if f.Same > 0 {
+			s.add("%d are the same goroutines at every moment", f.Same)
+		}
+	case "flat-count":
+		s.add("suspected leak: %s goroutines %s hold flat at every moment: %s (the format prints neither goroutine ids nor wait times)", f.Pool, stateText(f.State, f.Via), s.series(f.Counts))
+	}
+	s.culpritAndEntries()
+}
