@@ -87,7 +87,8 @@ func longWait(p *Pass, pl *Pool, g *Group) (Finding, bool) {
 			}
 		}
 		w.Goroutines = k
-		if k >= LeakMin && k > bestN {
+		// The latest moment with the most: the longest waits.
+		if k >= LeakMin && k >= bestN {
 			best, bestN, wf, parents = m, k, w, len(ps)
 		}
 	}

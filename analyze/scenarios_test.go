@@ -231,3 +231,50 @@ func eq[T comparable](t *testing.T, what string, got, want T) {
 		t.Errorf("%s = %v, want %v", what, got, want)
 	}
 }
+
+// TestVerdictFixtures judges small real dumps made for one verdict each
+// (testdata/verdicts, see each README.md), in every cut that makes sense.
+func TestVerdictFixtures(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "verdicts")
+	tests := []struct {
+		name    string
+		moments []string
+		want    []want
+	}{
+		{"go-mutex-contention", []string{"go1.26.8"}, []want{
+			{KindContention, "main.startUpdaters", "mutex-wait", func(t *testing.T, f Finding) {
+				eq(t, "waiters", f.Counts[0], 40)
+				eq(t, "class", f.Lock.Class, "sync.Mutex")
+				eq(t, "inferred", f.Lock.OwnerInferred, true)
+				eq(t, "owner culprit", f.Lock.Owner.Culprit, "main.(*store).fetchUpstream (main.go:65)")
+				eq(t, "basis", f.Basis, "owner-inferred")
+			}},
+		}},
+		{"go-mutex-contention", []string{"go1.27.3"}, []want{
+			{KindContention, "main.startUpdaters", "mutex-wait", func(t *testing.T, f Finding) {
+				eq(t, "owner state", f.Lock.Owner.State, "socket-read")
+			}},
+		}},
+		{"go-long-wait-leak", []string{"1", "2"}, []want{
+			{KindLeaked, "main.handleSearch", "chan-send", func(t *testing.T, f Finding) {
+				eq(t, "basis", f.Basis, "long-wait")
+				eq(t, "at", f.At, 1)
+				eq(t, "wait", *f.Wait, WaitFact{MinMinutes: 2, MaxMinutes: 2, Goroutines: 60})
+				eq(t, "parents", f.Parents, 60)
+				eq(t, "same", f.Same, 60)
+			}},
+		}},
+		{"go-long-wait-leak", []string{"1"}, []want{{KindLeaked, "main.handleSearch", "chan-send", nil}}},
+		// Healthy: idle keep-alive connections, idle workers, a ticker, a
+		// few busy handlers. Nothing to say, whatever the cut.
+		{"go-healthy", []string{"1", "2", "3"}, nil},
+		{"go-healthy", []string{"2", "3"}, nil},
+		{"go-healthy", []string{"1"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name+"/"+strings.Join(tt.moments, ","), func(t *testing.T) {
+			r := Analyze(loadMoments(t, filepath.Join(dir, tt.name), tt.moments), Options{})
+			checkVerdicts(t, r, tt.want)
+		})
+	}
+}

@@ -164,6 +164,8 @@ func (s *sentences) cpu() {
 func (s *sentences) caveat() {
 	f := s.f
 	switch {
+	case f.Basis == "long-wait" || f.Basis == "runtime":
+		// The runtime's own clock or mark: not a snapshot's guess.
 	case len(s.r.Moments) == 1 && f.Kind != analyze.KindDeadlock:
 		s.add("one dump: it cannot tell stuck from busy; take another in 10–30 s")
 	case f.FromStart && f.Kind != analyze.KindDeadlock && f.Kind != analyze.KindContention:
@@ -450,7 +452,7 @@ func (s *sentences) leaked() {
 		w := f.Wait
 		long := fmt.Sprintf("%d–%d minutes", w.MinMinutes, w.MaxMinutes)
 		if w.MinMinutes == w.MaxMinutes {
-			long = fmt.Sprintf("%d minutes", w.MaxMinutes)
+			long = plural(w.MaxMinutes, "minute")
 		}
 		s.add("suspected leak: %d %s goroutines %s for %s at %s, as the runtime prints", w.Goroutines, f.Pool, stateText(f.State, f.Via), long, s.moment(f.At))
 		if f.Parents > 0 {

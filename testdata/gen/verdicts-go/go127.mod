@@ -1,0 +1,3 @@
+module verdictsgo
+
+go 1.27
