@@ -32,6 +32,8 @@ fixtures:
 	./testdata/gen/go-slow-upstream/gen.sh
 	./testdata/gen/go-parse/gen.sh
 	./testdata/gen/jvm-parse/gen.sh
+	bash ./testdata/gen/verdicts-jvm/gen.sh
+	bash ./testdata/gen/verdicts-go/gen.sh
 
 # Compare parse speed and peak RSS against peers (bench/ is its own module).
 bench-peers:

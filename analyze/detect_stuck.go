@@ -1,5 +1,7 @@
 package analyze
 
+import "strings"
+
 var stuckDetector = &Detector{
 	Name:     KindStuck,
 	Kinds:    []string{KindStuck},
@@ -55,5 +57,39 @@ func runStuck(p *Pass) []Finding {
 			fs = append(fs, f)
 		}
 	}
+	linkTaskWaits(fs, append(p.FoundAll(), fs...))
 	return fs
+}
+
+// linkTaskWaits: threads stuck waiting for a task's result (Future.get)
+// follow from the stuck threads that run those tasks, when the stacks show
+// it: javac names a lambda after the method that defines it, so a task
+// whose entry is ReportController.lambda$handle$0 was submitted by
+// ReportController.handle, the waiters' culprit.
+func linkTaskWaits(fs, all []Finding) {
+	for i := range fs {
+		f := &fs[i]
+		if f.Resource != "task-result" || f.CausedBy != "" || f.Culprit == "" {
+			continue
+		}
+		fn := f.Culprit
+		if j := strings.IndexByte(fn, '('); j >= 0 {
+			fn = fn[:j]
+		}
+		dot := strings.LastIndexByte(fn, '.')
+		if dot < 0 {
+			continue
+		}
+		prefix := fn[:dot] + ".lambda$" + fn[dot+1:] + "$"
+		for _, o := range all {
+			if o.ID == f.ID || o.Pool == f.Pool || o.Resource == "task-result" {
+				continue
+			}
+			for _, e := range o.Entries {
+				if strings.HasPrefix(e.Func, prefix) {
+					f.CausedBy = o.ID
+				}
+			}
+		}
+	}
 }

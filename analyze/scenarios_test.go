@@ -278,3 +278,77 @@ func TestVerdictFixtures(t *testing.T) {
 		})
 	}
 }
+
+// TestJVMVerdictFixtures: real JVM 17 dumps made for one verdict each
+// (testdata/verdicts/jvm-*, see each README.md).
+func TestJVMVerdictFixtures(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "verdicts")
+	bank := func(state, resource string) func(t *testing.T, f Finding) {
+		return func(t *testing.T, f Finding) {
+			eq(t, "basis", f.Basis, "jvm-report")
+			eq(t, "cycle", len(f.Cycle), 2)
+			eq(t, "state", f.State, state)
+			eq(t, "resource", f.Resource, resource)
+			// audit and the eight tellers only wait on the cycle: folded in.
+			eq(t, "blocked", len(f.Blocked), 9)
+			eq(t, "culprit", strings.HasPrefix(f.Cycle[0].Culprit, "com.example.bank.TransferService.transfer"), true)
+			eq(t, "holder", f.Cycle[0].WaitsFor.Holder, f.Cycle[1].Name)
+		}
+	}
+	tests := []struct {
+		name    string
+		moments []string
+		want    []want
+	}{
+		{"jvm-lock-order-deadlock", []string{"dump"}, []want{{KindDeadlock, "transfer-*", "monitor-blocked", bank("monitor-blocked", "monitor")}}},
+		{"jvm-lock-order-deadlock", []string{"dump-reentrantlock"}, []want{{KindDeadlock, "transfer-*", "lock-wait", bank("lock-wait", "lock")}}},
+		{"jvm-contention", []string{"1", "2"}, []want{
+			{KindContention, "worker-*", "monitor-blocked", func(t *testing.T, f Finding) {
+				eq(t, "waiters", f.Counts[1], 12)
+				eq(t, "class", f.Lock.Class, "com.example.cache.PriceCache")
+				eq(t, "owner", f.Lock.Owner.Name, "cache-refresher")
+				eq(t, "owner state", f.Lock.Owner.State, "socket-read")
+				eq(t, "basis", f.Basis, "owner-printed")
+			}},
+			{KindStuck, "worker-*", "monitor-blocked", func(t *testing.T, f Finding) {
+				eq(t, "caused by", f.CausedBy, "contention 0x00000000fc090c00")
+			}},
+			{KindSaturated, "worker-*", "monitor-blocked", func(t *testing.T, f Finding) {
+				eq(t, "limit", f.Limit, Limit{Size: 12, Source: "observed"})
+				eq(t, "caused by", f.CausedBy, "stuck worker-* monitor-blocked")
+			}},
+			{KindContention, "ledger-*", "lock-wait", func(t *testing.T, f Finding) {
+				eq(t, "owner", f.Lock.Owner.Name, "ledger-compactor")
+				eq(t, "owner state", f.Lock.Owner.State, "sleep")
+			}},
+			{KindStuck, "ledger-*", "lock-wait", nil},
+		}},
+		{"jvm-contention", []string{"1"}, []want{
+			{KindContention, "worker-*", "monitor-blocked", nil},
+			{KindSaturated, "worker-*", "monitor-blocked", func(t *testing.T, f Finding) {
+				eq(t, "limit source", f.Limit.Source, "current")
+			}},
+			{KindContention, "ledger-*", "lock-wait", nil},
+		}},
+		{"jvm-stuck-pool", []string{"1", "2"}, []want{
+			{KindStuck, "report-*", "socket-read", func(t *testing.T, f Finding) {
+				eq(t, "same", f.Same, 36)
+				eq(t, "culprit", f.Culprit, "com.example.report.UpstreamClient.fetch(UpstreamClient.java:26)")
+			}},
+			{KindStuck, "req-*", "future-wait", func(t *testing.T, f Finding) {
+				eq(t, "caused by", f.CausedBy, "stuck report-* socket-read")
+			}},
+		}},
+		// Healthy: idle executors, a scheduler, an acceptor, quiet kept-alive
+		// client reads, a timer, sleepers and two busy threads.
+		{"jvm-idle", []string{"1", "2", "3"}, nil},
+		{"jvm-idle", []string{"2", "3"}, nil},
+		{"jvm-idle", []string{"1"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name+"/"+strings.Join(tt.moments, ","), func(t *testing.T) {
+			r := Analyze(loadMoments(t, filepath.Join(dir, tt.name), tt.moments), Options{})
+			checkVerdicts(t, r, tt.want)
+		})
+	}
+}
