@@ -108,6 +108,9 @@ func runContention(p *Pass) []Finding {
 				}
 			}
 			f.Pool, f.State = mostCommon(pools), mostCommon(states)
+			if 2*pools[f.Pool] <= len(ws) {
+				f.Pool = "" // waiters from many pools: no one pool to name
+			}
 			if s := signatureByID(r.Runtime, f.State); s != nil {
 				f.Resource = s.Resource
 			}

@@ -85,8 +85,22 @@ func analyzeFiles(t testing.TB, files []string) *analyze.Result {
 // present.
 func analyzeScenario(t testing.TB, dir string) *analyze.Result {
 	t.Helper()
+	return analyzeMoments(t, dir, scenarioMoments(dir))
+}
+
+// scenarioCuts are the scenario judged as an engineer may find it: without
+// its healthy before (arrived mid-incident), and as its first during dump
+// alone. Their text goldens are report.CUT.txt.
+func scenarioCuts(dir string) map[string][]string {
+	ms := scenarioMoments(dir)
+	return map[string][]string{"no-before": ms[1:], "single": {"during-1"}}
+}
+
+// analyzeMoments reads the given moments of a scenario folder.
+func analyzeMoments(t testing.TB, dir string, moments []string) *analyze.Result {
+	t.Helper()
 	var in []analyze.Input
-	for _, m := range scenarioMoments(dir) {
+	for _, m := range moments {
 		ds, err := parse.ParseFile(filepath.Join(dir, m+".txt"))
 		if err != nil || len(ds) != 1 {
 			t.Skipf("parsing %s/%s.txt: %d dumps, %v (parser not ready?)", dir, m, len(ds), err)
@@ -144,6 +158,13 @@ func TestGoldenScenarios(t *testing.T) {
 			r := analyzeScenario(t, dir)
 			checkGoldens(t, r, filepath.Join("testdata", "scenarios", filepath.Base(dir)))
 			checkProperties(t, r)
+			for cut, moments := range scenarioCuts(dir) {
+				t.Run(cut, func(t *testing.T) {
+					r := analyzeMoments(t, dir, moments)
+					checkGolden(t, r, "text", filepath.Join("testdata", "scenarios", filepath.Base(dir), "report."+cut+".txt"))
+					checkProperties(t, r)
+				})
+			}
 		})
 	}
 }
@@ -152,11 +173,19 @@ func TestGoldenScenarios(t *testing.T) {
 func checkGoldens(t *testing.T, r *analyze.Result, dir string) {
 	t.Helper()
 	for _, format := range Formats() {
+		checkGolden(t, r, format, filepath.Join(dir, "report."+goldenExt[format]))
+	}
+}
+
+// checkGolden renders r in format and compares with the file at path.
+func checkGolden(t *testing.T, r *analyze.Result, format, path string) {
+	t.Helper()
+	dir := filepath.Dir(path)
+	{
 		var b bytes.Buffer
 		if err := Generate(&b, r, Options{Format: format}); err != nil {
 			t.Fatalf("Generate %s: %v", format, err)
 		}
-		path := filepath.Join(dir, "report."+goldenExt[format])
 		if *update {
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				t.Fatal(err)
@@ -164,7 +193,7 @@ func checkGoldens(t *testing.T, r *analyze.Result, dir string) {
 			if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			continue
+			return
 		}
 		want, err := os.ReadFile(path)
 		if err != nil {
