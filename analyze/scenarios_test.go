@@ -236,11 +236,7 @@ func eq[T comparable](t *testing.T, what string, got, want T) {
 // (testdata/verdicts, see each README.md), in every cut that makes sense.
 func TestVerdictFixtures(t *testing.T) {
 	dir := filepath.Join("..", "testdata", "verdicts")
-	tests := []struct {
-		name    string
-		moments []string
-		want    []want
-	}{
+	tests := []fixtureCase{
 		{"go-mutex-contention", []string{"go1.26.8"}, []want{
 			{KindContention, "main.startUpdaters", "mutex-wait", func(t *testing.T, f Finding) {
 				eq(t, "waiters", f.Counts[0], 40)
@@ -271,12 +267,7 @@ func TestVerdictFixtures(t *testing.T) {
 		{"go-healthy", []string{"2", "3"}, nil},
 		{"go-healthy", []string{"1"}, nil},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name+"/"+strings.Join(tt.moments, ","), func(t *testing.T) {
-			r := Analyze(loadMoments(t, filepath.Join(dir, tt.name), tt.moments), Options{})
-			checkVerdicts(t, r, tt.want)
-		})
-	}
+	runFixtureCases(t, dir, tests)
 }
 
 // TestJVMVerdictFixtures: real JVM 17 dumps made for one verdict each
@@ -295,11 +286,7 @@ func TestJVMVerdictFixtures(t *testing.T) {
 			eq(t, "holder", f.Cycle[0].WaitsFor.Holder, f.Cycle[1].Name)
 		}
 	}
-	tests := []struct {
-		name    string
-		moments []string
-		want    []want
-	}{
+	tests := []fixtureCase{
 		{"jvm-lock-order-deadlock", []string{"dump"}, []want{{KindDeadlock, "transfer-*", "monitor-blocked", bank("monitor-blocked", "monitor")}}},
 		{"jvm-lock-order-deadlock", []string{"dump-reentrantlock"}, []want{{KindDeadlock, "transfer-*", "lock-wait", bank("lock-wait", "lock")}}},
 		{"jvm-contention", []string{"1", "2"}, []want{
@@ -345,6 +332,17 @@ func TestJVMVerdictFixtures(t *testing.T) {
 		{"jvm-idle", []string{"2", "3"}, nil},
 		{"jvm-idle", []string{"1"}, nil},
 	}
+	runFixtureCases(t, dir, tests)
+}
+
+// fixtureCase is a verdict fixture folder judged on some of its moments.
+type fixtureCase struct {
+	name    string
+	moments []string
+	want    []want
+}
+
+func runFixtureCases(t *testing.T, dir string, tests []fixtureCase) {
 	for _, tt := range tests {
 		t.Run(tt.name+"/"+strings.Join(tt.moments, ","), func(t *testing.T) {
 			r := Analyze(loadMoments(t, filepath.Join(dir, tt.name), tt.moments), Options{})
