@@ -73,7 +73,7 @@ func runContention(p *Pass) []Finding {
 				order = append(order, k)
 			}
 			f.Counts[m] = len(ws)
-			f.Evidence = append(f.Evidence, Evidence{Moment: m, Count: len(ws), Threads: firstN(names(r.Runtime, ws), 5)})
+			f.Evidence = append(f.Evidence, Evidence{Moment: m, Count: len(ws), Threads: names(r.Runtime, ws[:min(len(ws), 5)])})
 			if len(ws) < f.Counts[f.At] && f.Lock != nil {
 				continue
 			}
@@ -97,14 +97,14 @@ func runContention(p *Pass) []Finding {
 			culps := map[string]int{}
 			ents := map[entryKey]int{}
 			for _, t := range ws {
-				pn, _ := poolName(r.Runtime, t, Options{})
-				pools[pn]++
-				states[p.stateOf(t)]++
-				if c := FrameString(culprit(r.Runtime, t)); c != "" {
-					culps[c]++
+				si := p.info(t)
+				pools[si.pool]++
+				states[si.state]++
+				if si.culprit != "" {
+					culps[si.culprit]++
 				}
-				if e, probe := entryPoint(r.Runtime, t); e != "" {
-					ents[entryKey{e, probe}]++
+				if si.entry.fn != "" {
+					ents[si.entry]++
 				}
 			}
 			f.Pool, f.State = mostCommon(pools), mostCommon(states)

@@ -77,6 +77,35 @@ type Pass struct {
 	threads []map[*parse.Thread]string
 	// classes caches classifications of single threads (lock owners).
 	classes map[*parse.Thread]*Signature
+	// stacks caches what detectors ask of many threads with equal stacks
+	// (contention waiters): one computation per distinct stack.
+	stacks map[string]stackInfo
+	key    []byte
+}
+
+// stackInfo is what a detector reads of a thread's stack.
+type stackInfo struct {
+	pool, state, culprit string
+	entry                entryKey
+}
+
+// info returns t's pool, state, culprit and entry point, computed once per
+// distinct stack (and creator): contention visits every waiter at every
+// moment, and a 100k-goroutine dump holds few distinct stacks.
+func (p *Pass) info(t *parse.Thread) stackInfo {
+	p.key = appendStackKey(p.key[:0], t)
+	if t.CreatedBy != nil {
+		p.key = append(append(p.key, '\n', 'c'), t.CreatedBy.Func...)
+	}
+	p.key = append(append(p.key, '\n', 'n'), t.Name...)
+	if si, ok := p.stacks[string(p.key)]; ok { // no allocation on a hit
+		return si
+	}
+	si := stackInfo{state: p.stateOf(t), culprit: FrameString(culprit(p.R.Runtime, t))}
+	si.pool, _ = poolName(p.R.Runtime, t, Options{})
+	si.entry.fn, si.entry.probe = entryPoint(p.R.Runtime, t)
+	p.stacks[string(p.key)] = si
+	return si
 }
 
 // Found returns the findings of a detector that ran before.
@@ -167,7 +196,8 @@ func (p *Pass) ref(t *parse.Thread) ThreadRef {
 // the findings caused by it.
 func runDetectors(r *Result) {
 	p := &Pass{R: r, found: map[string][]Finding{}, groups: map[*Group]string{},
-		threads: make([]map[*parse.Thread]string, len(r.Moments)), classes: map[*parse.Thread]*Signature{}}
+		threads: make([]map[*parse.Thread]string, len(r.Moments)), classes: map[*parse.Thread]*Signature{},
+		stacks: map[string]stackInfo{}}
 	for i := range p.threads {
 		p.threads[i] = map[*parse.Thread]string{}
 	}
