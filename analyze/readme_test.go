@@ -38,7 +38,12 @@ func readmeTables() map[string]string {
 		}
 		fmt.Fprintf(&res, "| `%s` | %s | %s |\n", x.ID, x.Noun, pool)
 	}
-	return map[string]string{"detectors": d.String(), "thresholds": th.String(), "resources": res.String()}
+	var lim strings.Builder
+	lim.WriteString("| pool name | default maximum | what |\n|---|---|---|\n")
+	for _, k := range knownMax {
+		fmt.Fprintf(&lim, "| `%s…%s` | %d | %s |\n", k.prefix, k.suffix, k.max, k.what)
+	}
+	return map[string]string{"detectors": d.String(), "thresholds": th.String(), "resources": res.String(), "limits": lim.String()}
 }
 
 // TestREADMETables checks that README.md's detector, threshold and
