@@ -50,9 +50,8 @@ func runContention(p *Pass) []Finding {
 				k := lockKey{t.WaitAddr, goLockClass(t)}
 				waiters[k] = append(waiters[k], t)
 			}
-			owners = func(k lockKey, ws []*parse.Thread) (*parse.Thread, bool) {
-				return inferGoHolder(d, k, ws), true
-			}
+			held := inferGoHolders(d, waiters)
+			owners = func(k lockKey, _ []*parse.Thread) (*parse.Thread, bool) { return held[k], true }
 		}
 		for k, ws := range waiters {
 			if len(ws) < ContentionMin {
@@ -185,36 +184,60 @@ func lockCaller(t *parse.Thread) *parse.Frame {
 	return nil
 }
 
-// inferGoHolder guesses the goroutine holding a Go lock: Go prints no
-// owner, but the holder is often a goroutine of the waiters' own function
-// past its Lock call (same function, another line), not waiting on the
-// lock itself. nil when there is none or several candidates disagree.
-func inferGoHolder(d *parse.Dump, k lockKey, ws []*parse.Thread) *parse.Thread {
-	callers := map[string]map[int]bool{} // function → lines of its Lock calls
-	for _, t := range ws {
-		if c := lockCaller(t); c != nil {
-			if callers[c.Func] == nil {
-				callers[c.Func] = map[int]bool{}
-			}
-			callers[c.Func][c.Line] = true
-		}
+// inferGoHolders guesses the goroutine holding each contended Go lock: Go
+// prints no owner, but the holder is often a goroutine of the waiters' own
+// function past its Lock call (same function, another line), not waiting
+// on the lock itself. A lock with no such goroutine, or several, gets none.
+// One pass over the dump for all locks: frames × goroutines map lookups.
+func inferGoHolders(d *parse.Dump, waiters map[lockKey][]*parse.Thread) map[lockKey]*parse.Thread {
+	type call struct {
+		k     lockKey
+		lines map[int]bool // lines of the function's Lock calls
 	}
-	var cands []*parse.Thread
-	for _, t := range d.Threads {
-		if t.WaitAddr == k.addr {
+	byFunc := map[string][]*call{}
+	for k, ws := range waiters {
+		if len(ws) < ContentionMin {
 			continue
 		}
-		for _, f := range t.Frames {
-			if lines, ok := callers[f.Func]; ok && !lines[f.Line] {
-				cands = append(cands, t)
-				break
+		calls := map[string]*call{}
+		for _, t := range ws {
+			if c := lockCaller(t); c != nil {
+				cl := calls[c.Func]
+				if cl == nil {
+					cl = &call{k: k, lines: map[int]bool{}}
+					calls[c.Func] = cl
+					byFunc[c.Func] = append(byFunc[c.Func], cl)
+				}
+				cl.lines[c.Line] = true
 			}
 		}
 	}
-	if len(cands) != 1 {
+	cands := map[lockKey][]*parse.Thread{}
+	if len(byFunc) == 0 {
 		return nil
 	}
-	return cands[0]
+	for _, t := range d.Threads {
+		var seen map[lockKey]bool
+		for _, f := range t.Frames {
+			for _, cl := range byFunc[f.Func] {
+				if t.WaitAddr == cl.k.addr || cl.lines[f.Line] || seen[cl.k] {
+					continue
+				}
+				if seen == nil {
+					seen = map[lockKey]bool{}
+				}
+				seen[cl.k] = true
+				cands[cl.k] = append(cands[cl.k], t)
+			}
+		}
+	}
+	out := map[lockKey]*parse.Thread{}
+	for k, ts := range cands {
+		if len(ts) == 1 {
+			out[k] = ts[0]
+		}
+	}
+	return out
 }
 
 // signatureByID returns the first row with id for rt.
