@@ -191,10 +191,12 @@ type builder struct {
 	ids     map[*Group][]map[string]string        // per moment: identity → culprit
 	cpu     map[*Group]map[string][]time.Duration // identity → cpu per moment
 	classes map[string]classified                 // stack key → classification, computed once
+	shapes  map[*Group][]map[int]int              // per moment: stack id (classified.id) → index in Group.Shapes[m]
 	key     []byte                                // reused buffer for stack keys
 }
 
 type classified struct {
+	id      int // the distinct stack's number, in order of first sight
 	sig     *Signature
 	via     string
 	holds   string // resource held (Via.Holds), whatever the state
@@ -214,7 +216,7 @@ func newBuilder(r *Result, opt Options) *builder {
 	return &builder{r: r, opt: opt, n: len(r.Moments), pools: map[string]*Pool{}, groups: map[groupKey]*Group{},
 		tops: map[*Group][]map[string]int{}, culps: map[*Group][]map[string]int{}, ids: map[*Group][]map[string]string{},
 		ents: map[*Group][]map[entryKey]int{},
-		cpu:  map[*Group]map[string][]time.Duration{}, classes: map[string]classified{}}
+		cpu:  map[*Group]map[string][]time.Duration{}, classes: map[string]classified{}, shapes: map[*Group][]map[int]int{}}
 }
 
 // identity follows a thread across moments: JVM name and native id (or
@@ -247,7 +249,7 @@ func (b *builder) classify(t *parse.Thread) classified {
 	}
 	key := string(b.key)
 	rt := b.r.Runtime
-	c := classified{sig: classify(rt, t)}
+	c := classified{id: len(b.classes), sig: classify(rt, t)}
 	v := viaOf(t)
 	if v != nil {
 		c.holds = v.Holds
@@ -318,12 +320,28 @@ func (b *builder) add(m int, t *parse.Thread) {
 		b.culps[g] = make([]map[string]int, b.n)
 		b.ents[g] = make([]map[entryKey]int, b.n)
 		b.ids[g] = make([]map[string]string, b.n)
+		b.shapes[g] = make([]map[int]int, b.n)
+		g.Shapes = make([][]Shape, b.n)
 		if c.sig != nil {
 			g.Resource = c.sig.Resource
 		}
 	}
 	g.Counts[m] += w
 	g.Threads[m] = append(g.Threads[m], t)
+	if b.shapes[g][m] == nil {
+		b.shapes[g][m] = map[int]int{}
+	}
+	si, ok := b.shapes[g][m][c.id]
+	if !ok {
+		si = len(g.Shapes[m])
+		b.shapes[g][m][c.id] = si
+		g.Shapes[m] = append(g.Shapes[m], Shape{Stack: t})
+	}
+	sh := &g.Shapes[m][si]
+	sh.Count += w
+	if len(sh.Samples) < b.opt.Samples {
+		sh.Samples = append(sh.Samples, threadLabel(rt, t))
+	}
 	if g.Stacks[m] == nil {
 		g.Stacks[m] = t
 	}
@@ -391,6 +409,9 @@ func (b *builder) finish() {
 			g.Same = sameThreads(g, b.ids[g])
 			g.Always = alwaysThreads(b.ids[g])
 			g.Stayed = stayedThreads(b.ids[g])
+			for _, shs := range g.Shapes {
+				sort.SliceStable(shs, func(i, j int) bool { return shs[i].Count > shs[j].Count })
+			}
 			g.Entries = make([][]FrameCount, b.n)
 			for m, e := range b.ents[g] {
 				g.Entries[m] = rankedEntries(e)

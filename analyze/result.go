@@ -70,6 +70,17 @@ type Moment struct {
 	Dump    *parse.Dump
 }
 
+// Shape is the threads of a group, at one moment, whose stacks are
+// identical.
+type Shape struct {
+	Count int // threads, weights included
+	// Stack is the first thread seen with this stack: its frames are the
+	// shape's.
+	Stack *parse.Thread
+	// Samples are up to Options.Samples thread names or goroutine ids.
+	Samples []string
+}
+
 // Category is what a blocking state means for capacity.
 type Category string
 
@@ -124,6 +135,10 @@ type Group struct {
 	Stacks []*parse.Thread
 	// Threads are all threads of the group per moment (for the TUI).
 	Threads [][]*parse.Thread
+	// Shapes split the group's threads at each moment by their whole stack
+	// (state, functions and lines): threads with identical stacks together,
+	// largest first. nil at a moment with no thread.
+	Shapes [][]Shape
 	// Same is how many of the very same threads (by identity) are in this
 	// group at every moment from the first moment it rose to the last
 	// moment; 0 when it never rose or identity is unknown (aggregated formats).
