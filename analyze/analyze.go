@@ -250,23 +250,10 @@ func (b *builder) classify(t *parse.Thread) classified {
 	key := string(b.key)
 	rt := b.r.Runtime
 	c := classified{id: len(b.classes), sig: classify(rt, t)}
-	v := viaOf(t)
-	if v != nil {
-		c.holds = v.Holds
-	}
-	if c.sig != nil {
-		// Only states that wait on a peer are told apart by their caller.
-		switch c.sig.Resource {
-		case "peer-reply", "peer-connect", "peer-drain", "fd":
-			if v != nil {
-				c.via = v.ID
-			}
-		}
-		c.rest = c.sig.Rest || v != nil && v.Rest && c.via != "" || c.sig.RestUnlessVia && c.via == ""
-	}
+	c.via, c.holds, c.rest = viaFor(c.sig, t)
 	c.entry.fn, c.entry.probe = entryPoint(rt, t)
 	if len(t.Frames) > 0 {
-		c.top = t.Frames[0].Func
+		c.top = normalizeGeneric(t.Frames[0].Func)
 	}
 	c.culprit = FrameString(culprit(rt, t))
 	b.classes[key] = c
@@ -305,8 +292,13 @@ func (b *builder) add(m int, t *parse.Thread) {
 	p.Counts[m] += w
 	c := b.classify(t)
 	state, cat, explain := "unclassified", Other, "no known signature: see the top frame"
-	if c.sig != nil {
+	switch {
+	case c.sig != nil:
 		state, cat, explain = c.sig.ID, c.sig.Category, c.sig.Explain
+	case rt == parse.RuntimeGo && t.State == "" && b.r.Moments[m].Format == parse.FormatGoDebug1:
+		// debug=1 prints neither the wait reason nor the runtime frames: a
+		// stack whose own frames name no known wait says nothing of its state.
+		state, explain = "unknown", "the debug=1 profile prints no wait state and no known frame here: take debug=2 or the proto"
 	}
 	k := groupKey{pname, state, c.via}
 	g := b.groups[k]
@@ -665,7 +657,7 @@ func auxLabels(aux []*parse.Dump) map[string]map[string]string {
 func funcKey(t *parse.Thread) string {
 	var sb strings.Builder
 	for _, f := range t.Frames {
-		sb.WriteString(f.Func)
+		sb.WriteString(normalizeGeneric(f.Func))
 		sb.WriteByte('\n')
 	}
 	return sb.String()

@@ -72,6 +72,7 @@ func FrameString(f *parse.Frame) string {
 	if f == nil {
 		return ""
 	}
+	fn := normalizeGeneric(f.Func)
 	file := f.File
 	if i := strings.LastIndexAny(file, `/\`); i >= 0 {
 		file = file[i+1:]
@@ -84,10 +85,10 @@ func FrameString(f *parse.Frame) string {
 		}
 	}
 	if loc == "" {
-		return f.Func
+		return fn
 	}
 	if strings.HasSuffix(file, ".go") {
-		return f.Func + " (" + loc + ")"
+		return fn + " (" + loc + ")"
 	}
-	return f.Func + "(" + loc + ")"
+	return fn + "(" + loc + ")"
 }

@@ -34,7 +34,7 @@ func runTimeline(p *Pass) []Finding {
 func timelineFinding(p *Pass, pl *Pool, g *Group) (Finding, bool) {
 	c := g.Counts
 	n := len(c)
-	if n < 2 || g.Category != Waiting && g.State != "unclassified" {
+	if n < 2 || g.Category != Waiting && g.State != "unclassified" && g.State != "unknown" {
 		return Finding{}, false
 	}
 	base := c[0]

@@ -82,7 +82,12 @@ func goPool(t *parse.Thread, opt Options) (string, bool) {
 	} else if n := len(t.Frames); n > 0 {
 		fn = t.Frames[n-1].Func
 	}
+	fn = normalizeGeneric(fn)
 	switch {
+	case t.CreatedBy == nil && t.ID == 1:
+		// Goroutine 1 is the main goroutine, whatever its stack shows at
+		// the bottom (elided, a test binary's testing.(*M).Run...).
+		return "main", false
 	case fn == "":
 		return "unknown", false
 	case (t.CreatedBy == nil || opt.byEntry) && (fn == "main.main" || fn == "runtime.main"):
@@ -98,4 +103,39 @@ func goPool(t *parse.Thread, opt Options) (string, bool) {
 		return "net/http server connections", false
 	}
 	return fn, false
+}
+
+// normalizeGeneric writes a generic Go function's type arguments as
+// "[...]", the way debug=2 prints them, so that one function is one name
+// in every encoding: the proto prints "main.worker[go.shape.string]",
+// debug=2 "main.worker[...]". Non-generic names are returned as they are,
+// without allocating.
+func normalizeGeneric(fn string) string {
+	i := strings.IndexByte(fn, '[')
+	if i < 0 {
+		return fn
+	}
+	var sb strings.Builder
+	for i >= 0 {
+		sb.WriteString(fn[:i])
+		sb.WriteString("[...]")
+		depth, j := 0, i
+		for ; j < len(fn); j++ {
+			if fn[j] == '[' {
+				depth++
+			} else if fn[j] == ']' {
+				depth--
+				if depth == 0 {
+					break
+				}
+			}
+		}
+		if j >= len(fn) {
+			return fn // unbalanced: leave it alone
+		}
+		fn = fn[j+1:]
+		i = strings.IndexByte(fn, '[')
+	}
+	sb.WriteString(fn)
+	return sb.String()
 }

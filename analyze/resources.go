@@ -110,10 +110,54 @@ func viaOf(t *parse.Thread) *Via {
 	return nil
 }
 
+// viaFor tells, for a thread classified as sig (nil: unclassified), what
+// its state waits on (the via: only states that wait on a peer are told
+// apart by their caller; a semacquire by the package whose lock it is),
+// the resource it holds, and whether the state is a rest for this caller.
+func viaFor(sig *Signature, t *parse.Thread) (via, holds string, rest bool) {
+	v := viaOf(t)
+	if v != nil {
+		holds = v.Holds
+	}
+	if sig == nil {
+		return "", holds, false
+	}
+	switch sig.Resource {
+	case "peer-reply", "peer-connect", "peer-drain", "fd":
+		if v != nil {
+			via = v.ID
+		}
+	}
+	if sig.ViaCaller {
+		via = callerPackage(t)
+	}
+	rest = sig.Rest || v != nil && v.Rest && via != "" || sig.RestUnlessVia && via == ""
+	return via, holds, rest
+}
+
 // via is viaOf's id; "" when nothing known is found.
 func via(t *parse.Thread) string {
 	if v := viaOf(t); v != nil {
 		return v.ID
+	}
+	return ""
+}
+
+// callerPackage is the package of the first frame outside the runtime and
+// its semaphore helpers: whose lock a semacquire waits on
+// ("internal/poll" for internal/poll.(*fdMutex).rwlock,
+// "golang.org/x/sync/semaphore" for (*Weighted).Acquire); "" if none.
+func callerPackage(t *parse.Thread) string {
+	for _, f := range t.Frames {
+		fn := f.Func
+		if strings.HasPrefix(fn, "runtime.") || strings.Contains(fn, ".runtime_") {
+			continue
+		}
+		slash := strings.LastIndexByte(fn, '/')
+		if dot := strings.IndexByte(fn[slash+1:], '.'); dot >= 0 {
+			return fn[:slash+1+dot]
+		}
+		return fn
 	}
 	return ""
 }

@@ -40,6 +40,13 @@ type Signature struct {
 	// under an unknown caller is as likely a server connection between
 	// requests).
 	RestUnlessVia bool
+	// StateAlone: for Go, the printed wait reason alone matches the row;
+	// the anchors match stacks printed without one (the proto's runtime
+	// frames). Without it a Go row with anchors needs an anchor.
+	StateAlone bool
+	// ViaCaller: the via is the package of the first caller outside the
+	// runtime and sync (whose semaphore a semacquire waits on).
+	ViaCaller bool
 }
 
 // signatures is the table, in matching order. Every row is tested against
@@ -153,27 +160,50 @@ var signatures = []Signature{
 	{ID: "socket-read", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "peer-reply", RestUnlessVia: true, Depth: 8, States: []string{"IO wait"},
 		Anchors: []string{"net.(*conn).Read", "net.(*netFD).Read", "net.(*UDPConn).ReadFrom*", "net.(*netFD).readFrom*"},
 		Explain: "blocked reading from a socket: waiting for the peer"},
-	{ID: "io-wait", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "fd", Rest: true, States: []string{"IO wait"},
+	{ID: "io-wait", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "fd", Rest: true, States: []string{"IO wait"}, StateAlone: true,
+		Anchors: []string{"internal/poll.runtime_pollWait", "runtime.netpollblock"}, Depth: 3,
 		Explain: "waiting for a file descriptor in the netpoller"},
-	{ID: "chan-receive", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "channel", Rest: true, States: []string{"chan receive", "chan receive (nil chan)", "chan receive (synctest)"},
+	// The proto keeps the runtime frames that debug=2 hides and prints no
+	// wait reason: the anchors recover the state from them (runtime.chanrecv1,
+	// runtime.selectgo...). debug=2 prints the reason: StateAlone.
+	{ID: "chan-receive", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "channel", Rest: true,
+		States: []string{"chan receive", "chan receive (nil chan)", "chan receive (synctest)"}, StateAlone: true,
+		Anchors: []string{"runtime.chanrecv1", "runtime.chanrecv2", "runtime.chanrecv"}, Depth: 3,
 		Explain: "blocked receiving from a channel"},
-	{ID: "chan-send", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "channel", States: []string{"chan send", "chan send (nil chan)", "chan send (synctest)"},
+	{ID: "chan-send", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "channel",
+		States: []string{"chan send", "chan send (nil chan)", "chan send (synctest)"}, StateAlone: true,
+		Anchors: []string{"runtime.chansend1", "runtime.chansend"}, Depth: 3,
 		Explain: "blocked sending on a channel nobody receives from"},
-	{ID: "select", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "channel", Rest: true, States: []string{"select", "select (no cases)", "select (synctest)"},
+	{ID: "select", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "channel", Rest: true,
+		States: []string{"select", "select (no cases)", "select (synctest)"}, StateAlone: true,
+		Anchors: []string{"runtime.selectgo", "runtime.block"}, Depth: 3,
 		Explain: "blocked in select"},
-	{ID: "mutex-wait", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "lock", States: []string{"sync.Mutex.Lock"},
-		Anchors: []string{"sync.(*Mutex).Lock", "sync.(*Mutex).lockSlow", "internal/sync.(*Mutex).lockSlow"}, Depth: 6,
+	// RWMutex before Mutex: a writer's RWMutex.Lock first takes the inner
+	// Mutex (sync.(*RWMutex).Lock → sync.(*Mutex).Lock), which the Mutex row
+	// would claim.
+	{ID: "rwmutex-wait", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "lock",
+		States: []string{"sync.RWMutex.Lock", "sync.RWMutex.RLock"}, StateAlone: true,
+		Anchors: []string{"sync.(*RWMutex).Lock", "sync.(*RWMutex).RLock", "sync.runtime_SemacquireRWMutex", "sync.runtime_SemacquireRWMutexR"}, Depth: 6,
+		Explain: "waiting for a sync.RWMutex (a reader behind a writer, or a writer behind readers)"},
+	{ID: "mutex-wait", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "lock", States: []string{"sync.Mutex.Lock"}, StateAlone: true,
+		Anchors: []string{"sync.(*Mutex).Lock", "sync.(*Mutex).lockSlow", "internal/sync.(*Mutex).lockSlow", "internal/sync.(*Mutex).Lock",
+			"sync.runtime_SemacquireMutex", "internal/sync.runtime_SemacquireMutex"}, Depth: 6,
 		Explain: "waiting for a sync.Mutex"},
-	{ID: "rwmutex-wait", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "lock", States: []string{"sync.RWMutex.Lock", "sync.RWMutex.RLock"},
-		Anchors: []string{"sync.(*RWMutex).Lock", "sync.(*RWMutex).RLock"}, Depth: 6,
-		Explain: "waiting for a sync.RWMutex"},
-	{ID: "cond-wait", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "condition", Rest: true, States: []string{"sync.Cond.Wait"},
-		Anchors: []string{"sync.(*Cond).Wait"}, Depth: 6,
+	{ID: "cond-wait", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "condition", Rest: true, States: []string{"sync.Cond.Wait"}, StateAlone: true,
+		Anchors: []string{"sync.(*Cond).Wait", "sync.runtime_notifyListWait"}, Depth: 6,
 		Explain: "waiting on a sync.Cond"},
-	{ID: "waitgroup-wait", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "latch", Rest: true, States: []string{"sync.WaitGroup.Wait"},
-		Anchors: []string{"sync.(*WaitGroup).Wait"}, Depth: 6,
+	{ID: "waitgroup-wait", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "latch", Rest: true, States: []string{"sync.WaitGroup.Wait"}, StateAlone: true,
+		Anchors: []string{"sync.(*WaitGroup).Wait", "sync.runtime_SemacquireWaitGroup"}, Depth: 6,
 		Explain: "waiting for a sync.WaitGroup"},
-	{ID: "sleep", Runtime: parse.RuntimeGo, Category: Idle, States: []string{"sleep"},
+	// Before Go 1.22 every sync lock waited as "semacquire"; the sync rows
+	// above claim those by their frames. What is left waits on a semaphore
+	// of the calling package (golang.org/x/sync/semaphore, a pool's own
+	// lock): the via names it.
+	{ID: "semacquire", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "lock", States: []string{"semacquire"}, StateAlone: true,
+		Anchors: []string{"runtime.semacquire1", "sync.runtime_Semacquire", "internal/sync.runtime_Semacquire"}, Depth: 4, ViaCaller: true,
+		Explain: "waiting on a runtime semaphore: a lock of the calling package"},
+	{ID: "sleep", Runtime: parse.RuntimeGo, Category: Idle, States: []string{"sleep"}, StateAlone: true,
+		Anchors: []string{"time.Sleep"}, Depth: 2,
 		Explain: "in time.Sleep"},
 	{ID: "syscall", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "syscall", Rest: true, States: []string{"syscall"},
 		Explain: "in a system call"},
@@ -182,7 +212,7 @@ var signatures = []Signature{
 	{ID: "runtime", Runtime: parse.RuntimeGo, Category: Other,
 		States: []string{"GC worker (idle)", "GC worker (active)", "finalizer wait", "force gc (idle)", "GC sweep wait",
 			"GC scavenge wait", "trace reader (blocked)", "wait for GC cycle", "GC assist wait", "GC assist marking",
-			"cleanup wait", "idle", "preempted", "dead", "copystack", "semacquire", "sync.WaitGroup.Go"},
+			"cleanup wait", "idle", "preempted", "dead", "copystack", "sync.WaitGroup.Go"},
 		Explain: "Go runtime internals"},
 }
 
@@ -212,6 +242,9 @@ func (s *Signature) matches(t *parse.Thread) bool {
 	}
 	if len(s.Anchors) == 0 {
 		return len(s.States) > 0 && stateOK
+	}
+	if s.StateAlone && len(s.States) > 0 && stateOK && t.State != "" {
+		return true
 	}
 	// A row with both states and anchors: for the JVM the anchors decide
 	// (the printed state is the same for many waits); for Go the state must

@@ -25,6 +25,15 @@ func TestSignatures(t *testing.T) {
 		want    string
 		wantVia string
 	}{
+		// Go 1.26.8, two reads on one fd: the fd mutex waits as "semacquire"
+		// (corpus dumpdiff-gen__go1.26.8__lookup-goroutine-debug2.txt).
+		{"go semacquire fdMutex", parse.RuntimeGo, thread("semacquire",
+			"internal/poll.runtime_Semacquire", "internal/poll.(*fdMutex).rwlock", "internal/poll.(*FD).readLock",
+			"internal/poll.(*FD).Read", "os.(*File).read"), "semacquire", "internal/poll"},
+		// The same goroutine in the proto: runtime frames, no wait reason.
+		{"go semacquire proto", parse.RuntimeGo, thread("",
+			"runtime.gopark", "runtime.goparkunlock", "runtime.semacquire1", "internal/poll.runtime_Semacquire",
+			"internal/poll.(*fdMutex).rwlock"), "semacquire", "internal/poll"},
 		// JDK 17, HikariCP 2.7.9 (testdata/scenarios/hikari-pool-exhausted).
 		{"hikari getConnection", parse.RuntimeJVM, thread("TIMED_WAITING",
 			"jdk.internal.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.parkNanos",
@@ -178,7 +187,7 @@ func TestSignatures(t *testing.T) {
 			if got != tt.want {
 				t.Errorf("classify = %q, want %q", got, tt.want)
 			}
-			if v := via(tt.thread); tt.wantVia != "" && v != tt.wantVia {
+			if v, _, _ := viaFor(s, tt.thread); tt.wantVia != "" && v != tt.wantVia {
 				t.Errorf("via = %q, want %q", v, tt.wantVia)
 			}
 		})
