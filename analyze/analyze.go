@@ -63,7 +63,7 @@ func Analyze(in []Input, opt Options) *Result {
 			"(Go text dumps print labels only from Go 1.27, or 1.26 with GODEBUG=tracebacklabels=1; put the debug=1 or "+
 			"proto profiles beside the debug=2 dumps in one folder to join their labels)", key))
 	}
-	runDetectors(r)
+	runDetectors(r, opt.Extensions)
 	return r
 }
 
@@ -193,6 +193,7 @@ type builder struct {
 	classes map[string]classified                 // stack key → classification, computed once
 	shapes  map[*Group][]map[int]int              // per moment: stack id (classified.id) → index in Group.Shapes[m]
 	key     []byte                                // reused buffer for stack keys
+	sigs    []Signature                           // the signature table: extensions first
 }
 
 type classified struct {
@@ -213,7 +214,7 @@ type entryKey struct {
 }
 
 func newBuilder(r *Result, opt Options) *builder {
-	return &builder{r: r, opt: opt, n: len(r.Moments), pools: map[string]*Pool{}, groups: map[groupKey]*Group{},
+	return &builder{sigs: signatureTable(opt.Extensions), r: r, opt: opt, n: len(r.Moments), pools: map[string]*Pool{}, groups: map[groupKey]*Group{},
 		tops: map[*Group][]map[string]int{}, culps: map[*Group][]map[string]int{}, ids: map[*Group][]map[string]string{},
 		ents: map[*Group][]map[entryKey]int{},
 		cpu:  map[*Group]map[string][]time.Duration{}, classes: map[string]classified{}, shapes: map[*Group][]map[int]int{}}
@@ -249,7 +250,7 @@ func (b *builder) classify(t *parse.Thread) classified {
 	}
 	key := string(b.key)
 	rt := b.r.Runtime
-	c := classified{id: len(b.classes), sig: classify(rt, t)}
+	c := classified{id: len(b.classes), sig: classifyIn(b.sigs, rt, t)}
 	c.via, c.holds, c.rest = viaFor(c.sig, t)
 	c.entry.fn, c.entry.probe = entryPoint(rt, t)
 	if len(t.Frames) > 0 {

@@ -25,7 +25,7 @@ func runExplosion(p *Pass) []Finding {
 	t := make([]int, len(r.Totals))
 	copy(t, r.Totals)
 	for _, pl := range r.Pools {
-		if limit, _ := knownLimit(pl.Name); limit > 0 {
+		if limit, _, _ := p.knownLimit(pl.Name); limit > 0 {
 			for i := range t {
 				t[i] -= pl.Counts[i]
 			}

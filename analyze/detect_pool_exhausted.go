@@ -6,8 +6,8 @@ import (
 
 var poolExhaustedDetector = &Detector{
 	Name:  "pool-exhausted",
-	Kinds: []string{KindDBPoolExhausted},
-	Doc:   "threads wait for a resource a bounded pool lends (a DB connection) while its holders are busy; said with what the holders do and who waits (a health check by name)",
+	Kinds: poolExhaustedKinds(),
+	Doc:   "threads wait for a resource a bounded pool lends (a DB, Redis or HTTP client connection, a pooled object) while its holders are busy; said with what the holders do and who waits (a health check by name)",
 	Folds: "the waiters' and the holders' timeline findings",
 	Run:   runPoolExhausted,
 }
@@ -121,6 +121,17 @@ func runPoolExhausted(p *Pass) []Finding {
 		fs = append(fs, f)
 	}
 	return fs
+}
+
+// poolExhaustedKinds are the kinds of every pooled resource.
+func poolExhaustedKinds() []string {
+	var ks []string
+	for _, r := range resources {
+		if r.Pool != "" {
+			ks = append(ks, PoolExhaustedKind(r.ID))
+		}
+	}
+	return ks
 }
 
 // firstAtLeast is the first moment where c reaches min; 0 if none.

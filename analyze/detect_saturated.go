@@ -26,6 +26,7 @@ var knownMax = []struct {
 	{"https-jsse-nio-", "-exec-*", 200, "Tomcat maxThreads default"},
 	{"http-nio2-", "-exec-*", 200, "Tomcat maxThreads default"},
 	{"https-openssl-nio-", "-exec-*", 200, "Tomcat maxThreads default"},
+	{"qtp", "-*", 200, "Jetty QueuedThreadPool maxThreads default"},
 }
 
 // knownLimit returns the default maximum size of a well-known pool, and
@@ -52,7 +53,7 @@ func runSaturated(p *Pass) []Finding {
 		if pl.Internal || pl.Name == "Thread-*" {
 			continue
 		}
-		limit, what := knownLimit(pl.Name)
+		limit, what, source := p.knownLimit(pl.Name)
 		fixed := n >= 2
 		for _, c := range pl.Counts {
 			if c != pl.Counts[0] {
@@ -107,7 +108,7 @@ func runSaturated(p *Pass) []Finding {
 		f.Evidence = []Evidence{{Moment: best, Count: bestTop.Counts[best], Threads: bestTop.Samples[best]}}
 		switch {
 		case limit > 0:
-			f.Limit = Limit{Size: limit, Source: "default", What: what}
+			f.Limit = Limit{Size: limit, Source: source, What: what}
 		case fixed:
 			f.Limit = Limit{Size: pl.Max, Source: "observed"}
 		default:

@@ -6,7 +6,7 @@ var stuckDetector = &Detector{
 	Name:     KindStuck,
 	Kinds:    []string{KindStuck},
 	Doc:      "the very same threads in the same wait and culprit at every moment given, most of their pool, with no rise needed: what a first dump taken mid-incident shows",
-	Requires: []string{"timeline", KindLeaked, KindDeadlock, KindContention, "pool-exhausted"},
+	Requires: []string{"timeline", KindLeaked, KindDeadlock, KindEventLoopBlocked, KindContention, "pool-exhausted"},
 	Folds:    "nothing; a group that rose from a healthy first moment is the timeline's (not-recovered), a Go group blocked for minutes the leak's",
 	Run:      runStuck,
 }

@@ -6,7 +6,7 @@ var timelineDetector = &Detector{
 	Name:     "timeline",
 	Kinds:    []string{KindGrowing, KindNotRecovered, KindRecovered},
 	Doc:      "a waiting state that rose from the first moment: growing (at every moment), not-recovered (still up at the last moment) or recovered; and a Go pool that only grew",
-	Requires: []string{KindDeadlock, KindContention, "pool-exhausted", KindExplosion},
+	Requires: []string{KindDeadlock, KindEventLoopBlocked, KindContention, "pool-exhausted", KindExplosion},
 	Folds:    "nothing; a rise caused by a deadlock, a contended lock or a thread explosion in its pool says so (caused by)",
 	Run:      runTimeline,
 }

@@ -20,6 +20,13 @@ const (
 	// pool's connections are all lent (PoolExhaustedKind("db-connection")).
 	KindDBPoolExhausted = "db-pool-exhausted"
 	KindContention      = "contention"
+	// KindEventLoopBlocked: an event loop thread (Netty, Vert.x) blocks in
+	// a wait: every connection it serves waits with it.
+	KindEventLoopBlocked = "event-loop-blocked"
+	// KindCommonPoolStarved: every ForkJoinPool common pool worker blocks:
+	// parallel streams and CompletableFuture.*Async without an executor
+	// wait behind them.
+	KindCommonPoolStarved = "common-pool-starved"
 	KindExplosion       = "explosion"
 	KindRecovered       = "recovered"
 )
@@ -47,20 +54,22 @@ type Detector struct {
 func Detectors() []*Detector {
 	return []*Detector{
 		deadlockDetector,
+		eventLoopDetector,
 		contentionDetector,
 		poolExhaustedDetector,
 		timelineDetector,
 		stuckDetector,
 		leakedDetector,
 		saturatedDetector,
+		commonPoolDetector,
 		explosionDetector,
 	}
 }
 
 // Kinds are every finding kind, in the order findings of one severity are
 // listed.
-var Kinds = []string{KindDeadlock, KindStuck, KindNotRecovered, KindGrowing, KindLeaked, KindSaturated,
-	KindDBPoolExhausted, KindContention, KindExplosion, KindRecovered}
+var Kinds = append(append([]string{KindDeadlock, KindEventLoopBlocked, KindStuck, KindNotRecovered, KindGrowing, KindLeaked,
+	KindSaturated, KindCommonPoolStarved}, poolExhaustedKinds()...), KindContention, KindExplosion, KindRecovered)
 
 // Pass is what a detector sees: the analysis so far, the findings of the
 // detectors it requires, and what they claimed.
@@ -81,6 +90,29 @@ type Pass struct {
 	// (contention waiters): one computation per distinct stack.
 	stacks map[string]stackInfo
 	key    []byte
+	// sigs is the signature table (a signatures file's rows first); ext the
+	// extensions, nil when none.
+	sigs []Signature
+	ext  *Extensions
+}
+
+// knownLimit returns the maximum size of a pool as a signatures file
+// ("configured") or a well-known default ("default") gives it, and what it
+// is; 0 when unknown.
+func (p *Pass) knownLimit(pool string) (max int, what, source string) {
+	if p.ext != nil {
+		for _, l := range p.ext.Pools {
+			if globMatch(l.Pattern, pool) {
+				what := l.What
+				if what == "" {
+					what = "from the signatures file"
+				}
+				return l.Max, what, "configured"
+			}
+		}
+	}
+	max, what = knownLimit(pool)
+	return max, what, "default"
 }
 
 // stackInfo is what a detector reads of a thread's stack.
@@ -169,7 +201,7 @@ func (p *Pass) signature(t *parse.Thread) *Signature {
 	if s, ok := p.classes[t]; ok {
 		return s
 	}
-	s := classify(p.R.Runtime, t)
+	s := classifyIn(p.sigs, p.R.Runtime, t)
 	p.classes[t] = s
 	return s
 }
@@ -194,8 +226,8 @@ func (p *Pass) ref(t *parse.Thread) ThreadRef {
 // runDetectors runs every detector in Requires order and sets r.Findings:
 // root causes first (most severe first, then Kinds order), each followed by
 // the findings caused by it.
-func runDetectors(r *Result) {
-	p := &Pass{R: r, found: map[string][]Finding{}, groups: map[*Group]string{},
+func runDetectors(r *Result, ext *Extensions) {
+	p := &Pass{R: r, sigs: signatureTable(ext), ext: ext, found: map[string][]Finding{}, groups: map[*Group]string{},
 		threads: make([]map[*parse.Thread]string, len(r.Moments)), classes: map[*parse.Thread]*Signature{},
 		stacks: map[string]stackInfo{}}
 	for i := range p.threads {

@@ -117,7 +117,7 @@ type Finding struct {
 type Limit struct {
 	Size int
 	// Source is "default" (the library's default, which a configuration may
-	// change), "observed" (the same size at every moment: a fixed pool),
+	// change), "configured" (a signatures file's [pool]), "observed" (the same size at every moment: a fixed pool),
 	// "current" (one moment, none idle: its size now, a guess at its
 	// maximum) or "" when unknown.
 	Source string

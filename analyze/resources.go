@@ -17,11 +17,17 @@ type Resource struct {
 	// Pool+"-pool-exhausted" ("db" → db-pool-exhausted). Its holders are
 	// found through the via rows that hold it.
 	Pool string
+	// Title names the pool in sentences ("DB connection pool"); "" when
+	// not pooled.
+	Title string
 }
 
 // resources are every resource a signature row may name.
 var resources = []Resource{
-	{ID: "db-connection", Noun: "a DB connection", Pool: "db"},
+	{ID: "db-connection", Noun: "a DB connection", Pool: "db", Title: "DB connection pool"},
+	{ID: "redis-connection", Noun: "a Redis connection", Pool: "redis", Title: "Redis connection pool"},
+	{ID: "http-connection", Noun: "an HTTP client connection", Pool: "http", Title: "HTTP client connection pool"},
+	{ID: "pooled-object", Noun: "an object from a pool (commons-pool2)", Pool: "object", Title: "object pool"},
 	{ID: "peer-reply", Noun: "a reply from a peer"},
 	{ID: "peer-connect", Noun: "a peer to accept a connection"},
 	{ID: "peer-drain", Noun: "a peer to read what is written"},
@@ -35,6 +41,7 @@ var resources = []Resource{
 	{ID: "file", Noun: "a file, pipe or console"},
 	{ID: "syscall", Noun: "a system call"},
 	{ID: "fd", Noun: "a file descriptor in the netpoller"},
+	{ID: "time", Noun: "a timer (Thread.sleep, time.Sleep)"},
 }
 
 // resourceByID returns the row of id, or nil.
@@ -52,6 +59,15 @@ func resourceByID(id string) *Resource {
 func PoolExhaustedKind(resource string) string {
 	if r := resourceByID(resource); r != nil && r.Pool != "" {
 		return r.Pool + "-pool-exhausted"
+	}
+	return ""
+}
+
+// ResourcePoolTitle names the pool that lends a resource ("DB connection
+// pool"); "" when the resource is not pooled.
+func ResourcePoolTitle(id string) string {
+	if r := resourceByID(id); r != nil {
+		return r.Title
 	}
 	return ""
 }
@@ -87,12 +103,18 @@ var vias = []Via{
 	{ID: "jdbc sqlserver", Prefixes: []string{"com.microsoft.sqlserver."}, Holds: "db-connection"},
 	{ID: "jdbc org.mariadb", Prefixes: []string{"org.mariadb."}, Holds: "db-connection"},
 	{ID: "database/sql", Prefixes: []string{"database/sql.", "github.com/jackc/pgx", "github.com/lib/pq.", "github.com/go-sql-driver/mysql."}, Holds: "db-connection"},
-	{ID: "http-client", Prefixes: []string{"sun.net.www.protocol.http.", "java.net.http.", "jdk.internal.net.http.", "org.apache.http.",
-		"org.apache.hc.", "okhttp3.", "org.springframework.web.client.", "net/http.(*Transport)", "net/http.(*persistConn)",
-		"net/http.(*Client)"}},
+	// Pooling HTTP clients: a thread reading under them holds one of the
+	// pool's connections. Same id as the next row: the JSON contract.
+	{ID: "http-client", Prefixes: []string{"org.apache.http.", "org.apache.hc.", "okhttp3.", "net/http.(*persistConn)"}, Holds: "http-connection"},
+	{ID: "http-client", Prefixes: []string{"sun.net.www.protocol.http.", "java.net.http.", "jdk.internal.net.http.",
+		"org.springframework.web.client.", "net/http.(*Transport)", "net/http.(*Client)"}},
 	{ID: "http-server", Prefixes: []string{"org.apache.tomcat.util.net.", "org.apache.coyote.", "net/http.(*conn)", "net/http.(*connReader)"}, Rest: true},
-	{ID: "redis", Prefixes: []string{"redis.clients.", "io.lettuce.", "github.com/redis/go-redis", "github.com/go-redis/redis", "github.com/gomodule/redigo"}},
+	{ID: "redis", Prefixes: []string{"redis.clients.", "io.lettuce.", "org.redisson.", "github.com/redis/go-redis", "github.com/go-redis/redis",
+		"github.com/gomodule/redigo"}, Holds: "redis-connection"},
 	{ID: "mongodb", Prefixes: []string{"com.mongodb.", "go.mongodb.org/mongo-driver"}},
+	{ID: "kafka", Prefixes: []string{"org.apache.kafka.", "github.com/segmentio/kafka-go", "github.com/IBM/sarama", "github.com/Shopify/sarama",
+		"github.com/twmb/franz-go"}},
+	{ID: "grpc", Prefixes: []string{"io.grpc.", "google.golang.org/grpc"}},
 }
 
 // viaOf tells what a thread's socket state waits on (see vias); nil when

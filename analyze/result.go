@@ -34,6 +34,10 @@ type Options struct {
 	// 0 means 5.
 	Samples int
 
+	// Extensions are a signatures file's rows and pool limits; nil for the
+	// built-in tables alone.
+	Extensions *Extensions
+
 	// byEntry pools goroutines by their entry (bottom) frame instead of
 	// their creator: set by Analyze when moments mix debug=2 text (which
 	// prints creators) with debug=1 or proto (which do not), so that one

@@ -47,6 +47,10 @@ type Signature struct {
 	// ViaCaller: the via is the package of the first caller outside the
 	// runtime and sync (whose semaphore a semacquire waits on).
 	ViaCaller bool
+	// Within, when set, also requires one of these function prefixes
+	// anywhere in the stack: the caller that gives a generic wait its
+	// meaning (commons-pool2 under a Redis client).
+	Within []string
 }
 
 // signatures is the table, in matching order. Every row is tested against
@@ -56,11 +60,38 @@ var signatures = []Signature{
 	{ID: "db-pool-wait", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "db-connection", Depth: 16,
 		Anchors: []string{
 			"com.zaxxer.hikari.pool.HikariPool.getConnection", "com.zaxxer.hikari.util.ConcurrentBag.borrow",
-			"org.apache.commons.dbcp2.PoolingDataSource.getConnection", "org.apache.commons.pool2.impl.GenericObjectPool.borrowObject",
+			"org.apache.commons.dbcp2.PoolingDataSource.getConnection", "org.apache.commons.dbcp2.BasicDataSource.getConnection",
 			"org.apache.tomcat.jdbc.pool.ConnectionPool.borrowConnection",
 			"com.mchange.v2.resourcepool.BasicResourcePool.awaitAvailable",
 		},
 		Explain: "waiting for a connection from the DB connection pool: the pool is exhausted"},
+	// commons-pool2 lends whatever its caller pools: a Redis client's
+	// connections, or anything else; DBCP2 above is the DB case.
+	{ID: "redis-pool-wait", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "redis-connection", Depth: 12,
+		Anchors: []string{"org.apache.commons.pool2.impl.GenericObjectPool.borrowObject", "org.apache.commons.pool2.impl.GenericKeyedObjectPool.borrowObject",
+			"org.apache.commons.pool2.impl.LinkedBlockingDeque.takeFirst", "org.apache.commons.pool2.impl.LinkedBlockingDeque.pollFirst"},
+		Within:  []string{"redis.clients.", "io.lettuce.", "org.redisson."},
+		Explain: "waiting for a Redis connection from the client's pool: the pool is exhausted"},
+	{ID: "object-pool-wait", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "pooled-object", Depth: 12,
+		Anchors: []string{"org.apache.commons.pool2.impl.GenericObjectPool.borrowObject", "org.apache.commons.pool2.impl.GenericKeyedObjectPool.borrowObject",
+			"org.apache.commons.pool2.impl.LinkedBlockingDeque.takeFirst", "org.apache.commons.pool2.impl.LinkedBlockingDeque.pollFirst"},
+		Explain: "waiting for an object from a commons-pool2 pool: the pool is exhausted"},
+	// Apache HttpClient 4 parks in AbstractConnPool.getPoolEntryBlocking; 5
+	// waits on the lease's future (StrictConnPool, LaxConnPool) under the
+	// connection manager's lease request.
+	{ID: "http-pool-wait", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "http-connection", Depth: 12,
+		Anchors: []string{"org.apache.http.pool.AbstractConnPool.getPoolEntryBlocking",
+			"org.apache.http.impl.conn.PoolingHttpClientConnectionManager.leaseConnection",
+			"org.apache.hc.core5.pool.StrictConnPool.lease", "org.apache.hc.core5.pool.LaxConnPool.lease", "org.apache.hc.core5.pool.LaxConnPool$PerRoutePool.lease",
+			"org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager$*", "org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager.lease*",
+			"org.apache.hc.client5.http.impl.classic.InternalExecRuntime.acquireEndpoint"},
+		Explain: "waiting for a connection from the HTTP client's pool (Apache HttpClient): the pool is exhausted"},
+	// gRPC-java's blocking stub waits for the reply in its threadless
+	// executor (older versions in the call's future).
+	{ID: "grpc-wait", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "peer-reply", Depth: 8,
+		Anchors: []string{"io.grpc.stub.ClientCalls$ThreadlessExecutor.waitAndDrain", "io.grpc.stub.ClientCalls.getUnchecked",
+			"io.grpc.stub.ClientCalls.blockingUnaryCall", "io.grpc.stub.ClientCalls$BlockingResponseStream.waitForNext"},
+		Explain: "waiting for a gRPC reply (blocking stub)"},
 	{ID: "http-server-idle", Runtime: parse.RuntimeJVM, Category: Idle, Depth: 12,
 		Anchors: []string{"org.apache.coyote.ajp.AjpProcessor.readMessage", "org.apache.coyote.http11.InternalInputBuffer.parseRequestLine",
 			"org.apache.coyote.http11.Http11InputBuffer.parseRequestLine", "org.apache.coyote.http11.InternalNioInputBuffer.parseRequestLine"},
@@ -115,6 +146,10 @@ var signatures = []Signature{
 		Anchors: []string{"java.util.concurrent.locks.ReentrantLock.lock", "java.util.concurrent.locks.ReentrantLock.lockInterruptibly",
 			"java.util.concurrent.locks.ReentrantLock.tryLock", "java.util.concurrent.locks.ReentrantLock$Sync.lock",
 			"java.util.concurrent.locks.ReentrantReadWriteLock$ReadLock.lock", "java.util.concurrent.locks.ReentrantReadWriteLock$WriteLock.lock",
+			"java.util.concurrent.locks.ReentrantReadWriteLock$ReadLock.lockInterruptibly", "java.util.concurrent.locks.ReentrantReadWriteLock$WriteLock.lockInterruptibly",
+			"java.util.concurrent.locks.ReentrantReadWriteLock$ReadLock.tryLock", "java.util.concurrent.locks.ReentrantReadWriteLock$WriteLock.tryLock",
+			"java.util.concurrent.locks.AbstractQueuedSynchronizer.acquireShared", "java.util.concurrent.locks.AbstractQueuedSynchronizer.acquireSharedInterruptibly",
+			"java.util.concurrent.locks.AbstractQueuedSynchronizer.tryAcquireNanos", "java.util.concurrent.locks.AbstractQueuedSynchronizer.tryAcquireSharedNanos",
 			"java.util.concurrent.locks.StampedLock.*Lock", "java.util.concurrent.locks.AbstractQueuedSynchronizer.acquire"},
 		Explain: "waiting for a java.util.concurrent lock held by another thread"},
 	{ID: "queue-wait", Runtime: parse.RuntimeJVM, Category: Idle, Depth: 6,
@@ -125,7 +160,7 @@ var signatures = []Signature{
 		Explain: "waiting for an item on a blocking queue: idle consumer"},
 	{ID: "monitor-blocked", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "monitor", States: []string{"BLOCKED"},
 		Explain: "blocked entering a synchronized block held by another thread"},
-	{ID: "sleep", Runtime: parse.RuntimeJVM, Category: Idle, Depth: 2,
+	{ID: "sleep", Runtime: parse.RuntimeJVM, Category: Idle, Resource: "time", Depth: 2,
 		Anchors: []string{"java.lang.Thread.sleep", "java.lang.Thread.sleep0", "java.lang.Thread.sleepNanos*"},
 		Explain: "in Thread.sleep"},
 	{ID: "file-read", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "file", Rest: true, Depth: 3,
@@ -202,7 +237,7 @@ var signatures = []Signature{
 	{ID: "semacquire", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "lock", States: []string{"semacquire"}, StateAlone: true,
 		Anchors: []string{"runtime.semacquire1", "sync.runtime_Semacquire", "internal/sync.runtime_Semacquire"}, Depth: 4, ViaCaller: true,
 		Explain: "waiting on a runtime semaphore: a lock of the calling package"},
-	{ID: "sleep", Runtime: parse.RuntimeGo, Category: Idle, States: []string{"sleep"}, StateAlone: true,
+	{ID: "sleep", Runtime: parse.RuntimeGo, Category: Idle, Resource: "time", States: []string{"sleep"}, StateAlone: true,
 		Anchors: []string{"time.Sleep"}, Depth: 2,
 		Explain: "in time.Sleep"},
 	{ID: "syscall", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "syscall", Rest: true, States: []string{"syscall"},
@@ -220,8 +255,14 @@ var signatures = []Signature{
 // Cost: at most len(signatures) rows × Depth frame comparisons, once per
 // distinct stack (the caller caches by stack).
 func classify(rt parse.Runtime, t *parse.Thread) *Signature {
-	for i := range signatures {
-		s := &signatures[i]
+	return classifyIn(signatures, rt, t)
+}
+
+// classifyIn is classify over a table: a signatures file's rows before the
+// built-in ones.
+func classifyIn(table []Signature, rt parse.Runtime, t *parse.Thread) *Signature {
+	for i := range table {
+		s := &table[i]
 		if s.Runtime != rt {
 			continue
 		}
@@ -253,6 +294,9 @@ func (s *Signature) matches(t *parse.Thread) bool {
 	if depth <= 0 {
 		depth = 1
 	}
+	if len(s.Within) > 0 && !anyFramePrefix(t, s.Within) {
+		return false
+	}
 	found := false
 	for i, f := range t.Frames {
 		if i >= depth {
@@ -277,7 +321,21 @@ func (s *Signature) matches(t *parse.Thread) bool {
 	return stateOK || s.Runtime == parse.RuntimeGo
 }
 
+func anyFramePrefix(t *parse.Thread, prefixes []string) bool {
+	for _, f := range t.Frames {
+		for _, p := range prefixes {
+			if strings.HasPrefix(f.Func, p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// anchorMatch reports whether fn is one of the anchors; generic Go names
+// are compared as debug=2 prints them ("pkg.(*Pool[...]).Acquire").
 func anchorMatch(anchors []string, fn string) bool {
+	fn = normalizeGeneric(fn)
 	for _, a := range anchors {
 		if strings.HasSuffix(a, "*") {
 			if strings.HasPrefix(fn, a[:len(a)-1]) {

@@ -34,6 +34,34 @@ func TestSignatures(t *testing.T) {
 		{"go semacquire proto", parse.RuntimeGo, thread("",
 			"runtime.gopark", "runtime.goparkunlock", "runtime.semacquire1", "internal/poll.runtime_Semacquire",
 			"internal/poll.(*fdMutex).rwlock"), "semacquire", "internal/poll"},
+		// gRPC-java blocking stub, no grpc-java package here: frames from
+		// public jstack output, grpc/grpc-java issue #7691 (gRPC 1.26, JDK 8, a
+		// Tomcat request thread) and tronprotocol/java-tron PR #6460 (JDK 17).
+		{"grpc-java blocking unary jdk8", parse.RuntimeJVM, thread("WAITING",
+			"sun.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.park",
+			"io.grpc.stub.ClientCalls$ThreadlessExecutor.waitAndDrain", "io.grpc.stub.ClientCalls.blockingUnaryCall"), "grpc-wait", ""},
+		{"grpc-java blocking unary jdk17", parse.RuntimeJVM, thread("WAITING",
+			"jdk.internal.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.park",
+			"io.grpc.stub.ClientCalls$ThreadlessExecutor.waitAndDrain", "io.grpc.stub.ClientCalls.blockingUnaryCall",
+			"org.tron.api.WalletGrpc$WalletBlockingStub.accountPermissionUpdate"), "grpc-wait", ""},
+		// Jedis under Spring Data Redis on a Tomcat request thread, JDK 8:
+		// frames from public jstack output in redis/jedis issue #2200; and a
+		// timed borrow (pollFirst) from redis/jedis issue #1920. No Jedis
+		// package here; testdata/libs has commons-pool2 under a Redis client
+		// of our own.
+		{"jedis pool borrow", parse.RuntimeJVM, thread("WAITING",
+			"sun.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.park",
+			"java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject.await",
+			"org.apache.commons.pool2.impl.LinkedBlockingDeque.takeFirst", "org.apache.commons.pool2.impl.GenericObjectPool.borrowObject",
+			"org.apache.commons.pool2.impl.GenericObjectPool.borrowObject", "redis.clients.util.Pool.getResource",
+			"redis.clients.jedis.JedisPool.getResource", "redis.clients.jedis.JedisPool.getResource",
+			"org.springframework.data.redis.connection.jedis.JedisConnectionFactory.fetchJedisConnector"), "redis-pool-wait", ""},
+		{"jedis pool timed borrow", parse.RuntimeJVM, thread("TIMED_WAITING",
+			"sun.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.parkNanos",
+			"java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject.awaitNanos",
+			"org.apache.commons.pool2.impl.LinkedBlockingDeque.pollFirst", "org.apache.commons.pool2.impl.GenericObjectPool.borrowObject",
+			"org.apache.commons.pool2.impl.GenericObjectPool.borrowObject", "redis.clients.util.Pool.getResource",
+			"redis.clients.jedis.JedisPool.getResource"), "redis-pool-wait", ""},
 		// JDK 17, HikariCP 2.7.9 (testdata/scenarios/hikari-pool-exhausted).
 		{"hikari getConnection", parse.RuntimeJVM, thread("TIMED_WAITING",
 			"jdk.internal.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.parkNanos",
@@ -191,6 +219,11 @@ func TestSignatures(t *testing.T) {
 				t.Errorf("via = %q, want %q", v, tt.wantVia)
 			}
 		})
+	}
+	// Rows tested on whole real dumps of the libraries (libraries_test.go)
+	// count too.
+	for _, c := range libraryCases {
+		covered[string(c.rt)+"/"+c.state] = true
 	}
 	for _, s := range signatures {
 		if !covered[string(s.Runtime)+"/"+s.ID] {

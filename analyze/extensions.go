@@ -1,0 +1,251 @@
+package analyze
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/dumpdiff/dumpdiff/parse"
+)
+
+// Extensions are what a team teaches dumpdiff without a release: signature
+// rows for its own clients and pools, and the sizes of its own pools. They
+// come from a signatures file (ParseExtensions); rows match before the
+// built-in ones, so a row can also override one.
+type Extensions struct {
+	Signatures []Signature
+	Pools      []PoolLimit
+}
+
+// PoolLimit is the maximum size of the pools whose name matches Pattern
+// (a pool name as dumpdiff prints it; a "*" matches any run of characters).
+type PoolLimit struct {
+	Pattern string
+	Max     int
+	What    string // shown beside the number: "Acme worker pool size"
+}
+
+// ExtensionError is one bad line of a signatures file.
+type ExtensionError struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (e *ExtensionError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
+
+// ParseExtensions reads a signatures file: blocks that start with a
+// "[signature]" or "[pool]" line, then "key = value" lines; "#" starts a
+// comment; lists are comma-separated. Every bad line is reported (with its
+// position) and the rest still read; the error joins them.
+//
+//	[signature]
+//	id       = acme-pool-wait
+//	runtime  = jvm                # jvm or go
+//	category = waiting            # waiting, idle, running or other
+//	resource = db-connection      # a resource id (README's table)
+//	anchors  = com.acme.pool.AcmePool.acquire, com.acme.pool.AcmePool.await*
+//	depth    = 12                 # frames from the top searched; default 1
+//	states   = WAITING            # printed states that must match (optional)
+//	within   = com.acme.          # a frame prefix also required (optional)
+//	unless   = com.acme.Warmup.run # frames that stop the row (optional)
+//	rest     = false              # healthy threads rest here
+//	explain  = waiting for an Acme pool connection: the pool is exhausted
+//
+//	[pool]
+//	name = acme-worker-*
+//	max  = 64
+//	what = Acme worker pool size
+func ParseExtensions(r io.Reader, file string) (*Extensions, error) {
+	ext := &Extensions{}
+	var errs []error
+	bad := func(line int, format string, a ...any) {
+		errs = append(errs, &ExtensionError{File: file, Line: line, Msg: fmt.Sprintf(format, a...)})
+	}
+	var sig *Signature
+	var pool *PoolLimit
+	start := 0
+	flush := func() {
+		switch {
+		case sig != nil:
+			switch {
+			case sig.ID == "":
+				bad(start, "[signature] without an id")
+			case sig.Runtime == "":
+				bad(start, "signature %q without a runtime (jvm or go)", sig.ID)
+			case len(sig.Anchors) == 0 && len(sig.States) == 0:
+				bad(start, "signature %q has neither anchors nor states: it would match nothing", sig.ID)
+			case sig.Category == "":
+				bad(start, "signature %q without a category", sig.ID)
+			default:
+				if sig.Explain == "" {
+					sig.Explain = "matched by " + file
+				}
+				ext.Signatures = append(ext.Signatures, *sig)
+			}
+		case pool != nil:
+			if pool.Pattern == "" || pool.Max <= 0 {
+				bad(start, "[pool] needs a name and a max above 0")
+			} else {
+				ext.Pools = append(ext.Pools, *pool)
+			}
+		}
+		sig, pool = nil, nil
+	}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	n := 0
+	for sc.Scan() {
+		n++
+		line := sc.Text()
+		if i := strings.IndexByte(line, '#'); i >= 0 {
+			line = line[:i]
+		}
+		line = strings.TrimSpace(line)
+		switch line {
+		case "":
+			continue
+		case "[signature]":
+			flush()
+			sig, start = &Signature{}, n
+			continue
+		case "[pool]":
+			flush()
+			pool, start = &PoolLimit{}, n
+			continue
+		}
+		key, val, ok := strings.Cut(line, "=")
+		key, val = strings.TrimSpace(key), strings.TrimSpace(val)
+		if !ok || key == "" {
+			bad(n, "not a [section] or key = value line: %q", line)
+			continue
+		}
+		switch {
+		case sig != nil:
+			if err := sig.set(key, val); err != nil {
+				bad(n, "%v", err)
+			}
+		case pool != nil:
+			switch key {
+			case "name":
+				pool.Pattern = val
+			case "max":
+				v, err := strconv.Atoi(val)
+				if err != nil || v <= 0 {
+					bad(n, "max %q: want a whole number above 0", val)
+				}
+				pool.Max = v
+			case "what":
+				pool.What = val
+			default:
+				bad(n, "unknown [pool] key %q (want name, max, what)", key)
+			}
+		default:
+			bad(n, "%q before any [signature] or [pool] line", key)
+		}
+	}
+	flush()
+	if err := sc.Err(); err != nil {
+		errs = append(errs, fmt.Errorf("%s: %w", file, err))
+	}
+	return ext, errors.Join(errs...)
+}
+
+func (s *Signature) set(key, val string) error {
+	list := func() []string {
+		var out []string
+		for _, x := range strings.Split(val, ",") {
+			if x = strings.TrimSpace(x); x != "" {
+				out = append(out, x)
+			}
+		}
+		return out
+	}
+	switch key {
+	case "id":
+		s.ID = val
+	case "runtime":
+		switch val {
+		case "jvm":
+			s.Runtime = parse.RuntimeJVM
+		case "go":
+			s.Runtime = parse.RuntimeGo
+		default:
+			return fmt.Errorf("runtime %q: want jvm or go", val)
+		}
+	case "category":
+		switch Category(val) {
+		case Waiting, Idle, Running, Other:
+			s.Category = Category(val)
+		default:
+			return fmt.Errorf("category %q: want waiting, idle, running or other", val)
+		}
+	case "resource":
+		if resourceByID(val) == nil {
+			return fmt.Errorf("unknown resource %q (README lists them)", val)
+		}
+		s.Resource = val
+	case "anchors":
+		s.Anchors = list()
+	case "states":
+		s.States = list()
+		s.StateAlone = len(s.Anchors) == 0
+	case "within":
+		s.Within = list()
+	case "unless":
+		s.Unless = list()
+	case "depth":
+		v, err := strconv.Atoi(val)
+		if err != nil || v < 1 || v > 200 {
+			return fmt.Errorf("depth %q: want a whole number from 1 to 200", val)
+		}
+		s.Depth = v
+	case "rest":
+		v, err := strconv.ParseBool(val)
+		if err != nil {
+			return fmt.Errorf("rest %q: want true or false", val)
+		}
+		s.Rest = v
+	case "explain":
+		s.Explain = val
+	default:
+		return fmt.Errorf("unknown [signature] key %q", key)
+	}
+	return nil
+}
+
+// globMatch reports whether name matches pattern, where "*" matches any
+// run of characters.
+func globMatch(pattern, name string) bool {
+	parts := strings.Split(pattern, "*")
+	if len(parts) == 1 {
+		return pattern == name
+	}
+	if !strings.HasPrefix(name, parts[0]) {
+		return false
+	}
+	name = name[len(parts[0]):]
+	for i, p := range parts[1:] {
+		last := i == len(parts)-2
+		if last {
+			return strings.HasSuffix(name, p)
+		}
+		j := strings.Index(name, p)
+		if j < 0 {
+			return false
+		}
+		name = name[j+len(p):]
+	}
+	return true
+}
+
+// signatureTable is the rows of ext (if any) before the built-in ones.
+func signatureTable(ext *Extensions) []Signature {
+	if ext == nil || len(ext.Signatures) == 0 {
+		return signatures
+	}
+	return append(append([]Signature(nil), ext.Signatures...), signatures...)
+}
