@@ -27,8 +27,8 @@ const (
 	// parallel streams and CompletableFuture.*Async without an executor
 	// wait behind them.
 	KindCommonPoolStarved = "common-pool-starved"
-	KindExplosion       = "explosion"
-	KindRecovered       = "recovered"
+	KindExplosion         = "explosion"
+	KindRecovered         = "recovered"
 )
 
 // Detector is one row of the table of verdicts, in the shape of
