@@ -300,7 +300,7 @@ Everything listens on 127.0.0.1.
 | file | what | when |
 |---|---|---|
 | \`1.txt\` | \`/debug/pprof/goroutine?debug=2\` | once the state below is reached |
-| \`1-debug1.txt\` | \`?debug=1\` (one record per distinct stack, runtime frames left out) | right after \`1.txt\` |
+| \`1-debug1.txt\` | \`?debug=1\` (one \`N @ PCs\` record per distinct stack: no wait state, no arguments, no \`created by\` line) | right after \`1.txt\` |
 | \`1.pb.gz\` | \`?debug=0\` (the gzipped profile.proto; read with \`go tool pprof -traces\`) | right after \`1-debug1.txt\` |
 | \`2.txt\` | \`?debug=2\` | 3 s after \`1.pb.gz\` |
 MD
