@@ -597,10 +597,12 @@ Debian 12 packages no Jedis and no Lettuce (\`apt-cache search jedis\` and
 \`apt-cache search lettuce\` find no Java client), so the client is a tiny one of our own,
 \`com.example.redis.RedisConnection\` (RESP2 over a \`java.net.Socket\`, no read timeout), pooled
 with the real commons-pool2 \`GenericObjectPool\` (\`setMaxTotal(3)\`, blocking when exhausted,
-no max wait), which is also what Jedis's \`JedisPool\` is built on. With Jedis the socket-read
-frames would be \`redis.clients.jedis.*\` / \`redis.clients.jedis.util.RedisInputStream\` and
-the borrow would go through \`redis.clients.jedis.util.Pool.getResource\` above the same
-\`GenericObjectPool.borrowObject\`; table cases for Jedis frames come from public dumps.
+no max wait), which is also what Jedis's \`JedisPool\` is built on. With Jedis the frames
+above \`SocketDispatcher.read0\` would be \`redis.clients.*\` ones (e.g.
+\`redis.clients.jedis.util.RedisInputStream\` in Jedis 3 and later, \`redis.clients.util.*\` in
+2.x) instead of \`com.example.redis.RedisConnection\`, and the borrow would go through Jedis's
+\`Pool.getResource\` above the same \`GenericObjectPool.borrowObject\`; table cases for Jedis
+frames are to come from public dumps.
 
 - \`job-consumer-1\`..\`job-consumer-3\` each borrow a connection and send \`BLPOP jobs 0\` on an
   empty list (timeout 0: block for ever); each is \`RUNNABLE\` in the socket read
