@@ -21,6 +21,18 @@ var frameworkPrefixes = []string{
 	"redis.clients.", "io.lettuce.", "com.mongodb.", "org.apache.kafka.",
 }
 
+// goLibraries are Go modules that are not the application: drivers,
+// clients and frameworks. A culprit is the first frame outside them.
+var goLibraries = []string{"golang.org/x/", "google.golang.org/grpc", "google.golang.org/protobuf", "github.com/google/pprof",
+	"github.com/jackc/", "github.com/lib/pq", "github.com/go-sql-driver/mysql", "github.com/redis/go-redis", "github.com/go-redis/redis",
+	"github.com/gomodule/redigo", "go.mongodb.org/", "github.com/segmentio/kafka-go", "github.com/IBM/sarama", "github.com/Shopify/sarama",
+	"github.com/twmb/franz-go", "go.opentelemetry.io/", "github.com/prometheus/", "gorm.io/", "github.com/gin-gonic/gin",
+	"github.com/labstack/echo", "github.com/go-chi/chi", "github.com/gorilla/", "github.com/valyala/fasthttp", "github.com/gofiber/fiber",
+	"k8s.io/", "sigs.k8s.io/", "github.com/aws/aws-sdk-go", "cloud.google.com/go", "github.com/hashicorp/", "go.uber.org/",
+	"github.com/sirupsen/logrus", "github.com/rs/zerolog", "github.com/nats-io/", "github.com/rabbitmq/amqp091-go", "github.com/streadway/amqp",
+	"github.com/elastic/go-elasticsearch", "github.com/olivere/elastic", "github.com/gocql/gocql", "github.com/mattn/go-sqlite3",
+	"modernc.org/", "github.com/jmoiron/sqlx", "github.com/uptrace/bun", "entgo.io/", "github.com/Masterminds/squirrel"}
+
 // isAppFrame reports whether f is application code: for the JVM, outside
 // the JDK and known frameworks; for Go, package main or a module path that
 // is not the standard library or golang.org/x.
@@ -40,7 +52,7 @@ func isAppFrame(rt parse.Runtime, f *parse.Frame) bool {
 		if !strings.Contains(first, ".") {
 			return false // standard library or runtime
 		}
-		for _, p := range []string{"golang.org/x/", "google.golang.org/grpc", "google.golang.org/protobuf", "github.com/google/pprof"} {
+		for _, p := range goLibraries {
 			if strings.HasPrefix(fn, p) {
 				return false
 			}

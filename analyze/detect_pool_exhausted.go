@@ -101,7 +101,10 @@ func runPoolExhausted(p *Pass) []Finding {
 		hs := map[hk]int{}
 		for _, q := range r.Pools {
 			for _, h := range q.States {
-				if h.Holds != res.ID || h.Counts[at] == 0 || h.Resource == res.ID {
+				// A holder works or waits with the resource in hand; a rest
+				// under the same client (an idle connection's reader, the
+				// pool's own opener) holds none for a caller.
+				if h.Holds != res.ID || h.Counts[at] == 0 || h.Resource == res.ID || h.Rest || h.Category == Idle || q.Internal {
 					continue
 				}
 				hs[hk{q.Name, h.State, h.Via, h.Culprit}] += h.Counts[at]

@@ -50,7 +50,8 @@ func runSaturated(p *Pass) []Finding {
 	for _, pl := range r.Pools {
 		// Thread-N is the JVM's name for a thread nobody named: threads
 		// created one by one, not a pool with a size to reach.
-		if pl.Internal || pl.Name == "Thread-*" {
+		// Virtual threads are not pooled either: one per task, by design.
+		if pl.Internal || pl.Name == "Thread-*" || virtualPool(pl) {
 			continue
 		}
 		limit, what, source := p.knownLimit(pl.Name)
@@ -157,4 +158,16 @@ func starved(pl *Pool, m int) []FrameCount {
 		}
 	}
 	return rankedEntries(seen)
+}
+
+// virtualPool reports whether a pool's threads are JVM virtual threads.
+func virtualPool(pl *Pool) bool {
+	for _, g := range pl.States {
+		for _, ts := range g.Threads {
+			for _, t := range ts {
+				return t.Virtual
+			}
+		}
+	}
+	return false
 }

@@ -77,7 +77,9 @@ var dispatchers = map[parse.Runtime][]string{
 		"org.springframework.web.", "org.springframework.scheduling.", "org.eclipse.jetty.", "io.undertow.", "io.netty.", "reactor.",
 		"io.grpc.", "java.util.concurrent.", "java.lang.Thread.run", "java.lang.VirtualThread.", "java.lang.reflect.",
 		"jdk.internal.reflect.", "sun.reflect.", "org.junit.", "java.util.TimerThread.", "jdk.internal.vm.Continuation."},
-	parse.RuntimeGo: {"net/http.", "google.golang.org/grpc", "golang.org/x/net/http2", "runtime.", "reflect.", "testing."},
+	parse.RuntimeGo: {"net/http.", "google.golang.org/grpc", "golang.org/x/net/http2", "runtime.", "reflect.", "testing.",
+		"github.com/gin-gonic/gin", "github.com/labstack/echo", "github.com/go-chi/chi", "github.com/gorilla/mux", "github.com/valyala/fasthttp",
+		"github.com/gofiber/fiber"},
 }
 
 func isDispatcher(rt parse.Runtime, fn string) bool {

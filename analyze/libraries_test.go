@@ -39,6 +39,45 @@ var libraryCases = []libraryCase{
 	// ReentrantReadWriteLock in all its lock methods (readers, writers,
 	// tryLock with a timeout, lockInterruptibly).
 	{"jvm-rwlock/1.txt", parse.RuntimeJVM, `^catalog-(reader|writer|stream|try-writer)-`, 13, "lock-wait", ""},
+	// Go: database/sql over pgx at SetMaxOpenConns(4): 20 wait in
+	// (*DB).conn, 4 hold one in a read under pgx; pgxpool (puddle) at MaxConns 3.
+	{"go-database-sql/1.txt", parse.RuntimeGo, `^main\.query$`, 24, "", ""},
+	{"go-database-sql/1.txt", parse.RuntimeGo, `^database/sql\.\(\*DB\)\.conn$`, 20, "db-pool-wait", ""},
+	{"go-database-sql/1.txt", parse.RuntimeGo, `^github\.com/jackc/pgx/v5/pgconn/internal/bgreader`, 4, "socket-read", "database/sql"},
+	{"go-pgxpool/1.txt", parse.RuntimeGo, `^github\.com/jackc/puddle/v2\.\(\*Pool\[\.\.\.\]\)\.acquire$`, 12, "db-pool-wait", ""},
+	{"go-pgxpool/1.pb.gz", parse.RuntimeGo, `^github\.com/jackc/puddle/v2\.\(\*Pool\[`, 12, "db-pool-wait", ""},
+	// go-redis v9 PoolSize 3 and redigo MaxActive 3: waiters for a turn,
+	// holders in BLPOP.
+	{"go-redis/1.txt", parse.RuntimeGo, `^github\.com/redis/go-redis/v9/internal/pool\.\(\*ConnPool\)\.waitTurn$`, 12, "redis-pool-wait", ""},
+	{"go-redis/1.txt", parse.RuntimeGo, `^github\.com/redis/go-redis/v9/internal/proto\.\(\*Reader\)`, 3, "socket-read", "redis"},
+	{"go-redigo/1.txt", parse.RuntimeGo, `^github\.com/gomodule/redigo/redis\.\(\*Pool\)\.waitVacantConn$`, 10, "redis-pool-wait", ""},
+	// net/http with MaxConnsPerHost 2: 15 wait in getConn, 2 in flight.
+	{"go-http-maxconns/1.txt", parse.RuntimeGo, `^net/http\.\(\*Transport\)\.getConn$`, 15, "http-pool-wait", ""},
+	{"go-http-maxconns/1-debug1.txt", parse.RuntimeGo, `^net/http\.\(\*Transport\)\.getConn$`, 15, "http-pool-wait", ""},
+	{"go-http-maxconns/1.txt", parse.RuntimeGo, `^main\.fetch$`, 17, "", ""},
+	// grpc-go 1.85 unary calls waiting for the reply; the server's
+	// handlers (blocked in the app) are not client waits.
+	{"go-grpc/1.txt", parse.RuntimeGo, `^main\.call$`, 15, "grpc-wait", ""},
+	{"go-grpc/1.pb.gz", parse.RuntimeGo, `^main\.call$`, 15, "grpc-wait", ""},
+	{"go-grpc/1.txt", parse.RuntimeGo, `^main\.\(\*slowServer\)\.Get$`, 15, "chan-receive", ""},
+	// sync.RWMutex: readers behind a writer, writers behind readers.
+	{"go-rwmutex/1.txt", parse.RuntimeGo, `^main\.\(\*cache\)\.(get|put)$`, 11, "rwmutex-wait", ""},
+	{"go-rwmutex/1.pb.gz", parse.RuntimeGo, `^main\.\(\*cache\)\.(get|put)$`, 11, "rwmutex-wait", ""},
+	// JDK 17: five threads wait for the class TaxRules that config-loader
+	// initializes (its static block sleeps).
+	{"jvm-class-init/1.txt", parse.RuntimeJVM, `^checkout-`, 5, "class-init-wait", ""},
+	{"jvm-class-init/1.txt", parse.RuntimeJVM, `^config-loader$`, 1, "sleep", ""},
+	// JDK 25 virtual threads (testdata/libs/jdk25-*, Temurin 25): 200 in a
+	// socket read, their pollers idle; pinned ones park their carrier
+	// (a native frame, a class initializer) and say what they wait on.
+	{"jdk25-vthreads/dump.txt", parse.RuntimeJVM, `frame:^com\.example\.shop\.UpstreamClient\.fetch$`, 200, "socket-read", ""},
+	{"jdk25-vthreads/dump.txt", parse.RuntimeJVM, `^SubPoller-`, 3, "selector-wait", ""},
+	{"jdk25-pinned/dump.txt", parse.RuntimeJVM, `^(price-sort-|audit-sort$|config-loader$)`, 4, "vthread-pinned", ""},
+	{"jdk25-pinned/dump.txt", parse.RuntimeJVM, `^config-loader$`, 1, "vthread-pinned", "socket-read"},
+	{"jdk25-pinned/dump.txt", parse.RuntimeJVM, `^audit-sort$`, 1, "vthread-pinned", "sleep"},
+	{"jdk25-pinned/dump.txt", parse.RuntimeJVM, `^price-sort-`, 2, "vthread-pinned", "lock-wait"},
+	{"jdk25-pinned/dump.txt", parse.RuntimeJVM, `frame:^jdk\.internal\.vm\.Continuation\.run$`, 5, "vthread-carrier", ""},
+	{"jdk25-pinned/jstack.txt", parse.RuntimeJVM, `frame:^java\.lang\.VirtualThread\.parkOnCarrierThread$`, 4, "vthread-pinned", ""},
 	// Netty 4.1: idle event loops in the selector; blocked ones in whatever
 	// the handler blocks on.
 	{"jvm-netty-idle/1.txt", parse.RuntimeJVM, `^nioEventLoopGroup-`, 6, "selector-wait", ""},
@@ -58,13 +97,13 @@ func TestLibraryFixtures(t *testing.T) {
 				if !libraryMatch(byFrame, re, th) {
 					continue
 				}
-				n++
+				n += max(th.Weight, 1)
 				s := classify(c.rt, th)
 				got := "unclassified"
 				if s != nil {
 					got = s.ID
 				}
-				if got != c.state {
+				if c.state != "" && got != c.state {
 					t.Errorf("%s %d: state %s, want %s", th.Name, th.ID, got, c.state)
 					continue
 				}
@@ -73,6 +112,7 @@ func TestLibraryFixtures(t *testing.T) {
 				}
 			}
 			if n < c.min {
+				// (a state "" case only counts: the program ran as its README says)
 				t.Errorf("%d threads match %q, want at least %d", n, c.threads, c.min)
 			}
 		})

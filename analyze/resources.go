@@ -17,17 +17,17 @@ type Resource struct {
 	// Pool+"-pool-exhausted" ("db" → db-pool-exhausted). Its holders are
 	// found through the via rows that hold it.
 	Pool string
-	// Title names the pool in sentences ("DB connection pool"); "" when
-	// not pooled.
-	Title string
+	// Title names the pool in sentences ("DB connection pool") and Items
+	// what it lends ("connections"); "" when not pooled.
+	Title, Items string
 }
 
 // resources are every resource a signature row may name.
 var resources = []Resource{
-	{ID: "db-connection", Noun: "a DB connection", Pool: "db", Title: "DB connection pool"},
-	{ID: "redis-connection", Noun: "a Redis connection", Pool: "redis", Title: "Redis connection pool"},
-	{ID: "http-connection", Noun: "an HTTP client connection", Pool: "http", Title: "HTTP client connection pool"},
-	{ID: "pooled-object", Noun: "an object from a pool (commons-pool2)", Pool: "object", Title: "object pool"},
+	{ID: "db-connection", Noun: "a DB connection", Pool: "db", Title: "DB connection pool", Items: "connections"},
+	{ID: "redis-connection", Noun: "a Redis connection", Pool: "redis", Title: "Redis connection pool", Items: "connections"},
+	{ID: "http-connection", Noun: "an HTTP client connection", Pool: "http", Title: "HTTP client connection pool", Items: "connections"},
+	{ID: "pooled-object", Noun: "an object from a pool (commons-pool2)", Pool: "object", Title: "object pool", Items: "objects"},
 	{ID: "peer-reply", Noun: "a reply from a peer"},
 	{ID: "peer-connect", Noun: "a peer to accept a connection"},
 	{ID: "peer-drain", Noun: "a peer to read what is written"},
@@ -42,6 +42,8 @@ var resources = []Resource{
 	{ID: "syscall", Noun: "a system call"},
 	{ID: "fd", Noun: "a file descriptor in the netpoller"},
 	{ID: "time", Noun: "a timer (Thread.sleep, time.Sleep)"},
+	{ID: "class-init", Noun: "a class initialization another thread runs"},
+	{ID: "carrier", Noun: "its carrier thread, which it keeps pinned (blocked with it)"},
 }
 
 // resourceByID returns the row of id, or nil.
@@ -68,6 +70,15 @@ func PoolExhaustedKind(resource string) string {
 func ResourcePoolTitle(id string) string {
 	if r := resourceByID(id); r != nil {
 		return r.Title
+	}
+	return ""
+}
+
+// ResourceItems names what a pool lends, plural ("connections"); "" when
+// the resource is not pooled.
+func ResourceItems(id string) string {
+	if r := resourceByID(id); r != nil {
+		return r.Items
 	}
 	return ""
 }
@@ -153,6 +164,9 @@ func viaFor(sig *Signature, t *parse.Thread) (via, holds string, rest bool) {
 	if sig.ViaCaller {
 		via = callerPackage(t)
 	}
+	if sig.ViaInner {
+		via = innerState(t)
+	}
 	rest = sig.Rest || v != nil && v.Rest && via != "" || sig.RestUnlessVia && via == ""
 	return via, holds, rest
 }
@@ -182,4 +196,48 @@ func callerPackage(t *parse.Thread) string {
 		return fn
 	}
 	return ""
+}
+
+// virtualParkFrames are the JDK frames between a virtual thread's wait and
+// its park: what a pinned virtual thread's stack shows above the wait.
+var virtualParkFrames = []string{"jdk.internal.misc.Unsafe.park", "java.lang.VirtualThread.", "java.lang.System$1.parkVirtualThread",
+	"java.lang.System$2.parkVirtualThread", "jdk.internal.misc.VirtualThreads.park"}
+
+// jvmParkFrames are the frames a JVM thread parks through; signature
+// depths count past them.
+var jvmParkFrames = []string{"jdk.internal.misc.Unsafe.park", "sun.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.park",
+	"java.lang.VirtualThread.park", "java.lang.System$1.parkVirtualThread", "java.lang.System$2.parkVirtualThread",
+	"jdk.internal.misc.VirtualThreads.park", "sun.nio.ch.Poller.poll"}
+
+// innerState classifies the stack of a pinned virtual thread under its
+// park frames: "socket-read", "lock-wait", "sleep"; "" when unknown.
+func innerState(t *parse.Thread) string {
+	i := 0
+	for i < len(t.Frames) && anyPrefix(t.Frames[i].Func, virtualParkFrames) {
+		i++
+	}
+	if i == 0 || i == len(t.Frames) {
+		return ""
+	}
+	inner := *t
+	inner.Frames = t.Frames[i:]
+	for j := range signatures {
+		s := &signatures[j]
+		if s.Runtime == parse.RuntimeJVM && !s.ViaInner && s.Category == Waiting && len(s.Anchors) > 0 && s.matches(&inner) {
+			return s.ID
+		}
+		if s.Runtime == parse.RuntimeJVM && s.Resource == "time" && s.matches(&inner) {
+			return s.ID
+		}
+	}
+	return ""
+}
+
+func anyPrefix(fn string, prefixes []string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(fn, p) {
+			return true
+		}
+	}
+	return false
 }

@@ -47,6 +47,15 @@ type Signature struct {
 	// ViaCaller: the via is the package of the first caller outside the
 	// runtime and sync (whose semaphore a semacquire waits on).
 	ViaCaller bool
+	// LockKinds, when set, match a thread that has a lock line of one of
+	// these kinds (alone, or with the other conditions).
+	LockKinds []parse.LockKind
+	// Details, when set, must hold the thread's StateDetail (the JVM header
+	// word: "in Object.wait()").
+	Details []string
+	// ViaInner: the via is the state of the stack under the row's own
+	// frames (a pinned virtual thread: socket-read, lock-wait, sleep).
+	ViaInner bool
 	// Within, when set, also requires one of these function prefixes
 	// anywhere in the stack: the caller that gives a generic wait its
 	// meaning (commons-pool2 under a Redis client).
@@ -57,6 +66,11 @@ type Signature struct {
 // real frames in signatures_test.go.
 var signatures = []Signature{
 	// --- JVM: library waits first, they sit deep under generic parks.
+	// A carrier thread as Thread.dump_to_file prints it, with the state of
+	// the virtual thread it carries (BLOCKED...): that virtual thread is
+	// printed on its own, with its wait; the carrier is not a second one.
+	{ID: "vthread-carrier", Runtime: parse.RuntimeJVM, Category: Other, Anchors: []string{"jdk.internal.vm.Continuation.run"},
+		Explain: "a carrier thread running a mounted virtual thread: see the virtual thread for what it does"},
 	{ID: "db-pool-wait", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "db-connection", Depth: 16,
 		Anchors: []string{
 			"com.zaxxer.hikari.pool.HikariPool.getConnection", "com.zaxxer.hikari.util.ConcurrentBag.borrow",
@@ -92,6 +106,22 @@ var signatures = []Signature{
 		Anchors: []string{"io.grpc.stub.ClientCalls$ThreadlessExecutor.waitAndDrain", "io.grpc.stub.ClientCalls.getUnchecked",
 			"io.grpc.stub.ClientCalls.blockingUnaryCall", "io.grpc.stub.ClientCalls$BlockingResponseStream.waitForNext"},
 		Explain: "waiting for a gRPC reply (blocking stub)"},
+	// A virtual thread pinned to its carrier (a native frame or a class
+	// initializer on its stack) parks the carrier with it: one fewer
+	// carrier for every other virtual thread. The via is what it waits on
+	// underneath (the wait the stack shows below the park).
+	{ID: "vthread-pinned", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "carrier", Depth: 3,
+		Anchors: []string{"java.lang.VirtualThread.parkOnCarrierThread"}, ViaInner: true,
+		Explain: "a virtual thread pinned to its carrier while it blocks: the carrier is blocked with it"},
+	// A class initializer another thread runs: JDK 17+ prints the lock
+	// line; older JDKs only the header word, with the state RUNNABLE and no
+	// Object.wait frame (the thread waits at the line that touches the class).
+	{ID: "class-init-wait", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "class-init",
+		LockKinds: []parse.LockKind{parse.LockClassInit},
+		Explain:   "waiting for another thread to finish initializing a class (a slow static initializer)"},
+	{ID: "class-init-wait", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "class-init", States: []string{"RUNNABLE"},
+		Details: []string{"in Object.wait()"}, Anchors: []string{"*"}, Unless: []string{"java.lang.Object.wait", "java.lang.Object.wait0"},
+		Explain: "waiting for another thread to finish initializing a class (a slow static initializer)"},
 	{ID: "http-server-idle", Runtime: parse.RuntimeJVM, Category: Idle, Depth: 12,
 		Anchors: []string{"org.apache.coyote.ajp.AjpProcessor.readMessage", "org.apache.coyote.http11.InternalInputBuffer.parseRequestLine",
 			"org.apache.coyote.http11.Http11InputBuffer.parseRequestLine", "org.apache.coyote.http11.InternalNioInputBuffer.parseRequestLine"},
@@ -123,7 +153,8 @@ var signatures = []Signature{
 	{ID: "selector-wait", Runtime: parse.RuntimeJVM, Category: Idle, Depth: 4,
 		Anchors: []string{"sun.nio.ch.EPoll.wait", "sun.nio.ch.EPollArrayWrapper.epollWait", "sun.nio.ch.KQueue.poll",
 			"sun.nio.ch.KQueueArrayWrapper.kevent0", "sun.nio.ch.WindowsSelectorImpl$SubSelector.poll0",
-			"io.netty.channel.epoll.Native.epollWait*", "io.netty.channel.epoll.Native.epollWait0", "sun.nio.ch.PollSelectorImpl.poll"},
+			"io.netty.channel.epoll.Native.epollWait*", "io.netty.channel.epoll.Native.epollWait0", "sun.nio.ch.PollSelectorImpl.poll",
+			"sun.nio.ch.Poller.subPollerLoop", "sun.nio.ch.Poller.pollerLoop", "sun.nio.ch.Poller.pollLoop"},
 		Explain: "event loop waiting in the selector (Tomcat Poller, Netty): idle"},
 	{ID: "accept", Runtime: parse.RuntimeJVM, Category: Idle, Depth: 4,
 		Anchors: []string{"sun.nio.ch.Net.accept", "sun.nio.ch.ServerSocketChannelImpl.accept0", "java.net.PlainSocketImpl.socketAccept",
@@ -160,6 +191,10 @@ var signatures = []Signature{
 		Explain: "waiting for an item on a blocking queue: idle consumer"},
 	{ID: "monitor-blocked", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "monitor", States: []string{"BLOCKED"},
 		Explain: "blocked entering a synchronized block held by another thread"},
+	// A carrier's mounted virtual thread prints no state line (jstack,
+	// JDK 21+): its lock line tells.
+	{ID: "monitor-blocked", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "monitor", LockKinds: []parse.LockKind{parse.LockWaitingTo},
+		Explain: "blocked entering a synchronized block held by another thread"},
 	{ID: "sleep", Runtime: parse.RuntimeJVM, Category: Idle, Resource: "time", Depth: 2,
 		Anchors: []string{"java.lang.Thread.sleep", "java.lang.Thread.sleep0", "java.lang.Thread.sleepNanos*"},
 		Explain: "in Thread.sleep"},
@@ -177,6 +212,27 @@ var signatures = []Signature{
 		Explain: "runnable: on CPU or in native code"},
 
 	// --- Go: stacks first where the wait reason alone is too generic.
+	// Pool waits first: they sit in a select or a semaphore that the
+	// generic rows below would take. The top frames decide (a holder that
+	// dials inside (*DB).conn has net frames on top).
+	{ID: "db-pool-wait", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "db-connection", Depth: 3,
+		Anchors: []string{"database/sql.(*DB).conn", "github.com/jackc/puddle/v2.(*Pool[...]).acquire", "github.com/jackc/puddle/v2.(*Pool[...]).Acquire",
+			"github.com/jackc/pgx/v5/pgxpool.(*Pool).Acquire", "github.com/jackc/pgx/v4/pgxpool.(*Pool).Acquire"},
+		Explain: "waiting for a connection from the DB pool (database/sql at SetMaxOpenConns, pgxpool at MaxConns): the pool is exhausted"},
+	{ID: "redis-pool-wait", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "redis-connection", Depth: 3,
+		Anchors: []string{"github.com/redis/go-redis/v9/internal/pool.(*ConnPool).waitTurn", "github.com/redis/go-redis/v9/internal.(*FastSemaphore).Acquire",
+			"github.com/go-redis/redis/v8/internal/pool.(*ConnPool).waitTurn", "github.com/gomodule/redigo/redis.(*Pool).waitVacantConn"},
+		Explain: "waiting for a Redis connection from the client's pool (go-redis PoolSize, redigo MaxActive): the pool is exhausted"},
+	// net/http waits here when MaxConnsPerHost is reached, and briefly
+	// while it dials a new connection.
+	{ID: "http-pool-wait", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "http-connection", Depth: 2,
+		Anchors: []string{"net/http.(*Transport).getConn", "net/http.(*wantConn).waitForConn"},
+		Explain: "waiting for a connection from net/http's Transport: MaxConnsPerHost reached (or a dial in progress)"},
+	{ID: "grpc-wait", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "peer-reply", Depth: 6,
+		Anchors: []string{"google.golang.org/grpc/internal/transport.(*ClientStream).waitOnHeader", "google.golang.org/grpc/internal/transport.(*Stream).waitOnHeader",
+			"google.golang.org/grpc.(*csAttempt).recvMsg", "google.golang.org/grpc.(*clientStream).RecvMsg"},
+		Unless:  []string{"google.golang.org/grpc.(*Server).handleStream"},
+		Explain: "waiting for a gRPC reply (grpc-go client)"},
 	{ID: "http-client-wait", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "peer-reply", Depth: 8,
 		Anchors: []string{"net/http.(*persistConn).roundTrip"},
 		Explain: "waiting for an HTTP response from an upstream (net/http client)"},
@@ -274,6 +330,15 @@ func classifyIn(table []Signature, rt parse.Runtime, t *parse.Thread) *Signature
 }
 
 func (s *Signature) matches(t *parse.Thread) bool {
+	if len(s.LockKinds) > 0 && !hasLockKind(t, s.LockKinds) {
+		return false
+	}
+	if len(s.Details) > 0 && !contains(s.Details, t.StateDetail) {
+		return false
+	}
+	if len(s.LockKinds) > 0 && len(s.Anchors) == 0 && len(s.States) == 0 {
+		return true
+	}
 	stateOK := len(s.States) == 0
 	for _, st := range s.States {
 		if t.State == st {
@@ -293,6 +358,28 @@ func (s *Signature) matches(t *parse.Thread) bool {
 	depth := s.Depth
 	if depth <= 0 {
 		depth = 1
+	}
+	// Go: the depth counts from the first frame outside the runtime. The
+	// proto prints the runtime frames debug=2 hides (gopark, selectgo,
+	// semacquire1...); both encodings must reach the same frames.
+	if s.Runtime == parse.RuntimeGo {
+		for _, f := range t.Frames {
+			if !strings.HasPrefix(f.Func, "runtime.") {
+				break
+			}
+			depth++
+		}
+	}
+	// JVM: likewise from the first frame past the park plumbing, which a
+	// virtual thread has more of (VirtualThread.park, parkVirtualThread,
+	// Poller.poll) than a platform thread (Unsafe.park, LockSupport.park).
+	if s.Runtime == parse.RuntimeJVM {
+		for _, f := range t.Frames {
+			if !anyPrefix(f.Func, jvmParkFrames) {
+				break
+			}
+			depth++
+		}
 	}
 	if len(s.Within) > 0 && !anyFramePrefix(t, s.Within) {
 		return false
@@ -319,6 +406,26 @@ func (s *Signature) matches(t *parse.Thread) bool {
 		return stateOK // a row with exclusions also needs its state
 	}
 	return stateOK || s.Runtime == parse.RuntimeGo
+}
+
+func hasLockKind(t *parse.Thread, kinds []parse.LockKind) bool {
+	for _, l := range t.Locks {
+		for _, k := range kinds {
+			if l.Kind == k {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
 }
 
 func anyFramePrefix(t *parse.Thread, prefixes []string) bool {

@@ -113,6 +113,7 @@ var lockPrefixes = []struct {
 	{"locked ", LockHeld},
 	{"Locked ", LockHeld}, // the Spring Boot actuator's ownable synchronizer line
 	{"waiting to lock ", LockWaitingTo},
+	{"waiting on the Class initialization monitor for ", LockClassInit},
 	{"waiting on ", LockWaitingOn},
 	{"parking to wait for ", LockParking},
 	{"eliminated ", LockEliminated},
@@ -129,6 +130,7 @@ var lockPrefixes = []struct {
 //	parking to wait for  <0x000000069ec1bdd0> (a java.util.concurrent.locks.ReentrantLock$NonfairSync)
 //	eliminated <owner is scalar replaced> (a java.lang.Object)
 //	waiting to re-lock in wait() <0x000000076ab62208> (a java.lang.Object)
+//	waiting on the Class initialization monitor for com.example.TaxRules   (JDK 17+)
 //	locked java.io.BufferedInputStream@5284339c                  (VisualVM)
 //	<0x000000069ec1bda0> (a java.util.concurrent.locks.ReentrantLock$NonfairSync)   (ownable)
 //	java.util.concurrent.locks.ReentrantLock$NonfairSync@166fba  (JMX ownable)
@@ -155,6 +157,11 @@ func parseLockLine(b []byte, in *interner, ownable bool) (Lock, bool) {
 		default:
 			return l, false
 		}
+	}
+	if l.Kind == LockClassInit {
+		// "waiting on the Class initialization monitor for com.example.TaxRules"
+		l.Class = in.bytes(bytes.TrimSpace(b))
+		return l, len(l.Class) > 0
 	}
 	if ownable && l.Kind == LockHeld {
 		l.Kind = LockOwnable // VisualVM: "- locked X@hash" under ownable synchronizers

@@ -157,6 +157,9 @@ func TestParseLockLine(t *testing.T) {
 		{"jdk25 plain identity", "locked <java.lang.Object@1b6d3586>", false,
 			Lock{Kind: LockHeld, Address: "1b6d3586", Class: "java.lang.Object"}, true},
 		{"jdk25 plain eliminated", "lock is eliminated", false, Lock{Kind: LockEliminated}, true},
+		// JDK 17 (testdata/libs/jvm-class-init): a thread waiting for another's class initialization.
+		{"class initialization", "waiting on the Class initialization monitor for com.example.classinit.TaxRules", false,
+			Lock{Kind: LockClassInit, Class: "com.example.classinit.TaxRules"}, true},
 		{"ownable", "<0x000000069ec1bda0> (a java.util.concurrent.locks.ReentrantLock$NonfairSync)", true,
 			Lock{Kind: LockOwnable, Address: "0x000000069ec1bda0", Class: "java.util.concurrent.locks.ReentrantLock$NonfairSync"}, true},
 		{"ownable none", "None", true, Lock{}, true},

@@ -226,6 +226,9 @@ const (
 	LockEliminated LockKind = "eliminated"          // - eliminated <owner is scalar replaced> / <0x..>
 	LockReLocking  LockKind = "waiting to re-lock"  // - waiting to re-lock in wait() <0x..>
 	LockOwnable    LockKind = "ownable"             // Locked ownable synchronizers: - <0x..> (a X)
+	// LockClassInit: - waiting on the Class initialization monitor for X
+	// (JDK 17+): Class is X, Address empty.
+	LockClassInit LockKind = "waiting on the Class initialization monitor for"
 )
 
 // Lock is one JVM lock line.

@@ -28,6 +28,10 @@ func Summary(r *analyze.Result, f *analyze.Finding) string {
 		s.explosion()
 	case analyze.KindLeaked:
 		s.leaked()
+	case analyze.KindEventLoopBlocked:
+		s.eventLoop()
+	case analyze.KindCommonPoolStarved:
+		s.commonPool()
 	default:
 		if strings.HasSuffix(f.Kind, "-pool-exhausted") {
 			s.poolExhausted()
@@ -257,6 +261,8 @@ func (s *sentences) saturated() {
 		} else {
 			s.add("%d threads, below the %s of %d: the configured maximum may be lower, or the pool is still growing", total, f.Limit.What, f.Limit.Size)
 		}
+	case "configured":
+		s.add("pool size %d (%s)", f.Limit.Size, f.Limit.What)
 	case "observed":
 		s.add("pool size %d, observed: the same at every moment (a fixed pool)", f.Limit.Size)
 	case "current":
@@ -278,12 +284,11 @@ func (s *sentences) poolExhausted() {
 	f := s.f
 	n := len(f.Counts)
 	noun := analyze.ResourceNoun(f.Resource)
-	pool := strings.TrimSuffix(f.Kind, "-pool-exhausted")
-	name := map[string]string{"db": "DB connection", "redis": "Redis connection", "http": "HTTP connection"}[pool]
-	if name == "" {
-		name = pool
+	title := analyze.ResourcePoolTitle(f.Resource)
+	if title == "" {
+		title = strings.TrimSuffix(f.Kind, "-exhausted")
 	}
-	s.add("%s pool exhausted at %s: %d %s %s wait for %s", name, s.moment(f.At), f.Counts[f.At], f.Pool, s.unit(), noun)
+	s.add("%s exhausted at %s: %d %s %s wait for %s", title, s.moment(f.At), f.Counts[f.At], f.Pool, s.unit(), noun)
 	held := 0
 	for _, h := range f.Holders {
 		held += h.Count
@@ -302,7 +307,7 @@ func (s *sentences) poolExhausted() {
 			what = append(what, w)
 		}
 		s.add("%d hold one: %s", held, strings.Join(what, ", "))
-		s.add("the pool has about %d connections (inferred from the holders)", held)
+		s.add("the pool has about %d %s (inferred from the holders)", held, analyze.ResourceItems(f.Resource))
 	} else {
 		s.add("no thread shows holding one (they may be in code the dump does not tell apart)")
 	}
@@ -468,4 +473,31 @@ func (s *sentences) leaked() {
 		s.add("suspected leak: %s goroutines %s hold flat at every moment: %s (the format prints neither goroutine ids nor wait times)", f.Pool, stateText(f.State, f.Via), s.series(f.Counts))
 	}
 	s.culpritAndEntries()
+}
+
+func (s *sentences) eventLoop() {
+	f := s.f
+	n := f.Counts[f.At]
+	word := "threads"
+	if n == 1 {
+		word = "thread"
+	}
+	s.add("%d %s event loop %s blocked at %s instead of waiting in the selector (the most %s): every connection a blocked loop serves waits with it",
+		n, f.Pool, word, s.moment(f.At), stateText(f.State, f.Via))
+	if f.Resource != "" {
+		s.add("waiting for %s", analyze.ResourceNoun(f.Resource))
+	}
+	s.culpritAndEntries()
+	s.add("move the blocking call off the event loop (a worker executor, or a non-blocking client)")
+}
+
+func (s *sentences) commonPool() {
+	f := s.f
+	s.add("ForkJoinPool common pool starved at %s: all %d workers block, most %s", s.moment(f.At), f.Waiting, stateText(f.State, f.Via))
+	if f.Resource != "" {
+		s.add("waiting for %s", analyze.ResourceNoun(f.Resource))
+	}
+	s.culpritAndEntries()
+	s.add("parallel streams and CompletableFuture.*Async calls without an executor queue behind them: give blocking tasks their own executor")
+	s.cause()
 }

@@ -18,7 +18,10 @@ type analysisFlags struct {
 	labels string
 	sortBy string
 	poolBy string
-	stdin  io.Reader // what "-" reads; set by the command
+	// signatures is the signatures file (--signatures); "" reads the
+	// default location if a file is there.
+	signatures string
+	stdin      io.Reader // what "-" reads; set by the command
 }
 
 func (f *analysisFlags) register(cmd *cobra.Command) {
@@ -26,6 +29,7 @@ func (f *analysisFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.labels, "labels", "", "comma-separated moment labels, in order (default: from file names)")
 	cmd.Flags().StringVar(&f.sortBy, "sort", "args", "moment order: args (argument order) or time (time printed in each dump)")
 	cmd.Flags().StringVar(&f.poolBy, "pool-by", "", "group goroutines by a pprof label instead of their creator: label:KEY")
+	cmd.Flags().StringVar(&f.signatures, "signatures", "", "a signatures file that adds or overrides states and pool sizes (default "+defaultSignatures()+" when present)")
 }
 
 // analyze loads the arguments and analyzes them: one analysis per
@@ -52,13 +56,21 @@ func (f *analysisFlags) analyze(args []string, warn io.Writer) ([]*analyze.Resul
 			lo.labels = append(lo.labels, l)
 		}
 	}
+	sigPath, explicit := f.signatures, f.signatures != ""
+	if !explicit {
+		sigPath = defaultSignatures()
+	}
+	ext, err := loadExtensions(sigPath, explicit)
+	if err != nil {
+		return nil, err
+	}
 	in, err := loadInputs(args, lo, f.stdin, warn)
 	if err != nil {
 		return nil, err
 	}
 	var rs []*analyze.Result
 	for _, g := range byTarget(in) {
-		rs = append(rs, analyze.Analyze(g, analyze.Options{PoolBy: f.poolBy}))
+		rs = append(rs, analyze.Analyze(g, analyze.Options{PoolBy: f.poolBy, Extensions: ext}))
 	}
 	return rs, nil
 }
