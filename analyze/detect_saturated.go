@@ -16,7 +16,7 @@ var saturatedDetector = &Detector{
 }
 
 // knownMax are default maximum sizes of well-known pools, by pool name
-// prefix and suffix.
+// prefix and suffix (the whole name when suffix is "").
 var knownMax = []struct {
 	prefix, suffix string
 	max            int
@@ -27,13 +27,17 @@ var knownMax = []struct {
 	{"http-nio2-", "-exec-*", 200, "Tomcat maxThreads default"},
 	{"https-openssl-nio-", "-exec-*", 200, "Tomcat maxThreads default"},
 	{"qtp", "-*", 200, "Jetty QueuedThreadPool maxThreads default"},
+	// Spring Boot's task executor: 8 core threads and an unbounded queue,
+	// so it never grows past 8; its scheduler has 1 thread.
+	{"task-*", "", 8, "Spring Boot task executor default (8 core threads, unbounded queue)"},
+	{"scheduling-*", "", 1, "Spring Boot scheduler default pool size"},
 }
 
 // knownLimit returns the default maximum size of a well-known pool, and
 // what it is; 0 when unknown.
 func knownLimit(pool string) (int, string) {
 	for _, k := range knownMax {
-		if strings.HasPrefix(pool, k.prefix) && strings.HasSuffix(pool, k.suffix) {
+		if k.suffix == "" && pool == k.prefix || k.suffix != "" && strings.HasPrefix(pool, k.prefix) && strings.HasSuffix(pool, k.suffix) {
 			return k.max, k.what
 		}
 	}

@@ -72,6 +72,8 @@ var libraryCases = []libraryCase{
 	// (a native frame, a class initializer) and say what they wait on.
 	{"jdk25-vthreads/dump.txt", parse.RuntimeJVM, `frame:^com\.example\.shop\.UpstreamClient\.fetch$`, 200, "socket-read", ""},
 	{"jdk25-vthreads/dump.txt", parse.RuntimeJVM, `^SubPoller-`, 3, "selector-wait", ""},
+	{"jdk25-vthreads/dump.txt", parse.RuntimeJVM, `frame:^com\.example\.shop\.(Inventory\.reserve|PriceBook\.price)$`, 60, "lock-wait", ""},
+	{"jdk25-platform/jstack.txt", parse.RuntimeJVM, `^(reserve|price)-[0-9]`, 20, "lock-wait", ""},
 	{"jdk25-pinned/dump.txt", parse.RuntimeJVM, `^(price-sort-|audit-sort$|config-loader$)`, 4, "vthread-pinned", ""},
 	{"jdk25-pinned/dump.txt", parse.RuntimeJVM, `^config-loader$`, 1, "vthread-pinned", "socket-read"},
 	{"jdk25-pinned/dump.txt", parse.RuntimeJVM, `^audit-sort$`, 1, "vthread-pinned", "sleep"},
@@ -129,4 +131,65 @@ func libraryMatch(byFrame bool, re *regexp.Regexp, th *parse.Thread) bool {
 		}
 	}
 	return false
+}
+
+// TestLibraryVerdicts judges the real library dumps whole: each pool wait
+// becomes its resource's pool-exhausted finding with the holders the dump
+// shows, a blocked event loop and a starved common pool are said, and
+// idle servers, event loops and executors say nothing.
+func TestLibraryVerdicts(t *testing.T) {
+	holders := func(want ...HolderGroup) func(t *testing.T, f Finding) {
+		return func(t *testing.T, f Finding) {
+			t.Helper()
+			if len(f.Holders) != len(want) {
+				t.Fatalf("holders %+v, want %+v", f.Holders, want)
+			}
+			for i := range want {
+				eq(t, "holder", f.Holders[i], want[i])
+			}
+		}
+	}
+	both := []string{"1", "2"}
+	runFixtureCases(t, filepath.Join("..", "testdata", "libs"), []fixtureCase{
+		{"go-database-sql", both, []want{{"db-pool-exhausted", "main.runQueries", "db-pool-wait",
+			holders(HolderGroup{Pool: "main.startHolders", State: "socket-read", Via: "database/sql", Culprit: "main.query (main.go:42)", Count: 4})}}},
+		{"go-pgxpool", both, []want{{"db-pool-exhausted", "main.runQueries", "db-pool-wait", nil}}},
+		{"go-redis", both, []want{{"redis-pool-exhausted", "main.runCommands", "redis-pool-wait",
+			holders(HolderGroup{Pool: "main.startConsumers", State: "socket-read", Via: "redis", Culprit: "main.consume (main.go:41)", Count: 3})}}},
+		{"go-redigo", []string{"1"}, []want{{"redis-pool-exhausted", "main.runCommands", "redis-pool-wait", nil}}},
+		{"go-http-maxconns", both, []want{{"http-pool-exhausted", "main.runRequests", "http-pool-wait",
+			holders(HolderGroup{Pool: "main.runRequests", State: "http-client-wait", Via: "http-client", Culprit: "main.fetch (main.go:40)", Count: 2})}}},
+		{"go-grpc", both, []want{{KindStuck, "main.runCalls", "grpc-wait", nil}}},
+		{"go-rwmutex", both, []want{{KindStuck, "main.startReaders", "rwmutex-wait", nil}}},
+		// One generic function is one pool in debug=2, debug=1 and the
+		// proto; debug=1 prints no state, so nothing rises against it.
+		{"go-generics", []string{"1-debug1.txt", "1.pb.gz", "1.txt", "2-go1.27.txt"}, nil},
+		{"jvm-httpclient4-pool", both, []want{
+			{"http-pool-exhausted", "hc4-caller-*", "http-pool-wait", holders(HolderGroup{Pool: "hc4-caller-*", State: "socket-read", Via: "http-client",
+				Culprit: "com.example.http4.InventoryClient.fetch(InventoryClient.java:13)", Count: 4})},
+			{KindSaturated, "hc4-caller-*", "http-pool-wait", func(t *testing.T, f Finding) { eq(t, "caused by", f.CausedBy, "http-pool-exhausted http-connection") }},
+		}},
+		{"jvm-httpclient5-pool", both, []want{{"http-pool-exhausted", "hc5-caller-*", "http-pool-wait", nil}, {KindSaturated, "hc5-caller-*", "http-pool-wait", nil}}},
+		{"jvm-httpclient5-pool-lax", both, []want{{"http-pool-exhausted", "hc5-caller-*", "http-pool-wait", nil}, {KindSaturated, "hc5-caller-*", "http-pool-wait", nil}}},
+		// commons-pool2 of plain objects and under a Redis client of our own
+		// (not Jedis): an object pool, never "DB".
+		{"jvm-commons-pool2", both, []want{{"object-pool-exhausted", "report-worker-*", "object-pool-wait", nil}, {KindSaturated, "report-worker-*", "object-pool-wait", nil}}},
+		{"jvm-redis-pool", both, []want{{"object-pool-exhausted", "cache-reader-*", "object-pool-wait", nil}, {KindSaturated, "cache-reader-*", "object-pool-wait", nil}}},
+		{"jvm-netty-blocked", both, []want{{KindEventLoopBlocked, "nioEventLoopGroup-3-*", "future-wait", func(t *testing.T, f Finding) {
+			eq(t, "blocked loops", f.Counts[0], 4)
+		}}}},
+		{"jvm-netty-blocked", []string{"1"}, []want{{KindEventLoopBlocked, "nioEventLoopGroup-3-*", "future-wait", nil}}},
+		{"jvm-netty-idle", both, nil},
+		{"jvm-jetty-idle", both, nil},
+		{"jvm-executors", both, nil},
+		{"jvm-jetty-stuck", both, []want{{KindStuck, "qtp1834188994-*", "socket-read", nil}}},
+		{"jvm-common-pool-starved", both, []want{{KindCommonPoolStarved, "ForkJoinPool.commonPool-worker-*", "socket-read", func(t *testing.T, f Finding) {
+			eq(t, "workers", f.Waiting, 4)
+		}}}},
+		{"jvm-common-pool-starved", []string{"1"}, []want{{KindCommonPoolStarved, "ForkJoinPool.commonPool-worker-*", "socket-read", nil}}},
+		{"jvm-jdbc-drivers", both, []want{{KindStuck, "maria-query-*", "socket-read", nil}, {KindStuck, "pg-query-*", "socket-read", nil}}},
+		{"jvm-class-init", both, []want{{KindStuck, "checkout-*", "class-init-wait", nil}}},
+		{"jvm-rwlock", both, []want{{KindContention, "", "lock-wait", nil},
+			{KindStuck, "catalog-reader-*", "lock-wait", func(t *testing.T, f Finding) { eq(t, "caused by", f.CausedBy, "contention 0x00000000fc0df870") }}}},
+	})
 }

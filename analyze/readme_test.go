@@ -41,7 +41,11 @@ func readmeTables() map[string]string {
 	var lim strings.Builder
 	lim.WriteString("| pool name | default maximum | what |\n|---|---|---|\n")
 	for _, k := range knownMax {
-		fmt.Fprintf(&lim, "| `%s…%s` | %d | %s |\n", k.prefix, k.suffix, k.max, k.what)
+		name := k.prefix + "…" + k.suffix
+		if k.suffix == "" {
+			name = k.prefix
+		}
+		fmt.Fprintf(&lim, "| `%s` | %d | %s |\n", name, k.max, k.what)
 	}
 	return map[string]string{"detectors": d.String(), "thresholds": th.String(), "resources": res.String(), "limits": lim.String()}
 }

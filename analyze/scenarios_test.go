@@ -26,6 +26,9 @@ func loadMoments(t *testing.T, dir string, moments []string) []Input {
 	var in []Input
 	for _, m := range moments {
 		path := filepath.Join(dir, m+".txt")
+		if strings.HasSuffix(m, ".gz") || strings.HasSuffix(m, ".json") || strings.HasSuffix(m, ".txt") {
+			path = filepath.Join(dir, m) // a file name with its extension
+		}
 		if _, err := os.Stat(path); err != nil {
 			t.Fatalf("%s has no %s.txt: the fixtures are committed; regenerate with make fixtures", dir, m)
 		}
