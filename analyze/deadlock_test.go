@@ -112,3 +112,25 @@ func TestMixedEncodingsSamePools(t *testing.T) {
 		t.Errorf("no warning about pooling by entry function: %v", r.Warnings)
 	}
 }
+
+// TestMonitorVia: threads resting in Object.wait are told apart by the
+// library whose monitor they wait on (a real SAP JVM log of the corpus:
+// the server's request pool waits on com.sap.engine.lib.util.WaitQueue).
+func TestMonitorVia(t *testing.T) {
+	ds, err := parse.ParseFile(filepath.Join("..", "..", "shared", "corpus", "jvm", "threadlogic__sapjvm-2008__stdout-log-with-2-dumps.log"))
+	if err != nil {
+		t.Skipf("shared corpus not present: %v", err)
+	}
+	r := Analyze([]Input{{Dump: ds[0]}}, Options{})
+	n := 0
+	for _, p := range r.Pools {
+		for _, g := range p.States {
+			if g.State == "object-wait" && g.Via == "com.sap.engine.lib.util.WaitQueue" {
+				n += g.Counts[0]
+			}
+		}
+	}
+	if n < 10 {
+		t.Errorf("%d threads in object-wait via com.sap.engine.lib.util.WaitQueue, want at least 10", n)
+	}
+}

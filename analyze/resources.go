@@ -110,7 +110,7 @@ type Via struct {
 var vias = []Via{
 	{ID: "jdbc org.postgresql", Prefixes: []string{"org.postgresql."}, Holds: "db-connection"},
 	{ID: "jdbc com.mysql", Prefixes: []string{"com.mysql."}, Holds: "db-connection"},
-	{ID: "jdbc oracle", Prefixes: []string{"oracle.jdbc."}, Holds: "db-connection"},
+	{ID: "jdbc oracle", Prefixes: []string{"oracle.jdbc.", "oracle.net."}, Holds: "db-connection"},
 	{ID: "jdbc sqlserver", Prefixes: []string{"com.microsoft.sqlserver."}, Holds: "db-connection"},
 	{ID: "jdbc org.mariadb", Prefixes: []string{"org.mariadb."}, Holds: "db-connection"},
 	{ID: "database/sql", Prefixes: []string{"database/sql.", "github.com/jackc/pgx", "github.com/lib/pq.", "github.com/go-sql-driver/mysql."}, Holds: "db-connection"},
@@ -166,6 +166,9 @@ func viaFor(sig *Signature, t *parse.Thread) (via, holds string, rest bool) {
 	}
 	if sig.ViaInner {
 		via = innerState(t)
+	}
+	if sig.ViaMonitor {
+		via = monitorClass(t)
 	}
 	rest = sig.Rest || v != nil && v.Rest && via != "" || sig.RestUnlessVia && via == ""
 	return via, holds, rest
@@ -240,4 +243,19 @@ func anyPrefix(fn string, prefixes []string) bool {
 		}
 	}
 	return false
+}
+
+// monitorClass is the class of the object a JVM thread waits on
+// (Object.wait), when it is not the JDK's: "com.sap.engine.lib.util.WaitQueue".
+func monitorClass(t *parse.Thread) string {
+	for _, l := range t.Locks {
+		if l.Kind != parse.LockWaitingOn || l.Class == "" {
+			continue
+		}
+		if anyPrefix(l.Class, []string{"java.", "javax.", "jdk.", "sun.", "[L", "[B"}) {
+			return ""
+		}
+		return l.Class
+	}
+	return ""
 }

@@ -53,6 +53,10 @@ type Signature struct {
 	// Details, when set, must hold the thread's StateDetail (the JVM header
 	// word: "in Object.wait()").
 	Details []string
+	// ViaMonitor: the via is the class of the monitor waited on when it
+	// belongs to a library or the application, not the JDK ("waiting on
+	// (a com.sap.engine.lib.util.WaitQueue)"): whose wait it is.
+	ViaMonitor bool
 	// ViaInner: the via is the state of the stack under the row's own
 	// frames (a pinned virtual thread: socket-read, lock-wait, sleep).
 	ViaInner bool
@@ -206,7 +210,7 @@ var signatures = []Signature{
 		Anchors: []string{"java.io.FileInputStream.readBytes", "java.io.FileInputStream.read0", "java.io.RandomAccessFile.readBytes",
 			"sun.nio.ch.FileDispatcherImpl.read0", "sun.nio.ch.FileDispatcherImpl.pread0"},
 		Explain: "reading a file (or a pipe, or the console)"},
-	{ID: "object-wait", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "condition", Rest: true, Depth: 3,
+	{ID: "object-wait", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "condition", Rest: true, Depth: 3, ViaMonitor: true,
 		Anchors: []string{"java.lang.Object.wait", "java.lang.Object.wait0"},
 		Explain: "in Object.wait(), waiting for a notify"},
 	{ID: "park", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "condition", Rest: true, Depth: 2,

@@ -62,6 +62,21 @@ func TestSignatures(t *testing.T) {
 			"org.apache.commons.pool2.impl.LinkedBlockingDeque.pollFirst", "org.apache.commons.pool2.impl.GenericObjectPool.borrowObject",
 			"org.apache.commons.pool2.impl.GenericObjectPool.borrowObject", "redis.clients.util.Pool.getResource",
 			"redis.clients.jedis.JedisPool.getResource"), "redis-pool-wait", ""},
+		// Oracle JDBC (thin driver) reading a reply on WebLogic: public
+		// frames from codenvy/codenvy issue #2703. No Oracle here.
+		{"oracle thin driver read", parse.RuntimeJVM, thread("RUNNABLE",
+			"java.net.SocketInputStream.socketRead0", "java.net.SocketInputStream.read", "java.net.SocketInputStream.read",
+			"oracle.net.nt.MetricsEnabledInputStream.read", "oracle.net.ns.Packet.receive", "oracle.net.ns.DataPacket.receive",
+			"oracle.net.ns.NetInputStream.getNextPacket", "oracle.net.ns.NetInputStream.read",
+			"oracle.jdbc.driver.T4CSocketInputStreamWrapper.readNextPacket", "oracle.jdbc.driver.T4CMAREngineStream.unmarshalUB1",
+			"oracle.jdbc.driver.T4CTTIfun.receive"), "socket-read", "jdbc oracle"},
+		// MongoDB Java driver 3.x reading a reply: public frames from
+		// exense/djigger issue #76. No MongoDB here.
+		{"mongodb driver read", parse.RuntimeJVM, thread("RUNNABLE",
+			"java.net.SocketInputStream.socketRead0", "java.net.SocketInputStream.socketRead", "java.net.SocketInputStream.read",
+			"java.net.SocketInputStream.read", "com.mongodb.connection.SocketStream.read",
+			"com.mongodb.connection.InternalStreamConnection.receiveResponseBuffers",
+			"com.mongodb.connection.InternalStreamConnection.receiveMessage"), "socket-read", "mongodb"},
 		// JDK 17, HikariCP 2.7.9 (testdata/scenarios/hikari-pool-exhausted).
 		{"hikari getConnection", parse.RuntimeJVM, thread("TIMED_WAITING",
 			"jdk.internal.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.parkNanos",
