@@ -80,6 +80,9 @@ var libraryCases = []libraryCase{
 	{"jdk25-pinned/dump.txt", parse.RuntimeJVM, `^price-sort-`, 2, "vthread-pinned", "lock-wait"},
 	{"jdk25-pinned/dump.txt", parse.RuntimeJVM, `frame:^jdk\.internal\.vm\.Continuation\.run$`, 5, "vthread-carrier", ""},
 	{"jdk25-pinned/jstack.txt", parse.RuntimeJVM, `frame:^java\.lang\.VirtualThread\.parkOnCarrierThread$`, 4, "vthread-pinned", ""},
+	// JDBC drivers reading a reply (pg_sleep, SLEEP) hold a DB connection.
+	{"jvm-jdbc-drivers/1.txt", parse.RuntimeJVM, `^pg-query-`, 5, "socket-read", "jdbc org.postgresql"},
+	{"jvm-jdbc-drivers/1.txt", parse.RuntimeJVM, `^maria-query-`, 5, "socket-read", "jdbc org.mariadb"},
 	// Object.wait on an application's or library's own monitor: named after it.
 	{"jdk25-pinned/dump.txt", parse.RuntimeJVM, `^batch-sort$`, 1, "object-wait", "com.example.pinned.Batch"},
 	// Netty 4.1: idle event loops in the selector; blocked ones in whatever

@@ -303,3 +303,28 @@ func TestLabelFromFile(t *testing.T) {
 		}
 	}
 }
+
+// TestGoPool: goroutines are pooled by creator; goroutine 1 is main
+// whatever its stack's bottom shows; generic creators are one pool in
+// every encoding.
+func TestGoPool(t *testing.T) {
+	tests := []struct {
+		name string
+		t    *parse.Thread
+		want string
+	}{
+		{"main by id, elided stack", &parse.Thread{ID: 1, Frames: []*parse.Frame{{Func: "main.deep"}}}, "main"},
+		{"main at the bottom", &parse.Thread{ID: 7, Frames: []*parse.Frame{{Func: "main.wait"}, {Func: "main.main"}}}, "main"},
+		{"test binary's main goroutine", &parse.Thread{ID: 1, Frames: []*parse.Frame{{Func: "testing.(*M).Run"}}}, "main"},
+		{"creator", &parse.Thread{ID: 9, CreatedBy: &parse.Creator{Func: "main.startWorkers"}}, "main.startWorkers"},
+		{"generic creator, debug=2", &parse.Thread{ID: 9, CreatedBy: &parse.Creator{Func: "main.startPool[...]"}}, "main.startPool[...]"},
+		{"generic entry, proto", &parse.Thread{Frames: []*parse.Frame{{Func: "main.worker[go.shape.string]"}}}, "main.worker[...]"},
+		{"runtime", &parse.Thread{ID: 2, Frames: []*parse.Frame{{Func: "runtime.forcegchelper"}}}, "runtime"},
+	}
+	for _, tt := range tests {
+		got, _ := goPool(tt.t, Options{})
+		if got != tt.want {
+			t.Errorf("%s: pool %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
