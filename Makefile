@@ -34,6 +34,9 @@ fixtures:
 	./testdata/gen/jvm-parse/gen.sh
 	bash ./testdata/gen/verdicts-jvm/gen.sh
 	bash ./testdata/gen/verdicts-go/gen.sh
+	bash ./testdata/gen/libs-jvm/gen.sh
+	bash ./testdata/gen/libs-go/gen.sh
+	bash ./testdata/gen/libs-jdk25/gen.sh
 
 # Compare parse speed and peak RSS against peers (bench/ is its own module).
 bench-peers:
