@@ -59,8 +59,11 @@ func (a *atomicFile) lastBytes() []byte {
 	return a.tail[max(0, len(a.tail)-tailBytes):]
 }
 
-// commit makes the file visible as dir/name.
-func (a *atomicFile) commit(name string) error {
+// commit makes the file visible as dir/name, which must not exist yet.
+func (a *atomicFile) commit(name string) error { return a.commitAs(name, false) }
+
+// commitAs is commit; replace allows overwriting dir/name (the manifest).
+func (a *atomicFile) commitAs(name string, replace bool) error {
 	tmp := a.f.Name()
 	if err := a.f.Sync(); err != nil {
 		a.discard()
@@ -70,7 +73,11 @@ func (a *atomicFile) commit(name string) error {
 		os.Remove(tmp)
 		return err
 	}
-	if err := os.Rename(tmp, filepath.Join(a.dir, name)); err != nil {
+	publish := linkNoReplace
+	if replace {
+		publish = os.Rename
+	}
+	if err := publish(tmp, filepath.Join(a.dir, name)); err != nil {
 		os.Remove(tmp)
 		return err
 	}
@@ -93,7 +100,7 @@ func writeFileAtomic(dir, name string, data []byte) error {
 		a.discard()
 		return err
 	}
-	return a.commit(name)
+	return a.commitAs(name, true)
 }
 
 // syncDir makes a rename durable. Some systems cannot fsync a folder; that

@@ -1,6 +1,9 @@
 package capture
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // PlanError is Run's error for a Plan it refuses (no targets, no out folder,
 // a bad URL, pid or schedule). Run returns it before touching the disk:
@@ -23,3 +26,31 @@ func (e *PlanError) Error() string {
 
 // Unwrap returns the problems, for errors.Is and errors.As.
 func (e *PlanError) Unwrap() []error { return e.Problems }
+
+// OutDirError is why Run refuses an out folder that is not empty: it holds
+// a capture and the plan does not append to it, it holds other files, or
+// its capture cannot be continued. It arrives inside a *PlanError (find it
+// with errors.As), and nothing was written: a capture never overwrites one.
+type OutDirError struct {
+	Dir string
+	// Capture is the manifest found in Dir; nil when Dir holds no capture.
+	Capture *Manifest
+	// Entries is how many entries Dir holds, dotfiles not counted.
+	Entries int
+	// Err is why an existing capture cannot be continued (its manifest is
+	// corrupt or of a newer version); nil otherwise.
+	Err error
+}
+
+func (e *OutDirError) Error() string {
+	switch {
+	case e.Err != nil:
+		return fmt.Sprintf("%s holds a capture that cannot be continued: %v", e.Dir, e.Err)
+	case e.Capture != nil:
+		return fmt.Sprintf("%s already holds a capture (%s, started %s): append to it or give a new folder; nothing was overwritten",
+			e.Dir, plural(len(e.Capture.Moments), "moment"), e.Capture.Started.Local().Format("2006-01-02 15:04:05"))
+	}
+	return fmt.Sprintf("%s is not empty (%s) and holds no capture: give an empty or new folder", e.Dir, plural(e.Entries, "entry"))
+}
+
+func (e *OutDirError) Unwrap() error { return e.Err }

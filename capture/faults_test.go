@@ -2,6 +2,7 @@ package capture
 
 import (
 	"bytes"
+	"cmp"
 	"compress/gzip"
 	"context"
 	"net"
@@ -25,12 +26,40 @@ func realDump(t *testing.T) []byte {
 	return rec.Body.Bytes()
 }
 
+// realDebug1 is this process's goroutine profile, debug=1.
+func realDebug1(t *testing.T) []byte {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	pprof.Handler("goroutine").ServeHTTP(rec, httptest.NewRequest("GET", "/debug/pprof/goroutine?debug=1", nil))
+	return rec.Body.Bytes()
+}
+
+// fullDumpOnly answers the count first asked for (debug=1) truly, 404 for
+// the endpoints a Go 1.26 pprof does not serve (goroutineleak, package
+// handler), and serves every other request with h: a target whose full
+// dump fails in one way.
+func fullDumpOnly(debug1 []byte, h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Query().Get("debug") == "1":
+			w.Write(debug1)
+		case strings.HasSuffix(r.URL.Path, HandlerPath), strings.HasSuffix(r.URL.Path, "/goroutineleak"):
+			http.NotFound(w, r)
+		default:
+			h(w, r)
+		}
+	}
+}
+
 // Each fault is a real server (or a closed port) failing in one way. Every
 // fault must give a one-line error naming target and moment, recorded in the
-// manifest, nothing partial on disk, and the schedule going on (two moments).
+// manifest as the moment's primary, nothing partial on disk, and the
+// schedule going on (two moments). A fault of every request shows on the
+// count asked first (debug=1); a fault of the full dump only, on debug=2.
 func TestPprofFaults(t *testing.T) {
 	t.Parallel()
-	dump := realDump(t)
+	dump, debug1 := realDump(t), realDebug1(t)
+	full := func(h http.HandlerFunc) string { return newHandlerServer(t, fullDumpOnly(debug1, h)).URL }
 	closed := func() string {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
@@ -41,11 +70,11 @@ func TestPprofFaults(t *testing.T) {
 		return "http://" + addr
 	}
 	tests := []struct {
-		name     string
-		url      func() string
-		plan     Plan
-		want     []string // substrings of every primary error
-		protoErr string   // non-empty: the primary succeeds and the proto beside fails with this
+		name string
+		url  func() string
+		plan Plan
+		what string   // the file that fails: "goroutine debug=1" unless set
+		want []string // substrings of every primary error
 	}{{
 		name: "connection refused",
 		url:  closed,
@@ -95,42 +124,55 @@ func TestPprofFaults(t *testing.T) {
 	}, {
 		name: "truncated body, content-length",
 		url: func() string {
-			return newHandlerServer(t, func(w http.ResponseWriter, r *http.Request) {
+			return full(func(w http.ResponseWriter, r *http.Request) {
 				w.Header().Set("Content-Length", "1000000")
 				w.Write(dump[:len(dump)/2])
-			}).URL
+			})
 		},
+		what: "goroutine debug=2",
 		want: []string{"body truncated after", "connection closed early"},
 	}, {
 		name: "truncated dump, cut mid-line",
 		url: func() string {
-			return newHandlerServer(t, func(w http.ResponseWriter, r *http.Request) {
+			return full(func(w http.ResponseWriter, r *http.Request) {
 				w.Write(dump[:len(dump)-3])
-			}).URL
+			})
 		},
+		what: "goroutine debug=2",
 		want: []string{"truncated goroutine dump", "is not complete"},
 	}, {
 		name: "truncated dump, cut after a function line",
 		url: func() string {
 			cut := dump[:bytes.LastIndex(dump, []byte("\n\t"))+1]
-			return newHandlerServer(t, func(w http.ResponseWriter, r *http.Request) {
+			return full(func(w http.ResponseWriter, r *http.Request) {
 				w.Write(cut)
-			}).URL
+			})
 		},
+		what: "goroutine debug=2",
 		want: []string{"truncated goroutine dump", "not a frame's file line"},
 	}, {
 		name: "non-dump body",
+		url: func() string {
+			return full(func(w http.ResponseWriter, r *http.Request) {
+				w.Write([]byte("<html><body>Welcome</body></html>\n"))
+			})
+		},
+		what: "goroutine debug=2",
+		want: []string{"not a goroutine dump", `"<html><body>Welcome</body></html>"`},
+	}, {
+		name: "non-dump body for the count",
 		url: func() string {
 			return newHandlerServer(t, func(w http.ResponseWriter, r *http.Request) {
 				w.Write([]byte("<html><body>Welcome</body></html>\n"))
 			}).URL
 		},
-		want: []string{"not a goroutine dump", `"<html><body>Welcome</body></html>"`},
+		want: []string{"not a goroutine profile (debug=1)", `"<html><body>Welcome</body></html>"`},
 	}, {
 		name: "empty body",
 		url: func() string {
-			return newHandlerServer(t, func(w http.ResponseWriter, r *http.Request) {}).URL
+			return full(func(w http.ResponseWriter, r *http.Request) {})
 		},
+		what: "goroutine debug=2",
 		want: []string{"empty body"},
 	}, {
 		name: "size cap exceeded",
@@ -140,34 +182,35 @@ func TestPprofFaults(t *testing.T) {
 	}, {
 		name: "size cap exceeded, chunked",
 		url: func() string {
-			return newHandlerServer(t, func(w http.ResponseWriter, r *http.Request) {
+			return full(func(w http.ResponseWriter, r *http.Request) {
 				for range 10 {
 					w.Write(dump)
 					w.(http.Flusher).Flush()
 				}
-			}).URL
+			})
 		},
 		plan: Plan{MaxBytes: int64(3 * len(dump))},
+		what: "goroutine debug=2",
 		want: []string{"exceeds the size cap"},
 	}, {
-		name: "corrupt proto beside a good dump",
+		// Over the pause budget the proto is the moment's dump.
+		name: "corrupt proto over the pause budget",
 		url: func() string {
 			var gz bytes.Buffer
 			zw := gzip.NewWriter(&gz)
 			zw.Write(bytes.Repeat([]byte("profile"), 1000))
 			zw.Close()
-			return newHandlerServer(t, func(w http.ResponseWriter, r *http.Request) {
-				switch {
-				case r.URL.Query().Get("debug") == "0":
+			return full(func(w http.ResponseWriter, r *http.Request) {
+				if r.URL.Query().Get("debug") == "0" {
 					w.Write(gz.Bytes()[:gz.Len()-20])
-				case strings.HasSuffix(r.URL.Path, "/goroutine"):
-					w.Write(dump)
-				default:
-					http.NotFound(w, r)
+					return
 				}
-			}).URL
+				w.Write(dump)
+			})
 		},
-		protoErr: "truncated or corrupt gzipped profile",
+		plan: Plan{MaxPause: time.Nanosecond},
+		what: "goroutine debug=0",
+		want: []string{"truncated or corrupt gzipped profile"},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -180,28 +223,24 @@ func TestPprofFaults(t *testing.T) {
 			if got := labels(m); !slices.Equal(got, []string{"1", "2"}) {
 				t.Errorf("moments %v, want the schedule to go on: [1 2]", got)
 			}
-			if tt.protoErr != "" {
-				if err != nil {
-					t.Fatalf("Run: %v", err)
-				}
-				for _, f := range filesOf(m, "svc", FileGoroutineProto) {
-					if !strings.Contains(f.Error, tt.protoErr) {
-						t.Errorf("proto error %q, want %q", f.Error, tt.protoErr)
-					}
-				}
-				if n := len(m.Dumps("svc")); n != 2 {
-					t.Errorf("%d dumps, want 2", n)
-				}
-				return
-			}
 			if err == nil || !strings.Contains(err.Error(), "no dump captured") {
 				t.Errorf("Run error = %v, want no dump captured", err)
 			}
-			if len(m.Files) != 2 {
-				t.Fatalf("%d files, want 2 failed primaries (nothing beside a failed one): %+v", len(m.Files), m.Files)
+			what := cmp.Or(tt.what, "goroutine debug=1")
+			var primaries []File
+			for _, f := range m.Files {
+				switch {
+				case f.Primary:
+					primaries = append(primaries, f)
+				case what == "goroutine debug=1" || f.Kind != FileGoroutineDebug1 || !f.OK():
+					t.Errorf("file %+v beside a failed dump: want only the count asked first", f)
+				}
 			}
-			for i, f := range m.Files {
-				prefix := "svc at " + []string{"1", "2"}[i] + ": goroutine debug=2: "
+			if len(primaries) != 2 {
+				t.Fatalf("%d primaries, want 2 failed ones: %+v", len(primaries), m.Files)
+			}
+			for i, f := range primaries {
+				prefix := "svc at " + []string{"1", "2"}[i] + ": " + what + ": "
 				if !strings.HasPrefix(f.Error, prefix) || !containsAll(f.Error, tt.want...) {
 					t.Errorf("error %q, want prefix %q and %q", f.Error, prefix, tt.want)
 				}
@@ -250,7 +289,7 @@ func TestHeadersNeverRecorded(t *testing.T) {
 	if n := len(m.Dumps("authed")); n != 1 {
 		t.Errorf("authed target: %d dumps, want 1 (headers sent): %+v", n, m.Files)
 	}
-	if f := filesOf(m, "echo", FileGoroutine); len(f) != 1 || !strings.Contains(f[0].Error, "you sent REDACTED and") {
+	if f := filesOf(m, "echo", FileGoroutineDebug1); len(f) != 1 || !strings.Contains(f[0].Error, "you sent REDACTED and") {
 		t.Errorf("echo target files %+v, want a redacted echo", f)
 	}
 	manifest := readFile(t, dir, ManifestName)

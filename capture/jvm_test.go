@@ -40,9 +40,38 @@ const holdJava = `public class Hold {
 }
 `
 
+// lockHoldJava parks a thread on a ReentrantLock held by another: a dump
+// without -l cannot say who holds it.
+const lockHoldJava = `import java.util.concurrent.locks.ReentrantLock;
+public class LockHold {
+    static final ReentrantLock LOCK = new ReentrantLock();
+    public static void main(String[] args) throws Exception {
+        Thread holder = new Thread(() -> {
+            LOCK.lock();
+            try { Thread.sleep(60000); } catch (InterruptedException e) { } finally { LOCK.unlock(); }
+        }, "capture-test-lock-holder");
+        holder.setDaemon(true);
+        holder.start();
+        Thread.sleep(50);
+        for (int i = 0; i < 2; i++) {
+            Thread waiter = new Thread(() -> { LOCK.lock(); LOCK.unlock(); }, "capture-test-lock-waiter-" + i);
+            waiter.setDaemon(true);
+            waiter.start();
+        }
+        Thread.sleep(50);
+        System.out.println("ready");
+        System.out.flush();
+        System.in.read();
+    }
+}
+`
+
 // startJVM compiles and starts Hold in t.TempDir() and returns its pid once
 // it printed "ready". It is stopped when the test ends.
-func startJVM(t *testing.T) int {
+func startJVM(t *testing.T) int { return startJava(t, "Hold", holdJava) }
+
+// startJava compiles and starts class (source src) like startJVM.
+func startJava(t *testing.T, class, src string) int {
 	t.Helper()
 	javac, err := exec.LookPath("javac")
 	if err != nil {
@@ -53,13 +82,13 @@ func startJVM(t *testing.T) int {
 		t.Skip("java not on PATH")
 	}
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "Hold.java"), []byte(holdJava), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, class+".java"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if out, err := exec.Command(javac, "-d", dir, filepath.Join(dir, "Hold.java")).CombinedOutput(); err != nil {
+	if out, err := exec.Command(javac, "-d", dir, filepath.Join(dir, class+".java")).CombinedOutput(); err != nil {
 		t.Fatalf("javac: %v\n%s", err, out)
 	}
-	cmd := exec.Command(java, "-Xmx64m", "-XX:TieredStopAtLevel=1", "-cp", dir, "Hold")
+	cmd := exec.Command(java, "-Xmx64m", "-XX:TieredStopAtLevel=1", "-cp", dir, class)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -78,7 +107,7 @@ func startJVM(t *testing.T) int {
 	})
 	line, err := bufio.NewReader(stdout).ReadString('\n')
 	if err != nil || strings.TrimSpace(line) != "ready" {
-		t.Fatalf("java Hold: %q, %v", line, err)
+		t.Fatalf("java %s: %q, %v", class, line, err)
 	}
 	return cmd.Process.Pid
 }
@@ -111,13 +140,66 @@ func TestJVMTarget(t *testing.T) {
 		t.Fatalf("%d dumps, want 2: %+v", len(dumps), m.Files)
 	}
 	for _, f := range dumps {
-		if f.Kind != FileJVM || f.Tool != "jcmd" {
-			t.Errorf("file %+v: want jvm-threads via jcmd", f)
+		// A monitor's owner is printed without -l: no heap walk needed.
+		if f.Kind != FileJVM || f.Tool != "jcmd" || f.Note != "" {
+			t.Errorf("file %+v: want jvm-threads via jcmd, without -l", f)
+		}
+		if f.Cost == nil || f.Cost.PauseSource != "hsperfdata" || f.Cost.PauseMS <= 0 {
+			t.Errorf("file %s cost %+v: want the safepoint time read from hsperfdata", f.Path, f.Cost)
 		}
 		text := readFile(t, dir, f.Path)
 		if !containsAll(text, "Full thread dump", `"capture-test-holder"`, `"capture-test-waiter"`, "BLOCKED (on object monitor)", "JNI global refs") {
 			t.Errorf("%s lacks the expected threads:\n%s", f.Path, text[:min(len(text), 2000)])
 		}
+	}
+}
+
+// Threads parked on a ReentrantLock: its owner is printed only by -l, so
+// the dump is taken again with -l and says why; the next moment goes to -l
+// at once. With Plan.Locks every dump is taken with -l.
+func TestJVMLocksWhenNeeded(t *testing.T) {
+	t.Parallel()
+	pid := startJava(t, "LockHold", lockHoldJava)
+	dir := t.TempDir()
+	m, _, err := run(t, context.Background(), Plan{Targets: []Target{JVMTarget("j", pid)}, Count: 2, Every: time.Millisecond, OutDir: dir}, nil)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	checkOutDir(t, dir, m)
+	d := m.Dumps("j")
+	if len(d) != 2 || d[0].Tool != "jcmd -l" || d[1].Tool != "jcmd -l" {
+		t.Fatalf("dumps %+v, want both via jcmd -l", d)
+	}
+	if want := "taken again with -l: 2 threads park on a java.util.concurrent lock whose owner only -l prints"; d[0].Note != want || d[1].Note != "" {
+		t.Errorf("notes %q, %q; want %q then none (the second went to -l at once)", d[0].Note, d[1].Note, want)
+	}
+	if text := readFile(t, dir, d[0].Path); !containsAll(text, "Locked ownable synchronizers:", "ReentrantLock$NonfairSync", `"capture-test-lock-holder"`) {
+		t.Errorf("%s lacks the owner section", d[0].Path)
+	}
+
+	hold := startJVM(t)
+	m, _, err = run(t, context.Background(), Plan{Targets: []Target{JVMTarget("h", hold)}, Count: 1, Locks: true}, nil)
+	if err != nil || len(m.Dumps("h")) != 1 || m.Dumps("h")[0].Tool != "jcmd -l" {
+		t.Errorf("Locks: %v, %+v; want jcmd -l", err, m.Files)
+	}
+}
+
+func TestOwnableWaiters(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "d.txt")
+	os.WriteFile(path, []byte(`"a" #1
+   java.lang.Thread.State: WAITING (parking)
+	at jdk.internal.misc.Unsafe.park(java.base@17.0.15/Native Method)
+	- parking to wait for  <0x000000062a8a1b40> (a java.util.concurrent.locks.ReentrantLock$NonfairSync)
+"b" #2
+	- parking to wait for  <0x000000062a8a1b48> (a java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject)
+"c" #3
+	- parking to wait for  <0x000000062a8a1b50> (a java.util.concurrent.CountDownLatch$Sync)
+"d" #4
+	- parking to wait for  <0x000000062a8a1b58> (a java.util.concurrent.locks.ReentrantReadWriteLock$NonfairSync)
+`), 0o644)
+	if n, err := ownableWaiters(path); n != 2 || err != nil {
+		t.Errorf("ownableWaiters = %d, %v; want 2 (the ReentrantLock and the read-write lock)", n, err)
 	}
 }
 

@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -21,7 +22,7 @@ type LoadRecord struct {
 	// Error says why it failed ("exit status 3", "signal: terminated");
 	// empty when it exited 0.
 	Error string `json:"error,omitempty"`
-	// OutputTail is the last 4 KiB of its stdout and stderr, interleaved;
+	// OutputTail is the last 16 KiB of its stdout and stderr, interleaved;
 	// when longer output was cut, it starts at a line.
 	//
 	// Command, Error and OutputTail have the plan's secrets (header values,
@@ -31,6 +32,9 @@ type LoadRecord struct {
 
 // Running reports whether the load had not exited when the record was taken.
 func (l *LoadRecord) Running() bool { return l.Ended.IsZero() }
+
+// loadStopped starts LoadRecord.Error when the run's end stopped the load.
+const loadStopped = "stopped:"
 
 // loadOutputGrace is how long the load's output is still read after it
 // exited, for a child that keeps it open.
@@ -45,10 +49,11 @@ type loadRun struct {
 
 // startLoad starts command with sh -c and returns it with a copy of its
 // record as started (l.rec belongs to the waiting goroutine until l.done).
-// Both records are scrubbed of sec.
+// Both records are scrubbed of sec. Each line the command prints (stdout
+// and stderr, as they come) is passed to onLine, scrubbed, before l.done.
 // Cancelling ctx sends SIGTERM to its process group, then SIGKILL to the
 // shell after 2 s.
-func startLoad(ctx context.Context, command string, sec secrets) (l *loadRun, started LoadRecord) {
+func startLoad(ctx context.Context, command string, sec secrets, onLine func(string)) (l *loadRun, started LoadRecord) {
 	l = &loadRun{done: make(chan struct{}), rec: LoadRecord{Command: command, Started: time.Now(), ExitCode: -1}}
 	out := &tailBuffer{max: loadTailBytes}
 	cmd := exec.CommandContext(ctx, "sh", "-c", command)
@@ -75,8 +80,11 @@ func startLoad(ctx context.Context, command string, sec secrets) (l *loadRun, st
 	}
 	pw.Close() // the child holds its own copy
 	copied := make(chan struct{})
+	lines := &lineWriter{fn: func(s string) { onLine(sec.scrub(s)) }}
 	go func() {
-		io.Copy(out, pr) // one writer: the tail buffer is written from here only
+		// One writer: the tail buffer and the lines are written from here only.
+		io.Copy(io.MultiWriter(out, lines), pr)
+		lines.flush()
 		close(copied)
 	}()
 	started = sec.scrubLoad(l.rec)
@@ -98,10 +106,62 @@ func startLoad(ctx context.Context, command string, sec secrets) (l *loadRun, st
 		var ee *exec.ExitError
 		switch {
 		case ctx.Err() != nil:
-			l.rec.Error = "stopped: capture interrupted (" + cmd.ProcessState.String() + ")"
+			l.rec.Error = loadStopped + " capture interrupted (" + cmd.ProcessState.String() + ")"
 		case errors.As(err, &ee), err != nil:
 			l.rec.Error = err.Error()
 		}
 	}()
 	return l, started
+}
+
+// maxShownLine caps a load output line passed on to progress.
+const maxShownLine = 1 << 10
+
+// lineWriter splits what a command prints into lines for fn. A line
+// redrawn with carriage returns (a progress bar) is passed on as it was
+// last drawn; a line longer than maxShownLine is cut with "...".
+type lineWriter struct {
+	fn      func(string)
+	partial []byte
+}
+
+func (w *lineWriter) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			if len(w.partial) < 4*maxShownLine { // enough to show; the rest is only in the tail
+				w.partial = append(w.partial, p...)
+			}
+			break
+		}
+		w.partial = append(w.partial, p[:i]...)
+		w.emit()
+		p = p[i+1:]
+	}
+	return n, nil
+}
+
+func (w *lineWriter) emit() {
+	line := w.partial
+	w.partial = w.partial[:0]
+	line = bytes.TrimRight(line, "\r")
+	if i := bytes.LastIndexByte(line, '\r'); i >= 0 {
+		line = line[i+1:]
+	}
+	if len(bytes.TrimSpace(line)) == 0 {
+		return
+	}
+	s := string(line)
+	if len(s) > maxShownLine {
+		s = s[:maxShownLine] + "..."
+	}
+	w.fn(s)
+}
+
+// flush passes on a last line without a newline.
+func (w *lineWriter) flush() {
+	if len(w.partial) > 0 {
+		w.emit()
+	}
 }

@@ -97,11 +97,11 @@ func TestLoadFails(t *testing.T) {
 func TestCancelMidMoment(t *testing.T) {
 	t.Parallel()
 	fast := newPprofServer(t, nil)
-	slow := newHandlerServer(t, func(w http.ResponseWriter, r *http.Request) {
+	slow := newHandlerServer(t, fullDumpOnly(realDebug1(t), func(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte("goroutine 1 [running]:\n"))
 		w.(http.Flusher).Flush()
 		<-r.Context().Done() // a dump that never ends
-	})
+	}))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	dir := t.TempDir()
@@ -109,27 +109,31 @@ func TestCancelMidMoment(t *testing.T) {
 		Targets: []Target{PprofTarget("fast", fast.URL), PprofTarget("slow", slow.URL)},
 		Count:   3, Every: time.Millisecond, OutDir: dir,
 	}, func(e Event) {
-		if e.Kind == EventFile && e.File.Kind == FileGoroutineProto && e.File.OK() {
+		if e.Kind == EventFile && e.File.Target == "fast" && e.File.Primary && e.File.OK() {
 			cancel() // like Ctrl-C: the slow dump is still arriving
 		}
 	})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("Run error %v, want context.Canceled", err)
 	}
-	if want := "interrupted after 1 moment: 2 files kept in " + dir + ", 1 discarded: context canceled"; err.Error() != want {
+	// Kept: fast's debug=1 and dump, slow's debug=1.
+	if want := "interrupted after 1 moment: 3 files kept in " + dir + ", 1 discarded: context canceled"; err.Error() != want {
 		t.Errorf("Run error %q, want %q", err, want)
 	}
 	checkOutDir(t, dir, m)
 	if m.Error == "" || m.Finished.IsZero() {
 		t.Errorf("manifest error %q finished %v, want both set", m.Error, m.Finished)
 	}
-	if len(m.Dumps("fast")) != 1 || len(filesOf(m, "fast", FileGoroutineProto)) != 1 {
+	if len(m.Dumps("fast")) != 1 || len(filesOf(m, "fast", FileGoroutineDebug1)) != 1 {
 		t.Errorf("fast target's files were not kept: %+v", m.Files)
 	}
-	if f := filesOf(m, "slow", FileGoroutine); len(f) != 1 || !strings.HasPrefix(f[0].Error, "slow at 1: goroutine debug=2: interrupted, nothing kept") {
+	if f := filesOf(m, "slow", FileGoroutine); len(f) != 1 || !f[0].Interrupted || !strings.HasPrefix(f[0].Error, "slow at 1: goroutine debug=2: interrupted, nothing kept") {
 		t.Errorf("slow file %+v, want interrupted", f)
 	}
-	if !strings.Contains(out, "done: 1 moment, 2 files, 1 failed: interrupted after 1 moment") {
+	if m.Faults() != 0 || m.Failed() != 1 {
+		t.Errorf("faults %d, failed %d: want the cut file counted as failed, not as a fault", m.Faults(), m.Failed())
+	}
+	if !strings.HasSuffix(out, " interrupted after 1 moment: 3 files kept in "+dir+", 1 discarded: context canceled\n") {
 		t.Errorf("progress lacks the summary:\n%s", out)
 	}
 }

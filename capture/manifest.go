@@ -29,7 +29,13 @@ const ManifestVersion = 1
 //     count it once. Files without Primary are taken beside it: the debug=0
 //     proto (goroutine labels) and the goroutineleak text. A moment whose
 //     primary file has an Error has no dump for that target.
-//   - A File with Error has no Path: nothing of it was kept.
+//   - A File with Error has no Path: nothing of it was kept. A File with
+//     Partial set holds only part of its dump (cut by the runtime's 64 MiB
+//     limit): its Warning says how much, and a complete encoding of the same
+//     moment (debug=1, proto) is beside it for the counts.
+//   - An appended capture (Plan.Append) keeps every earlier run's moments
+//     and files; Moment.Run says which run took a moment, PreviousRuns
+//     keeps the earlier runs' schedules and loads.
 //
 // Example (abridged):
 //
@@ -61,6 +67,24 @@ type Manifest struct {
 	Load *LoadRecord `json:"load,omitempty"`
 	// Error says why the run ended early (interrupted); empty otherwise.
 	Error string `json:"error,omitempty"`
+	// MaxPause is the pause budget of the run (Plan.MaxPause) as a Go
+	// duration ("500ms"); empty in manifests written before it existed.
+	MaxPause string `json:"max_pause,omitempty"`
+	// PreviousRuns are the earlier runs of an appended capture, oldest
+	// first; empty for a capture of one run. Started, Finished, Schedule,
+	// Load and Error above are the last run's.
+	PreviousRuns []RunRecord `json:"previous_runs,omitempty"`
+}
+
+// RunRecord is one earlier run of an appended capture, as its manifest
+// said when the next run started.
+type RunRecord struct {
+	Started  time.Time      `json:"started"`
+	Finished time.Time      `json:"finished,omitzero"`
+	Schedule ScheduleRecord `json:"schedule"`
+	Load     *LoadRecord    `json:"load,omitempty"`
+	Error    string         `json:"error,omitempty"`
+	MaxPause string         `json:"max_pause,omitempty"`
 }
 
 // ScheduleRecord is the schedule as run. Durations are Go duration strings ("250ms").
@@ -81,6 +105,10 @@ type TargetRecord struct {
 	// before Go 1.27 or not enabled) once known; empty before the first try
 	// and for other kinds.
 	GoroutineLeak string `json:"goroutineleak,omitempty"`
+	// Handler is, for pprof targets, "served" or "absent" once known: whether
+	// the target serves package handler's one-pass dump (HandlerPath under
+	// its pprof base). Empty before the first try and for other kinds.
+	Handler string `json:"handler,omitempty"`
 }
 
 // Moment is one point of the schedule.
@@ -89,17 +117,22 @@ type Moment struct {
 	Index   int       `json:"index"`   // position from 0, in order taken
 	Planned time.Time `json:"planned"` // when the schedule wanted it
 	Started time.Time `json:"started"` // when it was started (>= Planned)
+	// Run is the run of an appended capture that took it, from 0 (the
+	// first run); see Manifest.PreviousRuns.
+	Run int `json:"run,omitempty"`
 }
 
 // FileKind says what a file holds.
 type FileKind string
 
 const (
-	FileGoroutine      FileKind = "goroutine"       // Go goroutine dump text (pprof debug=2, or printed by a command)
-	FileGoroutineProto FileKind = "goroutine-proto" // pprof debug=0: gzipped profile.proto with labels
-	FileGoroutineLeak  FileKind = "goroutineleak"   // pprof goroutineleak debug=2 text (Go 1.27+)
-	FileJVM            FileKind = "jvm-threads"     // HotSpot thread dump (jcmd Thread.print -l, jstack -l)
-	FileUnknown        FileKind = "unknown"         // a command failed before its output was recognized
+	FileGoroutine       FileKind = "goroutine"        // Go goroutine dump text (debug=2 format: pprof, goroutineleak?debug=2, package handler, or printed by a command)
+	FileGoroutineDebug1 FileKind = "goroutine-debug1" // pprof goroutine?debug=1: stacks counted ("total N"), with labels
+	FileGoroutineProto  FileKind = "goroutine-proto"  // pprof debug=0: gzipped profile.proto with labels and runtime frames
+	FileGoroutineLeak   FileKind = "goroutineleak"    // pprof goroutineleak debug=2 text beside the dump (manifests before the pause budget)
+	FileJVM             FileKind = "jvm-threads"      // HotSpot thread dump (jcmd Thread.print [-l], jstack [-l])
+	FileActuator        FileKind = "actuator-threads" // Spring Boot Actuator /threaddump JSON (ThreadInfo list)
+	FileUnknown         FileKind = "unknown"          // a command failed before its output was recognized
 )
 
 // File is one dump file, or one failed attempt at it.
@@ -110,7 +143,11 @@ type File struct {
 	Primary bool     `json:"primary"` // the moment's dump for this target; others are beside it
 	// Path is relative to the manifest's folder; empty when Error is set.
 	Path string `json:"path,omitempty"`
-	// Tool is the program that produced a JVM dump ("jcmd" or "jstack"); empty otherwise.
+	// Tool is what produced the file: for a JVM "jcmd", "jcmd -l",
+	// "jstack" or "jstack -l"; for a Go target the endpoint
+	// ("goroutine?debug=2", "goroutineleak?debug=2", "handler",
+	// "goroutine?debug=1", "goroutine?debug=0"). Empty for commands and in
+	// older manifests.
 	Tool string `json:"tool,omitempty"`
 	// Started is when the request or command started; DurationMS how long it
 	// took until the file was on disk (or failed), in milliseconds.
@@ -120,6 +157,45 @@ type File struct {
 	Size int64 `json:"size"`
 	// Error is a one-line message naming target and moment; empty on success.
 	Error string `json:"error,omitempty"`
+	// Interrupted is set on a failed file whose fetch was cut by the end of
+	// the run (Ctrl-C): not a fault of the target.
+	Interrupted bool `json:"interrupted,omitempty"`
+	// Goroutines is how many goroutines (or threads) the file holds when
+	// capture counted them (the "total N" of debug=1, the headers of a
+	// partial dump); 0 when not counted.
+	Goroutines int `json:"goroutines,omitempty"`
+	// Partial is set when the file holds only the start of its dump (a
+	// debug=2 body cut by the runtime's 64 MiB limit); Warning says how
+	// much it holds.
+	Partial bool `json:"partial,omitempty"`
+	// Warning is one line about a file that was written but is not whole
+	// ("cut by the runtime's 64 MiB limit: 142545 of 300005 goroutines").
+	Warning string `json:"warning,omitempty"`
+	// Note says why the file was taken the way it was (the pause budget
+	// chose the cheap encodings; a JVM dump was taken again with -l).
+	Note string `json:"note,omitempty"`
+	// Cost is what taking the file cost the target, where known.
+	Cost *Cost `json:"cost,omitempty"`
+}
+
+// Cost is what one file cost the process being dumped.
+type Cost struct {
+	// Goroutines is the count the estimate was made from (the "total N"
+	// of this moment's debug=1); 0 when none was made.
+	Goroutines int `json:"goroutines,omitempty"`
+	// Passes is how many stop-the-world walks of every goroutine the
+	// endpoint makes: net/http/pprof's debug=2 retries with buffers doubling
+	// from 1 MiB to 64 MiB (one walk each), package handler makes one.
+	Passes int `json:"passes,omitempty"`
+	// EstimatedPauseMS is the stop-the-world time estimated before the
+	// fetch, in milliseconds; 0 when not estimated.
+	EstimatedPauseMS float64 `json:"estimated_pause_ms,omitempty"`
+	// PauseMS is the stop measured by the target itself, in milliseconds:
+	// package handler's runtime.Stack time, or a JVM's safepoint time while
+	// the dump ran (from its hsperfdata counters); 0 when not known.
+	PauseMS float64 `json:"pause_ms,omitempty"`
+	// PauseSource says where PauseMS comes from: "handler" or "hsperfdata".
+	PauseSource string `json:"pause_source,omitempty"`
 }
 
 // OK reports whether the file was written.
@@ -146,7 +222,7 @@ func (m *Manifest) Dumps(target string) []File {
 	return out
 }
 
-// Failed counts the files with an error.
+// Failed counts the files with an error, interrupted ones included.
 func (m *Manifest) Failed() int {
 	n := 0
 	for _, f := range m.Files {
@@ -155,6 +231,30 @@ func (m *Manifest) Failed() int {
 		}
 	}
 	return n
+}
+
+// Faults counts the files that failed for a reason of their own: Failed
+// without the ones cut by the end of the run.
+func (m *Manifest) Faults() int {
+	n := 0
+	for _, f := range m.Files {
+		if f.Error != "" && !f.Interrupted {
+			n++
+		}
+	}
+	return n
+}
+
+// Beside returns the files written beside target's primary dump at moment
+// (debug=1, proto, goroutineleak), in the order they were written.
+func (m *Manifest) Beside(target, moment string) []File {
+	var out []File
+	for _, f := range m.Files {
+		if f.Target == target && f.Moment == moment && !f.Primary && f.OK() {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // ReadManifest reads dir/manifest.json.
@@ -219,6 +319,7 @@ func (w *manifestWriter) snapshot() *Manifest {
 	m.Targets = append([]TargetRecord(nil), m.Targets...)
 	m.Moments = append([]Moment(nil), m.Moments...)
 	m.Files = append([]File(nil), m.Files...)
+	m.PreviousRuns = append([]RunRecord(nil), m.PreviousRuns...)
 	if m.Load != nil {
 		l := *m.Load
 		m.Load = &l

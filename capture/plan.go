@@ -14,7 +14,8 @@ const (
 	DefaultTimeout  = 10 * time.Second       // per request or command
 	DefaultMaxBytes = 512 << 20              // per response: 512 MiB
 	DefaultAfter    = 5 * time.Second        // load schedule: wait after the load exits
-	loadTailBytes   = 4 << 10                // load output kept in the manifest
+	loadTailBytes   = 16 << 10               // load output kept in the manifest
+	DefaultMaxPause = 500 * time.Millisecond // pause budget of one full Go dump
 	minEvery        = time.Millisecond       // below this a schedule is a busy loop
 	tickEvery       = 250 * time.Millisecond // EventTick while waiting
 )
@@ -48,8 +49,17 @@ type Plan struct {
 	// 0 means DefaultAfter, negative means at once. Ignored when Load is
 	// empty.
 	After time.Duration
-	// OutDir receives the dumps and manifest.json; created if needed.
+	// OutDir receives the dumps and manifest.json; created if needed. It
+	// must be missing or empty (dotfiles aside) unless Append is set and it
+	// holds a capture: Run refuses anything else with an *OutDirError, and
+	// never overwrites a file.
 	OutDir string
+	// Append continues the capture in OutDir: its moments, files and
+	// targets are kept and this run's are added after them (a fixed
+	// schedule's labels go on counting, a load schedule's get a "runK-"
+	// prefix when "before" is taken). A missing or empty OutDir starts a
+	// new capture as usual.
+	Append bool
 	// Timeout bounds each request or command; 0 means DefaultTimeout.
 	Timeout time.Duration
 	// MaxBytes caps each response; a larger one is an error for that file
@@ -62,6 +72,17 @@ type Plan struct {
 	// server's reply) they are replaced by REDACTED. Values shorter than 4
 	// bytes are not scrubbed.
 	Headers http.Header
+	// MaxPause is the pause budget of a Go target: the longest stop of the
+	// world one full dump may cost it, estimated from the goroutine count
+	// asked for cheaply first (debug=1). Above it, the moment takes the
+	// cheap encodings (debug=0 proto and debug=1) instead of the full dump.
+	// 0 means DefaultMaxPause; negative means no budget (always the full dump).
+	MaxPause time.Duration
+	// Locks makes every JVM dump print lock ownership (-l): ownable
+	// synchronizers, which HotSpot finds by walking the heap inside the
+	// safepoint. Without it -l is taken only when a dump shows threads
+	// parked on a lock whose owner only -l prints.
+	Locks bool
 }
 
 // scheduleKind names the two schedules in the manifest.
@@ -99,6 +120,9 @@ func (p Plan) normalize() (Plan, error) {
 	if p.MaxBytes == 0 {
 		p.MaxBytes = DefaultMaxBytes
 	}
+	if p.MaxPause == 0 {
+		p.MaxPause = DefaultMaxPause
+	}
 	if p.After == 0 {
 		p.After = DefaultAfter
 	} else if p.After < 0 {
@@ -134,8 +158,8 @@ func (p Plan) normalize() (Plan, error) {
 
 func (t Target) validate() error {
 	switch t.Kind {
-	case KindPprof:
-		_, err := pprofBase(t.URL)
+	case KindPprof, KindActuator:
+		_, err := t.baseURL()
 		return err
 	case KindJVM:
 		if t.PID <= 0 {

@@ -55,17 +55,25 @@ func showURL(raw string) string {
 	return u.String()
 }
 
-// get fetches rawURL into a new atomic file, returned uncommitted. The
-// per-request timeout covers the whole body; the size cap is checked against
-// Content-Length first and then while copying.
-func (r *runner) get(ctx context.Context, rawURL string) (*atomicFile, error) {
+// get fetches rawURL into a new atomic file, returned uncommitted, with the
+// response's header. accept, when not empty, is sent as Accept unless the
+// plan's headers set one. The per-request timeout covers the whole body;
+// the size cap is checked against Content-Length first and then while
+// copying.
+func (r *runner) get(ctx context.Context, rawURL, accept string) (*atomicFile, http.Header, error) {
 	cctx, cancel := context.WithTimeout(ctx, r.plan.Timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(cctx, http.MethodGet, rawURL, nil)
 	if err != nil {
-		return nil, fmt.Errorf("bad URL %s", showURL(rawURL))
+		return nil, nil, fmt.Errorf("bad URL %s", showURL(rawURL))
+	}
+	if accept != "" {
+		req.Header.Set("Accept", accept)
 	}
 	for k, vs := range r.plan.Headers {
+		if http.CanonicalHeaderKey(k) == "Accept" {
+			req.Header.Del("Accept") // the user's own choice wins
+		}
 		for _, v := range vs {
 			req.Header.Add(k, v)
 		}
@@ -73,32 +81,32 @@ func (r *runner) get(ctx context.Context, rawURL string) (*atomicFile, error) {
 	shown := showURL(rawURL)
 	resp, err := r.client.Do(req)
 	if err != nil {
-		return nil, r.transportError(ctx, cctx, err, shown)
+		return nil, nil, r.transportError(ctx, cctx, err, shown)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
-		return nil, &httpStatusError{URL: shown, Status: resp.Status, Code: resp.StatusCode,
+		return nil, resp.Header, &httpStatusError{URL: shown, Status: resp.Status, Code: resp.StatusCode,
 			Hint: statusHint(resp.StatusCode, string(body))}
 	}
 	if resp.ContentLength > r.plan.MaxBytes {
-		return nil, fmt.Errorf("GET %s: body of %d bytes %w of %d bytes", shown, resp.ContentLength, errTooLarge, r.plan.MaxBytes)
+		return nil, resp.Header, fmt.Errorf("GET %s: body of %d bytes %w of %d bytes", shown, resp.ContentLength, errTooLarge, r.plan.MaxBytes)
 	}
 	af, err := createAtomic(r.plan.OutDir, r.plan.MaxBytes)
 	if err != nil {
-		return nil, err
+		return nil, resp.Header, err
 	}
 	if _, err := io.Copy(af, resp.Body); err != nil {
 		af.discard()
 		if af.over {
-			return nil, fmt.Errorf("GET %s: response %w of %d bytes", shown, errTooLarge, r.plan.MaxBytes)
+			return nil, resp.Header, fmt.Errorf("GET %s: response %w of %d bytes", shown, errTooLarge, r.plan.MaxBytes)
 		}
 		if errors.Is(err, io.ErrUnexpectedEOF) {
-			return nil, fmt.Errorf("GET %s: body truncated after %d bytes (connection closed early)", shown, af.n)
+			return nil, resp.Header, fmt.Errorf("GET %s: body truncated after %d bytes (connection closed early)", shown, af.n)
 		}
-		return nil, r.transportError(ctx, cctx, err, shown)
+		return nil, resp.Header, r.transportError(ctx, cctx, err, shown)
 	}
-	return af, nil
+	return af, resp.Header, nil
 }
 
 // transportError turns a client error into one line without the request's
@@ -119,38 +127,40 @@ func (r *runner) transportError(ctx, cctx context.Context, err error, shown stri
 	return fmt.Errorf("GET %s: %v", shown, err)
 }
 
-// pprofFiles are the files of one pprof moment, primary first.
-func pprofFiles(base, prefix string) []fileJob {
-	return []fileJob{
-		{kind: FileGoroutine, primary: true, name: prefix + ".txt", what: "goroutine debug=2", url: base + "/goroutine?debug=2"},
-		{kind: FileGoroutineProto, name: prefix + ".pb.gz", what: "goroutine debug=0", url: base + "/goroutine?debug=0"},
-		{kind: FileGoroutineLeak, name: prefix + "-leak.txt", what: "goroutineleak debug=2", url: base + "/goroutineleak?debug=2"},
-	}
+// notServed reports whether err is a 404: an optional endpoint (the
+// goroutineleak profile before Go 1.27, package handler) the target does not serve.
+func notServed(err error) bool {
+	var se *httpStatusError
+	return errors.As(err, &se) && se.Code == http.StatusNotFound
 }
 
-// fetchPprof gets one pprof file and checks its bytes.
-func (r *runner) fetchPprof(ctx context.Context, j fileJob) (*atomicFile, error) {
-	af, err := r.get(ctx, j.url)
+// fetchActuator gets a Spring Boot Actuator thread dump as JSON.
+func (r *runner) fetchActuator(ctx context.Context, rawURL string) (*atomicFile, error) {
+	af, _, err := r.get(ctx, rawURL, "application/json")
 	var se *httpStatusError
-	if j.kind == FileGoroutineLeak && errors.As(err, &se) && se.Code == http.StatusNotFound {
-		return nil, errAbsent
+	if errors.As(err, &se) {
+		se.Hint = actuatorHint(se.Code, se.Hint)
 	}
 	if err != nil {
 		return nil, err
 	}
-	switch j.kind {
-	case FileGoroutineProto:
-		err = checkGzipFile(af.head, af.f.Name())
-	case FileGoroutineLeak:
-		if af.n > 0 { // no goroutines to report may be an empty body
-			err = checkGoroutineText(af.head, af.lastBytes(), af.n)
-		}
-	default:
-		err = checkGoroutineText(af.head, af.lastBytes(), af.n)
-	}
-	if err != nil {
+	if err := checkActuatorJSON(af.head, af.lastBytes(), af.n); err != nil {
 		af.discard()
-		return nil, fmt.Errorf("GET %s: %w", showURL(j.url), err)
+		return nil, fmt.Errorf("GET %s: %w", showURL(rawURL), err)
 	}
 	return af, nil
+}
+
+// actuatorHint replaces pprof's hints for the statuses an Actuator
+// endpoint answers with.
+func actuatorHint(code int, hint string) string {
+	switch code {
+	case http.StatusUnauthorized, http.StatusForbidden:
+		return "the Actuator endpoint needs authentication (pass a header such as Authorization)"
+	case http.StatusNotFound:
+		return "no thread dump endpoint at this path (expose it with management.endpoints.web.exposure.include=threaddump, or check the base path)"
+	case http.StatusNotAcceptable:
+		return "the endpoint does not serve JSON"
+	}
+	return hint
 }

@@ -1,9 +1,7 @@
 package capture
 
 import (
-	"compress/gzip"
 	"context"
-	"io"
 	"net/http"
 	"net/http/pprof"
 	"os"
@@ -59,41 +57,50 @@ func TestPprofFixedSchedule(t *testing.T) {
 			t.Errorf("moment %s: dump starts %q", dumps[i].Moment, text[:min(len(text), 40)])
 		}
 	}
-	protos := filesOf(m, "api", FileGoroutineProto)
-	if len(protos) != 3 {
-		t.Fatalf("%d proto files, want 3", len(protos))
+	// Beside each dump: the debug=1 profile asked first (the count, the
+	// labels). Under the pause budget no proto is taken: it would add
+	// nothing the text and debug=1 lack.
+	counts := filesOf(m, "api", FileGoroutineDebug1)
+	if len(counts) != 3 || len(filesOf(m, "api", FileGoroutineProto)) != 0 {
+		t.Fatalf("%d debug=1 files and %d protos, want 3 and none: %+v", len(counts), len(filesOf(m, "api", FileGoroutineProto)), m.Files)
 	}
-	for _, f := range protos {
-		if f.Primary || !strings.HasSuffix(f.Path, ".pb.gz") {
-			t.Errorf("proto file %+v: want beside (not primary), .pb.gz", f)
+	for i, f := range counts {
+		text := readFile(t, dir, f.Path)
+		if f.Primary || !strings.HasSuffix(f.Path, "-debug1.txt") || f.Goroutines == 0 ||
+			!strings.HasPrefix(text, "goroutine profile: total "+strconv.Itoa(f.Goroutines)+"\n") {
+			t.Errorf("debug=1 file %+v: want beside, -debug1.txt, its total recorded; starts %.40q", f, text)
 		}
-		zr, err := gzip.NewReader(strings.NewReader(readFile(t, dir, f.Path)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if b, err := io.ReadAll(zr); err != nil || len(b) == 0 {
-			t.Errorf("%s: %d bytes, %v", f.Path, len(b), err)
+		if d := dumps[i]; d.Cost == nil || d.Cost.Goroutines != f.Goroutines || d.Cost.Passes < 1 || d.Cost.EstimatedPauseMS <= 0 {
+			t.Errorf("dump %s cost %+v, want the estimate from %d goroutines", d.Path, d.Cost, f.Goroutines)
 		}
 	}
 	// Before Go 1.27 pprof has no goroutineleak profile: 404, absent, not an
-	// error. From 1.27 it is served beside each dump.
-	wantLeak, wantLeakFiles := "absent", 0
+	// error. From 1.27 goroutineleak?debug=2 is the dump itself (the same
+	// text with leaked goroutines marked), fetched instead of goroutine?debug=2.
+	wantLeak, wantTool := "absent", "goroutine?debug=2"
 	if rpprof.Lookup("goroutineleak") != nil {
-		wantLeak, wantLeakFiles = "served", 3
+		wantLeak, wantTool = "served", "goroutineleak?debug=2"
 	}
-	if got := m.Targets[0].GoroutineLeak; got != wantLeak {
-		t.Errorf("goroutineleak = %q, want %s with %s", got, wantLeak, runtime.Version())
+	if got := m.Targets[0].GoroutineLeak; got != wantLeak || m.Targets[0].Handler != "absent" {
+		t.Errorf("goroutineleak = %q, handler %q, want %s and absent with %s", got, m.Targets[0].Handler, wantLeak, runtime.Version())
 	}
-	if n := len(filesOf(m, "api", FileGoroutineLeak)); n != wantLeakFiles || m.Failed() != 0 {
-		t.Errorf("%d leak files and %d failures, want %d and none", n, m.Failed(), wantLeakFiles)
+	for _, d := range dumps {
+		if d.Tool != wantTool {
+			t.Errorf("dump %s via %q, want %s", d.Path, d.Tool, wantTool)
+		}
 	}
-	if !containsAll(out, "next 2 at", "ok   api 1 goroutine api__1.txt", "done: 3 moments, "+strconv.Itoa(6+wantLeakFiles)+" files, 0 failed") {
+	if m.Failed() != 0 {
+		t.Errorf("%d failures, want none", m.Failed())
+	}
+	if !containsAll(out, "next 2 at", "ok   api 1 goroutine api__1.txt", "done: 3 moments, 6 files, 0 failed") {
 		t.Errorf("progress lines miss next/ok/done lines:\n%s", out)
 	}
 }
 
-// A server that serves goroutineleak (as Go 1.27 does) gets a -leak.txt
-// beside each dump. The handler is the real goroutine profile, served at the
+// A server that serves goroutineleak (as Go 1.27 does) gives the moment's
+// dump from goroutineleak?debug=2 (the full dump with leaked goroutines
+// marked), fetched once instead of goroutine?debug=2 and then the same
+// dump again. The handler is the real goroutine profile, served at the
 // leak path, so the bytes are a real runtime's.
 func TestPprofGoroutineLeakServed(t *testing.T) {
 	t.Parallel()
@@ -123,17 +130,20 @@ func TestPprofGoroutineLeakServed(t *testing.T) {
 	if m.Targets[0].GoroutineLeak != "served" {
 		t.Errorf("goroutineleak = %q, want served", m.Targets[0].GoroutineLeak)
 	}
-	leaks := filesOf(m, name, FileGoroutineLeak)
-	if len(leaks) != 2 {
-		t.Fatalf("%d leak files, want 2: %+v", len(leaks), m.Files)
+	dumps := m.Dumps(name)
+	if len(dumps) != 2 {
+		t.Fatalf("%d dumps, want 2: %+v", len(dumps), m.Files)
 	}
-	for _, f := range leaks {
-		if !strings.HasSuffix(f.Path, "-leak.txt") || f.Primary {
-			t.Errorf("leak file %+v", f)
+	for _, f := range dumps {
+		if f.Tool != "goroutineleak?debug=2" || f.Path != name+"__"+f.Moment+".txt" {
+			t.Errorf("dump %+v, want %s__N.txt via goroutineleak?debug=2", f, name)
 		}
 		if text := readFile(t, dir, f.Path); !strings.HasPrefix(text, "goroutine ") {
 			t.Errorf("%s starts %q", f.Path, text[:min(40, len(text))])
 		}
+	}
+	if n := len(filesOf(m, name, FileGoroutineLeak)) + len(filesOf(m, name, FileGoroutineProto)); n != 0 {
+		t.Errorf("%d files beside the dumps besides debug=1, want none: %+v", n, m.Files)
 	}
 }
 
@@ -162,7 +172,7 @@ func TestPprofSeveralTargets(t *testing.T) {
 			t.Errorf("%s dumps at %v, want [1 2]", name, got)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, "svc-2__2.pb.gz")); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, "svc-2__2-debug1.txt")); err != nil {
 		t.Error(err)
 	}
 }

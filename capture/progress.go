@@ -1,6 +1,8 @@
 package capture
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -38,6 +40,8 @@ const (
 	EventLoadStart
 	// EventLoadExit: the load command exited (or was stopped). Load, Time.
 	EventLoadExit
+	// EventLoadOutput: the load command printed a line. Line, Time.
+	EventLoadOutput
 	// EventDone: the run ended. Err (nil on success), Manifest.
 	EventDone
 )
@@ -52,6 +56,7 @@ type Event struct {
 	Load     *LoadRecord   // EventLoadStart, EventLoadExit, EventNext during a load
 	Late     time.Duration // EventMoment: how late it started (0 or more)
 	Due      time.Time     // EventNext, EventTick: when the next moment is due
+	Line     string        // EventLoadOutput: one line of the load's output, secrets scrubbed
 	Err      error         // EventDone
 	Manifest *Manifest     // EventDone: the final manifest
 }
@@ -182,8 +187,25 @@ func describe(e Event) string {
 		if f.Tool != "" {
 			extra = " via " + f.Tool
 		}
-		return fmt.Sprintf("ok   %s %s %s %s %s %s%s", f.Target, f.Moment, f.Kind, f.Path,
+		if c := f.Cost; c != nil && c.PauseMS > 0 {
+			extra += fmt.Sprintf(", stopped %s (%s)", fmtPause(c.PauseMS), c.PauseSource)
+		} else if c != nil && c.EstimatedPauseMS > 0 {
+			extra += fmt.Sprintf(", ~%s stop estimated", fmtPause(c.EstimatedPauseMS))
+		}
+		if f.Goroutines > 0 && f.Kind != FileJVM {
+			extra += fmt.Sprintf(", %d goroutines", f.Goroutines)
+		}
+		line := fmt.Sprintf("ok   %s %s %s %s %s %s%s", f.Target, f.Moment, f.Kind, f.Path,
 			humanBytes(f.Size), roundDur(time.Duration(f.DurationMS*float64(time.Millisecond))), extra)
+		if f.Warning != "" {
+			line += " · WARNING " + f.Warning
+		}
+		if f.Note != "" {
+			line += " · " + f.Note
+		}
+		return line
+	case EventLoadOutput:
+		return "load| " + e.Line
 	case EventNext:
 		return fmt.Sprintf("next %s at %s (in %s)", e.Moment, e.Due.Format("15:04:05.000"), roundDur(e.Due.Sub(e.Time)))
 	case EventLoadStart:
@@ -192,8 +214,15 @@ func describe(e Event) string {
 		}
 		return "load started: " + e.Load.Command
 	case EventLoadExit:
+		if strings.HasPrefix(e.Load.Error, loadStopped) {
+			// The run's end stopped it: the run's own line says why.
+			return fmt.Sprintf("load stopped after %s", roundDur(e.Load.Ended.Sub(e.Load.Started)))
+		}
 		return fmt.Sprintf("load %s after %s", loadStatus(e.Load), roundDur(e.Load.Ended.Sub(e.Load.Started)))
 	case EventDone:
+		if e.Err != nil && (errors.Is(e.Err, context.Canceled) || errors.Is(e.Err, context.DeadlineExceeded)) {
+			return e.Err.Error() // "interrupted after 3 moments: 5 files kept in DIR, ..."
+		}
 		m := e.Manifest
 		msg := fmt.Sprintf("done: %s, %s, %d failed", plural(len(m.Moments), "moment"), plural(len(m.Files)-m.Failed(), "file"), m.Failed())
 		if e.Err != nil {
@@ -212,6 +241,15 @@ func loadStatus(l *LoadRecord) string {
 		return "exited: " + l.Error
 	}
 	return "exited: status 0"
+}
+
+// fmtPause shows a pause in milliseconds to a sensible precision.
+func fmtPause(ms float64) string {
+	d := time.Duration(ms * float64(time.Millisecond))
+	if d < time.Millisecond {
+		return d.Round(10 * time.Microsecond).String()
+	}
+	return roundDur(d).String()
 }
 
 func roundDur(d time.Duration) time.Duration {

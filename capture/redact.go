@@ -57,7 +57,7 @@ func (p Plan) secrets() secrets {
 		}
 	}
 	for _, t := range p.Targets {
-		if t.Kind != KindPprof {
+		if t.Kind != KindPprof && t.Kind != KindActuator {
 			continue
 		}
 		if u, err := url.Parse(withScheme(t.URL)); err == nil && u.User != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -43,10 +44,18 @@ func Run(ctx context.Context, p Plan, prog Progress) (*Manifest, error) {
 	if err != nil {
 		return nil, p.secrets().scrubErr(err)
 	}
+	prev, err := inspectOutDir(plan.OutDir, plan.Append)
+	if err != nil {
+		var oe *OutDirError
+		if errors.As(err, &oe) {
+			return nil, p.secrets().scrubErr(&PlanError{Problems: []error{oe}})
+		}
+		return nil, p.secrets().scrubErr(fmt.Errorf("reading output folder: %w", err))
+	}
 	if err := os.MkdirAll(plan.OutDir, 0o755); err != nil {
 		return nil, p.secrets().scrubErr(fmt.Errorf("creating output folder: %w", err))
 	}
-	r := newRunner(plan, prog)
+	r := newRunner(plan, prog, prev)
 	if err := r.man.update(func(m *Manifest) {}); err != nil {
 		return nil, r.secrets.scrubErr(err)
 	}
@@ -126,10 +135,18 @@ type runner struct {
 	fatal     error // first manifest write error; ends the run
 	discarded int   // files in flight when ctx ended
 	bases     []string
-	leak      []string // per target: TargetRecord.GoroutineLeak
+	tidx      []int     // per target: its index in Manifest.Targets
+	targets   []*goSide // per pprof target: what is known of it; nil for others
+	jvm       []*jvmSide
+
+	run        int    // this run's number in an appended capture, from 0
+	fixedBase  int    // fixed labels go on from here (the last numeric label of earlier runs)
+	loadPrefix string // prefix of this run's load labels ("run2-") when "before" is taken
 }
 
-func newRunner(plan Plan, prog Progress) *runner {
+// newRunner sets up the run's manifest: a new one, or prev's (an appended
+// capture) with its last run moved to PreviousRuns.
+func newRunner(plan Plan, prog Progress, prev *Manifest) *runner {
 	sec := plan.secrets()
 	r := &runner{
 		plan:    plan,
@@ -138,11 +155,34 @@ func newRunner(plan Plan, prog Progress) *runner {
 		man:     &manifestWriter{dir: plan.OutDir},
 		prog:    prog,
 		bases:   make([]string, len(plan.Targets)),
-		leak:    make([]string, len(plan.Targets)),
+		tidx:    make([]int, len(plan.Targets)),
+		targets: make([]*goSide, len(plan.Targets)),
+		jvm:     make([]*jvmSide, len(plan.Targets)),
 	}
 	m := &r.man.m
+	if prev != nil {
+		*m = *prev
+		m.PreviousRuns = append(m.PreviousRuns, RunRecord{Started: prev.Started, Finished: prev.Finished,
+			Schedule: prev.Schedule, Load: prev.Load, Error: prev.Error, MaxPause: prev.MaxPause})
+		m.Finished, m.Load, m.Error = time.Time{}, nil, ""
+		r.run = len(m.PreviousRuns)
+		used := map[string]bool{}
+		for _, mo := range m.Moments {
+			used[mo.Label] = true
+			if n, err := strconv.Atoi(mo.Label); err == nil && n > r.fixedBase {
+				r.fixedBase = n
+			}
+		}
+		for k := r.run + 1; used[r.loadPrefix+"before"]; k++ {
+			r.loadPrefix = "run" + strconv.Itoa(k) + "-"
+		}
+	}
 	m.Version = ManifestVersion
 	m.Started = time.Now()
+	m.MaxPause = plan.MaxPause.String()
+	if plan.MaxPause < 0 {
+		m.MaxPause = "none"
+	}
 	m.Schedule = ScheduleRecord{Kind: scheduleEvery, Count: plan.Count}
 	if plan.Every > 0 {
 		m.Schedule.Every = plan.Every.String()
@@ -150,17 +190,68 @@ func newRunner(plan Plan, prog Progress) *runner {
 	if plan.Load != "" {
 		m.Schedule = ScheduleRecord{Kind: scheduleLoad, Every: plan.Every.String(), After: plan.After.String(), Load: sec.scrub(plan.Load)}
 	}
-	m.Targets = []TargetRecord{}
-	m.Moments = []Moment{}
-	m.Files = []File{}
-	for i, t := range plan.Targets {
+	if m.Targets == nil {
+		m.Targets = []TargetRecord{}
+	}
+	if m.Moments == nil {
+		m.Moments = []Moment{}
+	}
+	if m.Files == nil {
+		m.Files = []File{}
+	}
+	names := map[string]bool{}
+	for _, t := range plan.Targets {
+		names[t.Name] = true
+	}
+	for i := range r.plan.Targets {
+		t := &r.plan.Targets[i]
 		// Name was scrubbed by normalize; an exec target's source is its command.
-		m.Targets = append(m.Targets, TargetRecord{Name: t.Name, Kind: t.Kind, Source: sec.scrub(t.Source())})
+		rec := TargetRecord{Name: t.Name, Kind: t.Kind, Source: sec.scrub(t.Source())}
+		r.tidx[i] = -1
+		for j, old := range m.Targets {
+			if old.Name != t.Name {
+				continue
+			}
+			if old.Kind == rec.Kind && old.Source == rec.Source {
+				r.tidx[i] = j // the same process as in an earlier run: one timeline
+				break
+			}
+			// Another process under an earlier run's name: a name of its own.
+			base := t.Name
+			for n := 2; names[t.Name] || r.recorded(t.Name); n++ {
+				t.Name = base + "-" + strconv.Itoa(n)
+			}
+			names[t.Name] = true
+			rec.Name = t.Name
+			break
+		}
+		if r.tidx[i] < 0 {
+			r.tidx[i] = len(m.Targets)
+			m.Targets = append(m.Targets, rec)
+		}
+		switch t.Kind {
+		case KindPprof, KindActuator:
+			r.bases[i], _ = t.baseURL() // validated by normalize
+		}
 		if t.Kind == KindPprof {
-			r.bases[i], _ = pprofBase(t.URL) // validated by normalize
+			old := m.Targets[r.tidx[i]]
+			r.targets[i] = &goSide{leak: old.GoroutineLeak, handler: old.Handler}
+		}
+		if t.Kind == KindJVM {
+			r.jvm[i] = &jvmSide{}
 		}
 	}
 	return r
+}
+
+// recorded reports whether the manifest already has a target named name.
+func (r *runner) recorded(name string) bool {
+	for _, t := range r.man.m.Targets {
+		if t.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *runner) emit(e Event) {
@@ -194,7 +285,7 @@ func (r *runner) update(fn func(*Manifest)) {
 func (r *runner) moment(ctx context.Context, label string, planned time.Time) {
 	started := time.Now()
 	r.update(func(m *Manifest) {
-		m.Moments = append(m.Moments, Moment{Label: label, Index: len(m.Moments), Planned: planned, Started: started})
+		m.Moments = append(m.Moments, Moment{Label: label, Index: len(m.Moments), Planned: planned, Started: started, Run: r.run})
 	})
 	r.emit(Event{Kind: EventMoment, Time: started, Moment: label, Late: started.Sub(planned)})
 	var wg sync.WaitGroup
@@ -208,97 +299,100 @@ func (r *runner) moment(ctx context.Context, label string, planned time.Time) {
 type fileJob struct {
 	kind    FileKind
 	primary bool
-	name    string // final file name; for commands the extension follows the content
-	what    string // for messages: "goroutine debug=2", "jcmd/jstack", "command"
-	url     string // pprof only
+	// primaryOnFail records a failure of this file as the moment's primary:
+	// the count asked before a Go dump, without which no dump is taken.
+	primaryOnFail bool
+	name          string // final file name; for commands the extension follows the content
+	what          string // for messages: "goroutine debug=2", "jcmd/jstack", "command"
+	url           string // HTTP targets only
 }
 
-// target takes one target's files for a moment: the primary first, the
-// others only if it succeeded.
+// fetched is what a fetch produced: an uncommitted file and what is known
+// of it, copied into its File record.
+type fetched struct {
+	af         *atomicFile
+	kind       FileKind
+	ext        string // appended to fileJob.name (commands: by content)
+	tool       string
+	goroutines int
+	partial    bool
+	warning    string
+	note       string
+	cost       *Cost
+}
+
+// target takes one target's files for a moment.
 func (r *runner) target(ctx context.Context, i int, label string) {
 	t := r.plan.Targets[i]
 	prefix := t.Name + "__" + label
 	switch t.Kind {
 	case KindPprof:
-		for _, j := range pprofFiles(r.bases[i], prefix) {
-			if ctx.Err() != nil {
-				return // interrupted: start nothing new
-			}
-			if j.kind == FileGoroutineLeak && r.leak[i] == "absent" {
-				continue
-			}
-			absent := false
-			ok := r.file(ctx, t, label, j, func(ctx context.Context) (*atomicFile, FileKind, string, error) {
-				af, err := r.fetchPprof(ctx, j)
-				absent = errors.Is(err, errAbsent)
-				return af, j.kind, "", err
-			})
-			if j.kind == FileGoroutineLeak && r.leak[i] == "" && (ok || absent) {
-				state := "served"
-				if absent {
-					state = "absent"
-				}
-				r.leak[i] = state
-				r.update(func(m *Manifest) { m.Targets[i].GoroutineLeak = state })
-			}
-			if j.primary && !ok {
-				return
-			}
-		}
+		r.goMoment(ctx, i, label)
+	case KindActuator:
+		j := fileJob{kind: FileActuator, primary: true, name: prefix + ".json", what: "actuator threaddump", url: r.bases[i]}
+		r.file(ctx, t, label, j, func(ctx context.Context) (fetched, error) {
+			af, err := r.fetchActuator(ctx, j.url)
+			return fetched{af: af, kind: FileActuator}, err
+		})
 	case KindJVM:
 		j := fileJob{kind: FileJVM, primary: true, name: prefix + ".txt", what: "jcmd/jstack"}
-		r.file(ctx, t, label, j, func(ctx context.Context) (*atomicFile, FileKind, string, error) {
-			af, tool, err := jvmDump(ctx, r, t.PID)
-			return af, FileJVM, tool, err
+		r.file(ctx, t, label, j, func(ctx context.Context) (fetched, error) {
+			return r.jvmDump(ctx, i)
 		})
 	case KindExec:
 		j := fileJob{kind: FileUnknown, primary: true, name: prefix, what: "command"}
-		r.file(ctx, t, label, j, func(ctx context.Context) (*atomicFile, FileKind, string, error) {
+		r.file(ctx, t, label, j, func(ctx context.Context) (fetched, error) {
 			af, err := runToFile(ctx, r.plan.OutDir, r.plan.MaxBytes, r.plan.Timeout, []string{"sh", "-c", t.Command})
 			if err != nil {
-				return nil, FileUnknown, "", err
+				return fetched{kind: FileUnknown}, err
 			}
 			kind, err := detectCommandOutput(af.head, af.lastBytes(), af.n, af.f.Name())
 			if err != nil {
 				af.discard()
-				return nil, kind, "", err
+				return fetched{kind: kind}, err
 			}
-			return af, kind, "", nil
+			return fetched{af: af, kind: kind, ext: extension(kind)}, nil
 		})
 	}
 }
 
-// fetchFunc produces an uncommitted file, the kind it holds and the tool used.
-type fetchFunc func(context.Context) (*atomicFile, FileKind, string, error)
+// fetchFunc produces an uncommitted file and what is known of it; on
+// error, what it returns still names the kind tried.
+type fetchFunc func(context.Context) (fetched, error)
 
 // file runs fetch, commits its result under j.name, records it (or its
-// failure) in the manifest and reports it. It returns whether a file was
-// written. errAbsent records nothing.
-func (r *runner) file(ctx context.Context, t Target, label string, j fileJob, fetch fetchFunc) bool {
+// failure) in the manifest and reports it. It returns the record and
+// whether a file was written. errAbsent records nothing.
+func (r *runner) file(ctx context.Context, t Target, label string, j fileJob, fetch fetchFunc) (File, bool) {
 	if ctx.Err() != nil {
-		return false // interrupted before it started: nothing to record
+		return File{}, false // interrupted before it started: nothing to record
 	}
 	start := time.Now()
-	af, kind, tool, err := fetch(ctx)
+	res, err := fetch(ctx)
 	if errors.Is(err, errAbsent) {
-		return false
+		return File{}, false
 	}
-	f := File{Target: t.Name, Moment: label, Kind: kind, Primary: j.primary, Tool: tool, Started: start}
+	kind := res.kind
+	if kind == "" {
+		kind = j.kind
+	}
+	f := File{Target: t.Name, Moment: label, Kind: kind, Primary: j.primary, Tool: res.tool, Started: start,
+		Goroutines: res.goroutines, Partial: res.partial, Warning: r.secrets.scrub(res.warning), Note: r.secrets.scrub(res.note), Cost: res.cost}
 	if err == nil {
-		name := j.name
-		if t.Kind == KindExec {
-			name += extension(kind)
-		}
-		size := af.n
-		if err = af.commit(name); err == nil {
+		name := j.name + res.ext
+		size := res.af.n
+		if err = res.af.commit(name); err == nil {
 			f.Path, f.Size = name, size
 		}
 	}
 	if err != nil {
+		f.Primary = j.primary || j.primaryOnFail
+		f.Partial, f.Warning, f.Goroutines = false, "", 0
 		if ctx.Err() != nil {
 			r.mu.Lock()
 			r.discarded++
 			r.mu.Unlock()
+			f.Interrupted = true
 			err = fmt.Errorf("interrupted, nothing kept: %w", context.Cause(ctx))
 		}
 		f.Error = r.secrets.scrub(fmt.Sprintf("%s at %s: %s: %s", t.Name, label, j.what, oneLine(err.Error())))
@@ -306,7 +400,7 @@ func (r *runner) file(ctx context.Context, t Target, label string, j fileJob, fe
 	f.DurationMS = float64(time.Since(start).Microseconds()) / 1000
 	r.update(func(m *Manifest) { m.Files = append(m.Files, f) })
 	r.emit(Event{Kind: EventFile, Time: time.Now(), Moment: label, Target: t.Name, File: &f})
-	return f.OK()
+	return f, f.OK()
 }
 
 func extension(k FileKind) string {

@@ -10,7 +10,7 @@ import (
 func (r *runner) runFixed(ctx context.Context) error {
 	start := time.Now()
 	for i := 1; i <= r.plan.Count; i++ {
-		label := fixedLabel(i, r.plan.Count)
+		label := fixedLabel(r.fixedBase+i, r.fixedBase+r.plan.Count)
 		planned := start.Add(time.Duration(i-1) * r.plan.Every)
 		if i > 1 {
 			r.emit(Event{Kind: EventNext, Time: time.Now(), Due: planned, Moment: label})
@@ -39,7 +39,7 @@ func (r *runner) runFixed(ctx context.Context) error {
 // and from any state, ctx done ──▶ stop the load, record it, return.
 func (r *runner) runLoad(ctx context.Context) error {
 	start := time.Now()
-	r.moment(ctx, "before", start)
+	r.moment(ctx, r.loadPrefix+"before", start)
 	if ctx.Err() != nil {
 		return context.Cause(ctx)
 	}
@@ -49,13 +49,15 @@ func (r *runner) runLoad(ctx context.Context) error {
 
 	lctx, stopLoad := context.WithCancel(ctx) // also stops it when the run fails
 	defer stopLoad()
-	load, rec := startLoad(lctx, r.plan.Load, r.secrets)
+	load, rec := startLoad(lctx, r.plan.Load, r.secrets, func(line string) {
+		r.emit(Event{Kind: EventLoadOutput, Time: time.Now(), Line: line})
+	})
 	r.update(func(m *Manifest) { m.Load = &rec })
 	r.emit(Event{Kind: EventLoadStart, Time: rec.Started, Load: &rec})
 
 	next := rec.Started.Add(r.plan.Every)
 	for k := 1; ; k++ {
-		label := "during-" + strconv.Itoa(k)
+		label := r.loadPrefix + "during-" + strconv.Itoa(k)
 		r.emit(Event{Kind: EventNext, Time: time.Now(), Due: next, Moment: label, Load: &rec})
 		w := r.waitUntil(ctx, next, load.done)
 		if w == waitCanceled {
@@ -86,11 +88,11 @@ func (r *runner) runLoad(ctx context.Context) error {
 
 	r.recordLoad(load)
 	after := load.rec.Ended.Add(r.plan.After)
-	r.emit(Event{Kind: EventNext, Time: time.Now(), Due: after, Moment: "after"})
+	r.emit(Event{Kind: EventNext, Time: time.Now(), Due: after, Moment: r.loadPrefix + "after"})
 	if r.waitUntil(ctx, after, nil) == waitCanceled {
 		return context.Cause(ctx)
 	}
-	r.moment(ctx, "after", after)
+	r.moment(ctx, r.loadPrefix+"after", after)
 	if ctx.Err() != nil {
 		return context.Cause(ctx)
 	}

@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"errors"
@@ -156,4 +157,155 @@ func quoteLastLine(tail []byte) string {
 		return fmt.Sprintf("...%q", l[len(l)-60:])
 	}
 	return fmt.Sprintf("%q", l)
+}
+
+// debug1Header starts a pprof goroutine?debug=1 body:
+//
+//	goroutine profile: total 100004
+var debug1Header = []byte("goroutine profile: total ")
+
+// checkDebug1 checks a goroutine?debug=1 body and returns its "total N".
+func checkDebug1(head, tail []byte, size int64) (int, error) {
+	if size == 0 {
+		return 0, errEmpty
+	}
+	rest, ok := bytes.CutPrefix(head, debug1Header)
+	n, digits := 0, 0
+	for ok && digits < len(rest) && isDigit(rest[digits]) {
+		n = n*10 + int(rest[digits]-'0')
+		digits++
+	}
+	if !ok || digits == 0 {
+		return 0, fmt.Errorf("not a goroutine profile (debug=1): body starts with %s", quoteStart(head))
+	}
+	if !bytes.HasSuffix(tail, []byte("\n")) {
+		return 0, fmt.Errorf("truncated goroutine profile (debug=1): last line %s is not complete", quoteLastLine(tail))
+	}
+	return n, nil
+}
+
+// debug1Shape is what a debug=1 profile tells about the debug=2 dump of
+// the same goroutines, for the pause estimate.
+type debug1Shape struct {
+	total  int   // "total N"
+	bytes  int64 // estimated size of the debug=2 text
+	frames int   // frames summed over every goroutine (runtime frames included)
+	labels bool  // some goroutine carries pprof labels
+}
+
+// shapeDebug1 reads a debug=1 file once, without keeping it: records
+//
+//	3 @ 0x448cb1 0x48899d 0x692091 0x4912c1
+//	# labels: {"route":"/api/items"}
+//	#	0x692090	runtime/pprof.writeRuntimeProfile+0xb0	/usr/local/go/src/runtime/pprof/pprof.go:851
+//
+// give, per record, its count, its stack depth (the PCs, runtime frames
+// included, which the stop-the-world walk visits but neither text prints)
+// and the length of its frame lines. A debug=2 goroutine prints a header
+// (~32 bytes), each frame as "func(args)\n\tfile:line +0xNN\n" (about a
+// debug=1 frame line plus a few bytes of arguments), and its creator (two
+// lines, ~100 bytes). One pass, no regexp.
+func shapeDebug1(path string, total int) (debug1Shape, error) {
+	const header, creator, argBytes = 32, 100, 8
+	s := debug1Shape{total: total}
+	f, err := os.Open(path)
+	if err != nil {
+		return s, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 4<<20)
+	count, pcs, lines, lineBytes := 0, 0, 0, 0
+	flush := func() {
+		if count == 0 {
+			return
+		}
+		s.frames += count * max(pcs, lines)
+		s.bytes += int64(count) * int64(header+creator+lineBytes+lines*argBytes)
+		count, pcs, lines, lineBytes = 0, 0, 0, 0
+	}
+	first := true
+	for sc.Scan() {
+		line := sc.Bytes()
+		if first {
+			first = false
+			continue // "goroutine profile: total N"
+		}
+		switch {
+		case len(line) == 0:
+			flush()
+		case bytes.HasPrefix(line, []byte("# labels:")):
+			s.labels = true
+		case bytes.HasPrefix(line, []byte("#\t")):
+			lines++
+			lineBytes += len(line)
+		case len(line) > 0 && isDigit(line[0]):
+			flush()
+			n := 0
+			for _, c := range line {
+				if !isDigit(c) {
+					break
+				}
+				n = n*10 + int(c-'0')
+			}
+			count, pcs = n, bytes.Count(line, []byte(" 0x"))
+		}
+	}
+	flush()
+	return s, sc.Err()
+}
+
+// countGoroutines counts the goroutine headers ("goroutine N [") at the
+// start of lines in a debug=2 file: how much of a cut dump was kept.
+func countGoroutines(path string) (int, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 1<<20)
+	n, atStart := 0, true
+	for {
+		line, err := br.ReadSlice('\n')
+		if atStart && hasGoroutineHeader(line) {
+			n++
+		}
+		atStart = err == nil // a line longer than the buffer goes on in the next slice
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+	}
+}
+
+// checkActuatorJSON: Spring Boot 2 and later answer {"threads":[...]}
+// (serialized java.lang.management.ThreadInfo), Boot 1.x a top-level
+// array of the same objects. A complete body ends with "}" or "]".
+func checkActuatorJSON(head, tail []byte, size int64) error {
+	if size == 0 {
+		return errEmpty
+	}
+	h := bytes.TrimLeft(head, " \t\r\n\ufeff")
+	switch {
+	case bytes.HasPrefix(h, []byte("{")):
+		if !bytes.Contains(h, []byte(`"threads"`)) {
+			return fmt.Errorf("not an Actuator thread dump: a JSON object without \"threads\", starting %s", quoteStart(head))
+		}
+	case bytes.HasPrefix(h, []byte("[")):
+		if len(bytes.TrimSpace(h)) > 2 && !bytes.Contains(h, []byte(`"threadName"`)) {
+			return fmt.Errorf("not an Actuator thread dump: a JSON array without \"threadName\", starting %s", quoteStart(head))
+		}
+	default:
+		return fmt.Errorf("not an Actuator JSON thread dump: body starts with %s", quoteStart(head))
+	}
+	t := bytes.TrimRight(tail, " \t\r\n")
+	if len(t) == 0 || (t[len(t)-1] != '}' && t[len(t)-1] != ']') {
+		return fmt.Errorf("truncated Actuator thread dump: JSON ends with %s", quoteLastLine(tail))
+	}
+	return nil
 }

@@ -18,6 +18,9 @@ const (
 	KindJVM Kind = "jvm"
 	// KindExec is a shell command (run with sh -c) printing a dump on stdout: Target.Command.
 	KindExec Kind = "exec"
+	// KindActuator is a Spring Boot Actuator thread dump endpoint
+	// (/actuator/threaddump), fetched as JSON: Target.URL.
+	KindActuator Kind = "actuator"
 )
 
 // Target is one process to dump at every moment.
@@ -29,9 +32,10 @@ type Target struct {
 	// Kind picks which of URL, PID or Command is used.
 	Kind Kind
 	// URL is the pprof base URL (http://127.0.0.1:6060, 127.0.0.1:6060,
-	// .../debug/pprof or .../debug/pprof/goroutine); only for KindPprof.
-	// Its query is dropped (pass credentials in Plan.Headers); user info is
-	// sent as basic auth and never recorded.
+	// .../debug/pprof or .../debug/pprof/goroutine) for KindPprof, or the
+	// Actuator endpoint for KindActuator (see ActuatorTarget). Its query is
+	// dropped (pass credentials in Plan.Headers); user info is sent as basic
+	// auth and never recorded.
 	URL string
 	// PID is the local JVM's process id; only for KindJVM.
 	PID int
@@ -42,6 +46,23 @@ type Target struct {
 // PprofTarget is a Go process's pprof base or goroutine URL.
 func PprofTarget(name, rawURL string) Target {
 	return Target{Name: name, Kind: KindPprof, URL: rawURL}
+}
+
+// ActuatorTarget is a Spring Boot Actuator thread dump endpoint. rawURL is
+// the endpoint itself (a path ending in /threaddump: .../actuator/threaddump,
+// or a custom base path such as /manage/threaddump), the application's root
+// (http://h:8080, which means /actuator/threaddump), or an Actuator base
+// path (http://h:8081/manage, which means /manage/threaddump).
+func ActuatorTarget(name, rawURL string) Target {
+	return Target{Name: name, Kind: KindActuator, URL: rawURL}
+}
+
+// IsActuatorURL reports whether rawURL names an Actuator thread dump
+// endpoint by its path (…/actuator/threaddump), so that a caller given a
+// plain URL can tell it from a pprof one.
+func IsActuatorURL(rawURL string) bool {
+	u, err := url.Parse(withScheme(rawURL))
+	return err == nil && strings.HasSuffix(strings.TrimRight(u.Path, "/"), "/actuator/threaddump")
 }
 
 // JVMTarget is a local JVM by process id.
@@ -61,12 +82,69 @@ func (t Target) Source() string {
 			return redactURL(base)
 		}
 		return redactURL(withScheme(t.URL))
+	case KindActuator:
+		if u, err := actuatorURL(t.URL); err == nil {
+			return redactURL(u)
+		}
+		return redactURL(withScheme(t.URL))
 	case KindJVM:
 		return "pid " + strconv.Itoa(t.PID)
 	case KindExec:
 		return t.Command
 	}
 	return ""
+}
+
+// baseURL is the URL a pprof or Actuator target's requests start from.
+func (t Target) baseURL() (string, error) {
+	if t.Kind == KindActuator {
+		return actuatorURL(t.URL)
+	}
+	return pprofBase(t.URL)
+}
+
+// actuatorURL turns an accepted Actuator URL into the thread dump endpoint
+// (no query, no fragment).
+//
+//	http://h:8080                         → http://h:8080/actuator/threaddump
+//	http://h:8080/actuator/threaddump/    → http://h:8080/actuator/threaddump
+//	http://h:8081/manage                  → http://h:8081/manage/threaddump
+func actuatorURL(raw string) (string, error) {
+	u, err := parseHTTPURL(raw, "Actuator")
+	if err != nil {
+		return "", err
+	}
+	p := strings.TrimRight(u.Path, "/")
+	switch {
+	case strings.HasSuffix(p, "/threaddump"):
+	case p == "":
+		p = "/actuator/threaddump"
+	default:
+		p += "/threaddump"
+	}
+	u.Path, u.RawPath = p, ""
+	return u.String(), nil
+}
+
+// parseHTTPURL parses an http or https URL with a host and drops its query
+// and fragment; what names the kind of URL in errors.
+func parseHTTPURL(raw, what string) (*url.URL, error) {
+	u, err := url.Parse(withScheme(raw))
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // without the URL, which may hold a password
+		}
+		return nil, fmt.Errorf("bad %s URL: %v", what, err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return nil, fmt.Errorf("bad %s URL %q: scheme must be http or https", what, redactURL(raw))
+	}
+	if u.Host == "" {
+		return nil, fmt.Errorf("bad %s URL %q: no host", what, redactURL(raw))
+	}
+	u.RawQuery, u.Fragment = "", ""
+	return u, nil
 }
 
 // pprofBase turns any accepted pprof URL into the .../debug/pprof base
@@ -76,21 +154,10 @@ func (t Target) Source() string {
 //	http://h:6060/debug/pprof/            → http://h:6060/debug/pprof
 //	http://h:6060/x/debug/pprof/goroutine → http://h:6060/x/debug/pprof
 func pprofBase(raw string) (string, error) {
-	u, err := url.Parse(withScheme(raw))
+	u, err := parseHTTPURL(raw, "pprof")
 	if err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err // without the URL, which may hold a password
-		}
-		return "", fmt.Errorf("bad pprof URL: %v", err)
+		return "", err
 	}
-	if u.Scheme != "http" && u.Scheme != "https" {
-		return "", fmt.Errorf("bad pprof URL %q: scheme must be http or https", redactURL(raw))
-	}
-	if u.Host == "" {
-		return "", fmt.Errorf("bad pprof URL %q: no host", redactURL(raw))
-	}
-	u.RawQuery, u.Fragment = "", ""
 	p := strings.TrimRight(u.Path, "/")
 	for _, suffix := range []string{"/goroutine", "/goroutineleak"} {
 		if strings.HasSuffix(p, "/debug/pprof"+suffix) {
@@ -123,7 +190,7 @@ func safeName(s string) string {
 // (from 1), used for commands.
 func defaultName(t Target, i int) string {
 	switch t.Kind {
-	case KindPprof:
+	case KindPprof, KindActuator:
 		if u, err := url.Parse(withScheme(t.URL)); err == nil && u.Host != "" {
 			return safeName(u.Host)
 		}

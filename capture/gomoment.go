@@ -1,0 +1,251 @@
+package capture
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// HandlerPath is where package handler is served, relative to a target's
+// pprof base (".../debug/pprof"): capture asks for it first and falls back
+// to net/http/pprof when it answers 404.
+const HandlerPath = "/dumpdiff/goroutine"
+
+// What one full Go dump costs the target, for the pause budget.
+const (
+	// stopPerGoroutine is the stop of the world per goroutine for one walk
+	// of runtime.Stack(buf, true): measured by bench/capture-cost.sh on 2
+	// vCPUs, Go 1.26.8 (100k goroutines of mixed stacks: 3.3 µs); a little
+	// above, so the estimate errs toward sparing the target. Refined per
+	// target by what package handler measures.
+	stopPerGoroutine = 4 * time.Microsecond
+	// runtimeStackCap is net/http/pprof's largest debug=2 buffer: a body of
+	// exactly this size was cut by the runtime.
+	runtimeStackCap = 64 << 20
+	// pprofFirstBuffer is the first buffer pprof tries; each retry doubles it.
+	pprofFirstBuffer = 1 << 20
+)
+
+// goSide is what a run knows of one Go target across its moments.
+type goSide struct {
+	leak    string        // TargetRecord.GoroutineLeak: "", "served", "absent"
+	handler string        // TargetRecord.Handler: "", "served", "absent"
+	perG    time.Duration // measured stop per goroutine and walk; 0 until the handler reports one
+}
+
+// pprofWalks is how many stop-the-world walks net/http/pprof's debug=2
+// makes for a dump of size bytes: one per buffer from 1 MiB, doubling,
+// until one holds the dump or 64 MiB is reached (then the dump is cut).
+func pprofWalks(size int64) int {
+	walks := 1
+	for buf := int64(pprofFirstBuffer); size >= buf && buf < runtimeStackCap; buf *= 2 {
+		walks++
+	}
+	return walks
+}
+
+// estimate is the stop of one full dump of sh's goroutines by an endpoint
+// making walks walks.
+func (g *goSide) estimate(sh debug1Shape, walks int) time.Duration {
+	per := stopPerGoroutine
+	if g.perG > 0 {
+		per = g.perG
+	}
+	return time.Duration(walks) * time.Duration(sh.total) * per
+}
+
+// goMoment takes one Go target at one moment:
+//
+//	debug=1 (count, labels; no stop) ── estimate the full dump's stop ─┬─ within budget: one full dump
+//	                                                                   │   handler > goroutineleak?debug=2 > goroutine?debug=2
+//	                                                                   │   (cut at 64 MiB: kept, flagged, debug=0 beside)
+//	                                                                   └─ over budget: debug=0 (labels, runtime frames)
+//
+// The debug=1 file stays beside the moment's dump: its "total N" is the true
+// count and its labels join the text's goroutines, so debug=0 is taken only
+// where it adds what the text and debug=1 lack.
+func (r *runner) goMoment(ctx context.Context, i int, label string) {
+	t, g, base := r.plan.Targets[i], r.targets[i], r.bases[i]
+	prefix := t.Name + "__" + label
+	var shape debug1Shape
+	probe := fileJob{kind: FileGoroutineDebug1, primaryOnFail: true, name: prefix + "-debug1.txt", what: "goroutine debug=1", url: base + "/goroutine?debug=1"}
+	if _, ok := r.file(ctx, t, label, probe, func(ctx context.Context) (fetched, error) {
+		res := fetched{kind: FileGoroutineDebug1, tool: "goroutine?debug=1"}
+		af, _, err := r.get(ctx, probe.url, "")
+		if err != nil {
+			return res, err
+		}
+		n, err := checkDebug1(af.head, af.lastBytes(), af.n)
+		if err == nil {
+			shape, err = shapeDebug1(af.f.Name(), n)
+		}
+		if err != nil {
+			af.discard()
+			return res, fmt.Errorf("GET %s: %w", showURL(probe.url), err)
+		}
+		res.af, res.goroutines = af, n
+		return res, nil
+	}); !ok {
+		return
+	}
+
+	budget := r.plan.MaxPause
+	over := func(walks int) bool { return budget >= 0 && g.estimate(shape, walks) > budget }
+	full := []fileJob{}
+	if g.handler != "absent" {
+		full = append(full, fileJob{kind: FileGoroutine, primary: true, name: prefix + ".txt", what: "handler", url: base + HandlerPath})
+	}
+	if g.leak != "absent" {
+		full = append(full, fileJob{kind: FileGoroutine, primary: true, name: prefix + ".txt", what: "goroutineleak debug=2", url: base + "/goroutineleak?debug=2"})
+	}
+	full = append(full, fileJob{kind: FileGoroutine, primary: true, name: prefix + ".txt", what: "goroutine debug=2", url: base + "/goroutine?debug=2"})
+
+	for _, j := range full {
+		if ctx.Err() != nil {
+			return
+		}
+		walks := pprofWalks(shape.bytes)
+		if j.what == "handler" {
+			walks = 1
+		}
+		if over(walks) {
+			r.cheapMoment(ctx, i, label, shape, walks)
+			return
+		}
+		cost := &Cost{Goroutines: shape.total, Passes: walks, EstimatedPauseMS: ms(g.estimate(shape, walks))}
+		f, ok := r.file(ctx, t, label, j, func(ctx context.Context) (fetched, error) {
+			return r.fullDump(ctx, i, j, shape, cost)
+		})
+		switch {
+		case f.Target == "" && ctx.Err() != nil:
+			return
+		case f.Target == "": // 404: not served; try the next endpoint
+			r.served(i, j.what, "absent")
+			continue
+		case j.what == "handler" || j.what == "goroutineleak debug=2":
+			r.served(i, j.what, "served")
+		}
+		if ok && f.Partial {
+			// The runtime cut the dump: debug=1 beside has the true total,
+			// debug=0 adds runtime frames (wait states) for the counts.
+			r.beside(ctx, i, label, fileJob{kind: FileGoroutineProto, name: prefix + ".pb.gz", what: "goroutine debug=0", url: base + "/goroutine?debug=0"})
+		}
+		return
+	}
+}
+
+// fullDump fetches a debug=2 dump (or the handler's) and checks it; a body
+// of exactly pprof's 64 MiB cap that is cut is kept as a partial dump.
+func (r *runner) fullDump(ctx context.Context, i int, j fileJob, shape debug1Shape, cost *Cost) (fetched, error) {
+	res := fetched{kind: FileGoroutine, tool: toolOf(j), cost: cost}
+	af, hdr, err := r.get(ctx, j.url, "")
+	if err != nil {
+		if notServed(err) && j.what != "goroutine debug=2" {
+			return res, errAbsent
+		}
+		return res, err
+	}
+	if j.what == "handler" {
+		if n, err := strconv.Atoi(hdr.Get("Dumpdiff-Goroutines")); err == nil {
+			res.goroutines = n
+		}
+		if d, err := time.ParseDuration(hdr.Get("Dumpdiff-Stop")); err == nil {
+			cost.PauseMS, cost.PauseSource = ms(d), "handler"
+			if w, err := strconv.Atoi(hdr.Get("Dumpdiff-Walks")); err == nil && w > 0 {
+				cost.Passes = w
+			}
+			if shape.total > 0 && d > 0 {
+				r.targets[i].perG = d / time.Duration(shape.total*cost.Passes)
+			}
+		}
+	} else {
+		cost.Passes = pprofWalks(af.n) // what it took, now the size is known
+	}
+	err = checkGoroutineText(af.head, af.lastBytes(), af.n)
+	if err != nil && af.n == runtimeStackCap && j.what != "handler" && hasGoroutineHeader(af.head) {
+		n, cerr := countGoroutines(af.f.Name())
+		if cerr == nil {
+			res.af, res.partial, res.goroutines = af, true, n
+			res.warning = fmt.Sprintf("cut by the runtime's 64 MiB limit: %d of %d goroutines", n, shape.total)
+			return res, nil
+		}
+	}
+	if err != nil {
+		af.discard()
+		return res, fmt.Errorf("GET %s: %w", showURL(j.url), err)
+	}
+	res.af = af
+	return res, nil
+}
+
+// cheapMoment takes the encodings that walk goroutines without stopping
+// the world: the debug=0 proto as the moment's dump (it keeps runtime
+// frames, hence wait states, and labels), beside the debug=1 already taken.
+func (r *runner) cheapMoment(ctx context.Context, i int, label string, shape debug1Shape, walks int) {
+	t, g := r.plan.Targets[i], r.targets[i]
+	est := g.estimate(shape, walks)
+	note := fmt.Sprintf("over the pause budget: %d goroutines, a full dump would stop the target about %s (%d walks) > max-pause %s: took debug=0 and debug=1 instead",
+		shape.total, roundDur(est), walks, r.plan.MaxPause)
+	j := fileJob{kind: FileGoroutineProto, primary: true, name: t.Name + "__" + label + ".pb.gz", what: "goroutine debug=0", url: r.bases[i] + "/goroutine?debug=0"}
+	r.file(ctx, t, label, j, func(ctx context.Context) (fetched, error) {
+		res, err := r.fetchProto(ctx, j)
+		res.note, res.goroutines = note, shape.total
+		return res, err
+	})
+}
+
+// beside takes a file beside the moment's dump.
+func (r *runner) beside(ctx context.Context, i int, label string, j fileJob) {
+	r.file(ctx, r.plan.Targets[i], label, j, func(ctx context.Context) (fetched, error) {
+		return r.fetchProto(ctx, j)
+	})
+}
+
+func (r *runner) fetchProto(ctx context.Context, j fileJob) (fetched, error) {
+	res := fetched{kind: FileGoroutineProto, tool: toolOf(j)}
+	af, _, err := r.get(ctx, j.url, "")
+	if err != nil {
+		return res, err
+	}
+	if err := checkGzipFile(af.head, af.f.Name()); err != nil {
+		af.discard()
+		return res, fmt.Errorf("GET %s: %w", showURL(j.url), err)
+	}
+	res.af = af
+	return res, nil
+}
+
+// served records whether an optional endpoint is served by target i.
+func (r *runner) served(i int, what, state string) {
+	g := r.targets[i]
+	ti := r.tidx[i]
+	switch what {
+	case "handler":
+		if g.handler == state {
+			return
+		}
+		g.handler = state
+		r.update(func(m *Manifest) { m.Targets[ti].Handler = state })
+	case "goroutineleak debug=2":
+		if g.leak == state {
+			return
+		}
+		g.leak = state
+		r.update(func(m *Manifest) { m.Targets[ti].GoroutineLeak = state })
+	}
+}
+
+func toolOf(j fileJob) string {
+	switch j.what {
+	case "handler":
+		return "handler"
+	case "goroutineleak debug=2":
+		return "goroutineleak?debug=2"
+	case "goroutine debug=0":
+		return "goroutine?debug=0"
+	}
+	return "goroutine?debug=2"
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
