@@ -50,7 +50,7 @@ func timelineFinding(p *Pass, pl *Pool, g *Group) (Finding, bool) {
 	// A debug=1 moment prints no wait state: its goroutines of this pool
 	// may be in this very state, filed as unknown. A rise against it is
 	// the encodings differing, not the program.
-	if g.State != "unknown" && unknownIn(pl) {
+	if g.State != "unknown" && unknownIn(pl) && mixesStatePrinting(p.R) {
 		return Finding{}, false
 	}
 	claim := p.explainedBy(g, at)
@@ -137,6 +137,22 @@ func firstRise(c []int) int {
 		}
 	}
 	return 0
+}
+
+// mixesStatePrinting reports whether some moments are debug=1 profiles
+// (no wait state printed) and others print one (debug=2, proto frames):
+// only then can one goroutine be "unknown" at one moment and known at
+// another.
+func mixesStatePrinting(r *Result) bool {
+	d1, other := false, false
+	for _, m := range r.Moments {
+		if m.Format == parse.FormatGoDebug1 {
+			d1 = true
+		} else {
+			other = true
+		}
+	}
+	return d1 && other
 }
 
 // unknownIn reports whether a pool has goroutines whose state a moment's
