@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/dumpdiff/dumpdiff/analyze"
 	"github.com/dumpdiff/dumpdiff/capture"
 	"github.com/dumpdiff/dumpdiff/report"
 	"github.com/spf13/cobra"
@@ -17,7 +20,9 @@ func newCaptureCmd() *cobra.Command {
 	var (
 		pids        []int
 		execs       []string
+		actuators   []string
 		out         string
+		appendTo    bool
 		every       time.Duration
 		count       int
 		load        string
@@ -25,23 +30,44 @@ func newCaptureCmd() *cobra.Command {
 		after       time.Duration
 		timeout     time.Duration
 		maxMiB      int64
+		maxPause    time.Duration
+		locks       bool
 		headers     []string
 		doAnalyze   bool
 		af          analysisFlags
+		rf          reportFlags
 	)
 	cmd := &cobra.Command{
-		Use:   "capture [URL...] [--pid PID] [--exec CMD] --out DIR",
-		Short: "Pull dumps live from Go (pprof) and JVM processes, on a schedule or around a load",
+		Use:   "capture [URL...] [--pid PID] [--exec CMD] [--actuator URL] --out DIR",
+		Short: "Pull dumps live from Go (pprof), JVM and Spring Boot processes, on a schedule or around a load",
 		Example: `  dumpdiff capture http://127.0.0.1:6060 --every 15s --count 4 --out dumps/
   dumpdiff capture --pid 4242 --load 'wrk -d30s http://127.0.0.1:8080/' --during-every 10s --out dumps/ --analyze
-  dumpdiff capture --exec 'kubectl exec api-0 -- jcmd 1 Thread.print -l' --every 10s --count 3 --out dumps/`,
+  dumpdiff capture http://127.0.0.1:8080/actuator/threaddump --header 'Authorization: Bearer ...' --out dumps/
+  dumpdiff capture --exec 'kubectl exec api-0 -- jcmd 1 Thread.print' --every 10s --count 3 --out dumps/ --append`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
 				return fmt.Errorf("--out DIR is required")
 			}
-			plan := capture.Plan{OutDir: out, Timeout: timeout, MaxBytes: maxMiB << 20, Load: load}
+			// Refuse bad report flags before a capture that may take minutes.
+			if err := rf.check(); err != nil {
+				return err
+			}
+			plan := capture.Plan{OutDir: out, Append: appendTo, Timeout: timeout, MaxBytes: maxMiB << 20,
+				Load: load, MaxPause: maxPause, Locks: locks}
+			if !cmd.Flags().Changed("max-pause") {
+				plan.MaxPause = 0 // the package default
+			} else if maxPause == 0 {
+				plan.MaxPause = -1 // --max-pause 0: no budget
+			}
 			for _, u := range args {
-				plan.Targets = append(plan.Targets, capture.PprofTarget("", u))
+				if capture.IsActuatorURL(u) {
+					plan.Targets = append(plan.Targets, capture.ActuatorTarget("", u))
+				} else {
+					plan.Targets = append(plan.Targets, capture.PprofTarget("", u))
+				}
+			}
+			for _, u := range actuators {
+				plan.Targets = append(plan.Targets, capture.ActuatorTarget("", u))
 			}
 			for _, p := range pids {
 				plan.Targets = append(plan.Targets, capture.JVMTarget("", p))
@@ -50,7 +76,7 @@ func newCaptureCmd() *cobra.Command {
 				plan.Targets = append(plan.Targets, capture.ExecTarget("", c))
 			}
 			if len(plan.Targets) == 0 {
-				return fmt.Errorf("nothing to capture: give a pprof URL, --pid or --exec")
+				return fmt.Errorf("nothing to capture: give a pprof or Actuator URL, --actuator, --pid or --exec")
 			}
 			warn := func(flag, why string) {
 				if cmd.Flags().Changed(flag) {
@@ -66,6 +92,11 @@ func newCaptureCmd() *cobra.Command {
 				warn("during-every", "without --load")
 				warn("after", "without --load")
 			}
+			if !doAnalyze {
+				for _, f := range []string{"format", "fail-on", "color"} {
+					warn(f, "without --analyze")
+				}
+			}
 			if len(headers) > 0 {
 				plan.Headers = http.Header{}
 				for _, h := range headers {
@@ -77,43 +108,141 @@ func newCaptureCmd() *cobra.Command {
 				}
 			}
 			m, err := capture.Run(cmd.Context(), plan, capture.NewProgress(cmd.ErrOrStderr()))
-			if m != nil && m.Failed() > 0 && err == nil {
-				fmt.Fprintf(cmd.ErrOrStderr(), "dumpdiff: %d capture(s) failed; see %s/manifest.json\n", m.Failed(), out)
-			}
-			if err != nil {
-				// A refused plan created nothing, and an interruption's text
-				// already names the folder.
-				if m == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			interrupted := errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+			if err != nil && !interrupted {
+				if oe, ok := errors.AsType[*capture.OutDirError](err); ok {
+					return outDirMessage(oe)
+				}
+				// A refused plan created nothing.
+				if m == nil {
 					return fmt.Errorf("capture: %w", err)
 				}
 				return fmt.Errorf("capture: %w (what was captured is in %s)", err, out)
 			}
-			if doAnalyze {
+			if m != nil && m.Faults() > 0 && err == nil {
+				fmt.Fprintf(cmd.ErrOrStderr(), "dumpdiff: %d capture(s) failed; see %s/manifest.json\n", m.Faults(), out)
+			}
+			// Interrupted: the progress printed its one line ("interrupted
+			// after 3 moments: 5 files kept in DIR, ..."); what was captured
+			// is still analyzed when asked.
+			failed := ""
+			if doAnalyze && m != nil && hasDump(m) {
 				af.stdin = cmd.InOrStdin()
 				rs, err := af.analyze([]string{out}, cmd.ErrOrStderr())
 				if err != nil {
 					return err
 				}
-				if err := report.GenerateMany(cmd.OutOrStdout(), rs, report.Options{Format: "text", Color: wantColor("auto", cmd.OutOrStdout())}); err != nil {
+				if failed, err = rf.generate(cmd.OutOrStdout(), rs); err != nil {
 					return err
 				}
+			}
+			switch {
+			case interrupted:
+				return &exitError{code: interruptStatus(cmd.Context())}
+			case failed != "":
+				return &exitError{code: 3, msg: fmt.Sprintf("finding %s present (--fail-on)", failed)}
 			}
 			return nil
 		},
 	}
 	f := cmd.Flags()
-	f.IntSliceVar(&pids, "pid", nil, "a local JVM to dump with jcmd Thread.print -l (jstack -l as fallback); repeatable")
+	f.IntSliceVar(&pids, "pid", nil, "a local JVM to dump with jcmd Thread.print (jstack as fallback); repeatable")
 	f.StringArrayVar(&execs, "exec", nil, "a shell command that prints a dump (e.g. through kubectl exec); repeatable")
-	f.StringVar(&out, "out", "", "folder for the dumps and manifest.json (created if needed)")
+	f.StringArrayVar(&actuators, "actuator", nil, "a Spring Boot Actuator thread dump endpoint, fetched as JSON (a URL ending in /actuator/threaddump is one too); repeatable")
+	f.StringVar(&out, "out", "", "folder for the dumps and manifest.json: new or empty, or a capture to continue with --append")
+	f.BoolVar(&appendTo, "append", false, "continue the capture already in --out: its moments are kept and these added after them")
 	f.DurationVar(&every, "every", 15*time.Second, "interval between moments on a fixed schedule")
 	f.IntVar(&count, "count", 4, "number of moments on a fixed schedule")
-	f.StringVar(&load, "load", "", "a load command: dump before it, every --during-every while it runs, and --after it exits")
+	f.StringVar(&load, "load", "", "a load command: dump before it, every --during-every while it runs, and --after it exits; its output is shown (load| ...) and kept in the manifest")
 	f.DurationVar(&duringEvery, "during-every", 10*time.Second, "interval between dumps while --load runs")
 	f.DurationVar(&after, "after", capture.DefaultAfter, "delay after the load exits before the last dump")
 	f.DurationVar(&timeout, "timeout", capture.DefaultTimeout, "per request or command")
 	f.Int64Var(&maxMiB, "max-size", capture.DefaultMaxBytes>>20, "size cap per response, in MiB")
-	f.StringArrayVar(&headers, "header", nil, "an HTTP header sent to pprof endpoints ('Authorization: Bearer ...'); never recorded")
-	f.BoolVar(&doAnalyze, "analyze", false, "print the report when the capture ends")
+	f.DurationVar(&maxPause, "max-pause", capture.DefaultMaxPause, "longest stop of the world one full Go dump may cost the target (estimated from its goroutine count); above it debug=0 and debug=1 are taken instead; 0: no budget")
+	f.BoolVar(&locks, "locks", false, "JVM: always print lock ownership (Thread.print -l: a heap walk inside the safepoint); without it -l is taken only when threads park on a lock whose owner only -l shows")
+	f.StringArrayVar(&headers, "header", nil, "an HTTP header sent to pprof and Actuator endpoints ('Authorization: Bearer ...'); never recorded")
+	f.BoolVar(&doAnalyze, "analyze", false, "print the report when the capture ends (also when interrupted)")
 	af.register(cmd)
+	rf.register(cmd)
 	return cmd
+}
+
+// reportFlags are the main job's report flags, for capture --analyze.
+type reportFlags struct {
+	format, failOn, color string
+	kinds                 []string // --fail-on, checked
+}
+
+func (rf *reportFlags) register(cmd *cobra.Command) {
+	cmd.Flags().StringVarP(&rf.format, "format", "f", "text", "--analyze output: "+strings.Join(report.Formats(), ", "))
+	cmd.Flags().StringVar(&rf.failOn, "fail-on", "", "with --analyze, exit 3 when a finding of these kinds is present (comma-separated: "+strings.Join(findingKinds, ",")+")")
+	cmd.Flags().StringVar(&rf.color, "color", "auto", "colour the --analyze text report: auto, always, never")
+}
+
+// check validates the flags as the main job does.
+func (rf *reportFlags) check() error {
+	if rf.color != "auto" && rf.color != "always" && rf.color != "never" {
+		return fmt.Errorf("unknown --color %q: want auto, always or never", rf.color)
+	}
+	if !slices.Contains(report.Formats(), rf.format) && rf.format != "md" {
+		return fmt.Errorf("unknown --format %q: want %s", rf.format, strings.Join(report.Formats(), ", "))
+	}
+	rf.kinds = nil
+	if rf.failOn != "" {
+		for _, k := range strings.Split(rf.failOn, ",") {
+			k = strings.TrimSpace(k)
+			if !slices.Contains(findingKinds, k) {
+				return fmt.Errorf("unknown --fail-on kind %q: want %s", k, strings.Join(findingKinds, ", "))
+			}
+			rf.kinds = append(rf.kinds, k)
+		}
+	}
+	return nil
+}
+
+// generate writes the report and returns the first finding kind present
+// that --fail-on names ("" for none).
+func (rf *reportFlags) generate(out io.Writer, rs []*analyze.Result) (string, error) {
+	if err := report.GenerateMany(out, rs, report.Options{Format: rf.format, Color: wantColor(rf.color, out)}); err != nil {
+		return "", err
+	}
+	for _, r := range rs {
+		for _, f := range r.Findings {
+			if slices.Contains(rf.kinds, f.Kind) {
+				return f.Kind, nil
+			}
+		}
+	}
+	return "", nil
+}
+
+// hasDump reports whether the capture kept at least one moment's dump.
+func hasDump(m *capture.Manifest) bool {
+	for _, t := range m.Targets {
+		if len(m.Dumps(t.Name)) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// interruptStatus is the shell's status for a run ended by a signal: 130
+// for Ctrl-C (SIGINT), 143 for SIGTERM.
+func interruptStatus(ctx context.Context) int {
+	if cause := context.Cause(ctx); cause != nil && strings.HasPrefix(cause.Error(), "terminated") {
+		return 143
+	}
+	return 130
+}
+
+// outDirMessage says what to do about an --out folder capture refused.
+func outDirMessage(e *capture.OutDirError) error {
+	switch {
+	case e.Err != nil:
+		return fmt.Errorf("capture: --out %s holds a capture that cannot be continued (%v): give a new folder", e.Dir, e.Err)
+	case e.Capture != nil:
+		return fmt.Errorf("capture: --out %s already holds a capture (%d moments, started %s): add --append to continue it, or give a new folder; nothing was touched",
+			e.Dir, len(e.Capture.Moments), e.Capture.Started.Local().Format("2006-01-02 15:04:05"))
+	}
+	return fmt.Errorf("capture: --out %s is not empty and holds no capture: give a new or empty folder; nothing was touched", e.Dir)
 }

@@ -1,0 +1,201 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/dumpdiff/dumpdiff/capture"
+	"github.com/dumpdiff/dumpdiff/report"
+)
+
+// A folder that holds a capture is never overwritten: a second capture into
+// it is refused (nothing touched), --append continues it (the manifest
+// keeps every moment, labels go on), and a folder of other files is refused.
+func TestCaptureNeverOverwrites(t *testing.T) {
+	srv := httptest.NewServer(http.DefaultServeMux)
+	defer srv.Close()
+	out := filepath.Join(t.TempDir(), "dumps")
+	if code, _, errs := runArgs(t, "capture", srv.URL, "--every", "10ms", "--count", "2", "--out", out); code != 0 {
+		t.Fatalf("first capture: exit %d: %s", code, errs)
+	}
+	before, err := os.ReadFile(filepath.Join(out, capture.ManifestName))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	code, _, errs := runArgs(t, "capture", srv.URL, "--count", "1", "--out", out)
+	if code != 1 || !strings.Contains(errs, "--out "+out+" already holds a capture (2 moments, started ") ||
+		!strings.Contains(errs, "add --append to continue it, or give a new folder") {
+		t.Errorf("second capture without --append: exit %d, stderr %q", code, errs)
+	}
+	if after, _ := os.ReadFile(filepath.Join(out, capture.ManifestName)); !bytes.Equal(after, before) {
+		t.Error("the refused capture touched the manifest")
+	}
+
+	code, _, errs = runArgs(t, "capture", srv.URL, "--every", "10ms", "--count", "2", "--out", out, "--append")
+	if code != 0 {
+		t.Fatalf("--append: exit %d: %s", code, errs)
+	}
+	m, err := capture.ReadManifest(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, mo := range m.Moments {
+		got = append(got, fmt.Sprintf("%s/%d", mo.Label, mo.Run))
+	}
+	if strings.Join(got, " ") != "1/0 2/0 3/1 4/1" || len(m.PreviousRuns) != 1 || len(m.Targets) != 1 {
+		t.Errorf("appended manifest: moments %v, %d previous runs, %d targets; want 1 2 then 3 4, one earlier run, one target",
+			got, len(m.PreviousRuns), len(m.Targets))
+	}
+	if doc := jsonReport(t, out); len(doc.Moments) != 4 {
+		t.Errorf("the appended capture analyzes as %d moments, want 4", len(doc.Moments))
+	}
+
+	other := t.TempDir()
+	os.WriteFile(filepath.Join(other, "notes.txt"), []byte("mine"), 0o644)
+	code, _, errs = runArgs(t, "capture", srv.URL, "--count", "1", "--out", other)
+	if code != 1 || !strings.Contains(errs, "is not empty and holds no capture") {
+		t.Errorf("capture into a folder of other files: exit %d, stderr %q", code, errs)
+	}
+}
+
+// --analyze takes the main job's --format and --fail-on, checked before
+// the capture starts.
+func TestCaptureAnalyzeFlags(t *testing.T) {
+	srv := httptest.NewServer(http.DefaultServeMux)
+	defer srv.Close()
+	out := filepath.Join(t.TempDir(), "dumps")
+	code, stdout, errs := runArgs(t, "capture", srv.URL, "--count", "1", "--out", out, "--analyze", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if doc, err := report.DecodeJSON(strings.NewReader(stdout)); err != nil || len(doc.Moments) != 1 {
+		t.Errorf("--analyze --format json: %v\n%.300s", err, stdout)
+	}
+	code, _, errs = runArgs(t, "capture", srv.URL, "--count", "1", "--out", t.TempDir(), "--analyze", "--fail-on", "bogus")
+	if code != 1 || !strings.Contains(errs, `unknown --fail-on kind "bogus"`) {
+		t.Errorf("--fail-on bogus: exit %d, stderr %q", code, errs)
+	}
+	// A Go process whose goroutines pile up in one wait: --fail-on that kind exits 3.
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		for i := 0; i < 30; i++ {
+			select {
+			case <-stop:
+				return
+			case <-time.After(3 * time.Millisecond):
+				go leakySender(stop)
+			}
+		}
+	}()
+	time.Sleep(10 * time.Millisecond)
+	code, _, errs = runArgs(t, "capture", srv.URL, "--every", "80ms", "--count", "3", "--out", filepath.Join(t.TempDir(), "d"),
+		"--analyze", "--format", "markdown", "--fail-on", strings.Join(findingKinds, ","))
+	if code != 3 || !strings.Contains(errs, "present (--fail-on)") {
+		t.Errorf("--fail-on every kind: exit %d, stderr %q", code, errs)
+	}
+}
+
+// buildDumpdiff builds the command, for tests that need a real process.
+func buildDumpdiff(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "dumpdiff")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// Ctrl-C (a real SIGINT to a real dumpdiff process) while a load runs: the
+// schedule stops, the load is stopped, every file is kept, the manifest is
+// written, --analyze still reports what was captured, one line says so,
+// and the exit status is 130. The load's output is shown as it runs,
+// prefixed, and kept in the manifest.
+func TestCaptureInterruptAnalyzes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: builds dumpdiff")
+	}
+	srv := httptest.NewServer(http.DefaultServeMux)
+	defer srv.Close()
+	bin := buildDumpdiff(t)
+	out := filepath.Join(t.TempDir(), "dumps")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // a hang fails, not blocks
+	defer cancel()
+	load := "echo 'Running 30s test @ http://127.0.0.1/'; sleep 30; echo never"
+	cmd := exec.CommandContext(ctx, bin, "capture", srv.URL, "--load", load, "--during-every", "50ms",
+		"--out", out, "--analyze", "--format", "json")
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	sc := bufio.NewScanner(stderr)
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+		if strings.Contains(sc.Text(), " ok   ") && strings.Contains(sc.Text(), " during-2 goroutine ") {
+			break // two moments during the load are on disk
+		}
+	}
+	seenLoad := false
+	for _, l := range lines {
+		seenLoad = seenLoad || strings.HasSuffix(l, " load| Running 30s test @ http://127.0.0.1/")
+	}
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	rest, _ := io.ReadAll(stderr)
+	err = cmd.Wait()
+	t.Logf("stderr:\n%s\n%s", strings.Join(lines, "\n"), rest)
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 130 {
+		t.Fatalf("exit: %v, want status 130", err)
+	}
+	if !seenLoad {
+		t.Error("the load's output was not shown as it ran (load| ...)")
+	}
+	after := strings.Split(strings.TrimSpace(string(rest)), "\n")
+	var said []string
+	for _, l := range after {
+		if strings.Contains(l, "interrupt") {
+			said = append(said, l)
+		}
+	}
+	if len(said) != 1 || !strings.Contains(said[0], "interrupted after ") || !strings.Contains(said[0], " kept in "+out) {
+		t.Errorf("want one line saying what was kept, got %q", said)
+	}
+	doc, err := report.DecodeJSON(&stdout)
+	if err != nil {
+		t.Fatalf("--analyze after Ctrl-C: %v\n%.300s", err, stdout.String())
+	}
+	m, err := capture.ReadManifest(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Finished.IsZero() || !strings.Contains(m.Error, "interrupt signal received") || m.Load == nil ||
+		!strings.Contains(m.Load.OutputTail, "Running 30s test") || m.Load.Running() {
+		t.Errorf("manifest: finished %v, error %q, load %+v", m.Finished, m.Error, m.Load)
+	}
+	if n := len(doc.Moments); n < 3 || doc.Moments[0].Label != "before" {
+		t.Errorf("analyzed moments %+v, want before and the during moments taken", doc.Moments)
+	}
+}
