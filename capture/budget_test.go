@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"net/http/pprof"
 	"os"
 	"path/filepath"
@@ -13,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/dumpdiff/dumpdiff/handler"
 )
 
 func TestPprofWalks(t *testing.T) {
@@ -160,39 +161,45 @@ func TestTruncatedDumpKept(t *testing.T) {
 	}
 }
 
-// Package handler's answer is preferred when served: one walk, its measured
+// Package handler's answer is preferred when served (the real handler,
+// mounted beside net/http/pprof as its README says): one walk, its measured
 // stop in the manifest, no goroutineleak or debug=2 asked.
 func TestHandlerPreferred(t *testing.T) {
 	t.Parallel()
+	if handler.Path != "/debug/pprof"+HandlerPath {
+		t.Fatalf("handler.Path %q is not where capture looks: /debug/pprof%s", handler.Path, HandlerPath)
+	}
 	var mu sync.Mutex
 	var asked []string
+	h := handler.New()
 	s := newPprofServer(t, func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			mu.Lock()
 			asked = append(asked, r.URL.Path+"?"+r.URL.RawQuery)
 			mu.Unlock()
-			if r.URL.Path == "/debug/pprof"+HandlerPath {
-				// What package handler answers (its own tests check the bytes).
-				rec := httptest.NewRecorder()
-				pprof.Handler("goroutine").ServeHTTP(rec, httptest.NewRequest("GET", "/?debug=2", nil))
-				w.Header().Set("Dumpdiff-Goroutines", "42")
-				w.Header().Set("Dumpdiff-Stop", "1.5ms")
-				w.Header().Set("Dumpdiff-Walks", "1")
-				w.Write(rec.Body.Bytes())
+			if r.URL.Path == handler.Path {
+				h.ServeHTTP(w, r)
 				return
 			}
 			next.ServeHTTP(w, r)
 		})
 	})
-	m, _, err := run(t, context.Background(), Plan{Targets: []Target{PprofTarget("api", s.URL)}, Count: 1}, nil)
+	dir := t.TempDir()
+	m, _, err := run(t, context.Background(), Plan{Targets: []Target{PprofTarget("api", s.URL)}, Count: 2, Every: time.Millisecond, OutDir: dir}, nil)
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}
-	d := m.Dumps("api")
-	if len(d) != 1 || d[0].Tool != "handler" || d[0].Goroutines != 42 || d[0].Cost.PauseMS != 1.5 || d[0].Cost.PauseSource != "handler" || d[0].Cost.Passes != 1 {
-		t.Fatalf("dumps %+v (cost %+v), want the handler's, its stop measured", d, d[0].Cost)
+	checkOutDir(t, dir, m)
+	for _, d := range m.Dumps("api") {
+		if d.Tool != "handler" || d.Goroutines == 0 || d.Cost == nil || d.Cost.PauseMS <= 0 || d.Cost.PauseSource != "handler" || d.Cost.Passes != 1 {
+			t.Fatalf("dump %+v (cost %+v), want the handler's, its stop measured, one walk", d, d.Cost)
+		}
+		if text := readFile(t, dir, d.Path); !strings.HasPrefix(text, "goroutine ") || !strings.Contains(text, "handler.(*Handler).dump") {
+			t.Errorf("%s is not the handler's dump: %.60q", d.Path, text)
+		}
 	}
-	if m.Targets[0].Handler != "served" || strings.Join(asked, " ") != "/debug/pprof/goroutine?debug=1 /debug/pprof"+HandlerPath+"?" {
-		t.Errorf("handler %q, asked %v", m.Targets[0].Handler, asked)
+	want := "/debug/pprof/goroutine?debug=1 " + handler.Path + "? /debug/pprof/goroutine?debug=1 " + handler.Path + "?"
+	if m.Targets[0].Handler != "served" || strings.Join(asked, " ") != want {
+		t.Errorf("handler %q, asked %v; want served, %s", m.Targets[0].Handler, asked, want)
 	}
 }
