@@ -66,6 +66,7 @@ func loadInputs(args []string, opt loadOptions, stdin io.Reader, warn io.Writer)
 			in = append(in, analyze.Input{Dump: d})
 		}
 	}
+	in = dedupeInputs(in, warn)
 	if opt.sortTime {
 		sort.SliceStable(in, func(i, j int) bool { return in[i].Dump.Time.Before(in[j].Dump.Time) })
 		for _, x := range in {
@@ -83,9 +84,81 @@ func loadInputs(args []string, opt loadOptions, stdin io.Reader, warn io.Writer)
 		}
 	}
 	if len(in) == 0 {
-		return nil, fmt.Errorf("no dump found in %s", strings.Join(args, ", "))
+		return nil, fmt.Errorf("no dump found in %s%s", strings.Join(args, ", "), subfolderHint(args))
 	}
 	return in, nil
+}
+
+// dedupeInputs keeps one moment per dump: the same file given twice, or a
+// file and the folder that holds it, is read once (the first time given),
+// with a warning, so that no moment is counted twice.
+func dedupeInputs(in []analyze.Input, warn io.Writer) []analyze.Input {
+	type key struct {
+		path  string
+		index int
+	}
+	seen := map[key]string{}
+	out := in[:0:0]
+	for _, x := range in {
+		src := x.Dump.Source
+		if src.File == "-" {
+			out = append(out, x)
+			continue
+		}
+		k := key{canonicalPath(src.File), src.Index}
+		if first, ok := seen[k]; ok {
+			what := src.File
+			if src.Index > 0 {
+				what = fmt.Sprintf("%s (dump %d)", src.File, src.Index+1)
+			}
+			fmt.Fprintf(warn, "dumpdiff: warning: %s is given twice (as %s and %s): read once\n", what, first, src.File)
+			continue
+		}
+		seen[k] = src.File
+		out = append(out, x)
+	}
+	return out
+}
+
+// canonicalPath is path made absolute with its links resolved; path itself
+// when that fails.
+func canonicalPath(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return path
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		return real
+	}
+	return abs
+}
+
+// subfolderHint names the folders inside folder arguments when nothing
+// else was found there: a folder of captures ("dumps/api-1", "dumps/api-2")
+// is given one capture at a time.
+func subfolderHint(args []string) string {
+	var subs []string
+	for _, a := range args {
+		entries, err := os.ReadDir(a)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+				subs = append(subs, filepath.Join(a, e.Name()))
+			}
+		}
+	}
+	if len(subs) == 0 {
+		return ""
+	}
+	sort.Strings(subs)
+	more := ""
+	if len(subs) > 8 {
+		more = fmt.Sprintf(" and %d more", len(subs)-8)
+		subs = subs[:8]
+	}
+	return fmt.Sprintf(": it holds only folders (%s%s); give one of them, e.g. dumpdiff %s", strings.Join(subs, ", "), more, subs[0])
 }
 
 // keepPartial keeps what a truncated input gave (a gzip cut in transfer):

@@ -20,6 +20,10 @@ func (e *exitError) Error() string { return e.msg }
 // run executes dumpdiff with args and returns the process exit status.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root := newRootCmd()
+	if err := unknownCommand(root, args); err != nil {
+		fmt.Fprintln(stderr, "dumpdiff:", err)
+		return 1
+	}
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
@@ -46,7 +50,10 @@ func newRootCmd() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newParseCmd(), newTUICmd(), newCaptureCmd())
+	root.AddCommand(newParseCmd(), newTUICmd(), newCaptureCmd(), newVersionCmd())
+	root.Version = versionText()
+	root.SetVersionTemplate("{{.Version}}\n")
 	addAnalysis(root)
+	registerCompletions(root)
 	return root
 }

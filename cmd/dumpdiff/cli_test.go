@@ -1,0 +1,74 @@
+package main
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestVersion: `dumpdiff version` and `--version` say the module version,
+// the commit when the build has one, and the Go version.
+func TestVersion(t *testing.T) {
+	re := regexp.MustCompile(`^dumpdiff \S+( commit [0-9a-f]{1,12}(\+modified)?( \(\S+\))?)? go1\.\d+`)
+	for _, args := range [][]string{{"version"}, {"--version"}} {
+		code, out, errs := runArgs(t, args...)
+		if code != 0 || !re.MatchString(out) {
+			t.Errorf("%v: exit %d, %q %q", args, code, out, errs)
+		}
+	}
+}
+
+// TestDidYouMean: a mistyped subcommand is not read as a dump file.
+func TestDidYouMean(t *testing.T) {
+	for _, tt := range []struct{ arg, want string }{
+		{"captur", `unknown command "captur": did you mean "capture"?`},
+		{"pars", `did you mean "parse"?`},
+		{"verison", `did you mean "version"?`},
+	} {
+		code, _, errs := runArgs(t, tt.arg)
+		if code == 0 || !strings.Contains(errs, tt.want) {
+			t.Errorf("%s: exit %d, stderr %q, want %q", tt.arg, code, errs, tt.want)
+		}
+	}
+	// A real file whose name is close to a command is read as a dump.
+	if code, _, errs := runArgs(t, "nonexistent-dump.txt"); code == 0 || strings.Contains(errs, "did you mean") {
+		t.Errorf("a missing file: exit %d, %q", code, errs)
+	}
+}
+
+// TestCompletion: through cobra's __complete, the main command and tui
+// complete dump files and folders, and every enum flag its values.
+func TestCompletion(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		args []string
+		want []string // lines that must be in the output
+	}{
+		{"files for the main command", []string{"__complete", "testdata/scen"}, []string{":0"}},
+		{"files for tui", []string{"__complete", "tui", "testdata/"}, []string{":0"}},
+		{"format", []string{"__complete", "--format", ""}, []string{"text", "markdown", "json", ":4"}},
+		{"parse format", []string{"__complete", "parse", "--format", ""}, []string{"text", "json"}},
+		{"color", []string{"__complete", "--color", ""}, []string{"auto", "always", "never"}},
+		{"sort", []string{"__complete", "--sort", ""}, []string{"args", "time"}},
+		{"fail-on kinds and severities", []string{"__complete", "--fail-on", ""}, []string{"deadlock", "stuck", "db-pool-exhausted", "critical", "warning"}},
+		{"pool-by label keys of the dumps given", []string{"__complete", "../../testdata/go/go1.26.8-tracebacklabels-debug2.txt", "--pool-by", ""},
+			[]string{"label:", "label:job", "label:pool", "label:state"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errs := runArgs(t, tt.args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			lines := strings.Split(strings.TrimSpace(out), "\n")
+			for _, w := range tt.want {
+				found := false
+				for _, l := range lines {
+					found = found || l == w
+				}
+				if !found {
+					t.Errorf("completion lacks %q:\n%s", w, out)
+				}
+			}
+		})
+	}
+}

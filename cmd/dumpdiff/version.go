@@ -1,0 +1,58 @@
+package main
+
+import (
+	"fmt"
+	"runtime/debug"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// versionText says which dumpdiff this is, from the build info the Go
+// toolchain records: the module version ("(devel)" for a build from a
+// checkout), the VCS commit and its time (with "+modified" when the tree had
+// changes), and the Go version.
+func versionText() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "dumpdiff (no build info)"
+	}
+	var rev, when, modified string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.time":
+			when = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				modified = "+modified"
+			}
+		}
+	}
+	parts := []string{"dumpdiff", bi.Main.Version}
+	if rev != "" {
+		if len(rev) > 12 {
+			rev = rev[:12]
+		}
+		c := "commit " + rev + modified
+		if when != "" {
+			c += " (" + when + ")"
+		}
+		parts = append(parts, c)
+	}
+	parts = append(parts, bi.GoVersion)
+	return strings.Join(parts, " ")
+}
+
+func newVersionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print dumpdiff's version, commit and Go version",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			_, err := fmt.Fprintln(cmd.OutOrStdout(), versionText())
+			return err
+		},
+	}
+}
