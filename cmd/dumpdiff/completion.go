@@ -27,9 +27,11 @@ var flagValues = map[string]func(cmd *cobra.Command, args []string) []string{
 		}
 		return out
 	},
-	"color":   func(*cobra.Command, []string) []string { return []string{"auto", "always", "never"} },
-	"sort":    func(*cobra.Command, []string) []string { return []string{"args", "time"} },
-	"fail-on": func(*cobra.Command, []string) []string { return append(append([]string(nil), analyze.Kinds...), "critical", "warning") },
+	"color": func(*cobra.Command, []string) []string { return []string{"auto", "always", "never"} },
+	"sort":  func(*cobra.Command, []string) []string { return []string{"args", "time"} },
+	"fail-on": func(*cobra.Command, []string) []string {
+		return append(append([]string(nil), analyze.Kinds...), "critical", "warning")
+	},
 	"pool-by": poolByValues,
 }
 
