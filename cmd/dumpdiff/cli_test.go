@@ -72,3 +72,16 @@ func TestCompletion(t *testing.T) {
 		})
 	}
 }
+
+// TestParseFlags: parse takes the same -f as the main command, in any case.
+func TestParseFlags(t *testing.T) {
+	for _, args := range [][]string{{"parse", "-f", "json"}, {"parse", "--format", "JSON"}} {
+		code, out, errs := runArgs(t, append(args, "../../testdata/jvm/jstack-l.txt")...)
+		if code != 0 || !strings.HasPrefix(strings.TrimSpace(out), "[") {
+			t.Errorf("%v: exit %d, %.80q %s", args, code, out, errs)
+		}
+	}
+	if code, _, errs := runArgs(t, "parse", "-f", "yaml", "../../testdata/jvm/jstack-l.txt"); code == 0 || !strings.Contains(errs, `unknown --format "yaml": want text or json`) {
+		t.Errorf("parse -f yaml: exit %d, %s", code, errs)
+	}
+}

@@ -16,6 +16,7 @@ func newParseCmd() *cobra.Command {
 		Short: "Show what dumpdiff reads in each dump",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			format = lowerEnum(format)
 			if format != "text" && format != "json" {
 				return fmt.Errorf("unknown --format %q: want text or json", format)
 			}
@@ -76,7 +77,7 @@ func newParseCmd() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	cmd.Flags().StringVarP(&format, "format", "f", "text", "output format: text or json")
 	cmd.Flags().BoolVar(&stats, "stats", false, "print one line per dump: FILE[#K] format=NAME threads=N skipped=M")
 	return cmd
 }
