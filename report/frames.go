@@ -76,7 +76,11 @@ func frameLine(f *parse.Frame, rt parse.Runtime) string {
 
 // stackLines prints a thread's stack, one frame a line, with the JVM lock
 // lines after the frame they follow, as jstack places them.
-func stackLines(t *parse.Thread, rt parse.Runtime) []string {
+func stackLines(t *parse.Thread, rt parse.Runtime) []string { return stackLinesMarked(t, rt, nil) }
+
+// stackLinesMarked is stackLines with mark(i) appended to the line of frame
+// i (mark may be nil). Control characters in the lines become spaces.
+func stackLinesMarked(t *parse.Thread, rt parse.Runtime, mark func(i int) string) []string {
 	var out []string
 	lockLine := func(l parse.Lock) string {
 		s := "- " + string(l.Kind)
@@ -95,7 +99,11 @@ func stackLines(t *parse.Thread, rt parse.Runtime) []string {
 		return s
 	}
 	for i, f := range t.Frames {
-		out = append(out, frameLine(f, rt))
+		l := oneLine(frameLine(f, rt))
+		if mark != nil {
+			l += mark(i)
+		}
+		out = append(out, l)
 		for _, l := range t.Locks {
 			if l.Frame == i {
 				out = append(out, "    "+lockLine(l))
@@ -126,6 +134,9 @@ func stackLines(t *parse.Thread, rt parse.Runtime) []string {
 	}
 	if len(out) == 0 && t.NoStack {
 		out = append(out, "(no stack printed)")
+	}
+	for i, l := range out {
+		out[i] = oneLine(l)
 	}
 	return out
 }

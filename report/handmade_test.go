@@ -50,6 +50,11 @@ func handmade() *analyze.Result {
 		Samples: [][]string{nil, names("http-nio-8080-exec-", 5), names("http-nio-8080-exec-", 5), names("http-nio-8080-exec-", 5)},
 		Stacks:  []*parse.Thread{nil, stack("http-nio-8080-exec-7", poll, fetch, run), stack("http-nio-8080-exec-7", poll, fetch, run), stack("http-nio-8080-exec-7", poll, fetch, run)},
 		Same:    200, CPU: 1500 * time.Millisecond}
+	// Every reader at a moment shares one stack.
+	read.Shapes = make([][]analyze.Shape, 4)
+	for m := 1; m < 4; m++ {
+		read.Shapes[m] = []analyze.Shape{{Count: 200, Stack: read.Stacks[m], Samples: read.Samples[m]}}
+	}
 	http := &analyze.Pool{Name: "http-nio-8080-exec-*", Counts: []int{10, 200, 200, 200}, Max: 200, States: []*analyze.Group{read, idle}}
 
 	nasty := "evil|pool `x` <script>alert(1)</script> **b** [l](u) & #h"
@@ -58,6 +63,10 @@ func handmade() *analyze.Result {
 		Samples: [][]string{{"t|1"}, {"t`2", "</details>"}, {"```", "<b>"}, {"@team", "a\nb"}},
 		Stacks: []*parse.Thread{nil, nil, nil, {Name: "```\n</details><script>", Weight: 1,
 			Frames: []*parse.Frame{{Func: "a.B.c`d", File: "B.java", Line: 3}, {Func: "```", Note: "Native Method"}}}}}
+	// At after its eight threads split in two stacks: the nasty one and
+	// another that differs at its second frame.
+	other := &parse.Thread{Name: "t|9", Weight: 1, Frames: []*parse.Frame{{Func: "a.B.c`d", File: "B.java", Line: 3}, {Func: "x.Y.z|w", File: "Y.java", Line: 1}}}
+	evil.Shapes = [][]analyze.Shape{nil, nil, nil, {{Count: 6, Stack: evil.Stacks[3], Samples: []string{"@team"}}, {Count: 2, Stack: other, Samples: []string{"a\nb"}}}}
 	evilPool := &analyze.Pool{Name: nasty, Counts: []int{1, 2, 4, 8}, Max: 8, States: []*analyze.Group{evil}}
 
 	quiet := &analyze.Pool{Name: "HikariPool-1 housekeeper", Counts: []int{1, 1, 1, 1}, Max: 1,
@@ -83,10 +92,10 @@ func handmade() *analyze.Result {
 	}
 	r.Findings = []analyze.Finding{
 		// Story order, as the analysis gives it: most severe root first.
-		{Kind: analyze.KindNotRecovered, Severity: analyze.Critical, Pool: http.Name, State: "socket-read", Via: "http-client",
+		{ID: "not-recovered http", Kind: analyze.KindNotRecovered, Severity: analyze.Critical, Pool: http.Name, State: "socket-read", Via: "http-client",
 			Counts: read.Counts, PoolCounts: read.Counts, At: 2,
 			Frame: poll.Func, Culprit: read.Culprit, Evidence: ev(read.Counts, read.Samples, 1)},
-		{Kind: analyze.KindGrowing, Severity: analyze.Warning, Pool: nasty, State: "lock|wait", Via: "<img src=x>",
+		{ID: "growing evil", Kind: analyze.KindGrowing, Severity: analyze.Warning, Pool: nasty, State: "lock|wait", Via: "<img src=x>",
 			Counts: evil.Counts, PoolCounts: evil.Counts, At: len(evil.Counts) - 1,
 			Frame: evil.TopFrame, Culprit: evil.Culprit, Evidence: ev(evil.Counts, evil.Samples, 0)},
 	}

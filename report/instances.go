@@ -28,14 +28,17 @@ func instanceRows(rs []*analyze.Result) (labels []string, out []instanceRow) {
 		labels = append(labels, m.Label)
 	}
 	for _, r := range rs {
-		row := instanceRow{target: r.Moments[0].Target, totals: make([]int, len(labels))}
+		row := instanceRow{totals: make([]int, len(labels))}
+		if len(r.Moments) > 0 {
+			row.target = r.Moments[0].Target
+		}
 		if row.target == "" {
 			row.target = string(r.Runtime) + " dumps"
 		}
 		for i, l := range labels {
 			row.totals[i] = -1
 			for j, m := range r.Moments {
-				if m.Label == l {
+				if m.Label == l && j < len(r.Totals) {
 					row.totals[i] = r.Totals[j]
 				}
 			}
@@ -62,38 +65,28 @@ func instanceRows(rs []*analyze.Result) (labels []string, out []instanceRow) {
 	return labels, out
 }
 
-// Instances writes a comparison of several captured instances (one
+// instanceVerdict is an instance's findings in a few words.
+func instanceVerdict(r instanceRow) string {
+	if r.critical+r.warning == 0 {
+		return "no alarm"
+	}
+	return fmt.Sprintf("%d critical, %d warning: %s", r.critical, r.warning, r.top)
+}
+
+// instanceCount prints a count of the comparison; "—" where the target has
+// no such moment.
+func instanceCount(n int) string {
+	if n < 0 {
+		return "—"
+	}
+	return fmt.Sprint(n)
+}
+
+// instancesText writes the comparison of several captured instances (one
 // analysis each, same moments) before their own reports: threads per moment
-// and the verdict of each. Text, or Markdown when opt.Format says so.
-func Instances(w io.Writer, rs []*analyze.Result, opt Options) error {
-	opt = opt.withDefaults()
+// and the verdict of each.
+func instancesText(w io.Writer, rs []*analyze.Result, opt Options) error {
 	labels, rows := instanceRows(rs)
-	count := func(n int) string {
-		if n < 0 {
-			return "—"
-		}
-		return fmt.Sprint(n)
-	}
-	verdict := func(r instanceRow) string {
-		if r.critical+r.warning == 0 {
-			return "no alarm"
-		}
-		return fmt.Sprintf("%d critical, %d warning: %s", r.critical, r.warning, r.top)
-	}
-	if opt.Format == "markdown" || opt.Format == "md" {
-		head := append(append([]string{"Instance"}, labels...), "Verdict")
-		fmt.Fprintf(w, "## Instances compared\n\n| %s |\n|%s\n", strings.Join(mdCells(head), " | "), strings.Repeat(" --- |", len(head)))
-		for _, r := range rows {
-			cells := []string{mdCode(r.target, true)}
-			for _, t := range r.totals {
-				cells = append(cells, count(t))
-			}
-			cells = append(cells, mdText(verdict(r)))
-			fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
-		}
-		_, err := fmt.Fprintln(w)
-		return err
-	}
 	nameW := len("INSTANCES")
 	for _, r := range rows {
 		nameW = max(nameW, len(r.target))
@@ -111,9 +104,9 @@ func Instances(w io.Writer, rs []*analyze.Result, opt Options) error {
 		sb.WriteString(padRight(truncateMiddle(r.target, nameW), nameW))
 		for i, t := range r.totals {
 			l := truncateMiddle(labels[i], 10)
-			sb.WriteString("  " + padLeft(count(t), max(len(l), 5)))
+			sb.WriteString("  " + padLeft(instanceCount(t), max(len(l), 5)))
 		}
-		sb.WriteString("  " + verdict(r))
+		sb.WriteString("  " + instanceVerdict(r))
 		fmt.Fprintln(w, truncate(sb.String(), opt.Width))
 	}
 	_, err := fmt.Fprintln(w)

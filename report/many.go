@@ -2,46 +2,10 @@ package report
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
 
 	"github.com/dumpdiff/dumpdiff/analyze"
 )
-
-// GenerateMany writes several analyses (one per captured target, or Go and
-// JVM dumps given together) in opt.Format: for text and Markdown, the
-// instances compared side by side when they are captured targets, then each
-// report under its own heading; for JSON, one JSONAnalyses document. One
-// analysis is written exactly as Generate writes it.
-func GenerateMany(w io.Writer, rs []*analyze.Result, opt Options) error {
-	if len(rs) == 1 {
-		return Generate(w, rs[0], opt)
-	}
-	opt = opt.withDefaults()
-	if opt.Format == "json" {
-		return JSONMany(w, rs)
-	}
-	md := opt.Format == "markdown" || opt.Format == "md"
-	if targeted(rs) {
-		if err := Instances(w, rs, opt); err != nil {
-			return err
-		}
-	}
-	for i, r := range rs {
-		if i > 0 {
-			fmt.Fprintln(w)
-		}
-		if md {
-			fmt.Fprintf(w, "## %s\n\n", mdText(title(r)))
-		} else {
-			fmt.Fprintf(w, "=== %s ===\n", title(r))
-		}
-		if err := Generate(w, r, opt); err != nil {
-			return err
-		}
-	}
-	return nil
-}
 
 // targeted reports whether the analyses are captured targets (instances
 // of one service) rather than unrelated dumps split by runtime.
@@ -81,6 +45,13 @@ type JSONInstance struct {
 	Warning  int    `json:"warning"`  // findings of severity warning
 	Top      string `json:"top"`      // the most severe finding ("not-recovered http-nio-8080-exec-* · socket-read"); "" when none
 }
+
+// jsonRenderer is the JSON report.
+type jsonRenderer struct{}
+
+func (jsonRenderer) one(w io.Writer, r *analyze.Result, opt Options) error { return JSON(w, r, opt) }
+
+func (jsonRenderer) many(w io.Writer, rs []*analyze.Result, _ Options) error { return JSONMany(w, rs) }
 
 // JSONMany writes several analyses as one JSONAnalyses document.
 func JSONMany(w io.Writer, rs []*analyze.Result) error {

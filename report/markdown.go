@@ -10,31 +10,104 @@ import (
 	"github.com/dumpdiff/dumpdiff/parse"
 )
 
-// Markdown writes r as GitHub-flavoured Markdown to paste in an issue: a
-// summary paragraph with the verdicts, the moments, the findings, the
-// pools × moments table, for each flagged pool its states and top frames
-// per moment with representative stacks in <details> blocks, a Mermaid
-// chart of the flagged pools over the moments, and the warnings. It shows
-// the same rows as the text view.
+// markdownRenderer is GitHub/GitLab Markdown.
+type markdownRenderer struct{}
+
+func (markdownRenderer) one(w io.Writer, r *analyze.Result, opt Options) error {
+	return Markdown(w, r, opt)
+}
+
+// many writes one document: a title, the instances compared (captured
+// targets), then each analysis with its headings one level down.
+func (markdownRenderer) many(w io.Writer, rs []*analyze.Result, opt Options) error {
+	bw := bufio.NewWriter(w)
+	if targeted(rs) {
+		fmt.Fprintf(bw, "# dumpdiff: %d captured targets compared\n\n", len(rs))
+		labels, rows := instanceRows(rs)
+		head := append(append([]string{"Instance"}, labels...), "Verdict")
+		m := &mdView{bw: bw}
+		m.tableHead(mdCells(head), func(i int) bool { return i > 0 && i <= len(labels) })
+		for _, r := range rows {
+			cells := []string{mdCode(r.target, true)}
+			for _, t := range r.totals {
+				cells = append(cells, instanceCount(t))
+			}
+			m.tableRow(append(cells, mdText(instanceVerdict(r)))...)
+		}
+		bw.WriteString("\n")
+	} else {
+		fmt.Fprintf(bw, "# dumpdiff: %d analyses\n\n", len(rs))
+	}
+	for _, r := range rs {
+		m := newMDView(bw, r, opt, 2)
+		m.p("## %s\n\n", mdText(title(r)))
+		m.body()
+	}
+	return bw.Flush()
+}
+
+// Markdown writes r as GitHub-flavoured Markdown to paste in an issue. It
+// leads with the answer: a title line and at most ten lines of verdict
+// (root cause, consequence, recovered or not, numbers, culprit, entry
+// points); then one short block per finding with its sentence, a chart
+// of its counts (Mermaid xychart-beta, and sparklines for renderers
+// without Mermaid) and its identical-stack groups; then the evidence: the
+// moments, a narrow pools × states table, and the stacks in <details>.
 func Markdown(w io.Writer, r *analyze.Result, opt Options) error {
 	opt = opt.withDefaults()
-	m := &mdView{rows: buildRows(r, opt), bw: bufio.NewWriter(w)}
-	m.summary()
-	m.momentTable()
-	m.findingTable()
-	m.poolTable()
-	m.flaggedPools()
-	m.chart()
-	m.warningSection()
-	return m.bw.Flush()
+	bw := bufio.NewWriter(w)
+	m := newMDView(bw, r, opt, 1)
+	m.p("# %s\n\n", m.title())
+	m.body()
+	return bw.Flush()
 }
 
 type mdView struct {
 	*rows
-	bw *bufio.Writer
+	lead lead
+	bw   *bufio.Writer
+	// level is the level of the document's title; sections are one below.
+	level int
+	// headers are the moment columns of the tables: the labels, or #1, #2
+	// when a label is too long for a narrow table.
+	headers  []string
+	numbered bool
+}
+
+func newMDView(bw *bufio.Writer, r *analyze.Result, opt Options, level int) *mdView {
+	rs := buildRows(r, opt)
+	m := &mdView{rows: rs, lead: leadOf(rs), bw: bw, level: level}
+	for _, mo := range rs.moments {
+		if cells(mo.label) > 12 {
+			m.numbered = true
+		}
+	}
+	for i, mo := range rs.moments {
+		if m.numbered {
+			m.headers = append(m.headers, fmt.Sprintf("#%d", i+1))
+		} else {
+			m.headers = append(m.headers, mdText(mo.label))
+		}
+	}
+	return m
 }
 
 func (m *mdView) p(format string, args ...any) { fmt.Fprintf(m.bw, format, args...) }
+
+// h writes a heading d levels below the document's title.
+func (m *mdView) h(d int, format string, args ...any) {
+	m.p("%s %s\n\n", strings.Repeat("#", min(6, m.level+d)), fmt.Sprintf(format, args...))
+}
+
+func (m *mdView) body() {
+	m.leadSection()
+	m.findingSection()
+	m.h(1, "Evidence")
+	m.momentTable()
+	m.poolTable()
+	m.stackSection()
+	m.warningSection()
+}
 
 // tableRow writes cells as one table row; cells must be escaped already.
 func (m *mdView) tableRow(cells ...string) {
@@ -65,42 +138,354 @@ func runtimeName(rt parse.Runtime) string {
 	return "unknown-runtime"
 }
 
-func (m *mdView) summary() {
-	m.p("## dumpdiff: %s of a %s process\n\n", plural(len(m.moments), "moment"), runtimeName(m.runtime))
-	var b strings.Builder
-	if len(m.moments) > 0 {
-		fmt.Fprintf(&b, "Across %s (%s", plural(len(m.moments), "moment"), mdText(m.moments[0].label))
-		if len(m.moments) > 1 {
-			b.WriteString(" → " + mdText(m.moments[len(m.moments)-1].label))
-		}
-		b.WriteString("), ")
+// title is the document's first line: the most severe root cause, or that
+// there is none.
+func (m *mdView) title() string {
+	f := m.lead.root
+	if f == nil {
+		return fmt.Sprintf("dumpdiff: no findings in %s of a %s process", plural(len(m.moments), "moment"), runtimeName(m.runtime))
 	}
+	return "dumpdiff: " + m.findingTitle(f, true)
+}
+
+// findingTitle is "critical not-recovered in `pool` (socket-read via
+// http-client)", with the recovery when the kind does not say it.
+func (m *mdView) findingTitle(f *findingRow, recovery bool) string {
+	kind, state := findingWhat(f)
+	s := f.severity.String() + " " + mdText(kind)
+	if f.pool != "" {
+		s += " in " + mdCode(f.pool, false)
+	}
+	if state != "" {
+		s += " (" + mdText(state) + ")"
+	}
+	if recovery && f.recovery.known && kind != analyze.KindRecovered && kind != analyze.KindNotRecovered {
+		s += ", " + f.recovery.short()
+	}
+	return s
+}
+
+// leadSection is the verdict in at most ten lines.
+func (m *mdView) leadSection() {
+	f := m.lead.root
+	if f == nil {
+		span := ""
+		if len(m.moments) > 0 {
+			span = " (" + mdText(m.momentSpan()) + ")"
+		}
+		m.p("No finding across %s%s: no pool rose into a wait and stayed, none is saturated, stuck, deadlocked or leaking.\n\n",
+			plural(len(m.moments), "moment"), span)
+		return
+	}
+	m.p("- **Root cause** (%s %s): %s.\n", f.severity, mdText(f.kind), mdText(f.head))
+	for i, c := range m.lead.consequences {
+		if i == 2 {
+			m.p("- **Also caused:** %s more (see the findings).\n", plural(len(m.lead.consequences)-2, "finding"))
+			break
+		}
+		m.p("- **Consequence** (%s %s): %s.\n", c.severity, mdText(c.kind), mdText(c.head))
+	}
+	m.p("- **Recovered:** %s.\n", mdText(f.recovery.String()))
+	if n := m.numbers(f); n != "" {
+		m.p("- **Numbers:** %s.\n", n)
+	}
+	if f.culprit != "" {
+		m.p("- **Culprit:** %s\n", mdCode(f.culprit, false))
+	}
+	if e := m.entryList(f.entries); e != "" {
+		m.p("- **Entry points:** %s\n", e)
+	}
+	if len(m.lead.others) > 0 {
+		var os []string
+		for i, o := range m.lead.others {
+			if i == 3 {
+				os = append(os, fmt.Sprintf("%d more", len(m.lead.others)-3))
+				break
+			}
+			os = append(os, fmt.Sprintf("%d. %s", o.num, m.findingTitle(o, true)))
+		}
+		m.p("- **Also:** %s\n", strings.Join(os, "; "))
+	}
+	m.p("\n")
+}
+
+// numbers are a finding's counts with their moments, and the pool's limit.
+func (m *mdView) numbers(f *findingRow) string {
+	if len(f.series) == 0 {
+		if len(f.counts) == 0 {
+			return ""
+		}
+		return mdText(m.labelledCounts(f.counts)) + " " + m.unit()
+	}
+	var parts []string
+	for i, s := range f.series {
+		switch {
+		case s.role == "limit":
+			parts = append(parts, mdText(s.name))
+		case i == 0:
+			parts = append(parts, mdText(s.name)+": "+mdText(m.labelledCounts(s.counts))+" "+m.unit())
+		default:
+			parts = append(parts, mdText(s.name)+" "+arrowCounts(s.counts))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// entryList prints entry points as code with their counts, a health check
+// marked.
+func (m *mdView) entryList(es []analyze.FrameCount) string {
+	var parts []string
+	for i, e := range es {
+		if i == 3 {
+			parts = append(parts, fmt.Sprintf("%d more", len(es)-3))
+			break
+		}
+		s := mdCode(e.Func, false) + fmt.Sprintf(" %d", e.Count)
+		if e.Probe {
+			s += " (health check)"
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, " · ")
+}
+
+func (m *mdView) findingSection() {
 	if len(m.findings) == 0 {
-		b.WriteString("dumpdiff has no findings.")
-	} else {
-		fmt.Fprintf(&b, "dumpdiff has %s:", plural(len(m.findings), "finding"))
-		for _, f := range m.findings {
-			fmt.Fprintf(&b, " **%s %s**", f.severity, mdText(f.kind))
-			if f.pool != "" {
-				b.WriteString(" in " + mdCode(f.pool, false))
+		return
+	}
+	m.h(1, "Findings")
+	charted := map[string]int{} // chart signature → finding that drew it
+	for i := range m.findings {
+		f := &m.findings[i]
+		m.h(2, "%d. %s", f.num, capitalize(m.findingTitle(f, false)))
+		if len(f.counts) > 0 {
+			m.p("%s %s (%s)", findingCounts(*f, m.unit()), m.unit(), mdText(m.momentSpan()))
+			if f.recovery.known {
+				m.p(" · recovered: %s", mdText(f.recovery.String()))
 			}
-			if f.summary != "" {
-				s := strings.TrimSpace(f.summary)
-				b.WriteString(": " + mdText(strings.TrimSuffix(s, ".")))
+			m.p("\n\n")
+		}
+		if f.summary != "" {
+			m.p("%s.\n\n", mdText(strings.TrimSuffix(strings.TrimSpace(f.summary), ".")))
+		}
+		if len(f.series) > 0 {
+			sig := seriesSignature(f.series)
+			if k, ok := charted[sig]; ok {
+				m.p("Chart: the same as finding %d's.\n\n", k)
+			} else {
+				charted[sig] = f.num
+				m.chart(f)
 			}
-			b.WriteString(".")
+		}
+		var items []string
+		if f.frame != "" || f.culprit != "" {
+			var parts []string
+			if f.frame != "" {
+				parts = append(parts, "**Top frame:** "+mdCode(f.frame, false))
+			}
+			if f.culprit != "" {
+				parts = append(parts, "**culprit:** "+mdCode(f.culprit, false))
+			}
+			items = append(items, strings.Join(parts, " · "))
+		}
+		if len(f.groups) > 0 {
+			items = append(items, "**Identical stacks at "+mdText(m.label(f.at))+":** "+m.groupsText(f.groups))
+		}
+		if ev := m.evidenceText(f.evidence); ev != "" {
+			items = append(items, "**Seen:** "+ev)
+		}
+		if f.causedByNum > 0 {
+			items = append(items, fmt.Sprintf("**Follows from** finding %d.", f.causedByNum))
+		}
+		var leads []string
+		for _, c := range m.findings {
+			if c.causedBy != "" && c.causedBy == f.id {
+				leads = append(leads, fmt.Sprint(c.num))
+			}
+		}
+		if len(leads) > 0 {
+			items = append(items, "**Leads to** finding "+strings.Join(leads, ", ")+".")
+		}
+		for _, it := range items {
+			m.p("- %s\n", it)
+		}
+		if len(items) > 0 {
+			m.p("\n")
 		}
 	}
-	m.p("%s\n\n", b.String())
+}
+
+func (m *mdView) label(i int) string {
+	if i >= 0 && i < len(m.moments) {
+		return m.moments[i].label
+	}
+	return fmt.Sprintf("#%d", i+1)
+}
+
+// groupsText lists identical-stack groups with their counts, largest
+// first: "2 groups: 93 at `Repo.query:23` from `OrderServlet.doGet:22`; 3 at
+// `HealthServlet.doGet:26` (health check)".
+func (m *mdView) groupsText(sgs []StackGroup) string {
+	if len(sgs) == 1 {
+		return fmt.Sprintf("one stack, all %d identical", sgs[0].Count)
+	}
+	var parts []string
+	for i, sg := range sgs {
+		if i == 3 {
+			rest := 0
+			for _, o := range sgs[i:] {
+				rest += o.Count
+			}
+			parts = append(parts, fmt.Sprintf("%d more groups (%d)", len(sgs)-i, rest))
+			break
+		}
+		parts = append(parts, fmt.Sprint(sg.Count)+mdGroupLabel(sg))
+	}
+	return fmt.Sprintf("%d groups: %s", len(sgs), strings.Join(parts, "; "))
+}
+
+// mdGroupLabel is StackGroup.Label with its frames as code: " at `X:23`
+// from `Y:22`".
+func mdGroupLabel(sg StackGroup) string {
+	s := ""
+	if sg.Culprit != "" {
+		s += " at " + mdCode(shortFrame(sg.Culprit), false)
+	}
+	if sg.Entry != "" && sg.Entry != sg.Culprit {
+		s += " from " + mdCode(shortEntry(sg.Entry), false)
+	}
+	if sg.Probe {
+		s += " (health check)"
+	}
+	if sg.Differs != "" {
+		s += ", differs at " + mdCode(shortDiffers(sg.Differs), false)
+	}
+	return s
+}
+
+func (m *mdView) evidenceText(evs []evidenceRow) string {
+	var ev []string
+	var prev []string
+	for _, e := range evs {
+		s := fmt.Sprintf("%s %d", mdText(e.moment), e.count)
+		switch {
+		case len(e.threads) == 0:
+		case sameStrings(e.threads, prev):
+			s += " (same samples)"
+		default:
+			var names []string
+			for _, t := range e.threads[:min(3, len(e.threads))] {
+				names = append(names, mdCode(t, false))
+			}
+			s += " (" + strings.Join(names, ", ")
+			if more := e.count - min(3, len(e.threads)); more > 0 {
+				s += fmt.Sprintf(", +%d", more)
+			}
+			s += ")"
+		}
+		prev = e.threads
+		ev = append(ev, s)
+	}
+	return strings.Join(ev, " · ")
+}
+
+func sameStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// seriesColors are the chart's line colours, by role, with the word the
+// legend uses: the Mermaid palette is set to them so that the legend is
+// exact.
+var seriesColors = map[string][2]string{
+	"finding": {"#d62728", "red"},
+	"idle":    {"#1f77b4", "blue"},
+	"total":   {"#ff7f0e", "orange"},
+	"limit":   {"#7f7f7f", "grey"},
+}
+
+func seriesSignature(ss []series) string {
+	var b strings.Builder
+	for _, s := range ss {
+		fmt.Fprintf(&b, "%s=%v;", s.name, s.counts)
+	}
+	return b.String()
+}
+
+// chart draws a finding's series as a Mermaid xychart (one line per
+// series, coloured by a palette set in its front matter), then the same
+// series as sparklines with their colour, name and counts: the legend,
+// and the chart where Mermaid does not render.
+func (m *mdView) chart(f *findingRow) {
+	top := seriesTop(f.series)
+	var labels, palette []string
+	for _, mo := range m.moments {
+		labels = append(labels, `"`+mermaidText(mo.label)+`"`)
+	}
+	for _, s := range f.series {
+		palette = append(palette, seriesColors[s.role][0])
+	}
+	m.p("```mermaid\n---\nconfig:\n  themeVariables:\n    xyChart:\n      plotColorPalette: \"%s\"\n---\nxychart-beta\n", strings.Join(palette, ", "))
+	m.p("    x-axis [%s]\n", strings.Join(labels, ", "))
+	m.p("    y-axis \"%s\" 0 --> %d\n", m.unit(), niceCeil(top+top/10))
+	for _, s := range f.series {
+		var c []string
+		for _, v := range s.counts {
+			c = append(c, fmt.Sprint(v))
+		}
+		m.p("    line [%s]\n", strings.Join(c, ", "))
+	}
+	m.p("```\n\n")
+	lines := legendLines(f.series, top)
+	fence := codeFence(lines)
+	m.p("%stext\n%s\n%s\n\n", fence, strings.Join(lines, "\n"), fence)
+}
+
+// legendLines are one line per series: colour, name, sparkline, counts,
+// aligned.
+func legendLines(ss []series, top int) []string {
+	colW, nameW := 0, 0
+	for _, s := range ss {
+		colW = max(colW, len(seriesColors[s.role][1]))
+		nameW = max(nameW, cells(s.name))
+	}
+	var out []string
+	for _, s := range ss {
+		out = append(out, padRight(seriesColors[s.role][1], colW)+"  "+padRight(oneLine(s.name), nameW)+"  "+
+			sparkline(s.counts, top)+"  "+arrowCounts(s.counts))
+	}
+	return out
 }
 
 func (m *mdView) momentTable() {
 	if len(m.moments) == 0 {
 		return
 	}
-	m.tableHead([]string{"Moment", "File", "Format", "Time", capitalize(m.unit()), "Skipped lines"},
-		func(i int) bool { return i >= 4 })
+	m.h(2, "Moments")
+	skipped := false
 	for _, mo := range m.moments {
+		skipped = skipped || mo.skipped > 0
+	}
+	head := []string{"Moment", "File", "Time", capitalize(m.unit())}
+	if m.numbered {
+		head = append([]string{"#"}, head...)
+	}
+	if skipped {
+		head = append(head, "Skipped lines")
+	}
+	k := len(head) - 1
+	if skipped {
+		k--
+	}
+	m.tableHead(head, func(i int) bool { return i >= k })
+	for i, mo := range m.moments {
 		label := mdText(mo.label)
 		if mo.target != "" {
 			label += " (" + mdText(mo.target) + ")"
@@ -112,52 +497,16 @@ func (m *mdView) momentTable() {
 		if mo.delta != "" {
 			tm += " (" + mo.delta + ")"
 		}
-		m.tableRow(label, mdCode(mo.file, true), mdText(string(mo.format)), tm,
-			fmt.Sprint(mo.threads), fmt.Sprint(mo.skipped))
-	}
-	m.p("\n")
-}
-
-func (m *mdView) findingTable() {
-	if len(m.findings) == 0 {
-		return
-	}
-	m.p("### Findings\n\n")
-	m.tableHead([]string{"Severity", "Finding", "Pool", "State", capitalize(m.unit()), "Top frame", "Culprit", "Seen"},
-		func(int) bool { return false })
-	for _, f := range m.findings {
-		var ev []string
-		for _, e := range f.evidence {
-			s := fmt.Sprintf("%s: %d", mdText(e.moment), e.count)
-			if len(e.threads) > 0 {
-				var names []string
-				for _, t := range e.threads[:min(3, len(e.threads))] {
-					names = append(names, mdCode(t, true))
-				}
-				s += " (" + strings.Join(names, ", ")
-				if more := e.count - min(3, len(e.threads)); more > 0 {
-					s += fmt.Sprintf(", +%d", more)
-				}
-				s += ")"
-			}
-			ev = append(ev, s)
+		row := []string{label, mdCode(mo.file, true), tm, fmt.Sprint(mo.threads)}
+		if m.numbered {
+			row = append([]string{fmt.Sprintf("#%d", i+1)}, row...)
 		}
-		m.tableRow(f.severity.String(), mdText(f.kind), mdCode(f.pool, true), mdCode(stateName(f.state, f.via), true),
-			findingCounts(f, m.unit()), mdCode(f.frame, true), mdCode(f.culprit, true), strings.Join(ev, "; "))
+		if skipped {
+			row = append(row, fmt.Sprint(mo.skipped))
+		}
+		m.tableRow(row...)
 	}
 	m.p("\n")
-}
-
-// countHead is the header of a pools or states table: first columns, one
-// column per moment, then the change from the first moment to the last.
-func (m *mdView) countHead(first ...string) {
-	head := append([]string{}, first...)
-	for _, mo := range m.moments {
-		head = append(head, mdText(mo.label))
-	}
-	head = append(head, "Change")
-	k := len(first)
-	m.tableHead(head, func(i int) bool { return i >= k })
 }
 
 func countCells(c []int) []string {
@@ -168,18 +517,31 @@ func countCells(c []int) []string {
 	return append(out, change(c))
 }
 
+// poolTable is the pools × moments table with the states of flagged pools
+// under them: names in the first column, one narrow column per moment.
 func (m *mdView) poolTable() {
 	if len(m.moments) == 0 {
 		return
 	}
-	m.p("### Pools\n\n")
-	m.countHead("Pool")
+	m.h(2, "Pools and states")
+	head := append(append([]string{"Pool / state"}, m.headers...), "Change")
+	m.tableHead(head, func(i int) bool { return i > 0 })
 	for _, p := range m.pools {
 		name := mdCode(p.name, true)
 		if p.flagged {
 			name = "**" + name + "** (" + p.severity.String() + ")"
 		}
 		m.tableRow(append([]string{name}, countCells(p.counts)...)...)
+		for _, s := range p.states {
+			st := mdText(stateName(s.state, s.via))
+			if s.flagged {
+				st = "**" + st + "**"
+			}
+			m.tableRow(append([]string{"↳ " + st}, countCells(s.counts)...)...)
+		}
+		if s := p.moreStates; s != nil {
+			m.tableRow(append([]string{"↳ … " + plural(s.folded, "more state")}, countCells(s.counts)...)...)
+		}
 	}
 	if p := m.more; p != nil {
 		m.tableRow(append([]string{"… " + plural(p.folded, "more pool")}, countCells(p.counts)...)...)
@@ -191,45 +553,25 @@ func (m *mdView) poolTable() {
 	m.p("\n")
 }
 
-func (m *mdView) flaggedPools() {
+// stackSection shows, for the states the findings name (the largest state
+// of a flagged pool when they name none), each identical-stack group's
+// stack in a <details> block, culprit and entry point marked.
+func (m *mdView) stackSection() {
+	first := true
 	for _, p := range m.pools {
 		if !p.flagged || len(p.states) == 0 {
 			continue
 		}
-		m.p("### Pool %s\n\n", mdCode(p.name, false))
-		m.countHead("State", "Category", "Top frame", "Culprit")
-		for _, s := range p.states {
-			st := mdCode(stateName(s.state, s.via), true)
-			if s.flagged {
-				st = "**" + st + "**"
-			}
-			m.tableRow(append([]string{st, mdText(string(s.category)), mdCode(s.frame, true), mdCode(s.culprit, true)},
-				countCells(s.counts)...)...)
-		}
-		if s := p.moreStates; s != nil {
-			m.tableRow(append([]string{"… " + plural(s.folded, "more state"), "", "", ""}, countCells(s.counts)...)...)
-		}
-		m.p("\n")
-		var dom []string
-		for i, d := range p.dominant {
-			if d.count == 0 {
-				dom = append(dom, mdText(m.moments[i].label)+": none")
-				continue
-			}
-			f := d.frame
-			if f == "" {
-				f = d.state
-			}
-			dom = append(dom, fmt.Sprintf("%s: %s %d", mdText(m.moments[i].label), mdCode(shortFrame(f), false), d.count))
-		}
-		m.p("Top frame per moment: %s.\n\n", strings.Join(dom, " · "))
 		anyFlagged := hasFlaggedState(p)
 		for i, s := range p.states {
-			// The flagged states' stacks; the largest state's when the
-			// findings name no state.
-			if s.flagged || (!anyFlagged && i == 0) {
-				m.stack(s)
+			if !(s.flagged || (!anyFlagged && i == 0)) || len(s.groups) == 0 {
+				continue
 			}
+			if first {
+				m.h(2, "Stacks")
+				first = false
+			}
+			m.stateStacks(p, s)
 		}
 	}
 }
@@ -243,81 +585,82 @@ func hasFlaggedState(p poolRow) bool {
 	return false
 }
 
-// stack writes the representative stack of s at the moment it held most
-// threads, in a <details> block.
-func (m *mdView) stack(s stateRow) {
-	g := s.group
-	if g == nil {
-		return
-	}
-	peak := -1
-	for i, c := range s.counts {
-		if i < len(g.Stacks) && g.Stacks[i] != nil && (peak < 0 || c > s.counts[peak]) {
-			peak = i
+// maxStackGroups is how many identical-stack groups of a state the ticket
+// formats show with their stacks; the JSON has them all.
+const maxStackGroups = 3
+
+func (m *mdView) stateStacks(p poolRow, s stateRow) {
+	label := m.label(s.groupsAt)
+	for i, sg := range s.groups {
+		if i == maxStackGroups {
+			rest := 0
+			for _, o := range s.groups[i:] {
+				rest += o.Count
+			}
+			m.p("%s more identical-stack groups of %s at %s (%s).\n\n", fmt.Sprint(len(s.groups)-i),
+				mdText(stateName(s.state, s.via)), mdText(label), plural(rest, strings.TrimSuffix(m.unit(), "s")))
+			break
 		}
+		what := fmt.Sprintf("%s in %s at %s: %s", plural(sg.Count, strings.TrimSuffix(m.unit(), "s")),
+			stateName(s.state, s.via), label, groupOrdinal(i, len(s.groups)))
+		if l := sg.Label(); l != "" {
+			what += ", " + l
+		}
+		m.p("<details><summary>%s (%s)</summary>\n\n", mdHTML(what), mdHTML(p.name))
+		if len(sg.Samples) > 0 {
+			var names []string
+			for _, n := range sg.Samples {
+				names = append(names, mdCode(n, false))
+			}
+			more := ""
+			if k := sg.Count - len(sg.Samples); k > 0 {
+				more = fmt.Sprintf(", +%d", k)
+			}
+			m.p("%s: %s%s\n\n", capitalize(m.unit()), strings.Join(names, ", "), more)
+		}
+		lines := markedStack(sg, m.runtime)
+		fence := codeFence(lines)
+		m.p("%s\n%s\n%s\n\n</details>\n\n", fence, strings.Join(lines, "\n"), fence)
 	}
-	if peak < 0 {
-		return
-	}
-	t := g.Stacks[peak]
-	lines := stackLines(t, m.runtime)
-	for i, l := range lines {
-		lines[i] = oneLine(l)
-	}
-	m.p("<details><summary>%s: %s at %s, one of %d</summary>\n\n",
-		mdHTML(stateName(s.state, s.via)), mdHTML(threadTitle(t)), mdHTML(m.moments[peak].label), s.counts[peak])
-	fence := codeFence(lines)
-	m.p("%s\n%s\n%s\n\n</details>\n\n", fence, strings.Join(lines, "\n"), fence)
 }
 
-// chart draws the flagged pools over the moments as a Mermaid xychart. Its
-// lines carry no names, so the pools are listed under it in line order.
-func (m *mdView) chart() {
-	var flagged []poolRow
-	for _, p := range m.pools {
-		if p.flagged {
-			flagged = append(flagged, p)
+// groupOrdinal says which group of how many: "one identical stack", "group
+// 2 of 3".
+func groupOrdinal(i, n int) string {
+	if n == 1 {
+		return "one identical stack"
+	}
+	return fmt.Sprintf("stack group %d of %d", i+1, n)
+}
+
+// markedStack is a group's stack, one line a frame (lock lines under
+// their frame, as stackLines), with "◀ culprit" and "◀ entry point" after
+// those frames. Control characters are spaces.
+func markedStack(sg StackGroup, rt parse.Runtime) []string {
+	if sg.Stack == nil {
+		return nil
+	}
+	return stackLinesMarked(sg.Stack, rt, func(i int) string {
+		switch {
+		case i == sg.CulpritAt && i == sg.EntryAt:
+			return "  ◀ culprit, entry point"
+		case i == sg.CulpritAt:
+			return "  ◀ culprit"
+		case i == sg.EntryAt:
+			if sg.Probe {
+				return "  ◀ entry point (health check)"
+			}
+			return "  ◀ entry point"
 		}
-	}
-	if len(flagged) == 0 || len(m.moments) < 2 {
-		return
-	}
-	top := 0
-	for _, p := range flagged {
-		for _, c := range p.counts {
-			top = max(top, c)
-		}
-	}
-	var labels []string
-	for _, mo := range m.moments {
-		labels = append(labels, `"`+mermaidText(mo.label)+`"`)
-	}
-	m.p("### %s over time\n\n```mermaid\nxychart-beta\n", capitalize(m.unit()))
-	m.p("    title \"%s per flagged pool\"\n", capitalize(m.unit()))
-	m.p("    x-axis [%s]\n", strings.Join(labels, ", "))
-	m.p("    y-axis \"%s\" 0 --> %d\n", m.unit(), niceCeil(top+top/10))
-	for _, p := range flagged {
-		var c []string
-		for _, v := range p.counts {
-			c = append(c, fmt.Sprint(v))
-		}
-		m.p("    line [%s]\n", strings.Join(c, ", "))
-	}
-	m.p("```\n\nLines, in order:")
-	for i, p := range flagged {
-		if i > 0 {
-			m.p(",")
-		}
-		m.p(" %d. %s", i+1, mdCode(p.name, false))
-	}
-	m.p(".\n\n")
+		return ""
+	})
 }
 
 func (m *mdView) warningSection() {
 	if len(m.warnings) == 0 {
 		return
 	}
-	m.p("### Warnings\n\n")
+	m.h(1, "Warnings")
 	for _, w := range m.warnings {
 		m.p("- %s\n", mdText(w))
 	}

@@ -44,6 +44,8 @@ type momentRow struct {
 
 // findingRow is one verdict.
 type findingRow struct {
+	num      int    // 1-based position in story order: "finding 2"
+	id       string // analyze.Finding.ID
 	severity analyze.Severity
 	kind     string
 	pool     string // "" for process-wide findings
@@ -51,11 +53,23 @@ type findingRow struct {
 	via      string
 	counts   []int // may be shorter than moments or empty
 	summary  string
-	frame    string
-	culprit  string
+	// head is the summary's first clause, the finding's claim (headClause).
+	head    string
+	frame   string
+	culprit string
+	entries []analyze.FrameCount // entry points at the finding's moment, most first
+	limit   analyze.Limit
+	at      int // index of the moment the finding is about; valid when counts is not empty
 	// causedBy is the ID of the finding this one follows from; "" for a
 	// root cause (then the rows after it with its ID are its consequences).
 	causedBy string
+	// causedByNum is the num of that finding; 0 for a root cause.
+	causedByNum int
+	recovery    recovery
+	series      []series // what its chart draws; empty with one moment
+	// groups are the identical-stack groups of its state at its moment;
+	// nil when it names no state of a known pool.
+	groups   []StackGroup
 	evidence []evidenceRow
 }
 
@@ -97,6 +111,11 @@ type stateRow struct {
 	culprit  string
 	same     int
 	group    *analyze.Group // nil for a folded row
+	// groups are its identical-stack groups at moment groupsAt: the
+	// moment of the finding naming it, else the moment it holds most
+	// threads. nil for a folded row.
+	groups   []StackGroup
+	groupsAt int
 }
 
 // frameCount is the top frame of the largest state of a pool at one moment.
@@ -117,10 +136,20 @@ func buildRows(r *analyze.Result, opt Options) *rows {
 	fs := r.Findings
 	type key struct{ state, via string }
 	flaggedPools := map[string]analyze.Severity{}
-	flaggedStates := map[string]map[key]bool{}
-	var order []string // flagged pools in finding order
-	for _, f := range fs {
-		rs.findings = append(rs.findings, findingRowOf(r, f))
+	flaggedStates := map[string]map[key]int{} // pool → state → the finding's moment
+	var order []string                        // flagged pools in finding order
+	nums := map[string]int{}
+	for i, f := range fs {
+		nums[f.ID] = i + 1
+	}
+	for i := range fs {
+		f := &fs[i]
+		fr := findingRowOf(r, f)
+		fr.num = i + 1
+		if f.CausedBy != "" {
+			fr.causedByNum = nums[f.CausedBy]
+		}
+		rs.findings = append(rs.findings, fr)
 		if f.Pool == "" {
 			continue
 		}
@@ -132,9 +161,11 @@ func buildRows(r *analyze.Result, opt Options) *rows {
 		}
 		if f.State != "" {
 			if flaggedStates[f.Pool] == nil {
-				flaggedStates[f.Pool] = map[key]bool{}
+				flaggedStates[f.Pool] = map[key]int{}
 			}
-			flaggedStates[f.Pool][key{f.State, f.Via}] = true
+			if _, ok := flaggedStates[f.Pool][key{f.State, f.Via}]; !ok {
+				flaggedStates[f.Pool][key{f.State, f.Via}] = f.At
+			}
 		}
 	}
 
@@ -142,10 +173,16 @@ func buildRows(r *analyze.Result, opt Options) *rows {
 	for _, p := range r.Pools {
 		byName[p.Name] = p
 	}
-	stateFlagged := func(pool string, g *analyze.Group) bool {
+	// stateFlagged returns the moment of the finding naming g, and
+	// whether one does.
+	stateFlagged := func(pool string, g *analyze.Group) (int, bool) {
 		st := flaggedStates[pool]
 		// A finding that names a state but no via covers every via.
-		return st[key{g.State, g.Via}] || st[key{g.State, ""}]
+		if at, ok := st[key{g.State, g.Via}]; ok {
+			return at, true
+		}
+		at, ok := st[key{g.State, ""}]
+		return at, ok
 	}
 	poolRowOf := func(p *analyze.Pool, flagged bool) poolRow {
 		pr := poolRow{name: p.Name, internal: p.Internal, flagged: flagged, counts: fitCounts(p.Counts, n)}
@@ -158,7 +195,11 @@ func buildRows(r *analyze.Result, opt Options) *rows {
 		}
 		for _, g := range p.States {
 			sr := stateRowOf(g, n)
-			sr.flagged = stateFlagged(p.Name, g)
+			if at, ok := stateFlagged(p.Name, g); ok {
+				sr.flagged = true
+				sr.groupsAt = at
+				sr.groups = StackGroups(g, at)
+			}
 			if len(pr.states) < opt.MaxStates || sr.flagged {
 				pr.states = append(pr.states, sr)
 				continue
@@ -265,10 +306,15 @@ func signedDuration(d time.Duration) string {
 	return "+" + d.String()
 }
 
-func findingRowOf(r *analyze.Result, f analyze.Finding) findingRow {
+func findingRowOf(r *analyze.Result, f *analyze.Finding) findingRow {
 	ms := r.Moments
-	fr := findingRow{severity: f.Severity, kind: f.Kind, pool: f.Pool, state: f.State, via: f.Via,
-		counts: f.Counts, summary: Summary(r, &f), frame: f.Frame, culprit: f.Culprit, causedBy: f.CausedBy}
+	fr := findingRow{id: f.ID, severity: f.Severity, kind: f.Kind, pool: f.Pool, state: f.State, via: f.Via,
+		counts: f.Counts, summary: Summary(r, f), head: headClause(r, f), frame: f.Frame, culprit: f.Culprit,
+		entries: f.Entries, limit: f.Limit, at: f.At, causedBy: f.CausedBy, recovery: recoveryOf(r, f),
+		series: findingSeries(r, f)}
+	if g := findingGroup(r, f); g != nil {
+		fr.groups = StackGroups(g, f.At)
+	}
 	for _, e := range f.Evidence {
 		label := fmt.Sprintf("#%d", e.Moment+1)
 		if e.Moment >= 0 && e.Moment < len(ms) && ms[e.Moment].Label != "" {
@@ -280,8 +326,51 @@ func findingRowOf(r *analyze.Result, f analyze.Finding) findingRow {
 }
 
 func stateRowOf(g *analyze.Group, n int) stateRow {
-	return stateRow{state: g.State, via: g.Via, category: g.Category, explain: g.Explain,
+	sr := stateRow{state: g.State, via: g.Via, category: g.Category, explain: g.Explain,
 		counts: fitCounts(g.Counts, n), frame: g.TopFrame, culprit: g.Culprit, same: g.Same, group: g}
+	sr.groupsAt = peakMoment(sr.counts)
+	sr.groups = StackGroups(g, sr.groupsAt)
+	return sr
+}
+
+// peakMoment is the index of the largest count, the first on a tie; 0 for
+// no counts.
+func peakMoment(c []int) int {
+	at := 0
+	for i, v := range c {
+		if v > c[at] {
+			at = i
+		}
+	}
+	return at
+}
+
+// findingGroup is the group of f's pool in f's state (its via, or the
+// largest via when the finding names none); nil when f names no state of
+// a pool the analysis lists.
+func findingGroup(r *analyze.Result, f *analyze.Finding) *analyze.Group {
+	if f.Pool == "" || f.State == "" {
+		return nil
+	}
+	p := poolNamed(r, f.Pool)
+	if p == nil {
+		return nil
+	}
+	for _, g := range p.States {
+		if g.State == f.State && (g.Via == f.Via || f.Via == "") {
+			return g
+		}
+	}
+	return nil
+}
+
+func poolNamed(r *analyze.Result, name string) *analyze.Pool {
+	for _, p := range r.Pools {
+		if p.Name == name {
+			return p
+		}
+	}
+	return nil
 }
 
 // dominant returns, per moment, the state of p holding most threads (the

@@ -13,6 +13,31 @@ import (
 	"github.com/dumpdiff/dumpdiff/analyze"
 )
 
+// textRenderer is the terminal report.
+type textRenderer struct{}
+
+func (textRenderer) one(w io.Writer, r *analyze.Result, opt Options) error { return Text(w, r, opt) }
+
+// many writes the instances compared (captured targets), then each
+// analysis under a "=== title ===" line.
+func (textRenderer) many(w io.Writer, rs []*analyze.Result, opt Options) error {
+	if targeted(rs) {
+		if err := instancesText(w, rs, opt); err != nil {
+			return err
+		}
+	}
+	for i, r := range rs {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintln(w, truncate("=== "+title(r)+" ===", opt.Width))
+		if err := Text(w, r, opt); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Text writes the terminal report of r: a header with the moments, the
 // verdict (findings, most severe first, with numbers, frames and
 // evidence), the pools × moments table with the states of flagged pools,
@@ -342,6 +367,13 @@ func (t *textView) poolSection() {
 			if d := stateDetail(s, t.unit()); d != "" {
 				for _, l := range wrap(d, t.width, "       ", "         ") {
 					t.add(t.st.Dim(l))
+				}
+			}
+			if s.flagged {
+				if gl := groupsLine(s.groups, t.moments[s.groupsAt].label, 3); gl != "" {
+					for _, l := range wrap(gl, t.width, "       ", "         ") {
+						t.add(t.st.Dim(l))
+					}
 				}
 			}
 		}

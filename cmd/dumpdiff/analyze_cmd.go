@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/charmbracelet/x/term"
+
 	"github.com/dumpdiff/dumpdiff/analyze"
 	"github.com/dumpdiff/dumpdiff/report"
 	"github.com/spf13/cobra"
@@ -83,7 +85,7 @@ func addAnalysis(root *cobra.Command) {
 	var format, failOn, color string
 	var interactive bool
 	af.register(root)
-	root.Flags().StringVarP(&format, "format", "f", "text", "output: "+strings.Join(report.Formats(), ", "))
+	root.Flags().StringVarP(&format, "format", "f", "text", "output: "+report.FormatNames())
 	root.Flags().StringVar(&failOn, "fail-on", "", "exit 3 when a finding of these kinds is present (comma-separated: "+strings.Join(findingKinds, ",")+")")
 	root.Flags().StringVar(&color, "color", "auto", "colour the text report: auto (a terminal and no NO_COLOR), always, never")
 	root.Flags().BoolVarP(&interactive, "interactive", "i", false, "open the interactive TUI (same as the tui command)")
@@ -98,8 +100,9 @@ func addAnalysis(root *cobra.Command) {
 		if color != "auto" && color != "always" && color != "never" {
 			return fmt.Errorf("unknown --color %q: want auto, always or never", color)
 		}
-		if !slices.Contains(report.Formats(), format) && format != "md" {
-			return fmt.Errorf("unknown --format %q: want %s", format, strings.Join(report.Formats(), ", "))
+		outFormat, err := report.ParseFormat(format)
+		if err != nil {
+			return fmt.Errorf("unknown --format %q: want %s", format, report.FormatNames())
 		}
 		var kinds []string
 		if failOn != "" {
@@ -117,7 +120,7 @@ func addAnalysis(root *cobra.Command) {
 			return err
 		}
 		out := cmd.OutOrStdout()
-		opt := report.Options{Format: format, Color: wantColor(color, out)}
+		opt := report.Options{Format: outFormat, Color: wantColor(color, out), Width: termWidth(out)}
 		if err := report.GenerateMany(out, rs, opt); err != nil {
 			return err
 		}
@@ -130,6 +133,20 @@ func addAnalysis(root *cobra.Command) {
 		}
 		return nil
 	}
+}
+
+// termWidth is the width of the terminal out writes to; 0 (the report's
+// stable default) when out is not a terminal.
+func termWidth(out io.Writer) int {
+	f, ok := out.(*os.File)
+	if !ok || !term.IsTerminal(f.Fd()) {
+		return 0
+	}
+	w, _, err := term.GetSize(f.Fd())
+	if err != nil {
+		return 0
+	}
+	return w
 }
 
 // wantColor decides colour: never when NO_COLOR is set or out is not a

@@ -1,0 +1,799 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/dumpdiff/dumpdiff/analyze"
+	"github.com/dumpdiff/dumpdiff/parse"
+)
+
+// htmlRenderer is one self-contained HTML page to attach to any ticket:
+// no network (CSS, the SVG charts and a few lines of script are inline),
+// readable at 1000 px, with a print stylesheet. It works without its
+// script: the script only adds the thread filter and opens the collapsed
+// blocks before printing.
+type htmlRenderer struct{}
+
+func (htmlRenderer) one(w io.Writer, r *analyze.Result, opt Options) error {
+	opt = opt.withDefaults()
+	v := newHTMLView(r, opt, "", 1)
+	var b strings.Builder
+	htmlHead(&b, v.plainTitle())
+	fmt.Fprintf(&b, "<h1>%s</h1>\n", v.title())
+	v.body(&b)
+	htmlFoot(&b)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func (htmlRenderer) many(w io.Writer, rs []*analyze.Result, opt Options) error {
+	var b strings.Builder
+	head := fmt.Sprintf("dumpdiff: %d analyses", len(rs))
+	if targeted(rs) {
+		head = fmt.Sprintf("dumpdiff: %d captured targets compared", len(rs))
+	}
+	htmlHead(&b, head)
+	fmt.Fprintf(&b, "<h1>%s</h1>\n", he(head))
+	if targeted(rs) {
+		labels, rows := instanceRows(rs)
+		b.WriteString(`<table class="instances"><thead><tr><th>Instance</th>`)
+		for _, l := range labels {
+			fmt.Fprintf(&b, `<th class="n">%s</th>`, he(l))
+		}
+		b.WriteString("<th>Verdict</th></tr></thead><tbody>\n")
+		for i, r := range rows {
+			fmt.Fprintf(&b, `<tr><td><a href="#a%d"><code>%s</code></a></td>`, i+1, he(r.target))
+			for _, t := range r.totals {
+				fmt.Fprintf(&b, `<td class="n">%s</td>`, instanceCount(t))
+			}
+			fmt.Fprintf(&b, "<td>%s</td></tr>\n", he(instanceVerdict(r)))
+		}
+		b.WriteString("</tbody></table>\n")
+	}
+	for i, r := range rs {
+		v := newHTMLView(r, opt.withDefaults(), fmt.Sprintf("a%d-", i+1), 2)
+		fmt.Fprintf(&b, "<section class=\"analysis\" id=\"a%d\">\n<h2>%s: %s</h2>\n", i+1, he(title(r)), v.title())
+		v.body(&b)
+		b.WriteString("</section>\n")
+	}
+	htmlFoot(&b)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+type htmlView struct {
+	*rows
+	r     *analyze.Result
+	lead  lead
+	id    string // prefix of element ids, unique per analysis in a document
+	level int    // heading level of the analysis' title
+}
+
+func newHTMLView(r *analyze.Result, opt Options, id string, level int) *htmlView {
+	rs := buildRows(r, opt)
+	return &htmlView{rows: rs, r: r, lead: leadOf(rs), id: id, level: level}
+}
+
+// hn opens and closes a heading d levels under the analysis' title.
+func (v *htmlView) hn(b *strings.Builder, d int, attrs, inner string) {
+	n := min(6, v.level+d)
+	fmt.Fprintf(b, "<h%d%s>%s</h%d>\n", n, attrs, inner, n)
+}
+
+func (v *htmlView) plainTitle() string {
+	f := v.lead.root
+	if f == nil {
+		return fmt.Sprintf("dumpdiff: no findings in %s", plural(len(v.moments), "moment"))
+	}
+	kind, state := findingWhat(f)
+	s := "dumpdiff: " + f.severity.String() + " " + kind
+	if f.pool != "" {
+		s += " in " + f.pool
+	}
+	if state != "" {
+		s += " (" + state + ")"
+	}
+	return s
+}
+
+func (v *htmlView) title() string {
+	f := v.lead.root
+	if f == nil {
+		return he(fmt.Sprintf("dumpdiff: no findings in %s of a %s process", plural(len(v.moments), "moment"), runtimeName(v.runtime)))
+	}
+	return "dumpdiff: " + v.findingTitle(f, true)
+}
+
+func sevClass(s analyze.Severity) string { return "sev-" + s.String() }
+
+func (v *htmlView) findingTitle(f *findingRow, recovery bool) string {
+	kind, state := findingWhat(f)
+	s := fmt.Sprintf(`<span class="sev %s">%s</span> %s`, sevClass(f.severity), he(f.severity.String()), he(kind))
+	if f.pool != "" {
+		s += " in <code>" + he(f.pool) + "</code>"
+	}
+	if state != "" {
+		s += " (" + he(state) + ")"
+	}
+	if recovery && f.recovery.known && kind != analyze.KindRecovered && kind != analyze.KindNotRecovered {
+		s += ", " + he(f.recovery.short())
+	}
+	return s
+}
+
+func (v *htmlView) body(b *strings.Builder) {
+	v.meta(b)
+	v.leadSection(b)
+	v.findingSection(b)
+	v.hn(b, 1, ` id="`+v.id+`evidence"`, "Evidence")
+	v.momentTable(b)
+	v.poolTable(b)
+	v.stackSection(b)
+	v.warningSection(b)
+}
+
+func (v *htmlView) meta(b *strings.Builder) {
+	s := runtimeName(v.runtime) + " · " + plural(len(v.moments), "moment")
+	if len(v.moments) > 0 {
+		first, last := v.moments[0], v.moments[len(v.moments)-1]
+		s += " (" + first.label
+		if first.time != "" {
+			s += " " + first.time
+		}
+		if len(v.moments) > 1 {
+			s += " → " + last.label
+			if last.delta != "" {
+				s += " " + last.delta
+			}
+		}
+		s += ")"
+	}
+	s += " · " + plural(len(v.findings), "finding")
+	fmt.Fprintf(b, "<p class=\"meta\">%s</p>\n", he(s))
+}
+
+func (v *htmlView) leadSection(b *strings.Builder) {
+	f := v.lead.root
+	if f == nil {
+		fmt.Fprintf(b, "<section class=\"verdict\" id=\"%sverdict\"><p>%s</p></section>\n", v.id,
+			he(fmt.Sprintf("No finding across %s (%s): no pool rose into a wait and stayed, none is saturated, stuck, deadlocked or leaking.",
+				plural(len(v.moments), "moment"), v.momentSpan())))
+		return
+	}
+	fmt.Fprintf(b, "<section class=\"verdict %s\" id=\"%sverdict\" aria-label=\"Verdict\">\n<dl>\n", sevClass(f.severity), v.id)
+	item := func(k, val string) { fmt.Fprintf(b, "<dt>%s</dt><dd>%s</dd>\n", k, val) }
+	item("Root cause", fmt.Sprintf(`<span class="sev %s">%s</span> %s: %s`, sevClass(f.severity), he(f.severity.String()), he(f.kind), he(f.head)))
+	for i, c := range v.lead.consequences {
+		if i == 2 {
+			item("Also caused", he(plural(len(v.lead.consequences)-2, "more finding")))
+			break
+		}
+		item("Consequence", fmt.Sprintf(`<span class="sev %s">%s</span> %s: %s`, sevClass(c.severity), he(c.severity.String()), he(c.kind), he(c.head)))
+	}
+	item("Recovered", he(f.recovery.String()))
+	if n := v.numbers(f); n != "" {
+		item("Numbers", n)
+	}
+	if f.culprit != "" {
+		item("Culprit", `<code class="culprit">`+he(f.culprit)+`</code>`)
+	}
+	if e := v.entryList(f.entries); e != "" {
+		item("Entry points", e)
+	}
+	if len(v.lead.others) > 0 {
+		var os []string
+		for i, o := range v.lead.others {
+			if i == 3 {
+				os = append(os, he(fmt.Sprintf("%d more", len(v.lead.others)-3)))
+				break
+			}
+			os = append(os, fmt.Sprintf(`<a href="#%sfinding-%d">%d.</a> %s`, v.id, o.num, o.num, v.findingTitle(o, true)))
+		}
+		item("Also", strings.Join(os, "; "))
+	}
+	b.WriteString("</dl>\n</section>\n")
+}
+
+func (v *htmlView) numbers(f *findingRow) string {
+	if len(f.series) == 0 {
+		if len(f.counts) == 0 {
+			return ""
+		}
+		return he(v.labelledCounts(f.counts) + " " + v.unit())
+	}
+	var parts []string
+	for i, s := range f.series {
+		switch {
+		case s.role == "limit":
+			parts = append(parts, he(s.name))
+		case i == 0:
+			parts = append(parts, "<b>"+he(s.name)+"</b>: "+he(v.labelledCounts(s.counts)+" "+v.unit()))
+		default:
+			parts = append(parts, he(s.name+" "+arrowCounts(s.counts)))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+func (v *htmlView) entryList(es []analyze.FrameCount) string {
+	var parts []string
+	for i, e := range es {
+		if i == 3 {
+			parts = append(parts, he(fmt.Sprintf("%d more", len(es)-3)))
+			break
+		}
+		s := `<code class="entry">` + he(e.Func) + `</code> ` + fmt.Sprint(e.Count)
+		if e.Probe {
+			s += ` <span class="tag probe">health check</span>`
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, " · ")
+}
+
+func (v *htmlView) label(i int) string {
+	if i >= 0 && i < len(v.moments) {
+		return v.moments[i].label
+	}
+	return fmt.Sprintf("#%d", i+1)
+}
+
+func (v *htmlView) findingSection(b *strings.Builder) {
+	if len(v.findings) == 0 {
+		return
+	}
+	v.hn(b, 1, ` id="`+v.id+`findings"`, "Findings")
+	for i := range v.findings {
+		f := &v.findings[i]
+		fmt.Fprintf(b, "<article class=\"finding %s\" id=\"%sfinding-%d\" data-kind=\"%s\">\n", sevClass(f.severity), v.id, f.num, he(f.kind))
+		v.hn(b, 2, "", fmt.Sprintf("%d. %s", f.num, v.findingTitle(f, false)))
+		if len(f.counts) > 0 {
+			s := fmt.Sprintf("%s %s (%s)", findingCounts(*f, v.unit()), v.unit(), v.momentSpan())
+			if f.recovery.known {
+				s += " · recovered: " + f.recovery.String()
+			}
+			fmt.Fprintf(b, "<p class=\"counts\">%s</p>\n", he(s))
+		}
+		if f.summary != "" {
+			fmt.Fprintf(b, "<p class=\"summary\">%s.</p>\n", he(strings.TrimSuffix(strings.TrimSpace(f.summary), ".")))
+		}
+		if len(f.series) > 0 {
+			b.WriteString("<figure class=\"chart\">")
+			svgChart(b, v.r, v.rows, f, v.id)
+			b.WriteString("</figure>\n")
+		}
+		var items []string
+		if f.frame != "" {
+			items = append(items, "Top frame <code>"+he(f.frame)+"</code>")
+		}
+		if f.culprit != "" {
+			items = append(items, `Culprit <code class="culprit">`+he(f.culprit)+`</code>`)
+		}
+		if len(f.groups) > 0 {
+			items = append(items, "Identical stacks at "+he(v.label(f.at))+": "+v.groupsText(f.groups))
+		}
+		if ev := v.evidenceText(f.evidence); ev != "" {
+			items = append(items, "Seen: "+ev)
+		}
+		if f.causedByNum > 0 {
+			items = append(items, fmt.Sprintf(`Follows from <a href="#%sfinding-%d">finding %d</a>.`, v.id, f.causedByNum, f.causedByNum))
+		}
+		if len(items) > 0 {
+			b.WriteString("<ul class=\"facts\">\n")
+			for _, it := range items {
+				fmt.Fprintf(b, "<li>%s</li>\n", it)
+			}
+			b.WriteString("</ul>\n")
+		}
+		b.WriteString("</article>\n")
+	}
+}
+
+func (v *htmlView) groupsText(sgs []StackGroup) string {
+	if len(sgs) == 1 {
+		return he(fmt.Sprintf("one stack, all %d identical", sgs[0].Count))
+	}
+	var parts []string
+	for i, sg := range sgs {
+		if i == 3 {
+			rest := 0
+			for _, o := range sgs[i:] {
+				rest += o.Count
+			}
+			parts = append(parts, he(fmt.Sprintf("%d more groups (%d)", len(sgs)-i, rest)))
+			break
+		}
+		parts = append(parts, "<b>"+fmt.Sprint(sg.Count)+"</b> "+htmlGroupLabel(sg))
+	}
+	return fmt.Sprintf("%d groups: %s", len(sgs), strings.Join(parts, "; "))
+}
+
+func htmlGroupLabel(sg StackGroup) string {
+	var s []string
+	if sg.Culprit != "" {
+		s = append(s, `at <code class="culprit">`+he(shortFrame(sg.Culprit))+`</code>`)
+	}
+	if sg.Entry != "" && sg.Entry != sg.Culprit {
+		s = append(s, `from <code class="entry">`+he(shortEntry(sg.Entry))+`</code>`)
+	}
+	if sg.Probe {
+		s = append(s, `<span class="tag probe">health check</span>`)
+	}
+	if sg.Differs != "" {
+		s = append(s, "differs at <code>"+he(shortDiffers(sg.Differs))+"</code>")
+	}
+	return strings.Join(s, " ")
+}
+
+func (v *htmlView) evidenceText(evs []evidenceRow) string {
+	var ev []string
+	var prev []string
+	for _, e := range evs {
+		s := fmt.Sprintf("%s %d", he(e.moment), e.count)
+		switch {
+		case len(e.threads) == 0:
+		case sameStrings(e.threads, prev):
+			s += " (same samples)"
+		default:
+			var names []string
+			for _, t := range e.threads[:min(3, len(e.threads))] {
+				names = append(names, "<code>"+he(t)+"</code>")
+			}
+			s += " (" + strings.Join(names, ", ")
+			if k := e.count - min(3, len(e.threads)); k > 0 {
+				s += fmt.Sprintf(", +%d", k)
+			}
+			s += ")"
+		}
+		prev = e.threads
+		ev = append(ev, s)
+	}
+	return strings.Join(ev, " · ")
+}
+
+func (v *htmlView) momentTable(b *strings.Builder) {
+	if len(v.moments) == 0 {
+		return
+	}
+	v.hn(b, 2, "", "Moments")
+	fmt.Fprintf(b, "<table class=\"moments\"><thead><tr><th>Moment</th><th>File</th><th>Format</th><th>Time</th><th class=\"n\">%s</th><th class=\"n\">Skipped lines</th></tr></thead><tbody>\n",
+		he(capitalize(v.unit())))
+	for _, mo := range v.moments {
+		label := mo.label
+		if mo.target != "" {
+			label += " (" + mo.target + ")"
+		}
+		tm := mo.time
+		if tm == "" {
+			tm = "not in dump"
+		}
+		if mo.delta != "" {
+			tm += " (" + mo.delta + ")"
+		}
+		fmt.Fprintf(b, "<tr><td>%s</td><td><code>%s</code></td><td>%s</td><td>%s</td><td class=\"n\">%d</td><td class=\"n\">%d</td></tr>\n",
+			he(label), he(mo.file), he(string(mo.format)), he(tm), mo.threads, mo.skipped)
+	}
+	b.WriteString("</tbody></table>\n")
+}
+
+func htmlCounts(b *strings.Builder, c []int) {
+	for _, x := range c {
+		fmt.Fprintf(b, `<td class="n">%d</td>`, x)
+	}
+	fmt.Fprintf(b, `<td class="n">%s</td>`, he(change(c)))
+}
+
+// poolTable is the pools × states × moments table: a row per pool, its
+// states under it (flagged pools, or all with Verbose), a column per moment.
+func (v *htmlView) poolTable(b *strings.Builder) {
+	if len(v.moments) == 0 {
+		return
+	}
+	v.hn(b, 2, "", "Pools, states and moments")
+	b.WriteString(`<table class="pools"><thead><tr><th>Pool / state</th>`)
+	for _, mo := range v.moments {
+		fmt.Fprintf(b, `<th class="n" title="%s">%s</th>`, he(mo.label), he(truncateMiddle(mo.label, 14)))
+	}
+	b.WriteString("<th class=\"n\">Change</th></tr></thead><tbody>\n")
+	for _, p := range v.pools {
+		cls := "pool"
+		name := "<code>" + he(p.name) + "</code>"
+		if p.flagged {
+			cls += " flagged " + sevClass(p.severity)
+			name += fmt.Sprintf(` <span class="sev %s">%s</span>`, sevClass(p.severity), he(p.severity.String()))
+		}
+		fmt.Fprintf(b, `<tr class="%s"><td>%s</td>`, cls, name)
+		htmlCounts(b, p.counts)
+		b.WriteString("</tr>\n")
+		for _, s := range p.states {
+			cls := "state"
+			if s.flagged {
+				cls += " flagged"
+			}
+			fmt.Fprintf(b, `<tr class="%s"><td>↳ %s <span class="muted">%s</span></td>`, cls, he(stateName(s.state, s.via)), he(string(s.category)))
+			htmlCounts(b, s.counts)
+			b.WriteString("</tr>\n")
+		}
+		if s := p.moreStates; s != nil {
+			fmt.Fprintf(b, `<tr class="state"><td>↳ … %s</td>`, he(plural(s.folded, "more state")))
+			htmlCounts(b, s.counts)
+			b.WriteString("</tr>\n")
+		}
+	}
+	if p := v.more; p != nil {
+		fmt.Fprintf(b, `<tr class="pool"><td>… %s</td>`, he(plural(p.folded, "more pool")))
+		htmlCounts(b, p.counts)
+		b.WriteString("</tr>\n")
+	}
+	if p := v.internal; p != nil {
+		fmt.Fprintf(b, `<tr class="pool internal"><td>%s</td>`, he(fmt.Sprintf("%s (%s)", p.name, plural(p.folded, "pool"))))
+		htmlCounts(b, p.counts)
+		b.WriteString("</tr>\n")
+	}
+	b.WriteString(`<tr class="total"><td>total</td>`)
+	htmlCounts(b, v.totals)
+	b.WriteString("</tr>\n</tbody></table>\n")
+}
+
+// maxHTMLGroups and maxHTMLThreads cap what a state shows: its largest
+// identical-stack groups, and the threads listed for the filter.
+const (
+	maxHTMLGroups  = 10
+	maxHTMLThreads = 300
+)
+
+// stackSection shows, for every state of the flagged pools, its
+// identical-stack groups with their stacks (collapsed), and for the
+// states the findings name, their threads: what the filter searches.
+func (v *htmlView) stackSection(b *strings.Builder) {
+	var shown []poolRow
+	for _, p := range v.pools {
+		if p.flagged && len(p.states) > 0 {
+			shown = append(shown, p)
+		}
+	}
+	if len(shown) == 0 {
+		return
+	}
+	v.hn(b, 2, ` id="`+v.id+`stacks"`, "Threads and identical stacks")
+	fmt.Fprintf(b, `<div class="search" id="%ssearch" hidden><label>Filter threads by name or frame <input type="search" class="q" placeholder="name or frame, e.g. exec-1 or Repository"></label> <span class="qcount" aria-live="polite"></span></div>`+"\n", v.id)
+	for _, p := range shown {
+		// The states the findings name first, then the others.
+		for _, flagged := range []bool{true, false} {
+			for _, s := range p.states {
+				if s.flagged == flagged && len(s.groups) > 0 {
+					v.stateBlock(b, p, s)
+				}
+			}
+		}
+	}
+}
+
+func (v *htmlView) stateBlock(b *strings.Builder, p poolRow, s stateRow) {
+	label := v.label(s.groupsAt)
+	one := strings.TrimSuffix(v.unit(), "s")
+	total := 0
+	for _, sg := range s.groups {
+		total += sg.Count
+	}
+	cls := "state-block"
+	if s.flagged {
+		cls += " flagged"
+	}
+	fmt.Fprintf(b, "<section class=\"%s\">\n", cls)
+	v.hn(b, 3, "", fmt.Sprintf("<code>%s</code> › %s at %s: %s in %s", he(p.name), he(stateName(s.state, s.via)), he(label),
+		he(plural(total, one)), he(plural(len(s.groups), "identical-stack group"))))
+	if s.explain != "" {
+		fmt.Fprintf(b, "<p class=\"muted\">%s</p>\n", he(s.explain))
+	}
+	for i, sg := range s.groups {
+		if i == maxHTMLGroups {
+			rest := 0
+			for _, o := range s.groups[i:] {
+				rest += o.Count
+			}
+			fmt.Fprintf(b, "<p class=\"muted\">%s</p>\n", he(fmt.Sprintf("%d more groups (%s): see the JSON report.", len(s.groups)-i, plural(rest, one))))
+			break
+		}
+		search := strings.ToLower(strings.Join(sg.Samples, " ") + " " + stackSearch(sg.Stack))
+		fmt.Fprintf(b, `<details class="group" data-search="%s"><summary><b>%s</b> · %s`, he(search), he(plural(sg.Count, one)), he(groupOrdinal(i, len(s.groups))))
+		if l := htmlGroupLabel(sg); l != "" {
+			b.WriteString(" · " + l)
+		}
+		b.WriteString("</summary>\n")
+		if len(sg.Samples) > 0 {
+			var names []string
+			for _, n := range sg.Samples {
+				names = append(names, "<code>"+he(n)+"</code>")
+			}
+			more := ""
+			if k := sg.Count - len(sg.Samples); k > 0 {
+				more = fmt.Sprintf(", +%d", k)
+			}
+			fmt.Fprintf(b, "<p class=\"samples\">%s: %s%s</p>\n", he(capitalize(v.unit())), strings.Join(names, ", "), more)
+		}
+		v.stack(b, sg)
+		b.WriteString("</details>\n")
+	}
+	if s.flagged && s.group != nil && s.groupsAt < len(s.group.Threads) {
+		v.threadList(b, s)
+	}
+	b.WriteString("</section>\n")
+}
+
+// stackSearch is what the filter matches in a stack: its functions.
+func stackSearch(t *parse.Thread) string {
+	if t == nil {
+		return ""
+	}
+	var fs []string
+	for _, f := range t.Frames {
+		fs = append(fs, f.Func)
+	}
+	return strings.Join(fs, " ")
+}
+
+// stack writes a group's stack as a list of frames, the culprit and the
+// entry point highlighted, lock lines under their frame.
+func (v *htmlView) stack(b *strings.Builder, sg StackGroup) {
+	t := sg.Stack
+	if t == nil {
+		return
+	}
+	b.WriteString(`<ol class="stack">`)
+	for i, f := range t.Frames {
+		cls, tags := "", ""
+		if i == sg.CulpritAt {
+			cls += " culprit"
+			tags += `<span class="tag culprit">culprit</span>`
+		}
+		if i == sg.EntryAt {
+			cls += " entry"
+			tags += `<span class="tag entry">entry point</span>`
+			if sg.Probe {
+				tags += `<span class="tag probe">health check</span>`
+			}
+		}
+		if i == sg.DiffersAt {
+			cls += " differs"
+			tags += `<span class="tag differs">differs</span>`
+		}
+		if cls != "" {
+			cls = ` class="` + strings.TrimSpace(cls) + `"`
+		}
+		fmt.Fprintf(b, "<li%s>%s%s", cls, he(frameLine(f, v.runtime)), tags)
+		for _, l := range t.Locks {
+			if l.Frame == i {
+				fmt.Fprintf(b, `<div class="lock">%s</div>`, he(lockText(l)))
+			}
+		}
+		b.WriteString("</li>")
+	}
+	b.WriteString("</ol>\n")
+	var extra []string
+	for _, l := range stackLines(t, v.runtime) {
+		if strings.HasPrefix(l, "created by ") || strings.HasPrefix(l, "...") || l == "(no stack printed)" {
+			extra = append(extra, l)
+		}
+	}
+	for _, l := range t.Locks {
+		if l.Frame < 0 {
+			extra = append(extra, lockText(l))
+		}
+	}
+	if len(extra) > 0 {
+		b.WriteString(`<ul class="stack-extra">`)
+		for _, e := range extra {
+			fmt.Fprintf(b, "<li>%s</li>", he(e))
+		}
+		b.WriteString("</ul>\n")
+	}
+}
+
+// lockText is a JVM lock line as jstack prints it.
+func lockText(l parse.Lock) string {
+	s := "- " + string(l.Kind)
+	if l.Kind == parse.LockOwnable {
+		s = "- ownable"
+	}
+	if l.Address != "" {
+		s += " <" + l.Address + ">"
+	}
+	if l.Class != "" {
+		s += " (a " + l.Class + ")"
+	}
+	if l.Owner != "" {
+		s += " owned by " + l.Owner
+	}
+	return s
+}
+
+// threadList lists the threads of a flagged state at its moment (up to
+// maxHTMLThreads), each with its top frame and culprit: what the filter
+// searches by name.
+func (v *htmlView) threadList(b *strings.Builder, s stateRow) {
+	ts := s.group.Threads[s.groupsAt]
+	if len(ts) == 0 {
+		return
+	}
+	culprits := map[string]bool{}
+	for _, sg := range s.groups {
+		if sg.Culprit != "" {
+			culprits[sg.Culprit] = true
+		}
+	}
+	fmt.Fprintf(b, "<details class=\"threads\"><summary>%s</summary>\n<ul class=\"thread-list\">\n",
+		he(fmt.Sprintf("The %s at %s, by name", plural(len(ts), strings.TrimSuffix(v.unit(), "s")), v.label(s.groupsAt))))
+	for i, t := range ts {
+		if i == maxHTMLThreads {
+			fmt.Fprintf(b, "<li class=\"muted\">%s</li>\n", he(fmt.Sprintf("%d more not listed: see the JSON report or the TUI.", len(ts)-i)))
+			break
+		}
+		name := threadTitle(t)
+		top, cul := "", ""
+		if len(t.Frames) > 0 {
+			top = analyze.FrameString(t.Frames[0])
+		}
+		for _, f := range t.Frames {
+			if fs := analyze.FrameString(f); culprits[fs] {
+				cul = fs
+				break
+			}
+		}
+		search := strings.ToLower(name + " " + top + " " + cul)
+		fmt.Fprintf(b, `<li data-search="%s"><code>%s</code>`, he(search), he(name))
+		if cul != "" {
+			fmt.Fprintf(b, ` <span class="muted">at</span> <code class="culprit">%s</code>`, he(shortFrame(cul)))
+		} else if top != "" {
+			fmt.Fprintf(b, ` <span class="muted">at</span> <code>%s</code>`, he(shortFrame(top)))
+		}
+		b.WriteString("</li>\n")
+	}
+	b.WriteString("</ul></details>\n")
+}
+
+func (v *htmlView) warningSection(b *strings.Builder) {
+	if len(v.warnings) == 0 {
+		return
+	}
+	v.hn(b, 1, ` id="`+v.id+`warnings"`, "Warnings")
+	b.WriteString("<ul class=\"warnings\">\n")
+	for _, w := range v.warnings {
+		fmt.Fprintf(b, "<li>%s</li>\n", he(w))
+	}
+	b.WriteString("</ul>\n")
+}
+
+// htmlHead opens the document: the inline stylesheet, screen and print.
+func htmlHead(b *strings.Builder, title string) {
+	fmt.Fprintf(b, `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="dumpdiff">
+<title>%s</title>
+<style>
+%s</style>
+</head>
+<body>
+<main>
+`, he(title), htmlCSS)
+}
+
+// htmlFoot closes the document, with the script: the thread filter (a
+// search box shown only when the script runs) and, before printing, every
+// collapsed block opened.
+func htmlFoot(b *strings.Builder) {
+	fmt.Fprintf(b, "<footer class=\"muted small\">Written by dumpdiff. Self-contained: no network, no external file.</footer>\n</main>\n<script>\n%s</script>\n</body>\n</html>\n", htmlScript)
+}
+
+const htmlCSS = `:root{--crit:#c62828;--warn:#b26a00;--info:#1565c0;--fg:#1f2328;--muted:#59636e;--border:#d1d9e0;--soft:#f6f8fa}
+*{box-sizing:border-box}
+html{-webkit-text-size-adjust:100%}
+body{margin:0;color:var(--fg);background:#fff;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif}
+main{max-width:960px;margin:0 auto;padding:12px 20px 40px}
+h1{font-size:1.45em;line-height:1.25;margin:.3em 0 .2em}
+h2{font-size:1.25em;margin:1.2em 0 .4em;border-bottom:1px solid var(--border);padding-bottom:.2em}
+h3{font-size:1.08em;margin:1em 0 .3em}
+h4,h5{font-size:1em;margin:.9em 0 .3em}
+p{margin:.4em 0}
+code,.stack{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace;font-size:.88em}
+code{background:var(--soft);border-radius:3px;padding:0 .25em;overflow-wrap:anywhere}
+.muted{color:var(--muted)}
+.small{font-size:.85em}
+.meta{color:var(--muted);margin:0 0 .6em}
+.sev{font-weight:700;text-transform:uppercase;font-size:.8em;letter-spacing:.03em}
+.sev-critical .sev,.sev.sev-critical{color:var(--crit)}
+.sev.sev-warning{color:var(--warn)}
+.sev.sev-info{color:var(--info)}
+.verdict{border-left:6px solid var(--muted);background:var(--soft);padding:8px 14px;margin:.4em 0 1em;border-radius:0 6px 6px 0}
+.verdict.sev-critical{border-color:var(--crit);background:#fdf1f1}
+.verdict.sev-warning{border-color:var(--warn);background:#fdf6ea}
+.verdict.sev-info{border-color:var(--info)}
+.verdict dl{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:3px 14px;margin:0}
+.verdict dt{font-weight:600}
+.verdict dd{margin:0;overflow-wrap:anywhere}
+.finding{border:1px solid var(--border);border-radius:8px;padding:4px 16px 10px;margin:12px 0}
+.finding.sev-critical{border-left:5px solid var(--crit)}
+.finding.sev-warning{border-left:5px solid var(--warn)}
+.finding.sev-info{border-left:5px solid var(--info)}
+.counts{font-weight:600}
+figure.chart{margin:8px 0}
+svg.chart{display:block;width:100%;max-width:720px;height:auto}
+svg .grid{stroke:#e5e7eb;stroke-width:1}
+svg text{font:11px system-ui,sans-serif;fill:var(--muted)}
+svg .value{font-weight:700;fill:#d62728;font-size:12px}
+svg .total{fill:var(--fg)}
+svg .limit{stroke:#555;stroke-width:1.5;stroke-dasharray:6 4}
+svg .limit-label{fill:#333}
+svg .total-line{fill:none;stroke:#ff7f0e;stroke-width:2}
+.legend{list-style:none;padding:0;margin:4px 0;display:flex;flex-wrap:wrap;gap:2px 18px;font-size:.88em}
+.legend li.is-finding{font-weight:600}
+.swatch{display:inline-block;width:12px;height:12px;margin-right:6px;vertical-align:-1px;border-radius:2px}
+.swatch.limit{height:0;border-top:2px dashed #555;vertical-align:3px}
+.swatch.line{height:0;border-top:3px solid #ff7f0e;vertical-align:3px}
+ul.facts{margin:.4em 0;padding-left:1.2em}
+ul.facts li{overflow-wrap:anywhere}
+table{border-collapse:collapse;margin:.4em 0 .8em;font-size:.9em;max-width:100%}
+th,td{border:1px solid var(--border);padding:3px 8px;text-align:left;vertical-align:top;overflow-wrap:anywhere}
+th{background:var(--soft)}
+.n{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}
+tr.state td:first-child{padding-left:20px}
+tr.flagged td:first-child{font-weight:600}
+tr.total td{font-weight:600;border-top:2px solid var(--border)}
+tr.internal td{color:var(--muted)}
+details{border:1px solid var(--border);border-radius:6px;padding:4px 10px;margin:6px 0;background:#fff}
+details[open]{background:#fcfcfd}
+summary{cursor:pointer;overflow-wrap:anywhere}
+ol.stack{margin:6px 0;padding-left:3.4em}
+ol.stack li{overflow-wrap:anywhere;padding:0 4px;border-radius:3px}
+ol.stack li.culprit{background:#fde2e1}
+ol.stack li.entry{background:#e1ecfb}
+ol.stack li.differs{outline:1px dashed var(--warn)}
+.lock{color:var(--muted);padding-left:1.5em}
+ul.stack-extra{list-style:none;margin:0 0 6px;padding-left:3.4em;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace;font-size:.85em;color:var(--muted)}
+.tag{display:inline-block;font:600 .75em system-ui,sans-serif;color:#fff;border-radius:3px;padding:0 6px;margin-left:6px;vertical-align:1px}
+.tag.culprit{background:var(--crit)}
+.tag.entry{background:var(--info)}
+.tag.probe{background:var(--warn)}
+.tag.differs{background:var(--muted)}
+code.culprit{background:#fde2e1}
+code.entry{background:#e1ecfb}
+ul.thread-list{columns:2 320px;margin:6px 0;padding-left:1.2em}
+ul.thread-list li{break-inside:avoid;overflow-wrap:anywhere}
+.search{position:sticky;top:0;background:#fff;padding:6px 0;z-index:1;border-bottom:1px solid var(--border)}
+.search input{font:inherit;width:22em;max-width:100%;padding:3px 6px;margin-left:6px}
+[hidden]{display:none!important}
+footer{margin-top:2em}
+@media print{
+body{font-size:10.5pt}
+main{max-width:none;padding:0}
+.search{display:none!important}
+details{break-inside:avoid}
+details::details-content{content-visibility:visible;display:block}
+.finding,figure.chart,table{break-inside:avoid}
+a{color:inherit;text-decoration:none}
+.verdict,.finding,ol.stack li.culprit,ol.stack li.entry,.tag{-webkit-print-color-adjust:exact;print-color-adjust:exact}
+}
+`
+
+// htmlScript filters the threads and stack groups of each analysis by the
+// text typed in its search box, and opens every <details> before printing.
+const htmlScript = `document.querySelectorAll('.search').forEach(function(box){
+  box.hidden = false;
+  var scope = box.parentNode, q = box.querySelector('.q'), out = box.querySelector('.qcount');
+  q.addEventListener('input', function(){
+    var v = q.value.trim().toLowerCase(), n = 0;
+    scope.querySelectorAll('[data-search]').forEach(function(e){
+      var hit = v === '' || e.getAttribute('data-search').indexOf(v) >= 0;
+      e.hidden = !hit;
+      if (hit && v !== '') { n++; var d = e.closest('details.threads'); if (d) d.open = true; }
+    });
+    out.textContent = v === '' ? '' : n + ' match' + (n === 1 ? '' : 'es');
+  });
+});
+window.addEventListener('beforeprint', function(){ document.querySelectorAll('details').forEach(function(d){ d.open = true; }); });
+`

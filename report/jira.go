@@ -1,0 +1,480 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/dumpdiff/dumpdiff/analyze"
+)
+
+// jiraRenderer is Jira wiki markup: headings h1.–h6., ||header|| tables,
+// {panel} blocks where Markdown has <details>, {noformat} for stacks and
+// sparklines, {color} for severities. Jira renders neither Mermaid nor
+// HTML: the chart is its sparkline rows.
+type jiraRenderer struct{}
+
+func (jiraRenderer) one(w io.Writer, r *analyze.Result, opt Options) error {
+	opt = opt.withDefaults()
+	bw := bufio.NewWriter(w)
+	j := newJiraView(bw, r, opt, 1)
+	j.p("h1. %s\n\n", j.title())
+	j.body()
+	return bw.Flush()
+}
+
+func (jiraRenderer) many(w io.Writer, rs []*analyze.Result, opt Options) error {
+	bw := bufio.NewWriter(w)
+	if targeted(rs) {
+		fmt.Fprintf(bw, "h1. dumpdiff: %d captured targets compared\n\n", len(rs))
+		labels, rows := instanceRows(rs)
+		head := []string{"Instance"}
+		for _, l := range labels {
+			head = append(head, jiraText(l))
+		}
+		fmt.Fprintf(bw, "||%s||\n", strings.Join(append(head, "Verdict"), "||"))
+		for _, r := range rows {
+			cells := []string{jiraCell(jiraCode(r.target))}
+			for _, t := range r.totals {
+				cells = append(cells, instanceCount(t))
+			}
+			cells = append(cells, jiraText(instanceVerdict(r)))
+			fmt.Fprintf(bw, "|%s|\n", strings.Join(cells, "|"))
+		}
+		bw.WriteString("\n")
+	} else {
+		fmt.Fprintf(bw, "h1. dumpdiff: %d analyses\n\n", len(rs))
+	}
+	for _, r := range rs {
+		j := newJiraView(bw, r, opt, 2)
+		j.p("h2. %s\n\n", jiraText(title(r)))
+		j.body()
+	}
+	return bw.Flush()
+}
+
+type jiraView struct {
+	*rows
+	lead  lead
+	bw    *bufio.Writer
+	level int
+}
+
+func newJiraView(bw *bufio.Writer, r *analyze.Result, opt Options, level int) *jiraView {
+	rs := buildRows(r, opt)
+	return &jiraView{rows: rs, lead: leadOf(rs), bw: bw, level: level}
+}
+
+func (j *jiraView) p(format string, args ...any) { fmt.Fprintf(j.bw, format, args...) }
+
+func (j *jiraView) h(d int, text string) {
+	j.p("h%d. %s\n\n", min(6, j.level+d), text)
+}
+
+// severityColors are the colours of the severities, shared with HTML.
+var severityColors = map[analyze.Severity]string{
+	analyze.Critical: "#c62828",
+	analyze.Warning:  "#b26a00",
+	analyze.Info:     "#1565c0",
+}
+
+func (j *jiraView) sev(s analyze.Severity) string {
+	return fmt.Sprintf("{color:%s}*%s*{color}", severityColors[s], s)
+}
+
+func (j *jiraView) title() string {
+	f := j.lead.root
+	if f == nil {
+		return fmt.Sprintf("dumpdiff: no findings in %s of a %s process", plural(len(j.moments), "moment"), runtimeName(j.runtime))
+	}
+	return "dumpdiff: " + j.findingTitle(f, true, false)
+}
+
+// findingTitle is "critical not-recovered in {{pool}} (socket-read via
+// http-client)"; coloured makes the severity a {color} span.
+func (j *jiraView) findingTitle(f *findingRow, recovery, coloured bool) string {
+	kind, state := findingWhat(f)
+	s := f.severity.String()
+	if coloured {
+		s = j.sev(f.severity)
+	}
+	s += " " + jiraText(kind)
+	if f.pool != "" {
+		s += " in " + jiraCode(f.pool)
+	}
+	if state != "" {
+		s += " " + jiraText("("+state+")")
+	}
+	if recovery && f.recovery.known && kind != analyze.KindRecovered && kind != analyze.KindNotRecovered {
+		s += ", " + jiraText(f.recovery.short())
+	}
+	return s
+}
+
+func (j *jiraView) body() {
+	j.leadSection()
+	j.findingSection()
+	j.h(1, "Evidence")
+	j.momentTable()
+	j.poolTable()
+	j.stackSection()
+	j.warningSection()
+}
+
+func (j *jiraView) leadSection() {
+	f := j.lead.root
+	if f == nil {
+		j.p("%s\n\n", jiraText(fmt.Sprintf("No finding across %s (%s): no pool rose into a wait and stayed, none is saturated, stuck, deadlocked or leaking.",
+			plural(len(j.moments), "moment"), j.momentSpan())))
+		return
+	}
+	j.p("{panel:title=Verdict|borderColor=%s}\n", severityColors[f.severity])
+	j.p("* *Root cause* (%s %s): %s\n", j.sev(f.severity), jiraText(f.kind), jiraText(f.head))
+	for i, c := range j.lead.consequences {
+		if i == 2 {
+			j.p("* *Also caused:* %s\n", jiraText(plural(len(j.lead.consequences)-2, "more finding")))
+			break
+		}
+		j.p("* *Consequence* (%s %s): %s\n", j.sev(c.severity), jiraText(c.kind), jiraText(c.head))
+	}
+	j.p("* *Recovered:* %s\n", jiraText(f.recovery.String()))
+	if n := j.numbers(f); n != "" {
+		j.p("* *Numbers:* %s\n", n)
+	}
+	if f.culprit != "" {
+		j.p("* *Culprit:* %s\n", jiraCode(f.culprit))
+	}
+	if e := j.entryList(f.entries); e != "" {
+		j.p("* *Entry points:* %s\n", e)
+	}
+	if len(j.lead.others) > 0 {
+		var os []string
+		for i, o := range j.lead.others {
+			if i == 3 {
+				os = append(os, jiraText(fmt.Sprintf("%d more", len(j.lead.others)-3)))
+				break
+			}
+			os = append(os, fmt.Sprintf("%d. %s", o.num, j.findingTitle(o, true, false)))
+		}
+		j.p("* *Also:* %s\n", strings.Join(os, "; "))
+	}
+	j.p("{panel}\n\n")
+}
+
+func (j *jiraView) numbers(f *findingRow) string {
+	if len(f.series) == 0 {
+		if len(f.counts) == 0 {
+			return ""
+		}
+		return jiraText(j.labelledCounts(f.counts) + " " + j.unit())
+	}
+	var parts []string
+	for i, s := range f.series {
+		switch {
+		case s.role == "limit":
+			parts = append(parts, jiraText(s.name))
+		case i == 0:
+			parts = append(parts, jiraText(s.name+": "+j.labelledCounts(s.counts)+" "+j.unit()))
+		default:
+			parts = append(parts, jiraText(s.name+" "+arrowCounts(s.counts)))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+func (j *jiraView) entryList(es []analyze.FrameCount) string {
+	var parts []string
+	for i, e := range es {
+		if i == 3 {
+			parts = append(parts, jiraText(fmt.Sprintf("%d more", len(es)-3)))
+			break
+		}
+		s := jiraCode(e.Func) + fmt.Sprintf(" %d", e.Count)
+		if e.Probe {
+			s += " " + jiraText("(health check)")
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, " · ")
+}
+
+func (j *jiraView) label(i int) string {
+	if i >= 0 && i < len(j.moments) {
+		return j.moments[i].label
+	}
+	return fmt.Sprintf("#%d", i+1)
+}
+
+func (j *jiraView) findingSection() {
+	if len(j.findings) == 0 {
+		return
+	}
+	j.h(1, "Findings")
+	charted := map[string]int{}
+	for i := range j.findings {
+		f := &j.findings[i]
+		j.h(2, fmt.Sprintf("%d. %s", f.num, j.findingTitle(f, false, true)))
+		if len(f.counts) > 0 {
+			s := fmt.Sprintf("%s %s (%s)", findingCounts(*f, j.unit()), j.unit(), j.momentSpan())
+			if f.recovery.known {
+				s += " · recovered: " + f.recovery.String()
+			}
+			j.p("%s\n\n", jiraText(s))
+		}
+		if f.summary != "" {
+			j.p("%s\n\n", jiraText(strings.TrimSpace(f.summary)))
+		}
+		if len(f.series) > 0 {
+			sig := seriesSignature(f.series)
+			if k, ok := charted[sig]; ok {
+				j.p("%s\n\n", jiraText(fmt.Sprintf("Chart: the same as finding %d's.", k)))
+			} else {
+				charted[sig] = f.num
+				j.p("{noformat}\n%s\n{noformat}\n\n", strings.Join(jiraNoformat(sparkRows(j.rows, f.series)), "\n"))
+			}
+		}
+		var items []string
+		if f.frame != "" || f.culprit != "" {
+			var parts []string
+			if f.frame != "" {
+				parts = append(parts, "*Top frame:* "+jiraCode(f.frame))
+			}
+			if f.culprit != "" {
+				parts = append(parts, "*culprit:* "+jiraCode(f.culprit))
+			}
+			items = append(items, strings.Join(parts, " · "))
+		}
+		if len(f.groups) > 0 {
+			items = append(items, "*Identical stacks at "+jiraText(j.label(f.at))+":* "+j.groupsText(f.groups))
+		}
+		if ev := j.evidenceText(f.evidence); ev != "" {
+			items = append(items, "*Seen:* "+ev)
+		}
+		if f.causedByNum > 0 {
+			items = append(items, fmt.Sprintf("*Follows from* finding %d.", f.causedByNum))
+		}
+		for _, it := range items {
+			j.p("* %s\n", it)
+		}
+		if len(items) > 0 {
+			j.p("\n")
+		}
+	}
+}
+
+// sparkRows are the chart without a chart: the moments, then one row per
+// series with its sparkline and counts.
+func sparkRows(rs *rows, ss []series) []string {
+	top := seriesTop(ss)
+	nameW := 0
+	for _, s := range ss {
+		nameW = max(nameW, cells(s.name))
+	}
+	var labels []string
+	for _, m := range rs.moments {
+		labels = append(labels, m.label)
+	}
+	out := []string{padRight("", nameW) + "  " + strings.Join(labels, " → ")}
+	for _, s := range ss {
+		out = append(out, padRight(oneLine(s.name), nameW)+"  "+sparkline(s.counts, top)+"  "+arrowCounts(s.counts))
+	}
+	return out
+}
+
+func (j *jiraView) groupsText(sgs []StackGroup) string {
+	if len(sgs) == 1 {
+		return jiraText(fmt.Sprintf("one stack, all %d identical", sgs[0].Count))
+	}
+	var parts []string
+	for i, sg := range sgs {
+		if i == 3 {
+			rest := 0
+			for _, o := range sgs[i:] {
+				rest += o.Count
+			}
+			parts = append(parts, jiraText(fmt.Sprintf("%d more groups (%d)", len(sgs)-i, rest)))
+			break
+		}
+		s := fmt.Sprint(sg.Count)
+		if sg.Culprit != "" {
+			s += " at " + jiraCode(shortFrame(sg.Culprit))
+		}
+		if sg.Entry != "" && sg.Entry != sg.Culprit {
+			s += " from " + jiraCode(shortEntry(sg.Entry))
+		}
+		if sg.Probe {
+			s += " " + jiraText("(health check)")
+		}
+		if sg.Differs != "" {
+			s += ", differs at " + jiraCode(shortDiffers(sg.Differs))
+		}
+		parts = append(parts, s)
+	}
+	return fmt.Sprintf("%d groups: %s", len(sgs), strings.Join(parts, "; "))
+}
+
+func (j *jiraView) evidenceText(evs []evidenceRow) string {
+	var ev []string
+	var prev []string
+	for _, e := range evs {
+		s := fmt.Sprintf("%s %d", jiraText(e.moment), e.count)
+		switch {
+		case len(e.threads) == 0:
+		case sameStrings(e.threads, prev):
+			s += " " + jiraText("(same samples)")
+		default:
+			var names []string
+			for _, t := range e.threads[:min(3, len(e.threads))] {
+				names = append(names, jiraCode(t))
+			}
+			more := ""
+			if k := e.count - min(3, len(e.threads)); k > 0 {
+				more = fmt.Sprintf(", %s%d", `\+`, k)
+			}
+			s += " \\(" + strings.Join(names, ", ") + more + "\\)"
+		}
+		prev = e.threads
+		ev = append(ev, s)
+	}
+	return strings.Join(ev, " · ")
+}
+
+func (j *jiraView) momentTable() {
+	if len(j.moments) == 0 {
+		return
+	}
+	j.h(2, "Moments")
+	j.p("||Moment||File||Time||%s||\n", capitalize(j.unit()))
+	for _, mo := range j.moments {
+		label := mo.label
+		if mo.target != "" {
+			label += " (" + mo.target + ")"
+		}
+		tm := mo.time
+		if tm == "" {
+			tm = "not in dump"
+		}
+		if mo.delta != "" {
+			tm += " (" + mo.delta + ")"
+		}
+		j.p("|%s|%s|%s|%d|\n", jiraCell(jiraText(label)), jiraCell(jiraCode(mo.file)), jiraText(tm), mo.threads)
+	}
+	j.p("\n")
+}
+
+func jiraCounts(c []int) []string {
+	out := make([]string, 0, len(c)+1)
+	for _, v := range c {
+		out = append(out, fmt.Sprint(v))
+	}
+	return append(out, jiraCell(jiraText(change(c))))
+}
+
+func (j *jiraView) poolTable() {
+	if len(j.moments) == 0 {
+		return
+	}
+	j.h(2, "Pools and states")
+	head := []string{"Pool / state"}
+	for _, mo := range j.moments {
+		head = append(head, jiraCell(jiraText(mo.label)))
+	}
+	j.p("||%s||\n", strings.Join(append(head, "Change"), "||"))
+	row := func(name string, c []int) {
+		j.p("|%s|\n", strings.Join(append([]string{jiraCell(name)}, jiraCounts(c)...), "|"))
+	}
+	for _, p := range j.pools {
+		name := jiraCode(p.name)
+		if p.flagged {
+			name = "*" + name + "* " + jiraText("("+p.severity.String()+")")
+		}
+		row(name, p.counts)
+		for _, s := range p.states {
+			st := jiraText(stateName(s.state, s.via))
+			if s.flagged {
+				st = "*" + st + "*"
+			}
+			row("↳ "+st, s.counts)
+		}
+		if s := p.moreStates; s != nil {
+			row("↳ "+jiraText("… "+plural(s.folded, "more state")), s.counts)
+		}
+	}
+	if p := j.more; p != nil {
+		row(jiraText("… "+plural(p.folded, "more pool")), p.counts)
+	}
+	if p := j.internal; p != nil {
+		row(jiraText(fmt.Sprintf("%s (%s)", p.name, plural(p.folded, "pool"))), p.counts)
+	}
+	row("*total*", j.totals)
+	j.p("\n")
+}
+
+// stackSection writes each identical-stack group of the flagged states in
+// a panel: its threads, then its stack in {noformat}, culprit and entry
+// point marked.
+func (j *jiraView) stackSection() {
+	first := true
+	for _, p := range j.pools {
+		if !p.flagged || len(p.states) == 0 {
+			continue
+		}
+		anyFlagged := hasFlaggedState(p)
+		for i, s := range p.states {
+			if !(s.flagged || (!anyFlagged && i == 0)) || len(s.groups) == 0 {
+				continue
+			}
+			if first {
+				j.h(2, "Stacks")
+				first = false
+			}
+			j.stateStacks(p, s)
+		}
+	}
+}
+
+func (j *jiraView) stateStacks(p poolRow, s stateRow) {
+	label := j.label(s.groupsAt)
+	one := strings.TrimSuffix(j.unit(), "s")
+	for i, sg := range s.groups {
+		if i == maxStackGroups {
+			rest := 0
+			for _, o := range s.groups[i:] {
+				rest += o.Count
+			}
+			j.p("%s\n\n", jiraText(fmt.Sprintf("%d more identical-stack groups of %s at %s (%s).", len(s.groups)-i,
+				stateName(s.state, s.via), label, plural(rest, one))))
+			break
+		}
+		what := fmt.Sprintf("%s in %s at %s: %s", plural(sg.Count, one), stateName(s.state, s.via), label, groupOrdinal(i, len(s.groups)))
+		if l := sg.Label(); l != "" {
+			what += ", " + l
+		}
+		j.p("{panel:title=%s|borderStyle=dashed}\n", jiraParam(what))
+		j.p("%s %s\n", jiraText("Pool:"), jiraCode(p.name))
+		if len(sg.Samples) > 0 {
+			var names []string
+			for _, n := range sg.Samples {
+				names = append(names, jiraCode(n))
+			}
+			more := ""
+			if k := sg.Count - len(sg.Samples); k > 0 {
+				more = fmt.Sprintf(", %s%d", `\+`, k)
+			}
+			j.p("%s: %s%s\n", capitalize(j.unit()), strings.Join(names, ", "), more)
+		}
+		j.p("{noformat}\n%s\n{noformat}\n{panel}\n\n", strings.Join(jiraNoformat(markedStack(sg, j.runtime)), "\n"))
+	}
+}
+
+func (j *jiraView) warningSection() {
+	if len(j.warnings) == 0 {
+		return
+	}
+	j.h(1, "Warnings")
+	for _, w := range j.warnings {
+		j.p("* %s\n", jiraText(w))
+	}
+	j.p("\n")
+}

@@ -1,0 +1,203 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/dumpdiff/dumpdiff/analyze"
+)
+
+// slackRenderer is one Slack message in mrkdwn: the verdict and its key
+// numbers, short enough for one post (slackMaxChars); the evidence
+// belongs in a file (--format html or markdown).
+type slackRenderer struct{}
+
+// slackMaxChars is the longest message written: Slack's limit for the text
+// of one section block, which keeps the post whole wherever it is pasted.
+const slackMaxChars = 3000
+
+func (slackRenderer) one(w io.Writer, r *analyze.Result, opt Options) error {
+	opt = opt.withDefaults()
+	rs := buildRows(r, opt)
+	return writeSlack(w, slackLines(rs, ""))
+}
+
+// many writes one post: a line per analysis (target) with its verdict.
+func (slackRenderer) many(w io.Writer, rs []*analyze.Result, opt Options) error {
+	var lines []string
+	if targeted(rs) {
+		lines = append(lines, fmt.Sprintf("*dumpdiff: %d captured targets compared*", len(rs)))
+	} else {
+		lines = append(lines, fmt.Sprintf("*dumpdiff: %d analyses*", len(rs)))
+	}
+	for _, r := range rs {
+		rows := buildRows(r, opt.withDefaults())
+		l := leadOf(rows)
+		what := slackText(title(r)) + ": "
+		if l.root == nil {
+			what += "no finding"
+		} else {
+			what += slackFindingTitle(l.root, true)
+			if l.root.culprit != "" {
+				what += " · culprit " + slackCode(l.root.culprit)
+			}
+		}
+		lines = append(lines, "• "+what)
+	}
+	lines = append(lines, "_the full report: dumpdiff --format html_")
+	return writeSlack(w, lines)
+}
+
+// writeSlack writes lines, cutting whole lines from the end (with a note)
+// when the message would pass slackMaxChars.
+func writeSlack(w io.Writer, lines []string) error {
+	total := 0
+	for i, l := range lines {
+		total += len(l) + 1
+		if total > slackMaxChars-80 && i < len(lines)-1 {
+			lines = append(lines[:i:i], fmt.Sprintf("_… %d more lines: see the full report (dumpdiff --format html)_", len(lines)-i))
+			break
+		}
+	}
+	bw := bufio.NewWriter(w)
+	for _, l := range lines {
+		bw.WriteString(l)
+		bw.WriteByte('\n')
+	}
+	return bw.Flush()
+}
+
+var slackEmoji = map[analyze.Severity]string{
+	analyze.Critical: ":red_circle:",
+	analyze.Warning:  ":large_orange_circle:",
+	analyze.Info:     ":large_blue_circle:",
+}
+
+// slackFindingTitle is ":red_circle: *critical not-recovered* in `pool`
+// (socket-read via http-client)".
+func slackFindingTitle(f *findingRow, recovery bool) string {
+	kind, state := findingWhat(f)
+	s := slackEmoji[f.severity] + " *" + f.severity.String() + " " + slackEntities(kind) + "*"
+	if f.pool != "" {
+		s += " in " + slackCode(f.pool)
+	}
+	if state != "" {
+		s += " (" + slackText(state) + ")"
+	}
+	if recovery && f.recovery.known && kind != analyze.KindRecovered && kind != analyze.KindNotRecovered {
+		s += ", " + f.recovery.short()
+	}
+	return s
+}
+
+// slackLines are the message: the title, then the lead as bullets, then
+// where it comes from.
+func slackLines(rs *rows, prefix string) []string {
+	l := leadOf(rs)
+	rt := runtimeName(rs.runtime)
+	var out []string
+	if l.root == nil {
+		out = append(out, fmt.Sprintf("%s*dumpdiff: no findings* in %s of a %s process", prefix, plural(len(rs.moments), "moment"), rt))
+	} else {
+		f := l.root
+		out = append(out, prefix+"*dumpdiff:* "+slackFindingTitle(f, true))
+		out = append(out, "• *Root cause:* "+slackText(f.head))
+		for i, c := range l.consequences {
+			if i == 2 {
+				out = append(out, "• *Also caused:* "+plural(len(l.consequences)-2, "more finding"))
+				break
+			}
+			out = append(out, "• *Consequence:* "+slackFindingTitle(c, false)+": "+slackText(c.head))
+		}
+		out = append(out, "• *Recovered:* "+slackText(f.recovery.String()))
+		if n := slackNumbers(rs, f); n != "" {
+			out = append(out, "• *Numbers:* "+n)
+		}
+		if f.culprit != "" {
+			out = append(out, "• *Culprit:* "+slackCode(f.culprit))
+		}
+		if len(f.entries) > 0 {
+			var es []string
+			for i, e := range f.entries {
+				if i == 3 {
+					es = append(es, fmt.Sprintf("%d more", len(f.entries)-3))
+					break
+				}
+				s := slackCode(e.Func) + fmt.Sprintf(" %d", e.Count)
+				if e.Probe {
+					s += " (health check)"
+				}
+				es = append(es, s)
+			}
+			out = append(out, "• *Entry points:* "+strings.Join(es, " · "))
+		}
+		if len(f.groups) > 1 {
+			var gs []string
+			for i, sg := range f.groups {
+				if i == 3 {
+					gs = append(gs, fmt.Sprintf("%d more", len(f.groups)-3))
+					break
+				}
+				s := fmt.Sprint(sg.Count)
+				if sg.Culprit != "" {
+					s += " at " + slackCode(shortFrame(sg.Culprit))
+				}
+				if sg.Entry != "" && sg.Entry != sg.Culprit {
+					s += " from " + slackCode(shortEntry(sg.Entry))
+				}
+				if sg.Probe {
+					s += " (health check)"
+				}
+				gs = append(gs, s)
+			}
+			out = append(out, "• *Identical stacks:* "+strings.Join(gs, " · "))
+		}
+		for i, o := range l.others {
+			if i == 3 {
+				out = append(out, "• *Also:* "+plural(len(l.others)-3, "more finding"))
+				break
+			}
+			out = append(out, "• *Also:* "+slackFindingTitle(o, true))
+		}
+	}
+	src := fmt.Sprintf("_%s · %s", rt, plural(len(rs.moments), "moment"))
+	if len(rs.moments) > 0 {
+		first, last := rs.moments[0], rs.moments[len(rs.moments)-1]
+		src += " (" + slackText(first.label)
+		if first.time != "" {
+			src += " " + first.time
+		}
+		if len(rs.moments) > 1 {
+			src += " → " + slackText(last.label)
+			if last.delta != "" {
+				src += " " + last.delta
+			}
+		}
+		src += ")"
+	}
+	src += " · " + plural(len(rs.findings), "finding") + " · the full report: dumpdiff --format html_"
+	return append(out, src)
+}
+
+func slackNumbers(rs *rows, f *findingRow) string {
+	if len(f.series) == 0 {
+		if len(f.counts) == 0 {
+			return ""
+		}
+		return slackText(rs.labelledCounts(f.counts) + " " + rs.unit())
+	}
+	var parts []string
+	for i, s := range f.series {
+		switch {
+		case s.role == "limit":
+			parts = append(parts, slackText(s.name))
+		case i == 0:
+			parts = append(parts, slackText(s.name)+": "+slackText(rs.labelledCounts(s.counts))+" "+rs.unit())
+		default:
+			parts = append(parts, slackText(s.name)+" "+arrowCounts(s.counts))
+		}
+	}
+	return strings.Join(parts, "; ")
+}

@@ -1,0 +1,200 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dumpdiff/dumpdiff/analyze"
+	"github.com/dumpdiff/dumpdiff/parse"
+)
+
+// StackGroup is one group of identical stacks (analyze.Shape) of a state at
+// one moment, with what tells it apart from the other groups: its culprit,
+// its entry point, or the first frame where it differs. Every view (and the
+// TUI's state view) describes groups through StackGroups, so they say the
+// same thing.
+type StackGroup struct {
+	Count int // threads, weights included
+	// Culprit is the group's first application frame as the analysis
+	// prints it (one of Group.Culprits, or Group.Culprit); "" if none.
+	// CulpritAt is its index in Stack.Frames; -1 when Culprit is "".
+	Culprit   string
+	CulpritAt int
+	// Entry is where the group's work entered the application (one of
+	// Group.Entries at the moment, with the Go creator after "←"); ""
+	// if none. EntryAt is its frame's index in Stack.Frames; -1 when no
+	// frame shows it (a Go creator alone).
+	Entry   string
+	EntryAt int
+	Probe   bool // the entry point is a health, readiness or liveness check
+	// Differs is, when an earlier (larger) group has the same culprit and
+	// entry, the first frame of this group's stack that is not in that
+	// group's at the same depth ("frame 4: Foo.bar(Foo.java:12)"); "" otherwise.
+	Differs string
+	// DiffersAt is the index of that frame in Stack.Frames; -1 if none.
+	DiffersAt int
+	Samples   []string // up to the analysis' sample size of thread names or goroutine ids
+	Stack     *parse.Thread
+}
+
+// StackGroups describes the identical-stack groups of g at moment m,
+// largest first; nil when g has no thread there.
+//
+// The culprit and entry of a group are found by matching its frames
+// against the group's culprits and entry points (the analysis computes
+// those per state, not per stack): one pass over each group's frames.
+func StackGroups(g *analyze.Group, m int) []StackGroup {
+	if g == nil || m < 0 || m >= len(g.Shapes) {
+		return nil
+	}
+	culprits := map[string]bool{}
+	if g.Culprit != "" {
+		culprits[g.Culprit] = true
+	}
+	for _, c := range g.Culprits {
+		culprits[c.Func] = true
+	}
+	type entry struct {
+		full  string
+		probe bool
+	}
+	entries := map[string]entry{} // frame (without "← creator") → entry
+	if m < len(g.Entries) {
+		for _, e := range g.Entries[m] {
+			fn, _, _ := strings.Cut(e.Func, " ← ")
+			if _, ok := entries[fn]; !ok {
+				entries[fn] = entry{e.Func, e.Probe}
+			}
+		}
+	}
+	var out []StackGroup
+	for _, sh := range g.Shapes[m] {
+		sg := StackGroup{Count: sh.Count, CulpritAt: -1, EntryAt: -1, DiffersAt: -1, Samples: sh.Samples, Stack: sh.Stack}
+		if t := sh.Stack; t != nil {
+			for i, f := range t.Frames {
+				s := analyze.FrameString(f)
+				if sg.CulpritAt < 0 && culprits[s] {
+					sg.Culprit, sg.CulpritAt = s, i
+				}
+				// The entry is the deepest match: keep looking.
+				if e, ok := entries[s]; ok {
+					sg.Entry, sg.EntryAt, sg.Probe = e.full, i, e.probe
+				}
+			}
+			if sg.Entry == "" && t.CreatedBy != nil {
+				if e, ok := entries["created by "+t.CreatedBy.Func]; ok {
+					sg.Entry, sg.Probe = e.full, e.probe
+				}
+			}
+		}
+		for k := range out {
+			if o := out[k]; o.Culprit == sg.Culprit && o.Entry == sg.Entry {
+				sg.Differs, sg.DiffersAt = firstDifference(o.Stack, sg.Stack)
+				break
+			}
+		}
+		out = append(out, sg)
+	}
+	return out
+}
+
+// firstDifference names the first frame of b that a does not have at the
+// same depth, from the top: "frame 3: Foo.bar(Foo.java:12)"; or how the
+// stacks differ when every frame b has is a's.
+func firstDifference(a, b *parse.Thread) (string, int) {
+	if a == nil || b == nil {
+		return "", -1
+	}
+	for i, f := range b.Frames {
+		if i >= len(a.Frames) || a.Frames[i].Func != f.Func || a.Frames[i].Line != f.Line || a.Frames[i].File != f.File {
+			return fmt.Sprintf("frame %d: %s", i+1, analyze.FrameString(f)), i
+		}
+	}
+	switch {
+	case len(b.Frames) < len(a.Frames):
+		return fmt.Sprintf("%d frames instead of %d", len(b.Frames), len(a.Frames)), -1
+	case b.State != a.State:
+		return "state " + b.State, -1
+	}
+	return "its locks or creator", -1
+}
+
+// Label is a short description of the group for a line of text, frames
+// shortened: "at OrderRepository.recentOrderSummary:23 from
+// OrderServlet.doGet:22", "at HealthServlet.doGet:26 (health check)". ""
+// when nothing tells it apart (a group with no application frame).
+func (sg StackGroup) Label() string {
+	var parts []string
+	if sg.Culprit != "" {
+		parts = append(parts, "at "+shortFrame(sg.Culprit))
+	}
+	if sg.Entry != "" && sg.Entry != sg.Culprit {
+		parts = append(parts, "from "+shortEntry(sg.Entry))
+	}
+	s := strings.Join(parts, " ")
+	if sg.Probe {
+		s += " (health check)"
+	}
+	if sg.Differs != "" {
+		if s != "" {
+			s += ", "
+		}
+		s += "differs at " + shortDiffers(sg.Differs)
+	}
+	return strings.TrimSpace(s)
+}
+
+// shortEntry shortens an entry point, creator included:
+// "main.(*server).handleSearch.func1 (main.go:97) ← main.(*server).handleSearch".
+func shortEntry(e string) string {
+	fn, creator, ok := strings.Cut(e, " ← ")
+	if strings.HasPrefix(fn, "created by ") {
+		return "created by " + shortFunc(strings.TrimPrefix(fn, "created by "))
+	}
+	s := shortFrame(fn)
+	if ok {
+		s += " ← " + shortFunc(creator)
+	}
+	return s
+}
+
+func shortDiffers(d string) string {
+	head, frame, ok := strings.Cut(d, ": ")
+	if !ok {
+		return d
+	}
+	return head + ": " + shortFrame(frame)
+}
+
+// groupsLine says what the groups of a state at a moment are, in a line:
+// "2 identical-stack groups at during-2: 93 at Repo.query:23 from
+// OrderServlet.doGet:22 · 3 at HealthServlet.doGet:26 (health check)";
+// "one stack at during-1: all 200 identical". max caps the groups listed.
+func groupsLine(sgs []StackGroup, label string, max int) string {
+	if len(sgs) == 0 {
+		return ""
+	}
+	if len(sgs) == 1 {
+		if sgs[0].Count == 1 {
+			return "one thread at " + label
+		}
+		return fmt.Sprintf("one stack at %s: all %d identical", label, sgs[0].Count)
+	}
+	var parts []string
+	for i, sg := range sgs {
+		if i == max {
+			rest := 0
+			for _, o := range sgs[i:] {
+				rest += o.Count
+			}
+			parts = append(parts, fmt.Sprintf("%d more groups (%d)", len(sgs)-i, rest))
+			break
+		}
+		p := fmt.Sprint(sg.Count)
+		if l := sg.Label(); l != "" {
+			p += " " + l
+		}
+		parts = append(parts, p)
+	}
+	return fmt.Sprintf("%d identical-stack groups at %s: %s", len(sgs), label, strings.Join(parts, " · "))
+}
