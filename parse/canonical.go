@@ -27,6 +27,9 @@ func WriteCanonical(w io.Writer, dumps []*Dump) error {
 		if d.Kind != "" {
 			fmt.Fprintf(bw, " kind=%s", d.Kind)
 		}
+		if d.Prefix != "" {
+			fmt.Fprintf(bw, " prefix=%q", d.Prefix)
+		}
 		bw.WriteString("\n")
 		if d.Headline != "" {
 			fmt.Fprintf(bw, "  headline %q\n", d.Headline)

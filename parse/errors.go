@@ -29,12 +29,20 @@ func (e *SyntaxError) Error() string {
 type NoDumpError struct {
 	File  string
 	Looks string
+	// LongLines is the number of lines skipped for being longer than
+	// MaxLine bytes; 0 if none.
+	LongLines int
+	MaxLine   int
 }
 
 func (e *NoDumpError) Error() string {
+	msg := "expected a Go goroutine dump (debug=2, panic, SIGQUIT), a goroutine profile (debug=1 text or proto), " +
+		"or a JVM thread dump (jstack, jcmd Thread.print, kill -3, jcmd JSON, Spring Boot Actuator, JFR)"
 	if e.Looks != "" {
-		return fmt.Sprintf("%s: no dump found: %s", e.File, e.Looks)
+		msg = e.Looks
 	}
-	return fmt.Sprintf("%s: no dump found: expected a Go goroutine dump (debug=2, panic, SIGQUIT), "+
-		"a goroutine profile (debug=1 text or proto), or a JVM thread dump (jstack, jcmd Thread.print, kill -3, jcmd JSON)", e.File)
+	if e.LongLines > 0 {
+		msg += fmt.Sprintf(" (%d line(s) longer than %s skipped unread)", e.LongLines, byteSize(int64(e.MaxLine)))
+	}
+	return fmt.Sprintf("%s: no dump found: %s", e.File, msg)
 }

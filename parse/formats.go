@@ -6,9 +6,12 @@ package parse
 var binaryFormats = []binaryFormat{
 	{format: FormatGoProto, claim: claimProto, parse: parseProto},
 	{format: FormatJVMJSON, claim: claimJVMJSON, parse: parseJVMJSON},
+	{format: FormatActuatorJSON, claim: claimActuatorJSON, parse: parseActuatorJSON},
+	{format: FormatJFR, claim: claimJFRJSON, parse: parseJFRJSONData},
 }
 
 var textFormats = []textFormat{
+	{format: FormatJFR, starts: startsJFRText, parse: parseJFRText},
 	{format: FormatGoDebug1, starts: startsGoDebug1, parse: parseGoDebug1},
 	{format: FormatGoText, starts: startsGoText, parse: parseGoText},
 	{format: FormatJVMPlain, starts: startsJVMPlain, parse: parseJVMPlain},

@@ -207,16 +207,22 @@ func isGoHeader(line []byte) bool {
 //
 //	panic: runtime error: invalid memory address or nil pointer dereference
 //	fatal error: all goroutines are asleep - deadlock!
-//	SIGQUIT: quit            (also "^\SIGQUIT: quit" as echoed by a terminal)
+//	SIGQUIT: quit            (also "^\SIGQUIT: quit" as echoed by a terminal; any
+//	                         other text before it is a prefix: see prefix.go)
 //	SIGSEGV: segmentation violation
 //	runtime stack:
 func isGoStart(line []byte) bool {
 	switch {
 	case bytes.HasPrefix(line, []byte("panic: ")), bytes.HasPrefix(line, []byte("fatal error: ")),
-		bytes.Equal(line, []byte("runtime stack:")), bytes.HasSuffix(line, []byte("SIGQUIT: quit")):
+		bytes.Equal(line, []byte("runtime stack:")), isSIGQUITLine(line):
 		return true
 	}
 	return signalName(line) != ""
+}
+
+// isSIGQUITLine reports whether line is "SIGQUIT: quit" or "^\SIGQUIT: quit".
+func isSIGQUITLine(line []byte) bool {
+	return bytes.Equal(line, []byte("SIGQUIT: quit")) || bytes.Equal(line, []byte(`^\SIGQUIT: quit`))
 }
 
 // signalName returns "SIGSEGV" for "SIGSEGV: segmentation violation" and ""
@@ -599,7 +605,7 @@ func (s *goTextScan) start(line []byte) {
 	switch {
 	case bytes.HasPrefix(line, []byte("panic: ")), bytes.HasPrefix(line, []byte("fatal error: ")):
 		kind, headline = "panic", true
-	case bytes.HasSuffix(line, []byte("SIGQUIT: quit")):
+	case isSIGQUITLine(line):
 		kind = "sigquit"
 	default:
 		if sig := signalName(line); sig != "" {

@@ -272,14 +272,20 @@ type jstackScanner struct {
 	frames map[string]*Frame
 	// full is true when the dump began with its "Full thread dump" line.
 	full      bool
-	lastBlank bool   // the line last read was blank
-	lastNo    int    // number of the last non-blank line read
-	last      []byte // copy of that line
+	lastBlank bool // the line last read was blank
+	// nameOnly is a header that was a quoted name alone, held until the
+	// next line tells whether it starts a thread (actuator_text.go); nil
+	// if none. nameOnlyNo is its line.
+	nameOnly   []byte
+	nameOnlyNo int
+	lastNo     int    // number of the last non-blank line read
+	last       []byte // copy of that line
 }
 
 // run reads lines until the dump ends.
 func (s *jstackScanner) run() {
 	defer s.endThread()
+	defer s.flushNameOnly()
 	for {
 		line, ok := s.p.ls.next()
 		if !ok {
@@ -323,6 +329,17 @@ func (s *jstackScanner) blank() {
 // (the line is then unread if it may belong to someone else).
 func (s *jstackScanner) line(line, t []byte) bool {
 	indented := len(t) < len(line)
+	if s.nameOnly != nil {
+		if indented && bytes.HasPrefix(t, prefixState) {
+			s.t = &Thread{Name: s.p.in.bytes(bytes.TrimSpace(s.nameOnly)[1 : len(bytes.TrimSpace(s.nameOnly))-1]), Weight: 1, Line: s.nameOnlyNo}
+			s.orphan = false
+			s.mounted = -1
+			s.sawStateLine = false
+		} else {
+			s.flushNameOnly()
+		}
+		s.nameOnly = nil
+	}
 	// Deadlock reports may follow the threads or the trailer.
 	if bytes.HasPrefix(t, []byte("Found one ")) && bytes.HasSuffix(t, []byte("deadlock:")) {
 		s.endThread()
@@ -349,13 +366,13 @@ func (s *jstackScanner) line(line, t []byte) bool {
 	}
 	if !indented && bytes.HasPrefix(t, []byte("JNI global ref")) {
 		s.endThread()
-		s.pending = s.pending[:0]
+		s.flushPending() // log lines before the trailer were inside the dump
 		s.state = stTrailer
 		return true
 	}
 	if !indented && bytes.Equal(t, []byte("Heap")) && s.t != nil {
 		s.endThread()
-		s.pending = s.pending[:0]
+		s.flushPending()
 		s.state = stHeap
 		return true
 	}
@@ -374,11 +391,14 @@ func (s *jstackScanner) line(line, t []byte) bool {
 		th := parseThreadHeader(line, s.p.in)
 		if th == nil && isNameOnlyHeader(t) {
 			// A quoted name with no id, priority or state. No JVM prints
-			// that; the lines up to the next header are kept as skipped
-			// rather than given to the previous thread.
+			// that; it is a thread only if its state line follows
+			// (actuator_text.go), else it and the lines up to the next
+			// header are kept as skipped rather than given to the
+			// previous thread.
 			s.endThread()
 			s.flushPending()
-			s.p.skip(s.d, line, "thread header with a name only (no id, priority or state)")
+			s.nameOnly = append(s.nameOnly[:0], line...)
+			s.nameOnlyNo = s.p.ls.lineNo()
 			s.orphan = true
 			s.state = stThread
 			return true
@@ -427,9 +447,16 @@ func (s *jstackScanner) threadLine(line, t []byte) bool {
 		if !s.resumable() {
 			return false
 		}
-		l, ok := parseLockLine(t[2:], s.p.in, s.state == stOwnable)
+		body, owner := cutOwnedBy(t[2:])
+		l, ok := parseLockLine(body, s.p.in, s.state == stOwnable)
 		if !ok {
 			return s.badThreadLine(line, t, "lock line not understood")
+		}
+		if owner != nil {
+			l.Owner = s.p.in.bytes(owner)
+			if l.Kind == LockWaitingTo && parkedWaitingTo(s.fbuf) {
+				l.Kind = LockParking
+			}
 		}
 		s.flushPending()
 		if l.Kind == "" {
@@ -549,6 +576,20 @@ func (s *jstackScanner) checkTruncated() {
 		text = text[:200]
 	}
 	s.d.Skipped = append(s.d.Skipped, Skipped{Line: s.lastNo, Text: string(text), Reason: truncatedReason})
+}
+
+// flushNameOnly records a held name-only header as skipped.
+func (s *jstackScanner) flushNameOnly() {
+	if s.nameOnly == nil {
+		return
+	}
+	text := s.nameOnly
+	if len(text) > 200 {
+		text = text[:200]
+	}
+	s.d.Skipped = append(s.d.Skipped, Skipped{Line: s.nameOnlyNo, Text: string(text),
+		Reason: "thread header with a name only (no id, priority or state)"})
+	s.nameOnly = nil
 }
 
 // resumable reports whether a frame or lock line may continue the current

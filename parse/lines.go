@@ -3,6 +3,7 @@ package parse
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"io"
 )
 
@@ -12,11 +13,18 @@ import (
 // parser can stop at the first line that is not its own and leave it to the
 // caller. CR before LF is removed (CRLF dumps from Windows).
 //
-// Cost: one bufio.Reader of 1 MiB; a line longer than that is assembled in a
-// side buffer (rare: jcmd JSON is not read through here).
+// Two things happen below the parsers, and neither is silent: a line
+// longer than max is skipped without being held whole, and, in a prefixed
+// dump (prefix.go), each line loses its prefix and a line without it is
+// kept from the parser. Both are recorded in held with their positions;
+// parseText moves the records that fall inside a dump into its Skipped.
+//
+// Cost: one bufio.Reader of 1 MiB; a line longer than that is assembled
+// in a side buffer up to max, and drained past it.
 type lineSource struct {
 	r    *bufio.Reader
 	name string // file name for errors
+	max  int    // longest line given, in bytes
 	n    int    // number of the line last returned
 	line []byte // the line last returned
 	long []byte // side buffer for lines longer than the reader's buffer
@@ -27,14 +35,37 @@ type lineSource struct {
 	// last line of an input cut in the middle of a line (head -c), or of a
 	// file without a final newline.
 	partial bool
+	// before is the number of the line returned before the last one: with
+	// back set, the last line the parser kept.
+	before int
+	// rawN and rawPartial are n and partial of the last line read, given
+	// or not (a held line is read but not given).
+	rawN       int
+	rawPartial bool
+
+	held      []Skipped // lines read but not given (see above)
+	longLines int       // lines skipped for their length, inside dumps or not
+	queue     []rawLine // lines read ahead, to be returned again (prefix.go)
+	mode      *prefixMode
+	first     []byte // the first line of a prefixed dump, without its prefix
 }
 
-func newLineSource(name string, r io.Reader) *lineSource {
+// rawLine is a line read ahead and queued.
+type rawLine struct {
+	no      int
+	text    []byte
+	partial bool
+}
+
+func newLineSource(name string, r io.Reader, max int) *lineSource {
 	br, ok := r.(*bufio.Reader)
 	if !ok || br.Size() < 1<<20 {
 		br = bufio.NewReaderSize(r, 1<<20)
 	}
-	return &lineSource{r: br, name: name}
+	if max <= 0 {
+		max = DefaultMaxLine
+	}
+	return &lineSource{r: br, name: name, max: max}
 }
 
 // next returns the next line without its line ending, and false at the end
@@ -44,39 +75,129 @@ func (s *lineSource) next() ([]byte, bool) {
 		s.back = false
 		return s.line, true
 	}
-	if s.eof {
+	s.before = s.n
+	var line []byte
+	var ok bool
+	if s.mode != nil {
+		line, ok = s.nextPrefixed()
+	} else {
+		line, ok = s.read()
+	}
+	if !ok {
 		return nil, false
 	}
-	line, err := s.r.ReadSlice('\n')
-	if err == bufio.ErrBufferFull {
-		s.long = append(s.long[:0], line...)
-		for err == bufio.ErrBufferFull {
-			line, err = s.r.ReadSlice('\n')
-			s.long = append(s.long, line...)
-		}
-		line = s.long
+	s.n, s.partial = s.rawN, s.rawPartial
+	s.line = line
+	return line, true
+}
+
+// read returns the next raw line: a queued one, else one from the reader.
+func (s *lineSource) read() ([]byte, bool) {
+	if len(s.queue) > 0 {
+		q := s.queue[0]
+		s.queue = s.queue[1:]
+		s.rawN, s.rawPartial = q.no, q.partial
+		return q.text, true
 	}
+	for {
+		if s.eof {
+			return nil, false
+		}
+		line, err := s.r.ReadSlice('\n')
+		if err == bufio.ErrBufferFull || len(line) > s.max+1 {
+			var ok bool
+			if line, err, ok = s.readLong(line, err); !ok {
+				continue
+			}
+		}
+		if err != nil {
+			s.eof = true
+			if !errors.Is(err, io.EOF) {
+				s.err = err
+			}
+			if len(line) == 0 {
+				return nil, false
+			}
+		}
+		s.rawN++
+		s.rawPartial = len(line) == 0 || line[len(line)-1] != '\n'
+		// Direct byte checks: bytes.TrimSuffix showed up at ~10% of Go text
+		// parse time in profiles; this is the hot loop.
+		if n := len(line); n > 0 && line[n-1] == '\n' {
+			line = line[:n-1]
+		}
+		if n := len(line); n > 0 && line[n-1] == '\r' {
+			line = line[:n-1]
+		}
+		return line, true
+	}
+}
+
+// readLong finishes a line that did not fit the reader's buffer or is
+// longer than max. Up to max bytes it is assembled in s.long (ok); past max
+// the rest is read and dropped as it comes, and the line is recorded in
+// held (not ok: the caller reads the next line).
+func (s *lineSource) readLong(line []byte, err error) ([]byte, error, bool) {
+	s.long = append(s.long[:0], line[:min(len(line), s.max+1)]...)
+	size := int64(len(line))
+	for err == bufio.ErrBufferFull {
+		line, err = s.r.ReadSlice('\n')
+		size += int64(len(line))
+		if room := s.max + 1 - len(s.long); room > 0 {
+			s.long = append(s.long, line[:min(len(line), room)]...)
+		}
+	}
+	content := size
+	if len(line) > 0 && line[len(line)-1] == '\n' {
+		content--
+	}
+	if content <= int64(s.max) {
+		return s.long, err, true
+	}
+	s.rawN++
+	s.longLines++
+	s.hold(s.rawN, s.long, fmt.Sprintf("line longer than %s (%d bytes): skipped without being read whole", byteSize(int64(s.max)), content))
 	if err != nil {
 		s.eof = true
 		if !errors.Is(err, io.EOF) {
 			s.err = err
 		}
-		if len(line) == 0 {
-			return nil, false
+	}
+	return nil, err, false
+}
+
+// hold records a line read but not given to the parser.
+func (s *lineSource) hold(no int, text []byte, reason string) {
+	if len(text) > 200 {
+		text = text[:200]
+	}
+	s.held = append(s.held, Skipped{Line: no, Text: string(text), Reason: reason})
+}
+
+// takeHeld returns the held records of lines from first to last and
+// forgets every record up to last.
+func (s *lineSource) takeHeld(first, last int) []Skipped {
+	var in []Skipped
+	k := 0
+	for _, h := range s.held {
+		switch {
+		case h.Line > last:
+			s.held[k] = h
+			k++
+		case h.Line >= first:
+			in = append(in, h)
 		}
 	}
-	s.n++
-	s.partial = len(line) == 0 || line[len(line)-1] != '\n'
-	// Direct byte checks: bytes.TrimSuffix showed up at ~10% of Go text
-	// parse time in profiles; this is the hot loop.
-	if n := len(line); n > 0 && line[n-1] == '\n' {
-		line = line[:n-1]
-	}
-	if n := len(line); n > 0 && line[n-1] == '\r' {
-		line = line[:n-1]
-	}
-	s.line = line
-	return line, true
+	s.held = s.held[:k]
+	return in
+}
+
+// replace makes the next call to next return text instead of the current
+// line: what is left of it once a parser read its own prefix off it (jfr
+// print's `  result = "`). text must stay valid until then.
+func (s *lineSource) replace(text []byte) {
+	s.line = text
+	s.back = true
 }
 
 // unread makes the next call to next return the current line again.
@@ -84,6 +205,15 @@ func (s *lineSource) unread() { s.back = true }
 
 // lineNo is the 1-based number of the line last returned by next.
 func (s *lineSource) lineNo() int { return s.n }
+
+// lastKept is the number of the last line a parser kept: the line before
+// the one it gave back, if it gave one back.
+func (s *lineSource) lastKept() int {
+	if s.back {
+		return s.before
+	}
+	return s.n
+}
 
 // Err returns the first read error other than io.EOF.
 func (s *lineSource) Err() error { return s.err }

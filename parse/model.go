@@ -20,6 +20,13 @@ const (
 	FormatJVMJSON  Format = "jvm-json"  // jcmd Thread.dump_to_file -format=json
 	// FormatJVMPlain is jcmd Thread.dump_to_file's plain text form (JDK 21+).
 	FormatJVMPlain Format = "jvm-plain"
+	// FormatActuatorJSON is Spring Boot Actuator's JSON thread dump:
+	// /actuator/threaddump (Boot 2.x and later) or /dump (Boot 1.x). Its
+	// plain text form reads as FormatJVMText.
+	FormatActuatorJSON Format = "jvm-actuator-json"
+	// FormatJFR is a jdk.ThreadDump event of a JDK Flight Recorder
+	// recording, read through `jfr print` (or its saved output).
+	FormatJFR Format = "jvm-jfr"
 )
 
 // Runtime tells which runtime wrote a dump.
@@ -59,8 +66,15 @@ type Dump struct {
 	Source Source
 	Format Format
 	// Time is the time written in the dump (jstack date line, jcmd JSON time,
-	// proto TimeNanos); zero when the dump does not print one.
+	// proto TimeNanos, JFR event start time) or, when the dump prints none,
+	// the time of the log prefix of its first line (see Prefix); zero when
+	// neither says.
 	Time time.Time
+	// Prefix names what was stripped from the front of every line of the
+	// dump before it was read: a collector's log prefix ("kubectl
+	// --timestamps", "docker json-file", "cri", "syslog") or a paste's
+	// indentation or quote ("indent", "quote"); empty when none.
+	Prefix string
 	// Version is the runtime version as printed ("Java HotSpot(TM) 64-Bit
 	// Server VM (25.91-b14 mixed mode)", "21.0.10+7-LTS"); empty if not printed.
 	Version string

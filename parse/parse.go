@@ -8,32 +8,56 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
+	"time"
 )
 
+// ParseFile reads every dump in the file at path ("-" for stdin) with the
+// default Options.
+func ParseFile(path string) ([]*Dump, error) { return Options{}.ParseFile(path) }
+
+// Parse reads every dump in r with the default Options; name is used in
+// positions and errors.
+func Parse(name string, r io.Reader) ([]*Dump, error) { return Options{}.Parse(name, r) }
+
 // ParseFile reads every dump in the file at path ("-" for stdin). Gzip is
-// undone transparently. The error is a *NoDumpError when the file holds no
-// dump, or an I/O error naming the file.
-func ParseFile(path string) ([]*Dump, error) {
+// undone transparently; a JFR recording is read by running the JDK's jfr
+// tool on the file (see jfr.go). The error is a *NoDumpError when the file
+// holds no dump, or an I/O error naming the file.
+func (o Options) ParseFile(path string) ([]*Dump, error) {
 	if path == "-" {
-		return Parse("-", os.Stdin)
+		return o.Parse("-", os.Stdin)
 	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return Parse(path, f)
+	jfrPath := ""
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		jfrPath = path // jfr reads the file itself; a pipe is copied first
+	}
+	return o.parse(path, bufio.NewReaderSize(f, 1<<20), jfrPath)
 }
 
 // Parse reads every dump in r; name is used in positions and errors. The
-// format is detected by content: a gzip stream is opened, then the binary
-// formats (pprof proto) and JSON (jcmd Thread.dump_to_file) are tried on the
-// head of the input, else the input is scanned as text line by line and
-// each line that starts a dump hands the scan to that format's parser.
-func Parse(name string, r io.Reader) ([]*Dump, error) {
-	br := bufio.NewReaderSize(r, 1<<20)
-	head, _ := br.Peek(2)
-	gz := len(head) == 2 && head[0] == 0x1f && head[1] == 0x8b
+// format is detected by content: a JFR recording goes to the jfr tool, a
+// gzip stream is opened (and capped at MaxInflated), a byte order mark or
+// UTF-16 is decoded, then the binary formats (pprof proto) and JSON (jcmd
+// Thread.dump_to_file, Spring Boot Actuator, jfr print --json) are tried on
+// the head of the input, else the input is scanned as text line by line
+// and each line that starts a dump hands the scan to that format's parser.
+func (o Options) Parse(name string, r io.Reader) ([]*Dump, error) {
+	return o.parse(name, bufio.NewReaderSize(r, 1<<20), "")
+}
+
+// parse is Parse with a file path jfr can read, or "" (a stream).
+func (o Options) parse(name string, br *bufio.Reader, path string) ([]*Dump, error) {
+	head, _ := br.Peek(4)
+	if isJFRRecording(head) {
+		return o.parseJFRRecording(name, br, path)
+	}
+	gz := len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b
 	if gz {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
@@ -43,15 +67,19 @@ func Parse(name string, r io.Reader) ([]*Dump, error) {
 			return nil, fmt.Errorf("%s: reading gzip: %w", name, err)
 		}
 		defer zr.Close()
-		br = bufio.NewReaderSize(zr, 1<<20)
+		br = bufio.NewReaderSize(&capReader{r: zr, max: o.maxInflated(), what: "gzip stream"}, 1<<20)
+		if head, _ = br.Peek(4); isJFRRecording(head) {
+			return o.parseJFRRecording(name, br, "")
+		}
 	}
+	br, _ = decodeText(br)
 	in := newInterner()
 	head, _ = br.Peek(4096)
 	for _, b := range binaryFormats {
 		if !b.claim(head) {
 			continue
 		}
-		data, err := io.ReadAll(br)
+		data, err := readAllCapped(br, o.maxInflated(), "JSON or proto input")
 		if err != nil {
 			if gz && errors.Is(err, io.ErrUnexpectedEOF) {
 				return nil, fmt.Errorf("%s: truncated gzip stream: it ends after %d bytes of %s data: %w", name, len(data), b.format, err)
@@ -60,11 +88,11 @@ func Parse(name string, r io.Reader) ([]*Dump, error) {
 		}
 		dumps, err := b.parse(name, data, in)
 		if err == errUnrecognized {
-			return parseText(name, bufio.NewReader(bytes.NewReader(data)), in, false)
+			return o.parseText(name, bufio.NewReader(bytes.NewReader(data)), in, false)
 		}
 		return dumps, err
 	}
-	return parseText(name, br, in, gz)
+	return o.parseText(name, br, in, gz)
 }
 
 // binaryFormat is a format read whole: pprof proto, jcmd JSON.
@@ -115,15 +143,18 @@ func (p *textParser) skip(d *Dump, line []byte, reason string) {
 
 // parseText scans the input line by line. Lines outside any dump (log
 // output around a kill -3 dump, a console session) are passed over: they
-// belong to no dump.
+// belong to no dump. A line that starts a dump once a prefix is taken off
+// it (a log collector's, an indented or quoted paste: prefix.go) starts a
+// prefixed dump.
 //
 // A read error ends the scan; the dumps read so far are returned with it.
 // gz tells that r is a gzip stream, whose truncation is named as such.
-func parseText(name string, r io.Reader, in *interner, gz bool) ([]*Dump, error) {
-	ls := newLineSource(name, r)
+func (o Options) parseText(name string, r io.Reader, in *interner, gz bool) ([]*Dump, error) {
+	ls := newLineSource(name, r, o.maxLine())
 	p := &textParser{ls: ls, in: in, name: name}
 	var dumps []*Dump
 	var prev []byte
+	var pl, ppl prefixLine
 	looks := ""
 	for {
 		line, ok := ls.next()
@@ -136,6 +167,11 @@ func parseText(name string, r io.Reader, in *interner, gz bool) ([]*Dump, error)
 				tf = &textFormats[i]
 				break
 			}
+		}
+		var shape *prefixShape
+		var pv []byte
+		if tf == nil {
+			shape, pv, tf = findPrefix(line, prev, &pl, &ppl)
 		}
 		if tf == nil {
 			if looks == "" && len(dumps) == 0 {
@@ -150,9 +186,20 @@ func parseText(name string, r io.Reader, in *interner, gz bool) ([]*Dump, error)
 			continue
 		}
 		start := ls.lineNo()
-		ls.unread()
-		p.prev = prev
+		var t0 time.Time
+		if shape != nil {
+			if shape.time != nil && pl.stamp != nil {
+				t0 = shape.time(pl.stamp, o.now())
+			}
+			p.prev = append([]byte(nil), pv...)
+			ls.beginPrefix(shape, &pl)
+		} else {
+			p.prev = prev
+			ls.unread()
+		}
 		d := tf.parse(p)
+		ls.endPrefix()
+		held := ls.takeHeld(start, ls.lastKept())
 		prev = prev[:0]
 		if d == nil {
 			// The format looked further and found no dump after all; what it
@@ -162,11 +209,27 @@ func parseText(name string, r io.Reader, in *interner, gz bool) ([]*Dump, error)
 			}
 			continue
 		}
-		d.Format = tf.format
+		if len(held) > 0 {
+			d.Skipped = append(d.Skipped, held...)
+			sort.SliceStable(d.Skipped, func(i, j int) bool { return d.Skipped[i].Line < d.Skipped[j].Line })
+		}
+		if shape != nil {
+			d.Prefix = shape.name
+			if d.Time.IsZero() {
+				d.Time = t0
+			}
+		}
+		if d.Format == "" {
+			d.Format = tf.format
+		}
 		d.Source = Source{File: name, Line: start, Index: len(dumps)}
 		dumps = append(dumps, d)
 	}
 	if err := ls.Err(); err != nil {
+		var tl *TooLargeError
+		if errors.As(err, &tl) {
+			return dumps, fmt.Errorf("%s: %w", name, err)
+		}
 		if gz && errors.Is(err, io.ErrUnexpectedEOF) {
 			where := "after"
 			if ls.partial {
@@ -181,7 +244,7 @@ func parseText(name string, r io.Reader, in *interner, gz bool) ([]*Dump, error)
 		return dumps, fmt.Errorf("%s:%d: %w", name, ls.lineNo(), err)
 	}
 	if len(dumps) == 0 {
-		return nil, &NoDumpError{File: name, Looks: looks}
+		return nil, &NoDumpError{File: name, Looks: looks, LongLines: ls.longLines, MaxLine: ls.max}
 	}
 	return dumps, nil
 }

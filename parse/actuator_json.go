@@ -1,0 +1,249 @@
+package parse
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+)
+
+// Spring Boot Actuator's JSON thread dump: the ThreadInfo[] of
+// ThreadMXBean.dumpAllThreads(true, true), serialized by Jackson as beans
+// (every getter a property). Shapes:
+//
+//	Boot 2.x and later, GET /actuator/threaddump (Accept: application/json):
+//	  {"threads":[{"threadName":"main","threadId":1,"blockedTime":-1,"blockedCount":0,
+//	    "waitedTime":-1,"waitedCount":2,"lockName":null,"lockOwnerId":-1,"lockOwnerName":null,
+//	    "daemon":false,"inNative":false,"suspended":false,"threadState":"RUNNABLE","priority":5,
+//	    "stackTrace":[{"classLoaderName":null,"moduleName":"java.base","moduleVersion":"17.0.15",
+//	      "methodName":"sleep","fileName":"Thread.java","lineNumber":-2,"nativeMethod":true,
+//	      "className":"java.lang.Thread"}, ...],
+//	    "lockedMonitors":[{"className":"...PriceCache","identityHashCode":149928006,
+//	      "lockedStackDepth":2,"lockedStackFrame":{...}}],
+//	    "lockedSynchronizers":[{"className":"java.util.concurrent.locks.ReentrantLock$NonfairSync",
+//	      "identityHashCode":713338599}],
+//	    "lockInfo":{"className":"...AuditLog","identityHashCode":1159190947}}]}
+//	Boot 3.x: the same properties sorted by name, nulls left out (its
+//	  endpoint ObjectMapper).
+//	Boot 1.x, GET /dump: the bare array [{"threadName": ...}, ...]; on Java 8
+//	  without daemon, priority and the stack elements' module and loader.
+//
+// Locks: lockInfo is what the thread waits for, after its first frame;
+// its kind comes from the state and that frame, as jstack prints it (Object.wait:
+// waiting on, or waiting to re-lock when BLOCKED; BLOCKED: waiting to lock;
+// else parking to wait for), with lockOwnerName as its owner. lockedMonitors
+// are held at their lockedStackDepth (a depth outside the stack, or a wait
+// without frames, is listed after the stack: Frame -1); lockedSynchronizers
+// are ownable synchronizers. Addresses are the identity hash codes in hex, as the
+// Actuator's text form prints them ("<2a84aee7>"), so both forms of one
+// dump name the same locks. Counts and times (blockedCount, waitedTime),
+// inNative and suspended have no place in the model and are not kept.
+
+// claimActuatorJSON reports whether head starts an Actuator JSON dump:
+// {"threads": [ ... or a bare array whose first object has ThreadInfo
+// properties.
+func claimActuatorJSON(head []byte) bool {
+	i := skipSpace(head, 0)
+	if i >= len(head) {
+		return false
+	}
+	switch head[i] {
+	case '{':
+		i = skipSpace(head, i+1)
+		if !bytes.HasPrefix(head[i:], []byte(`"threads"`)) {
+			return false
+		}
+		i = skipSpace(head, i+len(`"threads"`))
+		if i >= len(head) || head[i] != ':' {
+			return false
+		}
+		i = skipSpace(head, i+1)
+		return i < len(head) && head[i] == '['
+	case '[':
+		i = skipSpace(head, i+1)
+		return i < len(head) && head[i] == '{' &&
+			(bytes.Contains(head, []byte(`"threadName"`)) || bytes.Contains(head, []byte(`"threadId"`)))
+	}
+	return false
+}
+
+type actuatorThread struct {
+	ThreadName          *string           `json:"threadName"`
+	ThreadID            *int64            `json:"threadId"`
+	ThreadState         string            `json:"threadState"`
+	Daemon              bool              `json:"daemon"`
+	Priority            int               `json:"priority"`
+	LockInfo            *actuatorLock     `json:"lockInfo"`
+	LockOwnerID         int64             `json:"lockOwnerId"`
+	LockOwnerName       *string           `json:"lockOwnerName"`
+	StackTrace          []actuatorFrame   `json:"stackTrace"`
+	LockedMonitors      []actuatorMonitor `json:"lockedMonitors"`
+	LockedSynchronizers []actuatorLock    `json:"lockedSynchronizers"`
+}
+
+type actuatorLock struct {
+	ClassName        string `json:"className"`
+	IdentityHashCode int64  `json:"identityHashCode"`
+}
+
+type actuatorMonitor struct {
+	actuatorLock
+	LockedStackDepth int `json:"lockedStackDepth"`
+}
+
+type actuatorFrame struct {
+	ModuleName    *string `json:"moduleName"`
+	ModuleVersion *string `json:"moduleVersion"`
+	ClassName     string  `json:"className"`
+	MethodName    string  `json:"methodName"`
+	FileName      *string `json:"fileName"`
+	LineNumber    int     `json:"lineNumber"`
+	NativeMethod  bool    `json:"nativeMethod"`
+}
+
+// parseActuatorJSON reads an Actuator JSON thread dump: one dump. A syntax
+// error is a *SyntaxError with its line; JSON of another shape is
+// errUnrecognized.
+func parseActuatorJSON(name string, data []byte, in *interner) ([]*Dump, error) {
+	var threads []actuatorThread
+	var err error
+	if i := skipSpace(data, 0); i < len(data) && data[i] == '[' {
+		err = json.Unmarshal(data, &threads)
+	} else {
+		var body struct {
+			Threads *[]actuatorThread `json:"threads"`
+		}
+		err = json.Unmarshal(data, &body)
+		if err == nil && body.Threads == nil {
+			return nil, errUnrecognized
+		}
+		if body.Threads != nil {
+			threads = *body.Threads
+		}
+	}
+	if err != nil {
+		return nil, &SyntaxError{File: name, Line: jsonErrorLine(data, err), Msg: "Spring Boot Actuator JSON thread dump: " + err.Error()}
+	}
+	d := &Dump{Format: FormatActuatorJSON, Source: Source{File: name}}
+	for i, at := range threads {
+		if at.ThreadName == nil && at.ThreadID == nil {
+			d.Skipped = append(d.Skipped, Skipped{Reason: fmt.Sprintf("element %d of threads has neither threadName nor threadId", i)})
+			continue
+		}
+		d.Threads = append(d.Threads, actuatorToThread(&at, in))
+	}
+	return []*Dump{d}, nil
+}
+
+// jsonErrorLine returns the 1-based line of a JSON syntax or type error; 0
+// if the error has no offset.
+func jsonErrorLine(data []byte, err error) int {
+	var off int64 = -1
+	switch e := err.(type) {
+	case *json.SyntaxError:
+		off = e.Offset
+	case *json.UnmarshalTypeError:
+		off = e.Offset
+	}
+	if off < 0 {
+		return 0
+	}
+	return 1 + bytes.Count(data[:min(int(off), len(data))], []byte("\n"))
+}
+
+func actuatorToThread(at *actuatorThread, in *interner) *Thread {
+	t := &Thread{
+		State:    in.str(at.ThreadState),
+		Daemon:   at.Daemon,
+		Priority: at.Priority,
+		Weight:   1,
+	}
+	if at.ThreadName != nil {
+		t.Name = in.str(*at.ThreadName)
+	}
+	if at.ThreadID != nil {
+		t.ID = *at.ThreadID
+	}
+	for i := range at.StackTrace {
+		t.Frames = append(t.Frames, actuatorFrameOf(&at.StackTrace[i], in))
+	}
+	if at.LockInfo != nil {
+		frame := 0
+		if len(t.Frames) == 0 {
+			frame = -1 // no frame to follow: listed after the stack
+		}
+		l := actuatorLockOf(waitKind(at), at.LockInfo, frame, in)
+		if at.LockOwnerName != nil && at.LockOwnerID != -1 {
+			l.Owner = in.str(*at.LockOwnerName)
+		}
+		t.Locks = append(t.Locks, l)
+	}
+	// Monitors in frame order, as a text dump lists them.
+	for depth := 0; depth < len(at.StackTrace); depth++ {
+		for i := range at.LockedMonitors {
+			if m := &at.LockedMonitors[i]; m.LockedStackDepth == depth {
+				t.Locks = append(t.Locks, actuatorLockOf(LockHeld, &m.actuatorLock, depth, in))
+			}
+		}
+	}
+	for i := range at.LockedMonitors {
+		if m := &at.LockedMonitors[i]; m.LockedStackDepth < 0 || m.LockedStackDepth >= len(at.StackTrace) {
+			t.Locks = append(t.Locks, actuatorLockOf(LockHeld, &m.actuatorLock, -1, in)) // a depth outside the stack
+		}
+	}
+	for i := range at.LockedSynchronizers {
+		t.Locks = append(t.Locks, actuatorLockOf(LockOwnable, &at.LockedSynchronizers[i], -1, in))
+	}
+	if len(t.Frames) == 0 {
+		t.NoStack = true
+	}
+	return t
+}
+
+// waitKind is the kind of the lock a thread waits for (its lockInfo).
+func waitKind(at *actuatorThread) LockKind {
+	inWait := len(at.StackTrace) > 0 && at.StackTrace[0].ClassName == "java.lang.Object" && at.StackTrace[0].MethodName == "wait"
+	switch {
+	case inWait && at.ThreadState == "BLOCKED":
+		return LockReLocking
+	case inWait:
+		return LockWaitingOn
+	case at.ThreadState == "BLOCKED":
+		return LockWaitingTo
+	}
+	return LockParking
+}
+
+func actuatorLockOf(kind LockKind, l *actuatorLock, frame int, in *interner) Lock {
+	return Lock{
+		Kind:    kind,
+		Class:   in.str(l.ClassName),
+		Address: in.str(strconv.FormatUint(uint64(uint32(l.IdentityHashCode)), 16)),
+		Frame:   frame,
+	}
+}
+
+// actuatorFrameOf makes the frame StackTraceElement.toString would print,
+// as the text form parses it: "java.base@17.0.15/java.lang.Thread.sleep(Native Method)".
+func actuatorFrameOf(f *actuatorFrame, in *interner) *Frame {
+	var module, file, note string
+	if f.ModuleName != nil && *f.ModuleName != "" {
+		module = *f.ModuleName
+		if f.ModuleVersion != nil && *f.ModuleVersion != "" {
+			module += "@" + *f.ModuleVersion
+		}
+	}
+	line := 0
+	switch {
+	case f.NativeMethod:
+		note = "Native Method"
+	case f.FileName == nil:
+		note = "Unknown Source"
+	default:
+		file = *f.FileName
+		if f.LineNumber > 0 {
+			line = f.LineNumber
+		}
+	}
+	return in.frame(in.str(f.ClassName+"."+f.MethodName), in.str(file), line, in.str(module), in.str(note))
+}

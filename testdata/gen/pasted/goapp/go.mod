@@ -1,0 +1,3 @@
+module dumpdiff.example/checkout
+
+go 1.26

@@ -1,0 +1,3 @@
+module dumpdiff.example/logwrap
+
+go 1.26
