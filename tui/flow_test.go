@@ -261,7 +261,7 @@ func TestStackScroll(t *testing.T) {
 	m := New(goScenario(t), Options{NoColor: true})
 	m = send(t, m, "down", "enter") // the http-client-wait finding: a 16-line stack
 	s := text(m)
-	contains(t, "stack top", s, "net/http.(*persistConn).roundTrip (transport.go:2911)", "6 more lines")
+	contains(t, "stack top", s, "net/http.(*persistConn).roundTrip (transport.go:2911)", "7 more lines")
 	m = send(t, m, "tab", "G")
 	s = text(m)
 	contains(t, "stack bottom", s, "↕ STACK of goroutine 10", "main.(*server).handleItems (main.go:76)  ◀ culprit")

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dumpdiff/dumpdiff/parse"
+	"github.com/dumpdiff/dumpdiff/report"
 )
 
 // stateSorts are the orders of the thread list, cycled by `s`.
@@ -29,6 +30,9 @@ type statePane struct {
 	// at moment k too (by identity); -1 when identity is unknown.
 	same []int
 	list cursorList
+	// groups are the group's identical-stack groups at moment, largest
+	// first (report.StackGroups: the reports describe them the same way).
+	groups []report.StackGroup
 	// focusStack sends the cursor keys to the stack (tab) instead of the
 	// thread list; stackOff is the first stack line shown. In a comparison
 	// the cursor keys always scroll it.
@@ -96,6 +100,7 @@ func (s *statePane) refresh(query string, w, h int) {
 		}
 	}
 
+	s.groups = report.StackGroups(g, s.moment)
 	s.same = make([]int, len(s.ix.labels))
 	for k := range s.same {
 		where := s.ix.where[k]
@@ -134,9 +139,55 @@ func (s *statePane) stackAt(m int) *parse.Thread {
 }
 
 // listHeight is the number of thread rows: a third of what is left under
-// the five header lines, at least three, fewer when fewer threads are
-// shown (the stack gets the rest).
-func (s *statePane) listHeight() int { return min(max(3, (s.height-6)/3), max(1, len(s.threads))) }
+// the five header lines and the stack groups, at least three, fewer when
+// fewer threads are shown (the stack gets the rest).
+func (s *statePane) listHeight() int {
+	return min(max(3, (s.height-6-len(s.groupLines()))/3), max(1, len(s.threads)))
+}
+
+// maxGroupLines is how many identical-stack groups the state view lists:
+// two on a small screen, four from 30 lines.
+func (s *statePane) maxGroupLines() int {
+	if s.height >= 30 {
+		return 4
+	}
+	return 2
+}
+
+// groupLines say how the threads at the moment split by identical stack:
+// one line when they share one stack, else a header and a line per group
+// (count, culprit, entry point), the largest first.
+func (s *statePane) groupLines() []string {
+	sgs := s.groups
+	if len(sgs) == 0 {
+		return nil
+	}
+	at := s.ix.labels[s.moment]
+	if len(sgs) == 1 {
+		if sgs[0].Count == 1 {
+			return []string{"IDENTICAL STACKS at " + at + ": one " + s.ix.unit}
+		}
+		return []string{"IDENTICAL STACKS at " + at + ": one stack, all " + itoa(sgs[0].Count) + " identical"}
+	}
+	lines := []string{"IDENTICAL STACKS at " + at + ": " + itoa(len(sgs)) + " groups"}
+	w := len(itoa(sgs[0].Count))
+	for i, sg := range sgs {
+		if i == s.maxGroupLines() && len(sgs) > i+1 {
+			rest := 0
+			for _, o := range sgs[i:] {
+				rest += o.Count
+			}
+			lines = append(lines, "  … "+plural(len(sgs)-i, "more group")+" ("+itoa(rest)+")")
+			break
+		}
+		l := sg.Label()
+		if l == "" {
+			l = "no application frame"
+		}
+		lines = append(lines, "  "+strings.Repeat(" ", w-len(itoa(sg.Count)))+itoa(sg.Count)+"  "+l)
+	}
+	return lines
+}
 
 func (s *statePane) moveBy(delta int) {
 	if s.compare || s.focusStack {
@@ -362,6 +413,13 @@ func (s statePane) view() []string {
 	}
 	if s.compare {
 		return append(lines, s.compareView(s.height-len(lines))...)
+	}
+	for i, l := range s.groupLines() {
+		if i == 0 {
+			lines = append(lines, s.st.header.Render(cut(l, s.width)))
+		} else {
+			lines = append(lines, cut(l, s.width))
+		}
 	}
 	head := "THREADS at " + s.ix.labels[s.moment] + " (" + itoa(len(s.threads))
 	if w := weight(s.threads); w != len(s.threads) {

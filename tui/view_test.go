@@ -31,6 +31,7 @@ func TestViewGolden(t *testing.T) {
 		{"empty", empty, []string{"enter", "down", "s", "/", "x", "enter", "?"}},
 		{"empty-overview", empty, nil},
 		{"hikari-pool", hikari, []string{"down", "down", "enter", "3"}},
+		{"hikari-state", hikari, []string{"enter"}},
 		{"jvm-overview", jvmData, []string{"G", "enter"}},
 		{"jvm-finding", jvmData, []string{"enter"}},
 		{"jvm-state", jvmData, []string{"down", "enter", "enter", "down"}},
@@ -103,4 +104,22 @@ func TestPoolHiddenMoments(t *testing.T) {
 func TestFilterPlaceholder(t *testing.T) {
 	m := send(t, New(goData(t), Options{NoColor: true}), "/")
 	contains(t, "filter input", text(m), "/thread name, frame or state")
+}
+
+// TestStateStackGroups: the state view splits the threads at its moment by
+// identical stack, the largest group first, each with its culprit and
+// entry point; the health check's group says so.
+func TestStateStackGroups(t *testing.T) {
+	m := New(hikari(t), Options{NoColor: true})
+	nm, _ := m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m = send(t, nm.(Model), "enter") // the db-pool-exhausted finding
+	contains(t, "state view", text(m), "IDENTICAL STACKS at during-2: 2 groups",
+		"  93  at OrderRepository.recentOrderSummary:23 from OrderServlet.doGet:22",
+		"   3  at HealthServlet.doGet:26 (health check)")
+	m = send(t, m, "2")
+	contains(t, "state view at during-1", text(m), "IDENTICAL STACKS at during-1: 2 groups", "  91  at OrderRepository")
+	m = send(t, m, "1")
+	if s := text(m); strings.Contains(s, "IDENTICAL STACKS") {
+		t.Errorf("a moment with no thread in the state lists stack groups:\n%s", s)
+	}
 }
