@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/charmbracelet/x/term"
@@ -37,6 +36,7 @@ func (f *analysisFlags) register(cmd *cobra.Command) {
 // analyze loads the arguments and analyzes them: one analysis per
 // captured target (one in all for plain files).
 func (f *analysisFlags) analyze(args []string, warn io.Writer) ([]*analyze.Result, error) {
+	f.sortBy = lowerEnum(f.sortBy)
 	if f.sortBy != "args" && f.sortBy != "time" {
 		return nil, fmt.Errorf("unknown --sort %q: want args or time", f.sortBy)
 	}
@@ -86,7 +86,7 @@ func addAnalysis(root *cobra.Command) {
 	var interactive bool
 	af.register(root)
 	root.Flags().StringVarP(&format, "format", "f", "text", "output: "+report.FormatNames())
-	root.Flags().StringVar(&failOn, "fail-on", "", "exit 3 when a finding of these kinds is present (comma-separated: "+strings.Join(findingKinds, ",")+")")
+	root.Flags().StringVar(&failOn, "fail-on", "", "exit 3 when a finding of these kinds or severities is present (comma-separated: critical, warning, "+strings.Join(findingKinds, ",")+")")
 	root.Flags().StringVar(&color, "color", "auto", "colour the text report: auto (a terminal and no NO_COLOR), always, never")
 	root.Flags().BoolVarP(&interactive, "interactive", "i", false, "open the interactive TUI (same as the tui command)")
 	root.Args = cobra.ArbitraryArgs
@@ -95,24 +95,26 @@ func addAnalysis(root *cobra.Command) {
 			return cmd.Help()
 		}
 		if interactive {
+			// The TUI renders nothing to stdout: a report flag with -i is a
+			// mistake, said rather than ignored.
+			for _, name := range []string{"format", "fail-on", "color"} {
+				if cmd.Flags().Changed(name) {
+					return fmt.Errorf("-i opens the TUI, which takes no --%s: drop one of them", name)
+				}
+			}
 			return runTUI(cmd, &af, args)
 		}
-		if color != "auto" && color != "always" && color != "never" {
-			return fmt.Errorf("unknown --color %q: want auto, always or never", color)
+		color, err := parseColor(color)
+		if err != nil {
+			return err
 		}
-		outFormat, err := report.ParseFormat(format)
+		outFormat, err := report.ParseFormat(lowerEnum(format))
 		if err != nil {
 			return fmt.Errorf("unknown --format %q: want %s", format, report.FormatNames())
 		}
-		var kinds []string
-		if failOn != "" {
-			for _, k := range strings.Split(failOn, ",") {
-				k = strings.TrimSpace(k)
-				if !slices.Contains(findingKinds, k) {
-					return fmt.Errorf("unknown --fail-on kind %q: want %s", k, strings.Join(findingKinds, ", "))
-				}
-				kinds = append(kinds, k)
-			}
+		fo, err := parseFailOn(failOn)
+		if err != nil {
+			return err
 		}
 		af.stdin = cmd.InOrStdin()
 		rs, err := af.analyze(args, cmd.ErrOrStderr())
@@ -124,14 +126,7 @@ func addAnalysis(root *cobra.Command) {
 		if err := report.GenerateMany(out, rs, opt); err != nil {
 			return err
 		}
-		for _, r := range rs {
-			for _, f := range r.Findings {
-				if slices.Contains(kinds, f.Kind) {
-					return &exitError{code: 3, msg: fmt.Sprintf("finding %s present (--fail-on)", f.Kind)}
-				}
-			}
-		}
-		return nil
+		return fo.exit(rs)
 	}
 }
 

@@ -118,8 +118,43 @@ func TestFailOn(t *testing.T) {
 		t.Errorf("exit %d (%s); want 0 without a deadlock", code, errs)
 	}
 	code, _, errs = runArgs(t, "--fail-on", "nonsense", goScenario)
-	if code != 1 || !strings.Contains(errs, `unknown --fail-on kind "nonsense"`) {
+	if code != 1 || !strings.Contains(errs, `unknown --fail-on "nonsense": want critical, warning or a kind`) {
 		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+	// By severity, in any case: the Go scenario has a critical finding.
+	for _, v := range []string{"critical", "CRITICAL", "warning", "Not-Recovered"} {
+		if code, _, errs := runArgs(t, "--fail-on", v, goScenario); code != 3 || !strings.Contains(errs, "(critical) present (--fail-on)") {
+			t.Errorf("--fail-on %s: exit %d, stderr %q", v, code, errs)
+		}
+	}
+	// The bulkhead fix gives only an info finding: nothing to fail on.
+	if code, _, errs := runArgs(t, "--fail-on", "warning", "../../testdata/scenarios/slow-upstream-bulkhead"); code != 0 {
+		t.Errorf("--fail-on warning on the healthy fix: exit %d, %s", code, errs)
+	}
+}
+
+// TestEnumFlags: enum flags in any case; a clear error for a bad value;
+// -i with a report flag is refused, not silently ignored.
+func TestEnumFlags(t *testing.T) {
+	for _, args := range [][]string{{"--format", "JSON"}, {"-f", "Json"}, {"--color", "NEVER"}, {"--sort", "Time"}} {
+		if code, _, errs := runArgs(t, append(args, goScenario+"/before.txt")...); code != 0 {
+			t.Errorf("%v: exit %d, %s", args, code, errs)
+		}
+	}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--color", "blue"}, `unknown --color "blue": want auto, always or never`},
+		{[]string{"--sort", "size"}, `unknown --sort "size": want args or time`},
+		{[]string{"--format", "yaml"}, `unknown --format "yaml"`},
+		{[]string{"-i", "-f", "json"}, "-i opens the TUI, which takes no --format: drop one of them"},
+		{[]string{"-i", "--fail-on", "critical"}, "-i opens the TUI, which takes no --fail-on"},
+	} {
+		code, _, errs := runArgs(t, append(tt.args, goScenario+"/before.txt")...)
+		if code == 0 || !strings.Contains(errs, tt.want) {
+			t.Errorf("%v: exit %d, stderr %q, want %q", tt.args, code, errs, tt.want)
+		}
 	}
 }
 
