@@ -1,0 +1,248 @@
+package report
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"html"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dumpdiff/dumpdiff/analyze"
+)
+
+// The browser test renders the HTML report, and the Markdown report as
+// GitHub does (cmark-gfm with tables), in headless Chromium at 1000 px, and
+// reads the rendered page's DOM (--dump-dom) for what a reader sees: the
+// verdict on the first screen, the charts' numbers, tables that fit the
+// page, and hostile names shown as text. Screenshots are left in the test's
+// temporary folder (go test -run Browser -v prints it).
+//
+// Chromium and cmark-gfm are Debian packages (chromium, cmark-gfm) that
+// .ci/run installs; the test skips, saying so, when they are missing.
+
+// browserWidth is the page width the reports must read at.
+const browserWidth, browserHeight = 1000, 800
+
+func findChromium(t *testing.T) string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	t.Skip("no headless browser: install Debian's chromium and cmark-gfm (apt-get install chromium cmark-gfm; .ci/run does) to run the browser test")
+	return ""
+}
+
+// measureScript runs in the rendered page and writes what the test checks
+// into a <pre id="dumpdiff-measure"> as JSON: the viewport, the verdict's
+// box and text, each table's box and scroll width, each chart's values,
+// the Mermaid sources, the page's own scripts and images, and its text.
+const measureScript = `<script data-test>
+(function(){
+  var out = {w: innerWidth, h: innerHeight, docW: document.documentElement.scrollWidth};
+  var v = document.querySelector('.verdict') || document.querySelector('h1 + ul');
+  if (v) { var r = v.getBoundingClientRect(); out.verdict = {top: r.top, bottom: r.bottom, text: v.textContent}; }
+  out.tables = Array.from(document.querySelectorAll('table')).map(function(t){
+    var r = t.getBoundingClientRect();
+    return {right: r.right, width: r.width, scroll: t.scrollWidth, client: t.clientWidth};
+  });
+  out.charts = Array.from(document.querySelectorAll('svg.chart')).map(function(s){
+    return {finding: +s.getAttribute('data-finding'),
+      values: Array.from(s.querySelectorAll('text.value')).map(function(e){ return +e.textContent; })};
+  });
+  out.mermaid = Array.from(document.querySelectorAll('pre code')).map(function(c){ return c.textContent; })
+    .filter(function(t){ return t.indexOf('xychart-beta') >= 0; });
+  out.scripts = Array.from(document.scripts).filter(function(s){ return !s.hasAttribute('data-test'); })
+    .map(function(s){ return s.textContent.slice(0, 60); });
+  out.images = document.images.length;
+  out.text = document.body.innerText;
+  var pre = document.createElement('pre');
+  pre.id = 'dumpdiff-measure';
+  pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+})();
+</script>`
+
+// githubCSS is enough of GitHub's Markdown styles to lay a page out as it
+// does: a 980 px column, tables as blocks that scroll inside it.
+const githubCSS = `body{margin:0;font:16px/1.5 -apple-system,"Segoe UI","Noto Sans",Helvetica,Arial,sans-serif}
+.markdown-body{box-sizing:border-box;max-width:980px;margin:0 auto;padding:32px}
+code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace;font-size:85%}
+pre{overflow:auto;padding:16px;background:#f6f8fa}
+table{display:block;width:max-content;max-width:100%;overflow:auto;border-collapse:collapse}
+td,th{padding:6px 13px;border:1px solid #d1d9e0}`
+
+type measured struct {
+	W, H, DocW float64
+	Verdict    *struct {
+		Top, Bottom float64
+		Text        string
+	}
+	Tables []struct{ Right, Width, Scroll, Client float64 }
+	Charts []struct {
+		Finding int
+		Values  []int
+	}
+	Mermaid []string
+	Scripts []string
+	Images  int
+	Text    string
+}
+
+var measureRE = regexp.MustCompile(`(?s)<pre id="dumpdiff-measure">(.*?)</pre>`)
+
+// renderInBrowser loads page in headless Chromium at browserWidth, saves a
+// screenshot as shot, and returns what measureScript found.
+func renderInBrowser(t *testing.T, chromium, page, shot string) measured {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, chromium, "--headless", "--no-sandbox", "--disable-gpu",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+		"--user-data-dir="+filepath.Join(filepath.Dir(page), "profile-"+filepath.Base(page)),
+		fmt.Sprintf("--window-size=%d,%d", browserWidth, browserHeight),
+		"--screenshot="+shot, "--dump-dom", "file://"+page)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("chromium: %v\n%s", err, stderr.String())
+	}
+	m := measureRE.FindSubmatch(stdout.Bytes())
+	if m == nil {
+		t.Fatalf("the page holds no measurement (did its scripts run?):\n%.2000s", stdout.String())
+	}
+	var out measured
+	if err := json.Unmarshal([]byte(html.UnescapeString(string(m[1]))), &out); err != nil {
+		t.Fatalf("reading the measurement: %v", err)
+	}
+	return out
+}
+
+func TestBrowser(t *testing.T) {
+	chromium := findChromium(t)
+	cmark, cmarkErr := exec.LookPath("cmark-gfm")
+	scen := filepath.Join("..", "testdata", "scenarios")
+	cases := []struct {
+		name string
+		r    func(t *testing.T) *analyze.Result
+	}{
+		{"hikari", func(t *testing.T) *analyze.Result {
+			return analyzeScenario(t, filepath.Join(scen, "hikari-pool-exhausted"))
+		}},
+		{"no-timeout", func(t *testing.T) *analyze.Result {
+			return analyzeScenario(t, filepath.Join(scen, "slow-upstream-no-timeout"))
+		}},
+		{"hostile", func(*testing.T) *analyze.Result { return handmade() }},
+	}
+	dir := t.TempDir()
+	t.Logf("pages and screenshots in %s", dir)
+	for _, c := range cases {
+		r := c.r(t)
+		for _, format := range []Format{FormatHTML, FormatMarkdown} {
+			t.Run(c.name+"-"+format, func(t *testing.T) {
+				t.Parallel()
+				out := render(t, r, Options{Format: format})
+				var page string
+				switch format {
+				case FormatHTML:
+					page = strings.Replace(out, "</body>", measureScript+"\n</body>", 1)
+				case FormatMarkdown:
+					if cmarkErr != nil {
+						t.Skip("cmark-gfm not installed (apt-get install cmark-gfm; .ci/run does): Markdown not rendered")
+					}
+					// --unsafe keeps raw HTML (our <details>) as GitHub
+					// does; no tagfilter: escaping alone must keep a
+					// hostile name from becoming markup.
+					cmd := exec.Command(cmark, "--unsafe", "--extension", "table")
+					cmd.Stdin = strings.NewReader(out)
+					body, err := cmd.Output()
+					if err != nil {
+						t.Fatalf("cmark-gfm: %v", err)
+					}
+					page = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><style>" + githubCSS +
+						"</style></head><body><article class=\"markdown-body\">\n" + string(body) + "</article>\n" + measureScript + "\n</body></html>\n"
+				}
+				path := filepath.Join(dir, c.name+"."+format+".html")
+				if err := os.WriteFile(path, []byte(page), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				m := renderInBrowser(t, chromium, path, filepath.Join(dir, c.name+"."+format+".png"))
+				checkRendered(t, r, format, m)
+			})
+		}
+	}
+}
+
+// checkRendered checks the rendered page of r.
+func checkRendered(t *testing.T, r *analyze.Result, format Format, m measured) {
+	if m.W != browserWidth {
+		t.Errorf("the page is %v px wide, want %d", m.W, browserWidth)
+	}
+	// The verdict, whole, on the first screen, saying the root cause.
+	if len(r.Findings) > 0 {
+		f := &r.Findings[0]
+		switch {
+		case m.Verdict == nil:
+			t.Errorf("no verdict block in the page")
+		case m.Verdict.Top < 0 || m.Verdict.Bottom > m.H:
+			t.Errorf("the verdict is at %v–%v px: not within the first screen of %v px", m.Verdict.Top, m.Verdict.Bottom, m.H)
+		case !strings.Contains(m.Verdict.Text, "Root cause") || !strings.Contains(m.Verdict.Text, headClause(r, f)):
+			t.Errorf("the verdict does not say the root cause %q:\n%s", headClause(r, f), m.Verdict.Text)
+		}
+	}
+	// No table wider than the page, nor any content that makes it scroll.
+	if m.DocW > m.W {
+		t.Errorf("the page is %v px wide at a %v px window: it scrolls sideways", m.DocW, m.W)
+	}
+	for i, tb := range m.Tables {
+		if tb.Right > m.W+0.5 || tb.Scroll > tb.Client+1 {
+			t.Errorf("table %d: right edge %v px, content %v px in %v px: wider than the page", i+1, tb.Right, tb.Scroll, tb.Client)
+		}
+	}
+	// The charts draw the findings' counts.
+	n := len(r.Moments)
+	for i, f := range r.Findings {
+		if n < 2 || len(f.Counts) == 0 {
+			continue
+		}
+		want := fitCounts(f.Counts, n)
+		switch format {
+		case FormatHTML:
+			found := false
+			for _, c := range m.Charts {
+				if c.Finding == i+1 {
+					found = true
+					if fmt.Sprint(c.Values) != fmt.Sprint(want) {
+						t.Errorf("finding %d's chart shows %v, the finding counts %v", i+1, c.Values, want)
+					}
+				}
+			}
+			if !found {
+				t.Errorf("finding %d has no chart", i+1)
+			}
+		case FormatMarkdown:
+			line := "line [" + strings.Trim(strings.Join(strings.Fields(fmt.Sprint(want)), ", "), "[]") + "]"
+			if !strings.Contains(strings.Join(m.Mermaid, "\n"), line) {
+				t.Errorf("no Mermaid chart of finding %d draws %q", i+1, line)
+			}
+		}
+	}
+	// Names from the dumps are text: the page runs only its own script,
+	// shows no image, and shows the hostile names as written.
+	wantScripts := map[Format]int{FormatHTML: 1, FormatMarkdown: 0}[format]
+	if len(m.Scripts) != wantScripts || m.Images != 0 {
+		t.Errorf("the page runs %d scripts (%q) and shows %d images; want %d and 0", len(m.Scripts), m.Scripts, m.Images, wantScripts)
+	}
+	for _, p := range r.Pools {
+		if strings.ContainsAny(p.Name, "|`<") && !strings.Contains(m.Text, p.Name) {
+			t.Errorf("the pool %q is not shown as written", p.Name)
+		}
+	}
+}
