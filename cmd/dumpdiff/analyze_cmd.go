@@ -71,7 +71,9 @@ func (f *analysisFlags) analyze(args []string, warn io.Writer) ([]*analyze.Resul
 		return nil, err
 	}
 	var rs []*analyze.Result
-	for _, g := range byTarget(in) {
+	groups := byTarget(in)
+	warnMixedRuntimes(groups, warn)
+	for _, g := range groups {
 		rs = append(rs, analyze.Analyze(g, analyze.Options{PoolBy: f.poolBy, Extensions: ext}))
 	}
 	return rs, nil
@@ -162,4 +164,43 @@ func wantColor(mode string, out io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// warnMixedRuntimes says on stderr when the dumps given come from both a Go
+// and a JVM process: they cannot be one timeline, so each runtime is
+// analyzed on its own, one report after the other (JSON: the several-analyses
+// document, report/SCHEMA.md).
+func warnMixedRuntimes(groups [][]analyze.Input, warn io.Writer) {
+	seen := map[string][]string{}
+	var order []string
+	for _, g := range groups {
+		rt := string(g[0].Dump.Format.Runtime())
+		if _, ok := seen[rt]; !ok {
+			order = append(order, rt)
+		}
+		for _, x := range g {
+			if len(seen[rt]) < 3 {
+				seen[rt] = append(seen[rt], x.Dump.Source.File)
+			}
+		}
+	}
+	if len(order) < 2 {
+		return
+	}
+	var parts []string
+	for _, rt := range order {
+		parts = append(parts, fmt.Sprintf("%s (%s)", rt, strings.Join(dedupeStrings(seen[rt]), ", ")))
+	}
+	fmt.Fprintf(warn, "dumpdiff: warning: the dumps come from different runtimes: %s; each is analyzed on its own timeline, one report per runtime\n",
+		strings.Join(parts, " and "))
+}
+
+func dedupeStrings(xs []string) []string {
+	var out []string
+	for _, x := range xs {
+		if len(out) == 0 || out[len(out)-1] != x {
+			out = append(out, x)
+		}
+	}
+	return out
 }

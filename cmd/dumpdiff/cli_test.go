@@ -85,3 +85,21 @@ func TestParseFlags(t *testing.T) {
 		t.Errorf("parse -f yaml: exit %d, %s", code, errs)
 	}
 }
+
+// TestMixedRuntimesJSON: Go and JVM dumps together warn on stderr, and the JSON
+// is the several-analyses document whichever order they come in.
+func TestMixedRuntimesJSON(t *testing.T) {
+	goDump, jvmDump := "../../testdata/go/go1.26.8-debug2.txt", "../../testdata/jvm/jstack-l.txt"
+	for _, args := range [][]string{{goDump, jvmDump}, {jvmDump, goDump}} {
+		code, out, errs := runArgs(t, append([]string{"--format", "json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+		if !strings.Contains(errs, "the dumps come from different runtimes") {
+			t.Errorf("%v: no warning: %q", args, errs)
+		}
+		if !strings.Contains(out, `"analyses"`) {
+			t.Errorf("%v: not the several-analyses document", args)
+		}
+	}
+}
