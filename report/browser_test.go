@@ -62,6 +62,14 @@ const measureScript = `<script data-test>
   out.scripts = Array.from(document.scripts).filter(function(s){ return !s.hasAttribute('data-test'); })
     .map(function(s){ return s.textContent.slice(0, 60); });
   out.images = document.images.length;
+  var q = document.querySelector('.search .q');
+  if (q && QUERY) {
+    var all = document.querySelectorAll('[data-search]');
+    q.value = QUERY;
+    q.dispatchEvent(new Event('input'));
+    var shown = Array.from(all).filter(function(e){ return !e.hidden; }).length;
+    out.filter = {shown: !q.closest('.search').hidden, total: all.length, visible: shown};
+  }
   out.text = document.body.innerText;
   var pre = document.createElement('pre');
   pre.id = 'dumpdiff-measure';
@@ -94,6 +102,12 @@ type measured struct {
 	Scripts []string
 	Images  int
 	Text    string
+	// Filter is what typing a thread's name in the search box left
+	// visible; nil when the page has no search box.
+	Filter *struct {
+		Shown          bool
+		Total, Visible int
+	}
 }
 
 var measureRE = regexp.MustCompile(`(?s)<pre id="dumpdiff-measure">(.*?)</pre>`)
@@ -152,7 +166,7 @@ func TestBrowser(t *testing.T) {
 				var page string
 				switch format {
 				case FormatHTML:
-					page = strings.Replace(out, "</body>", measureScript+"\n</body>", 1)
+					page = strings.Replace(out, "</body>", withQuery(measureScript, filterQuery(r))+"\n</body>", 1)
 				case FormatMarkdown:
 					if cmarkErr != nil {
 						t.Skip("cmark-gfm not installed (apt-get install cmark-gfm; .ci/run does): Markdown not rendered")
@@ -167,7 +181,7 @@ func TestBrowser(t *testing.T) {
 						t.Fatalf("cmark-gfm: %v", err)
 					}
 					page = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><style>" + githubCSS +
-						"</style></head><body><article class=\"markdown-body\">\n" + string(body) + "</article>\n" + measureScript + "\n</body></html>\n"
+						"</style></head><body><article class=\"markdown-body\">\n" + string(body) + "</article>\n" + withQuery(measureScript, "") + "\n</body></html>\n"
 				}
 				path := filepath.Join(dir, c.name+"."+format+".html")
 				if err := os.WriteFile(path, []byte(page), 0o644); err != nil {
@@ -178,6 +192,27 @@ func TestBrowser(t *testing.T) {
 			})
 		}
 	}
+}
+
+// filterQuery is what the test types in the HTML page's search box: the
+// first sample name of the root cause's largest stack group; "" if none.
+func filterQuery(r *analyze.Result) string {
+	for i := range r.Findings {
+		if g := findingGroup(r, &r.Findings[i]); g != nil {
+			for _, sg := range StackGroups(g, r.Findings[i].At) {
+				if len(sg.Samples) > 0 {
+					return strings.ToLower(sg.Samples[0])
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// withQuery puts q in the measure script as a JavaScript string.
+func withQuery(script, q string) string {
+	js, _ := json.Marshal(q)
+	return strings.Replace(script, "QUERY", string(js), -1)
 }
 
 // checkRendered checks the rendered page of r.
@@ -232,6 +267,16 @@ func checkRendered(t *testing.T, r *analyze.Result, format Format, m measured) {
 			if !strings.Contains(strings.Join(m.Mermaid, "\n"), line) {
 				t.Errorf("no Mermaid chart of finding %d draws %q", i+1, line)
 			}
+		}
+	}
+	// The search box appears with the script and filters: a thread's name
+	// leaves some threads and groups visible, not all.
+	if format == FormatHTML && filterQuery(r) != "" {
+		switch f := m.Filter; {
+		case f == nil || !f.Shown:
+			t.Errorf("the search box is not shown")
+		case f.Visible == 0 || f.Visible >= f.Total:
+			t.Errorf("filtering by %q leaves %d of %d threads and groups visible", filterQuery(r), f.Visible, f.Total)
 		}
 	}
 	// Names from the dumps are text: the page runs only its own script,

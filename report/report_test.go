@@ -235,7 +235,7 @@ func render(t *testing.T, r *analyze.Result, opt Options) string {
 }
 
 func checkWidth(t *testing.T, r *analyze.Result) {
-	for _, width := range []int{100, 80, 60, 40} {
+	for _, width := range []int{200, 120, 100, 80, 60, 40} {
 		for _, color := range []bool{false, true} {
 			for _, verbose := range []bool{false, true} {
 				out := render(t, r, Options{Format: "text", Width: width, Color: color, Verbose: verbose})
