@@ -440,11 +440,9 @@ func arrowCounts(c []int) string {
 	return s
 }
 
-// findingCounts prints a finding's numbers. An explosion counts the whole
-// process, not the pool and state it names as the main cause: say so.
+// findingCounts prints a finding's numbers: the threads concerned per
+// moment (for an explosion, those of the pool that grew most, as
+// Finding.Counts holds since schema 2; the sentence gives the process's).
 func findingCounts(f findingRow, unit string) string {
-	if f.kind == analyze.KindExplosion {
-		return "all " + unit + " " + arrowCounts(f.counts)
-	}
 	return arrowCounts(f.counts)
 }
