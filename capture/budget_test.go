@@ -40,8 +40,16 @@ func TestPprofWalks(t *testing.T) {
 func TestShapeDebug1(t *testing.T) {
 	p := startParked(200, parkedForShape)
 	defer p.stopAndWait()
-	debug1, debug2 := writeProfile(t, 1), writeProfile(t, 2)
-	b, _ := os.ReadFile(debug1)
+	var debug1 string
+	var b []byte
+	for range 1000 { // until the 200 are parked, not merely started
+		debug1 = writeProfile(t, 1)
+		if b, _ = os.ReadFile(debug1); bytes.Contains(b, []byte("200 @ ")) && bytes.Contains(b, []byte("parkedForShape")) {
+			break
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	debug2 := writeProfile(t, 2)
 	var total int
 	fmt.Sscanf(string(b), "goroutine profile: total %d", &total)
 	sh, err := shapeDebug1(debug1, total)

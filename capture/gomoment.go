@@ -14,12 +14,22 @@ const HandlerPath = "/dumpdiff/goroutine"
 
 // What one full Go dump costs the target, for the pause budget.
 const (
-	// stopPerGoroutine is the stop of the world per goroutine for one walk
-	// of runtime.Stack(buf, true): measured by bench/capture-cost.sh on 2
-	// vCPUs, Go 1.26.8 (100k goroutines of mixed stacks: 3.3 µs); a little
-	// above, so the estimate errs toward sparing the target. Refined per
-	// target by what package handler measures.
+	// stopPerGoroutine is the least stop of the world per goroutine for
+	// one walk of runtime.Stack(buf, true): 3.7 µs on an idle 2-vCPU
+	// machine (Go 1.26.8, 100k goroutines of mixed stacks, issue 11), a
+	// little above so the estimate errs toward sparing the target.
 	stopPerGoroutine = 4 * time.Microsecond
+	// debug1Factor scales the server time of this moment's debug=1 per
+	// goroutine (a walk of every goroutine without stopping the world) to
+	// a walk of runtime.Stack: 1.9 on an idle machine, 2 to 3.3 on a
+	// loaded one (bench/capture-cost.sh). A busy target walks slower in
+	// both, so the estimate follows the target's load.
+	debug1Factor = 3
+	// rateMin is the fewest goroutines whose debug=1 time says how fast
+	// the target walks them: below it the fixed costs of a request (a round
+	// trip, scheduling; rateSlack) are most of it.
+	rateMin   = 1000
+	rateSlack = 5 * time.Millisecond
 	// runtimeStackCap is net/http/pprof's largest debug=2 buffer: a body of
 	// exactly this size was cut by the runtime.
 	runtimeStackCap = 64 << 20
@@ -31,7 +41,31 @@ const (
 type goSide struct {
 	leak    string        // TargetRecord.GoroutineLeak: "", "served", "absent"
 	handler string        // TargetRecord.Handler: "", "served", "absent"
-	perG    time.Duration // measured stop per goroutine and walk; 0 until the handler reports one
+	rate    time.Duration // this moment's debug=1 server time per goroutine; 0 when too few to tell
+	rtt     time.Duration // the last TCP connect time to the target: one round trip
+	perG    time.Duration // stop per goroutine and walk measured by a full dump; 0 before one
+	perGAt  time.Duration // rate when perG was measured
+}
+
+// perGoroutine is the stop per goroutine and walk expected now: measured on
+// this target by an earlier full dump, scaled up when its debug=1 shows it
+// busier now; else from this moment's debug=1; never under the idle floor.
+func (g *goSide) perGoroutine() time.Duration {
+	per := max(stopPerGoroutine, time.Duration(debug1Factor*float64(g.rate)))
+	if g.perG > 0 {
+		per = g.perG
+		if g.perGAt > 0 && g.rate > g.perGAt {
+			per = time.Duration(float64(per) * float64(g.rate) / float64(g.perGAt))
+		}
+	}
+	return per
+}
+
+// measured keeps what a full dump of n goroutines in walks walks took.
+func (g *goSide) measured(stop time.Duration, n, walks int) {
+	if n > 0 && walks > 0 && stop > 0 {
+		g.perG, g.perGAt = stop/time.Duration(n*walks), g.rate
+	}
 }
 
 // pprofWalks is how many stop-the-world walks net/http/pprof's debug=2
@@ -48,11 +82,7 @@ func pprofWalks(size int64) int {
 // estimate is the stop of one full dump of sh's goroutines by an endpoint
 // making walks walks.
 func (g *goSide) estimate(sh debug1Shape, walks int) time.Duration {
-	per := stopPerGoroutine
-	if g.perG > 0 {
-		per = g.perG
-	}
-	return time.Duration(walks) * time.Duration(sh.total) * per
+	return time.Duration(walks) * time.Duration(sh.total) * g.perGoroutine()
 }
 
 // goMoment takes one Go target at one moment:
@@ -72,11 +102,18 @@ func (r *runner) goMoment(ctx context.Context, i int, label string) {
 	probe := fileJob{kind: FileGoroutineDebug1, primaryOnFail: true, name: prefix + "-debug1.txt", what: "goroutine debug=1", url: base + "/goroutine?debug=1"}
 	if _, ok := r.file(ctx, t, label, probe, func(ctx context.Context) (fetched, error) {
 		res := fetched{kind: FileGoroutineDebug1, tool: "goroutine?debug=1"}
-		af, _, err := r.get(ctx, probe.url, "")
+		af, ans, err := r.get(ctx, probe.url, "")
 		if err != nil {
 			return res, err
 		}
 		n, err := checkDebug1(af.head, af.lastBytes(), af.n)
+		if ans.connect > 0 {
+			g.rtt = ans.connect
+		}
+		g.rate = 0
+		if n >= rateMin {
+			g.rate = max(0, ans.wait-g.rtt-rateSlack) / time.Duration(n)
+		}
 		if err == nil {
 			shape, err = shapeDebug1(af.f.Name(), n)
 		}
@@ -110,6 +147,7 @@ func (r *runner) goMoment(ctx context.Context, i int, label string) {
 			walks = 1
 		}
 		if over(walks) {
+			// Every endpoint left walks at least as often as this one.
 			r.cheapMoment(ctx, i, label, shape, walks)
 			return
 		}
@@ -139,13 +177,14 @@ func (r *runner) goMoment(ctx context.Context, i int, label string) {
 // of exactly pprof's 64 MiB cap that is cut is kept as a partial dump.
 func (r *runner) fullDump(ctx context.Context, i int, j fileJob, shape debug1Shape, cost *Cost) (fetched, error) {
 	res := fetched{kind: FileGoroutine, tool: toolOf(j), cost: cost}
-	af, hdr, err := r.get(ctx, j.url, "")
+	af, ans, err := r.get(ctx, j.url, "")
 	if err != nil {
 		if notServed(err) && j.what != "goroutine debug=2" {
 			return res, errAbsent
 		}
 		return res, err
 	}
+	g, hdr := r.targets[i], ans.header
 	if j.what == "handler" {
 		if n, err := strconv.Atoi(hdr.Get("Dumpdiff-Goroutines")); err == nil {
 			res.goroutines = n
@@ -155,12 +194,16 @@ func (r *runner) fullDump(ctx context.Context, i int, j fileJob, shape debug1Sha
 			if w, err := strconv.Atoi(hdr.Get("Dumpdiff-Walks")); err == nil && w > 0 {
 				cost.Passes = w
 			}
-			if shape.total > 0 && d > 0 {
-				r.targets[i].perG = d / time.Duration(shape.total*cost.Passes)
-			}
+			g.measured(d, shape.total, cost.Passes)
 		}
 	} else {
-		cost.Passes = pprofWalks(af.n) // what it took, now the size is known
+		// pprof walks every time before it writes a byte: the wait for the
+		// first byte bounds the stops from above (a round trip, and for
+		// goroutineleak its collection, come with it).
+		cost.Passes = pprofWalks(af.n)
+		if shape.total >= rateMin {
+			g.measured(ans.wait-g.rtt, shape.total, cost.Passes)
+		}
 	}
 	err = checkGoroutineText(af.head, af.lastBytes(), af.n)
 	if err != nil && af.n == runtimeStackCap && j.what != "handler" && hasGoroutineHeader(af.head) {
@@ -185,8 +228,12 @@ func (r *runner) fullDump(ctx context.Context, i int, j fileJob, shape debug1Sha
 func (r *runner) cheapMoment(ctx context.Context, i int, label string, shape debug1Shape, walks int) {
 	t, g := r.plan.Targets[i], r.targets[i]
 	est := g.estimate(shape, walks)
-	note := fmt.Sprintf("over the pause budget: %d goroutines, a full dump would stop the target about %s (%d walks) > max-pause %s: took debug=0 and debug=1 instead",
-		shape.total, roundDur(est), walks, r.plan.MaxPause)
+	how := fmt.Sprintf("%d walks of net/http/pprof", walks)
+	if walks == 1 {
+		how = "one walk, package handler's"
+	}
+	note := fmt.Sprintf("over the pause budget: %d goroutines, a full dump would stop the target about %s (%s) > max-pause %s: took debug=0 and debug=1 instead",
+		shape.total, roundDur(est), how, r.plan.MaxPause)
 	j := fileJob{kind: FileGoroutineProto, primary: true, name: t.Name + "__" + label + ".pb.gz", what: "goroutine debug=0", url: r.bases[i] + "/goroutine?debug=0"}
 	r.file(ctx, t, label, j, func(ctx context.Context) (fetched, error) {
 		res, err := r.fetchProto(ctx, j)

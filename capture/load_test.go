@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -97,20 +98,28 @@ func TestLoadFails(t *testing.T) {
 func TestCancelMidMoment(t *testing.T) {
 	t.Parallel()
 	fast := newPprofServer(t, nil)
+	slowInFlight, fastDone := make(chan struct{}), make(chan struct{})
+	var once sync.Once
 	slow := newHandlerServer(t, fullDumpOnly(realDebug1(t), func(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte("goroutine 1 [running]:\n"))
 		w.(http.Flusher).Flush()
+		once.Do(func() { close(slowInFlight) })
 		<-r.Context().Done() // a dump that never ends
 	}))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	go func() {
+		<-fastDone
+		<-slowInFlight
+		cancel() // like Ctrl-C: the slow dump is still arriving
+	}()
 	dir := t.TempDir()
 	m, out, err := run(t, ctx, Plan{
 		Targets: []Target{PprofTarget("fast", fast.URL), PprofTarget("slow", slow.URL)},
 		Count:   3, Every: time.Millisecond, OutDir: dir,
 	}, func(e Event) {
-		if e.Kind == EventFile && e.File.Target == "fast" && e.File.Primary && e.File.OK() {
-			cancel() // like Ctrl-C: the slow dump is still arriving
+		if e.Kind == EventFile && e.File.Target == "fast" && e.File.Primary && e.File.OK() && e.Moment == "1" {
+			close(fastDone)
 		}
 	})
 	if !errors.Is(err, context.Canceled) {

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"syscall"
+	"time"
 )
 
 // errAbsent marks a goroutineleak endpoint that answered 404: not served by
@@ -55,17 +57,37 @@ func showURL(raw string) string {
 	return u.String()
 }
 
+// answer is what a response said besides its body.
+type answer struct {
+	header http.Header
+	// wait is from the request written to the first byte of the answer:
+	// the server's time to produce it (net/http/pprof computes a profile
+	// whole before writing it) plus one round trip.
+	wait time.Duration
+	// connect is how long the TCP connection took to open (one round
+	// trip); 0 when a kept-alive connection was reused.
+	connect time.Duration
+}
+
 // get fetches rawURL into a new atomic file, returned uncommitted, with the
 // response's header. accept, when not empty, is sent as Accept unless the
 // plan's headers set one. The per-request timeout covers the whole body;
 // the size cap is checked against Content-Length first and then while
 // copying.
-func (r *runner) get(ctx context.Context, rawURL, accept string) (*atomicFile, http.Header, error) {
+func (r *runner) get(ctx context.Context, rawURL, accept string) (*atomicFile, answer, error) {
 	cctx, cancel := context.WithTimeout(ctx, r.plan.Timeout)
 	defer cancel()
+	var ans answer
+	var wrote, dial time.Time
+	cctx = httptrace.WithClientTrace(cctx, &httptrace.ClientTrace{
+		ConnectStart:         func(string, string) { dial = time.Now() },
+		ConnectDone:          func(string, string, error) { ans.connect = time.Since(dial) },
+		WroteRequest:         func(httptrace.WroteRequestInfo) { wrote = time.Now() },
+		GotFirstResponseByte: func() { ans.wait = time.Since(wrote) },
+	})
 	req, err := http.NewRequestWithContext(cctx, http.MethodGet, rawURL, nil)
 	if err != nil {
-		return nil, nil, fmt.Errorf("bad URL %s", showURL(rawURL))
+		return nil, ans, fmt.Errorf("bad URL %s", showURL(rawURL))
 	}
 	if accept != "" {
 		req.Header.Set("Accept", accept)
@@ -81,32 +103,33 @@ func (r *runner) get(ctx context.Context, rawURL, accept string) (*atomicFile, h
 	shown := showURL(rawURL)
 	resp, err := r.client.Do(req)
 	if err != nil {
-		return nil, nil, r.transportError(ctx, cctx, err, shown)
+		return nil, ans, r.transportError(ctx, cctx, err, shown)
 	}
 	defer resp.Body.Close()
+	ans.header = resp.Header
 	if resp.StatusCode != http.StatusOK {
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
-		return nil, resp.Header, &httpStatusError{URL: shown, Status: resp.Status, Code: resp.StatusCode,
+		return nil, ans, &httpStatusError{URL: shown, Status: resp.Status, Code: resp.StatusCode,
 			Hint: statusHint(resp.StatusCode, string(body))}
 	}
 	if resp.ContentLength > r.plan.MaxBytes {
-		return nil, resp.Header, fmt.Errorf("GET %s: body of %d bytes %w of %d bytes", shown, resp.ContentLength, errTooLarge, r.plan.MaxBytes)
+		return nil, ans, fmt.Errorf("GET %s: body of %d bytes %w of %d bytes", shown, resp.ContentLength, errTooLarge, r.plan.MaxBytes)
 	}
 	af, err := createAtomic(r.plan.OutDir, r.plan.MaxBytes)
 	if err != nil {
-		return nil, resp.Header, err
+		return nil, ans, err
 	}
 	if _, err := io.Copy(af, resp.Body); err != nil {
 		af.discard()
 		if af.over {
-			return nil, resp.Header, fmt.Errorf("GET %s: response %w of %d bytes", shown, errTooLarge, r.plan.MaxBytes)
+			return nil, ans, fmt.Errorf("GET %s: response %w of %d bytes", shown, errTooLarge, r.plan.MaxBytes)
 		}
 		if errors.Is(err, io.ErrUnexpectedEOF) {
-			return nil, resp.Header, fmt.Errorf("GET %s: body truncated after %d bytes (connection closed early)", shown, af.n)
+			return nil, ans, fmt.Errorf("GET %s: body truncated after %d bytes (connection closed early)", shown, af.n)
 		}
-		return nil, resp.Header, r.transportError(ctx, cctx, err, shown)
+		return nil, ans, r.transportError(ctx, cctx, err, shown)
 	}
-	return af, resp.Header, nil
+	return af, ans, nil
 }
 
 // transportError turns a client error into one line without the request's

@@ -170,11 +170,12 @@ func newCaptureCmd() *cobra.Command {
 // reportFlags are the main job's report flags, for capture --analyze.
 type reportFlags struct {
 	format, failOn, color string
-	kinds                 []string // --fail-on, checked
+	parsed                report.Format // --format, checked
+	kinds                 []string      // --fail-on, checked
 }
 
 func (rf *reportFlags) register(cmd *cobra.Command) {
-	cmd.Flags().StringVarP(&rf.format, "format", "f", "text", "--analyze output: "+strings.Join(report.Formats(), ", "))
+	cmd.Flags().StringVarP(&rf.format, "format", "f", "text", "--analyze output: "+report.FormatNames())
 	cmd.Flags().StringVar(&rf.failOn, "fail-on", "", "with --analyze, exit 3 when a finding of these kinds is present (comma-separated: "+strings.Join(findingKinds, ",")+")")
 	cmd.Flags().StringVar(&rf.color, "color", "auto", "colour the --analyze text report: auto, always, never")
 }
@@ -184,9 +185,11 @@ func (rf *reportFlags) check() error {
 	if rf.color != "auto" && rf.color != "always" && rf.color != "never" {
 		return fmt.Errorf("unknown --color %q: want auto, always or never", rf.color)
 	}
-	if !slices.Contains(report.Formats(), rf.format) && rf.format != "md" {
-		return fmt.Errorf("unknown --format %q: want %s", rf.format, strings.Join(report.Formats(), ", "))
+	f, err := report.ParseFormat(rf.format)
+	if err != nil {
+		return fmt.Errorf("unknown --format %q: want %s", rf.format, report.FormatNames())
 	}
+	rf.parsed = f
 	rf.kinds = nil
 	if rf.failOn != "" {
 		for _, k := range strings.Split(rf.failOn, ",") {
@@ -203,7 +206,7 @@ func (rf *reportFlags) check() error {
 // generate writes the report and returns the first finding kind present
 // that --fail-on names ("" for none).
 func (rf *reportFlags) generate(out io.Writer, rs []*analyze.Result) (string, error) {
-	if err := report.GenerateMany(out, rs, report.Options{Format: rf.format, Color: wantColor(rf.color, out)}); err != nil {
+	if err := report.GenerateMany(out, rs, report.Options{Format: rf.parsed, Color: wantColor(rf.color, out), Width: termWidth(out)}); err != nil {
 		return "", err
 	}
 	for _, r := range rs {

@@ -90,24 +90,18 @@ func TestCaptureAnalyzeFlags(t *testing.T) {
 	if code != 1 || !strings.Contains(errs, `unknown --fail-on kind "bogus"`) {
 		t.Errorf("--fail-on bogus: exit %d, stderr %q", code, errs)
 	}
-	// A Go process whose goroutines pile up in one wait: --fail-on that kind exits 3.
-	stop := make(chan struct{})
-	defer close(stop)
-	go func() {
-		for i := 0; i < 30; i++ {
-			select {
-			case <-stop:
-				return
-			case <-time.After(3 * time.Millisecond):
-				go leakySender(stop)
-			}
-		}
-	}()
-	time.Sleep(10 * time.Millisecond)
-	code, _, errs = runArgs(t, "capture", srv.URL, "--every", "80ms", "--count", "3", "--out", filepath.Join(t.TempDir(), "d"),
-		"--analyze", "--format", "markdown", "--fail-on", strings.Join(findingKinds, ","))
-	if code != 3 || !strings.Contains(errs, "present (--fail-on)") {
-		t.Errorf("--fail-on every kind: exit %d, stderr %q", code, errs)
+	// A JVM whose request threads stay stuck (each moment prints the next
+	// real jstack dump of the slow-upstream scenario): --fail-on that kind
+	// exits 3, after the Markdown report.
+	tmp := t.TempDir()
+	dir, _ := filepath.Abs("../../testdata/scenarios/slow-upstream-no-timeout")
+	counter := filepath.Join(tmp, "n")
+	script := `n=$(cat ` + counter + ` 2>/dev/null || echo 0); n=$((n+1)); echo $n > ` + counter + `; ` +
+		`case $n in 1) f=before;; 2) f=during-1;; *) f=after;; esac; cat ` + dir + `/$f.txt`
+	code, stdout, errs = runArgs(t, "capture", "--exec", script, "--every", "10ms", "--count", "3", "--out", filepath.Join(tmp, "d"),
+		"--analyze", "--format", "markdown", "--fail-on", "not-recovered")
+	if code != 3 || !strings.Contains(errs, "finding not-recovered present (--fail-on)") || !strings.HasPrefix(stdout, "#") {
+		t.Errorf("--fail-on not-recovered: exit %d, stderr %q, stdout %.80q", code, errs, stdout)
 	}
 }
 
