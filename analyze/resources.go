@@ -174,14 +174,6 @@ func viaFor(sig *Signature, t *parse.Thread) (via, holds string, rest bool) {
 	return via, holds, rest
 }
 
-// via is viaOf's id; "" when nothing known is found.
-func via(t *parse.Thread) string {
-	if v := viaOf(t); v != nil {
-		return v.ID
-	}
-	return ""
-}
-
 // callerPackage is the package of the first frame outside the runtime and
 // its semaphore helpers: whose lock a semacquire waits on
 // ("internal/poll" for internal/poll.(*fdMutex).rwlock,
