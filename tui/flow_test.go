@@ -120,7 +120,7 @@ func TestSessionExportOverview(t *testing.T) {
 	if got := readFile(t, path); got != "# full report of 5 moments\n" {
 		t.Errorf("unfiltered overview export = %q, want the renderer's output", got)
 	}
-	m = send(t, m, "/", "roundTrip", "enter", "m")
+	send(t, m, "/", "roundTrip", "enter", "m")
 	md := readFile(t, path)
 	contains(t, "filtered overview export", md, "Filter: `roundTrip`",
 		"| pool | trend | before | during-1 | during-2 | after | after-2 | moved |", "*moved* is the largest count minus the smallest",
