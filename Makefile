@@ -8,13 +8,24 @@ FUZZTIME ?= 20s
 build:
 	$(GO) build -o bin/dumpdiff ./cmd/dumpdiff
 
+# The packages that run goroutines of their own (capture's schedules and
+# processes, the TUI's program, the commands wiring them) also run under the
+# race detector.
+RACE_PKGS := ./capture ./tui ./cmd/...
+
 test: lint
 	$(GO) test -count=1 $(PKGS)
+	$(GO) test -race -count=1 $(RACE_PKGS)
+
+# gofmt, go vet and staticcheck (.ci/run installs staticcheck through the
+# module proxy; locally it runs when found on PATH or in GOPATH/bin).
+STATICCHECK ?= $(shell command -v staticcheck 2>/dev/null || ls $$($(GO) env GOPATH)/bin/staticcheck 2>/dev/null)
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet $(PKGS)
+	@if [ -n "$(STATICCHECK)" ]; then echo "$(STATICCHECK) ./..."; $(STATICCHECK) ./...; else echo "staticcheck not installed: skipped (.ci/run installs it)"; fi
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
