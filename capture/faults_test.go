@@ -227,6 +227,9 @@ func TestPprofFaults(t *testing.T) {
 				t.Errorf("Run error = %v, want no dump captured", err)
 			}
 			what := cmp.Or(tt.what, "goroutine debug=1")
+			if err != nil && !strings.Contains(err.Error(), "all 2 attempts failed; first: svc at 1: "+what+": ") {
+				t.Errorf("Run error %q does not name the first failed dump", err)
+			}
 			var primaries []File
 			for _, f := range m.Files {
 				switch {

@@ -70,8 +70,11 @@ func Run(ctx context.Context, p Plan, prog Progress) (*Manifest, error) {
 	m := r.man.snapshot()
 	if err == nil && okPrimaries(m) == 0 {
 		err = fmt.Errorf("no dump captured: all %d attempts failed (see %s)", m.Failed(), ManifestName)
-		if len(m.Files) > 0 {
-			err = fmt.Errorf("no dump captured: all %d attempts failed; first: %s", m.Failed(), m.Files[0].Error)
+		for _, f := range m.Files {
+			if f.Primary && f.Error != "" {
+				err = fmt.Errorf("no dump captured: all %s failed; first: %s", plural(failedPrimaries(m), "attempt"), f.Error)
+				break
+			}
 		}
 	}
 	if err != nil {
@@ -87,6 +90,16 @@ func Run(ctx context.Context, p Plan, prog Progress) (*Manifest, error) {
 	}
 	r.emit(Event{Kind: EventDone, Time: time.Now(), Err: err, Manifest: r.man.snapshot()})
 	return r.man.snapshot(), err
+}
+
+func failedPrimaries(m *Manifest) int {
+	n := 0
+	for _, f := range m.Files {
+		if f.Primary && f.Error != "" {
+			n++
+		}
+	}
+	return n
 }
 
 func okPrimaries(m *Manifest) int {
