@@ -26,6 +26,8 @@ func main() {
 	n := flag.Int("n", 100000, "goroutines to start")
 	conns := flag.Int("conns", 1000, "of which socket readers in IO wait (2 fds each)")
 	out := flag.String("o", "../data/go-100k.txt", "output file")
+	serveAt := flag.String("serve", "", "instead of writing the dump, serve pprof (and /stw) on 127.0.0.1 and write the address to this file")
+	withHandler := flag.Bool("handler", false, "with -serve: also serve package handler at handler.Path")
 	flag.Parse()
 
 	s := shop.NewService()
@@ -76,6 +78,9 @@ func main() {
 	started.Wait()
 	// Let the last ones reach their blocking call.
 	time.Sleep(time.Second)
+	if *serveAt != "" {
+		serve(*serveAt, *withHandler) // until killed
+	}
 
 	f, err := os.Create(*out)
 	if err != nil {
