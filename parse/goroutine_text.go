@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"runtime"
 	"sort"
+	"strings"
 )
 
 // Go text goroutine dumps: runtime.Stack(buf, true), /debug/pprof/goroutine?debug=2,
@@ -349,6 +350,9 @@ type goTextScan struct {
 	// one SIGQUIT traceback per M, each after "-----") or syzkaller's
 	// "REPORT:" marker. A goroutine header clears it.
 	carry bool
+	// last is the kind of the last line read, for checkCut at the end of
+	// input.
+	last goLineKind
 }
 
 // parseGoText reads one Go text dump (see the state machine above). With
@@ -372,10 +376,14 @@ func parseGoTextOn(p *textParser, parallel bool) *Dump {
 	for {
 		line, ok := ls.next()
 		if !ok {
+			if s.headers > 0 {
+				s.checkCut()
+			}
 			break
 		}
 		kind, paren := classifyGoLineParen(line)
 	again:
+		s.last = kind
 		if s.headers == 0 {
 			// Before the first goroutine: everything is prologue. The builder
 			// has had no op yet, so the scanner may use the interner here.
@@ -384,7 +392,7 @@ func parseGoTextOn(p *textParser, parallel bool) *Dump {
 				if parseGoHeader(line, p.in, &t) {
 					s.header(line)
 				} else {
-					s.skip(ls.lineNo(), line, "goroutine header not understood")
+					s.skip(ls.lineNo(), line, s.cutReason("goroutine header not understood"))
 				}
 				continue
 			}
@@ -508,6 +516,7 @@ func parseGoTextOn(p *textParser, parallel bool) *Dump {
 		// find the next real line.
 		junk := append([]byte(nil), line...)
 		junkLn := ls.lineNo()
+		cut := ls.partial // the last line of the input, without its line ending
 		next, ok := ls.next()
 		blank := false
 		for ok && len(next) == 0 {
@@ -515,6 +524,9 @@ func parseGoTextOn(p *textParser, parallel bool) *Dump {
 			next, ok = ls.next()
 		}
 		if !ok {
+			if cut && s.inGoroutine {
+				s.skip(junkLn, junk, "line not understood; "+goCut)
+			}
 			break
 		}
 		nk, nparen := classifyGoLineParen(next)
@@ -542,6 +554,69 @@ func parseGoTextOn(p *textParser, parallel bool) *Dump {
 		goto again
 	}
 	return s.finish()
+}
+
+// Truncation. The runtime ends every line with a newline and gives every
+// goroutine header a stack, every function line a file line. A dump that
+// stops otherwise was cut (a log copied while the process still wrote, a
+// body cut in transfer, head -c); its last line is recorded in Skipped
+// with the reason, so that the missing goroutines are not read as gone:
+//
+//	last line without its line ending, and not whole:   "... cut at end of input: the dump is truncated"
+//	  a header, function or file line ("main.wait(0xc000", "\t/usr/lib/go/src/ru")
+//	last line a function line (its file line missing)   "...; the dump ends there: truncated"
+//	last line a goroutine header (its stack missing)    "dump ends after a goroutine header without its stack: truncated"
+//
+// A whole last line without a final newline (a file saved by an editor)
+// is not flagged. When the builder also skipped the line (a header it
+// could not read, a function line without file line), finish joins both
+// reasons into one entry.
+const (
+	goCut      = "cut at end of input: the dump is truncated"
+	goCutAfter = "the dump ends there: truncated"
+)
+
+// cutReason returns reason, or reason with the truncation when the line
+// being read is the last of the input and has no line ending.
+func (s *goTextScan) cutReason(reason string) string {
+	if s.p.ls.partial {
+		return reason + "; " + goCut
+	}
+	return reason
+}
+
+// checkCut runs at the end of input: see Truncation above.
+func (s *goTextScan) checkCut() {
+	ls := s.p.ls
+	line := ls.line
+	switch {
+	case s.last == glFunc && s.state == gsWantFile:
+		s.skip(ls.lineNo(), line, goCutAfter)
+	case s.last == glFile && ls.partial && !bytes.Contains(line, []byte(" +0x")):
+		s.skip(ls.lineNo(), line, goCut)
+	case s.last == glHeader && ls.partial && !bytes.HasSuffix(line, []byte(":")):
+		s.skip(ls.lineNo(), line, goCut)
+	case s.last == glHeader && s.inGoroutine:
+		s.skip(ls.lineNo(), line, "dump ends after a goroutine header without its stack: truncated")
+	}
+}
+
+// mergeSkipped joins the entries of one line (sorted by line) into one:
+// reasons joined by "; ", the longer text (the builder keeps only a
+// function line's name).
+func mergeSkipped(sk []Skipped) []Skipped {
+	out := sk[:0]
+	for _, e := range sk {
+		if n := len(out); n > 0 && e.Line > 0 && out[n-1].Line == e.Line {
+			out[n-1].Reason += "; " + e.Reason
+			if len(e.Text) > len(out[n-1].Text) {
+				out[n-1].Text = e.Text
+			}
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 // newCapture reports whether line, a glStart line met after goroutines,
@@ -633,7 +708,12 @@ func (s *goTextScan) finish() *Dump {
 	d.Threads = s.b.threads
 	if len(s.b.skipped) > 0 {
 		d.Skipped = append(d.Skipped, s.b.skipped...)
-		sort.SliceStable(d.Skipped, func(i, j int) bool { return d.Skipped[i].Line < d.Skipped[j].Line })
+		sort.SliceStable(d.Skipped, func(i, j int) bool {
+			a, b := d.Skipped[i], d.Skipped[j]
+			// At one line, the builder's reason first, then the truncation.
+			return a.Line < b.Line || a.Line == b.Line && !strings.Contains(a.Reason, "truncated") && strings.Contains(b.Reason, "truncated")
+		})
+		d.Skipped = mergeSkipped(d.Skipped)
 	}
 	return d
 }

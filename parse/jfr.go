@@ -248,14 +248,18 @@ func parseJFRText(p *textParser) *Dump {
 			continue
 		}
 		if v, ok := bytes.CutPrefix(line, []byte(`  result = "`)); ok && d == nil {
+			at := ls.lineNo()
 			ls.replace(v)
 			saved := p.prev
 			p.prev = nil
 			d = parseJVMText(p)
 			p.prev = saved
 			if d == nil {
+				if ls.back && ls.lineNo() == at {
+					ls.next() // the result's first line, given back
+				}
 				d = &Dump{}
-				skipped = append(skipped, Skipped{Line: ls.lineNo(), Text: truncate(string(v)), Reason: "jdk.ThreadDump result is not a thread dump"})
+				skipped = append(skipped, Skipped{Line: at, Text: truncate(string(v)), Reason: "jdk.ThreadDump result is not a thread dump"})
 			}
 			continue
 		}

@@ -156,7 +156,7 @@ func (s *lineSource) readLong(line []byte, err error) ([]byte, error, bool) {
 	}
 	s.rawN++
 	s.longLines++
-	s.hold(s.rawN, s.long, fmt.Sprintf("line longer than %s (%d bytes): skipped without being read whole", byteSize(int64(s.max)), content))
+	s.hold(s.rawN, s.long[:min(len(s.long), s.max)], fmt.Sprintf("line longer than %s (%d bytes): skipped without being read whole", byteSize(int64(s.max)), content))
 	if err != nil {
 		s.eof = true
 		if !errors.Is(err, io.EOF) {

@@ -141,6 +141,17 @@ func (p *textParser) skip(d *Dump, line []byte, reason string) {
 	d.Skipped = append(d.Skipped, Skipped{Line: p.ls.lineNo(), Text: string(line), Reason: reason})
 }
 
+// startsAnyDump reports whether line, as it is, starts a dump of any text
+// format.
+func startsAnyDump(line []byte) bool {
+	for i := range textFormats {
+		if textFormats[i].starts(line, nil) {
+			return true
+		}
+	}
+	return false
+}
+
 // parseText scans the input line by line. Lines outside any dump (log
 // output around a kill -3 dump, a console session) are passed over: they
 // belong to no dump. A line that starts a dump once a prefix is taken off
@@ -192,7 +203,7 @@ func (o Options) parseText(name string, r io.Reader, in *interner, gz bool) ([]*
 				t0 = shape.time(pl.stamp, o.now())
 			}
 			p.prev = append([]byte(nil), pv...)
-			ls.beginPrefix(shape, &pl)
+			ls.beginPrefix(shape, &pl, startsAnyDump)
 		} else {
 			p.prev = prev
 			ls.unread()

@@ -35,7 +35,8 @@ import (
 //  4. A paste ends where its prefix ends: after a line without the pin, up
 //     to pasteGap more lines are read ahead; if one of them carries the
 //     pin again, the lines between were inside the dump (rule 3); if not,
-//     the paste is over and those lines are read as they are.
+//     or if one of them starts a dump as it is, the paste is over and those
+//     lines are read as they are.
 //  5. The dump's Time, when the dump prints none, is the time of its
 //     first line's prefix (Dump.Prefix names the shape). Syslog dates
 //     without a year get the year that puts them at most a day after
@@ -118,15 +119,20 @@ func findPrefix(line, prev []byte, pl, ppl *prefixLine) (*prefixShape, []byte, *
 type prefixMode struct {
 	shape *prefixShape
 	pin   []byte // paste: the prefix; collector: the source
-	pl    prefixLine
-	join  []byte // a line joined from partial records
+	// startsDump reports whether a line, as it is, starts a dump: a dump
+	// after a paste ends it (a TAB-indented paste followed by a Go dump,
+	// whose file lines begin with a TAB too). A field, not a call of the
+	// text formats' table, which refers to the parsers that call next.
+	startsDump func(line []byte) bool
+	pl         prefixLine
+	join       []byte // a line joined from partial records
 }
 
 // beginPrefix starts reading a prefixed dump whose first line was the
 // line just returned by next, split into pl (rule 1): next returns that
 // line again, without its prefix.
-func (s *lineSource) beginPrefix(sh *prefixShape, pl *prefixLine) {
-	s.mode = &prefixMode{shape: sh, pin: append([]byte(nil), pl.source...)}
+func (s *lineSource) beginPrefix(sh *prefixShape, pl *prefixLine, startsDump func([]byte) bool) {
+	s.mode = &prefixMode{shape: sh, pin: append([]byte(nil), pl.source...), startsDump: startsDump}
 	s.first = append(s.first[:0], pl.text...)
 	s.line = s.first
 	s.back = true
@@ -205,7 +211,7 @@ func (s *lineSource) pasteGoesOn(first []byte) bool {
 	pin := s.mode.pin
 	look := []rawLine{{no: s.rawN, text: append([]byte(nil), first...), partial: s.rawPartial}}
 	found := false
-	for nonBlank := 1; nonBlank <= pasteGap && len(look) < pasteLookMax; {
+	for nonBlank := 1; nonBlank <= pasteGap && len(look) < pasteLookMax && !s.mode.startsDump(look[len(look)-1].text); {
 		raw, ok := s.read()
 		if !ok {
 			break

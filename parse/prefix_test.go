@@ -1,0 +1,315 @@
+package parse
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestSplitShapes(t *testing.T) {
+	type split struct {
+		Text, Stamp, Source string
+		Partial             bool
+	}
+	tests := []struct {
+		name  string
+		shape func([]byte, *prefixLine) bool
+		line  string
+		want  *split // nil: the line does not carry the shape
+	}{
+		{"indent spaces", splitIndent, "    goroutine 1 [running]:", &split{Text: "goroutine 1 [running]:", Source: "    "}},
+		{"indent tab", splitIndent, "\t\t/a.go:1 +0x1", &split{Text: "/a.go:1 +0x1", Source: "\t\t"}},
+		{"indent none", splitIndent, "goroutine 1 [running]:", nil},
+		{"quote", splitQuote, "> goroutine 1", &split{Text: "goroutine 1", Source: "> "}},
+		{"quote nested", splitQuote, "> > \t/a.go:1", &split{Text: "\t/a.go:1", Source: "> > "}},
+		{"quote tight", splitQuote, ">>x", &split{Text: "x", Source: ">>"}},
+		{"kubectl", splitKubectl, "2026-12-01T10:38:11.089203512Z goroutine 1 [running]:",
+			&split{Text: "goroutine 1 [running]:", Stamp: "2026-12-01T10:38:11.089203512Z"}},
+		{"kubectl offset", splitKubectl, "2026-12-01T11:38:11+01:00 \tat a.B.c(B.java:1)",
+			&split{Text: "\tat a.B.c(B.java:1)", Stamp: "2026-12-01T11:38:11+01:00"}},
+		{"kubectl empty text", splitKubectl, "2026-12-01T10:38:11Z ", &split{Stamp: "2026-12-01T10:38:11Z"}},
+		{"kubectl no space", splitKubectl, "2026-12-01T10:38:11Zgoroutine", nil},
+		{"kubectl bad time", splitKubectl, "2026-12-01 10:38:11 goroutine", nil},
+		{"cri full", splitCRI, "2026-12-01T10:38:11.1Z stderr F goroutine 1 [running]:",
+			&split{Text: "goroutine 1 [running]:", Stamp: "2026-12-01T10:38:11.1Z", Source: "stderr"}},
+		{"cri partial", splitCRI, "2026-12-01T10:38:11.1Z stdout P abc",
+			&split{Text: "abc", Stamp: "2026-12-01T10:38:11.1Z", Source: "stdout", Partial: true}},
+		{"cri empty", splitCRI, "2026-12-01T10:38:11.1Z stdout F", &split{Stamp: "2026-12-01T10:38:11.1Z", Source: "stdout"}},
+		{"cri no stream", splitCRI, "2026-12-01T10:38:11.1Z goroutine 1", nil},
+		{"docker", splitDocker, `{"log":"\u0009/a.go:1 +0x1\n","stream":"stderr","time":"2026-12-01T10:38:11.089203512Z"}`,
+			&split{Text: "\t/a.go:1 +0x1", Stamp: "2026-12-01T10:38:11.089203512Z", Source: "stderr"}},
+		{"docker escapes", splitDocker, `{"log":"\"main\" \u003c\u0026\u003e \\ \ud83d\ude00\r\n","stream":"stdout","time":"2026-12-01T10:38:11Z"}`,
+			&split{Text: "\"main\" <&> \\ \U0001F600", Stamp: "2026-12-01T10:38:11Z", Source: "stdout"}},
+		{"docker partial", splitDocker, `{"log":"abc","stream":"stdout","time":"2026-12-01T10:38:11Z"}`,
+			&split{Text: "abc", Stamp: "2026-12-01T10:38:11Z", Source: "stdout", Partial: true}},
+		{"docker attrs", splitDocker, `{"log":"x\n","stream":"stdout","attrs":{"tag":"a,b}"},"time":"2026-12-01T10:38:11Z"}`,
+			&split{Text: "x", Stamp: "2026-12-01T10:38:11Z", Source: "stdout"}},
+		{"docker key order", splitDocker, `{"time":"2026-12-01T10:38:11Z", "stream":"stdout", "log":"x\n"}`,
+			&split{Text: "x", Stamp: "2026-12-01T10:38:11Z", Source: "stdout"}},
+		{"docker no time", splitDocker, `{"log":"x\n","stream":"stdout"}`, nil},
+		{"docker bad escape", splitDocker, `{"log":"\q","stream":"stdout","time":"2026-12-01T10:38:11Z"}`, nil},
+		{"docker trailing junk", splitDocker, `{"log":"x\n","stream":"stdout","time":"2026-12-01T10:38:11Z"} x`, nil},
+		{"other json", splitDocker, `{"threads":[]}`, nil},
+		{"journal short", splitSyslog, "Dec 01 10:59:39 vm checkout[6131]: goroutine 1 [running]:",
+			&split{Text: "goroutine 1 [running]:", Stamp: "Dec 01 10:59:39", Source: "vm checkout[6131]"}},
+		{"journal tab shown as 8 spaces", splitSyslog, "Dec 01 10:59:39 vm checkout[6131]:         /a.go:1 +0x1",
+			&split{Text: "\t/a.go:1 +0x1", Stamp: "Dec 01 10:59:39", Source: "vm checkout[6131]"}},
+		{"journal 16 spaces", splitSyslog, "Dec 01 10:59:39 vm j[1]:                 x",
+			&split{Text: "\t\tx", Stamp: "Dec 01 10:59:39", Source: "vm j[1]"}},
+		{"journal precise", splitSyslog, "Dec 01 10:59:39.434403 vm checkout[6131]: x",
+			&split{Text: "x", Stamp: "Dec 01 10:59:39.434403", Source: "vm checkout[6131]"}},
+		{"journal iso", splitSyslog, "2026-12-01T10:59:40+0000 vm orders[6220]: x",
+			&split{Text: "x", Stamp: "2026-12-01T10:59:40+0000", Source: "vm orders[6220]"}},
+		{"rsyslog traditional", splitSyslog, "Dec  1 10:59:39 host java: x",
+			&split{Text: "x", Stamp: "Dec  1 10:59:39", Source: "host java"}},
+		{"rsyslog rfc 3339", splitSyslog, "2026-12-01T10:59:39.434403+00:00 host java[7]: x",
+			&split{Text: "x", Stamp: "2026-12-01T10:59:39.434403+00:00", Source: "host java[7]"}},
+		{"syslog empty message", splitSyslog, "Dec 01 10:59:39 vm j[1]:", &split{Stamp: "Dec 01 10:59:39", Source: "vm j[1]"}},
+		{"syslog no tag", splitSyslog, "Dec 01 10:59:39 vm just words", nil},
+		{"syslog bad pid", splitSyslog, "Dec 01 10:59:39 vm j[x]: x", nil},
+		{"syslog bad month", splitSyslog, "Foo 01 10:59:39 vm j[1]: x", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var pl prefixLine
+			ok := tt.shape([]byte(tt.line), &pl)
+			if tt.want == nil {
+				if ok {
+					t.Fatalf("split %q: ok, text %q; want no prefix", tt.line, pl.text)
+				}
+				return
+			}
+			if !ok {
+				t.Fatalf("split %q: not ok", tt.line)
+			}
+			got := split{Text: string(pl.text), Stamp: string(pl.stamp), Source: string(pl.source), Partial: pl.partial}
+			if diff := cmp.Diff(*tt.want, got); diff != "" {
+				t.Errorf("split %q (-want +got):\n%s", tt.line, diff)
+			}
+		})
+	}
+}
+
+func TestSyslogTime(t *testing.T) {
+	now := time.Date(2027, 1, 1, 8, 0, 0, 0, time.UTC)
+	tests := []struct {
+		stamp string
+		want  time.Time
+	}{
+		{"Dec 31 23:59:58", time.Date(2026, 12, 31, 23, 59, 58, 0, time.UTC)}, // last year's, seen just after New Year
+		{"Jan 01 07:00:00.250", time.Date(2027, 1, 1, 7, 0, 0, 250e6, time.UTC)},
+		{"Jan  2 07:00:00", time.Date(2027, 1, 2, 7, 0, 0, 0, time.UTC)}, // a day ahead: clocks differ, still this year
+		{"2026-12-01T10:59:40+0000", time.Date(2026, 12, 1, 10, 59, 40, 0, time.UTC)},
+		{"2026-12-01T11:59:40.5+01:00", time.Date(2026, 12, 1, 10, 59, 40, 5e8, time.UTC)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.stamp, func(t *testing.T) {
+			if got := syslogTime([]byte(tt.stamp), now); !got.Equal(tt.want) {
+				t.Errorf("syslogTime(%q) = %v, want %v", tt.stamp, got, tt.want)
+			}
+		})
+	}
+}
+
+// goDump is a small whole Go dump, one line per element.
+var goDump = []string{
+	"goroutine 1 [chan receive]:",
+	"main.main()",
+	"\t/src/main.go:12 +0x1d",
+	"",
+	"goroutine 7 [sync.Mutex.Lock]:",
+	"sync.(*Mutex).Lock(0xc0000a6000)",
+	"\t/usr/lib/go/src/sync/mutex.go:90 +0x2f",
+	"main.post(...)",
+	"\t/src/main.go:30",
+	"created by main.main in goroutine 1",
+	"\t/src/main.go:11 +0x6a",
+}
+
+func prefixed(prefix string, lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = prefix + l
+	}
+	return out
+}
+
+func join(parts ...[]string) string {
+	var all []string
+	for _, p := range parts {
+		all = append(all, p...)
+	}
+	return strings.Join(all, "\n") + "\n"
+}
+
+// TestPrefixRules checks the rules of prefix.go on small inputs, with the
+// exact positions of what is skipped.
+func TestPrefixRules(t *testing.T) {
+	now := time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC)
+	kube := func(sec int, lines []string) []string {
+		out := make([]string, len(lines))
+		for i, l := range lines {
+			out[i] = time.Date(2026, 12, 1, 10, 0, sec, i*1000, time.UTC).Format(time.RFC3339Nano) + " " + l
+		}
+		return out
+	}
+	journal := func(src string, lines []string) []string {
+		out := make([]string, len(lines))
+		for i, l := range lines {
+			out[i] = "Dec 01 10:59:39 vm " + src + ": " + strings.Replace(l, "\t", "        ", 1)
+		}
+		return out
+	}
+	docker := func(stream string, lines []string) []string {
+		out := make([]string, len(lines))
+		for i, l := range lines {
+			l = strings.ReplaceAll(strings.ReplaceAll(l, `"`, `\"`), "\t", `\u0009`)
+			out[i] = `{"log":"` + l + `\n","stream":"` + stream + `","time":"2026-12-01T10:00:00.5Z"}`
+		}
+		return out
+	}
+	tests := []struct {
+		name    string
+		in      string
+		prefix  string
+		time    time.Time
+		threads int
+		skipped []Skipped
+	}{
+		{
+			name:    "indented paste between prose",
+			in:      join([]string{"It hangs:", ""}, prefixed("    ", goDump), []string{"", "Ideas?", "Thanks"}),
+			prefix:  "indent",
+			threads: 2,
+		},
+		{
+			name:    "a line without the indentation inside the paste",
+			in:      join(prefixed("    ", goDump[:6]), []string{"oops, pasted twice"}, prefixed("    ", goDump[6:])),
+			prefix:  "indent",
+			threads: 2,
+			skipped: []Skipped{{Line: 7, Text: "oops, pasted twice", Reason: `line without the indent "    " the dump's other lines begin with`}},
+		},
+		{
+			name:    "the paste ends where its prefix ends",
+			in:      join(prefixed("\t", goDump[:4]), []string{"not indented", "goroutine 9 [select]:", "main.loop()", "\t/src/loop.go:3 +0x1"}),
+			prefix:  "indent",
+			threads: 2, // goroutine 1 from the paste, goroutine 9 read as it is
+			// The paste is over, and the Go scanner takes the line between
+			// the two as inside its dump, as it does without a prefix.
+			skipped: []Skipped{{Line: 5, Text: "not indented", Reason: "line not understood in a Go dump"}},
+		},
+		{
+			name:    "quoted with bare > blank lines",
+			in:      join([]string{"On Monday you wrote:"}, strings.Split(strings.ReplaceAll(strings.Join(prefixed("> ", goDump), "\n"), "> \n", ">\n"), "\n")),
+			prefix:  "quote",
+			threads: 2,
+		},
+		{
+			name:    "kubectl: a line without the time inside the dump",
+			in:      join(kube(5, goDump[:2]), []string{"no timestamp here"}, kube(6, goDump[2:])),
+			prefix:  "kubectl --timestamps",
+			time:    time.Date(2026, 12, 1, 10, 0, 5, 0, time.UTC),
+			threads: 2,
+			skipped: []Skipped{{Line: 3, Text: "no timestamp here", Reason: "line without the kubectl --timestamps prefix of the dump's other lines"}},
+		},
+		{
+			name:    "kubectl: a JVM dump's own date wins",
+			in:      join(kube(5, []string{"2026-12-01 09:59:59", "Full thread dump OpenJDK 64-Bit Server VM (17.0.15+6 mixed mode):", "", `"main" #1 prio=5 os_prio=0 tid=0x1 nid=0x2 waiting on condition  [0x3]`, "   java.lang.Thread.State: TIMED_WAITING (sleeping)", "\tat java.lang.Thread.sleep(java.base@17.0.15/Native Method)", "", "JNI global refs: 1, weak refs: 0"})),
+			prefix:  "kubectl --timestamps",
+			time:    time.Date(2026, 12, 1, 9, 59, 59, 0, time.UTC),
+			threads: 1,
+		},
+		{
+			name:    "docker: the other stream inside the dump",
+			in:      join(docker("stdout", []string{"started"}), docker("stderr", goDump[:5]), docker("stdout", []string{"tick 1"}), docker("stderr", goDump[5:]), docker("stdout", []string{"tick 2"})),
+			prefix:  "docker json-file",
+			time:    time.Date(2026, 12, 1, 10, 0, 0, 5e8, time.UTC),
+			threads: 2,
+			skipped: []Skipped{{Line: 7, Text: `{"log":"tick 1\n","stream":"stdout","time":"2026-12-01T10:00:00.5Z"}`, Reason: `line from "stdout" inside a dump from "stderr" (docker json-file)`}},
+		},
+		{
+			name: "docker: a line cut in pieces",
+			in: join(docker("stderr", goDump[:5]), []string{
+				`{"log":"sync.(*Mutex).Lo","stream":"stderr","time":"2026-12-01T10:00:00.5Z"}`,
+				`{"log":"ck(0xc0000a6000)\n","stream":"stderr","time":"2026-12-01T10:00:00.5Z"}`,
+			}, docker("stderr", goDump[6:])),
+			prefix:  "docker json-file",
+			time:    time.Date(2026, 12, 1, 10, 0, 0, 5e8, time.UTC),
+			threads: 2,
+		},
+		{
+			name: "cri: partial records joined",
+			in: join(prefixed("2026-12-01T10:00:01Z stderr F ", goDump[:5]), []string{
+				"2026-12-01T10:00:01Z stderr P sync.(*Mutex).Lo",
+				"2026-12-01T10:00:01Z stderr F ck(0xc0000a6000)",
+			}, prefixed("2026-12-01T10:00:01Z stderr F ", goDump[6:])),
+			prefix:  "cri",
+			time:    time.Date(2026, 12, 1, 10, 0, 1, 0, time.UTC),
+			threads: 2,
+		},
+		{
+			name:    "journal: another process inside the dump, TABs shown as spaces",
+			in:      join(journal("cron[1]", []string{"tick"}), journal("checkout[7]", goDump[:3]), journal("cron[1]", []string{"(root) CMD"}), journal("checkout[7]", goDump[3:])),
+			prefix:  "syslog",
+			time:    time.Date(2026, 12, 1, 10, 59, 39, 0, time.UTC),
+			threads: 2,
+			skipped: []Skipped{{Line: 5, Text: "Dec 01 10:59:39 vm cron[1]: (root) CMD", Reason: `line from "vm cron[1]" inside a dump from "vm checkout[7]" (syslog)`}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dumps, err := Options{Now: now}.Parse("p.txt", strings.NewReader(tt.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := dumps[0]
+			threads := 0
+			for _, x := range dumps {
+				threads += len(x.Threads)
+			}
+			if d.Prefix != tt.prefix || threads != tt.threads || !d.Time.Equal(tt.time) {
+				t.Errorf("prefix %q, %d threads, time %v; want %q, %d, %v", d.Prefix, threads, d.Time, tt.prefix, tt.threads, tt.time)
+			}
+			if diff := cmp.Diff(tt.skipped, d.Skipped); diff != "" {
+				t.Errorf("skipped (-want +got):\n%s", diff)
+			}
+			// Every goroutine of goDump keeps its frames.
+			for _, th := range d.Threads {
+				if len(th.Frames) == 0 {
+					t.Errorf("goroutine %d lost its frames", th.ID)
+				}
+			}
+		})
+	}
+}
+
+// FuzzPrefix feeds prefixed dumps to Parse: it must never panic, and every
+// skipped line must carry its position.
+func FuzzPrefix(f *testing.F) {
+	for _, name := range []string{"go-sigquit.docker.log", "go-sigquit.journal-short.log", "jvm-kill3.cri.log", "go-sigquit.indent4.md", "jvm-kill3.quote.txt"} {
+		data, err := os.ReadFile(filepath.Join("../testdata/pasted", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data[:min(len(data), 4<<10)])
+	}
+	f.Add([]byte(join(prefixed("    ", goDump[:5]), []string{"x"}, prefixed("    ", goDump[5:]))))
+	f.Add([]byte(`{"log":"goroutine 1 [running]:\n","stream":"stderr","time":"2026-12-01T10:00:00Z"}` + "\n" +
+		`{"log":"main.ma","stream":"stderr","time":"2026-12-01T10:00:00Z"}` + "\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		dumps, _ := Options{MaxLine: 256}.Parse("fuzz.log", bytes.NewReader(data))
+		checkDumps(t, dumps)
+		for _, d := range dumps {
+			for _, s := range d.Skipped {
+				if s.Line <= 0 && d.Format != FormatJFR && d.Format != FormatActuatorJSON && d.Format != FormatJVMJSON {
+					t.Fatalf("skipped line without position: %+v", s)
+				}
+			}
+		}
+	})
+}
