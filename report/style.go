@@ -1,60 +1,50 @@
 package report
 
 import (
-	"charm.land/lipgloss/v2"
-
 	"github.com/dumpdiff/dumpdiff/analyze"
 )
 
-// styles colours pieces of the text view. Every piece is fitted to its
-// width before it is styled. The zero value (no colour) returns pieces
-// unchanged, so a view without colour holds no escape byte.
+// styles colours pieces of the text view with plain ANSI SGR sequences:
+// the basic colours, which follow the user's terminal palette. No styling
+// library: report writes bytes for any writer (deps_test keeps it so).
+// Every piece is fitted to its width before it is styled. The zero value
+// (no colour) returns pieces unchanged, so a view without colour holds no
+// escape byte.
 type styles struct {
 	color bool
-	crit  lipgloss.Style
-	warn  lipgloss.Style
-	info  lipgloss.Style
-	head  lipgloss.Style
-	dim   lipgloss.Style
-	bold  lipgloss.Style
 }
+
+// SGR parameters of each style.
+const (
+	sgrCrit = "1;91" // bold bright red
+	sgrWarn = "1;33" // bold yellow
+	sgrInfo = "36"   // cyan
+	sgrHead = "1"    // bold
+	sgrDim  = "90"   // bright black
+	sgrBold = "1"
+)
 
 // newStyles returns the styles of the text view; colour only when color.
-// Basic ANSI colours: they follow the user's terminal palette.
-func newStyles(color bool) styles {
-	if !color {
-		return styles{}
-	}
-	s := lipgloss.NewStyle()
-	return styles{
-		color: true,
-		crit:  s.Foreground(lipgloss.BrightRed).Bold(true),
-		warn:  s.Foreground(lipgloss.Yellow).Bold(true),
-		info:  s.Foreground(lipgloss.Cyan),
-		head:  s.Bold(true),
-		dim:   s.Foreground(lipgloss.BrightBlack),
-		bold:  s.Bold(true),
-	}
-}
+func newStyles(color bool) styles { return styles{color: color} }
 
-func (s styles) render(st lipgloss.Style, text string) string {
+func (s styles) render(sgr, text string) string {
 	if !s.color || text == "" {
 		return text
 	}
-	return st.Render(text)
+	return "\x1b[" + sgr + "m" + text + "\x1b[0m"
 }
 
-func (s styles) Head(text string) string { return s.render(s.head, text) }
-func (s styles) Dim(text string) string  { return s.render(s.dim, text) }
-func (s styles) Bold(text string) string { return s.render(s.bold, text) }
+func (s styles) Head(text string) string { return s.render(sgrHead, text) }
+func (s styles) Dim(text string) string  { return s.render(sgrDim, text) }
+func (s styles) Bold(text string) string { return s.render(sgrBold, text) }
 
 // Severity colours text by sev.
 func (s styles) Severity(sev analyze.Severity, text string) string {
 	switch sev {
 	case analyze.Critical:
-		return s.render(s.crit, text)
+		return s.render(sgrCrit, text)
 	case analyze.Warning:
-		return s.render(s.warn, text)
+		return s.render(sgrWarn, text)
 	}
-	return s.render(s.info, text)
+	return s.render(sgrInfo, text)
 }
