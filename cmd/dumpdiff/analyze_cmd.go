@@ -34,8 +34,15 @@ func (f *analysisFlags) register(cmd *cobra.Command) {
 }
 
 // analyze loads the arguments and analyzes them: one analysis per
-// captured target (one in all for plain files).
-func (f *analysisFlags) analyze(args []string, warn io.Writer) ([]*analyze.Result, error) {
+// captured target (one in all for plain files). What loading had to say
+// comes back as notes.
+func (f *analysisFlags) analyze(args []string) ([]*analyze.Result, []string, error) {
+	var warn loadNotes
+	rs, err := f.analyzeNotes(args, &warn)
+	return rs, warn.list, err
+}
+
+func (f *analysisFlags) analyzeNotes(args []string, warn *loadNotes) ([]*analyze.Result, error) {
 	f.sortBy = lowerEnum(f.sortBy)
 	if f.sortBy != "args" && f.sortBy != "time" {
 		return nil, fmt.Errorf("unknown --sort %q: want args or time", f.sortBy)
@@ -119,7 +126,10 @@ func addAnalysis(root *cobra.Command) {
 			return err
 		}
 		af.stdin = cmd.InOrStdin()
-		rs, err := af.analyze(args, cmd.ErrOrStderr())
+		rs, notes, err := af.analyze(args)
+		for _, n := range notes {
+			fmt.Fprintln(cmd.ErrOrStderr(), "dumpdiff:", n)
+		}
 		if err != nil {
 			return err
 		}
@@ -170,7 +180,7 @@ func wantColor(mode string, out io.Writer) bool {
 // and a JVM process: they cannot be one timeline, so each runtime is
 // analyzed on its own, one report after the other (JSON: the several-analyses
 // document, report/SCHEMA.md).
-func warnMixedRuntimes(groups [][]analyze.Input, warn io.Writer) {
+func warnMixedRuntimes(groups [][]analyze.Input, warn *loadNotes) {
 	seen := map[string][]string{}
 	var order []string
 	for _, g := range groups {
@@ -191,7 +201,7 @@ func warnMixedRuntimes(groups [][]analyze.Input, warn io.Writer) {
 	for _, rt := range order {
 		parts = append(parts, fmt.Sprintf("%s (%s)", rt, strings.Join(dedupeStrings(seen[rt]), ", ")))
 	}
-	fmt.Fprintf(warn, "dumpdiff: warning: the dumps come from different runtimes: %s; each is analyzed on its own timeline, one report per runtime\n",
+	warn.add("warning: the dumps come from different runtimes: %s; each is analyzed on its own timeline, one report per runtime",
 		strings.Join(parts, " and "))
 }
 

@@ -128,7 +128,10 @@ func newCaptureCmd() *cobra.Command {
 			failed := ""
 			if doAnalyze && m != nil && hasDump(m) {
 				af.stdin = cmd.InOrStdin()
-				rs, err := af.analyze([]string{out}, cmd.ErrOrStderr())
+				rs, notes, err := af.analyze([]string{out})
+				for _, n := range notes {
+					fmt.Fprintln(cmd.ErrOrStderr(), "dumpdiff:", n)
+				}
 				if err != nil {
 					return err
 				}

@@ -24,8 +24,8 @@ type loadOptions struct {
 // argument order. A folder is read in its manifest's order when it has one
 // (a dumpdiff capture), else in before/during/after order of the file
 // names. Files of one moment in other encodings (debug=1, proto) become aux
-// dumps of the debug=2 text. Warnings go to warn.
-func loadInputs(args []string, opt loadOptions, stdin io.Reader, warn io.Writer) ([]analyze.Input, error) {
+// dumps of the debug=2 text. What loading has to say is added to warn.
+func loadInputs(args []string, opt loadOptions, stdin io.Reader, warn *loadNotes) ([]analyze.Input, error) {
 	var in []analyze.Input
 	stdinUsed := false
 	for _, a := range args {
@@ -71,7 +71,7 @@ func loadInputs(args []string, opt loadOptions, stdin io.Reader, warn io.Writer)
 		sort.SliceStable(in, func(i, j int) bool { return in[i].Dump.Time.Before(in[j].Dump.Time) })
 		for _, x := range in {
 			if x.Dump.Time.IsZero() {
-				fmt.Fprintf(warn, "dumpdiff: warning: %s prints no time; --sort time put it first\n", x.Dump.Source)
+				warn.add("warning: %s prints no time; --sort time put it first", x.Dump.Source)
 			}
 		}
 	}
@@ -92,7 +92,7 @@ func loadInputs(args []string, opt loadOptions, stdin io.Reader, warn io.Writer)
 // dedupeInputs keeps one moment per dump: the same file given twice, or a
 // file and the folder that holds it, is read once (the first time given),
 // with a warning, so that no moment is counted twice.
-func dedupeInputs(in []analyze.Input, warn io.Writer) []analyze.Input {
+func dedupeInputs(in []analyze.Input, warn *loadNotes) []analyze.Input {
 	type key struct {
 		path  string
 		index int
@@ -111,7 +111,7 @@ func dedupeInputs(in []analyze.Input, warn io.Writer) []analyze.Input {
 			if src.Index > 0 {
 				what = fmt.Sprintf("%s (dump %d)", src.File, src.Index+1)
 			}
-			fmt.Fprintf(warn, "dumpdiff: warning: %s is given twice (as %s and %s): read once\n", what, first, src.File)
+			warn.add("warning: %s is given twice (as %s and %s): read once", what, first, src.File)
 			continue
 		}
 		seen[k] = src.File
@@ -164,10 +164,10 @@ func subfolderHint(args []string) string {
 // keepPartial keeps what a truncated input gave (a gzip cut in transfer):
 // the dumps read before the cut are analyzed and the cut is reported as a
 // warning; nothing already read is lost. Other errors pass through.
-func keepPartial(dumps []*parse.Dump, err error) func(warn io.Writer) ([]*parse.Dump, error) {
-	return func(warn io.Writer) ([]*parse.Dump, error) {
+func keepPartial(dumps []*parse.Dump, err error) func(warn *loadNotes) ([]*parse.Dump, error) {
+	return func(warn *loadNotes) ([]*parse.Dump, error) {
 		if err != nil && len(dumps) > 0 && errors.Is(err, io.ErrUnexpectedEOF) {
-			fmt.Fprintf(warn, "dumpdiff: warning: %v; analyzing the %d dump(s) read before the cut\n", err, len(dumps))
+			warn.add("warning: %v; analyzing the %d dump(s) read before the cut", err, len(dumps))
 			// The last dump is incomplete: say so where the report shows it.
 			last := dumps[len(dumps)-1]
 			last.Skipped = append(last.Skipped, parse.Skipped{Reason: "input cut here: " + err.Error()})
@@ -178,7 +178,7 @@ func keepPartial(dumps []*parse.Dump, err error) func(warn io.Writer) ([]*parse.
 }
 
 // loadDir reads a folder of dumps.
-func loadDir(dir string, warn io.Writer) ([]analyze.Input, error) {
+func loadDir(dir string, warn *loadNotes) ([]analyze.Input, error) {
 	if xs, ok, err := loadManifest(dir, warn); ok || err != nil {
 		return xs, err
 	}
@@ -205,7 +205,7 @@ func loadDir(dir string, warn io.Writer) ([]analyze.Input, error) {
 		if err != nil {
 			var nd *parse.NoDumpError
 			if errors.As(err, &nd) {
-				fmt.Fprintf(warn, "dumpdiff: skipping %s: no dump in it\n", path)
+				warn.add("skipping %s: no dump in it", path)
 				continue
 			}
 			return nil, err
@@ -240,7 +240,7 @@ func loadDir(dir string, warn io.Writer) ([]analyze.Input, error) {
 			// both are moments, named by file; the encodings beside them are
 			// left out rather than joined to the wrong one.
 			for _, f := range beside {
-				fmt.Fprintf(warn, "dumpdiff: %s: not joined to a moment (several dumps share its name)\n", filepath.Join(dir, f.name))
+				warn.add("%s: not joined to a moment (several dumps share its name)", filepath.Join(dir, f.name))
 			}
 		}
 		for _, f := range primaries {
@@ -333,4 +333,22 @@ func leadingDigits(s string) string {
 		i++
 	}
 	return s[:i]
+}
+
+// loadNotes are what loading the inputs has to say (a file skipped, a dump
+// given twice, a cut input): values, not text on a writer, so that the main
+// command prints them and the TUI shows them as warnings of its analysis.
+type loadNotes struct {
+	list []string // each without the "dumpdiff: " prefix
+}
+
+func (n *loadNotes) add(format string, a ...any) {
+	n.list = append(n.list, fmt.Sprintf(format, a...))
+}
+
+// print writes the notes to w, one "dumpdiff: ..." line each.
+func (n *loadNotes) print(w io.Writer) {
+	for _, l := range n.list {
+		fmt.Fprintln(w, "dumpdiff:", l)
+	}
 }

@@ -55,3 +55,16 @@ func TestFolderOfFolders(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadNotesAreValues: what loading says comes back as values (the TUI
+// shows them as warnings of its analysis; the main command prints them).
+func TestLoadNotesAreValues(t *testing.T) {
+	af := analysisFlags{sortBy: "args"}
+	rs, notes, err := af.analyze([]string{hikari + "/during-1.txt", hikari + "/during-1.txt"})
+	if err != nil || len(rs) != 1 {
+		t.Fatalf("%d analyses, %v", len(rs), err)
+	}
+	if len(notes) != 1 || !strings.HasPrefix(notes[0], "warning: ") || !strings.Contains(notes[0], "is given twice") {
+		t.Errorf("notes = %q", notes)
+	}
+}

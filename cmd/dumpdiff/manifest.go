@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 
@@ -22,7 +21,7 @@ import (
 // encoding beside it was kept, the moment's dump is that encoding (debug=0
 // proto first: it keeps runtime frames, hence wait states; else debug=1),
 // with the reason kept as a note the report shows.
-func loadManifest(dir string, warn io.Writer) ([]analyze.Input, bool, error) {
+func loadManifest(dir string, warn *loadNotes) ([]analyze.Input, bool, error) {
 	if _, err := os.Stat(filepath.Join(dir, capture.ManifestName)); errors.Is(err, os.ErrNotExist) {
 		return nil, false, nil
 	}
@@ -31,7 +30,7 @@ func loadManifest(dir string, warn io.Writer) ([]analyze.Input, bool, error) {
 		return nil, true, err
 	}
 	if n := m.Faults(); n > 0 {
-		fmt.Fprintf(warn, "dumpdiff: %s: %d capture(s) failed, see manifest.json; analyzing what was captured\n", dir, n)
+		warn.add("%s: %d capture(s) failed, see manifest.json; analyzing what was captured", dir, n)
 	}
 	var in []analyze.Input
 	for _, t := range m.Targets {
@@ -52,7 +51,7 @@ func loadManifest(dir string, warn io.Writer) ([]analyze.Input, bool, error) {
 			for _, g := range beside {
 				aux, err := parse.ParseFile(filepath.Join(dir, g.Path))
 				if err != nil {
-					fmt.Fprintf(warn, "dumpdiff: %v (kept out of the analysis)\n", err)
+					warn.add("%v (kept out of the analysis)", err)
 					continue
 				}
 				x.Aux = append(x.Aux, aux...)

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"io"
 	"slices"
-	"strings"
 
 	"github.com/dumpdiff/dumpdiff/analyze"
 	"github.com/dumpdiff/dumpdiff/report"
@@ -38,17 +37,12 @@ func runTUIWith(cmd *cobra.Command, af *analysisFlags, args []string, exportDir 
 	load := func() ([]*analyze.Result, error) {
 		// Loading notes (a file skipped in a folder) cannot go to a terminal
 		// the TUI owns: they become warnings of the analysis.
-		var notes strings.Builder
 		af.stdin = cmd.InOrStdin()
-		rs, err := af.analyze(args, &notes)
+		rs, notes, err := af.analyze(args)
 		if err != nil {
 			return nil, err
 		}
-		for _, l := range strings.Split(strings.TrimSpace(notes.String()), "\n") {
-			if l != "" {
-				rs[0].Warnings = append(rs[0].Warnings, strings.TrimPrefix(l, "dumpdiff: "))
-			}
-		}
+		rs[0].Warnings = append(rs[0].Warnings, notes...)
 		// The target with the most severe finding opens first.
 		slices.SortStableFunc(rs, func(a, b *analyze.Result) int { return cmp.Compare(worst(b), worst(a)) })
 		return rs, nil
