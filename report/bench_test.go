@@ -13,7 +13,7 @@ func BenchmarkGenerate(b *testing.B) {
 	dir := filepath.Join("..", "testdata", "scenarios", "go-slow-upstream-leak")
 	r := analyzeScenario(b, dir)
 	for _, format := range Formats() {
-		b.Run(format, func(b *testing.B) {
+		b.Run(string(format), func(b *testing.B) {
 			for b.Loop() {
 				if err := Generate(io.Discard, r, Options{Format: format}); err != nil {
 					b.Fatal(err)

@@ -160,7 +160,7 @@ func TestBrowser(t *testing.T) {
 	for _, c := range cases {
 		r := c.r(t)
 		for _, format := range []Format{FormatHTML, FormatMarkdown} {
-			t.Run(c.name+"-"+format, func(t *testing.T) {
+			t.Run(c.name+"-"+string(format), func(t *testing.T) {
 				t.Parallel()
 				out := render(t, r, Options{Format: format})
 				var page string
@@ -183,11 +183,11 @@ func TestBrowser(t *testing.T) {
 					page = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><style>" + githubCSS +
 						"</style></head><body><article class=\"markdown-body\">\n" + string(body) + "</article>\n" + withQuery(measureScript, "") + "\n</body></html>\n"
 				}
-				path := filepath.Join(dir, c.name+"."+format+".html")
+				path := filepath.Join(dir, c.name+"."+string(format)+".html")
 				if err := os.WriteFile(path, []byte(page), 0o644); err != nil {
 					t.Fatal(err)
 				}
-				m := renderInBrowser(t, chromium, path, filepath.Join(dir, c.name+"."+format+".png"))
+				m := renderInBrowser(t, chromium, path, filepath.Join(dir, c.name+"."+string(format)+".png"))
 				checkRendered(t, r, format, m)
 			})
 		}

@@ -41,8 +41,8 @@ func TestParseFormat(t *testing.T) {
 	}
 	// Every format of the registry has a renderer, an extension and a doc.
 	for _, f := range Formats() {
-		if _, err := rendererFor(f); err != nil || FormatExt(f) == "" || FormatDoc(f) == "" {
-			t.Errorf("format %q: renderer error %v, ext %q, doc %q", f, err, FormatExt(f), FormatDoc(f))
+		if _, err := rendererFor(f); err != nil || f.Ext() == "" || f.Doc() == "" {
+			t.Errorf("format %q: renderer error %v, ext %q, doc %q", f, err, f.Ext(), f.Doc())
 		}
 	}
 }
@@ -94,7 +94,7 @@ func TestGoldenMany(t *testing.T) {
 				if err := GenerateMany(&b, rs, Options{Format: f}); err != nil {
 					t.Fatalf("GenerateMany %s: %v", f, err)
 				}
-				compareGolden(t, filepath.Join("testdata", "many", c.name, "report."+FormatExt(f)), b.Bytes())
+				compareGolden(t, filepath.Join("testdata", "many", c.name, "report."+f.Ext()), b.Bytes())
 				if f == FormatHTML {
 					checkHTMLDoc(t, b.String())
 				}

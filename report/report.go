@@ -18,11 +18,9 @@ import (
 	"github.com/dumpdiff/dumpdiff/analyze"
 )
 
-// Format names an output; the zero value is text. It is an alias of
-// string for now, so that callers that still pass a flag's string (capture
-// --analyze) compile; rendererFor is the one switch over the constants, and
-// ParseFormat the one place a user's spelling is read.
-type Format = string
+// Format names an output; the zero value is text. ParseFormat is the one
+// place a user's spelling is read, rendererFor the one switch over them.
+type Format string
 
 // The formats. A new format is one file with its renderer and one row in
 // formatTable and rendererFor.
@@ -67,7 +65,11 @@ func Formats() []Format {
 
 // FormatNames is the formats as a user types them: "text, markdown, ...".
 func FormatNames() string {
-	return strings.Join(Formats(), ", ")
+	var s []string
+	for _, f := range Formats() {
+		s = append(s, string(f))
+	}
+	return strings.Join(s, ", ")
 }
 
 // ParseFormat reads a format as a user types it ("md" for markdown; case
@@ -78,7 +80,7 @@ func ParseFormat(s string) (Format, error) {
 		return FormatText, nil
 	}
 	for _, f := range formatTable() {
-		if s == f.format {
+		if s == string(f.format) {
 			return f.format, nil
 		}
 		for _, a := range f.aliases {
@@ -90,9 +92,8 @@ func ParseFormat(s string) (Format, error) {
 	return "", fmt.Errorf("unknown format %q (want %s)", s, FormatNames())
 }
 
-// FormatExt is the extension of a file holding f ("md", "html"), without
-// the dot.
-func FormatExt(f Format) string {
+// Ext is the extension of a file holding f ("md", "html"), without the dot.
+func (f Format) Ext() string {
 	for _, fi := range formatTable() {
 		if fi.format == f {
 			return fi.ext
@@ -101,8 +102,8 @@ func FormatExt(f Format) string {
 	return "txt"
 }
 
-// FormatDoc is one line saying what f is for.
-func FormatDoc(f Format) string {
+// Doc is one line saying what f is for.
+func (f Format) Doc() string {
 	for _, fi := range formatTable() {
 		if fi.format == f {
 			return fi.doc
@@ -146,7 +147,7 @@ const (
 // withDefaults returns opt with zero fields set to their defaults and the
 // format normalised (an unknown format is kept, for the error).
 func (opt Options) withDefaults() Options {
-	if f, err := ParseFormat(opt.Format); err == nil {
+	if f, err := ParseFormat(string(opt.Format)); err == nil {
 		opt.Format = f
 	}
 	if opt.Width <= 0 {

@@ -177,7 +177,7 @@ func TestGoldenScenarios(t *testing.T) {
 func checkGoldens(t *testing.T, r *analyze.Result, dir string) {
 	t.Helper()
 	for _, format := range Formats() {
-		checkGolden(t, r, format, filepath.Join(dir, "report."+FormatExt(format)))
+		checkGolden(t, r, format, filepath.Join(dir, "report."+format.Ext()))
 	}
 }
 
