@@ -101,36 +101,66 @@ type actuatorFrame struct {
 	NativeMethod  bool    `json:"nativeMethod"`
 }
 
-// parseActuatorJSON reads an Actuator JSON thread dump: one dump. A syntax
-// error is a *SyntaxError with its line; JSON of another shape is
-// errUnrecognized.
+// parseActuatorJSON reads an Actuator JSON thread dump: one dump. The
+// threads are decoded one at a time, so that an element that is not a
+// thread is skipped with its line. A syntax error is a *SyntaxError with
+// its line; JSON of another shape is errUnrecognized.
 func parseActuatorJSON(name string, data []byte, in *interner) ([]*Dump, error) {
-	var threads []actuatorThread
-	var err error
-	if i := skipSpace(data, 0); i < len(data) && data[i] == '[' {
-		err = json.Unmarshal(data, &threads)
-	} else {
-		var body struct {
-			Threads *[]actuatorThread `json:"threads"`
+	dec := json.NewDecoder(bytes.NewReader(data))
+	lineAt := func(off int64) int { return 1 + bytes.Count(data[:min(int(off), len(data))], []byte("\n")) }
+	bad := func(err error) error {
+		line := jsonErrorLine(data, err)
+		if line == 0 {
+			line = lineAt(dec.InputOffset())
 		}
-		err = json.Unmarshal(data, &body)
-		if err == nil && body.Threads == nil {
+		return &SyntaxError{File: name, Line: line, Msg: "Spring Boot Actuator JSON thread dump: " + err.Error()}
+	}
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, bad(err)
+	}
+	if tok == json.Delim('{') {
+		// {"threads": [...]} (and any other member, passed over)
+		found := false
+		for dec.More() && !found {
+			key, err := dec.Token()
+			if err != nil {
+				return nil, bad(err)
+			}
+			if key == "threads" {
+				found = true
+				break
+			}
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return nil, bad(err)
+			}
+		}
+		if !found {
 			return nil, errUnrecognized
 		}
-		if body.Threads != nil {
-			threads = *body.Threads
+		if tok, err = dec.Token(); err != nil {
+			return nil, bad(err)
 		}
 	}
-	if err != nil {
-		return nil, &SyntaxError{File: name, Line: jsonErrorLine(data, err), Msg: "Spring Boot Actuator JSON thread dump: " + err.Error()}
+	if tok != json.Delim('[') {
+		return nil, errUnrecognized
 	}
 	d := &Dump{Format: FormatActuatorJSON, Source: Source{File: name}}
-	for i, at := range threads {
+	for i := 0; dec.More(); i++ {
+		line := lineAt(dec.InputOffset())
+		var at actuatorThread
+		if err := dec.Decode(&at); err != nil {
+			return nil, bad(err)
+		}
 		if at.ThreadName == nil && at.ThreadID == nil {
-			d.Skipped = append(d.Skipped, Skipped{Reason: fmt.Sprintf("element %d of threads has neither threadName nor threadId", i)})
+			d.Skipped = append(d.Skipped, Skipped{Line: line, Reason: fmt.Sprintf("element %d of threads has neither threadName nor threadId", i)})
 			continue
 		}
 		d.Threads = append(d.Threads, actuatorToThread(&at, in))
+	}
+	if _, err := dec.Token(); err != nil { // the closing ']'
+		return nil, bad(err)
 	}
 	return []*Dump{d}, nil
 }

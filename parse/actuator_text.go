@@ -39,8 +39,11 @@ import "bytes"
 // "deadLock2" t@21` gives `waiting to lock <b5379e1> (a java.lang.Object)`
 // and `deadLock2`. owner is nil when the line has no such suffix.
 func cutOwnedBy(b []byte) (lock, owner []byte) {
+	if n := len(b); n < 4 || b[n-1] < '0' || b[n-1] > '9' {
+		return b, nil // one byte for every jstack lock line, which ends with ')'
+	}
 	t := bytes.LastIndex(b, []byte(" t@"))
-	if t < 0 || !allDigits(bytes.TrimRight(b[t+3:], " ")) || t == 0 || b[t-1] != '"' {
+	if t <= 0 || !allDigits(b[t+3:]) || b[t-1] != '"' {
 		return b, nil
 	}
 	o := bytes.LastIndex(b[:t-1], []byte(` owned by "`))
