@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -18,7 +18,7 @@ import (
 
 func newCaptureCmd() *cobra.Command {
 	var (
-		pids        []int
+		pids        []string
 		execs       []string
 		actuators   []string
 		out         string
@@ -70,7 +70,11 @@ func newCaptureCmd() *cobra.Command {
 				plan.Targets = append(plan.Targets, capture.ActuatorTarget("", u))
 			}
 			for _, p := range pids {
-				plan.Targets = append(plan.Targets, capture.JVMTarget("", p))
+				pid, err := strconv.Atoi(strings.TrimSpace(p))
+				if err != nil || pid <= 0 {
+					return fmt.Errorf("--pid %q: want a process id (a whole number above 0)", p)
+				}
+				plan.Targets = append(plan.Targets, capture.JVMTarget("", pid))
 			}
 			for _, c := range execs {
 				plan.Targets = append(plan.Targets, capture.ExecTarget("", c))
@@ -125,7 +129,7 @@ func newCaptureCmd() *cobra.Command {
 			// Interrupted: the progress printed its one line ("interrupted
 			// after 3 moments: 5 files kept in DIR, ..."); what was captured
 			// is still analyzed when asked.
-			failed := ""
+			var failed error // the --fail-on exit, when a finding it names is present
 			if doAnalyze && m != nil && hasDump(m) {
 				af.stdin = cmd.InOrStdin()
 				rs, notes, err := af.analyze([]string{out})
@@ -142,14 +146,14 @@ func newCaptureCmd() *cobra.Command {
 			switch {
 			case interrupted:
 				return &exitError{code: interruptStatus(cmd.Context())}
-			case failed != "":
-				return &exitError{code: 3, msg: fmt.Sprintf("finding %s present (--fail-on)", failed)}
+			case failed != nil:
+				return failed
 			}
 			return nil
 		},
 	}
 	f := cmd.Flags()
-	f.IntSliceVar(&pids, "pid", nil, "a local JVM to dump with jcmd Thread.print (jstack as fallback); repeatable")
+	f.StringSliceVar(&pids, "pid", nil, "a local JVM to dump with jcmd Thread.print (jstack as fallback); repeatable")
 	f.StringArrayVar(&execs, "exec", nil, "a shell command that prints a dump (e.g. through kubectl exec); repeatable")
 	f.StringArrayVar(&actuators, "actuator", nil, "a Spring Boot Actuator thread dump endpoint, fetched as JSON (a URL ending in /actuator/threaddump is one too); repeatable")
 	f.StringVar(&out, "out", "", "folder for the dumps and manifest.json: new or empty, or a capture to continue with --append")
@@ -174,52 +178,38 @@ func newCaptureCmd() *cobra.Command {
 type reportFlags struct {
 	format, failOn, color string
 	parsed                report.Format // --format, checked
-	kinds                 []string      // --fail-on, checked
+	fo                    failOn        // --fail-on, checked
 }
 
 func (rf *reportFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVarP(&rf.format, "format", "f", "text", "--analyze output: "+report.FormatNames())
-	cmd.Flags().StringVar(&rf.failOn, "fail-on", "", "with --analyze, exit 3 when a finding of these kinds is present (comma-separated: "+strings.Join(findingKinds, ",")+")")
+	cmd.Flags().StringVar(&rf.failOn, "fail-on", "", "with --analyze, exit 3 when a finding of these kinds or severities is present (comma-separated: critical, warning, "+strings.Join(findingKinds, ",")+")")
 	cmd.Flags().StringVar(&rf.color, "color", "auto", "colour the --analyze text report: auto, always, never")
 }
 
 // check validates the flags as the main job does.
 func (rf *reportFlags) check() error {
-	if rf.color != "auto" && rf.color != "always" && rf.color != "never" {
-		return fmt.Errorf("unknown --color %q: want auto, always or never", rf.color)
+	c, err := parseColor(rf.color)
+	if err != nil {
+		return err
 	}
-	f, err := report.ParseFormat(rf.format)
+	rf.color = c
+	f, err := report.ParseFormat(lowerEnum(rf.format))
 	if err != nil {
 		return fmt.Errorf("unknown --format %q: want %s", rf.format, report.FormatNames())
 	}
 	rf.parsed = f
-	rf.kinds = nil
-	if rf.failOn != "" {
-		for _, k := range strings.Split(rf.failOn, ",") {
-			k = strings.TrimSpace(k)
-			if !slices.Contains(findingKinds, k) {
-				return fmt.Errorf("unknown --fail-on kind %q: want %s", k, strings.Join(findingKinds, ", "))
-			}
-			rf.kinds = append(rf.kinds, k)
-		}
-	}
-	return nil
+	rf.fo, err = parseFailOn(rf.failOn)
+	return err
 }
 
-// generate writes the report and returns the first finding kind present
-// that --fail-on names ("" for none).
-func (rf *reportFlags) generate(out io.Writer, rs []*analyze.Result) (string, error) {
+// generate writes the report and returns the --fail-on exit error when a
+// finding it names is present (nil for none).
+func (rf *reportFlags) generate(out io.Writer, rs []*analyze.Result) (failure, err error) {
 	if err := report.GenerateMany(out, rs, report.Options{Format: rf.parsed, Color: wantColor(rf.color, out), Width: termWidth(out)}); err != nil {
-		return "", err
+		return nil, err
 	}
-	for _, r := range rs {
-		for _, f := range r.Findings {
-			if slices.Contains(rf.kinds, f.Kind) {
-				return f.Kind, nil
-			}
-		}
-	}
-	return "", nil
+	return rf.fo.exit(rs), nil
 }
 
 // hasDump reports whether the capture kept at least one moment's dump.

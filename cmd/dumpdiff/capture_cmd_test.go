@@ -87,7 +87,7 @@ func TestCaptureAnalyzeFlags(t *testing.T) {
 		t.Errorf("--analyze --format json: %v\n%.300s", err, stdout)
 	}
 	code, _, errs = runArgs(t, "capture", srv.URL, "--count", "1", "--out", t.TempDir(), "--analyze", "--fail-on", "bogus")
-	if code != 1 || !strings.Contains(errs, `unknown --fail-on kind "bogus"`) {
+	if code != 1 || !strings.Contains(errs, `unknown --fail-on "bogus"`) {
 		t.Errorf("--fail-on bogus: exit %d, stderr %q", code, errs)
 	}
 	// A JVM whose request threads stay stuck (each moment prints the next
@@ -100,7 +100,7 @@ func TestCaptureAnalyzeFlags(t *testing.T) {
 		`case $n in 1) f=before;; 2) f=during-1;; *) f=after;; esac; cat ` + dir + `/$f.txt`
 	code, stdout, errs = runArgs(t, "capture", "--exec", script, "--every", "10ms", "--count", "3", "--out", filepath.Join(tmp, "d"),
 		"--analyze", "--format", "markdown", "--fail-on", "not-recovered")
-	if code != 3 || !strings.Contains(errs, "finding not-recovered present (--fail-on)") || !strings.HasPrefix(stdout, "#") {
+	if code != 3 || !strings.Contains(errs, "finding not-recovered (critical) present (--fail-on)") || !strings.HasPrefix(stdout, "#") {
 		t.Errorf("--fail-on not-recovered: exit %d, stderr %q, stdout %.80q", code, errs, stdout)
 	}
 }

@@ -103,3 +103,21 @@ func TestMixedRuntimesJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestCaptureFlagErrors: capture's flag values get the same clear errors.
+func TestCaptureFlagErrors(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"capture", "--pid", "abc", "--out", t.TempDir()}, `--pid "abc": want a process id (a whole number above 0)`},
+		{[]string{"capture", "--pid", "-3", "--out", t.TempDir()}, `--pid "-3": want a process id`},
+		{[]string{"capture", "--pid", "1", "--analyze", "--fail-on", "bogus", "--out", t.TempDir()}, `unknown --fail-on "bogus"`},
+		{[]string{"capture", "--pid", "1", "--analyze", "--color", "pink", "--out", t.TempDir()}, `unknown --color "pink"`},
+	} {
+		code, _, errs := runArgs(t, tt.args...)
+		if code == 0 || !strings.Contains(errs, tt.want) {
+			t.Errorf("%v: exit %d, stderr %q, want %q", tt.args, code, errs, tt.want)
+		}
+	}
+}

@@ -345,10 +345,3 @@ type loadNotes struct {
 func (n *loadNotes) add(format string, a ...any) {
 	n.list = append(n.list, fmt.Sprintf(format, a...))
 }
-
-// print writes the notes to w, one "dumpdiff: ..." line each.
-func (n *loadNotes) print(w io.Writer) {
-	for _, l := range n.list {
-		fmt.Fprintln(w, "dumpdiff:", l)
-	}
-}
