@@ -44,6 +44,10 @@ import (
 //
 // A recording given as a stream (stdin, inside gzip) is copied to a
 // temporary file first: jfr reads files only.
+//
+// Positions: a dump from the text output starts at its event's line; the
+// dumps of JSON events have no line (Source.Index tells them apart) and
+// their skipped lines are numbered within the event's result.
 
 // jfrMagic starts every recording chunk.
 var jfrMagic = []byte("FLR\x00")
