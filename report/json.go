@@ -66,7 +66,11 @@ type JSONState struct {
 
 // JSONFinding is one verdict: its facts, and the sentence made of them.
 type JSONFinding struct {
-	ID       string `json:"id"` // unique in the document; caused_by refers to it
+	ID       string `json:"id"` // unique in its analysis; caused_by refers to it
+	// Runtime and Target say which analysis the finding is of: the same in
+	// a report of one analysis, told apart in a document of several.
+	Runtime string `json:"runtime"`
+	Target  string `json:"target"` // the captured target; "" for a single process
 	Kind     string `json:"kind"`
 	Severity string `json:"severity"` // "critical", "warning", "info"
 	Pool     string `json:"pool"`
@@ -214,7 +218,11 @@ func NewJSONReport(r *analyze.Result) *JSONReport {
 }
 
 func jsonFinding(r *analyze.Result, f *analyze.Finding) JSONFinding {
-	jf := JSONFinding{ID: f.ID, Kind: f.Kind, Severity: f.Severity.String(), Pool: f.Pool, State: f.State, Via: f.Via,
+	target := ""
+	if len(r.Moments) > 0 {
+		target = r.Moments[0].Target
+	}
+	jf := JSONFinding{ID: f.ID, Runtime: string(r.Runtime), Target: target, Kind: f.Kind, Severity: f.Severity.String(), Pool: f.Pool, State: f.State, Via: f.Via,
 		Resource: f.Resource, Counts: nonNil(f.Counts), PoolCounts: nonNil(f.PoolCounts), Totals: nonNil(f.Totals),
 		At: f.At, Since: f.Since, FromStart: f.FromStart, Summary: Summary(r, f), Frame: f.Frame, Culprit: f.Culprit,
 		Culprits: jsonFrames(f.Culprits), Entries: jsonFrames(f.Entries), Same: f.Same, Always: f.Always, CPUMs: f.CPU.Milliseconds(),

@@ -29,6 +29,11 @@ func title(r *analyze.Result) string {
 type JSONAnalyses struct {
 	Version  string       `json:"version"`  // SchemaVersion
 	Analyses []JSONReport `json:"analyses"` // one report per target (or runtime), in order
+	// Findings and Warnings are every analysis's, in analysis order, so
+	// that a tool reads `.findings[]` and `.warnings[]` the same in both
+	// shapes; each finding names its runtime and target.
+	Findings []JSONFinding `json:"findings"`
+	Warnings []string      `json:"warnings"`
 	// Moments are the labels the instances are compared at: those of the
 	// first analysis.
 	Moments []string `json:"moments"`
@@ -55,9 +60,13 @@ func (jsonRenderer) many(w io.Writer, rs []*analyze.Result, _ Options) error { r
 
 // JSONMany writes several analyses as one JSONAnalyses document.
 func JSONMany(w io.Writer, rs []*analyze.Result) error {
-	doc := JSONAnalyses{Version: SchemaVersion, Analyses: []JSONReport{}, Moments: []string{}, Instances: []JSONInstance{}}
+	doc := JSONAnalyses{Version: SchemaVersion, Analyses: []JSONReport{}, Findings: []JSONFinding{}, Warnings: []string{},
+		Moments: []string{}, Instances: []JSONInstance{}}
 	for _, r := range rs {
-		doc.Analyses = append(doc.Analyses, *NewJSONReport(r))
+		one := NewJSONReport(r)
+		doc.Analyses = append(doc.Analyses, *one)
+		doc.Findings = append(doc.Findings, one.Findings...)
+		doc.Warnings = append(doc.Warnings, one.Warnings...)
 	}
 	labels, rows := instanceRows(rs)
 	doc.Moments = nonNil(labels)
