@@ -101,7 +101,7 @@ Written by \`testdata/gen/pasted/gen.sh\`. Two real dumps:
 | file | how it was made |
 |---|---|
 | \`go-sigquit.stderr.txt\`, \`jvm-kill3.stdout.txt\` | the stream the program wrote its dump to, as written (the ticker wrote to the other one) |
-| \`*.docker.log\` | docker's json-file format: \`{"log":"...\\\\n","stream":"stderr","time":"..."}\` per line, moby's escaping (\`\\\\u0009\` for TAB), written by \`logwrap\` as each line arrived. **Documented shape, written by us: no docker daemon runs here.** |
+| \`*.docker.log\` | docker's json-file format: \`{"log":"...\\n","stream":"stderr","time":"..."}\` per line, moby's escaping (\`\\u0009\` for TAB), written by \`logwrap\` as each line arrived. **Documented shape, written by us: no docker daemon runs here.** |
 | \`*.cri.log\` | the CRI log file (\`TIME STREAM F TEXT\`) that containerd and CRI-O write and kubelet and collectors read; **documented shape, written by \`logwrap\`** |
 | \`*.kubectl.log\` | \`kubectl logs --timestamps\`: \`TIME TEXT\`, both streams in arrival order; **documented shape, written by \`logwrap\`** (no cluster here) |
 | \`*.journal-*.log\` | **real** \`journalctl -o short\` / \`short-precise\` / \`short-iso\` output of systemd 252's journald, which received the program through \`systemd-cat -t checkout\` / \`-t orders\` while \`cron\` logged beside it (\`journal.sh\`); journalctl shows each TAB as 8 spaces. The journal holds another run than the files above: \`*.journal-cat.txt\` (\`journalctl -o cat --all\`, the program's messages alone) is that run's own output |
