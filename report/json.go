@@ -66,11 +66,11 @@ type JSONState struct {
 
 // JSONFinding is one verdict: its facts, and the sentence made of them.
 type JSONFinding struct {
-	ID       string `json:"id"` // unique in its analysis; caused_by refers to it
+	ID string `json:"id"` // unique in its analysis; caused_by refers to it
 	// Runtime and Target say which analysis the finding is of: the same in
 	// a report of one analysis, told apart in a document of several.
-	Runtime string `json:"runtime"`
-	Target  string `json:"target"` // the captured target; "" for a single process
+	Runtime  string `json:"runtime"`
+	Target   string `json:"target"` // the captured target; "" for a single process
 	Kind     string `json:"kind"`
 	Severity string `json:"severity"` // "critical", "warning", "info"
 	Pool     string `json:"pool"`
