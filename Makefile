@@ -48,6 +48,9 @@ fixtures:
 	bash ./testdata/gen/libs-jvm/gen.sh
 	bash ./testdata/gen/libs-go/gen.sh
 	bash ./testdata/gen/libs-jdk25/gen.sh
+	bash ./testdata/gen/actuator/gen.sh
+	bash ./testdata/gen/jfr/gen.sh
+	bash ./testdata/gen/pasted/gen.sh
 
 # Compare parse speed and peak RSS against peers (bench/ is its own module).
 bench-peers:

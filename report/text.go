@@ -96,7 +96,12 @@ func (t *textView) headerSection() {
 	file := func(m momentRow) string { return m.file }
 	if one := oneFile(t.moments); one != "" {
 		t.add(indent + truncate("file: "+one, t.width-len(indent)))
-		file = func(m momentRow) string { return fmt.Sprintf("line %d", m.line) }
+		file = func(m momentRow) string {
+			if m.line <= 0 {
+				return "" // a binary or JSON record (JFR event, Actuator JSON): no line to give
+			}
+			return fmt.Sprintf("line %d", m.line)
+		}
 	}
 	if filesAreLabels(t.moments) {
 		// before.txt, during-1.txt...: the file says nothing the label does not.
