@@ -328,10 +328,11 @@ func (b *builder) add(m int, t *parse.Thread) {
 	if !ok {
 		si = len(g.Shapes[m])
 		b.shapes[g][m][c.id] = si
-		g.Shapes[m] = append(g.Shapes[m], Shape{Stack: t})
+		g.Shapes[m] = append(g.Shapes[m], Shape{Stack: t, Culprit: c.culprit, Entry: FrameCount{Func: c.entry.fn, Probe: c.entry.probe}})
 	}
 	sh := &g.Shapes[m][si]
 	sh.Count += w
+	sh.Threads = append(sh.Threads, t)
 	if len(sh.Samples) < b.opt.Samples {
 		sh.Samples = append(sh.Samples, threadLabel(rt, t))
 	}

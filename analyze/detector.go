@@ -245,7 +245,31 @@ func runDetectors(r *Result, ext *Extensions) {
 		p.found[d.Name] = fs
 		p.ran = append(p.ran, d.Name)
 	}
-	r.Findings = storyOrder(raiseCauses(p.FoundAll()))
+	fs := raiseCauses(p.FoundAll())
+	for i := range fs {
+		fs[i].Recovered = recovered(r, &fs[i])
+	}
+	r.Findings = storyOrder(fs)
+}
+
+// recovered tells whether what f is about is gone at the last moment: a
+// recovered rise, a pool-exhausted finding of warning severity (its
+// waiters came back under PoolWaitMin), a deadlock, contention or blocked
+// event loop no longer seen. One moment cannot tell: false.
+func recovered(r *Result, f *Finding) bool {
+	n := len(r.Moments)
+	if n < 2 || len(f.Counts) != n {
+		return false
+	}
+	switch {
+	case f.Kind == KindRecovered:
+		return true
+	case strings.HasSuffix(f.Kind, "-pool-exhausted"):
+		return f.Severity != Critical
+	case f.Kind == KindDeadlock || f.Kind == KindContention || f.Kind == KindEventLoopBlocked:
+		return f.Counts[n-1] == 0
+	}
+	return false
 }
 
 // raiseCauses gives a cause at least the severity of what it causes: a

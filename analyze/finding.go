@@ -51,6 +51,11 @@ type Finding struct {
 	// moment, the last moment of a stuck group); Since is the first moment
 	// it is seen. Both index Result.Moments.
 	At, Since int
+	// Recovered is true when what the finding is about came back by the
+	// last moment (a recovered rise, a pool no longer exhausted, a deadlock
+	// or contention no longer seen); false when it is still there or when
+	// one moment cannot tell (see Finding.At and the moments).
+	Recovered bool
 	// FromStart is true when it is already there at the first moment given:
 	// there is no healthy moment before to compare with, so the finding
 	// cannot say when it began or that load brought it.

@@ -83,6 +83,12 @@ type Shape struct {
 	Stack *parse.Thread
 	// Samples are up to Options.Samples thread names or goroutine ids.
 	Samples []string
+	// Culprit is the shape's first application frame and Entry its entry
+	// point (Probe for a health check); "" when none.
+	Culprit string
+	Entry   FrameCount
+	// Threads are all the shape's threads.
+	Threads []*parse.Thread
 }
 
 // Category is what a blocking state means for capacity.

@@ -85,6 +85,7 @@ type JSONFinding struct {
 	At        int              `json:"at"`         // index of the moment the finding is about
 	Since     int              `json:"since"`      // index of the first moment it is seen
 	FromStart bool             `json:"from_start"` // already there at the first moment: no healthy before
+	Recovered bool             `json:"recovered"`  // gone by the last moment; false when still there or one moment
 	Summary   string           `json:"summary"`
 	Frame     string           `json:"frame"`
 	Culprit   string           `json:"culprit"`
@@ -224,7 +225,7 @@ func jsonFinding(r *analyze.Result, f *analyze.Finding) JSONFinding {
 	}
 	jf := JSONFinding{ID: f.ID, Runtime: string(r.Runtime), Target: target, Kind: f.Kind, Severity: f.Severity.String(), Pool: f.Pool, State: f.State, Via: f.Via,
 		Resource: f.Resource, Counts: nonNil(f.Counts), PoolCounts: nonNil(f.PoolCounts), Totals: nonNil(f.Totals),
-		At: f.At, Since: f.Since, FromStart: f.FromStart, Summary: Summary(r, f), Frame: f.Frame, Culprit: f.Culprit,
+		At: f.At, Since: f.Since, FromStart: f.FromStart, Recovered: f.Recovered, Summary: Summary(r, f), Frame: f.Frame, Culprit: f.Culprit,
 		Culprits: jsonFrames(f.Culprits), Entries: jsonFrames(f.Entries), Same: f.Same, Always: f.Always, CPUMs: f.CPU.Milliseconds(),
 		CPUThread: f.CPUThreads, Limit: JSONLimit{Size: f.Limit.Size, Source: f.Limit.Source, What: f.Limit.What},
 		Idle: f.Idle, Waiting: f.Waiting, Starved: jsonFrames(f.Starved), Cycle: jsonThreads(f.Cycle),

@@ -12,6 +12,13 @@ import (
 // Summary is the one place where a finding's facts become a sentence. Text,
 // Markdown, JSON ("summary") and the TUI all show this sentence.
 func Summary(r *analyze.Result, f *analyze.Finding) string {
+	return strings.Join(SummaryClauses(r, f), "; ")
+}
+
+// SummaryClauses are the clauses of Summary's sentence, in order: the first
+// says what happened, the rest the numbers, culprit, entry points, cause
+// and caveat. For renderers that lead with the first clause.
+func SummaryClauses(r *analyze.Result, f *analyze.Finding) []string {
 	s := sentences{r: r, f: f}
 	switch f.Kind {
 	case analyze.KindDeadlock:
@@ -40,7 +47,7 @@ func Summary(r *analyze.Result, f *analyze.Finding) string {
 		}
 	}
 	s.caveat()
-	return strings.Join(s.parts, "; ")
+	return s.parts
 }
 
 // sentences accumulates the clauses of one summary.

@@ -41,15 +41,7 @@ func recoveryOf(r *analyze.Result, f *analyze.Finding) recovery {
 		return recovery{}
 	}
 	rc := recovery{known: true, last: f.Counts[len(f.Counts)-1], lastLabel: sentenceMoment(r, n-1)}
-	switch {
-	case f.Kind == analyze.KindRecovered:
-		rc.recovered = true
-	case f.Kind == analyze.KindNotRecovered || f.Kind == analyze.KindStuck || f.Kind == analyze.KindGrowing || f.Kind == analyze.KindLeaked:
-	case strings.HasSuffix(f.Kind, "-pool-exhausted"):
-		rc.recovered = f.Severity != analyze.Critical
-	default:
-		rc.recovered = rc.last == 0
-	}
+	rc.recovered = f.Recovered // the analysis's fact, not a reading of kind and severity
 	return rc
 }
 
