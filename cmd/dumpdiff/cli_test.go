@@ -138,3 +138,17 @@ func TestCaptureFlagErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestParseStatsPrefix: parse --stats says what was stripped from a
+// collected dump's lines (real kill -3 and SIGQUIT output, testdata/pasted).
+func TestParseStatsPrefix(t *testing.T) {
+	code, out, errs := runArgs(t, "parse", "--stats", "../../testdata/pasted/go-sigquit.kubectl.log", "../../testdata/pasted/go-sigquit.indent4.md")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{`go-sigquit.kubectl.log format=go-text threads=22 skipped=0 prefix="kubectl --timestamps"`, "go-sigquit.indent4.md format=go-text threads=22 skipped=0 prefix=indent"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stats lack %q:\n%s", want, out)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/dumpdiff/dumpdiff/parse"
 	"github.com/spf13/cobra"
@@ -45,7 +46,15 @@ func newParseCmd() *cobra.Command {
 						if len(dumps) > 1 {
 							src = fmt.Sprintf("%s#%d", src, d.Source.Index+1)
 						}
-						fmt.Fprintf(out, "%s format=%s threads=%d skipped=%d\n", src, d.Format, d.ThreadCount(), len(d.Skipped))
+						prefix := ""
+						if d.Prefix != "" {
+							// What was stripped from every line; quoted when it has a space.
+							prefix = " prefix=" + d.Prefix
+							if strings.ContainsRune(d.Prefix, ' ') {
+								prefix = fmt.Sprintf(" prefix=%q", d.Prefix)
+							}
+						}
+						fmt.Fprintf(out, "%s format=%s threads=%d skipped=%d%s\n", src, d.Format, d.ThreadCount(), len(d.Skipped), prefix)
 					}
 					continue
 				}
@@ -78,6 +87,6 @@ func newParseCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVarP(&format, "format", "f", "text", "output format: text or json")
-	cmd.Flags().BoolVar(&stats, "stats", false, "print one line per dump: FILE[#K] format=NAME threads=N skipped=M")
+	cmd.Flags().BoolVar(&stats, "stats", false, "print one line per dump: FILE[#K] format=NAME threads=N skipped=M [prefix=WHAT]")
 	return cmd
 }
