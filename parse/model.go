@@ -37,6 +37,15 @@ const (
 	RuntimeJVM Runtime = "jvm"
 )
 
+// Unit is what a runtime's threads are called in sentences and headers:
+// "goroutines" for Go, "threads" for the JVM (and when unknown).
+func (r Runtime) Unit() string {
+	if r == RuntimeGo {
+		return "goroutines"
+	}
+	return "threads"
+}
+
 // Runtime returns the runtime that writes dumps of format f.
 func (f Format) Runtime() Runtime {
 	switch f {

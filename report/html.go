@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dumpdiff/dumpdiff/analyze"
+	"github.com/dumpdiff/dumpdiff/internal/words"
 	"github.com/dumpdiff/dumpdiff/parse"
 )
 
@@ -85,7 +86,7 @@ func (v *htmlView) hn(b *strings.Builder, d int, attrs, inner string) {
 func (v *htmlView) plainTitle() string {
 	f := v.lead.root
 	if f == nil {
-		return fmt.Sprintf("dumpdiff: no findings in %s", plural(len(v.moments), "moment"))
+		return fmt.Sprintf("dumpdiff: no findings in %s", words.Plural(len(v.moments), "moment"))
 	}
 	kind, state := findingWhat(f)
 	s := "dumpdiff: " + f.severity.String() + " " + kind
@@ -101,7 +102,7 @@ func (v *htmlView) plainTitle() string {
 func (v *htmlView) title() string {
 	f := v.lead.root
 	if f == nil {
-		return he(fmt.Sprintf("dumpdiff: no findings in %s of a %s process", plural(len(v.moments), "moment"), runtimeName(v.runtime)))
+		return he(fmt.Sprintf("dumpdiff: no findings in %s of a %s process", words.Plural(len(v.moments), "moment"), runtimeName(v.runtime)))
 	}
 	return "dumpdiff: " + v.findingTitle(f, true)
 }
@@ -135,7 +136,7 @@ func (v *htmlView) body(b *strings.Builder) {
 }
 
 func (v *htmlView) meta(b *strings.Builder) {
-	s := runtimeName(v.runtime) + " · " + plural(len(v.moments), "moment")
+	s := runtimeName(v.runtime) + " · " + words.Plural(len(v.moments), "moment")
 	if len(v.moments) > 0 {
 		first, last := v.moments[0], v.moments[len(v.moments)-1]
 		s += " (" + first.label
@@ -150,7 +151,7 @@ func (v *htmlView) meta(b *strings.Builder) {
 		}
 		s += ")"
 	}
-	s += " · " + plural(len(v.findings), "finding")
+	s += " · " + words.Plural(len(v.findings), "finding")
 	fmt.Fprintf(b, "<p class=\"meta\">%s</p>\n", he(s))
 }
 
@@ -159,7 +160,7 @@ func (v *htmlView) leadSection(b *strings.Builder) {
 	if f == nil {
 		fmt.Fprintf(b, "<section class=\"verdict\" id=\"%sverdict\"><p>%s</p></section>\n", v.id,
 			he(fmt.Sprintf("No finding across %s (%s): no pool rose into a wait and stayed, none is saturated, stuck, deadlocked or leaking.",
-				plural(len(v.moments), "moment"), v.momentSpan())))
+				words.Plural(len(v.moments), "moment"), v.momentSpan())))
 		return
 	}
 	fmt.Fprintf(b, "<section class=\"verdict %s\" id=\"%sverdict\" aria-label=\"Verdict\">\n<dl>\n", sevClass(f.severity), v.id)
@@ -167,7 +168,7 @@ func (v *htmlView) leadSection(b *strings.Builder) {
 	item("Root cause", fmt.Sprintf(`<span class="sev %s">%s</span> %s: %s`, sevClass(f.severity), he(f.severity.String()), he(f.kind), he(f.head)))
 	for i, c := range v.lead.consequences {
 		if i == 2 {
-			item("Also caused", he(plural(len(v.lead.consequences)-2, "more finding")))
+			item("Also caused", he(words.Plural(len(v.lead.consequences)-2, "more finding")))
 			break
 		}
 		item("Consequence", fmt.Sprintf(`<span class="sev %s">%s</span> %s: %s`, sevClass(c.severity), he(c.severity.String()), he(c.kind), he(c.head)))
@@ -417,18 +418,18 @@ func (v *htmlView) poolTable(b *strings.Builder) {
 			b.WriteString("</tr>\n")
 		}
 		if s := p.moreStates; s != nil {
-			fmt.Fprintf(b, `<tr class="state"><td>↳ … %s</td>`, he(plural(s.folded, "more state")))
+			fmt.Fprintf(b, `<tr class="state"><td>↳ … %s</td>`, he(words.Plural(s.folded, "more state")))
 			htmlCounts(b, s.counts)
 			b.WriteString("</tr>\n")
 		}
 	}
 	if p := v.more; p != nil {
-		fmt.Fprintf(b, `<tr class="pool"><td>… %s</td>`, he(plural(p.folded, "more pool")))
+		fmt.Fprintf(b, `<tr class="pool"><td>… %s</td>`, he(words.Plural(p.folded, "more pool")))
 		htmlCounts(b, p.counts)
 		b.WriteString("</tr>\n")
 	}
 	if p := v.internal; p != nil {
-		fmt.Fprintf(b, `<tr class="pool internal"><td>%s</td>`, he(fmt.Sprintf("%s (%s)", p.name, plural(p.folded, "pool"))))
+		fmt.Fprintf(b, `<tr class="pool internal"><td>%s</td>`, he(fmt.Sprintf("%s (%s)", p.name, words.Plural(p.folded, "pool"))))
 		htmlCounts(b, p.counts)
 		b.WriteString("</tr>\n")
 	}
@@ -484,7 +485,7 @@ func (v *htmlView) stateBlock(b *strings.Builder, p poolRow, s stateRow) {
 	}
 	fmt.Fprintf(b, "<section class=\"%s\">\n", cls)
 	v.hn(b, 3, "", fmt.Sprintf("<code>%s</code> › %s at %s: %s in %s", he(p.name), he(stateName(s.state, s.via)), he(label),
-		he(plural(total, one)), he(plural(len(s.groups), "identical-stack group"))))
+		he(words.Plural(total, one)), he(words.Plural(len(s.groups), "identical-stack group"))))
 	if s.explain != "" {
 		fmt.Fprintf(b, "<p class=\"muted\">%s</p>\n", he(s.explain))
 	}
@@ -494,11 +495,11 @@ func (v *htmlView) stateBlock(b *strings.Builder, p poolRow, s stateRow) {
 			for _, o := range s.groups[i:] {
 				rest += o.Count
 			}
-			fmt.Fprintf(b, "<p class=\"muted\">%s</p>\n", he(fmt.Sprintf("%d more groups (%s): see the JSON report.", len(s.groups)-i, plural(rest, one))))
+			fmt.Fprintf(b, "<p class=\"muted\">%s</p>\n", he(fmt.Sprintf("%d more groups (%s): see the JSON report.", len(s.groups)-i, words.Plural(rest, one))))
 			break
 		}
 		search := strings.ToLower(strings.Join(sg.Samples, " ") + " " + stackSearch(sg.Stack))
-		fmt.Fprintf(b, `<details class="group" data-search="%s"><summary><b>%s</b> · %s`, he(search), he(plural(sg.Count, one)), he(groupOrdinal(i, len(s.groups))))
+		fmt.Fprintf(b, `<details class="group" data-search="%s"><summary><b>%s</b> · %s`, he(search), he(words.Plural(sg.Count, one)), he(groupOrdinal(i, len(s.groups))))
 		if l := htmlGroupLabel(sg); l != "" {
 			b.WriteString(" · " + l)
 		}
@@ -625,7 +626,7 @@ func (v *htmlView) threadList(b *strings.Builder, s stateRow) {
 		}
 	}
 	fmt.Fprintf(b, "<details class=\"threads\"><summary>%s</summary>\n<ul class=\"thread-list\">\n",
-		he(fmt.Sprintf("The %s at %s, by name", plural(len(ts), strings.TrimSuffix(v.unit(), "s")), v.label(s.groupsAt))))
+		he(fmt.Sprintf("The %s at %s, by name", words.Plural(len(ts), strings.TrimSuffix(v.unit(), "s")), v.label(s.groupsAt))))
 	for i, t := range ts {
 		if i == maxHTMLThreads {
 			fmt.Fprintf(b, "<li class=\"muted\">%s</li>\n", he(fmt.Sprintf("%d more not listed: see the JSON report or the TUI.", len(ts)-i)))

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/dumpdiff/dumpdiff/analyze"
+	"github.com/dumpdiff/dumpdiff/internal/words"
 )
 
 // jiraRenderer is Jira wiki markup: headings h1.–h6., ||header|| tables,
@@ -86,7 +87,7 @@ func (j *jiraView) sev(s analyze.Severity) string {
 func (j *jiraView) title() string {
 	f := j.lead.root
 	if f == nil {
-		return fmt.Sprintf("dumpdiff: no findings in %s of a %s process", plural(len(j.moments), "moment"), runtimeName(j.runtime))
+		return fmt.Sprintf("dumpdiff: no findings in %s of a %s process", words.Plural(len(j.moments), "moment"), runtimeName(j.runtime))
 	}
 	return "dumpdiff: " + j.findingTitle(f, true, false)
 }
@@ -126,14 +127,14 @@ func (j *jiraView) leadSection() {
 	f := j.lead.root
 	if f == nil {
 		j.p("%s\n\n", jiraText(fmt.Sprintf("No finding across %s (%s): no pool rose into a wait and stayed, none is saturated, stuck, deadlocked or leaking.",
-			plural(len(j.moments), "moment"), j.momentSpan())))
+			words.Plural(len(j.moments), "moment"), j.momentSpan())))
 		return
 	}
 	j.p("{panel:title=Verdict|borderColor=%s}\n", severityColors[f.severity])
 	j.p("* *Root cause* (%s %s): %s\n", j.sev(f.severity), jiraText(f.kind), jiraText(f.head))
 	for i, c := range j.lead.consequences {
 		if i == 2 {
-			j.p("* *Also caused:* %s\n", jiraText(plural(len(j.lead.consequences)-2, "more finding")))
+			j.p("* *Also caused:* %s\n", jiraText(words.Plural(len(j.lead.consequences)-2, "more finding")))
 			break
 		}
 		j.p("* *Consequence* (%s %s): %s\n", j.sev(c.severity), jiraText(c.kind), jiraText(c.head))
@@ -398,14 +399,14 @@ func (j *jiraView) poolTable() {
 			row("↳ "+st, s.counts)
 		}
 		if s := p.moreStates; s != nil {
-			row("↳ "+jiraText("… "+plural(s.folded, "more state")), s.counts)
+			row("↳ "+jiraText("… "+words.Plural(s.folded, "more state")), s.counts)
 		}
 	}
 	if p := j.more; p != nil {
-		row(jiraText("… "+plural(p.folded, "more pool")), p.counts)
+		row(jiraText("… "+words.Plural(p.folded, "more pool")), p.counts)
 	}
 	if p := j.internal; p != nil {
-		row(jiraText(fmt.Sprintf("%s (%s)", p.name, plural(p.folded, "pool"))), p.counts)
+		row(jiraText(fmt.Sprintf("%s (%s)", p.name, words.Plural(p.folded, "pool"))), p.counts)
 	}
 	row("*total*", j.totals)
 	j.p("\n")
@@ -444,10 +445,10 @@ func (j *jiraView) stateStacks(p poolRow, s stateRow) {
 				rest += o.Count
 			}
 			j.p("%s\n\n", jiraText(fmt.Sprintf("%d more identical-stack groups of %s at %s (%s).", len(s.groups)-i,
-				stateName(s.state, s.via), label, plural(rest, one))))
+				stateName(s.state, s.via), label, words.Plural(rest, one))))
 			break
 		}
-		what := fmt.Sprintf("%s in %s at %s: %s", plural(sg.Count, one), stateName(s.state, s.via), label, groupOrdinal(i, len(s.groups)))
+		what := fmt.Sprintf("%s in %s at %s: %s", words.Plural(sg.Count, one), stateName(s.state, s.via), label, groupOrdinal(i, len(s.groups)))
 		if l := sg.Label(); l != "" {
 			what += ", " + l
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/dumpdiff/dumpdiff/analyze"
+	"github.com/dumpdiff/dumpdiff/internal/words"
 	"github.com/dumpdiff/dumpdiff/parse"
 )
 
@@ -143,7 +144,7 @@ func runtimeName(rt parse.Runtime) string {
 func (m *mdView) title() string {
 	f := m.lead.root
 	if f == nil {
-		return fmt.Sprintf("dumpdiff: no findings in %s of a %s process", plural(len(m.moments), "moment"), runtimeName(m.runtime))
+		return fmt.Sprintf("dumpdiff: no findings in %s of a %s process", words.Plural(len(m.moments), "moment"), runtimeName(m.runtime))
 	}
 	return "dumpdiff: " + m.findingTitle(f, true)
 }
@@ -174,13 +175,13 @@ func (m *mdView) leadSection() {
 			span = " (" + mdText(m.momentSpan()) + ")"
 		}
 		m.p("No finding across %s%s: no pool rose into a wait and stayed, none is saturated, stuck, deadlocked or leaking.\n\n",
-			plural(len(m.moments), "moment"), span)
+			words.Plural(len(m.moments), "moment"), span)
 		return
 	}
 	m.p("- **Root cause** (%s %s): %s.\n", f.severity, mdText(f.kind), mdText(f.head))
 	for i, c := range m.lead.consequences {
 		if i == 2 {
-			m.p("- **Also caused:** %s more (see the findings).\n", plural(len(m.lead.consequences)-2, "finding"))
+			m.p("- **Also caused:** %s more (see the findings).\n", words.Plural(len(m.lead.consequences)-2, "finding"))
 			break
 		}
 		m.p("- **Consequence** (%s %s): %s.\n", c.severity, mdText(c.kind), mdText(c.head))
@@ -540,14 +541,14 @@ func (m *mdView) poolTable() {
 			m.tableRow(append([]string{"↳ " + st}, countCells(s.counts)...)...)
 		}
 		if s := p.moreStates; s != nil {
-			m.tableRow(append([]string{"↳ … " + plural(s.folded, "more state")}, countCells(s.counts)...)...)
+			m.tableRow(append([]string{"↳ … " + words.Plural(s.folded, "more state")}, countCells(s.counts)...)...)
 		}
 	}
 	if p := m.more; p != nil {
-		m.tableRow(append([]string{"… " + plural(p.folded, "more pool")}, countCells(p.counts)...)...)
+		m.tableRow(append([]string{"… " + words.Plural(p.folded, "more pool")}, countCells(p.counts)...)...)
 	}
 	if p := m.internal; p != nil {
-		m.tableRow(append([]string{fmt.Sprintf("%s (%s)", p.name, plural(p.folded, "pool"))}, countCells(p.counts)...)...)
+		m.tableRow(append([]string{fmt.Sprintf("%s (%s)", p.name, words.Plural(p.folded, "pool"))}, countCells(p.counts)...)...)
 	}
 	m.tableRow(append([]string{"**total**"}, countCells(m.totals)...)...)
 	m.p("\n")
@@ -598,10 +599,10 @@ func (m *mdView) stateStacks(p poolRow, s stateRow) {
 				rest += o.Count
 			}
 			m.p("%s more identical-stack groups of %s at %s (%s).\n\n", fmt.Sprint(len(s.groups)-i),
-				mdText(stateName(s.state, s.via)), mdText(label), plural(rest, strings.TrimSuffix(m.unit(), "s")))
+				mdText(stateName(s.state, s.via)), mdText(label), words.Plural(rest, strings.TrimSuffix(m.unit(), "s")))
 			break
 		}
-		what := fmt.Sprintf("%s in %s at %s: %s", plural(sg.Count, strings.TrimSuffix(m.unit(), "s")),
+		what := fmt.Sprintf("%s in %s at %s: %s", words.Plural(sg.Count, strings.TrimSuffix(m.unit(), "s")),
 			stateName(s.state, s.via), label, groupOrdinal(i, len(s.groups)))
 		if l := sg.Label(); l != "" {
 			what += ", " + l

@@ -250,12 +250,7 @@ func buildRows(r *analyze.Result, opt Options) *rows {
 }
 
 // unit is what the counts count: "goroutines" for Go, else "threads".
-func (rs *rows) unit() string {
-	if rs.runtime == parse.RuntimeGo {
-		return "goroutines"
-	}
-	return "threads"
-}
+func (rs *rows) unit() string { return rs.runtime.Unit() }
 
 // internalName names the folded row of runtime-internal pools.
 func internalName(rt parse.Runtime) string {

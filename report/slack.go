@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/dumpdiff/dumpdiff/analyze"
+	"github.com/dumpdiff/dumpdiff/internal/words"
 )
 
 // slackRenderer is one Slack message in mrkdwn: the verdict and its key
@@ -99,14 +100,14 @@ func slackLines(rs *rows, prefix string) []string {
 	rt := runtimeName(rs.runtime)
 	var out []string
 	if l.root == nil {
-		out = append(out, fmt.Sprintf("%s*dumpdiff: no findings* in %s of a %s process", prefix, plural(len(rs.moments), "moment"), rt))
+		out = append(out, fmt.Sprintf("%s*dumpdiff: no findings* in %s of a %s process", prefix, words.Plural(len(rs.moments), "moment"), rt))
 	} else {
 		f := l.root
 		out = append(out, prefix+"*dumpdiff:* "+slackFindingTitle(f, true))
 		out = append(out, "• *Root cause:* "+slackText(f.head))
 		for i, c := range l.consequences {
 			if i == 2 {
-				out = append(out, "• *Also caused:* "+plural(len(l.consequences)-2, "more finding"))
+				out = append(out, "• *Also caused:* "+words.Plural(len(l.consequences)-2, "more finding"))
 				break
 			}
 			out = append(out, "• *Consequence:* "+slackFindingTitle(c, false)+": "+slackText(c.head))
@@ -156,13 +157,13 @@ func slackLines(rs *rows, prefix string) []string {
 		}
 		for i, o := range l.others {
 			if i == 3 {
-				out = append(out, "• *Also:* "+plural(len(l.others)-3, "more finding"))
+				out = append(out, "• *Also:* "+words.Plural(len(l.others)-3, "more finding"))
 				break
 			}
 			out = append(out, "• *Also:* "+slackFindingTitle(o, true))
 		}
 	}
-	src := fmt.Sprintf("_%s · %s", rt, plural(len(rs.moments), "moment"))
+	src := fmt.Sprintf("_%s · %s", rt, words.Plural(len(rs.moments), "moment"))
 	if len(rs.moments) > 0 {
 		first, last := rs.moments[0], rs.moments[len(rs.moments)-1]
 		src += " (" + slackText(first.label)
@@ -177,7 +178,7 @@ func slackLines(rs *rows, prefix string) []string {
 		}
 		src += ")"
 	}
-	src += " · " + plural(len(rs.findings), "finding") + " · the full report: dumpdiff --format html_"
+	src += " · " + words.Plural(len(rs.findings), "finding") + " · the full report: dumpdiff --format html_"
 	return append(out, src)
 }
 

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/dumpdiff/dumpdiff/analyze"
-	"github.com/dumpdiff/dumpdiff/parse"
+	"github.com/dumpdiff/dumpdiff/internal/words"
 )
 
 // Summary is the one place where a finding's facts become a sentence. Text,
@@ -65,15 +65,7 @@ func (s *sentences) moment(i int) string { return sentenceMoment(s.r, i) }
 
 func (s *sentences) last() int { return len(s.r.Moments) - 1 }
 
-func (s *sentences) unit() string { return unitWord(s.r.Runtime) }
-
-// unitWord is what a runtime's threads are called in sentences.
-func unitWord(rt parse.Runtime) string {
-	if rt == parse.RuntimeGo {
-		return "goroutines"
-	}
-	return "threads"
-}
+func (s *sentences) unit() string { return s.r.Runtime.Unit() }
 
 // momentName names moment i in a sentence: its label, or "moment 2" when
 // the label is a bare number (a fixed-schedule capture labels them 1..N).
@@ -464,7 +456,7 @@ func (s *sentences) leaked() {
 		w := f.Wait
 		long := fmt.Sprintf("%d–%d minutes", w.MinMinutes, w.MaxMinutes)
 		if w.MinMinutes == w.MaxMinutes {
-			long = plural(w.MaxMinutes, "minute")
+			long = words.Plural(w.MaxMinutes, "minute")
 		}
 		s.add("suspected leak: %d %s goroutines %s for %s at %s, as the runtime prints", w.Goroutines, f.Pool, stateText(f.State, f.Via), long, s.moment(f.At))
 		if f.Parents > 0 {

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dumpdiff/dumpdiff/analyze"
+	"github.com/dumpdiff/dumpdiff/internal/words"
 )
 
 // textRenderer is the terminal report.
@@ -85,7 +86,7 @@ func (t *textView) headerSection() {
 	case "go":
 		rt = "Go"
 	}
-	title := fmt.Sprintf("dumpdiff · %s · %s · %s", rt, plural(len(t.moments), "moment"), plural(len(t.findings), "finding"))
+	title := fmt.Sprintf("dumpdiff · %s · %s · %s", rt, words.Plural(len(t.moments), "moment"), words.Plural(len(t.findings), "finding"))
 	t.add(t.st.Head(truncate(title, t.width)))
 	if len(t.moments) == 0 {
 		t.add(indent + "no moments to compare")
@@ -128,7 +129,7 @@ func (t *textView) headerSection() {
 		}
 		l += padRight(momentTime(m), timeW) + "  " + padLeft(fmt.Sprint(m.threads), thrW) + unit
 		if m.skipped > 0 {
-			l += "  " + t.st.Severity(analyze.Warning, truncate(plural(m.skipped, "line")+" skipped", t.width-cells(l)-2))
+			l += "  " + t.st.Severity(analyze.Warning, truncate(words.Plural(m.skipped, "line")+" skipped", t.width-cells(l)-2))
 		}
 		t.add(l)
 	}
@@ -383,14 +384,14 @@ func (t *textView) poolSection() {
 			}
 		}
 		if s := p.moreStates; s != nil {
-			t.add(t.st.Dim(tb.row("   … "+plural(s.folded, "more state"), s.counts)))
+			t.add(t.st.Dim(tb.row("   … "+words.Plural(s.folded, "more state"), s.counts)))
 		}
 	}
 	if p := t.more; p != nil {
-		t.add(t.st.Dim(tb.row("  … "+plural(p.folded, "more pool"), p.counts)))
+		t.add(t.st.Dim(tb.row("  … "+words.Plural(p.folded, "more pool"), p.counts)))
 	}
 	if p := t.internal; p != nil {
-		t.add(t.st.Dim(tb.row(fmt.Sprintf("  %s (%s)", p.name, plural(p.folded, "pool")), p.counts)))
+		t.add(t.st.Dim(tb.row(fmt.Sprintf("  %s (%s)", p.name, words.Plural(p.folded, "pool")), p.counts)))
 	}
 	t.add(tb.row("  total", t.totals))
 }
@@ -422,12 +423,4 @@ func (t *textView) warningSection() {
 			t.add(t.st.Severity(analyze.Warning, l))
 		}
 	}
-}
-
-// plural prints "1 moment", "3 moments".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -83,7 +83,7 @@ func findingSeries(r *analyze.Result, f *analyze.Finding) []series {
 	if n < 2 || len(f.Counts) == 0 {
 		return nil
 	}
-	unit := unitWord(r.Runtime)
+	unit := r.Runtime.Unit()
 	name := f.Kind
 	var p *analyze.Pool
 	if f.Pool != "" {

@@ -7,10 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/dumpdiff/dumpdiff/analyze"
+	"github.com/dumpdiff/dumpdiff/internal/words"
 	"github.com/dumpdiff/dumpdiff/parse"
 )
 
@@ -304,35 +304,7 @@ func lessLabel(a, b string) bool {
 	if ra != rb {
 		return ra < rb
 	}
-	return naturalLess(a, b)
-}
-
-func naturalLess(a, b string) bool {
-	for a != "" && b != "" {
-		da, db := leadingDigits(a), leadingDigits(b)
-		if da != "" && db != "" {
-			na, _ := strconv.Atoi(da)
-			nb, _ := strconv.Atoi(db)
-			if na != nb {
-				return na < nb
-			}
-			a, b = a[len(da):], b[len(db):]
-			continue
-		}
-		if a[0] != b[0] {
-			return a[0] < b[0]
-		}
-		a, b = a[1:], b[1:]
-	}
-	return len(a) < len(b)
-}
-
-func leadingDigits(s string) string {
-	i := 0
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i++
-	}
-	return s[:i]
+	return words.NaturalLess(a, b)
 }
 
 // loadNotes are what loading the inputs has to say (a file skipped, a dump
