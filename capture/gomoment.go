@@ -21,10 +21,14 @@ const (
 	stopPerGoroutine = 4 * time.Microsecond
 	// debug1Factor scales the server time of this moment's debug=1 per
 	// goroutine (a walk of every goroutine without stopping the world) to
-	// a walk of runtime.Stack: 1.9 on an idle machine, 2 to 3.3 on a
-	// loaded one (bench/capture-cost.sh). A busy target walks slower in
-	// both, so the estimate follows the target's load.
-	debug1Factor = 3
+	// a walk of runtime.Stack. A busy target walks slower in both, so the
+	// estimate follows the target's load. Measured (bench/capture-cost.sh,
+	// README "Speed and memory"): 1.9 idle at 100k goroutines, 2.2 to 3.3
+	// on a loaded machine at 100k, 0.9 at 10k (where debug=1's own
+	// per-stack costs weigh most). 2 is the middle: a loaded target near
+	// the budget may pay up to about 1.6 times it, and a 10k-goroutine one
+	// is not refused a dump it can afford.
+	debug1Factor = 2
 	// rateMin is the fewest goroutines whose debug=1 time says how fast
 	// the target walks them: below it the fixed costs of a request (a round
 	// trip, scheduling; rateSlack) are most of it.
