@@ -189,6 +189,9 @@ func (t *textView) verdictSection() {
 	for _, f := range t.findings {
 		sev := strings.ToUpper(f.severity.String())
 		head := f.kind
+		if f.causedBy != "" {
+			head = "↳ " + head // a consequence, right under the finding it follows from
+		}
 		if f.pool != "" {
 			head += "  " + f.pool
 		}
