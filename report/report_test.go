@@ -58,7 +58,8 @@ func scenarioMoments(dir string) []string {
 }
 
 // analyzeFiles parses files and analyzes their dumps as moments. It skips
-// the test when a file is absent or holds no dump a parser reads yet.
+// the test when a file is absent (the shared corpus is not on every
+// machine); a file that is there and does not parse fails the test.
 func analyzeFiles(t testing.TB, files []string) *analyze.Result {
 	t.Helper()
 	var in []analyze.Input
@@ -68,7 +69,7 @@ func analyzeFiles(t testing.TB, files []string) *analyze.Result {
 		}
 		ds, err := parse.ParseFile(f)
 		if err != nil {
-			t.Skipf("parsing %s: %v (parser not ready?)", f, err)
+			t.Fatalf("parsing %s: %v", f, err)
 		}
 		for _, d := range ds {
 			in = append(in, analyze.Input{Dump: d})
@@ -107,7 +108,8 @@ func scenarioInputs(t testing.TB, dir string, moments []string, target string) [
 	for _, m := range moments {
 		ds, err := parse.ParseFile(filepath.Join(dir, m+".txt"))
 		if err != nil || len(ds) != 1 {
-			t.Skipf("parsing %s/%s.txt: %d dumps, %v (parser not ready?)", dir, m, len(ds), err)
+			// A committed fixture that does not parse is a failure, never a skip.
+			t.Fatalf("parsing %s/%s.txt: %d dumps, %v", dir, m, len(ds), err)
 		}
 		x := analyze.Input{Label: m, Dump: ds[0], Target: target}
 		for _, aux := range []string{m + "-debug1.txt", m + ".pb.gz"} {
@@ -117,7 +119,7 @@ func scenarioInputs(t testing.TB, dir string, moments []string, target string) [
 			}
 			ad, err := parse.ParseFile(p)
 			if err != nil {
-				t.Skipf("parsing %s: %v (parser not ready?)", p, err)
+				t.Fatalf("parsing %s: %v", p, err)
 			}
 			x.Aux = append(x.Aux, ad...)
 		}
@@ -155,9 +157,9 @@ func TestGoldenScenarios(t *testing.T) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			golden := filepath.Join("testdata", "scenarios", filepath.Base(dir))
 			if _, err := os.Stat(golden); err != nil && !(*update && *newScenarios) {
-				// A scenario another engineer is still generating: its
-				// goldens come when its fixtures are committed.
-				t.Skipf("no goldens for %s yet: run go test -update -new and read them", dir)
+				// A committed scenario without goldens is a failure: write
+				// them with -update -new and read them.
+				t.Fatalf("no goldens for %s: run go test -update -new and read them", dir)
 			}
 			r := analyzeScenario(t, dir)
 			checkGoldens(t, r, filepath.Join("testdata", "scenarios", filepath.Base(dir)))
