@@ -25,10 +25,14 @@ const ManifestVersion = 1
 //   - Moments are in the order they were taken; that order (not file names,
 //     not clocks) orders the dumps, and Moment.Label names them.
 //   - For each target and moment, the File with Primary set is THE dump of
-//     that moment (goroutine debug=2 text, JVM thread dump, command output);
-//     count it once. Files without Primary are taken beside it: the debug=0
-//     proto (goroutine labels) and the goroutineleak text. A moment whose
-//     primary file has an Error has no dump for that target.
+//     that moment (Go debug=2 text, or the debug=0 proto when the pause
+//     budget chose the cheap encodings; a JVM thread dump; Actuator JSON;
+//     command output); count it once. Files without Primary are taken
+//     beside it: the Go debug=1 profile asked first (its Goroutines is the
+//     true total; its labels join the text's goroutines), the debug=0 proto
+//     beside a partial dump, and in older manifests the goroutineleak text.
+//     A moment whose primary file has an Error has no dump for that target
+//     (a failed debug=1 is recorded as the primary: no dump was tried).
 //   - A File with Error has no Path: nothing of it was kept. A File with
 //     Partial set holds only part of its dump (cut by the runtime's 64 MiB
 //     limit): its Warning says how much, and a complete encoding of the same
@@ -43,10 +47,14 @@ const ManifestVersion = 1
 //	  "version": 1,
 //	  "started": "2026-11-29T17:30:00.1Z", "finished": "2026-11-29T17:30:12.4Z",
 //	  "schedule": {"kind": "load", "every": "2s", "after": "5s", "load": "hey -z 4s http://..."},
-//	  "targets": [{"name": "api", "kind": "pprof", "source": "http://127.0.0.1:6060/debug/pprof", "goroutineleak": "absent"}],
+//	  "targets": [{"name": "api", "kind": "pprof", "source": "http://127.0.0.1:6060/debug/pprof",
+//	               "goroutineleak": "absent", "handler": "absent"}],
 //	  "moments": [{"label": "before", "index": 0, "planned": "...", "started": "..."}, ...],
-//	  "files": [{"target": "api", "moment": "before", "kind": "goroutine", "primary": true,
-//	             "path": "api__before.txt", "started": "...", "duration_ms": 3.1, "size": 18234}, ...],
+//	  "files": [{"target": "api", "moment": "before", "kind": "goroutine-debug1", "primary": false,
+//	             "path": "api__before-debug1.txt", "tool": "goroutine?debug=1", "goroutines": 1204, ...},
+//	            {"target": "api", "moment": "before", "kind": "goroutine", "primary": true,
+//	             "path": "api__before.txt", "tool": "goroutine?debug=2", "started": "...", "duration_ms": 31.2,
+//	             "size": 1182340, "cost": {"goroutines": 1204, "passes": 2, "estimated_pause_ms": 9.6}}, ...],
 //	  "load": {"command": "hey ...", "started": "...", "ended": "...", "exit_code": 0, "output_tail": "..."}
 //	}
 type Manifest struct {

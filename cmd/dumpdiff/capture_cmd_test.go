@@ -193,3 +193,36 @@ func TestCaptureInterruptAnalyzes(t *testing.T) {
 		t.Errorf("analyzed moments %+v, want before and the during moments taken", doc.Moments)
 	}
 }
+
+// A Spring Boot Actuator endpoint (a real HTTP server on 127.0.0.1 at
+// Spring's path, answering JSON only when asked for it, in the shape of
+// ThreadDumpEndpoint's descriptor) is captured as .json moments that the
+// main job reads as a JVM's.
+func TestCaptureActuator(t *testing.T) {
+	const body = `{"threads":[{"threadName":"http-nio-8080-exec-1","threadId":31,"blockedTime":-1,"blockedCount":0,` +
+		`"waitedTime":-1,"waitedCount":3,"lockOwnerId":-1,"daemon":true,"inNative":true,"suspended":false,` +
+		`"threadState":"RUNNABLE","priority":5,"stackTrace":[{"moduleName":"java.base","moduleVersion":"17.0.15",` +
+		`"methodName":"read0","fileName":"SocketDispatcher.java","lineNumber":-2,"nativeMethod":true,` +
+		`"className":"sun.nio.ch.SocketDispatcher"}],"lockedMonitors":[],"lockedSynchronizers":[]},` +
+		`{"threadName":"main","threadId":1,"blockedTime":-1,"blockedCount":0,"waitedTime":-1,"waitedCount":0,` +
+		`"lockOwnerId":-1,"daemon":false,"inNative":false,"suspended":false,"threadState":"WAITING","priority":5,` +
+		`"stackTrace":[],"lockedMonitors":[],"lockedSynchronizers":[]}]}`
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/actuator/threaddump" || r.Header.Get("Accept") != "application/json" {
+			http.Error(w, "not acceptable", http.StatusNotAcceptable)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(body))
+	}))
+	defer srv.Close()
+	out := filepath.Join(t.TempDir(), "dumps")
+	code, _, errs := runArgs(t, "capture", srv.URL+"/actuator/threaddump", "--every", "10ms", "--count", "2", "--out", out)
+	if code != 0 {
+		t.Fatalf("capture: exit %d: %s", code, errs)
+	}
+	doc := jsonReport(t, out)
+	if len(doc.Moments) != 2 || doc.Moments[0].Threads != 2 || !strings.HasSuffix(doc.Moments[0].File, ".json") {
+		t.Errorf("moments %+v, want 2 moments of 2 threads from the .json files", doc.Moments)
+	}
+}
