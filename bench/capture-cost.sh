@@ -131,11 +131,13 @@ if [ -z "${SKIP_JVM:-}" ]; then
 	pids+=($jpid)
 	exec 9>"$tmp/jin" # keeps its stdin open
 	for _ in $(seq 1200); do grep -q ready "$tmp/jvm.out" 2>/dev/null && break; sleep 0.1; done
-	# threaddumps: the ThreadDump safepoints logged since line $1: "N, total T ms (max M ms)"
+	# threaddumps: the safepoints of thread dumps logged since line $1
+	# (Thread.print is the VM operations PrintThreads, PrintJNI and
+	# FindDeadlocks; -Xlog:safepoint says "Total: N ns" for each).
 	threaddumps() {
-		tail -n +"$1" "$tmp/sp.log" | grep 'Safepoint "ThreadDump"' |
+		tail -n +"$1" "$tmp/sp.log" | grep -E 'Safepoint "(PrintThreads|PrintJNI|FindDeadlocks|ThreadDump)"' |
 			sed 's/.*Total: \([0-9]*\) ns.*/\1/' |
-			awk '{ n++; t += $1; if ($1 > m) m = $1 } END { printf "%d ThreadDump safepoints, %.1f ms in all (longest %.1f ms)", n, t/1e6, m/1e6 }'
+			awk '{ n++; t += $1; if ($1 > m) m = $1 } END { printf "%d safepoints, %.1f ms stopped (longest %.1f ms)", n, t/1e6, m/1e6 }'
 	}
 	from=$(($(wc -l <"$tmp/sp.log") + 1))
 	jcmd "$jpid" Thread.print -l >/dev/null
