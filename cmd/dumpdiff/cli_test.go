@@ -152,3 +152,21 @@ func TestParseStatsPrefix(t *testing.T) {
 		}
 	}
 }
+
+// TestFlagValueErrors: a value a flag cannot read says what the flag wants,
+// not strconv's or time's message.
+func TestFlagValueErrors(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"capture", "--count", "abc", "--out", t.TempDir()}, `--count "abc": want a whole number`},
+		{[]string{"capture", "--every", "5", "--out", t.TempDir()}, `--every "5": want a duration with its unit, such as 500ms, 10s or 2m`},
+		{[]string{"capture", "--max-pause", "fast", "--out", t.TempDir()}, `--max-pause "fast": want a duration`},
+	} {
+		code, _, errs := runArgs(t, tt.args...)
+		if code == 0 || !strings.Contains(errs, tt.want) || strings.Contains(errs, "strconv") || strings.Contains(errs, "time: ") {
+			t.Errorf("%v: exit %d, stderr %q, want %q", tt.args, code, errs, tt.want)
+		}
+	}
+}

@@ -55,5 +55,6 @@ func newRootCmd() *cobra.Command {
 	root.SetVersionTemplate("{{.Version}}\n")
 	addAnalysis(root)
 	registerCompletions(root)
+	root.SetFlagErrorFunc(flagError) // inherited by every subcommand
 	return root
 }
