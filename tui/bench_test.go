@@ -57,8 +57,9 @@ var large struct {
 	err  error
 }
 
-// BenchmarkKeyPress measures one key (Update and the View that follows) on
-// three 100,000-goroutine moments, from the screen where the key is pressed.
+// BenchmarkKeyPress measures one key (Update, the messages its commands
+// return — the pane it opens —, and the View that follows) on three
+// 100,000-goroutine moments, from the screen where the key is pressed.
 func BenchmarkKeyPress(b *testing.B) {
 	r := largeResult(b)
 	start := New(r, Options{NoColor: true})
@@ -66,12 +67,16 @@ func BenchmarkKeyPress(b *testing.B) {
 	start = nm.(Model)
 	// The biggest pool and its biggest state.
 	inPool := send(b, start, "enter")
-	for inPool.screen != screenPool {
+	for inPool.screen() != screenPool {
 		start = send(b, start, "down")
 		inPool = send(b, start, "enter")
 	}
 	inState := send(b, inPool, "enter")
 	filtering := send(b, inState, "/", "chan")
+	// A finding of the biggest state, whole (the overview lists findings
+	// first).
+	onFinding := send(b, start, "g")
+	inFinding := send(b, onFinding, "enter")
 	cases := []struct {
 		name string
 		from Model
@@ -86,14 +91,18 @@ func BenchmarkKeyPress(b *testing.B) {
 		{"compare", inState, "c"},
 		{"filter-char", filtering, "r"},
 		{"back", inState, "esc"},
+		{"open-finding", onFinding, "enter"},
+		{"finding-scroll", inFinding, "down"},
+		{"finding-open-state", inFinding, "enter"},
+		{"copy-stack", inState, "y"},
 	}
 	b.Logf("%d moments, %v threads; state opened: %s", len(r.Moments), r.Totals, firstLine(text(inState)))
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
 			msg := press(c.key)
 			for b.Loop() {
-				nm, _ := c.from.Update(msg)
-				_ = nm.(Model).View()
+				m, _ := step(b, c.from, msg)
+				_ = m.View()
 			}
 		})
 	}

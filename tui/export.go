@@ -12,33 +12,29 @@ import (
 	"github.com/dumpdiff/dumpdiff/report"
 )
 
-// export writes the view on screen as Markdown into ExportDir and returns
-// the status line that says where.
+// exporter is a pane that `m` writes as Markdown: name goes in the file
+// name ("pool"), markdown writes the view as shown.
+type exporter interface {
+	exportName() string
+	markdown(w io.Writer)
+}
+
+// export writes the pane on top as Markdown into ExportDir, which it
+// creates when missing, and returns the status line that says where (the
+// absolute path, whole: the footer wraps it) or why not.
 func (m Model) export() string {
-	var buf bytes.Buffer
-	var err error
-	name := "overview"
-	switch m.screen {
-	case screenOverview:
-		if m.opt.Markdown != nil && m.query == "" {
-			err = m.opt.Markdown(&buf, m.ix.r)
-		} else {
-			m.overview.markdown(&buf)
-		}
-	case screenPool:
-		name = "pool"
-		m.pool.markdown(&buf, m.query)
-	case screenState:
-		name = "state"
-		if m.state.compare {
-			name = "compare"
-		}
-		m.state.markdown(&buf)
-	default:
+	e, ok := m.top().(exporter)
+	if !ok {
 		return "nothing to export here"
 	}
-	if err != nil {
-		return "export failed: " + err.Error()
+	var buf bytes.Buffer
+	name := e.exportName()
+	if m.screen() == screenOverview && m.opt.Markdown != nil && m.query == "" {
+		if err := m.opt.Markdown(&buf, m.ix.r); err != nil {
+			return "export failed: " + err.Error()
+		}
+	} else {
+		e.markdown(&buf)
 	}
 	now := time.Now
 	if m.opt.Now != nil {
@@ -51,12 +47,15 @@ func (m Model) export() string {
 	if m.ix.of > 1 {
 		name = slug(m.ix.targetName()) + "-" + name
 	}
-	path := filepath.Join(dir, "dumpdiff-"+name+"-"+now().Format("20060102-150405")+".md")
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "export failed: " + err.Error()
 	}
+	path := filepath.Join(dir, "dumpdiff-"+name+"-"+now().Format("20060102-150405")+".md")
 	if abs, err := filepath.Abs(path); err == nil {
 		path = abs
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		return "export failed: " + err.Error()
 	}
 	return "wrote " + path
 }
@@ -157,6 +156,8 @@ func countStrings(counts []int, n int) []string {
 	return out
 }
 
+func (o *overviewPane) exportName() string { return "overview" }
+
 // markdown writes the overview as shown: findings and pools (filtered).
 func (o *overviewPane) markdown(w io.Writer) {
 	fmt.Fprintf(w, "# %s\n\n", report.MarkdownText(o.title()))
@@ -188,15 +189,17 @@ func (o *overviewPane) markdown(w io.Writer) {
 		if r.p != nil && r.p.p.Internal {
 			name += " (internal)"
 		}
-		mdRow(w, append(append(mdTextCells(name, sparkline(r.counts)), countStrings(r.counts, len(labels))...), itoa(spread(r.counts)))...)
+		mdRow(w, append(append(mdTextCells(name, sparkline(r.counts, o.top)), countStrings(r.counts, len(labels))...), itoa(spread(r.counts)))...)
 	}
 }
 
+func (p *poolPane) exportName() string { return "pool" }
+
 // markdown writes the pool's states × moments table as shown.
-func (p *poolPane) markdown(w io.Writer, query string) {
+func (p *poolPane) markdown(w io.Writer) {
 	fmt.Fprintf(w, "# %s\n\n", report.MarkdownText(p.ix.titlePrefix(false)+p.title()))
-	if query != "" {
-		fmt.Fprintf(w, "Filter: %s\n\n", mdCodeText(query))
+	if p.query != "" {
+		fmt.Fprintf(w, "Filter: %s\n\n", mdCodeText(p.query))
 	}
 	labels := p.ix.labels
 	mdRow(w, mdTextCells(append(append([]string{"state", "category"}, labels...), "top frame", "culprit")...)...)
@@ -206,6 +209,13 @@ func (p *poolPane) markdown(w io.Writer, query string) {
 		mdRow(w, append(append(mdTextCells(stateName(g.State, g.Via), string(g.Category)), countStrings(g.Counts, len(labels))...),
 			mdCodeCell(g.TopFrame), mdCodeCell(g.Culprit))...)
 	}
+}
+
+func (s *statePane) exportName() string {
+	if s.compare {
+		return "compare"
+	}
+	return "state"
 }
 
 // markdown writes the state at the selected moment: same threads, thread
@@ -229,13 +239,7 @@ func (s *statePane) markdown(w io.Writer) {
 		}
 		var lines []string
 		for _, op := range s.diff {
-			text := op.left
-			if op.kind == '+' {
-				text = op.right
-			} else if op.kind == ' ' && op.left != op.right {
-				text = op.left + " → " + op.right
-			}
-			lines = append(lines, string(op.kind)+" "+text)
+			lines = append(lines, diffText(op))
 		}
 		mdFenced(w, "diff", lines)
 		return
@@ -248,8 +252,53 @@ func (s *statePane) markdown(w io.Writer) {
 		fmt.Fprintf(w, "- %s %s\n", report.MarkdownText(threadRow(t)), s.presence(t))
 	}
 	if t := s.selected(); t != nil {
-		lines, _ := stackLines(t, g.Culprit)
+		lines, _ := stackLines(t, marksOf(g, s.moment))
 		fmt.Fprintf(w, "\n## Stack of %s\n\n", report.MarkdownText(threadRow(t)))
-		mdFenced(w, "", lines)
+		mdFenced(w, "", shownLines(lines))
+	}
+}
+
+// shownLines are stack lines as shown, marks included.
+func shownLines(ls []stackLine) []string {
+	out := make([]string, len(ls))
+	for i, l := range ls {
+		out[i] = l.shown()
+	}
+	return out
+}
+
+func (d *detailPane) exportName() string { return "finding" }
+
+// markdown writes the finding as shown: its sentence whole, its facts and
+// the representative stack.
+func (d *detailPane) markdown(w io.Writer) {
+	fmt.Fprintf(w, "# %s\n\n", report.MarkdownText(d.ix.titlePrefix(false)+strings.TrimPrefix(d.title(), d.ix.titlePrefix(true))))
+	fmt.Fprintf(w, "%s\n\n", report.MarkdownText(report.Summary(d.ix.r, d.f)))
+	for _, f := range d.facts() {
+		fmt.Fprintf(w, "- **%s:** %s\n", report.MarkdownText(f.label), report.MarkdownText(strings.Join(f.values, "; ")))
+	}
+	if d.rep != nil {
+		lines, _ := stackLines(d.rep, d.mk)
+		fmt.Fprintf(w, "\n## Stack of %s at %s\n\n", report.MarkdownText(threadRow(d.rep)), report.MarkdownText(d.ix.labels[d.repAt]))
+		mdFenced(w, "", shownLines(lines))
+	}
+}
+
+func (p *cyclePane) exportName() string { return "cycle" }
+
+// markdown writes the cycle: each member with its lock and holder, and
+// each member's stack.
+func (p *cyclePane) markdown(w io.Writer) {
+	fmt.Fprintf(w, "# %sDeadlock cycle at %s\n\n", report.MarkdownText(p.ix.titlePrefix(false)), report.MarkdownText(p.ix.labels[p.f.At]))
+	for _, c := range p.f.Cycle {
+		fmt.Fprintf(w, "- %s\n", report.MarkdownText(cycleText(c)))
+	}
+	for i, t := range p.threads {
+		if t == nil {
+			continue
+		}
+		lines, _ := stackLines(t, marks{culprits: []string{p.f.Cycle[i].Culprit}})
+		fmt.Fprintf(w, "\n## Stack of %s\n\n", report.MarkdownText(threadRow(t)))
+		mdFenced(w, "", shownLines(lines))
 	}
 }

@@ -64,8 +64,8 @@ func TestExportEscapes(t *testing.T) {
 	m := New(r, Options{NoColor: true, ExportDir: dir, Now: fixedNow})
 	m = send(t, m, "/", "`x`<script>", "enter")
 	s := text(m)
-	// At 80 columns the name is cut; its start must read as it is.
-	contains(t, "filtered overview", s, evil[:len(evil)-4])
+	// At 80 columns the name loses its middle; its ends read as they are.
+	contains(t, "filtered overview", s, "ev|il`x`<script>…", "</script>-exec-*")
 
 	export := func(name string) string {
 		t.Helper()
@@ -74,26 +74,40 @@ func TestExportEscapes(t *testing.T) {
 	}
 	files := map[string]string{"overview": export("overview")}
 
-	// Open the renamed pool and the state whose culprit is a renamed frame.
-	for i := 0; i < len(m.overview.rows); i++ {
-		if r := m.overview.selected(); r != nil && r.kind == rowPool && strings.Contains(r.name, evil) {
+	// The pool-exhausted finding, whole.
+	for i := 0; i < len(overviewOf(t, m).rows); i++ {
+		if r := overviewOf(t, m).selected(); r != nil && r.kind == rowFinding && r.f.Kind == "db-pool-exhausted" {
 			break
 		}
 		m = send(t, m, "down")
 	}
 	m = send(t, m, "enter")
-	if m.screen != screenPool || !strings.Contains(m.pool.pi.p.Name, evil) {
+	if m.screen() != screenFinding {
+		t.Fatalf("enter on the finding did not open it:\n%s", text(m))
+	}
+	files["finding"] = export("finding")
+	m = send(t, m, "esc", "g")
+
+	// Open the renamed pool and the state whose culprit is a renamed frame.
+	for i := 0; i < len(overviewOf(t, m).rows); i++ {
+		if r := overviewOf(t, m).selected(); r != nil && r.kind == rowPool && strings.Contains(r.name, evil) {
+			break
+		}
+		m = send(t, m, "down")
+	}
+	m = send(t, m, "enter")
+	if m.screen() != screenPool || !strings.Contains(poolOf(t, m).pi.p.Name, evil) {
 		t.Fatalf("did not open the renamed pool:\n%s", text(m))
 	}
 	files["pool"] = export("pool")
-	for i := 0; i < len(m.pool.groups); i++ {
-		if gi := m.pool.selected(); gi != nil && strings.Contains(gi.g.Culprit, evil) {
+	for i := 0; i < len(poolOf(t, m).groups); i++ {
+		if gi := poolOf(t, m).selected(); gi != nil && strings.Contains(gi.g.Culprit, evil) {
 			break
 		}
 		m = send(t, m, "down")
 	}
 	m = send(t, m, "enter")
-	if m.screen != screenState {
+	if m.screen() != screenState {
 		t.Fatalf("enter did not open a state:\n%s", text(m))
 	}
 	files["state"] = export("state")
@@ -107,6 +121,8 @@ func TestExportEscapes(t *testing.T) {
 			"\ncom.ev|il`x`<script>alert(1)</script>```.shop.OrderRepository.recentOrderSummary(OrderRepository.java:23)  ◀ culprit\n",
 			"Culprit: ````com.ev|il`x`<script>alert(1)</script>```.shop.OrderRepository.recentOrderSummary(OrderRepository.java:23)````"},
 		"compare": {"````diff\n", "com.ev|il`x`<script>alert(1)</script>```.shop."},
+		"finding": {"# WARN db-pool-exhausted · ev\\|il\\`x\\`&lt;script&gt;", "- **culprit:** com.ev\\|il\\`x\\`&lt;script&gt;",
+			"\ncom.ev|il`x`<script>alert(1)</script>```.shop.OrderRepository.recentOrderSummary(OrderRepository.java:23)  ◀ culprit\n"},
 	}
 	for name, md := range files {
 		t.Run(name, func(t *testing.T) {

@@ -41,8 +41,8 @@ func TestSessionGo(t *testing.T) {
 
 	// The only pool row is the cursor's first pool; open it.
 	m = send(t, m, "G", "enter")
-	if m.screen != screenPool {
-		t.Fatalf("enter on a pool row opened screen %d, want the pool", m.screen)
+	if m.screen() != screenPool {
+		t.Fatalf("enter on a pool row opened screen %d, want the pool", m.screen())
 	}
 	s = text(m)
 	contains(t, "pool view", s, "POOL main.(*server).handleSearch", "chan-send", "[after-2]")
@@ -54,7 +54,7 @@ func TestSessionGo(t *testing.T) {
 	m = send(t, m, "enter")
 	s = text(m)
 	contains(t, "state view", s, "main.(*server).handleSearch › chan-send", "[5:after-2 150]",
-		"THREADS at after-2 (150", "◀ culprit", "48 at during-1 · 99 at during-2")
+		"THREADS at after-2 (150", "◀ culprit", "same goroutines in this state (of 150): 0 at before · 48 at during-1 · 99 at\n  during-2 · 150 at after")
 
 	// ← goes to after (the same 150), ← again to during-2; 2 to during-1;
 	// the same goroutines stay there.
@@ -63,7 +63,7 @@ func TestSessionGo(t *testing.T) {
 	m = send(t, m, "left")
 	contains(t, "state at during-2", text(m), "[3:during-2 99]", "THREADS at during-2 (99")
 	m = send(t, m, "2")
-	contains(t, "state at during-1", text(m), "[2:during-1 48]", "48 at during-2 · 48 at after")
+	contains(t, "state at during-1", text(m), "[2:during-1 48]", "48 at during-2 · 48 at\n  after")
 
 	// Compare during-1 with the nearest other moment holding the state,
 	// then with the last one.
@@ -81,26 +81,34 @@ func TestSessionGo(t *testing.T) {
 	contains(t, "compare export", md, "# main.(\\*server).handleSearch › chan-send", "## Representative stacks: during-1 ⇄ after-2",
 		"  main.(*server).handleSearch.func1 (main.go:97)", "| 0 | 48 | 99 | 150 | 150 |")
 
-	m = send(t, m, "c", "esc")
-	if m.screen != screenPool {
-		t.Fatalf("esc from the state went to screen %d, want the pool", m.screen)
+	// esc does what the footer says: back to the pool, the filter kept.
+	m = send(t, m, "c")
+	contains(t, "footer with a filter", text(m), "filter: handleSearch.func1  (/ edits, / then esc clears)", "esc pool")
+	m = send(t, m, "esc")
+	if m.screen() != screenPool || m.query != "handleSearch.func1" {
+		t.Fatalf("esc from the state: screen %d, query %q; want the pool, filtered", m.screen(), m.query)
 	}
 	m = send(t, m, "m")
 	md = readFile(t, filepath.Join(dir, "dumpdiff-pool-20261129-173000.md"))
 	contains(t, "pool export", md, "# POOL main.(\\*server).handleSearch", "Filter: `handleSearch.func1`",
 		"| chan-send | waiting | 0 | 48 | 99 | 150 | 150 | `main.(*server).handleSearch.func1` |")
 
-	// esc twice: back to the overview, then the filter is cleared.
-	m = send(t, m, "esc", "esc")
+	// esc twice: back to the overview, then (as its footer says) the
+	// filter is cleared.
+	m = send(t, m, "esc")
+	contains(t, "overview footer with a filter", text(m), "filter: handleSearch.func1  (/ edits, esc clears)", "esc clear filter")
+	m = send(t, m, "esc")
 	s = text(m)
-	if m.screen != screenOverview || m.query != "" {
-		t.Fatalf("after esc esc: screen %d, query %q; want overview without filter", m.screen, m.query)
+	if m.screen() != screenOverview || m.query != "" {
+		t.Fatalf("after esc esc: screen %d, query %q; want overview without filter", m.screen(), m.query)
+	}
+	if strings.Contains(s, "esc ") {
+		t.Errorf("the overview without a filter names esc, which does nothing there:\n%s", s)
 	}
 	// (At 80 columns, five moments leave the pool names cut short.)
-	contains(t, "overview", s, "net/http client", "POOLS (5)")
+	contains(t, "overview", s, "net/http cli…t connections", "POOLS (5)")
 
-	_, cmd := m.Update(press("q"))
-	if cmd == nil || !isQuit(cmd) {
+	if _, out := sendOut(t, m, "q"); !quits(out) {
 		t.Errorf("q did not quit")
 	}
 }
@@ -140,21 +148,25 @@ func TestSessionExportOverview(t *testing.T) {
 func TestSessionJVM(t *testing.T) {
 	m := New(samurai(t), Options{NoColor: true})
 	m = send(t, m, "enter")
-	if m.screen != screenState {
-		t.Fatalf("enter on the contention finding opened screen %d, want the state", m.screen)
+	if m.screen() != screenFinding {
+		t.Fatalf("enter on the contention finding opened screen %d, want its detail", m.screen())
+	}
+	m = send(t, m, "enter")
+	if m.screen() != screenState {
+		t.Fatalf("enter on the contention finding's detail opened screen %d, want the state", m.screen())
 	}
 	s := text(m)
 	// Thread-1 held the lock (sleeping) in the first dump and waits for it
 	// in the last: ○ then ●●.
-	contains(t, "state", s, "Thread-* › monitor-blocked", "Thread-1  #16 nid=0x6803  BLOCKED (on object monitor)                      ○●●")
+	contains(t, "state", s, "Thread-* › monitor-blocked", "Thread-1  #16 nid=0x6803  BLOCKED (on object monitor)  ○●●")
 	m = send(t, m, "/", "Thread-1", "enter")
 	s = text(m)
 	contains(t, "filtered threads", s, "THREADS at #3 (1 matching \"Thread-1\")")
 	m = send(t, m, "s", "?")
 	contains(t, "help", text(m), "compare stacks", "export Markdown")
 	m = send(t, m, "esc")
-	if m.screen != screenState {
-		t.Errorf("esc from help went to screen %d, want the state", m.screen)
+	if m.screen() != screenState {
+		t.Errorf("esc from help went to screen %d, want the state", m.screen())
 	}
 }
 
@@ -210,11 +222,6 @@ func TestRunLoadError(t *testing.T) {
 	}
 }
 
-func isQuit(cmd tea.Cmd) bool {
-	_, ok := cmd().(tea.QuitMsg)
-	return ok
-}
-
 func readFile(t *testing.T, path string) string {
 	t.Helper()
 	b, err := os.ReadFile(path)
@@ -259,9 +266,9 @@ func waitFor(t *testing.T, out *syncBuffer, want string) {
 // cursor keys, and back to the thread list.
 func TestStackScroll(t *testing.T) {
 	m := New(goScenario(t), Options{NoColor: true})
-	m = send(t, m, "down", "enter") // the http-client-wait finding: a 16-line stack
+	m = send(t, m, "down", "enter", "enter") // the http-client-wait finding's state: a 16-line stack
 	s := text(m)
-	contains(t, "stack top", s, "net/http.(*persistConn).roundTrip (transport.go:2911)", "7 more lines")
+	contains(t, "stack top", s, "net/http.(*persistConn).roundTrip (transport.go:2911)", "9 more lines")
 	m = send(t, m, "tab", "G")
 	s = text(m)
 	contains(t, "stack bottom", s, "↕ STACK of goroutine 10", "main.(*server).handleItems (main.go:76)  ◀ culprit")
@@ -296,8 +303,8 @@ func TestCompareEmptyMoment(t *testing.T) {
 	if m.status != "wrote "+want {
 		t.Errorf("status = %q, want %q", m.status, "wrote "+want)
 	}
-	// At 80 columns a long path loses its start, not its file name.
-	contains(t, "status line", text(m), "wrote …", "/dumpdiff-compare-20261129-173000.md\n")
+	// At 80 columns a long path wraps: it is shown whole.
+	contains(t, "status line", strings.ReplaceAll(text(m), "\n  ", ""), want+"\n")
 	md := readFile(t, want)
 	contains(t, "export", md, "No goroutine in this state at before: nothing to compare.")
 	if strings.Contains(md, "```") {

@@ -276,6 +276,35 @@ func (ix *index) groupOfThread(moment int, name string) *groupInfo {
 	return nil
 }
 
+// threadNamed returns the thread called name (JVM) or "goroutine N" (Go)
+// in the dump of moment m; nil when there is none. It walks that dump: it
+// runs when a pane opens, not on every key.
+func (ix *index) threadNamed(m int, name string) *parse.Thread {
+	if m < 0 || m >= len(ix.r.Moments) || ix.r.Moments[m].Dump == nil || name == "" {
+		return nil
+	}
+	id, isGo := strings.CutPrefix(name, "goroutine ")
+	for _, t := range ix.r.Moments[m].Dump.Threads {
+		if t.Name == name || (isGo && t.Name == "" && t.ID != 0 && itoa(int(t.ID)) == id) {
+			return t
+		}
+	}
+	return nil
+}
+
+// findingByID returns the finding with that ID; nil for "" or none.
+func (ix *index) findingByID(id string) *analyze.Finding {
+	if id == "" {
+		return nil
+	}
+	for i := range ix.r.Findings {
+		if ix.r.Findings[i].ID == id {
+			return &ix.r.Findings[i]
+		}
+	}
+	return nil
+}
+
 // spread is the largest minus the smallest value of counts.
 func spread(counts []int) int {
 	if len(counts) == 0 {

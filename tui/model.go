@@ -13,26 +13,6 @@ import (
 	"github.com/dumpdiff/dumpdiff/analyze"
 )
 
-// screen is what the root model shows; it routes every message by it.
-//
-//	loading  → overview (loadedMsg) or quit (load error)
-//	overview → pool (enter on a pool or finding), state (enter on a finding
-//	           about one state), help (?), the next target's overview (t)
-//	pool     → state (enter), overview (esc), help (?), the same pool in
-//	           the next target, else its overview (t)
-//	state    → pool (esc), help (?), the same state in the next target,
-//	           else its pool or overview (t)
-//	help     → the screen it was opened from (esc, ?, q)
-type screen int
-
-const (
-	screenLoading screen = iota
-	screenOverview
-	screenPool
-	screenState
-	screenHelp
-)
-
 // loadedMsg carries the analyses and their indexes (one per captured
 // target), all computed in a command.
 type loadedMsg struct {
@@ -40,35 +20,36 @@ type loadedMsg struct {
 	err error
 }
 
-// Model is the root of the TUI. Panes are components; the analysis (in ix)
+// Model is the root of the TUI: a stack of panes (components), the one on
+// top on screen, and what every screen shares — the filter, the status
+// line and the footer generated from the pane's keys. The analysis (in ix)
 // is read-only.
 type Model struct {
 	opt    Options
-	keys   keyMap
+	keys   *keyMap
 	st     styles
-	screen screen
-	back   screen // where help returns to
 	width  int
 	height int
 
+	loading bool
 	load    func() ([]*analyze.Result, error)
 	spinner spinner.Model
 	err     error
 
 	// targets are the analyses shown, one per captured target, cycled by
 	// `t`; ix is targets[target], the one on screen.
-	targets  []*index
-	target   int
-	ix       *index
-	overview overviewPane
-	pool     poolPane
-	state    statePane
-	help     help.Model
+	targets []*index
+	target  int
+	ix      *index
+	// stack are the panes opened, the bottom one the overview; never
+	// empty once loaded.
+	stack []pane
+	help  help.Model
 
 	filter  textinput.Model
 	editing bool   // the filter input has the keys
 	query   string // the filter in force
-	status  string // last export or error, shown in the footer
+	status  string // last export, copy or error, shown in the footer
 }
 
 func base(opt Options) Model {
@@ -85,15 +66,21 @@ func base(opt Options) Model {
 		filter: textinput.New(),
 	}
 	m.help.ShortSeparator = "  "
+	m.help.SetWidth(m.width)
 	m.filter.Prompt = "/"
 	m.filter.Placeholder = "thread name, frame or state"
 	m.filter.CharLimit = 200
 	// Wide enough for the placeholder: a zero width cuts it to one letter.
 	m.filter.SetWidth(40)
+	// A cursor that does not blink: no timer runs while the filter is
+	// open, and every command the TUI returns answers at once.
+	fs := m.filter.Styles()
 	if opt.NoColor {
 		m.help.Styles = help.Styles{}
-		m.filter.SetStyles(textinput.Styles{})
+		fs = textinput.Styles{}
 	}
+	fs.Cursor.Blink = false
+	m.filter.SetStyles(fs)
 	return m
 }
 
@@ -101,7 +88,7 @@ func base(opt Options) Model {
 func newLoading(load func() ([]*analyze.Result, error), opt Options) Model {
 	m := base(opt)
 	m.load = load
-	m.screen = screenLoading
+	m.loading = true
 	m.spinner = spinner.New(spinner.WithSpinner(spinner.Dot))
 	return m
 }
@@ -129,18 +116,22 @@ func newIndexes(rs []*analyze.Result) []*index {
 
 func (m Model) loaded(ixs []*index) Model {
 	m.targets, m.target = ixs, 0
+	m.loading = false
 	// `t` answers, and the help lists it, only with several targets.
 	m.keys.Target.SetEnabled(len(ixs) > 1)
 	m.ix = ixs[0]
-	m.screen = screenOverview
-	m.overview = newOverviewPane(m.ix, m.st)
-	m.overview.refresh(m.query, m.width, m.bodyHeight())
+	m.stack = []pane{newOverviewPane(m.common())}
 	return m
+}
+
+// common is what the bottom pane of the stack starts from.
+func (m Model) common() common {
+	return common{ix: m.ix, st: m.st, keys: m.keys, width: m.width, height: m.bodyHeight(), query: m.query}
 }
 
 // Init starts the spinner and the load.
 func (m Model) Init() tea.Cmd {
-	if m.screen != screenLoading {
+	if !m.loading {
 		return nil
 	}
 	load := m.load
@@ -159,13 +150,30 @@ func (m Model) Init() tea.Cmd {
 // bodyHeight is the height left to a pane above the two footer lines.
 func (m Model) bodyHeight() int { return max(3, m.height-2) }
 
-// Update routes msg by screen.
+// top is the pane on screen.
+func (m Model) top() pane { return m.stack[len(m.stack)-1] }
+
+// screen is the screen on top.
+func (m Model) screen() screen {
+	if m.loading || len(m.stack) == 0 {
+		return screenLoading
+	}
+	return m.top().kind()
+}
+
+// Update routes msg: what every screen shares here (size, load, status,
+// navigation, the global keys), the rest once to the pane on top.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	// Copy on write: the panes are updated in place, the Model value the
+	// caller holds keeps its own.
+	m.stack = cloneStack(m.stack)
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = max(20, msg.Width), max(6, msg.Height)
 		m.help.SetWidth(m.width)
-		m.refresh()
+		if len(m.stack) > 0 {
+			m.top().SetSize(m.width, m.bodyHeight())
+		}
 		return m, nil
 	case loadedMsg:
 		if msg.err != nil {
@@ -174,14 +182,25 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m.loaded(msg.ixs), nil
 	case spinner.TickMsg:
-		if m.screen != screenLoading {
+		if !m.loading {
 			return m, nil
 		}
 		var cmd tea.Cmd
 		m.spinner, cmd = m.spinner.Update(msg)
 		return m, cmd
+	case statusMsg:
+		m.status = string(msg)
+		return m, nil
+	case openMsg:
+		m.stack = append(m.stack, msg.p)
+		return m, nil
 	case tea.KeyPressMsg:
 		return m.key(msg)
+	case tea.MouseClickMsg, tea.MouseWheelMsg:
+		if m.loading || m.editing || msg.(tea.MouseMsg).Mouse().Y >= m.bodyHeight() {
+			return m, nil
+		}
+		return m.route(msg)
 	}
 	if m.editing {
 		var cmd tea.Cmd
@@ -191,27 +210,40 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-// refresh rebuilds the pane on screen for the filter and size in force.
-func (m *Model) refresh() {
-	h := m.bodyHeight()
-	switch m.screen {
-	case screenOverview:
-		m.overview.refresh(m.query, m.width, h)
-	case screenPool:
-		m.pool.refresh(m.query, m.width, h)
-	case screenState:
-		m.state.refresh(m.query, m.width, h)
-	case screenHelp:
-		m.help.SetWidth(m.width)
+// footer is the one-line help of keys: when it is wider than the screen
+// it drops keys from its end, but the last one (help, which lists them
+// all), instead of cutting one.
+func (m Model) footer(keys []key.Binding) string {
+	h := m.help
+	h.SetWidth(0)
+	for len(keys) > 2 && width(h.ShortHelpView(keys)) > m.width {
+		keys = append(keys[:len(keys)-2:len(keys)-2], keys[len(keys)-1])
 	}
+	return cut(h.ShortHelpView(keys), m.width)
+}
+
+func cloneStack(s []pane) []pane {
+	out := make([]pane, len(s))
+	for i, p := range s {
+		out[i] = p.clone()
+	}
+	return out
+}
+
+// route gives msg to the pane on top.
+func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
+	p, cmd := m.top().Update(msg)
+	m.stack[len(m.stack)-1] = p
+	return m, cmd
 }
 
 func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	if msg.String() == "ctrl+c" {
+	k := m.keys
+	if key.Matches(msg, k.ForceQuit) {
 		return m, tea.Quit
 	}
-	if m.screen == screenLoading {
-		if key.Matches(msg, m.keys.Quit) {
+	if m.loading {
+		if key.Matches(msg, k.Quit) {
 			return m, tea.Quit
 		}
 		return m, nil
@@ -219,30 +251,22 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if m.editing {
 		return m.editKey(msg)
 	}
-	k := m.keys
+	m.status = ""
+	s := m.screen()
+	if s == screenHelp {
+		if key.Matches(msg, k.Back, k.Help, k.Quit) {
+			m = m.pop()
+		}
+		return m, nil
+	}
 	switch {
 	case key.Matches(msg, k.Quit):
-		if m.screen == screenHelp {
-			m.screen = m.back
-			return m, nil
-		}
 		return m, tea.Quit
 	case key.Matches(msg, k.Help):
-		if m.screen == screenHelp {
-			m.screen = m.back
-		} else {
-			m.back, m.screen = m.screen, screenHelp
-		}
+		c := m.top().base().child("close")
+		m.stack = append(m.stack, newHelpPane(c, m.top(), m.help))
 		return m, nil
-	}
-	if m.screen == screenHelp {
-		if key.Matches(msg, k.Back) {
-			m.screen = m.back
-		}
-		return m, nil
-	}
-	switch {
-	case key.Matches(msg, k.Filter):
+	case key.Matches(msg, k.Filter) && s.filters():
 		m.editing = true
 		m.filter.SetValue(m.query)
 		m.filter.CursorEnd()
@@ -253,149 +277,92 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Target):
 		return m.nextTarget(), nil
 	case key.Matches(msg, k.Back):
-		m.status = ""
-		return m.goBack(), nil
+		return m.back(), nil
 	}
-	switch m.screen {
-	case screenOverview:
-		return m.overviewKey(msg), nil
-	case screenPool:
-		return m.poolKey(msg), nil
-	case screenState:
-		return m.stateKey(msg), nil
+	return m.route(msg)
+}
+
+// back is esc: it closes the pane on top; on the overview, at the bottom,
+// it clears the filter in force. As backKey says.
+func (m Model) back() Model {
+	if len(m.stack) == 1 && m.query != "" {
+		m.query = ""
+		m.filter.SetValue("")
+		m.top().SetFilter("")
+		return m
 	}
-	return m, nil
+	return m.pop()
+}
+
+// pop closes the pane on top (never the bottom one); the pane below takes
+// the size and filter in force.
+func (m Model) pop() Model {
+	if len(m.stack) < 2 {
+		return m
+	}
+	m.stack = m.stack[:len(m.stack)-1]
+	m.top().SetFilter(m.query)
+	m.top().SetSize(m.width, m.bodyHeight())
+	return m
 }
 
 // editKey feeds the filter input; the filter applies at every keystroke.
 func (m Model) editKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	switch msg.String() {
-	case "enter":
+	switch {
+	case key.Matches(msg, m.keys.Accept):
 		m.editing = false
 		m.filter.Blur()
 		return m, nil
-	case "esc":
+	case key.Matches(msg, m.keys.Cancel):
 		m.editing = false
 		m.filter.Blur()
 		m.filter.SetValue("")
 		m.query = ""
-		m.refresh()
+		m.top().SetFilter("")
 		return m, nil
 	}
 	var cmd tea.Cmd
 	m.filter, cmd = m.filter.Update(msg)
 	if v := m.filter.Value(); v != m.query {
 		m.query = v
-		m.refresh()
+		m.top().SetFilter(v)
 	}
 	return m, cmd
 }
 
-func (m Model) goBack() Model {
-	switch m.screen {
-	case screenState:
-		m.screen = screenPool
-	case screenPool:
-		m.screen = screenOverview
-	case screenOverview:
-		if m.query != "" {
-			m.query = ""
-			m.filter.SetValue("")
-		}
-	}
-	m.refresh()
-	return m
-}
-
-// moves handles the cursor keys every list shares.
-func (m Model) moves(msg tea.KeyPressMsg, page int, move func(int)) bool {
-	k := m.keys
-	switch {
-	case key.Matches(msg, k.Up):
-		move(-1)
-	case key.Matches(msg, k.Down):
-		move(1)
-	case key.Matches(msg, k.PageUp):
-		move(-page)
-	case key.Matches(msg, k.PageDown):
-		move(page)
-	case key.Matches(msg, k.Home):
-		move(-1 << 30)
-	case key.Matches(msg, k.End):
-		move(1 << 30)
-	default:
-		return false
-	}
-	return true
-}
-
-// momentKey returns the moment a key picks (←/→ relative to cur, 1-9
-// absolute); ok is false for other keys.
-func (m Model) momentKey(msg tea.KeyPressMsg, cur int) (int, bool) {
-	switch {
-	case key.Matches(msg, m.keys.Left):
-		return max(0, cur-1), true
-	case key.Matches(msg, m.keys.Right):
-		return min(len(m.ix.labels)-1, cur+1), true
-	case key.Matches(msg, m.keys.Moment):
-		return int(msg.String()[0] - '1'), true
-	}
-	return 0, false
-}
-
-func (m Model) overviewKey(msg tea.KeyPressMsg) Model {
-	o := &m.overview
-	if m.moves(msg, o.listHeight(), o.moveBy) {
-		return m
-	}
-	switch {
-	case key.Matches(msg, m.keys.Sort):
-		o.cycleSort()
-	case key.Matches(msg, m.keys.Enter):
-		r := o.selected()
-		if r == nil {
-			return m
-		}
-		switch r.kind {
-		case rowInternal:
-			o.toggleFold()
-		case rowPool:
-			m = m.openPool(r.p)
-		case rowFinding:
-			m = m.openFinding(r.f)
-		}
-	}
-	return m
-}
-
 // nextTarget shows the next target's analysis, at the same pool, state and
-// moment (by label) when it has them, else at its overview; the status says
-// which target is shown, or what it lacks.
+// moment (by label), or the same finding, when it has them, else at its
+// overview; the status says which target is shown, or what it lacks.
 func (m Model) nextTarget() Model {
 	if len(m.targets) < 2 {
 		return m
 	}
-	from := m.screen
-	if from == screenHelp {
-		from = m.back
+	var pool, state, via, label, finding string
+	for _, p := range m.stack {
+		switch p := p.(type) {
+		case *poolPane:
+			pool, label = p.pi.p.Name, m.ix.labels[p.moment]
+		case *statePane:
+			g := p.gi.g
+			pool, state, via, label = g.Pool, g.State, g.Via, m.ix.labels[p.moment]
+		case *detailPane:
+			finding = p.f.ID
+		}
 	}
-	var pool, state, via, label string
-	switch from {
-	case screenPool:
-		pool, label = m.pool.pi.p.Name, m.ix.labels[m.pool.moment]
-	case screenState:
-		g := m.state.gi.g
-		pool, state, via, label = g.Pool, g.State, g.Via, m.ix.labels[m.state.moment]
-	}
-	sortBy, unfold := m.overview.sortBy, m.overview.unfold
+	old := m.stack[0].(*overviewPane)
 	m.target = (m.target + 1) % len(m.targets)
 	m.ix = m.targets[m.target]
-	m.overview = newOverviewPane(m.ix, m.st)
-	m.overview.sortBy, m.overview.unfold = sortBy, unfold
-	m.screen = screenOverview
-	m.refresh()
+	ov := newOverviewPane(m.common())
+	ov.sortBy, ov.unfold = old.sortBy, old.unfold
+	ov.refresh()
+	m.stack = []pane{ov}
 	m.status = "showing " + m.ix.targetName() + " (" + itoa(m.ix.nth) + " of " + itoa(m.ix.of) + ")"
 	if pool == "" {
+		if f := m.ix.findingByID(finding); f != nil {
+			m.stack = append(m.stack, newDetailPane(ov.child("findings"), f))
+		} else if finding != "" {
+			m.status = m.ix.targetName() + " has no finding " + finding
+		}
 		return m
 	}
 	pi := m.ix.poolByName(pool)
@@ -403,10 +370,11 @@ func (m Model) nextTarget() Model {
 		m.status = m.ix.targetName() + " has no pool " + pool
 		return m
 	}
-	m = m.openPool(pi)
+	pp := newPoolPane(ov.child("overview"), pi)
+	m.stack = append(m.stack, pp)
 	moment := m.ix.momentNamed(label)
 	if moment >= 0 {
-		m.pool.setMoment(moment)
+		pp.setMoment(moment)
 	}
 	if state == "" {
 		return m
@@ -416,113 +384,22 @@ func (m Model) nextTarget() Model {
 		m.status = m.ix.targetName() + " has no " + stateName(state, via) + " in " + pool
 		return m
 	}
-	m = m.openState(gi, moment)
-	m.pool.moment = m.state.moment
+	sp := newStatePane(pp.child("pool"), gi, moment)
+	pp.moment = sp.moment
+	m.stack = append(m.stack, sp)
 	return m
 }
 
-func (m Model) openPool(pi *poolInfo) Model {
-	m.pool = newPoolPane(m.ix, m.st, pi)
-	m.screen = screenPool
-	m.refresh()
-	return m
-}
-
-// openFinding opens the finding's state at its last moment with threads, or
-// its pool when it is not about one state.
-func (m Model) openFinding(f *analyze.Finding) Model {
-	moment := -1
-	var sample string
-	for _, e := range f.Evidence {
-		if e.Count > 0 {
-			moment = e.Moment
-			if len(e.Threads) > 0 {
-				sample = e.Threads[0]
-			}
-		}
-	}
-	pi := m.ix.poolByName(f.Pool)
-	if pi == nil {
-		// A process-wide finding: open the state of its first sample
-		// thread, found by name or goroutine id.
-		if gi := m.ix.groupOfThread(moment, sample); gi != nil {
-			m = m.openPool(gi.pool)
-			return m.openState(gi, moment)
-		}
-		m.status = "this finding is about the whole process: no pool to open"
-		return m
-	}
-	m = m.openPool(pi)
-	gi := pi.groupOf(f.State, f.Via)
-	if gi == nil {
-		return m
-	}
-	return m.openState(gi, moment)
-}
-
-func (m Model) openState(gi *groupInfo, moment int) Model {
-	m.state = newStatePane(m.ix, m.st, gi, moment)
-	m.screen = screenState
-	m.refresh()
-	return m
-}
-
-func (m Model) poolKey(msg tea.KeyPressMsg) Model {
-	p := &m.pool
-	if m.moves(msg, p.listHeight(), p.moveBy) {
-		return m
-	}
-	if k, ok := m.momentKey(msg, p.moment); ok {
-		p.setMoment(k)
-		return m
-	}
-	switch {
-	case key.Matches(msg, m.keys.Sort):
-		p.cycleSort()
-	case key.Matches(msg, m.keys.Enter):
-		if gi := p.selected(); gi != nil {
-			m = m.openState(gi, p.moment)
-		}
-	}
-	return m
-}
-
-func (m Model) stateKey(msg tea.KeyPressMsg) Model {
-	s := &m.state
-	if m.moves(msg, s.listHeight(), s.moveBy) {
-		return m
-	}
-	if k, ok := m.momentKey(msg, s.moment); ok {
-		s.setMoment(k)
-		m.pool.moment = s.moment // esc returns to the same column
-		return m
-	}
-	switch {
-	case key.Matches(msg, m.keys.Sort):
-		s.cycleSort()
-	case key.Matches(msg, m.keys.Compare):
-		s.toggleCompare()
-	case key.Matches(msg, m.keys.Focus):
-		s.toggleFocus()
-	}
-	return m
-}
-
-// View draws the screen on screen: the pane, then the filter or status
-// line, then the short help. It reads precomputed rows only.
+// View draws the pane on top, then the filter or status line, then the
+// footer generated from the pane's keys. It reads precomputed rows only.
+// A status longer than a line (a long path, an error) wraps upward over
+// the pane: it is never cut.
 func (m Model) View() tea.View {
 	var lines []string
-	switch m.screen {
-	case screenLoading:
+	if m.loading {
 		lines = []string{"", "  " + m.spinner.View() + " reading and analyzing the dumps…"}
-	case screenOverview:
-		lines = m.overview.view()
-	case screenPool:
-		lines = m.pool.view()
-	case screenState:
-		lines = m.state.view()
-	case screenHelp:
-		lines = append([]string{m.st.title.Render("dumpdiff · keys"), ""}, strings.Split(m.help.FullHelpView(m.keys.FullHelp()), "\n")...)
+	} else {
+		lines = strings.Split(m.top().View(), "\n")
 	}
 	body := m.bodyHeight()
 	if len(lines) > body {
@@ -534,18 +411,37 @@ func (m Model) View() tea.View {
 	for i, l := range lines {
 		lines[i] = cut(l, m.width)
 	}
-	var foot string
+	var foot []string
 	switch {
 	case m.editing:
-		foot = m.filter.View()
+		foot = []string{m.filter.View()}
 	case m.status != "":
-		foot = m.st.status.Render(cutStatus(m.status, m.width))
+		for _, l := range wrap(m.status, m.width, "  ") {
+			foot = append(foot, m.st.status.Render(l))
+		}
+	case m.query != "" && len(m.stack) == 1:
+		foot = []string{m.st.dim.Render(cut("filter: "+m.query+"  (/ edits, esc clears)", m.width))}
+	case m.query != "" && m.screen().filters():
+		foot = []string{m.st.dim.Render(cut("filter: "+m.query+"  (/ edits, / then esc clears)", m.width))}
 	case m.query != "":
-		foot = m.st.dim.Render(cut("filter: "+m.query+"  (/ edits, esc clears)", m.width))
+		foot = []string{m.st.dim.Render(cut("filter: "+m.query+"  (on the lists)", m.width))}
+	default:
+		foot = []string{""}
 	}
-	lines = append(lines, foot, cut(m.help.ShortHelpView(m.keys.shortFor(m.screen, len(m.targets) > 1)), m.width))
+	if n := len(foot) - 1; n > 0 {
+		lines = lines[:max(0, body-n)]
+	}
+	lines = append(lines, foot...)
+	var keys []key.Binding
+	if !m.loading {
+		keys = m.top().ShortHelp()
+	} else {
+		keys = []key.Binding{short(m.keys.Quit, "quit")}
+	}
+	lines = append(lines, m.footer(keys))
 	v := tea.NewView(strings.Join(lines, "\n"))
 	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "dumpdiff"
 	return v
 }

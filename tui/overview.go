@@ -5,6 +5,9 @@ import (
 	"slices"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/dumpdiff/dumpdiff/analyze"
 	"github.com/dumpdiff/dumpdiff/report"
 )
@@ -39,35 +42,59 @@ type ovRow struct {
 // overviewPane is the first screen: findings, then pools with their counts
 // at each moment and a sparkline, the internal pools folded into one line.
 type overviewPane struct {
-	ix     *index
-	st     styles
-	query  string
+	common
 	sortBy int
-	unfold bool // show the internal pools one by one
-	width  int
-	height int
+	unfold bool    // show the internal pools one by one
 	rows   []ovRow // built by refresh for query, sort, unfold and width
 	list   cursorList
 	// layout of the pool rows, shared by the column header
-	nameW, sparkW int
-	colIdx        []int
-	colW          []int
+	nameW, sparkW, kindW int
+	colIdx               []int
+	colW                 []int
+	// top is the count the sparklines of the pools shown share as their
+	// highest bar: the largest count of any of them.
+	top int
 }
 
-func newOverviewPane(ix *index, st styles) overviewPane {
-	return overviewPane{ix: ix, st: st}
+func newOverviewPane(c common) *overviewPane {
+	o := &overviewPane{common: c}
+	o.refresh()
+	return o
+}
+
+func (o *overviewPane) kind() screen { return screenOverview }
+func (o *overviewPane) clone() pane  { c := *o; return &c }
+
+// backName is "findings" when a finding is selected (its detail goes back
+// to the list of findings), else "overview".
+func (o *overviewPane) backName() string {
+	if r := o.selected(); r != nil && r.kind == rowFinding {
+		return "findings"
+	}
+	return "overview"
+}
+
+func (o *overviewPane) SetSize(w, h int) {
+	o.width, o.height = w, h
+	o.refresh()
+}
+
+func (o *overviewPane) SetFilter(q string) {
+	if q != o.query {
+		o.query = q
+		o.refresh()
+	}
 }
 
 // refresh rebuilds the rows. It costs one substring search per pool and
 // finding; the analysis is not touched.
-func (o *overviewPane) refresh(query string, w, h int) {
-	o.query, o.width, o.height = query, w, h
+func (o *overviewPane) refresh() {
 	var keep *ovRow
 	if o.list.cursor < len(o.rows) {
 		keep = &o.rows[o.list.cursor]
 	}
 	o.layout()
-	mt := newMatcher(query)
+	mt := newMatcher(o.query)
 	o.rows = o.rows[:0:0]
 
 	var findings []*analyze.Finding
@@ -86,6 +113,10 @@ func (o *overviewPane) refresh(query string, w, h int) {
 			o.text(o.st.dim, "  no finding matches the filter")
 		}
 	}
+	o.kindW = 0
+	for _, f := range findings {
+		o.kindW = max(o.kindW, width(f.Kind))
+	}
 	for _, f := range findings {
 		o.rows = append(o.rows, o.findingRow(f))
 	}
@@ -103,7 +134,29 @@ func (o *overviewPane) refresh(query string, w, h int) {
 	}
 	o.sortPools(pools)
 	o.sortPools(internal)
-	o.text(o.st.dim, "")
+	o.top = 0
+	for _, pi := range pools {
+		o.top = max(o.top, pi.p.Max)
+	}
+	internalCounts := make([]int, len(o.ix.labels))
+	for _, pi := range internal {
+		for i, c := range pi.p.Counts {
+			if i < len(internalCounts) {
+				internalCounts[i] += c
+			}
+		}
+		if o.unfold {
+			o.top = max(o.top, pi.p.Max)
+		}
+	}
+	if len(internal) > 0 {
+		o.top = max(o.top, maxOf(internalCounts))
+	}
+	if o.top > 0 {
+		o.text(o.st.dim, "  bars share one scale: █ = "+plural(o.top, o.ix.unit))
+	} else {
+		o.text(o.st.dim, "")
+	}
 	head := "  " + fit("POOLS ("+itoa(len(pools))+") · sort: "+overviewSorts[o.sortBy], o.nameW) + " " +
 		fit("trend", o.sparkW) + labelCells(o.ix.labels, o.colIdx, o.colW, -1) + right("moved", 7)
 	o.rows = append(o.rows, ovRow{kind: rowText, body: head, styled: o.st.header.Render(head)})
@@ -118,14 +171,7 @@ func (o *overviewPane) refresh(query string, w, h int) {
 		o.rows = append(o.rows, o.poolRow(pi, pi.p.Name, pi.p.Counts, rowPool))
 	}
 	if len(internal) > 0 {
-		counts := make([]int, len(o.ix.labels))
-		for _, pi := range internal {
-			for i, c := range pi.p.Counts {
-				if i < len(counts) {
-					counts[i] += c
-				}
-			}
-		}
+		counts := internalCounts
 		mark := "+ "
 		if o.unfold {
 			mark = "- "
@@ -149,6 +195,78 @@ func (o *overviewPane) refresh(query string, w, h int) {
 	}
 	o.list.move(0, len(o.rows), o.selectable)
 	o.list.scroll(len(o.rows), o.listHeight())
+}
+
+// Update answers the overview's keys: enter opens a finding's detail or a
+// pool (or folds the internal pools); a click selects a row, the wheel
+// moves the cursor; y copies a finding's whole sentence.
+func (o *overviewPane) Update(msg tea.Msg) (pane, tea.Cmd) {
+	k := o.keys
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		if d, ok := k.move(msg, o.listHeight()); ok {
+			o.moveBy(d)
+			return o, nil
+		}
+		switch {
+		case key.Matches(msg, k.Sort):
+			o.cycleSort()
+		case key.Matches(msg, k.Enter):
+			return o, o.enter()
+		case key.Matches(msg, k.Copy):
+			r := o.selected()
+			if r == nil || r.kind != rowFinding {
+				return o, status("y copies a finding's text here, or a stack in a state")
+			}
+			return o, copyCmd(report.Summary(o.ix.r, r.f), "the finding")
+		}
+	case tea.MouseWheelMsg:
+		o.moveBy(wheelDelta(msg))
+	case tea.MouseClickMsg:
+		if y, _, ok := leftClick(msg); ok && y >= 2 {
+			start, end := o.list.window(len(o.rows), o.listHeight())
+			if i := start + y - 2; i < end && o.selectable(i) {
+				o.list.cursor = i
+			}
+		}
+	}
+	return o, nil
+}
+
+func (o *overviewPane) enter() tea.Cmd {
+	r := o.selected()
+	if r == nil {
+		return nil
+	}
+	switch r.kind {
+	case rowInternal:
+		o.toggleFold()
+	case rowPool:
+		return open(newPoolPane(o.child(o.backName()), r.p))
+	case rowFinding:
+		return open(newDetailPane(o.child(o.backName()), r.f))
+	}
+	return nil
+}
+
+// ShortHelp is the overview's footer; with several targets it names t.
+func (o *overviewPane) ShortHelp() []key.Binding {
+	k := o.keys
+	b := []key.Binding{short(k.Enter, "open")}
+	if o.query != "" {
+		b = append(b, o.backKey())
+	}
+	b = append(b, short(k.Sort, "sort"))
+	if o.ix.of > 1 {
+		b = append(b, short(k.Target, "target"))
+	}
+	return append(b, o.globalKeys(o.kind(), false)...)
+}
+
+// FullHelp is the help screen of the overview.
+func (o *overviewPane) FullHelp() [][]key.Binding {
+	k := o.keys
+	return [][]key.Binding{k.moves(), {k.Enter, k.Sort}, k.global()}
 }
 
 func (o *overviewPane) findingMatches(mt *matcher, f *analyze.Finding) bool {
@@ -187,16 +305,16 @@ func (o *overviewPane) findingRow(f *analyze.Finding) ovRow {
 	if what == "" {
 		what = strings.TrimSpace(f.Pool + " " + f.State)
 	}
-	head := tag + " " + fit(f.Kind, 13) + " "
+	head := tag + " " + fit(f.Kind, o.kindW) + " "
 	rest := cut(what, o.width-2-width(head))
 	sev := o.st.sevStyle(f.Severity)
 	return ovRow{kind: rowFinding, f: f, body: head + rest, styled: sev.Render(head) + rest}
 }
 
 func (o *overviewPane) poolRow(pi *poolInfo, name string, counts []int, kind rowKind) ovRow {
-	spark := fit(sparkline(counts), o.sparkW)
+	spark := fit(sparkline(counts, o.top), o.sparkW)
 	cells := countCells(counts, o.colIdx, o.colW) + right(itoa(spread(counts)), 7)
-	n := fit(name, o.nameW) + " "
+	n := fitMiddle(name, o.nameW) + " "
 	return ovRow{kind: kind, p: pi, name: name, counts: counts, body: n + spark + cells, styled: n + o.st.spark.Render(spark) + cells}
 }
 
@@ -243,12 +361,12 @@ func (o *overviewPane) moveBy(delta int) {
 
 func (o *overviewPane) cycleSort() {
 	o.sortBy = (o.sortBy + 1) % len(overviewSorts)
-	o.refresh(o.query, o.width, o.height)
+	o.refresh()
 }
 
 func (o *overviewPane) toggleFold() {
 	o.unfold = !o.unfold
-	o.refresh(o.query, o.width, o.height)
+	o.refresh()
 }
 
 // title is the first line: runtime, moments, threads at the last moment.
@@ -282,7 +400,7 @@ func (o *overviewPane) title() string {
 	return s
 }
 
-func (o overviewPane) view() []string {
+func (o *overviewPane) View() string {
 	lines := []string{o.st.title.Render(cut(o.title(), o.width))}
 	if n := len(o.ix.r.Warnings); n > 0 {
 		lines = append(lines, o.st.errText.Render(cut("⚠ "+itoa(n)+" warning(s): "+o.ix.r.Warnings[0], o.width)))
@@ -301,5 +419,5 @@ func (o overviewPane) view() []string {
 			lines = append(lines, "  "+r.styled)
 		}
 	}
-	return lines
+	return strings.Join(lines, "\n")
 }

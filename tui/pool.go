@@ -4,6 +4,11 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dumpdiff/dumpdiff/analyze"
 )
 
 // poolSorts are the orders of the state list, cycled by `s`.
@@ -12,14 +17,10 @@ var poolSorts = []string{"count at moment", "moved", "name"}
 // poolPane is one pool: its states × moments table, each state with its top
 // frame and culprit on a second line.
 type poolPane struct {
-	ix     *index
-	st     styles
+	common
 	pi     *poolInfo
 	moment int // selected moment (column), moved with ←/→ and 1-9
 	sortBy int
-	query  string
-	width  int
-	height int
 	groups []*groupInfo // shown, filtered and sorted by refresh
 	list   cursorList   // over groups; each takes two lines
 	nameW  int
@@ -30,23 +31,40 @@ type poolPane struct {
 
 // newPoolPane opens pi at the moment where it holds most threads (the
 // latest such moment).
-func newPoolPane(ix *index, st styles, pi *poolInfo) poolPane {
+func newPoolPane(c common, pi *poolInfo) *poolPane {
 	m := 0
-	for i, c := range pi.p.Counts {
-		if c >= pi.p.Counts[m] {
+	for i, n := range pi.p.Counts {
+		if n >= pi.p.Counts[m] {
 			m = i
 		}
 	}
-	return poolPane{ix: ix, st: st, pi: pi, moment: m}
+	p := &poolPane{common: c, pi: pi, moment: m}
+	p.refresh()
+	return p
 }
 
-func (p *poolPane) refresh(query string, w, h int) {
-	p.query, p.width, p.height = query, w, h
+func (p *poolPane) kind() screen     { return screenPool }
+func (p *poolPane) backName() string { return "pool" }
+func (p *poolPane) clone() pane      { c := *p; return &c }
+
+func (p *poolPane) SetSize(w, h int) {
+	p.width, p.height = w, h
+	p.refresh()
+}
+
+func (p *poolPane) SetFilter(q string) {
+	if q != p.query {
+		p.query = q
+		p.refresh()
+	}
+}
+
+func (p *poolPane) refresh() {
 	var keep *groupInfo
 	if p.list.cursor < len(p.groups) {
 		keep = p.groups[p.list.cursor]
 	}
-	mt := newMatcher(query)
+	mt := newMatcher(p.query)
 	p.groups = p.groups[:0:0]
 	for _, gi := range p.pi.groups {
 		if mt.text(gi.hay) || mt.text(strings.ToLower(p.pi.p.Name)) {
@@ -86,8 +104,22 @@ func (p *poolPane) refresh(query string, w, h int) {
 	p.list.scroll(len(p.groups), p.listHeight())
 }
 
-// listHeight is how many states fit under the three title lines.
-func (p *poolPane) listHeight() int { return max(1, (p.height-3)/2) }
+// headLines are the title (wrapped: its limit is never cut), the subtitle
+// and the table's header.
+func (p *poolPane) headLines() []string {
+	var lines []string
+	for _, l := range wrap(p.ix.titlePrefix(true)+p.title(), p.width, "  ") {
+		lines = append(lines, p.st.title.Render(l))
+	}
+	lines = append(lines, p.st.dim.Render(cut(p.subtitle(), p.width)))
+	// The name is cut one cell short so that a long state never runs into
+	// its category.
+	head := "  " + fit("STATE", p.nameW-1) + " " + fit("CATEGORY", 9) + fit("trend", p.sparkW+1) + labelCells(p.ix.labels, p.colIdx, p.colW, p.moment)
+	return append(lines, p.st.header.Render(cut(head, p.width)))
+}
+
+// listHeight is how many states fit under the head lines.
+func (p *poolPane) listHeight() int { return max(1, (p.height-len(p.headLines()))/2) }
 
 func (p *poolPane) moveBy(delta int) {
 	p.list.move(delta, len(p.groups), nil)
@@ -99,12 +131,12 @@ func (p *poolPane) setMoment(m int) {
 		return
 	}
 	p.moment = m
-	p.refresh(p.query, p.width, p.height)
+	p.refresh()
 }
 
 func (p *poolPane) cycleSort() {
 	p.sortBy = (p.sortBy + 1) % len(poolSorts)
-	p.refresh(p.query, p.width, p.height)
+	p.refresh()
 }
 
 func (p *poolPane) selected() *groupInfo {
@@ -114,22 +146,101 @@ func (p *poolPane) selected() *groupInfo {
 	return nil
 }
 
-func (p *poolPane) title() string {
-	pp := p.pi.p
-	s := "POOL " + pp.Name + " · max " + itoa(pp.Max) + " · " + plural(len(pp.States), "state")
-	if pp.Internal {
-		s += " · internal"
+// Update answers the pool's keys; a click selects a state, the wheel
+// moves the cursor.
+func (p *poolPane) Update(msg tea.Msg) (pane, tea.Cmd) {
+	k := p.keys
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		if d, ok := k.move(msg, p.listHeight()); ok {
+			p.moveBy(d)
+			return p, nil
+		}
+		if m, ok := k.moment(msg, p.moment, len(p.ix.labels)); ok {
+			p.setMoment(m)
+			return p, nil
+		}
+		switch {
+		case key.Matches(msg, k.Sort):
+			p.cycleSort()
+		case key.Matches(msg, k.Enter):
+			if gi := p.selected(); gi != nil {
+				return p, open(newStatePane(p.child(p.backName()), gi, p.moment))
+			}
+		case key.Matches(msg, k.Copy):
+			gi := p.selected()
+			if gi == nil || p.moment >= len(gi.g.Stacks) || gi.g.Stacks[p.moment] == nil {
+				return p, status("no stack to copy at " + p.ix.labels[p.moment])
+			}
+			t := gi.g.Stacks[p.moment]
+			lines, _ := stackLines(t, marksOf(gi.g, p.moment))
+			return p, copyCmd(stackText(t, lines), "the representative stack of "+stateName(gi.g.State, gi.g.Via))
+		}
+	case tea.MouseWheelMsg:
+		p.moveBy(wheelDelta(msg))
+	case tea.MouseClickMsg:
+		if y, _, ok := leftClick(msg); ok && y >= len(p.headLines()) {
+			top := len(p.headLines())
+			start, end := p.list.window(len(p.groups), p.listHeight())
+			if i := start + (y-top)/2; i < end {
+				p.list.cursor = i
+			}
+		}
+	}
+	return p, nil
+}
+
+// limit is the pool's size as a finding about it tells it (saturated, and
+// the stuck finding it folds into); Size 0 when no finding knows it.
+func (p *poolPane) limit() analyze.Limit {
+	for _, f := range p.ix.r.Findings {
+		if f.Pool == p.pi.p.Name && f.Limit.Size > 0 {
+			return f.Limit
+		}
+	}
+	return analyze.Limit{}
+}
+
+// limitText is a pool's limit and where the number comes from, as the
+// report says it: "limit 200 (Tomcat maxThreads default)".
+func limitText(l analyze.Limit) string {
+	s := "limit " + itoa(l.Size)
+	switch {
+	case l.What != "":
+		s += " (" + l.What + ")"
+	case l.Source == "observed":
+		s += " (observed: the same size at every moment)"
+	case l.Source == "current":
+		s += " (its size now; the maximum is not printed)"
 	}
 	return s
 }
 
-// subtitle says what the table holds and, when the width leaves moments
-// out (drawn "…"), how many.
-func (p *poolPane) subtitle() string {
-	if n := hidden(p.ix.labels, p.colIdx); n > 0 {
-		return plural(n, "moment") + " hidden at … (←/→ shows them) · sort: " + poolSorts[p.sortBy]
+// title says the pool's peak (its largest count) and, when a finding knows
+// it, its limit: "POOL http-nio-* · 2 states · peak 200 · limit 200
+// (Tomcat maxThreads default)".
+func (p *poolPane) title() string {
+	pp := p.pi.p
+	s := "POOL " + pp.Name + " · " + plural(len(pp.States), "state")
+	if pp.Internal {
+		s += " · internal"
 	}
-	return p.ix.unit + "s per state · sort: " + poolSorts[p.sortBy] + " · ←/→ picks the moment"
+	s += " · peak " + itoa(pp.Max)
+	if l := p.limit(); l.Size > 0 {
+		s += " · " + limitText(l)
+	}
+	return s
+}
+
+// subtitle says what the table holds, the scale of its bars (one for all
+// states: the pool's peak) and, when the width leaves moments out (drawn
+// "…"), how many.
+func (p *poolPane) subtitle() string {
+	scale := "bars: █ = " + itoa(p.pi.p.Max)
+	if n := hidden(p.ix.labels, p.colIdx); n > 0 {
+		return plural(n, "moment") + " hidden at … (←/→ shows them) · " + scale + " · sort: " + poolSorts[p.sortBy]
+	}
+	return p.ix.unit + "s per state · " + scale + " · sort: " + poolSorts[p.sortBy] + " · ←/→ moment"
 }
 
 // stateName is a group's state with what it waits on.
@@ -140,15 +251,21 @@ func stateName(state, via string) string {
 	return state
 }
 
-func (p poolPane) view() []string {
-	lines := []string{
-		p.st.title.Render(cut(p.ix.titlePrefix(true)+p.title(), p.width)),
-		p.st.dim.Render(cut(p.subtitle(), p.width)),
-	}
-	// The name is cut one cell short so that a long state never runs into
-	// its category.
-	head := "  " + fit("STATE", p.nameW-1) + " " + fit("CATEGORY", 9) + fit("trend", p.sparkW+1) + labelCells(p.ix.labels, p.colIdx, p.colW, p.moment)
-	lines = append(lines, p.st.header.Render(cut(head, p.width)))
+// ShortHelp is the pool's footer.
+func (p *poolPane) ShortHelp() []key.Binding {
+	k := p.keys
+	b := []key.Binding{short(k.Enter, "open"), p.backKey(), key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "moment")), short(k.Sort, "sort")}
+	return append(b, p.globalKeys(p.kind(), false)...)
+}
+
+// FullHelp is the help screen of the pool.
+func (p *poolPane) FullHelp() [][]key.Binding {
+	k := p.keys
+	return [][]key.Binding{k.moves(), {k.Enter, k.Left, k.Right, k.Moment, k.Sort}, k.global()}
+}
+
+func (p *poolPane) View() string {
+	lines := p.headLines()
 	if len(p.groups) == 0 {
 		if p.query == "" {
 			lines = append(lines, p.st.dim.Render("  no states"))
@@ -159,12 +276,11 @@ func (p poolPane) view() []string {
 	start, end := p.list.window(len(p.groups), p.listHeight())
 	for i := start; i < end; i++ {
 		g := p.groups[i].g
-		name := fit(stateName(g.State, g.Via), p.nameW-1) + " "
+		name := fitMiddle(stateName(g.State, g.Via), p.nameW-1) + " "
 		cat := fit(string(g.Category), 9)
-		spark := fit(sparkline(g.Counts), p.sparkW+1)
+		spark := fit(sparkline(g.Counts, p.pi.p.Max), p.sparkW+1)
 		cells := countCells(g.Counts, p.colIdx, p.colW)
-		detail := "    top " + orDash(g.TopFrame) + " · culprit " + orDash(g.Culprit)
-		detail = cut(detail, p.width)
+		detail := p.detail(g)
 		if i == p.list.cursor {
 			lines = append(lines, p.st.selected.Render(fit("› "+name+cat+spark+cells, p.width)))
 		} else {
@@ -172,7 +288,27 @@ func (p poolPane) view() []string {
 		}
 		lines = append(lines, p.st.dim.Render(detail))
 	}
-	return lines
+	return strings.Join(lines, "\n")
+}
+
+// detail is a state's second line: its top frame and culprit, shortened
+// (package dropped) when they do not fit, then losing their middle.
+func (p *poolPane) detail(g *analyze.Group) string {
+	top, culprit := orDash(g.TopFrame), orDash(g.Culprit)
+	if g.Culprit != "" && (strings.HasPrefix(g.Culprit, g.TopFrame+"(") || strings.HasPrefix(g.Culprit, g.TopFrame+" (")) {
+		// The wait is in the application's own frame (a Go channel).
+		return cutMiddle("    top = culprit "+culprit, p.width)
+	}
+	room := p.width - width("    top ") - width(" · culprit ")
+	if width(top)+width(culprit) > room {
+		top, culprit = shortFrame(top), shortFrame(culprit)
+	}
+	if width(top)+width(culprit) > room {
+		tw := min(width(top), max(room/2, room-width(culprit)))
+		top = cutMiddle(top, tw)
+		culprit = cutMiddle(culprit, room-width(top))
+	}
+	return cut("    top "+top+" · culprit "+culprit, p.width)
 }
 
 func orDash(s string) string {

@@ -11,7 +11,10 @@ import (
 )
 
 // TestSmokeTmux builds the real binary, runs `dumpdiff tui` on the Go
-// scenario in a detached tmux session of 100×30, and reads the screen.
+// scenario in a detached tmux session of 100×30, and reads the screen: the
+// overview, a finding's detail and back, the copy of its stack (OSC 52,
+// which tmux keeps as a paste buffer), a pool, a state, a comparison and
+// its export.
 func TestSmokeTmux(t *testing.T) {
 	if testing.Short() {
 		t.Skip("smoke test builds the binary; skipped with -short")
@@ -57,6 +60,7 @@ func TestSmokeTmux(t *testing.T) {
 	}
 	cmdline := "NO_COLOR=1 " + bin + " tui " + strings.Join(files, " ") + "; sleep 30"
 	run("new-session", "-d", "-x", "100", "-y", "30", "-c", tmp, "-s", "smoke", cmdline)
+	run("set-option", "-g", "set-clipboard", "on")
 	t.Cleanup(func() { exec.Command(tmux, "-L", sock, "kill-server").Run() })
 
 	screen := func() string { return run("capture-pane", "-p", "-t", "smoke") }
@@ -77,7 +81,34 @@ func TestSmokeTmux(t *testing.T) {
 	keys := func(k ...string) { run(append([]string{"send-keys", "-t", "smoke"}, k...)...) }
 
 	s := waitScreen("FINDINGS")
-	contains(t, "overview", s, "net/http server connections", "before", "after", "▁▄▆█")
+	// One scale for every sparkline: the largest pool draws the top bar.
+	contains(t, "overview", s, "net/http server connections", "before", "after", "▃▅▇█▃")
+
+	// The first finding, whole; esc comes back to the findings.
+	keys("Enter")
+	s = waitScreen("FACTS")
+	contains(t, "finding detail", s, "150 of 150 main.(*server).handleSearch goroutines in chan-send", "culprit", "enter state", "esc findings")
+	if strings.Contains(s, "POOL ") {
+		t.Errorf("enter on a finding opened a pool:\n%s", s)
+	}
+	// y puts its stack on the clipboard with OSC 52, which tmux (with
+	// set-clipboard on) keeps as a paste buffer.
+	keys("y")
+	waitScreen("to the clipboard (OSC 52)")
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		out, err := exec.Command(tmux, "-L", sock, "show-buffer").CombinedOutput()
+		if err == nil && strings.Contains(string(out), "main.(*server).handleSearch.func1 (main.go:97)") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("tmux has no paste buffer with the stack after y (OSC 52): %v %q", err, out)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	keys("Escape")
+	s = waitScreen("bars share one scale")
+	contains(t, "back on the findings", s, "› CRIT not-recovered")
 	keys("/", "handleSearch.func1", "Enter")
 	waitScreen("filter: handleSearch.func1")
 	keys("G", "Enter")
@@ -99,7 +130,7 @@ func TestSmokeTmux(t *testing.T) {
 	}
 	contains(t, "exported file", readFile(t, matches[0]), "## Representative stacks: during-2 ⇄")
 	keys("q")
-	deadline := time.Now().Add(10 * time.Second)
+	deadline = time.Now().Add(10 * time.Second)
 	for strings.Contains(screen(), "COMPARE") {
 		if time.Now().After(deadline) {
 			t.Fatalf("q did not leave the TUI:\n%s", screen())

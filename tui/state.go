@@ -5,6 +5,9 @@ import (
 	"slices"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/dumpdiff/dumpdiff/parse"
 	"github.com/dumpdiff/dumpdiff/report"
 )
@@ -12,19 +15,16 @@ import (
 // stateSorts are the orders of the thread list, cycled by `s`.
 var stateSorts = []string{"dump order", "name", "id"}
 
-// statePane is one group (a pool in one state): the threads in it at the
-// selected moment, which of them are in it at the other moments, and the
-// stack of the selected thread; or, with `c`, the group's representative
-// stacks at two moments side by side (wide) or as a diff (narrow).
+// statePane is one group (a pool in one state): its culprit and entry
+// points, its identical-stack groups, the threads in it at the selected
+// moment (and which of them are in it at the other moments), and the stack
+// of the selected thread; or, with `c`, the group's representative stacks
+// at two moments side by side (wide) or as a diff (narrow).
 type statePane struct {
-	ix      *index
-	st      styles
+	common
 	gi      *groupInfo
 	moment  int
 	sortBy  int
-	query   string
-	width   int
-	height  int
 	threads []*parse.Thread // at moment, filtered and sorted by refresh
 	// same[k] is how many threads of the group at moment are in the group
 	// at moment k too (by identity); -1 when identity is unknown.
@@ -33,35 +33,52 @@ type statePane struct {
 	// groups are the group's identical-stack groups at moment, largest
 	// first (report.StackGroups: the reports describe them the same way).
 	groups []report.StackGroup
-	// focusStack sends the cursor keys to the stack (tab) instead of the
-	// thread list; stackOff is the first stack line shown. In a comparison
-	// the cursor keys always scroll it.
+	// focusStack sends the cursor keys to the stack (tab), whose selected
+	// line y copies; in a comparison the cursor keys scroll it.
 	focusStack bool
-	stackOff   int
+	stack      stackView
 	compare    bool
 	cmpFrom    int      // left moment of the comparison
 	diff       []diffOp // representative stacks at cmpFrom and moment
+	diffOff    int      // first line of the comparison shown
 }
 
 // newStatePane opens gi at moment, or at its largest moment when it has no
 // thread there.
-func newStatePane(ix *index, st styles, gi *groupInfo, moment int) statePane {
-	c := gi.g.Counts
-	if moment < 0 || moment >= len(c) || c[moment] == 0 {
+func newStatePane(c common, gi *groupInfo, moment int) *statePane {
+	cs := gi.g.Counts
+	if moment < 0 || moment >= len(cs) || cs[moment] == 0 {
 		moment = 0
-		for i := range c {
-			if c[i] >= c[moment] {
+		for i := range cs {
+			if cs[i] >= cs[moment] {
 				moment = i
 			}
 		}
 	}
-	return statePane{ix: ix, st: st, gi: gi, moment: moment}
+	s := &statePane{common: c, gi: gi, moment: moment}
+	s.refresh()
+	return s
+}
+
+func (s *statePane) kind() screen     { return screenState }
+func (s *statePane) backName() string { return "state" }
+func (s *statePane) clone() pane      { c := *s; return &c }
+
+func (s *statePane) SetSize(w, h int) {
+	s.width, s.height = w, h
+	s.refresh()
+}
+
+func (s *statePane) SetFilter(q string) {
+	if q != s.query {
+		s.query = q
+		s.refresh()
+	}
 }
 
 // refresh filters and sorts the threads at the moment and counts the same
 // threads at the other moments: one pass over the group's threads there.
-func (s *statePane) refresh(query string, w, h int) {
-	s.query, s.width, s.height = query, w, h
+func (s *statePane) refresh() {
 	var keep *parse.Thread
 	if s.list.cursor < len(s.threads) {
 		keep = s.threads[s.list.cursor]
@@ -71,7 +88,7 @@ func (s *statePane) refresh(query string, w, h int) {
 	if s.moment < len(g.Threads) {
 		all = g.Threads[s.moment]
 	}
-	mt := newMatcher(query)
+	mt := newMatcher(s.query)
 	s.threads = s.threads[:0:0]
 	if mt.all() || mt.text(s.gi.own) {
 		s.threads = append(s.threads, all...)
@@ -83,10 +100,7 @@ func (s *statePane) refresh(query string, w, h int) {
 		}
 	}
 	// The representative thread first, so the stack shown on opening is it.
-	var rep *parse.Thread
-	if s.moment < len(g.Stacks) {
-		rep = g.Stacks[s.moment]
-	}
+	rep := s.stackAt(s.moment)
 	switch stateSorts[s.sortBy] {
 	case "name":
 		slices.SortStableFunc(s.threads, func(a, b *parse.Thread) int {
@@ -125,9 +139,15 @@ func (s *statePane) refresh(query string, w, h int) {
 		}
 	}
 	s.list.scroll(len(s.threads), s.listHeight())
+	s.showSelected()
 	if s.compare {
 		s.diff = diffStacks(s.stackAt(s.cmpFrom), s.stackAt(s.moment))
 	}
+}
+
+// showSelected puts the selected thread's stack in the stack view.
+func (s *statePane) showSelected() {
+	s.stack.show(s.selected(), marksOf(s.gi.g, s.moment))
 }
 
 // stackAt is the group's representative thread at moment m; nil if none.
@@ -139,10 +159,15 @@ func (s *statePane) stackAt(m int) *parse.Thread {
 }
 
 // listHeight is the number of thread rows: a third of what is left under
-// the five header lines and the stack groups, at least three, fewer when
-// fewer threads are shown (the stack gets the rest).
+// the header lines, at least three, fewer when fewer threads are shown
+// (the stack gets the rest).
 func (s *statePane) listHeight() int {
-	return min(max(3, (s.height-6-len(s.groupLines()))/3), max(1, len(s.threads)))
+	return min(max(3, (s.height-len(s.headLines())-2)/3), max(1, len(s.threads)))
+}
+
+// stackRoom is the number of stack lines under the stack's header.
+func (s *statePane) stackRoom() int {
+	return max(0, s.height-len(s.headLines())-1-s.listHeight()-1)
 }
 
 // maxGroupLines is how many identical-stack groups the state view lists:
@@ -189,45 +214,184 @@ func (s *statePane) groupLines() []string {
 	return lines
 }
 
-func (s *statePane) moveBy(delta int) {
-	if s.compare || s.focusStack {
-		n := len(s.diff)
-		if !s.compare {
-			lines, _ := stackLines(s.selected(), s.gi.g.Culprit)
-			n = len(lines)
+// culpritLine names the state's culprit and its entry points at the
+// moment, shortened, so that they are on the first screen whatever the
+// stack's length: "culprit Repo.query:23 · entry OrderServlet.doGet:22
+// (93), HealthServlet.doGet:26 (3, health check)". "" when the state has
+// neither.
+func (s *statePane) culpritLine() string {
+	g := s.gi.g
+	var parts []string
+	culprit := ""
+	if g.Culprit != "" {
+		culprit = shortFrame(g.Culprit)
+		parts = append(parts, "culprit "+culprit)
+	}
+	if s.moment < len(g.Entries) && len(g.Entries[s.moment]) > 0 {
+		es0 := g.Entries[s.moment]
+		if fn, _, ok := strings.Cut(es0[0].Func, " ← "); len(es0) == 1 && !ok && shortFrame(fn) == culprit {
+			return parts[0] + ", also the entry point"
 		}
-		s.stackOff = min(max(0, s.stackOff+delta), max(0, n-1))
+		var es []string
+		for _, e := range es0 {
+			fn, creator, ok := strings.Cut(e.Func, " ← ")
+			x := shortFrame(fn)
+			if x == culprit {
+				x = "the culprit"
+			}
+			if after, isCreator := strings.CutPrefix(fn, "created by "); isCreator {
+				x = "created by " + shortFunc(after)
+			}
+			if ok {
+				x += " ← " + shortFunc(creator)
+			}
+			x += " (" + itoa(e.Count)
+			if e.Probe {
+				x += ", health check"
+			}
+			es = append(es, x+")")
+		}
+		parts = append(parts, "entry "+strings.Join(es, ", "))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// headLines are the lines above the thread list, styled: title, moments,
+// the state's explanation, culprit and entry points, the same threads at
+// the other moments (wrapped, never cut) and the identical-stack groups.
+func (s *statePane) headLines() []string {
+	g := s.gi.g
+	plainBar, bar := s.momentBar()
+	if width(plainBar) > s.width {
+		bar = cut(plainBar, s.width)
+	}
+	lines := []string{
+		s.st.title.Render(cut(s.ix.titlePrefix(true)+s.title(), s.width)),
+		bar,
+		s.st.dim.Render(cut(orDash(g.Explain), s.width)),
+	}
+	if l := s.culpritLine(); l != "" {
+		for _, wl := range wrap(l, s.width, "  ") {
+			lines = append(lines, s.st.culprit.Render(wl))
+		}
+	}
+	lines = append(lines, wrap(s.sameLine(), s.width, "  ")...)
+	if s.compare {
+		return lines
+	}
+	for i, l := range s.groupLines() {
+		if i == 0 {
+			lines = append(lines, s.st.header.Render(cut(l, s.width)))
+		} else {
+			lines = append(lines, cut(l, s.width))
+		}
+	}
+	return lines
+}
+
+// Update answers the state's keys and the mouse: a click selects a thread
+// or a stack line, the wheel moves the thread cursor or scrolls the stack
+// under the pointer.
+func (s *statePane) Update(msg tea.Msg) (pane, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		return s, s.key(msg)
+	case tea.MouseWheelMsg:
+		if s.compare {
+			s.moveDiff(wheelDelta(msg))
+		} else if s.onStack(msg.Y) {
+			s.stack.move(wheelDelta(msg), s.stackRoom(), false)
+		} else {
+			s.moveBy(wheelDelta(msg))
+		}
+	case tea.MouseClickMsg:
+		s.click(msg)
+	}
+	return s, nil
+}
+
+func (s *statePane) key(msg tea.KeyPressMsg) tea.Cmd {
+	k := s.keys
+	if d, ok := k.move(msg, s.listHeight()); ok {
+		if s.compare {
+			s.moveDiff(d)
+		} else if s.focusStack {
+			s.stack.move(d, s.stackRoom(), true)
+		} else {
+			s.moveBy(d)
+		}
+		return nil
+	}
+	if m, ok := k.moment(msg, s.moment, len(s.ix.labels)); ok {
+		s.setMoment(m)
+		return nil
+	}
+	switch {
+	case key.Matches(msg, k.Sort):
+		s.cycleSort()
+	case key.Matches(msg, k.Compare):
+		s.toggleCompare()
+	case key.Matches(msg, k.Focus):
+		s.focusStack = !s.focusStack
+		s.stack.follow(s.stackRoom())
+	case key.Matches(msg, k.Copy):
+		return s.copy()
+	}
+	return nil
+}
+
+// copy puts the selected stack, or the selected frame when the stack has
+// the keys, or the comparison on the clipboard.
+func (s *statePane) copy() tea.Cmd {
+	if s.compare {
+		var lines []string
+		for _, op := range s.diff {
+			lines = append(lines, diffText(op))
+		}
+		if len(lines) == 0 {
+			return status("nothing to copy: " + s.emptySide())
+		}
+		return copyCmd(strings.Join(lines, "\n"), "the comparison")
+	}
+	text, what := s.stack.copyText(s.focusStack)
+	if text == "" {
+		return status("no thread to copy")
+	}
+	return copyCmd(text, what)
+}
+
+// onStack reports whether row y of the pane is in the stack.
+func (s *statePane) onStack(y int) bool {
+	return y > len(s.headLines())+s.listHeight()
+}
+
+func (s *statePane) click(msg tea.MouseClickMsg) {
+	if msg.Button != tea.MouseLeft || s.compare {
 		return
 	}
-	before := s.list.cursor
+	top := len(s.headLines()) + 1 // the THREADS header
+	start, end := s.list.window(len(s.threads), s.listHeight())
+	switch y := msg.Y; {
+	case y >= top && y < top+end-start:
+		s.focusStack = false
+		s.list.cursor = start + y - top
+		s.showSelected()
+	case y > top+s.listHeight():
+		if i, ok := s.stack.at(y-top-s.listHeight()-1, s.stackRoom()); ok {
+			s.focusStack = true
+			s.stack.cur = i
+		}
+	}
+}
+
+func (s *statePane) moveBy(delta int) {
 	s.list.move(delta, len(s.threads), nil)
 	s.list.scroll(len(s.threads), s.listHeight())
-	if s.list.cursor != before {
-		s.stackOff = 0
-	}
+	s.showSelected()
 }
 
-// toggleFocus moves the cursor keys between the thread list and the stack.
-func (s *statePane) toggleFocus() { s.focusStack = !s.focusStack }
-
-// window is the part [start, end) of n lines shown in room lines from the
-// stack offset; more > 0 when lines are left below (the last line of room
-// then says so).
-func (s statePane) window(n, room int) (start, end, more int) {
-	if room <= 0 {
-		return 0, 0, 0
-	}
-	start = min(s.stackOff, max(0, n-room))
-	end = min(n, start+room)
-	if end < n {
-		end--
-		more = n - end
-	}
-	return start, end, more
-}
-
-func (s statePane) moreLine(more int) string {
-	return s.st.dim.Render("  … " + plural(more, "more line") + " (tab, then ↓)")
+func (s *statePane) moveDiff(delta int) {
+	s.diffOff = min(max(0, s.diffOff+delta), max(0, len(s.diff)-1))
 }
 
 func (s *statePane) setMoment(m int) {
@@ -236,14 +400,15 @@ func (s *statePane) setMoment(m int) {
 	}
 	s.moment = m
 	s.list = cursorList{}
-	s.stackOff = 0
 	s.threads = nil
-	s.refresh(s.query, s.width, s.height)
+	s.stack = stackView{}
+	s.diffOff = 0
+	s.refresh()
 }
 
 func (s *statePane) cycleSort() {
 	s.sortBy = (s.sortBy + 1) % len(stateSorts)
-	s.refresh(s.query, s.width, s.height)
+	s.refresh()
 }
 
 // toggleCompare starts comparing the selected moment (kept on the left) with
@@ -255,7 +420,7 @@ func (s *statePane) toggleCompare() {
 		return
 	}
 	s.cmpFrom = s.moment
-	s.stackOff = 0
+	s.diffOff = 0
 	other := -1
 	for k := s.moment - 1; k >= 0 && other < 0; k-- {
 		if s.stackAt(k) != nil {
@@ -272,7 +437,8 @@ func (s *statePane) toggleCompare() {
 	}
 	s.moment = other
 	s.list = cursorList{}
-	s.refresh(s.query, s.width, s.height)
+	s.stack = stackView{}
+	s.refresh()
 }
 
 func (s *statePane) selected() *parse.Thread {
@@ -315,14 +481,15 @@ func (s *statePane) momentBar() (plain, styled string) {
 }
 
 // sameLine says how many of the threads here are the very same threads in
-// this state at the other moments.
+// this state at the other moments, the total first: "same threads here (of
+// 96): 0 at before · 76 at during-1 · 0 at after".
 func (s *statePane) sameLine() string {
 	all := 0
 	if s.moment < len(s.gi.g.Threads) {
 		all = len(s.gi.g.Threads[s.moment])
 	}
 	if all == 0 {
-		return "no thread in this state at " + s.ix.labels[s.moment]
+		return "no " + s.ix.unit + " in this state at " + s.ix.labels[s.moment]
 	}
 	var parts []string
 	for k, n := range s.same {
@@ -337,11 +504,11 @@ func (s *statePane) sameLine() string {
 	if len(parts) == 0 {
 		return plural(all, s.ix.unit) + " at " + s.ix.labels[s.moment]
 	}
-	return "same " + s.ix.unit + "s in this state: " + strings.Join(parts, " · ") + " (of " + itoa(all) + ")"
+	return "same " + s.ix.unit + "s in this state (of " + itoa(all) + "): " + strings.Join(parts, " · ")
 }
 
 // presence is one mark per moment for thread t: ● in this state, ○ in the
-// dump in another state, · not in the dump.
+// dump in another state, - not in the dump.
 func (s *statePane) presence(t *parse.Thread) string {
 	key, ok := keyOf(t)
 	if !ok {
@@ -355,17 +522,32 @@ func (s *statePane) presence(t *parse.Thread) string {
 		case g != nil:
 			b.WriteString("○")
 		default:
-			b.WriteString("·")
+			b.WriteString("-")
 		}
 	}
 	return b.String()
 }
 
-// threadRow is the text of one thread in the list.
-func threadRow(t *parse.Thread) string {
+// presenceLegend says what presence's marks mean.
+const presenceLegend = "●=here ○=other state -=absent"
+
+// threadName is how a thread is called: its JVM name, "goroutine 42", or
+// "goroutines sharing this stack" in aggregated formats.
+func threadName(t *parse.Thread) string {
+	switch {
+	case t.Name != "" || t.NativeID != "":
+		return t.Name
+	case t.ID == 0:
+		return "goroutines sharing this stack"
+	}
+	return "goroutine " + itoa(int(t.ID))
+}
+
+// threadRest is the rest of a thread's row: ids, state, weight.
+func threadRest(t *parse.Thread) string {
 	var s string
-	if t.Name != "" || t.NativeID != "" {
-		s = t.Name
+	switch {
+	case t.Name != "" || t.NativeID != "":
 		if t.ID != 0 {
 			s += "  #" + itoa(int(t.ID))
 		}
@@ -378,20 +560,12 @@ func threadRow(t *parse.Thread) string {
 		if t.StateDetail != "" {
 			s += " (" + t.StateDetail + ")"
 		}
-	} else if t.ID == 0 {
-		s = "goroutines sharing this stack"
-		if t.State != "" {
-			s += "  [" + t.State + "]"
+	case t.State != "":
+		s += "  [" + t.State
+		if t.WaitMinutes > 0 {
+			s += ", " + itoa(t.WaitMinutes) + " minutes"
 		}
-	} else {
-		s = "goroutine " + itoa(int(t.ID))
-		if t.State != "" {
-			s += "  [" + t.State
-			if t.WaitMinutes > 0 {
-				s += ", " + itoa(t.WaitMinutes) + " minutes"
-			}
-			s += "]"
-		}
+		s += "]"
 	}
 	if t.Weight > 1 {
 		s += "  ×" + itoa(t.Weight)
@@ -399,27 +573,66 @@ func threadRow(t *parse.Thread) string {
 	return s
 }
 
-func (s statePane) view() []string {
-	g := s.gi.g
-	plainBar, bar := s.momentBar()
-	if width(plainBar) > s.width {
-		bar = cut(plainBar, s.width)
+// threadRow is the text of one thread in the list.
+func threadRow(t *parse.Thread) string { return threadName(t) + threadRest(t) }
+
+// fitThread is t's row in w cells at most: the name loses its middle
+// before the rest (ids, state) is cut.
+func fitThread(t *parse.Thread, w int) string {
+	name, rest := threadName(t), threadRest(t)
+	if width(name)+width(rest) <= w {
+		return name + rest
 	}
-	lines := []string{
-		s.st.title.Render(cut(s.ix.titlePrefix(true)+s.title(), s.width)),
-		bar,
-		s.st.dim.Render(cut(orDash(g.Explain), s.width)),
-		cut(s.sameLine(), s.width),
+	name = cutMiddle(name, max(12, w-width(rest)))
+	return cut(name+rest, w)
+}
+
+// threadRows are the rows of ts with their presence marks in a column
+// right after the longest row, so that each trail sits next to its name.
+func (s *statePane) threadRows(ts []*parse.Thread) []string {
+	marksW := 0
+	if len(ts) > 0 {
+		marksW = width(s.presence(ts[0]))
 	}
+	avail := s.width - 2 - marksW - 2
+	rows := make([]string, len(ts))
+	col := 0
+	for i, t := range ts {
+		rows[i] = fitThread(t, avail)
+		col = max(col, width(rows[i]))
+	}
+	for i, t := range ts {
+		rows[i] = fit(rows[i], col) + "  " + s.presence(t)
+	}
+	return rows
+}
+
+// ShortHelp is the state's footer.
+func (s *statePane) ShortHelp() []key.Binding {
+	k := s.keys
+	b := []key.Binding{s.backKey(), key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "moment"))}
 	if s.compare {
-		return append(lines, s.compareView(s.height-len(lines))...)
+		b = append(b, short(k.Compare, "close compare"))
+	} else {
+		b = append(b, short(k.Compare, "compare"), short(k.Focus, "stack"))
 	}
-	for i, l := range s.groupLines() {
-		if i == 0 {
-			lines = append(lines, s.st.header.Render(cut(l, s.width)))
-		} else {
-			lines = append(lines, cut(l, s.width))
-		}
+	return append(b, s.globalKeys(s.kind(), true)...)
+}
+
+// FullHelp is the help screen of the state.
+func (s *statePane) FullHelp() [][]key.Binding {
+	k := s.keys
+	return [][]key.Binding{
+		k.moves(),
+		{k.Left, k.Right, k.Moment, k.Compare, k.Focus, k.Sort},
+		k.global(),
+	}
+}
+
+func (s *statePane) View() string {
+	lines := s.headLines()
+	if s.compare {
+		return strings.Join(append(lines, s.compareView(s.height-len(lines))...), "\n")
 	}
 	head := "THREADS at " + s.ix.labels[s.moment] + " (" + itoa(len(s.threads))
 	if w := weight(s.threads); w != len(s.threads) {
@@ -428,16 +641,13 @@ func (s statePane) view() []string {
 	if s.query != "" {
 		head += " matching " + `"` + s.query + `"`
 	}
-	head += ") · sort: " + stateSorts[s.sortBy] + " · ● here ○ other state · absent"
+	head += ") · sort: " + stateSorts[s.sortBy] + " · " + presenceLegend
 	lines = append(lines, s.st.header.Render(cut(head, s.width)))
 	lh := s.listHeight()
 	start, end := s.list.window(len(s.threads), lh)
-	for i := start; i < end; i++ {
-		t := s.threads[i]
-		marks := s.presence(t)
-		row := fit(threadRow(t), s.width-2-width(marks)-1) + " " + marks
-		if i == s.list.cursor {
-			lines = append(lines, s.st.selected.Render("› "+row))
+	for i, row := range s.threadRows(s.threads[start:end]) {
+		if start+i == s.list.cursor && !s.focusStack {
+			lines = append(lines, s.st.selected.Render(fit("› "+row, s.width)))
 		} else {
 			lines = append(lines, "  "+row)
 		}
@@ -447,7 +657,7 @@ func (s statePane) view() []string {
 	}
 	t := s.selected()
 	if t == nil {
-		return append(lines, s.st.dim.Render("no thread to show"))
+		return strings.Join(append(lines, s.st.dim.Render("no "+s.ix.unit+" to show")), "\n")
 	}
 	what := "STACK of " + threadRow(t)
 	if t == s.stackAt(s.moment) {
@@ -457,24 +667,24 @@ func (s statePane) view() []string {
 		what = "↕ " + what
 	}
 	lines = append(lines, s.st.header.Render(cut(what, s.width)))
-	stack, at := stackLines(t, g.Culprit)
-	start, end, more := s.window(len(stack), s.height-len(lines))
-	for i := start; i < end; i++ {
-		l := cut("  "+stack[i], s.width)
-		if i == at {
-			l = s.st.culprit.Render(l)
-		}
-		lines = append(lines, l)
+	lines = append(lines, s.stack.render(s.stackRoom(), s.width, s.focusStack, s.st)...)
+	return strings.Join(lines, "\n")
+}
+
+// diffText is one comparison line as text: "- frame", "+ frame", "  a → b".
+func diffText(op diffOp) string {
+	text := op.left
+	if op.kind == '+' {
+		text = op.right
+	} else if op.kind == ' ' && op.left != op.right {
+		text = op.left + " → " + op.right
 	}
-	if more > 0 {
-		lines = append(lines, s.moreLine(more))
-	}
-	return lines
+	return string(op.kind) + " " + text
 }
 
 // compareView shows the representative stacks at cmpFrom and moment: side
 // by side when the screen is wide enough, else as a diff.
-func (s statePane) compareView(room int) []string {
+func (s *statePane) compareView(room int) []string {
 	a, b := s.ix.labels[s.cmpFrom], s.ix.labels[s.moment]
 	lines := []string{s.st.header.Render(cut("COMPARE representative stacks: "+a+" (left, fixed) ⇄ "+b+" (←/→) · c closes", s.width))}
 	if empty := s.emptySide(); empty != "" {
@@ -515,13 +725,7 @@ func (s statePane) compareView(room int) []string {
 			}
 			l = mark + fit(op.left, colW) + " │ " + cut(op.right, colW)
 		} else {
-			text := op.left
-			if op.kind == '+' {
-				text = op.right
-			} else if op.kind == ' ' && op.left != op.right {
-				text = op.left + " → " + op.right
-			}
-			l = cut(string(op.kind)+" "+text, s.width)
+			l = cut(diffText(op), s.width)
 		}
 		switch op.kind {
 		case '-':
@@ -531,10 +735,11 @@ func (s statePane) compareView(room int) []string {
 		}
 		ops = append(ops, l)
 	}
-	start, end, more := s.window(len(ops), room-len(lines))
+	v := stackView{lines: make([]stackLine, len(ops)), off: s.diffOff}
+	start, end, more := v.window(room - len(lines))
 	lines = append(lines, ops[start:end]...)
 	if more > 0 {
-		lines = append(lines, s.moreLine(more))
+		lines = append(lines, s.st.dim.Render("  … "+plural(more, "more line")+" (↓)"))
 	}
 	return lines
 }

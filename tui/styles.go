@@ -9,6 +9,7 @@ import (
 // styles are every style the TUI uses, in one place. With NoColor they keep
 // only text attributes (bold, reverse), as NO_COLOR asks.
 type styles struct {
+	plain    lipgloss.Style // text as it is
 	title    lipgloss.Style // screen title line
 	header   lipgloss.Style // section headers ("FINDINGS", "POOLS")
 	dim      lipgloss.Style // secondary text: moments with no threads, hints
@@ -28,6 +29,7 @@ func newStyles(noColor bool) styles {
 	s := lipgloss.NewStyle()
 	if noColor {
 		return styles{
+			plain:    s,
 			title:    s.Bold(true),
 			header:   s.Bold(true),
 			dim:      s,
@@ -45,6 +47,7 @@ func newStyles(noColor bool) styles {
 	}
 	c := lipgloss.Color
 	return styles{
+		plain:    s,
 		title:    s.Bold(true).Foreground(c("#7D56F4")),
 		header:   s.Bold(true).Foreground(c("#5FAFFF")),
 		dim:      s.Foreground(c("#808080")),

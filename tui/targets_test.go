@@ -57,8 +57,8 @@ func TestTargetsGolden(t *testing.T) {
 func openPoolNamed(t *testing.T, m Model, name string) Model {
 	t.Helper()
 	m = send(t, m, "g")
-	for range m.overview.rows {
-		if r := m.overview.selected(); r != nil && r.p != nil && r.p.p.Name == name {
+	for range overviewOf(t, m).rows {
+		if r := overviewOf(t, m).selected(); r != nil && r.p != nil && r.p.p.Name == name {
 			return send(t, m, "enter")
 		}
 		m = send(t, m, "down")
@@ -71,8 +71,8 @@ func openPoolNamed(t *testing.T, m Model, name string) Model {
 func openStateNamed(t *testing.T, m Model, state string) Model {
 	t.Helper()
 	m = send(t, m, "g")
-	for range m.pool.groups {
-		if gi := m.pool.selected(); gi != nil && gi.g.State == state {
+	for range poolOf(t, m).groups {
+		if gi := poolOf(t, m).selected(); gi != nil && gi.g.State == state {
 			return send(t, m, "enter")
 		}
 		m = send(t, m, "down")
@@ -99,15 +99,15 @@ func TestSessionTargets(t *testing.T) {
 	m = send(t, m, "2") // during-1: the moment is kept by label
 	contains(t, "web-1 state", text(m), "web-1 (1 of 3, t: next) › http-nio-18080-exec-* › socket-read (http-client)", "[2:during-1 20]")
 	m = send(t, m, "t")
-	if m.screen != screenState {
-		t.Fatalf("t on a state went to screen %d, want the same state in web-2", m.screen)
+	if m.screen() != screenState {
+		t.Fatalf("t on a state went to screen %d, want the same state in web-2", m.screen())
 	}
 	contains(t, "web-2 state", text(m), "web-2 (2 of 3, t: next) › http-nio-18080-exec-* › socket-read (http-client)",
 		"[2:during-1 200]", "showing web-2 (2 of 3)")
 
 	m = send(t, m, "t")
-	if m.screen != screenPool || m.pool.moment != 1 {
-		t.Fatalf("t to shop-1: screen %d at moment %d, want its worker pool at during-1", m.screen, m.pool.moment)
+	if m.screen() != screenPool || poolOf(t, m).moment != 1 {
+		t.Fatalf("t to shop-1: screen %d at moment %d, want its worker pool at during-1", m.screen(), poolOf(t, m).moment)
 	}
 	contains(t, "shop-1 pool", text(m), "shop-1 (3 of 3, t: next) › POOL http-nio-18080-exec-*", "[during-1]",
 		"shop-1 has no socket-read (http-client) in http-nio-18080-exec-*")
@@ -119,8 +119,8 @@ func TestSessionTargets(t *testing.T) {
 	contains(t, "shop-1 export", md, "# shop-1 › POOL shop-db housekeeper")
 
 	m = send(t, m, "t")
-	if m.screen != screenOverview {
-		t.Fatalf("t to web-1, which has no shop-db pool, went to screen %d, want its overview", m.screen)
+	if m.screen() != screenOverview {
+		t.Fatalf("t to web-1, which has no shop-db pool, went to screen %d, want its overview", m.screen())
 	}
 	contains(t, "back to web-1", text(m), "web-1 (1 of 3) · jvm", "web-1 has no pool shop-db housekeeper")
 }

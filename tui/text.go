@@ -42,36 +42,160 @@ func cut(s string, w int) string {
 	return s
 }
 
-// cutStatus cuts a status line to w cells; the path of "wrote PATH" loses
-// its start, not its file name ("wrote …/exports/dumpdiff-pool-….md").
-func cutStatus(s string, w int) string {
-	path, ok := strings.CutPrefix(s, "wrote ")
-	if !ok || width(s) <= w || w < 20 {
-		return cut(s, w)
-	}
-	room := w - width("wrote …")
-	return "wrote …" + ansi.TruncateLeft(path, width(path)-room, "")
-}
-
 var sparkLevels = []rune("▁▂▃▄▅▆▇█")
 
-// sparkline draws counts scaled to their largest value: a zero is the lowest
+// sparkline draws counts on a scale whose top bar is top, shared by every
+// sparkline of a screen so that a constant 1 does not look like a
+// saturated 200 (top ≤ 0: the largest of counts). A zero is the lowest
 // bar, any other count at least the second, so zero stays visible.
-func sparkline(counts []int) string {
-	hi := 0
-	for _, c := range counts {
-		hi = max(hi, c)
+func sparkline(counts []int, top int) string {
+	if top <= 0 {
+		top = maxOf(counts)
 	}
 	var b strings.Builder
 	for _, c := range counts {
 		lvl := 0
-		if c > 0 && hi > 0 {
-			lvl = 1 + (c*6+hi-1)/hi // 2..7 of 0..7
+		if c > 0 && top > 0 {
+			lvl = 1 + (min(c, top)*6+top-1)/top // 2..7 of 0..7
 			lvl = min(lvl, 7)
 		}
 		b.WriteRune(sparkLevels[lvl])
 	}
 	return b.String()
+}
+
+// maxOf is the largest of counts; 0 when empty.
+func maxOf(counts []int) int {
+	hi := 0
+	for _, c := range counts {
+		hi = max(hi, c)
+	}
+	return hi
+}
+
+// fitMiddle is fit that, when s is too long, keeps both ends and drops the
+// middle ("http-nio-127…18080-exec-*"): names that differ only at the end
+// stay apart.
+func fitMiddle(s string, w int) string {
+	s = cutMiddle(s, w)
+	return s + strings.Repeat(" ", max(0, w-width(s)))
+}
+
+// cutMiddle cuts s to at most w cells by dropping its middle; the end
+// keeps one cell more than the start (an id, a port, a "-*").
+func cutMiddle(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	n := width(s)
+	if n <= w {
+		return s
+	}
+	if w < 5 {
+		return cut(s, w)
+	}
+	head := (w - 1) / 2
+	tail := w - 1 - head
+	return ansi.Truncate(s, head, "") + "…" + ansi.TruncateLeft(s, n-tail, "")
+}
+
+// wrap breaks s into lines of at most w cells at spaces, a word longer than
+// a line split where it must: nothing is cut and nothing is left out.
+// Every line but the first starts with indent (counted in w). s is plain
+// text (no ANSI sequences).
+func wrap(s string, w int, indent string) []string {
+	if width(s) <= w {
+		return []string{s} // as it is, its inner spaces kept
+	}
+	iw := width(indent)
+	if w < iw+8 {
+		indent, iw = "", 0
+	}
+	w = max(w, 1)
+	// Leading spaces (a lock line under its frame) stay, on every line.
+	lead := s[:len(s)-len(strings.TrimLeft(s, " "))]
+	if width(lead)+8 > w {
+		lead = ""
+	}
+	indent, iw = lead+indent, width(lead)+iw
+	var lines []string
+	line, lw, empty := lead, width(lead), true
+	for _, word := range strings.Fields(s) {
+		ww := width(word)
+		if !empty {
+			if lw+1+ww <= w {
+				line, lw = line+" "+word, lw+1+ww
+				continue
+			}
+			lines = append(lines, line)
+			line, lw = indent, iw
+		}
+		for lw+ww > w {
+			part := ansi.Truncate(word, w-lw, "")
+			if part == "" {
+				break // a wide rune wider than the room left: it goes whole
+			}
+			// Split a frame before its location, else after a dot, slash
+			// or dollar, when there is one in the second half of the room.
+			if i := strings.LastIndexByte(part, '('); i > len(part)/2 {
+				part = part[:i]
+			} else if i := strings.LastIndexAny(part, "./$"); i+1 > len(part)/2 && i+1 < len(part) {
+				part = part[:i+1]
+			}
+			lines = append(lines, line+part)
+			line, lw = indent, iw
+			word = word[len(part):]
+			ww = width(word)
+		}
+		if word == "" {
+			empty = true // the split filled its last line exactly
+			continue
+		}
+		line, lw, empty = line+word, lw+ww, false
+	}
+	if !empty || len(lines) == 0 {
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+// shortFrame is a frame as the analysis prints it, shortened for one line
+// of a narrow screen, as report's StackGroup labels shorten it:
+// "com.example.shop.Repo.query(Repo.java:23)" → "Repo.query:23",
+// "net/http.(*conn).serve (server.go:2092)" → "http.(*conn).serve:2092".
+func shortFrame(s string) string {
+	fn, loc := s, ""
+	if strings.HasSuffix(s, ")") {
+		if i := strings.LastIndexByte(s, '('); i > 0 {
+			fn, loc = strings.TrimSpace(s[:i]), s[i+1:len(s)-1]
+		}
+	}
+	out := shortFunc(fn)
+	if i := strings.LastIndexByte(loc, ':'); i >= 0 {
+		if _, err := strconv.Atoi(loc[i+1:]); err == nil {
+			out += loc[i:]
+		}
+	}
+	return out
+}
+
+// shortFunc drops a Go function's import path or a Java method's package.
+func shortFunc(fn string) string {
+	if i := strings.LastIndexByte(fn, '/'); i >= 0 {
+		return fn[i+1:]
+	}
+	if strings.Contains(fn, "(*") {
+		return fn
+	}
+	last := strings.LastIndexByte(fn, '.')
+	if last <= 0 {
+		return fn
+	}
+	prev := strings.LastIndexByte(fn[:last], '.')
+	if prev < 0 {
+		return fn
+	}
+	return fn[prev+1:]
 }
 
 // gapCol in the indexes columns returns stands for hidden moments: it is
@@ -186,9 +310,9 @@ func labelCells(labels []string, idx, widths []int, sel int) string {
 		}
 		l := labels[i]
 		if i == sel {
-			l = "[" + cut(l, widths[k]-3) + "]"
+			l = "[" + cutMiddle(l, widths[k]-3) + "]"
 		}
-		b.WriteString(right(cut(l, widths[k]-1), widths[k]))
+		b.WriteString(right(cutMiddle(l, widths[k]-1), widths[k]))
 	}
 	return b.String()
 }

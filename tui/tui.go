@@ -1,7 +1,9 @@
 // Package tui is dumpdiff's interactive terminal UI: the overview of
-// findings and pools, a pool's states × moments table, a state's threads and
+// findings and pools, a finding whole (its sentence, facts and a stack), a
+// deadlock's cycle, a pool's states × moments table, a state's threads and
 // stacks at each moment, and the comparison of a state's stacks between two
-// moments. It only reads an *analyze.Result, computed once.
+// moments. Each screen is a pane (component.go); the root model routes to
+// the one on top. It only reads an *analyze.Result, computed once.
 package tui
 
 import (

@@ -22,6 +22,8 @@ func TestViewGolden(t *testing.T) {
 		{"go-state-before", goData, []string{"down", "down", "enter", "enter", "1"}},
 		{"go-compare", goData, []string{"down", "down", "enter", "enter", "c"}},
 		{"go-finding", goData, []string{"enter"}},
+		{"go-finding-state", goData, []string{"enter", "enter"}},
+		{"go-labels-state", goLabels, []string{"enter", "enter"}},
 		{"go-filter", goData, []string{"/", "handleSearch", "enter"}},
 		{"go-sort", goData, []string{"s", "s", "s"}},
 		{"go-help", goData, []string{"?"}},
@@ -31,9 +33,19 @@ func TestViewGolden(t *testing.T) {
 		{"empty", empty, []string{"enter", "down", "s", "/", "x", "enter", "?"}},
 		{"empty-overview", empty, nil},
 		{"hikari-pool", hikari, []string{"down", "down", "enter", "3"}},
-		{"hikari-state", hikari, []string{"enter"}},
+		{"hikari-finding", hikari, []string{"enter"}},
+		{"hikari-finding-stack", hikari, []string{"enter", "tab"}},
+		{"hikari-state", hikari, []string{"enter", "enter"}},
+		{"hikari-state-health", hikari, []string{"enter", "enter", "/", "HealthServlet", "enter"}},
+		{"deadlock-finding", deadlock, []string{"enter"}},
+		{"deadlock-cycle", deadlock, []string{"enter", "enter"}},
+		{"deadlock-cycle-stack", deadlock, []string{"enter", "enter", "down", "tab", "down"}},
+		{"saturated-overview", noTimeout, nil},
+		{"saturated-pool", noTimeout, []string{"down", "down", "enter"}},
+		{"saturated-finding", noTimeout, []string{"down", "enter"}},
 		{"jvm-overview", jvmData, []string{"G", "enter"}},
 		{"jvm-finding", jvmData, []string{"enter"}},
+		{"jvm-help", jvmData, []string{"enter", "enter", "?"}},
 		{"jvm-state", jvmData, []string{"down", "enter", "enter", "down"}},
 		{"jvm-compare", jvmData, []string{"down", "enter", "enter", "c"}},
 	}
@@ -89,7 +101,7 @@ func TestPoolHiddenMoments(t *testing.T) {
 	s := text(m)
 	checkSize(t, s, 64, 16)
 	golden(t, "go-pool-hidden-64x16.txt", s)
-	n := hidden(m.ix.labels, m.pool.colIdx)
+	n := hidden(m.ix.labels, poolOf(t, m).colIdx)
 	if n == 0 {
 		t.Fatalf("at 64 columns no moment is hidden:\n%s", s)
 	}
@@ -112,7 +124,7 @@ func TestFilterPlaceholder(t *testing.T) {
 func TestStateStackGroups(t *testing.T) {
 	m := New(hikari(t), Options{NoColor: true})
 	nm, _ := m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
-	m = send(t, nm.(Model), "enter") // the db-pool-exhausted finding
+	m = send(t, nm.(Model), "enter", "enter") // the db-pool-exhausted finding's state
 	contains(t, "state view", text(m), "IDENTICAL STACKS at during-2: 2 groups",
 		"  93  at OrderRepository.recentOrderSummary:23 from OrderServlet.doGet:22",
 		"   3  at HealthServlet.doGet:26 (health check)")
