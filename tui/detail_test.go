@@ -161,6 +161,19 @@ func TestDeadlockCycle(t *testing.T) {
 	}
 	m = send(t, m, "down")
 	contains(t, "second member", text(m), "› transfer-2", "STACK of transfer-2  #13", "- locked <0x00000000fc0dfed8>")
+
+	// m writes the cycle: its members and their stacks.
+	dir := t.TempDir()
+	m.opt.ExportDir, m.opt.Now = dir, fixedNow
+	m = send(t, m, "m")
+	md := readFile(t, filepath.Join(dir, "dumpdiff-cycle-20261129-173000.md"))
+	contains(t, "cycle export", md, "# Deadlock cycle at dump",
+		"- transfer-1 at com.example.bank.TransferService.transferSynchronized(TransferService.java:32) waits for &lt;0x00000000fc0dfed8&gt; (a com.example.bank.Account) held by transfer-2",
+		"## Stack of transfer-2  \\#13", "  - locked <0x00000000fc0dfed8> (a com.example.bank.Account)")
+	if strings.Contains(md, "teller") {
+		t.Errorf("the cycle export lists a teller:\n%s", md)
+	}
+	checkMarkdown(t, md)
 	m = send(t, m, "esc")
 	if m.screen() != screenFinding {
 		t.Fatalf("esc from the cycle went to screen %d, want the finding", m.screen())

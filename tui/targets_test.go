@@ -123,6 +123,14 @@ func TestSessionTargets(t *testing.T) {
 		t.Fatalf("t to web-1, which has no shop-db pool, went to screen %d, want its overview", m.screen())
 	}
 	contains(t, "back to web-1", text(m), "web-1 (1 of 3) · jvm", "web-1 has no pool shop-db housekeeper")
+
+	// From a finding, t shows the same finding in the next target, or says
+	// it has none.
+	m = send(t, m, "g", "enter", "t")
+	if m.screen() != screenOverview {
+		t.Fatalf("t from web-1's recovered finding went to screen %d, want web-2's overview", m.screen())
+	}
+	contains(t, "web-2 without the finding", text(m), "web-2 has no finding recovered http-nio-18080-exec-* socket-read http-client")
 }
 
 // TestOneTargetNoKey checks that a single analysis neither answers t nor
