@@ -65,6 +65,11 @@ const (
 	screenHelp
 )
 
+// name is how the help calls screen s.
+func (s screen) name() string {
+	return [...]string{"loading", "overview", "finding", "cycle", "pool", "state", "help"}[s]
+}
+
 // common is what every pane embeds (soft-serve's common.Common): the
 // analysis it reads, styles and keys, its size, the filter in force and
 // what esc goes back to.

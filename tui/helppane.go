@@ -18,7 +18,7 @@ type helpPane struct {
 }
 
 func newHelpPane(c common, of pane, m help.Model) *helpPane {
-	return &helpPane{common: c, of: of.backName(), full: of.FullHelp(), model: m}
+	return &helpPane{common: c, of: of.kind().name(), full: of.FullHelp(), model: m}
 }
 
 func (h *helpPane) kind() screen       { return screenHelp }

@@ -312,7 +312,11 @@ func (s *statePane) Update(msg tea.Msg) (pane, tea.Cmd) {
 
 func (s *statePane) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := s.keys
-	if d, ok := k.move(msg, s.listHeight()); ok {
+	page := s.listHeight()
+	if s.compare || s.focusStack {
+		page = max(1, s.stackRoom()-1)
+	}
+	if d, ok := k.move(msg, page); ok {
 		if s.compare {
 			s.moveDiff(d)
 		} else if s.focusStack {
