@@ -8,10 +8,10 @@ import (
 	"github.com/dumpdiff/dumpdiff/parse"
 )
 
-// shortFunc drops what a reader of a narrow table can do without: the
+// ShortFunc drops what a reader of a narrow table can do without: the
 // import path of a Go function ("net/http.(*conn).serve" → "http.(*conn).serve")
 // or the package of a Java method ("sun.nio.ch.Net.poll" → "Net.poll").
-func shortFunc(fn string) string {
+func ShortFunc(fn string) string {
 	if i := strings.LastIndexByte(fn, '/'); i >= 0 {
 		return fn[i+1:] // Go: the package name stays, its path goes
 	}
@@ -29,10 +29,10 @@ func shortFunc(fn string) string {
 	return fn[prev+1:]
 }
 
-// shortFrame shortens a frame as the analysis prints it: a function with an
+// ShortFrame shortens a frame as the analysis prints it: a function with an
 // optional location in parentheses, "com.example.Upstream.fetch(Upstream.java:42)"
 // → "Upstream.fetch:42". A location without a line number is dropped.
-func shortFrame(s string) string {
+func ShortFrame(s string) string {
 	fn, loc := s, ""
 	if strings.HasSuffix(s, ")") {
 		// The location is the last parenthesised part; a Go receiver
@@ -41,7 +41,7 @@ func shortFrame(s string) string {
 			fn, loc = strings.TrimSpace(s[:i]), s[i+1:len(s)-1]
 		}
 	}
-	out := shortFunc(fn)
+	out := ShortFunc(fn)
 	if i := strings.LastIndexByte(loc, ':'); i >= 0 {
 		if _, err := strconv.Atoi(loc[i+1:]); err == nil {
 			out += loc[i:]

@@ -22,8 +22,8 @@ func TestShortFunc(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := shortFunc(tt.in); got != tt.want {
-				t.Errorf("shortFunc(%q) = %q, want %q", tt.in, got, tt.want)
+			if got := ShortFunc(tt.in); got != tt.want {
+				t.Errorf("ShortFunc(%q) = %q, want %q", tt.in, got, tt.want)
 			}
 		})
 	}
@@ -41,8 +41,8 @@ func TestShortFrame(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := shortFrame(tt.in); got != tt.want {
-				t.Errorf("shortFrame(%q) = %q, want %q", tt.in, got, tt.want)
+			if got := ShortFrame(tt.in); got != tt.want {
+				t.Errorf("ShortFrame(%q) = %q, want %q", tt.in, got, tt.want)
 			}
 		})
 	}

@@ -314,7 +314,7 @@ func (v *htmlView) groupsText(sgs []StackGroup) string {
 func htmlGroupLabel(sg StackGroup) string {
 	var s []string
 	if sg.Culprit != "" {
-		s = append(s, `at <code class="culprit">`+he(shortFrame(sg.Culprit))+`</code>`)
+		s = append(s, `at <code class="culprit">`+he(ShortFrame(sg.Culprit))+`</code>`)
 	}
 	if sg.Entry != "" && sg.Entry != sg.Culprit {
 		s = append(s, `from <code class="entry">`+he(shortEntry(sg.Entry))+`</code>`)
@@ -646,9 +646,9 @@ func (v *htmlView) threadList(b *strings.Builder, s stateRow) {
 		search := strings.ToLower(name + " " + top + " " + cul)
 		fmt.Fprintf(b, `<li data-search="%s"><code>%s</code>`, he(search), he(name))
 		if cul != "" {
-			fmt.Fprintf(b, ` <span class="muted">at</span> <code class="culprit">%s</code>`, he(shortFrame(cul)))
+			fmt.Fprintf(b, ` <span class="muted">at</span> <code class="culprit">%s</code>`, he(ShortFrame(cul)))
 		} else if top != "" {
-			fmt.Fprintf(b, ` <span class="muted">at</span> <code>%s</code>`, he(shortFrame(top)))
+			fmt.Fprintf(b, ` <span class="muted">at</span> <code>%s</code>`, he(ShortFrame(top)))
 		}
 		b.WriteString("</li>\n")
 	}

@@ -299,7 +299,7 @@ func (j *jiraView) groupsText(sgs []StackGroup) string {
 		}
 		s := fmt.Sprint(sg.Count)
 		if sg.Culprit != "" {
-			s += " at " + jiraCode(shortFrame(sg.Culprit))
+			s += " at " + jiraCode(ShortFrame(sg.Culprit))
 		}
 		if sg.Entry != "" && sg.Entry != sg.Culprit {
 			s += " from " + jiraCode(shortEntry(sg.Entry))

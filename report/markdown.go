@@ -350,7 +350,7 @@ func (m *mdView) groupsText(sgs []StackGroup) string {
 func mdGroupLabel(sg StackGroup) string {
 	s := ""
 	if sg.Culprit != "" {
-		s += " at " + mdCode(shortFrame(sg.Culprit), false)
+		s += " at " + mdCode(ShortFrame(sg.Culprit), false)
 	}
 	if sg.Entry != "" && sg.Entry != sg.Culprit {
 		s += " from " + mdCode(shortEntry(sg.Entry), false)

@@ -143,7 +143,7 @@ func slackLines(rs *rows, prefix string) []string {
 				}
 				s := fmt.Sprint(sg.Count)
 				if sg.Culprit != "" {
-					s += " at " + slackCode(shortFrame(sg.Culprit))
+					s += " at " + slackCode(ShortFrame(sg.Culprit))
 				}
 				if sg.Entry != "" && sg.Entry != sg.Culprit {
 					s += " from " + slackCode(shortEntry(sg.Entry))

@@ -126,7 +126,7 @@ func firstDifference(a, b *parse.Thread) (string, int) {
 func (sg StackGroup) Label() string {
 	var parts []string
 	if sg.Culprit != "" {
-		parts = append(parts, "at "+shortFrame(sg.Culprit))
+		parts = append(parts, "at "+ShortFrame(sg.Culprit))
 	}
 	if sg.Entry != "" && sg.Entry != sg.Culprit {
 		parts = append(parts, "from "+shortEntry(sg.Entry))
@@ -149,11 +149,11 @@ func (sg StackGroup) Label() string {
 func shortEntry(e string) string {
 	fn, creator, ok := strings.Cut(e, " ← ")
 	if strings.HasPrefix(fn, "created by ") {
-		return "created by " + shortFunc(strings.TrimPrefix(fn, "created by "))
+		return "created by " + ShortFunc(strings.TrimPrefix(fn, "created by "))
 	}
-	s := shortFrame(fn)
+	s := ShortFrame(fn)
 	if ok {
-		s += " ← " + shortFunc(creator)
+		s += " ← " + ShortFunc(creator)
 	}
 	return s
 }
@@ -163,7 +163,7 @@ func shortDiffers(d string) string {
 	if !ok {
 		return d
 	}
-	return head + ": " + shortFrame(frame)
+	return head + ": " + ShortFrame(frame)
 }
 
 // groupsLine says what the groups of a state at a moment are, in a line:

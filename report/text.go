@@ -211,7 +211,7 @@ func (t *textView) verdictSection() {
 		if f.frame != "" || f.culprit != "" {
 			var parts []string
 			if f.frame != "" {
-				parts = append(parts, "at "+shortFrame(f.frame))
+				parts = append(parts, "at "+ShortFrame(f.frame))
 			}
 			if f.culprit != "" {
 				parts = append(parts, "culprit "+f.culprit)
@@ -405,10 +405,10 @@ func (t *textView) poolSection() {
 func stateDetail(s stateRow, unit string) string {
 	var parts []string
 	if s.frame != "" {
-		parts = append(parts, "at "+shortFrame(s.frame))
+		parts = append(parts, "at "+ShortFrame(s.frame))
 	}
 	if s.culprit != "" {
-		parts = append(parts, "culprit "+shortFrame(s.culprit))
+		parts = append(parts, "culprit "+ShortFrame(s.culprit))
 	}
 	if s.same > 0 {
 		parts = append(parts, fmt.Sprintf("%d same %s since the rise", s.same, unit))

@@ -118,14 +118,14 @@ func findingSeries(r *analyze.Result, f *analyze.Finding) []series {
 		for i := range l {
 			l[i] = f.Limit.Size
 		}
-		out = append(out, series{name: limitText(f.Limit), role: "limit", counts: l})
+		out = append(out, series{name: LimitText(f.Limit), role: "limit", counts: l})
 	}
 	return out
 }
 
-// limitText is a pool's limit and where the number comes from: "limit 200
+// LimitText is a pool's limit and where the number comes from: "limit 200
 // (Tomcat maxThreads default)".
-func limitText(l analyze.Limit) string {
+func LimitText(l analyze.Limit) string {
 	s := fmt.Sprintf("limit %d", l.Size)
 	switch {
 	case l.What != "":

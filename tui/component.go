@@ -4,6 +4,8 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/dumpdiff/dumpdiff/internal/words"
 )
 
 // pane is one screen of the TUI, in the shape of soft-serve's
@@ -159,7 +161,7 @@ func copyCmd(text, what string) tea.Cmd {
 			n++
 		}
 	}
-	return tea.Batch(tea.SetClipboard(text), status("copied "+what+" ("+plural(n, "line")+") to the clipboard (OSC 52)"))
+	return tea.Batch(tea.SetClipboard(text), status("copied "+what+" ("+words.Plural(n, "line")+") to the clipboard (OSC 52)"))
 }
 
 // wheelStep is how many rows one notch of the mouse wheel moves.

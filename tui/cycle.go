@@ -7,7 +7,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dumpdiff/dumpdiff/analyze"
+	"github.com/dumpdiff/dumpdiff/internal/words"
 	"github.com/dumpdiff/dumpdiff/parse"
+	"github.com/dumpdiff/dumpdiff/report"
 )
 
 // cyclePane is a deadlock's cycle: only the threads in it (not those that
@@ -53,11 +55,11 @@ func (p *cyclePane) headLines() []string {
 		names = append(names, m.Name)
 	}
 	names = append(names, p.f.Cycle[0].Name)
-	title := "DEADLOCK CYCLE of " + plural(len(p.f.Cycle), p.ix.unit) + " at " + p.ix.labels[p.f.At] + " · " + strings.Join(names, " → ")
+	title := "DEADLOCK CYCLE of " + words.Plural(len(p.f.Cycle), p.ix.unit) + " at " + p.ix.labels[p.f.At] + " · " + strings.Join(names, " → ")
 	lines := []string{p.st.title.Render(cut(p.ix.titlePrefix(true)+title, p.width))}
 	note := "each waits for a lock the next one holds"
 	if n := len(p.f.Blocked); n > 0 {
-		note += " · " + plural(n, "more "+p.ix.unit) + " wait on the cycle without being in it (not listed)"
+		note += " · " + words.Plural(n, "more "+p.ix.unit) + " wait on the cycle without being in it (not listed)"
 	}
 	for _, l := range wrap(note, p.width, "  ") {
 		lines = append(lines, p.st.dim.Render(l))
@@ -93,7 +95,7 @@ func (p *cyclePane) memberLines(i int) (string, string) {
 	name := cutMiddle(m.Name, max(12, p.width-2-width(rest)))
 	var detail []string
 	if at := orFirst(m.Culprit, m.Frame); at != "" {
-		detail = append(detail, "at "+shortFrame(at))
+		detail = append(detail, "at "+report.ShortFrame(at))
 	}
 	if w := m.WaitsFor; w != nil && w.Class != "" {
 		detail = append(detail, "the lock: a "+w.Class)

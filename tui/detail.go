@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dumpdiff/dumpdiff/analyze"
+	"github.com/dumpdiff/dumpdiff/internal/words"
 	"github.com/dumpdiff/dumpdiff/parse"
 	"github.com/dumpdiff/dumpdiff/report"
 )
@@ -293,7 +294,7 @@ func (d *detailPane) facts() []fact {
 	if f.Limit.Size > 0 || f.Idle > 0 || f.Waiting > 0 {
 		var parts []string
 		if f.Limit.Size > 0 {
-			parts = append(parts, limitText(f.Limit))
+			parts = append(parts, report.LimitText(f.Limit))
 		}
 		parts = append(parts, "idle "+itoa(f.Idle), "waiting "+itoa(f.Waiting))
 		addf("pool size", strings.Join(parts, " · "))
@@ -304,12 +305,12 @@ func (d *detailPane) facts() []fact {
 	if w := f.Wait; w != nil && w.Goroutines > 0 {
 		s := itoa(w.MinMinutes) + "–" + itoa(w.MaxMinutes) + " minutes"
 		if w.MinMinutes == w.MaxMinutes {
-			s = plural(w.MinMinutes, "minute")
+			s = words.Plural(w.MinMinutes, "minute")
 		}
-		addf("waited", s+", as printed by "+plural(w.Goroutines, "goroutine"))
+		addf("waited", s+", as printed by "+words.Plural(w.Goroutines, "goroutine"))
 	}
 	if f.Parents > 0 {
-		addf("creators", plural(f.Parents, "goroutine")+" created them")
+		addf("creators", words.Plural(f.Parents, "goroutine")+" created them")
 	}
 	if f.Same > 0 {
 		addf("same", itoa(f.Same)+" are the very same "+ix.unit+"s from "+ix.labels[max(0, f.Since)]+" to "+ix.labels[len(ix.labels)-1])
@@ -319,7 +320,7 @@ func (d *detailPane) facts() []fact {
 	}
 	if f.CPUThreads > 0 {
 		per := f.CPU / time.Duration(f.CPUThreads)
-		addf("CPU", per.Round(time.Microsecond).String()+" per thread meanwhile, on "+plural(f.CPUThreads, "thread"))
+		addf("CPU", per.Round(time.Microsecond).String()+" per thread meanwhile, on "+words.Plural(f.CPUThreads, "thread"))
 	}
 	if f.Headline != "" {
 		addf("runtime", f.Headline)
@@ -537,7 +538,7 @@ func (d *detailPane) View() string {
 	}
 	lines = append(lines, d.doc[d.off:end]...)
 	if more > 0 {
-		lines = append(lines, d.st.dim.Render(cut("  … "+plural(more, "more line")+" (↓, tab: the stack)", d.width)))
+		lines = append(lines, d.st.dim.Render(cut("  … "+words.Plural(more, "more line")+" (↓, tab: the stack)", d.width)))
 	}
 	return strings.Join(lines, "\n")
 }

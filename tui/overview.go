@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dumpdiff/dumpdiff/analyze"
+	"github.com/dumpdiff/dumpdiff/internal/words"
 	"github.com/dumpdiff/dumpdiff/report"
 )
 
@@ -153,7 +154,7 @@ func (o *overviewPane) refresh() {
 		o.top = max(o.top, maxOf(internalCounts))
 	}
 	if o.top > 0 {
-		o.text(o.st.dim, "  bars share one scale: █ = "+plural(o.top, o.ix.unit))
+		o.text(o.st.dim, "  bars share one scale: █ = "+words.Plural(o.top, o.ix.unit))
 	} else {
 		o.text(o.st.dim, "")
 	}
@@ -176,7 +177,7 @@ func (o *overviewPane) refresh() {
 		if o.unfold {
 			mark = "- "
 		}
-		o.rows = append(o.rows, o.poolRow(nil, mark+o.ix.internalName+" ("+plural(len(internal), "pool")+")", counts, rowInternal))
+		o.rows = append(o.rows, o.poolRow(nil, mark+o.ix.internalName+" ("+words.Plural(len(internal), "pool")+")", counts, rowInternal))
 		if o.unfold {
 			for _, pi := range internal {
 				o.rows = append(o.rows, o.poolRow(pi, "  "+pi.p.Name, pi.p.Counts, rowPool))
@@ -384,17 +385,17 @@ func (o *overviewPane) title() string {
 	if r.Runtime != "" {
 		s += " · " + string(r.Runtime)
 	}
-	s += " · " + plural(len(r.Moments), "moment")
+	s += " · " + words.Plural(len(r.Moments), "moment")
 	switch n := len(o.ix.full); {
 	case n == 1:
 		s += " (" + o.ix.full[0] + ")"
 		if len(r.Totals) == 1 {
-			s += " · " + plural(r.Totals[0], o.ix.unit)
+			s += " · " + words.Plural(r.Totals[0], o.ix.unit)
 		}
 	case n > 1:
 		s += " (" + o.ix.full[0] + " → " + o.ix.full[n-1] + ")"
 		if len(r.Totals) == n {
-			s += " · " + plural(r.Totals[n-1], o.ix.unit) + " at the last"
+			s += " · " + words.Plural(r.Totals[n-1], o.ix.unit) + " at the last"
 		}
 	}
 	return s

@@ -9,6 +9,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dumpdiff/dumpdiff/analyze"
+	"github.com/dumpdiff/dumpdiff/internal/words"
+	"github.com/dumpdiff/dumpdiff/report"
 )
 
 // poolSorts are the orders of the state list, cycled by `s`.
@@ -201,33 +203,18 @@ func (p *poolPane) limit() analyze.Limit {
 	return analyze.Limit{}
 }
 
-// limitText is a pool's limit and where the number comes from, as the
-// report says it: "limit 200 (Tomcat maxThreads default)".
-func limitText(l analyze.Limit) string {
-	s := "limit " + itoa(l.Size)
-	switch {
-	case l.What != "":
-		s += " (" + l.What + ")"
-	case l.Source == "observed":
-		s += " (observed: the same size at every moment)"
-	case l.Source == "current":
-		s += " (its size now; the maximum is not printed)"
-	}
-	return s
-}
-
 // title says the pool's peak (its largest count) and, when a finding knows
 // it, its limit: "POOL http-nio-* · 2 states · peak 200 · limit 200
 // (Tomcat maxThreads default)".
 func (p *poolPane) title() string {
 	pp := p.pi.p
-	s := "POOL " + pp.Name + " · " + plural(len(pp.States), "state")
+	s := "POOL " + pp.Name + " · " + words.Plural(len(pp.States), "state")
 	if pp.Internal {
 		s += " · internal"
 	}
 	s += " · peak " + itoa(pp.Max)
 	if l := p.limit(); l.Size > 0 {
-		s += " · " + limitText(l)
+		s += " · " + report.LimitText(l)
 	}
 	return s
 }
@@ -238,7 +225,7 @@ func (p *poolPane) title() string {
 func (p *poolPane) subtitle() string {
 	scale := "bars: █ = " + itoa(p.pi.p.Max)
 	if n := hidden(p.ix.labels, p.colIdx); n > 0 {
-		return plural(n, "moment") + " hidden at … (←/→ shows them) · " + scale + " · sort: " + poolSorts[p.sortBy]
+		return words.Plural(n, "moment") + " hidden at … (←/→ shows them) · " + scale + " · sort: " + poolSorts[p.sortBy]
 	}
 	return p.ix.unit + "s per state · " + scale + " · sort: " + poolSorts[p.sortBy] + " · ←/→ moment"
 }
@@ -301,7 +288,7 @@ func (p *poolPane) detail(g *analyze.Group) string {
 	}
 	room := p.width - width("    top ") - width(" · culprit ")
 	if width(top)+width(culprit) > room {
-		top, culprit = shortFrame(top), shortFrame(culprit)
+		top, culprit = report.ShortFrame(top), report.ShortFrame(culprit)
 	}
 	if width(top)+width(culprit) > room {
 		tw := min(width(top), max(room/2, room-width(culprit)))

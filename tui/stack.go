@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dumpdiff/dumpdiff/analyze"
+	"github.com/dumpdiff/dumpdiff/internal/words"
 	"github.com/dumpdiff/dumpdiff/parse"
 )
 
@@ -327,7 +328,7 @@ func (v *stackView) render(room, w int, focused bool, st styles) []string {
 		if focused {
 			hint = " (↓)"
 		}
-		out = append(out, st.dim.Render(cut("  … "+plural(more, "more line")+hint, w)))
+		out = append(out, st.dim.Render(cut("  … "+words.Plural(more, "more line")+hint, w)))
 	}
 	return out
 }

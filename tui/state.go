@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/dumpdiff/dumpdiff/internal/words"
 	"github.com/dumpdiff/dumpdiff/parse"
 	"github.com/dumpdiff/dumpdiff/report"
 )
@@ -104,7 +105,7 @@ func (s *statePane) refresh() {
 	switch stateSorts[s.sortBy] {
 	case "name":
 		slices.SortStableFunc(s.threads, func(a, b *parse.Thread) int {
-			return cmp.Or(naturalCompare(a.Name, b.Name), cmp.Compare(a.ID, b.ID))
+			return cmp.Or(words.NaturalCompare(a.Name, b.Name), cmp.Compare(a.ID, b.ID))
 		})
 	case "id":
 		slices.SortStableFunc(s.threads, func(a, b *parse.Thread) int { return cmp.Compare(a.ID, b.ID) })
@@ -202,7 +203,7 @@ func (s *statePane) groupLines() []string {
 			for _, o := range sgs[i:] {
 				rest += o.Count
 			}
-			lines = append(lines, "  … "+plural(len(sgs)-i, "more group")+" ("+itoa(rest)+")")
+			lines = append(lines, "  … "+words.Plural(len(sgs)-i, "more group")+" ("+itoa(rest)+")")
 			break
 		}
 		l := sg.Label()
@@ -224,26 +225,26 @@ func (s *statePane) culpritLine() string {
 	var parts []string
 	culprit := ""
 	if g.Culprit != "" {
-		culprit = shortFrame(g.Culprit)
+		culprit = report.ShortFrame(g.Culprit)
 		parts = append(parts, "culprit "+culprit)
 	}
 	if s.moment < len(g.Entries) && len(g.Entries[s.moment]) > 0 {
 		es0 := g.Entries[s.moment]
-		if fn, _, ok := strings.Cut(es0[0].Func, " ← "); len(es0) == 1 && !ok && shortFrame(fn) == culprit {
+		if fn, _, ok := strings.Cut(es0[0].Func, " ← "); len(es0) == 1 && !ok && report.ShortFrame(fn) == culprit {
 			return parts[0] + ", also the entry point"
 		}
 		var es []string
 		for _, e := range es0 {
 			fn, creator, ok := strings.Cut(e.Func, " ← ")
-			x := shortFrame(fn)
+			x := report.ShortFrame(fn)
 			if x == culprit {
 				x = "the culprit"
 			}
 			if after, isCreator := strings.CutPrefix(fn, "created by "); isCreator {
-				x = "created by " + shortFunc(after)
+				x = "created by " + report.ShortFunc(after)
 			}
 			if ok {
-				x += " ← " + shortFunc(creator)
+				x += " ← " + report.ShortFunc(creator)
 			}
 			x += " (" + itoa(e.Count)
 			if e.Probe {
@@ -506,7 +507,7 @@ func (s *statePane) sameLine() string {
 		parts = append(parts, itoa(n)+" at "+s.ix.labels[k])
 	}
 	if len(parts) == 0 {
-		return plural(all, s.ix.unit) + " at " + s.ix.labels[s.moment]
+		return words.Plural(all, s.ix.unit) + " at " + s.ix.labels[s.moment]
 	}
 	return "same " + s.ix.unit + "s in this state (of " + itoa(all) + "): " + strings.Join(parts, " · ")
 }
@@ -640,7 +641,7 @@ func (s *statePane) View() string {
 	}
 	head := "THREADS at " + s.ix.labels[s.moment] + " (" + itoa(len(s.threads))
 	if w := weight(s.threads); w != len(s.threads) {
-		head = "THREADS at " + s.ix.labels[s.moment] + " (" + plural(len(s.threads), "stack") + ", " + itoa(w) + " goroutines"
+		head = "THREADS at " + s.ix.labels[s.moment] + " (" + words.Plural(len(s.threads), "stack") + ", " + itoa(w) + " goroutines"
 	}
 	if s.query != "" {
 		head += " matching " + `"` + s.query + `"`
@@ -707,7 +708,7 @@ func (s *statePane) compareView(room int) []string {
 	}
 	sum := itoa(same) + " frames in both"
 	if left+right == 0 && same > 0 {
-		sum = "the same " + plural(same, "frame") + " at both moments"
+		sum = "the same " + words.Plural(same, "frame") + " at both moments"
 	} else {
 		sum += ", " + itoa(left) + " only at " + a + ", " + itoa(right) + " only at " + b
 	}
@@ -743,7 +744,7 @@ func (s *statePane) compareView(room int) []string {
 	start, end, more := v.window(room - len(lines))
 	lines = append(lines, ops[start:end]...)
 	if more > 0 {
-		lines = append(lines, s.st.dim.Render("  … "+plural(more, "more line")+" (↓)"))
+		lines = append(lines, s.st.dim.Render("  … "+words.Plural(more, "more line")+" (↓)"))
 	}
 	return lines
 }
@@ -772,32 +773,4 @@ func weight(ts []*parse.Thread) int {
 		n += max(1, t.Weight)
 	}
 	return n
-}
-
-// naturalCompare orders "exec-2" before "exec-10".
-func naturalCompare(a, b string) int {
-	for a != "" && b != "" {
-		da, db := digits(a), digits(b)
-		if da > 0 && db > 0 {
-			na, nb := strings.TrimLeft(a[:da], "0"), strings.TrimLeft(b[:db], "0")
-			if c := cmp.Or(cmp.Compare(len(na), len(nb)), strings.Compare(na, nb)); c != 0 {
-				return c
-			}
-			a, b = a[da:], b[db:]
-			continue
-		}
-		if a[0] != b[0] {
-			return cmp.Compare(a[0], b[0])
-		}
-		a, b = a[1:], b[1:]
-	}
-	return cmp.Compare(len(a), len(b))
-}
-
-func digits(s string) int {
-	i := 0
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i++
-	}
-	return i
 }

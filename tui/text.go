@@ -159,45 +159,6 @@ func wrap(s string, w int, indent string) []string {
 	return lines
 }
 
-// shortFrame is a frame as the analysis prints it, shortened for one line
-// of a narrow screen, as report's StackGroup labels shorten it:
-// "com.example.shop.Repo.query(Repo.java:23)" → "Repo.query:23",
-// "net/http.(*conn).serve (server.go:2092)" → "http.(*conn).serve:2092".
-func shortFrame(s string) string {
-	fn, loc := s, ""
-	if strings.HasSuffix(s, ")") {
-		if i := strings.LastIndexByte(s, '('); i > 0 {
-			fn, loc = strings.TrimSpace(s[:i]), s[i+1:len(s)-1]
-		}
-	}
-	out := shortFunc(fn)
-	if i := strings.LastIndexByte(loc, ':'); i >= 0 {
-		if _, err := strconv.Atoi(loc[i+1:]); err == nil {
-			out += loc[i:]
-		}
-	}
-	return out
-}
-
-// shortFunc drops a Go function's import path or a Java method's package.
-func shortFunc(fn string) string {
-	if i := strings.LastIndexByte(fn, '/'); i >= 0 {
-		return fn[i+1:]
-	}
-	if strings.Contains(fn, "(*") {
-		return fn
-	}
-	last := strings.LastIndexByte(fn, '.')
-	if last <= 0 {
-		return fn
-	}
-	prev := strings.LastIndexByte(fn[:last], '.')
-	if prev < 0 {
-		return fn
-	}
-	return fn[prev+1:]
-}
-
 // gapCol in the indexes columns returns stands for hidden moments: it is
 // drawn " …" (gapW cells) in the header and in every row.
 const (
@@ -315,12 +276,4 @@ func labelCells(labels []string, idx, widths []int, sel int) string {
 		b.WriteString(right(cutMiddle(l, widths[k]-1), widths[k]))
 	}
 	return b.String()
-}
-
-// plural is "1 pool", "2 pools".
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return itoa(n) + " " + what + "s"
 }

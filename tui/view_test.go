@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/dumpdiff/dumpdiff/internal/words"
 )
 
 // TestViewGolden draws each screen of real analyses at 80×24 and 120×40,
@@ -105,7 +107,7 @@ func TestPoolHiddenMoments(t *testing.T) {
 	if n == 0 {
 		t.Fatalf("at 64 columns no moment is hidden:\n%s", s)
 	}
-	contains(t, "pool at after-2", s, plural(n, "moment")+" hidden at …", "[after-2]", " … ")
+	contains(t, "pool at after-2", s, words.Plural(n, "moment")+" hidden at …", "[after-2]", " … ")
 	for k := len(goMoments) - 1; k > 0; k-- {
 		m = send(t, m, "left")
 		contains(t, "pool after ←", text(m), "["+goMoments[k-1]+"]")
