@@ -210,7 +210,9 @@ func (r *runner) fullDump(ctx context.Context, i int, j fileJob, shape debug1Sha
 		}
 	}
 	err = checkGoroutineText(af.head, af.lastBytes(), af.n)
-	if err != nil && af.n == runtimeStackCap && j.what != "handler" && hasGoroutineHeader(af.head) {
+	// A body of exactly the cap is the runtime's cut, wherever it fell:
+	// even on a goroutine boundary, where the text itself looks whole.
+	if af.n == runtimeStackCap && j.what != "handler" && hasGoroutineHeader(af.head) {
 		n, cerr := countGoroutines(af.f.Name())
 		if cerr == nil {
 			res.af, res.partial, res.goroutines = af, true, n
