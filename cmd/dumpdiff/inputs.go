@@ -28,6 +28,9 @@ type loadOptions struct {
 func loadInputs(args []string, opt loadOptions, stdin io.Reader, warn *loadNotes) ([]analyze.Input, error) {
 	var in []analyze.Input
 	stdinUsed := false
+	// seen are the files read so far (canonical path → as given): a file
+	// given again is not parsed again (dedupeInputs says so below).
+	seen := map[string]string{}
 	for _, a := range args {
 		if a == "-" {
 			if stdinUsed {
@@ -51,13 +54,18 @@ func loadInputs(args []string, opt loadOptions, stdin io.Reader, warn *loadNotes
 			return nil, fmt.Errorf("reading %s: %w", a, errors.Unwrap(err))
 		}
 		if st.IsDir() {
-			xs, err := loadDir(a, warn)
+			xs, err := loadDir(a, seen, warn)
 			if err != nil {
 				return nil, err
 			}
 			in = append(in, xs...)
 			continue
 		}
+		if first, ok := seen[canonicalPath(a)]; ok {
+			warn.add("warning: %s is given twice (as %s and %s): read once", a, first, a)
+			continue
+		}
+		seen[canonicalPath(a)] = a
 		dumps, err := keepPartial(parse.ParseFile(a))(warn)
 		if err != nil {
 			return nil, err
@@ -178,7 +186,7 @@ func keepPartial(dumps []*parse.Dump, err error) func(warn *loadNotes) ([]*parse
 }
 
 // loadDir reads a folder of dumps.
-func loadDir(dir string, warn *loadNotes) ([]analyze.Input, error) {
+func loadDir(dir string, seen map[string]string, warn *loadNotes) ([]analyze.Input, error) {
 	if xs, ok, err := loadManifest(dir, warn); ok || err != nil {
 		return xs, err
 	}
@@ -201,6 +209,11 @@ func loadDir(dir string, warn *loadNotes) ([]analyze.Input, error) {
 			continue
 		}
 		path := filepath.Join(dir, name)
+		if first, ok := seen[canonicalPath(path)]; ok {
+			warn.add("warning: %s is given twice (as %s and in %s): read once", path, first, dir)
+			continue
+		}
+		seen[canonicalPath(path)] = path
 		dumps, err := keepPartial(parse.ParseFile(path))(warn)
 		if err != nil {
 			var nd *parse.NoDumpError
