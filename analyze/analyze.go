@@ -185,15 +185,15 @@ type builder struct {
 	n       int // moments
 	pools   map[string]*Pool
 	groups  map[groupKey]*Group
-	tops    map[*Group][]map[string]int           // per moment: top frame → count
-	culps   map[*Group][]map[string]int           // per moment: culprit → count
-	ents    map[*Group][]map[entryKey]int         // per moment: entry point → count
-	ids     map[*Group][]map[string]string        // per moment: identity → culprit
-	cpu     map[*Group]map[string][]time.Duration // identity → cpu per moment
-	classes map[string]classified                 // stack key → classification, computed once
-	shapes  map[*Group][]map[int]int              // per moment: stack id (classified.id) → index in Group.Shapes[m]
-	key     []byte                                // reused buffer for stack keys
-	sigs    []Signature                           // the signature table: extensions first
+	tops    map[*Group][]map[string]int             // per moment: top frame → count
+	culps   map[*Group][]map[string]int             // per moment: culprit → count
+	ents    map[*Group][]map[entryKey]int           // per moment: entry point → count
+	ids     map[*Group][]map[threadID]string        // per moment: identity → culprit
+	cpu     map[*Group]map[threadID][]time.Duration // identity → cpu per moment
+	classes map[string]classified                   // stack key → classification, computed once
+	shapes  map[*Group][]map[int]int                // per moment: stack id (classified.id) → index in Group.Shapes[m]
+	key     []byte                                  // reused buffer for stack keys
+	sigs    []Signature                             // the signature table: extensions first
 }
 
 type classified struct {
@@ -215,32 +215,39 @@ type entryKey struct {
 
 func newBuilder(r *Result, opt Options) *builder {
 	return &builder{sigs: signatureTable(opt.Extensions), r: r, opt: opt, n: len(r.Moments), pools: map[string]*Pool{}, groups: map[groupKey]*Group{},
-		tops: map[*Group][]map[string]int{}, culps: map[*Group][]map[string]int{}, ids: map[*Group][]map[string]string{},
+		tops: map[*Group][]map[string]int{}, culps: map[*Group][]map[string]int{}, ids: map[*Group][]map[threadID]string{},
 		ents: map[*Group][]map[entryKey]int{},
-		cpu:  map[*Group]map[string][]time.Duration{}, classes: map[string]classified{}, shapes: map[*Group][]map[int]int{}}
+		cpu:  map[*Group]map[threadID][]time.Duration{}, classes: map[string]classified{}, shapes: map[*Group][]map[int]int{}}
 }
 
 // identity follows a thread across moments: JVM name and native id (or
 // tid), goroutine id. Empty when the format aggregates threads.
-func identity(rt parse.Runtime, t *parse.Thread) string {
+func identity(rt parse.Runtime, t *parse.Thread) threadID {
 	if t.Weight != 1 {
-		return ""
+		return threadID{}
 	}
 	if rt == parse.RuntimeGo {
-		if t.ID == 0 {
-			return ""
-		}
-		return strconv.FormatInt(t.ID, 10)
+		// The goroutine id itself: no string per goroutine (at 1M goroutines
+		// a formatted id each was a third of the builder's allocations).
+		return threadID{n: t.ID}
 	}
 	switch {
 	case t.NativeID != "":
-		return t.Name + "\x00" + t.NativeID
+		return threadID{s: t.Name + "\x00" + t.NativeID}
 	case t.TID != "":
-		return t.Name + "\x00" + t.TID
+		return threadID{s: t.Name + "\x00" + t.TID}
 	case t.ID != 0:
-		return t.Name + "\x00" + strconv.FormatInt(t.ID, 10)
+		return threadID{s: t.Name, n: t.ID}
 	}
-	return t.Name
+	return threadID{s: t.Name}
+}
+
+// threadID is a thread's identity across moments: a goroutine's id, or a
+// JVM thread's name with its native id; the zero value when the format
+// aggregates threads (no identity).
+type threadID struct {
+	n int64
+	s string
 }
 
 func (b *builder) classify(t *parse.Thread) classified {
@@ -312,7 +319,7 @@ func (b *builder) add(m int, t *parse.Thread) {
 		b.tops[g] = make([]map[string]int, b.n)
 		b.culps[g] = make([]map[string]int, b.n)
 		b.ents[g] = make([]map[entryKey]int, b.n)
-		b.ids[g] = make([]map[string]string, b.n)
+		b.ids[g] = make([]map[threadID]string, b.n)
 		b.shapes[g] = make([]map[int]int, b.n)
 		g.Shapes = make([][]Shape, b.n)
 		if c.sig != nil {
@@ -328,7 +335,7 @@ func (b *builder) add(m int, t *parse.Thread) {
 	if !ok {
 		si = len(g.Shapes[m])
 		b.shapes[g][m][c.id] = si
-		g.Shapes[m] = append(g.Shapes[m], Shape{Stack: t, Culprit: c.culprit, Entry: FrameCount{Func: c.entry.fn, Probe: c.entry.probe}})
+		g.Shapes[m] = append(g.Shapes[m], Shape{Stack: t, Culprit: c.culprit, Entry: FrameCount{Func: c.entry.fn, Probe: c.entry.probe}, top: c.top})
 	}
 	sh := &g.Shapes[m][si]
 	sh.Count += w
@@ -342,30 +349,17 @@ func (b *builder) add(m int, t *parse.Thread) {
 	if len(g.Samples[m]) < b.opt.Samples {
 		g.Samples[m] = append(g.Samples[m], threadLabel(rt, t))
 	}
-	if b.tops[g][m] == nil {
-		b.tops[g][m] = map[string]int{}
-	}
-	b.tops[g][m][c.top] += w
-	if c.culprit != "" {
-		if b.culps[g][m] == nil {
-			b.culps[g][m] = map[string]int{}
-		}
-		b.culps[g][m][c.culprit] += w
-	}
-	if c.entry.fn != "" {
-		if b.ents[g][m] == nil {
-			b.ents[g][m] = map[entryKey]int{}
-		}
-		b.ents[g][m][c.entry] += w
-	}
-	if id := identity(rt, t); id != "" {
+	// Top frames, culprits and entry points are the stack's: they are
+	// summed from the shapes in finish, one map operation per thread here
+	// instead of three (this is the hot loop).
+	if id := identity(rt, t); id != (threadID{}) {
 		if b.ids[g][m] == nil {
-			b.ids[g][m] = map[string]string{}
+			b.ids[g][m] = map[threadID]string{}
 		}
 		b.ids[g][m][id] = c.culprit
 		if t.CPU > 0 {
 			if b.cpu[g] == nil {
-				b.cpu[g] = map[string][]time.Duration{}
+				b.cpu[g] = map[threadID][]time.Duration{}
 			}
 			v := b.cpu[g][id]
 			if v == nil {
@@ -397,6 +391,7 @@ func (b *builder) finish() {
 			p.Max = max(p.Max, c)
 		}
 		for _, g := range p.States {
+			b.sumShapes(g)
 			g.TopFrame = mostCommonAll(b.tops[g])
 			g.Culprit = mostCommonAll(b.culps[g])
 			g.Culprits = ranked(b.culps[g][peakAt(g.Counts)])
@@ -467,6 +462,31 @@ func ranked(m map[string]int) []FrameCount {
 	return out
 }
 
+// sumShapes fills the builder's per-moment top frame, culprit and entry
+// counts of g from its shapes (threads with identical stacks share them).
+func (b *builder) sumShapes(g *Group) {
+	for m, shs := range g.Shapes {
+		for _, sh := range shs {
+			if b.tops[g][m] == nil {
+				b.tops[g][m] = map[string]int{}
+			}
+			b.tops[g][m][sh.top] += sh.Count
+			if sh.Culprit != "" {
+				if b.culps[g][m] == nil {
+					b.culps[g][m] = map[string]int{}
+				}
+				b.culps[g][m][sh.Culprit] += sh.Count
+			}
+			if sh.Entry.Func != "" {
+				if b.ents[g][m] == nil {
+					b.ents[g][m] = map[entryKey]int{}
+				}
+				b.ents[g][m][entryKey{sh.Entry.Func, sh.Entry.Probe}] += sh.Count
+			}
+		}
+	}
+}
+
 // rankedEntries returns entry points, most common first.
 func rankedEntries(m map[entryKey]int) []FrameCount {
 	if len(m) == 0 {
@@ -488,7 +508,7 @@ func rankedEntries(m map[entryKey]int) []FrameCount {
 // alwaysThreads counts the threads that are in a group at every moment
 // with the same culprit (stuck in one place, not passing through); 0 with
 // one moment or no identities.
-func alwaysThreads(ids []map[string]string) int {
+func alwaysThreads(ids []map[threadID]string) int {
 	if len(ids) < 2 || ids[0] == nil {
 		return 0
 	}
@@ -511,7 +531,7 @@ func alwaysThreads(ids []map[string]string) int {
 // stayedThreads counts the threads at the last moment that have been in a
 // group with one culprit at every moment since they first appeared there,
 // and at least at the last two moments (see Group.Stayed).
-func stayedThreads(ids []map[string]string) int {
+func stayedThreads(ids []map[threadID]string) int {
 	n := len(ids)
 	if n < 2 || ids[n-1] == nil {
 		return 0
@@ -548,7 +568,7 @@ func stayedThreads(ids []map[string]string) int {
 
 // sameThreads counts the threads that are in g at every moment from the
 // first moment g rose above its first count to the last moment.
-func sameThreads(g *Group, ids []map[string]string) int {
+func sameThreads(g *Group, ids []map[threadID]string) int {
 	start := -1
 	for i := 1; i < len(g.Counts); i++ {
 		if g.Counts[i] > g.Counts[0] {

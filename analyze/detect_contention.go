@@ -22,6 +22,9 @@ func runContention(p *Pass) []Finding {
 	r := p.R
 	var order []lockKey
 	acc := map[lockKey]*Finding{}
+	// claimed are the waiters of each finding's lock per moment, kept to be
+	// claimed once the findings are made (no second scan of every thread).
+	claimed := map[lockKey][][]*parse.Thread{}
 	for m, mo := range r.Moments {
 		d := mo.Dump
 		if d == nil {
@@ -72,6 +75,10 @@ func runContention(p *Pass) []Finding {
 				order = append(order, k)
 			}
 			f.Counts[m] = len(ws)
+			if claimed[k] == nil {
+				claimed[k] = make([][]*parse.Thread, len(r.Moments))
+			}
+			claimed[k][m] = ws
 			f.Evidence = append(f.Evidence, Evidence{Moment: m, Count: len(ws), Threads: names(r.Runtime, ws[:min(len(ws), 5)])})
 			if len(ws) < f.Counts[f.At] && f.Lock != nil {
 				continue
@@ -132,30 +139,14 @@ func runContention(p *Pass) []Finding {
 		fs = append(fs, *f)
 	}
 	// Claim the waiters, so that a rise of their state tells it is caused by the lock.
-	claimWaiters(p, fs)
-	return fs
-}
-
-// claimWaiters claims, for each contention finding, the threads that wait
-// on its lock.
-func claimWaiters(p *Pass, fs []Finding) {
-	r := p.R
-	for _, f := range fs {
-		for m, mo := range r.Moments {
-			if f.Counts[m] == 0 || mo.Dump == nil {
-				continue
-			}
-			for _, t := range mo.Dump.Threads {
-				a := t.WaitAddr
-				if r.Runtime == parse.RuntimeJVM {
-					a, _ = waitsFor(t)
-				}
-				if a == f.Lock.Address {
-					p.ClaimThread(m, t, f.ID)
-				}
+	for _, k := range order {
+		for m, ws := range claimed[k] {
+			for _, t := range ws {
+				p.ClaimThread(m, t, acc[k].ID)
 			}
 		}
 	}
+	return fs
 }
 
 // goLockClass names the sync type a goroutine waits on: "sync.RWMutex",

@@ -89,6 +89,7 @@ type Shape struct {
 	Entry   FrameCount
 	// Threads are all the shape's threads.
 	Threads []*parse.Thread
+	top     string // the stack's top frame, normalized (Group.TopFrame's votes)
 }
 
 // Category is what a blocking state means for capacity.
