@@ -84,8 +84,6 @@ type Pass struct {
 	// threads claimed per moment by a finding's ID (a deadlock's cycle and
 	// the threads blocked on it).
 	threads []map[*parse.Thread]string
-	// classes caches classifications of single threads (lock owners).
-	classes map[*parse.Thread]*Signature
 	// stacks caches what detectors ask of many threads with equal stacks
 	// (contention waiters): one computation per distinct stack.
 	stacks map[string]stackInfo
@@ -117,6 +115,7 @@ func (p *Pass) knownLimit(pool string) (max int, what, source string) {
 
 // stackInfo is what a detector reads of a thread's stack.
 type stackInfo struct {
+	sig                  *Signature
 	pool, state, culprit string
 	entry                entryKey
 }
@@ -133,7 +132,11 @@ func (p *Pass) info(t *parse.Thread) stackInfo {
 	if si, ok := p.stacks[string(p.key)]; ok { // no allocation on a hit
 		return si
 	}
-	si := stackInfo{state: p.stateOf(t), culprit: FrameString(culprit(p.R.Runtime, t))}
+	sig := classifyIn(p.sigs, p.R.Runtime, t)
+	si := stackInfo{sig: sig, state: "unclassified", culprit: FrameString(culprit(p.R.Runtime, t))}
+	if sig != nil {
+		si.state = sig.ID
+	}
 	si.pool, _ = poolName(p.R.Runtime, t, Options{})
 	si.entry.fn, si.entry.probe = entryPoint(p.R.Runtime, t)
 	p.stacks[string(p.key)] = si
@@ -196,15 +199,9 @@ func (p *Pass) explainedBy(g *Group, m int) string {
 	return ""
 }
 
-// signature classifies one thread (cached).
-func (p *Pass) signature(t *parse.Thread) *Signature {
-	if s, ok := p.classes[t]; ok {
-		return s
-	}
-	s := classifyIn(p.sigs, p.R.Runtime, t)
-	p.classes[t] = s
-	return s
-}
+// signature classifies one thread, cached by its stack (a million
+// goroutines share a few stacks; a cache by thread would hold them all).
+func (p *Pass) signature(t *parse.Thread) *Signature { return p.info(t).sig }
 
 // stateOf is the signature id of t, "unclassified" if none.
 func (p *Pass) stateOf(t *parse.Thread) string {
@@ -228,8 +225,8 @@ func (p *Pass) ref(t *parse.Thread) ThreadRef {
 // the findings caused by it.
 func runDetectors(r *Result, ext *Extensions) {
 	p := &Pass{R: r, sigs: signatureTable(ext), ext: ext, found: map[string][]Finding{}, groups: map[*Group]string{},
-		threads: make([]map[*parse.Thread]string, len(r.Moments)), classes: map[*parse.Thread]*Signature{},
-		stacks: map[string]stackInfo{}}
+		threads: make([]map[*parse.Thread]string, len(r.Moments)),
+		stacks:  map[string]stackInfo{}}
 	for i := range p.threads {
 		p.threads[i] = map[*parse.Thread]string{}
 	}
