@@ -339,7 +339,6 @@ func (b *builder) add(m int, t *parse.Thread) {
 	}
 	sh := &g.Shapes[m][si]
 	sh.Count += w
-	sh.Threads = append(sh.Threads, t)
 	if len(sh.Samples) < b.opt.Samples {
 		sh.Samples = append(sh.Samples, threadLabel(rt, t))
 	}
