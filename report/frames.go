@@ -74,6 +74,24 @@ func frameLine(f *parse.Frame, rt parse.Runtime) string {
 	return f.Func + "(" + loc + ")"
 }
 
+// LockText is a JVM lock line as jstack prints it under a frame:
+// "- waiting to lock <0x…> (a X) owned by T"; an ownable synchronizer from
+// the "Locked ownable synchronizers" list reads "- ownable <0x…> (a X)".
+// The text report, the HTML report and the TUI print locks through it.
+func LockText(l parse.Lock) string {
+	s := "- " + string(l.Kind) // the kinds are jstack's words (parse.LockKind)
+	if l.Address != "" {
+		s += " <" + l.Address + ">"
+	}
+	if l.Class != "" {
+		s += " (a " + l.Class + ")"
+	}
+	if l.Owner != "" {
+		s += " owned by " + l.Owner
+	}
+	return s
+}
+
 // stackLines prints a thread's stack, one frame a line, with the JVM lock
 // lines after the frame they follow, as jstack places them.
 func stackLines(t *parse.Thread, rt parse.Runtime) []string { return stackLinesMarked(t, rt, nil) }
@@ -82,22 +100,6 @@ func stackLines(t *parse.Thread, rt parse.Runtime) []string { return stackLinesM
 // i (mark may be nil). Control characters in the lines become spaces.
 func stackLinesMarked(t *parse.Thread, rt parse.Runtime, mark func(i int) string) []string {
 	var out []string
-	lockLine := func(l parse.Lock) string {
-		s := "- " + string(l.Kind)
-		if l.Kind == parse.LockOwnable {
-			s = "- ownable"
-		}
-		if l.Address != "" {
-			s += " <" + l.Address + ">"
-		}
-		if l.Class != "" {
-			s += " (a " + l.Class + ")"
-		}
-		if l.Owner != "" {
-			s += " owned by " + l.Owner
-		}
-		return s
-	}
 	for i, f := range t.Frames {
 		l := oneLine(frameLine(f, rt))
 		if mark != nil {
@@ -106,7 +108,7 @@ func stackLinesMarked(t *parse.Thread, rt parse.Runtime, mark func(i int) string
 		out = append(out, l)
 		for _, l := range t.Locks {
 			if l.Frame == i {
-				out = append(out, "    "+lockLine(l))
+				out = append(out, "    "+LockText(l))
 			}
 		}
 	}
@@ -119,7 +121,7 @@ func stackLinesMarked(t *parse.Thread, rt parse.Runtime, mark func(i int) string
 	}
 	for _, l := range t.Locks {
 		if l.Frame < 0 {
-			out = append(out, lockLine(l))
+			out = append(out, LockText(l))
 		}
 	}
 	if t.CreatedBy != nil {

@@ -567,7 +567,7 @@ func (v *htmlView) stack(b *strings.Builder, sg StackGroup) {
 		fmt.Fprintf(b, "<li%s>%s%s", cls, he(frameLine(f, v.runtime)), tags)
 		for _, l := range t.Locks {
 			if l.Frame == i {
-				fmt.Fprintf(b, `<div class="lock">%s</div>`, he(lockText(l)))
+				fmt.Fprintf(b, `<div class="lock">%s</div>`, he(LockText(l)))
 			}
 		}
 		b.WriteString("</li>")
@@ -581,7 +581,7 @@ func (v *htmlView) stack(b *strings.Builder, sg StackGroup) {
 	}
 	for _, l := range t.Locks {
 		if l.Frame < 0 {
-			extra = append(extra, lockText(l))
+			extra = append(extra, LockText(l))
 		}
 	}
 	if len(extra) > 0 {
@@ -591,24 +591,6 @@ func (v *htmlView) stack(b *strings.Builder, sg StackGroup) {
 		}
 		b.WriteString("</ul>\n")
 	}
-}
-
-// lockText is a JVM lock line as jstack prints it.
-func lockText(l parse.Lock) string {
-	s := "- " + string(l.Kind)
-	if l.Kind == parse.LockOwnable {
-		s = "- ownable"
-	}
-	if l.Address != "" {
-		s += " <" + l.Address + ">"
-	}
-	if l.Class != "" {
-		s += " (a " + l.Class + ")"
-	}
-	if l.Owner != "" {
-		s += " owned by " + l.Owner
-	}
-	return s
 }
 
 // threadList lists the threads of a flagged state at its moment (up to

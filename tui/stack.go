@@ -8,6 +8,7 @@ import (
 	"github.com/dumpdiff/dumpdiff/analyze"
 	"github.com/dumpdiff/dumpdiff/internal/words"
 	"github.com/dumpdiff/dumpdiff/parse"
+	"github.com/dumpdiff/dumpdiff/report"
 )
 
 // frameText is one frame on one line as the analysis prints frames (the one
@@ -125,14 +126,14 @@ func stackLines(t *parse.Thread, mk marks) (lines []stackLine, culpritAt int) {
 		}
 		lines = append(lines, l)
 		for _, lk := range locks[i] {
-			lines = append(lines, stackLine{text: "  " + lockText(lk)})
+			lines = append(lines, stackLine{text: "  " + report.LockText(lk)})
 		}
 	}
 	if t.FramesElided {
 		lines = append(lines, stackLine{text: "...frames elided by the runtime"})
 	}
 	for _, lk := range locks[-1] {
-		lines = append(lines, stackLine{text: lockText(lk)})
+		lines = append(lines, stackLine{text: report.LockText(lk)})
 	}
 	if c := t.CreatedBy; c != nil {
 		s := "created by " + c.Func
@@ -153,21 +154,6 @@ func stackLines(t *parse.Thread, mk marks) (lines []stackLine, culpritAt int) {
 		lines = append(lines, l)
 	}
 	return lines, culpritAt
-}
-
-// lockText is a JVM lock line: "- waiting to lock <0x…> (a X) owned by T".
-func lockText(l parse.Lock) string {
-	s := "- " + string(l.Kind)
-	if l.Address != "" {
-		s += " <" + l.Address + ">"
-	}
-	if l.Class != "" {
-		s += " (a " + l.Class + ")"
-	}
-	if l.Owner != "" {
-		s += " owned by " + l.Owner
-	}
-	return s
 }
 
 // stackText is a thread's stack as copied: its row, then its lines.
