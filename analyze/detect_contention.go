@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/dumpdiff/dumpdiff/parse"
@@ -128,6 +129,19 @@ func runContention(p *Pass) []Finding {
 			}
 		}
 	}
+	// The waiters map is walked in no fixed order: the findings are put in
+	// one (most waiters first, then by lock), so that the same dumps give
+	// the same report every run.
+	sort.SliceStable(order, func(i, j int) bool {
+		a, b := maxOf(acc[order[i]].Counts), maxOf(acc[order[j]].Counts)
+		if a != b {
+			return a > b
+		}
+		if order[i].addr != order[j].addr {
+			return order[i].addr < order[j].addr
+		}
+		return order[i].class < order[j].class
+	})
 	var fs []Finding
 	for _, k := range order {
 		f := acc[k]
