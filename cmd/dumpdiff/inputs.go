@@ -31,6 +31,16 @@ func loadInputs(args []string, opt loadOptions, stdin io.Reader, warn *loadNotes
 	// seen are the files read so far (canonical path → as given): a file
 	// given again is not parsed again (dedupeInputs says so below).
 	seen := map[string]string{}
+	pre := newPrefetch()
+	var files []string
+	starting := map[string]bool{}
+	for _, a := range args {
+		if st, err := os.Stat(a); err == nil && st.Mode().IsRegular() && !starting[canonicalPath(a)] {
+			starting[canonicalPath(a)] = true
+			files = append(files, a)
+		}
+	}
+	pre.start(files...)
 	for _, a := range args {
 		if a == "-" {
 			if stdinUsed {
@@ -54,7 +64,7 @@ func loadInputs(args []string, opt loadOptions, stdin io.Reader, warn *loadNotes
 			return nil, fmt.Errorf("reading %s: %w", a, errors.Unwrap(err))
 		}
 		if st.IsDir() {
-			xs, err := loadDir(a, seen, warn)
+			xs, err := loadDir(a, seen, pre, warn)
 			if err != nil {
 				return nil, err
 			}
@@ -66,7 +76,7 @@ func loadInputs(args []string, opt loadOptions, stdin io.Reader, warn *loadNotes
 			continue
 		}
 		seen[canonicalPath(a)] = a
-		dumps, err := keepPartial(parse.ParseFile(a))(warn)
+		dumps, err := keepPartial(pre.get(a))(warn)
 		if err != nil {
 			return nil, err
 		}
@@ -186,8 +196,8 @@ func keepPartial(dumps []*parse.Dump, err error) func(warn *loadNotes) ([]*parse
 }
 
 // loadDir reads a folder of dumps.
-func loadDir(dir string, seen map[string]string, warn *loadNotes) ([]analyze.Input, error) {
-	if xs, ok, err := loadManifest(dir, warn); ok || err != nil {
+func loadDir(dir string, seen map[string]string, pre *prefetch, warn *loadNotes) ([]analyze.Input, error) {
+	if xs, ok, err := loadManifest(dir, pre, warn); ok || err != nil {
 		return xs, err
 	}
 	entries, err := os.ReadDir(dir)
@@ -203,18 +213,25 @@ func loadDir(dir string, seen map[string]string, warn *loadNotes) ([]analyze.Inp
 	}
 	byStem := map[string][]file{}
 	var stems []string
+	var names []string
 	for _, e := range entries {
-		name := e.Name()
-		if e.IsDir() || strings.HasPrefix(name, ".") || skipExt(name) {
-			continue
+		if name := e.Name(); !e.IsDir() && !strings.HasPrefix(name, ".") && !skipExt(name) {
+			names = append(names, name)
 		}
+	}
+	for _, name := range names {
+		if _, ok := seen[canonicalPath(filepath.Join(dir, name))]; !ok {
+			pre.start(filepath.Join(dir, name))
+		}
+	}
+	for _, name := range names {
 		path := filepath.Join(dir, name)
 		if first, ok := seen[canonicalPath(path)]; ok {
 			warn.add("warning: %s is given twice (as %s and in %s): read once", path, first, dir)
 			continue
 		}
 		seen[canonicalPath(path)] = path
-		dumps, err := keepPartial(parse.ParseFile(path))(warn)
+		dumps, err := keepPartial(pre.get(path))(warn)
 		if err != nil {
 			var nd *parse.NoDumpError
 			if errors.As(err, &nd) {

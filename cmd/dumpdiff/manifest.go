@@ -21,7 +21,7 @@ import (
 // encoding beside it was kept, the moment's dump is that encoding (debug=0
 // proto first: it keeps runtime frames, hence wait states; else debug=1),
 // with the reason kept as a note the report shows.
-func loadManifest(dir string, warn *loadNotes) ([]analyze.Input, bool, error) {
+func loadManifest(dir string, pre *prefetch, warn *loadNotes) ([]analyze.Input, bool, error) {
 	if _, err := os.Stat(filepath.Join(dir, capture.ManifestName)); errors.Is(err, os.ErrNotExist) {
 		return nil, false, nil
 	}
@@ -35,11 +35,21 @@ func loadManifest(dir string, warn *loadNotes) ([]analyze.Input, bool, error) {
 	var in []analyze.Input
 	for _, t := range m.Targets {
 		for _, mo := range m.Moments {
+			if primary, beside, _ := momentFiles(m, t.Name, mo.Label); primary != nil {
+				pre.start(filepath.Join(dir, primary.Path))
+				for _, g := range beside {
+					pre.start(filepath.Join(dir, g.Path))
+				}
+			}
+		}
+	}
+	for _, t := range m.Targets {
+		for _, mo := range m.Moments {
 			primary, beside, why := momentFiles(m, t.Name, mo.Label)
 			if primary == nil {
 				continue
 			}
-			dumps, err := keepPartial(parse.ParseFile(filepath.Join(dir, primary.Path)))(warn)
+			dumps, err := keepPartial(pre.get(filepath.Join(dir, primary.Path)))(warn)
 			if err != nil {
 				return nil, true, err
 			}
@@ -49,7 +59,7 @@ func loadManifest(dir string, warn *loadNotes) ([]analyze.Input, bool, error) {
 			}
 			x := analyze.Input{Label: mo.Label, Target: t.Name, Dump: d, Taken: primary.Started}
 			for _, g := range beside {
-				aux, err := parse.ParseFile(filepath.Join(dir, g.Path))
+				aux, err := pre.get(filepath.Join(dir, g.Path))
 				if err != nil {
 					warn.add("%v (kept out of the analysis)", err)
 					continue
