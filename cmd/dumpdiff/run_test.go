@@ -198,23 +198,14 @@ func TestLessLabel(t *testing.T) {
 // process, net/http/pprof on 127.0.0.1) whose goroutines change between
 // moments, then analyzes the folder through its manifest.
 func TestCaptureThenAnalyze(t *testing.T) {
-	srv := httptest.NewServer(http.DefaultServeMux)
-	defer srv.Close()
 	stop := make(chan struct{})
 	defer close(stop)
-	// Goroutines that pile up between moments: a leak of blocked senders.
-	go func() {
-		tick := time.NewTicker(5 * time.Millisecond)
-		defer tick.Stop()
-		for i := 0; i < 40; i++ {
-			select {
-			case <-stop:
-				return
-			case <-tick.C:
-				go leakySender(stop)
-			}
-		}
-	}()
+	// Goroutines that pile up between moments: a leak of blocked senders,
+	// ten more after each request the capture makes. Driven by the capture,
+	// not a clock, so that the later moments hold more of them however
+	// slowly a loaded machine runs the test.
+	srv := httptest.NewServer(leakOnEachRequest(http.DefaultServeMux, stop))
+	defer srv.Close()
 	out := t.TempDir()
 	code, report, errs := runArgs(t, "capture", srv.URL, "--every", "100ms", "--count", "3", "--out", out, "--analyze")
 	if code != 0 {
@@ -232,9 +223,10 @@ func TestCaptureThenAnalyze(t *testing.T) {
 	}
 	found := false
 	for _, p := range doc.Pools {
-		// The senders' creator is the ticker goroutine, TestCaptureThenAnalyze.func1.
-		if strings.HasSuffix(p.Name, "TestCaptureThenAnalyze.func1") {
+		// The senders' creator is the handler leakOnEachRequest returns.
+		if strings.HasSuffix(p.Name, "leakOnEachRequest.func1") {
 			found = true
+			t.Logf("leaking pool %s: %v", p.Name, p.Counts)
 			if p.Counts[2] <= p.Counts[0] {
 				t.Errorf("leaking pool did not grow: %v", p.Counts)
 			}
@@ -243,6 +235,17 @@ func TestCaptureThenAnalyze(t *testing.T) {
 	if !found {
 		t.Errorf("no pool for the test's leaking goroutines in %+v", doc.Pools)
 	}
+}
+
+// leakOnEachRequest serves h, then leaves ten goroutines blocked until
+// stop.
+func leakOnEachRequest(h http.Handler, stop chan struct{}) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(w, r)
+		for range 10 {
+			go leakySender(stop)
+		}
+	})
 }
 
 func leakySender(stop chan struct{}) {
