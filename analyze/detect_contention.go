@@ -118,7 +118,7 @@ func runContention(p *Pass) []Finding {
 			if 2*pools[f.Pool] <= len(ws) {
 				f.Pool = "" // waiters from many pools: no one pool to name
 			}
-			if s := signatureByID(r.Runtime, f.State); s != nil {
+			if s := p.signatureByID(r.Runtime, f.State); s != nil {
 				f.Resource = s.Resource
 			}
 			f.Culprits = ranked(culps)
@@ -245,11 +245,12 @@ func inferGoHolders(d *parse.Dump, waiters map[lockKey][]*parse.Thread) map[lock
 	return out
 }
 
-// signatureByID returns the first row with id for rt.
-func signatureByID(rt parse.Runtime, id string) *Signature {
-	for i := range signatures {
-		if signatures[i].Runtime == rt && signatures[i].ID == id {
-			return &signatures[i]
+// signatureByID returns the first row of the pass's table (a signatures
+// file's rows first) with id for rt.
+func (p *Pass) signatureByID(rt parse.Runtime, id string) *Signature {
+	for i := range p.sigs {
+		if p.sigs[i].Runtime == rt && p.sigs[i].ID == id {
+			return &p.sigs[i]
 		}
 	}
 	return nil

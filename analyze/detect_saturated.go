@@ -124,7 +124,7 @@ func runSaturated(p *Pass) []Finding {
 		// cause, saturation its consequence.
 		for _, o := range p.FoundAll() {
 			if o.Pool == pl.Name && o.State == bestTop.State && o.Via == bestTop.Via &&
-				(o.Kind == KindStuck || o.Kind == KindNotRecovered || o.Kind == KindGrowing || o.Kind == KindDBPoolExhausted) {
+				(o.Kind == KindStuck || o.Kind == KindNotRecovered || o.Kind == KindGrowing || isPoolExhausted(o.Kind)) {
 				f.CausedBy = o.ID
 				break
 			}

@@ -92,6 +92,9 @@ type Pass struct {
 	// extensions, nil when none.
 	sigs []Signature
 	ext  *Extensions
+	// opt are the analysis's options: a detector names pools as the
+	// builder did (--pool-by label:, by entry point).
+	opt Options
 }
 
 // knownLimit returns the maximum size of a pool as a signatures file
@@ -137,7 +140,7 @@ func (p *Pass) info(t *parse.Thread) stackInfo {
 	if sig != nil {
 		si.state = sig.ID
 	}
-	si.pool, _ = poolName(p.R.Runtime, t, Options{})
+	si.pool, _ = poolName(p.R.Runtime, t, p.opt)
 	si.entry.fn, si.entry.probe = entryPoint(p.R.Runtime, t)
 	p.stacks[string(p.key)] = si
 	return si
@@ -223,8 +226,9 @@ func (p *Pass) ref(t *parse.Thread) ThreadRef {
 // runDetectors runs every detector in Requires order and sets r.Findings:
 // root causes first (most severe first, then Kinds order), each followed by
 // the findings caused by it.
-func runDetectors(r *Result, ext *Extensions) {
-	p := &Pass{R: r, sigs: signatureTable(ext), ext: ext, found: map[string][]Finding{}, groups: map[*Group]string{},
+func runDetectors(r *Result, opt Options) {
+	ext := opt.Extensions
+	p := &Pass{R: r, opt: opt, sigs: signatureTable(ext), ext: ext, found: map[string][]Finding{}, groups: map[*Group]string{},
 		threads: make([]map[*parse.Thread]string, len(r.Moments)),
 		stacks:  map[string]stackInfo{}}
 	for i := range p.threads {
@@ -378,7 +382,7 @@ func kindOrder(k string) int {
 			return i
 		}
 	}
-	if strings.HasSuffix(k, "-pool-exhausted") {
+	if isPoolExhausted(k) {
 		return kindOrder(KindDBPoolExhausted)
 	}
 	return len(Kinds)

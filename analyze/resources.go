@@ -65,6 +65,9 @@ func PoolExhaustedKind(resource string) string {
 	return ""
 }
 
+// isPoolExhausted tells a PoolExhaustedKind, whatever its resource.
+func isPoolExhausted(kind string) bool { return strings.HasSuffix(kind, "-pool-exhausted") }
+
 // ResourcePoolTitle names the pool that lends a resource ("DB connection
 // pool"); "" when the resource is not pooled.
 func ResourcePoolTitle(id string) string {
