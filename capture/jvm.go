@@ -44,10 +44,16 @@ func (r *runner) jvmDump(ctx context.Context, i int) (fetched, error) {
 	}
 	waiters, _ := ownableWaiters(af.f.Name())
 	if !locks && waiters > 0 {
-		af.discard()
-		res.note = fmt.Sprintf("taken again with -l: %s park on a java.util.concurrent lock whose owner only -l prints", plural(waiters, "thread"))
-		if af, tool, err = r.jvmTool(ctx, pid, true); err != nil {
-			return res, err
+		// The dump in hand is kept until the -l one exists: a retry that
+		// fails (the JVM exits, a timeout, Ctrl-C) leaves the moment its
+		// first dump, with the owners unknown, rather than nothing.
+		why := fmt.Sprintf("%s park on a java.util.concurrent lock whose owner only -l prints", plural(waiters, "thread"))
+		if laf, ltool, lerr := r.jvmTool(ctx, pid, true); lerr != nil {
+			res.note = fmt.Sprintf("kept without -l: taking it again with -l failed (%v); %s", lerr, why)
+		} else {
+			af.discard()
+			af, tool = laf, ltool
+			res.note = "taken again with -l: " + why
 		}
 	}
 	if !r.plan.Locks {
