@@ -46,8 +46,12 @@ type lineSource struct {
 	held      []Skipped // lines read but not given (see above)
 	longLines int       // lines skipped for their length, inside dumps or not
 	queue     []rawLine // lines read ahead, to be returned again (prefix.go)
-	mode      *prefixMode
-	first     []byte // the first line of a prefixed dump, without its prefix
+	// foreign are the lines of other sources (or none) held in a prefixed
+	// dump, whole: those after the dump's last line are read again when it
+	// ends (endPrefix), so that nothing the parser read past is lost.
+	foreign []rawLine
+	mode    *prefixMode
+	first   []byte // the first line of a prefixed dump, without its prefix
 }
 
 // rawLine is a line read ahead and queued.

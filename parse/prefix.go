@@ -3,6 +3,7 @@ package parse
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -147,8 +148,46 @@ func (s *lineSource) beginPrefix(sh *prefixShape, pl *prefixLine, startsDump fun
 	s.back = true
 }
 
-// endPrefix ends the prefixed dump: later lines are read as they are.
-func (s *lineSource) endPrefix() { s.mode = nil }
+// endPrefix ends the prefixed dump: later lines are read as they are. The
+// foreign lines read after the dump's last kept line (the parser read on
+// to find its end) are queued to be read again, and are no longer held:
+// another process's dump there is a dump, not lines skipped between two.
+func (s *lineSource) endPrefix() {
+	s.mode = nil
+	last := s.lastKept()
+	var again []rawLine
+	for _, l := range s.foreign {
+		if l.no > last {
+			again = append(again, l)
+		}
+	}
+	s.foreign = s.foreign[:0]
+	if len(again) == 0 {
+		return
+	}
+	read := make(map[int]bool, len(again))
+	for _, l := range again {
+		read[l.no] = true
+	}
+	k := 0
+	for _, h := range s.held {
+		if read[h.Line] {
+			continue
+		}
+		s.held[k] = h
+		k++
+	}
+	s.held = s.held[:k]
+	s.queue = append(again, s.queue...)
+	slices.SortStableFunc(s.queue, func(a, b rawLine) int { return a.no - b.no })
+}
+
+// holdForeign holds a line of another source, or of none, inside a
+// prefixed dump, and keeps it whole for endPrefix.
+func (s *lineSource) holdForeign(no int, raw []byte, reason string) {
+	s.hold(no, raw, reason)
+	s.foreign = append(s.foreign, rawLine{no: no, text: append([]byte(nil), raw...), partial: s.rawPartial})
+}
 
 // nextPrefixed is next in a prefixed dump (rules 2 to 4).
 func (s *lineSource) nextPrefixed() ([]byte, bool) {
@@ -175,11 +214,11 @@ func (s *lineSource) nextPrefixed() ([]byte, bool) {
 		}
 		no := s.rawN
 		if !m.shape.split(raw, &m.pl) {
-			s.hold(no, raw, fmt.Sprintf("line without the %s prefix of the dump's other lines", m.shape.name))
+			s.holdForeign(no, raw, fmt.Sprintf("line without the %s prefix of the dump's other lines", m.shape.name))
 			continue
 		}
 		if !bytes.Equal(m.pl.source, m.pin) {
-			s.hold(no, raw, fmt.Sprintf("line from %q inside a dump from %q (%s)", m.pl.source, m.pin, m.shape.name))
+			s.holdForeign(no, raw, fmt.Sprintf("line from %q inside a dump from %q (%s)", m.pl.source, m.pin, m.shape.name))
 			continue
 		}
 		if !m.pl.partial {
@@ -193,7 +232,7 @@ func (s *lineSource) nextPrefixed() ([]byte, bool) {
 				break
 			}
 			if !m.shape.split(raw, &m.pl) || !bytes.Equal(m.pl.source, m.pin) {
-				s.hold(s.rawN, raw, fmt.Sprintf("line inside a partial %s record", m.shape.name))
+				s.holdForeign(s.rawN, raw, fmt.Sprintf("line inside a partial %s record", m.shape.name))
 				continue
 			}
 			if len(m.join)+len(m.pl.text) > s.max {

@@ -313,3 +313,33 @@ func FuzzPrefix(f *testing.F) {
 		}
 	})
 }
+
+// TestPrefixedDumpAfterForeignLines: lines of another source read while a
+// prefixed dump was being parsed, after its last line, are read again as
+// they are. A restarted process (new pid) printing its own dump after the
+// first one's end gives a second dump, not records dropped between two.
+func TestPrefixedDumpAfterForeignLines(t *testing.T) {
+	syslog := func(src string, lines []string) []string {
+		out := make([]string, len(lines))
+		for i, l := range lines {
+			out[i] = "Dec 01 10:59:39 vm " + src + ": " + strings.Replace(l, "\t", "        ", 1)
+		}
+		return out
+	}
+	in := join(syslog("checkout[7]", goDump), syslog("checkout[8]", goDump))
+	ds, err := Parse("restart.log", strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ds) != 2 {
+		t.Fatalf("%d dumps, want 2 (one per process)", len(ds))
+	}
+	for i, d := range ds {
+		if len(d.Threads) != 2 || d.Prefix != "syslog" {
+			t.Errorf("dump %d: %d threads, prefix %q; want 2, syslog", i+1, len(d.Threads), d.Prefix)
+		}
+		for _, s := range d.Skipped {
+			t.Errorf("dump %d skipped line %d %q: %s", i+1, s.Line, s.Text, s.Reason)
+		}
+	}
+}
