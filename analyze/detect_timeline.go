@@ -124,7 +124,8 @@ func goPoolGrowing(r *Result, pl *Pool, already []Finding) (Finding, bool) {
 	f := groupFinding(KindGrowing, pl, g, n-1)
 	f.ID = findingID(KindGrowing, pl.Name)
 	f.Severity = Warning
-	f.Counts = c // the pool's goroutines: the whole pool grew
+	f.Counts = c           // the pool's goroutines: the whole pool grew
+	f.Basis = "whole-pool" // the pool's count rose, not one state's
 	f.Since = firstRise(g.Counts)
 	f.Same = g.Same
 	return f, true

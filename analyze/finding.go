@@ -106,7 +106,8 @@ type Finding struct {
 	Parents int
 	// Basis says how a finding was established: deadlock "jvm-report",
 	// "lock-graph" or "go-runtime"; leaked "runtime", "long-wait" or
-	// "flat-count"; contention "owner-printed" or "owner-inferred".
+	// "flat-count"; contention "owner-printed" or "owner-inferred"; growing
+	// "whole-pool" when the pool's count rose, not one state's (Go).
 	Basis string
 	// Headline is the Go runtime's fatal error line ("all goroutines are
 	// asleep - deadlock!"); "" otherwise.

@@ -202,7 +202,7 @@ func (s *sentences) timeline() {
 	base, peak, last := c[0], c[f.At], c[n-1]
 	switch f.Kind {
 	case analyze.KindGrowing:
-		if f.State == "" || f.Detector == "timeline" && f.ID == "growing "+f.Pool {
+		if f.State == "" || f.Basis == "whole-pool" {
 			s.add("%s %s rose at every moment and never fell: %s; most %s", f.Pool, s.unit(), s.series(c), what)
 		} else {
 			s.add("%s %s rose at every moment and never fell: %s", f.Pool, what, s.series(c))
