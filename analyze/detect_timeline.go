@@ -71,7 +71,7 @@ func timelineFinding(p *Pass, pl *Pool, g *Group) (Finding, bool) {
 		kind, sev = KindGrowing, Critical
 	case float64(last-base) > RecoveredShare*float64(peak-base):
 		kind, sev = KindNotRecovered, Warning
-		if last >= 10 || (pl.Counts[n-1] > 0 && 2*last >= pl.Counts[n-1]) {
+		if last >= NotRecoveredCriticalMin || (pl.Counts[n-1] > 0 && 2*last >= pl.Counts[n-1]) {
 			sev = Critical
 		}
 	default:

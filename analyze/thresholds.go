@@ -15,6 +15,10 @@ const (
 	// this share of its rise above the first count (a tail of slow requests
 	// still finishing is recovery).
 	RecoveredShare = 0.25
+	// NotRecoveredCriticalMin: a state that did not recover is critical
+	// when at least this many threads are left in it at the last moment (or
+	// half its pool): a handful left over is worth a look, not a page.
+	NotRecoveredCriticalMin = 10
 	// ExplosionFactor and ExplosionMin: the process multiplied its threads
 	// by at least ExplosionFactor and grew by at least ExplosionMin (pools
 	// with a known maximum excluded: they grow to it by design).
@@ -77,6 +81,7 @@ var Thresholds = []Threshold{
 	{"MinRise", MinRise, "a waiting state must rise by at least this many threads over its first count: a few requests in flight come and go"},
 	{"RiseFactor", RiseFactor, "…and to at least this many times its first count: a busy pool moving 40 → 46 is not a rise"},
 	{"RecoveredShare", RecoveredShare, "recovered when the last count is within this share of the rise: a tail of slow requests is recovery"},
+	{"NotRecoveredCriticalMin", NotRecoveredCriticalMin, "not recovered is critical from this many threads left (or half the pool): a handful left over is a warning"},
 	{"ExplosionFactor", ExplosionFactor, "the process multiplied its threads by at least this (pools with a known maximum left out)"},
 	{"ExplosionMin", ExplosionMin, "…and grew by at least this many threads"},
 	{"GoExplosionMin", GoExplosionMin, "goroutines are cheap: fewer than this many are never an explosion"},
