@@ -92,6 +92,16 @@ func LockText(l parse.Lock) string {
 	return s
 }
 
+// ElidedText is the line for the frames the Go runtime left out of a
+// stack (t.FramesElided), as Go prints it: with their number when known
+// (Go 1.21+ "...N frames elided..."). The reports and the TUI print it.
+func ElidedText(t *parse.Thread) string {
+	if t.ElidedCount > 0 {
+		return fmt.Sprintf("...%d frames elided...", t.ElidedCount)
+	}
+	return "...additional frames elided..."
+}
+
 // stackLines prints a thread's stack, one frame a line, with the JVM lock
 // lines after the frame they follow, as jstack places them.
 func stackLines(t *parse.Thread, rt parse.Runtime) []string { return stackLinesMarked(t, rt, nil) }
@@ -113,11 +123,7 @@ func stackLinesMarked(t *parse.Thread, rt parse.Runtime, mark func(i int) string
 		}
 	}
 	if t.FramesElided {
-		if t.ElidedCount > 0 {
-			out = append(out, fmt.Sprintf("...%d frames elided...", t.ElidedCount))
-		} else {
-			out = append(out, "...additional frames elided...")
-		}
+		out = append(out, ElidedText(t))
 	}
 	for _, l := range t.Locks {
 		if l.Frame < 0 {

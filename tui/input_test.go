@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dumpdiff/dumpdiff/analyze"
+	"github.com/dumpdiff/dumpdiff/parse"
 	"github.com/dumpdiff/dumpdiff/report"
 )
 
@@ -316,5 +318,19 @@ func TestKeysThroughMatches(t *testing.T) {
 				t.Errorf("%s:%d matches a key by hand: %s", f, i+1, strings.TrimSpace(l))
 			}
 		}
+	}
+}
+
+// TestStackElidedCount: the TUI prints the runtime's elided-frames line as
+// the reports do, with the count Go 1.21+ prints.
+func TestStackElidedCount(t *testing.T) {
+	th := &parse.Thread{Frames: []*parse.Frame{{Func: "main.deep", File: "/app/main.go", Line: 9}}, FramesElided: true, ElidedCount: 42}
+	lines, _ := stackLines(th, marks{})
+	var got []string
+	for _, l := range lines {
+		got = append(got, l.text)
+	}
+	if !slices.Contains(got, "...42 frames elided...") {
+		t.Errorf("stack lines %q: want the elided count as the runtime printed it", got)
 	}
 }

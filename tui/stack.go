@@ -130,7 +130,7 @@ func stackLines(t *parse.Thread, mk marks) (lines []stackLine, culpritAt int) {
 		}
 	}
 	if t.FramesElided {
-		lines = append(lines, stackLine{text: "...frames elided by the runtime"})
+		lines = append(lines, stackLine{text: report.ElidedText(t)})
 	}
 	for _, lk := range locks[-1] {
 		lines = append(lines, stackLine{text: report.LockText(lk)})
