@@ -27,6 +27,7 @@ type statePane struct {
 	moment  int
 	sortBy  int
 	threads []*parse.Thread // at moment, filtered and sorted by refresh
+	weight  int             // goroutines the threads stand for (aggregated records weigh more), set by refresh
 	// same[k] is how many threads of the group at moment are in the group
 	// at moment k too (by identity); -1 when identity is unknown.
 	same []int
@@ -115,6 +116,7 @@ func (s *statePane) refresh() {
 		}
 	}
 
+	s.weight = weight(s.threads) // View prints it on every frame
 	s.groups = report.StackGroups(g, s.moment)
 	s.same = make([]int, len(s.ix.labels))
 	for k := range s.same {
@@ -640,7 +642,7 @@ func (s *statePane) View() string {
 		return strings.Join(append(lines, s.compareView(s.height-len(lines))...), "\n")
 	}
 	head := "THREADS at " + s.ix.labels[s.moment] + " (" + itoa(len(s.threads))
-	if w := weight(s.threads); w != len(s.threads) {
+	if w := s.weight; w != len(s.threads) {
 		head = "THREADS at " + s.ix.labels[s.moment] + " (" + words.Plural(len(s.threads), "stack") + ", " + itoa(w) + " goroutines"
 	}
 	if s.query != "" {
