@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/dumpdiff/dumpdiff/parse"
@@ -341,7 +342,7 @@ func (s *Signature) matches(t *parse.Thread) bool {
 	if len(s.LockKinds) > 0 && !hasLockKind(t, s.LockKinds) {
 		return false
 	}
-	if len(s.Details) > 0 && !contains(s.Details, t.StateDetail) {
+	if len(s.Details) > 0 && !slices.Contains(s.Details, t.StateDetail) {
 		return false
 	}
 	if len(s.LockKinds) > 0 && len(s.Anchors) == 0 && len(s.States) == 0 {
@@ -422,15 +423,6 @@ func hasLockKind(t *parse.Thread, kinds []parse.LockKind) bool {
 			if l.Kind == k {
 				return true
 			}
-		}
-	}
-	return false
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
 		}
 	}
 	return false

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/dumpdiff/dumpdiff/analyze"
@@ -335,7 +336,7 @@ func (v *htmlView) evidenceText(evs []evidenceRow) string {
 		s := fmt.Sprintf("%s %d", he(e.moment), e.count)
 		switch {
 		case len(e.threads) == 0:
-		case sameStrings(e.threads, prev):
+		case slices.Equal(e.threads, prev):
 			s += " (same samples)"
 		default:
 			var names []string

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/dumpdiff/dumpdiff/analyze"
@@ -322,7 +323,7 @@ func (j *jiraView) evidenceText(evs []evidenceRow) string {
 		s := fmt.Sprintf("%s %d", jiraText(e.moment), e.count)
 		switch {
 		case len(e.threads) == 0:
-		case sameStrings(e.threads, prev):
+		case slices.Equal(e.threads, prev):
 			s += " " + jiraText("(same samples)")
 		default:
 			var names []string

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/dumpdiff/dumpdiff/analyze"
@@ -371,7 +372,7 @@ func (m *mdView) evidenceText(evs []evidenceRow) string {
 		s := fmt.Sprintf("%s %d", mdText(e.moment), e.count)
 		switch {
 		case len(e.threads) == 0:
-		case sameStrings(e.threads, prev):
+		case slices.Equal(e.threads, prev):
 			s += " (same samples)"
 		default:
 			var names []string
@@ -388,18 +389,6 @@ func (m *mdView) evidenceText(evs []evidenceRow) string {
 		ev = append(ev, s)
 	}
 	return strings.Join(ev, " · ")
-}
-
-func sameStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // seriesColors are the chart's line colours, by role, with the word the

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dumpdiff/dumpdiff/analyze"
@@ -89,9 +90,9 @@ func findingSeries(r *analyze.Result, f *analyze.Finding) []series {
 	if f.Pool != "" {
 		p = poolNamed(r, f.Pool)
 	}
-	if g := findingGroup(r, f); g != nil && sameCounts(fitCounts(g.Counts, n), fitCounts(f.Counts, n)) {
+	if g := findingGroup(r, f); g != nil && slices.Equal(fitCounts(g.Counts, n), fitCounts(f.Counts, n)) {
 		name = stateName(g.State, g.Via)
-	} else if len(f.PoolCounts) > 0 && sameCounts(fitCounts(f.PoolCounts, n), fitCounts(f.Counts, n)) {
+	} else if len(f.PoolCounts) > 0 && slices.Equal(fitCounts(f.PoolCounts, n), fitCounts(f.Counts, n)) {
 		name = "all " + unit + " of the pool"
 	} else if f.State != "" {
 		name = stateName(f.State, f.Via)
@@ -136,18 +137,6 @@ func LimitText(l analyze.Limit) string {
 		s += " (its size now; the maximum is not printed)"
 	}
 	return s
-}
-
-func sameCounts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // lead is the verdict a ticket opens with.

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -63,7 +64,7 @@ func newDetailPane(c common, f *analyze.Finding) *detailPane {
 			d.mk = marks{culprits: []string{f.Cycle[0].Culprit}}
 		}
 	}
-	if f.Culprit != "" && !containsString(d.mk.culprits, f.Culprit) {
+	if f.Culprit != "" && !slices.Contains(d.mk.culprits, f.Culprit) {
 		d.mk.culprits = append([]string{f.Culprit}, d.mk.culprits...)
 	}
 	for _, e := range f.Entries {
@@ -86,15 +87,6 @@ func stackNear(g *analyze.Group, m int, at *int) *parse.Thread {
 		}
 	}
 	return nil
-}
-
-func containsString(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func (d *detailPane) kind() screen     { return screenFinding }

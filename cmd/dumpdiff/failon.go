@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dumpdiff/dumpdiff/analyze"
@@ -32,11 +33,7 @@ func parseFailOn(v string) (failOn, error) {
 		case k == "":
 			return fo, fmt.Errorf("--fail-on %q: an empty kind", v)
 		default:
-			known := false
-			for _, x := range analyze.Kinds {
-				known = known || x == k
-			}
-			if !known {
+			if !slices.Contains(analyze.Kinds, k) {
 				return fo, fmt.Errorf("unknown --fail-on %q: want critical, warning or a kind (%s)", k, strings.Join(analyze.Kinds, ", "))
 			}
 			fo.kinds = append(fo.kinds, k)
