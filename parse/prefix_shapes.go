@@ -197,18 +197,28 @@ func splitSyslog(line []byte, pl *prefixLine) bool {
 		text = text[1:]
 	}
 	buf := pl.buf
-	text, buf = untabJournal(text, buf)
+	text, buf = untabSyslog(text, buf)
 	*pl = prefixLine{text: text, stamp: line[:n], source: rest[:end], buf: buf}
 	return true
 }
 
-// untabJournal gives back the TABs journalctl shows as 8 spaces at the
-// start of a message: "        at x" becomes "\tat x", written into buf
-// (the raw line is left as it is).
-func untabJournal(text, buf []byte) ([]byte, []byte) {
-	k := 0
-	for len(text) >= 8*(k+1) && string(text[8*k:8*(k+1)]) == "        " {
-		k++
+// untabSyslog gives back the TABs a syslog writer hid at the start of a
+// message: journalctl shows one as 8 spaces, rsyslog (control characters
+// escaped on receive, its default) as "#011". "        at x" and
+// "#011at x" become "\tat x", written into buf (the raw line is left as it
+// is).
+func untabSyslog(text, buf []byte) ([]byte, []byte) {
+	k, width := 0, 8
+	switch {
+	case bytes.HasPrefix(text, []byte("#011")):
+		width = 4
+		for len(text) >= 4*(k+1) && string(text[4*k:4*(k+1)]) == "#011" {
+			k++
+		}
+	default:
+		for len(text) >= 8*(k+1) && string(text[8*k:8*(k+1)]) == "        " {
+			k++
+		}
 	}
 	if k == 0 {
 		return text, buf
@@ -217,7 +227,7 @@ func untabJournal(text, buf []byte) ([]byte, []byte) {
 	for i := 0; i < k; i++ {
 		buf = append(buf, '\t')
 	}
-	buf = append(buf, text[8*k:]...)
+	buf = append(buf, text[width*k:]...)
 	return buf, buf
 }
 

@@ -343,3 +343,23 @@ func TestPrefixedDumpAfterForeignLines(t *testing.T) {
 		}
 	}
 }
+
+// TestRsyslogEscapedTabs: rsyslog escapes a TAB as "#011" on receive (its
+// default), so a Go dump's file lines and a JVM's "\tat" lines reach
+// /var/log/syslog as "#011/app/main.go:12" and "#011at ...".
+func TestRsyslogEscapedTabs(t *testing.T) {
+	var lines []string
+	for _, l := range goDump {
+		lines = append(lines, "Dec  1 10:59:39 vm checkout[7]: "+strings.Replace(l, "\t", "#011", 1))
+	}
+	ds, err := Parse("syslog", strings.NewReader(join(lines)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ds) != 1 || len(ds[0].Threads) != 2 || len(ds[0].Skipped) != 0 {
+		t.Fatalf("%d dumps; want one of 2 goroutines, nothing skipped: %+v", len(ds), ds)
+	}
+	if f := ds[0].Threads[0].Frames; len(f) == 0 || f[0].File == "" {
+		t.Errorf("frames without their file lines: %+v", f)
+	}
+}
