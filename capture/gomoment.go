@@ -200,6 +200,9 @@ func (r *runner) fullDump(ctx context.Context, i int, j fileJob, shape debug1Sha
 			}
 			g.measured(d, shape.total, cost.Passes)
 		}
+		if d, err := time.ParseDuration(hdr.Get("Dumpdiff-Leak-Check")); err == nil {
+			cost.LeakCheckMS = ms(d)
+		}
 	} else {
 		// pprof walks every time before it writes a byte: the wait for the
 		// first byte bounds the stops from above (a round trip, and for

@@ -204,6 +204,10 @@ type Cost struct {
 	PauseMS float64 `json:"pause_ms,omitempty"`
 	// PauseSource says where PauseMS comes from: "handler" or "hsperfdata".
 	PauseSource string `json:"pause_source,omitempty"`
+	// LeakCheckMS is the goroutine-leak collection package handler ran
+	// before the dump (Go 1.27+: a garbage collection, with its own brief
+	// stops), in milliseconds; 0 when none ran. Not part of PauseMS.
+	LeakCheckMS float64 `json:"leak_check_ms,omitempty"`
 }
 
 // OK reports whether the file was written.

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"sync"
 	"testing"
@@ -98,6 +99,11 @@ func TestHandlerDump(t *testing.T) {
 		}
 		if resp.Header.Get("Dumpdiff-Stop") == "" {
 			t.Error("no Dumpdiff-Stop header")
+		}
+		// The leak collection is timed apart, when this Go has one.
+		hasLeak := pprof.Lookup("goroutineleak") != nil
+		if lc := resp.Header.Get("Dumpdiff-Leak-Check"); hasLeak != (lc != "") {
+			t.Errorf("round %d: Dumpdiff-Leak-Check %q with goroutineleak profile present = %v", round, lc, hasLeak)
 		}
 	}
 }
