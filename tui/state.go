@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/dumpdiff/dumpdiff/analyze"
 	"github.com/dumpdiff/dumpdiff/internal/words"
 	"github.com/dumpdiff/dumpdiff/parse"
 	"github.com/dumpdiff/dumpdiff/report"
@@ -35,6 +36,9 @@ type statePane struct {
 	// groups are the group's identical-stack groups at moment, largest
 	// first (report.StackGroups: the reports describe them the same way).
 	groups []report.StackGroup
+	// groupsFor is the moment (+1; 0 for none) groups and same were
+	// computed for (momentGroups).
+	groupsFor int
 	// focusStack sends the cursor keys to the stack (tab), whose selected
 	// line y copies; in a comparison the cursor keys scroll it.
 	focusStack bool
@@ -68,7 +72,8 @@ func (s *statePane) clone() pane      { c := *s; return &c }
 
 func (s *statePane) SetSize(w, h int) {
 	s.width, s.height = w, h
-	s.refresh()
+	s.list.scroll(len(s.threads), s.listHeight())
+	s.showSelected()
 }
 
 func (s *statePane) SetFilter(q string) {
@@ -117,22 +122,8 @@ func (s *statePane) refresh() {
 	}
 
 	s.weight = weight(s.threads) // View prints it on every frame
-	s.groups = report.StackGroups(g, s.moment)
-	s.same = make([]int, len(s.ix.labels))
-	for k := range s.same {
-		where := s.ix.where[k]
-		n := 0
-		for _, t := range all {
-			key, ok := keyOf(t)
-			if !ok {
-				n = -1
-				break
-			}
-			if where[key] == g {
-				n++
-			}
-		}
-		s.same[k] = n
+	if s.groupsFor != s.moment+1 {
+		s.momentGroups(g, all)
 	}
 
 	s.list.cursor = 0
@@ -399,6 +390,30 @@ func (s *statePane) moveBy(delta int) {
 
 func (s *statePane) moveDiff(delta int) {
 	s.diffOff = min(max(0, s.diffOff+delta), max(0, len(s.diff)-1))
+}
+
+// momentGroups computes what depends on the moment only (its identical-
+// stack groups, and how many of its threads are in the group at each other
+// moment): once per moment, not on every filter key or resize.
+func (s *statePane) momentGroups(g *analyze.Group, all []*parse.Thread) {
+	s.groupsFor = s.moment + 1
+	s.groups = report.StackGroups(g, s.moment)
+	s.same = make([]int, len(s.ix.labels))
+	for k := range s.same {
+		where := s.ix.where[k]
+		n := 0
+		for _, t := range all {
+			key, ok := keyOf(t)
+			if !ok {
+				n = -1
+				break
+			}
+			if where[key] == g {
+				n++
+			}
+		}
+		s.same[k] = n
+	}
 }
 
 func (s *statePane) setMoment(m int) {
