@@ -142,14 +142,8 @@ func slackLines(rs *rows, prefix string) []string {
 					break
 				}
 				s := fmt.Sprint(sg.Count)
-				if sg.Culprit != "" {
-					s += " at " + slackCode(ShortFrame(sg.Culprit))
-				}
-				if sg.Entry != "" && sg.Entry != sg.Culprit {
-					s += " from " + slackCode(shortEntry(sg.Entry))
-				}
-				if sg.Probe {
-					s += " (health check)"
+				if l := sg.labelWith(slackCode); l != "" {
+					s += " " + l
 				}
 				gs = append(gs, s)
 			}

@@ -123,13 +123,17 @@ func firstDifference(a, b *parse.Thread) (string, int) {
 // shortened: "at OrderRepository.recentOrderSummary:23 from
 // OrderServlet.doGet:22", "at HealthServlet.doGet:26 (health check)". ""
 // when nothing tells it apart (a group with no application frame).
-func (sg StackGroup) Label() string {
+func (sg StackGroup) Label() string { return sg.labelWith(func(s string) string { return s }) }
+
+// labelWith is Label with each frame, entry and function through code (a
+// format's inline code: Slack's backticks, Markdown's code spans).
+func (sg StackGroup) labelWith(code func(string) string) string {
 	var parts []string
 	if sg.Culprit != "" {
-		parts = append(parts, "at "+ShortFrame(sg.Culprit))
+		parts = append(parts, "at "+code(ShortFrame(sg.Culprit)))
 	}
 	if sg.Entry != "" && sg.Entry != sg.Culprit {
-		parts = append(parts, "from "+shortEntry(sg.Entry))
+		parts = append(parts, "from "+code(shortEntry(sg.Entry)))
 	}
 	s := strings.Join(parts, " ")
 	if sg.Probe {
@@ -139,7 +143,7 @@ func (sg StackGroup) Label() string {
 		if s != "" {
 			s += ", "
 		}
-		s += "differs at " + shortDiffers(sg.Differs)
+		s += "differs at " + code(shortDiffers(sg.Differs))
 	}
 	return strings.TrimSpace(s)
 }
