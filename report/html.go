@@ -69,13 +69,14 @@ type htmlView struct {
 	*rows
 	r     *analyze.Result
 	lead  lead
+	sx    syntax
 	id    string // prefix of element ids, unique per analysis in a document
 	level int    // heading level of the analysis' title
 }
 
 func newHTMLView(r *analyze.Result, opt Options, id string, level int) *htmlView {
 	rs := buildRows(r, opt)
-	return &htmlView{rows: rs, r: r, lead: leadOf(rs), id: id, level: level}
+	return &htmlView{rows: rs, r: r, lead: leadOf(rs), sx: htmlSyntax(), id: id, level: level}
 }
 
 // hn opens and closes a heading d levels under the analysis' title.
@@ -89,15 +90,7 @@ func (v *htmlView) plainTitle() string {
 	if f == nil {
 		return fmt.Sprintf("dumpdiff: no findings in %s", words.Plural(len(v.moments), "moment"))
 	}
-	kind, state := findingWhat(f)
-	s := "dumpdiff: " + f.severity.String() + " " + kind
-	if f.pool != "" {
-		s += " in " + f.pool
-	}
-	if state != "" {
-		s += " (" + state + ")"
-	}
-	return s
+	return "dumpdiff: " + plainSyntax().findingTitle(f, false)
 }
 
 func (v *htmlView) title() string {
@@ -105,24 +98,24 @@ func (v *htmlView) title() string {
 	if f == nil {
 		return he(fmt.Sprintf("dumpdiff: no findings in %s of a %s process", words.Plural(len(v.moments), "moment"), runtimeName(v.runtime)))
 	}
-	return "dumpdiff: " + v.findingTitle(f, true)
+	return "dumpdiff: " + v.sx.findingTitle(f, true)
 }
 
 func sevClass(s analyze.Severity) string { return "sev-" + s.String() }
 
-func (v *htmlView) findingTitle(f *findingRow, recovery bool) string {
-	kind, state := findingWhat(f)
-	s := fmt.Sprintf(`<span class="sev %s">%s</span> %s`, sevClass(f.severity), he(f.severity.String()), he(kind))
-	if f.pool != "" {
-		s += " in <code>" + he(f.pool) + "</code>"
+// htmlSyntax is HTML's syntax for the shared pieces: culprits and entry
+// points marked, severities in their colour.
+func htmlSyntax() syntax {
+	code := func(class string) func(string) string {
+		return func(s string) string { return "<code" + class + ">" + he(s) + "</code>" }
 	}
-	if state != "" {
-		s += " (" + he(state) + ")"
-	}
-	if recovery && f.recovery.known && kind != analyze.KindRecovered && kind != analyze.KindNotRecovered {
-		s += ", " + he(f.recovery.short())
-	}
-	return s
+	return syntax{text: he, code: code(""), culprit: code(` class="culprit"`), entry: code(` class="entry"`),
+		tag: func(sev analyze.Severity, kind string) string { return htmlSeverity(sev) + " " + he(kind) }}
+}
+
+// htmlSeverity is a severity in its colour.
+func htmlSeverity(s analyze.Severity) string {
+	return fmt.Sprintf(`<span class="sev %s">%s</span>`, sevClass(s), he(s.String()))
 }
 
 func (v *htmlView) body(b *strings.Builder) {
@@ -191,7 +184,7 @@ func (v *htmlView) leadSection(b *strings.Builder) {
 				os = append(os, he(fmt.Sprintf("%d more", len(v.lead.others)-3)))
 				break
 			}
-			os = append(os, fmt.Sprintf(`<a href="#%sfinding-%d">%d.</a> %s`, v.id, o.num, o.num, v.findingTitle(o, true)))
+			os = append(os, fmt.Sprintf(`<a href="#%sfinding-%d">%d.</a> %s`, v.id, o.num, o.num, v.sx.findingTitle(o, true)))
 		}
 		item("Also", strings.Join(os, "; "))
 	}
@@ -250,7 +243,7 @@ func (v *htmlView) findingSection(b *strings.Builder) {
 	for i := range v.findings {
 		f := &v.findings[i]
 		fmt.Fprintf(b, "<article class=\"finding %s\" id=\"%sfinding-%d\" data-kind=\"%s\">\n", sevClass(f.severity), v.id, f.num, he(f.kind))
-		v.hn(b, 2, "", fmt.Sprintf("%d. %s", f.num, v.findingTitle(f, false)))
+		v.hn(b, 2, "", fmt.Sprintf("%d. %s", f.num, v.sx.findingTitle(f, false)))
 		if len(f.counts) > 0 {
 			s := fmt.Sprintf("%s %s (%s)", findingCounts(*f, v.unit()), v.unit(), v.momentSpan())
 			if f.recovery.known {

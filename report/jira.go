@@ -59,13 +59,14 @@ func (jiraRenderer) many(w io.Writer, rs []*analyze.Result, opt Options) error {
 type jiraView struct {
 	*rows
 	lead  lead
+	sx    syntax
 	bw    *bufio.Writer
 	level int
 }
 
 func newJiraView(bw *bufio.Writer, r *analyze.Result, opt Options, level int) *jiraView {
 	rs := buildRows(r, opt)
-	return &jiraView{rows: rs, lead: leadOf(rs), bw: bw, level: level}
+	return &jiraView{rows: rs, lead: leadOf(rs), sx: jiraSyntax(false), bw: bw, level: level}
 }
 
 func (j *jiraView) p(format string, args ...any) { fmt.Fprintf(j.bw, format, args...) }
@@ -81,7 +82,8 @@ var severityColors = map[analyze.Severity]string{
 	analyze.Info:     "#1565c0",
 }
 
-func (j *jiraView) sev(s analyze.Severity) string {
+// jiraSeverity is a severity in its colour.
+func jiraSeverity(s analyze.Severity) string {
 	return fmt.Sprintf("{color:%s}*%s*{color}", severityColors[s], s)
 }
 
@@ -90,28 +92,18 @@ func (j *jiraView) title() string {
 	if f == nil {
 		return fmt.Sprintf("dumpdiff: no findings in %s of a %s process", words.Plural(len(j.moments), "moment"), runtimeName(j.runtime))
 	}
-	return "dumpdiff: " + j.findingTitle(f, true, false)
+	return "dumpdiff: " + j.sx.findingTitle(f, true)
 }
 
-// findingTitle is "critical not-recovered in {{pool}} (socket-read via
-// http-client)"; coloured makes the severity a {color} span.
-func (j *jiraView) findingTitle(f *findingRow, recovery, coloured bool) string {
-	kind, state := findingWhat(f)
-	s := f.severity.String()
+// jiraSyntax is Jira's syntax for the shared pieces; coloured makes the
+// severity a {color} span, for headings.
+func jiraSyntax(coloured bool) syntax {
+	sev := func(s analyze.Severity) string { return s.String() }
 	if coloured {
-		s = j.sev(f.severity)
+		sev = jiraSeverity
 	}
-	s += " " + jiraText(kind)
-	if f.pool != "" {
-		s += " in " + jiraCode(f.pool)
-	}
-	if state != "" {
-		s += " " + jiraText("("+state+")")
-	}
-	if recovery && f.recovery.known && kind != analyze.KindRecovered && kind != analyze.KindNotRecovered {
-		s += ", " + jiraText(f.recovery.short())
-	}
-	return s
+	return syntax{text: jiraText, code: jiraCode, culprit: jiraCode, entry: jiraCode,
+		tag: func(s analyze.Severity, kind string) string { return sev(s) + " " + jiraText(kind) }}
 }
 
 func (j *jiraView) body() {
@@ -132,13 +124,13 @@ func (j *jiraView) leadSection() {
 		return
 	}
 	j.p("{panel:title=Verdict|borderColor=%s}\n", severityColors[f.severity])
-	j.p("* *Root cause* (%s %s): %s\n", j.sev(f.severity), jiraText(f.kind), jiraText(f.head))
+	j.p("* *Root cause* (%s %s): %s\n", jiraSeverity(f.severity), jiraText(f.kind), jiraText(f.head))
 	for i, c := range j.lead.consequences {
 		if i == 2 {
 			j.p("* *Also caused:* %s\n", jiraText(words.Plural(len(j.lead.consequences)-2, "more finding")))
 			break
 		}
-		j.p("* *Consequence* (%s %s): %s\n", j.sev(c.severity), jiraText(c.kind), jiraText(c.head))
+		j.p("* *Consequence* (%s %s): %s\n", jiraSeverity(c.severity), jiraText(c.kind), jiraText(c.head))
 	}
 	j.p("* *Recovered:* %s\n", jiraText(f.recovery.String()))
 	if n := j.numbers(f); n != "" {
@@ -157,7 +149,7 @@ func (j *jiraView) leadSection() {
 				os = append(os, jiraText(fmt.Sprintf("%d more", len(j.lead.others)-3)))
 				break
 			}
-			os = append(os, fmt.Sprintf("%d. %s", o.num, j.findingTitle(o, true, false)))
+			os = append(os, fmt.Sprintf("%d. %s", o.num, j.sx.findingTitle(o, true)))
 		}
 		j.p("* *Also:* %s\n", strings.Join(os, "; "))
 	}
@@ -216,7 +208,7 @@ func (j *jiraView) findingSection() {
 	charted := map[string]int{}
 	for i := range j.findings {
 		f := &j.findings[i]
-		j.h(2, fmt.Sprintf("%d. %s", f.num, j.findingTitle(f, false, true)))
+		j.h(2, fmt.Sprintf("%d. %s", f.num, jiraSyntax(true).findingTitle(f, false)))
 		if len(f.counts) > 0 {
 			s := fmt.Sprintf("%s %s (%s)", findingCounts(*f, j.unit()), j.unit(), j.momentSpan())
 			if f.recovery.known {

@@ -67,6 +67,7 @@ func Markdown(w io.Writer, r *analyze.Result, opt Options) error {
 type mdView struct {
 	*rows
 	lead lead
+	sx   syntax
 	bw   *bufio.Writer
 	// level is the level of the document's title; sections are one below.
 	level int
@@ -78,7 +79,7 @@ type mdView struct {
 
 func newMDView(bw *bufio.Writer, r *analyze.Result, opt Options, level int) *mdView {
 	rs := buildRows(r, opt)
-	m := &mdView{rows: rs, lead: leadOf(rs), bw: bw, level: level}
+	m := &mdView{rows: rs, lead: leadOf(rs), sx: mdSyntax(), bw: bw, level: level}
 	for _, mo := range rs.moments {
 		if cells(mo.label) > 12 {
 			m.numbered = true
@@ -147,24 +148,14 @@ func (m *mdView) title() string {
 	if f == nil {
 		return fmt.Sprintf("dumpdiff: no findings in %s of a %s process", words.Plural(len(m.moments), "moment"), runtimeName(m.runtime))
 	}
-	return "dumpdiff: " + m.findingTitle(f, true)
+	return "dumpdiff: " + m.sx.findingTitle(f, true)
 }
 
-// findingTitle is "critical not-recovered in `pool` (socket-read via
-// http-client)", with the recovery when the kind does not say it.
-func (m *mdView) findingTitle(f *findingRow, recovery bool) string {
-	kind, state := findingWhat(f)
-	s := f.severity.String() + " " + mdText(kind)
-	if f.pool != "" {
-		s += " in " + mdCode(f.pool, false)
-	}
-	if state != "" {
-		s += " (" + mdText(state) + ")"
-	}
-	if recovery && f.recovery.known && kind != analyze.KindRecovered && kind != analyze.KindNotRecovered {
-		s += ", " + f.recovery.short()
-	}
-	return s
+// mdSyntax is Markdown's syntax for the shared pieces.
+func mdSyntax() syntax {
+	code := func(s string) string { return mdCode(s, false) }
+	return syntax{text: mdText, code: code, culprit: code, entry: code,
+		tag: func(sev analyze.Severity, kind string) string { return sev.String() + " " + mdText(kind) }}
 }
 
 // leadSection is the verdict in at most ten lines.
@@ -204,7 +195,7 @@ func (m *mdView) leadSection() {
 				os = append(os, fmt.Sprintf("%d more", len(m.lead.others)-3))
 				break
 			}
-			os = append(os, fmt.Sprintf("%d. %s", o.num, m.findingTitle(o, true)))
+			os = append(os, fmt.Sprintf("%d. %s", o.num, m.sx.findingTitle(o, true)))
 		}
 		m.p("- **Also:** %s\n", strings.Join(os, "; "))
 	}
@@ -259,7 +250,7 @@ func (m *mdView) findingSection() {
 	charted := map[string]int{} // chart signature → finding that drew it
 	for i := range m.findings {
 		f := &m.findings[i]
-		m.h(2, "%d. %s", f.num, capitalize(m.findingTitle(f, false)))
+		m.h(2, "%d. %s", f.num, capitalize(m.sx.findingTitle(f, false)))
 		if len(f.counts) > 0 {
 			m.p("%s %s (%s)", findingCounts(*f, m.unit()), m.unit(), mdText(m.momentSpan()))
 			if f.recovery.known {

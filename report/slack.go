@@ -40,7 +40,7 @@ func (slackRenderer) many(w io.Writer, rs []*analyze.Result, opt Options) error 
 		if l.root == nil {
 			what += "no finding"
 		} else {
-			what += slackFindingTitle(l.root, true)
+			what += slackSyntax().findingTitle(l.root, true)
 			if l.root.culprit != "" {
 				what += " · culprit " + slackCode(l.root.culprit)
 			}
@@ -76,21 +76,13 @@ var slackEmoji = map[analyze.Severity]string{
 	analyze.Info:     ":large_blue_circle:",
 }
 
-// slackFindingTitle is ":red_circle: *critical not-recovered* in `pool`
-// (socket-read via http-client)".
-func slackFindingTitle(f *findingRow, recovery bool) string {
-	kind, state := findingWhat(f)
-	s := slackEmoji[f.severity] + " *" + f.severity.String() + " " + slackEntities(kind) + "*"
-	if f.pool != "" {
-		s += " in " + slackCode(f.pool)
-	}
-	if state != "" {
-		s += " (" + slackText(state) + ")"
-	}
-	if recovery && f.recovery.known && kind != analyze.KindRecovered && kind != analyze.KindNotRecovered {
-		s += ", " + f.recovery.short()
-	}
-	return s
+// slackSyntax is Slack's syntax for the shared pieces: a title's
+// severity and kind in bold after the severity's emoji.
+func slackSyntax() syntax {
+	return syntax{text: slackText, code: slackCode, culprit: slackCode, entry: slackCode,
+		tag: func(sev analyze.Severity, kind string) string {
+			return slackEmoji[sev] + " *" + sev.String() + " " + slackEntities(kind) + "*"
+		}}
 }
 
 // slackLines are the message: the title, then the lead as bullets, then
@@ -103,14 +95,14 @@ func slackLines(rs *rows, prefix string) []string {
 		out = append(out, fmt.Sprintf("%s*dumpdiff: no findings* in %s of a %s process", prefix, words.Plural(len(rs.moments), "moment"), rt))
 	} else {
 		f := l.root
-		out = append(out, prefix+"*dumpdiff:* "+slackFindingTitle(f, true))
+		out = append(out, prefix+"*dumpdiff:* "+slackSyntax().findingTitle(f, true))
 		out = append(out, "• *Root cause:* "+slackText(f.head))
 		for i, c := range l.consequences {
 			if i == 2 {
 				out = append(out, "• *Also caused:* "+words.Plural(len(l.consequences)-2, "more finding"))
 				break
 			}
-			out = append(out, "• *Consequence:* "+slackFindingTitle(c, false)+": "+slackText(c.head))
+			out = append(out, "• *Consequence:* "+slackSyntax().findingTitle(c, false)+": "+slackText(c.head))
 		}
 		out = append(out, "• *Recovered:* "+slackText(f.recovery.String()))
 		if n := slackNumbers(rs, f); n != "" {
@@ -154,7 +146,7 @@ func slackLines(rs *rows, prefix string) []string {
 				out = append(out, "• *Also:* "+words.Plural(len(l.others)-3, "more finding"))
 				break
 			}
-			out = append(out, "• *Also:* "+slackFindingTitle(o, true))
+			out = append(out, "• *Also:* "+slackSyntax().findingTitle(o, true))
 		}
 	}
 	src := fmt.Sprintf("_%s · %s", rt, words.Plural(len(rs.moments), "moment"))

@@ -1,0 +1,53 @@
+package report
+
+import (
+	"github.com/dumpdiff/dumpdiff/analyze"
+)
+
+// syntax is how a ticket format (Markdown, Jira, Slack, HTML) writes the
+// pieces of its lines. The pieces themselves (a finding's title, its
+// numbers, its entry points...) are built once, by the methods below, from
+// the same facts and in the same words; a format differs only in its
+// syntax value, kept beside its renderer (mdSyntax, jiraSyntax,
+// slackSyntax, htmlSyntax).
+type syntax struct {
+	// text escapes a run of plain text: a name from a dump or a fixed
+	// phrase ("(health check)", ", +3"), which it must show as typed.
+	text func(string) string
+	// code is s as inline code: a pool, a frame, a thread name. culprit
+	// and entry are code for a culprit frame and an entry point (HTML
+	// marks them; the other formats write plain code).
+	code, culprit, entry func(string) string
+	// tag is a finding's severity and kind as its title starts:
+	// "critical not-recovered"; kind is not escaped yet.
+	tag func(sev analyze.Severity, kind string) string
+}
+
+// plainSyntax writes the pieces as they are, for the text view and for
+// the places a format escapes a whole line at once (an HTML <title>).
+func plainSyntax() syntax {
+	same := func(s string) string { return s }
+	return syntax{text: same, code: same, culprit: same, entry: same,
+		tag: func(sev analyze.Severity, kind string) string { return sev.String() + " " + kind }}
+}
+
+// paren is escaped text in parentheses, as the format writes them.
+func (sx syntax) paren(escaped string) string { return sx.text("(") + escaped + sx.text(")") }
+
+// findingTitle names a finding for a title or a heading: "critical
+// not-recovered in `pool` (socket-read via http-client)", and how it ended
+// when recovery is set and its kind does not say it.
+func (sx syntax) findingTitle(f *findingRow, recovery bool) string {
+	kind, state := findingWhat(f)
+	s := sx.tag(f.severity, kind)
+	if f.pool != "" {
+		s += " in " + sx.code(f.pool)
+	}
+	if state != "" {
+		s += " " + sx.paren(sx.text(state))
+	}
+	if recovery && f.recovery.known && kind != analyze.KindRecovered && kind != analyze.KindNotRecovered {
+		s += ", " + sx.text(f.recovery.short())
+	}
+	return s
+}
