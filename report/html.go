@@ -110,6 +110,7 @@ func htmlSyntax() syntax {
 		return func(s string) string { return "<code" + class + ">" + he(s) + "</code>" }
 	}
 	return syntax{text: he, code: code(""), culprit: code(` class="culprit"`), entry: code(` class="entry"`),
+		strong: func(s string) string { return "<b>" + s + "</b>" }, probe: ` <span class="tag probe">health check</span>`,
 		tag: func(sev analyze.Severity, kind string) string { return htmlSeverity(sev) + " " + he(kind) }}
 }
 
@@ -168,13 +169,13 @@ func (v *htmlView) leadSection(b *strings.Builder) {
 		item("Consequence", fmt.Sprintf(`<span class="sev %s">%s</span> %s: %s`, sevClass(c.severity), he(c.severity.String()), he(c.kind), he(c.head)))
 	}
 	item("Recovered", he(f.recovery.String()))
-	if n := v.numbers(f); n != "" {
+	if n := v.sx.numbers(v.rows, f); n != "" {
 		item("Numbers", n)
 	}
 	if f.culprit != "" {
 		item("Culprit", `<code class="culprit">`+he(f.culprit)+`</code>`)
 	}
-	if e := v.entryList(f.entries); e != "" {
+	if e := v.sx.entryList(f.entries); e != "" {
 		item("Entry points", e)
 	}
 	if len(v.lead.others) > 0 {
@@ -189,43 +190,6 @@ func (v *htmlView) leadSection(b *strings.Builder) {
 		item("Also", strings.Join(os, "; "))
 	}
 	b.WriteString("</dl>\n</section>\n")
-}
-
-func (v *htmlView) numbers(f *findingRow) string {
-	if len(f.series) == 0 {
-		if len(f.counts) == 0 {
-			return ""
-		}
-		return he(v.labelledCounts(f.counts) + " " + v.unit())
-	}
-	var parts []string
-	for i, s := range f.series {
-		switch {
-		case s.role == "limit":
-			parts = append(parts, he(s.name))
-		case i == 0:
-			parts = append(parts, "<b>"+he(s.name)+"</b>: "+he(v.labelledCounts(s.counts)+" "+v.unit()))
-		default:
-			parts = append(parts, he(s.name+" "+arrowCounts(s.counts)))
-		}
-	}
-	return strings.Join(parts, "; ")
-}
-
-func (v *htmlView) entryList(es []analyze.FrameCount) string {
-	var parts []string
-	for i, e := range es {
-		if i == 3 {
-			parts = append(parts, he(fmt.Sprintf("%d more", len(es)-3)))
-			break
-		}
-		s := `<code class="entry">` + he(e.Func) + `</code> ` + fmt.Sprint(e.Count)
-		if e.Probe {
-			s += ` <span class="tag probe">health check</span>`
-		}
-		parts = append(parts, s)
-	}
-	return strings.Join(parts, " · ")
 }
 
 func (v *htmlView) label(i int) string {

@@ -103,6 +103,7 @@ func jiraSyntax(coloured bool) syntax {
 		sev = jiraSeverity
 	}
 	return syntax{text: jiraText, code: jiraCode, culprit: jiraCode, entry: jiraCode,
+		strong: func(s string) string { return s }, probe: " " + jiraText("(health check)"),
 		tag: func(s analyze.Severity, kind string) string { return sev(s) + " " + jiraText(kind) }}
 }
 
@@ -133,13 +134,13 @@ func (j *jiraView) leadSection() {
 		j.p("* *Consequence* (%s %s): %s\n", jiraSeverity(c.severity), jiraText(c.kind), jiraText(c.head))
 	}
 	j.p("* *Recovered:* %s\n", jiraText(f.recovery.String()))
-	if n := j.numbers(f); n != "" {
+	if n := j.sx.numbers(j.rows, f); n != "" {
 		j.p("* *Numbers:* %s\n", n)
 	}
 	if f.culprit != "" {
 		j.p("* *Culprit:* %s\n", jiraCode(f.culprit))
 	}
-	if e := j.entryList(f.entries); e != "" {
+	if e := j.sx.entryList(f.entries); e != "" {
 		j.p("* *Entry points:* %s\n", e)
 	}
 	if len(j.lead.others) > 0 {
@@ -154,43 +155,6 @@ func (j *jiraView) leadSection() {
 		j.p("* *Also:* %s\n", strings.Join(os, "; "))
 	}
 	j.p("{panel}\n\n")
-}
-
-func (j *jiraView) numbers(f *findingRow) string {
-	if len(f.series) == 0 {
-		if len(f.counts) == 0 {
-			return ""
-		}
-		return jiraText(j.labelledCounts(f.counts) + " " + j.unit())
-	}
-	var parts []string
-	for i, s := range f.series {
-		switch {
-		case s.role == "limit":
-			parts = append(parts, jiraText(s.name))
-		case i == 0:
-			parts = append(parts, jiraText(s.name+": "+j.labelledCounts(s.counts)+" "+j.unit()))
-		default:
-			parts = append(parts, jiraText(s.name+" "+arrowCounts(s.counts)))
-		}
-	}
-	return strings.Join(parts, "; ")
-}
-
-func (j *jiraView) entryList(es []analyze.FrameCount) string {
-	var parts []string
-	for i, e := range es {
-		if i == 3 {
-			parts = append(parts, jiraText(fmt.Sprintf("%d more", len(es)-3)))
-			break
-		}
-		s := jiraCode(e.Func) + fmt.Sprintf(" %d", e.Count)
-		if e.Probe {
-			s += " " + jiraText("(health check)")
-		}
-		parts = append(parts, s)
-	}
-	return strings.Join(parts, " · ")
 }
 
 func (j *jiraView) label(i int) string {

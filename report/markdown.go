@@ -154,7 +154,7 @@ func (m *mdView) title() string {
 // mdSyntax is Markdown's syntax for the shared pieces.
 func mdSyntax() syntax {
 	code := func(s string) string { return mdCode(s, false) }
-	return syntax{text: mdText, code: code, culprit: code, entry: code,
+	return syntax{text: mdText, code: code, culprit: code, entry: code, strong: func(s string) string { return s }, probe: " (health check)",
 		tag: func(sev analyze.Severity, kind string) string { return sev.String() + " " + mdText(kind) }}
 }
 
@@ -179,13 +179,13 @@ func (m *mdView) leadSection() {
 		m.p("- **Consequence** (%s %s): %s.\n", c.severity, mdText(c.kind), mdText(c.head))
 	}
 	m.p("- **Recovered:** %s.\n", mdText(f.recovery.String()))
-	if n := m.numbers(f); n != "" {
+	if n := m.sx.numbers(m.rows, f); n != "" {
 		m.p("- **Numbers:** %s.\n", n)
 	}
 	if f.culprit != "" {
 		m.p("- **Culprit:** %s\n", mdCode(f.culprit, false))
 	}
-	if e := m.entryList(f.entries); e != "" {
+	if e := m.sx.entryList(f.entries); e != "" {
 		m.p("- **Entry points:** %s\n", e)
 	}
 	if len(m.lead.others) > 0 {
@@ -200,46 +200,6 @@ func (m *mdView) leadSection() {
 		m.p("- **Also:** %s\n", strings.Join(os, "; "))
 	}
 	m.p("\n")
-}
-
-// numbers are a finding's counts with their moments, and the pool's limit.
-func (m *mdView) numbers(f *findingRow) string {
-	if len(f.series) == 0 {
-		if len(f.counts) == 0 {
-			return ""
-		}
-		return mdText(m.labelledCounts(f.counts)) + " " + m.unit()
-	}
-	var parts []string
-	for i, s := range f.series {
-		switch {
-		case s.role == "limit":
-			parts = append(parts, mdText(s.name))
-		case i == 0:
-			parts = append(parts, mdText(s.name)+": "+mdText(m.labelledCounts(s.counts))+" "+m.unit())
-		default:
-			parts = append(parts, mdText(s.name)+" "+arrowCounts(s.counts))
-		}
-	}
-	return strings.Join(parts, "; ")
-}
-
-// entryList prints entry points as code with their counts, a health check
-// marked.
-func (m *mdView) entryList(es []analyze.FrameCount) string {
-	var parts []string
-	for i, e := range es {
-		if i == 3 {
-			parts = append(parts, fmt.Sprintf("%d more", len(es)-3))
-			break
-		}
-		s := mdCode(e.Func, false) + fmt.Sprintf(" %d", e.Count)
-		if e.Probe {
-			s += " (health check)"
-		}
-		parts = append(parts, s)
-	}
-	return strings.Join(parts, " · ")
 }
 
 func (m *mdView) findingSection() {

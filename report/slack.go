@@ -80,6 +80,7 @@ var slackEmoji = map[analyze.Severity]string{
 // severity and kind in bold after the severity's emoji.
 func slackSyntax() syntax {
 	return syntax{text: slackText, code: slackCode, culprit: slackCode, entry: slackCode,
+		strong: func(s string) string { return s }, probe: " (health check)",
 		tag: func(sev analyze.Severity, kind string) string {
 			return slackEmoji[sev] + " *" + sev.String() + " " + slackEntities(kind) + "*"
 		}}
@@ -89,42 +90,31 @@ func slackSyntax() syntax {
 // where it comes from.
 func slackLines(rs *rows, prefix string) []string {
 	l := leadOf(rs)
+	sx := slackSyntax()
 	rt := runtimeName(rs.runtime)
 	var out []string
 	if l.root == nil {
 		out = append(out, fmt.Sprintf("%s*dumpdiff: no findings* in %s of a %s process", prefix, words.Plural(len(rs.moments), "moment"), rt))
 	} else {
 		f := l.root
-		out = append(out, prefix+"*dumpdiff:* "+slackSyntax().findingTitle(f, true))
+		out = append(out, prefix+"*dumpdiff:* "+sx.findingTitle(f, true))
 		out = append(out, "• *Root cause:* "+slackText(f.head))
 		for i, c := range l.consequences {
 			if i == 2 {
 				out = append(out, "• *Also caused:* "+words.Plural(len(l.consequences)-2, "more finding"))
 				break
 			}
-			out = append(out, "• *Consequence:* "+slackSyntax().findingTitle(c, false)+": "+slackText(c.head))
+			out = append(out, "• *Consequence:* "+sx.findingTitle(c, false)+": "+slackText(c.head))
 		}
 		out = append(out, "• *Recovered:* "+slackText(f.recovery.String()))
-		if n := slackNumbers(rs, f); n != "" {
+		if n := sx.numbers(rs, f); n != "" {
 			out = append(out, "• *Numbers:* "+n)
 		}
 		if f.culprit != "" {
 			out = append(out, "• *Culprit:* "+slackCode(f.culprit))
 		}
-		if len(f.entries) > 0 {
-			var es []string
-			for i, e := range f.entries {
-				if i == 3 {
-					es = append(es, fmt.Sprintf("%d more", len(f.entries)-3))
-					break
-				}
-				s := slackCode(e.Func) + fmt.Sprintf(" %d", e.Count)
-				if e.Probe {
-					s += " (health check)"
-				}
-				es = append(es, s)
-			}
-			out = append(out, "• *Entry points:* "+strings.Join(es, " · "))
+		if e := sx.entryList(f.entries); e != "" {
+			out = append(out, "• *Entry points:* "+e)
 		}
 		if len(f.groups) > 1 {
 			var gs []string
@@ -146,7 +136,7 @@ func slackLines(rs *rows, prefix string) []string {
 				out = append(out, "• *Also:* "+words.Plural(len(l.others)-3, "more finding"))
 				break
 			}
-			out = append(out, "• *Also:* "+slackSyntax().findingTitle(o, true))
+			out = append(out, "• *Also:* "+sx.findingTitle(o, true))
 		}
 	}
 	src := fmt.Sprintf("_%s · %s", rt, words.Plural(len(rs.moments), "moment"))
@@ -166,25 +156,4 @@ func slackLines(rs *rows, prefix string) []string {
 	}
 	src += " · " + words.Plural(len(rs.findings), "finding") + " · the full report: dumpdiff --format html_"
 	return append(out, src)
-}
-
-func slackNumbers(rs *rows, f *findingRow) string {
-	if len(f.series) == 0 {
-		if len(f.counts) == 0 {
-			return ""
-		}
-		return slackText(rs.labelledCounts(f.counts) + " " + rs.unit())
-	}
-	var parts []string
-	for i, s := range f.series {
-		switch {
-		case s.role == "limit":
-			parts = append(parts, slackText(s.name))
-		case i == 0:
-			parts = append(parts, slackText(s.name)+": "+slackText(rs.labelledCounts(s.counts))+" "+rs.unit())
-		default:
-			parts = append(parts, slackText(s.name)+" "+arrowCounts(s.counts))
-		}
-	}
-	return strings.Join(parts, "; ")
 }

@@ -1,6 +1,9 @@
 package report
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/dumpdiff/dumpdiff/analyze"
 )
 
@@ -21,13 +24,19 @@ type syntax struct {
 	// tag is a finding's severity and kind as its title starts:
 	// "critical not-recovered"; kind is not escaped yet.
 	tag func(sev analyze.Severity, kind string) string
+	// strong marks escaped text a list item leads with, where the format
+	// does so (HTML's <b>); the others leave it as it is.
+	strong func(string) string
+	// probe marks a health check after the frame it is, its leading
+	// space included: " (health check)".
+	probe string
 }
 
 // plainSyntax writes the pieces as they are, for the text view and for
 // the places a format escapes a whole line at once (an HTML <title>).
 func plainSyntax() syntax {
 	same := func(s string) string { return s }
-	return syntax{text: same, code: same, culprit: same, entry: same,
+	return syntax{text: same, code: same, culprit: same, entry: same, strong: same, probe: " (health check)",
 		tag: func(sev analyze.Severity, kind string) string { return sev.String() + " " + kind }}
 }
 
@@ -50,4 +59,46 @@ func (sx syntax) findingTitle(f *findingRow, recovery bool) string {
 		s += ", " + sx.text(f.recovery.short())
 	}
 	return s
+}
+
+// numbers are a finding's counts with their moments and unit, the other
+// series of its chart (the pool's idle threads...) and the pool's limit:
+// "db-pool-wait: before 0 → during-1 93 threads; idle 10 → 11; limit 200".
+func (sx syntax) numbers(rs *rows, f *findingRow) string {
+	if len(f.series) == 0 {
+		if len(f.counts) == 0 {
+			return ""
+		}
+		return sx.text(rs.labelledCounts(f.counts)) + " " + sx.text(rs.unit())
+	}
+	var parts []string
+	for i, s := range f.series {
+		switch {
+		case s.role == "limit":
+			parts = append(parts, sx.text(s.name))
+		case i == 0:
+			parts = append(parts, sx.strong(sx.text(s.name))+": "+sx.text(rs.labelledCounts(s.counts))+" "+sx.text(rs.unit()))
+		default:
+			parts = append(parts, sx.text(s.name)+" "+sx.text(arrowCounts(s.counts)))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// entryList is up to three entry points with their counts, a health check
+// marked: "`OrderServlet.doGet(OrderServlet.java:22)` 93 · ... · 2 more".
+func (sx syntax) entryList(es []analyze.FrameCount) string {
+	var parts []string
+	for i, e := range es {
+		if i == 3 {
+			parts = append(parts, sx.text(fmt.Sprintf("%d more", len(es)-3)))
+			break
+		}
+		s := sx.entry(e.Func) + fmt.Sprintf(" %d", e.Count)
+		if e.Probe {
+			s += sx.probe
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, " · ")
 }
