@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/dumpdiff/dumpdiff/analyze"
@@ -233,7 +232,7 @@ func (v *htmlView) findingSection(b *strings.Builder) {
 		if len(f.groups) > 0 {
 			items = append(items, "Identical stacks at "+he(v.label(f.at))+": "+v.groupsText(f.groups))
 		}
-		if ev := v.evidenceText(f.evidence); ev != "" {
+		if ev := v.sx.evidence(f.evidence); ev != "" {
 			items = append(items, "Seen: "+ev)
 		}
 		if f.causedByNum > 0 {
@@ -284,32 +283,6 @@ func htmlGroupLabel(sg StackGroup) string {
 		s = append(s, "differs at <code>"+he(shortDiffers(sg.Differs))+"</code>")
 	}
 	return strings.Join(s, " ")
-}
-
-func (v *htmlView) evidenceText(evs []evidenceRow) string {
-	var ev []string
-	var prev []string
-	for _, e := range evs {
-		s := fmt.Sprintf("%s %d", he(e.moment), e.count)
-		switch {
-		case len(e.threads) == 0:
-		case slices.Equal(e.threads, prev):
-			s += " (same samples)"
-		default:
-			var names []string
-			for _, t := range e.threads[:min(3, len(e.threads))] {
-				names = append(names, "<code>"+he(t)+"</code>")
-			}
-			s += " (" + strings.Join(names, ", ")
-			if k := e.count - min(3, len(e.threads)); k > 0 {
-				s += fmt.Sprintf(", +%d", k)
-			}
-			s += ")"
-		}
-		prev = e.threads
-		ev = append(ev, s)
-	}
-	return strings.Join(ev, " · ")
 }
 
 func (v *htmlView) momentTable(b *strings.Builder) {
@@ -463,15 +436,7 @@ func (v *htmlView) stateBlock(b *strings.Builder, p poolRow, s stateRow) {
 		}
 		b.WriteString("</summary>\n")
 		if len(sg.Samples) > 0 {
-			var names []string
-			for _, n := range sg.Samples {
-				names = append(names, "<code>"+he(n)+"</code>")
-			}
-			more := ""
-			if k := sg.Count - len(sg.Samples); k > 0 {
-				more = fmt.Sprintf(", +%d", k)
-			}
-			fmt.Fprintf(b, "<p class=\"samples\">%s: %s%s</p>\n", he(capitalize(v.unit())), strings.Join(names, ", "), more)
+			fmt.Fprintf(b, "<p class=\"samples\">%s: %s</p>\n", he(capitalize(v.unit())), v.sx.sampleList(sg.Samples, sg.Count, len(sg.Samples)))
 		}
 		v.stack(b, sg)
 		b.WriteString("</details>\n")

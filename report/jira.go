@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/dumpdiff/dumpdiff/analyze"
@@ -206,7 +205,7 @@ func (j *jiraView) findingSection() {
 		if len(f.groups) > 0 {
 			items = append(items, "*Identical stacks at "+jiraText(j.label(f.at))+":* "+j.groupsText(f.groups))
 		}
-		if ev := j.evidenceText(f.evidence); ev != "" {
+		if ev := j.sx.evidence(f.evidence); ev != "" {
 			items = append(items, "*Seen:* "+ev)
 		}
 		if f.causedByNum > 0 {
@@ -270,32 +269,6 @@ func (j *jiraView) groupsText(sgs []StackGroup) string {
 		parts = append(parts, s)
 	}
 	return fmt.Sprintf("%d groups: %s", len(sgs), strings.Join(parts, "; "))
-}
-
-func (j *jiraView) evidenceText(evs []evidenceRow) string {
-	var ev []string
-	var prev []string
-	for _, e := range evs {
-		s := fmt.Sprintf("%s %d", jiraText(e.moment), e.count)
-		switch {
-		case len(e.threads) == 0:
-		case slices.Equal(e.threads, prev):
-			s += " " + jiraText("(same samples)")
-		default:
-			var names []string
-			for _, t := range e.threads[:min(3, len(e.threads))] {
-				names = append(names, jiraCode(t))
-			}
-			more := ""
-			if k := e.count - min(3, len(e.threads)); k > 0 {
-				more = fmt.Sprintf(", %s%d", `\+`, k)
-			}
-			s += " \\(" + strings.Join(names, ", ") + more + "\\)"
-		}
-		prev = e.threads
-		ev = append(ev, s)
-	}
-	return strings.Join(ev, " · ")
 }
 
 func (j *jiraView) momentTable() {
@@ -412,15 +385,7 @@ func (j *jiraView) stateStacks(p poolRow, s stateRow) {
 		j.p("{panel:title=%s|borderStyle=dashed}\n", jiraParam(what))
 		j.p("%s %s\n", jiraText("Pool:"), jiraCode(p.name))
 		if len(sg.Samples) > 0 {
-			var names []string
-			for _, n := range sg.Samples {
-				names = append(names, jiraCode(n))
-			}
-			more := ""
-			if k := sg.Count - len(sg.Samples); k > 0 {
-				more = fmt.Sprintf(", %s%d", `\+`, k)
-			}
-			j.p("%s: %s%s\n", capitalize(j.unit()), strings.Join(names, ", "), more)
+			j.p("%s: %s\n", capitalize(j.unit()), j.sx.sampleList(sg.Samples, sg.Count, len(sg.Samples)))
 		}
 		j.p("{noformat}\n%s\n{noformat}\n{panel}\n\n", strings.Join(jiraNoformat(markedStack(sg, j.runtime)), "\n"))
 	}

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/dumpdiff/dumpdiff/analyze"
@@ -244,7 +243,7 @@ func (m *mdView) findingSection() {
 		if len(f.groups) > 0 {
 			items = append(items, "**Identical stacks at "+mdText(m.label(f.at))+":** "+m.groupsText(f.groups))
 		}
-		if ev := m.evidenceText(f.evidence); ev != "" {
+		if ev := m.sx.evidence(f.evidence); ev != "" {
 			items = append(items, "**Seen:** "+ev)
 		}
 		if f.causedByNum > 0 {
@@ -314,32 +313,6 @@ func mdGroupLabel(sg StackGroup) string {
 		s += ", differs at " + mdCode(shortDiffers(sg.Differs), false)
 	}
 	return s
-}
-
-func (m *mdView) evidenceText(evs []evidenceRow) string {
-	var ev []string
-	var prev []string
-	for _, e := range evs {
-		s := fmt.Sprintf("%s %d", mdText(e.moment), e.count)
-		switch {
-		case len(e.threads) == 0:
-		case slices.Equal(e.threads, prev):
-			s += " (same samples)"
-		default:
-			var names []string
-			for _, t := range e.threads[:min(3, len(e.threads))] {
-				names = append(names, mdCode(t, false))
-			}
-			s += " (" + strings.Join(names, ", ")
-			if more := e.count - min(3, len(e.threads)); more > 0 {
-				s += fmt.Sprintf(", +%d", more)
-			}
-			s += ")"
-		}
-		prev = e.threads
-		ev = append(ev, s)
-	}
-	return strings.Join(ev, " · ")
 }
 
 // seriesColors are the chart's line colours, by role, with the word the
@@ -549,15 +522,7 @@ func (m *mdView) stateStacks(p poolRow, s stateRow) {
 		}
 		m.p("<details><summary>%s (%s)</summary>\n\n", mdHTML(what), mdHTML(p.name))
 		if len(sg.Samples) > 0 {
-			var names []string
-			for _, n := range sg.Samples {
-				names = append(names, mdCode(n, false))
-			}
-			more := ""
-			if k := sg.Count - len(sg.Samples); k > 0 {
-				more = fmt.Sprintf(", +%d", k)
-			}
-			m.p("%s: %s%s\n\n", capitalize(m.unit()), strings.Join(names, ", "), more)
+			m.p("%s: %s\n\n", capitalize(m.unit()), m.sx.sampleList(sg.Samples, sg.Count, len(sg.Samples)))
 		}
 		lines := markedStack(sg, m.runtime)
 		fence := codeFence(lines)

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dumpdiff/dumpdiff/analyze"
@@ -101,4 +102,41 @@ func (sx syntax) entryList(es []analyze.FrameCount) string {
 		parts = append(parts, s)
 	}
 	return strings.Join(parts, " · ")
+}
+
+// sampleList is up to k names as code, with how many more of count there
+// are: "`exec-1`, `exec-2`, `exec-3`, +197".
+func (sx syntax) sampleList(names []string, count, k int) string {
+	shown := names[:min(k, len(names))]
+	cs := make([]string, len(shown))
+	for i, n := range shown {
+		cs[i] = sx.code(n)
+	}
+	s := strings.Join(cs, ", ")
+	if more := count - len(shown); more > 0 {
+		s += sx.text(fmt.Sprintf(", +%d", more))
+	}
+	return s
+}
+
+// evidence is what each moment shows of a finding, with up to three sample
+// names: "during-1 93 (`exec-2`, `exec-3`, `exec-4`, +90) · during-2 96
+// (same samples)".
+func (sx syntax) evidence(evs []evidenceRow) string {
+	var ev []string
+	var prev []string
+	for _, e := range evs {
+		s := sx.text(e.moment) + fmt.Sprintf(" %d", e.count)
+		switch {
+		case len(e.threads) == 0:
+		case slices.Equal(e.threads, prev):
+			// Listing the same sample names again says nothing new.
+			s += " " + sx.paren(sx.text("same samples"))
+		default:
+			s += " " + sx.paren(sx.sampleList(e.threads, e.count, 3))
+		}
+		prev = e.threads
+		ev = append(ev, s)
+	}
+	return strings.Join(ev, " · ")
 }

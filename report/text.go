@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -219,37 +218,11 @@ func (t *textView) verdictSection() {
 			t.add(wrap(strings.Join(parts, " · "), t.width, body, body+"  ")...)
 		}
 		if len(f.evidence) > 0 {
-			var ev []string
-			var prev []string
-			for _, e := range f.evidence {
-				s := fmt.Sprintf("%s %d", e.moment, e.count)
-				switch {
-				case len(e.threads) == 0:
-				case slices.Equal(e.threads, prev):
-					// Listing the same sample names again says nothing new.
-					s += " (same samples)"
-				default:
-					s += " (" + sampleList(e.threads, e.count, 3) + ")"
-				}
-				prev = e.threads
-				ev = append(ev, s)
-			}
-			for _, l := range wrap("seen: "+strings.Join(ev, " · "), t.width, body, body+"  ") {
+			for _, l := range wrap("seen: "+plainSyntax().evidence(f.evidence), t.width, body, body+"  ") {
 				t.add(t.st.Dim(l))
 			}
 		}
 	}
-}
-
-// sampleList prints up to k names, with how many more threads there are:
-// "exec-1, exec-2, exec-3, +197".
-func sampleList(names []string, count, k int) string {
-	shown := names[:min(k, len(names))]
-	s := strings.Join(shown, ", ")
-	if more := count - len(shown); more > 0 {
-		s += fmt.Sprintf(", +%d", more)
-	}
-	return s
 }
 
 // table is the geometry of the pools × moments table.
