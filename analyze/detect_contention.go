@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -221,18 +222,34 @@ func inferGoHolders(d *parse.Dump, waiters map[lockKey][]*parse.Thread) map[lock
 	if len(byFunc) == 0 {
 		return nil
 	}
+	// The locks a stack could hold depend on its frames alone: found once
+	// per distinct stack (the parser shares identical stacks' frames), in
+	// frame order, each lock once; a goroutine waiting on a lock itself is
+	// not its holder.
+	type stackRef struct {
+		first **parse.Frame
+		n     int
+	}
+	held := map[stackRef][]lockKey{}
 	for _, t := range d.Threads {
-		var seen map[lockKey]bool
-		for _, f := range t.Frames {
-			for _, cl := range byFunc[f.Func] {
-				if t.WaitAddr == cl.k.addr || cl.lines[f.Line] || seen[cl.k] {
-					continue
+		if len(t.Frames) == 0 {
+			continue
+		}
+		ref := stackRef{&t.Frames[0], len(t.Frames)}
+		ks, ok := held[ref]
+		if !ok {
+			for _, f := range t.Frames {
+				for _, cl := range byFunc[f.Func] {
+					if !cl.lines[f.Line] && !slices.Contains(ks, cl.k) {
+						ks = append(ks, cl.k)
+					}
 				}
-				if seen == nil {
-					seen = map[lockKey]bool{}
-				}
-				seen[cl.k] = true
-				cands[cl.k] = append(cands[cl.k], t)
+			}
+			held[ref] = ks
+		}
+		for _, k := range ks {
+			if t.WaitAddr != k.addr {
+				cands[k] = append(cands[k], t)
 			}
 		}
 	}

@@ -88,6 +88,8 @@ type Pass struct {
 	// (contention waiters): one computation per distinct stack.
 	stacks map[string]stackInfo
 	key    []byte
+	// fast caches info for goroutines by their shared stack (infoKey).
+	fast map[infoKey]stackInfo
 	// sigs is the signature table (a signatures file's rows first); ext the
 	// extensions, nil when none.
 	sigs []Signature
@@ -127,6 +129,32 @@ type stackInfo struct {
 // distinct stack (and creator): contention visits every waiter at every
 // moment, and a 100k-goroutine dump holds few distinct stacks.
 func (p *Pass) info(t *parse.Thread) stackInfo {
+	// A goroutine's stack is told by its shared frames' address (see
+	// slotKey): no key to format for each of a million waiters.
+	var fk infoKey
+	if p.R.Runtime == parse.RuntimeGo {
+		fk = infoKey{n: len(t.Frames), state: t.State, main: t.ID == 1}
+		if len(t.Frames) > 0 {
+			fk.frames = &t.Frames[0]
+		}
+		if t.CreatedBy != nil {
+			fk.creator, fk.hasCreator = t.CreatedBy.Func, true
+		}
+		if fk.labelKey = p.labelKey(); fk.labelKey != "" {
+			fk.label, fk.hasLabel = t.Labels[fk.labelKey]
+		}
+		if si, ok := p.fast[fk]; ok {
+			return si
+		}
+		si := p.slowInfo(t)
+		p.fast[fk] = si
+		return si
+	}
+	return p.slowInfo(t)
+}
+
+// slowInfo is info by the stack's text (state, frames, creator, name).
+func (p *Pass) slowInfo(t *parse.Thread) stackInfo {
 	p.key = appendStackKey(p.key[:0], t)
 	if t.CreatedBy != nil {
 		p.key = append(append(p.key, '\n', 'c'), t.CreatedBy.Func...)
@@ -144,6 +172,26 @@ func (p *Pass) info(t *parse.Thread) stackInfo {
 	si.entry.fn, si.entry.probe = entryPoint(p.R.Runtime, t)
 	p.stacks[string(p.key)] = si
 	return si
+}
+
+// infoKey is what a goroutine's stackInfo depends on (slotKey's fields,
+// with the pool-by label's key).
+type infoKey struct {
+	frames     **parse.Frame
+	n          int
+	state      string
+	creator    string
+	hasCreator bool
+	main       bool
+	labelKey   string
+	label      string
+	hasLabel   bool
+}
+
+// labelKey is --pool-by label:KEY's KEY; "" when not pooling by label.
+func (p *Pass) labelKey() string {
+	k, _ := strings.CutPrefix(p.opt.PoolBy, "label:")
+	return k
 }
 
 // Found returns the findings of a detector that ran before.
@@ -230,7 +278,7 @@ func runDetectors(r *Result, opt Options) {
 	ext := opt.Extensions
 	p := &Pass{R: r, opt: opt, sigs: signatureTable(ext), ext: ext, found: map[string][]Finding{}, groups: map[*Group]string{},
 		threads: make([]map[*parse.Thread]string, len(r.Moments)),
-		stacks:  map[string]stackInfo{}}
+		stacks:  map[string]stackInfo{}, fast: map[infoKey]stackInfo{}}
 	for i := range p.threads {
 		p.threads[i] = map[*parse.Thread]string{}
 	}

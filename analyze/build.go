@@ -1,0 +1,806 @@
+package analyze
+
+import (
+	"fmt"
+	"runtime"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dumpdiff/dumpdiff/parse"
+)
+
+// The builder files every thread of every moment into a pool, a group (a
+// pool's threads in one state) and a shape (a group's threads with one
+// stack). It is the analysis's hot loop: 3 moments of 1M goroutines are
+// 3M threads, in a few hundred distinct stacks.
+//
+// Each moment is built on its own (side by side, GOMAXPROCS at a time)
+// into moment-local pools and groups, which are then merged in moment
+// order: pools and groups are created in the order of their first thread,
+// as one pass over the moments would create them. The threads' identities
+// are not kept in maps: each moment lists (identity, slot) pairs, sorted
+// once, and one merge over the sorted moments counts the threads that
+// stayed (Group.Same, Always, Stayed) and their CPU.
+
+// builder accumulates threads into pools and groups.
+type builder struct {
+	r      *Result
+	opt    Options
+	n      int // moments
+	sigs   []Signature
+	pools  map[string]*Pool
+	groups map[groupKey]*Group
+	ms     []*momentBuild
+}
+
+func newBuilder(r *Result, opt Options) *builder {
+	return &builder{sigs: signatureTable(opt.Extensions), r: r, opt: opt, n: len(r.Moments), pools: map[string]*Pool{},
+		groups: map[groupKey]*Group{}}
+}
+
+type classified struct {
+	id      int // the distinct stack's number in its moment, in order of first sight
+	sig     *Signature
+	via     string
+	holds   string // resource held (Via.Holds), whatever the state
+	rest    bool   // the state is a rest for this caller (Signature.Rest, Via.Rest)
+	top     string
+	culprit string
+	entry   entryKey
+}
+
+// entryKey is an entry point and whether it is a health check.
+type entryKey struct {
+	fn    string
+	probe bool
+}
+
+// threadID is a thread's identity across moments: a goroutine's id, or a
+// JVM thread's name with its native id; the zero value when the format
+// aggregates threads (no identity).
+type threadID struct {
+	n int64
+	s string
+}
+
+// identity follows a thread across moments: JVM name and native id (or
+// tid), goroutine id. Empty when the format aggregates threads.
+func identity(rt parse.Runtime, t *parse.Thread) threadID {
+	if t.Weight != 1 {
+		return threadID{}
+	}
+	if rt == parse.RuntimeGo {
+		// The goroutine id itself: no string per goroutine.
+		return threadID{n: t.ID}
+	}
+	switch {
+	case t.NativeID != "":
+		return threadID{s: t.Name + "\x00" + t.NativeID}
+	case t.TID != "":
+		return threadID{s: t.Name + "\x00" + t.TID}
+	case t.ID != 0:
+		return threadID{s: t.Name, n: t.ID}
+	}
+	return threadID{s: t.Name}
+}
+
+// momentBuild is one moment's part of the build.
+type momentBuild struct {
+	b *builder
+	m int
+	// fast finds the slot of a goroutine by its stack's address (see
+	// slotKey); nil for the JVM, whose parsers do not share stacks.
+	fast     map[slotKey]*slot
+	labelKey string                 // --pool-by label:KEY's KEY; "" when not pooling by label
+	classes  map[string]*classified // stack key → classification
+	key      []byte                 // reused buffer for stack keys
+	pools    map[string]*localPool
+	porder   []*localPool
+	groups   map[groupKey]*localGroup
+	gorder   []*localGroup
+	slots    map[slotID]*slot
+	// ids are the threads' identities in dump order: goroutine ids, or
+	// for the JVM numbers given in merge (jids holds the identity).
+	ids   []idEntry
+	jids  []threadID
+	table []*slot // slots by number (identities)
+}
+
+type localPool struct {
+	name     string
+	internal bool
+	count    int
+}
+
+// localGroup is a group's threads at one moment, before the merge.
+type localGroup struct {
+	key                   groupKey
+	cat                   Category
+	explain, holds, resrc string
+	rest                  bool
+	count                 int
+	nthreads              int // threads (not weights): len(threads) once filled
+	threads               []*parse.Thread
+	samples               []string
+	shapes                []Shape
+	shapeOf               map[int]int // classified.id → index in shapes
+	pool                  *localPool
+	g                     *Group // after merge
+}
+
+// slot is where threads of one stack (and pool) go: a group and a shape.
+type slot struct {
+	lg      *localGroup
+	si      int // index in lg.shapes
+	culprit string
+	ci      int32 // culprit number (merge), for identity comparisons
+	gi      int32 // group number (merge)
+	n       int32 // the slot's number in its moment (idEntry.slot)
+}
+
+// slotID is what decides a slot once the stack is classified.
+type slotID struct {
+	pool  string
+	group *localGroup
+	class int
+}
+
+// slotKey is what a goroutine's slot depends on, compared cheaply: the
+// parser shares one Frames slice among goroutines with identical stacks,
+// so the address of its first element stands for the frames; the state,
+// creator and (with --pool-by label:) the label value complete it.
+type slotKey struct {
+	frames     **parse.Frame
+	n          int
+	state      string
+	creator    string
+	hasCreator bool
+	main       bool // goroutine 1 (poolName's "main")
+	label      string
+	hasLabel   bool
+}
+
+// idEntry is one thread's identity at a moment and its slot.
+type idEntry struct {
+	id   int64
+	pos  int32 // position among the moment's identities: later wins, as in a map
+	slot int32
+	cpu  time.Duration
+}
+
+// build files the threads of every moment, side by side, and merges them.
+func (b *builder) build(in []Input) {
+	b.ms = make([]*momentBuild, len(in))
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(in)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				b.ms[i] = b.buildMoment(i, in[i])
+			}
+		}()
+	}
+	for i := range in {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	for _, mb := range b.ms {
+		b.merge(mb)
+	}
+}
+
+func (b *builder) buildMoment(m int, x Input) *momentBuild {
+	mb := &momentBuild{b: b, m: m, classes: map[string]*classified{}, pools: map[string]*localPool{},
+		groups: map[groupKey]*localGroup{}, slots: map[slotID]*slot{}}
+	if b.r.Runtime == parse.RuntimeGo {
+		mb.fast = map[slotKey]*slot{}
+		mb.labelKey, _ = strings.CutPrefix(b.opt.PoolBy, "label:")
+	}
+	labels := auxLabels(x.Aux)
+	ts := x.Dump.Threads
+	// Two passes: the first files each thread and counts each group's
+	// threads, the second fills Group.Threads, allocated at their size
+	// (appending to a million-thread slice copied it twenty times).
+	in := make([]int32, len(ts)) // slot number of each thread
+	mb.ids = make([]idEntry, 0, len(ts))
+	var relabeled map[int]*parse.Thread
+	for i, t := range ts {
+		if labels != nil && len(t.Labels) == 0 {
+			if l, ok := labels[funcKey(t)]; ok {
+				t = withLabels(t, l)
+				if relabeled == nil {
+					relabeled = map[int]*parse.Thread{}
+				}
+				relabeled[i] = t
+			}
+		}
+		in[i] = mb.add(t)
+	}
+	mb.table = make([]*slot, len(mb.slots))
+	for _, s := range mb.slots {
+		mb.table[s.n] = s
+	}
+	for _, lg := range mb.gorder {
+		lg.threads = make([]*parse.Thread, 0, lg.nthreads)
+	}
+	for i, t := range ts {
+		if relabeled != nil && relabeled[i] != nil {
+			t = relabeled[i]
+		}
+		lg := mb.table[in[i]].lg
+		lg.threads = append(lg.threads, t)
+	}
+	return mb
+}
+
+// slotOf finds t's slot: by its stack's address for goroutines, else by
+// classifying its stack (cached by the stack's text).
+func (mb *momentBuild) slotOf(t *parse.Thread) *slot {
+	var k slotKey
+	if mb.fast != nil {
+		k = slotKey{n: len(t.Frames), state: t.State, main: t.ID == 1}
+		if len(t.Frames) > 0 {
+			k.frames = &t.Frames[0]
+		}
+		if t.CreatedBy != nil {
+			k.creator, k.hasCreator = t.CreatedBy.Func, true
+		}
+		if mb.labelKey != "" {
+			k.label, k.hasLabel = t.Labels[mb.labelKey]
+		}
+		if s := mb.fast[k]; s != nil {
+			return s
+		}
+	}
+	s := mb.slowSlot(t)
+	if mb.fast != nil {
+		mb.fast[k] = s
+	}
+	return s
+}
+
+func (mb *momentBuild) slowSlot(t *parse.Thread) *slot {
+	b := mb.b
+	rt := b.r.Runtime
+	pname, internal := poolName(rt, t, b.opt)
+	lp := mb.pools[pname]
+	if lp == nil {
+		lp = &localPool{name: pname, internal: internal}
+		mb.pools[pname] = lp
+		mb.porder = append(mb.porder, lp)
+	}
+	c := mb.classify(t)
+	state, cat, explain := "unclassified", Other, "no known signature: see the top frame"
+	switch {
+	case c.sig != nil:
+		state, cat, explain = c.sig.ID, c.sig.Category, c.sig.Explain
+	case rt == parse.RuntimeGo && t.State == "" && b.r.Moments[mb.m].Format == parse.FormatGoDebug1:
+		// debug=1 prints neither the wait reason nor the runtime frames: a
+		// stack whose own frames name no known wait says nothing of its state.
+		state, explain = "unknown", "the debug=1 profile prints no wait state and no known frame here: take debug=2 or the proto"
+	}
+	gk := groupKey{pname, state, c.via}
+	lg := mb.groups[gk]
+	if lg == nil {
+		lg = &localGroup{key: gk, cat: cat, explain: explain, holds: c.holds, rest: c.rest, pool: lp, shapeOf: map[int]int{}}
+		if c.sig != nil {
+			lg.resrc = c.sig.Resource
+		}
+		mb.groups[gk] = lg
+		mb.gorder = append(mb.gorder, lg)
+	}
+	id := slotID{pname, lg, c.id}
+	if s := mb.slots[id]; s != nil {
+		return s
+	}
+	si, ok := lg.shapeOf[c.id]
+	if !ok {
+		si = len(lg.shapes)
+		lg.shapeOf[c.id] = si
+		lg.shapes = append(lg.shapes, Shape{Stack: t, Culprit: c.culprit, Entry: FrameCount{Func: c.entry.fn, Probe: c.entry.probe}, top: c.top})
+	}
+	s := &slot{lg: lg, si: si, culprit: c.culprit, n: int32(len(mb.slots))}
+	mb.slots[id] = s
+	return s
+}
+
+// classify classifies t's stack once per distinct stack (state and
+// frames) in the moment.
+func (mb *momentBuild) classify(t *parse.Thread) *classified {
+	mb.key = appendStackKey(mb.key[:0], t)
+	if c, ok := mb.classes[string(mb.key)]; ok { // no allocation on a hit
+		return c
+	}
+	rt := mb.b.r.Runtime
+	c := &classified{id: len(mb.classes), sig: classifyIn(mb.b.sigs, rt, t)}
+	c.via, c.holds, c.rest = viaFor(c.sig, t)
+	c.entry.fn, c.entry.probe = entryPoint(rt, t)
+	if len(t.Frames) > 0 {
+		c.top = normalizeGeneric(t.Frames[0].Func)
+	}
+	c.culprit = FrameString(culprit(rt, t))
+	mb.classes[string(mb.key)] = c
+	return c
+}
+
+// appendStackKey appends the identity of a stack for caching (state and
+// frames) to dst. It reuses the caller's buffer and formats with strconv.
+func appendStackKey(dst []byte, t *parse.Thread) []byte {
+	dst = append(dst, t.State...)
+	for _, f := range t.Frames {
+		dst = append(dst, '\n')
+		dst = append(dst, f.Func...)
+		if f.Line > 0 {
+			dst = append(dst, ':')
+			dst = strconv.AppendInt(dst, int64(f.Line), 10)
+		}
+	}
+	return dst
+}
+
+// add files t and returns its slot's number.
+func (mb *momentBuild) add(t *parse.Thread) int32 {
+	rt := mb.b.r.Runtime
+	s := mb.slotOf(t)
+	w := t.Weight
+	if w <= 0 {
+		w = 1
+	}
+	lg := s.lg
+	lg.pool.count += w
+	lg.count += w
+	lg.nthreads++
+	sh := &lg.shapes[s.si]
+	sh.Count += w
+	samples := mb.b.opt.Samples
+	if len(sh.Samples) < samples {
+		sh.Samples = append(sh.Samples, threadLabel(rt, t))
+	}
+	if len(lg.samples) < samples {
+		lg.samples = append(lg.samples, threadLabel(rt, t))
+	}
+	id := identity(rt, t)
+	if id == (threadID{}) {
+		return s.n
+	}
+	e := idEntry{id: id.n, pos: int32(len(mb.ids)), slot: s.n, cpu: t.CPU}
+	if rt != parse.RuntimeGo {
+		mb.jids = append(mb.jids, id)
+	}
+	mb.ids = append(mb.ids, e)
+	return s.n
+}
+
+// merge adds one moment's pools and groups to the result, creating them in
+// the order of their first thread.
+func (b *builder) merge(mb *momentBuild) {
+	m := mb.m
+	for _, lp := range mb.porder {
+		p := b.pools[lp.name]
+		if p == nil {
+			p = &Pool{Name: lp.name, Internal: lp.internal, Counts: make([]int, b.n)}
+			b.pools[lp.name] = p
+			b.r.Pools = append(b.r.Pools, p)
+		}
+		p.Counts[m] += lp.count
+	}
+	for _, lg := range mb.gorder {
+		g := b.groups[lg.key]
+		if g == nil {
+			g = &Group{Pool: lg.key.pool, State: lg.key.state, Category: lg.cat, Via: lg.key.via, Explain: lg.explain,
+				Holds: lg.holds, Rest: lg.rest, Resource: lg.resrc,
+				Counts: make([]int, b.n), Samples: make([][]string, b.n), Stacks: make([]*parse.Thread, b.n),
+				Threads: make([][]*parse.Thread, b.n), Shapes: make([][]Shape, b.n)}
+			b.groups[lg.key] = g
+			p := b.pools[lg.key.pool]
+			p.States = append(p.States, g)
+		}
+		g.Counts[m] += lg.count
+		g.Threads[m] = lg.threads
+		g.Shapes[m] = lg.shapes
+		g.Samples[m] = lg.samples
+		if len(lg.threads) > 0 {
+			g.Stacks[m] = lg.threads[0]
+		}
+		lg.g = g
+		lg.shapeOf = nil
+	}
+	mb.fast, mb.classes, mb.groups, mb.pools = nil, nil, nil, nil
+}
+
+// threadLabel names a thread in samples: the JVM name, or "goroutine N".
+func threadLabel(rt parse.Runtime, t *parse.Thread) string {
+	if rt == parse.RuntimeGo || t.Name == "" {
+		if t.ID != 0 {
+			return "goroutine " + strconv.FormatInt(t.ID, 10)
+		}
+		if t.Weight > 1 {
+			return fmt.Sprintf("%d goroutines", t.Weight)
+		}
+		return "goroutine"
+	}
+	return t.Name
+}
+
+func (b *builder) finish() {
+	for _, p := range b.r.Pools {
+		for _, c := range p.Counts {
+			p.Max = max(p.Max, c)
+		}
+		for _, g := range p.States {
+			tops, culps, ents := sumShapes(g)
+			g.TopFrame = mostCommonAll(tops)
+			g.Culprit = mostCommonAll(culps)
+			g.Culprits = ranked(culps[peakAt(g.Counts)])
+			for _, shs := range g.Shapes {
+				sort.SliceStable(shs, func(i, j int) bool { return shs[i].Count > shs[j].Count })
+			}
+			g.Entries = make([][]FrameCount, b.n)
+			for m, e := range ents {
+				g.Entries[m] = rankedEntries(e)
+			}
+		}
+	}
+	b.identities()
+	for _, p := range b.r.Pools {
+		sort.SliceStable(p.States, func(i, j int) bool {
+			a, c := maxOf(p.States[i].Counts), maxOf(p.States[j].Counts)
+			if a != c {
+				return a > c
+			}
+			return p.States[i].State+p.States[i].Via < p.States[j].State+p.States[j].Via
+		})
+	}
+	sort.SliceStable(b.r.Pools, func(i, j int) bool {
+		a, c := b.r.Pools[i], b.r.Pools[j]
+		if a.Internal != c.Internal {
+			return !a.Internal
+		}
+		da, dc := change(a.Counts), change(c.Counts)
+		if da != dc {
+			return da > dc
+		}
+		if a.Max != c.Max {
+			return a.Max > c.Max
+		}
+		return a.Name < c.Name
+	})
+}
+
+// sumShapes returns g's per-moment top frame, culprit and entry counts,
+// summed from its shapes (threads with identical stacks share them).
+func sumShapes(g *Group) (tops, culps []map[string]int, ents []map[entryKey]int) {
+	n := len(g.Shapes)
+	tops, culps, ents = make([]map[string]int, n), make([]map[string]int, n), make([]map[entryKey]int, n)
+	for m, shs := range g.Shapes {
+		for _, sh := range shs {
+			if tops[m] == nil {
+				tops[m] = map[string]int{}
+			}
+			tops[m][sh.top] += sh.Count
+			if sh.Culprit != "" {
+				if culps[m] == nil {
+					culps[m] = map[string]int{}
+				}
+				culps[m][sh.Culprit] += sh.Count
+			}
+			if sh.Entry.Func != "" {
+				if ents[m] == nil {
+					ents[m] = map[entryKey]int{}
+				}
+				ents[m][entryKey{sh.Entry.Func, sh.Entry.Probe}] += sh.Count
+			}
+		}
+	}
+	return tops, culps, ents
+}
+
+// at is where one thread is at one moment: its group and culprit (as
+// numbers), and its CPU time (0 if not printed).
+type at struct {
+	g, c int32
+	cpu  time.Duration
+}
+
+// identities follows every thread across the moments and sets each
+// group's Same, Always, Stayed, CPU and CPUThreads. Each moment's
+// identities are sorted once; one merge over the sorted moments then
+// visits each identity with where it is at every moment. (Maps of
+// identities per group and moment were a fifth of the analysis at 3×1M
+// goroutines.)
+func (b *builder) identities() {
+	n := b.n
+	var groups []*Group
+	gnum := map[*Group]int32{}
+	cnum := map[string]int32{}
+	jnum := map[threadID]int64{}
+	for _, mb := range b.ms {
+		for _, s := range mb.table {
+			gi, ok := gnum[s.lg.g]
+			if !ok {
+				gi = int32(len(groups))
+				gnum[s.lg.g] = gi
+				groups = append(groups, s.lg.g)
+			}
+			ci, ok := cnum[s.culprit]
+			if !ok {
+				ci = int32(len(cnum))
+				cnum[s.culprit] = ci
+			}
+			s.gi, s.ci = gi, ci
+		}
+		// JVM identities are strings: numbered alike in every moment.
+		for i, id := range mb.jids {
+			k, ok := jnum[id]
+			if !ok {
+				k = int64(len(jnum) + 1)
+				jnum[id] = k
+			}
+			mb.ids[i].id = k
+		}
+		mb.ids = sortIDs(mb.ids)
+		mb.slots, mb.jids = nil, nil
+	}
+	f := follower{n: n, start: make([]int, len(groups)), same: make([]int, len(groups)), always: make([]int, len(groups)),
+		stayed: make([]int, len(groups)), cpu: make([]time.Duration, len(groups)), cpuThreads: make([]int, len(groups)),
+		sets: make([][]at, n)}
+	for i, g := range groups {
+		f.start[i] = sameStart(g.Counts)
+	}
+	heads := make([]int, n)
+	for {
+		cur, any := int64(0), false
+		for m, mb := range b.ms {
+			if heads[m] < len(mb.ids) {
+				if id := mb.ids[heads[m]].id; !any || id < cur {
+					cur, any = id, true
+				}
+			}
+		}
+		if !any {
+			break
+		}
+		for m, mb := range b.ms {
+			set := f.sets[m][:0]
+			for ; heads[m] < len(mb.ids) && mb.ids[heads[m]].id == cur; heads[m]++ {
+				e := mb.ids[heads[m]]
+				s := mb.table[e.slot]
+				set = place(set, at{g: s.gi, c: s.ci, cpu: e.cpu})
+			}
+			f.sets[m] = set
+		}
+		f.follow()
+	}
+	for i, g := range groups {
+		g.Same, g.Always, g.Stayed = f.same[i], f.always[i], f.stayed[i]
+		g.CPU, g.CPUThreads = f.cpu[i], f.cpuThreads[i]
+	}
+	for _, mb := range b.ms {
+		mb.ids, mb.table = nil, nil
+	}
+}
+
+// place records that a thread is at a in one moment's set: a second
+// thread with the same identity in the same group replaces the culprit
+// (the later wins) and, when it printed one, the CPU time.
+func place(set []at, a at) []at {
+	for i := range set {
+		if set[i].g == a.g {
+			set[i].c = a.c
+			if a.cpu > 0 {
+				set[i].cpu = a.cpu
+			}
+			return set
+		}
+	}
+	return append(set, a)
+}
+
+// sameStart is the moment Group.Same counts from: the first moment a group
+// rose above its first count; -1 when it never rose or rose only at the
+// last moment (nothing to follow it into).
+func sameStart(c []int) int {
+	for i := 1; i < len(c); i++ {
+		if c[i] > c[0] {
+			if i == len(c)-1 {
+				return -1
+			}
+			return i
+		}
+	}
+	return -1
+}
+
+// follower counts, per group number, the threads that stayed.
+type follower struct {
+	n                    int
+	start                []int // sameStart per group
+	same, always, stayed []int
+	cpu                  []time.Duration
+	cpuThreads           []int
+	sets                 [][]at // per moment, where the identity being followed is
+	seen                 []int32
+}
+
+func find(set []at, g int32) (at, bool) {
+	for _, a := range set {
+		if a.g == g {
+			return a, true
+		}
+	}
+	return at{}, false
+}
+
+// follow counts one identity, at f.sets.
+func (f *follower) follow() {
+	n, sets := f.n, f.sets
+	if n >= 2 {
+		// Always: in the group, with one culprit, at every moment.
+		for _, a := range sets[0] {
+			ok := true
+			for m := 1; m < n && ok; m++ {
+				x, in := find(sets[m], a.g)
+				ok = in && x.c == a.c
+			}
+			if ok {
+				f.always[a.g]++
+			}
+		}
+		// Stayed: at the last two moments with one culprit, and with it at
+		// every moment since it first came (it did not leave and return).
+		for _, a := range sets[n-1] {
+			if x, in := find(sets[n-2], a.g); !in || x.c != a.c {
+				continue
+			}
+			ok := true
+			for m := n - 3; m >= 0 && ok; m-- {
+				x, in := find(sets[m], a.g)
+				if !in {
+					for e := m - 1; e >= 0 && ok; e-- {
+						_, was := find(sets[e], a.g)
+						ok = !was
+					}
+					break
+				}
+				ok = x.c == a.c
+			}
+			if ok {
+				f.stayed[a.g]++
+			}
+		}
+	}
+	// Same: in the group from the moment it rose to the last moment.
+	for m := 1; m <= n-2; m++ {
+		for _, a := range sets[m] {
+			if f.start[a.g] != m {
+				continue
+			}
+			ok := true
+			for e := m + 1; e < n && ok; e++ {
+				_, ok = find(sets[e], a.g)
+			}
+			if ok {
+				f.same[a.g]++
+			}
+		}
+	}
+	// CPU: between the first and the last moment it printed one, in each
+	// group it was in.
+	f.seen = f.seen[:0]
+	for _, set := range sets {
+		for _, a := range set {
+			if slices.Contains(f.seen, a.g) {
+				continue
+			}
+			f.seen = append(f.seen, a.g)
+			first, last := -1, -1
+			var v0, v1 time.Duration
+			for m := range n {
+				if x, in := find(sets[m], a.g); in && x.cpu > 0 {
+					if first < 0 {
+						first, v0 = m, x.cpu
+					}
+					last, v1 = m, x.cpu
+				}
+			}
+			if first >= 0 && last > first {
+				f.cpuThreads[a.g]++
+				if v1 > v0 {
+					f.cpu[a.g] += v1 - v0
+				}
+			}
+		}
+	}
+}
+
+// ranked returns the entries of m, most common first.
+func ranked(m map[string]int) []FrameCount {
+	out := make([]FrameCount, 0, len(m))
+	for f, c := range m {
+		out = append(out, FrameCount{Func: f, Count: c})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Count != out[j].Count {
+			return out[i].Count > out[j].Count
+		}
+		return out[i].Func < out[j].Func
+	})
+	return out
+}
+
+// rankedEntries returns entry points, most common first.
+func rankedEntries(m map[entryKey]int) []FrameCount {
+	if len(m) == 0 {
+		return nil
+	}
+	out := make([]FrameCount, 0, len(m))
+	for e, c := range m {
+		out = append(out, FrameCount{Func: e.fn, Count: c, Probe: e.probe})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Count != out[j].Count {
+			return out[i].Count > out[j].Count
+		}
+		return out[i].Func < out[j].Func
+	})
+	return out
+}
+
+// sortIDs sorts a moment's identities by id, keeping equal ids in their
+// order (pos): a stable LSD radix sort on the id's bytes, skipping the
+// bytes every id shares (goroutine ids fill few), instead of a comparison
+// sort (a tenth of the analysis at 1M goroutines). It may return the
+// scratch slice instead of ids.
+func sortIDs(ids []idEntry) []idEntry {
+	if len(ids) < 256 {
+		slices.SortStableFunc(ids, func(a, b idEntry) int {
+			switch {
+			case a.id < b.id:
+				return -1
+			case a.id > b.id:
+				return 1
+			}
+			return 0
+		})
+		return ids
+	}
+	const flip = 1 << 63 // signed order as unsigned
+	var or, and uint64 = 0, ^uint64(0)
+	for _, e := range ids {
+		u := uint64(e.id) ^ flip
+		or |= u
+		and &= u
+	}
+	var tmp []idEntry
+	for shift := uint(0); shift < 64; shift += 8 {
+		if (or^and)>>shift&0xff == 0 {
+			continue // every id has this byte
+		}
+		if tmp == nil {
+			tmp = make([]idEntry, len(ids))
+		}
+		var count [256]int
+		for _, e := range ids {
+			count[(uint64(e.id)^flip)>>shift&0xff]++
+		}
+		sum := 0
+		for i, c := range count {
+			count[i] = sum
+			sum += c
+		}
+		for _, e := range ids {
+			b := (uint64(e.id) ^ flip) >> shift & 0xff
+			tmp[count[b]] = e
+			count[b]++
+		}
+		ids, tmp = tmp, ids
+	}
+	return ids
+}
