@@ -263,26 +263,13 @@ func (v *htmlView) groupsText(sgs []StackGroup) string {
 			parts = append(parts, he(fmt.Sprintf("%d more groups (%d)", len(sgs)-i, rest)))
 			break
 		}
-		parts = append(parts, "<b>"+fmt.Sprint(sg.Count)+"</b> "+htmlGroupLabel(sg))
+		p := "<b>" + fmt.Sprint(sg.Count) + "</b>"
+		if l := sg.labelWith(v.sx); l != "" {
+			p += " " + l
+		}
+		parts = append(parts, p)
 	}
 	return fmt.Sprintf("%d groups: %s", len(sgs), strings.Join(parts, "; "))
-}
-
-func htmlGroupLabel(sg StackGroup) string {
-	var s []string
-	if sg.Culprit != "" {
-		s = append(s, `at <code class="culprit">`+he(ShortFrame(sg.Culprit))+`</code>`)
-	}
-	if sg.Entry != "" && sg.Entry != sg.Culprit {
-		s = append(s, `from <code class="entry">`+he(shortEntry(sg.Entry))+`</code>`)
-	}
-	if sg.Probe {
-		s = append(s, `<span class="tag probe">health check</span>`)
-	}
-	if sg.Differs != "" {
-		s = append(s, "differs at <code>"+he(shortDiffers(sg.Differs))+"</code>")
-	}
-	return strings.Join(s, " ")
 }
 
 func (v *htmlView) momentTable(b *strings.Builder) {
@@ -431,7 +418,7 @@ func (v *htmlView) stateBlock(b *strings.Builder, p poolRow, s stateRow) {
 		}
 		search := strings.ToLower(strings.Join(sg.Samples, " ") + " " + stackSearch(sg.Stack))
 		fmt.Fprintf(b, `<details class="group" data-search="%s"><summary><b>%s</b> · %s`, he(search), he(words.Plural(sg.Count, one)), he(groupOrdinal(i, len(s.groups))))
-		if l := htmlGroupLabel(sg); l != "" {
+		if l := sg.labelWith(v.sx); l != "" {
 			b.WriteString(" · " + l)
 		}
 		b.WriteString("</summary>\n")

@@ -254,17 +254,8 @@ func (j *jiraView) groupsText(sgs []StackGroup) string {
 			break
 		}
 		s := fmt.Sprint(sg.Count)
-		if sg.Culprit != "" {
-			s += " at " + jiraCode(ShortFrame(sg.Culprit))
-		}
-		if sg.Entry != "" && sg.Entry != sg.Culprit {
-			s += " from " + jiraCode(shortEntry(sg.Entry))
-		}
-		if sg.Probe {
-			s += " " + jiraText("(health check)")
-		}
-		if sg.Differs != "" {
-			s += ", differs at " + jiraCode(shortDiffers(sg.Differs))
+		if l := sg.labelWith(j.sx); l != "" {
+			s += " " + l
 		}
 		parts = append(parts, s)
 	}

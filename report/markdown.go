@@ -291,28 +291,13 @@ func (m *mdView) groupsText(sgs []StackGroup) string {
 			parts = append(parts, fmt.Sprintf("%d more groups (%d)", len(sgs)-i, rest))
 			break
 		}
-		parts = append(parts, fmt.Sprint(sg.Count)+mdGroupLabel(sg))
+		p := fmt.Sprint(sg.Count)
+		if l := sg.labelWith(m.sx); l != "" {
+			p += " " + l
+		}
+		parts = append(parts, p)
 	}
 	return fmt.Sprintf("%d groups: %s", len(sgs), strings.Join(parts, "; "))
-}
-
-// mdGroupLabel is StackGroup.Label with its frames as code: " at `X:23`
-// from `Y:22`".
-func mdGroupLabel(sg StackGroup) string {
-	s := ""
-	if sg.Culprit != "" {
-		s += " at " + mdCode(ShortFrame(sg.Culprit), false)
-	}
-	if sg.Entry != "" && sg.Entry != sg.Culprit {
-		s += " from " + mdCode(shortEntry(sg.Entry), false)
-	}
-	if sg.Probe {
-		s += " (health check)"
-	}
-	if sg.Differs != "" {
-		s += ", differs at " + mdCode(shortDiffers(sg.Differs), false)
-	}
-	return s
 }
 
 // seriesColors are the chart's line colours, by role, with the word the

@@ -124,7 +124,7 @@ func slackLines(rs *rows, prefix string) []string {
 					break
 				}
 				s := fmt.Sprint(sg.Count)
-				if l := sg.labelWith(slackCode); l != "" {
+				if l := sg.labelWith(sx); l != "" {
 					s += " " + l
 				}
 				gs = append(gs, s)

@@ -123,27 +123,27 @@ func firstDifference(a, b *parse.Thread) (string, int) {
 // shortened: "at OrderRepository.recentOrderSummary:23 from
 // OrderServlet.doGet:22", "at HealthServlet.doGet:26 (health check)". ""
 // when nothing tells it apart (a group with no application frame).
-func (sg StackGroup) Label() string { return sg.labelWith(func(s string) string { return s }) }
+func (sg StackGroup) Label() string { return sg.labelWith(plainSyntax()) }
 
-// labelWith is Label with each frame, entry and function through code (a
-// format's inline code: Slack's backticks, Markdown's code spans).
-func (sg StackGroup) labelWith(code func(string) string) string {
+// labelWith is Label in a format's syntax: each frame, entry and function
+// as its inline code, the health check as it marks one.
+func (sg StackGroup) labelWith(sx syntax) string {
 	var parts []string
 	if sg.Culprit != "" {
-		parts = append(parts, "at "+code(ShortFrame(sg.Culprit)))
+		parts = append(parts, "at "+sx.culprit(ShortFrame(sg.Culprit)))
 	}
 	if sg.Entry != "" && sg.Entry != sg.Culprit {
-		parts = append(parts, "from "+code(shortEntry(sg.Entry)))
+		parts = append(parts, "from "+sx.entry(shortEntry(sg.Entry)))
 	}
 	s := strings.Join(parts, " ")
 	if sg.Probe {
-		s += " (health check)"
+		s += sx.probe
 	}
 	if sg.Differs != "" {
 		if s != "" {
 			s += ", "
 		}
-		s += "differs at " + code(shortDiffers(sg.Differs))
+		s += "differs at " + sx.code(shortDiffers(sg.Differs))
 	}
 	return strings.TrimSpace(s)
 }
