@@ -191,13 +191,6 @@ func (v *htmlView) leadSection(b *strings.Builder) {
 	b.WriteString("</dl>\n</section>\n")
 }
 
-func (v *htmlView) label(i int) string {
-	if i >= 0 && i < len(v.moments) {
-		return v.moments[i].label
-	}
-	return fmt.Sprintf("#%d", i+1)
-}
-
 func (v *htmlView) findingSection(b *strings.Builder) {
 	if len(v.findings) == 0 {
 		return
@@ -230,7 +223,7 @@ func (v *htmlView) findingSection(b *strings.Builder) {
 			items = append(items, `Culprit <code class="culprit">`+he(f.culprit)+`</code>`)
 		}
 		if len(f.groups) > 0 {
-			items = append(items, "Identical stacks at "+he(v.label(f.at))+": "+v.groupsText(f.groups))
+			items = append(items, "Identical stacks at "+he(v.label(f.at))+": "+v.sx.groups(f.groups))
 		}
 		if ev := v.sx.evidence(f.evidence); ev != "" {
 			items = append(items, "Seen: "+ev)
@@ -247,29 +240,6 @@ func (v *htmlView) findingSection(b *strings.Builder) {
 		}
 		b.WriteString("</article>\n")
 	}
-}
-
-func (v *htmlView) groupsText(sgs []StackGroup) string {
-	if len(sgs) == 1 {
-		return he(fmt.Sprintf("one stack, all %d identical", sgs[0].Count))
-	}
-	var parts []string
-	for i, sg := range sgs {
-		if i == 3 {
-			rest := 0
-			for _, o := range sgs[i:] {
-				rest += o.Count
-			}
-			parts = append(parts, he(fmt.Sprintf("%d more groups (%d)", len(sgs)-i, rest)))
-			break
-		}
-		p := "<b>" + fmt.Sprint(sg.Count) + "</b>"
-		if l := sg.labelWith(v.sx); l != "" {
-			p += " " + l
-		}
-		parts = append(parts, p)
-	}
-	return fmt.Sprintf("%d groups: %s", len(sgs), strings.Join(parts, "; "))
 }
 
 func (v *htmlView) momentTable(b *strings.Builder) {

@@ -156,13 +156,6 @@ func (j *jiraView) leadSection() {
 	j.p("{panel}\n\n")
 }
 
-func (j *jiraView) label(i int) string {
-	if i >= 0 && i < len(j.moments) {
-		return j.moments[i].label
-	}
-	return fmt.Sprintf("#%d", i+1)
-}
-
 func (j *jiraView) findingSection() {
 	if len(j.findings) == 0 {
 		return
@@ -203,7 +196,7 @@ func (j *jiraView) findingSection() {
 			items = append(items, strings.Join(parts, " · "))
 		}
 		if len(f.groups) > 0 {
-			items = append(items, "*Identical stacks at "+jiraText(j.label(f.at))+":* "+j.groupsText(f.groups))
+			items = append(items, "*Identical stacks at "+jiraText(j.label(f.at))+":* "+j.sx.groups(f.groups))
 		}
 		if ev := j.sx.evidence(f.evidence); ev != "" {
 			items = append(items, "*Seen:* "+ev)
@@ -237,29 +230,6 @@ func sparkRows(rs *rows, ss []series) []string {
 		out = append(out, padRight(oneLine(s.name), nameW)+"  "+sparkline(s.counts, top)+"  "+arrowCounts(s.counts))
 	}
 	return out
-}
-
-func (j *jiraView) groupsText(sgs []StackGroup) string {
-	if len(sgs) == 1 {
-		return jiraText(fmt.Sprintf("one stack, all %d identical", sgs[0].Count))
-	}
-	var parts []string
-	for i, sg := range sgs {
-		if i == 3 {
-			rest := 0
-			for _, o := range sgs[i:] {
-				rest += o.Count
-			}
-			parts = append(parts, jiraText(fmt.Sprintf("%d more groups (%d)", len(sgs)-i, rest)))
-			break
-		}
-		s := fmt.Sprint(sg.Count)
-		if l := sg.labelWith(j.sx); l != "" {
-			s += " " + l
-		}
-		parts = append(parts, s)
-	}
-	return fmt.Sprintf("%d groups: %s", len(sgs), strings.Join(parts, "; "))
 }
 
 func (j *jiraView) momentTable() {

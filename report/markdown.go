@@ -241,7 +241,7 @@ func (m *mdView) findingSection() {
 			items = append(items, strings.Join(parts, " · "))
 		}
 		if len(f.groups) > 0 {
-			items = append(items, "**Identical stacks at "+mdText(m.label(f.at))+":** "+m.groupsText(f.groups))
+			items = append(items, "**Identical stacks at "+mdText(m.label(f.at))+":** "+m.sx.groups(f.groups))
 		}
 		if ev := m.sx.evidence(f.evidence); ev != "" {
 			items = append(items, "**Seen:** "+ev)
@@ -265,39 +265,6 @@ func (m *mdView) findingSection() {
 			m.p("\n")
 		}
 	}
-}
-
-func (m *mdView) label(i int) string {
-	if i >= 0 && i < len(m.moments) {
-		return m.moments[i].label
-	}
-	return fmt.Sprintf("#%d", i+1)
-}
-
-// groupsText lists identical-stack groups with their counts, largest
-// first: "2 groups: 93 at `Repo.query:23` from `OrderServlet.doGet:22`; 3 at
-// `HealthServlet.doGet:26` (health check)".
-func (m *mdView) groupsText(sgs []StackGroup) string {
-	if len(sgs) == 1 {
-		return fmt.Sprintf("one stack, all %d identical", sgs[0].Count)
-	}
-	var parts []string
-	for i, sg := range sgs {
-		if i == 3 {
-			rest := 0
-			for _, o := range sgs[i:] {
-				rest += o.Count
-			}
-			parts = append(parts, fmt.Sprintf("%d more groups (%d)", len(sgs)-i, rest))
-			break
-		}
-		p := fmt.Sprint(sg.Count)
-		if l := sg.labelWith(m.sx); l != "" {
-			p += " " + l
-		}
-		parts = append(parts, p)
-	}
-	return fmt.Sprintf("%d groups: %s", len(sgs), strings.Join(parts, "; "))
 }
 
 // seriesColors are the chart's line colours, by role, with the word the

@@ -252,6 +252,14 @@ func buildRows(r *analyze.Result, opt Options) *rows {
 // unit is what the counts count: "goroutines" for Go, else "threads".
 func (rs *rows) unit() string { return rs.runtime.Unit() }
 
+// label is the label of moment i; "#3" for a moment the rows do not have.
+func (rs *rows) label(i int) string {
+	if i >= 0 && i < len(rs.moments) {
+		return rs.moments[i].label
+	}
+	return fmt.Sprintf("#%d", i+1)
+}
+
 // internalName names the folded row of runtime-internal pools.
 func internalName(rt parse.Runtime) string {
 	switch rt {

@@ -140,3 +140,29 @@ func (sx syntax) evidence(evs []evidenceRow) string {
 	}
 	return strings.Join(ev, " · ")
 }
+
+// groups lists identical-stack groups with their counts, largest first, up
+// to three: "2 groups: 93 at `Repo.query:23` from `OrderServlet.doGet:22`; 3
+// at `HealthServlet.doGet:26` (health check)".
+func (sx syntax) groups(sgs []StackGroup) string {
+	if len(sgs) == 1 {
+		return sx.text(fmt.Sprintf("one stack, all %d identical", sgs[0].Count))
+	}
+	var parts []string
+	for i, sg := range sgs {
+		if i == 3 {
+			rest := 0
+			for _, o := range sgs[i:] {
+				rest += o.Count
+			}
+			parts = append(parts, sx.text(fmt.Sprintf("%d more groups (%d)", len(sgs)-i, rest)))
+			break
+		}
+		p := sx.strong(fmt.Sprint(sg.Count))
+		if l := sg.labelWith(sx); l != "" {
+			p += " " + l
+		}
+		parts = append(parts, p)
+	}
+	return fmt.Sprintf("%d groups: %s", len(sgs), strings.Join(parts, "; "))
+}
