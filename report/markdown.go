@@ -172,7 +172,7 @@ func (m *mdView) leadSection() {
 	m.p("- **Root cause** (%s %s): %s.\n", f.severity, mdText(f.kind), mdText(f.head))
 	for i, c := range m.lead.consequences {
 		if i == 2 {
-			m.p("- **Also caused:** %s more (see the findings).\n", words.Plural(len(m.lead.consequences)-2, "finding"))
+			m.p("- **Also caused:** %s.\n", words.Plural(len(m.lead.consequences)-2, "more finding"))
 			break
 		}
 		m.p("- **Consequence** (%s %s): %s.\n", c.severity, mdText(c.kind), mdText(c.head))
