@@ -158,35 +158,13 @@ func (v *htmlView) leadSection(b *strings.Builder) {
 		return
 	}
 	fmt.Fprintf(b, "<section class=\"verdict %s\" id=\"%sverdict\" aria-label=\"Verdict\">\n<dl>\n", sevClass(f.severity), v.id)
-	item := func(k, val string) { fmt.Fprintf(b, "<dt>%s</dt><dd>%s</dd>\n", k, val) }
-	item("Root cause", fmt.Sprintf(`<span class="sev %s">%s</span> %s: %s`, sevClass(f.severity), he(f.severity.String()), he(f.kind), he(f.head)))
-	for i, c := range v.lead.consequences {
-		if i == 2 {
-			item("Also caused", he(words.Plural(len(v.lead.consequences)-2, "more finding")))
-			break
+	ref := func(num int) string { return fmt.Sprintf(`<a href="#%sfinding-%d">%d.</a>`, v.id, num, num) }
+	for _, it := range v.sx.leadItems(v.rows, v.lead, ref) {
+		val := it.value
+		if it.of != nil {
+			val = v.sx.tag(it.of.severity, it.of.kind) + ": " + val
 		}
-		item("Consequence", fmt.Sprintf(`<span class="sev %s">%s</span> %s: %s`, sevClass(c.severity), he(c.severity.String()), he(c.kind), he(c.head)))
-	}
-	item("Recovered", he(f.recovery.String()))
-	if n := v.sx.numbers(v.rows, f); n != "" {
-		item("Numbers", n)
-	}
-	if f.culprit != "" {
-		item("Culprit", `<code class="culprit">`+he(f.culprit)+`</code>`)
-	}
-	if e := v.sx.entryList(f.entries); e != "" {
-		item("Entry points", e)
-	}
-	if len(v.lead.others) > 0 {
-		var os []string
-		for i, o := range v.lead.others {
-			if i == 3 {
-				os = append(os, he(fmt.Sprintf("%d more", len(v.lead.others)-3)))
-				break
-			}
-			os = append(os, fmt.Sprintf(`<a href="#%sfinding-%d">%d.</a> %s`, v.id, o.num, o.num, v.sx.findingTitle(o, true)))
-		}
-		item("Also", strings.Join(os, "; "))
+		fmt.Fprintf(b, "<dt>%s</dt><dd>%s</dd>\n", it.key, val)
 	}
 	b.WriteString("</dl>\n</section>\n")
 }

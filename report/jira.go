@@ -124,34 +124,13 @@ func (j *jiraView) leadSection() {
 		return
 	}
 	j.p("{panel:title=Verdict|borderColor=%s}\n", severityColors[f.severity])
-	j.p("* *Root cause* (%s %s): %s\n", jiraSeverity(f.severity), jiraText(f.kind), jiraText(f.head))
-	for i, c := range j.lead.consequences {
-		if i == 2 {
-			j.p("* *Also caused:* %s\n", jiraText(words.Plural(len(j.lead.consequences)-2, "more finding")))
-			break
+	tag := jiraSyntax(true).tag // the verdict's severities in colour
+	for _, it := range j.sx.leadItems(j.rows, j.lead, numberRef) {
+		if it.of != nil {
+			j.p("* *%s* (%s): %s\n", it.key, tag(it.of.severity, it.of.kind), it.value)
+		} else {
+			j.p("* *%s:* %s\n", it.key, it.value)
 		}
-		j.p("* *Consequence* (%s %s): %s\n", jiraSeverity(c.severity), jiraText(c.kind), jiraText(c.head))
-	}
-	j.p("* *Recovered:* %s\n", jiraText(f.recovery.String()))
-	if n := j.sx.numbers(j.rows, f); n != "" {
-		j.p("* *Numbers:* %s\n", n)
-	}
-	if f.culprit != "" {
-		j.p("* *Culprit:* %s\n", jiraCode(f.culprit))
-	}
-	if e := j.sx.entryList(f.entries); e != "" {
-		j.p("* *Entry points:* %s\n", e)
-	}
-	if len(j.lead.others) > 0 {
-		var os []string
-		for i, o := range j.lead.others {
-			if i == 3 {
-				os = append(os, jiraText(fmt.Sprintf("%d more", len(j.lead.others)-3)))
-				break
-			}
-			os = append(os, fmt.Sprintf("%d. %s", o.num, j.sx.findingTitle(o, true)))
-		}
-		j.p("* *Also:* %s\n", strings.Join(os, "; "))
 	}
 	j.p("{panel}\n\n")
 }

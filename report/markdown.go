@@ -169,34 +169,16 @@ func (m *mdView) leadSection() {
 			words.Plural(len(m.moments), "moment"), span)
 		return
 	}
-	m.p("- **Root cause** (%s %s): %s.\n", f.severity, mdText(f.kind), mdText(f.head))
-	for i, c := range m.lead.consequences {
-		if i == 2 {
-			m.p("- **Also caused:** %s.\n", words.Plural(len(m.lead.consequences)-2, "more finding"))
-			break
+	for _, it := range m.sx.leadItems(m.rows, m.lead, numberRef) {
+		if it.of != nil {
+			m.p("- **%s** (%s): %s", it.key, m.sx.tag(it.of.severity, it.of.kind), it.value)
+		} else {
+			m.p("- **%s:** %s", it.key, it.value)
 		}
-		m.p("- **Consequence** (%s %s): %s.\n", c.severity, mdText(c.kind), mdText(c.head))
-	}
-	m.p("- **Recovered:** %s.\n", mdText(f.recovery.String()))
-	if n := m.sx.numbers(m.rows, f); n != "" {
-		m.p("- **Numbers:** %s.\n", n)
-	}
-	if f.culprit != "" {
-		m.p("- **Culprit:** %s\n", mdCode(f.culprit, false))
-	}
-	if e := m.sx.entryList(f.entries); e != "" {
-		m.p("- **Entry points:** %s\n", e)
-	}
-	if len(m.lead.others) > 0 {
-		var os []string
-		for i, o := range m.lead.others {
-			if i == 3 {
-				os = append(os, fmt.Sprintf("%d more", len(m.lead.others)-3))
-				break
-			}
-			os = append(os, fmt.Sprintf("%d. %s", o.num, m.sx.findingTitle(o, true)))
+		if it.sentence {
+			m.p(".")
 		}
-		m.p("- **Also:** %s\n", strings.Join(os, "; "))
+		m.p("\n")
 	}
 	m.p("\n")
 }

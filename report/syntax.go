@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dumpdiff/dumpdiff/analyze"
+	"github.com/dumpdiff/dumpdiff/internal/words"
 )
 
 // syntax is how a ticket format (Markdown, Jira, Slack, HTML) writes the
@@ -166,3 +167,55 @@ func (sx syntax) groups(sgs []StackGroup) string {
 	}
 	return fmt.Sprintf("%d groups: %s", len(sgs), strings.Join(parts, "; "))
 }
+
+// leadItem is one line of the verdict a ticket opens with, in a format's
+// syntax: "Root cause" (critical not-recovered): what it says.
+type leadItem struct {
+	key string // "Root cause", "Recovered", "Numbers"...
+	// of is the finding a root cause or consequence line names, whose tag
+	// (severity and kind) the format writes with the key; nil otherwise.
+	of       *findingRow
+	value    string // escaped
+	sentence bool   // value is a sentence (Markdown ends it with a period)
+}
+
+// leadItems are the verdict's lines for a lead with a root: the root
+// cause, up to two consequences, whether it recovered, its numbers,
+// culprit and entry points, and up to three other root causes, each
+// named by ref (its number, a link to it).
+func (sx syntax) leadItems(rs *rows, l lead, ref func(num int) string) []leadItem {
+	f := l.root
+	out := []leadItem{{key: "Root cause", of: f, value: sx.text(f.head), sentence: true}}
+	for i, c := range l.consequences {
+		if i == 2 {
+			out = append(out, leadItem{key: "Also caused", value: sx.text(words.Plural(len(l.consequences)-2, "more finding")), sentence: true})
+			break
+		}
+		out = append(out, leadItem{key: "Consequence", of: c, value: sx.text(c.head), sentence: true})
+	}
+	out = append(out, leadItem{key: "Recovered", value: sx.text(f.recovery.String()), sentence: true})
+	if n := sx.numbers(rs, f); n != "" {
+		out = append(out, leadItem{key: "Numbers", value: n, sentence: true})
+	}
+	if f.culprit != "" {
+		out = append(out, leadItem{key: "Culprit", value: sx.culprit(f.culprit)})
+	}
+	if e := sx.entryList(f.entries); e != "" {
+		out = append(out, leadItem{key: "Entry points", value: e})
+	}
+	if len(l.others) > 0 {
+		var os []string
+		for i, o := range l.others {
+			if i == 3 {
+				os = append(os, sx.text(fmt.Sprintf("%d more", len(l.others)-3)))
+				break
+			}
+			os = append(os, ref(o.num)+" "+sx.findingTitle(o, true))
+		}
+		out = append(out, leadItem{key: "Also", value: strings.Join(os, "; ")})
+	}
+	return out
+}
+
+// numberRef names finding num by its number: "2.".
+func numberRef(num int) string { return fmt.Sprintf("%d.", num) }
