@@ -95,7 +95,7 @@ func (v *htmlView) plainTitle() string {
 func (v *htmlView) title() string {
 	f := v.lead.root
 	if f == nil {
-		return he(fmt.Sprintf("dumpdiff: no findings in %s of a %s process", words.Plural(len(v.moments), "moment"), runtimeName(v.runtime)))
+		return he(v.noFindingsTitle())
 	}
 	return "dumpdiff: " + v.sx.findingTitle(f, true)
 }
@@ -153,8 +153,7 @@ func (v *htmlView) leadSection(b *strings.Builder) {
 	f := v.lead.root
 	if f == nil {
 		fmt.Fprintf(b, "<section class=\"verdict\" id=\"%sverdict\"><p>%s</p></section>\n", v.id,
-			he(fmt.Sprintf("No finding across %s (%s): no pool rose into a wait and stayed, none is saturated, stuck, deadlocked or leaking.",
-				words.Plural(len(v.moments), "moment"), v.momentSpan())))
+			he(v.noFindingSentence()))
 		return
 	}
 	fmt.Fprintf(b, "<section class=\"verdict %s\" id=\"%sverdict\" aria-label=\"Verdict\">\n<dl>\n", sevClass(f.severity), v.id)

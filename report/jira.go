@@ -89,7 +89,7 @@ func jiraSeverity(s analyze.Severity) string {
 func (j *jiraView) title() string {
 	f := j.lead.root
 	if f == nil {
-		return fmt.Sprintf("dumpdiff: no findings in %s of a %s process", words.Plural(len(j.moments), "moment"), runtimeName(j.runtime))
+		return j.noFindingsTitle()
 	}
 	return "dumpdiff: " + j.sx.findingTitle(f, true)
 }
@@ -119,8 +119,7 @@ func (j *jiraView) body() {
 func (j *jiraView) leadSection() {
 	f := j.lead.root
 	if f == nil {
-		j.p("%s\n\n", jiraText(fmt.Sprintf("No finding across %s (%s): no pool rose into a wait and stayed, none is saturated, stuck, deadlocked or leaking.",
-			words.Plural(len(j.moments), "moment"), j.momentSpan())))
+		j.p("%s\n\n", jiraText(j.noFindingSentence()))
 		return
 	}
 	j.p("{panel:title=Verdict|borderColor=%s}\n", severityColors[f.severity])

@@ -145,7 +145,7 @@ func runtimeName(rt parse.Runtime) string {
 func (m *mdView) title() string {
 	f := m.lead.root
 	if f == nil {
-		return fmt.Sprintf("dumpdiff: no findings in %s of a %s process", words.Plural(len(m.moments), "moment"), runtimeName(m.runtime))
+		return m.noFindingsTitle()
 	}
 	return "dumpdiff: " + m.sx.findingTitle(f, true)
 }
@@ -161,12 +161,7 @@ func mdSyntax() syntax {
 func (m *mdView) leadSection() {
 	f := m.lead.root
 	if f == nil {
-		span := ""
-		if len(m.moments) > 0 {
-			span = " (" + mdText(m.momentSpan()) + ")"
-		}
-		m.p("No finding across %s%s: no pool rose into a wait and stayed, none is saturated, stuck, deadlocked or leaking.\n\n",
-			words.Plural(len(m.moments), "moment"), span)
+		m.p("%s\n\n", mdText(m.noFindingSentence()))
 		return
 	}
 	for _, it := range m.sx.leadItems(m.rows, m.lead, numberRef) {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dumpdiff/dumpdiff/analyze"
+	"github.com/dumpdiff/dumpdiff/internal/words"
 )
 
 // The verdict every ticket format leads with: the answer in a few lines
@@ -144,6 +145,23 @@ type lead struct {
 	root         *findingRow   // the most severe root cause; nil with no finding
 	consequences []*findingRow // the findings that follow from root, in order
 	others       []*findingRow // the other root causes, most severe first
+}
+
+// noFindingsTitle is the title of an analysis without findings, in plain
+// words: "dumpdiff: no findings in 4 moments of a JVM process".
+func (rs *rows) noFindingsTitle() string {
+	return fmt.Sprintf("dumpdiff: no findings in %s of a %s process", words.Plural(len(rs.moments), "moment"), runtimeName(rs.runtime))
+}
+
+// noFindingSentence is the verdict of an analysis without findings, in
+// plain words, with the moments it spans when there are any.
+func (rs *rows) noFindingSentence() string {
+	span := ""
+	if len(rs.moments) > 0 {
+		span = " (" + rs.momentSpan() + ")"
+	}
+	return fmt.Sprintf("No finding across %s%s: no pool rose into a wait and stayed, none is saturated, stuck, deadlocked or leaking.",
+		words.Plural(len(rs.moments), "moment"), span)
 }
 
 // leadOf picks the lead of rs: the first root cause (findings come most
