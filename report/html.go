@@ -339,7 +339,7 @@ func (v *htmlView) stackSection(b *strings.Builder) {
 
 func (v *htmlView) stateBlock(b *strings.Builder, p poolRow, s stateRow) {
 	label := v.label(s.groupsAt)
-	one := strings.TrimSuffix(v.unit(), "s")
+	one := v.unitOne()
 	total := 0
 	for _, sg := range s.groups {
 		total += sg.Count
@@ -465,7 +465,7 @@ func (v *htmlView) threadList(b *strings.Builder, s stateRow) {
 		}
 	}
 	fmt.Fprintf(b, "<details class=\"threads\"><summary>%s</summary>\n<ul class=\"thread-list\">\n",
-		he(fmt.Sprintf("The %s at %s, by name", words.Plural(len(ts), strings.TrimSuffix(v.unit(), "s")), v.label(s.groupsAt))))
+		he(fmt.Sprintf("The %s at %s, by name", words.Plural(len(ts), v.unitOne()), v.label(s.groupsAt))))
 	for i, t := range ts {
 		if i == maxHTMLThreads {
 			fmt.Fprintf(b, "<li class=\"muted\">%s</li>\n", he(fmt.Sprintf("%d more not listed: see the JSON report or the TUI.", len(ts)-i)))

@@ -285,48 +285,22 @@ func (j *jiraView) poolTable() {
 // a panel: its threads, then its stack in {noformat}, culprit and entry
 // point marked.
 func (j *jiraView) stackSection() {
-	first := true
-	for _, p := range j.pools {
-		if !p.flagged || len(p.states) == 0 {
-			continue
+	for k, st := range j.ticketStacks() {
+		if k == 0 {
+			j.h(2, "Stacks")
 		}
-		anyFlagged := hasFlaggedState(p)
-		for i, s := range p.states {
-			if !(s.flagged || (!anyFlagged && i == 0)) || len(s.groups) == 0 {
-				continue
+		s := st.state
+		for i, sg := range s.groups[:min(maxStackGroups, len(s.groups))] {
+			j.p("{panel:title=%s|borderStyle=dashed}\n", jiraParam(j.groupHeading(s, i)))
+			j.p("%s %s\n", jiraText("Pool:"), jiraCode(st.pool.name))
+			if len(sg.Samples) > 0 {
+				j.p("%s: %s\n", capitalize(j.unit()), j.sx.sampleList(sg.Samples, sg.Count, len(sg.Samples)))
 			}
-			if first {
-				j.h(2, "Stacks")
-				first = false
-			}
-			j.stateStacks(p, s)
+			j.p("{noformat}\n%s\n{noformat}\n{panel}\n\n", strings.Join(jiraNoformat(markedStack(sg, j.runtime)), "\n"))
 		}
-	}
-}
-
-func (j *jiraView) stateStacks(p poolRow, s stateRow) {
-	label := j.label(s.groupsAt)
-	one := strings.TrimSuffix(j.unit(), "s")
-	for i, sg := range s.groups {
-		if i == maxStackGroups {
-			rest := 0
-			for _, o := range s.groups[i:] {
-				rest += o.Count
-			}
-			j.p("%s\n\n", jiraText(fmt.Sprintf("%d more identical-stack groups of %s at %s (%s).", len(s.groups)-i,
-				stateName(s.state, s.via), label, words.Plural(rest, one))))
-			break
+		if more := j.moreGroups(s, maxStackGroups); more != "" {
+			j.p("%s\n\n", jiraText(more))
 		}
-		what := fmt.Sprintf("%s in %s at %s: %s", words.Plural(sg.Count, one), stateName(s.state, s.via), label, groupOrdinal(i, len(s.groups)))
-		if l := sg.Label(); l != "" {
-			what += ", " + l
-		}
-		j.p("{panel:title=%s|borderStyle=dashed}\n", jiraParam(what))
-		j.p("%s %s\n", jiraText("Pool:"), jiraCode(p.name))
-		if len(sg.Samples) > 0 {
-			j.p("%s: %s\n", capitalize(j.unit()), j.sx.sampleList(sg.Samples, sg.Count, len(sg.Samples)))
-		}
-		j.p("{noformat}\n%s\n{noformat}\n{panel}\n\n", strings.Join(jiraNoformat(markedStack(sg, j.runtime)), "\n"))
 	}
 }
 

@@ -400,72 +400,24 @@ func (m *mdView) poolTable() {
 // of a flagged pool when they name none), each identical-stack group's
 // stack in a <details> block, culprit and entry point marked.
 func (m *mdView) stackSection() {
-	first := true
-	for _, p := range m.pools {
-		if !p.flagged || len(p.states) == 0 {
-			continue
+	for k, st := range m.ticketStacks() {
+		if k == 0 {
+			m.h(2, "Stacks")
 		}
-		anyFlagged := hasFlaggedState(p)
-		for i, s := range p.states {
-			if !(s.flagged || (!anyFlagged && i == 0)) || len(s.groups) == 0 {
-				continue
+		s := st.state
+		for i, sg := range s.groups[:min(maxStackGroups, len(s.groups))] {
+			m.p("<details><summary>%s (%s)</summary>\n\n", mdHTML(m.groupHeading(s, i)), mdHTML(st.pool.name))
+			if len(sg.Samples) > 0 {
+				m.p("%s: %s\n\n", capitalize(m.unit()), m.sx.sampleList(sg.Samples, sg.Count, len(sg.Samples)))
 			}
-			if first {
-				m.h(2, "Stacks")
-				first = false
-			}
-			m.stateStacks(p, s)
+			lines := markedStack(sg, m.runtime)
+			fence := codeFence(lines)
+			m.p("%s\n%s\n%s\n\n</details>\n\n", fence, strings.Join(lines, "\n"), fence)
+		}
+		if more := m.moreGroups(s, maxStackGroups); more != "" {
+			m.p("%s\n\n", mdText(more))
 		}
 	}
-}
-
-func hasFlaggedState(p poolRow) bool {
-	for _, s := range p.states {
-		if s.flagged {
-			return true
-		}
-	}
-	return false
-}
-
-// maxStackGroups is how many identical-stack groups of a state the ticket
-// formats show with their stacks; the JSON has them all.
-const maxStackGroups = 3
-
-func (m *mdView) stateStacks(p poolRow, s stateRow) {
-	label := m.label(s.groupsAt)
-	for i, sg := range s.groups {
-		if i == maxStackGroups {
-			rest := 0
-			for _, o := range s.groups[i:] {
-				rest += o.Count
-			}
-			m.p("%s more identical-stack groups of %s at %s (%s).\n\n", fmt.Sprint(len(s.groups)-i),
-				mdText(stateName(s.state, s.via)), mdText(label), words.Plural(rest, strings.TrimSuffix(m.unit(), "s")))
-			break
-		}
-		what := fmt.Sprintf("%s in %s at %s: %s", words.Plural(sg.Count, strings.TrimSuffix(m.unit(), "s")),
-			stateName(s.state, s.via), label, groupOrdinal(i, len(s.groups)))
-		if l := sg.Label(); l != "" {
-			what += ", " + l
-		}
-		m.p("<details><summary>%s (%s)</summary>\n\n", mdHTML(what), mdHTML(p.name))
-		if len(sg.Samples) > 0 {
-			m.p("%s: %s\n\n", capitalize(m.unit()), m.sx.sampleList(sg.Samples, sg.Count, len(sg.Samples)))
-		}
-		lines := markedStack(sg, m.runtime)
-		fence := codeFence(lines)
-		m.p("%s\n%s\n%s\n\n</details>\n\n", fence, strings.Join(lines, "\n"), fence)
-	}
-}
-
-// groupOrdinal says which group of how many: "one identical stack", "group
-// 2 of 3".
-func groupOrdinal(i, n int) string {
-	if n == 1 {
-		return "one identical stack"
-	}
-	return fmt.Sprintf("stack group %d of %d", i+1, n)
 }
 
 // markedStack is a group's stack, one line a frame (lock lines under

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/dumpdiff/dumpdiff/analyze"
@@ -251,6 +252,9 @@ func buildRows(r *analyze.Result, opt Options) *rows {
 
 // unit is what the counts count: "goroutines" for Go, else "threads".
 func (rs *rows) unit() string { return rs.runtime.Unit() }
+
+// unitOne is the unit of one count: "goroutine", "thread".
+func (rs *rows) unitOne() string { return strings.TrimSuffix(rs.unit(), "s") }
 
 // label is the label of moment i; "#3" for a moment the rows do not have.
 func (rs *rows) label(i int) string {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/dumpdiff/dumpdiff/analyze"
+	"github.com/dumpdiff/dumpdiff/internal/words"
 	"github.com/dumpdiff/dumpdiff/parse"
 )
 
@@ -201,4 +202,79 @@ func groupsLine(sgs []StackGroup, label string, max int) string {
 		parts = append(parts, p)
 	}
 	return fmt.Sprintf("%d identical-stack groups at %s: %s", len(sgs), label, strings.Join(parts, " · "))
+}
+
+// maxStackGroups is how many identical-stack groups of a state the ticket
+// formats show with their stacks; the JSON has them all.
+const maxStackGroups = 3
+
+// shownState is a state whose stacks a ticket format shows, with its pool.
+type shownState struct {
+	pool  poolRow
+	state stateRow
+}
+
+// ticketStacks are the states whose identical-stack groups Markdown and
+// Jira show with their stacks: in each flagged pool, the states the
+// findings name, or its largest state when they name none.
+func (rs *rows) ticketStacks() []shownState {
+	var out []shownState
+	for _, p := range rs.pools {
+		if !p.flagged {
+			continue
+		}
+		anyFlagged := hasFlaggedState(p)
+		for i, s := range p.states {
+			if (s.flagged || (!anyFlagged && i == 0)) && len(s.groups) > 0 {
+				out = append(out, shownState{p, s})
+			}
+		}
+	}
+	return out
+}
+
+func hasFlaggedState(p poolRow) bool {
+	for _, s := range p.states {
+		if s.flagged {
+			return true
+		}
+	}
+	return false
+}
+
+// groupHeading says in plain words which group of s its group i is: "93
+// threads in db-pool-wait at during-2: stack group 1 of 2, at
+// Repo.query:23 from OrderServlet.doGet:22".
+func (rs *rows) groupHeading(s stateRow, i int) string {
+	sg := s.groups[i]
+	h := fmt.Sprintf("%s in %s at %s: %s", words.Plural(sg.Count, rs.unitOne()), stateName(s.state, s.via), rs.label(s.groupsAt),
+		groupOrdinal(i, len(s.groups)))
+	if l := sg.Label(); l != "" {
+		h += ", " + l
+	}
+	return h
+}
+
+// moreGroups says in plain words how many groups of s past the first k
+// are not shown: "2 more identical-stack groups of db-pool-wait at during-2
+// (5 threads)."; "" when none is left.
+func (rs *rows) moreGroups(s stateRow, k int) string {
+	if len(s.groups) <= k {
+		return ""
+	}
+	rest := 0
+	for _, o := range s.groups[k:] {
+		rest += o.Count
+	}
+	return fmt.Sprintf("%d more identical-stack groups of %s at %s (%s).", len(s.groups)-k, stateName(s.state, s.via),
+		rs.label(s.groupsAt), words.Plural(rest, rs.unitOne()))
+}
+
+// groupOrdinal says which group of how many: "one identical stack", "group
+// 2 of 3".
+func groupOrdinal(i, n int) string {
+	if n == 1 {
+		return "one identical stack"
+	}
+	return fmt.Sprintf("stack group %d of %d", i+1, n)
 }
