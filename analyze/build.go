@@ -77,11 +77,12 @@ func identity(rt parse.Runtime, t *parse.Thread) threadID {
 		// The goroutine id itself: no string per goroutine.
 		return threadID{n: t.ID}
 	}
+	j := t.Java()
 	switch {
-	case t.NativeID != "":
-		return threadID{s: t.Name + "\x00" + t.NativeID}
-	case t.TID != "":
-		return threadID{s: t.Name + "\x00" + t.TID}
+	case j.NativeID != "":
+		return threadID{s: t.Name + "\x00" + j.NativeID}
+	case j.TID != "":
+		return threadID{s: t.Name + "\x00" + j.TID}
 	case t.ID != 0:
 		return threadID{s: t.Name, n: t.ID}
 	}
@@ -370,7 +371,10 @@ func (mb *momentBuild) add(t *parse.Thread) int32 {
 	if id == (threadID{}) {
 		return s.n
 	}
-	e := idEntry{id: id.n, pos: int32(len(mb.ids)), slot: s.n, cpu: t.CPU}
+	e := idEntry{id: id.n, pos: int32(len(mb.ids)), slot: s.n}
+	if t.JVM != nil {
+		e.cpu = t.CPU
+	}
 	if rt != parse.RuntimeGo {
 		mb.jids = append(mb.jids, id)
 	}

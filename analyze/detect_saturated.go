@@ -169,7 +169,7 @@ func virtualPool(pl *Pool) bool {
 	for _, g := range pl.States {
 		for _, ts := range g.Threads {
 			for _, t := range ts {
-				return t.Virtual
+				return t.JVM != nil && t.Virtual
 			}
 		}
 	}

@@ -15,10 +15,11 @@ func poolName(rt parse.Runtime, t *parse.Thread, opt Options) (string, bool) {
 	if jvmInternal(t) {
 		return "jvm-internal", true
 	}
-	if t.Container != "" && t.Container != "<root>" {
-		return t.Container, false
+	j := t.Java()
+	if j.Container != "" && j.Container != "<root>" {
+		return j.Container, false
 	}
-	if t.Virtual && t.Name == "" {
+	if j.Virtual && t.Name == "" {
 		return "virtual threads", false
 	}
 	return jvmPoolPattern(t.Name), false

@@ -342,7 +342,7 @@ func (s *Signature) matches(t *parse.Thread) bool {
 	if len(s.LockKinds) > 0 && !hasLockKind(t, s.LockKinds) {
 		return false
 	}
-	if len(s.Details) > 0 && !slices.Contains(s.Details, t.StateDetail) {
+	if len(s.Details) > 0 && !slices.Contains(s.Details, t.Java().StateDetail) {
 		return false
 	}
 	if len(s.LockKinds) > 0 && len(s.Anchors) == 0 && len(s.States) == 0 {

@@ -183,10 +183,9 @@ func jsonErrorLine(data []byte, err error) int {
 
 func actuatorToThread(at *actuatorThread, in *interner) *Thread {
 	t := &Thread{
-		State:    in.str(at.ThreadState),
-		Daemon:   at.Daemon,
-		Priority: at.Priority,
-		Weight:   1,
+		State:  in.str(at.ThreadState),
+		JVM:    &JVM{Daemon: at.Daemon, Priority: at.Priority},
+		Weight: 1,
 	}
 	if at.ThreadName != nil {
 		t.Name = in.str(*at.ThreadName)

@@ -52,6 +52,10 @@ func WriteCanonical(w io.Writer, dumps []*Dump) error {
 
 func writeThread(w *bufio.Writer, t *Thread) {
 	var b strings.Builder
+	j := t.JVM // JVM fields print in their places; none for a goroutine
+	if j == nil {
+		j = &JVM{}
+	}
 	fmt.Fprintf(&b, "  thread")
 	if t.ID != 0 {
 		fmt.Fprintf(&b, " id=%d", t.ID)
@@ -62,41 +66,41 @@ func writeThread(w *bufio.Writer, t *Thread) {
 	if t.Weight != 1 {
 		fmt.Fprintf(&b, " weight=%d", t.Weight)
 	}
-	if t.NativeID != "" {
-		fmt.Fprintf(&b, " nid=%s", t.NativeID)
+	if j.NativeID != "" {
+		fmt.Fprintf(&b, " nid=%s", j.NativeID)
 	}
-	if t.TID != "" {
-		fmt.Fprintf(&b, " tid=%s", t.TID)
+	if j.TID != "" {
+		fmt.Fprintf(&b, " tid=%s", j.TID)
 	}
-	if t.Daemon {
+	if j.Daemon {
 		b.WriteString(" daemon")
 	}
-	if t.Virtual {
+	if j.Virtual {
 		b.WriteString(" virtual")
 	}
-	if t.Priority != 0 {
-		fmt.Fprintf(&b, " prio=%d", t.Priority)
+	if j.Priority != 0 {
+		fmt.Fprintf(&b, " prio=%d", j.Priority)
 	}
-	if t.OSPriority != 0 {
-		fmt.Fprintf(&b, " os_prio=%d", t.OSPriority)
+	if j.OSPriority != 0 {
+		fmt.Fprintf(&b, " os_prio=%d", j.OSPriority)
 	}
 	if t.State != "" {
 		fmt.Fprintf(&b, " state=%q", t.State)
 	}
-	if t.StateDetail != "" {
-		fmt.Fprintf(&b, " detail=%q", t.StateDetail)
+	if j.StateDetail != "" {
+		fmt.Fprintf(&b, " detail=%q", j.StateDetail)
 	}
 	if t.WaitMinutes != 0 {
 		fmt.Fprintf(&b, " minutes=%d", t.WaitMinutes)
 	}
-	if t.CPU != 0 {
-		fmt.Fprintf(&b, " cpu=%s", t.CPU)
+	if j.CPU != 0 {
+		fmt.Fprintf(&b, " cpu=%s", j.CPU)
 	}
-	if t.Elapsed != 0 {
-		fmt.Fprintf(&b, " elapsed=%s", t.Elapsed)
+	if j.Elapsed != 0 {
+		fmt.Fprintf(&b, " elapsed=%s", j.Elapsed)
 	}
-	if t.Allocated != 0 {
-		fmt.Fprintf(&b, " allocated=%d", t.Allocated)
+	if j.Allocated != 0 {
+		fmt.Fprintf(&b, " allocated=%d", j.Allocated)
 	}
 	for _, f := range t.Flags {
 		fmt.Fprintf(&b, " flag=%q", f)
@@ -104,14 +108,14 @@ func writeThread(w *bufio.Writer, t *Thread) {
 	if t.Bubble != 0 {
 		fmt.Fprintf(&b, " bubble=%d", t.Bubble)
 	}
-	if t.Carrier != "" {
-		fmt.Fprintf(&b, " carrier=%q", t.Carrier)
+	if j.Carrier != "" {
+		fmt.Fprintf(&b, " carrier=%q", j.Carrier)
 	}
-	if t.MountedVirtual != 0 {
-		fmt.Fprintf(&b, " mounted=%d", t.MountedVirtual)
+	if j.MountedVirtual != 0 {
+		fmt.Fprintf(&b, " mounted=%d", j.MountedVirtual)
 	}
-	if t.Container != "" {
-		fmt.Fprintf(&b, " container=%q", t.Container)
+	if j.Container != "" {
+		fmt.Fprintf(&b, " container=%q", j.Container)
 	}
 	if t.NoStack {
 		b.WriteString(" nostack")

@@ -127,12 +127,11 @@ func parseJVMJSON(name string, data []byte, in *interner) ([]*Dump, error) {
 		container := in.str(c.Container)
 		for _, jt := range c.Threads {
 			t := &Thread{
-				ID:        int64(jt.TID),
-				Name:      in.str(jt.Name),
-				State:     in.str(jt.State),
-				Virtual:   jt.Virtual,
-				Container: container,
-				Weight:    1,
+				ID:     int64(jt.TID),
+				Name:   in.str(jt.Name),
+				State:  in.str(jt.State),
+				JVM:    &JVM{Virtual: jt.Virtual, Container: container},
+				Weight: 1,
 			}
 			for _, s := range jt.Stack {
 				f := parseFrame([]byte(s), in)

@@ -142,6 +142,52 @@ type Thread struct {
 	ID int64
 	// Name is the JVM thread name without quotes; empty for goroutines.
 	Name string
+	// State is the Go wait reason ("chan receive", "sync.Mutex.Lock") or the
+	// JVM Thread.State ("WAITING"); empty if not printed.
+	State  string
+	Frames []*Frame
+	// CreatedBy is the Go creator; nil when not printed (main, runtime).
+	CreatedBy *Creator
+	// WaitAddr is, for a Go goroutine blocked in a sync lock, the address of
+	// the lock as printed in the first sync frame's arguments
+	// ("0xc0000a6000" from "sync.(*Mutex).Lock(0xc0000a6000)"); empty when
+	// not printed (aggregated formats, inlined "(...)" frames) or not in sync.
+	WaitAddr string
+	// Labels are pprof labels (Go); nil if none.
+	Labels map[string]string
+	// Weight is 1 for one thread, or the number of goroutines sharing this
+	// stack in aggregated formats (debug=1, proto).
+	Weight int
+	// Line is the 1-based line of the thread header in the file; 0 for proto.
+	Line int
+	// WaitMinutes is the Go "N minutes" wait time; 0 if not printed.
+	WaitMinutes int
+	// ElidedCount is N of "...N frames elided..."; 0 if not printed.
+	ElidedCount int
+	// FramesElided is true when the runtime cut the stack ("...additional
+	// frames elided..." or "...N frames elided...").
+	FramesElided bool
+	// NoStack is true when the runtime printed no stack ("goroutine running on
+	// other thread; stack unavailable", JVM non-Java threads).
+	NoStack bool
+	// Flags are the extra Go header words ("locked to thread", "durable",
+	// "leaked", "syscall"...), in printed order; nil if none.
+	Flags []string
+	// Bubble is the synctest bubble id; 0 if not in a bubble.
+	Bubble int64
+	Locks  []Lock
+	// Ancestors are GODEBUG=tracebackancestors=N blocks; nil if none.
+	Ancestors []Ancestor
+	// JVM holds what only JVM dumps print; nil for goroutines. Its fields
+	// read as the thread's own (t.NativeID), so a reader that may see a
+	// goroutine checks t.JVM != nil first. (Behind a pointer because a
+	// goroutine has none of them: 352 bytes a goroutine before, 3 × 1M
+	// goroutines in a gigabyte after.)
+	*JVM
+}
+
+// JVM is the part of a Thread only JVM dumps print.
+type JVM struct {
 	// NativeID is the JVM nid as printed ("0x1a2b" or "6789"); empty if not printed.
 	NativeID string
 	// TID is the JVM tid= value as printed ("0x00007f..."); empty if not printed.
@@ -149,46 +195,15 @@ type Thread struct {
 	Daemon     bool
 	Priority   int // JVM prio=; 0 if not printed
 	OSPriority int // JVM os_prio=; 0 if not printed
-	// State is the Go wait reason ("chan receive", "sync.Mutex.Lock") or the
-	// JVM Thread.State ("WAITING"); empty if not printed.
-	State string
 	// StateDetail is the JVM detail after the state ("parking",
 	// "on object monitor") or the header word ("waiting on condition");
 	// empty if none.
 	StateDetail string
-	// WaitMinutes is the Go "N minutes" wait time; 0 if not printed.
-	WaitMinutes int
 	// CPU and Elapsed are the JVM cpu= and elapsed= values; 0 if not printed.
 	CPU     time.Duration
 	Elapsed time.Duration
 	// Allocated is the JVM -e allocated= value in bytes; 0 if not printed.
 	Allocated int64
-	// Flags are the extra Go header words ("locked to thread", "durable",
-	// "leaked", "syscall"...), in printed order; nil if none.
-	Flags []string
-	// WaitAddr is, for a Go goroutine blocked in a sync lock, the address of
-	// the lock as printed in the first sync frame's arguments
-	// ("0xc0000a6000" from "sync.(*Mutex).Lock(0xc0000a6000)"); empty when
-	// not printed (aggregated formats, inlined "(...)" frames) or not in sync.
-	WaitAddr string
-	// Bubble is the synctest bubble id; 0 if not in a bubble.
-	Bubble int64
-	// Labels are pprof labels (Go); nil if none.
-	Labels map[string]string
-	Frames []*Frame
-	// FramesElided is true when the runtime cut the stack ("...additional
-	// frames elided..." or "...N frames elided...").
-	FramesElided bool
-	// ElidedCount is N of "...N frames elided..."; 0 if not printed.
-	ElidedCount int
-	// NoStack is true when the runtime printed no stack ("goroutine running on
-	// other thread; stack unavailable", JVM non-Java threads).
-	NoStack bool
-	Locks   []Lock
-	// CreatedBy is the Go creator; nil when not printed (main, runtime).
-	CreatedBy *Creator
-	// Ancestors are GODEBUG=tracebackancestors=N blocks; nil if none.
-	Ancestors []Ancestor
 	// Carrier is the carrier thread name of a mounted virtual thread in a
 	// JSON dump; empty otherwise.
 	Carrier string
@@ -200,11 +215,15 @@ type Thread struct {
 	// Container is the jcmd JSON/plain thread container ("<root>",
 	// "java.util.concurrent.ThreadPoolExecutor@5a2e4553"); empty otherwise.
 	Container string
-	// Weight is 1 for one thread, or the number of goroutines sharing this
-	// stack in aggregated formats (debug=1, proto).
-	Weight int
-	// Line is the 1-based line of the thread header in the file; 0 for proto.
-	Line int
+}
+
+// Java returns t's JVM part, the zero JVM for a goroutine: for readers
+// that may see either (t.Java().NativeID).
+func (t *Thread) Java() JVM {
+	if t.JVM == nil {
+		return JVM{}
+	}
+	return *t.JVM
 }
 
 // Creator is the Go "created by" line.

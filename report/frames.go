@@ -158,8 +158,8 @@ func threadTitle(t *parse.Thread) string {
 	}
 	if t.State != "" {
 		name += " [" + t.State
-		if t.StateDetail != "" && t.StateDetail != t.State {
-			name += ", " + t.StateDetail
+		if d := t.Java().StateDetail; d != "" && d != t.State {
+			name += ", " + d
 		}
 		name += "]"
 	}

@@ -67,8 +67,8 @@ type threadKey struct {
 // keyOf returns t's identity; ok is false when the format prints none
 // (aggregated goroutine profiles).
 func keyOf(t *parse.Thread) (threadKey, bool) {
-	if t.Name != "" || t.NativeID != "" {
-		return threadKey{name: t.Name, nid: t.NativeID}, true
+	if nid := t.Java().NativeID; t.Name != "" || nid != "" {
+		return threadKey{name: t.Name, nid: nid}, true
 	}
 	if t.ID != 0 {
 		return threadKey{id: t.ID}, true

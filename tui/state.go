@@ -557,7 +557,7 @@ const presenceLegend = "●=here ○=other state -=absent"
 // "goroutines sharing this stack" in aggregated formats.
 func threadName(t *parse.Thread) string {
 	switch {
-	case t.Name != "" || t.NativeID != "":
+	case t.Name != "" || t.Java().NativeID != "":
 		return t.Name
 	case t.ID == 0:
 		return "goroutines sharing this stack"
@@ -568,19 +568,20 @@ func threadName(t *parse.Thread) string {
 // threadRest is the rest of a thread's row: ids, state, weight.
 func threadRest(t *parse.Thread) string {
 	var s string
+	j := t.Java()
 	switch {
-	case t.Name != "" || t.NativeID != "":
+	case t.Name != "" || j.NativeID != "":
 		if t.ID != 0 {
 			s += "  #" + itoa(int(t.ID))
 		}
-		if t.NativeID != "" {
-			s += " nid=" + t.NativeID
+		if j.NativeID != "" {
+			s += " nid=" + j.NativeID
 		}
 		if t.State != "" {
 			s += "  " + t.State
 		}
-		if t.StateDetail != "" {
-			s += " (" + t.StateDetail + ")"
+		if j.StateDetail != "" {
+			s += " (" + j.StateDetail + ")"
 		}
 	case t.State != "":
 		s += "  [" + t.State
