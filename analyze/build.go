@@ -95,6 +95,7 @@ type momentBuild struct {
 	m int
 	// fast finds the slot of a goroutine by its stack's address (see
 	// slotKey); nil for the JVM, whose parsers do not share stacks.
+	dump     *parse.Dump
 	fast     map[slotKey]*slot
 	labelKey string                 // --pool-by label:KEY's KEY; "" when not pooling by label
 	classes  map[string]*classified // stack key → classification
@@ -129,6 +130,10 @@ type localGroup struct {
 	samples               []string
 	shapes                []Shape
 	shapeOf               map[int]int // classified.id → index in shapes
+	waits                 longWaits
+	parents               map[int64]bool // of waits
+	marked                int
+	markedSamples         []string
 	pool                  *localPool
 	g                     *Group // after merge
 }
@@ -198,7 +203,7 @@ func (b *builder) build(in []Input) {
 }
 
 func (b *builder) buildMoment(m int, x Input) *momentBuild {
-	mb := &momentBuild{b: b, m: m, classes: map[string]*classified{}, pools: map[string]*localPool{},
+	mb := &momentBuild{b: b, m: m, dump: x.Dump, classes: map[string]*classified{}, pools: map[string]*localPool{},
 		groups: map[groupKey]*localGroup{}, slots: map[slotID]*slot{}}
 	if b.r.Runtime == parse.RuntimeGo {
 		mb.fast = map[slotKey]*slot{}
@@ -367,6 +372,9 @@ func (mb *momentBuild) add(t *parse.Thread) int32 {
 	if len(lg.samples) < samples {
 		lg.samples = append(lg.samples, threadLabel(rt, t))
 	}
+	if rt == parse.RuntimeGo {
+		mb.headerFacts(lg, t, w)
+	}
 	id := identity(rt, t)
 	if id == (threadID{}) {
 		return s.n
@@ -380,6 +388,31 @@ func (mb *momentBuild) add(t *parse.Thread) int32 {
 	}
 	mb.ids = append(mb.ids, e)
 	return s.n
+}
+
+// headerFacts counts what the leak detector asks of a goroutine's header:
+// its printed wait and the runtime's leaked mark.
+func (mb *momentBuild) headerFacts(lg *localGroup, t *parse.Thread, w int) {
+	if t.WaitMinutes >= LeakWaitMinutes {
+		lw := &lg.waits
+		if lw.Goroutines == 0 || t.WaitMinutes < lw.MinMinutes {
+			lw.MinMinutes = t.WaitMinutes
+		}
+		lw.MaxMinutes = max(lw.MaxMinutes, t.WaitMinutes)
+		lw.Goroutines += w
+		if t.CreatedBy != nil && t.CreatedBy.Parent != 0 {
+			if lg.parents == nil {
+				lg.parents = map[int64]bool{}
+			}
+			lg.parents[t.CreatedBy.Parent] = true
+		}
+	}
+	if isLeaked(t, mb.dump) {
+		lg.marked += w
+		if len(lg.markedSamples) < 5 {
+			lg.markedSamples = append(lg.markedSamples, threadLabel(parse.RuntimeGo, t))
+		}
+	}
 }
 
 // merge adds one moment's pools and groups to the result, creating them in
@@ -401,7 +434,8 @@ func (b *builder) merge(mb *momentBuild) {
 			g = &Group{Pool: lg.key.pool, State: lg.key.state, Category: lg.cat, Via: lg.key.via, Explain: lg.explain,
 				Holds: lg.holds, Rest: lg.rest, Resource: lg.resrc,
 				Counts: make([]int, b.n), Samples: make([][]string, b.n), Stacks: make([]*parse.Thread, b.n),
-				Threads: make([][]*parse.Thread, b.n), Shapes: make([][]Shape, b.n)}
+				Threads: make([][]*parse.Thread, b.n), Shapes: make([][]Shape, b.n),
+				waits: make([]longWaits, b.n), marked: make([]int, b.n), markedSamples: make([][]string, b.n)}
 			b.groups[lg.key] = g
 			p := b.pools[lg.key.pool]
 			p.States = append(p.States, g)
@@ -410,6 +444,9 @@ func (b *builder) merge(mb *momentBuild) {
 		g.Threads[m] = lg.threads
 		g.Shapes[m] = lg.shapes
 		g.Samples[m] = lg.samples
+		g.waits[m] = lg.waits
+		g.waits[m].parents = len(lg.parents)
+		g.marked[m], g.markedSamples[m] = lg.marked, lg.markedSamples
 		if len(lg.threads) > 0 {
 			g.Stacks[m] = lg.threads[0]
 		}

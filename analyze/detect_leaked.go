@@ -69,27 +69,10 @@ func longWait(p *Pass, pl *Pool, g *Group) (Finding, bool) {
 	best, bestN := -1, 0
 	var wf WaitFact
 	parents := 0
-	for m, ts := range g.Threads {
-		k := 0
-		w := WaitFact{MinMinutes: -1}
-		ps := map[int64]bool{}
-		for _, t := range ts {
-			if t.WaitMinutes < LeakWaitMinutes {
-				continue
-			}
-			k += max(t.Weight, 1)
-			if w.MinMinutes < 0 || t.WaitMinutes < w.MinMinutes {
-				w.MinMinutes = t.WaitMinutes
-			}
-			w.MaxMinutes = max(w.MaxMinutes, t.WaitMinutes)
-			if t.CreatedBy != nil && t.CreatedBy.Parent != 0 {
-				ps[t.CreatedBy.Parent] = true
-			}
-		}
-		w.Goroutines = k
+	for m, lw := range g.waits { // counted by the builder (headerFacts)
 		// The latest moment with the most: the longest waits.
-		if k >= LeakMin && k >= bestN {
-			best, bestN, wf, parents = m, k, w, len(ps)
+		if k := lw.Goroutines; k >= LeakMin && k >= bestN {
+			best, bestN, wf, parents = m, k, lw.WaitFact, lw.parents
 		}
 	}
 	if best < 0 {
@@ -123,20 +106,20 @@ func runtimeMarked(p *Pass) []Finding {
 	var order []string
 	for _, pl := range r.Pools {
 		for _, g := range pl.States {
-			for m, ts := range g.Threads {
-				for _, t := range ts {
-					if !isLeaked(t, r.Moments[m].Dump) {
-						continue
-					}
-					a := per[pl.Name]
-					if a == nil {
-						a = &acc{pool: pl, g: g, counts: make([]int, len(r.Moments)), samples: make([][]string, len(r.Moments))}
-						per[pl.Name] = a
-						order = append(order, pl.Name)
-					}
-					a.counts[m] += max(t.Weight, 1)
+			for m, c := range g.marked { // counted by the builder (headerFacts)
+				if c == 0 {
+					continue
+				}
+				a := per[pl.Name]
+				if a == nil {
+					a = &acc{pool: pl, g: g, counts: make([]int, len(r.Moments)), samples: make([][]string, len(r.Moments))}
+					per[pl.Name] = a
+					order = append(order, pl.Name)
+				}
+				a.counts[m] += c
+				for _, s := range g.markedSamples[m] {
 					if len(a.samples[m]) < 5 {
-						a.samples[m] = append(a.samples[m], threadLabel(r.Runtime, t))
+						a.samples[m] = append(a.samples[m], s)
 					}
 				}
 			}
