@@ -2,6 +2,7 @@ package parse
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -19,10 +20,15 @@ import (
 // kept from the parser. Both are recorded in held with their positions;
 // parseText moves the records that fall inside a dump into its Skipped.
 //
-// Cost: one bufio.Reader of 1 MiB; a line longer than that is assembled
-// in a side buffer up to max, and drained past it.
+// Cost: one bufio.Reader of 1 MiB, scanned in place: a line is found with
+// one bytes.IndexByte over the bytes already buffered (blk), and
+// bufio.ReadSlice runs once per buffer refill, not once per line. A line
+// longer than the buffer is assembled in a side buffer up to max, and
+// drained past it.
 type lineSource struct {
 	r    *bufio.Reader
+	blk  []byte // the reader's buffered bytes (Peek), from pos on not yet read
+	pos  int
 	name string // file name for errors
 	max  int    // longest line given, in bytes
 	n    int    // number of the line last returned
@@ -74,7 +80,32 @@ func newLineSource(name string, r io.Reader, max int) *lineSource {
 
 // next returns the next line without its line ending, and false at the end
 // of input or on a read error (see Err).
+//
+// The common case, a raw line whose newline is already buffered, is
+// handled here without a call: this runs once per line of every input.
 func (s *lineSource) next() ([]byte, bool) {
+	if !s.back && s.mode == nil && len(s.queue) == 0 {
+		rest := s.blk[s.pos:]
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 && i <= s.max {
+			s.pos += i + 1
+			line := rest[:i]
+			if i > 0 && line[i-1] == '\r' {
+				line = line[:i-1]
+			}
+			s.before = s.n
+			s.rawN++
+			s.n = s.rawN
+			s.rawPartial, s.partial = false, false
+			s.line = line
+			return line, true
+		}
+	}
+	return s.nextSlow()
+}
+
+// nextSlow is next for a line given back, queued, prefixed, or not yet
+// buffered.
+func (s *lineSource) nextSlow() ([]byte, bool) {
 	if s.back {
 		s.back = false
 		return s.line, true
@@ -103,6 +134,29 @@ func (s *lineSource) read() ([]byte, bool) {
 		s.rawN, s.rawPartial = q.no, q.partial
 		return q.text, true
 	}
+	rest := s.blk[s.pos:]
+	if i := bytes.IndexByte(rest, '\n'); i >= 0 && i <= s.max {
+		s.pos += i + 1
+		line := rest[:i]
+		if i > 0 && line[i-1] == '\r' {
+			line = line[:i-1]
+		}
+		s.rawN++
+		s.rawPartial = false
+		return line, true
+	}
+	// What is left of the buffer holds no whole line: ReadSlice reads the
+	// line on (filling the buffer), then the buffer is scanned again.
+	s.r.Discard(s.pos)
+	line, ok := s.readSlice()
+	s.blk, _ = s.r.Peek(s.r.Buffered())
+	s.pos = 0
+	return line, ok
+}
+
+// readSlice reads one line with bufio.ReadSlice: the lines that are not
+// already whole in the buffer, long lines, the end of input and errors.
+func (s *lineSource) readSlice() ([]byte, bool) {
 	for {
 		if s.eof {
 			return nil, false
