@@ -50,10 +50,15 @@ type goBuilder struct {
 	// function differs from the cached one (two closures on one line) is
 	// found in cache2 under "func\x00path:line".
 	cache  map[string]*goLoc
-	cache2 map[string]*Frame
+	cache2 map[string]*goLoc
 	// prev[i] is the location of frame i of the previous goroutine. Many
 	// goroutines share their stacks: comparing with it saves the hashing.
 	prev []*goLoc
+	// at is the location of the frame just read in this stack (nil at its
+	// start, or after a frame found under another function's location):
+	// its next is the location that followed it last time, the best guess
+	// for the next frame whatever its depth.
+	at *goLoc
 
 	// stacks holds each distinct stack (its frames, in order) once, by a
 	// hash of its frame pointers: goroutines with identical stacks share
@@ -63,6 +68,13 @@ type goBuilder struct {
 	stacks map[uint64][][]*Frame
 	last   []*Frame // the previous goroutine's stack: the most common hit
 
+	// The last "created by" function and file line read, kept to skip
+	// interning them again: goroutines of one pool share them.
+	lastCreator     string
+	lastCreatorLine []byte
+	lastCreatorFile string
+	lastCreatorLn   int
+
 	threadSlab  []Thread
 	creatorSlab []Creator
 	frameSlab   []*Frame
@@ -70,12 +82,13 @@ type goBuilder struct {
 
 // goLoc is a "path:line" as printed and the frame first seen there.
 type goLoc struct {
-	loc string
-	f   *Frame
+	loc  string
+	f    *Frame
+	next *goLoc // the location read right after this one last time; nil if none yet
 }
 
 func newGoBuilder(in *interner) *goBuilder {
-	return &goBuilder{in: in, cache: make(map[string]*goLoc), cache2: make(map[string]*Frame), stacks: make(map[uint64][][]*Frame)}
+	return &goBuilder{in: in, cache: make(map[string]*goLoc), cache2: make(map[string]*goLoc), stacks: make(map[uint64][][]*Frame)}
 }
 
 // apply performs one op. It keeps no reference to data.
@@ -100,7 +113,12 @@ func (b *goBuilder) apply(op goOp, lineNo int, data []byte) {
 		b.createdBy(data)
 	case opCreatorFile:
 		if c := b.creator; c != nil {
-			c.File, c.Line = b.fileLoc(data)
+			// Goroutines of one pool share their creator's file line.
+			if !bytes.Equal(data, b.lastCreatorLine) {
+				b.lastCreatorLine = append(b.lastCreatorLine[:0], data...)
+				b.lastCreatorFile, b.lastCreatorLn = b.fileLoc(data)
+			}
+			c.File, c.Line = b.lastCreatorFile, b.lastCreatorLn
 			b.creator = nil
 		}
 	case opElided:
@@ -111,6 +129,7 @@ func (b *goBuilder) apply(op goOp, lineNo int, data []byte) {
 	case opOrigin:
 		if b.cur != nil {
 			b.flushFrames()
+			b.at = nil
 			id, _ := parseInt(data[len("[originating from goroutine "):], ']')
 			b.cur.Ancestors = append(b.cur.Ancestors, Ancestor{ID: id})
 			b.anc = &b.cur.Ancestors[len(b.cur.Ancestors)-1]
@@ -157,6 +176,7 @@ func (b *goBuilder) flushFrames() {
 		b.cur.Frames = b.stack(b.frames)
 	}
 	b.frames = b.frames[:0]
+	b.at = nil
 }
 
 // stack returns the shared copy of the stack fs (interned frames, so equal
@@ -202,6 +222,7 @@ func hashFrames(fs []*Frame) uint64 {
 // after it, belonging to no goroutine, are dropped.
 func (b *goBuilder) header(line []byte, lineNo int) {
 	b.endThread()
+	b.at = nil
 	if len(b.threadSlab) == 0 {
 		b.threadSlab = make([]Thread, 256)
 	}
@@ -234,54 +255,71 @@ func (b *goBuilder) fileLine(line []byte, lineNo int) {
 	}
 	fn := b.funcKey[:len(b.funcKey)-1]
 	depth := len(b.frames)
-	if depth < len(b.prev) {
+	// The stack seen after this frame's caller last time, then the
+	// previous goroutine's frame at this depth: most frames are one of
+	// them, found without hashing.
+	var guess *goLoc
+	if b.at != nil {
+		guess = b.at.next
+	} else if depth < len(b.prev) {
+		guess = b.prev[depth]
+	}
+	if l := guess; l != nil && l.loc == string(loc) && l.f.Func == string(fn) {
+		b.found(depth, l)
+		return
+	}
+	if depth < len(b.prev) && b.at != nil {
 		if l := b.prev[depth]; l != nil && l.loc == string(loc) && l.f.Func == string(fn) {
-			b.frames = append(b.frames, l.f)
+			b.found(depth, l)
 			return
 		}
 	}
 	l, ok := b.cache[string(loc)]
-	var f *Frame
-	if ok && l.f.Func == string(fn) {
-		f = l.f
-	} else {
-		f, l = b.slowFrame(fn, loc, colon, l)
-		if f == nil {
+	if !ok || l.f.Func != string(fn) {
+		if _, l = b.slowFrame(fn, loc, colon, l); l == nil {
 			b.skip(lineNo, line, "file line without a line number")
 			return
 		}
 	}
+	b.found(depth, l)
+}
+
+// found appends the frame of location l at depth to the stack being read.
+func (b *goBuilder) found(depth int, l *goLoc) {
 	if depth < len(b.prev) {
 		b.prev[depth] = l
 	} else if depth == len(b.prev) && depth < 1024 {
 		b.prev = append(b.prev, l)
 	}
-	b.frames = append(b.frames, f)
+	if b.at != nil {
+		b.at.next = l
+	}
+	b.at = l
+	b.frames = append(b.frames, l.f)
 }
 
 // slowFrame finds or makes the frame of fn at loc when the location cache
 // has no frame for loc (l is nil) or one of another function. It returns
-// the frame and, for prev, the cache entry of loc (nil when loc holds
-// another function's frame).
+// the frame and its location entry: the cache's for loc's first function,
+// cache2's (by function and location) for the others.
 func (b *goBuilder) slowFrame(fn, loc []byte, colon int, l *goLoc) (*Frame, *goLoc) {
 	nameLen := len(b.funcKey)
 	b.funcKey = append(b.funcKey, loc...)
 	defer func() { b.funcKey = b.funcKey[:nameLen] }()
-	if f, ok := b.cache2[string(b.funcKey)]; ok {
-		return f, nil
+	if l2, ok := b.cache2[string(b.funcKey)]; ok {
+		return l2.f, l2
 	}
 	n, ok := parseInt(loc[colon+1:], 0)
 	if !ok {
 		return nil, nil
 	}
 	f := b.in.frame(b.in.bytes(fn), b.in.bytes(loc[:colon]), int(n), "", "")
-	b.cache2[string(b.funcKey)] = f
+	l2 := &goLoc{loc: string(loc), f: f}
+	b.cache2[string(b.funcKey)] = l2
 	if l == nil {
-		l = &goLoc{loc: string(loc), f: f}
-		b.cache[l.loc] = l
-		return f, l
+		b.cache[l2.loc] = l2
 	}
-	return f, nil
+	return f, l2
 }
 
 // fileLoc returns "path:line" of a file line, without the tab, the "+0x"
@@ -332,7 +370,10 @@ func (b *goBuilder) createdBy(line []byte) {
 	}
 	c := &b.creatorSlab[0]
 	b.creatorSlab = b.creatorSlab[1:]
-	c.Func = b.in.bytes(fn)
+	if string(fn) != b.lastCreator {
+		b.lastCreator = b.in.bytes(fn)
+	}
+	c.Func = b.lastCreator
 	c.Parent = parent
 	b.cur.CreatedBy = c
 	b.creator = c
