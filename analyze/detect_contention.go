@@ -45,17 +45,36 @@ func runContention(p *Pass) []Finding {
 			}
 			owners = func(k lockKey, _ []*parse.Thread) (*parse.Thread, bool) { return h[k.addr], false }
 		case parse.RuntimeGo:
-			for _, t := range d.Threads {
-				if t.WaitAddr == "" || t.Weight > 1 {
-					continue
+			// The waiters are in the builder's lock groups (not every
+			// goroutine need be visited), with the group's threads (labels
+			// joined); a lock waited on from several groups gets its
+			// waiters back in dump order.
+			from := map[lockKey]int{}
+			for _, pl := range r.Pools {
+				for _, g := range pl.States {
+					if g.Resource != "lock" {
+						continue
+					}
+					seen := map[lockKey]bool{}
+					for _, t := range g.Threads[m] {
+						if t.WaitAddr == "" || t.Weight > 1 {
+							continue
+						}
+						k := lockKey{t.WaitAddr, p.goLock(t).class}
+						waiters[k] = append(waiters[k], t)
+						if !seen[k] {
+							seen[k] = true
+							from[k]++
+						}
+					}
 				}
-				if s := p.signature(t); s == nil || s.Resource != "lock" {
-					continue
-				}
-				k := lockKey{t.WaitAddr, goLockClass(t)}
-				waiters[k] = append(waiters[k], t)
 			}
-			held := inferGoHolders(d, waiters)
+			for k, n := range from {
+				if n > 1 {
+					slices.SortStableFunc(waiters[k], func(a, b *parse.Thread) int { return a.Line - b.Line })
+				}
+			}
+			held := inferGoHolders(d, waiters, p.goLock)
 			owners = func(k lockKey, _ []*parse.Thread) (*parse.Thread, bool) { return held[k], true }
 		}
 		for k, ws := range waiters {
@@ -164,6 +183,36 @@ func runContention(p *Pass) []Finding {
 	return fs
 }
 
+// goLock is what contention reads of a Go lock waiter's stack.
+type goLock struct {
+	class  string       // goLockClass
+	caller *parse.Frame // lockCaller
+}
+
+// stackRef is a goroutine's stack by its shared frames (see slotKey).
+type stackRef struct {
+	first **parse.Frame
+	n     int
+}
+
+// goLock returns goLockClass and lockCaller of t, once per distinct stack:
+// a contended lock can have a hundred thousand waiters.
+func (p *Pass) goLock(t *parse.Thread) goLock {
+	if len(t.Frames) == 0 {
+		return goLock{class: goLockClass(t)}
+	}
+	ref := stackRef{&t.Frames[0], len(t.Frames)}
+	if l, ok := p.locks[ref]; ok {
+		return l
+	}
+	l := goLock{class: goLockClass(t), caller: lockCaller(t)}
+	if p.locks == nil {
+		p.locks = map[stackRef]goLock{}
+	}
+	p.locks[ref] = l
+	return l
+}
+
 // goLockClass names the sync type a goroutine waits on: "sync.RWMutex",
 // "sync.Mutex".
 func goLockClass(t *parse.Thread) string {
@@ -195,7 +244,7 @@ func lockCaller(t *parse.Thread) *parse.Frame {
 // function past its Lock call (same function, another line), not waiting
 // on the lock itself. A lock with no such goroutine, or several, gets none.
 // One pass over the dump for all locks: frames × goroutines map lookups.
-func inferGoHolders(d *parse.Dump, waiters map[lockKey][]*parse.Thread) map[lockKey]*parse.Thread {
+func inferGoHolders(d *parse.Dump, waiters map[lockKey][]*parse.Thread, lock func(*parse.Thread) goLock) map[lockKey]*parse.Thread {
 	type call struct {
 		k     lockKey
 		lines map[int]bool // lines of the function's Lock calls
@@ -207,7 +256,7 @@ func inferGoHolders(d *parse.Dump, waiters map[lockKey][]*parse.Thread) map[lock
 		}
 		calls := map[string]*call{}
 		for _, t := range ws {
-			if c := lockCaller(t); c != nil {
+			if c := lock(t).caller; c != nil {
 				cl := calls[c.Func]
 				if cl == nil {
 					cl = &call{k: k, lines: map[int]bool{}}
@@ -226,26 +275,28 @@ func inferGoHolders(d *parse.Dump, waiters map[lockKey][]*parse.Thread) map[lock
 	// per distinct stack (the parser shares identical stacks' frames), in
 	// frame order, each lock once; a goroutine waiting on a lock itself is
 	// not its holder.
-	type stackRef struct {
-		first **parse.Frame
-		n     int
-	}
 	held := map[stackRef][]lockKey{}
+	var lastRef stackRef
+	var ks []lockKey
 	for _, t := range d.Threads {
 		if len(t.Frames) == 0 {
 			continue
 		}
-		ref := stackRef{&t.Frames[0], len(t.Frames)}
-		ks, ok := held[ref]
-		if !ok {
-			for _, f := range t.Frames {
-				for _, cl := range byFunc[f.Func] {
-					if !cl.lines[f.Line] && !slices.Contains(ks, cl.k) {
-						ks = append(ks, cl.k)
+		// Goroutines come in runs of one stack: the last one's locks first.
+		if ref := (stackRef{&t.Frames[0], len(t.Frames)}); ref != lastRef {
+			lastRef = ref
+			var ok bool
+			if ks, ok = held[ref]; !ok {
+				ks = nil
+				for _, f := range t.Frames {
+					for _, cl := range byFunc[f.Func] {
+						if !cl.lines[f.Line] && !slices.Contains(ks, cl.k) {
+							ks = append(ks, cl.k)
+						}
 					}
 				}
+				held[ref] = ks
 			}
-			held[ref] = ks
 		}
 		for _, k := range ks {
 			if t.WaitAddr != k.addr {

@@ -90,6 +90,14 @@ type Pass struct {
 	key    []byte
 	// fast caches info for goroutines by their shared stack (infoKey).
 	fast map[infoKey]stackInfo
+	// locks caches goLock by stack.
+	locks map[stackRef]goLock
+	// last is the latest info, for its key.
+	lastKey infoKey
+	last    stackInfo
+	lastOK  bool
+	// poolLabel is --pool-by label:KEY's KEY; "" when not pooling by label.
+	poolLabel string
 	// sigs is the signature table (a signatures file's rows first); ext the
 	// extensions, nil when none.
 	sigs []Signature
@@ -140,14 +148,18 @@ func (p *Pass) info(t *parse.Thread) stackInfo {
 		if t.CreatedBy != nil {
 			fk.creator, fk.hasCreator = t.CreatedBy.Func, true
 		}
-		if fk.labelKey = p.labelKey(); fk.labelKey != "" {
-			fk.label, fk.hasLabel = t.Labels[fk.labelKey]
+		if p.poolLabel != "" {
+			fk.label, fk.hasLabel = t.Labels[p.poolLabel]
 		}
-		if si, ok := p.fast[fk]; ok {
-			return si
+		if p.lastOK && fk == p.lastKey { // waiters come in runs of one stack
+			return p.last
 		}
-		si := p.slowInfo(t)
-		p.fast[fk] = si
+		si, ok := p.fast[fk]
+		if !ok {
+			si = p.slowInfo(t)
+			p.fast[fk] = si
+		}
+		p.lastKey, p.last, p.lastOK = fk, si, true
 		return si
 	}
 	return p.slowInfo(t)
@@ -174,8 +186,7 @@ func (p *Pass) slowInfo(t *parse.Thread) stackInfo {
 	return si
 }
 
-// infoKey is what a goroutine's stackInfo depends on (slotKey's fields,
-// with the pool-by label's key).
+// infoKey is what a goroutine's stackInfo depends on (slotKey's fields).
 type infoKey struct {
 	frames     **parse.Frame
 	n          int
@@ -183,15 +194,8 @@ type infoKey struct {
 	creator    string
 	hasCreator bool
 	main       bool
-	labelKey   string
 	label      string
 	hasLabel   bool
-}
-
-// labelKey is --pool-by label:KEY's KEY; "" when not pooling by label.
-func (p *Pass) labelKey() string {
-	k, _ := strings.CutPrefix(p.opt.PoolBy, "label:")
-	return k
 }
 
 // Found returns the findings of a detector that ran before.
@@ -279,6 +283,7 @@ func runDetectors(r *Result, opt Options) {
 	p := &Pass{R: r, opt: opt, sigs: signatureTable(ext), ext: ext, found: map[string][]Finding{}, groups: map[*Group]string{},
 		threads: make([]map[*parse.Thread]string, len(r.Moments)),
 		stacks:  map[string]stackInfo{}, fast: map[infoKey]stackInfo{}}
+	p.poolLabel, _ = strings.CutPrefix(opt.PoolBy, "label:")
 	for i := range p.threads {
 		p.threads[i] = map[*parse.Thread]string{}
 	}
