@@ -3,7 +3,7 @@ GO ?= go
 PKGS := ./...
 FUZZTIME ?= 20s
 
-.PHONY: build test bench fuzz lint fixtures bench-peers
+.PHONY: build test bench fuzz lint fixtures bench-peers bench-1m
 
 build:
 	$(GO) build -o bin/dumpdiff ./cmd/dumpdiff
@@ -55,3 +55,8 @@ fixtures:
 # Compare parse speed and peak RSS against peers (bench/ is its own module).
 bench-peers:
 	cd bench && ./compare.sh
+
+# The reader at 3 × 1M goroutines against issue 11's targets (by hand:
+# ~4 GB of disk, minutes).
+bench-1m:
+	cd bench && ./reader-1m.sh
