@@ -56,3 +56,40 @@ func TestIdenticalStacksShareFrames(t *testing.T) {
 		}
 	}
 }
+
+// TestEqualCreatorsShared checks that goroutines with equal creators
+// (function, file line and parent) share one *Creator and that different
+// creators stay apart.
+func TestEqualCreatorsShared(t *testing.T) {
+	f, err := os.Open("../testdata/go/go1.26.8-debug2.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	dumps, err := Parse(f.Name(), f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byValue := map[Creator]*Creator{}
+	shared := 0
+	for _, th := range dumps[0].Threads {
+		c := th.CreatedBy
+		if c == nil {
+			continue
+		}
+		if c.File == "" || c.Line == 0 {
+			t.Fatalf("goroutine %d: creator %+v without its file line", th.ID, *c)
+		}
+		if p, ok := byValue[*c]; ok {
+			if p != c {
+				t.Fatalf("goroutine %d: creator %+v equal to an earlier one in another struct", th.ID, *c)
+			}
+			shared++
+			continue
+		}
+		byValue[*c] = c
+	}
+	if shared == 0 || len(byValue) < 2 {
+		t.Fatalf("%d shared, %d distinct creators: the fixture checks nothing", shared, len(byValue))
+	}
+}
