@@ -107,9 +107,10 @@ type momentBuild struct {
 	slots    map[slotID]*slot
 	// ids are the threads' identities in dump order: goroutine ids, or
 	// for the JVM numbers given in merge (jids holds the identity).
-	ids   []idEntry
-	jids  []threadID
-	table []*slot // slots by number (identities)
+	ids    []idEntry
+	jids   []threadID
+	table  []*slot // slots by number (identities)
+	sorted bool    // ids are sorted already
 }
 
 type localPool struct {
@@ -242,6 +243,12 @@ func (b *builder) buildMoment(m int, x Input) *momentBuild {
 		}
 		lg := mb.table[in[i]].lg
 		lg.threads = append(lg.threads, t)
+	}
+	if mb.jids == nil {
+		// Goroutine ids are final: sorted here, side by side with the other
+		// moments (JVM identities are numbered across moments first).
+		mb.ids = sortIDs(mb.ids)
+		mb.sorted = true
 	}
 	return mb
 }
@@ -586,7 +593,9 @@ func (b *builder) identities() {
 			}
 			mb.ids[i].id = k
 		}
-		mb.ids = sortIDs(mb.ids)
+		if !mb.sorted {
+			mb.ids = sortIDs(mb.ids)
+		}
 		mb.slots, mb.jids = nil, nil
 	}
 	f := follower{n: n, start: make([]int, len(groups)), same: make([]int, len(groups)), always: make([]int, len(groups)),
