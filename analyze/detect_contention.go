@@ -1,9 +1,11 @@
 package analyze
 
 import (
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/dumpdiff/dumpdiff/parse"
 )
@@ -27,6 +29,10 @@ func runContention(p *Pass) []Finding {
 	// claimed are the waiters of each finding's lock per moment, kept to be
 	// claimed once the findings are made (no second scan of every thread).
 	claimed := map[lockKey][][]*parse.Thread{}
+	var goLocks []goMomentLocks
+	if r.Runtime == parse.RuntimeGo {
+		goLocks = goLocksByMoment(r)
+	}
 	for m, mo := range r.Moments {
 		d := mo.Dump
 		if d == nil {
@@ -45,36 +51,8 @@ func runContention(p *Pass) []Finding {
 			}
 			owners = func(k lockKey, _ []*parse.Thread) (*parse.Thread, bool) { return h[k.addr], false }
 		case parse.RuntimeGo:
-			// The waiters are in the builder's lock groups (not every
-			// goroutine need be visited), with the group's threads (labels
-			// joined); a lock waited on from several groups gets its
-			// waiters back in dump order.
-			from := map[lockKey]int{}
-			for _, pl := range r.Pools {
-				for _, g := range pl.States {
-					if g.Resource != "lock" {
-						continue
-					}
-					seen := map[lockKey]bool{}
-					for _, t := range g.Threads[m] {
-						if t.WaitAddr == "" || t.Weight > 1 {
-							continue
-						}
-						k := lockKey{t.WaitAddr, p.goLock(t).class}
-						waiters[k] = append(waiters[k], t)
-						if !seen[k] {
-							seen[k] = true
-							from[k]++
-						}
-					}
-				}
-			}
-			for k, n := range from {
-				if n > 1 {
-					slices.SortStableFunc(waiters[k], func(a, b *parse.Thread) int { return a.Line - b.Line })
-				}
-			}
-			held := inferGoHolders(d, waiters, p.goLock)
+			waiters = goLocks[m].waiters
+			held := goLocks[m].held
 			owners = func(k lockKey, _ []*parse.Thread) (*parse.Thread, bool) { return held[k], true }
 		}
 		for k, ws := range waiters {
@@ -183,6 +161,70 @@ func runContention(p *Pass) []Finding {
 	return fs
 }
 
+// goMomentLocks are one moment's Go lock waiters, by lock, and the
+// inferred holders.
+type goMomentLocks struct {
+	waiters map[lockKey][]*parse.Thread
+	held    map[lockKey]*parse.Thread
+}
+
+// goLocksByMoment finds every moment's lock waiters and their likely
+// holders, the moments side by side (each visits all its goroutines).
+func goLocksByMoment(r *Result) []goMomentLocks {
+	out := make([]goMomentLocks, len(r.Moments))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for m, mo := range r.Moments {
+		if mo.Dump == nil {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			out[m] = goLocksAt(r, m, mo.Dump)
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+// goLocksAt finds the lock waiters of moment m in the builder's lock
+// groups (not every goroutine need be visited), with the groups' threads
+// (labels joined); a lock waited on from several groups gets its waiters
+// back in dump order. Then it infers their holders.
+func goLocksAt(r *Result, m int, d *parse.Dump) goMomentLocks {
+	lc := lockCache{}
+	waiters := map[lockKey][]*parse.Thread{}
+	from := map[lockKey]int{}
+	for _, pl := range r.Pools {
+		for _, g := range pl.States {
+			if g.Resource != "lock" {
+				continue
+			}
+			seen := map[lockKey]bool{}
+			for _, t := range g.Threads[m] {
+				if t.WaitAddr == "" || t.Weight > 1 {
+					continue
+				}
+				k := lockKey{t.WaitAddr, lc.of(t).class}
+				waiters[k] = append(waiters[k], t)
+				if !seen[k] {
+					seen[k] = true
+					from[k]++
+				}
+			}
+		}
+	}
+	for k, n := range from {
+		if n > 1 {
+			slices.SortStableFunc(waiters[k], func(a, b *parse.Thread) int { return a.Line - b.Line })
+		}
+	}
+	return goMomentLocks{waiters: waiters, held: inferGoHolders(d, waiters, lc.of)}
+}
+
 // goLock is what contention reads of a Go lock waiter's stack.
 type goLock struct {
 	class  string       // goLockClass
@@ -195,21 +237,21 @@ type stackRef struct {
 	n     int
 }
 
-// goLock returns goLockClass and lockCaller of t, once per distinct stack:
-// a contended lock can have a hundred thousand waiters.
-func (p *Pass) goLock(t *parse.Thread) goLock {
+// lockCache holds goLock by stack, for one moment.
+type lockCache map[stackRef]goLock
+
+// of returns goLockClass and lockCaller of t, once per distinct stack: a
+// contended lock can have a hundred thousand waiters.
+func (c lockCache) of(t *parse.Thread) goLock {
 	if len(t.Frames) == 0 {
-		return goLock{class: goLockClass(t)}
+		return goLock{class: goLockClass(t), caller: lockCaller(t)}
 	}
 	ref := stackRef{&t.Frames[0], len(t.Frames)}
-	if l, ok := p.locks[ref]; ok {
+	if l, ok := c[ref]; ok {
 		return l
 	}
 	l := goLock{class: goLockClass(t), caller: lockCaller(t)}
-	if p.locks == nil {
-		p.locks = map[stackRef]goLock{}
-	}
-	p.locks[ref] = l
+	c[ref] = l
 	return l
 }
 

@@ -90,8 +90,6 @@ type Pass struct {
 	key    []byte
 	// fast caches info for goroutines by their shared stack (infoKey).
 	fast map[infoKey]stackInfo
-	// locks caches goLock by stack.
-	locks map[stackRef]goLock
 	// last is the latest info, for its key.
 	lastKey infoKey
 	last    stackInfo
