@@ -381,7 +381,15 @@ func parseGoTextOn(p *textParser, parallel bool) *Dump {
 			}
 			break
 		}
-		kind, paren := classifyGoLineParen(line)
+		var kind goLineKind
+		var paren int
+		if s.state == gsWantFile && len(line) > 0 && line[0] == '\t' && (len(line) == 1 || line[1] != 'g') {
+			// The file line after a function line, as classifyGoLineParen
+			// would find it, without the call: every other line is one.
+			kind = glFile
+		} else {
+			kind, paren = classifyGoLineParen(line)
+		}
 	again:
 		s.last = kind
 		if s.headers == 0 {
@@ -836,7 +844,7 @@ peel:
 	if len(reason) == 0 {
 		return false
 	}
-	t.State = in.bytes(reason)
+	t.State = goWaitReason(reason, in)
 	for i := nf - 1; i >= 0; i-- {
 		t.Flags = append(t.Flags, flags[i])
 	}
@@ -868,6 +876,106 @@ peel:
 		}
 	}
 	return true
+}
+
+// goWaitReason returns reason as a string: one of the runtime's wait
+// reasons and statuses (runtime/runtime2.go, waitReasonStrings) as a
+// constant, any other through the interner. A switch on the bytes
+// allocates nothing and hashes nothing: every header has one.
+func goWaitReason(reason []byte, in *interner) string {
+	switch string(reason) {
+	case "running":
+		return "running"
+	case "runnable":
+		return "runnable"
+	case "syscall":
+		return "syscall"
+	case "idle":
+		return "idle"
+	case "dead":
+		return "dead"
+	case "copystack":
+		return "copystack"
+	case "preempted":
+		return "preempted"
+	case "waiting":
+		return "waiting"
+	case "GC assist marking":
+		return "GC assist marking"
+	case "IO wait":
+		return "IO wait"
+	case "chan receive (nil chan)":
+		return "chan receive (nil chan)"
+	case "chan send (nil chan)":
+		return "chan send (nil chan)"
+	case "dumping heap":
+		return "dumping heap"
+	case "garbage collection":
+		return "garbage collection"
+	case "garbage collection scan":
+		return "garbage collection scan"
+	case "panicwait":
+		return "panicwait"
+	case "select":
+		return "select"
+	case "select (no cases)":
+		return "select (no cases)"
+	case "GC assist wait":
+		return "GC assist wait"
+	case "GC sweep wait":
+		return "GC sweep wait"
+	case "GC scavenge wait":
+		return "GC scavenge wait"
+	case "chan receive":
+		return "chan receive"
+	case "chan send":
+		return "chan send"
+	case "finalizer wait":
+		return "finalizer wait"
+	case "force gc (idle)":
+		return "force gc (idle)"
+	case "semacquire":
+		return "semacquire"
+	case "sleep":
+		return "sleep"
+	case "sync.Cond.Wait":
+		return "sync.Cond.Wait"
+	case "sync.Mutex.Lock":
+		return "sync.Mutex.Lock"
+	case "sync.RWMutex.RLock":
+		return "sync.RWMutex.RLock"
+	case "sync.RWMutex.Lock":
+		return "sync.RWMutex.Lock"
+	case "sync.WaitGroup.Wait":
+		return "sync.WaitGroup.Wait"
+	case "trace reader (blocked)":
+		return "trace reader (blocked)"
+	case "wait for GC cycle":
+		return "wait for GC cycle"
+	case "GC worker (idle)":
+		return "GC worker (idle)"
+	case "GC worker (active)":
+		return "GC worker (active)"
+	case "debug call":
+		return "debug call"
+	case "GC mark termination":
+		return "GC mark termination"
+	case "stopping the world":
+		return "stopping the world"
+	case "flushing proc caches":
+		return "flushing proc caches"
+	case "coroutine":
+		return "coroutine"
+	case "GC weak to strong wait":
+		return "GC weak to strong wait"
+	case "synctest.Run":
+		return "synctest.Run"
+	case "synctest.Wait":
+		return "synctest.Wait"
+	case "cleanup wait":
+		return "cleanup wait"
+	}
+	return in.bytes(reason)
 }
 
 // idSet is the set of goroutine ids seen in a dump: a bitmap for the ids
