@@ -97,21 +97,17 @@ func runContention(p *Pass) []Finding {
 				f.Basis = "owner-unknown"
 			}
 			f.Pool, f.State, f.Resource, f.Frame, f.Culprit = "", "", "", "", ""
-			pools := map[string]int{}
-			states := map[string]int{}
-			culps := map[string]int{}
-			ents := map[entryKey]int{}
-			for _, t := range ws {
-				si := p.info(t)
-				pools[si.pool]++
-				states[si.state]++
-				if si.culprit != "" {
-					culps[si.culprit]++
-				}
-				if si.entry.fn != "" {
-					ents[si.entry]++
+			var wf *waiterFacts
+			if goLocks != nil {
+				wf = goLocks[m].facts[k]
+			} else {
+				wf = newWaiterFacts()
+				for _, t := range ws {
+					si := p.info(t)
+					wf.add(si.pool, si.state, si.culprit, si.entry)
 				}
 			}
+			pools, states, culps, ents := wf.pools, wf.states, wf.culps, wf.ents
 			f.Pool, f.State = mostCommon(pools), mostCommon(states)
 			if 2*pools[f.Pool] <= len(ws) {
 				f.Pool = "" // waiters from many pools: no one pool to name
@@ -161,11 +157,33 @@ func runContention(p *Pass) []Finding {
 	return fs
 }
 
-// goMomentLocks are one moment's Go lock waiters, by lock, and the
-// inferred holders.
+// goMomentLocks are one moment's Go lock waiters, by lock, the inferred
+// holders, and the waiters' facts (for locks with ContentionMin waiters).
 type goMomentLocks struct {
 	waiters map[lockKey][]*parse.Thread
 	held    map[lockKey]*parse.Thread
+	facts   map[lockKey]*waiterFacts
+}
+
+// waiterFacts count a lock's waiters by pool, state, culprit and entry.
+type waiterFacts struct {
+	pools, states, culps map[string]int
+	ents                 map[entryKey]int
+}
+
+func newWaiterFacts() *waiterFacts {
+	return &waiterFacts{pools: map[string]int{}, states: map[string]int{}, culps: map[string]int{}, ents: map[entryKey]int{}}
+}
+
+func (w *waiterFacts) add(pool, state, culprit string, entry entryKey) {
+	w.pools[pool]++
+	w.states[state]++
+	if culprit != "" {
+		w.culps[culprit]++
+	}
+	if entry.fn != "" {
+		w.ents[entry]++
+	}
 }
 
 // goLocksByMoment finds every moment's lock waiters and their likely
@@ -198,6 +216,11 @@ func goLocksAt(r *Result, m int, d *parse.Dump) goMomentLocks {
 	lc := lockCache{}
 	waiters := map[lockKey][]*parse.Thread{}
 	from := map[lockKey]int{}
+	type waiter struct {
+		t *parse.Thread
+		g *Group
+	}
+	byLock := map[lockKey][]waiter{}
 	for _, pl := range r.Pools {
 		for _, g := range pl.States {
 			if g.Resource != "lock" {
@@ -210,6 +233,7 @@ func goLocksAt(r *Result, m int, d *parse.Dump) goMomentLocks {
 				}
 				k := lockKey{t.WaitAddr, lc.of(t).class}
 				waiters[k] = append(waiters[k], t)
+				byLock[k] = append(byLock[k], waiter{t, g})
 				if !seen[k] {
 					seen[k] = true
 					from[k]++
@@ -217,12 +241,44 @@ func goLocksAt(r *Result, m int, d *parse.Dump) goMomentLocks {
 			}
 		}
 	}
+	// The facts of the waiters of each contended lock: pool and state are
+	// their group's, culprit and entry point their stack's (once a stack).
+	type stackKey struct {
+		ref     stackRef
+		creator *parse.Creator
+	}
+	type stackFacts struct {
+		culprit string
+		entry   entryKey
+	}
+	sf := map[stackKey]stackFacts{}
+	facts := map[lockKey]*waiterFacts{}
+	for k, ws := range byLock {
+		if len(ws) < ContentionMin {
+			continue
+		}
+		wf := newWaiterFacts()
+		for _, w := range ws {
+			var sk stackKey
+			if len(w.t.Frames) > 0 {
+				sk = stackKey{stackRef{&w.t.Frames[0], len(w.t.Frames)}, w.t.CreatedBy}
+			}
+			s, ok := sf[sk]
+			if !ok || sk.ref.first == nil {
+				s.culprit = FrameString(culprit(r.Runtime, w.t))
+				s.entry.fn, s.entry.probe = entryPoint(r.Runtime, w.t)
+				sf[sk] = s
+			}
+			wf.add(w.g.Pool, w.g.State, s.culprit, s.entry)
+		}
+		facts[k] = wf
+	}
 	for k, n := range from {
 		if n > 1 {
 			slices.SortStableFunc(waiters[k], func(a, b *parse.Thread) int { return a.Line - b.Line })
 		}
 	}
-	return goMomentLocks{waiters: waiters, held: inferGoHolders(d, waiters, lc.of)}
+	return goMomentLocks{waiters: waiters, held: inferGoHolders(d, waiters, lc.of), facts: facts}
 }
 
 // goLock is what contention reads of a Go lock waiter's stack.
