@@ -97,7 +97,9 @@ type momentBuild struct {
 	// slotKey); nil for the JVM, whose parsers do not share stacks.
 	dump     *parse.Dump
 	fast     map[slotKey]*slot
-	labelKey string                 // --pool-by label:KEY's KEY; "" when not pooling by label
+	labelKey string // --pool-by label:KEY's KEY; "" when not pooling by label
+	lastKey  slotKey
+	lastSlot *slot                  // the slot of lastKey; nil before the first goroutine
 	classes  map[string]*classified // stack key → classification
 	key      []byte                 // reused buffer for stack keys
 	pools    map[string]*localPool
@@ -268,13 +270,18 @@ func (mb *momentBuild) slotOf(t *parse.Thread) *slot {
 		if mb.labelKey != "" {
 			k.label, k.hasLabel = t.Labels[mb.labelKey]
 		}
+		if mb.lastSlot != nil && k == mb.lastKey { // goroutines come in runs of one stack
+			return mb.lastSlot
+		}
 		if s := mb.fast[k]; s != nil {
+			mb.lastKey, mb.lastSlot = k, s
 			return s
 		}
 	}
 	s := mb.slowSlot(t)
 	if mb.fast != nil {
 		mb.fast[k] = s
+		mb.lastKey, mb.lastSlot = k, s
 	}
 	return s
 }
