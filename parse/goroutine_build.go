@@ -92,6 +92,9 @@ type goLoc struct {
 	loc  string
 	f    *Frame
 	next *goLoc // the location read right after this one last time; nil if none yet
+	// raw is the whole file line it was first read from (tab, offset and
+	// all): the same call site prints the same line.
+	raw string
 }
 
 func newGoBuilder(in *interner) *goBuilder {
@@ -284,21 +287,26 @@ func (b *goBuilder) fileLine(line []byte, lineNo int) {
 	if len(b.funcKey) == 0 || b.cur == nil {
 		return // a frame that belongs to no goroutine
 	}
-	loc, colon := fileLoc(line)
-	if colon < 0 {
-		b.skip(lineNo, line, "file line without a line number")
-		return
-	}
 	fn := b.funcKey[:len(b.funcKey)-1]
 	depth := len(b.frames)
 	// The stack seen after this frame's caller last time, then the
 	// previous goroutine's frame at this depth: most frames are one of
-	// them, found without hashing.
+	// them, found without hashing; most of those by their whole line
+	// (offset included), before it is even split.
 	var guess *goLoc
 	if b.at != nil {
 		guess = b.at.next
 	} else if depth < len(b.prev) {
 		guess = b.prev[depth]
+	}
+	if l := guess; l != nil && l.raw == string(line) && l.f.Func == string(fn) {
+		b.found(depth, l)
+		return
+	}
+	loc, colon := fileLoc(line)
+	if colon < 0 {
+		b.skip(lineNo, line, "file line without a line number")
+		return
 	}
 	if l := guess; l != nil && l.loc == string(loc) && l.f.Func == string(fn) {
 		b.found(depth, l)
@@ -312,7 +320,7 @@ func (b *goBuilder) fileLine(line []byte, lineNo int) {
 	}
 	l, ok := b.cache[string(loc)]
 	if !ok || l.f.Func != string(fn) {
-		if _, l = b.slowFrame(fn, loc, colon, l); l == nil {
+		if _, l = b.slowFrame(fn, loc, colon, l, line); l == nil {
 			b.skip(lineNo, line, "file line without a line number")
 			return
 		}
@@ -338,7 +346,7 @@ func (b *goBuilder) found(depth int, l *goLoc) {
 // has no frame for loc (l is nil) or one of another function. It returns
 // the frame and its location entry: the cache's for loc's first function,
 // cache2's (by function and location) for the others.
-func (b *goBuilder) slowFrame(fn, loc []byte, colon int, l *goLoc) (*Frame, *goLoc) {
+func (b *goBuilder) slowFrame(fn, loc []byte, colon int, l *goLoc, line []byte) (*Frame, *goLoc) {
 	nameLen := len(b.funcKey)
 	b.funcKey = append(b.funcKey, loc...)
 	defer func() { b.funcKey = b.funcKey[:nameLen] }()
@@ -350,7 +358,7 @@ func (b *goBuilder) slowFrame(fn, loc []byte, colon int, l *goLoc) (*Frame, *goL
 		return nil, nil
 	}
 	f := b.in.frame(b.in.bytes(fn), b.in.bytes(loc[:colon]), int(n), "", "")
-	l2 := &goLoc{loc: string(loc), f: f}
+	l2 := &goLoc{loc: string(loc), f: f, raw: string(line)}
 	b.cache2[string(b.funcKey)] = l2
 	if l == nil {
 		b.cache[l2.loc] = l2
