@@ -76,6 +76,9 @@ type prefixLine struct {
 	source  []byte // what every line of one dump repeats (see rule 1)
 	partial bool   // docker, CRI: a piece of a longer line, continued by the next record
 	buf     []byte // scratch for text that needs decoding (docker's JSON string)
+	// memo is findPrefix's, in the scratch it is given for the previous
+	// line (which it splits nothing into); nil elsewhere.
+	memo *prefixMemo
 }
 
 // prefixShapes is the order in which shapes are tried (read-only). The
@@ -103,26 +106,84 @@ const (
 // scratch. It returns the shape, with pl holding line split by it, the
 // previous line's text under the same shape and source (nil if none), and
 // the text format that starts there.
+//
+// Cost: this runs on every line outside a dump (a log around a dump: every
+// line of it). Each shape splits line once; prev, the line of the call
+// before, is not split again: its splits are kept in ppl's memo (ppl
+// holds nothing else).
 func findPrefix(line, prev []byte, pl, ppl *prefixLine) (*prefixShape, []byte, *textFormat) {
 	if len(line) == 0 {
 		return nil, nil, nil
 	}
+	m := ppl.memo
+	if m == nil {
+		m = newPrefixMemo()
+		ppl.memo = m
+	}
+	m.cur, m.prev = m.prev, m.cur
+	if !bytes.Equal(m.prev.line, prev) {
+		clear(m.prev.tried)
+	}
+	c := m.cur
+	c.line = append(c.line[:0], line...)
+	clear(c.tried)
 	for i := range prefixShapes {
 		sh := &prefixShapes[i]
-		if !sh.split(line, pl) || pl.partial || len(pl.text) == 0 {
+		c.tried[i], c.ok[i] = true, sh.split(c.line, &c.split[i])
+		cl := &c.split[i]
+		if !c.ok[i] || cl.partial || len(cl.text) == 0 {
 			continue
 		}
 		var pv []byte
-		if len(prev) > 0 && sh.split(prev, ppl) && !ppl.partial && bytes.Equal(ppl.source, pl.source) {
-			pv = ppl.text
+		if len(prev) > 0 {
+			pp, ok := m.prev.at(i, prev, &m.scratch)
+			if ok && !pp.partial && bytes.Equal(pp.source, cl.source) {
+				pv = pp.text
+			}
 		}
 		for j := range textFormats {
-			if textFormats[j].starts(pl.text, pv) {
+			if textFormats[j].starts(cl.text, pv) {
+				*pl = *cl
+				pl.buf = nil // cl's, not pl's: pl is not split into
 				return sh, pv, &textFormats[j]
 			}
 		}
 	}
 	return nil, nil, nil
+}
+
+// prefixMemo is what findPrefix keeps of the lines it was given: the
+// splits of the line of this call (cur) and of the last call (prev).
+type prefixMemo struct {
+	cur, prev *prefixSplits
+	scratch   prefixLine // prev split, when it is not the last call's line
+}
+
+// prefixSplits is one line split by each shape, as far as findPrefix
+// tried them. The splits alias line (a copy) and their own buffers.
+type prefixSplits struct {
+	line  []byte
+	tried []bool // split[i] holds shape i's split
+	ok    []bool // shape i's split returned true
+	split []prefixLine
+}
+
+func newPrefixMemo() *prefixMemo {
+	n := len(prefixShapes)
+	mk := func() *prefixSplits {
+		return &prefixSplits{tried: make([]bool, n), ok: make([]bool, n), split: make([]prefixLine, n)}
+	}
+	return &prefixMemo{cur: mk(), prev: mk()}
+}
+
+// at returns prev split by shape i: the kept split when it was tried, else
+// a fresh split into scratch.
+func (p *prefixSplits) at(i int, prev []byte, scratch *prefixLine) (*prefixLine, bool) {
+	if p.tried[i] {
+		return &p.split[i], p.ok[i]
+	}
+	ok := prefixShapes[i].split(prev, scratch)
+	return scratch, ok
 }
 
 // prefixMode is the prefix of the dump being read.
