@@ -147,6 +147,15 @@ func runContention(p *Pass) []Finding {
 		fs = append(fs, *f)
 	}
 	// Claim the waiters, so that a rise of their state tells it is caused by the lock.
+	for m := range r.Moments {
+		n := 0
+		for _, k := range order {
+			if c := claimed[k]; c != nil {
+				n += len(c[m])
+			}
+		}
+		p.reserveClaims(m, n)
+	}
 	for _, k := range order {
 		for m, ws := range claimed[k] {
 			for _, t := range ws {

@@ -225,6 +225,15 @@ func (p *Pass) ClaimThread(m int, t *parse.Thread, id string) {
 	}
 }
 
+// reserveClaims makes room for n thread claims at moment m before they
+// are made (contended locks can have a hundred thousand waiters: growing
+// the claims as they came was most of the claiming).
+func (p *Pass) reserveClaims(m, n int) {
+	if len(p.threads[m]) == 0 && n > 64 {
+		p.threads[m] = make(map[*parse.Thread]string, n)
+	}
+}
+
 // ThreadClaim returns the finding that explains t at moment m; "" if none.
 func (p *Pass) ThreadClaim(m int, t *parse.Thread) string { return p.threads[m][t] }
 
