@@ -107,11 +107,9 @@ func (b *goBuilder) apply(op goOp, lineNo int, data []byte) {
 	case opHeader:
 		b.header(data, lineNo)
 	case opFunc:
-		b.funcKey = append(append(b.funcKey[:0], data...), 0)
-		b.funcLn = lineNo
+		b.funcLine(data, lineNo)
 	case opFile:
-		b.fileLine(data, lineNo)
-		b.funcKey = b.funcKey[:0]
+		b.frameFile(data, lineNo)
 	case opOrphan:
 		if len(b.funcKey) > 0 {
 			b.skip(b.funcLn, b.funcKey[:len(b.funcKey)-1], "function line without its file line")
@@ -278,6 +276,18 @@ func (b *goBuilder) header(line []byte, lineNo int) {
 	b.cur = t
 }
 
+// funcLine starts a frame: its function, awaiting its file line.
+func (b *goBuilder) funcLine(fn []byte, lineNo int) {
+	b.funcKey = append(append(b.funcKey[:0], fn...), 0)
+	b.funcLn = lineNo
+}
+
+// frameFile completes the frame started by funcLine.
+func (b *goBuilder) frameFile(line []byte, lineNo int) {
+	b.fileLine(line, lineNo)
+	b.funcKey = b.funcKey[:0]
+}
+
 // fileLine completes the frame started by opFunc.
 //
 //	\t/usr/lib/go/src/net/http/server.go:3056 +0x364
@@ -441,6 +451,25 @@ func newGoOps(b *goBuilder, parallel bool) *goOps {
 		go o.build()
 	}
 	return o
+}
+
+// funcLine and fileLine hand a frame's two lines to the builder: emit's
+// opFunc and opFile, calling the builder directly when not parallel (two
+// lines in three are frame lines: no op switch for them).
+func (o *goOps) funcLine(lineNo int, fn []byte) {
+	if o.full == nil {
+		o.b.funcLine(fn, lineNo)
+		return
+	}
+	o.emit(opFunc, lineNo, fn)
+}
+
+func (o *goOps) fileLine(lineNo int, line []byte) {
+	if o.full == nil {
+		o.b.frameFile(line, lineNo)
+		return
+	}
+	o.emit(opFile, lineNo, line)
 }
 
 // emit hands one op to the builder.

@@ -466,7 +466,7 @@ func parseGoTextOn(p *textParser, parallel bool) *Dump {
 			case glFunc:
 				s.dropFunc = s.state == gsSystem
 				if !s.dropFunc {
-					s.ops.emit(opFunc, ls.lineNo(), line[:paren])
+					s.ops.funcLine(ls.lineNo(), line[:paren])
 					if a := syncWaitAddr(line, paren); a != nil {
 						s.ops.emit(opWaitAddr, ls.lineNo(), a)
 					}
@@ -501,7 +501,7 @@ func parseGoTextOn(p *textParser, parallel bool) *Dump {
 		case gsWantFile:
 			if kind == glFile {
 				if !s.dropFunc {
-					s.ops.emit(opFile, ls.lineNo(), line)
+					s.ops.fileLine(ls.lineNo(), line)
 				}
 				s.state = gsGoroutine
 				continue
