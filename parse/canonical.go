@@ -52,6 +52,7 @@ func WriteCanonical(w io.Writer, dumps []*Dump) error {
 
 func writeThread(w *bufio.Writer, t *Thread) {
 	var b strings.Builder
+	x := t.Extra()
 	j := t.JVM // JVM fields print in their places; none for a goroutine
 	if j == nil {
 		j = &JVM{}
@@ -105,8 +106,8 @@ func writeThread(w *bufio.Writer, t *Thread) {
 	for _, f := range t.Flags {
 		fmt.Fprintf(&b, " flag=%q", f)
 	}
-	if t.Bubble != 0 {
-		fmt.Fprintf(&b, " bubble=%d", t.Bubble)
+	if x.Bubble != 0 {
+		fmt.Fprintf(&b, " bubble=%d", x.Bubble)
 	}
 	if j.Carrier != "" {
 		fmt.Fprintf(&b, " carrier=%q", j.Carrier)
@@ -145,8 +146,8 @@ func writeThread(w *bufio.Writer, t *Thread) {
 			}
 		}
 	}
-	if t.FramesElided {
-		fmt.Fprintf(w, "    ...elided %d\n", t.ElidedCount)
+	if x.FramesElided {
+		fmt.Fprintf(w, "    ...elided %d\n", x.ElidedCount)
 	}
 	for _, l := range t.Locks {
 		if l.Frame < 0 || l.Frame >= len(t.Frames) {
@@ -156,7 +157,7 @@ func writeThread(w *bufio.Writer, t *Thread) {
 	if c := t.CreatedBy; c != nil {
 		fmt.Fprintf(w, "    created by %s %s:%d parent=%d\n", c.Func, c.File, c.Line, c.Parent)
 	}
-	for _, a := range t.Ancestors {
+	for _, a := range x.Ancestors {
 		fmt.Fprintf(w, "    ancestor %d\n", a.ID)
 		for _, f := range a.Frames {
 			writeFrame(w, "      ", f)

@@ -131,16 +131,18 @@ func (b *goBuilder) apply(op goOp, lineNo int, data []byte) {
 		}
 	case opElided:
 		if b.cur != nil && b.anc == nil {
-			b.cur.FramesElided = true
-			b.cur.ElidedCount = elidedCount(data)
+			x := b.cur.extra()
+			x.FramesElided = true
+			x.ElidedCount = elidedCount(data)
 		}
 	case opOrigin:
 		if b.cur != nil {
 			b.flushFrames()
 			b.at = nil
 			id, _ := parseInt(data[len("[originating from goroutine "):], ']')
-			b.cur.Ancestors = append(b.cur.Ancestors, Ancestor{ID: id})
-			b.anc = &b.cur.Ancestors[len(b.cur.Ancestors)-1]
+			x := b.cur.extra()
+			x.Ancestors = append(x.Ancestors, Ancestor{ID: id})
+			b.anc = &x.Ancestors[len(x.Ancestors)-1]
 		}
 	case opNoStack:
 		if b.cur != nil {

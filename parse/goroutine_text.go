@@ -868,7 +868,7 @@ peel:
 			if !ok {
 				return false
 			}
-			t.Bubble = n
+			t.extra().Bubble = n
 		case len(part) == 0:
 			return false
 		default:

@@ -88,7 +88,7 @@ func TestParseGoHeader(t *testing.T) {
 			if !parseGoHeader([]byte(tt.line), newInterner(), &th) {
 				t.Fatalf("parseGoHeader(%q) = false", tt.line)
 			}
-			got := header{ID: th.ID, State: th.State, WaitMinutes: th.WaitMinutes, Flags: th.Flags, Bubble: th.Bubble, Labels: th.Labels}
+			got := header{ID: th.ID, State: th.State, WaitMinutes: th.WaitMinutes, Flags: th.Flags, Bubble: th.Extra().Bubble, Labels: th.Labels}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("parseGoHeader(%q) (-want +got):\n%s", tt.line, diff)
 			}
@@ -222,7 +222,7 @@ func TestParseGoTextShapes(t *testing.T) {
 						fr("main._Cfunc_c_sleep_loop", "_cgo_gotypes.go", 56),
 						fr("main.recurse", "corpusgen/states/main.go", 131),
 					},
-					FramesElided: true, ElidedCount: 86,
+					GoExtra: &GoExtra{FramesElided: true, ElidedCount: 86},
 				}},
 			}},
 		},
@@ -242,7 +242,7 @@ func TestParseGoTextShapes(t *testing.T) {
 						fr("runtime/pprof.writeGoroutineStacks", "C:/Users/felixge/pprof.go", 693),
 						fr("main.main", "/Users/John Smith/src/main.go", 12),
 					},
-					FramesElided: true,
+					GoExtra: &GoExtra{FramesElided: true},
 				}},
 			}},
 		},
@@ -268,10 +268,10 @@ func TestParseGoTextShapes(t *testing.T) {
 					ID: 20, State: "IO wait", Weight: 1, Line: 1,
 					Frames:    []*Frame{fr("net/http.Serve", "/usr/lib/go/src/net/http/server.go", 2595)},
 					CreatedBy: &Creator{Func: "main.start", File: "/src/http.go", Line: 27, Parent: 1},
-					Ancestors: []Ancestor{
+					GoExtra: &GoExtra{Ancestors: []Ancestor{
 						{ID: 21, Frames: []*Frame{fr("net/http.(*Transport).dialConn", "/usr/lib/go/src/net/http/transport.go", 1777)}},
 						{ID: 1, Frames: []*Frame{fr("main.main", "/src/http.go", 14)}},
-					},
+					}},
 				}},
 			}},
 		},

@@ -162,28 +162,53 @@ type Thread struct {
 	Line int
 	// WaitMinutes is the Go "N minutes" wait time; 0 if not printed.
 	WaitMinutes int
-	// ElidedCount is N of "...N frames elided..."; 0 if not printed.
-	ElidedCount int
-	// FramesElided is true when the runtime cut the stack ("...additional
-	// frames elided..." or "...N frames elided...").
-	FramesElided bool
 	// NoStack is true when the runtime printed no stack ("goroutine running on
 	// other thread; stack unavailable", JVM non-Java threads).
 	NoStack bool
 	// Flags are the extra Go header words ("locked to thread", "durable",
 	// "leaked", "syscall"...), in printed order; nil if none.
 	Flags []string
-	// Bubble is the synctest bubble id; 0 if not in a bubble.
-	Bubble int64
-	Locks  []Lock
-	// Ancestors are GODEBUG=tracebackancestors=N blocks; nil if none.
-	Ancestors []Ancestor
+	Locks []Lock
+	// GoExtra holds what few goroutines print (elided frames, a synctest
+	// bubble, ancestors); nil when none does, and for the JVM. Its fields
+	// read as the thread's own; a reader checks t.GoExtra != nil or uses
+	// t.Extra(). (Behind a pointer: 40 bytes a goroutine otherwise.)
+	*GoExtra
 	// JVM holds what only JVM dumps print; nil for goroutines. Its fields
 	// read as the thread's own (t.NativeID), so a reader that may see a
 	// goroutine checks t.JVM != nil first. (Behind a pointer because a
 	// goroutine has none of them: 352 bytes a goroutine before, 3 × 1M
 	// goroutines in a gigabyte after.)
 	*JVM
+}
+
+// GoExtra is the part of a goroutine that few print.
+type GoExtra struct {
+	// FramesElided is true when the runtime cut the stack ("...additional
+	// frames elided..." or "...N frames elided...").
+	FramesElided bool
+	// ElidedCount is N of "...N frames elided..."; 0 if not printed.
+	ElidedCount int
+	// Bubble is the synctest bubble id; 0 if not in a bubble.
+	Bubble int64
+	// Ancestors are GODEBUG=tracebackancestors=N blocks; nil if none.
+	Ancestors []Ancestor
+}
+
+// Extra returns t's GoExtra, the zero one when it has none.
+func (t *Thread) Extra() GoExtra {
+	if t.GoExtra == nil {
+		return GoExtra{}
+	}
+	return *t.GoExtra
+}
+
+// extra returns t's GoExtra for writing, making it on first use.
+func (t *Thread) extra() *GoExtra {
+	if t.GoExtra == nil {
+		t.GoExtra = &GoExtra{}
+	}
+	return t.GoExtra
 }
 
 // JVM is the part of a Thread only JVM dumps print.

@@ -96,8 +96,8 @@ func LockText(l parse.Lock) string {
 // stack (t.FramesElided), as Go prints it: with their number when known
 // (Go 1.21+ "...N frames elided..."). The reports and the TUI print it.
 func ElidedText(t *parse.Thread) string {
-	if t.ElidedCount > 0 {
-		return fmt.Sprintf("...%d frames elided...", t.ElidedCount)
+	if n := t.Extra().ElidedCount; n > 0 {
+		return fmt.Sprintf("...%d frames elided...", n)
 	}
 	return "...additional frames elided..."
 }
@@ -122,7 +122,7 @@ func stackLinesMarked(t *parse.Thread, rt parse.Runtime, mark func(i int) string
 			}
 		}
 	}
-	if t.FramesElided {
+	if t.Extra().FramesElided {
 		out = append(out, ElidedText(t))
 	}
 	for _, l := range t.Locks {

@@ -324,7 +324,7 @@ func TestKeysThroughMatches(t *testing.T) {
 // TestStackElidedCount: the TUI prints the runtime's elided-frames line as
 // the reports do, with the count Go 1.21+ prints.
 func TestStackElidedCount(t *testing.T) {
-	th := &parse.Thread{Frames: []*parse.Frame{{Func: "main.deep", File: "/app/main.go", Line: 9}}, FramesElided: true, ElidedCount: 42}
+	th := &parse.Thread{Frames: []*parse.Frame{{Func: "main.deep", File: "/app/main.go", Line: 9}}, GoExtra: &parse.GoExtra{FramesElided: true, ElidedCount: 42}}
 	lines, _ := stackLines(th, marks{})
 	var got []string
 	for _, l := range lines {

@@ -129,7 +129,7 @@ func stackLines(t *parse.Thread, mk marks) (lines []stackLine, culpritAt int) {
 			lines = append(lines, stackLine{text: "  " + report.LockText(lk)})
 		}
 	}
-	if t.FramesElided {
+	if t.Extra().FramesElided {
 		lines = append(lines, stackLine{text: report.ElidedText(t)})
 	}
 	for _, lk := range locks[-1] {
