@@ -173,6 +173,22 @@ type slotKey struct {
 	hasLabel   bool
 }
 
+// goSlotKey is a goroutine's slotKey; labelKey is --pool-by label:KEY's
+// KEY ("" when not pooling by label).
+func goSlotKey(t *parse.Thread, labelKey string) slotKey {
+	k := slotKey{n: len(t.Frames), state: t.State, main: t.ID == 1}
+	if len(t.Frames) > 0 {
+		k.frames = &t.Frames[0]
+	}
+	if t.CreatedBy != nil {
+		k.creator, k.hasCreator = t.CreatedBy.Func, true
+	}
+	if labelKey != "" {
+		k.label, k.hasLabel = t.Labels[labelKey]
+	}
+	return k
+}
+
 // idEntry is one thread's identity at a moment and its slot.
 type idEntry struct {
 	id   int64
@@ -260,16 +276,7 @@ func (b *builder) buildMoment(m int, x Input) *momentBuild {
 func (mb *momentBuild) slotOf(t *parse.Thread) *slot {
 	var k slotKey
 	if mb.fast != nil {
-		k = slotKey{n: len(t.Frames), state: t.State, main: t.ID == 1}
-		if len(t.Frames) > 0 {
-			k.frames = &t.Frames[0]
-		}
-		if t.CreatedBy != nil {
-			k.creator, k.hasCreator = t.CreatedBy.Func, true
-		}
-		if mb.labelKey != "" {
-			k.label, k.hasLabel = t.Labels[mb.labelKey]
-		}
+		k = goSlotKey(t, mb.labelKey)
 		if mb.lastSlot != nil && k == mb.lastKey { // goroutines come in runs of one stack
 			return mb.lastSlot
 		}

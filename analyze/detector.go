@@ -88,10 +88,10 @@ type Pass struct {
 	// (contention waiters): one computation per distinct stack.
 	stacks map[string]stackInfo
 	key    []byte
-	// fast caches info for goroutines by their shared stack (infoKey).
-	fast map[infoKey]stackInfo
+	// fast caches info for goroutines by their shared stack (slotKey).
+	fast map[slotKey]stackInfo
 	// last is the latest info, for its key.
-	lastKey infoKey
+	lastKey slotKey
 	last    stackInfo
 	lastOK  bool
 	// poolLabel is --pool-by label:KEY's KEY; "" when not pooling by label.
@@ -137,18 +137,8 @@ type stackInfo struct {
 func (p *Pass) info(t *parse.Thread) stackInfo {
 	// A goroutine's stack is told by its shared frames' address (see
 	// slotKey): no key to format for each of a million waiters.
-	var fk infoKey
 	if p.R.Runtime == parse.RuntimeGo {
-		fk = infoKey{n: len(t.Frames), state: t.State, main: t.ID == 1}
-		if len(t.Frames) > 0 {
-			fk.frames = &t.Frames[0]
-		}
-		if t.CreatedBy != nil {
-			fk.creator, fk.hasCreator = t.CreatedBy.Func, true
-		}
-		if p.poolLabel != "" {
-			fk.label, fk.hasLabel = t.Labels[p.poolLabel]
-		}
+		fk := goSlotKey(t, p.poolLabel)
 		if p.lastOK && fk == p.lastKey { // waiters come in runs of one stack
 			return p.last
 		}
@@ -182,18 +172,6 @@ func (p *Pass) slowInfo(t *parse.Thread) stackInfo {
 	si.entry.fn, si.entry.probe = entryPoint(p.R.Runtime, t)
 	p.stacks[string(p.key)] = si
 	return si
-}
-
-// infoKey is what a goroutine's stackInfo depends on (slotKey's fields).
-type infoKey struct {
-	frames     **parse.Frame
-	n          int
-	state      string
-	creator    string
-	hasCreator bool
-	main       bool
-	label      string
-	hasLabel   bool
 }
 
 // Found returns the findings of a detector that ran before.
@@ -289,7 +267,7 @@ func runDetectors(r *Result, opt Options) {
 	ext := opt.Extensions
 	p := &Pass{R: r, opt: opt, sigs: signatureTable(ext), ext: ext, found: map[string][]Finding{}, groups: map[*Group]string{},
 		threads: make([]map[*parse.Thread]string, len(r.Moments)),
-		stacks:  map[string]stackInfo{}, fast: map[infoKey]stackInfo{}}
+		stacks:  map[string]stackInfo{}, fast: map[slotKey]stackInfo{}}
 	p.poolLabel, _ = strings.CutPrefix(opt.PoolBy, "label:")
 	for i := range p.threads {
 		p.threads[i] = map[*parse.Thread]string{}

@@ -12,15 +12,7 @@ import (
 // the shared slice is capped at its length, so that appending to one
 // goroutine's frames never writes into another's.
 func TestIdenticalStacksShareFrames(t *testing.T) {
-	f, err := os.Open("../testdata/go/go1.26.8-debug2.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	dumps, err := Parse(f.Name(), f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dumps := parseFixture(t, "../testdata/go/go1.26.8-debug2.txt")
 	byStack := map[string][]*Thread{}
 	for _, th := range dumps[0].Threads {
 		if len(th.Frames) == 0 {
@@ -61,15 +53,7 @@ func TestIdenticalStacksShareFrames(t *testing.T) {
 // (function, file line and parent) share one *Creator and that different
 // creators stay apart.
 func TestEqualCreatorsShared(t *testing.T) {
-	f, err := os.Open("../testdata/go/go1.26.8-debug2.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	dumps, err := Parse(f.Name(), f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dumps := parseFixture(t, "../testdata/go/go1.26.8-debug2.txt")
 	byValue := map[Creator]*Creator{}
 	shared := 0
 	for _, th := range dumps[0].Threads {
@@ -92,4 +76,19 @@ func TestEqualCreatorsShared(t *testing.T) {
 	if shared == 0 || len(byValue) < 2 {
 		t.Fatalf("%d shared, %d distinct creators: the fixture checks nothing", shared, len(byValue))
 	}
+}
+
+// parseFixture parses a committed dump; it must be there.
+func parseFixture(t *testing.T, path string) []*Dump {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	dumps, err := Parse(path, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dumps
 }
