@@ -338,10 +338,15 @@ func (mb *momentBuild) slowSlot(t *parse.Thread) *slot {
 	return s
 }
 
-// classify classifies t's stack once per distinct stack (state and
-// frames) in the moment.
+// classify classifies t's stack once per distinct stack (state, frames
+// and creator) in the moment.
 func (mb *momentBuild) classify(t *parse.Thread) *classified {
 	mb.key = appendStackKey(mb.key[:0], t)
+	if t.CreatedBy != nil {
+		// The entry point names the creator when it is the application's:
+		// one stack started by two creators is two classifications.
+		mb.key = append(append(mb.key, '\n', 'c'), t.CreatedBy.Func...)
+	}
 	if c, ok := mb.classes[string(mb.key)]; ok { // no allocation on a hit
 		return c
 	}
