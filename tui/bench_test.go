@@ -125,3 +125,24 @@ func firstLine(s string) string {
 	}
 	return s
 }
+
+// BenchmarkOpen measures what the TUI does before its first screen (New:
+// indexing every pool and group) and the first state pane's identities
+// (whereAt for every moment, made on first use), on three 100,000-goroutine
+// moments.
+func BenchmarkOpen(b *testing.B) {
+	r := largeResult(b)
+	b.Run("new", func(b *testing.B) {
+		for b.Loop() {
+			New(r, Options{NoColor: true})
+		}
+	})
+	b.Run("where", func(b *testing.B) {
+		for b.Loop() {
+			ix := newIndex(r)
+			for k := range r.Moments {
+				ix.whereAt(k)
+			}
+		}
+	})
+}

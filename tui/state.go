@@ -400,7 +400,7 @@ func (s *statePane) momentGroups(g *analyze.Group, all []*parse.Thread) {
 	s.groups = report.StackGroups(g, s.moment)
 	s.same = make([]int, len(s.ix.labels))
 	for k := range s.same {
-		where := s.ix.where[k]
+		where := s.ix.whereAt(k)
 		n := 0
 		for _, t := range all {
 			key, ok := keyOf(t)
@@ -408,7 +408,7 @@ func (s *statePane) momentGroups(g *analyze.Group, all []*parse.Thread) {
 				n = -1
 				break
 			}
-			if where[key] == g {
+			if where.get(key) == g {
 				n++
 			}
 		}
@@ -538,7 +538,7 @@ func (s *statePane) presence(t *parse.Thread) string {
 	}
 	var b strings.Builder
 	for k := range s.ix.labels {
-		switch g := s.ix.where[k][key]; {
+		switch g := s.ix.whereAt(k).get(key); {
 		case g == s.gi.g:
 			b.WriteString("●")
 		case g != nil:
