@@ -128,8 +128,8 @@ func firstLine(s string) string {
 
 // BenchmarkOpen measures what the TUI does before its first screen (New:
 // indexing every pool and group) and the first state pane's identities
-// (whereAt for every moment, made on first use), on three 100,000-goroutine
-// moments.
+// (placeAt's sets for every moment, made on first use), on three
+// 100,000-goroutine moments.
 func BenchmarkOpen(b *testing.B) {
 	r := largeResult(b)
 	b.Run("new", func(b *testing.B) {
@@ -140,8 +140,9 @@ func BenchmarkOpen(b *testing.B) {
 	b.Run("where", func(b *testing.B) {
 		for b.Loop() {
 			ix := newIndex(r)
+			g := r.Pools[0].States[0]
 			for k := range r.Moments {
-				ix.whereAt(k)
+				ix.placeAt(k, threadKey{id: 1}, g)
 			}
 		}
 	})

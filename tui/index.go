@@ -21,11 +21,16 @@ type index struct {
 	byPool       map[*analyze.Pool]*poolInfo
 	byName       map[string]*poolInfo
 	groups       map[*analyze.Group]*groupInfo
-	// where holds, per moment, the group each identified thread is in;
-	// made for a moment on first use (whereAt): at 3 × 1M goroutines it is
-	// 3M map entries, which only a state pane's presence marks read.
-	where     []whereMap
-	whereOnce []sync.Once
+	// Where each identified thread is at each moment (placeAt), made on
+	// first use: only a state pane's presence marks read them. named maps
+	// JVM threads to their groups per moment; dump and inGroup are id sets
+	// of goroutines per moment and per group and moment (3M goroutines in
+	// a few megabits instead of 3M map entries).
+	named     []map[threadKey]*analyze.Group
+	namedOnce []sync.Once
+	dump      []*idSet
+	dumpOnce  []sync.Once
+	inGroup   map[groupAt]*idSet
 	// internalName is how the folded internal pools are called.
 	internalName string
 	// unit is what a thread is called: "goroutine" for Go, else "thread".
@@ -87,8 +92,11 @@ func newIndex(r *analyze.Result) *index {
 		byPool:    make(map[*analyze.Pool]*poolInfo, len(r.Pools)),
 		byName:    make(map[string]*poolInfo, len(r.Pools)),
 		groups:    make(map[*analyze.Group]*groupInfo),
-		where:     make([]whereMap, len(r.Moments)),
-		whereOnce: make([]sync.Once, len(r.Moments)),
+		named:     make([]map[threadKey]*analyze.Group, len(r.Moments)),
+		namedOnce: make([]sync.Once, len(r.Moments)),
+		dump:      make([]*idSet, len(r.Moments)),
+		dumpOnce:  make([]sync.Once, len(r.Moments)),
+		inGroup:   map[groupAt]*idSet{},
 		nth:       1,
 		of:        1,
 	}
@@ -146,48 +154,133 @@ func newIndex(r *analyze.Result) *index {
 	return ix
 }
 
-// whereMap maps a moment's thread identities to their groups: goroutines
-// by id (a map of integers: 3M goroutines in a fifth of the time and
-// memory of one keyed by threadKey), JVM threads by name and nid.
-type whereMap struct {
-	ids  map[int64]*analyze.Group
-	keys map[threadKey]*analyze.Group
-}
-
-func (w whereMap) get(k threadKey) *analyze.Group {
-	if k.name == "" && k.nid == "" {
-		return w.ids[k.id]
+// placeAt tells where the thread with identity key is at moment k: in
+// group g, and in the dump at all. Goroutines (identified by id) are looked
+// up in id sets, JVM threads (by name and nid) in a map; both are made on
+// first use.
+func (ix *index) placeAt(k int, key threadKey, g *analyze.Group) (inG, inDump bool) {
+	if key.name == "" && key.nid == "" {
+		inG = ix.groupIDs(g, k).has(key.id)
+		return inG, inG || ix.dumpIDs(k).has(key.id)
 	}
-	return w.keys[k]
+	at := ix.namedAt(k)[key]
+	return at == g, at != nil
 }
 
-// whereAt returns moment k's map from thread identity to group, making it
-// on first use.
-func (ix *index) whereAt(k int) whereMap {
-	ix.whereOnce[k].Do(func() {
-		w := whereMap{ids: map[int64]*analyze.Group{}, keys: map[threadKey]*analyze.Group{}}
-		if ix.r.Runtime == parse.RuntimeGo {
-			w.ids = make(map[int64]*analyze.Group, ix.r.Moments[k].Threads)
-		}
+// namedAt returns moment k's map from JVM thread identity (name and nid)
+// to group, making it on first use.
+func (ix *index) namedAt(k int) map[threadKey]*analyze.Group {
+	ix.namedOnce[k].Do(func() {
+		w := map[threadKey]*analyze.Group{}
 		for _, p := range ix.r.Pools {
 			for _, g := range p.States {
 				if k >= len(g.Threads) {
 					continue
 				}
 				for _, t := range g.Threads[k] {
-					switch key, ok := keyOf(t); {
-					case !ok:
-					case key.name == "" && key.nid == "":
-						w.ids[key.id] = g
-					default:
-						w.keys[key] = g
+					if key, ok := keyOf(t); ok && (key.name != "" || key.nid != "") {
+						w[key] = g
 					}
 				}
 			}
 		}
-		ix.where[k] = w
+		ix.named[k] = w
 	})
-	return ix.where[k]
+	return ix.named[k]
+}
+
+// dumpIDs returns the ids of moment k's goroutines (threads identified by
+// id), making the set on first use.
+func (ix *index) dumpIDs(k int) *idSet {
+	ix.dumpOnce[k].Do(func() {
+		var ids []int64
+		for _, p := range ix.r.Pools {
+			for _, g := range p.States {
+				if k < len(g.Threads) {
+					ids = appendIDs(ids, g.Threads[k])
+				}
+			}
+		}
+		ix.dump[k] = newIDSet(ids)
+	})
+	return ix.dump[k]
+}
+
+// groupIDs returns the ids of g's goroutines at moment k, making the set
+// on first use.
+func (ix *index) groupIDs(g *analyze.Group, k int) *idSet {
+	key := groupAt{g, k}
+	if s, ok := ix.inGroup[key]; ok {
+		return s
+	}
+	var ids []int64
+	if k < len(g.Threads) {
+		ids = appendIDs(nil, g.Threads[k])
+	}
+	s := newIDSet(ids)
+	ix.inGroup[key] = s
+	return s
+}
+
+type groupAt struct {
+	g *analyze.Group
+	k int
+}
+
+// appendIDs appends the ids of the threads identified by id alone.
+func appendIDs(ids []int64, ts []*parse.Thread) []int64 {
+	for _, t := range ts {
+		if key, ok := keyOf(t); ok && key.name == "" && key.nid == "" {
+			ids = append(ids, key.id)
+		}
+	}
+	return ids
+}
+
+// idSet is a set of goroutine ids: a bitset over their span when it is at
+// most 64 times their number (a dump's ids are handed out in order, so
+// they are dense: a million goroutines in about a megabit), else a map.
+type idSet struct {
+	lo   int64
+	bits []uint64
+	m    map[int64]struct{}
+}
+
+func newIDSet(ids []int64) *idSet {
+	s := &idSet{}
+	if len(ids) == 0 {
+		return s
+	}
+	lo, hi := ids[0], ids[0]
+	for _, id := range ids {
+		lo, hi = min(lo, id), max(hi, id)
+	}
+	if span := uint64(hi - lo); span/64 <= uint64(len(ids)) {
+		s.lo = lo
+		s.bits = make([]uint64, span/64+1)
+		for _, id := range ids {
+			d := uint64(id - lo)
+			s.bits[d/64] |= 1 << (d % 64)
+		}
+		return s
+	}
+	s.m = make(map[int64]struct{}, len(ids))
+	for _, id := range ids {
+		s.m[id] = struct{}{}
+	}
+	return s
+}
+
+func (s *idSet) has(id int64) bool {
+	if s.m != nil {
+		_, ok := s.m[id]
+		return ok
+	}
+	if id < s.lo {
+		return false
+	}
+	d := uint64(id - s.lo)
+	return d/64 < uint64(len(s.bits)) && s.bits[d/64]&(1<<(d%64)) != 0
 }
 
 func newGroupInfo(g *analyze.Group) *groupInfo {

@@ -400,7 +400,6 @@ func (s *statePane) momentGroups(g *analyze.Group, all []*parse.Thread) {
 	s.groups = report.StackGroups(g, s.moment)
 	s.same = make([]int, len(s.ix.labels))
 	for k := range s.same {
-		where := s.ix.whereAt(k)
 		n := 0
 		for _, t := range all {
 			key, ok := keyOf(t)
@@ -408,7 +407,7 @@ func (s *statePane) momentGroups(g *analyze.Group, all []*parse.Thread) {
 				n = -1
 				break
 			}
-			if where.get(key) == g {
+			if in, _ := s.ix.placeAt(k, key, g); in {
 				n++
 			}
 		}
@@ -538,10 +537,10 @@ func (s *statePane) presence(t *parse.Thread) string {
 	}
 	var b strings.Builder
 	for k := range s.ix.labels {
-		switch g := s.ix.whereAt(k).get(key); {
-		case g == s.gi.g:
+		switch inG, inDump := s.ix.placeAt(k, key, s.gi.g); {
+		case inG:
 			b.WriteString("●")
-		case g != nil:
+		case inDump:
 			b.WriteString("○")
 		default:
 			b.WriteString("-")
