@@ -191,8 +191,12 @@ func goSlotKey(t *parse.Thread, labelKey string) slotKey {
 
 // idEntry is one thread's identity at a moment and its slot.
 type idEntry struct {
-	id   int64
-	pos  int32 // position among the moment's identities: later wins, as in a map
+	id int64
+	// pos is its position among the moment's identities. The sort is
+	// stable, so equal ids stay in this order and the later one wins, as
+	// in a map; pos itself is not read (it fills padding), but it lets
+	// TestSortIDs see the order.
+	pos  int32
 	slot int32
 	cpu  time.Duration
 }
