@@ -46,7 +46,10 @@ type lineSource struct {
 	before int
 	// rawN and rawPartial are n and partial of the last line read, given
 	// or not (a held line is read but not given).
-	rawN       int
+	rawN int
+	// joinedAt is the line number of a line joined from prefixed partial
+	// records (its first piece's) while nextSlow hands it out; 0 otherwise.
+	joinedAt   int
 	rawPartial bool
 
 	held      []Skipped // lines read but not given (see above)
@@ -122,6 +125,9 @@ func (s *lineSource) nextSlow() ([]byte, bool) {
 		return nil, false
 	}
 	s.n, s.partial = s.rawN, s.rawPartial
+	if s.joinedAt > 0 {
+		s.n, s.joinedAt = s.joinedAt, 0
+	}
 	s.line = line
 	return line, true
 }

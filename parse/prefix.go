@@ -285,9 +285,11 @@ func (s *lineSource) nextPrefixed() ([]byte, bool) {
 		if !m.pl.partial {
 			return m.pl.text, true
 		}
-		// Pieces of one long line (rule 2), read until the last piece.
+		// Pieces of one long line (rule 2), read until the last piece; a
+		// line grown past the limit is skipped whole, its later pieces too.
 		m.join = append(m.join[:0], m.pl.text...)
-		for m.pl.partial {
+		tooLong := false
+		for more := true; more; {
 			raw, ok = s.read()
 			if !ok {
 				break
@@ -296,18 +298,24 @@ func (s *lineSource) nextPrefixed() ([]byte, bool) {
 				s.holdForeign(s.rawN, raw, fmt.Sprintf("line inside a partial %s record", m.shape.name))
 				continue
 			}
+			more = m.pl.partial
+			if tooLong {
+				continue
+			}
 			if len(m.join)+len(m.pl.text) > s.max {
-				m.pl.partial = false
+				tooLong = true
 				s.hold(no, m.join, fmt.Sprintf("line longer than %s joined from %s records: skipped", byteSize(int64(s.max)), m.shape.name))
 				m.join = m.join[:0]
-				break
+				continue
 			}
 			m.join = append(m.join, m.pl.text...)
 		}
 		if len(m.join) == 0 {
 			continue
 		}
-		s.rawN = no
+		// The joined line is numbered by its first piece; the reader's own
+		// count goes on from its last.
+		s.joinedAt = no
 		return m.join, true
 	}
 }

@@ -363,3 +363,75 @@ func TestRsyslogEscapedTabs(t *testing.T) {
 		t.Errorf("frames without their file lines: %+v", f)
 	}
 }
+
+// TestJoinedRecordsKeepLineNumbers: a line cut into partial records is
+// numbered by its first piece, and the lines after it keep their own
+// numbers; a joined line past MaxLine is skipped with all its pieces, none
+// read as a line of its own.
+func TestJoinedRecordsKeepLineNumbers(t *testing.T) {
+	rec := func(stream, text string, partial bool) string {
+		text = strings.ReplaceAll(text, "\t", `\u0009`)
+		if !partial {
+			text += `\n`
+		}
+		return `{"log":"` + text + `","stream":"` + stream + `","time":"2026-12-01T10:00:00.5Z"}`
+	}
+	var lines []string
+	for _, l := range goDump[:4] { // lines 1-4
+		lines = append(lines, rec("stderr", l, false))
+	}
+	lines = append(lines, rec("stderr", "goroutine 7 [sync.", true), rec("stderr", "Mutex.Lo", true), rec("stderr", "ck]:", false)) // lines 5-7
+	for _, l := range goDump[5:7] {                                                                                                 // lines 8-9
+		lines = append(lines, rec("stderr", l, false))
+	}
+	lines = append(lines, rec("stdout", "tick", false)) // line 10
+	for _, l := range goDump[7:] {                      // lines 11-14
+		lines = append(lines, rec("stderr", l, false))
+	}
+	dumps, err := Parse("d.txt", strings.NewReader(strings.Join(lines, "\n")+"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := dumps[0]
+	if len(d.Threads) != 2 || d.Threads[0].Line != 1 || d.Threads[1].Line != 5 {
+		for _, th := range d.Threads {
+			t.Logf("goroutine %d at line %d", th.ID, th.Line)
+		}
+		t.Fatalf("%d goroutines; want goroutine 1 at line 1 and goroutine 7 at line 5", len(d.Threads))
+	}
+	if n := len(d.Threads[1].Frames); n != 2 {
+		t.Errorf("goroutine 7 has %d frames, want 2", n)
+	}
+	if len(d.Skipped) != 1 || d.Skipped[0].Line != 10 {
+		t.Errorf("skipped %+v, want the stdout line at line 10", d.Skipped)
+	}
+
+	// Past MaxLine: the last piece looks like a header, and must not be one.
+	long := []string{
+		rec("stderr", goDump[0], false), rec("stderr", goDump[1], false), rec("stderr", goDump[2], false), rec("stderr", "", false),
+		rec("stderr", "goroutine 5 [select]:", false),
+		rec("stderr", "main.f("+strings.Repeat("a", 30), true), rec("stderr", strings.Repeat("b", 50), true),
+		rec("stderr", strings.Repeat("c", 50), true), rec("stderr", "goroutine 9 [x]:", false),
+		rec("stderr", "\t/src/main.go:3 +0x1", false),
+	}
+	dumps, err = Options{MaxLine: 120}.Parse("d.txt", strings.NewReader(strings.Join(long, "\n")+"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range dumps {
+		for _, th := range x.Threads {
+			if th.ID == 9 {
+				t.Errorf("the last piece of a skipped long line was read as goroutine 9's header")
+			}
+		}
+	}
+	found := false
+	for _, s := range dumps[0].Skipped {
+		if s.Line == 6 && strings.Contains(s.Reason, "joined") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("skipped %+v: want the long line at line 6, joined from records", dumps[0].Skipped)
+	}
+}
