@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"strconv"
 	"strings"
 	"sync"
 
@@ -422,13 +423,14 @@ func (ix *index) groupOfThread(moment int, name string) *groupInfo {
 	if moment < 0 || name == "" {
 		return nil
 	}
+	id, isGo := goroutineID(name)
 	for _, pi := range ix.pools {
 		for _, gi := range pi.groups {
 			if moment >= len(gi.g.Threads) {
 				continue
 			}
 			for _, t := range gi.g.Threads[moment] {
-				if t.Name == name || (t.Name == "" && t.ID != 0 && itoa(int(t.ID)) == name) {
+				if named(t, name, id, isGo) {
 					return gi
 				}
 			}
@@ -444,13 +446,31 @@ func (ix *index) threadNamed(m int, name string) *parse.Thread {
 	if m < 0 || m >= len(ix.r.Moments) || ix.r.Moments[m].Dump == nil || name == "" {
 		return nil
 	}
-	id, isGo := strings.CutPrefix(name, "goroutine ")
+	id, isGo := goroutineID(name)
 	for _, t := range ix.r.Moments[m].Dump.Threads {
-		if t.Name == name || (isGo && t.Name == "" && t.ID != 0 && itoa(int(t.ID)) == id) {
+		if named(t, name, id, isGo) {
 			return t
 		}
 	}
 	return nil
+}
+
+// goroutineID reads the goroutine id of a sample name as the analysis
+// writes it ("goroutine 32"), or a bare id ("32"); ok is false for a JVM
+// thread's name.
+func goroutineID(name string) (int64, bool) {
+	id, err := strconv.ParseInt(strings.TrimPrefix(name, "goroutine "), 10, 64)
+	return id, err == nil && id != 0
+}
+
+// named reports whether t is the thread called name: by its JVM name, or
+// by its goroutine id (id, isGo from goroutineID). No string is made per
+// thread: this walks a whole moment.
+func named(t *parse.Thread, name string, id int64, isGo bool) bool {
+	if t.Name != "" {
+		return t.Name == name
+	}
+	return isGo && t.ID == id
 }
 
 // findingByID returns the finding with that ID; nil for "" or none.
