@@ -100,7 +100,8 @@ type momentBuild struct {
 	labelKey string // --pool-by label:KEY's KEY; "" when not pooling by label
 	lastKey  slotKey
 	lastSlot *slot                  // the slot of lastKey; nil before the first goroutine
-	classes  map[string]*classified // stack key → classification
+	classes  map[string]*classified // stack key (JVM detail and locks too) → classification
+	shapes   map[string]int         // stack key → the stack's number (classified.id)
 	key      []byte                 // reused buffer for stack keys
 	pools    map[string]*localPool
 	porder   []*localPool
@@ -226,7 +227,7 @@ func (b *builder) build(in []Input) {
 }
 
 func (b *builder) buildMoment(m int, x Input) *momentBuild {
-	mb := &momentBuild{b: b, m: m, dump: x.Dump, classes: map[string]*classified{}, pools: map[string]*localPool{},
+	mb := &momentBuild{b: b, m: m, dump: x.Dump, classes: map[string]*classified{}, shapes: map[string]int{}, pools: map[string]*localPool{},
 		groups: map[groupKey]*localGroup{}, slots: map[slotID]*slot{}}
 	if b.r.Runtime == parse.RuntimeGo {
 		mb.fast = map[slotKey]*slot{}
@@ -351,11 +352,20 @@ func (mb *momentBuild) classify(t *parse.Thread) *classified {
 		// one stack started by two creators is two classifications.
 		mb.key = append(append(mb.key, '\n', 'c'), t.CreatedBy.Func...)
 	}
+	// The shape (identical stacks) is the stack's and creator's; the
+	// classification also reads a JVM thread's detail and locks.
+	shape := len(mb.key)
+	mb.key = appendJVMKey(mb.key, t)
 	if c, ok := mb.classes[string(mb.key)]; ok { // no allocation on a hit
 		return c
 	}
+	id, ok := mb.shapes[string(mb.key[:shape])]
+	if !ok {
+		id = len(mb.shapes)
+		mb.shapes[string(mb.key[:shape])] = id
+	}
 	rt := mb.b.r.Runtime
-	c := &classified{id: len(mb.classes), sig: classifyIn(mb.b.sigs, rt, t)}
+	c := &classified{id: id, sig: classifyIn(mb.b.sigs, rt, t)}
 	c.via, c.holds, c.rest = viaFor(c.sig, t)
 	c.entry.fn, c.entry.probe = entryPoint(rt, t)
 	if len(t.Frames) > 0 {
@@ -377,6 +387,22 @@ func appendStackKey(dst []byte, t *parse.Thread) []byte {
 			dst = append(dst, ':')
 			dst = strconv.AppendInt(dst, int64(f.Line), 10)
 		}
+	}
+	return dst
+}
+
+// appendJVMKey appends what a JVM thread's classification reads beyond its
+// stack: the state detail and the lock lines' kinds and classes (not their
+// addresses). Signature rows (Details, LockKinds) and vias (the monitor's
+// class) read them; a cache keyed without them classified a stack by
+// whichever thread came first.
+func appendJVMKey(dst []byte, t *parse.Thread) []byte {
+	if t.JVM != nil && t.StateDetail != "" {
+		dst = append(append(dst, "\nd "...), t.StateDetail...)
+	}
+	for _, l := range t.Locks {
+		dst = append(append(append(dst, "\nl "...), l.Kind...), ' ')
+		dst = append(dst, l.Class...)
 	}
 	return dst
 }
@@ -483,7 +509,7 @@ func (b *builder) merge(mb *momentBuild) {
 		lg.g = g
 		lg.shapeOf = nil
 	}
-	mb.fast, mb.classes, mb.groups, mb.pools = nil, nil, nil, nil
+	mb.fast, mb.classes, mb.shapes, mb.groups, mb.pools = nil, nil, nil, nil, nil
 }
 
 // threadLabel names a thread in samples: the JVM name, or "goroutine N".
