@@ -92,3 +92,4 @@ func parseFixture(t *testing.T, path string) []*Dump {
 	}
 	return dumps
 }
+

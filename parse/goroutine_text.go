@@ -221,9 +221,19 @@ func isGoStart(line []byte) bool {
 	return signalName(line) != ""
 }
 
-// isSIGQUITLine reports whether line is "SIGQUIT: quit" or "^\SIGQUIT: quit".
+// isSIGQUITLine reports whether line ends in "SIGQUIT: quit": alone, as
+// "^\SIGQUIT: quit" echoed by a terminal, or after what the program wrote
+// to stdout without a final newline ("tick 3SIGQUIT: quit": the runtime's
+// stderr runs on). A log collector's prefix before it is told apart first
+// (sigquitAfterText).
 func isSIGQUITLine(line []byte) bool {
-	return bytes.Equal(line, []byte("SIGQUIT: quit")) || bytes.Equal(line, []byte(`^\SIGQUIT: quit`))
+	return bytes.HasSuffix(line, []byte("SIGQUIT: quit"))
+}
+
+// sigquitAfterText reports whether line is a SIGQUIT line with text before
+// it other than a terminal's "^\": a log prefix, or a program's output.
+func sigquitAfterText(line []byte) bool {
+	return isSIGQUITLine(line) && !bytes.Equal(line, []byte("SIGQUIT: quit")) && !bytes.Equal(line, []byte(`^\SIGQUIT: quit`))
 }
 
 // signalName returns "SIGSEGV" for "SIGSEGV: segmentation violation" and ""

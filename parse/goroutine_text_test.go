@@ -510,3 +510,22 @@ func TestGoTextParallelSame(t *testing.T) {
 		}
 	}
 }
+
+// TestSIGQUITAfterOutput: a program's stdout without a final newline runs
+// into the runtime's "SIGQUIT: quit"; the dump is still a SIGQUIT dump,
+// and a log collector's prefix before the same line is still a prefix.
+func TestSIGQUITAfterOutput(t *testing.T) {
+	body := "\ngoroutine 1 [chan receive]:\nmain.main()\n\t/src/main.go:12 +0x1d\n"
+	dumps := mustParse(t, "tick 3SIGQUIT: quit"+body)
+	if len(dumps) != 1 || dumps[0].Kind != "sigquit" || len(dumps[0].Threads) != 1 {
+		t.Fatalf("got %d dumps, kind %q; want one sigquit dump", len(dumps), dumps[0].Kind)
+	}
+	var kube strings.Builder
+	for _, l := range strings.Split("SIGQUIT: quit"+body, "\n") {
+		kube.WriteString("2026-12-01T10:00:05.000000000Z " + l + "\n")
+	}
+	dumps = mustParse(t, kube.String())
+	if len(dumps) != 1 || dumps[0].Kind != "sigquit" || dumps[0].Prefix != "kubectl --timestamps" || len(dumps[0].Threads) != 1 {
+		t.Fatalf("kubectl: got %d dumps, kind %q, prefix %q", len(dumps), dumps[0].Kind, dumps[0].Prefix)
+	}
+}

@@ -173,14 +173,21 @@ func (o Options) parseText(name string, r io.Reader, in *interner, gz bool) ([]*
 			break
 		}
 		var tf *textFormat
-		for i := range textFormats {
-			if textFormats[i].starts(line, prev) {
-				tf = &textFormats[i]
-				break
-			}
-		}
 		var shape *prefixShape
 		var pv []byte
+		if sigquitAfterText(line) {
+			// A collector's prefix before "SIGQUIT: quit" first; else it is
+			// a program's output run into the runtime's (isSIGQUITLine).
+			shape, pv, tf = findPrefix(line, prev, &pl, &ppl)
+		}
+		for i := range textFormats {
+			if tf != nil {
+				break
+			}
+			if textFormats[i].starts(line, prev) {
+				tf = &textFormats[i]
+			}
+		}
 		if tf == nil {
 			shape, pv, tf = findPrefix(line, prev, &pl, &ppl)
 		}
