@@ -92,4 +92,3 @@ func parseFixture(t *testing.T, path string) []*Dump {
 	}
 	return dumps
 }
-
