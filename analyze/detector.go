@@ -284,11 +284,18 @@ func runDetectors(r *Result, opt Options) {
 		p.found[d.Name] = fs
 		p.ran = append(p.ran, d.Name)
 	}
-	fs := raiseCauses(p.FoundAll())
+	r.Findings = conclude(r, p.FoundAll())
+}
+
+// conclude marks what recovered, raises causes and puts the findings in
+// story order. Whether a finding recovered is its own detector's word (a
+// pool-exhausted finding left at warning), read before a cause takes the
+// severity of what it causes.
+func conclude(r *Result, fs []Finding) []Finding {
 	for i := range fs {
 		fs[i].Recovered = recovered(r, &fs[i])
 	}
-	r.Findings = storyOrder(fs)
+	return storyOrder(raiseCauses(fs))
 }
 
 // recovered tells whether what f is about is gone at the last moment: a
@@ -303,7 +310,7 @@ func recovered(r *Result, f *Finding) bool {
 	switch {
 	case f.Kind == KindRecovered:
 		return true
-	case strings.HasSuffix(f.Kind, "-pool-exhausted"):
+	case isPoolExhausted(f.Kind):
 		return f.Severity != Critical
 	case f.Kind == KindDeadlock || f.Kind == KindContention || f.Kind == KindEventLoopBlocked:
 		return f.Counts[n-1] == 0
