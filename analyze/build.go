@@ -366,7 +366,7 @@ func (mb *momentBuild) classify(t *parse.Thread) *classified {
 	}
 	rt := mb.b.r.Runtime
 	c := &classified{id: id, sig: classifyIn(mb.b.sigs, rt, t)}
-	c.via, c.holds, c.rest = viaFor(c.sig, t)
+	c.via, c.holds, c.rest = viaFor(mb.b.sigs, c.sig, t)
 	c.entry.fn, c.entry.probe = entryPoint(rt, t)
 	if len(t.Frames) > 0 {
 		c.top = normalizeGeneric(t.Frames[0].Func)

@@ -114,7 +114,7 @@ func TestLibraryFixtures(t *testing.T) {
 					t.Errorf("%s %d: state %s, want %s", th.Name, th.ID, got, c.state)
 					continue
 				}
-				if v, _, _ := viaFor(s, th); c.via != "" && v != c.via {
+				if v, _, _ := viaFor(signatures, s, th); c.via != "" && v != c.via {
 					t.Errorf("%s %d: via %q, want %q", th.Name, th.ID, v, c.via)
 				}
 			}

@@ -150,7 +150,7 @@ func viaOf(t *parse.Thread) *Via {
 // its state waits on (the via: only states that wait on a peer are told
 // apart by their caller; a semacquire by the package whose lock it is),
 // the resource it holds, and whether the state is a rest for this caller.
-func viaFor(sig *Signature, t *parse.Thread) (via, holds string, rest bool) {
+func viaFor(table []Signature, sig *Signature, t *parse.Thread) (via, holds string, rest bool) {
 	v := viaOf(t)
 	if v != nil {
 		holds = v.Holds
@@ -168,7 +168,7 @@ func viaFor(sig *Signature, t *parse.Thread) (via, holds string, rest bool) {
 		via = callerPackage(t)
 	}
 	if sig.ViaInner {
-		via = innerState(t)
+		via = innerState(table, t)
 	}
 	if sig.ViaMonitor {
 		via = monitorClass(t)
@@ -208,8 +208,9 @@ var jvmParkFrames = []string{"jdk.internal.misc.Unsafe.park", "sun.misc.Unsafe.p
 	"jdk.internal.misc.VirtualThreads.park", "sun.nio.ch.Poller.poll"}
 
 // innerState classifies the stack of a pinned virtual thread under its
-// park frames: "socket-read", "lock-wait", "sleep"; "" when unknown.
-func innerState(t *parse.Thread) string {
+// park frames, by the analysis's table (a signatures file's rows first):
+// "socket-read", "lock-wait", "sleep"; "" when unknown.
+func innerState(table []Signature, t *parse.Thread) string {
 	i := 0
 	for i < len(t.Frames) && anyPrefix(t.Frames[i].Func, virtualParkFrames) {
 		i++
@@ -219,8 +220,8 @@ func innerState(t *parse.Thread) string {
 	}
 	inner := *t
 	inner.Frames = t.Frames[i:]
-	for j := range signatures {
-		s := &signatures[j]
+	for j := range table {
+		s := &table[j]
 		if s.Runtime == parse.RuntimeJVM && !s.ViaInner && s.Category == Waiting && len(s.Anchors) > 0 && s.matches(&inner) {
 			return s.ID
 		}

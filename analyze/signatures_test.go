@@ -230,7 +230,7 @@ func TestSignatures(t *testing.T) {
 			if got != tt.want {
 				t.Errorf("classify = %q, want %q", got, tt.want)
 			}
-			if v, _, _ := viaFor(s, tt.thread); tt.wantVia != "" && v != tt.wantVia {
+			if v, _, _ := viaFor(signatures, s, tt.thread); tt.wantVia != "" && v != tt.wantVia {
 				t.Errorf("via = %q, want %q", v, tt.wantVia)
 			}
 		})
