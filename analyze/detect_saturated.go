@@ -59,6 +59,12 @@ func runSaturated(p *Pass) []Finding {
 			continue
 		}
 		limit, what, source := p.knownLimit(pl.Name)
+		if source == "default" && pl.Max > limit {
+			// The pool grew past the well-known default: it was configured
+			// larger (a task-* executor of 30, Tomcat at 400), and the
+			// default says nothing of its size. The dumps must tell it.
+			limit, what, source = 0, "", ""
+		}
 		fixed := n >= 2
 		for _, c := range pl.Counts {
 			if c != pl.Counts[0] {
