@@ -61,10 +61,10 @@ type goBuilder struct {
 	// prev[i] is the location of frame i of the previous goroutine. Many
 	// goroutines share their stacks: comparing with it saves the hashing.
 	prev []*goLoc
-	// at is the location of the frame just read in this stack (nil at its
-	// start, or after a frame found under another function's location):
-	// its next is the location that followed it last time, the best guess
-	// for the next frame whatever its depth.
+	// at is the location of the frame just read in this stack (nil at the
+	// start of a goroutine or an ancestor block): its next is the location
+	// that followed it last time, the best guess for the next frame
+	// whatever its depth.
 	at *goLoc
 
 	// stacks holds each distinct stack (its frames, in order) once, by a
@@ -324,7 +324,7 @@ func (b *goBuilder) fileLine(line []byte, lineNo int) {
 		b.found(depth, l)
 		return
 	}
-	if depth < len(b.prev) && b.at != nil {
+	if depth < len(b.prev) && b.at != nil && b.prev[depth] != guess {
 		if l := b.prev[depth]; l != nil && l.loc == string(loc) && l.f.Func == string(fn) {
 			b.found(depth, l)
 			return
