@@ -3,15 +3,15 @@ package tui
 import (
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/dumpdiff/dumpdiff/analyze"
 	"github.com/dumpdiff/dumpdiff/parse"
 )
 
-// index is what the TUI computes once from a Result, in the load command and
-// never on a key press: search text for the filter, how much each pool moved,
-// and where every thread is at every moment. The Result itself is read-only.
+// index is what the TUI computes from a Result: in the load command, the
+// search text for the filter and how much each pool moved; on the first
+// state pane that asks, where every thread is at every moment (placeAt).
+// The Result itself is read-only.
 type index struct {
 	r *analyze.Result
 	// full are the moment labels ("#1" when a moment has none); labels
@@ -26,12 +26,11 @@ type index struct {
 	// first use: only a state pane's presence marks read them. named maps
 	// JVM threads to their groups per moment; dump and inGroup are id sets
 	// of goroutines per moment and per group and moment (3M goroutines in
-	// a few megabits instead of 3M map entries).
-	named     []map[threadKey]*analyze.Group
-	namedOnce []sync.Once
-	dump      []*idSet
-	dumpOnce  []sync.Once
-	inGroup   map[groupAt]*idSet
+	// a few megabits instead of 3M map entries). Only the event loop
+	// reads the index (Update and View), so nothing is locked.
+	named   []map[threadKey]*analyze.Group
+	dump    []*idSet
+	inGroup map[groupAt]*idSet
 	// internalName is how the folded internal pools are called.
 	internalName string
 	// unit is what a thread is called: "goroutine" for Go, else "thread".
@@ -89,17 +88,15 @@ func keyOf(t *parse.Thread) (threadKey, bool) {
 // newIndex walks every thread of r once (the only pass over all threads).
 func newIndex(r *analyze.Result) *index {
 	ix := &index{
-		r:         r,
-		byPool:    make(map[*analyze.Pool]*poolInfo, len(r.Pools)),
-		byName:    make(map[string]*poolInfo, len(r.Pools)),
-		groups:    make(map[*analyze.Group]*groupInfo),
-		named:     make([]map[threadKey]*analyze.Group, len(r.Moments)),
-		namedOnce: make([]sync.Once, len(r.Moments)),
-		dump:      make([]*idSet, len(r.Moments)),
-		dumpOnce:  make([]sync.Once, len(r.Moments)),
-		inGroup:   map[groupAt]*idSet{},
-		nth:       1,
-		of:        1,
+		r:       r,
+		byPool:  make(map[*analyze.Pool]*poolInfo, len(r.Pools)),
+		byName:  make(map[string]*poolInfo, len(r.Pools)),
+		groups:  make(map[*analyze.Group]*groupInfo),
+		named:   make([]map[threadKey]*analyze.Group, len(r.Moments)),
+		dump:    make([]*idSet, len(r.Moments)),
+		inGroup: map[groupAt]*idSet{},
+		nth:     1,
+		of:      1,
 	}
 	if len(r.Moments) > 0 {
 		ix.target = r.Moments[0].Target
@@ -171,7 +168,7 @@ func (ix *index) placeAt(k int, key threadKey, g *analyze.Group) (inG, inDump bo
 // namedAt returns moment k's map from JVM thread identity (name and nid)
 // to group, making it on first use.
 func (ix *index) namedAt(k int) map[threadKey]*analyze.Group {
-	ix.namedOnce[k].Do(func() {
+	if ix.named[k] == nil {
 		w := map[threadKey]*analyze.Group{}
 		for _, p := range ix.r.Pools {
 			for _, g := range p.States {
@@ -186,14 +183,14 @@ func (ix *index) namedAt(k int) map[threadKey]*analyze.Group {
 			}
 		}
 		ix.named[k] = w
-	})
+	}
 	return ix.named[k]
 }
 
 // dumpIDs returns the ids of moment k's goroutines (threads identified by
 // id), making the set on first use.
 func (ix *index) dumpIDs(k int) *idSet {
-	ix.dumpOnce[k].Do(func() {
+	if ix.dump[k] == nil {
 		var ids []int64
 		for _, p := range ix.r.Pools {
 			for _, g := range p.States {
@@ -203,7 +200,7 @@ func (ix *index) dumpIDs(k int) *idSet {
 			}
 		}
 		ix.dump[k] = newIDSet(ids)
-	})
+	}
 	return ix.dump[k]
 }
 
