@@ -363,6 +363,7 @@ type goTextScan struct {
 	// last is the kind of the last line read, for checkCut at the end of
 	// input.
 	last goLineKind
+	fast int // frames consumed by fastFrames
 }
 
 // parseGoText reads one Go text dump (see the state machine above). With
@@ -383,7 +384,11 @@ func parseGoTextOn(p *textParser, parallel bool) *Dump {
 	s.ops = newGoOps(s.b, parallel)
 	prologue, midPrologue := 0, 0
 	ls := p.ls
+	fast := goFastFrames && s.ops.full == nil
 	for {
+		if fast && s.state == gsGoroutine && !ls.back && ls.mode == nil && len(ls.queue) == 0 {
+			s.fastFrames(ls)
+		}
 		line, ok := ls.next()
 		if !ok {
 			if s.headers > 0 {
@@ -716,6 +721,9 @@ func (s *goTextScan) start(line []byte) {
 // finish waits for the builder and assembles the dump; nil if it holds
 // no goroutine.
 func (s *goTextScan) finish() *Dump {
+	if goFastCounted != nil {
+		goFastCounted(s.fast)
+	}
 	s.orphan()
 	s.end()
 	s.ops.close()

@@ -1,0 +1,133 @@
+package parse
+
+import "bytes"
+
+// The frame fast path. In a dump of many goroutines most frames are the
+// one the builder already guesses (fileLine: the location that followed
+// the caller's last time, else the previous goroutine's at this depth),
+// and their two lines differ from the guess's only in the arguments. So
+// before the next line is read, fastFrames checks the reader's buffer
+// directly for the guessed frame:
+//
+//	<guess's function>(<any arguments>)\n<guess's whole file line>\n
+//
+// and, when both lines are there and whole, consumes them as one frame:
+// one short IndexByte over the arguments and two comparisons, instead of
+// two line reads, a classification, an argsParen and fileLine's checks.
+//
+// It gives what the line-by-line path gives, for these reasons:
+//   - the guess's function came from argsParen on a line classified as a
+//     function line (funcLine; only those make frames). It holds no space
+//     and each '(' in it follows a '.', so a line that starts with it and
+//     '(' and ends in ')' is classified glFunc with its arguments at the
+//     same index: no other kind's test can pass on that start (a header,
+//     "created by", an origin and "runtime: " hold a space where the
+//     function has none; a "0x..:" diagnostic ends its hex digits inside
+//     the function name, as it did on the line that made the frame);
+//   - the file line is byte for byte the one the guess was read from, so
+//     it classifies as a file line again and fileLine would take the guess
+//     at its first check;
+//   - a line ending in CR, a line longer than the limit, a line not yet
+//     whole in the buffer, a given-back, queued or prefixed line source,
+//     or the parallel builder (its state belongs to another goroutine)
+//     leave the frame to the line-by-line path.
+//
+// The line source's numbers are advanced as two next calls would.
+// TestFastFramesSame compares both paths on the corpus and on edge cases.
+//
+// Measured with BenchmarkParseGoDebug2 on a 100,000-goroutine dump: see
+// the commit that added it.
+var goFastFrames = true
+
+// goFastCounted, when set (by tests), is given the number of frames each
+// Go text dump's fast path consumed, so that a test can tell the path ran.
+var goFastCounted func(frames int)
+
+// fastFrames consumes the frames whose two lines are already whole in
+// the buffer, while the scanner is inside a goroutine's stack
+// (gsGoroutine), and returns at the first line that is not the start of
+// such a frame, unread.
+func (s *goTextScan) fastFrames(ls *lineSource) {
+	b := s.b
+	for {
+		rest := ls.blk[ls.pos:]
+		if len(rest) == 0 || rest[0] == '\n' || rest[0] == 'c' && bytes.HasPrefix(rest, []byte("created by ")) {
+			return // the stack's end: left to the line-by-line path without a search
+		}
+		depth := len(b.frames)
+		var l *goLoc
+		if b.cur == nil {
+			// No goroutine being built (its header was not understood):
+			// the builder drops the frame, as it would line by line.
+		} else if b.at != nil {
+			l = b.at.next
+		} else if depth < len(b.prev) {
+			l = b.prev[depth]
+		}
+		paren := -1
+		if l != nil {
+			if n := len(l.f.Func); len(rest) > n && rest[n] == '(' && string(rest[:n]) == l.f.Func {
+				paren = n
+			} else {
+				l = nil
+			}
+		}
+		i := bytes.IndexByte(rest, '\n')
+		if i < 0 || i > ls.max {
+			return
+		}
+		fl := rest[:i]
+		if fl[len(fl)-1] == '\r' {
+			fl = fl[:len(fl)-1]
+		}
+		if len(fl) == 0 {
+			return
+		}
+		if paren < 0 {
+			kind, p := classifyGoLineParen(fl)
+			if kind != glFunc {
+				return
+			}
+			paren = p
+		} else if fl[len(fl)-1] != ')' {
+			return
+		}
+		file := rest[i+1:]
+		if len(file) < 2 || file[0] != '\t' || file[1] == 'g' {
+			return // "\tgoroutine running on other thread", or a line not yet buffered
+		}
+		j := bytes.IndexByte(file, '\n')
+		if j < 0 || j > ls.max {
+			return
+		}
+		ln := file[:j]
+		if ln[len(ln)-1] == '\r' {
+			ln = ln[:len(ln)-1]
+		}
+		// Both lines are a frame: consume them as next would.
+		ls.pos += i + 1 + j + 1
+		ls.rawN += 2
+		ls.before = ls.rawN - 1
+		ls.n = ls.rawN
+		ls.line = ln
+		ls.rawPartial, ls.partial = false, false
+		s.last = glFile
+		s.dropFunc = false
+		if l != nil && l.raw == string(ln) {
+			if b.anc == nil && b.cur.WaitAddr == "" {
+				if a := syncWaitAddr(fl, paren); a != nil {
+					b.cur.WaitAddr = string(a)
+				}
+			}
+			b.found(depth, l)
+			s.fast++
+			continue
+		}
+		s.fast++
+		b.funcLine(fl[:paren], ls.before)
+		if a := syncWaitAddr(fl, paren); a != nil {
+			b.apply(opWaitAddr, ls.before, a)
+		}
+		b.frameFile(ln, ls.n)
+	}
+}
