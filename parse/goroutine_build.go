@@ -81,6 +81,10 @@ type goBuilder struct {
 	lastCreatorLine []byte
 	lastCreatorFile string
 	lastCreatorLn   int
+	// lastCreatedBy is the last "created by" line read whole (the one
+	// lastCreator and lastParent come from), for the fast path.
+	lastCreatedBy []byte
+	lastParent    int64
 
 	threadSlab  []Thread
 	creatorSlab []Creator
@@ -424,8 +428,20 @@ func (b *goBuilder) createdBy(line []byte) {
 	if string(fn) != b.lastCreator {
 		b.lastCreator = b.in.bytes(fn)
 	}
+	b.lastCreatedBy = append(b.lastCreatedBy[:0], line...)
+	b.lastParent = parent
 	b.pend = Creator{Func: b.lastCreator, Parent: parent}
 	b.pending = true
+}
+
+// sameCreator is createdBy and opCreatorFile for the lines of the last
+// creator read, again: its function, parent and file line as they were.
+func (b *goBuilder) sameCreator() {
+	b.setCreator()
+	b.flushFrames()
+	b.pend = Creator{Func: b.lastCreator, Parent: b.lastParent, File: b.lastCreatorFile, Line: b.lastCreatorLn}
+	b.pending = true
+	b.setCreator()
 }
 
 // goOps carries ops from the scanner to the builder: applied at once, or,

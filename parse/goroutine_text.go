@@ -439,12 +439,13 @@ func parseGoTextOn(p *textParser, parallel bool) *Dump {
 			continue
 		case glHeader:
 			s.orphan()
-			if id, ok := goHeaderID(line); ok && s.seen.has(id) {
+			id, ok := goHeaderID(line)
+			if ok && s.seen.has(id) {
 				// A second capture appended to the same file: a new dump.
 				ls.unread()
 				return s.finish()
 			}
-			s.header(line)
+			s.headerID(line, id, ok)
 			continue
 		case glStart:
 			if s.newCapture(line) {
@@ -678,8 +679,14 @@ func (s *goTextScan) orphan() {
 
 // header emits a goroutine header.
 func (s *goTextScan) header(line []byte) {
+	id, ok := goHeaderID(line)
+	s.headerID(line, id, ok)
+}
+
+// headerID is header with the goroutine's id already read.
+func (s *goTextScan) headerID(line []byte, id int64, ok bool) {
 	s.carry = false
-	if id, ok := goHeaderID(line); ok {
+	if ok {
 		s.seen.add(id)
 	}
 	s.ops.emit(opHeader, s.p.ls.lineNo(), line)
