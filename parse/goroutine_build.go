@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"slices"
+	"strings"
 	"unsafe"
 )
 
@@ -75,6 +76,13 @@ type goBuilder struct {
 	stacks map[uint64][][]*Frame
 	last   []*Frame // the previous goroutine's stack: the most common hit
 
+	// root is the trie of the frame sequences read (see stackNode); node
+	// is where the frames read so far in this stack lead, &root at its
+	// start.
+	root  stackNode
+	node  *stackNode
+	nodes map[nodeKey]*stackNode
+
 	// The last "created by" function and file line read, kept to skip
 	// interning them again: goroutines of one pool share them.
 	lastCreator     string
@@ -99,10 +107,53 @@ type goLoc struct {
 	// raw is the whole file line it was first read from (tab, offset and
 	// all): the same call site prints the same line.
 	raw string
+	// lock is true for a sync lock's frame ("sync.(*Mutex).Lock",
+	// "internal/sync.(*Mutex).lockSlow"), whose first argument
+	// syncWaitAddr reads: its function line starts the same way.
+	lock bool
+}
+
+// stackNode is a node of the trie of the frame sequences read in a dump:
+// the path from the root to a node spells one sequence, top frame first,
+// one location per edge. A pool's goroutines print the same few stacks,
+// so the child taken last (next) is the best guess for a stack's next
+// frame: its whole prefix agrees, where the location that followed one
+// frame last time (goLoc.next) guesses wrong wherever several callers
+// share a callee (a middleware chain). A node where a goroutine's stack
+// ended keeps that stack, shared, so it is interned without hashing.
+//
+// Where stacks part (a middleware chain picks its next layer), the guess
+// fails; the few children (kids) are then compared before the location
+// caches are asked: a scan of a handful of lines costs less than a hash.
+type stackNode struct {
+	loc   *goLoc
+	next  *stackNode   // the child taken last; nil if none yet
+	kids  []*stackNode // every child, in the order made
+	stack []*Frame     // the shared stack of the frames to here, once a stack ended here
+}
+
+// maxKidScan is the most children the fast path compares one by one; past
+// it (the root, whose children are every top frame) the caches' hashing
+// is the cheaper way.
+const maxKidScan = 8
+
+// nodeKey finds a child: its parent and the location on the edge.
+type nodeKey struct {
+	parent *stackNode
+	loc    *goLoc
 }
 
 func newGoBuilder(in *interner) *goBuilder {
-	return &goBuilder{in: in, cache: make(map[string]*goLoc), cache2: make(map[string]*goLoc), stacks: make(map[uint64][][]*Frame)}
+	b := &goBuilder{in: in, cache: make(map[string]*goLoc), cache2: make(map[string]*goLoc), stacks: make(map[uint64][][]*Frame),
+		nodes: make(map[nodeKey]*stackNode)}
+	b.node = &b.root
+	return b
+}
+
+// restart begins a new sequence of frames: a goroutine's or an ancestor's.
+func (b *goBuilder) restart() {
+	b.at = nil
+	b.node = &b.root
 }
 
 // apply performs one op. It keeps no reference to data.
@@ -142,7 +193,7 @@ func (b *goBuilder) apply(op goOp, lineNo int, data []byte) {
 	case opOrigin:
 		if b.cur != nil {
 			b.flushFrames()
-			b.at = nil
+			b.restart()
 			id, _ := parseInt(data[len("[originating from goroutine "):], ']')
 			x := b.cur.extra()
 			x.Ancestors = append(x.Ancestors, Ancestor{ID: id})
@@ -216,10 +267,13 @@ func (b *goBuilder) flushFrames() {
 	if b.anc != nil {
 		b.anc.Frames = append([]*Frame(nil), b.frames...)
 	} else if b.cur != nil {
-		b.cur.Frames = b.stack(b.frames)
+		if b.node.stack == nil {
+			b.node.stack = b.stack(b.frames)
+		}
+		b.cur.Frames = b.node.stack
 	}
 	b.frames = b.frames[:0]
-	b.at = nil
+	b.restart()
 }
 
 // stack returns the shared copy of the stack fs (interned frames, so equal
@@ -265,7 +319,7 @@ func hashFrames(fs []*Frame) uint64 {
 // after it, belonging to no goroutine, are dropped.
 func (b *goBuilder) header(line []byte, lineNo int) {
 	b.endThread()
-	b.at = nil
+	b.restart()
 	if len(b.threadSlab) == 0 {
 		b.threadSlab = make([]Thread, 256)
 	}
@@ -346,6 +400,30 @@ func (b *goBuilder) fileLine(line []byte, lineNo int) {
 
 // found appends the frame of location l at depth to the stack being read.
 func (b *goBuilder) found(depth int, l *goLoc) {
+	b.step(depth, l)
+	n := b.node
+	c := n.next
+	if c == nil || c.loc != l {
+		k := nodeKey{n, l}
+		if c = b.nodes[k]; c == nil {
+			c = &stackNode{loc: l}
+			b.nodes[k] = c
+			n.kids = append(n.kids, c)
+		}
+		n.next = c
+	}
+	b.node = c
+}
+
+// foundKid is found for the location of c, a child of the current node.
+func (b *goBuilder) foundKid(depth int, c *stackNode) {
+	b.step(depth, c.loc)
+	b.node.next = c
+	b.node = c
+}
+
+// step is found without the trie: the guesses' state and the frames.
+func (b *goBuilder) step(depth int, l *goLoc) {
 	if depth < len(b.prev) {
 		b.prev[depth] = l
 	} else if depth == len(b.prev) && depth < 1024 {
@@ -374,7 +452,8 @@ func (b *goBuilder) slowFrame(fn, loc []byte, colon int, l *goLoc, line []byte) 
 		return nil, nil
 	}
 	f := b.in.frame(b.in.bytes(fn), b.in.bytes(loc[:colon]), int(n), "", "")
-	l2 := &goLoc{loc: string(loc), f: f, raw: string(line)}
+	l2 := &goLoc{loc: string(loc), f: f, raw: string(line),
+		lock: strings.HasPrefix(f.Func, "sync.(*") || strings.HasPrefix(f.Func, "internal/sync.(*")}
 	b.cache2[string(b.funcKey)] = l2
 	if l == nil {
 		b.cache[l2.loc] = l2
