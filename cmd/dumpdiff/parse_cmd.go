@@ -24,6 +24,7 @@ func newParseCmd() *cobra.Command {
 			out := cmd.OutOrStdout()
 			var failed []error
 			var all []*parse.Dump
+			restoreGC := loadGC()
 			for _, name := range args {
 				var dumps []*parse.Dump
 				var err error
@@ -66,6 +67,7 @@ func newParseCmd() *cobra.Command {
 					}
 				}
 			}
+			restoreGC()
 			if !stats {
 				switch format {
 				case "json":

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
+	"runtime/debug"
 	"testing"
 
 	"github.com/dumpdiff/dumpdiff/parse"
@@ -32,4 +34,28 @@ func TestPrefetchGivesWhatParseFileGives(t *testing.T) {
 	if _, err := p.get(missing); err == nil {
 		t.Errorf("get %s: no error for a missing file", missing)
 	}
+}
+
+// TestLoadGC checks that loading runs at loadGCPercent, that the percent
+// before it comes back, and that a GOGC the user set is left alone.
+func TestLoadGC(t *testing.T) {
+	t.Setenv("GOGC", "")
+	os.Unsetenv("GOGC")
+	before := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(before)
+	restore := loadGC()
+	if got := debug.SetGCPercent(loadGCPercent); got != loadGCPercent {
+		t.Errorf("while loading: GC percent %d, want %d", got, loadGCPercent)
+	}
+	restore()
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("after loading: GC percent %d, want 100 back", got)
+	}
+	t.Setenv("GOGC", "50")
+	debug.SetGCPercent(50)
+	restore = loadGC()
+	if got := debug.SetGCPercent(50); got != 50 {
+		t.Errorf("with GOGC=50 set: GC percent %d while loading, want 50 kept", got)
+	}
+	restore()
 }
