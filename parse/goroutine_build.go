@@ -94,6 +94,12 @@ type goBuilder struct {
 	lastCreatedBy []byte
 	lastParent    int64
 
+	// statuses are the last headers' statuses that gave only a state and
+	// a wait time, by their length (a dump's few common statuses differ
+	// in length: "[select]:", "[chan receive]:", "[IO wait, 2 minutes]:"),
+	// for sameStatus.
+	statuses [32]goStatus
+
 	threadSlab  []Thread
 	creatorSlab []Creator
 	frameSlab   []*Frame
@@ -324,7 +330,7 @@ func (b *goBuilder) header(line []byte, lineNo int) {
 		b.threadSlab = make([]Thread, 256)
 	}
 	t := &b.threadSlab[0]
-	if !parseGoHeader(line, b.in, t) {
+	if !b.sameStatus(line, t) && !b.parseHeader(line, t) {
 		*t = Thread{}
 		b.skip(lineNo, line, "goroutine header not understood")
 		return
@@ -334,6 +340,52 @@ func (b *goBuilder) header(line []byte, lineNo int) {
 	t.Weight = 1
 	b.threads = append(b.threads, t)
 	b.cur = t
+}
+
+// parseHeader is parseGoHeader, remembering the status of a header that
+// gave nothing but a state and a wait time (most do) for sameStatus.
+func (b *goBuilder) parseHeader(line []byte, t *Thread) bool {
+	if !parseGoHeader(line, b.in, t) {
+		return false
+	}
+	if t.Labels == nil && t.Flags == nil && t.GoExtra == nil {
+		open := bytes.IndexByte(line, '[') // found: parseGoHeader needs one
+		st := line[open:]
+		e := &b.statuses[len(st)%len(b.statuses)]
+		e.text = append(e.text[:0], st...)
+		e.state, e.minutes = t.State, t.WaitMinutes
+	}
+	return true
+}
+
+// sameStatus fills t from a header whose status, from its '[' on, is a
+// remembered one's ("[IO wait]:", "[chan receive, 5 minutes]:"), and
+// reports whether it did. What parseGoHeader reads after the id depends
+// on those bytes alone (the "gp=... m=..." before them is not read), so
+// it would read the same state and wait time again.
+func (b *goBuilder) sameStatus(line []byte, t *Thread) bool {
+	open := bytes.IndexByte(line, '[')
+	if open < 0 {
+		return false
+	}
+	st := line[open:]
+	e := &b.statuses[len(st)%len(b.statuses)]
+	if len(e.text) == 0 || string(st) != string(e.text) {
+		return false
+	}
+	id, ok := goHeaderID(line)
+	if !ok {
+		return false
+	}
+	t.ID, t.State, t.WaitMinutes = id, e.state, e.minutes
+	return true
+}
+
+// goStatus is a header status remembered by parseHeader.
+type goStatus struct {
+	text    []byte // from '[' on: "[chan receive, 5 minutes]:"
+	state   string
+	minutes int
 }
 
 // funcLine starts a frame: its function, awaiting its file line.

@@ -156,3 +156,69 @@ func FuzzFastFrames(f *testing.F) {
 		}
 	})
 }
+
+// TestSameStatusAsParse checks the builder's remembered statuses: every
+// header of the corpus, and headers that share a status's bytes with
+// labels, flags, a bubble or a bad id, read one after another by one
+// builder, give the thread parseGoHeader gives each alone.
+func TestSameStatusAsParse(t *testing.T) {
+	headers := []string{
+		"goroutine 1 [chan receive]:",
+		"goroutine 2 [chan receive]:",
+		"goroutine 3 gp=0x25e31a5321e0 m=nil [chan receive]:",
+		"goroutine 4 [chan receive, 5 minutes]:",
+		"goroutine 5 [chan receive, 6 minutes]:",
+		"goroutine 6 [chan receive, 5 minutes]:",
+		`goroutine 7 [select labels:{"pool": "ingest"}]:`,
+		"goroutine 8 [select]:",
+		`goroutine 9 [select] {pool: ingest}:`,
+		"goroutine 10 [select]:",
+		"goroutine 11 [select, locked to thread]:",
+		"goroutine 12 [select, locked to thread]:",
+		"goroutine 13 [chan send (leaked)]:",
+		"goroutine 14 [chan send (leaked)]:",
+		"goroutine 15 [chan receive (durable), synctest bubble 1]:",
+		"goroutine 16 [chan receive (durable), synctest bubble 1]:",
+		"goroutine 99999999999999999999 [chan receive]:", // id overflows: not understood
+		"goroutine 17 [chan receive]",                    // no colon
+		"goroutine 18 [chan receive]:",
+	}
+	files, _ := filepath.Glob(filepath.Join(corpusDir, "go", "*.txt"))
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			if isGoHeader([]byte(line)) {
+				headers = append(headers, line)
+			}
+		}
+	}
+	b := newGoBuilder(newInterner())
+	remembered := 0
+	for i, h := range headers {
+		var want Thread
+		ok := parseGoHeader([]byte(h), newInterner(), &want)
+		var got Thread
+		hit := b.sameStatus([]byte(h), &got)
+		if hit {
+			remembered++
+		} else if !b.parseHeader([]byte(h), &got) {
+			if ok {
+				t.Errorf("header %d %q: not understood, parseGoHeader reads it", i, h)
+			}
+			continue
+		}
+		if !ok {
+			t.Errorf("header %d %q: understood (remembered %v), parseGoHeader refuses it", i, h, hit)
+			continue
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("header %d %q (remembered %v): (-parseGoHeader +builder)\n%s", i, h, hit, diff)
+		}
+	}
+	if remembered == 0 {
+		t.Error("no status was remembered")
+	}
+}
