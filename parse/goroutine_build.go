@@ -59,15 +59,6 @@ type goBuilder struct {
 	// found in cache2 under "func\x00path:line".
 	cache  map[string]*goLoc
 	cache2 map[string]*goLoc
-	// prev[i] is the location of frame i of the previous goroutine. Many
-	// goroutines share their stacks: comparing with it saves the hashing.
-	prev []*goLoc
-	// at is the location of the frame just read in this stack (nil at the
-	// start of a goroutine or an ancestor block): its next is the location
-	// that followed it last time, the best guess for the next frame
-	// whatever its depth.
-	at *goLoc
-
 	// stacks holds each distinct stack (its frames, in order) once, by a
 	// hash of its frame pointers: goroutines with identical stacks share
 	// one Frames slice. At 1M goroutines in a few hundred stacks this saves
@@ -107,9 +98,8 @@ type goBuilder struct {
 
 // goLoc is a "path:line" as printed and the frame first seen there.
 type goLoc struct {
-	loc  string
-	f    *Frame
-	next *goLoc // the location read right after this one last time; nil if none yet
+	loc string
+	f   *Frame
 	// raw is the whole file line it was first read from (tab, offset and
 	// all): the same call site prints the same line.
 	raw string
@@ -123,9 +113,10 @@ type goLoc struct {
 // the path from the root to a node spells one sequence, top frame first,
 // one location per edge. A pool's goroutines print the same few stacks,
 // so the child taken last (next) is the best guess for a stack's next
-// frame: its whole prefix agrees, where the location that followed one
-// frame last time (goLoc.next) guesses wrong wherever several callers
-// share a callee (a middleware chain). A node where a goroutine's stack
+// frame: its whole prefix agrees. (A guess from the last frame alone, the
+// location that followed it last time, was wrong wherever several
+// callers share a callee; the trie replaced it and the previous
+// goroutine's frame at the same depth.) A node where a goroutine's stack
 // ended keeps that stack, shared, so it is interned without hashing.
 //
 // Where stacks part (a middleware chain picks its next layer), the guess
@@ -158,7 +149,6 @@ func newGoBuilder(in *interner) *goBuilder {
 
 // restart begins a new sequence of frames: a goroutine's or an ancestor's.
 func (b *goBuilder) restart() {
-	b.at = nil
 	b.node = &b.root
 }
 
@@ -410,19 +400,15 @@ func (b *goBuilder) fileLine(line []byte, lineNo int) {
 		return // a frame that belongs to no goroutine
 	}
 	fn := b.funcKey[:len(b.funcKey)-1]
-	depth := len(b.frames)
-	// The stack seen after this frame's caller last time, then the
-	// previous goroutine's frame at this depth: most frames are one of
-	// them, found without hashing; most of those by their whole line
-	// (offset included), before it is even split.
+	// The stack trie's guess (see stackNode): most frames are it, found
+	// without hashing; most of those by their whole line (offset
+	// included), before it is even split.
 	var guess *goLoc
-	if b.at != nil {
-		guess = b.at.next
-	} else if depth < len(b.prev) {
-		guess = b.prev[depth]
+	if c := b.node.next; c != nil {
+		guess = c.loc
 	}
 	if l := guess; l != nil && l.raw == string(line) && l.f.Func == string(fn) {
-		b.found(depth, l)
+		b.found(l)
 		return
 	}
 	loc, colon := fileLoc(line)
@@ -431,14 +417,8 @@ func (b *goBuilder) fileLine(line []byte, lineNo int) {
 		return
 	}
 	if l := guess; l != nil && l.loc == string(loc) && l.f.Func == string(fn) {
-		b.found(depth, l)
+		b.found(l)
 		return
-	}
-	if depth < len(b.prev) && b.at != nil && b.prev[depth] != guess {
-		if l := b.prev[depth]; l != nil && l.loc == string(loc) && l.f.Func == string(fn) {
-			b.found(depth, l)
-			return
-		}
 	}
 	l, ok := b.cache[string(loc)]
 	if !ok || l.f.Func != string(fn) {
@@ -447,12 +427,13 @@ func (b *goBuilder) fileLine(line []byte, lineNo int) {
 			return
 		}
 	}
-	b.found(depth, l)
+	b.found(l)
 }
 
-// found appends the frame of location l at depth to the stack being read.
-func (b *goBuilder) found(depth int, l *goLoc) {
-	b.step(depth, l)
+// found appends the frame of location l to the stack being read, and
+// moves down the trie.
+func (b *goBuilder) found(l *goLoc) {
+	b.frames = append(b.frames, l.f)
 	n := b.node
 	c := n.next
 	if c == nil || c.loc != l {
@@ -468,24 +449,12 @@ func (b *goBuilder) found(depth int, l *goLoc) {
 }
 
 // foundKid is found for the location of c, a child of the current node.
-func (b *goBuilder) foundKid(depth int, c *stackNode) {
-	b.step(depth, c.loc)
-	b.node.next = c
+func (b *goBuilder) foundKid(c *stackNode) {
+	b.frames = append(b.frames, c.loc.f)
+	if n := b.node; n.next != c {
+		n.next = c
+	}
 	b.node = c
-}
-
-// step is found without the trie: the guesses' state and the frames.
-func (b *goBuilder) step(depth int, l *goLoc) {
-	if depth < len(b.prev) {
-		b.prev[depth] = l
-	} else if depth == len(b.prev) && depth < 1024 {
-		b.prev = append(b.prev, l)
-	}
-	if b.at != nil {
-		b.at.next = l
-	}
-	b.at = l
-	b.frames = append(b.frames, l.f)
 }
 
 // slowFrame finds or makes the frame of fn at loc when the location cache

@@ -3,9 +3,8 @@ package parse
 import "bytes"
 
 // The frame fast path. In a dump of many goroutines most frames are the
-// one the builder already guesses (fileLine: the location that followed
-// the caller's last time, else the previous goroutine's at this depth),
-// and their two lines differ from the guess's only in the arguments. So
+// one the builder already guesses (the stack trie's: stackNode), and
+// their two lines differ from the guess's only in the arguments. So
 // before the next line is read, fastFrames checks the reader's buffer
 // directly for the guessed frame:
 //
@@ -45,9 +44,8 @@ import "bytes"
 // TestFastFramesSame compares both paths on the corpus and on edge cases,
 // FuzzFastFrames on anything.
 //
-// The guess is the stack trie's (stackNode), else fileLine's; when it
-// fails, the trie node's few children are compared before the line-by-
-// line path's caches are asked.
+// When the guess fails, the trie node's few children are compared before
+// the line-by-line path's caches are asked.
 //
 // Measured on a 100,000-goroutine dump (bench/gen100k) with cachegrind
 // and GOGC=off (instructions, which do not vary from run to run as time
@@ -85,18 +83,13 @@ func (s *goTextScan) fastFrames(ls *lineSource) {
 				continue
 			}
 		}
-		depth := len(b.frames)
 		var l *goLoc
-		var kid *stackNode // the trie's node for l, when l is the trie's guess
+		var kid *stackNode // the trie's node for l
 		if b.cur == nil {
 			// No goroutine being built (its header was not understood):
 			// the builder drops the frame, as it would line by line.
 		} else if kid = b.node.next; kid != nil {
 			l = kid.loc // the stack trie's guess
-		} else if b.at != nil {
-			l = b.at.next
-		} else if depth < len(b.prev) {
-			l = b.prev[depth]
 		}
 		paren := -1
 		if l != nil {
@@ -175,11 +168,7 @@ func (s *goTextScan) fastFrames(ls *lineSource) {
 					b.cur.WaitAddr = string(a)
 				}
 			}
-			if kid != nil {
-				b.foundKid(depth, kid)
-			} else {
-				b.found(depth, l)
-			}
+			b.foundKid(kid)
 			s.fast++
 			continue
 		}
