@@ -51,7 +51,7 @@ type goBuilder struct {
 	creators map[Creator]*Creator
 	lastC    *Creator
 
-	frames  []*Frame // frames of cur (or anc) being collected
+	frames  []*Frame // scratch for a stack read from the trie (stackNode.path)
 	funcKey []byte   // "func\x00" of the function line awaiting its file line; empty if none
 	funcLn  int      // line number of that function line
 	// cache maps the "path:line" of a file line to its frame; a frame whose
@@ -127,6 +127,18 @@ type stackNode struct {
 	next  *stackNode   // the child taken last; nil if none yet
 	kids  []*stackNode // every child, in the order made
 	stack []*Frame     // the shared stack of the frames to here, once a stack ended here
+	up    *stackNode   // the parent; nil at the root
+	depth int          // frames from the root to here
+}
+
+// path appends the frames from the root to n, top first, to fs.
+func (n *stackNode) path(fs []*Frame) []*Frame {
+	at := len(fs)
+	fs = slices.Grow(fs, n.depth)[:at+n.depth]
+	for i := at + n.depth - 1; n.up != nil; n, i = n.up, i-1 {
+		fs[i] = n.loc.f
+	}
+	return fs
 }
 
 // maxKidScan is the most children the fast path compares one by one; past
@@ -256,19 +268,19 @@ func (b *goBuilder) setCreator() {
 
 // flushFrames moves the collected frames to the goroutine or ancestor.
 func (b *goBuilder) flushFrames() {
-	n := len(b.frames)
-	if n == 0 {
+	n := b.node
+	if n == &b.root {
 		return
 	}
 	if b.anc != nil {
-		b.anc.Frames = append([]*Frame(nil), b.frames...)
+		b.anc.Frames = n.path(nil)
 	} else if b.cur != nil {
-		if b.node.stack == nil {
-			b.node.stack = b.stack(b.frames)
+		if n.stack == nil {
+			b.frames = n.path(b.frames[:0])
+			n.stack = b.stack(b.frames)
 		}
-		b.cur.Frames = b.node.stack
+		b.cur.Frames = n.stack
 	}
-	b.frames = b.frames[:0]
 	b.restart()
 }
 
@@ -433,13 +445,12 @@ func (b *goBuilder) fileLine(line []byte, lineNo int) {
 // found appends the frame of location l to the stack being read, and
 // moves down the trie.
 func (b *goBuilder) found(l *goLoc) {
-	b.frames = append(b.frames, l.f)
 	n := b.node
 	c := n.next
 	if c == nil || c.loc != l {
 		k := nodeKey{n, l}
 		if c = b.nodes[k]; c == nil {
-			c = &stackNode{loc: l}
+			c = &stackNode{loc: l, up: n, depth: n.depth + 1}
 			b.nodes[k] = c
 			n.kids = append(n.kids, c)
 		}
@@ -450,7 +461,6 @@ func (b *goBuilder) found(l *goLoc) {
 
 // foundKid is found for the location of c, a child of the current node.
 func (b *goBuilder) foundKid(c *stackNode) {
-	b.frames = append(b.frames, c.loc.f)
 	if n := b.node; n.next != c {
 		n.next = c
 	}
