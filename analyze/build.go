@@ -96,7 +96,7 @@ type momentBuild struct {
 	// fast finds the slot of a goroutine by its stack's address (see
 	// slotKey); nil for the JVM, whose parsers do not share stacks.
 	dump     *parse.Dump
-	fast     map[slotKey]*slot
+	fast     map[**parse.Frame][]fastSlot
 	labelKey string // --pool-by label:KEY's KEY; "" when not pooling by label
 	lastKey  slotKey
 	lastSlot *slot                  // the slot of lastKey; nil before the first goroutine
@@ -230,7 +230,7 @@ func (b *builder) buildMoment(m int, x Input) *momentBuild {
 	mb := &momentBuild{b: b, m: m, dump: x.Dump, classes: map[string]*classified{}, shapes: map[string]int{}, pools: map[string]*localPool{},
 		groups: map[groupKey]*localGroup{}, slots: map[slotID]*slot{}}
 	if b.r.Runtime == parse.RuntimeGo {
-		mb.fast = map[slotKey]*slot{}
+		mb.fast = map[**parse.Frame][]fastSlot{}
 		mb.labelKey, _ = strings.CutPrefix(b.opt.PoolBy, "label:")
 	}
 	labels := auxLabels(x.Aux)
@@ -285,17 +285,27 @@ func (mb *momentBuild) slotOf(t *parse.Thread) *slot {
 		if mb.lastSlot != nil && k == mb.lastKey { // goroutines come in runs of one stack
 			return mb.lastSlot
 		}
-		if s := mb.fast[k]; s != nil {
-			mb.lastKey, mb.lastSlot = k, s
-			return s
+		// By the stack's address (a pointer hashes cheaply), then the few
+		// slots of that stack (its states, creators, labels) compared.
+		for _, e := range mb.fast[k.frames] {
+			if e.key == k {
+				mb.lastKey, mb.lastSlot = k, e.s
+				return e.s
+			}
 		}
 	}
 	s := mb.slowSlot(t)
 	if mb.fast != nil {
-		mb.fast[k] = s
+		mb.fast[k.frames] = append(mb.fast[k.frames], fastSlot{k, s})
 		mb.lastKey, mb.lastSlot = k, s
 	}
 	return s
+}
+
+// fastSlot is a slot found for a slotKey.
+type fastSlot struct {
+	key slotKey
+	s   *slot
 }
 
 func (mb *momentBuild) slowSlot(t *parse.Thread) *slot {
