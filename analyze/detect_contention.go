@@ -374,7 +374,12 @@ func inferGoHolders(d *parse.Dump, waiters map[lockKey][]*parse.Thread, lock fun
 			}
 		}
 	}
-	cands := map[lockKey][]*parse.Thread{}
+	// A lock's candidates: how many, and the first (only one is a holder).
+	type cand struct {
+		n int
+		t *parse.Thread
+	}
+	cands := map[lockKey]*cand{}
 	if len(byFunc) == 0 {
 		return nil
 	}
@@ -407,14 +412,18 @@ func inferGoHolders(d *parse.Dump, waiters map[lockKey][]*parse.Thread, lock fun
 		}
 		for _, k := range ks {
 			if t.WaitAddr != k.addr {
-				cands[k] = append(cands[k], t)
+				if c := cands[k]; c != nil {
+					c.n++
+				} else {
+					cands[k] = &cand{1, t}
+				}
 			}
 		}
 	}
 	out := map[lockKey]*parse.Thread{}
-	for k, ts := range cands {
-		if len(ts) == 1 {
-			out[k] = ts[0]
+	for k, c := range cands {
+		if c.n == 1 {
+			out[k] = c.t
 		}
 	}
 	return out
