@@ -80,10 +80,13 @@ type goBuilder struct {
 	lastCreatorLine []byte
 	lastCreatorFile string
 	lastCreatorLn   int
-	// lastCreatedBy is the last "created by" line read whole (the one
-	// lastCreator and lastParent come from), for the fast path.
+	// lastCreatedBy is the last "created by" line read whole, the one
+	// pend comes from; creatorLines are the last creators read whole, by
+	// the lengths of their two lines (creatorSlot: a dump's few pools'
+	// creators differ in one or the other), for the fast path
+	// (fastCreator).
 	lastCreatedBy []byte
-	lastParent    int64
+	creatorLines  [64]creatorLines
 
 	// statuses are the last headers' statuses that gave only a state and
 	// a wait time, by their length (a dump's few common statuses differ
@@ -190,6 +193,10 @@ func (b *goBuilder) apply(op goOp, lineNo int, data []byte) {
 				b.lastCreatorFile, b.lastCreatorLn = b.fileLoc(data)
 			}
 			b.pend.File, b.pend.Line = b.lastCreatorFile, b.lastCreatorLn
+			e := &b.creatorLines[creatorSlot(len(b.lastCreatedBy), data)]
+			e.by = append(e.by[:0], b.lastCreatedBy...)
+			e.file = append(e.file[:0], data...)
+			e.c = b.pend
 			b.setCreator()
 		}
 	case opElided:
@@ -326,13 +333,19 @@ func hashFrames(fs []*Frame) uint64 {
 // header starts a goroutine; a malformed header is skipped and the frames
 // after it, belonging to no goroutine, are dropped.
 func (b *goBuilder) header(line []byte, lineNo int) {
+	id, ok := goHeaderID(line)
+	b.headerID(line, lineNo, id, ok)
+}
+
+// headerID is header with the id already read (goHeaderID's results).
+func (b *goBuilder) headerID(line []byte, lineNo int, id int64, idOK bool) {
 	b.endThread()
 	b.restart()
 	if len(b.threadSlab) == 0 {
 		b.threadSlab = make([]Thread, 256)
 	}
 	t := &b.threadSlab[0]
-	if !b.sameStatus(line, t) && !b.parseHeader(line, t) {
+	if !idOK || !b.sameStatus(line, id, t) && !b.parseHeader(line, id, t) {
 		*t = Thread{}
 		b.skip(lineNo, line, "goroutine header not understood")
 		return
@@ -346,8 +359,9 @@ func (b *goBuilder) header(line []byte, lineNo int) {
 
 // parseHeader is parseGoHeader, remembering the status of a header that
 // gave nothing but a state and a wait time (most do) for sameStatus.
-func (b *goBuilder) parseHeader(line []byte, t *Thread) bool {
-	if !parseGoHeader(line, b.in, t) {
+func (b *goBuilder) parseHeader(line []byte, id int64, t *Thread) bool {
+	t.ID = id
+	if !parseGoHeaderRest(line, b.in, t) {
 		return false
 	}
 	if t.Labels == nil && t.Flags == nil && t.GoExtra == nil {
@@ -365,7 +379,7 @@ func (b *goBuilder) parseHeader(line []byte, t *Thread) bool {
 // reports whether it did. What parseGoHeader reads after the id depends
 // on those bytes alone (the "gp=... m=..." before them is not read), so
 // it would read the same state and wait time again.
-func (b *goBuilder) sameStatus(line []byte, t *Thread) bool {
+func (b *goBuilder) sameStatus(line []byte, id int64, t *Thread) bool {
 	open := bytes.IndexByte(line, '[')
 	if open < 0 {
 		return false
@@ -373,10 +387,6 @@ func (b *goBuilder) sameStatus(line []byte, t *Thread) bool {
 	st := line[open:]
 	e := &b.statuses[len(st)%len(b.statuses)]
 	if len(e.text) == 0 || string(st) != string(e.text) {
-		return false
-	}
-	id, ok := goHeaderID(line)
-	if !ok {
 		return false
 	}
 	t.ID, t.State, t.WaitMinutes = id, e.state, e.minutes
@@ -539,17 +549,36 @@ func (b *goBuilder) createdBy(line []byte) {
 		b.lastCreator = b.in.bytes(fn)
 	}
 	b.lastCreatedBy = append(b.lastCreatedBy[:0], line...)
-	b.lastParent = parent
 	b.pend = Creator{Func: b.lastCreator, Parent: parent}
 	b.pending = true
 }
 
-// sameCreator is createdBy and opCreatorFile for the lines of the last
-// creator read, again: its function, parent and file line as they were.
-func (b *goBuilder) sameCreator() {
+// creatorLines are a creator's two lines and what createdBy and
+// opCreatorFile read from them.
+type creatorLines struct {
+	by, file []byte // "created by main.main in goroutine 1", "\t/app/main.go:56 +0x8d2"
+	c        Creator
+}
+
+// creatorSlot is the index in goBuilder.creatorLines of a creator whose
+// "created by" line is by bytes long and whose file line is file: by
+// their lengths and the file line's last 8 bytes (one creator function
+// starts several pools from lines of one length: "main.go:56 +0x8d2",
+// "main.go:60 +0x9a5").
+func creatorSlot(by int, file []byte) int {
+	h := uint64(by)*0x9E3779B97F4A7C15 + uint64(len(file))
+	if n := len(file); n >= 8 {
+		h ^= binary.LittleEndian.Uint64(file[n-8:])
+	}
+	return int((h * 0x9E3779B97F4A7C15) >> 58) // 6 bits: len(creatorLines) is 64
+}
+
+// sameCreator is createdBy and opCreatorFile for lines read before: c is
+// what they read from them then.
+func (b *goBuilder) sameCreator(c Creator) {
 	b.setCreator()
 	b.flushFrames()
-	b.pend = Creator{Func: b.lastCreator, Parent: b.lastParent, File: b.lastCreatorFile, Line: b.lastCreatorLn}
+	b.pend = c
 	b.pending = true
 	b.setCreator()
 }
@@ -590,6 +619,16 @@ func (o *goOps) funcLine(lineNo int, fn []byte) {
 		return
 	}
 	o.emit(opFunc, lineNo, fn)
+}
+
+// header hands a goroutine header and its id (goHeaderID's results) to
+// the builder: when not parallel, without reading the id again.
+func (o *goOps) header(lineNo int, line []byte, id int64, ok bool) {
+	if o.full == nil {
+		o.b.headerID(line, lineNo, id, ok)
+		return
+	}
+	o.emit(opHeader, lineNo, line)
 }
 
 func (o *goOps) fileLine(lineNo int, line []byte) {

@@ -37,8 +37,11 @@ import "bytes"
 //     leave the frame to the line-by-line path.
 //
 // Between stacks it also takes, on the same terms, a "created by" line
-// and its file line equal to the last creator's (fastCreator), and the
-// blank line that ends a goroutine with the next header (fastHeader).
+// and its file line equal to a remembered creator's (fastCreator), and
+// the blank line that ends a goroutine with the next header (fastHeader).
+// A stack left to the line-by-line path costs that path for every line
+// after it too, up to the next frame: the creator table is what keeps a
+// dump of several pools on the fast path.
 //
 // The line source's numbers are advanced as the next calls would.
 // TestFastFramesSame compares both paths on the corpus and on edge cases,
@@ -51,7 +54,8 @@ import "bytes"
 // and GOGC=off (instructions, which do not vary from run to run as time
 // does here): 1.27G instructions line by line, 0.99G with the frames'
 // path, 0.97G with the creator's and header's too, 0.82G with the trie's
-// guess and children.
+// guess and children, 0.66G with the creator table (the last creator
+// alone had matched one goroutine in five).
 var goFastFrames = true
 
 // goFastCounted, when set (by tests), is given the number of frames each
@@ -193,25 +197,32 @@ func (ls *lineSource) took(size, n int, last []byte) {
 }
 
 // fastCreator consumes the goroutine's "created by" line and its file
-// line when both are the last creator's lines again, byte for byte (a
+// line when both are a remembered creator's lines again, byte for byte (a
 // pool's goroutines print the same two lines), as the line-by-line path
-// would: createdBy and opCreatorFile with the values read from them last
-// time (sameCreator). Any other creator is left to that path.
+// would: createdBy and opCreatorFile, with what they read from those lines
+// last time (sameCreator). Any other creator is left to that path.
 func (s *goTextScan) fastCreator(ls *lineSource, rest []byte) bool {
 	b := s.b
-	c, f := b.lastCreatedBy, b.lastCreatorLine
-	if b.cur == nil || b.anc != nil || len(c) == 0 || len(f) == 0 {
+	if b.cur == nil || b.anc != nil {
 		return false
 	}
-	n := len(c) + 1 + len(f) + 1
-	if len(rest) < n || rest[len(c)] != '\n' || rest[n-1] != '\n' ||
-		string(rest[:len(c)]) != string(c) || string(rest[len(c)+1:n-1]) != string(f) {
+	i := bytes.IndexByte(rest, '\n')
+	if i < 0 {
 		return false
 	}
-	ls.took(n, 2, rest[len(c)+1:n-1])
+	f := rest[i+1:]
+	j := bytes.IndexByte(f, '\n')
+	if j < 0 {
+		return false
+	}
+	e := &b.creatorLines[creatorSlot(i, f[:j])]
+	if len(e.by) != i || len(e.file) != j || string(rest[:i]) != string(e.by) || string(f[:j]) != string(e.file) {
+		return false // another creator, or CRLF lines (e's have no CR)
+	}
+	ls.took(i+1+j+1, 2, f[:j])
 	s.last = glFile
 	s.dropCreator = false
-	b.sameCreator()
+	b.sameCreator(e.c)
 	return true
 }
 

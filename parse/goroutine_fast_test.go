@@ -201,10 +201,11 @@ func TestSameStatusAsParse(t *testing.T) {
 		var want Thread
 		ok := parseGoHeader([]byte(h), newInterner(), &want)
 		var got Thread
-		hit := b.sameStatus([]byte(h), &got)
+		id, idOK := goHeaderID([]byte(h))
+		hit := idOK && b.sameStatus([]byte(h), id, &got)
 		if hit {
 			remembered++
-		} else if !b.parseHeader([]byte(h), &got) {
+		} else if !idOK || !b.parseHeader([]byte(h), id, &got) {
 			if ok {
 				t.Errorf("header %d %q: not understood, parseGoHeader reads it", i, h)
 			}

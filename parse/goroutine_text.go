@@ -689,7 +689,7 @@ func (s *goTextScan) headerID(line []byte, id int64, ok bool) {
 	if ok {
 		s.seen.add(id)
 	}
-	s.ops.emit(opHeader, s.p.ls.lineNo(), line)
+	s.ops.header(s.p.ls.lineNo(), line, id, ok)
 	s.headers++
 	s.inGoroutine = true
 	s.state = gsGoroutine
@@ -803,6 +803,11 @@ func parseGoHeader(line []byte, in *interner, t *Thread) bool {
 		return false
 	}
 	t.ID = id
+	return parseGoHeaderRest(line, in, t)
+}
+
+// parseGoHeaderRest is parseGoHeader after the id.
+func parseGoHeaderRest(line []byte, in *interner, t *Thread) bool {
 	open := bytes.IndexByte(line, '[')
 	if open < 0 {
 		return false
