@@ -3,8 +3,6 @@ package parse
 import (
 	"bytes"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -102,20 +100,16 @@ func fastEdgeDump(n int) []byte {
 // the corpus and on the edge cases above (small and spanning many
 // buffer fills), and that it did run.
 func TestFastFramesSame(t *testing.T) {
-	inputs := map[string][]byte{
+	inputs := goCorpusTexts(t)
+	corpus := len(inputs)
+	for name, data := range map[string][]byte{
 		"edges":          fastEdgeDump(200),
 		"edges 5 MiB":    fastEdgeDump(40000), // lines across the reader's 1 MiB buffer
 		"cut mid-frame":  fastEdgeDump(50)[:4000],
 		"no final nl":    bytes.TrimSuffix(fastEdgeDump(20), []byte("\n\n")),
 		"frame then EOF": []byte("goroutine 1 [running]:\nmain.a()\n\t/a.go:1 +0x1\n\ngoroutine 2 [running]:\nmain.a()\n\t/a.go:1 +0x1"),
-	}
-	files, _ := filepath.Glob(filepath.Join(corpusDir, "go", "*.txt"))
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		inputs[filepath.Base(f)] = data
+	} {
+		inputs[name] = data
 	}
 	for name, data := range inputs {
 		for _, o := range []Options{{}, {MaxLine: 120}} {
@@ -137,7 +131,7 @@ func TestFastFramesSame(t *testing.T) {
 			}
 		}
 	}
-	if len(files) == 0 {
+	if corpus == 0 {
 		t.Log("../shared/corpus absent: compared on the generated edge cases only")
 	}
 }
@@ -183,12 +177,7 @@ func TestSameStatusAsParse(t *testing.T) {
 		"goroutine 17 [chan receive]",                    // no colon
 		"goroutine 18 [chan receive]:",
 	}
-	files, _ := filepath.Glob(filepath.Join(corpusDir, "go", "*.txt"))
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, data := range goCorpusTexts(t) {
 		for _, line := range strings.Split(string(data), "\n") {
 			if isGoHeader([]byte(line)) {
 				headers = append(headers, line)

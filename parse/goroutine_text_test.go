@@ -476,15 +476,7 @@ func TestIDSet(t *testing.T) {
 // and the one-goroutine parse give the same dumps, on every Go corpus file and
 // on the table inputs.
 func TestGoTextParallelSame(t *testing.T) {
-	inputs := map[string][]byte{}
-	files, _ := filepath.Glob(filepath.Join(corpusDir, "go", "*.txt"))
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		inputs[filepath.Base(f)] = data
-	}
+	inputs := goCorpusTexts(t)
 	inputs["junk and orphans"] = []byte("goroutine 1 [running]:\nmain.main()\nmain.x()\n\tx.go:1\nlog line\n\tno number\n" +
 		"goroutine 2 [bad\nmain.y()\n\ty.go:2 +0x1\ncreated by main.main\n\tm.go:3\n[originating from goroutine 1]:\nmain.z(...)\n\tz.go:4\n")
 	parse := func(data []byte, procs int) []*Dump {
@@ -528,4 +520,19 @@ func TestSIGQUITAfterOutput(t *testing.T) {
 	if len(dumps) != 1 || dumps[0].Kind != "sigquit" || dumps[0].Prefix != "kubectl --timestamps" || len(dumps[0].Threads) != 1 {
 		t.Fatalf("kubectl: got %d dumps, kind %q, prefix %q", len(dumps), dumps[0].Kind, dumps[0].Prefix)
 	}
+}
+
+// goCorpusTexts reads the corpus's Go text dumps, by file name; none when
+// ../shared is absent.
+func goCorpusTexts(t *testing.T) map[string][]byte {
+	inputs := map[string][]byte{}
+	files, _ := filepath.Glob(filepath.Join(corpusDir, "go", "*.txt"))
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs[filepath.Base(f)] = data
+	}
+	return inputs
 }
