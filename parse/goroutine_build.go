@@ -65,7 +65,6 @@ type goBuilder struct {
 	// a slice of ~18 pointers per goroutine (150 MB a moment) and lets the
 	// analysis tell identical stacks by their first element's address.
 	stacks map[uint64][][]*Frame
-	last   []*Frame // the previous goroutine's stack: the most common hit
 
 	// root is the trie of the frame sequences read (see stackNode); node
 	// is where the frames read so far in this stack lead, &root at its
@@ -293,15 +292,14 @@ func (b *goBuilder) flushFrames() {
 
 // stack returns the shared copy of the stack fs (interned frames, so equal
 // stacks hold the same pointers). The copy's capacity is its length: an
-// append to one goroutine's frames never writes into another's.
+// append to one goroutine's frames never writes into another's. It runs
+// once per trie node a stack ends at (flushFrames); two nodes can spell
+// one stack when two printed locations name one frame ("a.go:01" and
+// "a.go:1"), and they share it through the hash.
 func (b *goBuilder) stack(fs []*Frame) []*Frame {
-	if slices.Equal(b.last, fs) {
-		return b.last
-	}
 	h := hashFrames(fs)
 	for _, s := range b.stacks[h] {
 		if slices.Equal(s, fs) {
-			b.last = s
 			return s
 		}
 	}
@@ -313,7 +311,6 @@ func (b *goBuilder) stack(fs []*Frame) []*Frame {
 	b.frameSlab = b.frameSlab[n:]
 	copy(s, fs)
 	b.stacks[h] = append(b.stacks[h], s)
-	b.last = s
 	return s
 }
 
