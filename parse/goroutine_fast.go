@@ -31,10 +31,9 @@ import "bytes"
 //     "internal/sync.(*"; a line that starts with the guess's function
 //     and '(' does so exactly when the function does (goLoc.lock), as a
 //     function name does not end in '.';
-//   - a line ending in CR, a line longer than the limit, a line not yet
-//     whole in the buffer, a given-back, queued or prefixed line source,
-//     or the parallel builder (its state belongs to another goroutine)
-//     leave the frame to the line-by-line path.
+//   - CR before LF is dropped as next drops it; a line longer than the
+//     limit, a line not yet whole in the buffer, and a given-back, queued
+//     or prefixed line source leave the frame to the line-by-line path.
 //
 // Between stacks it also takes, on the same terms, a "created by" line
 // and its file line equal to a remembered creator's (fastCreator), and

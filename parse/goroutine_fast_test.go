@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"reflect"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -12,13 +11,9 @@ import (
 )
 
 // parseFastAndSlow parses data with the frame fast path on and off and
-// returns both results and the number of frames the fast path took. It
-// parses below goParallelProcs: the parallel builder's parse does not
-// take the fast path, and on a machine of 4 cores or more both parses
-// would otherwise compare the line-by-line path with itself.
+// returns both results and the number of frames the fast path took.
 func parseFastAndSlow(t testing.TB, data []byte, o Options) (fast, slow []*Dump, taken int) {
 	t.Helper()
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	defer func(old bool) { goFastFrames = old; goFastCounted = nil }(goFastFrames)
 	goFastCounted = func(n int) { taken += n }
 	goFastFrames = true
@@ -108,10 +103,12 @@ func TestFastFramesSame(t *testing.T) {
 	inputs := goCorpusTexts(t)
 	corpus := len(inputs)
 	for name, data := range map[string][]byte{
-		"edges":          fastEdgeDump(200),
-		"edges 5 MiB":    fastEdgeDump(40000), // lines across the reader's 1 MiB buffer
-		"cut mid-frame":  fastEdgeDump(50)[:4000],
-		"no final nl":    bytes.TrimSuffix(fastEdgeDump(20), []byte("\n\n")),
+		"edges":         fastEdgeDump(200),
+		"edges 5 MiB":   fastEdgeDump(40000), // lines across the reader's 1 MiB buffer
+		"cut mid-frame": fastEdgeDump(50)[:4000],
+		"no final nl":   bytes.TrimSuffix(fastEdgeDump(20), []byte("\n\n")),
+		"junk and orphans": []byte("goroutine 1 [running]:\nmain.main()\nmain.x()\n\tx.go:1\nlog line\n\tno number\n" +
+			"goroutine 2 [bad\nmain.y()\n\ty.go:2 +0x1\ncreated by main.main\n\tm.go:3\n[originating from goroutine 1]:\nmain.z(...)\n\tz.go:4\n"),
 		"frame then EOF": []byte("goroutine 1 [running]:\nmain.a()\n\t/a.go:1 +0x1\n\ngoroutine 2 [running]:\nmain.a()\n\t/a.go:1 +0x1"),
 	} {
 		inputs[name] = data

@@ -2,7 +2,6 @@ package parse
 
 import (
 	"bytes"
-	"runtime"
 	"sort"
 	"strings"
 )
@@ -366,27 +365,14 @@ type goTextScan struct {
 	fast int // frames consumed by fastFrames
 }
 
-// parseGoText reads one Go text dump (see the state machine above). With
-// four cores or more the builder runs beside the scanner. On two cores it
-// does not pay: the garbage collector already works on the second core,
-// and copying lines to the builder costs more than it saves. Measured on a
-// 2-core machine, `dumpdiff parse --stats` on a 75,000-goroutine, 51 MB
-// dump: 0.20-0.24 s in one goroutine, 0.19-0.35 s with the builder beside.
+// parseGoText reads one Go text dump (see the state machine above).
 func parseGoText(p *textParser) *Dump {
-	return parseGoTextOn(p, runtime.GOMAXPROCS(0) >= goParallelProcs)
-}
-
-// goParallelProcs is the GOMAXPROCS from which the builder gets its own goroutine.
-const goParallelProcs = 4
-
-func parseGoTextOn(p *textParser, parallel bool) *Dump {
 	s := &goTextScan{p: p, d: &Dump{}, b: newGoBuilder(p.in)}
-	s.ops = newGoOps(s.b, parallel)
+	s.ops = &goOps{b: s.b}
 	prologue, midPrologue := 0, 0
 	ls := p.ls
-	fast := goFastFrames && s.ops.full == nil
 	for {
-		if fast && s.state == gsGoroutine && !ls.back && ls.mode == nil && len(ls.queue) == 0 {
+		if goFastFrames && s.state == gsGoroutine && !ls.back && ls.mode == nil && len(ls.queue) == 0 {
 			s.fastFrames(ls)
 		}
 		line, ok := ls.next()
@@ -424,7 +410,6 @@ func parseGoTextOn(p *textParser, parallel bool) *Dump {
 			}
 			prologue++
 			if prologue > goPrologueMax {
-				s.ops.close()
 				return nil
 			}
 			continue
@@ -733,7 +718,6 @@ func (s *goTextScan) finish() *Dump {
 	}
 	s.orphan()
 	s.end()
-	s.ops.close()
 	if len(s.b.threads) == 0 {
 		return nil
 	}

@@ -1,10 +1,8 @@
 package parse
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -468,37 +466,6 @@ func TestIDSet(t *testing.T) {
 	for _, id := range ids {
 		if s.has(id) {
 			t.Errorf("has(%d) after clear", id)
-		}
-	}
-}
-
-// TestGoTextParallelSame checks that the parallel parse (builder goroutine)
-// and the one-goroutine parse give the same dumps, on every Go corpus file and
-// on the table inputs.
-func TestGoTextParallelSame(t *testing.T) {
-	inputs := goCorpusTexts(t)
-	inputs["junk and orphans"] = []byte("goroutine 1 [running]:\nmain.main()\nmain.x()\n\tx.go:1\nlog line\n\tno number\n" +
-		"goroutine 2 [bad\nmain.y()\n\ty.go:2 +0x1\ncreated by main.main\n\tm.go:3\n[originating from goroutine 1]:\nmain.z(...)\n\tz.go:4\n")
-	parse := func(data []byte, procs int) []*Dump {
-		old := runtime.GOMAXPROCS(procs)
-		defer runtime.GOMAXPROCS(old)
-		dumps, _ := Parse("in", bytes.NewReader(data))
-		return dumps
-	}
-	for name, data := range inputs {
-		one, two := parse(data, 1), parse(data, goParallelProcs)
-		if len(data) > 1<<20 {
-			// cmp.Diff is slow on 20,000 goroutines: compare the canonical forms.
-			var a, b bytes.Buffer
-			WriteCanonical(&a, one)
-			WriteCanonical(&b, two)
-			if a.String() != b.String() {
-				t.Errorf("%s: one goroutine and parallel differ", name)
-			}
-			continue
-		}
-		if diff := cmp.Diff(one, two); diff != "" {
-			t.Errorf("%s: one goroutine vs parallel (-one +parallel):\n%s", name, diff)
 		}
 	}
 }
