@@ -90,8 +90,10 @@ func (p *prefetch) get(path string) ([]*parse.Dump, error) {
 // between collections instead of two-fold, so there are about half as
 // many, each still marking a live heap; what a parse frees (map growth,
 // read buffers) is small, so the peak grows little: 3 × 1M goroutines,
-// 5 interleaved runs, CPU median 8.55 -> 7.50 s, peak RSS 826 -> 881 MB.
-// A GOGC the user set is kept.
+// 5 interleaved runs with GOGC=400 for the whole run, CPU median 8.55 ->
+// 7.50 s, peak RSS 826 -> 881 MB; with the percent restored for the
+// analysis, as here, `make bench-1m` measures 827 MB. A GOGC the user set
+// is kept.
 const loadGCPercent = 400
 
 // loadGC sets loadGCPercent for the duration of a load and returns the
