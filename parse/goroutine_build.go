@@ -10,12 +10,13 @@ import (
 
 // The Go text scanner (goroutine_text.go) reads and classifies lines and
 // decides where a dump ends; the builder here turns what it found into
-// threads and frames. They talk through goOps: small steps, applied at
-// once. (A builder goroutine beside the scanner, fed batches of steps,
-// was taken out once the scanner's fast path, goroutine_fast.go, reads
-// most frames itself: with GOMAXPROCS 4 on 2 cores, scanner and builder
-// each on a core, `dumpdiff parse --stats` on 1M goroutines took 2.38 s
-// wall and 4.09 CPU-s, against 1.81 s and 1.85 CPU-s on the fast path.)
+// threads and frames. The scanner hands it small steps: goOps through
+// apply, frame lines and headers by direct calls. (A builder goroutine
+// beside the scanner, fed batches of steps, was taken out once the
+// scanner's fast path, goroutine_fast.go, read most frames itself: with
+// GOMAXPROCS 4 on 2 cores, scanner and builder each on a core, `dumpdiff
+// parse --stats` on 1M goroutines took 2.38 s wall and 4.09 CPU-s,
+// against 1.81 s and 1.85 CPU-s on the fast path.)
 
 // goOp is one step from the scanner to the builder.
 type goOp uint8
@@ -580,23 +581,3 @@ func (b *goBuilder) sameCreator(c Creator) {
 	b.pending = true
 	b.setCreator()
 }
-
-// goOps carries ops from the scanner to the builder.
-type goOps struct {
-	b *goBuilder
-}
-
-// funcLine and fileLine hand a frame's two lines to the builder: opFunc
-// and opFile without the op switch (two lines in three are frame lines).
-func (o *goOps) funcLine(lineNo int, fn []byte) { o.b.funcLine(fn, lineNo) }
-
-func (o *goOps) fileLine(lineNo int, line []byte) { o.b.frameFile(line, lineNo) }
-
-// header hands a goroutine header and its id (goHeaderID's results) to
-// the builder, which does not read the id again.
-func (o *goOps) header(lineNo int, line []byte, id int64, ok bool) {
-	o.b.headerID(line, lineNo, id, ok)
-}
-
-// emit hands one op to the builder.
-func (o *goOps) emit(op goOp, lineNo int, data []byte) { o.b.apply(op, lineNo, data) }

@@ -343,10 +343,9 @@ const (
 // classifies lines, keeps the prologue (kind, headline), decides where the
 // dump ends, and emits ops to the builder (goroutine_build.go).
 type goTextScan struct {
-	p   *textParser
-	d   *Dump
-	b   *goBuilder
-	ops *goOps
+	p *textParser
+	d *Dump
+	b *goBuilder
 
 	state       goState
 	inGoroutine bool // a header was emitted and its goroutine has not ended
@@ -368,7 +367,6 @@ type goTextScan struct {
 // parseGoText reads one Go text dump (see the state machine above).
 func parseGoText(p *textParser) *Dump {
 	s := &goTextScan{p: p, d: &Dump{}, b: newGoBuilder(p.in)}
-	s.ops = &goOps{b: s.b}
 	prologue, midPrologue := 0, 0
 	ls := p.ls
 	for {
@@ -467,9 +465,9 @@ func parseGoText(p *textParser) *Dump {
 			case glFunc:
 				s.dropFunc = s.state == gsSystem
 				if !s.dropFunc {
-					s.ops.funcLine(ls.lineNo(), line[:paren])
+					s.b.funcLine(line[:paren], ls.lineNo())
 					if a := syncWaitAddr(line, paren); a != nil {
-						s.ops.emit(opWaitAddr, ls.lineNo(), a)
+						s.b.apply(opWaitAddr, ls.lineNo(), a)
 					}
 				}
 				s.state = gsWantFile
@@ -477,22 +475,22 @@ func parseGoText(p *textParser) *Dump {
 			case glCreatedBy:
 				s.dropCreator = s.state == gsSystem
 				if !s.dropCreator {
-					s.ops.emit(opCreatedBy, ls.lineNo(), line)
+					s.b.apply(opCreatedBy, ls.lineNo(), line)
 				}
 				s.state = gsWantCreatorFile
 				continue
 			case glElided:
-				s.ops.emit(opElided, ls.lineNo(), line)
+				s.b.apply(opElided, ls.lineNo(), line)
 				continue
 			case glOrigin:
 				if s.inGoroutine {
-					s.ops.emit(opOrigin, ls.lineNo(), line)
+					s.b.apply(opOrigin, ls.lineNo(), line)
 					s.state = gsGoroutine
 					continue
 				}
 			case glNoStack:
 				if s.inGoroutine {
-					s.ops.emit(opNoStack, ls.lineNo(), nil)
+					s.b.apply(opNoStack, ls.lineNo(), nil)
 					continue
 				}
 			case glFile:
@@ -502,7 +500,7 @@ func parseGoText(p *textParser) *Dump {
 		case gsWantFile:
 			if kind == glFile {
 				if !s.dropFunc {
-					s.ops.fileLine(ls.lineNo(), line)
+					s.b.frameFile(line, ls.lineNo())
 				}
 				s.state = gsGoroutine
 				continue
@@ -514,7 +512,7 @@ func parseGoText(p *textParser) *Dump {
 			s.state = gsGoroutine
 			if kind == glFile {
 				if !s.dropCreator {
-					s.ops.emit(opCreatorFile, ls.lineNo(), line)
+					s.b.apply(opCreatorFile, ls.lineNo(), line)
 				}
 				continue
 			}
@@ -658,7 +656,7 @@ func (s *goTextScan) skip(lineNo int, line []byte, reason string) {
 // orphan tells the builder that a pending function line got no file line.
 func (s *goTextScan) orphan() {
 	if s.state == gsWantFile && !s.dropFunc {
-		s.ops.emit(opOrphan, 0, nil)
+		s.b.apply(opOrphan, 0, nil)
 	}
 }
 
@@ -674,7 +672,7 @@ func (s *goTextScan) headerID(line []byte, id int64, ok bool) {
 	if ok {
 		s.seen.add(id)
 	}
-	s.ops.header(s.p.ls.lineNo(), line, id, ok)
+	s.b.headerID(line, s.p.ls.lineNo(), id, ok)
 	s.headers++
 	s.inGoroutine = true
 	s.state = gsGoroutine
@@ -683,7 +681,7 @@ func (s *goTextScan) headerID(line []byte, id int64, ok bool) {
 // end ends the current goroutine.
 func (s *goTextScan) end() {
 	if s.inGoroutine {
-		s.ops.emit(opEnd, 0, nil)
+		s.b.apply(opEnd, 0, nil)
 		s.inGoroutine = false
 	}
 }
