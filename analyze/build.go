@@ -2,7 +2,6 @@ package analyze
 
 import (
 	"fmt"
-	"runtime"
 	"slices"
 	"sort"
 	"strconv"
@@ -18,7 +17,7 @@ import (
 // stack). It is the analysis's hot loop: 3 moments of 1M goroutines are
 // 3M threads, in a few hundred distinct stacks.
 //
-// Each moment is built on its own (side by side, GOMAXPROCS at a time)
+// Each moment is built on its own (all side by side)
 // into moment-local pools and groups, which are then merged in moment
 // order: pools and groups are created in the order of their first thread,
 // as one pass over the moments would create them. The threads' identities
@@ -35,6 +34,9 @@ type builder struct {
 	pools  map[string]*Pool
 	groups map[groupKey]*Group
 	ms     []*momentBuild
+	// goLocks are each moment's Go lock waiters, for the contention
+	// detector; nil for the JVM.
+	goLocks []goMomentLocks
 }
 
 func newBuilder(r *Result, opt Options) *builder {
@@ -114,6 +116,7 @@ type momentBuild struct {
 	jids   []threadID
 	table  []*slot // slots by number (identities)
 	sorted bool    // ids are sorted already
+	locks  goMomentLocks
 }
 
 type localPool struct {
@@ -203,25 +206,23 @@ type idEntry struct {
 }
 
 // build files the threads of every moment, side by side, and merges them.
+// Every moment is built at once, not GOMAXPROCS at a time: three moments
+// on two cores took two rounds, the second on one core. All the builds
+// are kept until the merge anyway, so this holds no more memory.
 func (b *builder) build(in []Input) {
 	b.ms = make([]*momentBuild, len(in))
-	work := make(chan int)
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(in)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				b.ms[i] = b.buildMoment(i, in[i])
-			}
-		}()
-	}
 	for i := range in {
-		work <- i
+		wg.Go(func() { b.ms[i] = b.buildMoment(i, in[i]) })
 	}
-	close(work)
 	wg.Wait()
-	for _, mb := range b.ms {
+	if b.r.Runtime == parse.RuntimeGo {
+		b.goLocks = make([]goMomentLocks, len(in))
+	}
+	for i, mb := range b.ms {
+		if b.goLocks != nil {
+			b.goLocks[i] = mb.locks
+		}
 		b.merge(mb)
 	}
 }
@@ -240,6 +241,13 @@ func (b *builder) buildMoment(m int, x Input) *momentBuild {
 	// (appending to a million-thread slice copied it twenty times).
 	in := make([]int32, len(ts)) // slot number of each thread
 	mb.ids = make([]idEntry, 0, len(ts))
+	// Go lock waiters are gathered here, in dump order, while the thread
+	// is at hand (a second visit of a million threads is a cache miss
+	// each).
+	var lw *lockWaits
+	if b.r.Runtime == parse.RuntimeGo {
+		lw = &lockWaits{byKey: map[lockKey]*lockAcc{}}
+	}
 	var relabeled map[int]*parse.Thread
 	for i, t := range ts {
 		if labels != nil && len(t.Labels) == 0 {
@@ -251,7 +259,11 @@ func (b *builder) buildMoment(m int, x Input) *momentBuild {
 				relabeled[i] = t
 			}
 		}
-		in[i] = mb.add(t)
+		s := mb.add(t)
+		in[i] = s.n
+		if lw != nil && s.lg.resrc == "lock" {
+			lw.add(s, t)
+		}
 	}
 	mb.table = make([]*slot, len(mb.slots))
 	for _, s := range mb.slots {
@@ -266,6 +278,9 @@ func (b *builder) buildMoment(m int, x Input) *momentBuild {
 		}
 		lg := mb.table[in[i]].lg
 		lg.threads = append(lg.threads, t)
+	}
+	if lw != nil {
+		mb.locks = lw.done(ts, in, mb.table)
 	}
 	if mb.jids == nil {
 		// Goroutine ids are final: sorted here, side by side with the other
@@ -417,8 +432,8 @@ func appendJVMKey(dst []byte, t *parse.Thread) []byte {
 	return dst
 }
 
-// add files t and returns its slot's number.
-func (mb *momentBuild) add(t *parse.Thread) int32 {
+// add files t and returns its slot.
+func (mb *momentBuild) add(t *parse.Thread) *slot {
 	rt := mb.b.r.Runtime
 	s := mb.slotOf(t)
 	w := t.Weight
@@ -443,7 +458,7 @@ func (mb *momentBuild) add(t *parse.Thread) int32 {
 	}
 	id := identity(rt, t)
 	if id == (threadID{}) {
-		return s.n
+		return s
 	}
 	e := idEntry{id: id.n, pos: int32(len(mb.ids)), slot: s.n}
 	if t.JVM != nil {
@@ -453,7 +468,7 @@ func (mb *momentBuild) add(t *parse.Thread) int32 {
 		mb.jids = append(mb.jids, id)
 	}
 	mb.ids = append(mb.ids, e)
-	return s.n
+	return s
 }
 
 // headerFacts counts what the leak detector asks of a goroutine's header:

@@ -52,3 +52,65 @@ func TestContentionWaitersInDumpOrder(t *testing.T) {
 	}
 	t.Fatalf("no contention finding among %d findings", len(r.Findings))
 }
+
+// TestGoHolderInference: a contended Go lock's holder is named when one
+// goroutine, not itself waiting on the lock, is in the waiters' function
+// past its Lock call; with two such goroutines none is named. The waiters'
+// facts are counted by their pools (two creators here, neither a
+// majority).
+func TestGoHolderInference(t *testing.T) {
+	var b strings.Builder
+	id := 10
+	waiter := func(addr, fn string, line int, creator string) {
+		fmt.Fprintf(&b, "goroutine %d [sync.Mutex.Lock]:\n"+
+			"internal/sync.runtime_SemacquireMutex(0x%s?, 0x0?, 0x0?)\n\t/usr/local/go/src/runtime/sema.go:95 +0x25\n"+
+			"internal/sync.(*Mutex).lockSlow(0x%s)\n\t/usr/local/go/src/internal/sync/mutex.go:149 +0x15d\n"+
+			"internal/sync.(*Mutex).Lock(...)\n\t/usr/local/go/src/internal/sync/mutex.go:70\n"+
+			"sync.(*Mutex).Lock(...)\n\t/usr/local/go/src/sync/mutex.go:46\n"+
+			"%s()\n\t/src/main.go:%d +0x2a\n"+
+			"created by %s in goroutine 1\n\t/src/main.go:90 +0x1f\n\n", id, addr, addr, fn, line, creator)
+		id++
+	}
+	holder := func(fn string, line int) {
+		fmt.Fprintf(&b, "goroutine %d [IO wait]:\n"+
+			"internal/poll.runtime_pollWait(0x7f0a, 0x72)\n\t/usr/local/go/src/runtime/netpoll.go:351 +0x85\n"+
+			"net.(*conn).Read(0xc0000a4000, {0xc0000b6000, 0x1000, 0x1000})\n\t/usr/local/go/src/net/net.go:194 +0x45\n"+
+			"%s()\n\t/src/main.go:%d +0x2a\n"+
+			"created by main.startHolders in goroutine 1\n\t/src/main.go:95 +0x1f\n\n", id, fn, line)
+		id++
+	}
+	for i := range 6 {
+		waiter("c000012340", "main.update", 20, []string{"main.startA", "main.startB", "main.startC"}[i%3])
+		waiter("c000099990", "main.other", 40, "main.startA")
+	}
+	holder("main.update", 22) // past update's Lock: the lone holder
+	holder("main.other", 42)  // two goroutines past other's Lock: no holder
+	holder("main.other", 43)
+	ds, err := parse.Parse("holders.txt", strings.NewReader(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Analyze([]Input{{Dump: ds[0]}}, Options{})
+	got := map[string]*Finding{}
+	for i, f := range r.Findings {
+		if f.Kind == KindContention {
+			got[f.Lock.Address] = &r.Findings[i]
+		}
+	}
+	u, o := got["0xc000012340"], got["0xc000099990"]
+	if u == nil || o == nil {
+		t.Fatalf("contention findings %v, want both locks", got)
+	}
+	if u.Basis != "owner-inferred" || u.Lock.Owner == nil || u.Lock.Owner.Name != "goroutine 22" {
+		t.Errorf("update's lock: basis %q owner %+v, want goroutine 22 inferred", u.Basis, u.Lock.Owner)
+	}
+	if o.Basis != "owner-unknown" || o.Lock.Owner != nil {
+		t.Errorf("other's lock: basis %q owner %+v, want none (two candidates)", o.Basis, o.Lock.Owner)
+	}
+	if u.Pool != "" || o.Pool != "main.startA" {
+		t.Errorf("pools %q and %q, want none (three creators) and main.startA", u.Pool, o.Pool)
+	}
+	if u.Culprit != "main.update (main.go:20)" || u.Counts[0] != 6 {
+		t.Errorf("update's lock: culprit %q, %d waiters; want main.update (main.go:20), 6", u.Culprit, u.Counts[0])
+	}
+}

@@ -103,6 +103,9 @@ type Pass struct {
 	// opt are the analysis's options: a detector names pools as the
 	// builder did (--pool-by label:, by entry point).
 	opt Options
+	// goLocks are each moment's Go lock waiters, as the build gathered
+	// them; nil for the JVM.
+	goLocks []goMomentLocks
 }
 
 // knownLimit returns the maximum size of a pool as a signatures file
@@ -263,11 +266,11 @@ func (p *Pass) ref(t *parse.Thread) ThreadRef {
 // runDetectors runs every detector in Requires order and sets r.Findings:
 // root causes first (most severe first, then Kinds order), each followed by
 // the findings caused by it.
-func runDetectors(r *Result, opt Options) {
+func runDetectors(r *Result, opt Options, goLocks []goMomentLocks) {
 	ext := opt.Extensions
 	p := &Pass{R: r, opt: opt, sigs: signatureTable(ext), ext: ext, found: map[string][]Finding{}, groups: map[*Group]string{},
 		threads: make([]map[*parse.Thread]string, len(r.Moments)),
-		stacks:  map[string]stackInfo{}, fast: map[slotKey]stackInfo{}}
+		stacks:  map[string]stackInfo{}, fast: map[slotKey]stackInfo{}, goLocks: goLocks}
 	p.poolLabel, _ = strings.CutPrefix(opt.PoolBy, "label:")
 	for i := range p.threads {
 		p.threads[i] = map[*parse.Thread]string{}

@@ -1,0 +1,167 @@
+package analyze
+
+import (
+	"slices"
+
+	"github.com/dumpdiff/dumpdiff/parse"
+)
+
+// The contention detector's Go facts are gathered by the build, while it
+// walks a moment's goroutines in dump order with each one's slot at hand:
+// a lock waiter's class, caller, pool, state, culprit and entry point are
+// its slot's, found once per slot (a few hundred) instead of once per
+// waiter (a fifth of a million-goroutine dump can wait on locks), and the
+// moments are gathered side by side with the rest of their build, not in
+// a second pass that left a core idle.
+
+// goMomentLocks are one moment's Go lock waiters, by lock, the inferred
+// holders, and the waiters' facts (for locks with ContentionMin waiters).
+type goMomentLocks struct {
+	waiters map[lockKey][]*parse.Thread
+	held    map[lockKey]*parse.Thread
+	facts   map[lockKey]*waiterFacts
+}
+
+// lockWaits gathers one moment's lock waiters.
+type lockWaits struct {
+	byKey map[lockKey]*lockAcc
+	// lock is each slot's goLock (by slot number), found on first use.
+	lock  []goLock
+	known []bool
+}
+
+// lockAcc is one lock's waiters in dump order, and how many of them each
+// slot holds.
+type lockAcc struct {
+	threads []*parse.Thread
+	slots   map[*slot]int
+}
+
+// lockOf is the goLock of slot s, whose threads all share t's frames.
+func (lw *lockWaits) lockOf(s *slot, t *parse.Thread) goLock {
+	if int(s.n) >= len(lw.known) {
+		lw.lock = append(lw.lock, make([]goLock, int(s.n)+1-len(lw.lock))...)
+		lw.known = append(lw.known, make([]bool, int(s.n)+1-len(lw.known))...)
+	}
+	if !lw.known[s.n] {
+		lw.lock[s.n] = goLock{class: goLockClass(t), caller: lockCaller(t)}
+		lw.known[s.n] = true
+	}
+	return lw.lock[s.n]
+}
+
+// add files t, a goroutine of a lock group, when it waits on a lock by
+// address (a weighted profile sample names no one address).
+func (lw *lockWaits) add(s *slot, t *parse.Thread) {
+	if t.WaitAddr == "" || t.Weight > 1 {
+		return
+	}
+	k := lockKey{t.WaitAddr, lw.lockOf(s, t).class}
+	a := lw.byKey[k]
+	if a == nil {
+		a = &lockAcc{slots: map[*slot]int{}}
+		lw.byKey[k] = a
+	}
+	a.threads = append(a.threads, t)
+	a.slots[s]++
+}
+
+// done returns the moment's locks: ts are its goroutines as the dump holds
+// them and in their slot numbers, table the slots by number.
+func (lw *lockWaits) done(ts []*parse.Thread, in []int32, table []*slot) goMomentLocks {
+	out := goMomentLocks{waiters: make(map[lockKey][]*parse.Thread, len(lw.byKey)), facts: map[lockKey]*waiterFacts{}}
+	for k, a := range lw.byKey {
+		out.waiters[k] = a.threads
+		if len(a.threads) < ContentionMin {
+			continue
+		}
+		// Pool and state are the waiter's group's, culprit and entry point
+		// its shape's: counted once a slot.
+		wf := newWaiterFacts()
+		for s, n := range a.slots {
+			e := s.lg.shapes[s.si].Entry
+			wf.add(s.lg.key.pool, s.lg.key.state, s.culprit, entryKey{e.Func, e.Probe}, n)
+		}
+		out.facts[k] = wf
+	}
+	out.held = lw.holders(ts, in, table)
+	return out
+}
+
+// holders guesses the goroutine holding each contended Go lock: Go prints
+// no owner, but the holder is often a goroutine of the waiters' own
+// function past its Lock call (same function, another line), not waiting
+// on the lock itself. A lock with no such goroutine, or several, gets none.
+func (lw *lockWaits) holders(ts []*parse.Thread, in []int32, table []*slot) map[lockKey]*parse.Thread {
+	type call struct {
+		k     lockKey
+		lines map[int]bool // lines of the function's Lock calls
+	}
+	byFunc := map[string][]*call{}
+	for k, a := range lw.byKey {
+		if len(a.threads) < ContentionMin {
+			continue
+		}
+		calls := map[string]*call{}
+		for s := range a.slots {
+			if c := lw.lock[s.n].caller; c != nil {
+				cl := calls[c.Func]
+				if cl == nil {
+					cl = &call{k: k, lines: map[int]bool{}}
+					calls[c.Func] = cl
+					byFunc[c.Func] = append(byFunc[c.Func], cl)
+				}
+				cl.lines[c.Line] = true
+			}
+		}
+	}
+	if len(byFunc) == 0 {
+		return nil
+	}
+	// A lock's candidates: how many, and the first in dump order (only a
+	// lone candidate is named).
+	type cand struct {
+		n int
+		t *parse.Thread
+	}
+	cands := map[lockKey]*cand{}
+	// The locks a goroutine could hold depend on its frames alone: found
+	// once a slot, in frame order, each lock once; a goroutine waiting on
+	// a lock itself is not its holder.
+	held := make([][]lockKey, len(table))
+	found := make([]bool, len(table))
+	for i, n := range in {
+		if !found[n] {
+			found[n] = true
+			var ks []lockKey
+			for _, f := range ts[i].Frames {
+				for _, cl := range byFunc[f.Func] {
+					if !cl.lines[f.Line] && !slices.Contains(ks, cl.k) {
+						ks = append(ks, cl.k)
+					}
+				}
+			}
+			held[n] = ks
+		}
+		if len(held[n]) == 0 {
+			continue // the goroutine is not read: most hold no contended lock
+		}
+		t := ts[i]
+		for _, k := range held[n] {
+			if t.WaitAddr != k.addr {
+				if c := cands[k]; c != nil {
+					c.n++
+				} else {
+					cands[k] = &cand{1, t}
+				}
+			}
+		}
+	}
+	out := map[lockKey]*parse.Thread{}
+	for k, c := range cands {
+		if c.n == 1 {
+			out[k] = c.t
+		}
+	}
+	return out
+}
