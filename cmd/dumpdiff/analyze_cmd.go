@@ -125,6 +125,9 @@ func addAnalysis(root *cobra.Command) {
 		if err != nil {
 			return err
 		}
+		// The load's GC percent holds until the report is written and the
+		// process exits (see loadGC).
+		defer loadGC()()
 		af.stdin = cmd.InOrStdin()
 		rs, notes, err := af.analyze(args)
 		for _, n := range notes {

@@ -26,7 +26,6 @@ type loadOptions struct {
 // names. Files of one moment in other encodings (debug=1, proto) become aux
 // dumps of the debug=2 text. What loading has to say is added to warn.
 func loadInputs(args []string, opt loadOptions, stdin io.Reader, warn *loadNotes) ([]analyze.Input, error) {
-	defer loadGC()()
 	var in []analyze.Input
 	stdinUsed := false
 	// seen are the files read so far (canonical path → as given): a file

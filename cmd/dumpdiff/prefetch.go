@@ -82,23 +82,32 @@ func (p *prefetch) get(path string) ([]*parse.Dump, error) {
 	return j.dumps, j.err
 }
 
-// loadGCPercent is the garbage collector's target while dumps are read.
-// Reading builds the moments and little else: nearly the whole heap is
-// live, so each collection at the default 100 marks it all again to free
-// almost nothing (at 1M goroutines a moment, 10-15% of a parse's CPU went
-// to marking and write barriers). At 400 the heap may grow five-fold
-// between collections instead of two-fold, so there are about half as
-// many, each still marking a live heap; what a parse frees (map growth,
-// read buffers) is small, so the peak grows little: 3 × 1M goroutines,
-// 5 interleaved runs with GOGC=400 for the whole run, CPU median 8.55 ->
-// 7.50 s, peak RSS 826 -> 881 MB; with the percent restored for the
-// analysis, as here, `make bench-1m` measures 827 MB. A GOGC the user set
-// is kept.
+// loadGCPercent is the garbage collector's target while dumps are read
+// and analyzed. Reading builds the moments and little else: nearly the
+// whole heap is live, so each collection at the default 100 marks it all
+// again to free almost nothing (at 1M goroutines a moment, 10-15% of a
+// parse's CPU went to marking and write barriers). At 400 the heap may
+// grow five-fold between collections instead of two-fold, so there are
+// about half as many, each still marking a live heap; what a parse frees
+// (map growth, read buffers) is small, so the peak grows little: 3 × 1M
+// goroutines, 5 interleaved runs with GOGC=400 for the whole run, CPU
+// median 8.55 -> 7.50 s, peak RSS 826 -> 881 MB. A GOGC the user set is
+// kept.
+//
+// The percent holds through the analysis too, and for a report until the
+// process exits: the analysis makes about 80 bytes a goroutine, most of
+// it kept (the groups' thread lists), and the default percent restored
+// before it collected at once (its goal, twice the heap marked during the
+// parse, was behind the heap), marking the whole live heap to free a
+// tenth of it: 3 × 1M goroutines, 0.45 CPU-s. Restored between analysis
+// and report, the same collection came while the report was written. The
+// TUI, which browses the result for minutes, gets the usual percent back
+// once its analysis is made.
 const loadGCPercent = 400
 
-// loadGC sets loadGCPercent for the duration of a load and returns the
-// function that restores the previous percent (the analysis after it
-// makes garbage at the usual rate).
+// loadGC sets loadGCPercent for the duration of a load (and what follows
+// it, see loadGCPercent) and returns the function that restores the
+// previous percent.
 func loadGC() (restore func()) {
 	if os.Getenv("GOGC") != "" {
 		return func() {}

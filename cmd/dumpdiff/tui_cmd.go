@@ -37,8 +37,12 @@ func runTUIWith(cmd *cobra.Command, af *analysisFlags, args []string, exportDir 
 	load := func() ([]*analyze.Result, error) {
 		// Loading notes (a file skipped in a folder) cannot go to a terminal
 		// the TUI owns: they become warnings of the analysis.
+		// The load's GC percent holds through the analysis, and the usual
+		// one comes back for the browsing (see loadGC).
+		restoreGC := loadGC()
 		af.stdin = cmd.InOrStdin()
 		rs, notes, err := af.analyze(args)
+		restoreGC()
 		if err != nil {
 			return nil, err
 		}
