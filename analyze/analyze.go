@@ -16,7 +16,8 @@ func Analyze(in []Input, opt Options) *Result {
 	}
 	r := &Result{Version: "1"}
 	r.Runtime, r.Warnings = runtimeOf(in)
-	for _, x := range in {
+	labels := make([]string, len(in)) // as the warnings name the moments
+	for i, x := range in {
 		label := x.Label
 		if label == "" {
 			label = LabelFromFile(x.Dump.Source.File)
@@ -24,26 +25,37 @@ func Analyze(in []Input, opt Options) *Result {
 				label = fmt.Sprintf("%s#%d", label, x.Dump.Source.Index+1)
 			}
 		}
+		labels[i] = label
 		m := Moment{Label: label, Target: x.Target, Source: x.Dump.Source, Format: x.Dump.Format,
-			Time: x.Dump.Time, Threads: x.Dump.ThreadCount(), Skipped: len(x.Dump.Skipped), Dump: x.Dump}
+			Time: x.Dump.Time, Skipped: len(x.Dump.Skipped), Dump: x.Dump}
 		if m.Time.IsZero() {
 			m.Time = x.Taken
 		}
 		r.Moments = append(r.Moments, m)
-		r.Totals = append(r.Totals, m.Threads)
-		r.Warnings = append(r.Warnings, skippedWarnings(label, x.Dump.Skipped)...)
-		if m.Threads == 0 {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("%s: the dump holds no threads", label))
-		}
 	}
 	dedupeLabels(r.Moments)
-	if r.Runtime == parse.RuntimeGo && mixesCreators(in) {
+	mixed := r.Runtime == parse.RuntimeGo && mixesCreators(in)
+	if mixed {
 		opt.byEntry = true
-		r.Warnings = append(r.Warnings, "the moments mix goroutine dumps that print creators (debug=2) with profiles that do not "+
-			"(debug=1, proto): goroutines are pooled by their entry function in every moment")
 	}
 	b := newBuilder(r, opt)
 	b.build(in)
+	// The moments' thread counts are the build's (weights summed as it
+	// filed them: one more visit of a million threads each was a serial
+	// twentieth of a second).
+	for i, x := range in {
+		n := b.ms[i].weights
+		r.Moments[i].Threads = n
+		r.Totals = append(r.Totals, n)
+		r.Warnings = append(r.Warnings, skippedWarnings(labels[i], x.Dump.Skipped)...)
+		if n == 0 {
+			r.Warnings = append(r.Warnings, fmt.Sprintf("%s: the dump holds no threads", labels[i]))
+		}
+	}
+	if mixed {
+		r.Warnings = append(r.Warnings, "the moments mix goroutine dumps that print creators (debug=2) with profiles that do not "+
+			"(debug=1, proto): goroutines are pooled by their entry function in every moment")
+	}
 	b.finish()
 	if key, ok := strings.CutPrefix(opt.PoolBy, "label:"); ok && !anyPoolPrefixed(r.Pools, key+"=") {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("no goroutine carries the pprof label %q: pooled by creator instead "+

@@ -117,6 +117,9 @@ type momentBuild struct {
 	table  []*slot // slots by number (identities)
 	sorted bool    // ids are sorted already
 	locks  goMomentLocks
+	// weights is the moment's thread count, weights included
+	// (parse.Dump.ThreadCount).
+	weights int
 }
 
 type localPool struct {
@@ -261,6 +264,7 @@ func (b *builder) buildMoment(m int, x Input) *momentBuild {
 		}
 		s := mb.add(t)
 		in[i] = s.n
+		mb.weights += t.Weight
 		if lw != nil && s.lg.resrc == "lock" {
 			lw.add(s, t)
 		}
