@@ -1,7 +1,9 @@
 package analyze
 
 import (
+	"cmp"
 	"fmt"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
@@ -676,28 +678,99 @@ func (b *builder) identities() {
 		}
 		mb.slots, mb.jids = nil, nil
 	}
-	f := follower{n: n, start: make([]int, len(groups)), same: make([]int, len(groups)), always: make([]int, len(groups)),
-		stayed: make([]int, len(groups)), cpu: make([]time.Duration, len(groups)), cpuThreads: make([]int, len(groups)),
-		sets: make([][]at, n)}
+	start := make([]int, len(groups))
 	for i, g := range groups {
-		f.start[i] = sameStart(g.Counts)
+		start[i] = sameStart(g.Counts)
 	}
-	heads := make([]int, n)
+	// The merge is split by identity into ranges, merged side by side (at
+	// 1M goroutines a moment it was a tenth of a second on one core): an
+	// identity's entries in every moment fall in one range, and what the
+	// followers count are sums.
+	bounds := idRanges(b.ms, idRangeParts(), idRangeMin)
+	fs := make([]*follower, len(bounds)-1)
+	var wg sync.WaitGroup
+	for p := range fs {
+		f := &follower{n: n, start: start, same: make([]int, len(groups)), always: make([]int, len(groups)),
+			stayed: make([]int, len(groups)), cpu: make([]time.Duration, len(groups)), cpuThreads: make([]int, len(groups)),
+			sets: make([][]at, n)}
+		fs[p] = f
+		wg.Go(func() { f.merge(b.ms, bounds[p], bounds[p+1]) })
+	}
+	wg.Wait()
+	for i, g := range groups {
+		for _, f := range fs {
+			g.Same += f.same[i]
+			g.Always += f.always[i]
+			g.Stayed += f.stayed[i]
+			g.CPU += f.cpu[i]
+			g.CPUThreads += f.cpuThreads[i]
+		}
+	}
+	for _, mb := range b.ms {
+		mb.ids, mb.table = nil, nil
+	}
+}
+
+// idRangeMin is how many identities a range of the merge is worth: fewer
+// are merged faster than a goroutine starts. idRangeParts is how many
+// ranges at most. Variables for tests.
+var (
+	idRangeMin   = 1 << 16
+	idRangeParts = func() int { return runtime.GOMAXPROCS(0) }
+)
+
+// idRanges splits the moments' sorted identities into at most parts
+// ranges of at least minPart identities (all moments counted), cut
+// between identities: range p is, in every moment m, its entries from
+// bounds[p][m] to bounds[p+1][m].
+func idRanges(ms []*momentBuild, parts, minPart int) [][]int {
+	total, big := 0, 0
+	for m, mb := range ms {
+		total += len(mb.ids)
+		if len(mb.ids) > len(ms[big].ids) {
+			big = m
+		}
+	}
+	parts = max(1, min(parts, total/max(minPart, 1)))
+	bounds := make([][]int, 0, parts+1)
+	bounds = append(bounds, make([]int, len(ms)))
+	ids := ms[big].ids
+	for p := 1; p < parts; p++ {
+		// The range ends before the identity at the largest moment's p-th
+		// quantile, in every moment.
+		cut := ids[p*len(ids)/parts].id
+		b := make([]int, len(ms))
+		for m, mb := range ms {
+			b[m], _ = slices.BinarySearchFunc(mb.ids, cut, func(e idEntry, id int64) int { return cmp.Compare(e.id, id) })
+		}
+		bounds = append(bounds, b)
+	}
+	end := make([]int, len(ms))
+	for m, mb := range ms {
+		end[m] = len(mb.ids)
+	}
+	return append(bounds, end)
+}
+
+// merge follows every identity whose entries are, in each moment m, from
+// from[m] to to[m] of the moment's sorted identities.
+func (f *follower) merge(ms []*momentBuild, from, to []int) {
+	heads := slices.Clone(from)
 	for {
 		cur, any := int64(0), false
-		for m, mb := range b.ms {
-			if heads[m] < len(mb.ids) {
+		for m, mb := range ms {
+			if heads[m] < to[m] {
 				if id := mb.ids[heads[m]].id; !any || id < cur {
 					cur, any = id, true
 				}
 			}
 		}
 		if !any {
-			break
+			return
 		}
-		for m, mb := range b.ms {
+		for m, mb := range ms {
 			set := f.sets[m][:0]
-			for ; heads[m] < len(mb.ids) && mb.ids[heads[m]].id == cur; heads[m]++ {
+			for ; heads[m] < to[m] && mb.ids[heads[m]].id == cur; heads[m]++ {
 				e := mb.ids[heads[m]]
 				s := mb.table[e.slot]
 				set = place(set, at{g: s.gi, c: s.ci, cpu: e.cpu})
@@ -705,13 +778,6 @@ func (b *builder) identities() {
 			f.sets[m] = set
 		}
 		f.follow()
-	}
-	for i, g := range groups {
-		g.Same, g.Always, g.Stayed = f.same[i], f.always[i], f.stayed[i]
-		g.CPU, g.CPUThreads = f.cpu[i], f.cpuThreads[i]
-	}
-	for _, mb := range b.ms {
-		mb.ids, mb.table = nil, nil
 	}
 }
 

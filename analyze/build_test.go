@@ -95,7 +95,19 @@ func oracleSame(counts []int, ids []map[int64]string) int {
 // maps per group and moment, on random moments: duplicate ids in one
 // moment (the later wins), threads that leave and come back, culprits
 // that change, CPU printed at some moments only.
+//
+// It runs twice: as one merge, and split into up to three ranges of any
+// size (cuts fall between duplicate ids, ranges come out empty).
 func TestIdentitiesMatchMaps(t *testing.T) {
+	t.Run("one range", identitiesMatchMaps)
+	t.Run("ranges", func(t *testing.T) {
+		defer func(m int, p func() int) { idRangeMin, idRangeParts = m, p }(idRangeMin, idRangeParts)
+		idRangeMin, idRangeParts = 1, func() int { return 3 }
+		identitiesMatchMaps(t)
+	})
+}
+
+func identitiesMatchMaps(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	for trial := range 3000 {
 		n := 1 + rng.Intn(5)
