@@ -34,10 +34,27 @@ func (o Options) ParseFile(path string) ([]*Dump, error) {
 	}
 	defer f.Close()
 	jfrPath := ""
+	size := int64(0)
 	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
 		jfrPath = path // jfr reads the file itself; a pipe is copied first
+		size = st.Size()
 	}
-	return o.parse(path, bufio.NewReaderSize(f, 1<<20), jfrPath)
+	return o.parse(path, bufio.NewReaderSize(f, readSize(size)), jfrPath)
+}
+
+// readSize is the read buffer for a file of size bytes (0 when unknown):
+// 1 MiB, and for a file above 64 MiB a 64th of it, up to 8 MiB. A read of
+// a file in the page cache is a fraction of a millisecond of copying,
+// long enough for the Go scheduler to hand the reading goroutine's P to
+// another goroutine when one is waiting, as when three moments are parsed
+// on two cores: each read of 1 MiB then cost two thread switches and left
+// a core idle between them. 3 × 1M goroutines (911 MB a file), load
+// only, 6 interleaved runs: 3.47 -> 2.86 s wall, 6.21 -> 5.47 CPU-s,
+// 0.69 -> 0.19 core-seconds idle. The bound keeps many small files from
+// holding large buffers.
+func readSize(size int64) int {
+	const least, most = 1 << 20, 8 << 20
+	return int(max(least, min(size/64, most)))
 }
 
 // Parse reads every dump in r; name is used in positions and errors. The
