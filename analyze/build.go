@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/dumpdiff/dumpdiff/parse"
 )
@@ -690,9 +691,16 @@ func (b *builder) identities() {
 	fs := make([]*follower, len(bounds)-1)
 	var wg sync.WaitGroup
 	for p := range fs {
-		f := &follower{n: n, start: start, same: make([]int, len(groups)), always: make([]int, len(groups)),
-			stayed: make([]int, len(groups)), cpu: make([]time.Duration, len(groups)), cpuThreads: make([]int, len(groups)),
-			sets: make([][]at, n)}
+		// What a follower writes for every identity is its own, each slice
+		// with a cache line's room on either side: the followers' small
+		// slices, allocated side by side, shared cache lines, and the
+		// merge on two cores took four times the CPU of one and longer.
+		g := len(groups)
+		f := &follower{n: n, start: start, same: padded[int](g), always: padded[int](g), stayed: padded[int](g),
+			cpu: padded[time.Duration](g), cpuThreads: padded[int](g), sets: padded[[]at](n)}
+		for m := range f.sets {
+			f.sets[m] = padded[at](8)[:0]
+		}
 		fs[p] = f
 		wg.Go(func() { f.merge(b.ms, bounds[p], bounds[p+1]) })
 	}
@@ -709,6 +717,14 @@ func (b *builder) identities() {
 	for _, mb := range b.ms {
 		mb.ids, mb.table = nil, nil
 	}
+}
+
+// padded returns a slice of n zero values with a cache line's room on
+// either side, so that no other object's writes share its cache lines.
+func padded[T any](n int) []T {
+	var zero T
+	pad := 64/max(1, int(unsafe.Sizeof(zero))) + 1
+	return make([]T, n+2*pad)[pad : pad+n : pad+n]
 }
 
 // idRangeMin is how many identities a range of the merge is worth: fewer
@@ -755,7 +771,9 @@ func idRanges(ms []*momentBuild, parts, minPart int) [][]int {
 // merge follows every identity whose entries are, in each moment m, from
 // from[m] to to[m] of the moment's sorted identities.
 func (f *follower) merge(ms []*momentBuild, from, to []int) {
-	heads := slices.Clone(from)
+	heads := padded[int](len(from)) // written for every identity: padded too
+	copy(heads, from)
+	seen := padded[int32](16)[:0]
 	for {
 		cur, any := int64(0), false
 		for m, mb := range ms {
@@ -777,7 +795,7 @@ func (f *follower) merge(ms []*momentBuild, from, to []int) {
 			}
 			f.sets[m] = set
 		}
-		f.follow()
+		seen = f.follow(seen)
 	}
 }
 
@@ -820,7 +838,6 @@ type follower struct {
 	cpu                  []time.Duration
 	cpuThreads           []int
 	sets                 [][]at // per moment, where the identity being followed is
-	seen                 []int32
 }
 
 func find(set []at, g int32) (at, bool) {
@@ -832,8 +849,9 @@ func find(set []at, g int32) (at, bool) {
 	return at{}, false
 }
 
-// follow counts one identity, at f.sets.
-func (f *follower) follow() {
+// follow counts one identity, at f.sets; seen is room for the groups it
+// was in (returned, to be given again).
+func (f *follower) follow(seen []int32) []int32 {
 	n, sets := f.n, f.sets
 	if n >= 2 {
 		// Always: in the group, with one culprit, at every moment.
@@ -887,13 +905,13 @@ func (f *follower) follow() {
 	}
 	// CPU: between the first and the last moment it printed one, in each
 	// group it was in.
-	f.seen = f.seen[:0]
+	seen = seen[:0]
 	for _, set := range sets {
 		for _, a := range set {
-			if slices.Contains(f.seen, a.g) {
+			if slices.Contains(seen, a.g) {
 				continue
 			}
-			f.seen = append(f.seen, a.g)
+			seen = append(seen, a.g)
 			first, last := -1, -1
 			var v0, v1 time.Duration
 			for m := range n {
@@ -912,6 +930,7 @@ func (f *follower) follow() {
 			}
 		}
 	}
+	return seen
 }
 
 // ranked returns the entries of m, most common first.
