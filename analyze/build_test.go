@@ -220,4 +220,13 @@ func TestSortIDs(t *testing.T) {
 			}
 		}
 	}
+	// In order already (equal ids side by side): given back as it is.
+	ids := make([]idEntry, 1000)
+	for i := range ids {
+		ids[i] = idEntry{id: int64(i/3) - 100, pos: int32(i)}
+	}
+	want := slices.Clone(ids)
+	if got := sortIDs(ids); !slices.Equal(got, want) {
+		t.Fatalf("ids in order came back out of order")
+	}
 }
