@@ -750,10 +750,10 @@ func idRanges(ms []*momentBuild, parts, minPart int) [][]int {
 	parts = max(1, min(parts, total/max(minPart, 1)))
 	bounds := make([][]int, 0, parts+1)
 	bounds = append(bounds, make([]int, len(ms)))
-	ids := ms[big].ids
 	for p := 1; p < parts; p++ {
 		// The range ends before the identity at the largest moment's p-th
-		// quantile, in every moment.
+		// quantile, in every moment (parts > 1: there is a largest).
+		ids := ms[big].ids
 		cut := ids[p*len(ids)/parts].id
 		b := make([]int, len(ms))
 		for m, mb := range ms {

@@ -230,3 +230,11 @@ func TestSortIDs(t *testing.T) {
 		t.Fatalf("ids in order came back out of order")
 	}
 }
+
+// TestAnalyzeNoMoments: no input is an empty analysis, not a panic (the
+// identities' ranges had indexed the largest moment of none).
+func TestAnalyzeNoMoments(t *testing.T) {
+	if r := Analyze(nil, Options{}); len(r.Moments) != 0 || len(r.Pools) != 0 {
+		t.Errorf("no input: %d moments, %d pools", len(r.Moments), len(r.Pools))
+	}
+}
