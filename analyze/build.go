@@ -432,7 +432,7 @@ func appendJVMKey(dst []byte, t *parse.Thread) []byte {
 	if t.JVM != nil && t.StateDetail != "" {
 		dst = append(append(dst, "\nd "...), t.StateDetail...)
 	}
-	for _, l := range t.Locks {
+	for _, l := range t.Locks() {
 		dst = append(append(append(dst, "\nl "...), l.Kind...), ' ')
 		dst = append(dst, l.Class...)
 	}

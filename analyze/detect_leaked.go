@@ -157,7 +157,7 @@ func isLeaked(t *parse.Thread, d *parse.Dump) bool {
 	if d != nil && d.Kind == "goroutineleak" {
 		return true
 	}
-	for _, fl := range t.Flags {
+	for _, fl := range t.Flags() {
 		if fl == "leaked" {
 			return true
 		}

@@ -79,7 +79,7 @@ func (g *lockGraph) blockedOn(d *parse.Dump, cycle []*parse.Thread) []*parse.Thr
 func holders(d *parse.Dump) map[string]*parse.Thread {
 	h := map[string]*parse.Thread{}
 	for _, t := range d.Threads {
-		for _, l := range t.Locks {
+		for _, l := range t.Locks() {
 			if (l.Kind == parse.LockHeld || l.Kind == parse.LockOwnable) && l.Address != "" {
 				// A thread in Object.wait() prints "locked" for a monitor it released; the
 				// "waiting on" line for the same address says so.
@@ -93,7 +93,7 @@ func holders(d *parse.Dump) map[string]*parse.Thread {
 }
 
 func releasedByWait(t *parse.Thread, addr string) bool {
-	for _, l := range t.Locks {
+	for _, l := range t.Locks() {
 		if l.Kind == parse.LockWaitingOn && l.Address == addr {
 			return true
 		}
@@ -104,7 +104,7 @@ func releasedByWait(t *parse.Thread, addr string) bool {
 // waitsFor returns the lock a thread is blocked on: a monitor it waits to
 // lock, or a j.u.c lock it parks for; "" if none.
 func waitsFor(t *parse.Thread) (addr, class string) {
-	for _, l := range t.Locks {
+	for _, l := range t.Locks() {
 		switch l.Kind {
 		case parse.LockWaitingTo, parse.LockReLocking:
 			return l.Address, l.Class

@@ -244,7 +244,7 @@ func anyPrefix(fn string, prefixes []string) bool {
 // monitorClass is the class of the object a JVM thread waits on
 // (Object.wait), when it is not the JDK's: "com.sap.engine.lib.util.WaitQueue".
 func monitorClass(t *parse.Thread) string {
-	for _, l := range t.Locks {
+	for _, l := range t.Locks() {
 		if l.Kind != parse.LockWaitingOn || l.Class == "" {
 			continue
 		}

@@ -418,7 +418,7 @@ func (s *Signature) matches(t *parse.Thread) bool {
 }
 
 func hasLockKind(t *parse.Thread, kinds []parse.LockKind) bool {
-	for _, l := range t.Locks {
+	for _, l := range t.Locks() {
 		for _, k := range kinds {
 			if l.Kind == k {
 				return true

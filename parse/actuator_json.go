@@ -205,23 +205,23 @@ func actuatorToThread(at *actuatorThread, in *interner) *Thread {
 		if at.LockOwnerName != nil && at.LockOwnerID != -1 {
 			l.Owner = in.str(*at.LockOwnerName)
 		}
-		t.Locks = append(t.Locks, l)
+		t.JVM.Locks = append(t.JVM.Locks, l)
 	}
 	// Monitors in frame order, as a text dump lists them.
 	for depth := 0; depth < len(at.StackTrace); depth++ {
 		for i := range at.LockedMonitors {
 			if m := &at.LockedMonitors[i]; m.LockedStackDepth == depth {
-				t.Locks = append(t.Locks, actuatorLockOf(LockHeld, &m.actuatorLock, depth, in))
+				t.JVM.Locks = append(t.JVM.Locks, actuatorLockOf(LockHeld, &m.actuatorLock, depth, in))
 			}
 		}
 	}
 	for i := range at.LockedMonitors {
 		if m := &at.LockedMonitors[i]; m.LockedStackDepth < 0 || m.LockedStackDepth >= len(at.StackTrace) {
-			t.Locks = append(t.Locks, actuatorLockOf(LockHeld, &m.actuatorLock, -1, in)) // a depth outside the stack
+			t.JVM.Locks = append(t.JVM.Locks, actuatorLockOf(LockHeld, &m.actuatorLock, -1, in)) // a depth outside the stack
 		}
 	}
 	for i := range at.LockedSynchronizers {
-		t.Locks = append(t.Locks, actuatorLockOf(LockOwnable, &at.LockedSynchronizers[i], -1, in))
+		t.JVM.Locks = append(t.JVM.Locks, actuatorLockOf(LockOwnable, &at.LockedSynchronizers[i], -1, in))
 	}
 	if len(t.Frames) == 0 {
 		t.NoStack = true

@@ -90,7 +90,7 @@ func TestActuatorText(t *testing.T) {
 	}
 	w, fin := d.Threads[0], d.Threads[1]
 	wantLock := Lock{Kind: LockParking, Address: "2a84aee7", Class: "java.util.concurrent.locks.ReentrantLock$NonfairSync", Owner: "holder"}
-	if diff := cmp.Diff([]Lock{wantLock}, w.Locks); diff != "" {
+	if diff := cmp.Diff([]Lock{wantLock}, w.Locks()); diff != "" {
 		t.Errorf("w's locks (-want +got):\n%s", diff)
 	}
 	if fin.Name != "Finalizer" || fin.ID != 0 || fin.State != "WAITING" || len(fin.Frames) != 1 || fin.Line != 13 {
@@ -118,7 +118,7 @@ type lockView struct {
 func viewThreads(d *Dump) []lockView {
 	var out []lockView
 	for _, t := range d.Threads {
-		v := lockView{Name: t.Name, ID: t.ID, State: t.State, Locks: t.Locks}
+		v := lockView{Name: t.Name, ID: t.ID, State: t.State, Locks: t.Locks()}
 		for _, f := range t.Frames {
 			v.Frames = append(v.Frames, *f)
 		}
@@ -175,18 +175,18 @@ func TestActuatorLocks(t *testing.T) {
 	}
 	waits := func(name string) Lock {
 		th := byName[name]
-		if th == nil || len(th.Locks) == 0 {
+		if th == nil || len(th.Locks()) == 0 {
 			t.Fatalf("%s: no thread or no lock", name)
 		}
-		return th.Locks[0]
+		return th.Locks()[0]
 	}
 	holds := func(name, addr string, kind LockKind) {
-		for _, l := range byName[name].Locks {
+		for _, l := range byName[name].Locks() {
 			if l.Address == addr && l.Kind == kind {
 				return
 			}
 		}
-		t.Errorf("%s does not hold %s (%s): %+v", name, addr, kind, byName[name].Locks)
+		t.Errorf("%s does not hold %s (%s): %+v", name, addr, kind, byName[name].Locks())
 	}
 	ls, af := waits("ledger-sync"), waits("audit-flush")
 	if ls.Kind != LockWaitingTo || ls.Owner != "audit-flush" || af.Kind != LockWaitingTo || af.Owner != "ledger-sync" {
@@ -273,7 +273,7 @@ func FuzzActuatorText(f *testing.F) {
 func checkLockFrames(t *testing.T, dumps []*Dump) {
 	for _, d := range dumps {
 		for _, th := range d.Threads {
-			for _, l := range th.Locks {
+			for _, l := range th.Locks() {
 				if l.Frame < -1 || l.Frame >= len(th.Frames) {
 					t.Fatalf("lock %+v after frame %d of %d", l, l.Frame, len(th.Frames))
 				}

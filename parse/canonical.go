@@ -103,7 +103,7 @@ func writeThread(w *bufio.Writer, t *Thread) {
 	if j.Allocated != 0 {
 		fmt.Fprintf(&b, " allocated=%d", j.Allocated)
 	}
-	for _, f := range t.Flags {
+	for _, f := range t.Flags() {
 		fmt.Fprintf(&b, " flag=%q", f)
 	}
 	if x.Bubble != 0 {
@@ -140,7 +140,7 @@ func writeThread(w *bufio.Writer, t *Thread) {
 	}
 	for i, f := range t.Frames {
 		writeFrame(w, "    ", f)
-		for _, l := range t.Locks {
+		for _, l := range t.Locks() {
 			if l.Frame == i {
 				writeLock(w, l)
 			}
@@ -149,7 +149,7 @@ func writeThread(w *bufio.Writer, t *Thread) {
 	if x.FramesElided {
 		fmt.Fprintf(w, "    ...elided %d\n", x.ElidedCount)
 	}
-	for _, l := range t.Locks {
+	for _, l := range t.Locks() {
 		if l.Frame < 0 || l.Frame >= len(t.Frames) {
 			writeLock(w, l)
 		}

@@ -363,7 +363,7 @@ func (b *goBuilder) parseHeader(line []byte, id int64, t *Thread) bool {
 	if !parseGoHeaderRest(line, b.in, t) {
 		return false
 	}
-	if t.Labels == nil && t.Flags == nil && t.GoExtra == nil {
+	if t.Labels == nil && t.GoExtra == nil { // (flags are in GoExtra)
 		open := bytes.IndexByte(line, '[') // found: parseGoHeader needs one
 		st := line[open:]
 		e := &b.statuses[len(st)%len(b.statuses)]

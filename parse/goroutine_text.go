@@ -858,7 +858,8 @@ peel:
 	}
 	t.State = goWaitReason(reason, in)
 	for i := nf - 1; i >= 0; i-- {
-		t.Flags = append(t.Flags, flags[i])
+		x := t.extra()
+		x.Flags = append(x.Flags, flags[i])
 	}
 	for len(more) > 0 {
 		var part []byte
@@ -884,7 +885,8 @@ peel:
 		case len(part) == 0:
 			return false
 		default:
-			t.Flags = append(t.Flags, in.bytes(part))
+			x := t.extra()
+			x.Flags = append(x.Flags, in.bytes(part))
 		}
 	}
 	return true

@@ -86,7 +86,7 @@ func TestParseGoHeader(t *testing.T) {
 			if !parseGoHeader([]byte(tt.line), newInterner(), &th) {
 				t.Fatalf("parseGoHeader(%q) = false", tt.line)
 			}
-			got := header{ID: th.ID, State: th.State, WaitMinutes: th.WaitMinutes, Flags: th.Flags, Bubble: th.Extra().Bubble, Labels: th.Labels}
+			got := header{ID: th.ID, State: th.State, WaitMinutes: th.WaitMinutes, Flags: th.Flags(), Bubble: th.Extra().Bubble, Labels: th.Labels}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("parseGoHeader(%q) (-want +got):\n%s", tt.line, diff)
 			}
@@ -194,7 +194,7 @@ func TestParseGoTextShapes(t *testing.T) {
 			want: []*Dump{{
 				Source: Source{File: "test.txt", Line: 1}, Format: FormatGoText,
 				Threads: []*Thread{{
-					ID: 7, State: "sleep", Flags: []string{"locked to thread"}, Weight: 1, Line: 1,
+					ID: 7, State: "sleep", GoExtra: &GoExtra{Flags: []string{"locked to thread"}}, Weight: 1, Line: 1,
 					Frames: []*Frame{
 						fr("time.Sleep", "/usr/local/go/src/runtime/time.go", 188),
 						fr("main.goSleep", "/src/cgo.go", 53),

@@ -143,24 +143,24 @@ func parseJVMJSON(name string, data []byte, in *interner) ([]*Dump, error) {
 			}
 			p := pending{t: t}
 			if jt.ParkBlocker != nil {
-				t.Locks = append(t.Locks, jsonLock(LockParking, jt.ParkBlocker.Object, 0, in))
+				t.JVM.Locks = append(t.JVM.Locks, jsonLock(LockParking, jt.ParkBlocker.Object, 0, in))
 				if jt.ParkBlocker.Owner != nil {
 					p.owner = int64(*jt.ParkBlocker.Owner)
 				}
 			}
 			if jt.BlockedOn != "" {
-				t.Locks = append(t.Locks, jsonLock(LockWaitingTo, jt.BlockedOn, 0, in))
+				t.JVM.Locks = append(t.JVM.Locks, jsonLock(LockWaitingTo, jt.BlockedOn, 0, in))
 			}
 			if jt.WaitingOn != "" {
-				t.Locks = append(t.Locks, jsonLock(LockWaitingOn, jt.WaitingOn, 0, in))
+				t.JVM.Locks = append(t.JVM.Locks, jsonLock(LockWaitingOn, jt.WaitingOn, 0, in))
 			}
 			for _, m := range jt.MonitorsOwned {
 				for _, o := range m.Locks {
 					if o == nil {
-						t.Locks = append(t.Locks, Lock{Kind: LockEliminated, Frame: m.Depth})
+						t.JVM.Locks = append(t.JVM.Locks, Lock{Kind: LockEliminated, Frame: m.Depth})
 						continue
 					}
-					t.Locks = append(t.Locks, jsonLock(LockHeld, *o, m.Depth, in))
+					t.JVM.Locks = append(t.JVM.Locks, jsonLock(LockHeld, *o, m.Depth, in))
 				}
 			}
 			if jt.Carrier != nil {
@@ -184,7 +184,7 @@ func parseJVMJSON(name string, data []byte, in *interner) ([]*Dump, error) {
 			}
 		}
 		if p.owner != 0 {
-			p.t.Locks[0].Owner = threadNameByID(byID, p.owner)
+			p.t.JVM.Locks[0].Owner = threadNameByID(byID, p.owner)
 		}
 	}
 	return []*Dump{d}, nil

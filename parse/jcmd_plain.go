@@ -92,7 +92,7 @@ func parseJVMPlain(p *textParser) *Dump {
 		case t != nil && len(tl) > 1 && tl[0] == '-' && tl[1] == ' ':
 			if l, ok := parseLockLine(tl[2:], p.in, false); ok {
 				l.Frame = len(t.Frames) - 1
-				t.Locks = append(t.Locks, l)
+				t.JVM.Locks = append(t.JVM.Locks, l)
 				continue
 			}
 		case t != nil:

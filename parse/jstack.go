@@ -467,7 +467,7 @@ func (s *jstackScanner) threadLine(line, t []byte) bool {
 		} else {
 			l.Frame = len(s.fbuf) - 1
 		}
-		th.Locks = append(th.Locks, l)
+		th.JVM.Locks = append(th.JVM.Locks, l)
 		return true
 	case bytes.HasPrefix(t, prefixState):
 		st, detail := parseStateLine(t[len(prefixState):])
@@ -674,13 +674,13 @@ func (s *jstackScanner) endThread() {
 		frames = append(frames, th.Frames[k:]...)
 		frames = append(frames, th.Frames[:k]...)
 		th.Frames = frames
-		for i := range th.Locks {
-			switch f := th.Locks[i].Frame; {
+		for i := range th.Locks() {
+			switch f := th.JVM.Locks[i].Frame; {
 			case f < 0:
 			case f < k:
-				th.Locks[i].Frame = f + (n - k)
+				th.JVM.Locks[i].Frame = f + (n - k)
 			default:
-				th.Locks[i].Frame = f - k
+				th.JVM.Locks[i].Frame = f - k
 			}
 		}
 	}

@@ -127,7 +127,7 @@ func TestJVMTextBadThreadLines(t *testing.T) {
 			if diff := cmp.Diff(want.Frames, got.Frames); diff != "" {
 				t.Errorf("frames of %q (-intact +damaged):\n%s", tt.thread, diff)
 			}
-			if diff := cmp.Diff(want.Locks, got.Locks); diff != "" {
+			if diff := cmp.Diff(want.Locks(), got.Locks()); diff != "" {
 				t.Errorf("locks of %q (-intact +damaged):\n%s", tt.thread, diff)
 			}
 		})

@@ -281,11 +281,11 @@ func TestJstackDump(t *testing.T) {
 			{ID: 17, Name: "lock-holder",
 				State:  "TIMED_WAITING",
 				Frames: []*Frame{sleep, forever},
-				Locks: []Lock{
-					{Kind: LockHeld, Address: "0x000000069e01b000", Class: "java.lang.Object", Frame: 1},
-					{Kind: LockOwnable, Address: "0x000000069e01b118", Class: "java.util.concurrent.locks.ReentrantLock$NonfairSync", Frame: -1},
-				},
-				Weight: 1, Line: 5, JVM: &JVM{NativeID: "0x5cf9", TID: "0x1", Daemon: true, Priority: 5, StateDetail: "sleeping", CPU: 300 * time.Microsecond, Elapsed: 870 * time.Millisecond}},
+				Weight: 1, Line: 5, JVM: &JVM{NativeID: "0x5cf9", TID: "0x1", Daemon: true, Priority: 5, StateDetail: "sleeping", CPU: 300 * time.Microsecond, Elapsed: 870 * time.Millisecond,
+					Locks: []Lock{
+						{Kind: LockHeld, Address: "0x000000069e01b000", Class: "java.lang.Object", Frame: 1},
+						{Kind: LockOwnable, Address: "0x000000069e01b118", Class: "java.util.concurrent.locks.ReentrantLock$NonfairSync", Frame: -1},
+					}}},
 			{ID: 6, Name: "C1 CompilerThread0", State: "RUNNABLE", Weight: 1, Line: 14, JVM: &JVM{NativeID: "0x3", TID: "0x2", Daemon: true, Priority: 9, StateDetail: "waiting on condition", CPU: time.Millisecond, Elapsed: time.Second}},
 			{Name: "GC Thread#0", NoStack: true, Weight: 1, Line: 18, JVM: &JVM{NativeID: "0x229e", TID: "0x3", StateDetail: "runnable", CPU: 650 * time.Microsecond, Elapsed: 2390 * time.Millisecond}},
 		},
@@ -326,7 +326,7 @@ func TestJstackCarrier(t *testing.T) {
 		{Kind: LockHeld, Address: "0x10", Class: "java.lang.Object", Frame: 2},
 		{Kind: LockHeld, Address: "0x20", Class: "org.example.Work", Frame: 0},
 	}
-	if diff := cmp.Diff(wantLocks, th[0].Locks); diff != "" {
+	if diff := cmp.Diff(wantLocks, th[0].Locks()); diff != "" {
 		t.Errorf("locks (-want +got):\n%s", diff)
 	}
 	if th[0].MountedVirtual != 206 {

@@ -129,7 +129,7 @@ func FuzzJVMText(f *testing.F) {
 				}
 			}
 			for _, th := range d.Threads {
-				for _, l := range th.Locks {
+				for _, l := range th.Locks() {
 					if l.Frame >= len(th.Frames) {
 						t.Fatalf("lock %+v after frame %d of %d", l, l.Frame, len(th.Frames))
 					}

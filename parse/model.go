@@ -165,14 +165,11 @@ type Thread struct {
 	// NoStack is true when the runtime printed no stack ("goroutine running on
 	// other thread; stack unavailable", JVM non-Java threads).
 	NoStack bool
-	// Flags are the extra Go header words ("locked to thread", "durable",
-	// "leaked", "syscall"...), in printed order; nil if none.
-	Flags []string
-	Locks []Lock
 	// GoExtra holds what few goroutines print (elided frames, a synctest
-	// bubble, ancestors); nil when none does, and for the JVM. Its fields
-	// read as the thread's own; a reader checks t.GoExtra != nil or uses
-	// t.Extra(). (Behind a pointer: 40 bytes a goroutine otherwise.)
+	// bubble, ancestors, header flags); nil when none does, and for the
+	// JVM. Its fields read as the thread's own; a reader checks
+	// t.GoExtra != nil or uses t.Extra() (t.Flags() for the flags).
+	// (Behind a pointer: 64 bytes a goroutine otherwise.)
 	*GoExtra
 	// JVM holds what only JVM dumps print; nil for goroutines. Its fields
 	// read as the thread's own (t.NativeID), so a reader that may see a
@@ -193,6 +190,27 @@ type GoExtra struct {
 	Bubble int64
 	// Ancestors are GODEBUG=tracebackancestors=N blocks; nil if none.
 	Ancestors []Ancestor
+	// Flags are the extra header words ("locked to thread", "durable",
+	// "leaked", "syscall"...), in printed order; nil if none. Read them
+	// with Thread.Flags.
+	Flags []string
+}
+
+// Flags returns t's Go header flags (GoExtra.Flags); nil if none.
+func (t *Thread) Flags() []string {
+	if t.GoExtra == nil {
+		return nil
+	}
+	return t.GoExtra.Flags
+}
+
+// Locks returns t's JVM lock lines (JVM.Locks); nil if none, and for
+// goroutines.
+func (t *Thread) Locks() []Lock {
+	if t.JVM == nil {
+		return nil
+	}
+	return t.JVM.Locks
 }
 
 // Extra returns t's GoExtra, the zero one when it has none.
@@ -240,6 +258,10 @@ type JVM struct {
 	// Container is the jcmd JSON/plain thread container ("<root>",
 	// "java.util.concurrent.ThreadPoolExecutor@5a2e4553"); empty otherwise.
 	Container string
+	// Locks are the lock lines under the stack ("- locked <0x...>", "-
+	// parking to wait for", ownable synchronizers), in printed order; nil
+	// if none. Read them with Thread.Locks.
+	Locks []Lock
 }
 
 // Java returns t's JVM part, the zero JVM for a goroutine: for readers

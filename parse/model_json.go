@@ -48,9 +48,9 @@ func (t *Thread) MarshalJSON() ([]byte, error) {
 	return json.Marshal(threadJSON{
 		ID: t.ID, Name: t.Name, NativeID: j.NativeID, TID: j.TID, Daemon: j.Daemon, Priority: j.Priority,
 		OSPriority: j.OSPriority, State: t.State, StateDetail: j.StateDetail, WaitMinutes: t.WaitMinutes,
-		CPU: j.CPU, Elapsed: j.Elapsed, Allocated: j.Allocated, Flags: t.Flags, WaitAddr: t.WaitAddr,
+		CPU: j.CPU, Elapsed: j.Elapsed, Allocated: j.Allocated, Flags: t.Flags(), WaitAddr: t.WaitAddr,
 		Bubble: x.Bubble, Labels: t.Labels, Frames: t.Frames, FramesElided: x.FramesElided,
-		ElidedCount: x.ElidedCount, NoStack: t.NoStack, Locks: t.Locks, CreatedBy: t.CreatedBy,
+		ElidedCount: x.ElidedCount, NoStack: t.NoStack, Locks: t.Locks(), CreatedBy: t.CreatedBy,
 		Ancestors: x.Ancestors, Carrier: j.Carrier, MountedVirtual: j.MountedVirtual, Virtual: j.Virtual,
 		Container: j.Container, Weight: t.Weight, Line: t.Line,
 	})

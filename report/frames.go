@@ -116,7 +116,7 @@ func stackLinesMarked(t *parse.Thread, rt parse.Runtime, mark func(i int) string
 			l += mark(i)
 		}
 		out = append(out, l)
-		for _, l := range t.Locks {
+		for _, l := range t.Locks() {
 			if l.Frame == i {
 				out = append(out, "    "+LockText(l))
 			}
@@ -125,7 +125,7 @@ func stackLinesMarked(t *parse.Thread, rt parse.Runtime, mark func(i int) string
 	if t.Extra().FramesElided {
 		out = append(out, ElidedText(t))
 	}
-	for _, l := range t.Locks {
+	for _, l := range t.Locks() {
 		if l.Frame < 0 {
 			out = append(out, LockText(l))
 		}

@@ -38,7 +38,7 @@ func handmade() *analyze.Result {
 	}
 	stack := func(name string, frames ...*parse.Frame) *parse.Thread {
 		return &parse.Thread{Name: name, State: "RUNNABLE", Frames: frames, Weight: 1,
-			Locks: []parse.Lock{{Kind: parse.LockHeld, Address: "0x000000076ab62208", Class: "java.lang.Object", Frame: 1}}}
+			JVM: &parse.JVM{Locks: []parse.Lock{{Kind: parse.LockHeld, Address: "0x000000076ab62208", Class: "java.lang.Object", Frame: 1}}}}
 	}
 	idle := &analyze.Group{Pool: "http-nio-8080-exec-*", State: "idle-pool", Category: analyze.Idle,
 		Explain: "parked waiting for work", TopFrame: park.Func, Counts: []int{10, 0, 0, 0},

@@ -422,7 +422,7 @@ func (v *htmlView) stack(b *strings.Builder, sg StackGroup) {
 			cls = ` class="` + strings.TrimSpace(cls) + `"`
 		}
 		fmt.Fprintf(b, "<li%s>%s%s", cls, he(frameLine(f, v.runtime)), tags)
-		for _, l := range t.Locks {
+		for _, l := range t.Locks() {
 			if l.Frame == i {
 				fmt.Fprintf(b, `<div class="lock">%s</div>`, he(LockText(l)))
 			}
@@ -436,7 +436,7 @@ func (v *htmlView) stack(b *strings.Builder, sg StackGroup) {
 			extra = append(extra, l)
 		}
 	}
-	for _, l := range t.Locks {
+	for _, l := range t.Locks() {
 		if l.Frame < 0 {
 			extra = append(extra, LockText(l))
 		}

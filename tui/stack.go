@@ -113,7 +113,7 @@ func stackLines(t *parse.Thread, mk marks) (lines []stackLine, culpritAt int) {
 		}
 	}
 	locks := make(map[int][]parse.Lock)
-	for _, l := range t.Locks {
+	for _, l := range t.Locks() {
 		locks[l.Frame] = append(locks[l.Frame], l)
 	}
 	for i, f := range t.Frames {
