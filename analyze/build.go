@@ -85,13 +85,13 @@ func identity(rt parse.Runtime, t *parse.Thread) threadID {
 	j := t.Java()
 	switch {
 	case j.NativeID != "":
-		return threadID{s: t.Name + "\x00" + j.NativeID}
+		return threadID{s: t.Name() + "\x00" + j.NativeID}
 	case j.TID != "":
-		return threadID{s: t.Name + "\x00" + j.TID}
+		return threadID{s: t.Name() + "\x00" + j.TID}
 	case t.ID != 0:
-		return threadID{s: t.Name, n: t.ID}
+		return threadID{s: t.Name(), n: t.ID}
 	}
-	return threadID{s: t.Name}
+	return threadID{s: t.Name()}
 }
 
 // momentBuild is one moment's part of the build.
@@ -546,7 +546,7 @@ func (b *builder) merge(mb *momentBuild) {
 
 // threadLabel names a thread in samples: the JVM name, or "goroutine N".
 func threadLabel(rt parse.Runtime, t *parse.Thread) string {
-	if rt == parse.RuntimeGo || t.Name == "" {
+	if rt == parse.RuntimeGo || t.Name() == "" {
 		if t.ID != 0 {
 			return "goroutine " + strconv.FormatInt(t.ID, 10)
 		}
@@ -555,7 +555,7 @@ func threadLabel(rt parse.Runtime, t *parse.Thread) string {
 		}
 		return "goroutine"
 	}
-	return t.Name
+	return t.Name()
 }
 
 func (b *builder) finish() {

@@ -144,7 +144,7 @@ func subset(c []*parse.Thread, in map[*parse.Thread]bool) bool {
 func cycleKey(ts []*parse.Thread) string {
 	var ns []string
 	for _, t := range ts {
-		ns = append(ns, t.Name)
+		ns = append(ns, t.Name())
 	}
 	sort.Strings(ns)
 	return strings.Join(ns, ", ")
@@ -166,7 +166,7 @@ func reportedThreads(d *parse.Dump, dl parse.Deadlock) []*parse.Thread {
 	for _, e := range dl.Cycle {
 		var pick *parse.Thread
 		for _, t := range d.Threads {
-			if t.Name != e.Thread {
+			if t.Name() != e.Thread {
 				continue
 			}
 			if pick == nil {
@@ -178,7 +178,7 @@ func reportedThreads(d *parse.Dump, dl parse.Deadlock) []*parse.Thread {
 			}
 		}
 		if pick == nil {
-			pick = &parse.Thread{Name: e.Thread} // not in the dump: the name alone
+			pick = &parse.Thread{JVM: &parse.JVM{Name: e.Thread}} // not in the dump: the name alone
 		}
 		out = append(out, pick)
 	}

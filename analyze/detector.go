@@ -162,7 +162,7 @@ func (p *Pass) slowInfo(t *parse.Thread) stackInfo {
 	if t.CreatedBy != nil {
 		p.key = append(append(p.key, '\n', 'c'), t.CreatedBy.Func...)
 	}
-	p.key = append(append(p.key, '\n', 'n'), t.Name...)
+	p.key = append(append(p.key, '\n', 'n'), t.Name()...)
 	if si, ok := p.stacks[string(p.key)]; ok { // no allocation on a hit
 		return si
 	}

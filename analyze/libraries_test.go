@@ -111,11 +111,11 @@ func TestLibraryFixtures(t *testing.T) {
 					got = s.ID
 				}
 				if c.state != "" && got != c.state {
-					t.Errorf("%s %d: state %s, want %s", th.Name, th.ID, got, c.state)
+					t.Errorf("%s %d: state %s, want %s", th.Name(), th.ID, got, c.state)
 					continue
 				}
 				if v, _, _ := viaFor(signatures, s, th); c.via != "" && v != c.via {
-					t.Errorf("%s %d: via %q, want %q", th.Name, th.ID, v, c.via)
+					t.Errorf("%s %d: via %q, want %q", th.Name(), th.ID, v, c.via)
 				}
 			}
 			if n < c.min {
@@ -128,7 +128,7 @@ func TestLibraryFixtures(t *testing.T) {
 
 func libraryMatch(byFrame bool, re *regexp.Regexp, th *parse.Thread) bool {
 	if !byFrame {
-		return re.MatchString(th.Name)
+		return re.MatchString(th.Name())
 	}
 	for _, f := range th.Frames {
 		if re.MatchString(f.Func) {

@@ -19,10 +19,10 @@ func poolName(rt parse.Runtime, t *parse.Thread, opt Options) (string, bool) {
 	if j.Container != "" && j.Container != "<root>" {
 		return j.Container, false
 	}
-	if j.Virtual && t.Name == "" {
+	if j.Virtual && t.Name() == "" {
 		return "virtual threads", false
 	}
-	return jvmPoolPattern(t.Name), false
+	return jvmPoolPattern(t.Name()), false
 }
 
 // jvmPoolPattern replaces the trailing counter of a thread name with "*":
@@ -55,7 +55,7 @@ var jvmInternalNames = []string{
 }
 
 func jvmInternal(t *parse.Thread) bool {
-	name := t.Name
+	name := t.Name()
 	for _, n := range jvmInternalNames {
 		if strings.HasSuffix(n, "*") {
 			if strings.HasPrefix(name, n[:len(n)-1]) {

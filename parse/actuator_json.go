@@ -188,7 +188,7 @@ func actuatorToThread(at *actuatorThread, in *interner) *Thread {
 		Weight: 1,
 	}
 	if at.ThreadName != nil {
-		t.Name = in.str(*at.ThreadName)
+		t.JVM.Name = in.str(*at.ThreadName)
 	}
 	if at.ThreadID != nil {
 		t.ID = *at.ThreadID

@@ -93,7 +93,7 @@ func TestActuatorText(t *testing.T) {
 	if diff := cmp.Diff([]Lock{wantLock}, w.Locks()); diff != "" {
 		t.Errorf("w's locks (-want +got):\n%s", diff)
 	}
-	if fin.Name != "Finalizer" || fin.ID != 0 || fin.State != "WAITING" || len(fin.Frames) != 1 || fin.Line != 13 {
+	if fin.Name() != "Finalizer" || fin.ID != 0 || fin.State != "WAITING" || len(fin.Frames) != 1 || fin.Line != 13 {
 		t.Errorf("Finalizer: got %+v", fin)
 	}
 	// "lost" is a name alone followed by a frame: skipped with its entry.
@@ -118,7 +118,7 @@ type lockView struct {
 func viewThreads(d *Dump) []lockView {
 	var out []lockView
 	for _, t := range d.Threads {
-		v := lockView{Name: t.Name, ID: t.ID, State: t.State, Locks: t.Locks()}
+		v := lockView{Name: t.Name(), ID: t.ID, State: t.State, Locks: t.Locks()}
 		for _, f := range t.Frames {
 			v.Frames = append(v.Frames, *f)
 		}
@@ -171,7 +171,7 @@ func TestActuatorLocks(t *testing.T) {
 	}
 	byName := map[string]*Thread{}
 	for _, th := range dumps[0].Threads {
-		byName[th.Name] = th
+		byName[th.Name()] = th
 	}
 	waits := func(name string) Lock {
 		th := byName[name]

@@ -61,8 +61,8 @@ func writeThread(w *bufio.Writer, t *Thread) {
 	if t.ID != 0 {
 		fmt.Fprintf(&b, " id=%d", t.ID)
 	}
-	if t.Name != "" {
-		fmt.Fprintf(&b, " name=%q", t.Name)
+	if t.Name() != "" {
+		fmt.Fprintf(&b, " name=%q", t.Name())
 	}
 	if t.Weight != 1 {
 		fmt.Fprintf(&b, " weight=%d", t.Weight)

@@ -128,9 +128,8 @@ func parseJVMJSON(name string, data []byte, in *interner) ([]*Dump, error) {
 		for _, jt := range c.Threads {
 			t := &Thread{
 				ID:     int64(jt.TID),
-				Name:   in.str(jt.Name),
 				State:  in.str(jt.State),
-				JVM:    &JVM{Virtual: jt.Virtual, Container: container},
+				JVM:    &JVM{Name: in.str(jt.Name), Virtual: jt.Virtual, Container: container},
 				Weight: 1,
 			}
 			for _, s := range jt.Stack {
@@ -193,8 +192,8 @@ func parseJVMJSON(name string, data []byte, in *interner) ([]*Dump, error) {
 // threadNameByID names the thread with the given tid, or "#tid" when it is
 // not in the dump (or has an empty name, as virtual threads often do).
 func threadNameByID(byID map[int64]*Thread, id int64) string {
-	if t := byID[id]; t != nil && t.Name != "" {
-		return t.Name
+	if t := byID[id]; t != nil && t.Name() != "" {
+		return t.Name()
 	}
 	return "#" + strconv.FormatInt(id, 10)
 }

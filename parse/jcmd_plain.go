@@ -133,7 +133,7 @@ func parsePlainHeader(line []byte, in *interner) *Thread {
 		return nil
 	}
 	id, _ := strconv.ParseInt(string(line[1:sp]), 10, 64)
-	th := &Thread{ID: id, Name: in.bytes(rest[1:q]), Weight: 1, JVM: &JVM{}}
+	th := &Thread{ID: id, Weight: 1, JVM: &JVM{Name: in.bytes(rest[1:q])}}
 	for _, w := range bytes.Fields(rest[q+1:]) {
 		switch {
 		case bytes.Equal(w, []byte("virtual")):

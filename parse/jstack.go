@@ -331,7 +331,7 @@ func (s *jstackScanner) line(line, t []byte) bool {
 	indented := len(t) < len(line)
 	if s.nameOnly != nil {
 		if indented && bytes.HasPrefix(t, prefixState) {
-			s.t = &Thread{Name: s.p.in.bytes(bytes.TrimSpace(s.nameOnly)[1 : len(bytes.TrimSpace(s.nameOnly))-1]), Weight: 1, Line: s.nameOnlyNo, JVM: &JVM{}}
+			s.t = &Thread{Weight: 1, Line: s.nameOnlyNo, JVM: &JVM{Name: s.p.in.bytes(bytes.TrimSpace(s.nameOnly)[1 : len(bytes.TrimSpace(s.nameOnly))-1])}}
 			s.orphan = false
 			s.mounted = -1
 			s.sawStateLine = false

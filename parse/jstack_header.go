@@ -39,7 +39,7 @@ func parseThreadHeader(line []byte, in *interner) *Thread {
 	if len(bytes.TrimSpace(rest)) == 0 {
 		return nil // a name alone is no header (see isNameOnlyHeader)
 	}
-	th := &Thread{Name: in.bytes(line[1:end]), Weight: 1, JVM: &JVM{}}
+	th := &Thread{Weight: 1, JVM: &JVM{Name: in.bytes(line[1:end])}}
 	sawID := false // tid= or nid= seen: later bare words are the state
 	detailStart := -1
 	for i := 0; i < len(rest); {

@@ -159,7 +159,7 @@ func TestJVMLockLineCut(t *testing.T) {
 
 func threadNamed(d *Dump, name string) *Thread {
 	for _, th := range d.Threads {
-		if th.Name == name {
+		if th.Name() == name {
 			return th
 		}
 	}

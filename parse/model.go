@@ -140,8 +140,6 @@ type Thread struct {
 	// ID is the goroutine id, the JVM "#N" thread id, or the JSON tid; 0 if
 	// not printed (aggregated formats, old JVMs).
 	ID int64
-	// Name is the JVM thread name without quotes; empty for goroutines.
-	Name string
 	// State is the Go wait reason ("chan receive", "sync.Mutex.Lock") or the
 	// JVM Thread.State ("WAITING"); empty if not printed.
 	State  string
@@ -204,6 +202,15 @@ func (t *Thread) Flags() []string {
 	return t.GoExtra.Flags
 }
 
+// Name returns t's JVM thread name (JVM.Name); empty for goroutines,
+// which have none.
+func (t *Thread) Name() string {
+	if t.JVM == nil {
+		return ""
+	}
+	return t.JVM.Name
+}
+
 // Locks returns t's JVM lock lines (JVM.Locks); nil if none, and for
 // goroutines.
 func (t *Thread) Locks() []Lock {
@@ -231,6 +238,8 @@ func (t *Thread) extra() *GoExtra {
 
 // JVM is the part of a Thread only JVM dumps print.
 type JVM struct {
+	// Name is the thread name without quotes. Read it with Thread.Name.
+	Name string
 	// NativeID is the JVM nid as printed ("0x1a2b" or "6789"); empty if not printed.
 	NativeID string
 	// TID is the JVM tid= value as printed ("0x00007f..."); empty if not printed.

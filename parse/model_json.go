@@ -46,7 +46,7 @@ type threadJSON struct {
 func (t *Thread) MarshalJSON() ([]byte, error) {
 	j, x := t.Java(), t.Extra()
 	return json.Marshal(threadJSON{
-		ID: t.ID, Name: t.Name, NativeID: j.NativeID, TID: j.TID, Daemon: j.Daemon, Priority: j.Priority,
+		ID: t.ID, Name: t.Name(), NativeID: j.NativeID, TID: j.TID, Daemon: j.Daemon, Priority: j.Priority,
 		OSPriority: j.OSPriority, State: t.State, StateDetail: j.StateDetail, WaitMinutes: t.WaitMinutes,
 		CPU: j.CPU, Elapsed: j.Elapsed, Allocated: j.Allocated, Flags: t.Flags(), WaitAddr: t.WaitAddr,
 		Bubble: x.Bubble, Labels: t.Labels, Frames: t.Frames, FramesElided: x.FramesElided,

@@ -152,7 +152,7 @@ func stackLinesMarked(t *parse.Thread, rt parse.Runtime, mark func(i int) string
 // threadTitle names a thread for a stack heading: the JVM name, or
 // "goroutine 42" for Go.
 func threadTitle(t *parse.Thread) string {
-	name := t.Name
+	name := t.Name()
 	if name == "" && t.ID != 0 {
 		name = fmt.Sprintf("goroutine %d", t.ID)
 	}

@@ -37,8 +37,8 @@ func handmade() *analyze.Result {
 		return s
 	}
 	stack := func(name string, frames ...*parse.Frame) *parse.Thread {
-		return &parse.Thread{Name: name, State: "RUNNABLE", Frames: frames, Weight: 1,
-			JVM: &parse.JVM{Locks: []parse.Lock{{Kind: parse.LockHeld, Address: "0x000000076ab62208", Class: "java.lang.Object", Frame: 1}}}}
+		return &parse.Thread{State: "RUNNABLE", Frames: frames, Weight: 1,
+			JVM: &parse.JVM{Name: name, Locks: []parse.Lock{{Kind: parse.LockHeld, Address: "0x000000076ab62208", Class: "java.lang.Object", Frame: 1}}}}
 	}
 	idle := &analyze.Group{Pool: "http-nio-8080-exec-*", State: "idle-pool", Category: analyze.Idle,
 		Explain: "parked waiting for work", TopFrame: park.Func, Counts: []int{10, 0, 0, 0},
@@ -61,11 +61,11 @@ func handmade() *analyze.Result {
 	evil := &analyze.Group{Pool: nasty, State: "lock|wait", Via: "<img src=x>", Category: analyze.Waiting,
 		TopFrame: "a.B.c`d", Culprit: "x.Y.z|w(Y.java:1)", Counts: []int{1, 2, 4, 8},
 		Samples: [][]string{{"t|1"}, {"t`2", "</details>"}, {"```", "<b>"}, {"@team", "a\nb"}},
-		Stacks: []*parse.Thread{nil, nil, nil, {Name: "```\n</details><script>", Weight: 1,
+		Stacks: []*parse.Thread{nil, nil, nil, {JVM: &parse.JVM{Name: "```\n</details><script>"}, Weight: 1,
 			Frames: []*parse.Frame{{Func: "a.B.c`d", File: "B.java", Line: 3}, {Func: "```", Note: "Native Method"}}}}}
 	// At after its eight threads split in two stacks: the nasty one and
 	// another that differs at its second frame.
-	other := &parse.Thread{Name: "t|9", Weight: 1, Frames: []*parse.Frame{{Func: "a.B.c`d", File: "B.java", Line: 3}, {Func: "x.Y.z|w", File: "Y.java", Line: 1}}}
+	other := &parse.Thread{JVM: &parse.JVM{Name: "t|9"}, Weight: 1, Frames: []*parse.Frame{{Func: "a.B.c`d", File: "B.java", Line: 3}, {Func: "x.Y.z|w", File: "Y.java", Line: 1}}}
 	evil.Shapes = [][]analyze.Shape{nil, nil, nil, {{Count: 6, Stack: evil.Stacks[3], Samples: []string{"@team"}}, {Count: 2, Stack: other, Samples: []string{"a\nb"}}}}
 	evilPool := &analyze.Pool{Name: nasty, Counts: []int{1, 2, 4, 8}, Max: 8, States: []*analyze.Group{evil}}
 

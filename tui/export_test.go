@@ -35,8 +35,8 @@ func evilScenario(t testing.TB) *analyze.Result {
 		renamed := 0
 		for _, d := range dumps {
 			for _, th := range d.Threads {
-				if rest, ok := strings.CutPrefix(th.Name, "http-nio-18080-exec-"); ok {
-					th.Name = evil + "-exec-" + rest
+				if rest, ok := strings.CutPrefix(th.Name(), "http-nio-18080-exec-"); ok {
+					th.JVM.Name = evil + "-exec-" + rest
 					renamed++
 				}
 				for _, fr := range th.Frames { // interned: renamed once per frame

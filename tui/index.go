@@ -76,8 +76,8 @@ type threadKey struct {
 // keyOf returns t's identity; ok is false when the format prints none
 // (aggregated goroutine profiles).
 func keyOf(t *parse.Thread) (threadKey, bool) {
-	if t.Name != "" || (t.JVM != nil && t.NativeID != "") {
-		return threadKey{name: t.Name, nid: t.Java().NativeID}, true
+	if t.Name() != "" || (t.JVM != nil && t.NativeID != "") {
+		return threadKey{name: t.Name(), nid: t.Java().NativeID}, true
 	}
 	if t.ID != 0 {
 		return threadKey{id: t.ID}, true
@@ -308,7 +308,7 @@ func newGroupInfo(g *analyze.Group) *groupInfo {
 	lastState := "\x00"
 	for _, ts := range g.Threads {
 		for _, t := range ts {
-			add(t.Name)
+			add(t.Name())
 			if t.State != lastState {
 				lastState = t.State
 				add(t.State)
@@ -464,8 +464,8 @@ func goroutineID(name string) (int64, bool) {
 // by its goroutine id (id, isGo from goroutineID). No string is made per
 // thread: this walks a whole moment.
 func named(t *parse.Thread, name string, id int64, isGo bool) bool {
-	if t.Name != "" {
-		return t.Name == name
+	if t.Name() != "" {
+		return t.Name() == name
 	}
 	return isGo && t.ID == id
 }
@@ -512,7 +512,7 @@ func (m *matcher) text(s string) bool { return m.q == "" || strings.Contains(s, 
 
 // thread reports whether t's name, state or a frame function contains the query.
 func (m *matcher) thread(t *parse.Thread) bool {
-	if m.q == "" || strings.Contains(strings.ToLower(t.Name), m.q) || strings.Contains(strings.ToLower(t.State), m.q) {
+	if m.q == "" || strings.Contains(strings.ToLower(t.Name()), m.q) || strings.Contains(strings.ToLower(t.State), m.q) {
 		return true
 	}
 	for _, f := range t.Frames {

@@ -111,7 +111,7 @@ func (s *statePane) refresh() {
 	switch stateSorts[s.sortBy] {
 	case "name":
 		slices.SortStableFunc(s.threads, func(a, b *parse.Thread) int {
-			return cmp.Or(words.NaturalCompare(a.Name, b.Name), cmp.Compare(a.ID, b.ID))
+			return cmp.Or(words.NaturalCompare(a.Name(), b.Name()), cmp.Compare(a.ID, b.ID))
 		})
 	case "id":
 		slices.SortStableFunc(s.threads, func(a, b *parse.Thread) int { return cmp.Compare(a.ID, b.ID) })
@@ -556,8 +556,8 @@ const presenceLegend = "●=here ○=other state -=absent"
 // "goroutines sharing this stack" in aggregated formats.
 func threadName(t *parse.Thread) string {
 	switch {
-	case t.Name != "" || t.Java().NativeID != "":
-		return t.Name
+	case t.Name() != "" || t.Java().NativeID != "":
+		return t.Name()
 	case t.ID == 0:
 		return "goroutines sharing this stack"
 	}
@@ -569,7 +569,7 @@ func threadRest(t *parse.Thread) string {
 	var s string
 	j := t.Java()
 	switch {
-	case t.Name != "" || j.NativeID != "":
+	case t.Name() != "" || j.NativeID != "":
 		if t.ID != 0 {
 			s += "  #" + itoa(int(t.ID))
 		}
