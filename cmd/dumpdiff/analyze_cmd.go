@@ -127,7 +127,7 @@ func addAnalysis(root *cobra.Command) {
 		}
 		// The load's GC percent holds until the report is written and the
 		// process exits (see loadGC).
-		defer loadGC()()
+		defer loadGC(args)()
 		af.stdin = cmd.InOrStdin()
 		rs, notes, err := af.analyze(args)
 		for _, n := range notes {

@@ -131,7 +131,7 @@ func newCaptureCmd() *cobra.Command {
 			// is still analyzed when asked.
 			var failed error // the --fail-on exit, when a finding it names is present
 			if doAnalyze && m != nil && hasDump(m) {
-				defer loadGC()() // until the report is written (see loadGC)
+				defer loadGC([]string{out})() // until the report is written (see loadGC)
 				af.stdin = cmd.InOrStdin()
 				rs, notes, err := af.analyze([]string{out})
 				for _, n := range notes {

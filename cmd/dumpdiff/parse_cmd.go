@@ -24,7 +24,7 @@ func newParseCmd() *cobra.Command {
 			out := cmd.OutOrStdout()
 			var failed []error
 			var all []*parse.Dump
-			restoreGC := loadGC()
+			restoreGC := loadGC(args)
 			for _, name := range args {
 				var dumps []*parse.Dump
 				var err error

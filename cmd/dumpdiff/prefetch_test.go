@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -36,24 +37,68 @@ func TestPrefetchGivesWhatParseFileGives(t *testing.T) {
 	}
 }
 
-// TestLoadGC checks that loading runs at loadGCPercent, that the percent
-// before it comes back, and that a GOGC the user set is left alone.
+// TestLoadGC checks the collector's settings while loading: off under a
+// memory limit of loadLimitFactor times the input (a gzip file counted
+// gzipRatio times, a folder's files counted) or loadLimitFloor; GOGC=400
+// for an input of unknown size; the settings before it back after; a
+// GOGC the user set left alone.
 func TestLoadGC(t *testing.T) {
 	t.Setenv("GOGC", "")
 	os.Unsetenv("GOGC")
+	t.Setenv("GOMEMLIMIT", "")
+	os.Unsetenv("GOMEMLIMIT")
 	before := debug.SetGCPercent(100)
 	defer debug.SetGCPercent(before)
-	restore := loadGC()
+	beforeLimit := debug.SetMemoryLimit(math.MaxInt64)
+	defer debug.SetMemoryLimit(beforeLimit)
+	dir := t.TempDir()
+	big := filepath.Join(dir, "big.txt")
+	if err := os.WriteFile(big, make([]byte, 300<<20/1024), 0o644); err != nil { // 300 KiB
+		t.Fatal(err)
+	}
+	// A sparse file of 400 MiB: its size, not its bytes, is what counts.
+	huge := filepath.Join(dir, "huge.txt")
+	if f, err := os.Create(huge); err != nil || f.Truncate(400<<20) != nil || f.Close() != nil {
+		t.Fatal("making a sparse file")
+	}
+	sub := filepath.Join(dir, "capture", "target")
+	os.MkdirAll(sub, 0o755)
+	os.WriteFile(filepath.Join(sub, "m1.txt.gz"), append([]byte{0x1f, 0x8b}, make([]byte, 1<<20-2)...), 0o644)
+	for _, c := range []struct {
+		args  []string
+		limit int64
+	}{
+		{[]string{big}, loadLimitFloor},
+		{[]string{huge, big}, loadLimitFactor * (400<<20 + 300<<10)},
+		{[]string{filepath.Join(dir, "capture")}, loadLimitFloor},
+		{[]string{filepath.Join(dir, "capture"), huge}, loadLimitFactor * (400<<20 + gzipRatio<<20)},
+	} {
+		restore := loadGC(c.args)
+		if got := debug.SetGCPercent(-1); got != -1 {
+			t.Errorf("%v: GC percent %d while loading, want -1 (off)", c.args, got)
+		}
+		if got := debug.SetMemoryLimit(-1); got != c.limit {
+			t.Errorf("%v: memory limit %d while loading, want %d", c.args, got, c.limit)
+		}
+		restore()
+		if got := debug.SetGCPercent(100); got != 100 {
+			t.Errorf("%v: GC percent %d after loading, want 100 back", c.args, got)
+		}
+		if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+			t.Errorf("%v: memory limit %d after loading, want none back", c.args, got)
+		}
+	}
+	restore := loadGC([]string{big, "-"})
 	if got := debug.SetGCPercent(loadGCPercent); got != loadGCPercent {
-		t.Errorf("while loading: GC percent %d, want %d", got, loadGCPercent)
+		t.Errorf("standard input: GC percent %d while loading, want %d", got, loadGCPercent)
 	}
 	restore()
 	if got := debug.SetGCPercent(100); got != 100 {
-		t.Errorf("after loading: GC percent %d, want 100 back", got)
+		t.Errorf("after loading standard input: GC percent %d, want 100 back", got)
 	}
 	t.Setenv("GOGC", "50")
 	debug.SetGCPercent(50)
-	restore = loadGC()
+	restore = loadGC([]string{big})
 	if got := debug.SetGCPercent(50); got != 50 {
 		t.Errorf("with GOGC=50 set: GC percent %d while loading, want 50 kept", got)
 	}

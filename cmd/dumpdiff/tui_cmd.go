@@ -39,7 +39,7 @@ func runTUIWith(cmd *cobra.Command, af *analysisFlags, args []string, exportDir 
 		// the TUI owns: they become warnings of the analysis.
 		// The load's GC percent holds through the analysis, and the usual
 		// one comes back for the browsing (see loadGC).
-		restoreGC := loadGC()
+		restoreGC := loadGC(args)
 		af.stdin = cmd.InOrStdin()
 		rs, notes, err := af.analyze(args)
 		restoreGC()
