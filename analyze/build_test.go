@@ -147,7 +147,8 @@ func identitiesMatchMaps(t *testing.T) {
 				if rng.Intn(2) == 0 {
 					cpu = time.Duration(rng.Intn(5))
 				}
-				mb.ids = append(mb.ids, idEntry{id: id, pos: int32(len(mb.ids)), slot: int32(si), cpu: cpu})
+				mb.ids = append(mb.ids, idEntry{id: id, pos: int32(len(mb.ids)), slot: int32(si)})
+				mb.cpus = append(mb.cpus, cpu)
 				g := si / len(culprits)
 				if maps[g][m] == nil {
 					maps[g][m] = map[int64]string{}
