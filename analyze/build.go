@@ -117,8 +117,9 @@ type momentBuild struct {
 	// for the JVM numbers given in merge (jids holds the identity).
 	ids  []idEntry
 	jids []threadID
-	// cpus are the JVM threads' CPU times, by idEntry.pos; nil for
-	// goroutines (16 bytes an identity instead of 24, sorted and kept).
+	// cpus are the JVM threads' CPU times, by idEntry.pos, up to the last
+	// identity with one; nil for goroutines (16 bytes an identity instead
+	// of 24, sorted and kept).
 	cpus   []time.Duration
 	table  []*slot // slots by number (identities)
 	sorted bool    // ids are sorted already
@@ -471,11 +472,13 @@ func (mb *momentBuild) add(t *parse.Thread) *slot {
 	}
 	if rt != parse.RuntimeGo {
 		mb.jids = append(mb.jids, id)
-		var cpu time.Duration
-		if t.JVM != nil {
-			cpu = t.CPU
-		}
-		mb.cpus = append(mb.cpus, cpu)
+	}
+	if t.JVM != nil && t.CPU != 0 {
+		// cpus holds an entry for every identity up to the last one with
+		// a CPU time (a JVM thread can come in a Go analysis too, when a
+		// caller mixes runtimes).
+		mb.cpus = append(mb.cpus, make([]time.Duration, len(mb.ids)-len(mb.cpus))...)
+		mb.cpus = append(mb.cpus, t.CPU)
 	}
 	mb.ids = append(mb.ids, idEntry{id: id.n, pos: int32(len(mb.ids)), slot: s.n})
 	return s
@@ -795,7 +798,7 @@ func (f *follower) merge(ms []*momentBuild, from, to []int) {
 				e := mb.ids[heads[m]]
 				s := mb.table[e.slot]
 				var cpu time.Duration
-				if mb.cpus != nil {
+				if int(e.pos) < len(mb.cpus) {
 					cpu = mb.cpus[e.pos]
 				}
 				set = place(set, at{g: s.gi, c: s.ci, cpu: cpu})

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/dumpdiff/dumpdiff/parse"
 )
 
 // The oracle: identities as maps, per group and moment (what the builder
@@ -148,7 +150,10 @@ func identitiesMatchMaps(t *testing.T) {
 					cpu = time.Duration(rng.Intn(5))
 				}
 				mb.ids = append(mb.ids, idEntry{id: id, pos: int32(len(mb.ids)), slot: int32(si)})
-				mb.cpus = append(mb.cpus, cpu)
+				if cpu > 0 { // as the build keeps them: up to the last one printed
+					mb.cpus = append(mb.cpus, make([]time.Duration, len(mb.ids)-1-len(mb.cpus))...)
+					mb.cpus = append(mb.cpus, cpu)
+				}
 				g := si / len(culprits)
 				if maps[g][m] == nil {
 					maps[g][m] = map[int64]string{}
@@ -237,5 +242,39 @@ func TestSortIDs(t *testing.T) {
 func TestAnalyzeNoMoments(t *testing.T) {
 	if r := Analyze(nil, Options{}); len(r.Moments) != 0 || len(r.Pools) != 0 {
 		t.Errorf("no input: %d moments, %d pools", len(r.Moments), len(r.Pools))
+	}
+}
+
+// TestMixedRuntimesKeepJVMCPU: JVM moments analyzed after a Go moment (a
+// caller may mix runtimes; the CLI splits them) keep their threads' CPU
+// times. (Not the same totals as alone: in a Go analysis a thread's
+// identity is its id, not its name and nid.)
+func TestMixedRuntimesKeepJVMCPU(t *testing.T) {
+	var jvm []Input
+	for _, f := range []string{"before.txt", "during-1.txt", "during-2.txt"} {
+		ds, err := parse.ParseFile("../testdata/scenarios/hikari-pool-exhausted/" + f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		jvm = append(jvm, Input{Dump: ds[0]})
+	}
+	gd, err := parse.ParseFile("../testdata/go/go1.26.8-debug2.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cpu := func(r *Result) (d time.Duration, n int) {
+		for _, p := range r.Pools {
+			for _, g := range p.States {
+				d += g.CPU
+				n += g.CPUThreads
+			}
+		}
+		return d, n
+	}
+	if d, n := cpu(Analyze(jvm, Options{})); d == 0 || n == 0 {
+		t.Fatalf("JVM moments alone: CPU %v over %d threads, want some", d, n)
+	}
+	if d, n := cpu(Analyze(append([]Input{{Dump: gd[0]}}, jvm...), Options{})); d == 0 || n == 0 {
+		t.Errorf("JVM moments after a Go moment: CPU %v over %d threads, want some", d, n)
 	}
 }
