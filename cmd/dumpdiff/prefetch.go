@@ -165,7 +165,12 @@ func inputBytes(args []string) (n int64, known bool) {
 			}
 			continue
 		}
-		root := filepath.Clean(a)
+		// The walk does not follow links; the folder and its files are
+		// followed here, as the loader reads them.
+		root, err := filepath.EvalSymlinks(a)
+		if err != nil {
+			return 0, false
+		}
 		filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
 			if err != nil {
 				return nil
@@ -176,7 +181,7 @@ func inputBytes(args []string) (n int64, known bool) {
 				}
 				return nil
 			}
-			if st, err := e.Info(); err == nil && st.Mode().IsRegular() {
+			if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
 				add(p, st)
 			}
 			return nil

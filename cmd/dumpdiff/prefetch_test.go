@@ -64,6 +64,14 @@ func TestLoadGC(t *testing.T) {
 	sub := filepath.Join(dir, "capture", "target")
 	os.MkdirAll(sub, 0o755)
 	os.WriteFile(filepath.Join(sub, "m1.txt.gz"), append([]byte{0x1f, 0x8b}, make([]byte, 1<<20-2)...), 0o644)
+	// A folder of links to the dumps, and a link to that folder: counted
+	// as the files they lead to (the loader follows them).
+	links := filepath.Join(dir, "links")
+	os.Mkdir(links, 0o755)
+	if os.Symlink(huge, filepath.Join(links, "a.txt")) != nil || os.Symlink(big, filepath.Join(links, "b.txt")) != nil ||
+		os.Symlink(links, filepath.Join(dir, "linked")) != nil {
+		t.Fatal("making links")
+	}
 	for _, c := range []struct {
 		args  []string
 		limit int64
@@ -72,6 +80,8 @@ func TestLoadGC(t *testing.T) {
 		{[]string{huge, big}, loadLimitFactor * (400<<20 + 300<<10)},
 		{[]string{filepath.Join(dir, "capture")}, loadLimitFloor},
 		{[]string{filepath.Join(dir, "capture"), huge}, loadLimitFactor * (400<<20 + gzipRatio<<20)},
+		{[]string{filepath.Join(dir, "links")}, loadLimitFactor * (400<<20 + 300<<10)},
+		{[]string{filepath.Join(dir, "linked")}, loadLimitFactor * (400<<20 + 300<<10)},
 	} {
 		restore := loadGC(c.args)
 		if got := debug.SetGCPercent(-1); got != -1 {
