@@ -563,6 +563,9 @@ func (b *goBuilder) createdBy(line []byte) {
 type creatorLines struct {
 	by, file []byte // "created by main.main in goroutine 1", "\t/app/main.go:56 +0x8d2"
 	c        Creator
+	// ptr is the shared *Creator c was last given (from creators), so
+	// that the next goroutine of the pool needs no lookup; nil before.
+	ptr *Creator
 }
 
 // creatorSlot is the index in goBuilder.creatorLines of a creator whose
@@ -578,12 +581,19 @@ func creatorSlot(by int, file []byte) int {
 	return int((h * 0x9E3779B97F4A7C15) >> 58) // 6 bits: len(creatorLines) is 64
 }
 
-// sameCreator is createdBy and opCreatorFile for lines read before: c is
-// what they read from them then.
-func (b *goBuilder) sameCreator(c Creator) {
+// sameCreator is createdBy and opCreatorFile for lines read before: e.c
+// is what they read from them then, e.ptr the shared creator it became
+// (checked, as lastC is: then setCreator looks nothing up; goroutines of
+// several pools interleave, so lastC alone was another pool's creator
+// most of the time).
+func (b *goBuilder) sameCreator(e *creatorLines) {
 	b.setCreator()
 	b.flushFrames()
-	b.pend = c
+	b.pend = e.c
 	b.pending = true
+	if e.ptr != nil && *e.ptr == e.c {
+		b.lastC = e.ptr
+	}
 	b.setCreator()
+	e.ptr = b.lastC
 }

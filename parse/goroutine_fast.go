@@ -239,7 +239,7 @@ func (s *goTextScan) fastCreator(ls *lineSource, rest []byte) bool {
 	ls.took(i+1+j+1, 2, f[:j])
 	s.last = glFile
 	s.dropCreator = false
-	b.sameCreator(e.c)
+	b.sameCreator(e)
 	return true
 }
 
