@@ -409,7 +409,7 @@ func (m Model) View() tea.View {
 		lines = append(lines, "")
 	}
 	for i, l := range lines {
-		lines[i] = cut(l, m.width)
+		lines[i] = cut(inert(l), m.width)
 	}
 	var foot []string
 	switch {
@@ -439,7 +439,9 @@ func (m Model) View() tea.View {
 		keys = []key.Binding{short(m.keys.Quit, "quit")}
 	}
 	lines = append(lines, m.footer(keys))
-	v := tea.NewView(strings.Join(lines, "\n"))
+	// inert again on the whole screen: the footer's lines hold what a
+	// filter or a status quoted.
+	v := tea.NewView(inert(strings.Join(lines, "\n")))
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "dumpdiff"

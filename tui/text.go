@@ -277,3 +277,100 @@ func labelCells(labels []string, idx, widths []int, sel int) string {
 	}
 	return b.String()
 }
+
+// inert makes a screen line harmless to the terminal whatever a dump put
+// in it: a thread name, a frame or a file name may hold escape sequences
+// and control characters (a jstack prints a thread's name as the program
+// set it). Colour and weight sequences (SGR: ESC [ ... m), which the
+// styles write, are kept; every other escape sequence (window title,
+// clipboard, cursor moves, screen clearing; OSC, DCS, APC, PM and SOS
+// strings to their end) is dropped, and C0 and C1 control characters but
+// the newline become spaces.
+func inert(s string) string {
+	clean := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 && c != '\n' || c == 0x7f || c == 0xc2 && i+1 < len(s) && s[i+1] >= 0x80 && s[i+1] < 0xa0 {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		switch c := s[i]; {
+		case c == 0x1b:
+			n := escapeLen(s[i:])
+			if seq := s[i : i+n]; isSGR(seq) {
+				b.WriteString(seq)
+			}
+			i += n
+		case c == '\n':
+			b.WriteByte(c)
+			i++
+		case c < 0x20 || c == 0x7f:
+			b.WriteByte(' ')
+			i++
+		case c == 0xc2 && i+1 < len(s) && s[i+1] >= 0x80 && s[i+1] < 0xa0: // U+0080-U+009F
+			b.WriteByte(' ')
+			i += 2
+		default:
+			b.WriteByte(c)
+			i++
+		}
+	}
+	return b.String()
+}
+
+// escapeLen is the length of the escape sequence s starts with (s[0] is
+// ESC): a CSI to its final byte, a string sequence to its terminator (BEL
+// or ESC \) or the end of s, else ESC and the byte after it.
+func escapeLen(s string) int {
+	if len(s) < 2 {
+		return 1
+	}
+	switch s[1] {
+	case '[':
+		j := 2
+		for j < len(s) && s[j] >= 0x30 && s[j] <= 0x3f {
+			j++
+		}
+		for j < len(s) && s[j] >= 0x20 && s[j] <= 0x2f {
+			j++
+		}
+		if j < len(s) && s[j] >= 0x40 && s[j] <= 0x7e {
+			j++
+		}
+		return j
+	case ']', 'P', '_', '^', 'X':
+		for j := 2; j < len(s); j++ {
+			if s[j] == 0x07 {
+				return j + 1
+			}
+			if s[j] == 0x1b && j+1 < len(s) && s[j+1] == '\\' {
+				return j + 2
+			}
+		}
+		return len(s)
+	}
+	if s[1] < 0x80 {
+		return 2
+	}
+	return 1
+}
+
+// isSGR reports whether seq is a Select Graphic Rendition sequence
+// (ESC [ digits, ';' or ':' m).
+func isSGR(seq string) bool {
+	if len(seq) < 3 || seq[1] != '[' || seq[len(seq)-1] != 'm' {
+		return false
+	}
+	for i := 2; i < len(seq)-1; i++ {
+		if c := seq[i]; (c < '0' || c > '9') && c != ';' && c != ':' {
+			return false
+		}
+	}
+	return true
+}
