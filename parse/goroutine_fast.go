@@ -261,10 +261,10 @@ func (s *goTextScan) fastHeader(ls *lineSource, rest []byte) bool {
 	if line[len(line)-1] == '\r' {
 		line = line[:len(line)-1]
 	}
-	if !isGoHeader(line) {
+	id, ok, header := goHeaderStart(line)
+	if !header {
 		return false
 	}
-	id, ok := goHeaderID(line)
 	if ok && s.seen.has(id) {
 		return false
 	}

@@ -188,19 +188,33 @@ func argsParen(line []byte) int {
 // isGoHeader reports whether line starts like "goroutine 1 [" or
 // "goroutine 1 gp=0x...".
 func isGoHeader(line []byte) bool {
+	_, _, header := goHeaderStart(line)
+	return header
+}
+
+// goHeaderStart reads the start of a goroutine header in one pass: header
+// is isGoHeader's answer and, when it is true, id and ok are goHeaderID's
+// (ok false when the id overflows). The fast path reads every header so.
+func goHeaderStart(line []byte) (id int64, ok, header bool) {
 	const p = "goroutine "
 	if len(line) < len(p)+3 || string(line[:len(p)]) != p {
-		return false
+		return 0, false, false
 	}
-	i := len(p)
-	j := i
-	for j < len(line) && line[j] >= '0' && line[j] <= '9' {
-		j++
+	j := len(p)
+	ok = true
+	for ; j < len(line) && line[j] >= '0' && line[j] <= '9'; j++ {
+		if id > (1<<62)/10 {
+			ok = false // as parseInt
+		}
+		id = id*10 + int64(line[j]-'0')
 	}
-	if j == i || j+1 >= len(line) || line[j] != ' ' {
-		return false
+	if j == len(p) || j+1 >= len(line) || line[j] != ' ' {
+		return 0, false, false
 	}
-	return line[j+1] == '[' || line[j+1] == 'g'
+	if !ok {
+		id = 0
+	}
+	return id, ok, line[j+1] == '[' || line[j+1] == 'g'
 }
 
 // isGoStart reports whether line begins the prologue of a crash dump:

@@ -3,6 +3,7 @@ package parse
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -502,4 +503,49 @@ func goCorpusTexts(t *testing.T) map[string][]byte {
 		inputs[filepath.Base(f)] = data
 	}
 	return inputs
+}
+
+// goHeaderLine is the header form by a pattern: "goroutine N [" or
+// "goroutine N g".
+var goHeaderLine = regexp.MustCompile(`^goroutine [0-9]+ [\[g]`)
+
+// TestGoHeaderStart: the fast path's one-pass header read gives goHeaderID's
+// id on every header of the corpus and on overflowing ids, and tells
+// lookalikes apart.
+func TestGoHeaderStart(t *testing.T) {
+	lines := []string{"goroutine 1 [running]:", "goroutine 7 gp=0x1 m=nil [select]:", "goroutine 99999999999999999999 [select]:"}
+	texts := goCorpusTexts(t)
+	own, _ := filepath.Glob("../testdata/go/*.txt")
+	for _, f := range own {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts[f] = data
+	}
+	for _, text := range texts {
+		for _, l := range strings.Split(string(text), "\n") {
+			if goHeaderLine.MatchString(l) {
+				lines = append(lines, strings.TrimSuffix(l, "\r"))
+			}
+		}
+	}
+	if len(lines) < 100 {
+		t.Fatalf("%d headers read from the dumps", len(lines))
+	}
+	for _, l := range lines {
+		id, ok, header := goHeaderStart([]byte(l))
+		if !header {
+			t.Errorf("%q: not read as a header", l)
+			continue
+		}
+		if wid, wok := goHeaderID([]byte(l)); id != wid || ok != wok {
+			t.Errorf("%q: id %d ok %v, want goHeaderID's %d %v", l, id, ok, wid, wok)
+		}
+	}
+	for _, l := range []string{"goroutine ", "goroutine x [a]:", "goroutine 1[a]:", "goroutine 12 ", "goroutine 1 running", "goroutines 1 [a]:"} {
+		if _, _, header := goHeaderStart([]byte(l)); header {
+			t.Errorf("%q: read as a header", l)
+		}
+	}
 }
