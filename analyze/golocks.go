@@ -25,9 +25,9 @@ type goMomentLocks struct {
 // lockWaits gathers one moment's lock waiters.
 type lockWaits struct {
 	byKey map[lockKey]*lockAcc
-	// lock is each slot's goLock (by slot number), found on first use.
-	lock  []goLock
-	known []bool
+	// lock is each slot's goLock (by slot number), found on first use;
+	// a class of "" is not found yet (goLockClass always names one).
+	lock []goLock
 }
 
 // lockAcc is one lock's waiters in dump order, and how many of them each
@@ -39,13 +39,11 @@ type lockAcc struct {
 
 // lockOf is the goLock of slot s, whose threads all share t's frames.
 func (lw *lockWaits) lockOf(s *slot, t *parse.Thread) goLock {
-	if int(s.n) >= len(lw.known) {
+	if int(s.n) >= len(lw.lock) {
 		lw.lock = append(lw.lock, make([]goLock, int(s.n)+1-len(lw.lock))...)
-		lw.known = append(lw.known, make([]bool, int(s.n)+1-len(lw.known))...)
 	}
-	if !lw.known[s.n] {
+	if lw.lock[s.n].class == "" {
 		lw.lock[s.n] = goLock{class: goLockClass(t), caller: lockCaller(t)}
-		lw.known[s.n] = true
 	}
 	return lw.lock[s.n]
 }
