@@ -996,13 +996,13 @@ func sortIDs(ids []idEntry) []idEntry {
 	}
 	const flip = 1 << 63 // signed order as unsigned
 	var or, and uint64 = 0, ^uint64(0)
-	descents := 0
+	inOrder := true
 	for i, e := range ids {
 		u := uint64(e.id) ^ flip
 		or |= u
 		and &= u
 		if i > 0 && e.id < ids[i-1].id {
-			descents++
+			inOrder = false
 		}
 	}
 	// Already in order: JVM identities are numbered in the order first
@@ -1010,7 +1010,7 @@ func sortIDs(ids []idEntry) []idEntry {
 	// lists them in runs of increasing ids that resume where earlier runs
 	// stopped, 25 runs in a 100,000-goroutine dump, too far apart for an
 	// insertion sort, which measured slower than the radix sort there.)
-	if descents == 0 {
+	if inOrder {
 		return ids
 	}
 	var tmp []idEntry
