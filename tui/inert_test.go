@@ -69,4 +69,12 @@ func TestViewNeutralizesDumpEscapes(t *testing.T) {
 			}
 		}
 	}
+	// The footer: a status that quotes a pool's name ("api has no pool …").
+	m := New(r, Options{NoColor: true})
+	m.status = "evil has no pool " + evil
+	for _, s := range bad {
+		if v := m.View().Content; strings.Contains(v, s) {
+			t.Errorf("status line: the screen carries %q from the dump", s)
+		}
+	}
 }

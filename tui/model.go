@@ -431,7 +431,9 @@ func (m Model) View() tea.View {
 	if n := len(foot) - 1; n > 0 {
 		lines = lines[:max(0, body-n)]
 	}
-	lines = append(lines, foot...)
+	for _, l := range foot { // a status or a filter may quote a dump
+		lines = append(lines, inert(l))
+	}
 	var keys []key.Binding
 	if !m.loading {
 		keys = m.top().ShortHelp()
@@ -439,9 +441,7 @@ func (m Model) View() tea.View {
 		keys = []key.Binding{short(m.keys.Quit, "quit")}
 	}
 	lines = append(lines, m.footer(keys))
-	// inert again on the whole screen: the footer's lines hold what a
-	// filter or a status quoted.
-	v := tea.NewView(inert(strings.Join(lines, "\n")))
+	v := tea.NewView(strings.Join(lines, "\n"))
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "dumpdiff"
