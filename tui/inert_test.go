@@ -31,6 +31,12 @@ func TestInert(t *testing.T) {
 			t.Errorf("inert(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
+	// A styled line with nothing to change is given back, not copied
+	// (inert runs on every screen line at every render).
+	styled := "\x1b[1mPOOL\x1b[m http-nio-8080-exec-* · \x1b[38;5;2m200\x1b[0m"
+	if n := testing.AllocsPerRun(100, func() { _ = inert(styled) }); n != 0 {
+		t.Errorf("inert of a styled line allocates %v times, want 0", n)
+	}
 }
 
 // TestViewNeutralizesDumpEscapes: a JVM dump whose thread names and frames

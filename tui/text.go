@@ -287,39 +287,49 @@ func labelCells(labels []string, idx, widths []int, sel int) string {
 // strings to their end) is dropped, and C0 and C1 control characters but
 // the newline become spaces.
 func inert(s string) string {
-	clean := true
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 && c != '\n' || c == 0x7f || c == 0xc2 && i+1 < len(s) && s[i+1] >= 0x80 && s[i+1] < 0xa0 {
-			clean = false
-			break
+	// Most lines are text and the styles' own SGR: given back as they are,
+	// the builder made only from the first byte that changes.
+	var b strings.Builder
+	built := false
+	keep := func(i int) {
+		if !built {
+			built = true
+			b.Grow(len(s))
+			b.WriteString(s[:i])
 		}
 	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s))
 	for i := 0; i < len(s); {
-		switch c := s[i]; {
+		c := s[i]
+		switch {
 		case c == 0x1b:
 			n := escapeLen(s[i:])
 			if seq := s[i : i+n]; isSGR(seq) {
-				b.WriteString(seq)
+				if built {
+					b.WriteString(seq)
+				}
+			} else {
+				keep(i)
 			}
 			i += n
-		case c == '\n':
-			b.WriteByte(c)
-			i++
-		case c < 0x20 || c == 0x7f:
+			continue
+		case c < 0x20 && c != '\n' || c == 0x7f:
+			keep(i)
 			b.WriteByte(' ')
 			i++
+			continue
 		case c == 0xc2 && i+1 < len(s) && s[i+1] >= 0x80 && s[i+1] < 0xa0: // U+0080-U+009F
+			keep(i)
 			b.WriteByte(' ')
 			i += 2
-		default:
-			b.WriteByte(c)
-			i++
+			continue
 		}
+		if built {
+			b.WriteByte(c)
+		}
+		i++
+	}
+	if !built {
+		return s
 	}
 	return b.String()
 }
