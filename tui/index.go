@@ -76,8 +76,8 @@ type threadKey struct {
 // keyOf returns t's identity; ok is false when the format prints none
 // (aggregated goroutine profiles).
 func keyOf(t *parse.Thread) (threadKey, bool) {
-	if t.Name() != "" || (t.JVM != nil && t.NativeID != "") {
-		return threadKey{name: t.Name(), nid: t.Java().NativeID}, true
+	if j := t.JVM; j != nil && (j.Name != "" || j.NativeID != "") {
+		return threadKey{name: j.Name, nid: j.NativeID}, true
 	}
 	if t.ID != 0 {
 		return threadKey{id: t.ID}, true
