@@ -30,6 +30,16 @@
 // plan's secrets (header values, bearer tokens, URL passwords): those are
 // replaced by REDACTED wherever they appear in what the package writes.
 //
+// It treats every endpoint as untrusted (checkRedirect, secrets, inert,
+// sniffFunc): a redirect is followed only within the target's origin, so
+// no other host's dump is saved as the target's and no header or
+// credential is sent elsewhere; secrets are scrubbed in every form a
+// server may echo them in, before any cut; a server's text (error body,
+// status, location, a command's stderr) is made inert before it is shown
+// or stored; and a body is recognised from its first bytes before
+// anything is written. Per target, the manifest records its fate
+// (TargetRecord.Fate).
+//
 // The flow of one run:
 //
 //	Run ── validate Plan, create out dir, write empty manifest

@@ -2,6 +2,7 @@ package capture
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -100,13 +101,13 @@ func (g *goSide) estimate(sh debug1Shape, walks int) time.Duration {
 // count and its labels join the text's goroutines, so debug=0 is taken only
 // where it adds what the text and debug=1 lack.
 func (r *runner) goMoment(ctx context.Context, i int, label string) {
-	t, g, base := r.plan.Targets[i], r.targets[i], r.bases[i]
+	t, g := r.plan.Targets[i], r.targets[i]
 	prefix := t.Name + "__" + label
 	var shape debug1Shape
-	probe := fileJob{kind: FileGoroutineDebug1, primaryOnFail: true, name: prefix + "-debug1.txt", what: "goroutine debug=1", url: base + "/goroutine?debug=1"}
+	probe := fileJob{kind: FileGoroutineDebug1, primaryOnFail: true, name: prefix + "-debug1.txt", what: "goroutine debug=1", url: r.endpoint(i, "/goroutine?debug=1")}
 	if _, ok := r.file(ctx, t, label, probe, func(ctx context.Context) (fetched, error) {
 		res := fetched{kind: FileGoroutineDebug1, tool: "goroutine?debug=1"}
-		af, ans, err := r.get(ctx, probe.url, "")
+		af, ans, err := r.get(ctx, probe.url, "", debug1Start)
 		if err != nil {
 			return res, err
 		}
@@ -135,12 +136,12 @@ func (r *runner) goMoment(ctx context.Context, i int, label string) {
 	over := func(walks int) bool { return budget >= 0 && g.estimate(shape, walks) > budget }
 	full := []fileJob{}
 	if g.handler != "absent" {
-		full = append(full, fileJob{kind: FileGoroutine, primary: true, name: prefix + ".txt", what: "handler", url: base + HandlerPath})
+		full = append(full, fileJob{kind: FileGoroutine, primary: true, name: prefix + ".txt", what: "handler", url: r.endpoint(i, HandlerPath)})
 	}
 	if g.leak != "absent" {
-		full = append(full, fileJob{kind: FileGoroutine, primary: true, name: prefix + ".txt", what: "goroutineleak debug=2", url: base + "/goroutineleak?debug=2"})
+		full = append(full, fileJob{kind: FileGoroutine, primary: true, name: prefix + ".txt", what: "goroutineleak debug=2", url: r.endpoint(i, "/goroutineleak?debug=2")})
 	}
-	full = append(full, fileJob{kind: FileGoroutine, primary: true, name: prefix + ".txt", what: "goroutine debug=2", url: base + "/goroutine?debug=2"})
+	full = append(full, fileJob{kind: FileGoroutine, primary: true, name: prefix + ".txt", what: "goroutine debug=2", url: r.endpoint(i, "/goroutine?debug=2")})
 
 	for _, j := range full {
 		if ctx.Err() != nil {
@@ -171,7 +172,7 @@ func (r *runner) goMoment(ctx context.Context, i int, label string) {
 		if ok && f.Partial {
 			// The runtime cut the dump: debug=1 beside has the true total,
 			// debug=0 adds runtime frames (wait states) for the counts.
-			r.beside(ctx, i, label, fileJob{kind: FileGoroutineProto, name: prefix + ".pb.gz", what: "goroutine debug=0", url: base + "/goroutine?debug=0"})
+			r.beside(ctx, i, label, fileJob{kind: FileGoroutineProto, name: prefix + ".pb.gz", what: "goroutine debug=0", url: r.endpoint(i, "/goroutine?debug=0")})
 		}
 		return
 	}
@@ -181,9 +182,11 @@ func (r *runner) goMoment(ctx context.Context, i int, label string) {
 // of exactly pprof's 64 MiB cap that is cut is kept as a partial dump.
 func (r *runner) fullDump(ctx context.Context, i int, j fileJob, shape debug1Shape, cost *Cost) (fetched, error) {
 	res := fetched{kind: FileGoroutine, tool: toolOf(j), cost: cost}
-	af, ans, err := r.get(ctx, j.url, "")
+	af, ans, err := r.get(ctx, j.url, "", goTextStart)
 	if err != nil {
-		if notServed(err) && j.what != "goroutine debug=2" {
+		// An optional endpoint (handler, goroutineleak) that is not there:
+		// a 404, or a catch-all route answering 200 with a page.
+		if (notServed(err) || errors.Is(err, errNotDump)) && j.what != "goroutine debug=2" {
 			return res, errAbsent
 		}
 		return res, err
@@ -243,7 +246,7 @@ func (r *runner) cheapMoment(ctx context.Context, i int, label string, shape deb
 	}
 	note := fmt.Sprintf("over the pause budget: %d goroutines, a full dump would stop the target about %s (%s) > max-pause %s: took debug=0 and debug=1 instead",
 		shape.total, roundDur(est), how, r.plan.MaxPause)
-	j := fileJob{kind: FileGoroutineProto, primary: true, name: t.Name + "__" + label + ".pb.gz", what: "goroutine debug=0", url: r.bases[i] + "/goroutine?debug=0"}
+	j := fileJob{kind: FileGoroutineProto, primary: true, name: t.Name + "__" + label + ".pb.gz", what: "goroutine debug=0", url: r.endpoint(i, "/goroutine?debug=0")}
 	r.file(ctx, t, label, j, func(ctx context.Context) (fetched, error) {
 		res, err := r.fetchProto(ctx, j)
 		res.note, res.goroutines = note, shape.total
@@ -260,7 +263,7 @@ func (r *runner) beside(ctx context.Context, i int, label string, j fileJob) {
 
 func (r *runner) fetchProto(ctx context.Context, j fileJob) (fetched, error) {
 	res := fetched{kind: FileGoroutineProto, tool: toolOf(j)}
-	af, _, err := r.get(ctx, j.url, "")
+	af, _, err := r.get(ctx, j.url, "", gzipStart)
 	if err != nil {
 		return res, err
 	}

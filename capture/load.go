@@ -80,7 +80,15 @@ func startLoad(ctx context.Context, command string, sec secrets, onLine func(str
 	}
 	pw.Close() // the child holds its own copy
 	copied := make(chan struct{})
-	lines := &lineWriter{fn: func(s string) { onLine(sec.scrub(s)) }}
+	// Scrubbed whole, then made inert (the load may print a server's
+	// bytes: curl -v), then cut: no cut splits a secret.
+	lines := &lineWriter{fn: func(s string) {
+		s = inertLines(sec.scrub(s))
+		if len(s) > maxShownLine {
+			s = cutRunes(s, maxShownLine) + "..."
+		}
+		onLine(s)
+	}}
 	go func() {
 		// One writer: the tail buffer and the lines are written from here only.
 		io.Copy(io.MultiWriter(out, lines), pr)
@@ -119,7 +127,8 @@ const maxShownLine = 1 << 10
 
 // lineWriter splits what a command prints into lines for fn. A line
 // redrawn with carriage returns (a progress bar) is passed on as it was
-// last drawn; a line longer than maxShownLine is cut with "...".
+// last drawn; at most 4*maxShownLine bytes of a line are kept (fn cuts it
+// to maxShownLine once scrubbed).
 type lineWriter struct {
 	fn      func(string)
 	partial []byte
@@ -152,11 +161,7 @@ func (w *lineWriter) emit() {
 	if len(bytes.TrimSpace(line)) == 0 {
 		return
 	}
-	s := string(line)
-	if len(s) > maxShownLine {
-		s = s[:maxShownLine] + "..."
-	}
-	w.fn(s)
+	w.fn(string(line))
 }
 
 // flush passes on a last line without a newline.

@@ -117,6 +117,47 @@ type TargetRecord struct {
 	// the target serves package handler's one-pass dump (HandlerPath under
 	// its pprof base). Empty before the first try and for other kinds.
 	Handler string `json:"handler,omitempty"`
+	// Fate is what became of the target over every run of the capture:
+	// "ok" (every moment has its dump), "partial" (some moments failed),
+	// "failed" (no moment has a dump); empty before its first moment ends
+	// and when its only tries were interrupted. Dumps and Failed are the
+	// moments it was decided from: with a dump, and whose dump failed for
+	// a reason of the target's (interrupted ones are neither); LastError
+	// is the latest failure's message. Kept up to date as files arrive.
+	Fate      string `json:"fate,omitempty"`
+	Dumps     int    `json:"dumps,omitempty"`
+	Failed    int    `json:"failed,omitempty"`
+	LastError string `json:"last_error,omitempty"`
+}
+
+// Target fates (TargetRecord.Fate).
+const (
+	FateOK      = "ok"
+	FatePartial = "partial"
+	FateFailed  = "failed"
+)
+
+// count adds a primary file's outcome to the target's fate.
+func (t *TargetRecord) count(f File) {
+	switch {
+	case !f.Primary:
+		return
+	case f.OK():
+		t.Dumps++
+	case f.Interrupted:
+		return
+	default:
+		t.Failed++
+		t.LastError = f.Error
+	}
+	switch {
+	case t.Failed == 0:
+		t.Fate = FateOK
+	case t.Dumps == 0:
+		t.Fate = FateFailed
+	default:
+		t.Fate = FatePartial
+	}
 }
 
 // Moment is one point of the schedule.
@@ -255,6 +296,26 @@ func (m *Manifest) Faults() int {
 		}
 	}
 	return n
+}
+
+// RunFailures returns the primary files of the last run that failed for a
+// reason of their target's (not interrupted): each is a moment of a target
+// without its dump. An appended capture's earlier runs are not counted.
+func (m *Manifest) RunFailures() []File {
+	run := len(m.PreviousRuns)
+	ofRun := map[string]bool{}
+	for _, mo := range m.Moments {
+		if mo.Run == run {
+			ofRun[mo.Label] = true
+		}
+	}
+	var out []File
+	for _, f := range m.Files {
+		if f.Primary && f.Error != "" && !f.Interrupted && ofRun[f.Moment] {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // Beside returns the files written beside target's primary dump at moment

@@ -12,6 +12,10 @@ import (
 	"time"
 )
 
+// errNotDump marks a 200 answer whose first bytes are not the dump asked
+// for (a login page, a catch-all route's HTML): refused before writing.
+var errNotDump = errors.New("refused before writing")
+
 // errAbsent marks a goroutineleak endpoint that answered 404: not served by
 // this Go version (before 1.27) or not enabled. Not an error for the run.
 var errAbsent = errors.New("not served")
@@ -32,18 +36,36 @@ func (e *httpStatusError) Error() string {
 	return msg
 }
 
-// statusHint explains the statuses people hit when pointing at pprof.
-func statusHint(code int, body string) string {
+// statusHint explains the statuses people hit when pointing at pprof;
+// line is the error body's last line, already cleaned (serverLine).
+func statusHint(code int, line string) string {
 	switch code {
 	case http.StatusUnauthorized, http.StatusForbidden:
 		return "pprof needs authentication here (pass a header such as Authorization)"
 	case http.StatusNotFound:
 		return "pprof is not exposed at this path (import _ \"net/http/pprof\" and serve it, or check the URL)"
 	}
-	if line := lastLineOf(body); line != "" {
-		return line
+	return line
+}
+
+// errorBodyBytes is how much of an error answer's body is read for its
+// last line: a proxy's or framework's error page puts its message near the
+// end of a few KiB; more is not read.
+const errorBodyBytes = 4 << 10
+
+// serverLine is the last non-empty line of an error body read up to
+// errorBodyBytes (cut: more followed), as it may be shown and stored:
+// secrets scrubbed in the whole of what was read before anything is cut
+// (a server may echo the request's headers), the start of a secret cut by
+// the read limit scrubbed too, then made inert and cut to maxServerText.
+func (r *runner) serverLine(body []byte, cut bool) string {
+	text := string(body)
+	if cut {
+		text = r.secrets.scrubCut(text)
+	} else {
+		text = r.secrets.scrub(text)
 	}
-	return ""
+	return r.secrets.clean(lastLineOf(text), maxServerText)
 }
 
 // showURL is a request URL fit for messages: our own query (debug=2) is kept,
@@ -69,12 +91,20 @@ type answer struct {
 	connect time.Duration
 }
 
+// sniffFunc says from a body's first bytes (up to headBytes, fewer only
+// when the body is shorter) whether it is the kind of dump asked for; nil
+// when it may be.
+type sniffFunc func(head []byte) error
+
 // get fetches rawURL into a new atomic file, returned uncommitted, with the
 // response's header. accept, when not empty, is sent as Accept unless the
-// plan's headers set one. The per-request timeout covers the whole body;
-// the size cap is checked against Content-Length first and then while
-// copying.
-func (r *runner) get(ctx context.Context, rawURL, accept string) (*atomicFile, answer, error) {
+// plan's headers set one. The body's first bytes are read before anything
+// is written and checked by sniff: a login page, an error page sent with
+// 200 or a stream of zeros is refused without touching the disk. The
+// per-request timeout covers the whole body; the size cap is checked
+// against Content-Length first and then while copying, which stops at the
+// cap.
+func (r *runner) get(ctx context.Context, rawURL, accept string, sniff sniffFunc) (*atomicFile, answer, error) {
 	cctx, cancel := context.WithTimeout(ctx, r.plan.Timeout)
 	defer cancel()
 	var ans answer
@@ -108,21 +138,40 @@ func (r *runner) get(ctx context.Context, rawURL, accept string) (*atomicFile, a
 	defer resp.Body.Close()
 	ans.header = resp.Header
 	if resp.StatusCode != http.StatusOK {
-		body, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
-		return nil, ans, &httpStatusError{URL: shown, Status: resp.Status, Code: resp.StatusCode,
-			Hint: statusHint(resp.StatusCode, string(body))}
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, errorBodyBytes+1))
+		cut := len(body) > errorBodyBytes
+		line := r.serverLine(body[:min(len(body), errorBodyBytes)], cut)
+		return nil, ans, &httpStatusError{URL: shown, Status: r.secrets.clean(resp.Status, maxServerText), Code: resp.StatusCode,
+			Hint: statusHint(resp.StatusCode, line)}
 	}
 	if resp.ContentLength > r.plan.MaxBytes {
 		return nil, ans, fmt.Errorf("GET %s: body of %d bytes %w of %d bytes", shown, resp.ContentLength, errTooLarge, r.plan.MaxBytes)
+	}
+	head := make([]byte, min(headBytes, r.plan.MaxBytes+1))
+	n, err := io.ReadFull(resp.Body, head)
+	head = head[:n]
+	switch {
+	case err == io.EOF || err == io.ErrUnexpectedEOF: // a body shorter than head: all of it
+	case err != nil:
+		return nil, ans, r.transportError(ctx, cctx, err, shown)
+	}
+	if sniff != nil {
+		if err := sniff(head); err != nil {
+			return nil, ans, fmt.Errorf("GET %s: %w (%w)", shown, err, errNotDump)
+		}
 	}
 	af, err := createAtomic(r.plan.OutDir, r.plan.MaxBytes)
 	if err != nil {
 		return nil, ans, err
 	}
-	if _, err := io.Copy(af, resp.Body); err != nil {
+	_, err = af.Write(head)
+	if err == nil {
+		_, err = io.Copy(af, resp.Body)
+	}
+	if err != nil {
 		af.discard()
 		if af.over {
-			return nil, ans, fmt.Errorf("GET %s: response %w of %d bytes", shown, errTooLarge, r.plan.MaxBytes)
+			return nil, ans, fmt.Errorf("GET %s: response %w of %d bytes (stopped writing at the cap)", shown, errTooLarge, r.plan.MaxBytes)
 		}
 		if errors.Is(err, io.ErrUnexpectedEOF) {
 			return nil, ans, fmt.Errorf("GET %s: body truncated after %d bytes (connection closed early)", shown, af.n)
@@ -159,7 +208,7 @@ func notServed(err error) bool {
 
 // fetchActuator gets a Spring Boot Actuator thread dump as JSON.
 func (r *runner) fetchActuator(ctx context.Context, rawURL string) (*atomicFile, error) {
-	af, _, err := r.get(ctx, rawURL, "application/json")
+	af, _, err := r.get(ctx, rawURL, "application/json", actuatorStart)
 	var se *httpStatusError
 	if errors.As(err, &se) {
 		se.Hint = actuatorHint(se.Code, se.Hint)

@@ -2,6 +2,7 @@ package capture
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"net/http"
@@ -124,15 +125,65 @@ func TestScrubbedTail(t *testing.T) {
 	}
 }
 
+// Every form a server may echo a secret in is scrubbed: as given, escaped
+// in a URL, a JSON string or HTML, the Basic form Go's client makes of URL
+// user info, a Basic header's decoded user:password, a token of the
+// target's own query; values shorter than minSecret and capture's own
+// query parameters are not secrets.
 func TestPlanSecrets(t *testing.T) {
 	t.Parallel()
 	p := Plan{
-		Headers: http.Header{"Authorization": {"Bearer tok1234"}, "X-Short": {"abc"}},
-		Targets: []Target{PprofTarget("", "http://u:p%40ssw@h:6060"), ExecTarget("", "x")},
+		Headers: http.Header{
+			"Authorization":       {"Bearer tok1234<&>"},
+			"X-Short":             {"abc"},
+			"Proxy-Authorization": {"Basic " + base64.StdEncoding.EncodeToString([]byte("proxyuser:pr0xy-pass"))},
+		},
+		Targets: []Target{
+			PprofTarget("", "http://u:p%40ssw@h:6060/debug/pprof?debug=2&access_token=qtok%2F99"),
+			ActuatorTarget("", "http://admin:act-pass@h:8081/actuator/threaddump"),
+			ExecTarget("", "x"),
+		},
 	}
-	got := p.secrets()
-	want := secrets{"Bearer tok1234", "tok1234", "p%40ssw", "p@ssw"}
-	if strings.Join(got, "|") != strings.Join(want, "|") {
-		t.Errorf("secrets = %q, want %q", got, want)
+	s := p.secrets()
+	for _, form := range []string{
+		"Bearer tok1234<&>", "tok1234<&>", "Bearer%20tok1234%3C%26%3E", "Bearer+tok1234%3C%26%3E",
+		`tok1234\u003c\u0026\u003e`, "tok1234&lt;&amp;&gt;",
+		"p@ssw", "p%40ssw", "p%2540ssw",
+		base64.StdEncoding.EncodeToString([]byte("u:p@ssw")),
+		strings.TrimRight(base64.StdEncoding.EncodeToString([]byte("u:p@ssw")), "="),
+		base64.StdEncoding.EncodeToString([]byte("admin:act-pass")), "act-pass",
+		"proxyuser:pr0xy-pass", "pr0xy-pass",
+		"qtok%2F99", "qtok/99", "qtok%252F99",
+	} {
+		text := "echoed <" + form + "> back"
+		if got := s.scrub(text); strings.Contains(got, form) || !strings.Contains(got, redacted) {
+			t.Errorf("scrub(%q) = %q: the secret's form %q is left", text, got, form)
+		}
+	}
+	for _, kept := range []string{"abc", "debug=2", "2"} {
+		if got := s.scrub("a " + kept + " b"); got != "a "+kept+" b" {
+			t.Errorf("scrub scrubbed %q, not a secret: %q", kept, got)
+		}
+	}
+	// Longest first: a value is replaced whole before a token inside it.
+	if got := s.scrub("Authorization: Bearer tok1234<&>"); got != "Authorization: REDACTED" {
+		t.Errorf("scrub of a whole header value = %q", got)
+	}
+}
+
+// A text cut at its end loses the rest of a secret; its start is scrubbed.
+func TestScrubCut(t *testing.T) {
+	t.Parallel()
+	s := Plan{Headers: http.Header{"X-Key": {"k3y-0123456789"}}}.secrets()
+	for _, tt := range []struct{ in, want string }{
+		{"you sent k3y-0123456789 and", "you sent REDACTED and"},
+		{"you sent k3y-01234", "you sent REDACTED"},
+		{"you sent k3y", "you sent REDACTED"},
+		{"you sent k3", "you sent k3"}, // minCutSecret: two letters say nothing
+		{"nothing here", "nothing here"},
+	} {
+		if got := s.scrubCut(tt.in); got != tt.want {
+			t.Errorf("scrubCut(%q) = %q, want %q", tt.in, got, tt.want)
+		}
 	}
 }

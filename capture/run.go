@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"os"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 )
@@ -145,9 +144,10 @@ type runner struct {
 	prog   Progress
 
 	mu        sync.Mutex
-	fatal     error // first manifest write error; ends the run
-	discarded int   // files in flight when ctx ended
-	bases     []string
+	fatal     error     // first manifest write error; ends the run
+	discarded int       // files in flight when ctx ended
+	bases     []string  // per pprof or Actuator target: its base URL, no query
+	queries   []string  // per target: the user's own query (Target.userQuery), sent with every request
 	tidx      []int     // per target: its index in Manifest.Targets
 	targets   []*goSide // per pprof target: what is known of it; nil for others
 	jvm       []*jvmSide
@@ -163,11 +163,12 @@ func newRunner(plan Plan, prog Progress, prev *Manifest) *runner {
 	sec := plan.secrets()
 	r := &runner{
 		plan:    plan,
-		client:  &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()},
+		client:  &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone(), CheckRedirect: checkRedirect},
 		secrets: sec,
 		man:     &manifestWriter{dir: plan.OutDir},
 		prog:    prog,
 		bases:   make([]string, len(plan.Targets)),
+		queries: make([]string, len(plan.Targets)),
 		tidx:    make([]int, len(plan.Targets)),
 		targets: make([]*goSide, len(plan.Targets)),
 		jvm:     make([]*jvmSide, len(plan.Targets)),
@@ -245,6 +246,7 @@ func newRunner(plan Plan, prog Progress, prev *Manifest) *runner {
 		switch t.Kind {
 		case KindPprof, KindActuator:
 			r.bases[i], _ = t.baseURL() // validated by normalize
+			r.queries[i] = t.userQuery()
 		}
 		if t.Kind == KindPprof {
 			old := m.Targets[r.tidx[i]]
@@ -255,6 +257,11 @@ func newRunner(plan Plan, prog Progress, prev *Manifest) *runner {
 		}
 	}
 	return r
+}
+
+// endpoint is the URL of path under target i's base, with the user's query.
+func (r *runner) endpoint(i int, path string) string {
+	return withQuery(r.bases[i]+path, r.queries[i])
 }
 
 // recorded reports whether the manifest already has a target named name.
@@ -342,7 +349,7 @@ func (r *runner) target(ctx context.Context, i int, label string) {
 	case KindPprof:
 		r.goMoment(ctx, i, label)
 	case KindActuator:
-		j := fileJob{kind: FileActuator, primary: true, name: prefix + ".json", what: "actuator threaddump", url: r.bases[i]}
+		j := fileJob{kind: FileActuator, primary: true, name: prefix + ".json", what: "actuator threaddump", url: r.endpoint(i, "")}
 		r.file(ctx, t, label, j, func(ctx context.Context) (fetched, error) {
 			af, err := r.fetchActuator(ctx, j.url)
 			return fetched{af: af, kind: FileActuator}, err
@@ -390,7 +397,7 @@ func (r *runner) file(ctx context.Context, t Target, label string, j fileJob, fe
 		kind = j.kind
 	}
 	f := File{Target: t.Name, Moment: label, Kind: kind, Primary: j.primary, Tool: res.tool, Started: start,
-		Goroutines: res.goroutines, Partial: res.partial, Warning: r.secrets.scrub(res.warning), Note: r.secrets.scrub(res.note), Cost: res.cost}
+		Goroutines: res.goroutines, Partial: res.partial, Warning: r.secrets.clean(res.warning, 0), Note: r.secrets.clean(res.note, 0), Cost: res.cost}
 	if err == nil {
 		name := j.name + res.ext
 		size := res.af.n
@@ -408,10 +415,19 @@ func (r *runner) file(ctx context.Context, t Target, label string, j fileJob, fe
 			f.Interrupted = true
 			err = fmt.Errorf("interrupted, nothing kept: %w", context.Cause(ctx))
 		}
-		f.Error = r.secrets.scrub(fmt.Sprintf("%s at %s: %s: %s", t.Name, label, j.what, oneLine(err.Error())))
+		// One line, secrets scrubbed, server bytes made inert: it goes to
+		// the terminal and the manifest.
+		f.Error = r.secrets.clean(fmt.Sprintf("%s at %s: %s: %s", t.Name, label, j.what, err.Error()), 0)
 	}
 	f.DurationMS = float64(time.Since(start).Microseconds()) / 1000
-	r.update(func(m *Manifest) { m.Files = append(m.Files, f) })
+	r.update(func(m *Manifest) {
+		m.Files = append(m.Files, f)
+		for ti := range m.Targets {
+			if m.Targets[ti].Name == f.Target {
+				m.Targets[ti].count(f)
+			}
+		}
+	})
 	r.emit(Event{Kind: EventFile, Time: time.Now(), Moment: label, Target: t.Name, File: &f})
 	return f, f.OK()
 }
@@ -421,11 +437,6 @@ func extension(k FileKind) string {
 		return ".pb.gz"
 	}
 	return ".txt"
-}
-
-// oneLine keeps error messages to one line in progress output and the manifest.
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
 }
 
 func plural(n int, word string) string {

@@ -30,12 +30,8 @@ var (
 //	...
 //		/usr/local/go/src/net/http/server.go:698 +0xb6
 func checkGoroutineText(head, tail []byte, size int64) error {
-	if size == 0 {
-		return errEmpty
-	}
-	h := bytes.TrimLeft(head, " \t\r\n")
-	if !bytes.HasPrefix(h, goHeader) || len(h) <= len(goHeader) || !isDigit(h[len(goHeader)]) {
-		return fmt.Errorf("not a goroutine dump: body starts with %s", quoteStart(head))
+	if err := goTextStart(head); err != nil {
+		return err
 	}
 	if !bytes.HasSuffix(tail, []byte("\n")) {
 		return fmt.Errorf("truncated goroutine dump: last line %s is not complete", quoteLastLine(tail))
@@ -46,14 +42,47 @@ func checkGoroutineText(head, tail []byte, size int64) error {
 	return nil
 }
 
-// checkGzipFile: a debug=0 body is a gzipped profile.proto. Reading it to the
-// end verifies gzip's CRC and length; profiles are small (labels, no text).
-func checkGzipFile(head []byte, path string) error {
+// goTextStart is checkGoroutineText's test of the first bytes alone, run
+// before anything is written (a sniffFunc).
+func goTextStart(head []byte) error {
+	if len(head) == 0 {
+		return errEmpty
+	}
+	h := bytes.TrimLeft(head, " \t\r\n")
+	if !bytes.HasPrefix(h, goHeader) || len(h) <= len(goHeader) || !isDigit(h[len(goHeader)]) {
+		return fmt.Errorf("not a goroutine dump: body starts with %s", quoteStart(head))
+	}
+	return nil
+}
+
+// gzipStart is checkGzipFile's test of the first bytes (a sniffFunc).
+func gzipStart(head []byte) error {
 	if len(head) == 0 {
 		return errEmpty
 	}
 	if !bytes.HasPrefix(head, gzipMagic) {
 		return fmt.Errorf("not a gzipped profile: body starts with %s", quoteStart(head))
+	}
+	return nil
+}
+
+// debug1Start is checkDebug1's test of the first bytes (a sniffFunc).
+func debug1Start(head []byte) error {
+	_, err := debug1Total(head)
+	return err
+}
+
+// maxProfileExpansion bounds what checkGzipFile decompresses: a goroutine
+// profile of a million goroutines expands to tens of MiB, so a body that
+// expands past this is a gzip bomb, refused after bounded work (the same
+// bound as the reader's, parse's maxExpanded).
+const maxProfileExpansion = 2 << 30
+
+// checkGzipFile: a debug=0 body is a gzipped profile.proto. Reading it to the
+// end verifies gzip's CRC and length; profiles are small (labels, no text).
+func checkGzipFile(head []byte, path string) error {
+	if err := gzipStart(head); err != nil {
+		return err
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -64,8 +93,12 @@ func checkGzipFile(head []byte, path string) error {
 	if err != nil {
 		return fmt.Errorf("corrupt gzipped profile: %v", err)
 	}
-	if _, err := io.Copy(io.Discard, zr); err != nil {
+	n, err := io.Copy(io.Discard, io.LimitReader(zr, maxProfileExpansion+1))
+	if err != nil {
 		return fmt.Errorf("truncated or corrupt gzipped profile: %v", err)
+	}
+	if n > maxProfileExpansion {
+		return fmt.Errorf("gzipped profile expands past %s: not a goroutine profile", humanBytes(maxProfileExpansion))
 	}
 	return nil
 }
@@ -166,7 +199,19 @@ var debug1Header = []byte("goroutine profile: total ")
 
 // checkDebug1 checks a goroutine?debug=1 body and returns its "total N".
 func checkDebug1(head, tail []byte, size int64) (int, error) {
-	if size == 0 {
+	n, err := debug1Total(head)
+	if err != nil {
+		return 0, err
+	}
+	if !bytes.HasSuffix(tail, []byte("\n")) {
+		return 0, fmt.Errorf("truncated goroutine profile (debug=1): last line %s is not complete", quoteLastLine(tail))
+	}
+	return n, nil
+}
+
+// debug1Total reads the "total N" a debug=1 body starts with.
+func debug1Total(head []byte) (int, error) {
+	if len(head) == 0 {
 		return 0, errEmpty
 	}
 	rest, ok := bytes.CutPrefix(head, debug1Header)
@@ -177,9 +222,6 @@ func checkDebug1(head, tail []byte, size int64) (int, error) {
 	}
 	if !ok || digits == 0 {
 		return 0, fmt.Errorf("not a goroutine profile (debug=1): body starts with %s", quoteStart(head))
-	}
-	if !bytes.HasSuffix(tail, []byte("\n")) {
-		return 0, fmt.Errorf("truncated goroutine profile (debug=1): last line %s is not complete", quoteLastLine(tail))
 	}
 	return n, nil
 }
@@ -287,7 +329,21 @@ func countGoroutines(path string) (int, error) {
 // (serialized java.lang.management.ThreadInfo), Boot 1.x a top-level
 // array of the same objects. A complete body ends with "}" or "]".
 func checkActuatorJSON(head, tail []byte, size int64) error {
-	if size == 0 {
+	if err := actuatorStart(head); err != nil {
+		return err
+	}
+	t := bytes.TrimRight(tail, " \t\r\n")
+	if len(t) == 0 || (t[len(t)-1] != '}' && t[len(t)-1] != ']') {
+		return fmt.Errorf("truncated Actuator thread dump: JSON ends with %s", quoteLastLine(tail))
+	}
+	return nil
+}
+
+// actuatorStart is checkActuatorJSON's test of the first bytes (a
+// sniffFunc). Spring writes "threads" (Boot 2+) or "threadName" (Boot 1.x)
+// first, well within headBytes.
+func actuatorStart(head []byte) error {
+	if len(head) == 0 {
 		return errEmpty
 	}
 	h := bytes.TrimLeft(head, " \t\r\n\ufeff")
@@ -302,10 +358,6 @@ func checkActuatorJSON(head, tail []byte, size int64) error {
 		}
 	default:
 		return fmt.Errorf("not an Actuator JSON thread dump: body starts with %s", quoteStart(head))
-	}
-	t := bytes.TrimRight(tail, " \t\r\n")
-	if len(t) == 0 || (t[len(t)-1] != '}' && t[len(t)-1] != ']') {
-		return fmt.Errorf("truncated Actuator thread dump: JSON ends with %s", quoteLastLine(tail))
 	}
 	return nil
 }

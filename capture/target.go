@@ -95,6 +95,36 @@ func (t Target) Source() string {
 	return ""
 }
 
+// userQuery is the query the user gave in a pprof or Actuator target's URL
+// ("?token=..." for a gateway that authenticates by query), without the
+// parameters capture sets itself (debug, seconds, gc): it is sent with
+// every request to the target, and never recorded (Source drops it; its
+// values are secrets).
+func (t Target) userQuery() string {
+	u, err := url.Parse(withScheme(t.URL))
+	if err != nil || u.RawQuery == "" {
+		return ""
+	}
+	var kept []string
+	for _, kv := range strings.Split(u.RawQuery, "&") {
+		if k, _, _ := strings.Cut(kv, "="); kv != "" && !ownQueryKey(k) {
+			kept = append(kept, kv)
+		}
+	}
+	return strings.Join(kept, "&")
+}
+
+// withQuery is rawURL with the user's query q added after capture's own.
+func withQuery(rawURL, q string) string {
+	switch {
+	case q == "":
+		return rawURL
+	case strings.Contains(rawURL, "?"):
+		return rawURL + "&" + q
+	}
+	return rawURL + "?" + q
+}
+
 // baseURL is the URL a pprof or Actuator target's requests start from.
 func (t Target) baseURL() (string, error) {
 	if t.Kind == KindActuator {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -123,8 +124,14 @@ func newCaptureCmd() *cobra.Command {
 				}
 				return fmt.Errorf("capture: %w (what was captured is in %s)", err, out)
 			}
-			if m != nil && m.Faults() > 0 && err == nil {
-				fmt.Fprintf(cmd.ErrOrStderr(), "dumpdiff: %d capture(s) failed; see %s/manifest.json\n", m.Faults(), out)
+			// Some moments of some targets have no dump: said on stderr
+			// and, unless a stronger status applies, exit partialStatus.
+			var partial error
+			if m != nil && err == nil {
+				partial = partialCapture(m, len(plan.Targets), out)
+				if partial != nil {
+					fmt.Fprintln(cmd.ErrOrStderr(), "dumpdiff:", partial)
+				}
 			}
 			// Interrupted: the progress printed its one line ("interrupted
 			// after 3 moments: 5 files kept in DIR, ..."); what was captured
@@ -149,6 +156,8 @@ func newCaptureCmd() *cobra.Command {
 				return &exitError{code: interruptStatus(cmd.Context())}
 			case failed != nil:
 				return failed
+			case partial != nil:
+				return &exitError{code: partialStatus} // its line is printed above
 			}
 			return nil
 		},
@@ -168,7 +177,7 @@ func newCaptureCmd() *cobra.Command {
 	f.Int64Var(&maxMiB, "max-size", capture.DefaultMaxBytes>>20, "size cap per response, in MiB")
 	f.DurationVar(&maxPause, "max-pause", capture.DefaultMaxPause, "longest stop of the world one full Go dump may cost the target (estimated from its goroutine count); above it debug=0 and debug=1 are taken instead; 0: no budget")
 	f.BoolVar(&locks, "locks", false, "JVM: always print lock ownership (Thread.print -l: a heap walk inside the safepoint); without it -l is taken only when threads park on a lock whose owner only -l shows")
-	f.StringArrayVar(&headers, "header", nil, "an HTTP header sent to pprof and Actuator endpoints ('Authorization: Bearer ...'); never recorded")
+	f.StringArrayVar(&headers, "header", nil, "an HTTP header sent to pprof and Actuator endpoints ('Authorization: Bearer ...'); never recorded, never sent off the target (redirects elsewhere are refused)")
 	f.BoolVar(&doAnalyze, "analyze", false, "print the report when the capture ends (also when interrupted)")
 	af.register(cmd)
 	rf.register(cmd)
@@ -221,6 +230,28 @@ func hasDump(m *capture.Manifest) bool {
 		}
 	}
 	return false
+}
+
+// partialStatus is capture's exit status when it kept dumps but some
+// moments of some targets failed (0: all captured, 1: an error or nothing
+// captured, 3: --analyze --fail-on found what it names, which wins over
+// this). Documented in the README's Capture section.
+const partialStatus = 4
+
+// partialCapture says how much of this run failed, nil when nothing did:
+// failed moments (a primary dump without its file; interrupted ones not
+// counted) and the targets they belong to, out of all.
+func partialCapture(m *capture.Manifest, ntargets int, dir string) error {
+	fails := m.RunFailures()
+	if len(fails) == 0 {
+		return nil
+	}
+	targets := map[string]bool{}
+	for _, f := range fails {
+		targets[f.Target] = true
+	}
+	return fmt.Errorf("%d of %d targets failed at least one moment (%d of their dumps missing; first: %s); every target's fate is in %s",
+		len(targets), ntargets, len(fails), fails[0].Error, filepath.Join(dir, capture.ManifestName))
 }
 
 // interruptStatus is the shell's status for a run ended by a signal: 130

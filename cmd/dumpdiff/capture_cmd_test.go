@@ -7,12 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -229,4 +231,87 @@ func TestCaptureActuator(t *testing.T) {
 	if len(doc.Moments) != 2 || doc.Moments[0].Threads != 2 || !strings.HasSuffix(doc.Moments[0].File, ".json") {
 		t.Errorf("moments %+v, want 2 moments of 2 threads from the .json files", doc.Moments)
 	}
+}
+
+// A capture that kept dumps while some moments of some targets failed exits
+// with partialStatus (4), says how much on stderr, and records every
+// target's fate in the manifest; one that kept nothing exits 1.
+func TestCapturePartialExitStatus(t *testing.T) {
+	ok := httptest.NewServer(http.DefaultServeMux)
+	defer ok.Close()
+	broken := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "profile busy", http.StatusInternalServerError)
+	}))
+	defer broken.Close()
+	var asked atomic.Int32 // fails from its second moment on
+	flaky := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("debug") == "1" && asked.Add(1) > 1 {
+			http.Error(w, "gone away", http.StatusServiceUnavailable)
+			return
+		}
+		http.DefaultServeMux.ServeHTTP(w, r)
+	}))
+	defer flaky.Close()
+	closed := func() string {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ln.Close()
+		return "http://" + ln.Addr().String()
+	}
+
+	t.Run("some targets fail", func(t *testing.T) {
+		out := filepath.Join(t.TempDir(), "dumps")
+		code, stdout, errs := runArgs(t, "capture", ok.URL, broken.URL, flaky.URL, "--every", "10ms", "--count", "2",
+			"--out", out, "--analyze", "--format", "json")
+		if code != 4 {
+			t.Fatalf("exit %d, want 4 (some captures failed): %s", code, errs)
+		}
+		want := "dumpdiff: 2 of 3 targets failed at least one moment (3 of their dumps missing; first: "
+		if !strings.Contains(errs, want) || !strings.Contains(errs, "every target's fate is in "+filepath.Join(out, "manifest.json")) {
+			t.Errorf("stderr %q, want %q", errs, want)
+		}
+		if !strings.Contains(stdout, `"findings"`) {
+			t.Errorf("--analyze printed no report:\n%s", stdout)
+		}
+		m, err := capture.ReadManifest(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var fates []string
+		for _, tr := range m.Targets {
+			fates = append(fates, fmt.Sprintf("%s:%d/%d", tr.Fate, tr.Dumps, tr.Failed))
+		}
+		if got := strings.Join(fates, " "); got != "ok:2/0 failed:0/2 partial:1/1" {
+			t.Errorf("fates %s, want ok:2/0 failed:0/2 partial:1/1", got)
+		}
+		if !strings.Contains(m.Targets[1].LastError, "profile busy") {
+			t.Errorf("last error %q", m.Targets[1].LastError)
+		}
+	})
+	t.Run("26 of 27 fail", func(t *testing.T) {
+		args := []string{"capture", ok.URL}
+		for range 26 {
+			args = append(args, closed())
+		}
+		out := filepath.Join(t.TempDir(), "dumps")
+		code, _, errs := runArgs(t, append(args, "--count", "1", "--out", out)...)
+		if code != 4 || !strings.Contains(errs, "26 of 27 targets failed at least one moment (26 of their dumps missing") {
+			t.Errorf("exit %d, stderr %q; want 4 and the count", code, errs)
+		}
+	})
+	t.Run("all fail", func(t *testing.T) {
+		out := filepath.Join(t.TempDir(), "dumps")
+		code, _, errs := runArgs(t, "capture", broken.URL, "--count", "1", "--out", out)
+		if code != 1 || !strings.Contains(errs, "no dump captured") {
+			t.Errorf("exit %d, stderr %q; want 1, no dump captured", code, errs)
+		}
+	})
+	t.Run("all captured", func(t *testing.T) {
+		out := filepath.Join(t.TempDir(), "dumps")
+		if code, _, errs := runArgs(t, "capture", ok.URL, "--count", "1", "--out", out); code != 0 || strings.Contains(errs, "failed at least") {
+			t.Errorf("exit %d, stderr %q; want 0 and no failure said", code, errs)
+		}
+	})
 }
