@@ -117,6 +117,10 @@ type TargetRecord struct {
 	// the target serves package handler's one-pass dump (HandlerPath under
 	// its pprof base). Empty before the first try and for other kinds.
 	Handler string `json:"handler,omitempty"`
+	// JavaVersion is, for a JVM target, its Java feature version (17, 21,
+	// 25) as read from the target; 0 when unknown. From 21 on its moments
+	// are JSON dumps that hold virtual threads.
+	JavaVersion int `json:"java_version,omitempty"`
 	// Fate is what became of the target over every run of the capture:
 	// "ok" (every moment has its dump), "partial" (some moments failed),
 	// "failed" (no moment has a dump); empty before its first moment ends
@@ -181,6 +185,7 @@ const (
 	FileGoroutineLeak   FileKind = "goroutineleak"    // pprof goroutineleak debug=2 text beside the dump (manifests before the pause budget)
 	FileJVM             FileKind = "jvm-threads"      // HotSpot thread dump (jcmd Thread.print [-l], jstack [-l])
 	FileActuator        FileKind = "actuator-threads" // Spring Boot Actuator /threaddump JSON (ThreadInfo list)
+	FileJVMJSON         FileKind = "jvm-json"         // jcmd Thread.dump_to_file -format=json (JDK 21+): every thread, virtual ones included
 	FileUnknown         FileKind = "unknown"          // a command failed before its output was recognized
 )
 
@@ -193,7 +198,7 @@ type File struct {
 	// Path is relative to the manifest's folder; empty when Error is set.
 	Path string `json:"path,omitempty"`
 	// Tool is what produced the file: for a JVM "jcmd", "jcmd -l",
-	// "jstack" or "jstack -l"; for a Go target the endpoint
+	// "jstack", "jstack -l" or "jcmd Thread.dump_to_file" (JSON, JDK 21+); for a Go target the endpoint
 	// ("goroutine?debug=2", "goroutineleak?debug=2", "handler",
 	// "goroutine?debug=1", "goroutine?debug=0"). Empty for commands and in
 	// older manifests.

@@ -355,10 +355,19 @@ func (r *runner) target(ctx context.Context, i int, label string) {
 			return fetched{af: af, kind: FileActuator}, err
 		})
 	case KindJVM:
-		j := fileJob{kind: FileJVM, primary: true, name: prefix + ".txt", what: "jcmd/jstack"}
-		r.file(ctx, t, label, j, func(ctx context.Context) (fetched, error) {
+		j := fileJob{kind: FileJVM, primary: true, name: prefix, what: "jcmd/jstack"}
+		f, ok := r.file(ctx, t, label, j, func(ctx context.Context) (fetched, error) {
 			return r.jvmDump(ctx, i)
 		})
+		if !ok || f.Kind != FileJVMJSON {
+			return
+		}
+		if want, _ := r.wantLockOwners(i); want {
+			b := fileJob{kind: FileJVM, name: prefix + "-locks", what: "jcmd -l (lock owners)"}
+			r.file(ctx, t, label, b, func(ctx context.Context) (fetched, error) {
+				return r.lockOwners(ctx, i)
+			})
+		}
 	case KindExec:
 		j := fileJob{kind: FileUnknown, primary: true, name: prefix, what: "command"}
 		r.file(ctx, t, label, j, func(ctx context.Context) (fetched, error) {

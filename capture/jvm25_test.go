@@ -1,0 +1,217 @@
+package capture
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// jdk25 is the bin folder of a JDK 25 (JDK25_HOME, else the Temurin 25
+// installed beside Java 17); the test is skipped without one.
+func jdk25(t *testing.T) string {
+	t.Helper()
+	home := os.Getenv("JDK25_HOME")
+	if home == "" {
+		home = "/usr/lib/jvm/temurin-25-jdk-amd64"
+	}
+	bin := filepath.Join(home, "bin")
+	if _, err := os.Stat(filepath.Join(bin, "java")); err != nil {
+		t.Skipf("no JDK 25 at %s (set JDK25_HOME): the virtual-thread capture is tested on a real JDK 25 only", home)
+	}
+	if _, err := exec.LookPath("jcmd"); err != nil {
+		t.Skip("jcmd not on PATH")
+	}
+	return bin
+}
+
+// virtualJava starts n virtual threads (one per task, as Spring Boot 3.2+
+// runs requests with spring.threads.virtual.enabled) waiting on a latch,
+// and with locked, lockers more parked on a ReentrantLock held by a
+// platform thread: the JSON dump names no owner of it.
+const virtualJava = `import java.util.concurrent.*;
+import java.util.concurrent.locks.ReentrantLock;
+public class Virtual {
+    public static void main(String[] args) throws Exception {
+        int n = Integer.parseInt(args[0]), lockers = Integer.parseInt(args[1]);
+        CountDownLatch latch = new CountDownLatch(1);
+        ReentrantLock lock = new ReentrantLock();
+        CountDownLatch held = new CountDownLatch(1);
+        Thread holder = new Thread(() -> {
+            lock.lock();
+            held.countDown();
+            try { Thread.sleep(600_000); } catch (InterruptedException e) { } finally { lock.unlock(); }
+        }, "capture-test-lock-holder");
+        holder.setDaemon(true);
+        holder.start();
+        held.await();
+        ExecutorService tasks = Executors.newVirtualThreadPerTaskExecutor();
+        for (int i = 0; i < n; i++) tasks.submit(() -> { latch.await(); return null; });
+        for (int i = 0; i < lockers; i++) tasks.submit(() -> { lock.lock(); lock.unlock(); return null; });
+        Thread.sleep(300); // every task parked
+        System.out.println("ready");
+        System.out.flush();
+        System.in.read();
+        System.exit(0);
+    }
+}
+`
+
+// startJava25 compiles and starts Virtual on JDK 25 and returns its pid.
+func startJava25(t *testing.T, bin string, args ...string) int {
+	t.Helper()
+	dir := t.TempDir()
+	src := filepath.Join(dir, "Virtual.java")
+	if err := os.WriteFile(src, []byte(virtualJava), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(filepath.Join(bin, "javac"), "-d", dir, src).CombinedOutput(); err != nil {
+		t.Fatalf("javac: %v\n%s", err, out)
+	}
+	cmd := exec.Command(filepath.Join(bin, "java"), append([]string{"-Xmx128m", "-XX:TieredStopAtLevel=1", "-cp", dir, "Virtual"}, args...)...)
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		stdin.Close()
+		cmd.Process.Kill()
+		cmd.Wait()
+	})
+	done := make(chan string, 1)
+	go func() {
+		line, _ := bufio.NewReader(stdout).ReadString('\n')
+		done <- line
+	}()
+	select {
+	case line := <-done:
+		if strings.TrimSpace(line) != "ready" {
+			t.Fatalf("java Virtual: %q", line)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("java Virtual: not ready within 30 s")
+	}
+	return cmd.Process.Pid
+}
+
+// jsonThreads counts a JSON dump's threads per container.
+func jsonThreads(t *testing.T, path string) map[string]int {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d struct {
+		ThreadDump struct {
+			ThreadContainers []struct {
+				Container string            `json:"container"`
+				Threads   []json.RawMessage `json:"threads"`
+			} `json:"threadContainers"`
+		} `json:"threadDump"`
+	}
+	if err := json.Unmarshal(b, &d); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	out := map[string]int{}
+	for _, c := range d.ThreadDump.ThreadContainers {
+		kind, _, _ := strings.Cut(c.Container, "@")
+		out[kind] += len(c.Threads)
+	}
+	return out
+}
+
+// leftovers lists the JSON dumps capture had the target write into its
+// /tmp that are still there.
+func leftovers(pid int) []string {
+	m, _ := filepath.Glob(filepath.Join("/proc", strconv.Itoa(pid), "root", "tmp", "dumpdiff-*-"+strconv.Itoa(pid)+"-*.json"))
+	return m
+}
+
+// A JDK 25 target is dumped with Thread.dump_to_file: every virtual
+// thread is in the moment, the file the target wrote is removed, the cost
+// is read from hsperfdata, and the version is the target's own (the jcmd
+// on PATH is Java 17's).
+func TestJVMVirtualThreads(t *testing.T) {
+	t.Parallel()
+	bin := jdk25(t)
+	pid := startJava25(t, bin, "2000", "0")
+	dir := filepath.Join(t.TempDir(), "out")
+	m, out, err := run(t, context.Background(), Plan{Targets: []Target{JVMTarget("vt", pid)}, Count: 2, Every: 10 * time.Millisecond, OutDir: dir}, nil)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	checkOutDir(t, dir, m)
+	if v := m.Targets[0].JavaVersion; v != 25 {
+		t.Errorf("java_version %d, want 25 (the target's, read from its hsperfdata)", v)
+	}
+	d := m.Dumps("vt")
+	if len(d) != 2 {
+		t.Fatalf("%d dumps, want 2: %+v", len(d), m.Files)
+	}
+	for _, f := range d {
+		if f.Kind != FileJVMJSON || f.Tool != "jcmd Thread.dump_to_file" || !strings.HasSuffix(f.Path, ".json") || f.Note != "" {
+			t.Errorf("file %+v: want a jvm-json moment via Thread.dump_to_file", f)
+		}
+		if f.Cost == nil || f.Cost.PauseSource != "hsperfdata" {
+			t.Errorf("file %s cost %+v: want the safepoint time from hsperfdata", f.Path, f.Cost)
+		}
+		counts := jsonThreads(t, filepath.Join(dir, f.Path))
+		if n := counts["java.util.concurrent.ThreadPerTaskExecutor"]; n != 2000 {
+			t.Errorf("%s: %d virtual threads under their executor, want 2000: %v", f.Path, n, counts)
+		}
+	}
+	if l := leftovers(pid); len(l) > 0 {
+		t.Errorf("the target's JSON dumps were not removed: %v", l)
+	}
+	if len(m.Files) != 2 || strings.Contains(out, "FAIL") {
+		t.Errorf("files %+v: want the two JSON moments only", m.Files)
+	}
+}
+
+// Virtual threads parked on a ReentrantLock: the JSON dump names no owner,
+// so Thread.print -l is taken beside it and names the platform holder.
+func TestJVMVirtualThreadLockOwners(t *testing.T) {
+	t.Parallel()
+	bin := jdk25(t)
+	pid := startJava25(t, bin, "10", "3")
+	dir := filepath.Join(t.TempDir(), "out")
+	m, _, err := run(t, context.Background(), Plan{Targets: []Target{JVMTarget("vt", pid)}, Count: 1, OutDir: dir}, nil)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	checkOutDir(t, dir, m)
+	d := m.Dumps("vt")
+	beside := m.Beside("vt", "1")
+	if len(d) != 1 || d[0].Kind != FileJVMJSON || len(beside) != 1 {
+		t.Fatalf("dumps %+v, beside %+v: want a JSON moment and the -l text beside it", d, beside)
+	}
+	if want := "3 threads park on a java.util.concurrent lock the JSON dump names no owner of: Thread.print -l is taken beside it"; d[0].Note != want {
+		t.Errorf("note %q, want %q", d[0].Note, want)
+	}
+	b := beside[0]
+	if b.Kind != FileJVM || b.Tool != "jcmd -l" || b.Path != "vt__1-locks.txt" || b.Cost == nil {
+		t.Errorf("beside %+v: want vt__1-locks.txt via jcmd -l with its cost", b)
+	}
+	if text := readFile(t, dir, b.Path); !containsAll(text, `"capture-test-lock-holder"`, "Locked ownable synchronizers:", "ReentrantLock$NonfairSync") {
+		t.Errorf("%s does not name the lock's owner", b.Path)
+	}
+	if l := leftovers(pid); len(l) > 0 {
+		t.Errorf("the target's JSON dumps were not removed: %v", l)
+	}
+}
+
+func TestFeatureVersion(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]int{"25": 25, "25.0.3": 25, "21-ea": 21, "1.8": 8, "17.0.15+6": 17, "": 0, "x": 0} {
+		if got := featureVersion(in); got != want {
+			t.Errorf("featureVersion(%q) = %d, want %d", in, got, want)
+		}
+	}
+}
