@@ -29,8 +29,13 @@ type atomicFile struct {
 	tail []byte // the last tailBytes written, in order
 }
 
+// createAtomic starts a dump file in dir: .capture-*.tmp until committed.
 func createAtomic(dir string, max int64) (*atomicFile, error) {
-	f, err := os.CreateTemp(dir, ".capture-*.tmp")
+	return createAtomicPattern(dir, ".capture-*.tmp", max)
+}
+
+func createAtomicPattern(dir, pattern string, max int64) (*atomicFile, error) {
+	f, err := os.CreateTemp(dir, pattern)
 	if err != nil {
 		return nil, err
 	}
@@ -90,9 +95,10 @@ func (a *atomicFile) discard() {
 	os.Remove(a.f.Name())
 }
 
-// writeFileAtomic writes data to dir/name through a temp file.
+// writeFileAtomic writes data to dir/name through a temp file
+// (.NAME-*.tmp: told apart from a dump in flight).
 func writeFileAtomic(dir, name string, data []byte) error {
-	a, err := createAtomic(dir, int64(len(data)))
+	a, err := createAtomicPattern(dir, "."+name+"-*.tmp", int64(len(data)))
 	if err != nil {
 		return err
 	}
