@@ -336,35 +336,55 @@ func newGroupInfo(g *analyze.Group) *groupInfo {
 }
 
 // shortLabels drops the common prefix of labels when they are all longer
-// than a column (12 cells) and what is left tells them apart.
+// than a column (12 cells) and what is left tells them apart
+// ("samurai__…-example#1", "…#2" → "#1", "#2"). The prefix ends where a
+// word ends (compactPrefix): "goroutines.debug2", "goroutines.debug2 (2)"
+// become "debug2", "debug2 (2)", not "2", "2 (2)", which would name the
+// first moment after the second.
 func shortLabels(full []string) []string {
 	if len(full) < 2 {
 		return full
 	}
-	prefix := full[0]
 	for _, l := range full {
 		if width(l) <= 12 {
 			return full
 		}
-		for !strings.HasPrefix(l, prefix) {
-			prefix = prefix[:len(prefix)-1]
-		}
 	}
-	// Keep a separator or digit run whole: cut back to the last letter.
-	for prefix != "" && !isLetter(prefix[len(prefix)-1]) {
-		prefix = prefix[:len(prefix)-1]
-	}
-	if len(prefix) < 4 {
+	n := compactPrefix(full)
+	if n < 4 {
 		return full
 	}
 	out := make([]string, len(full))
 	for i, l := range full {
-		out[i] = l[len(prefix):]
+		out[i] = l[n:]
 	}
 	return out
 }
 
-func isLetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
+// compactPrefix is the length in bytes of the longest common prefix of
+// labels that can be dropped without splitting a word or a number and
+// without emptying a label: it ends after a separator (space . _ - /), or
+// before a '#', which stays ("#1" reads as the first dump of a file); 0
+// when there is none. A ':' is no place to cut: "10:00:00" and "10:05:00"
+// would become "00:00" and "05:00", read as hours.
+func compactPrefix(labels []string) int {
+	lcp := labels[0]
+	short := len(labels[0])
+	for _, l := range labels[1:] {
+		i := 0
+		for i < len(lcp) && i < len(l) && lcp[i] == l[i] {
+			i++
+		}
+		lcp = lcp[:i]
+		short = min(short, len(l))
+	}
+	for i := min(len(lcp), short-1); i > 0; i-- {
+		if strings.IndexByte(" ._-/", lcp[i-1]) >= 0 || i < len(lcp) && lcp[i] == '#' {
+			return i
+		}
+	}
+	return 0
+}
 
 // targetName is how the header names this analysis among several: its
 // target, or "target N" when the capture named none.
