@@ -48,10 +48,10 @@ type overviewPane struct {
 	unfold bool    // show the internal pools one by one
 	rows   []ovRow // built by refresh for query, sort, unfold and width
 	list   cursorList
-	// layout of the pool rows, shared by the column header
-	nameW, sparkW, kindW int
-	colIdx               []int
-	colW                 []int
+	// tab lays out the pool rows and their header (layoutTable); kindW
+	// is the width of the findings' kinds.
+	tab   *table
+	kindW int
 	// top is the count the sparklines of the pools shown share as their
 	// highest bar: the largest count of any of them.
 	top int
@@ -94,7 +94,6 @@ func (o *overviewPane) refresh() {
 	if o.list.cursor < len(o.rows) {
 		keep = &o.rows[o.list.cursor]
 	}
-	o.layout()
 	mt := newMatcher(o.query)
 	o.rows = o.rows[:0:0]
 
@@ -153,13 +152,22 @@ func (o *overviewPane) refresh() {
 	if len(internal) > 0 {
 		o.top = max(o.top, maxOf(internalCounts))
 	}
+	o.layout(pools, internal, internalCounts)
+	var note []string
 	if o.top > 0 {
-		o.text(o.st.dim, "  bars share one scale: █ = "+words.Plural(o.top, o.ix.unit))
+		note = append(note, "bars share one scale: █ = "+words.Plural(o.top, o.ix.unit))
+	}
+	if n := o.tab.moments.hidden(); n > 0 {
+		note = append(note, words.Plural(n, "moment")+" hidden at …: a pool shows them (←/→)")
+	} else if o.tab.moments.shortened {
+		note = append(note, "short labels: full in a pool (←/→)")
+	}
+	if len(note) > 0 {
+		o.text(o.st.dim, cut("  "+strings.Join(note, " · "), o.width))
 	} else {
 		o.text(o.st.dim, "")
 	}
-	head := "  " + fit("POOLS ("+itoa(len(pools))+") · sort: "+overviewSorts[o.sortBy], o.nameW) + " " +
-		fit("trend", o.sparkW) + labelCells(o.ix.labels, o.colIdx, o.colW, -1) + right("moved", 7)
+	head := o.tab.header()
 	o.rows = append(o.rows, ovRow{kind: rowText, body: head, styled: o.st.header.Render(head)})
 	if len(pools) == 0 && len(internal) == 0 {
 		if o.query == "" {
@@ -283,17 +291,45 @@ func (o *overviewPane) findingMatches(mt *matcher, f *analyze.Finding) bool {
 	return false
 }
 
-// layout splits the width between name, sparkline, counts and moved.
-func (o *overviewPane) layout() {
+// layout lays the pool table out for the width: the name, the trend,
+// a count column per moment and how much the pool moved, each as wide as
+// its header and its widest cell among the pools shown (layoutTable).
+func (o *overviewPane) layout(pools, internal []*poolInfo, internalCounts []int) {
 	n := len(o.ix.labels)
-	o.sparkW = min(max(n, 5), 24)
-	avail := o.width - 2 - 20 - (o.sparkW + 1) - 7
-	o.colIdx, o.colW = columns(o.ix.labels, -1, avail)
-	cols := 0
-	for _, w := range o.colW {
-		cols += w
+	sparkW := min(max(n, 5), 24)
+	cellWs := make([]int, n)
+	nameW, movedW := 0, 0
+	add := func(name string, counts []int) {
+		nameW = max(nameW, width(name))
+		movedW = max(movedW, widest(spread(counts)))
+		for k := range cellWs {
+			if k < len(counts) {
+				cellWs[k] = max(cellWs[k], widest(counts[k]))
+			}
+		}
 	}
-	o.nameW = min(48, max(10, o.width-2-(o.sparkW+1)-cols-7))
+	for _, pi := range pools {
+		add(pi.p.Name, pi.p.Counts)
+	}
+	if len(internal) > 0 {
+		add("+ "+o.ix.internalName+" ("+words.Plural(len(internal), "pool")+")", internalCounts)
+		if o.unfold {
+			for _, pi := range internal {
+				add("  "+pi.p.Name, pi.p.Counts)
+			}
+		}
+	}
+	cols := []column{
+		// The name keeps 20 cells (or its widest name) before the moments
+		// have theirs, and takes at most 48.
+		{kind: colName, head: "POOLS (" + itoa(len(pools)) + ") · sort: " + overviewSorts[o.sortBy], cellW: nameW, min: 20, floor: 10, max: 48},
+		{kind: colText, head: "trend", cellW: sparkW, min: sparkW, lead: 1},
+		{kind: colMoments, cellWs: cellWs, min: minMomentW, lead: 1},
+		// Six cells at least: "moved" and a count to 99999 line up
+		// whatever the pools shown.
+		{kind: colCount, head: "moved", cellW: movedW, min: 6, lead: 1},
+	}
+	o.tab = layoutTable(cols, 2, o.width, o.ix.full, o.ix.labels, -1)
 }
 
 func (o *overviewPane) text(style interface{ Render(...string) string }, s string) {
@@ -313,10 +349,15 @@ func (o *overviewPane) findingRow(f *analyze.Finding) ovRow {
 }
 
 func (o *overviewPane) poolRow(pi *poolInfo, name string, counts []int, kind rowKind) ovRow {
-	spark := fit(sparkline(counts, o.top), o.sparkW)
-	cells := countCells(counts, o.colIdx, o.colW) + right(itoa(spread(counts)), 7)
-	n := fitMiddle(name, o.nameW) + " "
-	return ovRow{kind: kind, p: pi, name: name, counts: counts, body: n + spark + cells, styled: n + o.st.spark.Render(spark) + cells}
+	texts := []string{name, sparkline(counts, o.top), "", itoa(spread(counts))}
+	body := o.tab.row(texts, counts, nil)
+	styled := o.tab.row(texts, counts, func(i int, s string) string {
+		if i == 1 {
+			return o.st.spark.Render(s)
+		}
+		return s
+	})
+	return ovRow{kind: kind, p: pi, name: name, counts: counts, body: body, styled: styled}
 }
 
 func (o *overviewPane) sortPools(ps []*poolInfo) {

@@ -25,10 +25,7 @@ type poolPane struct {
 	sortBy int
 	groups []*groupInfo // shown, filtered and sorted by refresh
 	list   cursorList   // over groups; each takes two lines
-	nameW  int
-	colIdx []int
-	colW   []int
-	sparkW int
+	tab    *table       // the states' table, laid out by refresh
 }
 
 // newPoolPane opens pi at the moment where it holds most threads (the
@@ -95,15 +92,38 @@ func (p *poolPane) refresh() {
 			p.list.cursor = i
 		}
 	}
-	p.sparkW = min(max(len(p.ix.labels), 5), 24)
-	avail := p.width - 2 - 22 - 9 - (p.sparkW + 1)
-	p.colIdx, p.colW = columns(p.ix.labels, p.moment, avail)
-	cols := 0
-	for _, w := range p.colW {
-		cols += w
-	}
-	p.nameW = min(40, max(10, p.width-2-9-(p.sparkW+1)-cols))
+	p.layout()
 	p.list.scroll(len(p.groups), p.listHeight())
+}
+
+// layout lays the states' table out for the width: the state, its
+// category, the trend and a count column per moment, each as wide as its
+// header and its widest cell among the states of the pool (layoutTable).
+func (p *poolPane) layout() {
+	n := len(p.ix.labels)
+	sparkW := min(max(n, 5), 24)
+	cellWs := make([]int, n)
+	nameW, catW := 0, 0
+	for _, gi := range p.pi.groups {
+		g := gi.g
+		nameW = max(nameW, width(stateName(g.State, g.Via)))
+		catW = max(catW, width(string(g.Category)))
+		for k := range cellWs {
+			if k < len(g.Counts) {
+				cellWs[k] = max(cellWs[k], widest(g.Counts[k]))
+			}
+		}
+	}
+	cols := []column{
+		// The state keeps 21 cells (or its longest state) before the
+		// moments have theirs, and takes at most 39.
+		{kind: colName, head: "STATE", cellW: nameW, min: 21, floor: 9, max: 39},
+		{kind: colText, head: "CATEGORY", cellW: catW, lead: 1},
+		{kind: colText, head: "trend", cellW: sparkW, min: sparkW, lead: 1},
+		// Two spaces set the last bar of the trend apart from the counts.
+		{kind: colMoments, cellWs: cellWs, min: minMomentW, lead: 2},
+	}
+	p.tab = layoutTable(cols, 2, p.width, p.ix.full, p.ix.labels, p.moment)
 }
 
 // headLines are the title (wrapped: its limit is never cut), the subtitle
@@ -114,10 +134,7 @@ func (p *poolPane) headLines() []string {
 		lines = append(lines, p.st.title.Render(l))
 	}
 	lines = append(lines, p.st.dim.Render(cut(p.subtitle(), p.width)))
-	// The name is cut one cell short so that a long state never runs into
-	// its category.
-	head := "  " + fit("STATE", p.nameW-1) + " " + fit("CATEGORY", 9) + fit("trend", p.sparkW+1) + labelCells(p.ix.labels, p.colIdx, p.colW, p.moment)
-	return append(lines, p.st.header.Render(cut(head, p.width)))
+	return append(lines, p.st.header.Render(cut(p.tab.header(), p.width)))
 }
 
 // listHeight is how many states fit under the head lines.
@@ -224,10 +241,16 @@ func (p *poolPane) title() string {
 // "…"), how many.
 func (p *poolPane) subtitle() string {
 	scale := "bars: █ = " + itoa(p.pi.p.Max)
-	if n := hidden(p.ix.labels, p.colIdx); n > 0 {
-		return words.Plural(n, "moment") + " hidden at … (←/→ shows them) · " + scale + " · sort: " + poolSorts[p.sortBy]
+	// The selected moment's label in full, first, when its header is
+	// shortened: what the column is, whatever the width.
+	at := ""
+	if m := p.tab.moments; p.moment < len(m.labels) && m.labels[p.moment] != p.ix.full[p.moment] {
+		at = "at " + p.ix.full[p.moment] + " · "
 	}
-	return p.ix.unit + "s per state · " + scale + " · sort: " + poolSorts[p.sortBy] + " · ←/→ moment"
+	if n := p.tab.moments.hidden(); n > 0 {
+		return at + words.Plural(n, "moment") + " hidden at … (←/→ shows them) · " + scale + " · sort: " + poolSorts[p.sortBy]
+	}
+	return at + p.ix.unit + "s per state · " + scale + " · sort: " + poolSorts[p.sortBy] + " · ←/→ moment"
 }
 
 // stateName is a group's state with what it waits on.
@@ -263,15 +286,20 @@ func (p *poolPane) View() string {
 	start, end := p.list.window(len(p.groups), p.listHeight())
 	for i := start; i < end; i++ {
 		g := p.groups[i].g
-		name := fitMiddle(stateName(g.State, g.Via), p.nameW-1) + " "
-		cat := fit(string(g.Category), 9)
-		spark := fit(sparkline(g.Counts, p.pi.p.Max), p.sparkW+1)
-		cells := countCells(g.Counts, p.colIdx, p.colW)
+		texts := []string{stateName(g.State, g.Via), string(g.Category), sparkline(g.Counts, p.pi.p.Max), ""}
 		detail := p.detail(g)
 		if i == p.list.cursor {
-			lines = append(lines, p.st.selected.Render(fit("› "+name+cat+spark+cells, p.width)))
+			lines = append(lines, p.st.selected.Render(fit("› "+p.tab.row(texts, g.Counts, nil), p.width)))
 		} else {
-			lines = append(lines, "  "+name+p.st.catStyle(g.Category).Render(cat)+p.st.spark.Render(spark)+cells)
+			lines = append(lines, "  "+p.tab.row(texts, g.Counts, func(c int, s string) string {
+				switch c {
+				case 1:
+					return p.st.catStyle(g.Category).Render(s)
+				case 2:
+					return p.st.spark.Render(s)
+				}
+				return s
+			}))
 		}
 		lines = append(lines, p.st.dim.Render(detail))
 	}

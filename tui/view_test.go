@@ -95,22 +95,29 @@ func TestViewColor(t *testing.T) {
 
 // TestPoolHiddenMoments opens the handleSearch pool of the Go scenario on a
 // screen too narrow for its five moments: the hidden ones are drawn "…" and
-// counted in the subtitle, and ←/→ brings each into view.
+// counted in the subtitle, and ←/→ brings each into view, its label whole
+// in brackets or, when the header shortens it, in full in the subtitle.
 func TestPoolHiddenMoments(t *testing.T) {
 	m := New(goData(t), Options{NoColor: true})
-	nm, _ := m.Update(tea.WindowSizeMsg{Width: 64, Height: 16})
+	nm, _ := m.Update(tea.WindowSizeMsg{Width: 48, Height: 16})
 	m = send(t, nm.(Model), "/", "handleSearch.func1", "enter", "G", "enter")
 	s := text(m)
-	checkSize(t, s, 64, 16)
-	golden(t, "go-pool-hidden-64x16.txt", s)
-	n := hidden(m.ix.labels, poolOf(t, m).colIdx)
+	checkSize(t, s, 48, 16)
+	golden(t, "go-pool-hidden-48x16.txt", s)
+	n := poolOf(t, m).tab.moments.hidden()
 	if n == 0 {
-		t.Fatalf("at 64 columns no moment is hidden:\n%s", s)
+		t.Fatalf("at 48 columns no moment is hidden:\n%s", s)
 	}
 	contains(t, "pool at after-2", s, words.Plural(n, "moment")+" hidden at …", "[after-2]", " … ")
 	for k := len(goMoments) - 1; k > 0; k-- {
 		m = send(t, m, "left")
-		contains(t, "pool after ←", text(m), "["+goMoments[k-1]+"]")
+		s := text(m)
+		if !strings.Contains(s, "["+goMoments[k-1]+"]") && !strings.Contains(s, "\nat "+goMoments[k-1]+" · ") {
+			t.Errorf("pool after ← names %s neither in the header nor in the subtitle:\n%s", goMoments[k-1], s)
+		}
+		if !strings.Contains(s, "[") {
+			t.Errorf("pool after ← brackets no moment:\n%s", s)
+		}
 	}
 }
 
