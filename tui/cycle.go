@@ -55,7 +55,7 @@ func (p *cyclePane) headLines() []string {
 		names = append(names, m.Name)
 	}
 	names = append(names, p.f.Cycle[0].Name)
-	title := "DEADLOCK CYCLE of " + words.Plural(len(p.f.Cycle), p.ix.unit) + " at " + p.ix.labels[p.f.At] + " · " + strings.Join(names, " → ")
+	title := "DEADLOCK CYCLE of " + words.Plural(len(p.f.Cycle), p.ix.unit) + " at " + p.ix.full[p.f.At] + " · " + strings.Join(names, " → ")
 	lines := []string{p.st.title.Render(cut(p.ix.titlePrefix(true)+title, p.width))}
 	note := "each waits for a lock the next one holds"
 	if n := len(p.f.Blocked); n > 0 {

@@ -155,7 +155,7 @@ func (d *detailPane) refresh() {
 	if d.rep == nil {
 		add(d.st.dim, "no representative "+d.ix.unit+" found in the dumps")
 	} else {
-		head := "STACK of " + threadRow(d.rep) + " at " + d.ix.labels[d.repAt]
+		head := "STACK of " + threadRow(d.rep) + " at " + d.ix.full[d.repAt]
 		if d.gi != nil && d.repAt < len(d.gi.g.Stacks) && d.gi.g.Stacks[d.repAt] == d.rep {
 			head += " (representative)"
 		}
@@ -219,9 +219,9 @@ func (d *detailPane) facts() []fact {
 	if len(f.Totals) > 0 {
 		addf("in process", d.counts(f.Totals))
 	}
-	when := "about " + ix.labels[f.At]
+	when := "about " + ix.full[f.At]
 	if f.Since >= 0 && f.Since < len(ix.labels) && f.Since != f.At {
-		when = "since " + ix.labels[f.Since] + " · " + when
+		when = "since " + ix.full[f.Since] + " · " + when
 	}
 	if f.FromStart {
 		when += " · already at the first moment"
@@ -305,7 +305,7 @@ func (d *detailPane) facts() []fact {
 		addf("creators", words.Plural(f.Parents, "goroutine")+" created them")
 	}
 	if f.Same > 0 {
-		addf("same", itoa(f.Same)+" are the very same "+ix.unit+"s from "+ix.labels[max(0, f.Since)]+" to "+ix.labels[len(ix.labels)-1])
+		addf("same", itoa(f.Same)+" are the very same "+ix.unit+"s from "+ix.full[max(0, f.Since)]+" to "+ix.full[len(ix.full)-1])
 	}
 	if f.Always > 0 {
 		addf("always", itoa(f.Always)+" were there at every moment")
@@ -349,7 +349,9 @@ func (d *detailPane) facts() []fact {
 }
 
 // counts are counts per moment with their labels, the finding's moment in
-// brackets: "before 0 · during-1 93 · [during-2 96] · after 0".
+// brackets: "before 0 · during-1 93 · [during-2 96] · after 0". The labels
+// are the compact ones, as in the tables (the "when" fact names the
+// finding's moments in full).
 func (d *detailPane) counts(c []int) string {
 	var parts []string
 	for i, n := range c {

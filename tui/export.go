@@ -177,7 +177,7 @@ func (o *overviewPane) markdown(w io.Writer) {
 		fmt.Fprintf(w, "None.\n")
 	}
 	fmt.Fprintf(w, "\n## Pools (sort: %s)\n\n", overviewSorts[o.sortBy])
-	labels := o.ix.labels
+	labels := o.ix.full
 	fmt.Fprintf(w, "*moved* is the largest count minus the smallest over the moments (how much a pool moved, not last − first).\n\n")
 	mdRow(w, mdTextCells(append(append([]string{"pool", "trend"}, labels...), "moved")...)...)
 	mdRule(w, "ll"+strings.Repeat("r", len(labels)+1))
@@ -201,7 +201,7 @@ func (p *poolPane) markdown(w io.Writer) {
 	if p.query != "" {
 		fmt.Fprintf(w, "Filter: %s\n\n", mdCodeText(p.query))
 	}
-	labels := p.ix.labels
+	labels := p.ix.full
 	mdRow(w, mdTextCells(append(append([]string{"state", "category"}, labels...), "top frame", "culprit")...)...)
 	mdRule(w, "ll"+strings.Repeat("r", len(labels))+"ll")
 	for _, gi := range p.groups {
@@ -226,7 +226,7 @@ func (s *statePane) markdown(w io.Writer) {
 	if g.Explain != "" {
 		fmt.Fprintf(w, "%s\n\n", report.MarkdownText(g.Explain))
 	}
-	labels := s.ix.labels
+	labels := s.ix.full
 	mdRow(w, mdTextCells(labels...)...)
 	mdRule(w, strings.Repeat("r", len(labels)))
 	mdRow(w, countStrings(g.Counts, len(labels))...)
@@ -279,7 +279,7 @@ func (d *detailPane) markdown(w io.Writer) {
 	}
 	if d.rep != nil {
 		lines, _ := stackLines(d.rep, d.mk)
-		fmt.Fprintf(w, "\n## Stack of %s at %s\n\n", report.MarkdownText(threadRow(d.rep)), report.MarkdownText(d.ix.labels[d.repAt]))
+		fmt.Fprintf(w, "\n## Stack of %s at %s\n\n", report.MarkdownText(threadRow(d.rep)), report.MarkdownText(d.ix.full[d.repAt]))
 		mdFenced(w, "", shownLines(lines))
 	}
 }
@@ -289,7 +289,7 @@ func (p *cyclePane) exportName() string { return "cycle" }
 // markdown writes the cycle: each member with its lock and holder, and
 // each member's stack.
 func (p *cyclePane) markdown(w io.Writer) {
-	fmt.Fprintf(w, "# %sDeadlock cycle at %s\n\n", report.MarkdownText(p.ix.titlePrefix(false)), report.MarkdownText(p.ix.labels[p.f.At]))
+	fmt.Fprintf(w, "# %sDeadlock cycle at %s\n\n", report.MarkdownText(p.ix.titlePrefix(false)), report.MarkdownText(p.ix.full[p.f.At]))
 	for _, c := range p.f.Cycle {
 		fmt.Fprintf(w, "- %s\n", report.MarkdownText(cycleText(c)))
 	}

@@ -161,7 +161,7 @@ func TestSessionJVM(t *testing.T) {
 	contains(t, "state", s, "Thread-* › monitor-blocked", "Thread-1  #16 nid=0x6803  BLOCKED (on object monitor)  ○●●")
 	m = send(t, m, "/", "Thread-1", "enter")
 	s = text(m)
-	contains(t, "filtered threads", s, "THREADS at #3 (1 matching \"Thread-1\")")
+	contains(t, "filtered threads", s, "THREADS at samurai__openjdk-17+35__blocker-example#3 (1 matching \"Thread-1\")")
 	m = send(t, m, "s", "?")
 	contains(t, "help", text(m), "compare stacks", "export Markdown")
 	m = send(t, m, "esc")

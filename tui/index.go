@@ -14,9 +14,11 @@ import (
 // The Result itself is read-only.
 type index struct {
 	r *analyze.Result
-	// full are the moment labels ("#1" when a moment has none); labels
-	// are the same without their long common prefix, for columns
-	// ("app.log#1", "app.log#2" → "#1", "#2").
+	// full are the moment labels ("#1" when a moment has none): what a
+	// sentence, a detail or an export names a moment by. labels are the
+	// same without their long common prefix ("app.log#1", "app.log#2" →
+	// "#1", "#2"; shortLabels), for lists of every moment and for a
+	// table's headers when the full labels do not fit (fitMoments).
 	full, labels []string
 	pools        []*poolInfo
 	byPool       map[*analyze.Pool]*poolInfo
@@ -335,30 +337,59 @@ func newGroupInfo(g *analyze.Group) *groupInfo {
 	return &groupInfo{g: g, own: own, hay: hay.String()}
 }
 
-// shortLabels drops the common prefix of labels when they are all longer
-// than a column (12 cells) and what is left tells them apart
-// ("samurai__…-example#1", "…#2" → "#1", "#2"). The prefix ends where a
-// word ends (compactPrefix): "goroutines.debug2", "goroutines.debug2 (2)"
-// become "debug2", "debug2 (2)", not "2", "2 (2)", which would name the
-// first moment after the second.
+// shortLabels drops what every label shares at its start and at its end,
+// when that is at least 4 cells and ends (starts) where a word does:
+// "samurai__…-example#1", "…#2" → "#1", "#2"; "before-debug1",
+// "during-1-debug1" → "before", "during-1". A word or a number is never
+// split: "goroutines.debug2", "goroutines.debug2 (2)" become "debug2",
+// "debug2 (2)", not "2", "2 (2)", which would name the first moment after
+// the second. What is left tells the labels apart, as they were. Labels
+// of 12 cells at most (a column of the first layouts) are read whole:
+// "dump-1", "dump-2" stay, not "1", "2".
 func shortLabels(full []string) []string {
-	if len(full) < 2 {
+	if len(full) < 2 || widestOf(full) <= 12 {
 		return full
 	}
-	for _, l := range full {
-		if width(l) <= 12 {
-			return full
+	pre := compactPrefix(full)
+	if pre < 4 {
+		pre = 0
+	}
+	rest := make([]string, len(full))
+	for i, l := range full {
+		rest[i] = l[pre:]
+	}
+	suf := compactSuffix(rest)
+	if suf < 4 {
+		suf = 0
+	}
+	if pre == 0 && suf == 0 {
+		return full
+	}
+	for i, l := range rest {
+		rest[i] = l[:len(l)-suf]
+	}
+	return rest
+}
+
+// compactSuffix is the length in bytes of the longest common suffix of
+// labels that starts with a separator (space . _ - /, dropped with it) and
+// leaves every label something; 0 when there is none.
+func compactSuffix(labels []string) int {
+	n, short := len(labels[0]), len(labels[0])
+	for _, l := range labels[1:] {
+		i := 0
+		for i < n && i < len(l) && labels[0][len(labels[0])-1-i] == l[len(l)-1-i] {
+			i++
+		}
+		n = i
+		short = min(short, len(l))
+	}
+	for i := min(n, short-1); i > 0; i-- {
+		if strings.IndexByte(" ._-/", labels[0][len(labels[0])-i]) >= 0 {
+			return i
 		}
 	}
-	n := compactPrefix(full)
-	if n < 4 {
-		return full
-	}
-	out := make([]string, len(full))
-	for i, l := range full {
-		out[i] = l[n:]
-	}
-	return out
+	return 0
 }
 
 // compactPrefix is the length in bytes of the longest common prefix of
@@ -409,9 +440,18 @@ func (ix *index) titlePrefix(keys bool) string {
 	return ""
 }
 
+// nameIn is moment k's full label when it fits in room cells, else its
+// compact one: for a line that says more after it.
+func (ix *index) nameIn(k, room int) string {
+	if width(ix.full[k]) <= room {
+		return ix.full[k]
+	}
+	return ix.labels[k]
+}
+
 // momentNamed returns the index of the moment labelled l; -1 when none.
 func (ix *index) momentNamed(l string) int {
-	for i, f := range ix.labels {
+	for i, f := range ix.full {
 		if f == l {
 			return i
 		}

@@ -341,10 +341,10 @@ func (m Model) nextTarget() Model {
 	for _, p := range m.stack {
 		switch p := p.(type) {
 		case *poolPane:
-			pool, label = p.pi.p.Name, m.ix.labels[p.moment]
+			pool, label = p.pi.p.Name, m.ix.full[p.moment]
 		case *statePane:
 			g := p.gi.g
-			pool, state, via, label = g.Pool, g.State, g.Via, m.ix.labels[p.moment]
+			pool, state, via, label = g.Pool, g.State, g.Via, m.ix.full[p.moment]
 		case *detailPane:
 			finding = p.f.ID
 		}

@@ -189,7 +189,7 @@ func (p *poolPane) Update(msg tea.Msg) (pane, tea.Cmd) {
 		case key.Matches(msg, k.Copy):
 			gi := p.selected()
 			if gi == nil || p.moment >= len(gi.g.Stacks) || gi.g.Stacks[p.moment] == nil {
-				return p, status("no stack to copy at " + p.ix.labels[p.moment])
+				return p, status("no stack to copy at " + p.ix.full[p.moment])
 			}
 			t := gi.g.Stacks[p.moment]
 			lines, _ := stackLines(t, marksOf(gi.g, p.moment))

@@ -181,14 +181,16 @@ func (s *statePane) groupLines() []string {
 	if len(sgs) == 0 {
 		return nil
 	}
-	at := s.ix.labels[s.moment]
+	head := func(rest string) string {
+		return "IDENTICAL STACKS at " + s.ix.nameIn(s.moment, s.width-width("IDENTICAL STACKS at "+rest)) + rest
+	}
 	if len(sgs) == 1 {
 		if sgs[0].Count == 1 {
-			return []string{"IDENTICAL STACKS at " + at + ": one " + s.ix.unit}
+			return []string{head(": one " + s.ix.unit)}
 		}
-		return []string{"IDENTICAL STACKS at " + at + ": one stack, all " + itoa(sgs[0].Count) + " identical"}
+		return []string{head(": one stack, all " + itoa(sgs[0].Count) + " identical")}
 	}
-	lines := []string{"IDENTICAL STACKS at " + at + ": " + itoa(len(sgs)) + " groups"}
+	lines := []string{head(": " + itoa(len(sgs)) + " groups")}
 	w := len(itoa(sgs[0].Count))
 	for i, sg := range sgs {
 		if i == s.maxGroupLines() && len(sgs) > i+1 {
@@ -474,18 +476,46 @@ func (s *statePane) title() string {
 	return g.Pool + " › " + stateName(g.State, g.Via) + " · " + string(g.Category)
 }
 
-// momentBar is "before 0 │ [during-1 190] │ after 200".
+// momentBar is "1:before 0 │ [2:during-1 190] │ 3:after 200": each
+// moment's key, label and count, the selected one bracketed (and the left
+// side of a comparison in <>). It is laid out as the tables are
+// (fitMoments): labels shortened only as far as the width asks, then the
+// middle moments left out behind "…", the selected one and the last
+// kept; the selected one is named in full on the THREADS line.
 func (s *statePane) momentBar() (plain, styled string) {
-	var p, st []string
-	for k, l := range s.ix.labels {
-		c := 0
+	const sep = " │ "
+	count := func(k int) int {
 		if k < len(s.gi.g.Counts) {
-			c = s.gi.g.Counts[k]
+			return s.gi.g.Counts[k]
 		}
-		cell := l + " " + itoa(c)
+		return 0
+	}
+	key := func(k int) string {
 		if k < 9 {
-			cell = itoa(k+1) + ":" + cell
+			return itoa(k+1) + ":"
 		}
+		return ""
+	}
+	marked := func(k int) bool { return k == s.moment || s.compare && k == s.cmpFrom }
+	cost := func(k, lw int) int {
+		n := width(sep) + width(key(k)) + lw + 1 + len(itoa(count(k)))
+		if marked(k) {
+			n += 2
+		}
+		return n
+	}
+	must := []int{s.moment}
+	if s.compare {
+		must = append(must, s.cmpFrom)
+	}
+	f := fitMoments(s.ix.full, s.ix.labels, must, s.width+width(sep), width(sep)+1, cost)
+	var p, st []string
+	for _, k := range f.idx {
+		if k == gapCol {
+			p, st = append(p, "…"), append(st, "…")
+			continue
+		}
+		cell := key(k) + f.labels[k] + " " + itoa(count(k))
 		switch {
 		case k == s.moment:
 			p = append(p, "["+cell+"]")
@@ -498,7 +528,7 @@ func (s *statePane) momentBar() (plain, styled string) {
 			st = append(st, cell)
 		}
 	}
-	return strings.Join(p, " │ "), strings.Join(st, " │ ")
+	return strings.Join(p, sep), strings.Join(st, sep)
 }
 
 // sameLine says how many of the threads here are the very same threads in
@@ -510,7 +540,7 @@ func (s *statePane) sameLine() string {
 		all = len(s.gi.g.Threads[s.moment])
 	}
 	if all == 0 {
-		return "no " + s.ix.unit + " in this state at " + s.ix.labels[s.moment]
+		return "no " + s.ix.unit + " in this state at " + s.ix.full[s.moment]
 	}
 	var parts []string
 	for k, n := range s.same {
@@ -523,7 +553,7 @@ func (s *statePane) sameLine() string {
 		parts = append(parts, itoa(n)+" at "+s.ix.labels[k])
 	}
 	if len(parts) == 0 {
-		return words.Plural(all, s.ix.unit) + " at " + s.ix.labels[s.moment]
+		return words.Plural(all, s.ix.unit) + " at " + s.ix.full[s.moment]
 	}
 	return "same " + s.ix.unit + "s in this state (of " + itoa(all) + "): " + strings.Join(parts, " · ")
 }
@@ -656,9 +686,9 @@ func (s *statePane) View() string {
 	if s.compare {
 		return strings.Join(append(lines, s.compareView(s.height-len(lines))...), "\n")
 	}
-	head := "THREADS at " + s.ix.labels[s.moment] + " (" + itoa(len(s.threads))
+	head := "THREADS at " + s.ix.full[s.moment] + " (" + itoa(len(s.threads))
 	if w := s.weight; w != len(s.threads) {
-		head = "THREADS at " + s.ix.labels[s.moment] + " (" + words.Plural(len(s.threads), "stack") + ", " + itoa(w) + " goroutines"
+		head = "THREADS at " + s.ix.full[s.moment] + " (" + words.Plural(len(s.threads), "stack") + ", " + itoa(w) + " goroutines"
 	}
 	if s.query != "" {
 		head += " matching " + `"` + s.query + `"`
@@ -707,6 +737,8 @@ func diffText(op diffOp) string {
 // compareView shows the representative stacks at cmpFrom and moment: side
 // by side when the screen is wide enough, else as a diff.
 func (s *statePane) compareView(room int) []string {
+	// The heading names the sides as the moment bar does; the columns
+	// of the side-by-side view by their full labels.
 	a, b := s.ix.labels[s.cmpFrom], s.ix.labels[s.moment]
 	lines := []string{s.st.header.Render(cut("COMPARE representative stacks: "+a+" (left, fixed) ⇄ "+b+" (←/→) · c closes", s.width))}
 	if empty := s.emptySide(); empty != "" {
@@ -733,7 +765,7 @@ func (s *statePane) compareView(room int) []string {
 	side := s.width >= 100
 	colW := (s.width - 5) / 2
 	if side {
-		lines = append(lines, s.st.dim.Render("  "+fit(a, colW)+" │ "+b))
+		lines = append(lines, s.st.dim.Render("  "+fitMiddle(s.ix.full[s.cmpFrom], colW)+" │ "+cutMiddle(s.ix.full[s.moment], colW)))
 	}
 	var ops []string
 	for _, op := range s.diff {
@@ -773,7 +805,7 @@ func (s *statePane) emptySide() string {
 	var at []string
 	for _, k := range []int{s.cmpFrom, s.moment} {
 		if s.stackAt(k) == nil {
-			at = append(at, s.ix.labels[k])
+			at = append(at, s.ix.full[k])
 		}
 	}
 	if len(at) == 0 {

@@ -81,11 +81,11 @@ func (f momentFit) total() int {
 // cells. cost(k, lw) is the cells moment k takes (its lead included) when
 // its label is lw cells wide; a gap costs gap. full are the moments'
 // labels, compact the same without their common prefix (shortLabels; the
-// same as full when there is none). sel is the selected moment (-1 for
-// none): it is never left out. Tiers, the first that fits: the full
+// same as full when there is none). The moments in must (the selected
+// one, a comparison's other side) are never left out. Tiers, the first that fits: the full
 // labels; the compact ones; the compact ones cut to the widest budget
 // that fits, not below labelFloor; then moments left out from the middle.
-func fitMoments(full, compact []string, sel, avail, gap int, cost func(k, lw int) int) momentFit {
+func fitMoments(full, compact []string, must []int, avail, gap int, cost func(k, lw int) int) momentFit {
 	n := len(full)
 	all := make([]bool, n)
 	for k := range all {
@@ -123,11 +123,13 @@ func fitMoments(full, compact []string, sel, avail, gap int, cost func(k, lw int
 	}
 	keep := all
 	if n > 0 && sum(labels, budget, all) > avail {
-		// Keep the last and the selected moment, fill from the start.
+		// Keep the last moment and those in must, fill from the start.
 		keep = make([]bool, n)
 		keep[n-1] = true
-		if sel >= 0 && sel < n {
-			keep[sel] = true
+		for _, k := range must {
+			if k >= 0 && k < n {
+				keep[k] = true
+			}
 		}
 		for k := range keep {
 			if keep[k] {
@@ -327,7 +329,7 @@ func layoutTable(cols []column, prefix, width int, full, compact []string, sel i
 			}
 			return 1 + max(cw, max(c.min, lw)+br)
 		}
-		t.moments = fitMoments(full, compact, sel, width-fixed-reserve, gapW, cost)
+		t.moments = fitMoments(full, compact, []int{sel}, width-fixed-reserve, gapW, cost)
 		fixed += t.moments.total()
 		t.w[i] = t.moments.total()
 	}

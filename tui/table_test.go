@@ -52,7 +52,7 @@ func TestFitMoments(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := fitMoments(tt.full, shortLabels(tt.full), tt.sel, tt.avail, gapW, cost(tt.sel))
+			f := fitMoments(tt.full, shortLabels(tt.full), []int{tt.sel}, tt.avail, gapW, cost(tt.sel))
 			if diff := cmp.Diff(tt.idx, f.idx); diff != "" {
 				t.Errorf("moments shown (-want +got):\n%s", diff)
 			}
