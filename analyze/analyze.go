@@ -52,6 +52,11 @@ func Analyze(in []Input, opt Options) *Result {
 			r.Warnings = append(r.Warnings, fmt.Sprintf("%s: the dump holds no threads", labels[i]))
 		}
 	}
+	if r.Runtime == parse.RuntimeJVM {
+		if w := virtualThreadWarning(labels, in); w != "" {
+			r.Warnings = append(r.Warnings, w)
+		}
+	}
 	if mixed {
 		r.Warnings = append(r.Warnings, "the moments mix goroutine dumps that print creators (debug=2) with profiles that do not "+
 			"(debug=1, proto): goroutines are pooled by their entry function in every moment")

@@ -550,8 +550,16 @@ func (b *builder) merge(mb *momentBuild) {
 	mb.fast, mb.classes, mb.shapes, mb.groups, mb.pools = nil, nil, nil, nil, nil
 }
 
-// threadLabel names a thread in samples: the JVM name, or "goroutine N".
+// threadLabel names a thread in samples: the JVM name, or "goroutine N";
+// an unnamed JVM thread (a virtual thread is unnamed unless the program
+// names it) by its thread id: "virtual thread #288", "thread #31".
 func threadLabel(rt parse.Runtime, t *parse.Thread) string {
+	if rt == parse.RuntimeJVM && t.Name() == "" && t.ID != 0 {
+		if t.JVM != nil && t.JVM.Virtual {
+			return "virtual thread #" + strconv.FormatInt(t.ID, 10)
+		}
+		return "thread #" + strconv.FormatInt(t.ID, 10)
+	}
 	if rt == parse.RuntimeGo || t.Name() == "" {
 		if t.ID != 0 {
 			return "goroutine " + strconv.FormatInt(t.ID, 10)

@@ -17,12 +17,48 @@ func poolName(rt parse.Runtime, t *parse.Thread, opt Options) (string, bool) {
 	}
 	j := t.Java()
 	if j.Container != "" && j.Container != "<root>" {
-		return j.Container, false
+		return containerPool(j.Container), false
 	}
 	if j.Virtual && t.Name() == "" {
 		return "virtual threads", false
 	}
 	return jvmPoolPattern(t.Name()), false
+}
+
+// containerPool is a thread container's pool: its name with the identity
+// hashes abstracted ("java.util.concurrent.ThreadPerTaskExecutor@3cefafdb"
+// → "java.util.concurrent.ThreadPerTaskExecutor@*", "ForkJoinPool-1/
+// jdk.internal.vm.SharedThreadContainer@29f6000c" → "...Container@*"). The
+// hash is new in every process and every run, so without this the same
+// executor is another pool in each process of a program; the container's
+// kind is kept. Two executors of one kind in one process share the pool.
+func containerPool(name string) string {
+	if !strings.Contains(name, "@") {
+		return name
+	}
+	var b strings.Builder
+	for {
+		at := strings.IndexByte(name, '@')
+		if at < 0 {
+			b.WriteString(name)
+			return b.String()
+		}
+		end := at + 1
+		for end < len(name) && isHexDigit(name[end]) {
+			end++
+		}
+		b.WriteString(name[:at+1])
+		if end > at+1 && (end == len(name) || name[end] == '/' || name[end] == ' ') {
+			b.WriteByte('*') // an identity hash: Integer.toHexString(hashCode())
+		} else {
+			b.WriteString(name[at+1 : end])
+		}
+		name = name[end:]
+	}
+}
+
+func isHexDigit(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f'
 }
 
 // jvmPoolPattern replaces the trailing counter of a thread name with "*":

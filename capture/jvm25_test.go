@@ -31,44 +31,17 @@ func jdk25(t *testing.T) string {
 	return bin
 }
 
-// virtualJava starts n virtual threads (one per task, as Spring Boot 3.2+
-// runs requests with spring.threads.virtual.enabled) waiting on a latch,
-// and with locked, lockers more parked on a ReentrantLock held by a
-// platform thread: the JSON dump names no owner of it.
-const virtualJava = `import java.util.concurrent.*;
-import java.util.concurrent.locks.ReentrantLock;
-public class Virtual {
-    public static void main(String[] args) throws Exception {
-        int n = Integer.parseInt(args[0]), lockers = Integer.parseInt(args[1]);
-        CountDownLatch latch = new CountDownLatch(1);
-        ReentrantLock lock = new ReentrantLock();
-        CountDownLatch held = new CountDownLatch(1);
-        Thread holder = new Thread(() -> {
-            lock.lock();
-            held.countDown();
-            try { Thread.sleep(600_000); } catch (InterruptedException e) { } finally { lock.unlock(); }
-        }, "capture-test-lock-holder");
-        holder.setDaemon(true);
-        holder.start();
-        held.await();
-        ExecutorService tasks = Executors.newVirtualThreadPerTaskExecutor();
-        for (int i = 0; i < n; i++) tasks.submit(() -> { latch.await(); return null; });
-        for (int i = 0; i < lockers; i++) tasks.submit(() -> { lock.lock(); lock.unlock(); return null; });
-        Thread.sleep(300); // every task parked
-        System.out.println("ready");
-        System.out.flush();
-        System.in.read();
-        System.exit(0);
-    }
-}
-`
+// virtualJava is testdata/gen/java-live/Virtual.java: n virtual threads
+// waiting on a latch and m more parked on a ReentrantLock held by a
+// platform thread (java Virtual n m).
+const virtualJava = "../testdata/gen/java-live/Virtual.java"
 
 // startJava25 compiles and starts Virtual on JDK 25 and returns its pid.
 func startJava25(t *testing.T, bin string, args ...string) int {
 	t.Helper()
 	dir := t.TempDir()
-	src := filepath.Join(dir, "Virtual.java")
-	if err := os.WriteFile(src, []byte(virtualJava), 0o644); err != nil {
+	src, err := filepath.Abs(virtualJava)
+	if err != nil {
 		t.Fatal(err)
 	}
 	if out, err := exec.Command(filepath.Join(bin, "javac"), "-d", dir, src).CombinedOutput(); err != nil {

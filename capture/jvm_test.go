@@ -129,7 +129,7 @@ func TestJVMTarget(t *testing.T) {
 	}
 	checkOutDir(t, dir, m)
 	name := "jvm-" + strconv.Itoa(pid)
-	if m.Targets[0].Name != name || m.Targets[0].Source != "pid "+strconv.Itoa(pid) {
+	if m.Targets[0].Name != name || m.Targets[0].Source != "pid "+strconv.Itoa(pid) || m.Targets[0].JavaVersion != 17 {
 		t.Errorf("target record %+v", m.Targets[0])
 	}
 	if d := m.Dumps("viaexec"); len(d) != 2 || d[0].Kind != FileJVM || d[0].Path != "viaexec__1.txt" {

@@ -153,7 +153,13 @@ func stackLinesMarked(t *parse.Thread, rt parse.Runtime, mark func(i int) string
 // "goroutine 42" for Go.
 func threadTitle(t *parse.Thread) string {
 	name := t.Name()
-	if name == "" && t.ID != 0 {
+	switch {
+	case name != "" || t.ID == 0:
+	case t.JVM != nil && t.JVM.Virtual: // unnamed unless the program names it
+		name = fmt.Sprintf("virtual thread #%d", t.ID)
+	case t.JVM != nil:
+		name = fmt.Sprintf("thread #%d", t.ID)
+	default:
 		name = fmt.Sprintf("goroutine %d", t.ID)
 	}
 	if t.State != "" {

@@ -513,10 +513,18 @@ func (ix *index) threadNamed(m int, name string) *parse.Thread {
 }
 
 // goroutineID reads the goroutine id of a sample name as the analysis
-// writes it ("goroutine 32"), or a bare id ("32"); ok is false for a JVM
-// thread's name.
+// writes it ("goroutine 32"), or a bare id ("32"), or an unnamed JVM
+// thread's id; ok is false for a JVM thread's name.
 func goroutineID(name string) (int64, bool) {
-	id, err := strconv.ParseInt(strings.TrimPrefix(name, "goroutine "), 10, 64)
+	// An unnamed JVM thread is sampled by its thread id (the analysis's
+	// threadLabel): "virtual thread #288", "thread #31".
+	for _, p := range []string{"goroutine ", "virtual thread #", "thread #"} {
+		if rest, ok := strings.CutPrefix(name, p); ok {
+			name = rest
+			break
+		}
+	}
+	id, err := strconv.ParseInt(name, 10, 64)
 	return id, err == nil && id != 0
 }
 

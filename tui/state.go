@@ -590,6 +590,10 @@ func threadName(t *parse.Thread) string {
 		return t.Name()
 	case t.ID == 0:
 		return "goroutines sharing this stack"
+	case t.JVM != nil && t.JVM.Virtual: // unnamed unless the program names it
+		return "virtual thread #" + itoa(int(t.ID))
+	case t.JVM != nil:
+		return "thread #" + itoa(int(t.ID))
 	}
 	return "goroutine " + itoa(int(t.ID))
 }

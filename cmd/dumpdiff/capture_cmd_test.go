@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -314,4 +316,87 @@ func TestCapturePartialExitStatus(t *testing.T) {
 			t.Errorf("exit %d, stderr %q; want 0 and no failure said", code, errs)
 		}
 	})
+}
+
+// A JDK 25 service running its tasks on virtual threads, captured by the
+// real command: every virtual thread is counted under its executor; a
+// jstack of the same process lists platform threads only, and the report
+// says so. Skipped without a JDK 25 (JDK25_HOME, else the Temurin 25
+// beside Java 17).
+func TestCaptureVirtualThreads(t *testing.T) {
+	home := os.Getenv("JDK25_HOME")
+	if home == "" {
+		home = "/usr/lib/jvm/temurin-25-jdk-amd64"
+	}
+	bin := filepath.Join(home, "bin")
+	if _, err := os.Stat(filepath.Join(bin, "java")); err != nil {
+		t.Skipf("no JDK 25 at %s (set JDK25_HOME)", home)
+	}
+	dir := t.TempDir()
+	src, _ := filepath.Abs("../../testdata/gen/java-live/Virtual.java")
+	if out, err := exec.Command(filepath.Join(bin, "javac"), "-d", dir, src).CombinedOutput(); err != nil {
+		t.Fatalf("javac: %v\n%s", err, out)
+	}
+	java := exec.Command(filepath.Join(bin, "java"), "-Xmx128m", "-XX:TieredStopAtLevel=1", "-cp", dir, "Virtual", "2000", "0")
+	stdin, _ := java.StdinPipe()
+	stdout, _ := java.StdoutPipe()
+	if err := java.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		stdin.Close()
+		java.Process.Kill()
+		java.Wait()
+	}()
+	ready := make(chan string, 1)
+	go func() {
+		line, _ := bufio.NewReader(stdout).ReadString('\n')
+		ready <- line
+	}()
+	select {
+	case line := <-ready:
+		if strings.TrimSpace(line) != "ready" {
+			t.Fatalf("java Virtual: %q", line)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("java Virtual: not ready within 30 s")
+	}
+	pid := strconv.Itoa(java.Process.Pid)
+
+	out := filepath.Join(dir, "dumps")
+	code, stdoutText, errs := runArgs(t, "capture", "--pid", pid, "--count", "1", "--out", out, "--analyze", "--format", "json")
+	if code != 0 {
+		t.Fatalf("capture: exit %d: %s", code, errs)
+	}
+	var rep report.JSONReport
+	if err := json.Unmarshal([]byte(stdoutText), &rep); err != nil {
+		t.Fatalf("report: %v\n%s", err, stdoutText)
+	}
+	virtual := 0
+	for _, p := range rep.Pools {
+		if p.Name == "java.util.concurrent.ThreadPerTaskExecutor@*" {
+			virtual = p.Counts[0]
+		}
+	}
+	if len(rep.Moments) != 1 || rep.Moments[0].Threads < 2000 || virtual != 2000 {
+		t.Errorf("moments %+v, executor pool %d: want every one of the 2000 virtual threads", rep.Moments, virtual)
+	}
+	for _, w := range rep.Warnings {
+		if strings.Contains(w, "virtual threads") {
+			t.Errorf("the JSON moment is warned about: %q", w)
+		}
+	}
+
+	js, err := exec.Command("jstack", pid).Output()
+	if err != nil {
+		t.Fatalf("jstack: %v", err)
+	}
+	jsFile := filepath.Join(dir, "jstack.txt")
+	if err := os.WriteFile(jsFile, js, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, text, errs := runArgs(t, "--format", "json", jsFile)
+	if code != 0 || !strings.Contains(text, "this JVM runs virtual threads") || !strings.Contains(text, "Thread.dump_to_file -format=json") {
+		t.Errorf("jstack report (exit %d, %s) lacks the virtual-thread warning:\n%s", code, errs, text)
+	}
 }
