@@ -51,6 +51,7 @@ fixtures:
 	bash ./testdata/gen/actuator/gen.sh
 	bash ./testdata/gen/jfr/gen.sh
 	bash ./testdata/gen/pasted/gen.sh
+	bash ./testdata/gen/java-live/gen.sh
 
 # Compare parse speed and peak RSS against peers (bench/ is its own module).
 bench-peers:

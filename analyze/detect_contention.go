@@ -83,9 +83,13 @@ func runContention(p *Pass) []Finding {
 			if owner != nil {
 				o := p.ref(owner)
 				f.Lock.Owner = &o
-				if inferred {
+				switch {
+				case inferred:
 					f.Basis = "owner-inferred"
-				} else {
+				case r.Runtime == parse.RuntimeJVM && parse.IsJoined(owner, k.addr):
+					f.Basis = "owner-joined"
+					f.Lock.OwnerFrom = lockFrom(owner, k.addr)
+				default:
 					f.Basis = "owner-printed"
 				}
 			} else {
@@ -238,4 +242,14 @@ func firstN(xs []string, n int) []string {
 		return xs[:n]
 	}
 	return xs
+}
+
+// lockFrom is where the owner's held lock at addr came from (Lock.From).
+func lockFrom(t *parse.Thread, addr string) string {
+	for _, l := range t.Locks() {
+		if l.Address == addr && l.From != "" {
+			return l.From
+		}
+	}
+	return ""
 }

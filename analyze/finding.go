@@ -106,7 +106,8 @@ type Finding struct {
 	Parents int
 	// Basis says how a finding was established: deadlock "jvm-report",
 	// "lock-graph" or "go-runtime"; leaked "runtime", "long-wait" or
-	// "flat-count"; contention "owner-printed" or "owner-inferred"; growing
+	// "flat-count"; contention "owner-printed", "owner-inferred" or
+	// "owner-joined" (LockFact.OwnerFrom); growing
 	// "whole-pool" when the pool's count rose, not one state's (Go).
 	Basis string
 	// Headline is the Go runtime's fatal error line ("all goroutines are
@@ -138,6 +139,10 @@ type LockFact struct {
 	// OwnerInferred is true when the owner is a guess (Go prints no owner:
 	// a goroutine of the waiters' function past the Lock call).
 	OwnerInferred bool
+	// OwnerFrom says where the owner came from when the waiters' dump did
+	// not print it (a JSON dump's j.u.c lock, joined from "Thread.print -l
+	// beside" by parse.JoinLockOwners); empty when printed or inferred.
+	OwnerFrom string
 }
 
 // ThreadRef names one thread with where it is and what it waits for.

@@ -184,5 +184,8 @@ func writeLock(w *bufio.Writer, l Lock) {
 	if l.Owner != "" {
 		fmt.Fprintf(w, " owner=%q", l.Owner)
 	}
+	if l.From != "" {
+		fmt.Fprintf(w, " from=%q", l.From)
+	}
 	w.WriteString("\n")
 }

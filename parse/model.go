@@ -340,4 +340,8 @@ type Lock struct {
 	// Owner is the owning thread printed by JSON dumps or virtual-thread
 	// dumps; empty otherwise.
 	Owner string
+	// From says where a lock this dump did not print came from
+	// (JoinLockOwners: "Thread.print -l beside"); empty for every lock as
+	// the dump printed it.
+	From string `json:",omitempty"`
 }

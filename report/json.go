@@ -131,6 +131,9 @@ type JSONLock struct {
 	Class         string     `json:"class"`
 	Owner         JSONThread `json:"owner"` // name "" when no thread shows holding it
 	OwnerInferred bool       `json:"owner_inferred"`
+	// OwnerFrom is where the owner came from when the dump did not print
+	// it ("Thread.print -l beside"); omitted when printed or inferred.
+	OwnerFrom string `json:"owner_from,omitempty"`
 }
 
 // JSONThread is one thread with where it is and what it waits for.
@@ -232,7 +235,7 @@ func jsonFinding(r *analyze.Result, f *analyze.Finding) JSONFinding {
 		Blocked: jsonThreads(f.Blocked), Holders: []JSONHolder{}, Parents: f.Parents, Basis: f.Basis,
 		Headline: f.Headline, CausedBy: f.CausedBy, Evidence: []JSONEvidence{}}
 	if l := f.Lock; l != nil {
-		jf.Lock = JSONLock{Address: l.Address, Class: l.Class, OwnerInferred: l.OwnerInferred}
+		jf.Lock = JSONLock{Address: l.Address, Class: l.Class, OwnerInferred: l.OwnerInferred, OwnerFrom: l.OwnerFrom}
 		if l.Owner != nil {
 			jf.Lock.Owner = jsonThread(*l.Owner)
 		}

@@ -337,6 +337,8 @@ func (s *sentences) contention() {
 		head += ": no goroutine shows who holds it"
 	case l.OwnerInferred:
 		head += fmt.Sprintf(", likely held by %s in %s (inferred: it runs the waiters' function past the Lock; Go prints no owner)", l.Owner.Name, l.Owner.Frame)
+	case l.OwnerFrom != "":
+		head += fmt.Sprintf(", held by %q in %s (owner from %s: this dump names none)", l.Owner.Name, l.Owner.Frame, l.OwnerFrom)
 	default:
 		head += fmt.Sprintf(", held by %q in %s", l.Owner.Name, l.Owner.Frame)
 	}

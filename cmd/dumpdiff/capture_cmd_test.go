@@ -318,12 +318,11 @@ func TestCapturePartialExitStatus(t *testing.T) {
 	})
 }
 
-// A JDK 25 service running its tasks on virtual threads, captured by the
-// real command: every virtual thread is counted under its executor; a
-// jstack of the same process lists platform threads only, and the report
-// says so. Skipped without a JDK 25 (JDK25_HOME, else the Temurin 25
-// beside Java 17).
-func TestCaptureVirtualThreads(t *testing.T) {
+// startVirtual25 compiles testdata/gen/java-live/Virtual.java on a JDK 25
+// (JDK25_HOME, else the Temurin 25 beside Java 17; skipped without one),
+// starts it with args and returns its pid once every task is parked.
+func startVirtual25(t *testing.T, args ...string) string {
+	t.Helper()
 	home := os.Getenv("JDK25_HOME")
 	if home == "" {
 		home = "/usr/lib/jvm/temurin-25-jdk-amd64"
@@ -337,17 +336,17 @@ func TestCaptureVirtualThreads(t *testing.T) {
 	if out, err := exec.Command(filepath.Join(bin, "javac"), "-d", dir, src).CombinedOutput(); err != nil {
 		t.Fatalf("javac: %v\n%s", err, out)
 	}
-	java := exec.Command(filepath.Join(bin, "java"), "-Xmx128m", "-XX:TieredStopAtLevel=1", "-cp", dir, "Virtual", "2000", "0")
+	java := exec.Command(filepath.Join(bin, "java"), append([]string{"-Xmx128m", "-XX:TieredStopAtLevel=1", "-cp", dir, "Virtual"}, args...)...)
 	stdin, _ := java.StdinPipe()
 	stdout, _ := java.StdoutPipe()
 	if err := java.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() {
+	t.Cleanup(func() {
 		stdin.Close()
 		java.Process.Kill()
 		java.Wait()
-	}()
+	})
 	ready := make(chan string, 1)
 	go func() {
 		line, _ := bufio.NewReader(stdout).ReadString('\n')
@@ -361,8 +360,16 @@ func TestCaptureVirtualThreads(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("java Virtual: not ready within 30 s")
 	}
-	pid := strconv.Itoa(java.Process.Pid)
+	return strconv.Itoa(java.Process.Pid)
+}
 
+// A JDK 25 service running its tasks on virtual threads, captured by the
+// real command: every virtual thread is counted under its executor; a
+// jstack of the same process lists platform threads only, and the report
+// says so.
+func TestCaptureVirtualThreads(t *testing.T) {
+	pid := startVirtual25(t, "2000", "0")
+	dir := t.TempDir()
 	out := filepath.Join(dir, "dumps")
 	code, stdoutText, errs := runArgs(t, "capture", "--pid", pid, "--count", "1", "--out", out, "--analyze", "--format", "json")
 	if code != 0 {
@@ -398,5 +405,34 @@ func TestCaptureVirtualThreads(t *testing.T) {
 	code, text, errs := runArgs(t, "--format", "json", jsFile)
 	if code != 0 || !strings.Contains(text, "this JVM runs virtual threads") || !strings.Contains(text, "Thread.dump_to_file -format=json") {
 		t.Errorf("jstack report (exit %d, %s) lacks the virtual-thread warning:\n%s", code, errs, text)
+	}
+}
+
+// Virtual threads parked on a ReentrantLock: capture takes Thread.print -l
+// beside the JSON moment, and the analysis names the platform holder from
+// it, saying where the owner came from.
+func TestCaptureVirtualThreadLockOwner(t *testing.T) {
+	pid := startVirtual25(t, "5", "8", "1")
+	out := filepath.Join(t.TempDir(), "dumps")
+	code, stdoutText, errs := runArgs(t, "capture", "--pid", pid, "--count", "1", "--out", out, "--analyze", "--format", "json")
+	if code != 0 {
+		t.Fatalf("capture: exit %d: %s", code, errs)
+	}
+	var rep report.JSONReport
+	if err := json.Unmarshal([]byte(stdoutText), &rep); err != nil {
+		t.Fatalf("report: %v\n%s", err, stdoutText)
+	}
+	var found bool
+	for _, f := range rep.Findings {
+		if f.Kind != "contention" {
+			continue
+		}
+		found = true
+		if f.Basis != "owner-joined" || f.Lock.Owner.Name != "capture-test-lock-holder" || f.Lock.OwnerFrom != "Thread.print -l beside" || f.Counts[0] != 8 {
+			t.Errorf("contention %+v: want 8 waiters, owner capture-test-lock-holder joined from Thread.print -l", f)
+		}
+	}
+	if !found {
+		t.Errorf("no contention finding: %s", stdoutText)
 	}
 }

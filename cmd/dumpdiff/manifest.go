@@ -64,6 +64,15 @@ func loadManifest(dir string, pre *prefetch, warn *loadNotes) ([]analyze.Input, 
 					warn.add("%v (kept out of the analysis)", err)
 					continue
 				}
+				// Thread.print -l beside a JDK 21+ JSON moment: the owners
+				// of the j.u.c locks the JSON names none of.
+				if d.Format == parse.FormatJVMJSON && g.Kind == capture.FileJVM && len(aux) > 0 {
+					_, notes := parse.JoinLockOwners(d, aux[0], "Thread.print -l beside")
+					for _, n := range notes {
+						warn.add("%s at %s: %s", t.Name, mo.Label, n)
+					}
+					continue
+				}
 				x.Aux = append(x.Aux, aux...)
 			}
 			in = append(in, x)

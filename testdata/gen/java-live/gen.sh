@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Regenerates testdata/jvm/jdk25-lock-owners/{one,two}/ from Virtual.java run on a Temurin
+# JDK 25: the moment as `dumpdiff capture --pid` takes it on JDK 21+, a JSON dump
+# (jcmd PID Thread.dump_to_file -format=json) and, beside it, `jcmd PID Thread.print -l`
+# (the JSON names no owner of a java.util.concurrent lock).
+#
+#   one  java Virtual 5 8 1   8 virtual threads park on one ReentrantLock held by the
+#                             platform thread capture-test-lock-holder
+#   two  java Virtual 5 12 2  6 on each of two ReentrantLocks, held by
+#                             capture-test-lock-holder-0 and -1: the text's addresses cannot
+#                             be matched to the JSON's identity hashes (one class, two locks)
+#
+# Usage: bash testdata/gen/java-live/gen.sh   (~10 s). Needs JDK25_HOME (default
+# /usr/lib/jvm/temurin-25-jdk-amd64) and jcmd on PATH; without them it says so and exits 0.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../../.." && pwd)
+JDK=${JDK25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
+if [ ! -x "$JDK/bin/java" ] || ! command -v jcmd >/dev/null; then
+	echo "no JDK 25 at $JDK or no jcmd: fixtures left as they are" >&2
+	exit 0
+fi
+work=$(mktemp -d)
+pids=()
+trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"' EXIT
+"$JDK/bin/javac" -d "$work" "$here/Virtual.java"
+take() { # case args...
+	local case=$1
+	shift
+	mkfifo "$work/$case.in"
+	"$JDK/bin/java" -Xmx128m -cp "$work" Virtual "$@" <"$work/$case.in" >"$work/$case.out" &
+	local pid=$!
+	pids+=("$pid")
+	exec {fd}>"$work/$case.in" # keeps its stdin open until the end
+	for _ in $(seq 100); do grep -q ready "$work/$case.out" 2>/dev/null && break; sleep 0.1; done
+	grep -q ready "$work/$case.out" || { echo "$case: not ready" >&2; exit 1; }
+	local out=$repo/testdata/jvm/jdk25-lock-owners/$case
+	mkdir -p "$out"
+	rm -f "/tmp/dumpdiff-gen-$pid.json"
+	jcmd "$pid" Thread.dump_to_file -format=json "/tmp/dumpdiff-gen-$pid.json" >/dev/null
+	mv "/tmp/dumpdiff-gen-$pid.json" "$out/dump.json"
+	jcmd "$pid" Thread.print -l >"$out/locks.txt"
+	echo "$case: $(grep -c '"tid"' "$out/dump.json") threads in the JSON, $(grep -c '^"' "$out/locks.txt") in the text" >&2
+}
+take one 5 8 1
+take two 5 12 2
