@@ -61,7 +61,7 @@ func virtualThreadWarning(labels []string, in []Input) string {
 		why = append(why, "its "+helper+" thread runs")
 	}
 	return fmt.Sprintf("%s: this JVM runs virtual threads (%s), and a jstack, Thread.print or Actuator dump lists platform threads only: "+
-		"the virtual threads are not in these counts. Take `jcmd PID Thread.dump_to_file -format=json FILE` "+
-		"(JDK 21+; `dumpdiff capture --pid PID` does) to see them",
+		"the virtual threads are not in these counts. To see them take a JSON dump: "+
+		"jcmd PID Thread.dump_to_file -format=json FILE (JDK 21+; dumpdiff capture --pid PID does)",
 		strings.Join(moments, ", "), strings.Join(why, "; "))
 }

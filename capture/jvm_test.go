@@ -277,3 +277,24 @@ func TestJVMFaults(t *testing.T) {
 		t.Errorf("the non-JVM process did not survive the attempt: %v", err)
 	}
 }
+
+// -l obeys the pause budget: once an -l dump stopped the target longer
+// than Plan.MaxPause, the next moments are taken without it and say why.
+func TestJVMLocksPauseBudget(t *testing.T) {
+	t.Parallel()
+	pid := startJava(t, "LockHold", lockHoldJava)
+	dir := t.TempDir()
+	m, _, err := run(t, context.Background(), Plan{Targets: []Target{JVMTarget("j", pid)}, Count: 2, Every: time.Millisecond,
+		MaxPause: time.Nanosecond, OutDir: dir}, nil)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	d := m.Dumps("j")
+	if len(d) != 2 || d[0].Tool != "jcmd -l" || d[0].Cost == nil || d[0].Cost.PauseMS <= 0 {
+		t.Fatalf("dumps %+v: want the first via jcmd -l, its stop measured", d)
+	}
+	if d[1].Tool != "jcmd" || !strings.Contains(d[1].Note, "kept without -l: the last -l stopped the target") ||
+		!strings.Contains(d[1].Note, "> max-pause 1ns; 2 threads park on a java.util.concurrent lock whose owner is unknown") {
+		t.Errorf("second dump %+v: want it without -l, saying why", d[1])
+	}
+}

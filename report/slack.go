@@ -139,6 +139,15 @@ func slackLines(rs *rows, prefix string) []string {
 			out = append(out, "• *Also:* "+sx.findingTitle(o, true))
 		}
 	}
+	// Warnings say what the numbers above cannot show (a dump that hides
+	// virtual threads, lines skipped): the first in full, the rest counted.
+	for i, w := range rs.warnings {
+		if i == 1 {
+			out = append(out, "• *Warnings:* "+words.Plural(len(rs.warnings)-1, "more")+" in the full report")
+			break
+		}
+		out = append(out, "• *Warning:* "+slackText(w))
+	}
 	src := fmt.Sprintf("_%s · %s", rt, words.Plural(len(rs.moments), "moment"))
 	if len(rs.moments) > 0 {
 		first, last := rs.moments[0], rs.moments[len(rs.moments)-1]
