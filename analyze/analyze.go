@@ -34,6 +34,9 @@ func Analyze(in []Input, opt Options) *Result {
 		r.Moments = append(r.Moments, m)
 	}
 	dedupeLabels(r.Moments)
+	if r.Runtime == parse.RuntimeJVM {
+		opt.jvmPools = learnJVMPools(in)
+	}
 	mixed := r.Runtime == parse.RuntimeGo && mixesCreators(in)
 	if mixed {
 		opt.byEntry = true

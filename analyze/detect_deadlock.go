@@ -30,7 +30,7 @@ func runDeadlock(p *Pass) []Finding {
 			f := Finding{ID: "deadlock " + key, Kind: KindDeadlock, Severity: Critical, Basis: basis,
 				Counts: make([]int, len(r.Moments)), At: m, Since: m, FromStart: m == 0}
 			first := cycle[0]
-			f.Pool, _ = poolName(r.Runtime, first, Options{})
+			f.Pool, _ = poolName(r.Runtime, first, p.opt)
 			f.State = p.stateOf(first)
 			if s := p.signature(first); s != nil {
 				f.Resource = s.Resource

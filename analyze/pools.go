@@ -22,6 +22,9 @@ func poolName(rt parse.Runtime, t *parse.Thread, opt Options) (string, bool) {
 	if j.Virtual && t.Name() == "" {
 		return "virtual threads", false
 	}
+	if p, ok := opt.jvmPools[t.Name()]; ok {
+		return p, false
+	}
 	return jvmPoolPattern(t.Name()), false
 }
 

@@ -43,6 +43,10 @@ type Options struct {
 	// prints creators) with debug=1 or proto (which do not), so that one
 	// goroutine gets the same pool in every moment.
 	byEntry bool
+	// jvmPools maps each JVM thread name of the analysis to its pool
+	// pattern (learnJVMPools): set by Analyze, nil before (then the
+	// trailing-counter rule alone applies).
+	jvmPools map[string]string
 }
 
 // Result is the whole analysis. Slices indexed by moment have len(Moments)

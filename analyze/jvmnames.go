@@ -1,0 +1,161 @@
+package analyze
+
+import "strings"
+
+// JVM pools are named by their threads' names with the per-thread part
+// abstracted. Thread factories put that part in many places:
+//
+//	http-nio-8080-exec-17                                  a trailing counter
+//	ExecuteThread: '14' for queue: 'weblogic.kernel.Default'   inside quotes (WebLogic)
+//	RMI TCP Connection(69241)-207.241.232.5                 inside parentheses, a client address after it
+//	Thread-12 (ActiveMQ-client-global-threads)             before the pool's own name
+//	elasticsearch[node-1][refresh][T#3]                     inside brackets
+//
+// while other numbers in a name say which pool it is (the 8080 connector,
+// pool-2 of Executors.defaultThreadFactory, hz._hzInstance_1_dev). No one
+// position tells them apart, but the names of the analysis do: a number
+// that is a counter differs from thread to thread, a pool's number is
+// shared by its threads. So the names of every moment are learnt at once
+// (learnJVMPools): names of one shape (the same text around their numbers)
+// have each number position made "*" when it takes more distinct values
+// than half the shape's distinct names (counterShare), and the trailing
+// number always, as a lone "Timer-3" is still of pool "Timer-*".
+//
+// Also abstracted, as a table (nameMarkers): WebLogic's self-tuning state
+// before a thread's name ("[ACTIVE] ", "[STANDBY] ", "[STUCK] "), which
+// changes while the thread stays in its pool, and a URL in a name (OkHttp
+// names a thread by the request it runs: "OkHttp http://10.0.0.5/api/1").
+
+// counterShare is the share of a shape's distinct names a number position
+// must take distinct values in to be a counter: above half, as a counter
+// takes one value per thread; a pool's id (pool-1 and pool-2 of ten
+// threads each: 2 values for 20 names) stays.
+const counterShare = 0.5
+
+// nameMarkers are prefixes a thread's name carries for a while, not for
+// its pool: removed before the name is shaped.
+var nameMarkers = []string{"[ACTIVE] ", "[STANDBY] ", "[STUCK] "}
+
+// shapedName is a thread name cut at its digit runs: text[0] num[0]
+// text[1] num[1] ... text[len(num)].
+type shapedName struct {
+	text []string
+	num  []string
+}
+
+func shapeName(name string) shapedName {
+	var s shapedName
+	start := 0
+	for i := 0; i < len(name); {
+		if !isDigit(name[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(name) && isDigit(name[j]) {
+			j++
+		}
+		s.text = append(s.text, name[start:i])
+		s.num = append(s.num, name[i:j])
+		start, i = j, j
+	}
+	s.text = append(s.text, name[start:])
+	return s
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// key is the shape: the text with each number as '#'.
+func (s shapedName) key() string { return strings.Join(s.text, "#") }
+
+// trimMarkers removes nameMarkers and a URL's rest from name.
+func trimMarkers(name string) string {
+	for _, m := range nameMarkers {
+		name = strings.TrimPrefix(name, m)
+	}
+	if i := strings.Index(name, "://"); i > 0 {
+		// "OkHttp http://host/path": the scheme's start to the end is the
+		// request, not the pool.
+		j := strings.LastIndexByte(name[:i], ' ')
+		name = name[:j+1] + "*"
+	}
+	return name
+}
+
+// learnJVMPools names the pool of every JVM thread name in the moments.
+// One pass over the threads; the names are few next to the threads (a pool
+// of 200 has 200 names, all moments together).
+func learnJVMPools(in []Input) map[string]string {
+	shapes := map[string][]shapedName{} // shape → its distinct names
+	seen := map[string]string{}         // name → trimmed name
+	for _, x := range in {
+		if x.Dump == nil {
+			continue
+		}
+		for _, t := range x.Dump.Threads {
+			name := t.Name()
+			if _, ok := seen[name]; ok || name == "" {
+				continue
+			}
+			trimmed := trimMarkers(name)
+			seen[name] = trimmed
+			s := shapeName(trimmed)
+			k := s.key()
+			if !containsShaped(shapes[k], s) {
+				shapes[k] = append(shapes[k], s)
+			}
+		}
+	}
+	pattern := map[string]string{} // trimmed name → pool
+	for _, names := range shapes {
+		n := len(names[0].num)
+		counter := make([]bool, n)
+		for p := range n {
+			values := map[string]bool{}
+			for _, s := range names {
+				values[s.num[p]] = true
+			}
+			counter[p] = len(names) > 1 && float64(len(values)) > counterShare*float64(len(names))
+		}
+		trailing := names[0].text[n] == "" && n > 0
+		for _, s := range names {
+			var b strings.Builder
+			for p := range n {
+				b.WriteString(s.text[p])
+				if counter[p] || (trailing && p == n-1) {
+					b.WriteByte('*')
+				} else {
+					b.WriteString(s.num[p])
+				}
+			}
+			b.WriteString(s.text[n])
+			pattern[strings.Join(s.interleave(), "")] = b.String()
+		}
+	}
+	out := make(map[string]string, len(seen))
+	for name, trimmed := range seen {
+		out[name] = pattern[trimmed]
+	}
+	return out
+}
+
+// interleave is the name's parts in order.
+func (s shapedName) interleave() []string {
+	parts := make([]string, 0, len(s.text)+len(s.num))
+	for i, t := range s.text {
+		parts = append(parts, t)
+		if i < len(s.num) {
+			parts = append(parts, s.num[i])
+		}
+	}
+	return parts
+}
+
+func containsShaped(ss []shapedName, s shapedName) bool {
+	for _, o := range ss {
+		if strings.Join(o.num, ".") == strings.Join(s.num, ".") {
+			return true
+		}
+	}
+	return false
+}
