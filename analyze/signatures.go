@@ -444,13 +444,48 @@ func anyFramePrefix(t *parse.Thread, prefixes []string) bool {
 func anchorMatch(anchors []string, fn string) bool {
 	fn = normalizeGeneric(fn)
 	for _, a := range anchors {
-		if strings.HasSuffix(a, "*") {
-			if strings.HasPrefix(fn, a[:len(a)-1]) {
-				return true
-			}
-		} else if fn == a {
+		if anchorGlob(a, fn) {
 			return true
 		}
 	}
 	return false
+}
+
+// anchorGlob matches fn against an anchor in which '*' stands for any run
+// of characters: at the end a prefix ("org.xnio.XnioWorker$TaskPool*"), at
+// the start any package a library was relocated under
+// ("*io.netty.channel.epoll.Native.epollWait*" matches gRPC's
+// io.grpc.netty.shaded.io.netty...), inside a family of methods
+// ("java.util.concurrent.locks.StampedLock.*Lock"). Right after '(' a '*'
+// is a Go pointer receiver, "(*DB)", and matches itself. Most anchors hold
+// no wildcard: one comparison.
+func anchorGlob(a, fn string) bool {
+	w := wildcard(a)
+	if w < 0 {
+		return a == fn
+	}
+	if !strings.HasPrefix(fn, a[:w]) {
+		return false
+	}
+	rest, fn := a[w+1:], fn[w:]
+	if rest == "" {
+		return true
+	}
+	for k := 0; k <= len(fn); k++ {
+		if anchorGlob(rest, fn[k:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// wildcard is the index of a's first '*' that is a wildcard (not a Go
+// pointer receiver's, right after '('); -1 when none is.
+func wildcard(a string) int {
+	for i := 0; i < len(a); i++ {
+		if a[i] == '*' && (i == 0 || a[i-1] != '(') {
+			return i
+		}
+	}
+	return -1
 }
