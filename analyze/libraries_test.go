@@ -88,6 +88,17 @@ var libraryCases = []libraryCase{
 	// Netty 4.1: idle event loops in the selector; blocked ones in whatever
 	// the handler blocks on.
 	{"jvm-netty-idle/1.txt", parse.RuntimeJVM, `^nioEventLoopGroup-`, 6, "selector-wait", ""},
+	// Machinery at rest in its own loop (testdata/libs/jvm-idle-libs*,
+	// Quartz 2.3.2, JMX over RMI, JDK 17 and 25): Quartz's workers and
+	// scheduler thread, an RMI server connection reading the next call.
+	{"jvm-idle-libs/1.txt", parse.RuntimeJVM, `^IdleScheduler_Worker-`, 3, "pool-idle", ""},
+	{"jvm-idle-libs/1.txt", parse.RuntimeJVM, `^IdleScheduler_QuartzSchedulerThread$`, 1, "pool-idle", ""},
+	{"jvm-idle-libs/1.txt", parse.RuntimeJVM, `^RMI TCP Connection\([0-9]+\)-127\.0\.0\.1$`, 1, "connection-idle", ""},
+	{"jvm-idle-libs/1.txt", parse.RuntimeJVM, `^HttpClient-1-SelectorManager$`, 1, "selector-wait", ""},
+	{"jvm-idle-libs-jdk25/1.txt", parse.RuntimeJVM, `^IdleScheduler_Worker-`, 3, "pool-idle", ""},
+	{"jvm-idle-libs-jdk25/1.txt", parse.RuntimeJVM, `^RMI TCP Connection\([0-9]+\)-127\.0\.0\.1$`, 1, "connection-idle", ""},
+	// The job that does not rest: a socket read under JobRunShell.run.
+	{"jvm-idle-libs-stuck/1.txt", parse.RuntimeJVM, `frame:^com\.example\.idle\.IdleApp\$ReadForever\.execute$`, 1, "socket-read", ""},
 }
 
 func TestLibraryFixtures(t *testing.T) {
@@ -187,6 +198,8 @@ func TestLibraryVerdicts(t *testing.T) {
 		{"jvm-netty-idle", both, nil},
 		{"jvm-jetty-idle", both, nil},
 		{"jvm-executors", both, nil},
+		{"jvm-idle-libs", both, nil},
+		{"jvm-idle-libs-jdk25", both, nil},
 		{"jvm-jetty-stuck", both, []want{{KindStuck, "qtp1834188994-*", "socket-read", nil}}},
 		{"jvm-common-pool-starved", both, []want{{KindCommonPoolStarved, "ForkJoinPool.commonPool-worker-*", "socket-read", func(t *testing.T, f Finding) {
 			eq(t, "workers", f.Waiting, 4)

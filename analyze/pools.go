@@ -91,6 +91,8 @@ var jvmInternalNames = []string{
 	"DestroyJavaVM", "StrDedup", "String Deduplication Thread", "Unknown thread", "VM JFR Buffer Thread",
 	"RMI TCP Accept-*", "RMI Scheduler*", "RMI Reaper", "RMI RenewClean-*", "GC Daemon",
 	"JMX server connection timeout*", "Code Cacheable Sweeper", "Java Thread Stack Watcher",
+	// The debugger's agent (-agentlib:jdwp) and RMI's and JMX's own loops.
+	"JDWP *", "RMI GC Daemon", "JMX client heartbeat*",
 }
 
 func jvmInternal(t *parse.Thread) bool {

@@ -131,6 +131,19 @@ var signatures = []Signature{
 		Anchors: []string{"org.apache.coyote.ajp.AjpProcessor.readMessage", "org.apache.coyote.http11.InternalInputBuffer.parseRequestLine",
 			"org.apache.coyote.http11.Http11InputBuffer.parseRequestLine", "org.apache.coyote.http11.InternalNioInputBuffer.parseRequestLine"},
 		Explain: "server connection thread waiting for the next request on a kept-alive connection: idle"},
+	// An RMI (and so JMX) server connection reads the next call of an open
+	// connection in TCPTransport.handleMessages; a call being served runs
+	// under Transport.serviceCall instead (testdata/libs/jvm-idle-libs: a
+	// JMX client connected over RMI; corpus tda__hotspot-1.6.0_03-server__rmi-threads).
+	{ID: "connection-idle", Runtime: parse.RuntimeJVM, Category: Idle, Depth: 14,
+		Anchors: []string{"sun.rmi.transport.tcp.TCPTransport.handleMessages"},
+		Unless:  []string{"sun.rmi.transport.Transport.serviceCall", "sun.rmi.server.UnicastServerRef.dispatch"},
+		Explain: "an RMI or JMX server connection waiting for its client's next call or notification: idle"},
+	// A JMX client's notification fetch is a long poll the server holds
+	// until a notification comes (the same corpus file).
+	{ID: "connection-idle", Runtime: parse.RuntimeJVM, Category: Idle, Depth: 4,
+		Anchors: []string{"com.sun.jmx.remote.internal.ArrayNotificationBuffer.fetchNotifications"},
+		Explain: "an RMI or JMX server connection waiting for its client's next call or notification: idle"},
 	{ID: "socket-read", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "peer-reply", Depth: 6,
 		Anchors: []string{
 			"java.net.SocketInputStream.socketRead0", "java.net.SocketInputStream.socketRead",
@@ -151,17 +164,36 @@ var signatures = []Signature{
 			"java.util.concurrent.ThreadPoolExecutor.getTask", "org.apache.tomcat.util.threads.TaskQueue.take",
 			"org.apache.tomcat.util.threads.TaskQueue.poll", "java.util.concurrent.ForkJoinPool.awaitWork",
 			"java.util.concurrent.ScheduledThreadPoolExecutor$DelayedWorkQueue.take",
-			"org.apache.tomcat.util.threads.ThreadPoolExecutor.getTask", "io.netty.util.concurrent.SingleThreadEventExecutor.takeTask",
+			"org.apache.tomcat.util.threads.ThreadPoolExecutor.getTask", "*io.netty.util.concurrent.SingleThreadEventExecutor.takeTask",
 			"org.eclipse.jetty.util.thread.QueuedThreadPool$Runner.idleJobPoll", "org.eclipse.jetty.util.BlockingArrayQueue.poll",
 			"org.eclipse.jetty.util.thread.ReservedThreadExecutor$ReservedThread.reservedWait",
 			"org.jboss.threads.EnhancedQueueExecutor$ThreadBody.run", "org.xnio.XnioWorker$TaskPool*",
 			"java.util.TimerThread.mainLoop",
+			// kotlinx.coroutines' Dispatchers.Default/IO worker parked for work:
+			// only its own loop calls park (tryPark, runWorker; frames from
+			// public dumps in Nasller/CodeGlancePro#109 and
+			// AtomMaterialUI/material-theme-issues#446, kotlinx 1.7, JDK 17).
+			"kotlinx.coroutines.scheduling.CoroutineScheduler$Worker.park",
 		},
+		Explain: "idle in a thread pool, waiting for a task: the normal rest state"},
+	// Quartz's workers wait in their own loop for the next job, its
+	// scheduler thread for the next trigger; a worker running a job has
+	// JobRunShell.run under the job's frames (testdata/libs/jvm-idle-libs,
+	// Quartz 2.3.2).
+	{ID: "pool-idle", Runtime: parse.RuntimeJVM, Category: Idle, Depth: 3,
+		Anchors: []string{"org.quartz.simpl.SimpleThreadPool$WorkerThread.run", "org.quartz.core.QuartzSchedulerThread.run"},
+		Unless:  []string{"org.quartz.core.JobRunShell.run"},
 		Explain: "idle in a thread pool, waiting for a task: the normal rest state"},
 	{ID: "selector-wait", Runtime: parse.RuntimeJVM, Category: Idle, Depth: 4,
 		Anchors: []string{"sun.nio.ch.EPoll.wait", "sun.nio.ch.EPollArrayWrapper.epollWait", "sun.nio.ch.KQueue.poll",
 			"sun.nio.ch.KQueueArrayWrapper.kevent0", "sun.nio.ch.WindowsSelectorImpl$SubSelector.poll0",
-			"io.netty.channel.epoll.Native.epollWait*", "io.netty.channel.epoll.Native.epollWait0", "sun.nio.ch.PollSelectorImpl.poll",
+			// Netty under any relocated package too (gRPC's
+			// io.grpc.netty.shaded.io.netty..., an agent's shaded copy).
+			"*io.netty.channel.epoll.Native.epollWait*", "*io.netty.channel.kqueue.Native.keventWait*", "sun.nio.ch.PollSelectorImpl.poll",
+			// Windows: the wepoll selector of JDK 17+ (a Tomcat log's
+			// HttpClient-1-SelectorManager, glowroot's shaded Netty loop),
+			// and an asynchronous channel group's completion port.
+			"sun.nio.ch.WEPoll.wait", "sun.nio.ch.Iocp.getQueuedCompletionStatus",
 			"sun.nio.ch.Poller.subPollerLoop", "sun.nio.ch.Poller.pollerLoop", "sun.nio.ch.Poller.pollLoop"},
 		Explain: "event loop waiting in the selector (Tomcat Poller, Netty): idle"},
 	{ID: "accept", Runtime: parse.RuntimeJVM, Category: Idle, Depth: 4,

@@ -132,6 +132,58 @@ func TestSignatures(t *testing.T) {
 		{"forkjoin awaitWork", parse.RuntimeJVM, thread("WAITING",
 			"jdk.internal.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.park", "java.util.concurrent.ForkJoinPool.awaitWork",
 			"java.util.concurrent.ForkJoinPool.runWorker", "java.util.concurrent.ForkJoinWorkerThread.run"), "pool-idle", ""},
+		// kotlinx.coroutines' Dispatchers.Default worker parked for work:
+		// public dumps, Nasller/CodeGlancePro#109 (kotlinx in IntelliJ,
+		// JDK 17.0.8) and 42Crunch/intellij-openapi-editor#28 (JDK 17.0.5).
+		{"kotlinx worker park", parse.RuntimeJVM, thread("TIMED_WAITING",
+			"jdk.internal.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.parkNanos",
+			"kotlinx.coroutines.scheduling.CoroutineScheduler$Worker.park", "kotlinx.coroutines.scheduling.CoroutineScheduler$Worker.tryPark",
+			"kotlinx.coroutines.scheduling.CoroutineScheduler$Worker.runWorker", "kotlinx.coroutines.scheduling.CoroutineScheduler$Worker.run"), "pool-idle", ""},
+		// The same worker running a task that takes from a queue is not
+		// at rest in its pool (msmt2018/ZeroStudio#5, public dump).
+		{"kotlinx worker in a task", parse.RuntimeJVM, thread("WAITING",
+			"jdk.internal.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.park",
+			"java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionNode.block", "java.util.concurrent.ForkJoinPool.unmanagedBlock",
+			"java.util.concurrent.ForkJoinPool.managedBlock", "java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject.await",
+			"java.util.concurrent.LinkedBlockingQueue.take", "com.itsaky.androidide.editor.ui.EditorEventDispatcher$dispatchNextEvent$event$1.invokeSuspend",
+			"kotlin.coroutines.jvm.internal.BaseContinuationImpl.resumeWith", "kotlinx.coroutines.DispatchedTask.run",
+			"kotlinx.coroutines.scheduling.CoroutineScheduler$Worker.executeTask", "kotlinx.coroutines.scheduling.CoroutineScheduler$Worker.runWorker"), "queue-wait", ""},
+		// Windows' wepoll selector (JDK 17+): a Tomcat log's leak warning
+		// printing HttpClient-1-SelectorManager's stack (JDK 17.0.8), and
+		// glowroot's shaded Netty NIO loop on it (JDK 17.0.17), both public.
+		{"wepoll selector manager", parse.RuntimeJVM, thread("RUNNABLE",
+			"sun.nio.ch.WEPoll.wait", "sun.nio.ch.WEPollSelectorImpl.doSelect", "sun.nio.ch.SelectorImpl.lockAndDoSelect",
+			"sun.nio.ch.SelectorImpl.select", "jdk.internal.net.http.HttpClientImpl$SelectorManager.run"), "selector-wait", ""},
+		{"wepoll shaded netty", parse.RuntimeJVM, thread("RUNNABLE",
+			"sun.nio.ch.WEPoll.wait", "sun.nio.ch.WEPollSelectorImpl.doSelect", "sun.nio.ch.SelectorImpl.lockAndDoSelect",
+			"sun.nio.ch.SelectorImpl.select", "org.glowroot.agent.shaded.io.netty.channel.nio.SelectedSelectionKeySetSelector.select"), "selector-wait", ""},
+		// gRPC's relocated Netty (grpc-netty-shaded moves io.netty under
+		// io.grpc.netty.shaded; the frames of Graylog2/graylog2-server#9064
+		// under that prefix).
+		{"shaded netty epoll", parse.RuntimeJVM, thread("RUNNABLE",
+			"io.grpc.netty.shaded.io.netty.channel.epoll.Native.epollWait", "io.grpc.netty.shaded.io.netty.channel.epoll.Native.epollWait",
+			"io.grpc.netty.shaded.io.netty.channel.epoll.EpollEventLoop.epollWaitNoTimerChange", "io.grpc.netty.shaded.io.netty.channel.epoll.EpollEventLoop.run"), "selector-wait", ""},
+		// An RMI connection reading the next call (corpus
+		// tda__hotspot-1.6.0_03-server__rmi-threads, JDK 6), and one of the
+		// same file serving a JMX client's notification fetch: a long poll.
+		{"rmi connection idle jdk6", parse.RuntimeJVM, thread("RUNNABLE",
+			"java.net.SocketInputStream.socketRead0", "java.net.SocketInputStream.read", "java.io.BufferedInputStream.fill",
+			"java.io.BufferedInputStream.read", "java.io.FilterInputStream.read", "sun.rmi.transport.tcp.TCPTransport.handleMessages",
+			"sun.rmi.transport.tcp.TCPTransport$ConnectionHandler.run0", "sun.rmi.transport.tcp.TCPTransport$ConnectionHandler.run"), "connection-idle", ""},
+		{"jmx notification long poll", parse.RuntimeJVM, thread("TIMED_WAITING",
+			"java.lang.Object.wait", "com.sun.jmx.remote.internal.ArrayNotificationBuffer.fetchNotifications",
+			"com.sun.jmx.remote.internal.ArrayNotificationBuffer$ShareBuffer.fetchNotifications", "com.sun.jmx.remote.internal.ServerNotifForwarder.fetchNotifs",
+			"javax.management.remote.rmi.RMIConnectionImpl$2.run", "javax.management.remote.rmi.RMIConnectionImpl$2.run",
+			"java.security.AccessController.doPrivileged", "javax.management.remote.rmi.RMIConnectionImpl.fetchNotifications",
+			"sun.reflect.GeneratedMethodAccessor4.invoke", "sun.reflect.DelegatingMethodAccessorImpl.invoke", "java.lang.reflect.Method.invoke",
+			"sun.rmi.server.UnicastServerRef.dispatch", "sun.rmi.transport.Transport$1.run", "java.security.AccessController.doPrivileged",
+			"sun.rmi.transport.Transport.serviceCall"), "connection-idle", ""},
+		// A StampedLock waiter (JDK 17 StampedLock.acquireWrite under
+		// writeLock): "StampedLock.*Lock" is a family, not a prefix.
+		{"stampedlock write", parse.RuntimeJVM, thread("WAITING",
+			"jdk.internal.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.park",
+			"java.util.concurrent.locks.StampedLock.acquireWrite", "java.util.concurrent.locks.StampedLock.writeLock",
+			"com.example.Cache.put"), "lock-wait", ""},
 		// Tomcat Poller (JDK 17).
 		{"tomcat poller", parse.RuntimeJVM, thread("RUNNABLE",
 			"sun.nio.ch.EPoll.wait", "sun.nio.ch.EPollSelectorImpl.doSelect", "sun.nio.ch.SelectorImpl.lockAndDoSelect",

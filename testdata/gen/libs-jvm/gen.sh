@@ -16,6 +16,9 @@
 #   jvm-class-init                           com.example.classinit.ClassInitApp
 #   jvm-common-pool-starved                  com.example.forkjoin.ForkJoinApp
 #   jvm-executors                            com.example.executors.ExecutorsApp
+#   jvm-idle-libs, -jdk25, -stuck            com.example.idle.IdleApp [stuck] (Quartz, JMX over
+#                                            RMI, JDWP, java.net.http; -jdk25 on the JDK 25 at
+#                                            JDK25_HOME when there is one)
 #
 # Each program puts its threads in place and parks its main thread. This script polls the
 # JVM with `jstack -l` until grep over the dump finds every thread in its wanted state (the
@@ -39,7 +42,7 @@ JAVA_OPTS=(-Xmx64m -XX:+UseSerialGC)
 J=/usr/share/java
 PG_BIN=/usr/lib/postgresql/15/bin
 ALL_CASES=(jvm-httpclient4-pool jvm-httpclient5-pool jvm-commons-pool2 jvm-netty jvm-rwlock jvm-jetty
-	jvm-redis-pool jvm-jdbc-drivers jvm-class-init jvm-common-pool-starved jvm-executors)
+	jvm-redis-pool jvm-jdbc-drivers jvm-class-init jvm-common-pool-starved jvm-executors jvm-idle-libs)
 
 # The class path of each program: only the jars it uses (Debian's unversioned symlinks).
 CP_JETTY="$J/jetty9-server.jar:$J/jetty9-util.jar:$J/jetty9-http.jar:$J/jetty9-io.jar:$J/servlet-api.jar"
@@ -48,6 +51,9 @@ CP_HTTP5="$J/httpclient5.jar:$J/httpcore5.jar:$J/httpcore5-h2.jar:$J/slf4j-api.j
 CP_POOL2="$J/commons-pool2.jar"
 CP_NETTY="$J/netty-common.jar:$J/netty-buffer.jar:$J/netty-transport.jar:$J/netty-codec.jar:$J/netty-handler.jar:$J/netty-resolver.jar"
 CP_JDBC="$J/postgresql.jar:$J/mariadb-java-client.jar"
+CP_QUARTZ="$J/quartz2.jar:$J/slf4j-api.jar:$J/slf4j-nop.jar"
+# The java that runs a program under test (a case may set it to JDK 25's).
+JAVA_BIN=java
 
 tmp=$(mktemp -d /tmp/dumpdiff-libs-jvm.XXXXXX)
 chmod 755 "$tmp"
@@ -143,10 +149,10 @@ stop_upstream() {
 start_app() {
 	local cp=$1
 	shift
-	java "${JAVA_OPTS[@]}" -cp "$classes${cp:+:$cp}" "$@" >"$tmp/app.log" 2>&1 &
+	"$JAVA_BIN" "${JAVA_OPTS[@]}" -cp "$classes${cp:+:$cp}" "$@" >"$tmp/app.log" 2>&1 &
 	APP_PID=$!
 	pids+=("$APP_PID")
-	APP_CMD="java ${JAVA_OPTS[*]} -cp \$CLASSES${cp:+:$cp} $*"
+	APP_CMD="$JAVA_BIN ${JAVA_OPTS[*]} -cp \$CLASSES${cp:+:$cp} $*"
 }
 
 # stop_app ends the program under test and shows what it printed.
@@ -393,10 +399,10 @@ command_section() {
 	local jars
 	jars=$(jar_versions)
 	if [[ -n $jars ]]; then
-		echo "$(java -version 2>&1 | sed -n 2p) on $(uname -sm); jars from Debian 12 packages:"
+		echo "$("$JAVA_BIN" -version 2>&1 | sed -n 2p) on $(uname -sm); jars from Debian 12 packages:"
 		echo "$jars."
 	else
-		echo "$(java -version 2>&1 | sed -n 2p) on $(uname -sm); no library jar (the JDK only)."
+		echo "$("$JAVA_BIN" -version 2>&1 | sed -n 2p) on $(uname -sm); no library jar (the JDK only)."
 	fi
 }
 
@@ -1042,6 +1048,101 @@ $(counts_section "$dir")"
 	stop_app
 }
 
+# jvm-idle-libs: machinery at rest, each in its own loop waiting for work, and a Quartz job
+# that does not rest beside it.
+idle_specs() {
+	spec 'IdleScheduler_Worker-1..3: Object.wait in SimpleThreadPool$WorkerThread.run' "$1" '^"IdleScheduler_Worker-[1-3]" .*at java\.lang\.Object\.wait[0-9]*\(.*at org\.quartz\.simpl\.SimpleThreadPool\$WorkerThread\.run\('
+	spec 'IdleScheduler_QuartzSchedulerThread: Object.wait in QuartzSchedulerThread.run' 1 '^"IdleScheduler_QuartzSchedulerThread" .*at java\.lang\.Object\.wait[0-9]*\(.*at org\.quartz\.core\.QuartzSchedulerThread\.run\('
+	spec 'RMI TCP Connection(N)-127.0.0.1: reading the next call in TCPTransport.handleMessages' '>=1' '^"RMI TCP Connection\([0-9]+\)-127\.0\.0\.1" .*State: RUNNABLE.*at sun\.rmi\.transport\.tcp\.TCPTransport\.handleMessages\('
+	spec 'JDWP Transport Listener: dt_socket' 1 '^"JDWP Transport Listener: dt_socket" '
+	spec 'HttpClient-1-SelectorManager: in EPoll.wait' 1 '^"HttpClient-1-SelectorManager" .*at sun\.nio\.ch\.EPoll\.wait\('
+	spec 'main: parked in Threads.awaitShutdown' 1 "$MAIN_WAITS"
+}
+
+idle_readme() { # CASE WHAT
+	echo "# $1
+
+\`com.example.idle.IdleApp\` $2
+
+- a Quartz scheduler (\`IdleScheduler\`, 3 workers of \`SimpleThreadPool\`, one job due in an hour):
+  the workers wait in \`SimpleThreadPool\$WorkerThread.run\` (\`Object.wait\`), the scheduler
+  thread in \`QuartzSchedulerThread.run\`;
+- a JMX connector server over RMI on 127.0.0.1 and a JMX client connected to it: the server's
+  \`RMI TCP Connection(N)-127.0.0.1\` threads read the next call in
+  \`TCPTransport.handleMessages\`, the client has its heartbeat;
+- the debugger's agent (\`-agentlib:jdwp=transport=dt_socket,server=y,suspend=n\` on 127.0.0.1): the
+  \`JDWP\` threads;
+- a \`java.net.http.HttpClient\`: its \`HttpClient-1-SelectorManager\` in the selector;
+- a scheduled executor (\`timer-1\`) with a task due in an hour; \`main\` parks in \`Threads.awaitShutdown\`."
+}
+
+case_jvm-idle-libs() {
+	local jdwp=-agentlib:jdwp=transport=dt_socket,server=y,suspend=n,address=127.0.0.1:0
+	local dir=$tmp/out/jvm-idle-libs
+	new_case
+	idle_specs 3
+	start_app "$CP_QUARTZ" "$jdwp" com.example.idle.IdleApp
+	CMDS=("$APP_CMD &")
+	wait_ready
+	take_pair "$dir"
+	publish "$dir" jvm-idle-libs "$(idle_readme jvm-idle-libs 'is a service at rest, made of machinery that waits for work in its own loop:')
+
+Every thread but \`main\` is idle or the JVM's own: the right answer is no finding, and no pool
+of busy or waiting threads.
+
+$(command_section jvm-idle-libs)
+
+## Counts
+
+$(counts_section "$dir")"
+	stop_app
+
+	local jdk25=${JDK25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
+	if [[ -x $jdk25/bin/java ]]; then
+		dir=$tmp/out/jvm-idle-libs-jdk25
+		new_case
+		idle_specs 3
+		JAVA_BIN=$jdk25/bin/java
+		start_app "$CP_QUARTZ" "$jdwp" com.example.idle.IdleApp
+		CMDS=("$APP_CMD &")
+		wait_ready
+		take_pair "$dir"
+		publish "$dir" jvm-idle-libs-jdk25 "$(idle_readme jvm-idle-libs-jdk25 'on JDK 25 (the classes compiled by javac 17, dumped by jstack 17): the same service at rest:')
+
+The right answer is the same as on JDK 17: no finding.
+
+$(command_section jvm-idle-libs-jdk25)
+
+## Counts
+
+$(counts_section "$dir")"
+		stop_app
+		JAVA_BIN=java
+	else
+		log "no JDK 25 at $jdk25: jvm-idle-libs-jdk25 left as it is"
+	fi
+
+	dir=$tmp/out/jvm-idle-libs-stuck
+	new_case
+	idle_specs 2
+	spec 'IdleScheduler_Worker-N: a job (ReadForever) reading a socket that never answers, under JobRunShell.run' 1 '^"IdleScheduler_Worker-[1-3]" .*State: RUNNABLE.*at com\.example\.idle\.IdleApp\$ReadForever\.execute\(.*at org\.quartz\.core\.JobRunShell\.run\('
+	start_app "$CP_QUARTZ" "$jdwp" com.example.idle.IdleApp stuck
+	CMDS=("$APP_CMD &")
+	wait_ready
+	take_pair "$dir"
+	publish "$dir" jvm-idle-libs-stuck "$(idle_readme jvm-idle-libs-stuck 'stuck: the same service, and one Quartz job (\`ReadForever\`) running now that reads with no timeout from a peer in the same JVM that accepts and never writes:')
+
+One worker is in a socket read under \`JobRunShell.run\`: busy, not idle, in both dumps; the two
+others and the rest of the machinery stay idle.
+
+$(command_section jvm-idle-libs-stuck)
+
+## Counts
+
+$(counts_section "$dir")"
+	stop_app
+}
+
 # ---- main -----------------------------------------------------------------------------
 
 cases=("$@")
@@ -1051,7 +1152,7 @@ for c in "${cases[@]}"; do
 done
 
 log "compiling src/"
-javac -nowarn -d "$classes" -cp "$CP_JETTY:$CP_HTTP4:$CP_HTTP5:$CP_POOL2:$CP_NETTY" $(find "$here/src" -name '*.java')
+javac -nowarn -d "$classes" -cp "$CP_JETTY:$CP_HTTP4:$CP_HTTP5:$CP_POOL2:$CP_NETTY:$CP_QUARTZ" $(find "$here/src" -name '*.java')
 mkdir -p "$tmp/out"
 for c in "${cases[@]}"; do
 	log "case $c"
