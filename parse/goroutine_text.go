@@ -403,6 +403,9 @@ func parseGoText(p *textParser) *Dump {
 		} else {
 			kind, paren = classifyGoLineParen(line)
 		}
+		if kind == glUnknown && s.headers > 0 {
+			line, kind, paren = s.reindented(line, kind, paren)
+		}
 	again:
 		s.last = kind
 		if s.headers == 0 {
@@ -552,6 +555,9 @@ func parseGoText(p *textParser) *Dump {
 		}
 		nk, nparen := classifyGoLineParen(next)
 		if nk == glUnknown {
+			next, nk, nparen = s.reindented(next, nk, nparen)
+		}
+		if nk == glUnknown {
 			ls.unread()
 			break
 		}
@@ -575,6 +581,24 @@ func parseGoText(p *textParser) *Dump {
 		goto again
 	}
 	return s.finish()
+}
+
+// reindented reads line, of an unknown kind, as a file line (or the
+// no-stack line) whose TAB became spaces or no-break spaces: after a
+// function or "created by" line, the first such line fixes the dump's
+// frame indentation (indent.go) and is read with a TAB. Otherwise line
+// is given back as it is.
+func (s *goTextScan) reindented(line []byte, kind goLineKind, paren int) ([]byte, goLineKind, int) {
+	n := goFrameIndent(line)
+	if n == 0 {
+		return line, kind, paren
+	}
+	if s.state != gsWantFile && s.state != gsWantCreatorFile && !bytes.HasPrefix(line[n:], []byte("goroutine running on other thread")) {
+		return line, kind, paren
+	}
+	line = s.p.ls.learnFrameIndent(n)
+	kind, paren = classifyGoLineParen(line)
+	return line, kind, paren
 }
 
 // Truncation. The runtime ends every line with a newline and gives every

@@ -293,6 +293,11 @@ func (s *jstackScanner) run() {
 			s.checkTruncated()
 			return
 		}
+		if len(line) > 1 && line[0] == nbsp[0] && line[1] == nbsp[1] {
+			// Indented by no-break spaces (copied from a rendered page):
+			// read as spaces from here to the dump's end (indent.go).
+			line = s.p.ls.learnNBSP()
+		}
 		t := trimIndent(line)
 		if len(t) == 0 {
 			s.blank()

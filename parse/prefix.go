@@ -197,6 +197,9 @@ type prefixMode struct {
 	startsDump func(line []byte) bool
 	pl         prefixLine
 	join       []byte // a line joined from partial records
+	// indent is the dump's indentation stage (indent.go), applied after
+	// the prefix; a mode with no shape holds only it.
+	indent indentStage
 }
 
 // beginPrefix starts reading a prefixed dump whose first line was the
@@ -250,9 +253,22 @@ func (s *lineSource) holdForeign(no int, raw []byte, reason string) {
 	s.foreign = append(s.foreign, rawLine{no: no, text: append([]byte(nil), raw...), partial: s.rawPartial})
 }
 
-// nextPrefixed is next in a prefixed dump (rules 2 to 4).
+// nextPrefixed is next in a prefixed dump (rules 2 to 4), or in a dump
+// with an indentation stage; the stage is applied to each line given.
 func (s *lineSource) nextPrefixed() ([]byte, bool) {
+	line, ok := s.nextUnprefixed()
+	if ok && s.mode != nil {
+		line = s.mode.indent.undo(line)
+	}
+	return line, ok
+}
+
+// nextUnprefixed is nextPrefixed before the indentation stage.
+func (s *lineSource) nextUnprefixed() ([]byte, bool) {
 	m := s.mode
+	if m.shape == nil {
+		return s.read()
+	}
 	for {
 		raw, ok := s.read()
 		if !ok {
