@@ -330,7 +330,7 @@ func startsGoText(line, prev []byte) bool {
 	if len(line) == 0 {
 		return false
 	}
-	return isGoHeader(line) || isGoStart(line)
+	return isGoHeader(line) || isGoStart(line) || goLeadIn(line) > 0
 }
 
 // goPrologueMax is how many lines a prologue may hold before its first
@@ -376,6 +376,13 @@ type goTextScan struct {
 	// input.
 	last goLineKind
 	fast int // frames consumed by fastFrames
+	// prologued is true when the dump began with a prologue of its own
+	// (a panic, fatal error or SIGQUIT before its first goroutine): only
+	// such a dump ends at the next prologue (newCapture). A prologue line
+	// met in a dump that began with a goroutine (a runtime.Stack dump, a
+	// test log's "panic: test timed out" between its goroutines) does not
+	// make it one.
+	prologued bool
 }
 
 // parseGoText reads one Go text dump (see the state machine above).
@@ -403,8 +410,8 @@ func parseGoText(p *textParser) *Dump {
 		} else {
 			kind, paren = classifyGoLineParen(line)
 		}
-		if kind == glUnknown && s.headers > 0 {
-			line, kind, paren = s.reindented(line, kind, paren)
+		if kind == glUnknown {
+			line, kind, paren = s.unknown(line, kind, paren)
 		}
 	again:
 		s.last = kind
@@ -422,6 +429,7 @@ func parseGoText(p *textParser) *Dump {
 			}
 			if kind == glStart || prologue == 0 {
 				s.start(line)
+				s.prologued = true
 			}
 			prologue++
 			if prologue > goPrologueMax {
@@ -451,6 +459,10 @@ func parseGoText(p *textParser) *Dump {
 			if s.newCapture(line) {
 				ls.unread()
 				return s.finish()
+			}
+			if bytes.HasPrefix(line, goTestTimeout) {
+				// Inside a dump: a test log's note, not this dump's start.
+				s.skip(ls.lineNo(), line, "go test's timeout panic between goroutines: skipped")
 			}
 			s.orphan()
 			s.end()
@@ -555,7 +567,7 @@ func parseGoText(p *textParser) *Dump {
 		}
 		nk, nparen := classifyGoLineParen(next)
 		if nk == glUnknown {
-			next, nk, nparen = s.reindented(next, nk, nparen)
+			next, nk, nparen = s.unknown(next, nk, nparen)
 		}
 		if nk == glUnknown {
 			ls.unread()
@@ -569,7 +581,7 @@ func parseGoText(p *textParser) *Dump {
 			ls.unread()
 			return s.finish()
 		}
-		s.skip(junkLn, junk, "line not understood in a Go dump")
+		s.skip(junkLn, junk, noteReason(junk))
 		if blank {
 			s.orphan()
 			s.end()
@@ -583,12 +595,19 @@ func parseGoText(p *textParser) *Dump {
 	return s.finish()
 }
 
-// reindented reads line, of an unknown kind, as a file line (or the
-// no-stack line) whose TAB became spaces or no-break spaces: after a
-// function or "created by" line, the first such line fixes the dump's
-// frame indentation (indent.go) and is read with a TAB. Otherwise line
-// is given back as it is.
-func (s *goTextScan) reindented(line []byte, kind goLineKind, paren int) ([]byte, goLineKind, int) {
+// unknown reads a line no rule knows as the runtime wrote it, when it is
+// one: a goroutine header after a lead-in (goroutine_notes.go), or a file
+// line (or the no-stack line) whose TAB became spaces or no-break spaces:
+// after a function or "created by" line, the first such line fixes the
+// dump's frame indentation (indent.go) and is read with a TAB. Otherwise
+// line is given back as it is.
+func (s *goTextScan) unknown(line []byte, kind goLineKind, paren int) ([]byte, goLineKind, int) {
+	if i := goLeadIn(line); i > 0 {
+		return line[i:], glHeader, 0
+	}
+	if s.headers == 0 {
+		return line, kind, paren
+	}
 	n := goFrameIndent(line)
 	if n == 0 {
 		return line, kind, paren
@@ -667,8 +686,8 @@ func mergeSkipped(sk []Skipped) []Skipped {
 // newCapture reports whether line, a glStart line met after goroutines,
 // starts a new dump: a second SIGQUIT, panic or fatal error appended to the
 // same file (two kill -QUIT, a restarted program writing to the same log).
-// It does when the dump began with a prologue of its own and line is the
-// first line of another one. It does not for:
+// It does when the dump began with a prologue of its own (prologued) and
+// line is the first line of another one. It does not for:
 //
 //	runtime stack:          part of the crash traceback
 //	-----  then SIGQUIT     the next M of a GOTRACEBACK=crash dump (carry)
@@ -677,7 +696,7 @@ func mergeSkipped(sk []Skipped) []Skipped {
 //	    console session of go-profiler-notes, counted as one dump in the
 //	    corpus; the ids repeat, so the seen set is cleared instead.
 func (s *goTextScan) newCapture(line []byte) bool {
-	if s.headers == 0 || s.d.Kind == "" || s.carry {
+	if s.headers == 0 || s.d.Kind == "" || !s.prologued || s.carry {
 		return false
 	}
 	return !bytes.Equal(line, []byte("runtime stack:"))

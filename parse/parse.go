@@ -158,12 +158,29 @@ func (p *textParser) skip(d *Dump, line []byte, reason string) {
 	d.Skipped = append(d.Skipped, Skipped{Line: p.ls.lineNo(), Text: string(line), Reason: reason})
 }
 
-// startsAnyDump reports whether line, as it is, starts a dump of any text
-// format.
-func startsAnyDump(line []byte) bool {
+// endsPaste reports whether line, as it is, starts a dump with a line only
+// a dump starts with: a goroutine header, a "Full thread dump" line, a
+// HotSpot thread header, or the first line of the other formats. A paste
+// ends there (prefix.go, rule 4). A line that may start a dump but
+// often does not ("panic: test timed out after 2s" in a test log, a
+// date, a number) is a line inside the paste when the paste's prefix
+// comes back after it.
+func endsPaste(line []byte) bool {
 	for i := range textFormats {
-		if textFormats[i].starts(line, nil) {
-			return true
+		tf := &textFormats[i]
+		switch tf.format {
+		case FormatGoText:
+			if isGoHeader(line) {
+				return true
+			}
+		case FormatJVMText:
+			if bytes.HasPrefix(line, prefixFullDump) || isHotSpotHeader(line) {
+				return true
+			}
+		default:
+			if tf.starts(line, nil) {
+				return true
+			}
 		}
 	}
 	return false
@@ -227,7 +244,7 @@ func (o Options) parseText(name string, r io.Reader, in *interner, gz bool) ([]*
 				t0 = shape.time(pl.stamp, o.now())
 			}
 			p.prev = append([]byte(nil), pv...)
-			ls.beginPrefix(shape, &pl, startsAnyDump)
+			ls.beginPrefix(shape, &pl, endsPaste)
 		} else {
 			p.prev = prev
 			ls.unread()

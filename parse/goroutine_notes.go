@@ -1,0 +1,62 @@
+package parse
+
+import "bytes"
+
+// Notes and lead-ins: what tools and people put around a Go dump's
+// goroutines.
+//
+// A lead-in is text in front of a goroutine header on the header's own
+// line; the header is read after it, and the line starts a dump:
+//
+//	Leaked goroutine: goroutine 30 [select]:                 grpc's internal/leakcheck
+//
+// A note is a line of its own between goroutines. It is never a
+// goroutine's and never a dump's boundary: it is skipped, and recorded in
+// Dump.Skipped with what it is (noteReason) when the dump goes on after it
+// (goroutine_text.go's rule for lines no rule knows):
+//
+//	 Goroutine 8 in state semacquire, with sync.runtime_Semacquire on top of the stack:    goleak
+//	[Goroutine 8 in state ...                                                             goleak, first record
+//	=== RUN   TestPool/case_3, --- FAIL: TestPool (2.00s), === CONT, === PAUSE           go test -v
+//	## the stuck one                                                                      a person's note
+//	panic: test timed out after 2s (inside a dump)                                        go test
+//
+// Cost: none on a dump as the runtime writes it: both are looked for only
+// on lines no other rule knows.
+
+// goTestTimeout starts the panic go test prints when a test runs past
+// -timeout. Inside a dump that began with a goroutine it is a note (the
+// dump goes on), recorded in Skipped; at a dump's start it is the dump's
+// own prologue.
+var goTestTimeout = []byte("panic: test timed out after ")
+
+// goLeadIns are the lead-ins before a goroutine header (read-only).
+var goLeadIns = [][]byte{
+	[]byte("Leaked goroutine: "), // grpc internal/leakcheck: logger.Errorf("Leaked goroutine: %v", g)
+}
+
+// goLeadIn returns the index of the goroutine header after a lead-in on
+// line, or 0 when line holds none. Text before the lead-in (a logger's
+// prefix, go test's "    leakcheck.go:131: ") is part of it.
+func goLeadIn(line []byte) int {
+	for _, li := range goLeadIns {
+		if i := bytes.Index(line, li); i >= 0 && isGoHeader(line[i+len(li):]) {
+			return i + len(li)
+		}
+	}
+	return 0
+}
+
+// noteReason says what a line not understood inside a Go dump is, for
+// its Skipped entry.
+func noteReason(line []byte) string {
+	t := bytes.TrimLeft(line, " [")
+	switch {
+	case bytes.HasPrefix(t, []byte("Goroutine ")) && bytes.HasSuffix(line, []byte("on top of the stack:")):
+		return "goleak's line before a goroutine: skipped"
+	case bytes.HasPrefix(line, []byte("=== ")), bytes.HasPrefix(line, []byte("--- FAIL: ")),
+		bytes.HasPrefix(line, []byte("--- PASS: ")), bytes.HasPrefix(line, []byte("--- SKIP: ")):
+		return "go test line between goroutines: skipped"
+	}
+	return "line not understood in a Go dump"
+}

@@ -1,0 +1,141 @@
+package parse
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// goRecords are three goroutines of one dump, each ending in its newline.
+var goRecords = []string{
+	"goroutine 1 [chan receive]:\nmain.main()\n\t/src/main.go:12 +0x1d\n",
+	"goroutine 7 [sync.Mutex.Lock]:\nsync.(*Mutex).Lock(0xc0000a6000)\n\t/usr/lib/go/src/sync/mutex.go:90 +0x2f\nmain.post(...)\n\t/src/main.go:30\ncreated by main.main in goroutine 1\n\t/src/main.go:11 +0x6a\n",
+	"goroutine 9 [select]:\nmain.loop()\n\t/src/loop.go:3 +0x1\n",
+}
+
+// TestGoNotesBetweenGoroutines: a note between two goroutines is skipped
+// with its position and what it is, and the dump stays one moment with
+// every goroutine and frame.
+func TestGoNotesBetweenGoroutines(t *testing.T) {
+	const (
+		unknown = "line not understood in a Go dump"
+		goleak  = "goleak's line before a goroutine: skipped"
+		gotest  = "go test line between goroutines: skipped"
+		timeout = "go test's timeout panic between goroutines: skipped"
+	)
+	tests := []struct {
+		note   string
+		reason string
+	}{
+		{" Goroutine 7 in state sync.Mutex.Lock, with sync.(*Mutex).Lock on top of the stack:", goleak},
+		{"[Goroutine 7 in state sync.Mutex.Lock, with sync.(*Mutex).Lock on top of the stack:", goleak},
+		{"## the stuck one", unknown},
+		{"2026-12-01T10:00:00.123Z INFO orders: tick", unknown},
+		{"=== RUN   TestPool/case_3", gotest},
+		{"--- FAIL: TestPool (2.00s)", gotest},
+		{"panic: test timed out after 2s", timeout},
+	}
+	// Line 5 is the note in each layout: after goroutine 1's blank line,
+	// then right before goroutine 7's header or after a blank line.
+	layouts := []struct {
+		name string
+		sep  string
+	}{{"note then header", ""}, {"note then blank", "\n"}}
+	for _, tt := range tests {
+		for _, lay := range layouts {
+			t.Run(tt.note+"/"+lay.name, func(t *testing.T) {
+				in := goRecords[0] + "\n" + tt.note + "\n" + lay.sep + goRecords[1] + "\n" + goRecords[2]
+				dumps, err := Parse("notes.txt", strings.NewReader(in))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(dumps) != 1 || len(dumps[0].Threads) != 3 {
+					t.Fatalf("%v; want one dump of 3 goroutines", summarize(dumps))
+				}
+				for _, th := range dumps[0].Threads {
+					if len(th.Frames) == 0 {
+						t.Errorf("goroutine %d lost its frames", th.ID)
+					}
+				}
+				want := []Skipped{{Line: 5, Text: tt.note, Reason: tt.reason}}
+				if diff := cmp.Diff(want, dumps[0].Skipped); diff != "" {
+					t.Errorf("skipped (-want +got):\n%s", diff)
+				}
+			})
+		}
+	}
+}
+
+// TestGoLeadIn: grpc's leak checker writes "Leaked goroutine: " before
+// each goroutine it reports; the records are one dump.
+func TestGoLeadIn(t *testing.T) {
+	in := "--- FAIL: TestLeak (10.01s)\n" +
+		"Leaked goroutine: " + goRecords[1] + "\n" +
+		"    leakcheck.go:131: Leaked goroutine: " + goRecords[2]
+	dumps, err := Parse("grpc.log", strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(dumps) != 1 || len(dumps[0].Threads) != 2 {
+		t.Fatalf("%v; want one dump of 2 goroutines", summarize(dumps))
+	}
+	d := dumps[0]
+	if d.Source.Line != 2 || d.Threads[0].ID != 7 || d.Threads[1].ID != 9 || d.Threads[1].Line != 10 {
+		t.Errorf("dump at line %d, goroutines %d at %d and %d at %d; want the dump at 2, goroutine 9 at 10",
+			d.Source.Line, d.Threads[0].ID, d.Threads[0].Line, d.Threads[1].ID, d.Threads[1].Line)
+	}
+	if len(d.Threads[0].Frames) != 2 || d.Threads[0].State != "sync.Mutex.Lock" || len(d.Skipped) != 0 {
+		t.Errorf("goroutine 7: %d frames, state %q, skipped %+v", len(d.Threads[0].Frames), d.Threads[0].State, d.Skipped)
+	}
+	for _, line := range []string{"Leaked goroutine: goroutine x", "Leaked goroutine:", "goroutine leaked: goroutine 1 [select]:"} {
+		if goLeadIn([]byte(line)) != 0 {
+			t.Errorf("goLeadIn(%q) found a header", line)
+		}
+	}
+}
+
+// TestPasteGoesOnAfterANote: inside an indented or quoted paste, a line
+// of the person's own that could start a dump but is not one
+// ("panic: test timed out", a date) is inside the paste, not its end:
+// one dump, the note skipped.
+func TestPasteGoesOnAfterANote(t *testing.T) {
+	jvm := readInput(t, "../testdata/jvm/jstack-l.txt")
+	goText := readInput(t, "../testdata/go/go1.27.3-debug2.txt")
+	for _, pre := range []string{"    ", "> "} {
+		for _, note := range []string{"panic: test timed out after 2s", "2026-12-01 10:38:11"} {
+			for _, src := range []struct {
+				rt   Runtime
+				text string
+			}{{RuntimeJVM, jvm}, {RuntimeGo, goText}} {
+				in, _ := betweenThreads(src.text, src.rt, func(k int, _ string) string {
+					if k%4 == 1 {
+						return "\x00" // marks the note's line: not prefixed
+					}
+					return ""
+				})
+				in = mapLines(in, func(_ int, l string) string {
+					switch l {
+					case "":
+						return l
+					case "\x00":
+						return note
+					}
+					return pre + l
+				})
+				orig, _ := Parse("orig", strings.NewReader(src.text))
+				dumps, err := Parse("paste", strings.NewReader(in))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(dumps) != 1 || dumpFingerprint(dumps) != dumpFingerprint(orig) {
+					t.Errorf("%s, %q, note %q: %v; want one dump as the original's %v", src.rt, pre, note, summarize(dumps), summarize(orig))
+					continue
+				}
+				if n := strings.Count(in, "\n"+note+"\n"); len(dumps[0].Skipped) != n {
+					t.Errorf("%s, %q, note %q: %d skipped, want the %d notes: %+v", src.rt, pre, note, len(dumps[0].Skipped), n, dumps[0].Skipped)
+				}
+			}
+		}
+	}
+}
