@@ -35,20 +35,29 @@ import "bytes"
 // nbsp is U+00A0 NO-BREAK SPACE in UTF-8.
 var nbsp = []byte{0xc2, 0xa0}
 
-// indentStage is the learned indentation of a dump.
-type indentStage struct {
+// lineStage is the learned indentation of a dump.
+type lineStage struct {
 	// frame is what stands for the TAB before a Go file line ("    ", no-break
 	// spaces); nil when the dump's file lines begin with a TAB.
 	frame []byte
 	// nbsp is true when leading no-break spaces are read as spaces.
 	nbsp bool
+	// html is true inside an HTML block (escape.go): entities undone.
+	html bool
 	buf  []byte // the last line rewritten
+	hbuf []byte // the last line unescaped
 }
+
+// empty reports whether the stage undoes nothing.
+func (st *lineStage) empty() bool { return st.frame == nil && !st.nbsp && !st.html }
 
 // undo returns line with the learned indentation undone: line itself
 // when it needs nothing, else a rewrite in st.buf (valid until the next
 // call).
-func (st *indentStage) undo(line []byte) []byte {
+func (st *lineStage) undo(line []byte) []byte {
+	if st.html {
+		line = st.undoHTML(line)
+	}
 	if st.frame != nil && bytes.HasPrefix(line, st.frame) {
 		st.buf = append(append(st.buf[:0], '\t'), line[len(st.frame):]...)
 		return st.buf
@@ -77,11 +86,11 @@ func (st *indentStage) undo(line []byte) []byte {
 
 // stage returns the mode's indentation stage, making the mode (without a
 // prefix) when the dump had none.
-func (s *lineSource) stage() *indentStage {
+func (s *lineSource) stage() *lineStage {
 	if s.mode == nil {
 		s.mode = &prefixMode{}
 	}
-	return &s.mode.indent
+	return &s.mode.stage
 }
 
 // learnFrameIndent fixes the Go frame indentation of the dump being read

@@ -36,20 +36,20 @@ func TestGoFrameIndent(t *testing.T) {
 func TestIndentStageUndo(t *testing.T) {
 	tests := []struct {
 		name string
-		st   indentStage
+		st   lineStage
 		line string
 		want string
 	}{
-		{"frame spaces", indentStage{frame: []byte("    ")}, "    /a.go:1 +0x1", "\t/a.go:1 +0x1"},
-		{"frame spaces, deeper", indentStage{frame: []byte("    ")}, "        /a.go:1", "\t    /a.go:1"},
-		{"frame nbsp", indentStage{frame: []byte("\u00a0\u00a0")}, "\u00a0\u00a0/a.go:1", "\t/a.go:1"},
-		{"frame: other line", indentStage{frame: []byte("    ")}, "main.main()", "main.main()"},
-		{"frame: shorter indent", indentStage{frame: []byte("    ")}, "  x", "  x"},
-		{"nbsp", indentStage{nbsp: true}, "\u00a0\u00a0\u00a0\u00a0at a.B.c(B.java:1)", "    at a.B.c(B.java:1)"},
-		{"nbsp mixed with spaces", indentStage{nbsp: true}, "\u00a0 \u00a0 - locked <0x1>", "    - locked <0x1>"},
-		{"nbsp inside the text kept", indentStage{nbsp: true}, "\u00a0at a\u00a0b", " at a\u00a0b"},
-		{"nbsp: not indented", indentStage{nbsp: true}, `"main" #1`, `"main" #1`},
-		{"none", indentStage{}, "    /a.go:1", "    /a.go:1"},
+		{"frame spaces", lineStage{frame: []byte("    ")}, "    /a.go:1 +0x1", "\t/a.go:1 +0x1"},
+		{"frame spaces, deeper", lineStage{frame: []byte("    ")}, "        /a.go:1", "\t    /a.go:1"},
+		{"frame nbsp", lineStage{frame: []byte("\u00a0\u00a0")}, "\u00a0\u00a0/a.go:1", "\t/a.go:1"},
+		{"frame: other line", lineStage{frame: []byte("    ")}, "main.main()", "main.main()"},
+		{"frame: shorter indent", lineStage{frame: []byte("    ")}, "  x", "  x"},
+		{"nbsp", lineStage{nbsp: true}, "\u00a0\u00a0\u00a0\u00a0at a.B.c(B.java:1)", "    at a.B.c(B.java:1)"},
+		{"nbsp mixed with spaces", lineStage{nbsp: true}, "\u00a0 \u00a0 - locked <0x1>", "    - locked <0x1>"},
+		{"nbsp inside the text kept", lineStage{nbsp: true}, "\u00a0at a\u00a0b", " at a\u00a0b"},
+		{"nbsp: not indented", lineStage{nbsp: true}, `"main" #1`, `"main" #1`},
+		{"none", lineStage{}, "    /a.go:1", "    /a.go:1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

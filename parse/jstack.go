@@ -299,6 +299,12 @@ func (s *jstackScanner) run() {
 			line = s.p.ls.learnNBSP()
 		}
 		t := trimIndent(line)
+		if len(t) > 0 && t[0] == '&' && isEscapedQuote(t) {
+			// A thread header HTML-escaped (a wiki's source): the rest of
+			// the dump is read unescaped (escape.go).
+			line = s.p.ls.learnHTML()
+			t = trimIndent(line)
+		}
 		if len(t) == 0 {
 			s.blank()
 			s.lastBlank = true

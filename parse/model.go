@@ -82,7 +82,9 @@ type Dump struct {
 	// Prefix names what was stripped from the front of every line of the
 	// dump before it was read: a collector's log prefix ("kubectl
 	// --timestamps", "docker json-file", "cri", "syslog") or a paste's
-	// indentation or quote ("indent", "quote"); empty when none.
+	// indentation or quote ("indent", "quote"), or the escape it was read
+	// out of: one JSON string field of a log line ("json string"), HTML
+	// ("html"); empty when none.
 	Prefix string
 	// Version is the runtime version as printed ("Java HotSpot(TM) 64-Bit
 	// Server VM (25.91-b14 mixed mode)", "21.0.10+7-LTS"); empty if not printed.

@@ -201,6 +201,7 @@ func (o Options) parseText(name string, r io.Reader, in *interner, gz bool) ([]*
 	var prev []byte
 	var pl, ppl prefixLine
 	looks := ""
+	jsonLine := 0 // the line of the last JSON record whose field holds a dump
 	for {
 		line, ok := ls.next()
 		if !ok {
@@ -209,6 +210,9 @@ func (o Options) parseText(name string, r io.Reader, in *interner, gz bool) ([]*
 		var tf *textFormat
 		var shape *prefixShape
 		var pv []byte
+		if sigquitAfterText(line) && ls.mode == nil && bytes.Contains(line, []byte("<pre")) && ls.htmlStart(line) {
+			continue // "<pre>SIGQUIT: quit": the HTML block's first line (escape.go)
+		}
 		if sigquitAfterText(line) {
 			// A collector's prefix before "SIGQUIT: quit" first; else it is
 			// a program's output run into the runtime's (isSIGQUITLine).
@@ -224,6 +228,21 @@ func (o Options) parseText(name string, r io.Reader, in *interner, gz bool) ([]*
 		}
 		if tf == nil {
 			shape, pv, tf = findPrefix(line, prev, &pl, &ppl)
+		}
+		if tf == nil && shape == nil && ls.mode == nil {
+			// Escaped dumps (escape.go): a JSON string field's lines are
+			// read in this line's place; an HTML block from here on
+			// unescaped. Both are given to the same checks again.
+			if text := jsonFieldDump(line); text != nil {
+				ls.queueText(ls.lineNo(), text)
+				jsonLine = ls.lineNo()
+				continue
+			}
+			if bytes.IndexByte(line, '<') >= 0 || bytes.IndexByte(line, '&') >= 0 {
+				if ls.htmlStart(line) {
+					continue
+				}
+			}
 		}
 		if tf == nil {
 			if looks == "" && len(dumps) == 0 {
@@ -249,7 +268,9 @@ func (o Options) parseText(name string, r io.Reader, in *interner, gz bool) ([]*
 			p.prev = prev
 			ls.unread()
 		}
+		html := ls.mode != nil && ls.mode.stage.html
 		d := tf.parse(p)
+		html = html || ls.mode != nil && ls.mode.stage.html
 		ls.endPrefix()
 		held := ls.takeHeld(start, ls.lastKept())
 		prev = prev[:0]
@@ -270,6 +291,12 @@ func (o Options) parseText(name string, r io.Reader, in *interner, gz bool) ([]*
 			if d.Time.IsZero() {
 				d.Time = t0
 			}
+		}
+		switch {
+		case start == jsonLine && d.Prefix == "":
+			d.Prefix = "json string"
+		case html && d.Prefix == "":
+			d.Prefix = "html"
 		}
 		if d.Format == "" {
 			d.Format = tf.format

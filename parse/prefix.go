@@ -197,9 +197,10 @@ type prefixMode struct {
 	startsDump func(line []byte) bool
 	pl         prefixLine
 	join       []byte // a line joined from partial records
-	// indent is the dump's indentation stage (indent.go), applied after
-	// the prefix; a mode with no shape holds only it.
-	indent indentStage
+	// stage is the dump's indentation and escape stage (indent.go,
+	// escape.go), applied after the prefix; a mode with no shape holds
+	// only it.
+	stage lineStage
 }
 
 // beginPrefix starts reading a prefixed dump whose first line was the
@@ -217,7 +218,12 @@ func (s *lineSource) beginPrefix(sh *prefixShape, pl *prefixLine, startsDump fun
 // to find its end) are queued to be read again, and are no longer held:
 // another process's dump there is a dump, not lines skipped between two.
 func (s *lineSource) endPrefix() {
-	s.mode = nil
+	if m := s.mode; m != nil && m.stage.html {
+		// An HTML block goes on past the dump, to its </pre>.
+		s.mode = &prefixMode{stage: lineStage{html: true}}
+	} else {
+		s.mode = nil
+	}
 	last := s.lastKept()
 	var again []rawLine
 	for _, l := range s.foreign {
@@ -257,8 +263,11 @@ func (s *lineSource) holdForeign(no int, raw []byte, reason string) {
 // with an indentation stage; the stage is applied to each line given.
 func (s *lineSource) nextPrefixed() ([]byte, bool) {
 	line, ok := s.nextUnprefixed()
-	if ok && s.mode != nil {
-		line = s.mode.indent.undo(line)
+	if m := s.mode; ok && m != nil {
+		line = m.stage.undo(line)
+		if m.shape == nil && m.stage.empty() {
+			s.mode = nil // an HTML block ended: back to lines as read
+		}
 	}
 	return line, ok
 }

@@ -1,0 +1,196 @@
+package parse
+
+import (
+	"bytes"
+	"strconv"
+	"unicode/utf8"
+)
+
+// The escape stages: a dump that reached the reader escaped.
+//
+//	{"level":"warn","msg":"thread dump","dump":"goroutine 1 [running]:\nmain.main()\n\t..."}     one JSON string field of a log line
+//	<pre class="console-output">goroutine 1 [running]:                                          HTML-escaped, from a CI console
+//	&quot;main&quot; #1 prio=5 os_prio=0 tid=0x1 nid=0x2 waiting on condition                    HTML-escaped, from a wiki's source
+//
+// (Each line in a JSON record of its own, as docker writes them, is the
+// docker json-file prefix shape of prefix.go; CR before LF is dropped by
+// the line source.)
+//
+// Rules, applied by parseText to a line that starts no dump as it is and
+// under no prefix (so never inside a dump, and never on a line of a dump
+// as the runtime writes it):
+//
+//  1. JSON: a line that is a JSON object with a string value holding a
+//     line break, one of whose lines starts a dump once unescaped, is
+//     replaced by the lines of that value (jsonFieldDump). They are read as
+//     lines of the input, all numbered by the JSON line's number: a
+//     position inside the dump is that record's line.
+//  2. HTML: a line with a <pre> tag, or whose HTML entities undone start a
+//     dump, turns the HTML stage on (htmlStart): from that line (the text
+//     after the tag) every line is given with its entities undone (&lt;,
+//     &gt;, &amp;, &quot;, &#39;, &#NN;, &nbsp; as a no-break space),
+//     across dumps, up to the line holding </pre>, which is given cut
+//     there. The JVM parser also turns it on at a thread header that
+//     begins with &quot; or &#34; (a dump whose "Full thread dump" line had
+//     nothing to escape).
+//
+// Cost: one byte compare a line outside dumps ('{'), an IndexByte for '&'
+// and '<' on the lines that start nothing; inside an HTML block, one
+// IndexByte a line and a copy of the lines holding '&'.
+
+// jsonFieldDump returns the unescaped string value of the JSON object line
+// that holds a dump (rule 1), or nil.
+func jsonFieldDump(line []byte) []byte {
+	i := skipSpace(line, 0)
+	if i >= len(line) || line[i] != '{' {
+		return nil
+	}
+	for ; i < len(line); i++ {
+		if line[i] != '"' {
+			continue
+		}
+		raw, j, ok := jsonStringAt(line, i)
+		if !ok {
+			return nil
+		}
+		i = j - 1
+		if !bytes.Contains(raw, []byte(`\n`)) {
+			continue
+		}
+		text, ok := unescapeJSON(nil, raw)
+		if ok && startsDumpInside(text) {
+			return text
+		}
+	}
+	return nil
+}
+
+// startsDumpInside reports whether one of the lines of text starts a dump.
+func startsDumpInside(text []byte) bool {
+	var prev []byte
+	for len(text) > 0 {
+		line, rest, _ := bytes.Cut(text, []byte("\n"))
+		line = bytes.TrimSuffix(line, []byte("\r"))
+		for i := range textFormats {
+			if textFormats[i].starts(line, prev) {
+				return true
+			}
+		}
+		prev, text = line, rest
+	}
+	return false
+}
+
+// queueText makes next return the lines of text, each numbered no, before
+// the lines after the one last read.
+func (s *lineSource) queueText(no int, text []byte) {
+	text = bytes.TrimSuffix(text, []byte("\n"))
+	var lines []rawLine
+	for len(text) > 0 || lines == nil {
+		line, rest, _ := bytes.Cut(text, []byte("\n"))
+		lines = append(lines, rawLine{no: no, text: bytes.TrimSuffix(line, []byte("\r"))})
+		text = rest
+	}
+	s.queue = append(lines, s.queue...)
+}
+
+// htmlStart turns the HTML stage on at line, the line last read, when it
+// opens a <pre> block or its entities undone start a dump (rule 2). The
+// line is then given again by next, from the tag on and unescaped.
+func (s *lineSource) htmlStart(line []byte) bool {
+	pre := -1
+	if i := bytes.Index(line, []byte("<pre")); i >= 0 && i+4 < len(line) && (line[i+4] == '>' || line[i+4] == ' ') {
+		if j := bytes.IndexByte(line[i:], '>'); j >= 0 {
+			pre = i + j + 1
+		}
+	}
+	if pre < 0 {
+		if bytes.IndexByte(line, '&') < 0 {
+			return false
+		}
+		text := unescapeHTML(nil, line)
+		if bytes.Equal(text, line) || !startsDumpInside(text) {
+			return false
+		}
+		pre = 0
+	}
+	st := s.stage()
+	st.html = true
+	s.line = st.undo(line[pre:])
+	s.back = true
+	return true
+}
+
+// learnHTML turns the HTML stage on for the line last returned, and
+// returns it unescaped.
+func (s *lineSource) learnHTML() []byte {
+	st := s.stage()
+	st.html = true
+	s.line = st.undo(s.line)
+	return s.line
+}
+
+// undoHTML is the HTML stage of lineStage.undo: line with its entities
+// undone, cut at </pre> (which ends the stage).
+func (st *lineStage) undoHTML(line []byte) []byte {
+	if i := bytes.Index(line, []byte("</pre>")); i >= 0 {
+		line = line[:i]
+		st.html = false
+	}
+	if bytes.IndexByte(line, '&') < 0 {
+		return line
+	}
+	st.hbuf = unescapeHTML(st.hbuf[:0], line)
+	return st.hbuf
+}
+
+// isEscapedQuote reports whether b begins with a quote HTML-escaped:
+// &quot;, &#34; (Go's html.EscapeString) or &#x22;.
+func isEscapedQuote(b []byte) bool {
+	return bytes.HasPrefix(b, []byte("&quot;")) || bytes.HasPrefix(b, []byte("&#34;")) || bytes.HasPrefix(b, []byte("&#x22;"))
+}
+
+// htmlEntities are the named entities a dump's text escapes to.
+var htmlEntities = map[string]string{
+	"lt": "<", "gt": ">", "amp": "&", "quot": `"`, "apos": "'", "nbsp": "\u00a0",
+}
+
+// unescapeHTML appends b to dst with its character references undone;
+// an '&' that starts none is kept.
+func unescapeHTML(dst, b []byte) []byte {
+	for {
+		i := bytes.IndexByte(b, '&')
+		if i < 0 {
+			return append(dst, b...)
+		}
+		dst = append(dst, b[:i]...)
+		b = b[i:]
+		end := bytes.IndexByte(b[:min(len(b), 12)], ';')
+		if end < 2 {
+			dst = append(dst, '&')
+			b = b[1:]
+			continue
+		}
+		name := b[1:end]
+		if name[0] == '#' {
+			var n uint64
+			var err error
+			if len(name) > 1 && (name[1] == 'x' || name[1] == 'X') {
+				n, err = strconv.ParseUint(string(name[2:]), 16, 32)
+			} else {
+				n, err = strconv.ParseUint(string(name[1:]), 10, 32)
+			}
+			if err == nil && utf8.ValidRune(rune(n)) {
+				dst = utf8.AppendRune(dst, rune(n))
+				b = b[end+1:]
+				continue
+			}
+		} else if v, ok := htmlEntities[string(name)]; ok {
+			dst = append(dst, v...)
+			b = b[end+1:]
+			continue
+		}
+		dst = append(dst, '&')
+		b = b[1:]
+	}
+}
