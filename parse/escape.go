@@ -40,10 +40,14 @@ import (
 
 // jsonFieldDump returns the unescaped string value of the JSON object line
 // that holds a dump (rule 1), or nil.
-func jsonFieldDump(line []byte) []byte {
+//
+// A line cut inside that string (a logger's or a collector's limit on a
+// line) gives what the string holds up to the cut, and cut is true: its
+// last line has lost its end.
+func jsonFieldDump(line []byte) (text []byte, cut bool) {
 	i := skipSpace(line, 0)
 	if i >= len(line) || line[i] != '{' {
-		return nil
+		return nil, false
 	}
 	for ; i < len(line); i++ {
 		if line[i] != '"' {
@@ -51,7 +55,15 @@ func jsonFieldDump(line []byte) []byte {
 		}
 		raw, j, ok := jsonStringAt(line, i)
 		if !ok {
-			return nil
+			// Cut inside the string: up to the cut, without an escape it
+			// cut in two.
+			raw, cut = line[i+1:], true
+			if k := bytes.LastIndexByte(raw, '\\'); k >= 0 && k >= len(raw)-6 {
+				if _, ok := unescapeJSON(nil, raw[k:]); !ok {
+					raw = raw[:k]
+				}
+			}
+			j = len(line)
 		}
 		i = j - 1
 		if !bytes.Contains(raw, []byte(`\n`)) {
@@ -59,10 +71,10 @@ func jsonFieldDump(line []byte) []byte {
 		}
 		text, ok := unescapeJSON(nil, raw)
 		if ok && startsDumpInside(text) {
-			return text
+			return text, cut
 		}
 	}
-	return nil
+	return nil, false
 }
 
 // startsDumpInside reports whether one of the lines of text starts a dump.
@@ -82,15 +94,19 @@ func startsDumpInside(text []byte) bool {
 }
 
 // queueText makes next return the lines of text, each numbered no, before
-// the lines after the one last read.
-func (s *lineSource) queueText(no int, text []byte) {
-	text = bytes.TrimSuffix(text, []byte("\n"))
+// the lines after the one last read. With cut, the last line is given as
+// one without its line ending (lineSource.partial).
+func (s *lineSource) queueText(no int, text []byte, cut bool) {
+	if !cut {
+		text = bytes.TrimSuffix(text, []byte("\n"))
+	}
 	var lines []rawLine
 	for len(text) > 0 || lines == nil {
 		line, rest, _ := bytes.Cut(text, []byte("\n"))
 		lines = append(lines, rawLine{no: no, text: bytes.TrimSuffix(line, []byte("\r"))})
 		text = rest
 	}
+	lines[len(lines)-1].partial = cut
 	s.queue = append(lines, s.queue...)
 }
 

@@ -40,11 +40,13 @@ func TestJSONFieldDump(t *testing.T) {
 		{"lines but no dump", `{"msg":"a\nb\nc"}`, ""},
 		{"not an object", `["goroutine 1 [running]:\nmain.main()"]`, ""},
 		{"bad escape", `{"d":"goroutine 1 [running]:\n\q"}`, ""},
-		{"cut string", `{"d":"goroutine 1 [running]:\nmain`, ""},
+		{"cut string", `{"d":"goroutine 1 [running]:\nmain.wait(0xc0`, "goroutine 1 [running]:\nmain.wait(0xc0"},
+		{"cut in an escape", `{"d":"goroutine 1 [running]:\nmain.wait()\n\u00`, "goroutine 1 [running]:\nmain.wait()\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := string(jsonFieldDump([]byte(tt.line))); got != tt.want {
+			got, _ := jsonFieldDump([]byte(tt.line))
+			if string(got) != tt.want {
 				t.Errorf("jsonFieldDump = %q, want %q", got, tt.want)
 			}
 		})
@@ -82,6 +84,13 @@ func TestEscapedDumps(t *testing.T) {
 			prefix: "json string",
 			// Every line of the field is numbered by its record's line.
 			skipped: []Skipped{{Line: 2, Text: "note", Reason: "line not understood in a Go dump"}},
+		},
+		{
+			name:    "json field, the log line cut inside the dump",
+			in:      "{\"msg\":\"dump\",\"dump\":" + strings.TrimSuffix(jsonStr(goText+"\ngoroutine 2 [chan receive]:\nmain.wait(0xc000"), `"`) + "\n{\"msg\":\"next\"}\n",
+			want:    orig(goText + "\ngoroutine 2 [chan receive]:\nmain.wait(0xc000"),
+			prefix:  "json string",
+			skipped: []Skipped{{Line: 1, Text: "main.wait(0xc000", Reason: "line not understood; " + goCutAfter}},
 		},
 		{
 			name:   "html pre, two dumps, text after </pre>",

@@ -562,6 +562,8 @@ func parseGoText(p *textParser) *Dump {
 		if !ok {
 			if cut && s.inGoroutine {
 				s.skip(junkLn, junk, "line not understood; "+goCut)
+			} else {
+				s.cutBefore(junkLn, junk)
 			}
 			break
 		}
@@ -570,6 +572,7 @@ func parseGoText(p *textParser) *Dump {
 			next, nk, nparen = s.unknown(next, nk, nparen)
 		}
 		if nk == glUnknown {
+			s.cutBefore(junkLn, junk)
 			ls.unread()
 			break
 		}
@@ -663,6 +666,41 @@ func (s *goTextScan) checkCut() {
 	case s.last == glHeader && s.inGoroutine:
 		s.skip(ls.lineNo(), line, "dump ends after a goroutine header without its stack: truncated")
 	}
+}
+
+// cutBefore runs where the dump ends at junk, a line no rule knows: when
+// junk is a goroutine's header or function line cut in its middle
+// ("main.wait(0xc000", "goroutine 2 [chan rec"), the dump was cut there
+// and pasted into something (a Markdown fence, a JSON field, a <pre>,
+// prose after it), so its cut line is not the input's last: junk is
+// recorded with the truncation, as at the end of input.
+func (s *goTextScan) cutBefore(no int, junk []byte) {
+	if s.inGoroutine && looksCutGoLine(junk) {
+		s.skip(no, junk, "line not understood; "+goCutAfter)
+	}
+}
+
+// looksCutGoLine reports whether line is the start of a goroutine header
+// or of a function line, cut before its end: a function's name (no space,
+// a '.'), maybe its '(', without the closing ')'; or "goroutine N ["
+// without "]:".
+func looksCutGoLine(line []byte) bool {
+	if bytes.HasPrefix(line, []byte("goroutine ")) {
+		rest := line[len("goroutine "):]
+		i := 0
+		for i < len(rest) && isDigit(rest[i]) {
+			i++
+		}
+		return i > 0 && bytes.HasPrefix(rest[i:], []byte(" [")) && !bytes.HasSuffix(line, []byte(":"))
+	}
+	if len(line) == 0 || line[len(line)-1] == ')' {
+		return false
+	}
+	name := line // cut in its name: "main.leakChanSe"
+	if p := bytes.IndexByte(line, '('); p >= 0 {
+		name = line[:p]
+	}
+	return bytes.IndexByte(name, '.') > 0 && bytes.IndexByte(name, ' ') < 0 && bytes.IndexByte(name, '\t') < 0
 }
 
 // mergeSkipped joins the entries of one line (sorted by line) into one:

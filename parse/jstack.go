@@ -2,6 +2,7 @@ package parse
 
 import (
 	"bytes"
+	"strings"
 	"time"
 )
 
@@ -280,6 +281,7 @@ type jstackScanner struct {
 	nameOnlyNo int
 	lastNo     int    // number of the last non-blank line read
 	last       []byte // copy of that line
+	keptNo     int    // number of the last non-blank line read as the dump's (not held back)
 }
 
 // run reads lines until the dump ends.
@@ -321,7 +323,13 @@ func (s *jstackScanner) run() {
 		s.lastNo = s.p.ls.lineNo()
 		s.last = append(s.last[:0], line...)
 		if !s.line(line, t) {
+			if len(s.pending) >= maxPending {
+				s.checkTruncated() // the dump ended at log lines
+			}
 			return
+		}
+		if len(s.pending) == 0 {
+			s.keptNo = s.lastNo
 		}
 	}
 }
@@ -568,9 +576,24 @@ const truncatedReason = "dump ends without its JNI global refs line: truncated?"
 //	last line a Java thread's header ("main" #1 prio=5 ...) flagged
 //	last line a header without #N                           not flagged (the
 //	    non-Java threads that end a dump print no stack; JDK 5 prints no #N)
-//	last line blank or held back as foreign (log output)    not flagged
+//	last line blank or held back as foreign (log output)    not flagged,
+//	    unless the dump's last line was a frame or lock line not
+//	    understood (a cut line pasted into something)         flagged
 func (s *jstackScanner) checkTruncated() {
-	if !s.full || s.lastBlank || len(s.pending) > 0 || (s.state != stThread && s.state != stOwnable) {
+	if !s.full || s.state != stThread && s.state != stOwnable {
+		return
+	}
+	if len(s.pending) > 0 {
+		// The dump's last line a frame or lock line not understood, then
+		// only lines of no dump: a cut dump pasted into something (a
+		// Markdown fence, a JSON field, a <pre>), its cut line no longer
+		// the input's last.
+		if n := len(s.d.Skipped); n > 0 && s.d.Skipped[n-1].Line == s.keptNo && strings.HasSuffix(s.d.Skipped[n-1].Reason, "not understood") {
+			s.d.Skipped[n-1].Reason += "; " + truncatedReason
+		}
+		return
+	}
+	if s.lastBlank {
 		return
 	}
 	cut := s.p.ls.eof && s.p.ls.partial && s.lastNo == s.p.ls.lineNo()

@@ -233,8 +233,8 @@ func (o Options) parseText(name string, r io.Reader, in *interner, gz bool) ([]*
 			// Escaped dumps (escape.go): a JSON string field's lines are
 			// read in this line's place; an HTML block from here on
 			// unescaped. Both are given to the same checks again.
-			if text := jsonFieldDump(line); text != nil {
-				ls.queueText(ls.lineNo(), text)
+			if text, cut := jsonFieldDump(line); text != nil {
+				ls.queueText(ls.lineNo(), text, cut)
 				jsonLine = ls.lineNo()
 				continue
 			}

@@ -442,3 +442,67 @@ func FuzzPasted(f *testing.F) {
 		}
 	})
 }
+
+// TestPastedCutAtEnd: a dump cut inside its last frame line, then pasted,
+// is reported cut: at least one Skipped entry says the dump is truncated,
+// and its threads are those of the cut dump read as it is.
+func TestPastedCutAtEnd(t *testing.T) {
+	jvm := readInput(t, "../testdata/jvm/jstack-l.txt")
+	goText := readInput(t, "../testdata/go/go1.27.3-debug2.txt")
+	cutIn := func(text, frameStart string) string {
+		// Inside the last frame line: after its function's first '('
+		// (Go) or in its middle (JVM).
+		if j := strings.Index(text, "\nJNI global refs"); j > 0 {
+			text = text[:j] // the threads' frames, not the deadlock report's
+		}
+		i := strings.LastIndex(text, frameStart)
+		line, _, _ := strings.Cut(text[i+len(frameStart):], "\n")
+		return text[:i+len(frameStart)+len(line)/2]
+	}
+	inputs := []struct {
+		rt   Runtime
+		name string
+		text string
+	}{
+		{RuntimeGo, "go debug=2", cutIn(goText, "\nmain.")},
+		{RuntimeJVM, "jstack", cutIn(jvm, "\n\tat ")},
+	}
+	truncated := func(dumps []*Dump) bool {
+		for _, d := range dumps {
+			for _, s := range d.Skipped {
+				if strings.Contains(s.Reason, "truncated") {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for _, in := range inputs {
+		orig, err := Parse("cut", strings.NewReader(in.text))
+		if err != nil || !truncated(orig) {
+			t.Fatalf("%s cut as it is: not reported truncated (%v): %+v", in.name, err, summarize(orig))
+		}
+		for _, rw := range pasteRewrites {
+			if rw.rt != "" && rw.rt != in.rt {
+				continue
+			}
+			text, ok := rw.apply(in.text, in.rt)
+			if !ok {
+				continue
+			}
+			// The rewrites end the text with a newline; the paste of a cut
+			// dump has one too (a fence, a quote), or not (a cut file).
+			dumps, err := Parse("cut", strings.NewReader(text))
+			if err != nil {
+				t.Errorf("%s, %s: %v", in.name, rw.name, err)
+				continue
+			}
+			if got, want := dumpFingerprint(dumps), dumpFingerprint(orig); got != want {
+				t.Errorf("%s, %s: %s", in.name, rw.name, firstDiff(want, got))
+			}
+			if !truncated(dumps) {
+				t.Errorf("%s, %s: not reported truncated: %+v", in.name, rw.name, summarize(dumps))
+			}
+		}
+	}
+}
