@@ -61,6 +61,9 @@ type lineSource struct {
 	foreign []rawLine
 	mode    *prefixMode
 	first   []byte // the first line of a prefixed dump, without its prefix
+	// raw is, in a prefixed dump, the line last read with its prefix (it
+	// aliases the reader's buffer); nil for a line joined from records.
+	raw []byte
 }
 
 // rawLine is a line read ahead and queued.

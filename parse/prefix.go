@@ -218,6 +218,13 @@ func (s *lineSource) beginPrefix(sh *prefixShape, pl *prefixLine, startsDump fun
 // to find its end) are queued to be read again, and are no longer held:
 // another process's dump there is a dump, not lines skipped between two.
 func (s *lineSource) endPrefix() {
+	if m := s.mode; s.back && m != nil && m.shape != nil && s.raw != nil && s.n == s.rawN {
+		// The line given back (the next dump's first line: a second
+		// "Full thread dump" in one paste) is given as read, prefix and
+		// all, so that the next dump is read under the prefix too.
+		s.line = s.raw
+	}
+	s.raw = nil
 	if m := s.mode; m != nil && m.stage.html {
 		// An HTML block goes on past the dump, to its </pre>.
 		s.mode = &prefixMode{stage: lineStage{html: true}}
@@ -283,6 +290,7 @@ func (s *lineSource) nextUnprefixed() ([]byte, bool) {
 		if !ok {
 			return nil, false
 		}
+		s.raw = raw
 		if m.shape.paste {
 			switch {
 			case bytes.HasPrefix(raw, m.pin):
@@ -341,6 +349,7 @@ func (s *lineSource) nextUnprefixed() ([]byte, bool) {
 		// The joined line is numbered by its first piece; the reader's own
 		// count goes on from its last.
 		s.joinedAt = no
+		s.raw = nil
 		return m.join, true
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -433,5 +434,48 @@ func TestJoinedRecordsKeepLineNumbers(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("skipped %+v: want the long line at line 6, joined from records", dumps[0].Skipped)
+	}
+}
+
+// TestPastedDumpsInOnePaste: a paste holding several dumps (an old JVM's
+// kill -3 output, two captures appended) keeps each dump under its
+// prefix: the line where one ends and the next begins is read again with
+// its prefix, not as it was left once the prefix was taken off.
+func TestPastedDumpsInOnePaste(t *testing.T) {
+	jvm := []string{
+		"Full thread dump Java HotSpot(TM) Client VM (1.4.2_03-b02 mixed mode):",
+		"",
+		`"Thread-1" prio=5 tid=0x0028ea18 nid=0x604 waiting for monitor entry [182ef000..182efd88]`,
+		"\tat a.B.run(B.java:26)",
+		"\t- waiting to lock <0x100309e0> (a java.lang.Object)",
+		"",
+		`"Signal Dispatcher" daemon prio=10 tid=0x0009e0b0 nid=0x1c0 waiting on condition [0..0]`,
+	}
+	goRepeat := append(append(append([]string(nil), goDump...), ""), goDump...) // goroutine 1 again: a second capture
+	for _, tt := range []struct {
+		name    string
+		lines   []string
+		threads []int
+	}{
+		{"JVM, blank line between", append(append(append([]string(nil), jvm...), ""), jvm...), []int{2, 2}},
+		{"JVM, no blank line between (HP-UX)", append(append([]string(nil), jvm...), jvm...), []int{2, 2}},
+		{"Go, a second capture", goRepeat, []int{2, 2}},
+	} {
+		for _, pre := range []string{"    ", "> ", "2026-12-01T10:38:11.089Z stderr F "} {
+			dumps, err := Parse("paste.txt", strings.NewReader(join(prefixed(pre, tt.lines))))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []int
+			for _, d := range dumps {
+				got = append(got, len(d.Threads))
+				if d.Prefix == "" || len(d.Skipped) > 0 {
+					t.Errorf("%s, %q: dump at line %d: prefix %q, skipped %+v", tt.name, pre, d.Source.Line, d.Prefix, d.Skipped)
+				}
+			}
+			if !slices.Equal(got, tt.threads) {
+				t.Errorf("%s, %q: threads per dump %v, want %v", tt.name, pre, got, tt.threads)
+			}
+		}
 	}
 }
