@@ -15,6 +15,7 @@ var textFormats = []textFormat{
 	{format: FormatGoDebug1, starts: startsGoDebug1, parse: parseGoDebug1},
 	{format: FormatGoText, starts: startsGoText, parse: parseGoText},
 	{format: FormatJVMPlain, starts: startsJVMPlain, parse: parseJVMPlain},
+	{format: FormatJavacore, starts: startsJavacore, parse: parseJavacore},
 	{format: FormatJVMText, starts: startsJVMText, parse: parseJVMText},
 }
 

@@ -6,13 +6,13 @@ import "bytes"
 // file of only such a dump is refused with what it looks like.
 var jvmRefusals = []refusal{
 	{
-		// IBM javacore: "0SECTION       THREADS subcomponent dump routine",
-		// "2XMFULLTHDDUMP Full thread dump Classic VM (...)", "3XMTHREADINFO ...".
+		// IBM javacore (javacore.go) without one thread: a javacore cut
+		// before its THREADS section, or its other sections alone.
 		matches: func(line []byte) bool {
 			return bytes.HasPrefix(line, []byte("0SECTION ")) || bytes.HasPrefix(line, []byte("1XMTHDINFO")) ||
 				bytes.HasPrefix(line, []byte("2XMFULLTHDDUMP")) || bytes.HasPrefix(line, []byte("3XMTHREADINFO"))
 		},
-		looks: "ibm javacore is not supported yet",
+		looks: "ibm javacore without a thread (no 3XMTHREADINFO line)",
 	},
 	{
 		// JRockit: "===== FULL THREAD DUMP ===============".

@@ -27,6 +27,9 @@ const (
 	// FormatJFR is a jdk.ThreadDump event of a JDK Flight Recorder
 	// recording, read through `jfr print` (or its saved output).
 	FormatJFR Format = "jvm-jfr"
+	// FormatJavacore is an IBM or OpenJ9 javacore's thread section
+	// (javacore.go).
+	FormatJavacore Format = "jvm-javacore"
 )
 
 // Runtime tells which runtime wrote a dump.

@@ -139,7 +139,7 @@ type textFormat struct {
 // error instead of the generic "no dump found".
 type refusal struct {
 	matches func(line []byte) bool
-	looks   string // "ibm javacore is not supported yet"
+	looks   string // "jrockit thread dump is not supported yet"
 }
 
 // textParser is what a text format's parser works with.
@@ -202,6 +202,7 @@ func (o Options) parseText(name string, r io.Reader, in *interner, gz bool) ([]*
 	var pl, ppl prefixLine
 	looks := ""
 	jsonLine := 0 // the line of the last JSON record whose field holds a dump
+	var startLine []byte
 	for {
 		line, ok := ls.next()
 		if !ok {
@@ -269,12 +270,23 @@ func (o Options) parseText(name string, r io.Reader, in *interner, gz bool) ([]*
 			ls.unread()
 		}
 		html := ls.mode != nil && ls.mode.stage.html
+		if looks == "" && len(dumps) == 0 {
+			startLine = append(startLine[:0], line...) // for a refusal, if no dump is found there
+		}
 		d := tf.parse(p)
 		html = html || ls.mode != nil && ls.mode.stage.html
 		ls.endPrefix()
 		held := ls.takeHeld(start, ls.lastKept())
 		prev = prev[:0]
 		if d == nil {
+			if looks == "" && len(dumps) == 0 {
+				for _, rf := range refusals {
+					if rf.matches(startLine) {
+						looks = rf.looks
+						break
+					}
+				}
+			}
 			// The format looked further and found no dump after all; what it
 			// read is passed over. If it gave back the first line, move past it.
 			if ls.back && ls.lineNo() == start {

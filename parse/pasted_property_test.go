@@ -248,6 +248,14 @@ func cutAtThread(text string, rt Runtime) string {
 	if len(text) <= pasteCap {
 		return text
 	}
+	if i := strings.Index(text, "\n0SECTION       THREADS"); i >= 0 {
+		// A javacore: its thread section, cut before a thread.
+		text = text[i+1:]
+		if len(text) <= pasteCap {
+			return text
+		}
+		return text[:strings.LastIndex(text[:pasteCap], "\n3XMTHREADINFO ")+1]
+	}
 	head := text[:pasteCap]
 	for i := len(head) - 1; i > 0; i-- {
 		if head[i] == '\n' && head[i-1] == '\n' {
@@ -299,7 +307,7 @@ func pasteInputs(t *testing.T) []pasteInput {
 			continue
 		}
 		f := dumps[0].Format
-		if f != FormatGoText && f != FormatJVMText {
+		if f != FormatGoText && f != FormatJVMText && f != FormatJavacore {
 			continue
 		}
 		text := strings.ReplaceAll(string(b), "\r\n", "\n")

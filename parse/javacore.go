@@ -1,0 +1,425 @@
+package parse
+
+import (
+	"bytes"
+	"strconv"
+	"time"
+)
+
+// IBM javacores: what IBM's and the Eclipse OpenJ9 JVMs write on kill -3
+// (javacore.20241118.122039.37560.0001.txt), from the Classic VM of J2RE
+// 1.3/1.4 to J9 (IBM Java 8) and OpenJ9 (Semeru 11 to 21+). Every line
+// begins with a tag, a level digit and a component name, then the text:
+//
+//	0SECTION       TITLE subcomponent dump routine                     a javacore's first line
+//	1TIDATETIMEUTC Date: 2024/11/18 at 18:20:39:414 (UTC)              (1TIDATETIME: local, without a zone)
+//	1CIJAVAVERSION JRE 21 Mac OS X aarch64-64 (build 21.0.4+7-LTS)
+//	1CIPROCESSID   Process ID: 37560 (0x92B8)
+//	0SECTION       THREADS subcomponent dump routine
+//	3XMTHREADINFO      "main" J9VMThread:0x..., omrthread_t:0x..., java/lang/Thread:0x..., state:CW, prio=5
+//	3XMJAVALTHREAD            (java/lang/Thread getId:0x2, isDaemon:false)
+//	3XMTHREADINFO1            (native thread ID:0x8D14A, native priority:0x5, ...)
+//	3XMCPUTIME               CPU usage total: 1.264468000 secs, current category="Application"
+//	3XMTHREADBLOCK     Waiting on: java/util/concurrent/atomic/AtomicReference@0x0000000300349B90 Owned by: <unowned>
+//	4XESTACKTRACE                at java/lang/Object.wait(Object.java:255)
+//	5XESTACKTRACE                   (entered lock: org/apache/derby/impl/jdbc/EmbedConnection@0x00000000E0C67918, entry count: 1)
+//	3XMTHREADINFO3           No Java callstack associated with this thread
+//	3XMTHREADINFO      "Finalizer" (TID:0x101B4100, sys_thread_t:0x998610, state:CW, native ID:0x94) prio=8      Classic VM
+//	3XMTHREADINFO      Anonymous native thread                         J9: a native thread attached to the VM
+//	0SECTION       Javadump End section
+//
+// A javacore starts at its TITLE section, or, in an excerpt, at the
+// thread section's 1XMTHDINFO line (startsJavacore). States of the
+// scanner and their edges:
+//
+//	header   1TI*, 1CI* lines read, other sections passed over  -> thread (3XMTHREADINFO)
+//	thread   the thread's lines, frames and locks                -> thread, header (another section)
+//	any      "Javadump End section", a line without a tag, a
+//	         second TITLE (unread)                               -> end
+//
+// Threads are the model's JVM threads: the state letters become
+// Thread.State (R RUNNABLE, CW and MW WAITING, P WAITING (parked), B
+// BLOCKED, S SUSPENDED, Z TERMINATED; the letters in StateDetail), frames
+// read as jstack frames once the class's '/' are '.', the blocking line
+// and entered locks as lock lines. The other sections (memory, classes,
+// the monitor pool, native stacks) are understood and not read; a line
+// of the thread section that no rule reads is recorded in Skipped.
+//
+// Cost: one pass, one tag compare a line; no regexp.
+
+// javacoreTitle ends a javacore's first line.
+var javacoreTitle = []byte("TITLE subcomponent dump routine")
+
+// startsJavacore reports whether line is a javacore's first line: its
+// TITLE section, or the thread section of an excerpt.
+func startsJavacore(line, _ []byte) bool {
+	return bytes.HasPrefix(line, []byte("0SECTION")) && bytes.Contains(line, javacoreTitle) ||
+		bytes.HasPrefix(line, []byte("1XMTHDINFO"))
+}
+
+// javacoreTag splits a javacore line into its tag and its text; ok is
+// false for a line without a tag ("3XMTHREADINFO", "NULL").
+func javacoreTag(line []byte) (tag, text []byte, ok bool) {
+	i := 0
+	if bytes.HasPrefix(line, []byte("NULL")) {
+		i = 4
+	} else {
+		if len(line) < 2 || !isDigit(line[0]) {
+			return nil, nil, false
+		}
+		i = 1
+		for i < len(line) && (line[i] >= 'A' && line[i] <= 'Z' || isDigit(line[i])) {
+			i++
+		}
+		if i < 3 {
+			return nil, nil, false
+		}
+	}
+	if i < len(line) && line[i] != ' ' && line[i] != '\t' {
+		return nil, nil, false
+	}
+	return line[:i], bytes.TrimLeft(line[i:], " \t"), true
+}
+
+// javacoreScan reads one javacore.
+type javacoreScan struct {
+	p      *textParser
+	d      *Dump
+	t      *Thread
+	frames map[string]*Frame
+	buf    []byte // a frame's text with its class's '/' as '.'
+	local  time.Time
+}
+
+// parseJavacore reads one javacore (see the state machine above).
+func parseJavacore(p *textParser) *Dump {
+	s := &javacoreScan{p: p, d: &Dump{}, frames: make(map[string]*Frame)}
+	ls := p.ls
+	first := true
+	for {
+		line, ok := ls.next()
+		if !ok {
+			break
+		}
+		tag, text, ok := javacoreTag(line)
+		if !ok {
+			if len(bytes.TrimSpace(line)) == 0 {
+				continue
+			}
+			ls.unread() // not a javacore's line: the javacore ended
+			break
+		}
+		if !first && bytes.HasPrefix(line, []byte("0SECTION")) && bytes.Contains(text, javacoreTitle) {
+			ls.unread() // a second javacore
+			break
+		}
+		first = false
+		if !s.line(line, tag, text) {
+			break
+		}
+	}
+	s.endThread()
+	if s.d.Time.IsZero() {
+		s.d.Time = s.local
+	}
+	if len(s.d.Threads) == 0 {
+		return nil
+	}
+	return s.d
+}
+
+// line handles one tagged line; false ends the javacore.
+func (s *javacoreScan) line(line, tag, text []byte) bool {
+	in := s.p.in
+	switch string(tag) {
+	case "0SECTION":
+		s.endThread()
+		return !bytes.HasPrefix(text, []byte("Javadump End section"))
+	case "1TIDATETIMEUTC":
+		if t := javacoreTime(text); !t.IsZero() {
+			s.d.Time = t
+		}
+	case "1TIDATETIME":
+		s.local = javacoreTime(text)
+	case "1CIJAVAVERSION":
+		s.d.Version = string(text)
+	case "1CIPROCESSID":
+		if rest, ok := bytes.CutPrefix(text, []byte("Process ID: ")); ok {
+			s.d.ProcessID = atoiBytes(rest)
+		}
+	case "3XMTHREADINFO":
+		s.endThread()
+		s.t = javacoreThread(text, in)
+		s.t.Line = s.p.ls.lineNo()
+	case "3XMJAVALTHREAD":
+		if s.t != nil {
+			if v, ok := fieldAfter(text, "getId:"); ok {
+				s.t.ID = parseNumber(v)
+			}
+			if v, ok := fieldAfter(text, "isDaemon:"); ok {
+				s.t.Daemon = bytes.HasPrefix(v, []byte("true"))
+			}
+		}
+	case "3XMTHREADINFO1":
+		if s.t != nil {
+			if v, ok := fieldAfter(text, "native thread ID:"); ok {
+				s.t.NativeID = in.bytes(v)
+			}
+		}
+	case "3XMCPUTIME":
+		if s.t != nil {
+			if v, ok := bytes.CutPrefix(text, []byte("CPU usage total: ")); ok {
+				if sec, err := strconv.ParseFloat(string(bytes.Fields(v)[0]), 64); err == nil {
+					s.t.CPU = time.Duration(sec * float64(time.Second))
+				}
+			}
+		}
+	case "3XMTHREADBLOCK":
+		if s.t != nil {
+			s.block(line, text)
+		}
+	case "3XMTHREADINFO3":
+		if s.t != nil && bytes.HasPrefix(text, []byte("No Java callstack")) {
+			s.t.NoStack = true
+		}
+	case "4XESTACKTRACE":
+		if s.t == nil {
+			s.p.skip(s.d, line, "javacore frame outside a thread")
+			return true
+		}
+		body, ok := bytes.CutPrefix(text, []byte("at "))
+		f := s.frame(body)
+		if !ok || f == nil {
+			s.p.skip(s.d, line, "javacore frame line not understood")
+			return true
+		}
+		s.t.Frames = append(s.t.Frames, f)
+	case "5XESTACKTRACE":
+		if s.t == nil {
+			return true
+		}
+		// (entered lock: org/apache/derby/impl/jdbc/EmbedConnection@0x00000000E0C67918, entry count: 1)
+		body, ok := bytes.CutPrefix(text, []byte("(entered lock: "))
+		if !ok {
+			s.p.skip(s.d, line, "javacore lock line not understood")
+			return true
+		}
+		if c := bytes.IndexByte(body, ','); c >= 0 {
+			body = body[:c]
+		}
+		l := javacoreLock(LockHeld, body, in)
+		l.Frame = len(s.t.Frames) - 1
+		s.t.JVM.Locks = append(s.t.JVM.Locks, l)
+	}
+	return true
+}
+
+// javacoreThread reads a 3XMTHREADINFO header's text.
+func javacoreThread(text []byte, in *interner) *Thread {
+	t := &Thread{Weight: 1, JVM: &JVM{}}
+	rest := text
+	if len(text) > 0 && text[0] == '"' {
+		// The name ends at the last quote before the fields: names may
+		// hold quotes, the fields never do.
+		end := len(text) - 1
+		for _, sep := range [][]byte{[]byte(`" J9VMThread:`), []byte(`" (TID:`), []byte(`" (`)} {
+			if i := bytes.LastIndex(text, sep); i > 0 {
+				end = i
+				break
+			}
+		}
+		if end <= 0 || text[end] != '"' {
+			end = bytes.LastIndexByte(text, '"')
+		}
+		if end > 0 {
+			t.JVM.Name = in.bytes(text[1:end])
+			rest = text[end+1:]
+		}
+	} else {
+		// "Anonymous native thread": no Java thread, no stack.
+		t.JVM.Name = in.bytes(bytes.TrimSpace(text))
+		t.NoStack = true
+		return t
+	}
+	if v, ok := fieldAfter(rest, "J9VMThread:"); ok {
+		t.TID = in.bytes(v)
+	} else if v, ok := fieldAfter(rest, "TID:"); ok {
+		t.TID = in.bytes(v)
+	}
+	if v, ok := fieldAfter(rest, "native ID:"); ok {
+		t.NativeID = in.bytes(v)
+	}
+	if v, ok := fieldAfter(rest, "prio="); ok {
+		t.Priority = atoiBytes(v)
+	}
+	if v, ok := fieldAfter(rest, "state:"); ok {
+		t.State, t.StateDetail = javacoreState(v)
+	}
+	return t
+}
+
+// javacoreState maps a javacore's state letters to Thread.State and its
+// detail.
+func javacoreState(v []byte) (state, detail string) {
+	switch string(v) {
+	case "R":
+		return "RUNNABLE", "R"
+	case "CW":
+		return "WAITING", "CW: waiting on a condition"
+	case "MW":
+		return "WAITING", "MW: waiting on a monitor"
+	case "P":
+		return "WAITING", "P: parked"
+	case "B":
+		return "BLOCKED", "B: blocked on a monitor"
+	case "S":
+		return "SUSPENDED", "S"
+	case "Z":
+		return "TERMINATED", "Z"
+	}
+	return string(v), ""
+}
+
+// block reads a thread's 3XMTHREADBLOCK line:
+//
+//	Waiting on: java/util/concurrent/atomic/AtomicReference@0x0000000300349B90 Owned by: <unowned>
+//	Blocked on: org/apache/derby/impl/store/raw/log/LogToFile@0x00000000E06FA928 Owned by: "Default Executor-thread-135" (J9VMThread:0x...)
+//	Parked on: java/util/concurrent/locks/AbstractQueuedSynchronizer$ConditionObject@0x00000000E066BA90 Owned by: <unknown>
+func (s *javacoreScan) block(line, text []byte) {
+	var kind LockKind
+	var rest []byte
+	for _, k := range []struct {
+		prefix string
+		kind   LockKind
+	}{{"Waiting on: ", LockWaitingOn}, {"Blocked on: ", LockWaitingTo}, {"Parked on: ", LockParking}} {
+		if r, ok := bytes.CutPrefix(text, []byte(k.prefix)); ok {
+			kind, rest = k.kind, r
+			break
+		}
+	}
+	if kind == "" {
+		s.p.skip(s.d, line, "javacore blocking line not understood")
+		return
+	}
+	obj, owner, _ := bytes.Cut(rest, []byte(" Owned by: "))
+	l := javacoreLock(kind, obj, s.p.in)
+	if len(owner) > 1 && owner[0] == '"' {
+		if q := bytes.IndexByte(owner[1:], '"'); q >= 0 {
+			l.Owner = s.p.in.bytes(owner[1 : q+1])
+		}
+	}
+	s.t.JVM.Locks = append(s.t.JVM.Locks, l) // Frame 0: the top frame, as jstack prints it
+}
+
+// javacoreLock reads "java/lang/Object@0x00000000E0C67918".
+func javacoreLock(kind LockKind, obj []byte, in *interner) Lock {
+	obj = bytes.TrimSpace(obj)
+	l := Lock{Kind: kind}
+	class := obj
+	if at := bytes.LastIndexByte(obj, '@'); at > 0 {
+		class = obj[:at]
+		l.Address = in.bytes(obj[at+1:])
+	}
+	l.Class = in.bytes(bytes.ReplaceAll(class, []byte("/"), []byte(".")))
+	return l
+}
+
+// frame reads the text after "at " of a 4XESTACKTRACE line:
+//
+//	java/lang/Object.wait(Object.java:255)
+//	java/lang/Thread.run(Thread.java:818(Compiled Code))       J9 8
+//	java.lang.Object.wait(Native Method)                       Classic VM
+//	org/apache/derby/impl/store/raw/log/LogToFile.flushAll(Bytecode PC:29)   J9, no line numbers
+func (s *javacoreScan) frame(text []byte) *Frame {
+	if f, ok := s.frames[string(text)]; ok {
+		return f
+	}
+	b := append(s.buf[:0], text...)
+	if n := len(b); n > len("(Compiled Code))") && bytes.HasSuffix(b, []byte("(Compiled Code))")) {
+		b = append(b[:n-len("(Compiled Code))")], ')')
+	}
+	// The class's '/' are '.', before the location's '(' (a hidden
+	// class's "/0x..." is kept, as jstack prints it).
+	lp := bytes.IndexByte(b, '(')
+	if lp < 0 {
+		lp = len(b)
+	}
+	for i := 0; i < lp; i++ {
+		if b[i] == '/' && !bytes.HasPrefix(b[i+1:], []byte("0x")) {
+			b[i] = '.'
+		}
+	}
+	s.buf = b
+	var f *Frame
+	if i := bytes.Index(b, []byte("(Bytecode PC:")); i > 0 && b[len(b)-1] == ')' {
+		// J9's location of a frame without line numbers: a note.
+		f = s.p.in.frame(s.p.in.bytes(b[:i]), "", 0, "", s.p.in.bytes(b[i+1:len(b)-1]))
+	} else {
+		f = parseFrame(b, s.p.in)
+	}
+	if f != nil {
+		s.frames[string(text)] = f
+	}
+	return f
+}
+
+// endThread adds the thread being read to the dump.
+func (s *javacoreScan) endThread() {
+	if s.t == nil {
+		return
+	}
+	if len(s.t.Frames) > 0 {
+		s.t.NoStack = false
+	}
+	s.d.Threads = append(s.d.Threads, s.t)
+	s.t = nil
+}
+
+// fieldAfter returns the value after key in text, up to the next ',', ')'
+// or space.
+func fieldAfter(text []byte, key string) ([]byte, bool) {
+	i := bytes.Index(text, []byte(key))
+	if i < 0 {
+		return nil, false
+	}
+	v := text[i+len(key):]
+	e := 0
+	for e < len(v) && v[e] != ',' && v[e] != ')' && v[e] != ' ' {
+		e++
+	}
+	return v[:e], e > 0
+}
+
+// parseNumber reads "0x2" or "17".
+func parseNumber(v []byte) int64 {
+	n, err := strconv.ParseInt(string(v), 0, 64)
+	if err != nil {
+		return 0
+	}
+	return n
+}
+
+// javacoreTime reads "Date: 2024/11/18 at 18:20:39:414 (UTC)" or the
+// Classic VM's "Date:                 2006/05/11 at 17:29:14": a local time
+// (1TIDATETIME) is kept as printed, in UTC as a stand-in zone (as JVM
+// date lines).
+func javacoreTime(text []byte) time.Time {
+	v, ok := bytes.CutPrefix(text, []byte("Date:"))
+	if !ok {
+		return time.Time{}
+	}
+	f := bytes.Fields(v)
+	if len(f) < 3 {
+		return time.Time{}
+	}
+	clock := string(f[2])
+	if c := bytes.Count(f[2], []byte(":")); c == 3 {
+		i := bytes.LastIndexByte(f[2], ':')
+		clock = string(f[2][:i]) + "." + string(f[2][i+1:])
+	}
+	t, err := time.Parse("2006/01/02 15:04:05.999999999", string(f[0])+" "+clock)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}
