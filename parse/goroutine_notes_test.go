@@ -139,3 +139,64 @@ func TestPasteGoesOnAfterANote(t *testing.T) {
 		}
 	}
 }
+
+// TestJVMDateNoteIsNoDump: a date or a number on its own line between a
+// JVM dump's threads (a person's note, a log line) is skipped inside the
+// dump, not the start of a new moment; a date followed by a "Full thread
+// dump" line still starts one, with its time, as it is, indented or in
+// docker's records.
+func TestJVMDateNoteIsNoDump(t *testing.T) {
+	jvm := readInput(t, "../testdata/jvm/jstack-l.txt")
+	orig, err := Parse("orig", strings.NewReader(jvm))
+	if err != nil {
+		t.Fatal(err)
+	}
+	docker := func(text string) string {
+		return mapLines(text, func(_ int, l string) string {
+			l = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\t", `\t`).Replace(l)
+			return `{"log":"` + l + `\n","stream":"stdout","time":"2026-12-01T10:38:11Z"}`
+		})
+	}
+	indent := func(text string) string {
+		return mapLines(text, func(_ int, l string) string { return "    " + l })
+	}
+	for _, wrap := range []struct {
+		name string
+		f    func(string) string
+	}{{"as it is", func(s string) string { return s }}, {"indented", indent}, {"docker", docker}} {
+		for _, note := range []string{"2026-12-01 10:40:00", "12345:"} {
+			in, _ := betweenThreads(jvm, RuntimeJVM, func(k int, _ string) string {
+				if k%7 == 3 {
+					return note
+				}
+				return ""
+			})
+			dumps, err := Parse("notes", strings.NewReader(wrap.f(in)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(dumps) != 1 || dumpFingerprint(dumps) != dumpFingerprint(orig) {
+				t.Errorf("%s, note %q: %+v; want one dump as the original", wrap.name, note, summarize(dumps))
+				continue
+			}
+			n := 0
+			for _, s := range dumps[0].Skipped {
+				if s.Text == note || strings.Contains(s.Text, note) {
+					n++
+				}
+			}
+			if want := strings.Count(in, "\n"+note+"\n"); n != want {
+				t.Errorf("%s, note %q: %d notes skipped, want %d: %+v", wrap.name, note, n, want, dumps[0].Skipped)
+			}
+		}
+		// Two dumps, each with its date line: two moments, two times.
+		two := strings.Replace(jvm, "2026-11-29 17:32:33", "2026-11-29 17:32:34", 1)
+		dumps, err := Parse("two", strings.NewReader(wrap.f(jvm+"\n"+two)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(dumps) != 2 || dumps[0].Time.Equal(dumps[1].Time) || len(dumps[1].Threads) != len(orig[0].Threads) {
+			t.Errorf("%s, two dumps: %+v", wrap.name, summarize(dumps))
+		}
+	}
+}

@@ -281,6 +281,7 @@ type jstackScanner struct {
 	nameOnlyNo int
 	lastNo     int    // number of the last non-blank line read
 	last       []byte // copy of that line
+	held       []byte // copy of a date or PID line read past (nextDumpHere)
 	keptNo     int    // number of the last non-blank line read as the dump's (not held back)
 }
 
@@ -295,16 +296,10 @@ func (s *jstackScanner) run() {
 			s.checkTruncated()
 			return
 		}
-		if len(line) > 1 && line[0] == nbsp[0] && line[1] == nbsp[1] {
-			// Indented by no-break spaces (copied from a rendered page):
-			// read as spaces from here to the dump's end (indent.go).
-			line = s.p.ls.learnNBSP()
-		}
 		t := trimIndent(line)
-		if len(t) > 0 && t[0] == '&' && isEscapedQuote(t) {
-			// A thread header HTML-escaped (a wiki's source): the rest of
-			// the dump is read unescaped (escape.go).
-			line = s.p.ls.learnHTML()
+		if len(t) > 0 && len(t) == len(line) && (line[0] == nbsp[0] || line[0] == '&') {
+			// Only a line not indented by spaces or TABs can need a stage.
+			line = s.learnStage(line)
 			t = trimIndent(line)
 		}
 		if len(t) == 0 {
@@ -312,10 +307,22 @@ func (s *jstackScanner) run() {
 			s.lastBlank = true
 			continue
 		}
-		if line[0] != ' ' && line[0] != '\t' && (bytes.HasPrefix(line, prefixFullDump) || isDateLine(line) || isPIDLine(line)) {
-			s.p.ls.unread()
-			s.checkTruncated()
-			return
+		if len(t) == len(line) {
+			// nextDumpHere reads on: line may hold another line after it.
+			full := bytes.HasPrefix(line, prefixFullDump)
+			if full {
+				s.p.ls.unread()
+				s.checkTruncated()
+				return
+			}
+			if isDateLine(line) || isPIDLine(line) {
+				var here bool
+				if here, line = s.nextDumpHere(line); here {
+					s.checkTruncated()
+					return
+				}
+				t = line // the date or PID line, read as a foreign line
+			}
 		}
 		// The last line is kept for checkTruncated: one copy into a reused
 		// buffer per line, no allocation.
@@ -332,6 +339,73 @@ func (s *jstackScanner) run() {
 			s.keptNo = s.lastNo
 		}
 	}
+}
+
+// learnStage turns on the stage a line not indented by spaces or TABs
+// needs (indent.go, escape.go), and returns the line read under it:
+//
+//	\u00a0\u00a0\u00a0\u00a0at a.B.c(B.java:1)      indented by no-break spaces (copied
+//	                                         from a rendered page): read as spaces
+//	&quot;main&quot; #1 prio=5 ...           a thread header HTML-escaped (a wiki's
+//	                                         source): the rest read unescaped
+func (s *jstackScanner) learnStage(line []byte) []byte {
+	switch {
+	case bytes.HasPrefix(line, nbsp):
+		return s.p.ls.learnNBSP()
+	case isEscapedQuote(line):
+		return s.p.ls.learnHTML()
+	}
+	return line
+}
+
+// nextDumpHere is asked at a date or jcmd PID line inside a dump: such a
+// line starts the next dump only when that dump's "Full thread dump" line
+// (or, after a PID line, its date line) comes right after it. Then both
+// lines are queued to be read again as read, prefix and all, and the dump
+// ends before them (true). A date or a number alone (a person's note, a
+// log line) is a line inside the dump (false: the line after it is given
+// back, the date line is read as a foreign line).
+//
+// It returns line, or a copy of it when it read on (line may alias the
+// line source's buffers).
+func (s *jstackScanner) nextDumpHere(line []byte) (bool, []byte) {
+	ls := s.p.ls
+	raw := ls.line
+	if ls.mode != nil {
+		raw = ls.raw
+	}
+	if raw == nil || ls.back || len(ls.queue) > 0 {
+		ls.unread() // no look ahead here (a line joined from records): the dump ends, as it always did
+		return true, line
+	}
+	s.held = append(s.held[:0], line...)
+	first := rawLine{no: ls.lineNo(), text: append([]byte(nil), raw...), partial: ls.partial}
+	before := ls.before
+	next, ok := ls.next()
+	if !ok {
+		return false, s.held
+	}
+	raw2 := next
+	if ls.mode != nil {
+		raw2 = ls.raw
+	}
+	here := bytes.HasPrefix(next, prefixFullDump) || isPIDLine(s.held) && isDateLine(next)
+	if raw2 == nil {
+		// A line joined from records: given back as it is.
+		ls.unread()
+		return here, s.held
+	}
+	second := rawLine{no: ls.lineNo(), text: append([]byte(nil), raw2...), partial: ls.partial}
+	if !here {
+		// The next line is read again, in its place; the line handled now
+		// is the date or PID line.
+		ls.queue = append([]rawLine{second}, ls.queue...)
+		ls.n, ls.partial = first.no, first.partial
+		return false, s.held
+	}
+	ls.queue = append([]rawLine{first, second}, ls.queue...)
+	ls.n = before // the dump's last line is the one before them
+	return true, line
 }
 
 // blank handles an empty line.

@@ -283,7 +283,9 @@ func (s *lineSource) nextPrefixed() ([]byte, bool) {
 func (s *lineSource) nextUnprefixed() ([]byte, bool) {
 	m := s.mode
 	if m.shape == nil {
-		return s.read()
+		raw, ok := s.read()
+		s.raw = raw
+		return raw, ok
 	}
 	for {
 		raw, ok := s.read()
