@@ -208,6 +208,15 @@ var pasteRewrites = []pasteRewrite{
 			return fmt.Sprintf("=== CONT  TestPool/case_%d", k-2)
 		})
 	}},
+	{name: "a person's notes between threads", apply: func(text string, rt Runtime) (string, bool) {
+		notes := []string{"## the stuck one", "2026-12-01 10:40:00", "this one holds the lock:", "12345:", "---", "(two minutes later)"}
+		return betweenThreads(text, rt, func(k int, _ string) string {
+			if k%3 != 1 {
+				return ""
+			}
+			return notes[(k/3)%len(notes)]
+		})
+	}},
 	{name: "log lines between threads", rt: RuntimeJVM, apply: func(text string, rt Runtime) (string, bool) {
 		return betweenThreads(text, rt, func(k int, _ string) string {
 			if k%2 == 1 {
