@@ -9,6 +9,14 @@ import "bytes"
 // line; the header is read after it, and the line starts a dump:
 //
 //	Leaked goroutine: goroutine 30 [select]:                 grpc's internal/leakcheck
+//	    leakcheck.go:131: Leaked goroutine: goroutine 30 [select]:    the same through t.Errorf:
+//	        google.golang.org/grpc.(*addrConn).resetTransport(...)    go test indents the
+//	        	/src/grpc/clientconn.go:1203 +0x5a                      message's later lines
+//
+// In the t.Errorf form, the first line after such a header that is a
+// function, "created by" or file line once its leading spaces are off
+// fixes those spaces as the dump's continuation indent (lineStage.cont),
+// taken off every later line that has it.
 //
 // A note is a line of its own between goroutines. It is never a
 // goroutine's and never a dump's boundary: it is skipped, and recorded in
@@ -45,6 +53,24 @@ func goLeadIn(line []byte) int {
 		}
 	}
 	return 0
+}
+
+// continued reads line, a line no rule knows right after a header read
+// after a lead-in, as a goroutine's line indented by go test: ok when,
+// its leading spaces off, it is a function, "created by" or file line.
+func (s *goTextScan) continued(line []byte) ([]byte, goLineKind, int, bool) {
+	n := 0
+	for n < len(line) && line[n] == ' ' {
+		n++
+	}
+	if n == 0 || n == len(line) {
+		return line, glUnknown, 0, false
+	}
+	k, p := classifyGoLineParen(line[n:])
+	if k != glFunc && k != glCreatedBy && k != glFile {
+		return line, glUnknown, 0, false
+	}
+	return s.p.ls.learnCont(n), k, p, true
 }
 
 // noteReason says what a line not understood inside a Go dump is, for

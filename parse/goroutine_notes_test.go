@@ -88,6 +88,29 @@ func TestGoLeadIn(t *testing.T) {
 	if len(d.Threads[0].Frames) != 2 || d.Threads[0].State != "sync.Mutex.Lock" || len(d.Skipped) != 0 {
 		t.Errorf("goroutine 7: %d frames, state %q, skipped %+v", len(d.Threads[0].Frames), d.Threads[0].State, d.Skipped)
 	}
+
+	// Through t.Errorf: go test indents the message's later lines by 8.
+	var b strings.Builder
+	b.WriteString("=== RUN   TestLeak\n--- FAIL: TestLeak (10.01s)\n")
+	for _, r := range goRecords[1:] {
+		lines := strings.Split(strings.TrimSuffix(r, "\n"), "\n")
+		b.WriteString("    leakcheck.go:131: Leaked goroutine: " + lines[0] + "\n")
+		for _, l := range lines[1:] {
+			b.WriteString("        " + l + "\n")
+		}
+	}
+	b.WriteString("FAIL\nFAIL\tgoogle.golang.org/grpc\t10.1s\n")
+	dumps, err = Parse("grpc-test.log", strings.NewReader(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := Parse("records", strings.NewReader(goRecords[1]+"\n"+goRecords[2]))
+	if got := dumpFingerprint(dumps); got != dumpFingerprint(want) {
+		t.Errorf("t.Errorf form: %s", firstDiff(dumpFingerprint(want), got))
+	}
+	if len(dumps) == 1 && len(dumps[0].Skipped) != 0 {
+		t.Errorf("t.Errorf form: skipped %+v", dumps[0].Skipped)
+	}
 	for _, line := range []string{"Leaked goroutine: goroutine x", "Leaked goroutine:", "goroutine leaked: goroutine 1 [select]:"} {
 		if goLeadIn([]byte(line)) != 0 {
 			t.Errorf("goLeadIn(%q) found a header", line)

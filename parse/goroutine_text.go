@@ -376,6 +376,10 @@ type goTextScan struct {
 	// input.
 	last goLineKind
 	fast int // frames consumed by fastFrames
+	// leadIn is true once a header was read after a lead-in
+	// (goroutine_notes.go): its goroutine's lines may be a t.Log
+	// message's, indented by go test (continued).
+	leadIn bool
 	// prologued is true when the dump began with a prologue of its own
 	// (a panic, fatal error or SIGQUIT before its first goroutine): only
 	// such a dump ends at the next prologue (newCapture). A prologue line
@@ -606,10 +610,16 @@ func parseGoText(p *textParser) *Dump {
 // line is given back as it is.
 func (s *goTextScan) unknown(line []byte, kind goLineKind, paren int) ([]byte, goLineKind, int) {
 	if i := goLeadIn(line); i > 0 {
+		s.leadIn = true
 		return line[i:], glHeader, 0
 	}
 	if s.headers == 0 {
 		return line, kind, paren
+	}
+	if s.leadIn && s.state == gsGoroutine {
+		if l, k, p, ok := s.continued(line); ok {
+			return l, k, p
+		}
 	}
 	n := goFrameIndent(line)
 	if n == 0 {

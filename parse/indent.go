@@ -44,12 +44,15 @@ type lineStage struct {
 	nbsp bool
 	// html is true inside an HTML block (escape.go): entities undone.
 	html bool
+	// cont is the indentation go test gives the lines of a t.Log message
+	// after its first (goroutine_notes.go): taken off; nil when none.
+	cont []byte
 	buf  []byte // the last line rewritten
 	hbuf []byte // the last line unescaped
 }
 
 // empty reports whether the stage undoes nothing.
-func (st *lineStage) empty() bool { return st.frame == nil && !st.nbsp && !st.html }
+func (st *lineStage) empty() bool { return st.frame == nil && !st.nbsp && !st.html && st.cont == nil }
 
 // undo returns line with the learned indentation undone: line itself
 // when it needs nothing, else a rewrite in st.buf (valid until the next
@@ -57,6 +60,9 @@ func (st *lineStage) empty() bool { return st.frame == nil && !st.nbsp && !st.ht
 func (st *lineStage) undo(line []byte) []byte {
 	if st.html {
 		line = st.undoHTML(line)
+	}
+	if st.cont != nil && bytes.HasPrefix(line, st.cont) {
+		line = line[len(st.cont):]
 	}
 	if st.frame != nil && bytes.HasPrefix(line, st.frame) {
 		st.buf = append(append(st.buf[:0], '\t'), line[len(st.frame):]...)
@@ -100,6 +106,16 @@ func (s *lineSource) learnFrameIndent(n int) []byte {
 	st := s.stage()
 	st.frame = append(st.frame[:0:0], s.line[:n]...)
 	s.line = st.undo(s.line)
+	return s.line
+}
+
+// learnCont takes the first n bytes of the line last returned off it and
+// off every later line of the dump that begins with them, and returns the
+// line without them.
+func (s *lineSource) learnCont(n int) []byte {
+	st := s.stage()
+	st.cont = append(st.cont[:0:0], s.line[:n]...)
+	s.line = s.line[n:]
 	return s.line
 }
 

@@ -138,6 +138,58 @@ func goleakReport(text string, _ Runtime) (string, bool) {
 	return b.String(), n > 0
 }
 
+// goRecordsOf splits a Go dump of one capture into its goroutine records
+// (header to blank line); ok false for several captures (an id seen
+// twice).
+func goRecordsOf(text string) ([][]string, bool) {
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	seen := map[string]bool{}
+	var recs [][]string
+	for i := 0; i < len(lines); i++ {
+		if !isThreadStart(lines[i], RuntimeGo) {
+			continue
+		}
+		id := strings.Fields(lines[i])[1]
+		if seen[id] {
+			return nil, false
+		}
+		seen[id] = true
+		j := i + 1
+		for j < len(lines) && lines[j] != "" {
+			j++
+		}
+		recs = append(recs, lines[i:j])
+		i = j
+	}
+	return recs, len(recs) > 0
+}
+
+// leakcheckReport writes a Go dump's goroutines as grpc's leak checker
+// logs them (logger.Errorf("Leaked goroutine: %v", g)): to a plain
+// logger, or through t.Errorf, which indents the message's later lines.
+func leakcheckReport(tlog bool) func(string, Runtime) (string, bool) {
+	return func(text string, _ Runtime) (string, bool) {
+		recs, ok := goRecordsOf(text)
+		if !ok {
+			return "", false
+		}
+		var b strings.Builder
+		b.WriteString("=== RUN   TestClientConn\n--- FAIL: TestClientConn (10.02s)\n")
+		for _, r := range recs {
+			if tlog {
+				b.WriteString("    leakcheck.go:131: Leaked goroutine: " + r[0] + "\n")
+				for _, l := range r[1:] {
+					b.WriteString("        " + l + "\n")
+				}
+				continue
+			}
+			b.WriteString("Leaked goroutine: " + strings.Join(r, "\n") + "\n")
+		}
+		b.WriteString("FAIL\nFAIL\tgoogle.golang.org/grpc\t10.1s\n")
+		return b.String(), true
+	}
+}
+
 // pasteRewrites are the rewrites of the property test.
 var pasteRewrites = []pasteRewrite{
 	{name: "tabs as 2 spaces", apply: replaceTabs("  ")},
@@ -197,6 +249,8 @@ var pasteRewrites = []pasteRewrite{
 			html.EscapeString(text) + "</pre>\n</body></html>\n", true
 	}},
 	{name: "goleak report", rt: RuntimeGo, apply: goleakReport},
+	{name: "grpc leakcheck", rt: RuntimeGo, apply: leakcheckReport(false)},
+	{name: "grpc leakcheck via t.Errorf", rt: RuntimeGo, apply: leakcheckReport(true)},
 	{name: "=== RUN between goroutines", rt: RuntimeGo, apply: func(text string, rt Runtime) (string, bool) {
 		return betweenThreads(text, rt, func(k int, _ string) string {
 			switch k % 3 {
