@@ -32,7 +32,10 @@ import (
 // thread section's 1XMTHDINFO line (startsJavacore). States of the
 // scanner and their edges:
 //
-//	header   1TI*, 1CI* lines read, other sections passed over  -> thread (3XMTHREADINFO)
+//	header   1TI*, 1CI* lines read, other sections passed over  -> thread (3XMTHREADINFO),
+//	                                                              deadlock (1LKDEADLOCK)
+//	deadlock the LOCKS section's cycle (deadlockLine)             -> header (the cycle closed,
+//	                                                              another section)
 //	thread   the thread's lines, frames and locks                -> thread, header (another section)
 //	any      "Javadump End section", a line without a tag, a
 //	         second TITLE (unread)                               -> end
@@ -41,8 +44,9 @@ import (
 // Thread.State (R RUNNABLE, CW and MW WAITING, P WAITING (parked), B
 // BLOCKED, S SUSPENDED, Z TERMINATED; the letters in StateDetail), frames
 // read as jstack frames once the class's '/' are '.', the blocking line
-// and entered locks as lock lines. The other sections (memory, classes,
-// the monitor pool, native stacks) are understood and not read; a line
+// and entered locks as lock lines, a deadlock the JVM found as a
+// Deadlock. The other sections (memory, classes, the monitor pool, native
+// stacks) are understood and not read; a line
 // of the thread section that no rule reads is recorded in Skipped.
 //
 // Cost: one pass, one tag compare a line; no regexp.
@@ -86,6 +90,7 @@ type javacoreScan struct {
 	p      *textParser
 	d      *Dump
 	t      *Thread
+	dl     *Deadlock // the deadlock report being read; nil if none
 	frames map[string]*Frame
 	buf    []byte // a frame's text with its class's '/' as '.'
 	local  time.Time
@@ -119,6 +124,7 @@ func parseJavacore(p *textParser) *Dump {
 		}
 	}
 	s.endThread()
+	s.endDeadlock()
 	if s.d.Time.IsZero() {
 		s.d.Time = s.local
 	}
@@ -134,6 +140,7 @@ func (s *javacoreScan) line(line, tag, text []byte) bool {
 	switch string(tag) {
 	case "0SECTION":
 		s.endThread()
+		s.endDeadlock()
 		return !bytes.HasPrefix(text, []byte("Javadump End section"))
 	case "1TIDATETIMEUTC":
 		if t := javacoreTime(text); !t.IsZero() {
@@ -146,6 +153,13 @@ func (s *javacoreScan) line(line, tag, text []byte) bool {
 	case "1CIPROCESSID":
 		if rest, ok := bytes.CutPrefix(text, []byte("Process ID: ")); ok {
 			s.d.ProcessID = atoiBytes(rest)
+		}
+	case "1LKDEADLOCK":
+		s.endDeadlock()
+		s.dl = &Deadlock{Line: s.p.ls.lineNo()}
+	case "2LKDEADLOCKTHR", "4LKDEADLOCKOBJ", "4LKDEADLOCKMON":
+		if s.dl != nil {
+			s.deadlockLine(tag, text)
 		}
 	case "3XMTHREADINFO":
 		s.endThread()
@@ -212,6 +226,54 @@ func (s *javacoreScan) line(line, tag, text []byte) bool {
 		s.t.JVM.Locks = append(s.t.JVM.Locks, l)
 	}
 	return true
+}
+
+// deadlockLine reads a line of the LOCKS section's deadlock report. Each
+// thread of the cycle is named, what it waits for, and by whom that is
+// owned: the next thread named; the cycle ends where its first thread is
+// named again:
+//
+//	1LKDEADLOCK    Deadlock detected !!!
+//	2LKDEADLOCKTHR  Thread "Deadlock Thread 0" (0x00007F5E8435BD00)
+//	3LKDEADLOCKWTR    is waiting for:
+//	4LKDEADLOCKMON      sys_mon_t:0x00007F5E24013F10 infl_mon_t: 0x00007F5E24013F88:
+//	4LKDEADLOCKOBJ      java/lang/String@0x00007F5E5E18E3D8
+//	3LKDEADLOCKOWN    which is owned by:
+//	2LKDEADLOCKTHR  Thread "Deadlock Thread 1" (0x00007F5E84362100)
+//	...
+//	2LKDEADLOCKTHR  Thread "Deadlock Thread 0" (0x00007F5E8435BD00)
+func (s *javacoreScan) deadlockLine(tag, text []byte) {
+	dl := s.dl
+	switch string(tag) {
+	case "2LKDEADLOCKTHR":
+		name, ok := bytes.CutPrefix(text, []byte(`Thread "`))
+		q := bytes.LastIndexByte(name, '"')
+		if !ok || q < 0 {
+			return
+		}
+		n := string(name[:q])
+		if k := len(dl.Cycle); k > 0 {
+			dl.Cycle[k-1].Holder = n
+			if dl.Cycle[0].Thread == n {
+				s.endDeadlock() // the cycle is closed
+				return
+			}
+		}
+		dl.Cycle = append(dl.Cycle, DeadlockEdge{Thread: n})
+	case "4LKDEADLOCKMON", "4LKDEADLOCKOBJ":
+		// The object when printed, else the monitor.
+		if k := len(dl.Cycle); k > 0 && (tag[len(tag)-1] == 'J' || dl.Cycle[k-1].Waiting == "") {
+			dl.Cycle[k-1].Waiting = "waiting for " + string(text)
+		}
+	}
+}
+
+// endDeadlock adds the deadlock report being read to the dump.
+func (s *javacoreScan) endDeadlock() {
+	if s.dl != nil && len(s.dl.Cycle) > 0 {
+		s.d.Deadlocks = append(s.d.Deadlocks, *s.dl)
+	}
+	s.dl = nil
 }
 
 // javacoreThread reads a 3XMTHREADINFO header's text.

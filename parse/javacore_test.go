@@ -233,3 +233,48 @@ func FuzzJavacore(f *testing.F) {
 		}
 	})
 }
+
+// TestJavacoreDeadlock: the deadlock report of the LOCKS section (the
+// shape IBM's documentation of javacores shows) is a Deadlock, and the
+// analysis reports it.
+func TestJavacoreDeadlock(t *testing.T) {
+	in := strings.Join([]string{
+		"0SECTION       TITLE subcomponent dump routine",
+		"0SECTION       LOCKS subcomponent dump routine",
+		"1LKDEADLOCK    Deadlock detected !!!",
+		"NULL           ---------------------",
+		"NULL",
+		`2LKDEADLOCKTHR  Thread "Deadlock Thread 0" (0x00007F5E8435BD00)`,
+		"3LKDEADLOCKWTR    is waiting for:",
+		"4LKDEADLOCKMON      sys_mon_t:0x00007F5E24013F10 infl_mon_t: 0x00007F5E24013F88:",
+		"4LKDEADLOCKOBJ      java/lang/String@0x00007F5E5E18E3D8",
+		"3LKDEADLOCKOWN    which is owned by:",
+		`2LKDEADLOCKTHR  Thread "Deadlock Thread 1" (0x00007F5E84362100)`,
+		"3LKDEADLOCKWTR    which is waiting for:",
+		"4LKDEADLOCKOBJ      java/util/concurrent/locks/ReentrantLock$NonfairSync@0x00007F5E7E1464F0",
+		"3LKDEADLOCKOWN    which is owned by:",
+		`2LKDEADLOCKTHR  Thread "Deadlock Thread 0" (0x00007F5E8435BD00)`,
+		"NULL",
+		"0SECTION       THREADS subcomponent dump routine",
+		`3XMTHREADINFO      "Deadlock Thread 0" J9VMThread:0x00007F5E8435BD00, omrthread_t:0x1, java/lang/Thread:0x2, state:B, prio=5`,
+		"3XMTHREADBLOCK     Blocked on: java/lang/String@0x00007F5E5E18E3D8 Owned by: \"Deadlock Thread 1\" (J9VMThread:0x00007F5E84362100)",
+		"4XESTACKTRACE                at Deadlock.run(Deadlock.java:20)",
+		"5XESTACKTRACE                   (entered lock: java/util/concurrent/locks/ReentrantLock$NonfairSync@0x00007F5E7E1464F0, entry count: 1)",
+		`3XMTHREADINFO      "Deadlock Thread 1" J9VMThread:0x00007F5E84362100, omrthread_t:0x3, java/lang/Thread:0x4, state:P, prio=5`,
+		"3XMTHREADBLOCK     Parked on: java/util/concurrent/locks/ReentrantLock$NonfairSync@0x00007F5E7E1464F0 Owned by: \"Deadlock Thread 0\" (J9VMThread:0x00007F5E8435BD00)",
+		"4XESTACKTRACE                at jdk/internal/misc/Unsafe.park(Native Method)",
+		"4XESTACKTRACE                at Deadlock.run2(Deadlock.java:30)",
+		"5XESTACKTRACE                   (entered lock: java/lang/String@0x00007F5E5E18E3D8, entry count: 1)",
+	}, "\n") + "\n"
+	dumps, err := Parse("dl.txt", strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Deadlock{{Line: 3, Cycle: []DeadlockEdge{
+		{Thread: "Deadlock Thread 0", Waiting: "waiting for java/lang/String@0x00007F5E5E18E3D8", Holder: "Deadlock Thread 1"},
+		{Thread: "Deadlock Thread 1", Waiting: "waiting for java/util/concurrent/locks/ReentrantLock$NonfairSync@0x00007F5E7E1464F0", Holder: "Deadlock Thread 0"},
+	}}}
+	if diff := cmp.Diff(want, dumps[0].Deadlocks); diff != "" {
+		t.Errorf("deadlocks (-want +got):\n%s", diff)
+	}
+}
