@@ -30,7 +30,8 @@ import (
 //     after the tag) every line is given with its entities undone (&lt;,
 //     &gt;, &amp;, &quot;, &#39;, &#NN;, &nbsp; as a no-break space),
 //     across dumps, up to the line holding </pre>, which is given cut
-//     there. The JVM parser also turns it on at a thread header that
+//     there. The entities are undone on the line as read, before a
+//     prefix is looked for or taken off (an HTML-escaped log of records). The JVM parser also turns it on at a thread header that
 //     begins with &quot; or &#34; (a dump whose "Full thread dump" line had
 //     nothing to escape).
 //
@@ -77,18 +78,33 @@ func jsonFieldDump(line []byte) (text []byte, cut bool) {
 	return nil, false
 }
 
-// startsDumpInside reports whether one of the lines of text starts a dump.
+// startsDumpInside reports whether one of the lines of text starts a dump,
+// as it is or under a prefix shape (a go test -json stream in a field).
 func startsDumpInside(text []byte) bool {
 	var prev []byte
+	var pl prefixLine
 	for len(text) > 0 {
 		line, rest, _ := bytes.Cut(text, []byte("\n"))
 		line = bytes.TrimSuffix(line, []byte("\r"))
-		for i := range textFormats {
-			if textFormats[i].starts(line, prev) {
+		if startsText(line, prev) {
+			return true
+		}
+		for i := range prefixShapes {
+			if prefixShapes[i].split(line, &pl) && !pl.partial && startsText(pl.text, nil) {
 				return true
 			}
 		}
 		prev, text = line, rest
+	}
+	return false
+}
+
+// startsText reports whether line starts a dump of a text format.
+func startsText(line, prev []byte) bool {
+	for i := range textFormats {
+		if textFormats[i].starts(line, prev) {
+			return true
+		}
 	}
 	return false
 }
@@ -132,7 +148,7 @@ func (s *lineSource) htmlStart(line []byte) bool {
 	}
 	st := s.stage()
 	st.html = true
-	s.line = st.undo(line[pre:])
+	s.line = st.undo(st.undoHTML(line[pre:]))
 	s.back = true
 	return true
 }
@@ -142,7 +158,7 @@ func (s *lineSource) htmlStart(line []byte) bool {
 func (s *lineSource) learnHTML() []byte {
 	st := s.stage()
 	st.html = true
-	s.line = st.undo(s.line)
+	s.line = st.undo(st.undoHTML(s.line))
 	return s.line
 }
 

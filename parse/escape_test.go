@@ -105,6 +105,12 @@ func TestEscapedDumps(t *testing.T) {
 			prefix: "html",
 		},
 		{
+			name:   "html pre around a log of kubectl lines",
+			in:     "<pre>" + html.EscapeString(strings.Join(prefixed("2026-12-01T10:38:11.089Z ", strings.Split(strings.TrimSuffix(jvm, "\n"), "\n")), "\n")) + "\n</pre>\n",
+			want:   orig(jvm),
+			prefix: "kubectl --timestamps",
+		},
+		{
 			name:   "wiki source: entities, no tag",
 			in:     "h2. the dump\n" + html.EscapeString(jvmNoHead),
 			want:   orig(jvmNoHead),

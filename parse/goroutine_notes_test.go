@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -221,5 +222,54 @@ func TestJVMDateNoteIsNoDump(t *testing.T) {
 		if len(dumps) != 2 || dumps[0].Time.Equal(dumps[1].Time) || len(dumps[1].Threads) != len(orig[0].Threads) {
 			t.Errorf("%s, two dumps: %+v", wrap.name, summarize(dumps))
 		}
+	}
+}
+
+// TestGoTestJSON: go test -json gives each line a test printed in an
+// output event of its own; a panic's goroutines are read from those of
+// the test that panicked, and the events of other tests between them are
+// skipped, counted.
+func TestGoTestJSON(t *testing.T) {
+	ev := func(test, out string) string {
+		b, _ := json.Marshal(map[string]string{"Time": "2025-04-01T08:56:08.596399828-03:00", "Action": "output",
+			"Package": "example.com/svc", "Test": test, "Output": out})
+		return string(b)
+	}
+	lines := []string{`{"Time":"2025-04-01T08:56:08.5Z","Action":"run","Package":"example.com/svc","Test":"TestA"}`,
+		ev("TestA", "=== RUN   TestA\n"), ev("TestA", "panic: boom [recovered]\n"), ev("TestA", "\n")}
+	for i, l := range strings.Split(strings.TrimSuffix(goRecords[1], "\n"), "\n") {
+		lines = append(lines, ev("TestA", l+"\n"))
+		if i == 2 {
+			lines = append(lines, ev("TestB", "=== CONT  TestB\n")) // line 8: another test's output
+		}
+	}
+	lines = append(lines, `{"Time":"2025-04-01T08:56:08.6Z","Action":"fail","Package":"example.com/svc","Test":"TestA","Elapsed":0.01}`)
+	dumps, err := Parse("test.json", strings.NewReader(strings.Join(lines, "\n")+"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := Parse("record", strings.NewReader(goRecords[1]))
+	if len(dumps) != 1 || dumpFingerprint(dumps) != dumpFingerprint(want) {
+		t.Fatalf("%+v; want one dump of goroutine 7: %s", summarize(dumps), firstDiff(dumpFingerprint(want), dumpFingerprint(dumps)))
+	}
+	d := dumps[0]
+	if d.Prefix != "go test -json" || d.Kind != "panic" || d.Headline != "panic: boom [recovered]" {
+		t.Errorf("prefix %q, kind %q, headline %q", d.Prefix, d.Kind, d.Headline)
+	}
+	if len(d.Skipped) != 1 || d.Skipped[0].Line != 8 {
+		t.Errorf("skipped %+v; want TestB's line 8", d.Skipped)
+	}
+
+	// The corpus's stream of a real go test -json run with a panic.
+	path := corpusDir + "/go/gotestpp__go1.23.4__go-test-json-with-panic.txt"
+	readInput(t, path)
+	dumps, err = ParseFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// EXPECTED.tsv: one dump of one goroutine (goroutine 20 [running]),
+	// whose 5 frames and creator are the Output of 13 events.
+	if len(dumps) != 1 || len(dumps[0].Threads) != 1 || len(dumps[0].Threads[0].Frames) != 5 || dumps[0].Threads[0].CreatedBy == nil {
+		t.Errorf("%+v; want one dump of one goroutine with 5 frames and its creator", summarize(dumps))
 	}
 }

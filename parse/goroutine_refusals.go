@@ -21,7 +21,7 @@ var goRefusals = []refusal{
 			return bytes.HasPrefix(line, []byte(`{"Time":"`)) && bytes.Contains(line, []byte(`"Action":"`)) ||
 				bytes.HasPrefix(line, []byte(`{"Action":"`))
 		},
-		looks: "go test -json output is not a goroutine dump",
+		looks: "go test -json output without a goroutine dump in its Output lines",
 	},
 	{
 		//     "Stack0": [

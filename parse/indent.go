@@ -54,13 +54,11 @@ type lineStage struct {
 // empty reports whether the stage undoes nothing.
 func (st *lineStage) empty() bool { return st.frame == nil && !st.nbsp && !st.html && st.cont == nil }
 
-// undo returns line with the learned indentation undone: line itself
+// undo returns line with the learned indentation undone (HTML escapes
+// are undone before, on the line as read: readStaged): line itself
 // when it needs nothing, else a rewrite in st.buf (valid until the next
 // call).
 func (st *lineStage) undo(line []byte) []byte {
-	if st.html {
-		line = st.undoHTML(line)
-	}
 	if st.cont != nil && bytes.HasPrefix(line, st.cont) {
 		line = line[len(st.cont):]
 	}

@@ -13,6 +13,7 @@ import (
 //	2026-12-01T10:38:11.089203Z goroutine 1 [running]:                    kubectl logs --timestamps
 //	2026-12-01T10:38:11.089203Z stderr F goroutine 1 [running]:           CRI log file (/var/log/pods)
 //	{"log":"goroutine 1 [running]:\n","stream":"stderr","time":"..."}      docker json-file
+//	{"Time":"...","Action":"output","Test":"TestX","Output":"goroutine 1 [running]:\n"}   go test -json
 //	Dec 01 10:38:11 vm orders[4242]: goroutine 1 [running]:               journalctl, syslog
 //	    goroutine 1 [running]:                                            Markdown code block, paste
 //	> goroutine 1 [running]:                                              quoted in a mail or an issue
@@ -76,6 +77,7 @@ type prefixLine struct {
 	source  []byte // what every line of one dump repeats (see rule 1)
 	partial bool   // docker, CRI: a piece of a longer line, continued by the next record
 	buf     []byte // scratch for text that needs decoding (docker's JSON string)
+	src     []byte // scratch for a source made of two fields (test2json)
 	// memo is findPrefix's, in the scratch it is given for the previous
 	// line (which it splits nothing into); nil elsewhere.
 	memo *prefixMemo
@@ -86,6 +88,7 @@ type prefixLine struct {
 // also reads as a kubectl line whose text is "stdout F ...".
 var prefixShapes = []prefixShape{
 	{name: "docker json-file", split: splitDocker, time: rfc3339Time},
+	{name: "go test -json", split: splitTest2JSON, time: rfc3339Time},
 	{name: "cri", split: splitCRI, time: rfc3339Time},
 	{name: "kubectl --timestamps", split: splitKubectl, time: rfc3339Time},
 	{name: "syslog", split: splitSyslog, time: syslogTime},
@@ -207,7 +210,9 @@ type prefixMode struct {
 // line just returned by next, split into pl (rule 1): next returns that
 // line again, without its prefix.
 func (s *lineSource) beginPrefix(sh *prefixShape, pl *prefixLine, startsDump func([]byte) bool) {
+	html := s.mode != nil && s.mode.stage.html // an HTML block goes on under the prefix
 	s.mode = &prefixMode{shape: sh, pin: append([]byte(nil), pl.source...), startsDump: startsDump}
+	s.mode.stage.html = html
 	s.first = append(s.first[:0], pl.text...)
 	s.line = s.first
 	s.back = true
@@ -283,16 +288,13 @@ func (s *lineSource) nextPrefixed() ([]byte, bool) {
 func (s *lineSource) nextUnprefixed() ([]byte, bool) {
 	m := s.mode
 	if m.shape == nil {
-		raw, ok := s.read()
-		s.raw = raw
-		return raw, ok
+		return s.readStaged()
 	}
 	for {
-		raw, ok := s.read()
+		raw, ok := s.readStaged()
 		if !ok {
 			return nil, false
 		}
-		s.raw = raw
 		if m.shape.paste {
 			switch {
 			case bytes.HasPrefix(raw, m.pin):
@@ -354,6 +356,18 @@ func (s *lineSource) nextUnprefixed() ([]byte, bool) {
 		s.raw = nil
 		return m.join, true
 	}
+}
+
+// readStaged is read in a dump with a mode: the line as read is kept in
+// raw (to be read again as read), and given with its HTML escapes undone
+// when the HTML stage is on (escape.go).
+func (s *lineSource) readStaged() ([]byte, bool) {
+	raw, ok := s.read()
+	s.raw = raw
+	if ok && s.mode.stage.html {
+		raw = s.mode.stage.undoHTML(raw)
+	}
+	return raw, ok
 }
 
 // pasteGoesOn reads ahead after first, a line without the paste's prefix

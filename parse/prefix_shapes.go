@@ -151,6 +151,98 @@ func splitDocker(line []byte, pl *prefixLine) bool {
 	return true
 }
 
+// splitTest2JSON: one output event of `go test -json` (test2json), whose
+// Output holds one line of what the test printed (a panic's goroutines
+// too); its source is the package and the test, so that the output of
+// tests run in parallel is not read into one dump. Other events (run,
+// pause, pass) carry no line: inside a dump they are skipped, counted.
+//
+//	{"Time":"2025-04-01T08:56:08.596399828-03:00","Action":"output","Package":"example.com/svc","Test":"TestX","Output":"goroutine 20 [running]:\n"}
+func splitTest2JSON(line []byte, pl *prefixLine) bool {
+	if len(line) < 10 || line[0] != '{' {
+		return false
+	}
+	var out, action, pkg, test, stamp []byte
+	haveOut := false
+	ok := scanJSONObject(line, func(key, val []byte) {
+		switch string(key) {
+		case "Output":
+			out, haveOut = val, true
+		case "Action":
+			action = val
+		case "Package":
+			pkg = val
+		case "Test":
+			test = val
+		case "Time":
+			stamp = val
+		}
+	})
+	if !ok || !haveOut || string(action) != "output" || stamp == nil || rfc3339Len(stamp) != len(stamp) {
+		return false
+	}
+	buf, ok := unescapeJSON(pl.buf[:0], out)
+	if !ok {
+		return false
+	}
+	partial := true
+	if n := len(buf); n > 0 && buf[n-1] == '\n' {
+		buf, partial = buf[:n-1], false
+	}
+	// The source aliases the line: package, a NUL, the test.
+	src := line[len(line):]
+	if len(pkg) > 0 || len(test) > 0 {
+		src = append(append(append(pl.src[:0], pkg...), 0), test...)
+		pl.src = src
+	}
+	*pl = prefixLine{text: buf, stamp: stamp, source: src, partial: partial, buf: buf, src: pl.src}
+	return true
+}
+
+// scanJSONObject calls fn with each string member of the JSON object
+// line (its raw value, escapes left in; other values are skipped); false
+// when line is not one object.
+func scanJSONObject(line []byte, fn func(key, val []byte)) bool {
+	i := 1
+	for {
+		i = skipSpace(line, i)
+		if i >= len(line) || line[i] != '"' {
+			return false
+		}
+		key, j, ok := jsonStringAt(line, i)
+		if !ok {
+			return false
+		}
+		i = skipSpace(line, j)
+		if i >= len(line) || line[i] != ':' {
+			return false
+		}
+		i = skipSpace(line, i+1)
+		if i >= len(line) {
+			return false
+		}
+		if line[i] == '"' {
+			val, j, ok := jsonStringAt(line, i)
+			if !ok {
+				return false
+			}
+			fn(key, val)
+			i = j
+		} else if i = skipJSONValue(line, i); i < 0 {
+			return false
+		}
+		i = skipSpace(line, i)
+		if i >= len(line) {
+			return false
+		}
+		if line[i] == ',' {
+			i++
+			continue
+		}
+		return line[i] == '}' && len(bytes.TrimSpace(line[i+1:])) == 0
+	}
+}
+
 // splitSyslog: journalctl's short outputs and syslog files, a time, the
 // host and the process, then the message:
 //
