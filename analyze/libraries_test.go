@@ -88,6 +88,12 @@ var libraryCases = []libraryCase{
 	// Netty 4.1: idle event loops in the selector; blocked ones in whatever
 	// the handler blocks on.
 	{"jvm-netty-idle/1.txt", parse.RuntimeJVM, `^nioEventLoopGroup-`, 6, "selector-wait", ""},
+	// Go 1.13.15 prints every sync wait as "semacquire": the frames decide
+	// (testdata/libs/go113-sync).
+	{"go113-sync/1.txt", parse.RuntimeGo, `frame:^main\.main\.func1$`, 3, "mutex-wait", ""},
+	{"go113-sync/1.txt", parse.RuntimeGo, `frame:^main\.main\.func2$`, 3, "rwmutex-wait", ""},
+	{"go113-sync/1.txt", parse.RuntimeGo, `frame:^main\.main\.func3$`, 3, "waitgroup-wait", ""},
+	{"go113-sync/1.txt", parse.RuntimeGo, `frame:^main\.main\.func4$`, 3, "cond-wait", ""},
 	// Machinery at rest in its own loop (testdata/libs/jvm-idle-libs*,
 	// Quartz 2.3.2, JMX over RMI, JDK 17 and 25): Quartz's workers and
 	// scheduler thread, an RMI server connection reading the next call.

@@ -67,6 +67,11 @@ type Signature struct {
 	Within []string
 }
 
+// semaphoreFrames are the runtime's semaphore waits as a stack shows them:
+// sync's linknamed entries (debug=2 shows them; forks link to them too)
+// and the runtime's own (the proto's frames).
+var semaphoreFrames = []string{"sync.runtime_Semacquire", "internal/sync.runtime_Semacquire", "runtime.semacquire1", "runtime.semacquire"}
+
 // signatures is the table, in matching order. Every row is tested against
 // real frames in signatures_test.go.
 var signatures = []Signature{
@@ -327,6 +332,29 @@ var signatures = []Signature{
 	{ID: "waitgroup-wait", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "latch", Rest: true, States: []string{"sync.WaitGroup.Wait"}, StateAlone: true,
 		Anchors: []string{"sync.(*WaitGroup).Wait", "sync.runtime_SemacquireWaitGroup"}, Depth: 6,
 		Explain: "waiting for a sync.WaitGroup"},
+	// Forks and wrappers of sync: another package's own RWMutex, Mutex,
+	// WaitGroup or Cond over the runtime's semaphore (gVisor's pkg/sync
+	// copies sync's code and links to sync.runtime_Semacquire; others wrap
+	// it) wait as a bare "semacquire" in every Go version: the frames say
+	// which lock it is, and the via names the package. Only over a
+	// semaphore frame (Within): a package's channel-based Mutex waiting in
+	// a chan receive is the chan row's, above.
+	{ID: "rwmutex-wait", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "lock", Depth: 4, ViaCaller: true,
+		Anchors: []string{"*RWMutex).RLock", "*RWMutex).Lock", "*RWMutex).rlock*", "*RWMutex).lock*"},
+		Within:  semaphoreFrames,
+		Explain: "waiting for a read-write lock of the calling package (a fork or wrapper of sync.RWMutex)"},
+	{ID: "mutex-wait", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "lock", Depth: 4, ViaCaller: true,
+		Anchors: []string{"*Mutex).Lock", "*Mutex).lockSlow"},
+		Within:  semaphoreFrames,
+		Explain: "waiting for a mutex of the calling package (a fork or wrapper of sync.Mutex)"},
+	{ID: "waitgroup-wait", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "latch", Rest: true, Depth: 4, ViaCaller: true,
+		Anchors: []string{"*WaitGroup).Wait"},
+		Within:  semaphoreFrames,
+		Explain: "waiting for a wait group of the calling package (a fork or wrapper of sync.WaitGroup)"},
+	{ID: "cond-wait", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "condition", Rest: true, Depth: 4, ViaCaller: true,
+		Anchors: []string{"*Cond).Wait"},
+		Within:  []string{"sync.runtime_notifyListWait", "runtime.notifyListWait"},
+		Explain: "waiting on a condition variable of the calling package (a fork or wrapper of sync.Cond)"},
 	// Before Go 1.22 every sync lock waited as "semacquire"; the sync rows
 	// above claim those by their frames. What is left waits on a semaphore
 	// of the calling package (golang.org/x/sync/semaphore, a pool's own

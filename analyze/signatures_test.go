@@ -264,6 +264,26 @@ func TestSignatures(t *testing.T) {
 		{"go rwmutex", parse.RuntimeGo, thread("sync.RWMutex.RLock", "sync.runtime_SemacquireRWMutexR", "sync.(*RWMutex).RLock", "main.reader"), "rwmutex-wait", ""},
 		{"go cond", parse.RuntimeGo, thread("sync.Cond.Wait", "sync.runtime_notifyListWait", "sync.(*Cond).Wait", "main.waiter"), "cond-wait", ""},
 		{"go waitgroup", parse.RuntimeGo, thread("sync.WaitGroup.Wait", "sync.runtime_SemacquireWaitGroup", "sync.(*WaitGroup).Wait", "main.main"), "waitgroup-wait", ""},
+		// Go 1.13.15 (run here: GOTOOLCHAIN=go1.13.15): every sync wait is
+		// "semacquire"; the frames tell RWMutex.RLock (over
+		// runtime_SemacquireMutex in 1.13) and WaitGroup.Wait apart.
+		{"go1.13 rwmutex rlock", parse.RuntimeGo, thread("semacquire", "sync.runtime_SemacquireMutex", "sync.(*RWMutex).RLock", "main.main.func2"), "rwmutex-wait", ""},
+		{"go1.13 waitgroup", parse.RuntimeGo, thread("semacquire", "sync.runtime_Semacquire", "sync.(*WaitGroup).Wait", "main.main.func3"), "waitgroup-wait", ""},
+		// Go 1.4 era (cyfdecyf/cow#423, public): RLock on top, the
+		// semaphore frame not printed.
+		{"go1.4 rwmutex rlock", parse.RuntimeGo, thread("semacquire", "sync.(*RWMutex).RLock", "main.(*SiteStat).get", "main.(*SiteStat).GetVisitCnt"), "rwmutex-wait", ""},
+		// gVisor's fork of sync (pkg/sync copies RWMutex and links to
+		// sync.runtime_Semacquire): frames from syzkaller's public test data
+		// of a gVisor stuck-task report. The fork's package is the via.
+		{"gvisor fork rwmutex rlock", parse.RuntimeGo, thread("semacquire", "sync.runtime_Semacquire",
+			"gvisor.dev/gvisor/pkg/sync.(*CrossGoroutineRWMutex).RLock", "gvisor.dev/gvisor/pkg/sync.(*RWMutex).RLock",
+			"gvisor.dev/gvisor/pkg/sentry/kernel.(*Task).doSyscall"), "rwmutex-wait", "gvisor.dev/gvisor/pkg/sync"},
+		// The same fork in a proto: the runtime's frames, no wait reason.
+		{"gvisor fork rwmutex proto", parse.RuntimeGo, thread("", "runtime.gopark", "runtime.goparkunlock", "runtime.semacquire1",
+			"sync.runtime_Semacquire", "gvisor.dev/gvisor/pkg/sync.(*CrossGoroutineRWMutex).RLock"), "rwmutex-wait", "gvisor.dev/gvisor/pkg/sync"},
+		// A package's own Mutex made of a channel waits in a chan receive:
+		// no semaphore, so the fork rows leave it to the chan row.
+		{"channel mutex is a chan receive", parse.RuntimeGo, thread("chan receive", "example.com/chanlock.(*Mutex).Lock", "main.worker"), "chan-receive", ""},
 		{"go sleep", parse.RuntimeGo, thread("sleep", "time.Sleep", "main.slowUpstream"), "sleep", ""},
 		{"go syscall", parse.RuntimeGo, thread("syscall", "syscall.Syscall", "os.(*File).Read"), "syscall", ""},
 		{"go running", parse.RuntimeGo, thread("running", "runtime/pprof.writeGoroutineStacks"), "running", ""},
