@@ -274,10 +274,18 @@ var signatures = []Signature{
 	{ID: "http-pool-wait", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "http-connection", Depth: 2,
 		Anchors: []string{"net/http.(*Transport).getConn", "net/http.(*wantConn).waitForConn"},
 		Explain: "waiting for a connection from net/http's Transport: MaxConnsPerHost reached (or a dial in progress)"},
+	// A stream's read waits in the transport's receive buffer, nine frames
+	// above RecvMsg (grpc 1.63: readClient; older: read, Read; before 1.12
+	// the package was grpc/transport); a send waits for flow-control quota.
+	// A leading * takes a vendored copy too (k8s.io/kubernetes/vendor/...).
+	// The server's side of a stream reads under handleStream: not a reply.
 	{ID: "grpc-wait", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "peer-reply", Depth: 6,
-		Anchors: []string{"google.golang.org/grpc/internal/transport.(*ClientStream).waitOnHeader", "google.golang.org/grpc/internal/transport.(*Stream).waitOnHeader",
-			"google.golang.org/grpc.(*csAttempt).recvMsg", "google.golang.org/grpc.(*clientStream).RecvMsg"},
-		Unless:  []string{"google.golang.org/grpc.(*Server).handleStream"},
+		Anchors: []string{"*google.golang.org/grpc/internal/transport.(*ClientStream).waitOnHeader", "*google.golang.org/grpc/internal/transport.(*Stream).waitOnHeader",
+			"*google.golang.org/grpc.(*csAttempt).recvMsg", "*google.golang.org/grpc.(*clientStream).RecvMsg",
+			"*google.golang.org/grpc/internal/transport.(*recvBufferReader).read*", "*google.golang.org/grpc/internal/transport.(*recvBufferReader).Read",
+			"*google.golang.org/grpc/transport.(*recvBufferReader).read*", "*google.golang.org/grpc/transport.(*recvBufferReader).Read",
+			"*google.golang.org/grpc/internal/transport.(*writeQuota).get", "*google.golang.org/grpc.(*clientStream).SendMsg"},
+		Unless:  []string{"*google.golang.org/grpc.(*Server).handleStream"},
 		Explain: "waiting for a gRPC reply (grpc-go client)"},
 	{ID: "http-client-wait", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "peer-reply", Depth: 8,
 		Anchors: []string{"net/http.(*persistConn).roundTrip"},

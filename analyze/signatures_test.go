@@ -284,6 +284,35 @@ func TestSignatures(t *testing.T) {
 		// A package's own Mutex made of a channel waits in a chan receive:
 		// no semaphore, so the fork rows leave it to the chan row.
 		{"channel mutex is a chan receive", parse.RuntimeGo, thread("chan receive", "example.com/chanlock.(*Mutex).Lock", "main.worker"), "chan-receive", ""},
+		// grpc-go stream reads: dagger's public SIGQUIT dump (grpc 1.63.2,
+		// [select]: its frames to recvMsg, then grpc 1.63's own call path to
+		// RecvMsg), Kubernetes' vendored grpc of 2017 (grpc/transport,
+		// [select, 10 minutes], as printed); the server's side of a stream
+		// (cockroachdb's vendored grpc: its frames to recvMsg, then the
+		// server's path to handleStream) stays a select.
+		{"grpc stream read 1.63", parse.RuntimeGo, thread("select",
+			"google.golang.org/grpc/internal/transport.(*recvBufferReader).readClient", "google.golang.org/grpc/internal/transport.(*recvBufferReader).Read",
+			"google.golang.org/grpc/internal/transport.(*transportReader).Read", "io.ReadAtLeast", "io.ReadFull",
+			"google.golang.org/grpc/internal/transport.(*Stream).Read", "google.golang.org/grpc.(*parser).recvMsg",
+			"google.golang.org/grpc.recvAndDecompress", "google.golang.org/grpc.recv", "google.golang.org/grpc.(*csAttempt).recvMsg",
+			"google.golang.org/grpc.(*clientStream).RecvMsg"), "grpc-wait", ""},
+		{"grpc stream read vendored 2017", parse.RuntimeGo, thread("select",
+			"k8s.io/kubernetes/vendor/google.golang.org/grpc/transport.(*recvBufferReader).Read", "k8s.io/kubernetes/vendor/google.golang.org/grpc/transport.(*Stream).Read",
+			"io.ReadAtLeast", "io.ReadFull", "k8s.io/kubernetes/vendor/google.golang.org/grpc.(*parser).recvMsg"), "grpc-wait", ""},
+		{"grpc server stream read", parse.RuntimeGo, thread("select",
+			"github.com/cockroachdb/cockroach/vendor/google.golang.org/grpc/transport.(*recvBufferReader).read",
+			"github.com/cockroachdb/cockroach/vendor/google.golang.org/grpc/transport.(*recvBufferReader).Read",
+			"github.com/cockroachdb/cockroach/vendor/google.golang.org/grpc/transport.(*transportReader).Read", "io.ReadAtLeast", "io.ReadFull",
+			"github.com/cockroachdb/cockroach/vendor/google.golang.org/grpc.(*parser).recvMsg",
+			"github.com/cockroachdb/cockroach/vendor/google.golang.org/grpc.(*serverStream).RecvMsg",
+			"github.com/cockroachdb/cockroach/vendor/google.golang.org/grpc.(*Server).processStreamingRPC",
+			"github.com/cockroachdb/cockroach/vendor/google.golang.org/grpc.(*Server).handleStream"), "select", ""},
+		// An idle kept-alive server connection, older Go: DSiSc/justitia#63
+		// (public, [IO wait, 1129 minutes], Peek under readRequest).
+		{"go http keep-alive old", parse.RuntimeGo, thread("IO wait",
+			"internal/poll.runtime_pollWait", "internal/poll.(*pollDesc).wait", "internal/poll.(*pollDesc).waitRead",
+			"internal/poll.(*FD).Read", "net.(*netFD).Read", "net.(*conn).Read", "net/http.(*connReader).Read",
+			"bufio.(*Reader).fill", "bufio.(*Reader).Peek", "net/http.(*conn).readRequest", "net/http.(*conn).serve"), "http-conn-idle", ""},
 		{"go sleep", parse.RuntimeGo, thread("sleep", "time.Sleep", "main.slowUpstream"), "sleep", ""},
 		{"go syscall", parse.RuntimeGo, thread("syscall", "syscall.Syscall", "os.(*File).Read"), "syscall", ""},
 		{"go running", parse.RuntimeGo, thread("running", "runtime/pprof.writeGoroutineStacks"), "running", ""},
