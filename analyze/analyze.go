@@ -70,7 +70,7 @@ func Analyze(in []Input, opt Options) *Result {
 			"(Go text dumps print labels only from Go 1.27, or 1.26 with GODEBUG=tracebacklabels=1; put the debug=1 or "+
 			"proto profiles beside the debug=2 dumps in one folder to join their labels)", key))
 	}
-	runDetectors(r, opt, b.goLocks)
+	runDetectors(r, opt, b.classes, b.goLocks)
 	return r
 }
 

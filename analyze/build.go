@@ -40,6 +40,8 @@ type builder struct {
 	// goLocks are each moment's Go lock waiters, for the contention
 	// detector; nil for the JVM.
 	goLocks []goMomentLocks
+	// classes are the moments' classifications, kept for the detectors.
+	classes *classes
 }
 
 func newBuilder(r *Result, opt Options) *builder {
@@ -158,7 +160,8 @@ type localGroup struct {
 // slot is where threads of one stack (and pool) go: a group and a shape.
 type slot struct {
 	lg      *localGroup
-	si      int // index in lg.shapes
+	si      int         // index in lg.shapes
+	c       *classified // its stack's classification
 	culprit string
 	ci      int32 // culprit number (merge), for identity comparisons
 	gi      int32 // group number (merge)
@@ -228,10 +231,14 @@ func (b *builder) build(in []Input) {
 	if b.r.Runtime == parse.RuntimeGo {
 		b.goLocks = make([]goMomentLocks, len(in))
 	}
+	b.classes = &classes{rt: b.r.Runtime, sigs: b.sigs, opt: b.opt, moments: make([]momentClasses, len(in))}
 	for i, mb := range b.ms {
 		if b.goLocks != nil {
 			b.goLocks[i] = mb.locks
 		}
+		// Taken before the merge lets go of them: what the detectors read
+		// of a stack is what the build decided, not decided again.
+		b.classes.moments[i] = momentClasses{fast: mb.fast, labelKey: mb.labelKey, byStack: mb.classes}
 		b.merge(mb)
 	}
 }
@@ -373,7 +380,7 @@ func (mb *momentBuild) slowSlot(t *parse.Thread) *slot {
 		lg.shapeOf[c.id] = si
 		lg.shapes = append(lg.shapes, Shape{Stack: t, Culprit: c.culprit, Entry: FrameCount{Func: c.entry.fn, Probe: c.entry.probe}, top: c.top})
 	}
-	s := &slot{lg: lg, si: si, culprit: c.culprit, n: int32(len(mb.slots))}
+	s := &slot{lg: lg, si: si, c: c, culprit: c.culprit, n: int32(len(mb.slots))}
 	mb.slots[id] = s
 	return s
 }
@@ -381,16 +388,8 @@ func (mb *momentBuild) slowSlot(t *parse.Thread) *slot {
 // classify classifies t's stack once per distinct stack (state, frames
 // and creator) in the moment.
 func (mb *momentBuild) classify(t *parse.Thread) *classified {
-	mb.key = appendStackKey(mb.key[:0], t)
-	if t.CreatedBy != nil {
-		// The entry point names the creator when it is the application's:
-		// one stack started by two creators is two classifications.
-		mb.key = append(append(mb.key, '\n', 'c'), t.CreatedBy.Func...)
-	}
-	// The shape (identical stacks) is the stack's and creator's; the
-	// classification also reads a JVM thread's detail and locks.
-	shape := len(mb.key)
-	mb.key = appendJVMKey(mb.key, t)
+	var shape int
+	mb.key, shape = appendClassKey(mb.key[:0], t)
 	if c, ok := mb.classes[string(mb.key)]; ok { // no allocation on a hit
 		return c
 	}
@@ -409,6 +408,21 @@ func (mb *momentBuild) classify(t *parse.Thread) *classified {
 	c.culprit = FrameString(culprit(rt, t))
 	mb.classes[string(mb.key)] = c
 	return c
+}
+
+// appendClassKey appends the key a stack is classified by to dst: its
+// state and frames, its creator, and what a JVM thread's classification
+// reads beyond them. The shape (identical stacks) is the stack's and
+// creator's, dst[:shape] of the result.
+func appendClassKey(dst []byte, t *parse.Thread) (key []byte, shape int) {
+	dst = appendStackKey(dst, t)
+	if t.CreatedBy != nil {
+		// The entry point names the creator when it is the application's:
+		// one stack started by two creators is two classifications.
+		dst = append(append(dst, '\n', 'c'), t.CreatedBy.Func...)
+	}
+	shape = len(dst)
+	return appendJVMKey(dst, t), shape
 }
 
 // appendStackKey appends the identity of a stack for caching (state and

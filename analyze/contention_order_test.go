@@ -114,3 +114,31 @@ func TestGoHolderInference(t *testing.T) {
 		t.Errorf("update's lock: culprit %q, %d waiters; want main.update (main.go:20), 6", u.Culprit, u.Counts[0])
 	}
 }
+
+// TestContentionPoolOfItsMoment: a JVM contention finding names the pool
+// its waiters are in at the moment it tells. The JDK 25 fixtures' first
+// moment is a JSON dump, whose threads carry their executor's container
+// ("java.util.concurrent.ThreadPoolExecutor@*"); the same threads in the
+// text dump that follows have none ("catalog-*"). A classification cached
+// across moments by stack and thread name named the container's pool at
+// the text dump, where it holds no thread.
+func TestContentionPoolOfItsMoment(t *testing.T) {
+	for _, dir := range []string{"jdk25-platform", "jdk25-vthreads"} {
+		in := loadMoments(t, "../testdata/libs/"+dir, []string{"dump.json", "dump.txt", "jcmd-print.txt", "jstack.txt"})
+		r := Analyze(in, Options{})
+		n := 0
+		for _, f := range r.Findings {
+			if f.Kind != KindContention || f.Pool == "" {
+				continue
+			}
+			n++
+			if f.PoolCounts[f.At] < f.Counts[f.At] {
+				t.Errorf("%s: %s names pool %s, which holds %d threads at %s where %d wait", dir, f.ID, f.Pool,
+					f.PoolCounts[f.At], r.Moments[f.At].Label, f.Counts[f.At])
+			}
+		}
+		if n == 0 {
+			t.Errorf("%s: no contention finding names a pool", dir)
+		}
+	}
+}

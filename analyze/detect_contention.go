@@ -81,7 +81,7 @@ func runContention(p *Pass) []Finding {
 			f.At = m
 			f.Lock = &LockFact{Address: k.addr, Class: k.class, OwnerInferred: inferred}
 			if owner != nil {
-				o := p.ref(owner)
+				o := p.ref(m, owner)
 				f.Lock.Owner = &o
 				switch {
 				case inferred:
@@ -102,7 +102,7 @@ func runContention(p *Pass) []Finding {
 			} else {
 				wf = newWaiterFacts()
 				for _, t := range ws {
-					si := p.info(t)
+					si := p.info(m, t)
 					wf.add(si.pool, si.state, si.culprit, si.entry, 1)
 				}
 			}

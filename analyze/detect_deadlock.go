@@ -31,8 +31,9 @@ func runDeadlock(p *Pass) []Finding {
 				Counts: make([]int, len(r.Moments)), At: m, Since: m, FromStart: m == 0}
 			first := cycle[0]
 			f.Pool, _ = poolName(r.Runtime, first, p.opt)
-			f.State = p.stateOf(first)
-			if s := p.signature(first); s != nil {
+			s := p.signature(m, first)
+			f.State = stateOf(s)
+			if s != nil {
 				f.Resource = s.Resource
 			}
 			if len(first.Frames) > 0 {
@@ -40,7 +41,7 @@ func runDeadlock(p *Pass) []Finding {
 			}
 			f.Culprit = FrameString(culprit(r.Runtime, first))
 			for _, t := range cycle {
-				ref := p.ref(t)
+				ref := p.ref(m, t)
 				if g != nil {
 					ref.WaitsFor = g.lockRef(r.Runtime, t)
 				}
@@ -64,7 +65,7 @@ func runDeadlock(p *Pass) []Finding {
 		}
 		for _, t := range blocked {
 			if !have[threadLabel(r.Runtime, t)] {
-				ref := p.ref(t)
+				ref := p.ref(m, t)
 				if g != nil {
 					ref.WaitsFor = g.lockRef(r.Runtime, t)
 				}

@@ -44,7 +44,7 @@ func runEventLoop(p *Pass) []Finding {
 		for _, g := range pl.States {
 			for m, ts := range g.Threads {
 				for _, t := range ts {
-					if !blocksLoop(p.signature(t)) || !anyFramePrefix(t, eventLoops) {
+					if !blocksLoop(p.signature(m, t)) || !anyFramePrefix(t, eventLoops) {
 						continue
 					}
 					if per[g] == nil {

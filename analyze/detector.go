@@ -84,18 +84,10 @@ type Pass struct {
 	// threads claimed per moment by a finding's ID (a deadlock's cycle and
 	// the threads blocked on it).
 	threads []map[*parse.Thread]string
-	// stacks caches what detectors ask of many threads with equal stacks
-	// (contention waiters): one computation per distinct stack.
-	stacks map[string]stackInfo
-	key    []byte
-	// fast caches info for goroutines by their shared stack (slotKey).
-	fast map[slotKey]stackInfo
-	// last is the latest info, for its key.
-	lastKey slotKey
-	last    stackInfo
-	lastOK  bool
-	// poolLabel is --pool-by label:KEY's KEY; "" when not pooling by label.
-	poolLabel string
+	// classes are the build's classification of every moment's stacks;
+	// key is room for a stack's key.
+	classes *classes
+	key     []byte
 	// sigs is the signature table (a signatures file's rows first); ext the
 	// extensions, nil when none.
 	sigs []Signature
@@ -127,55 +119,9 @@ func (p *Pass) knownLimit(pool string) (max int, what, source string) {
 	return max, what, "default"
 }
 
-// stackInfo is what a detector reads of a thread's stack.
-type stackInfo struct {
-	sig                  *Signature
-	pool, state, culprit string
-	entry                entryKey
-}
-
-// info returns t's pool, state, culprit and entry point, computed once per
-// distinct stack (and creator): contention visits every waiter at every
-// moment, and a 100k-goroutine dump holds few distinct stacks.
-func (p *Pass) info(t *parse.Thread) stackInfo {
-	// A goroutine's stack is told by its shared frames' address (see
-	// slotKey): no key to format for each of a million waiters.
-	if p.R.Runtime == parse.RuntimeGo {
-		fk := goSlotKey(t, p.poolLabel)
-		if p.lastOK && fk == p.lastKey { // waiters come in runs of one stack
-			return p.last
-		}
-		si, ok := p.fast[fk]
-		if !ok {
-			si = p.slowInfo(t)
-			p.fast[fk] = si
-		}
-		p.lastKey, p.last, p.lastOK = fk, si, true
-		return si
-	}
-	return p.slowInfo(t)
-}
-
-// slowInfo is info by the stack's text (state, frames, creator, name).
-func (p *Pass) slowInfo(t *parse.Thread) stackInfo {
-	p.key = appendStackKey(p.key[:0], t)
-	if t.CreatedBy != nil {
-		p.key = append(append(p.key, '\n', 'c'), t.CreatedBy.Func...)
-	}
-	p.key = append(append(p.key, '\n', 'n'), t.Name()...)
-	if si, ok := p.stacks[string(p.key)]; ok { // no allocation on a hit
-		return si
-	}
-	sig := classifyIn(p.sigs, p.R.Runtime, t)
-	si := stackInfo{sig: sig, state: "unclassified", culprit: FrameString(culprit(p.R.Runtime, t))}
-	if sig != nil {
-		si.state = sig.ID
-	}
-	si.pool, _ = poolName(p.R.Runtime, t, p.opt)
-	si.entry.fn, si.entry.probe = entryPoint(p.R.Runtime, t)
-	p.stacks[string(p.key)] = si
-	return si
-}
+// info returns t's pool, state, culprit and entry point at moment m, as
+// the build classified its stack.
+func (p *Pass) info(m int, t *parse.Thread) stackInfo { return p.classes.info(m, t, &p.key) }
 
 // Found returns the findings of a detector that ran before.
 func (p *Pass) Found(name string) []Finding { return p.found[name] }
@@ -242,21 +188,12 @@ func (p *Pass) explainedBy(g *Group, m int) string {
 	return ""
 }
 
-// signature classifies one thread, cached by its stack (a million
-// goroutines share a few stacks; a cache by thread would hold them all).
-func (p *Pass) signature(t *parse.Thread) *Signature { return p.info(t).sig }
+// signature is the signature t is classified by at moment m; nil if none.
+func (p *Pass) signature(m int, t *parse.Thread) *Signature { return p.classes.signature(m, t, &p.key) }
 
-// stateOf is the signature id of t, "unclassified" if none.
-func (p *Pass) stateOf(t *parse.Thread) string {
-	if s := p.signature(t); s != nil {
-		return s.ID
-	}
-	return "unclassified"
-}
-
-// ref describes thread t for a finding.
-func (p *Pass) ref(t *parse.Thread) ThreadRef {
-	ref := ThreadRef{Name: threadLabel(p.R.Runtime, t), State: p.stateOf(t), Culprit: FrameString(culprit(p.R.Runtime, t))}
+// ref describes thread t of moment m for a finding.
+func (p *Pass) ref(m int, t *parse.Thread) ThreadRef {
+	ref := ThreadRef{Name: threadLabel(p.R.Runtime, t), State: stateOf(p.signature(m, t)), Culprit: FrameString(culprit(p.R.Runtime, t))}
 	if len(t.Frames) > 0 {
 		ref.Frame = FrameString(t.Frames[0])
 	}
@@ -266,12 +203,10 @@ func (p *Pass) ref(t *parse.Thread) ThreadRef {
 // runDetectors runs every detector in Requires order and sets r.Findings:
 // root causes first (most severe first, then Kinds order), each followed by
 // the findings caused by it.
-func runDetectors(r *Result, opt Options, goLocks []goMomentLocks) {
+func runDetectors(r *Result, opt Options, cls *classes, goLocks []goMomentLocks) {
 	ext := opt.Extensions
-	p := &Pass{R: r, opt: opt, sigs: signatureTable(ext), ext: ext, found: map[string][]Finding{}, groups: map[*Group]string{},
-		threads: make([]map[*parse.Thread]string, len(r.Moments)),
-		stacks:  map[string]stackInfo{}, fast: map[slotKey]stackInfo{}, goLocks: goLocks}
-	p.poolLabel, _ = strings.CutPrefix(opt.PoolBy, "label:")
+	p := &Pass{R: r, opt: opt, sigs: cls.sigs, ext: ext, found: map[string][]Finding{}, groups: map[*Group]string{},
+		threads: make([]map[*parse.Thread]string, len(r.Moments)), classes: cls, goLocks: goLocks}
 	for i := range p.threads {
 		p.threads[i] = map[*parse.Thread]string{}
 	}
