@@ -6,7 +6,7 @@ var commonPoolDetector = &Detector{
 	Name:     KindCommonPoolStarved,
 	Kinds:    []string{KindCommonPoolStarved},
 	Doc:      "every worker of the JVM's shared ForkJoinPool common pool blocks in a wait: parallel streams and CompletableFuture.*Async calls without an executor queue behind them; any size, on one dump",
-	Requires: []string{KindStuck, "timeline"},
+	Requires: []*Detector{stuckDetector, timelineDetector},
 	Folds:    "itself into the stuck or rising wait of its workers, as its consequence (caused by)",
 	Run:      runCommonPool,
 }

@@ -12,7 +12,8 @@ var contentionDetector = &Detector{
 	Name:     KindContention,
 	Kinds:    []string{KindContention},
 	Doc:      "many threads wait for one lock: a JVM monitor or j.u.c lock with its printed owner, a Go sync.Mutex or RWMutex (by address) with its likely holder",
-	Requires: []string{KindDeadlock},
+	Requires: []*Detector{deadlockDetector},
+	Claims:   ClaimsThreads,
 	Folds:    "nothing; its lock is left to the deadlock when its owner is in or blocked on a cycle",
 	Run:      runContention,
 }

@@ -8,11 +8,12 @@ import (
 )
 
 var deadlockDetector = &Detector{
-	Name:  KindDeadlock,
-	Kinds: []string{KindDeadlock},
-	Doc:   "threads that wait for each other in a cycle of locks (the JVM's report or the lock graph), or a Go program its runtime stopped as asleep",
-	Folds: "the JVM's report and the lock graph of the same cycle; the threads that only wait on the cycle; contention on the cycle's locks",
-	Run:   runDeadlock,
+	Name:   KindDeadlock,
+	Kinds:  []string{KindDeadlock},
+	Doc:    "threads that wait for each other in a cycle of locks (the JVM's report or the lock graph), or a Go program its runtime stopped as asleep",
+	Claims: ClaimsThreads,
+	Folds:  "the JVM's report and the lock graph of the same cycle; the threads that only wait on the cycle; contention on the cycle's locks",
+	Run:    runDeadlock,
 }
 
 // runDeadlock finds each cycle once across moments. The JVM's report lists

@@ -3,11 +3,12 @@ package analyze
 import "github.com/dumpdiff/dumpdiff/parse"
 
 var eventLoopDetector = &Detector{
-	Name:  KindEventLoopBlocked,
-	Kinds: []string{KindEventLoopBlocked},
-	Doc:   "an event loop thread (Netty, Vert.x, gRPC's Netty transport) blocked in a wait instead of its selector: every connection it serves waits with it; one thread is enough, on one dump",
-	Folds: "the loop threads' own timeline and stuck findings",
-	Run:   runEventLoop,
+	Name:   KindEventLoopBlocked,
+	Kinds:  []string{KindEventLoopBlocked},
+	Doc:    "an event loop thread (Netty, Vert.x, gRPC's Netty transport) blocked in a wait instead of its selector: every connection it serves waits with it; one thread is enough, on one dump",
+	Claims: ClaimsGroups,
+	Folds:  "the loop threads' own timeline and stuck findings",
+	Run:    runEventLoop,
 }
 
 // eventLoops are the frames that make a thread an event loop: it must only

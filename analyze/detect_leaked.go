@@ -8,7 +8,7 @@ var leakedDetector = &Detector{
 	Name:     KindLeaked,
 	Kinds:    []string{KindLeaked},
 	Doc:      "Go goroutines blocked for good: marked leaked by the runtime (goroutineleak, Go 1.26+), or many of one creator in one wait for minutes as printed, or a large flat count in a wait that is not a rest",
-	Requires: []string{"timeline"},
+	Requires: []*Detector{timelineDetector},
 	Folds:    "nothing; a pool the timeline already calls growing or not-recovered makes a runtime-marked leak critical",
 	Run:      runLeaked,
 }
@@ -24,7 +24,7 @@ func runLeaked(p *Pass) []Finding {
 		marked[f.Pool] = true
 	}
 	told := map[string]bool{} // pool+state the timeline already tells
-	for _, f := range p.Found("timeline") {
+	for _, f := range p.Found(timelineDetector) {
 		told[f.Pool+"\x00"+f.State] = true
 	}
 	n := len(r.Moments)
@@ -142,7 +142,7 @@ func runtimeMarked(p *Pass) []Finding {
 				f.Evidence = append(f.Evidence, Evidence{Moment: m, Count: c, Threads: a.samples[m]})
 			}
 		}
-		for _, o := range p.Found("timeline") {
+		for _, o := range p.Found(timelineDetector) {
 			if o.Pool == name && (o.Kind == KindGrowing || o.Kind == KindNotRecovered) {
 				f.Severity = Critical // the runtime's mark and the timeline agree
 				break

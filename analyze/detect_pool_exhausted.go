@@ -5,11 +5,12 @@ import (
 )
 
 var poolExhaustedDetector = &Detector{
-	Name:  "pool-exhausted",
-	Kinds: poolExhaustedKinds(),
-	Doc:   "threads wait for a resource a bounded pool lends (a DB, Redis or HTTP client connection, a pooled object) while its holders are busy; said with what the holders do and who waits (a health check by name)",
-	Folds: "the waiters' and the holders' timeline findings",
-	Run:   runPoolExhausted,
+	Name:   "pool-exhausted",
+	Kinds:  poolExhaustedKinds(),
+	Doc:    "threads wait for a resource a bounded pool lends (a DB, Redis or HTTP client connection, a pooled object) while its holders are busy; said with what the holders do and who waits (a health check by name)",
+	Claims: ClaimsGroups,
+	Folds:  "the waiters' and the holders' timeline findings",
+	Run:    runPoolExhausted,
 }
 
 // runPoolExhausted makes one <resource>-pool-exhausted finding per pooled

@@ -10,7 +10,7 @@ var saturatedDetector = &Detector{
 	Name:     KindSaturated,
 	Kinds:    []string{KindSaturated},
 	Doc:      "a JVM pool with no idle thread, nearly all waiting and most in one wait that is not a rest: new work has no thread; said with the pool's limit and where that number comes from",
-	Requires: []string{KindStuck, "timeline", "pool-exhausted"},
+	Requires: []*Detector{stuckDetector, timelineDetector, poolExhaustedDetector, deadlockDetector, eventLoopDetector, contentionDetector},
 	Folds:    "itself into the stuck or not-recovered finding of the same pool and state, as its consequence (caused by)",
 	Run:      runSaturated,
 }

@@ -6,7 +6,7 @@ var stuckDetector = &Detector{
 	Name:     KindStuck,
 	Kinds:    []string{KindStuck},
 	Doc:      "the very same threads in the same wait and culprit at every moment given, most of their pool, with no rise needed: what a first dump taken mid-incident shows",
-	Requires: []string{"timeline", KindLeaked, KindDeadlock, KindEventLoopBlocked, KindContention, "pool-exhausted"},
+	Requires: []*Detector{timelineDetector, leakedDetector, deadlockDetector, eventLoopDetector, contentionDetector, poolExhaustedDetector, explosionDetector},
 	Folds:    "nothing; a group that rose from a healthy first moment is the timeline's (not-recovered), a Go group blocked for minutes the leak's",
 	Run:      runStuck,
 }
@@ -18,7 +18,7 @@ func runStuck(p *Pass) []Finding {
 		return nil // one moment cannot show that threads stay
 	}
 	told := map[*Group]bool{}
-	for _, f := range append(p.Found("timeline"), p.Found(KindLeaked)...) {
+	for _, f := range append(p.Found(timelineDetector), p.Found(leakedDetector)...) {
 		for _, pl := range r.Pools {
 			if pl.Name != f.Pool {
 				continue
@@ -45,7 +45,7 @@ func runStuck(p *Pass) []Finding {
 				continue
 			}
 			claim := p.explainedBy(g, n-1)
-			if claim != "" && p.groups[g] == claim {
+			if claim != "" && p.GroupClaim(g) == claim {
 				continue // a pool-exhausted finding tells it
 			}
 			f := groupFinding(KindStuck, pl, g, n-1)

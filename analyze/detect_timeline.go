@@ -6,7 +6,7 @@ var timelineDetector = &Detector{
 	Name:     "timeline",
 	Kinds:    []string{KindGrowing, KindNotRecovered, KindRecovered},
 	Doc:      "a waiting state that rose from the first moment: growing (at every moment), not-recovered (still up at the last moment) or recovered; and a Go pool that only grew",
-	Requires: []string{KindDeadlock, KindEventLoopBlocked, KindContention, "pool-exhausted", KindExplosion},
+	Requires: []*Detector{deadlockDetector, eventLoopDetector, contentionDetector, poolExhaustedDetector, explosionDetector},
 	Folds:    "nothing; a rise caused by a deadlock, a contended lock or a thread explosion in its pool says so (caused by)",
 	Run:      runTimeline,
 }
@@ -54,7 +54,7 @@ func timelineFinding(p *Pass, pl *Pool, g *Group) (Finding, bool) {
 		return Finding{}, false
 	}
 	claim := p.explainedBy(g, at)
-	if claim != "" && p.groups[g] == claim {
+	if claim != "" && p.GroupClaim(g) == claim {
 		return Finding{}, false // a pool-exhausted finding tells this group's story
 	}
 	last := c[n-1]
@@ -84,7 +84,7 @@ func timelineFinding(p *Pass, pl *Pool, g *Group) (Finding, bool) {
 	f.CausedBy = claim
 	if claim == "" {
 		// Threads created per task that then wait: the explosion made them.
-		for _, e := range p.Found(KindExplosion) {
+		for _, e := range p.Found(explosionDetector) {
 			if e.Pool == pl.Name && e.State == g.State && e.Via == g.Via {
 				f.CausedBy = e.ID
 			}

@@ -2,8 +2,10 @@ package analyze
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/dumpdiff/dumpdiff/parse"
 )
@@ -31,9 +33,13 @@ const (
 	KindRecovered         = "recovered"
 )
 
-// Detector is one row of the table of verdicts, in the shape of
-// golang.org/x/tools/go/analysis's Analyzer: a name, a line of doc, what
-// must run before it, and a Run over the analysis. One file per detector.
+// Detector is one row of the table of verdicts, with the guarantees of
+// golang.org/x/tools/go/analysis's Analyzer: what must run before it is
+// named by the detectors themselves (a typo does not compile), the run
+// order is derived from it and checked (no cycle, no detector outside the
+// table, no name twice) before any detector runs, and a detector sees the
+// results (findings and claims) of what it requires and of nothing else.
+// One file per detector, its thresholds beside it.
 type Detector struct {
 	// Name is the detector's name (the kind it makes, or its family).
 	Name string
@@ -41,13 +47,30 @@ type Detector struct {
 	Kinds []string
 	// Doc is one line for README.md's table.
 	Doc string
-	// Requires names detectors that must run first: their findings are in
-	// Pass.Found, and the groups and threads they explain are claimed.
-	Requires []string
+	// Requires are the detectors that must run first: the only ones whose
+	// findings (Pass.Found, FoundAll) and claims (Pass.GroupClaim,
+	// ThreadClaim) it sees.
+	Requires []*Detector
+	// Claims is what its findings claim to explain, a result beside them
+	// for the detectors that require it; claiming what is not declared
+	// panics.
+	Claims Claims
 	// Folds says what this detector folds into its own story instead of
 	// letting it stand alone (README.md's table).
 	Folds string
-	Run   func(*Pass) []Finding
+	// Thresholds are the limits its verdicts use, each with what it
+	// protects against (README.md's table is made from them).
+	Thresholds []Threshold
+	Run        func(*Pass) []Finding
+}
+
+// Threshold documents one threshold constant, beside the detector that
+// uses it.
+type Threshold struct {
+	Name  string
+	Value float64
+	// Doc says what the threshold protects against.
+	Doc string
 }
 
 // Detectors is the table, in listing order. Run order follows Requires.
@@ -71,158 +94,138 @@ func Detectors() []*Detector {
 var Kinds = append(append([]string{KindDeadlock, KindEventLoopBlocked, KindStuck, KindNotRecovered, KindGrowing, KindLeaked,
 	KindSaturated, KindCommonPoolStarved}, poolExhaustedKinds()...), KindContention, KindExplosion, KindRecovered)
 
-// Pass is what a detector sees: the analysis so far, the findings of the
-// detectors it requires, and what they claimed.
-type Pass struct {
-	R *Result
-	// found are the findings made so far, by detector name; ran is the
-	// names in the order they ran.
-	found map[string][]Finding
-	ran   []string
-	// groups claimed by a finding's ID: the finding explains them.
-	groups map[*Group]string
-	// threads claimed per moment by a finding's ID (a deadlock's cycle and
-	// the threads blocked on it).
-	threads []map[*parse.Thread]string
-	// classes are the build's classification of every moment's stacks;
-	// key is room for a stack's key.
-	classes *classes
-	key     []byte
-	// sigs is the signature table (a signatures file's rows first); ext the
-	// extensions, nil when none.
-	sigs []Signature
-	ext  *Extensions
-	// opt are the analysis's options: a detector names pools as the
-	// builder did (--pool-by label:, by entry point).
-	opt Options
-	// goLocks are each moment's Go lock waiters, as the build gathered
-	// them; nil for the JVM.
-	goLocks []goMomentLocks
+// table is a checked table of detectors in run order.
+type table struct {
+	order []*Detector
+	index map[*Detector]int // run position
+	// scope are, by run position, the run positions of what the detector
+	// requires, ascending (the order their claims are asked in).
+	scope [][]int
 }
 
-// knownLimit returns the maximum size of a pool as a signatures file
-// ("configured") or a well-known default ("default") gives it, and what it
-// is; 0 when unknown.
-func (p *Pass) knownLimit(pool string) (max int, what, source string) {
-	if p.ext != nil {
-		for _, l := range p.ext.Pools {
-			if globMatch(l.Pattern, pool) {
-				what := l.What
-				if what == "" {
-					what = "from the signatures file"
-				}
-				return l.Max, what, "configured"
+// detectors is the package's table, checked once, when an analysis first
+// runs: a table that does not hold is a panic before any detector runs
+// (TestDetectorTable checks it, and the errors newTable gives).
+var detectors = sync.OnceValue(func() *table {
+	t, err := newTable(Detectors())
+	if err != nil {
+		panic(err)
+	}
+	return t
+})
+
+// newTable checks ds and orders them so that each runs after what it
+// requires, in listing order otherwise: every detector has a name, a Run
+// and a name of its own, is listed once, and requires detectors of the
+// table, each once, with no cycle.
+func newTable(ds []*Detector) (*table, error) {
+	listed := map[*Detector]bool{}
+	names := map[string]bool{}
+	for i, d := range ds {
+		switch {
+		case d == nil:
+			return nil, fmt.Errorf("detector %d of the table is nil", i)
+		case d.Name == "":
+			return nil, fmt.Errorf("detector %d of the table has no name", i)
+		case listed[d]:
+			return nil, fmt.Errorf("detector %s is listed twice", d.Name)
+		case names[d.Name]:
+			return nil, fmt.Errorf("two detectors are named %s", d.Name)
+		case d.Run == nil:
+			return nil, fmt.Errorf("detector %s has no Run", d.Name)
+		}
+		listed[d], names[d.Name] = true, true
+	}
+	for _, d := range ds {
+		seen := map[*Detector]bool{}
+		for _, req := range d.Requires {
+			switch {
+			case req == nil:
+				return nil, fmt.Errorf("detector %s requires a nil detector", d.Name)
+			case !listed[req]:
+				return nil, fmt.Errorf("detector %s requires %s, which is not in the table", d.Name, req.Name)
+			case seen[req]:
+				return nil, fmt.Errorf("detector %s requires %s twice", d.Name, req.Name)
+			}
+			seen[req] = true
+		}
+	}
+	t := &table{index: map[*Detector]int{}}
+	state := map[*Detector]int{} // 1 visiting, 2 done
+	var path []string
+	var visit func(d *Detector) error
+	visit = func(d *Detector) error {
+		path = append(path, d.Name)
+		defer func() { path = path[:len(path)-1] }()
+		switch state[d] {
+		case 1:
+			return fmt.Errorf("detectors require each other in a cycle: %s", strings.Join(path, " → "))
+		case 2:
+			return nil
+		}
+		state[d] = 1
+		for _, req := range d.Requires {
+			if err := visit(req); err != nil {
+				return err
 			}
 		}
+		state[d] = 2
+		t.index[d] = len(t.order)
+		t.order = append(t.order, d)
+		return nil
 	}
-	max, what = knownLimit(pool)
-	return max, what, "default"
-}
-
-// info returns t's pool, state, culprit and entry point at moment m, as
-// the build classified its stack.
-func (p *Pass) info(m int, t *parse.Thread) stackInfo { return p.classes.info(m, t, &p.key) }
-
-// Found returns the findings of a detector that ran before.
-func (p *Pass) Found(name string) []Finding { return p.found[name] }
-
-// FoundAll returns every finding made so far.
-func (p *Pass) FoundAll() []Finding {
-	var out []Finding
-	for _, name := range p.ran {
-		out = append(out, p.found[name]...)
-	}
-	return out
-}
-
-// ClaimGroup records that finding id explains g.
-func (p *Pass) ClaimGroup(g *Group, id string) {
-	if _, ok := p.groups[g]; !ok {
-		p.groups[g] = id
-	}
-}
-
-// GroupClaim returns the finding that explains g; "" if none.
-func (p *Pass) GroupClaim(g *Group) string { return p.groups[g] }
-
-// ClaimThread records that finding id explains thread t at moment m.
-func (p *Pass) ClaimThread(m int, t *parse.Thread, id string) {
-	if _, ok := p.threads[m][t]; !ok {
-		p.threads[m][t] = id
-	}
-}
-
-// reserveClaims makes room for n thread claims at moment m before they
-// are made (contended locks can have a hundred thousand waiters: growing
-// the claims as they came was most of the claiming).
-func (p *Pass) reserveClaims(m, n int) {
-	if len(p.threads[m]) == 0 && n > 64 {
-		p.threads[m] = make(map[*parse.Thread]string, n)
-	}
-}
-
-// ThreadClaim returns the finding that explains t at moment m; "" if none.
-func (p *Pass) ThreadClaim(m int, t *parse.Thread) string { return p.threads[m][t] }
-
-// explainedBy returns the finding that explains most of g's threads at
-// moment m (claimed group, or a majority of claimed threads); "" if none.
-func (p *Pass) explainedBy(g *Group, m int) string {
-	if id := p.groups[g]; id != "" {
-		return id
-	}
-	count := map[string]int{}
-	for _, t := range g.Threads[m] {
-		if id := p.threads[m][t]; id != "" {
-			count[id] += max(t.Weight, 1)
+	for _, d := range ds {
+		if err := visit(d); err != nil {
+			return nil, err
 		}
 	}
-	best, bc := "", 0
-	for id, c := range count {
-		if c > bc || c == bc && id < best {
-			best, bc = id, c
+	for _, d := range t.order {
+		var sc []int
+		for _, req := range d.Requires {
+			sc = append(sc, t.index[req])
 		}
+		slices.Sort(sc)
+		t.scope = append(t.scope, sc)
 	}
-	if 2*bc > g.Counts[m] {
-		return best
-	}
-	return ""
+	return t, nil
 }
 
-// signature is the signature t is classified by at moment m; nil if none.
-func (p *Pass) signature(m int, t *parse.Thread) *Signature { return p.classes.signature(m, t, &p.key) }
-
-// ref describes thread t of moment m for a finding.
-func (p *Pass) ref(m int, t *parse.Thread) ThreadRef {
-	ref := ThreadRef{Name: threadLabel(p.R.Runtime, t), State: stateOf(p.signature(m, t)), Culprit: FrameString(culprit(p.R.Runtime, t))}
-	if len(t.Frames) > 0 {
-		ref.Frame = FrameString(t.Frames[0])
-	}
-	return ref
-}
-
-// runDetectors runs every detector in Requires order and sets r.Findings:
-// root causes first (most severe first, then Kinds order), each followed by
+// runDetectors runs the package's detectors and sets r.Findings: root
+// causes first (most severe first, then Kinds order), each followed by
 // the findings caused by it.
 func runDetectors(r *Result, opt Options, cls *classes, goLocks []goMomentLocks) {
-	ext := opt.Extensions
-	p := &Pass{R: r, opt: opt, sigs: cls.sigs, ext: ext, found: map[string][]Finding{}, groups: map[*Group]string{},
-		threads: make([]map[*parse.Thread]string, len(r.Moments)), classes: cls, goLocks: goLocks}
-	for i := range p.threads {
-		p.threads[i] = map[*parse.Thread]string{}
-	}
-	order, err := runOrder(Detectors())
-	if err != nil {
-		panic(err) // the table is code: TestDetectorTable keeps it sound
-	}
-	for _, d := range order {
-		fs := d.Run(p)
-		for i := range fs {
-			fs[i].Detector = d.Name
+	r.Findings = conclude(r, detect(detectors(), r, opt, cls, goLocks))
+}
+
+// detect runs t's detectors in run order, each with a pass of its own
+// that reads the results of what it requires (of every detector run
+// before it when opt.wideScope), and returns every finding in run order.
+func detect(t *table, r *Result, opt Options, cls *classes, goLocks []goMomentLocks) []Finding {
+	results := make([]detectorResult, len(t.order))
+	var all []Finding
+	for i, d := range t.order {
+		p := &Pass{R: r, d: d, t: t, pos: i, results: results, scope: t.scope[i], wide: opt.wideScope, classes: cls,
+			sigs: cls.sigs, ext: opt.Extensions, opt: opt, goLocks: goLocks}
+		if p.wide {
+			p.scope = make([]int, i)
+			for j := range p.scope {
+				p.scope[j] = j
+			}
 		}
-		p.found[d.Name] = fs
-		p.ran = append(p.ran, d.Name)
+		if d.Claims&ClaimsGroups != 0 {
+			results[i].groups = map[*Group]string{}
+		}
+		if d.Claims&ClaimsThreads != 0 {
+			results[i].threads = make([]map[*parse.Thread]string, len(r.Moments))
+		}
+		fs := d.Run(p)
+		for j := range fs {
+			fs[j].Detector = d.Name
+		}
+		results[i].findings = fs
+		all = append(all, fs...)
 	}
-	r.Findings = conclude(r, p.FoundAll())
+	return all
 }
 
 // conclude marks what recovered, raises causes and puts the findings in
@@ -273,45 +276,6 @@ func raiseCauses(fs []Finding) []Finding {
 		}
 	}
 	return fs
-}
-
-// runOrder sorts the detectors so that each runs after what it requires;
-// table order otherwise.
-func runOrder(ds []*Detector) ([]*Detector, error) {
-	byName := map[string]*Detector{}
-	for _, d := range ds {
-		byName[d.Name] = d
-	}
-	var out []*Detector
-	state := map[string]int{} // 1 visiting, 2 done
-	var visit func(d *Detector) error
-	visit = func(d *Detector) error {
-		switch state[d.Name] {
-		case 1:
-			return fmt.Errorf("detector %s: Requires form a cycle", d.Name)
-		case 2:
-			return nil
-		}
-		state[d.Name] = 1
-		for _, req := range d.Requires {
-			rd := byName[req]
-			if rd == nil {
-				return fmt.Errorf("detector %s requires unknown detector %q", d.Name, req)
-			}
-			if err := visit(rd); err != nil {
-				return err
-			}
-		}
-		state[d.Name] = 2
-		out = append(out, d)
-		return nil
-	}
-	for _, d := range ds {
-		if err := visit(d); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
 }
 
 // storyOrder lists root causes most severe first, each followed by its

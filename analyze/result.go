@@ -47,6 +47,10 @@ type Options struct {
 	// pattern (learnJVMPools): set by Analyze, nil before (then the
 	// trailing-counter rule alone applies).
 	jvmPools map[string]string
+	// wideScope lets every detector see the results of every detector run
+	// before it, not only of those it requires: TestDetectorScope's
+	// reference run, to tell a detector that reads beyond its Requires.
+	wideScope bool
 }
 
 // Result is the whole analysis. Slices indexed by moment have len(Moments)

@@ -67,14 +67,6 @@ const (
 	LeakFlatSpread = 0.1
 )
 
-// Threshold documents one of the constants above.
-type Threshold struct {
-	Name  string
-	Value float64
-	// Doc says what the threshold protects against.
-	Doc string
-}
-
 // Thresholds is every threshold and limit of the verdicts, in the order
 // README.md lists them.
 var Thresholds = []Threshold{
