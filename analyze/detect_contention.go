@@ -8,6 +8,13 @@ import (
 	"github.com/dumpdiff/dumpdiff/parse"
 )
 
+// The contention detector's thresholds. What each protects against is said
+// once, in the detector's Thresholds below (README.md's table is made from
+// them; TestThresholdsBeside keeps each beside its detector).
+const (
+	ContentionMin = 5
+)
+
 var contentionDetector = &Detector{
 	Name:     KindContention,
 	Kinds:    []string{KindContention},
@@ -15,7 +22,10 @@ var contentionDetector = &Detector{
 	Requires: []*Detector{deadlockDetector},
 	Claims:   ClaimsThreads,
 	Folds:    "nothing; its lock is left to the deadlock when its owner is in or blocked on a cycle",
-	Run:      runContention,
+	Thresholds: []Threshold{
+		{"ContentionMin", ContentionMin, "threads waiting on one lock at one moment: two or three waiters on a lock are ordinary traffic"},
+	},
+	Run: runContention,
 }
 
 // lockKey identifies a lock across moments: its address and class.

@@ -6,12 +6,26 @@ import (
 	"github.com/dumpdiff/dumpdiff/parse"
 )
 
+// The explosion detector's thresholds. What each protects against is said
+// once, in the detector's Thresholds below (README.md's table is made from
+// them; TestThresholdsBeside keeps each beside its detector).
+const (
+	ExplosionFactor = 3
+	ExplosionMin    = 100
+	GoExplosionMin  = 10000
+)
+
 var explosionDetector = &Detector{
 	Name:  KindExplosion,
 	Kinds: []string{KindExplosion},
 	Doc:   "the process multiplied its threads (pools with a known maximum left out), said with the pool that grew most and what it waits on",
 	Folds: "nothing",
-	Run:   runExplosion,
+	Thresholds: []Threshold{
+		{"ExplosionFactor", ExplosionFactor, "the process multiplied its threads by at least this (pools with a known maximum left out: they grow to it by design)"},
+		{"ExplosionMin", ExplosionMin, "…and grew by at least this many threads: a small service going from 20 to 60 threads is load, not an explosion"},
+		{"GoExplosionMin", GoExplosionMin, "goroutines are cheap: fewer than this many are never an explosion, however fast they multiplied"},
+	},
+	Run: runExplosion,
 }
 
 func runExplosion(p *Pass) []Finding {

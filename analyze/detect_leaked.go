@@ -4,13 +4,31 @@ import (
 	"github.com/dumpdiff/dumpdiff/parse"
 )
 
+// The leaked detector's thresholds. What each protects against is said
+// once, in the detector's Thresholds below (README.md's table is made from
+// them; TestThresholdsBeside keeps each beside its detector).
+const (
+	LeakMin         = 10
+	LeakWaitMinutes = 1
+	LeakParentShare = 0.5
+	LeakFlatMin     = 100
+	LeakFlatSpread  = 0.1
+)
+
 var leakedDetector = &Detector{
 	Name:     KindLeaked,
 	Kinds:    []string{KindLeaked},
 	Doc:      "Go goroutines blocked for good: marked leaked by the runtime (goroutineleak, Go 1.26+), or many of one creator in one wait for minutes as printed, or a large flat count in a wait that is not a rest",
 	Requires: []*Detector{timelineDetector},
 	Folds:    "nothing; a pool the timeline already calls growing or not-recovered makes a runtime-marked leak critical",
-	Run:      runLeaked,
+	Thresholds: []Threshold{
+		{"LeakMin", LeakMin, "goroutines of one creator in one wait, printed as long, for a suspected leak: a few are slow calls"},
+		{"LeakWaitMinutes", LeakWaitMinutes, "a wait the Go runtime prints (in minutes, from 1) this long on a send or a lock is not passing through: a request does not wait a minute on a channel"},
+		{"LeakParentShare", LeakParentShare, "goroutines resting on a channel are a leak only if this share of them has distinct parents (one per request, as Go 1.21+ prints): idle workers share one"},
+		{"LeakFlatMin", LeakFlatMin, "without identities or wait times (debug=1, proto): this many goroutines of one creator in a wait that is not a rest at every moment"},
+		{"LeakFlatSpread", LeakFlatSpread, "…varying by at most this share of their count"},
+	},
+	Run: runLeaked,
 }
 
 func runLeaked(p *Pass) []Finding {

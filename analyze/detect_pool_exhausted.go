@@ -4,13 +4,23 @@ import (
 	"sort"
 )
 
+// The pool-exhausted detector's thresholds. What each protects against is said
+// once, in the detector's Thresholds below (README.md's table is made from
+// them; TestThresholdsBeside keeps each beside its detector).
+const (
+	PoolWaitMin = 3
+)
+
 var poolExhaustedDetector = &Detector{
 	Name:   "pool-exhausted",
 	Kinds:  poolExhaustedKinds(),
 	Doc:    "threads wait for a resource a bounded pool lends (a DB, Redis or HTTP client connection, a pooled object) while its holders are busy; said with what the holders do and who waits (a health check by name)",
 	Claims: ClaimsGroups,
 	Folds:  "the waiters' and the holders' timeline findings",
-	Run:    runPoolExhausted,
+	Thresholds: []Threshold{
+		{"PoolWaitMin", PoolWaitMin, "threads waiting for a pooled resource (a DB connection) at one moment to call the pool exhausted: one or two waiters are a pool working at its edge for an instant"},
+	},
+	Run: runPoolExhausted,
 }
 
 // runPoolExhausted makes one <resource>-pool-exhausted finding per pooled

@@ -6,13 +6,27 @@ import (
 	"github.com/dumpdiff/dumpdiff/parse"
 )
 
+// The saturated detector's thresholds. What each protects against is said
+// once, in the detector's Thresholds below (README.md's table is made from
+// them; TestThresholdsBeside keeps each beside its detector).
+const (
+	SaturatedMin      = 10
+	SaturatedWaiting  = 0.8
+	SaturatedOneState = 0.5
+)
+
 var saturatedDetector = &Detector{
 	Name:     KindSaturated,
 	Kinds:    []string{KindSaturated},
 	Doc:      "a JVM pool with no idle thread, nearly all waiting and most in one wait that is not a rest: new work has no thread; said with the pool's limit and where that number comes from",
 	Requires: []*Detector{stuckDetector, timelineDetector, poolExhaustedDetector, deadlockDetector, eventLoopDetector, contentionDetector},
 	Folds:    "itself into the stuck or not-recovered finding of the same pool and state, as its consequence (caused by)",
-	Run:      runSaturated,
+	Thresholds: []Threshold{
+		{"SaturatedMin", SaturatedMin, "a pool smaller than this is never saturated: a single-thread scheduler busy is not a capacity problem"},
+		{"SaturatedWaiting", SaturatedWaiting, "share of a saturated pool's threads that wait: a pool busy on CPU is working, not stuck"},
+		{"SaturatedOneState", SaturatedOneState, "share of a saturated pool in its largest waiting state that is not a rest: most of the pool held by one wait (a rest is a pool idle by design)"},
+	},
+	Run: runSaturated,
 }
 
 // knownMax are default maximum sizes of well-known pools, by pool name

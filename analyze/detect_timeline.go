@@ -2,13 +2,29 @@ package analyze
 
 import "github.com/dumpdiff/dumpdiff/parse"
 
+// The timeline detector's thresholds. What each protects against is said
+// once, in the detector's Thresholds below (README.md's table is made from
+// them; TestThresholdsBeside keeps each beside its detector).
+const (
+	MinRise                 = 5
+	RiseFactor              = 2
+	RecoveredShare          = 0.25
+	NotRecoveredCriticalMin = 10
+)
+
 var timelineDetector = &Detector{
 	Name:     "timeline",
 	Kinds:    []string{KindGrowing, KindNotRecovered, KindRecovered},
 	Doc:      "a waiting state that rose from the first moment: growing (at every moment), not-recovered (still up at the last moment) or recovered; and a Go pool that only grew",
 	Requires: []*Detector{deadlockDetector, eventLoopDetector, contentionDetector, poolExhaustedDetector, explosionDetector},
 	Folds:    "nothing; a rise caused by a deadlock, a contended lock or a thread explosion in its pool says so (caused by)",
-	Run:      runTimeline,
+	Thresholds: []Threshold{
+		{"MinRise", MinRise, "a waiting state must rise by at least this many threads over its first count: a few requests in flight come and go between two dumps of a healthy service"},
+		{"RiseFactor", RiseFactor, "…and to at least this many times its first count: a busy pool moving 40 → 46 is not a rise"},
+		{"RecoveredShare", RecoveredShare, "a rise is recovered when its last count is within this share of the rise above the first count: a tail of slow requests still finishing is recovery (a pool-exhausted finding is critical above it)"},
+		{"NotRecoveredCriticalMin", NotRecoveredCriticalMin, "a state that did not recover is critical from this many threads left at the last moment (or half its pool): a handful left over is worth a look, not a page"},
+	},
+	Run: runTimeline,
 }
 
 func runTimeline(p *Pass) []Finding {

@@ -29,9 +29,11 @@ func readmeTables() map[string]string {
 		fmt.Fprintf(&d, "| `%s` | %s | %s | %s | %s | %s |\n", x.Name, "`"+strings.Join(x.Kinds, "`, `")+"`", req, x.Claims, x.Doc, x.Folds)
 	}
 	var th strings.Builder
-	th.WriteString("| threshold | value | what it protects against |\n|---|---|---|\n")
-	for _, x := range Thresholds {
-		fmt.Fprintf(&th, "| `%s` | %s | %s |\n", x.Name, strconv.FormatFloat(x.Value, 'g', -1, 64), x.Doc)
+	th.WriteString("| threshold | detector | value | what it protects against |\n|---|---|---|---|\n")
+	for _, d := range Detectors() {
+		for _, x := range d.Thresholds {
+			fmt.Fprintf(&th, "| `%s` | `%s` | %s | %s |\n", x.Name, d.Name, strconv.FormatFloat(x.Value, 'g', -1, 64), x.Doc)
+		}
 	}
 	var res strings.Builder
 	res.WriteString("| resource | what the waiters wait for | pooled: finding |\n|---|---|---|\n")
@@ -91,7 +93,8 @@ func TestREADMETables(t *testing.T) {
 // TestDetectorTable keeps the table sound: it passes newTable (see
 // TestNewTableRefuses), every kind a detector makes is listed in Kinds, every
 // resource a signature or via row names is in the resources table, and
-// every threshold constant is documented.
+// every threshold is documented (TestThresholdsBeside: beside its
+// detector).
 func TestDetectorTable(t *testing.T) {
 	ds := Detectors()
 	if _, err := newTable(ds); err != nil {
@@ -105,6 +108,11 @@ func TestDetectorTable(t *testing.T) {
 		names[d.Name] = true
 		if d.Doc == "" || d.Folds == "" || d.Run == nil || len(d.Kinds) == 0 {
 			t.Errorf("detector %s lacks Doc, Folds, Run or Kinds", d.Name)
+		}
+		for _, th := range d.Thresholds {
+			if th.Doc == "" {
+				t.Errorf("detector %s: threshold %s does not say what it protects against", d.Name, th.Name)
+			}
 		}
 		for _, k := range d.Kinds {
 			if kindOrder(k) == len(Kinds) {
