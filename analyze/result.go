@@ -1,6 +1,3 @@
-// Package analyze turns dumps taken at several moments into pools, blocking
-// states, timelines and findings. The analysis is a plain value computed
-// once, with no I/O: renderers and the TUI only read it.
 package analyze
 
 import (
