@@ -159,13 +159,12 @@ type localGroup struct {
 
 // slot is where threads of one stack (and pool) go: a group and a shape.
 type slot struct {
-	lg      *localGroup
-	si      int         // index in lg.shapes
-	c       *classified // its stack's classification
-	culprit string
-	ci      int32 // culprit number (merge), for identity comparisons
-	gi      int32 // group number (merge)
-	n       int32 // the slot's number in its moment (idEntry.slot)
+	lg *localGroup
+	si int         // index in lg.shapes
+	c  *classified // its stack's classification (culprit, entry point)
+	ci int32       // culprit number (merge), for identity comparisons
+	gi int32       // group number (merge)
+	n  int32       // the slot's number in its moment (idEntry.slot)
 }
 
 // slotID is what decides a slot once the stack is classified.
@@ -380,7 +379,7 @@ func (mb *momentBuild) slowSlot(t *parse.Thread) *slot {
 		lg.shapeOf[c.id] = si
 		lg.shapes = append(lg.shapes, Shape{Stack: t, Culprit: c.culprit, Entry: FrameCount{Func: c.entry.fn, Probe: c.entry.probe}, top: c.top})
 	}
-	s := &slot{lg: lg, si: si, c: c, culprit: c.culprit, n: int32(len(mb.slots))}
+	s := &slot{lg: lg, si: si, c: c, n: int32(len(mb.slots))}
 	mb.slots[id] = s
 	return s
 }
@@ -686,10 +685,10 @@ func (b *builder) identities() {
 				gnum[s.lg.g] = gi
 				groups = append(groups, s.lg.g)
 			}
-			ci, ok := cnum[s.culprit]
+			ci, ok := cnum[s.c.culprit]
 			if !ok {
 				ci = int32(len(cnum))
-				cnum[s.culprit] = ci
+				cnum[s.c.culprit] = ci
 			}
 			s.gi, s.ci = gi, ci
 		}

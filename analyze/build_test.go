@@ -134,7 +134,7 @@ func identitiesMatchMaps(t *testing.T) {
 			var slots []*slot
 			for g := range groups {
 				for _, c := range culprits {
-					slots = append(slots, &slot{lg: &localGroup{g: groups[g]}, culprit: c, n: int32(len(slots))})
+					slots = append(slots, &slot{lg: &localGroup{g: groups[g]}, c: &classified{culprit: c}, n: int32(len(slots))})
 				}
 			}
 			mb.table = slots
@@ -158,7 +158,7 @@ func identitiesMatchMaps(t *testing.T) {
 				if maps[g][m] == nil {
 					maps[g][m] = map[int64]string{}
 				}
-				maps[g][m][id] = slots[si].culprit
+				maps[g][m][id] = slots[si].c.culprit
 				if cpu > 0 {
 					v := cpus[g][id]
 					if v == nil {

@@ -78,7 +78,7 @@ func (lw *lockWaits) done(ts []*parse.Thread, in []int32, table []*slot) goMomen
 		wf := newWaiterFacts()
 		for s, n := range a.slots {
 			e := s.lg.shapes[s.si].Entry
-			wf.add(s.lg.key.pool, s.lg.key.state, s.culprit, entryKey{e.Func, e.Probe}, n)
+			wf.add(s.lg.key.pool, s.lg.key.state, s.c.culprit, entryKey{e.Func, e.Probe}, n)
 		}
 		out.facts[k] = wf
 	}
