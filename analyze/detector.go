@@ -212,6 +212,14 @@ func detect(t *table, r *Result, opt Options, cls *classes, goLocks []goMomentLo
 				p.scope[j] = j
 			}
 		}
+		for _, j := range p.scope {
+			if t.order[j].Claims&ClaimsGroups != 0 {
+				p.groupClaimers = append(p.groupClaimers, j)
+			}
+			if t.order[j].Claims&ClaimsThreads != 0 {
+				p.threadClaimers = append(p.threadClaimers, j)
+			}
+		}
 		if d.Claims&ClaimsGroups != 0 {
 			results[i].groups = map[*Group]string{}
 		}

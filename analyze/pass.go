@@ -22,6 +22,9 @@ type Pass struct {
 	// have not run yet empty; this pass reads those of scope only.
 	results []detectorResult
 	scope   []int // run positions this pass may read, ascending
+	// groupClaimers and threadClaimers are those of scope that make such
+	// claims (Detector.Claims).
+	groupClaimers, threadClaimers []int
 	// wide: scope is every detector run before (TestDetectorScope's
 	// reference run), and reading claims nobody makes is no panic.
 	wide bool
@@ -150,14 +153,13 @@ func (p *Pass) reserveClaims(m, n int) {
 }
 
 // claimers returns the run positions of the required detectors that make
-// claims of the kind asked, in run order; it panics when there is none:
-// reading claims nobody in scope can make is a missing Requires.
+// claims of the kind asked (ClaimsGroups or ClaimsThreads), in run order;
+// it panics when there is none: reading claims nobody in scope can make
+// is a missing Requires.
 func (p *Pass) claimers(what Claims) []int {
-	var out []int
-	for _, i := range p.scope {
-		if p.t.order[i].Claims&what != 0 {
-			out = append(out, i)
-		}
+	out := p.threadClaimers
+	if what == ClaimsGroups {
+		out = p.groupClaimers
 	}
 	if len(out) == 0 && !p.wide {
 		panic(fmt.Sprintf("detector %s reads %s claims but requires no detector that makes them", p.d.Name, what))
