@@ -105,7 +105,7 @@ type table struct {
 
 // detectors is the package's table, checked once, when an analysis first
 // runs: a table that does not hold is a panic before any detector runs
-// (TestDetectorTable checks it, and the errors newTable gives).
+// (TestDetectorTable checks it; TestNewTableRefuses, the errors it gives).
 var detectors = sync.OnceValue(func() *table {
 	t, err := newTable(Detectors())
 	if err != nil {
