@@ -99,8 +99,21 @@ type table struct {
 	order []*Detector
 	index map[*Detector]int // run position
 	// scope are, by run position, the run positions of what the detector
-	// requires, ascending (the order their claims are asked in).
-	scope [][]int
+	// requires, ascending (the order their claims are asked in);
+	// groupClaimers and threadClaimers those of them that make such claims.
+	scope, groupClaimers, threadClaimers [][]int
+}
+
+// claimersIn returns the run positions of scope whose detectors make
+// claims of kind what.
+func (t *table) claimersIn(scope []int, what Claims) []int {
+	var out []int
+	for _, j := range scope {
+		if t.order[j].Claims&what != 0 {
+			out = append(out, j)
+		}
+	}
+	return out
 }
 
 // detectors is the package's table, checked once, when an analysis first
@@ -186,6 +199,8 @@ func newTable(ds []*Detector) (*table, error) {
 		}
 		slices.Sort(sc)
 		t.scope = append(t.scope, sc)
+		t.groupClaimers = append(t.groupClaimers, t.claimersIn(sc, ClaimsGroups))
+		t.threadClaimers = append(t.threadClaimers, t.claimersIn(sc, ClaimsThreads))
 	}
 	return t, nil
 }
@@ -204,21 +219,15 @@ func detect(t *table, r *Result, opt Options, cls *classes, goLocks []goMomentLo
 	results := make([]detectorResult, len(t.order))
 	var all []Finding
 	for i, d := range t.order {
-		p := &Pass{R: r, d: d, t: t, pos: i, results: results, scope: t.scope[i], wide: opt.wideScope, classes: cls,
-			sigs: cls.sigs, ext: opt.Extensions, opt: opt, goLocks: goLocks}
+		p := &Pass{R: r, d: d, t: t, pos: i, results: results, scope: t.scope[i], groupClaimers: t.groupClaimers[i],
+			threadClaimers: t.threadClaimers[i], wide: opt.wideScope, classes: cls, sigs: cls.sigs, ext: opt.Extensions,
+			opt: opt, goLocks: goLocks}
 		if p.wide {
 			p.scope = make([]int, i)
 			for j := range p.scope {
 				p.scope[j] = j
 			}
-		}
-		for _, j := range p.scope {
-			if t.order[j].Claims&ClaimsGroups != 0 {
-				p.groupClaimers = append(p.groupClaimers, j)
-			}
-			if t.order[j].Claims&ClaimsThreads != 0 {
-				p.threadClaimers = append(p.threadClaimers, j)
-			}
+			p.groupClaimers, p.threadClaimers = t.claimersIn(p.scope, ClaimsGroups), t.claimersIn(p.scope, ClaimsThreads)
 		}
 		if d.Claims&ClaimsGroups != 0 {
 			results[i].groups = map[*Group]string{}

@@ -23,7 +23,7 @@ type Pass struct {
 	results []detectorResult
 	scope   []int // run positions this pass may read, ascending
 	// groupClaimers and threadClaimers are those of scope that make such
-	// claims (Detector.Claims).
+	// claims (Detector.Claims), as the table found them.
 	groupClaimers, threadClaimers []int
 	// wide: scope is every detector run before (TestDetectorScope's
 	// reference run), and reading claims nobody makes is no panic.
