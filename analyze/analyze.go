@@ -11,6 +11,15 @@ import (
 // Analyze computes the analysis of the moments, in the order given. It does
 // no I/O and does not modify the dumps.
 func Analyze(in []Input, opt Options) *Result {
+	r, opt, b := prepare(in, opt)
+	runDetectors(r, opt, b.classes, b.goLocks)
+	return r
+}
+
+// prepare is the analysis up to the detectors: the moments, their pools and
+// groups, the warnings, and the builder (its classification and Go lock
+// waiters are the detectors'), with the options as the build used them.
+func prepare(in []Input, opt Options) (*Result, Options, *builder) {
 	if opt.Samples <= 0 {
 		opt.Samples = 5
 	}
@@ -70,8 +79,7 @@ func Analyze(in []Input, opt Options) *Result {
 			"(Go text dumps print labels only from Go 1.27, or 1.26 with GODEBUG=tracebacklabels=1; put the debug=1 or "+
 			"proto profiles beside the debug=2 dumps in one folder to join their labels)", key))
 	}
-	runDetectors(r, opt, b.classes, b.goLocks)
-	return r
+	return r, opt, b
 }
 
 func anyPoolPrefixed(ps []*Pool, prefix string) bool {

@@ -195,18 +195,20 @@ func fixtureInputs(t *testing.T) map[string][]Input {
 	return out
 }
 
-// scopeDiff analyzes in twice, each detector seeing what it requires and
-// every detector run before it, and names the detectors whose findings
-// differ, in run order: the first reads beyond its Requires (those after
-// it may only follow from it).
+// scopeDiff runs the detectors over one build of in twice, each detector
+// seeing what it requires and then every detector run before it, and
+// names the detectors whose findings differ, in run order. The first
+// named reads beyond its Requires: what it requires gave the same
+// findings and claims both times.
 func scopeDiff(in []Input, opt Options) []string {
-	narrow := Analyze(in, opt)
+	r, opt, b := prepare(in, opt)
+	narrow := detect(detectors(), r, opt, b.classes, b.goLocks)
 	opt.wideScope = true
-	wide := Analyze(in, opt)
+	wide := detect(detectors(), r, opt, b.classes, b.goLocks)
 	var out []string
 	for _, d := range detectors().order {
-		a, b := byDetector(narrow.Findings, d.Name), byDetector(wide.Findings, d.Name)
-		if diff := cmp.Diff(b, a); diff != "" {
+		a, w := byDetector(narrow, d.Name), byDetector(wide, d.Name)
+		if diff := cmp.Diff(w, a); diff != "" {
 			out = append(out, d.Name+" (-wide +scoped):\n"+diff)
 		}
 	}
