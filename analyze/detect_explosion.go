@@ -23,7 +23,7 @@ var explosionDetector = &Detector{
 	Thresholds: []Threshold{
 		{"ExplosionFactor", ExplosionFactor, "the process multiplied its threads by at least this (pools with a known maximum left out: they grow to it by design)"},
 		{"ExplosionMin", ExplosionMin, "…and grew by at least this many threads: a small service going from 20 to 60 threads is load, not an explosion"},
-		{"GoExplosionMin", GoExplosionMin, "goroutines are cheap: fewer than this many are never an explosion, however fast they multiplied"},
+		{"GoExplosionMin", GoExplosionMin, "goroutines, and the JVM's virtual threads (one per task is their design), are cheap: fewer than this many are never an explosion, however fast they multiplied"},
 	},
 	Run: runExplosion,
 }
@@ -45,15 +45,31 @@ func runExplosion(p *Pass) []Finding {
 			}
 		}
 	}
-	at := peakAt(t)
-	peak := t[at]
-	if peak < ExplosionFactor*t[0] || peak-t[0] < ExplosionMin {
-		return nil
+	// Virtual threads are cheap, as goroutines are, and one per task is
+	// their design (Executors.newVirtualThreadPerTaskExecutor, Spring Boot
+	// 3.2+ requests): 10 becoming 2,000 under a load is that load. The
+	// platform threads are judged as before; the virtual ones only past
+	// GoExplosionMin.
+	virtual := virtualCounts(r)
+	platform := make([]int, len(t))
+	for i := range t {
+		platform[i] = t[i] - virtual[i]
 	}
-	// Goroutines are cheap: many more under load is normal. Only a count
-	// that threatens memory is an explosion.
-	if r.Runtime == parse.RuntimeGo && peak < GoExplosionMin {
-		return nil
+	exploded := func(t []int, min int) (int, bool) {
+		at := peakAt(t)
+		return at, t[at] >= ExplosionFactor*t[0] && t[at]-t[0] >= ExplosionMin && t[at] >= min
+	}
+	min := 0
+	if r.Runtime == parse.RuntimeGo {
+		// Goroutines are cheap: many more under load is normal. Only a
+		// count that threatens memory is an explosion.
+		min = GoExplosionMin
+	}
+	at, ok := exploded(platform, min)
+	if !ok {
+		if at, ok = exploded(t, GoExplosionMin); !ok || virtual[at] == 0 {
+			return nil
+		}
 	}
 	var top *Pool
 	for _, pl := range r.Pools {
@@ -96,4 +112,25 @@ func topWaiting(p *Pool, m int) *Group {
 		}
 	}
 	return best
+}
+
+// virtualCounts is how many of each moment's threads are JVM virtual
+// threads (JSON and plain Thread.dump_to_file dumps list them); zeros for
+// Go and for dumps that show none.
+func virtualCounts(r *Result) []int {
+	v := make([]int, len(r.Moments))
+	if r.Runtime != parse.RuntimeJVM {
+		return v
+	}
+	for i, mo := range r.Moments {
+		if mo.Dump == nil {
+			continue
+		}
+		for _, th := range mo.Dump.Threads {
+			if th.JVM != nil && th.JVM.Virtual {
+				v[i] += max(th.Weight, 1)
+			}
+		}
+	}
+	return v
 }

@@ -75,3 +75,19 @@ func TestContainerPool(t *testing.T) {
 		}
 	}
 }
+
+// One virtual thread per task is the design: a JDK 25 service whose tasks
+// go from 10 to 2,000 virtual threads under a load (testdata/jvm/
+// jdk25-vthread-ramp, VirtualRamp.java) is no explosion; its tasks' wait
+// is judged as any pool's (they never return: the latch never opens). The
+// platform-thread explosion of the CompletableFuture scenario stays (the
+// control, in TestScenarios).
+func TestVirtualThreadsAreNoExplosion(t *testing.T) {
+	runFixtureCases(t, filepath.Join("..", "testdata", "jvm"), []fixtureCase{
+		{"jdk25-vthread-ramp", []string{"1-before.json", "2-during.json"}, []want{
+			{KindNotRecovered, "java.util.concurrent.ThreadPerTaskExecutor@*", "latch-wait", func(t *testing.T, f Finding) {
+				eq(t, "at during", f.Counts[1], 2000)
+			}},
+		}},
+	})
+}

@@ -10,7 +10,10 @@
 #                             capture-test-lock-holder-0 and -1: the text's addresses cannot
 #                             be matched to the JSON's identity hashes (one class, two locks)
 #
-# Usage: bash testdata/gen/java-live/gen.sh   (~10 s). Needs JDK25_HOME (default
+#   testdata/jvm/jdk25-vthread-ramp/{1-before,2-during}.json: VirtualRamp.java, one virtual
+#   thread per task, 10 tasks, then 2,000 (a load arriving): load, not an explosion
+#
+# Usage: bash testdata/gen/java-live/gen.sh   (~15 s). Needs JDK25_HOME (default
 # /usr/lib/jvm/temurin-25-jdk-amd64) and jcmd on PATH; without them it says so and exits 0.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -44,3 +47,22 @@ take() { # case args...
 }
 take one 5 8 1
 take two 5 12 2
+
+# The ramp: one JVM, a JSON dump after "before", then the load, a JSON dump after "during".
+"$JDK/bin/javac" -d "$work" "$here/VirtualRamp.java"
+mkfifo "$work/ramp.in"
+"$JDK/bin/java" -Xmx128m -cp "$work" VirtualRamp <"$work/ramp.in" >"$work/ramp.out" &
+pid=$!
+pids+=("$pid")
+exec {ramp}>"$work/ramp.in"
+wait_for() { for _ in $(seq 100); do grep -q "$1" "$work/ramp.out" 2>/dev/null && return; sleep 0.1; done; echo "ramp: no $1" >&2; exit 1; }
+out=$repo/testdata/jvm/jdk25-vthread-ramp
+mkdir -p "$out"
+wait_for before
+jcmd "$pid" Thread.dump_to_file -format=json "/tmp/dumpdiff-gen-$pid-1.json" >/dev/null
+mv "/tmp/dumpdiff-gen-$pid-1.json" "$out/1-before.json"
+echo >&$ramp
+wait_for during
+jcmd "$pid" Thread.dump_to_file -format=json "/tmp/dumpdiff-gen-$pid-2.json" >/dev/null
+mv "/tmp/dumpdiff-gen-$pid-2.json" "$out/2-during.json"
+echo "ramp: $(grep -c '"virtual": true' "$out/1-before.json") then $(grep -c '"virtual": true' "$out/2-during.json") virtual threads" >&2
