@@ -205,6 +205,13 @@ func TestLibraryVerdicts(t *testing.T) {
 		{"jvm-jetty-idle", both, nil},
 		{"jvm-executors", both, nil},
 		{"jvm-idle-libs", both, nil},
+		// Every worker of a bounded pool sleeping inside its task (a slow
+		// call simulated) is a pool at work: saturated, and stuck (the same
+		// threads in both dumps); the same pool idle in its loop says nothing.
+		{"jvm-task-sleep", both, []want{{KindStuck, "quote-*", "sleep", nil}, {KindSaturated, "quote-*", "sleep", func(t *testing.T, f Finding) {
+			eq(t, "caused by", f.CausedBy, "stuck quote-* sleep")
+		}}}},
+		{"jvm-task-sleep-idle", both, nil},
 		{"jvm-idle-libs-jdk25", both, nil},
 		{"jvm-jetty-stuck", both, []want{{KindStuck, "qtp1834188994-*", "socket-read", nil}}},
 		{"jvm-common-pool-starved", both, []want{{KindCommonPoolStarved, "ForkJoinPool.commonPool-worker-*", "socket-read", func(t *testing.T, f Finding) {

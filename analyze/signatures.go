@@ -67,6 +67,16 @@ type Signature struct {
 	Within []string
 }
 
+// taskFrames are where an executor's worker runs a task it was given: a
+// stack with one of them under its top is in a task, not in its pool's
+// loop (which waits in getTask, awaitWork, a queue's take).
+var taskFrames = []string{
+	"java.util.concurrent.ThreadPoolExecutor.runWorker", "org.apache.tomcat.util.threads.ThreadPoolExecutor.runWorker",
+	"java.util.concurrent.FutureTask.run", "java.util.concurrent.CompletableFuture$Async",
+	"java.util.concurrent.ForkJoinTask.doExec", "java.util.concurrent.ScheduledThreadPoolExecutor$ScheduledFutureTask.run",
+	"org.eclipse.jetty.util.thread.QueuedThreadPool.runJob", "org.quartz.core.JobRunShell.run", "java.lang.VirtualThread.run",
+}
+
 // semaphoreFrames are the runtime's semaphore waits as a stack shows them:
 // sync's linknamed entries (debug=2 shows them; forks link to them too)
 // and the runtime's own (the proto's frames).
@@ -241,6 +251,16 @@ var signatures = []Signature{
 	// JDK 21+): its lock line tells.
 	{ID: "monitor-blocked", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "monitor", LockKinds: []parse.LockKind{parse.LockWaitingTo},
 		Explain: "blocked entering a synchronized block held by another thread"},
+	// A sleep inside a task an executor runs is the task's work (a slow
+	// call, a retry's back-off), not a thread waiting for work: an idle
+	// worker waits in its pool's loop (getTask, awaitWork), never in a
+	// sleep. So under a worker running a task it is a wait that is not a
+	// rest, and saturated and stuck count it; a thread of its own sleeping
+	// in its loop stays idle (the next row).
+	{ID: "sleep", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "time", Depth: 2,
+		Anchors: []string{"java.lang.Thread.sleep", "java.lang.Thread.sleep0", "java.lang.Thread.sleepNanos*"},
+		Within:  taskFrames,
+		Explain: "in Thread.sleep inside a task: the task is working (a slow call, a back-off), not waiting for work"},
 	{ID: "sleep", Runtime: parse.RuntimeJVM, Category: Idle, Resource: "time", Depth: 2,
 		Anchors: []string{"java.lang.Thread.sleep", "java.lang.Thread.sleep0", "java.lang.Thread.sleepNanos*"},
 		Explain: "in Thread.sleep"},

@@ -184,6 +184,15 @@ func TestSignatures(t *testing.T) {
 			"jdk.internal.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.park",
 			"java.util.concurrent.locks.StampedLock.acquireWrite", "java.util.concurrent.locks.StampedLock.writeLock",
 			"com.example.Cache.put"), "lock-wait", ""},
+		// A sleep inside a task is work (testdata/libs/jvm-task-sleep, JDK
+		// 17); a thread of its own sleeping in its loop is at rest (the same
+		// dump's poller).
+		{"sleep inside a task", parse.RuntimeJVM, thread("TIMED_WAITING",
+			"java.lang.Thread.sleep", "com.example.sleepy.SleepyApp.slowQuote", "java.util.concurrent.Executors$RunnableAdapter.call",
+			"java.util.concurrent.FutureTask.run", "java.util.concurrent.ThreadPoolExecutor.runWorker",
+			"java.util.concurrent.ThreadPoolExecutor$Worker.run", "java.lang.Thread.run"), "sleep", ""},
+		{"sleep in its own loop", parse.RuntimeJVM, thread("TIMED_WAITING",
+			"java.lang.Thread.sleep", "com.example.sleepy.SleepyApp.lambda$main$1", "java.lang.Thread.run"), "sleep", ""},
 		// Tomcat Poller (JDK 17).
 		{"tomcat poller", parse.RuntimeJVM, thread("RUNNABLE",
 			"sun.nio.ch.EPoll.wait", "sun.nio.ch.EPollSelectorImpl.doSelect", "sun.nio.ch.SelectorImpl.lockAndDoSelect",
@@ -427,5 +436,20 @@ func TestGoPool(t *testing.T) {
 		if got != tt.want {
 			t.Errorf("%s: pool %q, want %q", tt.name, got, tt.want)
 		}
+	}
+}
+
+// A sleep inside a task is a wait that is not a rest (saturated and stuck
+// count it); in a thread's own loop it is idle (testdata/libs/jvm-task-sleep).
+func TestSleepInsideATaskIsWork(t *testing.T) {
+	inTask := classify(parse.RuntimeJVM, thread("TIMED_WAITING", "java.lang.Thread.sleep", "com.example.sleepy.SleepyApp.slowQuote",
+		"java.util.concurrent.Executors$RunnableAdapter.call", "java.util.concurrent.FutureTask.run",
+		"java.util.concurrent.ThreadPoolExecutor.runWorker", "java.util.concurrent.ThreadPoolExecutor$Worker.run"))
+	ownLoop := classify(parse.RuntimeJVM, thread("TIMED_WAITING", "java.lang.Thread.sleep", "com.example.sleepy.SleepyApp.lambda$main$1", "java.lang.Thread.run"))
+	if inTask == nil || inTask.Category != Waiting || inTask.Rest {
+		t.Errorf("a sleep inside a task: %+v, want a wait that is not a rest", inTask)
+	}
+	if ownLoop == nil || ownLoop.Category != Idle {
+		t.Errorf("a sleep in its own loop: %+v, want idle", ownLoop)
 	}
 }

@@ -16,6 +16,8 @@
 #   jvm-class-init                           com.example.classinit.ClassInitApp
 #   jvm-common-pool-starved                  com.example.forkjoin.ForkJoinApp
 #   jvm-executors                            com.example.executors.ExecutorsApp
+#   jvm-task-sleep, -idle                    com.example.sleepy.SleepyApp [idle] (a bounded pool
+#                                            whose every worker sleeps inside its task)
 #   jvm-idle-libs, -jdk25, -stuck            com.example.idle.IdleApp [stuck] (Quartz, JMX over
 #                                            RMI, JDWP, java.net.http; -jdk25 on the JDK 25 at
 #                                            JDK25_HOME when there is one)
@@ -42,7 +44,7 @@ JAVA_OPTS=(-Xmx64m -XX:+UseSerialGC)
 J=/usr/share/java
 PG_BIN=/usr/lib/postgresql/15/bin
 ALL_CASES=(jvm-httpclient4-pool jvm-httpclient5-pool jvm-commons-pool2 jvm-netty jvm-rwlock jvm-jetty
-	jvm-redis-pool jvm-jdbc-drivers jvm-class-init jvm-common-pool-starved jvm-executors jvm-idle-libs)
+	jvm-redis-pool jvm-jdbc-drivers jvm-class-init jvm-common-pool-starved jvm-executors jvm-idle-libs jvm-task-sleep)
 
 # The class path of each program: only the jars it uses (Debian's unversioned symlinks).
 CP_JETTY="$J/jetty9-server.jar:$J/jetty9-util.jar:$J/jetty9-http.jar:$J/jetty9-io.jar:$J/servlet-api.jar"
@@ -1136,6 +1138,64 @@ One worker is in a socket read under \`JobRunShell.run\`: busy, not idle, in bot
 others and the rest of the machinery stay idle.
 
 $(command_section jvm-idle-libs-stuck)
+
+## Counts
+
+$(counts_section "$dir")"
+	stop_app
+}
+
+# jvm-task-sleep: a bounded pool whose every worker sleeps inside its task, a request thread
+# on their futures; and the same pool idle in its loop (the control).
+sleepy_specs() {
+	spec 'report-1..4: idle in ThreadPoolExecutor.getTask' 4 '^"report-[1-4]" .*at java\.util\.concurrent\.ThreadPoolExecutor\.getTask\('
+	spec 'poller: sleeping in its own loop (no task)' 1 '^"poller" .*State: TIMED_WAITING \(sleeping\)'
+	spec 'main: parked in Threads.awaitShutdown' 1 "$MAIN_WAITS"
+}
+case_jvm-task-sleep() {
+	local dir=$tmp/out/jvm-task-sleep
+	new_case
+	sleepy_specs
+	spec 'quote-1..10: Thread.sleep inside the task (SleepyApp.slowQuote under FutureTask.run)' 10 '^"quote-([1-9]|10)" .*State: TIMED_WAITING \(sleeping\).*at com\.example\.sleepy\.SleepyApp\.slowQuote\(.*at java\.util\.concurrent\.FutureTask\.run\('
+	spec 'checkout: waiting on a future (FutureTask.get)' 1 '^"checkout" .*at java\.util\.concurrent\.FutureTask\.get\('
+	start_app "" com.example.sleepy.SleepyApp
+	CMDS=("$APP_CMD &")
+	wait_ready
+	take_pair "$dir"
+	publish "$dir" jvm-task-sleep "# jvm-task-sleep
+
+\`com.example.sleepy.SleepyApp\`: a pool of 10 (\`Executors.newFixedThreadPool\`, \`quote-1\`..\`10\`)
+given 30 tasks that each sleep 10 minutes inside the task (\`SleepyApp.slowQuote\` under
+\`FutureTask.run\`: a slow call simulated); 20 wait in its queue, and \`checkout\` waits on their
+futures. Beside it \`report-1\`..\`4\` are idle in their pool's loop and \`poller\`, a thread of its
+own, sleeps between polls.
+
+The right answer: the quote pool is saturated (every worker busy in a task, work queued behind
+them), the request thread waits for it; report and poller are at rest.
+
+$(command_section jvm-task-sleep)
+
+## Counts
+
+$(counts_section "$dir")"
+	stop_app
+
+	dir=$tmp/out/jvm-task-sleep-idle
+	new_case
+	sleepy_specs
+	spec 'quote-1..10: idle in ThreadPoolExecutor.getTask' 10 '^"quote-([1-9]|10)" .*at java\.util\.concurrent\.ThreadPoolExecutor\.getTask\('
+	start_app "" com.example.sleepy.SleepyApp idle
+	CMDS=("$APP_CMD &")
+	wait_ready
+	take_pair "$dir"
+	publish "$dir" jvm-task-sleep-idle "# jvm-task-sleep-idle
+
+\`com.example.sleepy.SleepyApp idle\`: the same pool of 10, its tasks done: every worker idle in
+\`ThreadPoolExecutor.getTask\`; \`report-1\`..\`4\` idle too, \`poller\` sleeping in its own loop.
+
+The right answer: no finding.
+
+$(command_section jvm-task-sleep-idle)
 
 ## Counts
 
