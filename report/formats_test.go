@@ -469,7 +469,7 @@ func TestHandmadeHostile(t *testing.T) {
 func TestHandmadeLead(t *testing.T) {
 	md := render(t, handmade(), Options{Format: FormatMarkdown})
 	for _, want := range []string{
-		"# dumpdiff: critical not-recovered in `http-nio-8080-exec-*` (socket-read via http-client)\n\n- **Root cause** (critical not-recovered): 200 of 200 http-nio-8080-exec-\\* threads in socket-read (http-client) at during-2",
+		"# dumpdiff: critical not-recovered in `http-nio-8080-exec-*` (socket-read via http-client)\n\n- **Root cause** (critical not-recovered): 200 of 200 http-nio-8080-exec-\\* threads in socket-read via http-client at during-2",
 		"- **Recovered:** no: still 200 at after, the last moment.",
 		"- **Numbers:** socket-read via http-client: before 0 → during-1 200 → during-2 200 → after 200 threads; idle 10 → 0 → 0 → 0.",
 		"- **Culprit:** `com.example.shop.UpstreamClient.fetch(UpstreamClient.java:42)`",

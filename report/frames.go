@@ -174,3 +174,26 @@ func threadTitle(t *parse.Thread) string {
 	}
 	return name
 }
+
+// markedStack is a group's stack, one line a frame (lock lines under
+// their frame, as stackLines), with "◀ culprit" and "◀ entry point" after
+// those frames. Control characters are spaces.
+func markedStack(sg StackGroup, rt parse.Runtime) []string {
+	if sg.Stack == nil {
+		return nil
+	}
+	return stackLinesMarked(sg.Stack, rt, func(i int) string {
+		switch {
+		case i == sg.CulpritAt && i == sg.EntryAt:
+			return "  ◀ culprit, entry point"
+		case i == sg.CulpritAt:
+			return "  ◀ culprit"
+		case i == sg.EntryAt:
+			if sg.Probe {
+				return "  ◀ entry point (health check)"
+			}
+			return "  ◀ entry point"
+		}
+		return ""
+	})
+}

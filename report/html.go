@@ -19,7 +19,7 @@ type htmlRenderer struct{}
 
 func (htmlRenderer) one(w io.Writer, r *analyze.Result, opt Options) error {
 	opt = opt.withDefaults()
-	v := newHTMLView(r, opt, "", 1)
+	v := newHTMLView(r, buildDocument(r, opt), "", 1)
 	var b strings.Builder
 	htmlHead(&b, v.plainTitle())
 	fmt.Fprintf(&b, "<h1>%s</h1>\n", v.title())
@@ -54,7 +54,7 @@ func (htmlRenderer) many(w io.Writer, rs []*analyze.Result, opt Options) error {
 		b.WriteString("</tbody></table>\n")
 	}
 	for i, r := range rs {
-		v := newHTMLView(r, opt.withDefaults(), fmt.Sprintf("a%d-", i+1), 2)
+		v := newHTMLView(r, buildDocument(r, opt.withDefaults()), fmt.Sprintf("a%d-", i+1), 2)
 		fmt.Fprintf(&b, "<section class=\"analysis\" id=\"a%d\">\n<h2>%s: %s</h2>\n", i+1, he(title(r)), v.title())
 		v.body(&b)
 		b.WriteString("</section>\n")
@@ -64,18 +64,21 @@ func (htmlRenderer) many(w io.Writer, rs []*analyze.Result, opt Options) error {
 	return err
 }
 
+// htmlView writes a document as HTML.
 type htmlView struct {
-	*rows
-	r     *analyze.Result
-	lead  lead
+	*document
+	r     *analyze.Result // for the SVG charts, which stack a pool's states
 	sx    syntax
 	id    string // prefix of element ids, unique per analysis in a document
 	level int    // heading level of the analysis' title
 }
 
-func newHTMLView(r *analyze.Result, opt Options, id string, level int) *htmlView {
-	rs := buildRows(r, opt)
-	return &htmlView{rows: rs, r: r, lead: leadOf(rs), sx: htmlSyntax(), id: id, level: level}
+func newHTMLView(r *analyze.Result, d *document, id string, level int) *htmlView {
+	v := &htmlView{document: d, r: r, sx: htmlSyntax(), id: id, level: level}
+	v.sx.ref = func(num int, escaped string) string {
+		return fmt.Sprintf(`<a href="#%sfinding-%d">%s</a>`, id, num, escaped)
+	}
+	return v
 }
 
 // hn opens and closes a heading d levels under the analysis' title.
@@ -84,25 +87,26 @@ func (v *htmlView) hn(b *strings.Builder, d int, attrs, inner string) {
 	fmt.Fprintf(b, "<h%d%s>%s</h%d>\n", n, attrs, inner, n)
 }
 
+// plainTitle is the page's <title>: the root finding without how it
+// ended, short enough for a tab.
 func (v *htmlView) plainTitle() string {
 	f := v.lead.root
 	if f == nil {
 		return fmt.Sprintf("dumpdiff: no findings in %s", words.Plural(len(v.moments), "moment"))
 	}
-	return "dumpdiff: " + plainSyntax().findingTitle(f, false)
+	return "dumpdiff: " + findingTitle(f, false).plain()
 }
 
 func (v *htmlView) title() string {
-	f := v.lead.root
-	if f == nil {
+	if v.lead.root == nil {
 		return he(v.noFindingsTitle())
 	}
-	return "dumpdiff: " + v.sx.findingTitle(f, true)
+	return "dumpdiff: " + v.sx.render(v.document.title)
 }
 
 func sevClass(s analyze.Severity) string { return "sev-" + s.String() }
 
-// htmlSyntax is HTML's syntax for the shared pieces: culprits and entry
+// htmlSyntax is HTML's syntax for the inline pieces: culprits and entry
 // points marked, severities in their colour.
 func htmlSyntax() syntax {
 	code := func(class string) func(string) string {
@@ -119,51 +123,29 @@ func htmlSeverity(s analyze.Severity) string {
 }
 
 func (v *htmlView) body(b *strings.Builder) {
-	v.meta(b)
+	fmt.Fprintf(b, "<p class=\"meta\">%s</p>\n", v.sx.render(v.meta))
 	v.leadSection(b)
 	v.findingSection(b)
-	v.hn(b, 1, ` id="`+v.id+`evidence"`, "Evidence")
+	v.hn(b, 1, ` id="`+v.id+`evidence"`, headEvidence)
 	v.momentTable(b)
 	v.poolTable(b)
 	v.stackSection(b)
 	v.warningSection(b)
 }
 
-func (v *htmlView) meta(b *strings.Builder) {
-	s := runtimeName(v.runtime) + " · " + words.Plural(len(v.moments), "moment")
-	if len(v.moments) > 0 {
-		first, last := v.moments[0], v.moments[len(v.moments)-1]
-		s += " (" + first.label
-		if first.time != "" {
-			s += " " + first.time
-		}
-		if len(v.moments) > 1 {
-			s += " → " + last.label
-			if last.delta != "" {
-				s += " " + last.delta
-			}
-		}
-		s += ")"
-	}
-	s += " · " + words.Plural(len(v.findings), "finding")
-	fmt.Fprintf(b, "<p class=\"meta\">%s</p>\n", he(s))
-}
-
 func (v *htmlView) leadSection(b *strings.Builder) {
 	f := v.lead.root
 	if f == nil {
-		fmt.Fprintf(b, "<section class=\"verdict\" id=\"%sverdict\"><p>%s</p></section>\n", v.id,
-			he(v.noFindingSentence()))
+		fmt.Fprintf(b, "<section class=\"verdict\" id=\"%sverdict\"><p>%s</p></section>\n", v.id, he(v.noFinding))
 		return
 	}
 	fmt.Fprintf(b, "<section class=\"verdict %s\" id=\"%sverdict\" aria-label=\"Verdict\">\n<dl>\n", sevClass(f.severity), v.id)
-	ref := func(num int) string { return fmt.Sprintf(`<a href="#%sfinding-%d">%d.</a>`, v.id, num, num) }
-	for _, it := range v.sx.leadItems(v.rows, v.lead, ref) {
-		val := it.value
+	for _, it := range v.verdict {
+		val := v.sx.render(it.value)
 		if it.of != nil {
 			val = v.sx.tag(it.of.severity, it.of.kind) + ": " + val
 		}
-		fmt.Fprintf(b, "<dt>%s</dt><dd>%s</dd>\n", it.key, val)
+		fmt.Fprintf(b, "<dt>%s</dt><dd>%s</dd>\n", he(it.key), val)
 	}
 	b.WriteString("</dl>\n</section>\n")
 }
@@ -172,46 +154,30 @@ func (v *htmlView) findingSection(b *strings.Builder) {
 	if len(v.findings) == 0 {
 		return
 	}
-	v.hn(b, 1, ` id="`+v.id+`findings"`, "Findings")
+	v.hn(b, 1, ` id="`+v.id+`findings"`, headFindings)
 	for i := range v.findings {
 		f := &v.findings[i]
 		fmt.Fprintf(b, "<article class=\"finding %s\" id=\"%sfinding-%d\" data-kind=\"%s\">\n", sevClass(f.severity), v.id, f.num, he(f.kind))
-		v.hn(b, 2, "", fmt.Sprintf("%d. %s", f.num, v.sx.findingTitle(f, false)))
-		if len(f.counts) > 0 {
-			s := fmt.Sprintf("%s %s (%s)", findingCounts(*f, v.unit()), v.unit(), v.momentSpan())
-			if f.recovery.known {
-				s += " · recovered: " + f.recovery.String()
-			}
-			fmt.Fprintf(b, "<p class=\"counts\">%s</p>\n", he(s))
+		v.hn(b, 2, "", fmt.Sprintf("%d. %s", f.num, v.sx.render(f.title)))
+		if f.counts != "" {
+			fmt.Fprintf(b, "<p class=\"counts\">%s</p>\n", he(f.counts))
 		}
 		if f.summary != "" {
 			fmt.Fprintf(b, "<p class=\"summary\">%s.</p>\n", he(strings.TrimSuffix(strings.TrimSpace(f.summary), ".")))
 		}
 		if len(f.series) > 0 {
 			b.WriteString("<figure class=\"chart\">")
-			svgChart(b, v.r, v.rows, f, v.id)
+			svgChart(b, v.r, v.rows, f.findingRow, v.id)
 			b.WriteString("</figure>\n")
 		}
-		var items []string
-		if f.frame != "" {
-			items = append(items, "Top frame <code>"+he(f.frame)+"</code>")
-		}
-		if f.culprit != "" {
-			items = append(items, `Culprit <code class="culprit">`+he(f.culprit)+`</code>`)
-		}
-		if len(f.groups) > 0 {
-			items = append(items, "Identical stacks at "+he(v.label(f.at))+": "+v.sx.groups(f.groups))
-		}
-		if ev := v.sx.evidence(f.evidence); ev != "" {
-			items = append(items, "Seen: "+ev)
-		}
-		if f.causedByNum > 0 {
-			items = append(items, fmt.Sprintf(`Follows from <a href="#%sfinding-%d">finding %d</a>.`, v.id, f.causedByNum, f.causedByNum))
-		}
-		if len(items) > 0 {
+		if len(f.facts) > 0 {
 			b.WriteString("<ul class=\"facts\">\n")
-			for _, it := range items {
-				fmt.Fprintf(b, "<li>%s</li>\n", it)
+			for _, it := range f.facts {
+				sep := ": "
+				if it.phrase {
+					sep = " "
+				}
+				fmt.Fprintf(b, "<li>%s%s%s</li>\n", he(it.key), sep, v.sx.render(it.value))
 			}
 			b.WriteString("</ul>\n")
 		}
@@ -223,21 +189,11 @@ func (v *htmlView) momentTable(b *strings.Builder) {
 	if len(v.moments) == 0 {
 		return
 	}
-	v.hn(b, 2, "", "Moments")
+	v.hn(b, 2, "", headMoments)
 	fmt.Fprintf(b, "<table class=\"moments\"><thead><tr><th>Moment</th><th>File</th><th>Format</th><th>Time</th><th class=\"n\">%s</th><th class=\"n\">Skipped lines</th></tr></thead><tbody>\n",
 		he(capitalize(v.unit())))
 	for _, mo := range v.moments {
-		label := mo.label
-		if mo.target != "" {
-			label += " (" + mo.target + ")"
-		}
-		tm := mo.time
-		if tm == "" {
-			tm = "not in dump"
-		}
-		if mo.delta != "" {
-			tm += " (" + mo.delta + ")"
-		}
+		label, tm := momentCells(mo)
 		fmt.Fprintf(b, "<tr><td>%s</td><td><code>%s</code></td><td>%s</td><td>%s</td><td class=\"n\">%d</td><td class=\"n\">%d</td></tr>\n",
 			he(label), he(mo.file), he(string(mo.format)), he(tm), mo.threads, mo.skipped)
 	}
@@ -257,50 +213,40 @@ func (v *htmlView) poolTable(b *strings.Builder) {
 	if len(v.moments) == 0 {
 		return
 	}
-	v.hn(b, 2, "", "Pools, states and moments")
-	b.WriteString(`<table class="pools"><thead><tr><th>Pool / state</th>`)
+	v.hn(b, 2, "", headPools)
+	fmt.Fprintf(b, `<table class="pools"><thead><tr><th>%s</th>`, he(headPoolCol))
 	for _, mo := range v.moments {
 		fmt.Fprintf(b, `<th class="n" title="%s">%s</th>`, he(mo.label), he(truncateMiddle(mo.label, 14)))
 	}
-	b.WriteString("<th class=\"n\">Change</th></tr></thead><tbody>\n")
-	for _, p := range v.pools {
-		cls := "pool"
-		name := "<code>" + he(p.name) + "</code>"
-		if p.flagged {
-			cls += " flagged " + sevClass(p.severity)
-			name += fmt.Sprintf(` <span class="sev %s">%s</span>`, sevClass(p.severity), he(p.severity.String()))
-		}
-		fmt.Fprintf(b, `<tr class="%s"><td>%s</td>`, cls, name)
-		htmlCounts(b, p.counts)
-		b.WriteString("</tr>\n")
-		for _, s := range p.states {
-			cls := "state"
-			if s.flagged {
+	fmt.Fprintf(b, "<th class=\"n\">%s</th></tr></thead><tbody>\n", he(headChange))
+	for _, l := range v.tableLines {
+		var cls, name string
+		switch l.kind {
+		case linePool:
+			cls, name = "pool", "<code>"+he(l.name)+"</code>"
+			if l.flagged {
+				cls += " flagged " + sevClass(l.severity)
+				name += fmt.Sprintf(` <span class="sev %s">%s</span>`, sevClass(l.severity), he(l.severity.String()))
+			}
+		case lineState:
+			cls, name = "state", fmt.Sprintf(`↳ %s <span class="muted">%s</span>`, he(l.name), he(string(l.category)))
+			if l.flagged {
 				cls += " flagged"
 			}
-			fmt.Fprintf(b, `<tr class="%s"><td>↳ %s <span class="muted">%s</span></td>`, cls, he(stateName(s.state, s.via)), he(string(s.category)))
-			htmlCounts(b, s.counts)
-			b.WriteString("</tr>\n")
+		case lineMoreStates:
+			cls, name = "state", "↳ "+he(l.name)
+		case lineMorePools:
+			cls, name = "pool", he(l.name)
+		case lineInternal:
+			cls, name = "pool internal", he(l.name)
+		case lineTotal:
+			cls, name = "total", he(l.name)
 		}
-		if s := p.moreStates; s != nil {
-			fmt.Fprintf(b, `<tr class="state"><td>↳ … %s</td>`, he(words.Plural(s.folded, "more state")))
-			htmlCounts(b, s.counts)
-			b.WriteString("</tr>\n")
-		}
-	}
-	if p := v.more; p != nil {
-		fmt.Fprintf(b, `<tr class="pool"><td>… %s</td>`, he(words.Plural(p.folded, "more pool")))
-		htmlCounts(b, p.counts)
+		fmt.Fprintf(b, `<tr class="%s"><td>%s</td>`, cls, name)
+		htmlCounts(b, l.counts)
 		b.WriteString("</tr>\n")
 	}
-	if p := v.internal; p != nil {
-		fmt.Fprintf(b, `<tr class="pool internal"><td>%s</td>`, he(fmt.Sprintf("%s (%s)", p.name, words.Plural(p.folded, "pool"))))
-		htmlCounts(b, p.counts)
-		b.WriteString("</tr>\n")
-	}
-	b.WriteString(`<tr class="total"><td>total</td>`)
-	htmlCounts(b, v.totals)
-	b.WriteString("</tr>\n</tbody></table>\n")
+	b.WriteString("</tbody></table>\n")
 }
 
 // maxHTMLGroups and maxHTMLThreads cap what a state shows: its largest
@@ -365,12 +311,12 @@ func (v *htmlView) stateBlock(b *strings.Builder, p poolRow, s stateRow) {
 		}
 		search := strings.ToLower(strings.Join(sg.Samples, " ") + " " + stackSearch(sg.Stack))
 		fmt.Fprintf(b, `<details class="group" data-search="%s"><summary><b>%s</b> · %s`, he(search), he(words.Plural(sg.Count, one)), he(groupOrdinal(i, len(s.groups))))
-		if l := sg.labelWith(v.sx); l != "" {
-			b.WriteString(" · " + l)
+		if l := sg.label(); len(l) > 0 {
+			b.WriteString(" · " + v.sx.render(l))
 		}
 		b.WriteString("</summary>\n")
 		if len(sg.Samples) > 0 {
-			fmt.Fprintf(b, "<p class=\"samples\">%s: %s</p>\n", he(capitalize(v.unit())), v.sx.sampleList(sg.Samples, sg.Count, len(sg.Samples)))
+			fmt.Fprintf(b, "<p class=\"samples\">%s: %s</p>\n", he(capitalize(v.unit())), v.sx.render(sampleList(sg.Samples, sg.Count, len(sg.Samples))))
 		}
 		v.stack(b, sg)
 		b.WriteString("</details>\n")
@@ -498,7 +444,7 @@ func (v *htmlView) warningSection(b *strings.Builder) {
 	if len(v.warnings) == 0 {
 		return
 	}
-	v.hn(b, 1, ` id="`+v.id+`warnings"`, "Warnings")
+	v.hn(b, 1, ` id="`+v.id+`warnings"`, headWarnings)
 	b.WriteString("<ul class=\"warnings\">\n")
 	for _, w := range v.warnings {
 		fmt.Fprintf(b, "<li>%s</li>\n", he(w))

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/dumpdiff/dumpdiff/analyze"
-	"github.com/dumpdiff/dumpdiff/internal/words"
 )
 
 // jiraRenderer is Jira wiki markup: headings h1.–h6., ||header|| tables,
@@ -19,7 +18,7 @@ type jiraRenderer struct{}
 func (jiraRenderer) one(w io.Writer, r *analyze.Result, opt Options) error {
 	opt = opt.withDefaults()
 	bw := bufio.NewWriter(w)
-	j := newJiraView(bw, r, opt, 1)
+	j := newJiraView(bw, buildDocument(r, opt), 1)
 	j.p("h1. %s\n\n", j.title())
 	j.body()
 	return bw.Flush()
@@ -48,24 +47,23 @@ func (jiraRenderer) many(w io.Writer, rs []*analyze.Result, opt Options) error {
 		fmt.Fprintf(bw, "h1. dumpdiff: %d analyses\n\n", len(rs))
 	}
 	for _, r := range rs {
-		j := newJiraView(bw, r, opt, 2)
+		j := newJiraView(bw, buildDocument(r, opt.withDefaults()), 2)
 		j.p("h2. %s\n\n", jiraText(title(r)))
 		j.body()
 	}
 	return bw.Flush()
 }
 
+// jiraView writes a document in Jira wiki markup.
 type jiraView struct {
-	*rows
-	lead  lead
-	sx    syntax
-	bw    *bufio.Writer
-	level int
+	*document
+	sx, coloured syntax // coloured writes severities in their colour (headings, the verdict)
+	bw           *bufio.Writer
+	level        int
 }
 
-func newJiraView(bw *bufio.Writer, r *analyze.Result, opt Options, level int) *jiraView {
-	rs := buildRows(r, opt)
-	return &jiraView{rows: rs, lead: leadOf(rs), sx: jiraSyntax(false), bw: bw, level: level}
+func newJiraView(bw *bufio.Writer, d *document, level int) *jiraView {
+	return &jiraView{document: d, sx: jiraSyntax(false), coloured: jiraSyntax(true), bw: bw, level: level}
 }
 
 func (j *jiraView) p(format string, args ...any) { fmt.Fprintf(j.bw, format, args...) }
@@ -87,14 +85,13 @@ func jiraSeverity(s analyze.Severity) string {
 }
 
 func (j *jiraView) title() string {
-	f := j.lead.root
-	if f == nil {
+	if j.lead.root == nil {
 		return j.noFindingsTitle()
 	}
-	return "dumpdiff: " + j.sx.findingTitle(f, true)
+	return "dumpdiff: " + j.sx.render(j.document.title)
 }
 
-// jiraSyntax is Jira's syntax for the shared pieces; coloured makes the
+// jiraSyntax is Jira's syntax for the inline pieces; coloured makes the
 // severity a {color} span, for headings.
 func jiraSyntax(coloured bool) syntax {
 	sev := func(s analyze.Severity) string { return s.String() }
@@ -109,28 +106,37 @@ func jiraSyntax(coloured bool) syntax {
 func (j *jiraView) body() {
 	j.leadSection()
 	j.findingSection()
-	j.h(1, "Evidence")
+	j.h(1, headEvidence)
 	j.momentTable()
 	j.poolTable()
 	j.stackSection()
 	j.warningSection()
 }
 
+// facts writes a list of facts; tag writes the severity and kind a root
+// cause or consequence names.
+func (j *jiraView) facts(fs []fact, tag func(analyze.Severity, string) string) {
+	for _, it := range fs {
+		key := jiraText(it.key)
+		switch {
+		case it.of != nil:
+			j.p("* *%s* (%s): %s\n", key, tag(it.of.severity, it.of.kind), j.sx.render(it.value))
+		case it.phrase:
+			j.p("* *%s* %s\n", key, j.sx.render(it.value))
+		default:
+			j.p("* *%s:* %s\n", key, j.sx.render(it.value))
+		}
+	}
+}
+
 func (j *jiraView) leadSection() {
 	f := j.lead.root
 	if f == nil {
-		j.p("%s\n\n", jiraText(j.noFindingSentence()))
+		j.p("%s\n\n", jiraText(j.noFinding))
 		return
 	}
 	j.p("{panel:title=Verdict|borderColor=%s}\n", severityColors[f.severity])
-	tag := jiraSyntax(true).tag // the verdict's severities in colour
-	for _, it := range j.sx.leadItems(j.rows, j.lead, numberRef) {
-		if it.of != nil {
-			j.p("* *%s* (%s): %s\n", it.key, tag(it.of.severity, it.of.kind), it.value)
-		} else {
-			j.p("* *%s:* %s\n", it.key, it.value)
-		}
-	}
+	j.facts(j.verdict, j.coloured.tag) // the verdict's severities in colour
 	j.p("{panel}\n\n")
 }
 
@@ -138,97 +144,48 @@ func (j *jiraView) findingSection() {
 	if len(j.findings) == 0 {
 		return
 	}
-	j.h(1, "Findings")
-	charted := map[string]int{}
+	j.h(1, headFindings)
 	for i := range j.findings {
 		f := &j.findings[i]
-		j.h(2, fmt.Sprintf("%d. %s", f.num, jiraSyntax(true).findingTitle(f, false)))
-		if len(f.counts) > 0 {
-			s := fmt.Sprintf("%s %s (%s)", findingCounts(*f, j.unit()), j.unit(), j.momentSpan())
-			if f.recovery.known {
-				s += " · recovered: " + f.recovery.String()
-			}
-			j.p("%s\n\n", jiraText(s))
+		j.h(2, fmt.Sprintf("%d. %s", f.num, j.coloured.render(f.title)))
+		if f.counts != "" {
+			j.p("%s\n\n", jiraText(f.counts))
 		}
 		if f.summary != "" {
 			j.p("%s\n\n", jiraText(strings.TrimSpace(f.summary)))
 		}
 		if len(f.series) > 0 {
-			sig := seriesSignature(f.series)
-			if k, ok := charted[sig]; ok {
-				j.p("%s\n\n", jiraText(fmt.Sprintf("Chart: the same as finding %d's.", k)))
+			if f.sameChart > 0 {
+				j.p("%s\n\n", jiraText(fmt.Sprintf(sameChartFmt, f.sameChart)))
 			} else {
-				charted[sig] = f.num
 				j.p("{noformat}\n%s\n{noformat}\n\n", strings.Join(jiraNoformat(sparkRows(j.rows, f.series)), "\n"))
 			}
 		}
-		var items []string
-		if f.frame != "" || f.culprit != "" {
-			var parts []string
-			if f.frame != "" {
-				parts = append(parts, "*Top frame:* "+jiraCode(f.frame))
-			}
-			if f.culprit != "" {
-				parts = append(parts, "*culprit:* "+jiraCode(f.culprit))
-			}
-			items = append(items, strings.Join(parts, " · "))
-		}
-		if len(f.groups) > 0 {
-			items = append(items, "*Identical stacks at "+jiraText(j.label(f.at))+":* "+j.sx.groups(f.groups))
-		}
-		if ev := j.sx.evidence(f.evidence); ev != "" {
-			items = append(items, "*Seen:* "+ev)
-		}
-		if f.causedByNum > 0 {
-			items = append(items, fmt.Sprintf("*Follows from* finding %d.", f.causedByNum))
-		}
-		for _, it := range items {
-			j.p("* %s\n", it)
-		}
-		if len(items) > 0 {
+		j.facts(f.facts, j.sx.tag)
+		if len(f.facts) > 0 {
 			j.p("\n")
 		}
 	}
-}
-
-// sparkRows are the chart without a chart: the moments, then one row per
-// series with its sparkline and counts.
-func sparkRows(rs *rows, ss []series) []string {
-	top := seriesTop(ss)
-	nameW := 0
-	for _, s := range ss {
-		nameW = max(nameW, cells(s.name))
-	}
-	var labels []string
-	for _, m := range rs.moments {
-		labels = append(labels, m.label)
-	}
-	out := []string{padRight("", nameW) + "  " + strings.Join(labels, " → ")}
-	for _, s := range ss {
-		out = append(out, padRight(oneLine(s.name), nameW)+"  "+sparkline(s.counts, top)+"  "+arrowCounts(s.counts))
-	}
-	return out
 }
 
 func (j *jiraView) momentTable() {
 	if len(j.moments) == 0 {
 		return
 	}
-	j.h(2, "Moments")
-	j.p("||Moment||File||Time||%s||\n", capitalize(j.unit()))
+	j.h(2, headMoments)
+	skipped := j.anySkipped()
+	j.p("||Moment||File||Time||%s||", capitalize(j.unit()))
+	if skipped {
+		j.p("Skipped lines||")
+	}
+	j.p("\n")
 	for _, mo := range j.moments {
-		label := mo.label
-		if mo.target != "" {
-			label += " (" + mo.target + ")"
+		label, tm := momentCells(mo)
+		j.p("|%s|%s|%s|%d|", jiraCell(jiraText(label)), jiraCell(jiraCode(mo.file)), jiraText(tm), mo.threads)
+		if skipped {
+			j.p("%d|", mo.skipped)
 		}
-		tm := mo.time
-		if tm == "" {
-			tm = "not in dump"
-		}
-		if mo.delta != "" {
-			tm += " (" + mo.delta + ")"
-		}
-		j.p("|%s|%s|%s|%d|\n", jiraCell(jiraText(label)), jiraCell(jiraCode(mo.file)), jiraText(tm), mo.threads)
+		j.p("\n")
 	}
 	j.p("\n")
 }
@@ -245,39 +202,35 @@ func (j *jiraView) poolTable() {
 	if len(j.moments) == 0 {
 		return
 	}
-	j.h(2, "Pools and states")
-	head := []string{"Pool / state"}
+	j.h(2, headPools)
+	head := []string{headPoolCol}
 	for _, mo := range j.moments {
 		head = append(head, jiraCell(jiraText(mo.label)))
 	}
-	j.p("||%s||\n", strings.Join(append(head, "Change"), "||"))
-	row := func(name string, c []int) {
-		j.p("|%s|\n", strings.Join(append([]string{jiraCell(name)}, jiraCounts(c)...), "|"))
-	}
-	for _, p := range j.pools {
-		name := jiraCode(p.name)
-		if p.flagged {
-			name = "*" + name + "* " + jiraText("("+p.severity.String()+")")
-		}
-		row(name, p.counts)
-		for _, s := range p.states {
-			st := jiraText(stateName(s.state, s.via))
-			if s.flagged {
-				st = "*" + st + "*"
+	j.p("||%s||\n", strings.Join(append(head, headChange), "||"))
+	for _, l := range j.tableLines {
+		var name string
+		switch l.kind {
+		case linePool:
+			name = jiraCode(l.name)
+			if l.flagged {
+				name = "*" + name + "* " + jiraText("("+l.severity.String()+")")
 			}
-			row("↳ "+st, s.counts)
+		case lineState:
+			name = jiraText(l.name)
+			if l.flagged {
+				name = "*" + name + "*"
+			}
+			name = "↳ " + name
+		case lineMoreStates:
+			name = "↳ " + jiraText(l.name)
+		case lineMorePools, lineInternal:
+			name = jiraText(l.name)
+		case lineTotal:
+			name = "*" + l.name + "*"
 		}
-		if s := p.moreStates; s != nil {
-			row("↳ "+jiraText("… "+words.Plural(s.folded, "more state")), s.counts)
-		}
+		j.p("|%s|\n", strings.Join(append([]string{jiraCell(name)}, jiraCounts(l.counts)...), "|"))
 	}
-	if p := j.more; p != nil {
-		row(jiraText("… "+words.Plural(p.folded, "more pool")), p.counts)
-	}
-	if p := j.internal; p != nil {
-		row(jiraText(fmt.Sprintf("%s (%s)", p.name, words.Plural(p.folded, "pool"))), p.counts)
-	}
-	row("*total*", j.totals)
 	j.p("\n")
 }
 
@@ -285,21 +238,20 @@ func (j *jiraView) poolTable() {
 // a panel: its threads, then its stack in {noformat}, culprit and entry
 // point marked.
 func (j *jiraView) stackSection() {
-	for k, st := range j.ticketStacks() {
+	for k, st := range j.stacks {
 		if k == 0 {
-			j.h(2, "Stacks")
+			j.h(2, headStacks)
 		}
-		s := st.state
-		for i, sg := range s.groups[:min(maxStackGroups, len(s.groups))] {
-			j.p("{panel:title=%s|borderStyle=dashed}\n", jiraParam(j.groupHeading(s, i)))
-			j.p("%s %s\n", jiraText("Pool:"), jiraCode(st.pool.name))
-			if len(sg.Samples) > 0 {
-				j.p("%s: %s\n", capitalize(j.unit()), j.sx.sampleList(sg.Samples, sg.Count, len(sg.Samples)))
+		for _, g := range st.groups {
+			j.p("{panel:title=%s|borderStyle=dashed}\n", jiraParam(g.heading))
+			j.p("%s %s\n", jiraText("Pool:"), jiraCode(st.pool))
+			if len(g.samples) > 0 {
+				j.p("%s: %s\n", capitalize(j.unit()), j.sx.render(g.samples))
 			}
-			j.p("{noformat}\n%s\n{noformat}\n{panel}\n\n", strings.Join(jiraNoformat(markedStack(sg, j.runtime)), "\n"))
+			j.p("{noformat}\n%s\n{noformat}\n{panel}\n\n", strings.Join(jiraNoformat(g.lines), "\n"))
 		}
-		if more := j.moreGroups(s, maxStackGroups); more != "" {
-			j.p("%s\n\n", jiraText(more))
+		if st.more != "" {
+			j.p("%s\n\n", jiraText(st.more))
 		}
 	}
 }
@@ -308,7 +260,7 @@ func (j *jiraView) warningSection() {
 	if len(j.warnings) == 0 {
 		return
 	}
-	j.h(1, "Warnings")
+	j.h(1, headWarnings)
 	for _, w := range j.warnings {
 		j.p("* %s\n", jiraText(w))
 	}

@@ -4,10 +4,12 @@
 // functions of the analysis and the options: they only read the Result and
 // write to w.
 //
-// Every view but JSON shows the same rows (rows.go), computed once per call,
-// and leads with the same verdict (verdict.go); they differ in syntax. The
-// JSON view has its own versioned protocol types (json.go, documented in
-// SCHEMA.md).
+// Every view but JSON shows the same rows (rows.go), computed once per call.
+// The ticket formats write one document built from them (document.go: the
+// verdict's facts, the findings with their numbers and facts, the tables,
+// the stacks), each through a small writer with its own escaper; they
+// differ in syntax, never in words. The JSON view has its own versioned
+// protocol types (json.go, documented in SCHEMA.md).
 package report
 
 import (

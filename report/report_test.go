@@ -421,7 +421,7 @@ func TestHandmadeProperties(t *testing.T) {
 func TestHandmadeText(t *testing.T) {
 	out := render(t, handmade(), Options{Format: "text"})
 	order := []string{"VERDICT", "CRITICAL  not-recovered", "UpstreamClient.fetch(UpstreamClient.java:42)",
-		"seen: during-1 200 (http-nio-8080-exec-1", "WARNING   growing", "POOLS", "! http-nio-8080-exec-*",
+		"Seen: during-1 200 (http-nio-8080-exec-1", "WARNING   growing", "POOLS", "! http-nio-8080-exec-*",
 		"! socket-read via http-client", "JVM internal (2 pools)", "total", "WARNINGS", "3 lines skipped"}
 	rest := out
 	for _, s := range order {

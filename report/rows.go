@@ -264,17 +264,6 @@ func (rs *rows) label(i int) string {
 	return fmt.Sprintf("#%d", i+1)
 }
 
-// internalName names the folded row of runtime-internal pools.
-func internalName(rt parse.Runtime) string {
-	switch rt {
-	case parse.RuntimeGo:
-		return "Go runtime"
-	case parse.RuntimeJVM:
-		return "JVM internal"
-	}
-	return "runtime internal"
-}
-
 func momentRows(ms []analyze.Moment) []momentRow {
 	out := make([]momentRow, len(ms))
 	var first time.Time
@@ -427,14 +416,6 @@ func change(c []int) string {
 	return fmt.Sprint(d)
 }
 
-// stateName is a state with what it waits on: "socket-read via http-client".
-func stateName(state, via string) string {
-	if via == "" {
-		return state
-	}
-	return state + " via " + via
-}
-
 // arrowCounts prints counts as "10 → 200 → 200".
 func arrowCounts(c []int) string {
 	s := ""
@@ -445,11 +426,4 @@ func arrowCounts(c []int) string {
 		s += fmt.Sprint(v)
 	}
 	return s
-}
-
-// findingCounts prints a finding's numbers: the threads concerned per
-// moment (for an explosion, those of the pool that grew most, as
-// Finding.Counts holds since schema 2; the sentence gives the process's).
-func findingCounts(f findingRow, unit string) string {
-	return arrowCounts(f.counts)
 }

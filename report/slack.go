@@ -21,8 +21,7 @@ const slackMaxChars = 3000
 
 func (slackRenderer) one(w io.Writer, r *analyze.Result, opt Options) error {
 	opt = opt.withDefaults()
-	rs := buildRows(r, opt)
-	return writeSlack(w, slackLines(rs, ""))
+	return writeSlack(w, slackLines(buildDocument(r, opt)))
 }
 
 // many writes one post: a line per analysis (target) with its verdict.
@@ -34,15 +33,14 @@ func (slackRenderer) many(w io.Writer, rs []*analyze.Result, opt Options) error 
 		lines = append(lines, fmt.Sprintf("*dumpdiff: %d analyses*", len(rs)))
 	}
 	for _, r := range rs {
-		rows := buildRows(r, opt.withDefaults())
-		l := leadOf(rows)
+		d := buildDocument(r, opt.withDefaults())
 		what := slackText(title(r)) + ": "
-		if l.root == nil {
+		if d.lead.root == nil {
 			what += "no finding"
 		} else {
-			what += slackSyntax().findingTitle(l.root, true)
-			if l.root.culprit != "" {
-				what += " · culprit " + slackCode(l.root.culprit)
+			what += slackSyntax().render(d.title)
+			if d.lead.root.culprit != "" {
+				what += " · culprit " + slackCode(d.lead.root.culprit)
 			}
 		}
 		lines = append(lines, "• "+what)
@@ -86,83 +84,66 @@ func slackSyntax() syntax {
 		}}
 }
 
-// slackLines are the message: the title, then the lead as bullets, then
-// where it comes from.
-func slackLines(rs *rows, prefix string) []string {
-	l := leadOf(rs)
+// slackLines are the message: the title, the lead's facts as bullets
+// (with the identical stacks of the root cause, from its finding), the
+// first warning, then where it comes from.
+func slackLines(d *document) []string {
 	sx := slackSyntax()
-	rt := runtimeName(rs.runtime)
 	var out []string
-	if l.root == nil {
-		out = append(out, fmt.Sprintf("%s*dumpdiff: no findings* in %s of a %s process", prefix, words.Plural(len(rs.moments), "moment"), rt))
+	if d.lead.root == nil {
+		out = append(out, fmt.Sprintf("*dumpdiff: no findings* in %s of a %s process", words.Plural(len(d.moments), "moment"), runtimeName(d.runtime)))
 	} else {
-		f := l.root
-		out = append(out, prefix+"*dumpdiff:* "+sx.findingTitle(f, true))
-		out = append(out, "• *Root cause:* "+slackText(f.head))
-		for i, c := range l.consequences {
-			if i == 2 {
-				out = append(out, "• *Also caused:* "+words.Plural(len(l.consequences)-2, "more finding"))
-				break
+		out = append(out, "*dumpdiff:* "+sx.render(d.title))
+		// The root's identical stacks, as its finding says them, before
+		// the other root causes.
+		var fs []fact
+		for _, it := range d.verdict {
+			if it.key == "Also" {
+				fs = append(fs, d.rootStacks()...)
 			}
-			out = append(out, "• *Consequence:* "+sx.findingTitle(c, false)+": "+slackText(c.head))
+			fs = append(fs, it)
 		}
-		out = append(out, "• *Recovered:* "+slackText(f.recovery.String()))
-		if n := sx.numbers(rs, f); n != "" {
-			out = append(out, "• *Numbers:* "+n)
+		if len(fs) == len(d.verdict) {
+			fs = append(fs, d.rootStacks()...)
 		}
-		if f.culprit != "" {
-			out = append(out, "• *Culprit:* "+slackCode(f.culprit))
-		}
-		if e := sx.entryList(f.entries); e != "" {
-			out = append(out, "• *Entry points:* "+e)
-		}
-		if len(f.groups) > 1 {
-			var gs []string
-			for i, sg := range f.groups {
-				if i == 3 {
-					gs = append(gs, fmt.Sprintf("%d more", len(f.groups)-3))
-					break
-				}
-				s := fmt.Sprint(sg.Count)
-				if l := sg.labelWith(sx); l != "" {
-					s += " " + l
-				}
-				gs = append(gs, s)
+		for _, it := range fs {
+			key := slackEntities(it.key)
+			switch {
+			case it.of != nil:
+				// The severity and kind in words: the emoji is the title's.
+				out = append(out, fmt.Sprintf("• *%s* (%s %s): %s", key, it.of.severity, slackEntities(it.of.kind), sx.render(it.value)))
+			case it.phrase:
+				out = append(out, fmt.Sprintf("• *%s* %s", key, sx.render(it.value)))
+			default:
+				out = append(out, fmt.Sprintf("• *%s:* %s", key, sx.render(it.value)))
 			}
-			out = append(out, "• *Identical stacks:* "+strings.Join(gs, " · "))
-		}
-		for i, o := range l.others {
-			if i == 3 {
-				out = append(out, "• *Also:* "+words.Plural(len(l.others)-3, "more finding"))
-				break
-			}
-			out = append(out, "• *Also:* "+sx.findingTitle(o, true))
 		}
 	}
 	// Warnings say what the numbers above cannot show (a dump that hides
 	// virtual threads, lines skipped): the first in full, the rest counted.
-	for i, w := range rs.warnings {
+	for i, w := range d.warnings {
 		if i == 1 {
-			out = append(out, "• *Warnings:* "+words.Plural(len(rs.warnings)-1, "more")+" in the full report")
+			out = append(out, "• *Warnings:* "+words.Plural(len(d.warnings)-1, "more")+" in the full report")
 			break
 		}
 		out = append(out, "• *Warning:* "+slackText(w))
 	}
-	src := fmt.Sprintf("_%s · %s", rt, words.Plural(len(rs.moments), "moment"))
-	if len(rs.moments) > 0 {
-		first, last := rs.moments[0], rs.moments[len(rs.moments)-1]
-		src += " (" + slackText(first.label)
-		if first.time != "" {
-			src += " " + first.time
+	return append(out, "_"+sx.render(d.meta)+" · the full report: dumpdiff --format html_")
+}
+
+// rootStacks is the root finding's "Identical stacks at ..." fact when it
+// has more than one group (one group says nothing a one-post message
+// needs); nil otherwise.
+func (d *document) rootStacks() []fact {
+	for _, fb := range d.findings {
+		if fb.findingRow != d.lead.root || len(fb.groups) < 2 {
+			continue
 		}
-		if len(rs.moments) > 1 {
-			src += " → " + slackText(last.label)
-			if last.delta != "" {
-				src += " " + last.delta
+		for _, it := range fb.facts {
+			if strings.HasPrefix(it.key, "Identical stacks") {
+				return []fact{it}
 			}
 		}
-		src += ")"
 	}
-	src += " · " + words.Plural(len(rs.findings), "finding") + " · the full report: dumpdiff --format html_"
-	return append(out, src)
+	return nil
 }

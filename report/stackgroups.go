@@ -124,29 +124,31 @@ func firstDifference(a, b *parse.Thread) (string, int) {
 // shortened: "at OrderRepository.recentOrderSummary:23 from
 // OrderServlet.doGet:22", "at HealthServlet.doGet:26 (health check)". ""
 // when nothing tells it apart (a group with no application frame).
-func (sg StackGroup) Label() string { return sg.labelWith(plainSyntax()) }
+func (sg StackGroup) Label() string { return sg.label().plain() }
 
-// labelWith is Label in a format's syntax: each frame, entry and function
-// as its inline code, the health check as it marks one.
-func (sg StackGroup) labelWith(sx syntax) string {
-	var parts []string
+// label is Label as inline text: each frame, entry and function as its
+// inline code, the health check as a format marks one.
+func (sg StackGroup) label() inline {
+	var out inline
 	if sg.Culprit != "" {
-		parts = append(parts, "at "+sx.culprit(ShortFrame(sg.Culprit)))
+		out = append(out, txt("at "), culprit(ShortFrame(sg.Culprit)))
 	}
 	if sg.Entry != "" && sg.Entry != sg.Culprit {
-		parts = append(parts, "from "+sx.entry(shortEntry(sg.Entry)))
+		if len(out) > 0 {
+			out = append(out, txt(" "))
+		}
+		out = append(out, txt("from "), entry(shortEntry(sg.Entry)))
 	}
-	s := strings.Join(parts, " ")
 	if sg.Probe {
-		s += sx.probe
+		out = append(out, probe())
 	}
 	if sg.Differs != "" {
-		if s != "" {
-			s += ", "
+		if len(out) > 0 {
+			out = append(out, txt(", "))
 		}
-		s += "differs at " + sx.code(shortDiffers(sg.Differs))
+		out = append(out, txt("differs at "), code(shortDiffers(sg.Differs)))
 	}
-	return strings.TrimSpace(s)
+	return out
 }
 
 // shortEntry shortens an entry point, creator included:

@@ -80,14 +80,9 @@ func sentenceMoment(r *analyze.Result, i int) string {
 	return l
 }
 
-// stateText names a state for sentences: "in socket-read (jdbc org.postgresql)".
-func stateText(state, via string) string {
-	s := "in " + state
-	if via != "" {
-		s += " (" + via + ")"
-	}
-	return s
-}
+// stateText names a state for sentences: "in socket-read via jdbc org.postgresql",
+// in the words of every view (stateName).
+func stateText(state, via string) string { return "in " + stateName(state, via) }
 
 func (s *sentences) series(c []int) string {
 	parts := make([]string, len(c))

@@ -198,7 +198,7 @@ func (t *textView) verdictSection() {
 			head += " · " + stateName(f.state, f.via)
 		}
 		if len(f.counts) > 0 {
-			head += " · " + findingCounts(f, t.unit())
+			head += " · " + arrowCounts(f.counts)
 		}
 		prefix := indent + padRight(sev, sevW) + "  "
 		hl := wrap(head, t.width, prefix, body)
@@ -218,7 +218,7 @@ func (t *textView) verdictSection() {
 			t.add(wrap(strings.Join(parts, " · "), t.width, body, body+"  ")...)
 		}
 		if len(f.evidence) > 0 {
-			for _, l := range wrap("seen: "+plainSyntax().evidence(f.evidence), t.width, body, body+"  ") {
+			for _, l := range wrap("Seen: "+evidence(f.evidence).plain(), t.width, body, body+"  ") {
 				t.add(t.st.Dim(l))
 			}
 		}

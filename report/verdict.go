@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/dumpdiff/dumpdiff/analyze"
-	"github.com/dumpdiff/dumpdiff/internal/words"
 )
 
 // The verdict every ticket format leads with: the answer in a few lines
@@ -147,23 +146,6 @@ type lead struct {
 	others       []*findingRow // the other root causes, most severe first
 }
 
-// noFindingsTitle is the title of an analysis without findings, in plain
-// words: "dumpdiff: no findings in 4 moments of a JVM process".
-func (rs *rows) noFindingsTitle() string {
-	return fmt.Sprintf("dumpdiff: no findings in %s of a %s process", words.Plural(len(rs.moments), "moment"), runtimeName(rs.runtime))
-}
-
-// noFindingSentence is the verdict of an analysis without findings, in
-// plain words, with the moments it spans when there are any.
-func (rs *rows) noFindingSentence() string {
-	span := ""
-	if len(rs.moments) > 0 {
-		span = " (" + rs.momentSpan() + ")"
-	}
-	return fmt.Sprintf("No finding across %s%s: no pool rose into a wait and stayed, none is saturated, stuck, deadlocked or leaking.",
-		words.Plural(len(rs.moments), "moment"), span)
-}
-
 // leadOf picks the lead of rs: the first root cause (findings come most
 // severe root first), its consequences, and the other roots.
 func leadOf(rs *rows) lead {
@@ -219,30 +201,4 @@ func (rs *rows) labelledCounts(c []int) string {
 		parts = append(parts, fmt.Sprintf("%s %d", l, v))
 	}
 	return strings.Join(parts, " → ")
-}
-
-// sparkline draws counts as block characters scaled to top: 0 is the
-// lowest bar, any other count at least the second ("▁▇█▁").
-func sparkline(c []int, top int) string {
-	bars := []rune("▁▂▃▄▅▆▇█")
-	var b strings.Builder
-	for _, v := range c {
-		i := 0
-		if v > 0 && top > 0 {
-			i = max(1, min(len(bars)-1, (v*(len(bars)-1)+top-1)/top))
-		}
-		b.WriteRune(bars[i])
-	}
-	return b.String()
-}
-
-// seriesTop is the largest count of ss, at least 1.
-func seriesTop(ss []series) int {
-	top := 1
-	for _, s := range ss {
-		for _, v := range s.counts {
-			top = max(top, v)
-		}
-	}
-	return top
 }

@@ -1,0 +1,516 @@
+package report
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/dumpdiff/dumpdiff/analyze"
+	"github.com/dumpdiff/dumpdiff/internal/words"
+)
+
+// The document: what a report says, built once per analysis from the rows
+// and the verdict, in no format. It is a few sections of blocks (the
+// lead's facts, a finding with its numbers, chart and facts, the moments
+// and pools tables, the stack groups of a state, the warnings) whose
+// words are all here; a format is a small writer per block with its own
+// escaper (markdown.go, jira.go, html.go, slack.go; the TUI's finding
+// pane reads the same blocks through FindingFacts). As goldmark renders
+// one AST through a renderer per output, or pprof's report hands the same
+// items to each printer.
+
+// spanKind is what a piece of inline text is, for the writer that escapes
+// and marks it.
+type spanKind uint8
+
+const (
+	spanText    spanKind = iota // plain text: a name from a dump or a fixed phrase, shown as typed
+	spanCode                    // inline code: a pool, a frame, a thread name
+	spanCulprit                 // a culprit frame as code (HTML marks it)
+	spanEntry                   // an entry point as code (HTML marks it)
+	spanStrong                  // text a list item leads with (HTML's <b>)
+	spanProbe                   // the health-check mark after an entry point
+	spanTag                     // a finding's severity and kind (text is the kind)
+	spanRef                     // a reference to finding num, whose words are text (HTML links it)
+)
+
+// span is one piece of inline text.
+type span struct {
+	kind spanKind
+	text string
+	sev  analyze.Severity // spanTag only
+	num  int              // spanRef only
+}
+
+// inline is a run of text in pieces; syntax.render writes it in a format.
+type inline []span
+
+func txt(s string) span     { return span{kind: spanText, text: s} }
+func code(s string) span    { return span{kind: spanCode, text: s} }
+func culprit(s string) span { return span{kind: spanCulprit, text: s} }
+func entry(s string) span   { return span{kind: spanEntry, text: s} }
+func strong(s string) span  { return span{kind: spanStrong, text: s} }
+func probe() span           { return span{kind: spanProbe} }
+func tag(sev analyze.Severity, kind string) span {
+	return span{kind: spanTag, sev: sev, text: kind}
+}
+func ref(num int, words string) span { return span{kind: spanRef, num: num, text: words} }
+
+// plain is in without markup, as the text view and the tests read it.
+func (in inline) plain() string { return plainSyntax().render(in) }
+
+// fact is one labelled fact of a list: the lead's "Root cause
+// (critical not-recovered): ...", a finding's "Seen: ...".
+type fact struct {
+	key string // "Root cause", "Seen", "Identical stacks at during-2"; plain text
+	// of is the finding a root cause or consequence names, whose tag
+	// (severity and kind) is written with the key; nil otherwise.
+	of       *findingRow
+	value    inline
+	sentence bool // value is a sentence (Markdown ends it with a period)
+	// phrase joins key and value without a colon: "Follows from finding 1.".
+	phrase bool
+}
+
+// document is the report of one analysis, in no format.
+type document struct {
+	*rows
+	lead lead
+	// title is the document's first line: the most severe root cause with
+	// how it ended, or that there is none ("dumpdiff: " is the writer's).
+	title inline
+	// meta says where the report comes from: "JVM · 4 moments (before
+	// 2026-11-29 17:55:30 → after +56s) · 1 finding".
+	meta inline
+	// verdict is the lead's facts; empty with no finding, when noFinding
+	// says so.
+	verdict    []fact
+	noFinding  string
+	findings   []findingBlock
+	tableLines []poolLine // the pools and states table
+	stacks     []stackBlock
+}
+
+// findingBlock is one finding of the Findings section.
+type findingBlock struct {
+	*findingRow
+	title inline // the heading after "N. ": severity, kind, pool, state
+	// counts are its numbers in a line: "0 → 93 → 96 → 0 threads (before
+	// → after) · recovered: yes: 0 at after, the last moment"; "" without
+	// counts.
+	counts string
+	// sameChart is the finding whose chart draws the very same series;
+	// 0 when this one draws its own (or has none).
+	sameChart int
+	facts     []fact
+}
+
+// poolLine is one row of the pools and states table.
+type poolLine struct {
+	kind     lineKind
+	name     string // the pool, the state with its via, or the folded row's words
+	flagged  bool
+	severity analyze.Severity // a flagged pool's
+	category analyze.Category // a state's
+	counts   []int
+}
+
+type lineKind uint8
+
+const (
+	linePool       lineKind = iota
+	lineState               // a state under its pool
+	lineMoreStates          // the states of a pool left out, folded
+	lineMorePools           // the pools left out, folded
+	lineInternal            // the runtime-internal pools, folded
+	lineTotal
+)
+
+// stackBlock is a state whose identical-stack groups the ticket formats
+// show with their stacks (rows.ticketStacks), up to maxStackGroups.
+type stackBlock struct {
+	pool   string
+	groups []stackGroupBlock
+	more   string // "2 more identical-stack groups of ... (5 threads)."; "" when all are shown
+}
+
+// stackGroupBlock is one group: a heading in plain words, its threads and
+// its stack, culprit and entry point marked.
+type stackGroupBlock struct {
+	heading string
+	samples inline // "`exec-1`, `exec-2`, +91"; empty when the dump names none
+	lines   []string
+}
+
+// buildDocument builds the document of r under opt (defaults applied).
+func buildDocument(r *analyze.Result, opt Options) *document {
+	return documentOf(buildRows(r, opt))
+}
+
+func documentOf(rs *rows) *document {
+	d := &document{rows: rs, lead: leadOf(rs)}
+	d.meta = rs.metaLine()
+	if f := d.lead.root; f != nil {
+		d.title = findingTitle(f, true)
+		d.verdict = leadFacts(rs, d.lead)
+	} else {
+		d.noFinding = rs.noFindingSentence()
+	}
+	charted := map[string]int{} // chart signature → finding that drew it
+	for i := range rs.findings {
+		f := &rs.findings[i]
+		fb := findingBlock{findingRow: f, title: findingTitle(f, false), facts: findingFacts(rs, f)}
+		if len(f.counts) > 0 {
+			fb.counts = fmt.Sprintf("%s %s (%s)", arrowCounts(f.counts), rs.unit(), rs.momentSpan())
+			if f.recovery.known {
+				fb.counts += " · recovered: " + f.recovery.String()
+			}
+		}
+		if len(f.series) > 0 {
+			sig := seriesSignature(f.series)
+			if k, ok := charted[sig]; ok {
+				fb.sameChart = k
+			} else {
+				charted[sig] = f.num
+			}
+		}
+		d.findings = append(d.findings, fb)
+	}
+	d.tableLines = poolLines(rs)
+	d.stacks = stackBlocks(rs)
+	return d
+}
+
+// metaLine is where the report comes from, in a line.
+func (rs *rows) metaLine() inline {
+	in := inline{txt(runtimeName(rs.runtime) + " · " + words.Plural(len(rs.moments), "moment"))}
+	if len(rs.moments) > 0 {
+		first, last := rs.moments[0], rs.moments[len(rs.moments)-1]
+		in = append(in, txt(" ("), txt(first.label))
+		if first.time != "" {
+			in = append(in, txt(" "+first.time))
+		}
+		if len(rs.moments) > 1 {
+			in = append(in, txt(" → "), txt(last.label))
+			if last.delta != "" {
+				in = append(in, txt(" "+last.delta))
+			}
+		}
+		in = append(in, txt(")"))
+	}
+	return append(in, txt(" · "+words.Plural(len(rs.findings), "finding")))
+}
+
+// noFindingsTitle is the title of an analysis without findings, in plain
+// words: "dumpdiff: no findings in 4 moments of a JVM process".
+func (rs *rows) noFindingsTitle() string {
+	return fmt.Sprintf("dumpdiff: no findings in %s of a %s process", words.Plural(len(rs.moments), "moment"), runtimeName(rs.runtime))
+}
+
+// noFindingSentence is the verdict of an analysis without findings, in
+// plain words, with the moments it spans when there are any.
+func (rs *rows) noFindingSentence() string {
+	span := ""
+	if len(rs.moments) > 0 {
+		span = " (" + rs.momentSpan() + ")"
+	}
+	return fmt.Sprintf("No finding across %s%s: no pool rose into a wait and stayed, none is saturated, stuck, deadlocked or leaking.",
+		words.Plural(len(rs.moments), "moment"), span)
+}
+
+// findingTitle names a finding for a title or a heading: "critical
+// not-recovered in `pool` (socket-read via http-client)", and how it ended
+// when recovery is set and its kind does not say it.
+func findingTitle(f *findingRow, recovery bool) inline {
+	kind, state := findingWhat(f)
+	in := inline{tag(f.severity, kind)}
+	if f.pool != "" {
+		in = append(in, txt(" in "), code(f.pool))
+	}
+	if state != "" {
+		in = append(in, txt(" "), txt("("), txt(state), txt(")"))
+	}
+	if recovery && f.recovery.known && kind != analyze.KindRecovered && kind != analyze.KindNotRecovered {
+		in = append(in, txt(", "), txt(f.recovery.short()))
+	}
+	return in
+}
+
+// leadFacts are the verdict's lines for a lead with a root: the root
+// cause, up to two consequences, whether it recovered, its numbers,
+// culprit and entry points, and up to three other root causes, each
+// named by its number.
+func leadFacts(rs *rows, l lead) []fact {
+	f := l.root
+	out := []fact{{key: "Root cause", of: f, value: inline{txt(f.head)}, sentence: true}}
+	for i, c := range l.consequences {
+		if i == 2 {
+			out = append(out, fact{key: "Also caused", value: inline{txt(words.Plural(len(l.consequences)-2, "more finding"))}, sentence: true})
+			break
+		}
+		out = append(out, fact{key: "Consequence", of: c, value: inline{txt(c.head)}, sentence: true})
+	}
+	out = append(out, fact{key: "Recovered", value: inline{txt(f.recovery.String())}, sentence: true})
+	if n := numbers(rs, f); len(n) > 0 {
+		out = append(out, fact{key: "Numbers", value: n, sentence: true})
+	}
+	if f.culprit != "" {
+		out = append(out, fact{key: "Culprit", value: inline{culprit(f.culprit)}})
+	}
+	if e := entryList(f.entries); len(e) > 0 {
+		out = append(out, fact{key: "Entry points", value: e})
+	}
+	if len(l.others) > 0 {
+		var os inline
+		for i, o := range l.others {
+			if i > 0 {
+				os = append(os, txt("; "))
+			}
+			if i == 3 {
+				os = append(os, txt(fmt.Sprintf("%d more", len(l.others)-3)))
+				break
+			}
+			os = append(os, ref(o.num, fmt.Sprintf("%d.", o.num)), txt(" "))
+			os = append(os, findingTitle(o, true)...)
+		}
+		out = append(out, fact{key: "Also", value: os})
+	}
+	return out
+}
+
+// findingFacts are what the Findings section lists under a finding: its
+// top frame and culprit, its identical stacks, what each moment showed,
+// and the findings it follows from and leads to.
+func findingFacts(rs *rows, f *findingRow) []fact {
+	var out []fact
+	if f.frame != "" {
+		out = append(out, fact{key: "Top frame", value: inline{code(f.frame)}})
+	}
+	if f.culprit != "" {
+		out = append(out, fact{key: "Culprit", value: inline{culprit(f.culprit)}})
+	}
+	if len(f.groups) > 0 {
+		out = append(out, fact{key: "Identical stacks at " + rs.label(f.at), value: groupList(f.groups)})
+	}
+	if ev := evidence(f.evidence); len(ev) > 0 {
+		out = append(out, fact{key: "Seen", value: ev})
+	}
+	if f.causedByNum > 0 {
+		out = append(out, fact{key: "Follows from", phrase: true,
+			value: inline{ref(f.causedByNum, fmt.Sprintf("finding %d", f.causedByNum)), txt(".")}})
+	}
+	var leads inline
+	for _, c := range rs.findings {
+		if c.causedBy != "" && c.causedBy == f.id {
+			if len(leads) > 0 {
+				leads = append(leads, txt(", "))
+			}
+			leads = append(leads, ref(c.num, fmt.Sprint(c.num)))
+		}
+	}
+	if len(leads) > 0 {
+		out = append(out, fact{key: "Leads to", phrase: true, value: append(append(inline{txt("finding ")}, leads...), txt("."))})
+	}
+	return out
+}
+
+// poolLines are the rows of the pools and states table: each pool shown,
+// the states under it, the folded rows, the total.
+func poolLines(rs *rows) []poolLine {
+	var out []poolLine
+	for _, p := range rs.pools {
+		out = append(out, poolLine{kind: linePool, name: p.name, flagged: p.flagged, severity: p.severity, counts: p.counts})
+		for _, s := range p.states {
+			out = append(out, poolLine{kind: lineState, name: stateName(s.state, s.via), flagged: s.flagged, category: s.category, counts: s.counts})
+		}
+		if s := p.moreStates; s != nil {
+			out = append(out, poolLine{kind: lineMoreStates, name: "… " + words.Plural(s.folded, "more state"), counts: s.counts})
+		}
+	}
+	if p := rs.more; p != nil {
+		out = append(out, poolLine{kind: lineMorePools, name: "… " + words.Plural(p.folded, "more pool"), counts: p.counts})
+	}
+	if p := rs.internal; p != nil {
+		out = append(out, poolLine{kind: lineInternal, name: fmt.Sprintf("%s (%s)", p.name, words.Plural(p.folded, "pool")), counts: p.counts})
+	}
+	return append(out, poolLine{kind: lineTotal, name: "total", counts: rs.totals})
+}
+
+// stackBlocks are the ticket formats' stacks: for the states the findings
+// name (the largest state of a flagged pool when they name none), each
+// identical-stack group's stack, up to maxStackGroups.
+func stackBlocks(rs *rows) []stackBlock {
+	var out []stackBlock
+	for _, st := range rs.ticketStacks() {
+		s := st.state
+		b := stackBlock{pool: st.pool.name, more: rs.moreGroups(s, maxStackGroups)}
+		for i, sg := range s.groups[:min(maxStackGroups, len(s.groups))] {
+			g := stackGroupBlock{heading: rs.groupHeading(s, i), lines: markedStack(sg, rs.runtime)}
+			if len(sg.Samples) > 0 {
+				g.samples = sampleList(sg.Samples, sg.Count, len(sg.Samples))
+			}
+			b.groups = append(b.groups, g)
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// momentCells are a moment's label (with its target) and time (with its
+// delta) as the moments table writes them.
+func momentCells(mo momentRow) (label, tm string) {
+	label = mo.label
+	if mo.target != "" {
+		label += " (" + mo.target + ")"
+	}
+	tm = mo.time
+	if tm == "" {
+		tm = "not in dump"
+	}
+	if mo.delta != "" {
+		tm += " (" + mo.delta + ")"
+	}
+	return label, tm
+}
+
+// anySkipped reports whether a moment has lines its parser skipped: the
+// moments table then says how many.
+func (rs *rows) anySkipped() bool {
+	for _, mo := range rs.moments {
+		if mo.skipped > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// The headings of the sections, in every format.
+const (
+	headFindings = "Findings"
+	headEvidence = "Evidence"
+	headMoments  = "Moments"
+	headPools    = "Pools and states"
+	headStacks   = "Stacks"
+	headWarnings = "Warnings"
+	headPoolCol  = "Pool / state"
+	headChange   = "Change"
+	sameChartFmt = "Chart: the same as finding %d's."
+)
+
+// numbers are a finding's counts with their moments and unit, the other
+// series of its chart (the pool's idle threads...) and the pool's limit:
+// "db-pool-wait: before 0 → during-1 93 threads; idle 10 → 11; limit 200".
+func numbers(rs *rows, f *findingRow) inline {
+	if len(f.series) == 0 {
+		if len(f.counts) == 0 {
+			return nil
+		}
+		return inline{txt(rs.labelledCounts(f.counts)), txt(" "), txt(rs.unit())}
+	}
+	var out inline
+	for i, s := range f.series {
+		if i > 0 {
+			out = append(out, txt("; "))
+		}
+		switch {
+		case s.role == "limit":
+			out = append(out, txt(s.name))
+		case i == 0:
+			out = append(out, strong(s.name), txt(": "), txt(rs.labelledCounts(s.counts)), txt(" "), txt(rs.unit()))
+		default:
+			out = append(out, txt(s.name), txt(" "), txt(arrowCounts(s.counts)))
+		}
+	}
+	return out
+}
+
+// entryList is up to three entry points with their counts, a health check
+// marked: "`OrderServlet.doGet(OrderServlet.java:22)` 93 · ... · 2 more".
+func entryList(es []analyze.FrameCount) inline {
+	var out inline
+	for i, e := range es {
+		if i > 0 {
+			out = append(out, txt(" · "))
+		}
+		if i == 3 {
+			out = append(out, txt(fmt.Sprintf("%d more", len(es)-3)))
+			break
+		}
+		out = append(out, entry(e.Func), txt(fmt.Sprintf(" %d", e.Count)))
+		if e.Probe {
+			out = append(out, probe())
+		}
+	}
+	return out
+}
+
+// sampleList is up to k names as code, with how many more of count there
+// are: "`exec-1`, `exec-2`, `exec-3`, +197".
+func sampleList(names []string, count, k int) inline {
+	shown := names[:min(k, len(names))]
+	var out inline
+	for i, n := range shown {
+		if i > 0 {
+			out = append(out, txt(", "))
+		}
+		out = append(out, code(n))
+	}
+	if more := count - len(shown); more > 0 {
+		out = append(out, txt(fmt.Sprintf(", +%d", more)))
+	}
+	return out
+}
+
+// evidence is what each moment shows of a finding, with up to three sample
+// names: "during-1 93 (`exec-2`, `exec-3`, `exec-4`, +90) · during-2 96
+// (same samples)".
+func evidence(evs []evidenceRow) inline {
+	var out inline
+	var prev []string
+	for i, e := range evs {
+		if i > 0 {
+			out = append(out, txt(" · "))
+		}
+		out = append(out, txt(e.moment), txt(fmt.Sprintf(" %d", e.count)))
+		switch {
+		case len(e.threads) == 0:
+		case slices.Equal(e.threads, prev):
+			// Listing the same sample names again says nothing new.
+			out = append(out, txt(" "), txt("("), txt("same samples"), txt(")"))
+		default:
+			out = append(out, txt(" "), txt("("))
+			out = append(out, sampleList(e.threads, e.count, 3)...)
+			out = append(out, txt(")"))
+		}
+		prev = e.threads
+	}
+	return out
+}
+
+// groupList lists identical-stack groups with their counts, largest first,
+// up to three: "2 groups: 93 at `Repo.query:23` from
+// `OrderServlet.doGet:22`; 3 at `HealthServlet.doGet:26` (health check)".
+func groupList(sgs []StackGroup) inline {
+	if len(sgs) == 1 {
+		return inline{txt(fmt.Sprintf("one stack, all %d identical", sgs[0].Count))}
+	}
+	out := inline{txt(fmt.Sprintf("%d groups: ", len(sgs)))}
+	for i, sg := range sgs {
+		if i > 0 {
+			out = append(out, txt("; "))
+		}
+		if i == 3 {
+			rest := 0
+			for _, o := range sgs[i:] {
+				rest += o.Count
+			}
+			out = append(out, txt(fmt.Sprintf("%d more groups (%d)", len(sgs)-i, rest)))
+			break
+		}
+		out = append(out, strong(fmt.Sprint(sg.Count)))
+		if l := sg.label(); len(l) > 0 {
+			out = append(out, txt(" "))
+			out = append(out, l...)
+		}
+	}
+	return out
+}
