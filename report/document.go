@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/dumpdiff/dumpdiff/analyze"
 	"github.com/dumpdiff/dumpdiff/internal/words"
@@ -31,6 +32,7 @@ const (
 	spanProbe                   // the health-check mark after an entry point
 	spanTag                     // a finding's severity and kind (text is the kind)
 	spanRef                     // a reference to finding num, whose words are text (HTML links it)
+	spanRaw                     // a writer's own markup, written as it is (Markdown's "#1" column)
 )
 
 // span is one piece of inline text.
@@ -39,6 +41,9 @@ type span struct {
 	text string
 	sev  analyze.Severity // spanTag only
 	num  int              // spanRef only
+	// bold is emphasis the ticket formats write (a flagged row of a
+	// table); syntax.bold writes it, where the format has it.
+	bold bool
 }
 
 // inline is a run of text in pieces; syntax.render writes it in a format.
@@ -54,6 +59,12 @@ func tag(sev analyze.Severity, kind string) span {
 	return span{kind: spanTag, sev: sev, text: kind}
 }
 func ref(num int, words string) span { return span{kind: spanRef, num: num, text: words} }
+
+// emphasized is s in bold when on is set.
+func emphasized(s span, on bool) span {
+	s.bold = on
+	return s
+}
 
 // plain is in without markup, as the text view and the tests read it.
 func (in inline) plain() string { return plainSyntax().render(in) }
@@ -75,19 +86,21 @@ type fact struct {
 type document struct {
 	*rows
 	lead lead
-	// title is the document's first line: the most severe root cause with
-	// how it ended, or that there is none ("dumpdiff: " is the writer's).
+	// title is the document's first line: "dumpdiff: " and the most
+	// severe root cause with how it ended, or that there is none.
 	title inline
+	// headline is the root cause in the title; empty with no finding.
+	headline inline
 	// meta says where the report comes from: "JVM · 4 moments (before
 	// 2026-11-29 17:55:30 → after +56s) · 1 finding".
 	meta inline
 	// verdict is the lead's facts; empty with no finding, when noFinding
 	// says so.
-	verdict    []fact
-	noFinding  string
-	findings   []findingBlock
-	tableLines []poolLine // the pools and states table
-	stacks     []stackBlock
+	verdict      []fact
+	noFinding    string
+	findings     []findingBlock
+	tableLines   []poolLine // the pools and states table
+	ticketStacks []stackBlock
 }
 
 // findingBlock is one finding of the Findings section.
@@ -106,8 +119,11 @@ type findingBlock struct {
 
 // poolLine is one row of the pools and states table.
 type poolLine struct {
-	kind     lineKind
-	name     string // the pool, the state with its via, or the folded row's words
+	kind lineKind
+	name string // the pool, the state with its via, or the folded row's words
+	// cell is the row's first cell as the ticket tables write it: "↳ "
+	// before a state, a flagged row in bold, a flagged pool's severity.
+	cell     inline
 	flagged  bool
 	severity analyze.Severity // a flagged pool's
 	category analyze.Category // a state's
@@ -124,6 +140,60 @@ const (
 	lineInternal            // the runtime-internal pools, folded
 	lineTotal
 )
+
+// tableBlock is a table: its header cells, which columns
+// hold numbers (aligned right), and its rows of inline cells.
+type tableBlock struct {
+	head  []inline
+	right []bool
+	rows  [][]inline
+}
+
+// heads are header cells of plain text.
+func heads(hs ...string) []inline {
+	out := make([]inline, len(hs))
+	for i, h := range hs {
+		out[i] = inline{txt(h)}
+	}
+	return out
+}
+
+// momentTable is the moments: label (and target), file, time (and delta),
+// threads, and the lines skipped when a moment skipped some.
+func (rs *rows) momentTable() tableBlock {
+	skipped := rs.anySkipped()
+	t := tableBlock{head: heads("Moment", "File", "Time", capitalize(rs.unit())), right: []bool{false, false, false, true}}
+	if skipped {
+		t.head, t.right = append(t.head, inline{txt("Skipped lines")}), append(t.right, true)
+	}
+	for _, mo := range rs.moments {
+		label, tm := momentCells(mo)
+		row := []inline{{txt(label)}, {code(mo.file)}, {txt(tm)}, {txt(fmt.Sprint(mo.threads))}}
+		if skipped {
+			row = append(row, inline{txt(fmt.Sprint(mo.skipped))})
+		}
+		t.rows = append(t.rows, row)
+	}
+	return t
+}
+
+// poolTable is the pools and states × moments, with the change from the
+// first moment to the last.
+func (d *document) poolTable() tableBlock {
+	t := tableBlock{head: heads(headPoolCol), right: []bool{false}}
+	for _, mo := range d.moments {
+		t.head, t.right = append(t.head, inline{txt(mo.label)}), append(t.right, true)
+	}
+	t.head, t.right = append(t.head, inline{txt(headChange)}), append(t.right, true)
+	for _, l := range d.tableLines {
+		row := []inline{l.cell}
+		for _, v := range l.counts {
+			row = append(row, inline{txt(fmt.Sprint(v))})
+		}
+		t.rows = append(t.rows, append(row, inline{txt(change(l.counts))}))
+	}
+	return t
+}
 
 // stackBlock is a state whose identical-stack groups the ticket formats
 // show with their stacks (rows.ticketStacks), up to maxStackGroups.
@@ -150,10 +220,12 @@ func documentOf(rs *rows) *document {
 	d := &document{rows: rs, lead: leadOf(rs)}
 	d.meta = rs.metaLine()
 	if f := d.lead.root; f != nil {
-		d.title = findingTitle(f, true)
+		d.headline = findingTitle(f, true)
+		d.title = append(inline{txt("dumpdiff: ")}, d.headline...)
 		d.verdict = leadFacts(rs, d.lead)
 	} else {
 		d.noFinding = rs.noFindingSentence()
+		d.title = inline{txt(rs.noFindingsTitle())}
 	}
 	charted := map[string]int{} // chart signature → finding that drew it
 	for i := range rs.findings {
@@ -176,7 +248,7 @@ func documentOf(rs *rows) *document {
 		d.findings = append(d.findings, fb)
 	}
 	d.tableLines = poolLines(rs)
-	d.stacks = stackBlocks(rs)
+	d.ticketStacks = stackBlocks(rs)
 	return d
 }
 
@@ -318,21 +390,32 @@ func findingFacts(rs *rows, f *findingRow) []fact {
 func poolLines(rs *rows) []poolLine {
 	var out []poolLine
 	for _, p := range rs.pools {
-		out = append(out, poolLine{kind: linePool, name: p.name, flagged: p.flagged, severity: p.severity, counts: p.counts})
+		l := poolLine{kind: linePool, name: p.name, flagged: p.flagged, severity: p.severity, counts: p.counts}
+		l.cell = inline{emphasized(code(p.name), p.flagged)}
+		if p.flagged {
+			l.cell = append(l.cell, txt(" ("+p.severity.String()+")"))
+		}
+		out = append(out, l)
 		for _, s := range p.states {
-			out = append(out, poolLine{kind: lineState, name: stateName(s.state, s.via), flagged: s.flagged, category: s.category, counts: s.counts})
+			name := stateName(s.state, s.via)
+			out = append(out, poolLine{kind: lineState, name: name, flagged: s.flagged, category: s.category, counts: s.counts,
+				cell: inline{txt("↳ "), emphasized(txt(name), s.flagged)}})
 		}
 		if s := p.moreStates; s != nil {
-			out = append(out, poolLine{kind: lineMoreStates, name: "… " + words.Plural(s.folded, "more state"), counts: s.counts})
+			name := "… " + words.Plural(s.folded, "more state")
+			out = append(out, poolLine{kind: lineMoreStates, name: name, counts: s.counts, cell: inline{txt("↳ "), txt(name)}})
 		}
 	}
+	folded := func(kind lineKind, name string, counts []int) {
+		out = append(out, poolLine{kind: kind, name: name, counts: counts, cell: inline{txt(name)}})
+	}
 	if p := rs.more; p != nil {
-		out = append(out, poolLine{kind: lineMorePools, name: "… " + words.Plural(p.folded, "more pool"), counts: p.counts})
+		folded(lineMorePools, "… "+words.Plural(p.folded, "more pool"), p.counts)
 	}
 	if p := rs.internal; p != nil {
-		out = append(out, poolLine{kind: lineInternal, name: fmt.Sprintf("%s (%s)", p.name, words.Plural(p.folded, "pool")), counts: p.counts})
+		folded(lineInternal, fmt.Sprintf("%s (%s)", p.name, words.Plural(p.folded, "pool")), p.counts)
 	}
-	return append(out, poolLine{kind: lineTotal, name: "total", counts: rs.totals})
+	return append(out, poolLine{kind: lineTotal, name: "total", counts: rs.totals, cell: inline{emphasized(txt("total"), true)}})
 }
 
 // stackBlocks are the ticket formats' stacks: for the states the findings
@@ -513,4 +596,122 @@ func groupList(sgs []StackGroup) inline {
 		}
 	}
 	return out
+}
+
+// blockWriter is a format: one method per block of the document, each
+// writing only that block's syntax. document.write walks the sections and
+// calls them, so that every format says the same things in the same order.
+type blockWriter interface {
+	// heading opens a section depth levels under the document's title;
+	// id names it for a link (HTML), text is plain.
+	heading(depth int, id string, text inline)
+	// para is a paragraph of plain text; class says what it is
+	// ("counts", "summary", "note") for a format that marks it.
+	para(class, text string)
+	// verdict is the lead: its facts, or the sentence without findings.
+	verdict(d *document)
+	// finding opens a finding with its heading; endFinding closes it.
+	finding(f *findingBlock)
+	endFinding(f *findingBlock)
+	// chart draws a finding's series, or says whose chart it is the same as.
+	chart(f *findingBlock)
+	facts(fs []fact)
+	// table writes a table; the HTML page writes its own tables.
+	momentTable(d *document)
+	poolTable(d *document)
+	// stacks writes the stacks: the ticket formats through
+	// writeTicketStacks, the HTML page its own way (every state of the
+	// flagged pools, with its threads).
+	stacks(d *document)
+	list(items []string)
+}
+
+// write walks the document's sections in their order.
+func (d *document) write(w blockWriter) {
+	w.verdict(d)
+	if len(d.findings) > 0 {
+		w.heading(1, "findings", inline{txt(headFindings)})
+		for i := range d.findings {
+			f := &d.findings[i]
+			w.finding(f)
+			if f.counts != "" {
+				w.para("counts", f.counts)
+			}
+			if f.summary != "" {
+				w.para("summary", sentence(f.summary))
+			}
+			if len(f.series) > 0 {
+				w.chart(f)
+			}
+			w.facts(f.facts)
+			w.endFinding(f)
+		}
+	}
+	w.heading(1, "evidence", inline{txt(headEvidence)})
+	if len(d.moments) > 0 {
+		w.heading(2, "", inline{txt(headMoments)})
+		w.momentTable(d)
+		w.heading(2, "", inline{txt(headPools)})
+		w.poolTable(d)
+	}
+	w.stacks(d)
+	if len(d.warnings) > 0 {
+		w.heading(1, "warnings", inline{txt(headWarnings)})
+		w.list(d.warnings)
+	}
+}
+
+// writeTicketStacks writes the ticket stacks under their heading, each
+// group through group, then what is left out.
+func (d *document) writeTicketStacks(w blockWriter, group func(pool string, g stackGroupBlock)) {
+	for k, st := range d.ticketStacks {
+		if k == 0 {
+			w.heading(2, "stacks", inline{txt(headStacks)})
+		}
+		for _, g := range st.groups {
+			group(st.pool, g)
+		}
+		if st.more != "" {
+			w.para("note", st.more)
+		}
+	}
+}
+
+// ticketWriter is a ticket format that writes one analysis, or several,
+// as one document of headings and blocks (Markdown, Jira).
+type ticketWriter interface {
+	blockWriter
+	table(t tableBlock)
+}
+
+// writeOne writes r's document under its title.
+func writeOne(r *analyze.Result, opt Options, newWriter func(d *document, level int) ticketWriter) {
+	d := buildDocument(r, opt)
+	w := newWriter(d, 1)
+	w.heading(0, "", d.title)
+	d.write(w)
+}
+
+// writeMany writes several analyses as one document: a title, the
+// instances compared when they are captured targets, then each analysis
+// under its heading, its sections one level down.
+func writeMany(rs []*analyze.Result, opt Options, newWriter func(d *document, level int) ticketWriter) {
+	top := newWriter(&document{rows: &rows{}}, 1)
+	if targeted(rs) {
+		top.heading(0, "", inline{txt(fmt.Sprintf("dumpdiff: %d captured targets compared", len(rs)))})
+		top.table(instanceTable(rs))
+	} else {
+		top.heading(0, "", inline{txt(fmt.Sprintf("dumpdiff: %d analyses", len(rs)))})
+	}
+	for _, r := range rs {
+		d := buildDocument(r, opt)
+		w := newWriter(d, 2)
+		w.heading(0, "", inline{txt(title(r))})
+		d.write(w)
+	}
+}
+
+// sentence is s trimmed, ending with one period.
+func sentence(s string) string {
+	return strings.TrimSuffix(strings.TrimSpace(s), ".") + "."
 }

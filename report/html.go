@@ -23,7 +23,7 @@ func (htmlRenderer) one(w io.Writer, r *analyze.Result, opt Options) error {
 	var b strings.Builder
 	htmlHead(&b, v.plainTitle())
 	fmt.Fprintf(&b, "<h1>%s</h1>\n", v.title())
-	v.body(&b)
+	v.writeTo(&b)
 	htmlFoot(&b)
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -56,7 +56,7 @@ func (htmlRenderer) many(w io.Writer, rs []*analyze.Result, opt Options) error {
 	for i, r := range rs {
 		v := newHTMLView(r, buildDocument(r, opt.withDefaults()), fmt.Sprintf("a%d-", i+1), 2)
 		fmt.Fprintf(&b, "<section class=\"analysis\" id=\"a%d\">\n<h2>%s: %s</h2>\n", i+1, he(title(r)), v.title())
-		v.body(&b)
+		v.writeTo(&b)
 		b.WriteString("</section>\n")
 	}
 	htmlFoot(&b)
@@ -67,7 +67,8 @@ func (htmlRenderer) many(w io.Writer, rs []*analyze.Result, opt Options) error {
 // htmlView writes a document as HTML.
 type htmlView struct {
 	*document
-	r     *analyze.Result // for the SVG charts, which stack a pool's states
+	b     *strings.Builder // where writeTo writes
+	r     *analyze.Result  // for the SVG charts, which stack a pool's states
 	sx    syntax
 	id    string // prefix of element ids, unique per analysis in a document
 	level int    // heading level of the analysis' title
@@ -97,12 +98,7 @@ func (v *htmlView) plainTitle() string {
 	return "dumpdiff: " + findingTitle(f, false).plain()
 }
 
-func (v *htmlView) title() string {
-	if v.lead.root == nil {
-		return he(v.noFindingsTitle())
-	}
-	return "dumpdiff: " + v.sx.render(v.document.title)
-}
+func (v *htmlView) title() string { return v.sx.render(v.document.title) }
 
 func sevClass(s analyze.Severity) string { return "sev-" + s.String() }
 
@@ -122,25 +118,38 @@ func htmlSeverity(s analyze.Severity) string {
 	return fmt.Sprintf(`<span class="sev %s">%s</span>`, sevClass(s), he(s.String()))
 }
 
-func (v *htmlView) body(b *strings.Builder) {
-	fmt.Fprintf(b, "<p class=\"meta\">%s</p>\n", v.sx.render(v.meta))
-	v.leadSection(b)
-	v.findingSection(b)
-	v.hn(b, 1, ` id="`+v.id+`evidence"`, headEvidence)
-	v.momentTable(b)
-	v.poolTable(b)
-	v.stackSection(b)
-	v.warningSection(b)
+// writeTo writes the document into b.
+func (v *htmlView) writeTo(b *strings.Builder) {
+	v.b = b
+	v.write(v)
 }
 
-func (v *htmlView) leadSection(b *strings.Builder) {
-	f := v.lead.root
+func (v *htmlView) heading(d int, id string, text inline) {
+	attrs := ""
+	if id != "" {
+		attrs = ` id="` + v.id + id + `"`
+	}
+	v.hn(v.b, d, attrs, v.sx.render(text))
+}
+
+func (v *htmlView) para(class, text string) {
+	if class == "note" {
+		class = "muted"
+	}
+	fmt.Fprintf(v.b, "<p class=\"%s\">%s</p>\n", class, he(text))
+}
+
+// verdict is where the report comes from, then the lead's facts.
+func (v *htmlView) verdict(d *document) {
+	b := v.b
+	fmt.Fprintf(b, "<p class=\"meta\">%s</p>\n", v.sx.render(d.meta))
+	f := d.lead.root
 	if f == nil {
-		fmt.Fprintf(b, "<section class=\"verdict\" id=\"%sverdict\"><p>%s</p></section>\n", v.id, he(v.noFinding))
+		fmt.Fprintf(b, "<section class=\"verdict\" id=\"%sverdict\"><p>%s</p></section>\n", v.id, he(d.noFinding))
 		return
 	}
 	fmt.Fprintf(b, "<section class=\"verdict %s\" id=\"%sverdict\" aria-label=\"Verdict\">\n<dl>\n", sevClass(f.severity), v.id)
-	for _, it := range v.verdict {
+	for _, it := range d.verdict {
 		val := v.sx.render(it.value)
 		if it.of != nil {
 			val = v.sx.tag(it.of.severity, it.of.kind) + ": " + val
@@ -150,46 +159,46 @@ func (v *htmlView) leadSection(b *strings.Builder) {
 	b.WriteString("</dl>\n</section>\n")
 }
 
-func (v *htmlView) findingSection(b *strings.Builder) {
-	if len(v.findings) == 0 {
-		return
-	}
-	v.hn(b, 1, ` id="`+v.id+`findings"`, headFindings)
-	for i := range v.findings {
-		f := &v.findings[i]
-		fmt.Fprintf(b, "<article class=\"finding %s\" id=\"%sfinding-%d\" data-kind=\"%s\">\n", sevClass(f.severity), v.id, f.num, he(f.kind))
-		v.hn(b, 2, "", fmt.Sprintf("%d. %s", f.num, v.sx.render(f.title)))
-		if f.counts != "" {
-			fmt.Fprintf(b, "<p class=\"counts\">%s</p>\n", he(f.counts))
-		}
-		if f.summary != "" {
-			fmt.Fprintf(b, "<p class=\"summary\">%s.</p>\n", he(strings.TrimSuffix(strings.TrimSpace(f.summary), ".")))
-		}
-		if len(f.series) > 0 {
-			b.WriteString("<figure class=\"chart\">")
-			svgChart(b, v.r, v.rows, f.findingRow, v.id)
-			b.WriteString("</figure>\n")
-		}
-		if len(f.facts) > 0 {
-			b.WriteString("<ul class=\"facts\">\n")
-			for _, it := range f.facts {
-				sep := ": "
-				if it.phrase {
-					sep = " "
-				}
-				fmt.Fprintf(b, "<li>%s%s%s</li>\n", he(it.key), sep, v.sx.render(it.value))
-			}
-			b.WriteString("</ul>\n")
-		}
-		b.WriteString("</article>\n")
-	}
+func (v *htmlView) finding(f *findingBlock) {
+	fmt.Fprintf(v.b, "<article class=\"finding %s\" id=\"%sfinding-%d\" data-kind=\"%s\">\n", sevClass(f.severity), v.id, f.num, he(f.kind))
+	v.hn(v.b, 2, "", fmt.Sprintf("%d. %s", f.num, v.sx.render(f.title)))
 }
 
-func (v *htmlView) momentTable(b *strings.Builder) {
-	if len(v.moments) == 0 {
+func (v *htmlView) endFinding(*findingBlock) { v.b.WriteString("</article>\n") }
+
+// chart is the SVG chart; the page draws each finding's, a pool's states
+// stacked under it.
+func (v *htmlView) chart(f *findingBlock) {
+	v.b.WriteString("<figure class=\"chart\">")
+	svgChart(v.b, v.r, v.rows, f.findingRow, v.id)
+	v.b.WriteString("</figure>\n")
+}
+
+func (v *htmlView) facts(fs []fact) {
+	if len(fs) == 0 {
 		return
 	}
-	v.hn(b, 2, "", headMoments)
+	v.b.WriteString("<ul class=\"facts\">\n")
+	for _, it := range fs {
+		sep := ": "
+		if it.phrase {
+			sep = " "
+		}
+		fmt.Fprintf(v.b, "<li>%s%s%s</li>\n", he(it.key), sep, v.sx.render(it.value))
+	}
+	v.b.WriteString("</ul>\n")
+}
+
+func (v *htmlView) list(items []string) {
+	v.b.WriteString("<ul class=\"warnings\">\n")
+	for _, it := range items {
+		fmt.Fprintf(v.b, "<li>%s</li>\n", he(it))
+	}
+	v.b.WriteString("</ul>\n")
+}
+
+func (v *htmlView) momentTable(*document) {
+	b := v.b
 	fmt.Fprintf(b, "<table class=\"moments\"><thead><tr><th>Moment</th><th>File</th><th>Format</th><th>Time</th><th class=\"n\">%s</th><th class=\"n\">Skipped lines</th></tr></thead><tbody>\n",
 		he(capitalize(v.unit())))
 	for _, mo := range v.moments {
@@ -209,11 +218,8 @@ func htmlCounts(b *strings.Builder, c []int) {
 
 // poolTable is the pools × states × moments table: a row per pool, its
 // states under it (flagged pools, or all with Verbose), a column per moment.
-func (v *htmlView) poolTable(b *strings.Builder) {
-	if len(v.moments) == 0 {
-		return
-	}
-	v.hn(b, 2, "", headPools)
+func (v *htmlView) poolTable(*document) {
+	b := v.b
 	fmt.Fprintf(b, `<table class="pools"><thead><tr><th>%s</th>`, he(headPoolCol))
 	for _, mo := range v.moments {
 		fmt.Fprintf(b, `<th class="n" title="%s">%s</th>`, he(mo.label), he(truncateMiddle(mo.label, 14)))
@@ -259,7 +265,8 @@ const (
 // stackSection shows, for every state of the flagged pools, its
 // identical-stack groups with their stacks (collapsed), and for the
 // states the findings name, their threads: what the filter searches.
-func (v *htmlView) stackSection(b *strings.Builder) {
+func (v *htmlView) stacks(*document) {
+	b := v.b
 	var shown []poolRow
 	for _, p := range v.pools {
 		if p.flagged && len(p.states) > 0 {
@@ -438,18 +445,6 @@ func (v *htmlView) threadList(b *strings.Builder, s stateRow) {
 		b.WriteString("</li>\n")
 	}
 	b.WriteString("</ul></details>\n")
-}
-
-func (v *htmlView) warningSection(b *strings.Builder) {
-	if len(v.warnings) == 0 {
-		return
-	}
-	v.hn(b, 1, ` id="`+v.id+`warnings"`, headWarnings)
-	b.WriteString("<ul class=\"warnings\">\n")
-	for _, w := range v.warnings {
-		fmt.Fprintf(b, "<li>%s</li>\n", he(w))
-	}
-	b.WriteString("</ul>\n")
 }
 
 // htmlHead opens the document: the inline stylesheet, screen and print.

@@ -113,10 +113,21 @@ func instancesText(w io.Writer, rs []*analyze.Result, opt Options) error {
 	return err
 }
 
-func mdCells(xs []string) []string {
-	out := make([]string, len(xs))
-	for i, x := range xs {
-		out[i] = mdText(x)
+// instanceTable is the comparison of captured targets as the ticket
+// formats write it: a row per target, its threads per moment, its verdict.
+func instanceTable(rs []*analyze.Result) tableBlock {
+	labels, rows := instanceRows(rs)
+	t := tableBlock{head: heads(append(append([]string{"Instance"}, labels...), "Verdict")...)}
+	t.right = make([]bool, len(t.head))
+	for i := range labels {
+		t.right[i+1] = true
 	}
-	return out
+	for _, r := range rows {
+		cells := []inline{{code(r.target)}}
+		for _, n := range r.totals {
+			cells = append(cells, inline{txt(instanceCount(n))})
+		}
+		t.rows = append(t.rows, append(cells, inline{txt(instanceVerdict(r))}))
+	}
+	return t
 }

@@ -16,42 +16,19 @@ import (
 type jiraRenderer struct{}
 
 func (jiraRenderer) one(w io.Writer, r *analyze.Result, opt Options) error {
-	opt = opt.withDefaults()
 	bw := bufio.NewWriter(w)
-	j := newJiraView(bw, buildDocument(r, opt), 1)
-	j.p("h1. %s\n\n", j.title())
-	j.body()
+	writeOne(r, opt.withDefaults(), jiraWriter(bw))
 	return bw.Flush()
 }
 
 func (jiraRenderer) many(w io.Writer, rs []*analyze.Result, opt Options) error {
 	bw := bufio.NewWriter(w)
-	if targeted(rs) {
-		fmt.Fprintf(bw, "h1. dumpdiff: %d captured targets compared\n\n", len(rs))
-		labels, rows := instanceRows(rs)
-		head := []string{"Instance"}
-		for _, l := range labels {
-			head = append(head, jiraText(l))
-		}
-		fmt.Fprintf(bw, "||%s||\n", strings.Join(append(head, "Verdict"), "||"))
-		for _, r := range rows {
-			cells := []string{jiraCell(jiraCode(r.target))}
-			for _, t := range r.totals {
-				cells = append(cells, instanceCount(t))
-			}
-			cells = append(cells, jiraText(instanceVerdict(r)))
-			fmt.Fprintf(bw, "|%s|\n", strings.Join(cells, "|"))
-		}
-		bw.WriteString("\n")
-	} else {
-		fmt.Fprintf(bw, "h1. dumpdiff: %d analyses\n\n", len(rs))
-	}
-	for _, r := range rs {
-		j := newJiraView(bw, buildDocument(r, opt.withDefaults()), 2)
-		j.p("h2. %s\n\n", jiraText(title(r)))
-		j.body()
-	}
+	writeMany(rs, opt.withDefaults(), jiraWriter(bw))
 	return bw.Flush()
+}
+
+func jiraWriter(bw *bufio.Writer) func(*document, int) ticketWriter {
+	return func(d *document, level int) ticketWriter { return newJiraView(bw, d, level) }
 }
 
 // jiraView writes a document in Jira wiki markup.
@@ -68,9 +45,13 @@ func newJiraView(bw *bufio.Writer, d *document, level int) *jiraView {
 
 func (j *jiraView) p(format string, args ...any) { fmt.Fprintf(j.bw, format, args...) }
 
-func (j *jiraView) h(d int, text string) {
-	j.p("h%d. %s\n\n", min(6, j.level+d), text)
+func (j *jiraView) h(d int, escaped string) {
+	j.p("h%d. %s\n\n", min(6, j.level+d), escaped)
 }
+
+func (j *jiraView) heading(d int, _ string, text inline) { j.h(d, j.sx.render(text)) }
+
+func (j *jiraView) para(_, text string) { j.p("%s\n\n", jiraText(text)) }
 
 // severityColors are the colours of the severities, shared with HTML.
 var severityColors = map[analyze.Severity]string{
@@ -84,13 +65,6 @@ func jiraSeverity(s analyze.Severity) string {
 	return fmt.Sprintf("{color:%s}*%s*{color}", severityColors[s], s)
 }
 
-func (j *jiraView) title() string {
-	if j.lead.root == nil {
-		return j.noFindingsTitle()
-	}
-	return "dumpdiff: " + j.sx.render(j.document.title)
-}
-
 // jiraSyntax is Jira's syntax for the inline pieces; coloured makes the
 // severity a {color} span, for headings.
 func jiraSyntax(coloured bool) syntax {
@@ -100,22 +74,13 @@ func jiraSyntax(coloured bool) syntax {
 	}
 	return syntax{text: jiraText, code: jiraCode, culprit: jiraCode, entry: jiraCode,
 		strong: func(s string) string { return s }, probe: " " + jiraText("(health check)"),
-		tag: func(s analyze.Severity, kind string) string { return sev(s) + " " + jiraText(kind) }}
+		bold: func(s string) string { return "*" + s + "*" },
+		tag:  func(s analyze.Severity, kind string) string { return sev(s) + " " + jiraText(kind) }}
 }
 
-func (j *jiraView) body() {
-	j.leadSection()
-	j.findingSection()
-	j.h(1, headEvidence)
-	j.momentTable()
-	j.poolTable()
-	j.stackSection()
-	j.warningSection()
-}
-
-// facts writes a list of facts; tag writes the severity and kind a root
+// factList writes a list of facts; tag writes the severity and kind a root
 // cause or consequence names.
-func (j *jiraView) facts(fs []fact, tag func(analyze.Severity, string) string) {
+func (j *jiraView) factList(fs []fact, tag func(analyze.Severity, string) string) {
 	for _, it := range fs {
 		key := jiraText(it.key)
 		switch {
@@ -129,140 +94,77 @@ func (j *jiraView) facts(fs []fact, tag func(analyze.Severity, string) string) {
 	}
 }
 
-func (j *jiraView) leadSection() {
-	f := j.lead.root
+func (j *jiraView) verdict(d *document) {
+	f := d.lead.root
 	if f == nil {
-		j.p("%s\n\n", jiraText(j.noFinding))
+		j.para("", d.noFinding)
 		return
 	}
 	j.p("{panel:title=Verdict|borderColor=%s}\n", severityColors[f.severity])
-	j.facts(j.verdict, j.coloured.tag) // the verdict's severities in colour
+	j.factList(d.verdict, j.coloured.tag) // the verdict's severities in colour
 	j.p("{panel}\n\n")
 }
 
-func (j *jiraView) findingSection() {
-	if len(j.findings) == 0 {
-		return
-	}
-	j.h(1, headFindings)
-	for i := range j.findings {
-		f := &j.findings[i]
-		j.h(2, fmt.Sprintf("%d. %s", f.num, j.coloured.render(f.title)))
-		if f.counts != "" {
-			j.p("%s\n\n", jiraText(f.counts))
-		}
-		if f.summary != "" {
-			j.p("%s\n\n", jiraText(strings.TrimSpace(f.summary)))
-		}
-		if len(f.series) > 0 {
-			if f.sameChart > 0 {
-				j.p("%s\n\n", jiraText(fmt.Sprintf(sameChartFmt, f.sameChart)))
-			} else {
-				j.p("{noformat}\n%s\n{noformat}\n\n", strings.Join(jiraNoformat(sparkRows(j.rows, f.series)), "\n"))
-			}
-		}
-		j.facts(f.facts, j.sx.tag)
-		if len(f.facts) > 0 {
-			j.p("\n")
-		}
-	}
+func (j *jiraView) finding(f *findingBlock) {
+	j.h(2, fmt.Sprintf("%d. %s", f.num, j.coloured.render(f.title)))
 }
 
-func (j *jiraView) momentTable() {
-	if len(j.moments) == 0 {
+func (j *jiraView) endFinding(*findingBlock) {}
+
+// chart is the sparkline rows in {noformat}.
+func (j *jiraView) chart(f *findingBlock) {
+	if f.sameChart > 0 {
+		j.para("note", fmt.Sprintf(sameChartFmt, f.sameChart))
 		return
 	}
-	j.h(2, headMoments)
-	skipped := j.anySkipped()
-	j.p("||Moment||File||Time||%s||", capitalize(j.unit()))
-	if skipped {
-		j.p("Skipped lines||")
-	}
-	j.p("\n")
-	for _, mo := range j.moments {
-		label, tm := momentCells(mo)
-		j.p("|%s|%s|%s|%d|", jiraCell(jiraText(label)), jiraCell(jiraCode(mo.file)), jiraText(tm), mo.threads)
-		if skipped {
-			j.p("%d|", mo.skipped)
-		}
+	j.p("{noformat}\n%s\n{noformat}\n\n", strings.Join(jiraNoformat(sparkRows(j.rows, f.series)), "\n"))
+}
+
+func (j *jiraView) facts(fs []fact) {
+	j.factList(fs, j.sx.tag)
+	if len(fs) > 0 {
 		j.p("\n")
 	}
-	j.p("\n")
 }
 
-func jiraCounts(c []int) []string {
-	out := make([]string, 0, len(c)+1)
-	for _, v := range c {
-		out = append(out, fmt.Sprint(v))
+// table writes t: a ||header|| row, then a |cell| row each, then a blank
+// line. An empty cell is a space (an empty one would make "||", a header).
+func (j *jiraView) table(t tableBlock) {
+	head := make([]string, len(t.head))
+	for i, h := range t.head {
+		head[i] = jiraCell(j.sx.render(h))
 	}
-	return append(out, jiraCell(jiraText(change(c))))
-}
-
-func (j *jiraView) poolTable() {
-	if len(j.moments) == 0 {
-		return
-	}
-	j.h(2, headPools)
-	head := []string{headPoolCol}
-	for _, mo := range j.moments {
-		head = append(head, jiraCell(jiraText(mo.label)))
-	}
-	j.p("||%s||\n", strings.Join(append(head, headChange), "||"))
-	for _, l := range j.tableLines {
-		var name string
-		switch l.kind {
-		case linePool:
-			name = jiraCode(l.name)
-			if l.flagged {
-				name = "*" + name + "* " + jiraText("("+l.severity.String()+")")
-			}
-		case lineState:
-			name = jiraText(l.name)
-			if l.flagged {
-				name = "*" + name + "*"
-			}
-			name = "↳ " + name
-		case lineMoreStates:
-			name = "↳ " + jiraText(l.name)
-		case lineMorePools, lineInternal:
-			name = jiraText(l.name)
-		case lineTotal:
-			name = "*" + l.name + "*"
+	j.p("||%s||\n", strings.Join(head, "||"))
+	for _, r := range t.rows {
+		cells := make([]string, len(r))
+		for i, c := range r {
+			cells[i] = jiraCell(j.sx.render(c))
 		}
-		j.p("|%s|\n", strings.Join(append([]string{jiraCell(name)}, jiraCounts(l.counts)...), "|"))
+		j.p("|%s|\n", strings.Join(cells, "|"))
 	}
 	j.p("\n")
 }
 
-// stackSection writes each identical-stack group of the flagged states in
-// a panel: its threads, then its stack in {noformat}, culprit and entry
-// point marked.
-func (j *jiraView) stackSection() {
-	for k, st := range j.stacks {
-		if k == 0 {
-			j.h(2, headStacks)
-		}
-		for _, g := range st.groups {
-			j.p("{panel:title=%s|borderStyle=dashed}\n", jiraParam(g.heading))
-			j.p("%s %s\n", jiraText("Pool:"), jiraCode(st.pool))
-			if len(g.samples) > 0 {
-				j.p("%s: %s\n", capitalize(j.unit()), j.sx.render(g.samples))
-			}
-			j.p("{noformat}\n%s\n{noformat}\n{panel}\n\n", strings.Join(jiraNoformat(g.lines), "\n"))
-		}
-		if st.more != "" {
-			j.p("%s\n\n", jiraText(st.more))
-		}
+func (j *jiraView) momentTable(d *document) { j.table(d.momentTable()) }
+
+func (j *jiraView) poolTable(d *document) { j.table(d.poolTable()) }
+
+func (j *jiraView) stacks(d *document) { d.writeTicketStacks(j, j.stackGroup) }
+
+// stackGroup is a group in a panel: its threads, then its stack in
+// {noformat}, culprit and entry point marked.
+func (j *jiraView) stackGroup(pool string, g stackGroupBlock) {
+	j.p("{panel:title=%s|borderStyle=dashed}\n", jiraParam(g.heading))
+	j.p("%s %s\n", jiraText("Pool:"), jiraCode(pool))
+	if len(g.samples) > 0 {
+		j.p("%s: %s\n", capitalize(j.unit()), j.sx.render(g.samples))
 	}
+	j.p("{noformat}\n%s\n{noformat}\n{panel}\n\n", strings.Join(jiraNoformat(g.lines), "\n"))
 }
 
-func (j *jiraView) warningSection() {
-	if len(j.warnings) == 0 {
-		return
-	}
-	j.h(1, headWarnings)
-	for _, w := range j.warnings {
-		j.p("* %s\n", jiraText(w))
+func (j *jiraView) list(items []string) {
+	for _, it := range items {
+		j.p("* %s\n", jiraText(it))
 	}
 	j.p("\n")
 }

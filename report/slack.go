@@ -38,7 +38,7 @@ func (slackRenderer) many(w io.Writer, rs []*analyze.Result, opt Options) error 
 		if d.lead.root == nil {
 			what += "no finding"
 		} else {
-			what += slackSyntax().render(d.title)
+			what += slackSyntax().render(d.headline)
 			if d.lead.root.culprit != "" {
 				what += " · culprit " + slackCode(d.lead.root.culprit)
 			}
@@ -93,7 +93,7 @@ func slackLines(d *document) []string {
 	if d.lead.root == nil {
 		out = append(out, fmt.Sprintf("*dumpdiff: no findings* in %s of a %s process", words.Plural(len(d.moments), "moment"), runtimeName(d.runtime)))
 	} else {
-		out = append(out, "*dumpdiff:* "+sx.render(d.title))
+		out = append(out, "*dumpdiff:* "+sx.render(d.headline))
 		// The root's identical stacks, as its finding says them, before
 		// the other root causes.
 		var fs []fact

@@ -29,6 +29,9 @@ type syntax struct {
 	// probe marks a health check after the frame it is, its leading
 	// space included: " (health check)".
 	probe string
+	// bold writes escaped text in bold, for a span marked bold; nil
+	// leaves it as it is.
+	bold func(string) string
 	// ref writes a reference to finding num whose words are escaped (HTML
 	// links it); nil writes the words.
 	ref func(num int, escaped string) string
@@ -46,28 +49,35 @@ func plainSyntax() syntax {
 func (sx syntax) render(in inline) string {
 	var b strings.Builder
 	for _, s := range in {
-		switch s.kind {
-		case spanText:
-			b.WriteString(sx.text(s.text))
-		case spanCode:
-			b.WriteString(sx.code(s.text))
-		case spanCulprit:
-			b.WriteString(sx.culprit(s.text))
-		case spanEntry:
-			b.WriteString(sx.entry(s.text))
-		case spanStrong:
-			b.WriteString(sx.strong(sx.text(s.text)))
-		case spanProbe:
-			b.WriteString(sx.probe)
-		case spanTag:
-			b.WriteString(sx.tag(s.sev, s.text))
-		case spanRef:
-			if sx.ref != nil {
-				b.WriteString(sx.ref(s.num, sx.text(s.text)))
-			} else {
-				b.WriteString(sx.text(s.text))
-			}
+		if s.bold && sx.bold != nil {
+			b.WriteString(sx.bold(sx.span(s)))
+		} else {
+			b.WriteString(sx.span(s))
 		}
 	}
 	return b.String()
+}
+
+func (sx syntax) span(s span) string {
+	switch s.kind {
+	case spanCode:
+		return sx.code(s.text)
+	case spanCulprit:
+		return sx.culprit(s.text)
+	case spanEntry:
+		return sx.entry(s.text)
+	case spanStrong:
+		return sx.strong(sx.text(s.text))
+	case spanProbe:
+		return sx.probe
+	case spanTag:
+		return sx.tag(s.sev, s.text)
+	case spanRef:
+		if sx.ref != nil {
+			return sx.ref(s.num, sx.text(s.text))
+		}
+	case spanRaw:
+		return s.text
+	}
+	return sx.text(s.text)
 }
