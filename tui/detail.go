@@ -121,8 +121,9 @@ func sevTag(s analyze.Severity) string {
 	return map[analyze.Severity]string{analyze.Critical: "CRIT", analyze.Warning: "WARN", analyze.Info: "INFO"}[s]
 }
 
-// factW is the width of the facts' label column.
-const factW = 13
+// factW is the width of the facts' label column: the reports' longest
+// label ("Entry points", "Follows from") and two spaces.
+const factW = 15
 
 // refresh builds the document for the width.
 func (d *detailPane) refresh() {
@@ -134,6 +135,13 @@ func (d *detailPane) refresh() {
 	summary := report.Summary(d.ix.r, d.f)
 	for _, l := range wrap(summary, w-2, "") {
 		plain("  " + l)
+	}
+	if ft, ok := d.ix.document().Finding(d.f.ID); ok && ft.Counts != "" {
+		// Its numbers line, as every report writes it under its heading.
+		plain("")
+		for _, l := range wrap(ft.Counts, w-2, "") {
+			plain("  " + l)
+		}
 	}
 	plain("")
 	add(d.st.header, "FACTS")
@@ -200,7 +208,9 @@ type fact struct {
 
 // facts are the finding's facts, in the order a reader asks for them:
 // how many and when, where (culprit, entry points), who holds what, why
-// (cause, consequences), then what was seen.
+// (cause, consequences), then what was seen. Those the reports give are
+// in their words and under their labels (report.Document); the others
+// are the TUI's own.
 func (d *detailPane) facts() []fact {
 	f, ix := d.f, d.ix
 	var out []fact
@@ -210,14 +220,22 @@ func (d *detailPane) facts() []fact {
 			out = append(out, fact{label, vs, plain})
 		}
 	}
-	if len(f.Counts) > 0 {
-		addf(ix.unit+"s", d.counts(f.Counts))
+	ft, _ := ix.document().Finding(f.ID)
+	doc := map[string]string{}
+	for _, x := range ft.Facts {
+		doc[x.Label] = x.Value
 	}
+	addDoc := func(label string, style interface{ Render(...string) string }, more ...string) {
+		if v, ok := doc[label]; ok {
+			out = append(out, fact{label, append([]string{v}, more...), style})
+		}
+	}
+	addDoc("Numbers", plain)
 	if len(f.PoolCounts) > 0 {
-		addf("in pool", d.counts(f.PoolCounts))
+		addf("In pool", d.counts(f.PoolCounts))
 	}
 	if len(f.Totals) > 0 {
-		addf("in process", d.counts(f.Totals))
+		addf("In process", d.counts(f.Totals))
 	}
 	when := "about " + ix.full[f.At]
 	if f.Since >= 0 && f.Since < len(ix.labels) && f.Since != f.At {
@@ -226,23 +244,10 @@ func (d *detailPane) facts() []fact {
 	if f.FromStart {
 		when += " · already at the first moment"
 	}
-	addf("when", when)
-	if f.Frame != "" {
-		addf("top frame", f.Frame)
-	}
-	switch {
-	case len(f.Culprits) > 0:
-		var vs []string
-		for _, c := range f.Culprits {
-			vs = append(vs, c.Func+" ("+itoa(c.Count)+")")
-		}
-		out = append(out, fact{"culprit", vs, d.st.culprit})
-	case f.Culprit != "":
-		out = append(out, fact{"culprit", []string{f.Culprit}, d.st.culprit})
-	}
-	if len(f.Entries) > 0 {
-		addf("entry", frameCounts(f.Entries)...)
-	}
+	addf("When", when)
+	addDoc("Top frame", plain)
+	addDoc("Culprit", d.st.culprit)
+	addDoc("Entry points", plain)
 	for _, h := range f.Holders {
 		s := itoa(h.Count) + " in " + stateName(h.State, h.Via)
 		if h.Pool != "" && h.Pool != f.Pool {
@@ -251,7 +256,7 @@ func (d *detailPane) facts() []fact {
 		if h.Culprit != "" {
 			s += " at " + h.Culprit
 		}
-		addf("holders", s)
+		addf("Holders", s)
 	}
 	if l := f.Lock; l != nil && (l.Address != "" || l.Owner != nil) {
 		s := lockName(l.Address, l.Class)
@@ -263,14 +268,14 @@ func (d *detailPane) facts() []fact {
 		} else {
 			s += " (owner not printed)"
 		}
-		addf("lock", s)
+		addf("Lock", s)
 	}
 	if len(f.Cycle) > 0 {
 		var vs []string
 		for _, c := range f.Cycle {
 			vs = append(vs, cycleText(c))
 		}
-		out = append(out, fact{"cycle", vs, d.st.errText})
+		out = append(out, fact{"Cycle", vs, d.st.errText})
 	}
 	if len(f.Blocked) > 0 {
 		var names []string
@@ -281,7 +286,7 @@ func (d *detailPane) facts() []fact {
 			}
 			names = append(names, b.Name)
 		}
-		addf("blocked", itoa(len(f.Blocked))+" more wait on the cycle without being in it: "+strings.Join(names, ", "))
+		addf("Blocked", itoa(len(f.Blocked))+" more wait on the cycle without being in it: "+strings.Join(names, ", "))
 	}
 	if f.Limit.Size > 0 || f.Idle > 0 || f.Waiting > 0 {
 		var parts []string
@@ -289,62 +294,54 @@ func (d *detailPane) facts() []fact {
 			parts = append(parts, report.LimitText(f.Limit))
 		}
 		parts = append(parts, "idle "+itoa(f.Idle), "waiting "+itoa(f.Waiting))
-		addf("pool size", strings.Join(parts, " · "))
+		addf("Pool size", strings.Join(parts, " · "))
 	}
 	if len(f.Starved) > 0 {
-		addf("starved", frameCounts(f.Starved)...)
+		addf("Starved", frameCounts(f.Starved)...)
 	}
 	if w := f.Wait; w != nil && w.Goroutines > 0 {
 		s := itoa(w.MinMinutes) + "–" + itoa(w.MaxMinutes) + " minutes"
 		if w.MinMinutes == w.MaxMinutes {
 			s = words.Plural(w.MinMinutes, "minute")
 		}
-		addf("waited", s+", as printed by "+words.Plural(w.Goroutines, "goroutine"))
+		addf("Waited", s+", as printed by "+words.Plural(w.Goroutines, "goroutine"))
 	}
 	if f.Parents > 0 {
-		addf("creators", words.Plural(f.Parents, "goroutine")+" created them")
+		addf("Creators", words.Plural(f.Parents, "goroutine")+" created them")
 	}
 	if f.Same > 0 {
-		addf("same", itoa(f.Same)+" are the very same "+ix.unit+"s from "+ix.full[max(0, f.Since)]+" to "+ix.full[len(ix.full)-1])
+		addf("Same", itoa(f.Same)+" are the very same "+ix.unit+"s from "+ix.full[max(0, f.Since)]+" to "+ix.full[len(ix.full)-1])
 	}
 	if f.Always > 0 {
-		addf("always", itoa(f.Always)+" were there at every moment")
+		addf("Always", itoa(f.Always)+" were there at every moment")
 	}
 	if f.CPUThreads > 0 {
 		per := f.CPU / time.Duration(f.CPUThreads)
 		addf("CPU", per.Round(time.Microsecond).String()+" per thread meanwhile, on "+words.Plural(f.CPUThreads, "thread"))
 	}
 	if f.Headline != "" {
-		addf("runtime", f.Headline)
+		addf("Runtime", f.Headline)
 	}
 	if f.Basis != "" {
-		addf("basis", f.Basis)
+		addf("Basis", f.Basis)
 	}
-	if c := ix.findingByID(f.CausedBy); c != nil {
-		addf("caused by", findingName(c))
+	addDoc("Seen", plain)
+	// The findings it follows from and leads to, by their number in the
+	// reports, each with its heading: the overview does not number them.
+	titleOf := func(id string) []string {
+		if x, ok := ix.document().Finding(id); ok {
+			return []string{itoa(x.Num) + ". " + x.Title}
+		}
+		return nil
 	}
+	addDoc("Follows from", plain, titleOf(f.CausedBy)...)
 	var causes []string
 	for i := range ix.r.Findings {
 		if c := &ix.r.Findings[i]; c.CausedBy != "" && c.CausedBy == f.ID {
-			causes = append(causes, findingName(c))
+			causes = append(causes, titleOf(c.ID)...)
 		}
 	}
-	addf("causes", causes...)
-	var seen []string
-	for _, e := range f.Evidence {
-		if e.Count == 0 || e.Moment < 0 || e.Moment >= len(ix.labels) {
-			continue
-		}
-		s := ix.labels[e.Moment] + " " + itoa(e.Count)
-		if len(e.Threads) > 0 {
-			s += ": " + strings.Join(e.Threads, ", ")
-			if n := e.Count - len(e.Threads); n > 0 {
-				s += " and " + itoa(n) + " more"
-			}
-		}
-		seen = append(seen, s)
-	}
-	addf("seen", seen...)
+	addDoc("Leads to", plain, causes...)
 	return out
 }
 
@@ -429,19 +426,6 @@ func orFirst(a, b string) string {
 		return a
 	}
 	return b
-}
-
-// findingName names a finding in a line: "saturated http-nio-* ›
-// socket-read (warning)".
-func findingName(f *analyze.Finding) string {
-	s := f.Kind
-	if f.Pool != "" {
-		s += " " + f.Pool
-	}
-	if f.State != "" {
-		s += " › " + stateName(f.State, f.Via)
-	}
-	return s + " (" + f.Severity.String() + ")"
 }
 
 // Update scrolls the document (keys and wheel), tab jumps between the top

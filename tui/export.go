@@ -274,6 +274,9 @@ func (d *detailPane) exportName() string { return "finding" }
 func (d *detailPane) markdown(w io.Writer) {
 	fmt.Fprintf(w, "# %s\n\n", report.MarkdownText(d.ix.titlePrefix(false)+strings.TrimPrefix(d.title(), d.ix.titlePrefix(true))))
 	fmt.Fprintf(w, "%s\n\n", report.MarkdownText(report.Summary(d.ix.r, d.f)))
+	if ft, ok := d.ix.document().Finding(d.f.ID); ok && ft.Counts != "" {
+		fmt.Fprintf(w, "%s\n\n", report.MarkdownText(ft.Counts))
+	}
 	for _, f := range d.facts() {
 		fmt.Fprintf(w, "- **%s:** %s\n", report.MarkdownText(f.label), report.MarkdownText(strings.Join(f.values, "; ")))
 	}

@@ -121,7 +121,7 @@ func TestExportEscapes(t *testing.T) {
 			"\ncom.ev|il`x`<script>alert(1)</script>```.shop.OrderRepository.recentOrderSummary(OrderRepository.java:23)  ◀ culprit\n",
 			"Culprit: ````com.ev|il`x`<script>alert(1)</script>```.shop.OrderRepository.recentOrderSummary(OrderRepository.java:23)````"},
 		"compare": {"````diff\n", "com.ev|il`x`<script>alert(1)</script>```.shop."},
-		"finding": {"# WARN db-pool-exhausted · ev\\|il\\`x\\`&lt;script&gt;", "- **culprit:** com.ev\\|il\\`x\\`&lt;script&gt;",
+		"finding": {"# WARN db-pool-exhausted · ev\\|il\\`x\\`&lt;script&gt;", "- **Culprit:** com.ev\\|il\\`x\\`&lt;script&gt;",
 			"\ncom.ev|il`x`<script>alert(1)</script>```.shop.OrderRepository.recentOrderSummary(OrderRepository.java:23)  ◀ culprit\n"},
 	}
 	for name, md := range files {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/dumpdiff/dumpdiff/analyze"
 	"github.com/dumpdiff/dumpdiff/parse"
+	"github.com/dumpdiff/dumpdiff/report"
 )
 
 // index is what the TUI computes from a Result: in the load command, the
@@ -43,6 +44,10 @@ type index struct {
 	// nth and of place this analysis among the targets the TUI shows
 	// (1-based); of is 1 for a single analysis.
 	nth, of int
+	// doc is the analysis's report in no format, made on first use (a
+	// finding's pane reads its words from it): built once, like the
+	// reports' own.
+	doc *report.Document
 }
 
 // poolInfo is a pool with what the overview sorts and filters on.
@@ -536,6 +541,14 @@ func named(t *parse.Thread, name string, id int64, isGo bool) bool {
 		return t.Name() == name
 	}
 	return isGo && t.ID == id
+}
+
+// document is the analysis's report, in the words of every format.
+func (ix *index) document() *report.Document {
+	if ix.doc == nil {
+		ix.doc = report.NewDocument(ix.r)
+	}
+	return ix.doc
 }
 
 // findingByID returns the finding with that ID; nil for "" or none.

@@ -202,7 +202,7 @@ func TestExportCreatesFolder(t *testing.T) {
 		t.Fatalf("status = %q, want %q", m.status, "wrote "+want)
 	}
 	md := readFile(t, want)
-	contains(t, "finding export", md, "# CRIT not-recovered · main.(\\*server).handleSearch › chan-send", "- **culprit:**", "## Stack of goroutine")
+	contains(t, "finding export", md, "# CRIT not-recovered · main.(\\*server).handleSearch › chan-send", "- **Culprit:**", "## Stack of goroutine")
 	s := text(m)
 	checkSize(t, s, 80, 24)
 	if !strings.Contains(squash(s), squash("wrote "+want)) {

@@ -253,13 +253,9 @@ func (p *poolPane) subtitle() string {
 	return at + p.ix.unit + "s per state · " + scale + " · sort: " + poolSorts[p.sortBy] + " · ←/→ moment"
 }
 
-// stateName is a group's state with what it waits on.
-func stateName(state, via string) string {
-	if via != "" {
-		return state + " (" + via + ")"
-	}
-	return state
-}
+// stateName is a group's state with what it waits on, in the reports'
+// words: "socket-read via http-client".
+func stateName(state, via string) string { return report.StateName(state, via) }
 
 // ShortHelp is the pool's footer.
 func (p *poolPane) ShortHelp() []key.Binding {

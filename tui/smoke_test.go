@@ -82,7 +82,7 @@ func TestSmokeTmux(t *testing.T) {
 
 	s := waitScreen("FINDINGS")
 	// One scale for every sparkline: the largest pool draws the top bar.
-	contains(t, "overview", s, "net/http server connections", "before", "after", "▃▅▇█▃")
+	contains(t, "overview", s, "net/http server connections", "before", "after", "▂▄▇█▂")
 
 	// The first finding, whole; esc comes back to the findings.
 	keys("Enter")

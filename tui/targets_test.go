@@ -15,7 +15,7 @@ import (
 // dumps at the same four moments: web-1 calls a slow upstream behind a
 // bulkhead, web-2 calls it without a timeout, shop-1 runs out of HikariCP
 // connections. All three have the http-nio-18080-exec-* pool; only the web
-// ones have its socket-read (http-client) state.
+// ones have its socket-read via http-client state.
 func threeTargets(t testing.TB) []*analyze.Result {
 	labels := []string{"before", "during-1", "during-2", "after"}
 	target := func(name, scenario string) *analyze.Result {
@@ -97,12 +97,12 @@ func TestSessionTargets(t *testing.T) {
 	m = openPoolNamed(t, m, "http-nio-18080-exec-*")
 	m = openStateNamed(t, m, "socket-read")
 	m = send(t, m, "2") // during-1: the moment is kept by label
-	contains(t, "web-1 state", text(m), "web-1 (1 of 3, t: next) › http-nio-18080-exec-* › socket-read (http-client)", "[2:during-1 20]")
+	contains(t, "web-1 state", text(m), "web-1 (1 of 3, t: next) › http-nio-18080-exec-* › socket-read via http-client", "[2:during-1 20]")
 	m = send(t, m, "t")
 	if m.screen() != screenState {
 		t.Fatalf("t on a state went to screen %d, want the same state in web-2", m.screen())
 	}
-	contains(t, "web-2 state", text(m), "web-2 (2 of 3, t: next) › http-nio-18080-exec-* › socket-read (http-client)",
+	contains(t, "web-2 state", text(m), "web-2 (2 of 3, t: next) › http-nio-18080-exec-* › socket-read via http-client",
 		"[2:during-1 200]", "showing web-2 (2 of 3)")
 
 	m = send(t, m, "t")
@@ -110,7 +110,7 @@ func TestSessionTargets(t *testing.T) {
 		t.Fatalf("t to shop-1: screen %d at moment %d, want its worker pool at during-1", m.screen(), poolOf(t, m).moment)
 	}
 	contains(t, "shop-1 pool", text(m), "shop-1 (3 of 3, t: next) › POOL http-nio-18080-exec-*", "[during-1]",
-		"shop-1 has no socket-read (http-client) in http-nio-18080-exec-*")
+		"shop-1 has no socket-read via http-client in http-nio-18080-exec-*")
 
 	m = send(t, m, "esc")
 	m = openPoolNamed(t, m, "shop-db housekeeper")

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dumpdiff/dumpdiff/report"
 )
 
 func itoa(n int) string { return strconv.Itoa(n) }
@@ -42,27 +44,9 @@ func cut(s string, w int) string {
 	return s
 }
 
-var sparkLevels = []rune("▁▂▃▄▅▆▇█")
-
-// sparkline draws counts on a scale whose top bar is top, shared by every
-// sparkline of a screen so that a constant 1 does not look like a
-// saturated 200 (top ≤ 0: the largest of counts). A zero is the lowest
-// bar, any other count at least the second, so zero stays visible.
-func sparkline(counts []int, top int) string {
-	if top <= 0 {
-		top = maxOf(counts)
-	}
-	var b strings.Builder
-	for _, c := range counts {
-		lvl := 0
-		if c > 0 && top > 0 {
-			lvl = 1 + (min(c, top)*6+top-1)/top // 2..7 of 0..7
-			lvl = min(lvl, 7)
-		}
-		b.WriteRune(sparkLevels[lvl])
-	}
-	return b.String()
-}
+// sparkline is report.Sparkline: every view draws counts with the same
+// bars.
+func sparkline(counts []int, top int) string { return report.Sparkline(counts, top) }
 
 // maxOf is the largest of counts; 0 when empty.
 func maxOf(counts []int) int {
