@@ -3,10 +3,12 @@ package report
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/dumpdiff/dumpdiff/analyze"
 	"github.com/dumpdiff/dumpdiff/internal/words"
+	"github.com/dumpdiff/dumpdiff/parse"
 )
 
 // The document: what a report says, built once per analysis from the rows
@@ -35,16 +37,19 @@ const (
 	spanRaw                     // a writer's own markup, written as it is (Markdown's "#1" column)
 )
 
-// span is one piece of inline text.
+// span is one piece of inline text: 24 bytes, as a document holds
+// thousands.
 type span struct {
-	kind spanKind
 	text string
-	sev  analyze.Severity // spanTag only
-	num  int              // spanRef only
+	// n is the finding's number of a spanRef, the severity of a spanTag.
+	n    int32
+	kind spanKind
 	// bold is emphasis the ticket formats write (a flagged row of a
 	// table); syntax.bold writes it, where the format has it.
 	bold bool
 }
+
+func (s span) sev() analyze.Severity { return analyze.Severity(s.n) }
 
 // inline is a run of text in pieces; syntax.render writes it in a format.
 type inline []span
@@ -56,9 +61,9 @@ func entry(s string) span   { return span{kind: spanEntry, text: s} }
 func strong(s string) span  { return span{kind: spanStrong, text: s} }
 func probe() span           { return span{kind: spanProbe} }
 func tag(sev analyze.Severity, kind string) span {
-	return span{kind: spanTag, sev: sev, text: kind}
+	return span{kind: spanTag, n: int32(sev), text: kind}
 }
-func ref(num int, words string) span { return span{kind: spanRef, num: num, text: words} }
+func ref(num int, words string) span { return span{kind: spanRef, n: int32(num), text: words} }
 
 // emphasized is s in bold when on is set.
 func emphasized(s span, on bool) span {
@@ -96,11 +101,10 @@ type document struct {
 	meta inline
 	// verdict is the lead's facts; empty with no finding, when noFinding
 	// says so.
-	verdict      []fact
-	noFinding    string
-	findings     []findingBlock
-	tableLines   []poolLine // the pools and states table
-	ticketStacks []stackBlock
+	verdict    []fact
+	noFinding  string
+	findings   []findingBlock
+	tableLines []poolLine // the pools and states table
 }
 
 // findingBlock is one finding of the Findings section.
@@ -185,12 +189,22 @@ func (d *document) poolTable() tableBlock {
 		t.head, t.right = append(t.head, inline{txt(mo.label)}), append(t.right, true)
 	}
 	t.head, t.right = append(t.head, inline{txt(headChange)}), append(t.right, true)
+	// One backing array for the number cells of the table, one for its
+	// rows: a cell each count, and no allocation each.
+	n := len(d.moments) + 1
+	spans := make([]span, 0, len(d.tableLines)*n)
+	cells := make([]inline, 0, len(d.tableLines)*(n+1))
+	t.rows = make([][]inline, 0, len(d.tableLines))
 	for _, l := range d.tableLines {
-		row := []inline{l.cell}
+		start := len(cells)
+		cells = append(cells, l.cell)
 		for _, v := range l.counts {
-			row = append(row, inline{txt(fmt.Sprint(v))})
+			spans = append(spans, txt(strconv.Itoa(v)))
+			cells = append(cells, spans[len(spans)-1:len(spans):len(spans)])
 		}
-		t.rows = append(t.rows, append(row, inline{txt(change(l.counts))}))
+		spans = append(spans, txt(change(l.counts)))
+		cells = append(cells, spans[len(spans)-1:len(spans):len(spans)])
+		t.rows = append(t.rows, cells[start:len(cells):len(cells)])
 	}
 	return t
 }
@@ -204,12 +218,17 @@ type stackBlock struct {
 }
 
 // stackGroupBlock is one group: a heading in plain words, its threads and
-// its stack, culprit and entry point marked.
+// its stack (lines).
 type stackGroupBlock struct {
 	heading string
 	samples inline // "`exec-1`, `exec-2`, +91"; empty when the dump names none
-	lines   []string
+	group   StackGroup
+	rt      parse.Runtime
 }
+
+// lines are the group's stack, culprit and entry point marked; made by the
+// writer that shows it (the Slack message and the HTML page do not).
+func (g stackGroupBlock) lines() []string { return markedStack(g.group, g.rt) }
 
 // buildDocument builds the document of r under opt (defaults applied).
 func buildDocument(r *analyze.Result, opt Options) *document {
@@ -248,7 +267,6 @@ func documentOf(rs *rows) *document {
 		d.findings = append(d.findings, fb)
 	}
 	d.tableLines = poolLines(rs)
-	d.ticketStacks = stackBlocks(rs)
 	return d
 }
 
@@ -388,7 +406,7 @@ func findingFacts(rs *rows, f *findingRow) []fact {
 // poolLines are the rows of the pools and states table: each pool shown,
 // the states under it, the folded rows, the total.
 func poolLines(rs *rows) []poolLine {
-	var out []poolLine
+	out := make([]poolLine, 0, 3+2*len(rs.pools))
 	for _, p := range rs.pools {
 		l := poolLine{kind: linePool, name: p.name, flagged: p.flagged, severity: p.severity, counts: p.counts}
 		l.cell = inline{emphasized(code(p.name), p.flagged)}
@@ -427,7 +445,7 @@ func stackBlocks(rs *rows) []stackBlock {
 		s := st.state
 		b := stackBlock{pool: st.pool.name, more: rs.moreGroups(s, maxStackGroups)}
 		for i, sg := range s.groups[:min(maxStackGroups, len(s.groups))] {
-			g := stackGroupBlock{heading: rs.groupHeading(s, i), lines: markedStack(sg, rs.runtime)}
+			g := stackGroupBlock{heading: rs.groupHeading(s, i), group: sg, rt: rs.runtime}
 			if len(sg.Samples) > 0 {
 				g.samples = sampleList(sg.Samples, sg.Count, len(sg.Samples))
 			}
@@ -530,7 +548,7 @@ func entryList(es []analyze.FrameCount) inline {
 // are: "`exec-1`, `exec-2`, `exec-3`, +197".
 func sampleList(names []string, count, k int) inline {
 	shown := names[:min(k, len(names))]
-	var out inline
+	out := make(inline, 0, 2*len(shown)+1)
 	for i, n := range shown {
 		if i > 0 {
 			out = append(out, txt(", "))
@@ -547,7 +565,7 @@ func sampleList(names []string, count, k int) inline {
 // names: "during-1 93 (`exec-2`, `exec-3`, `exec-4`, +90) · during-2 96
 // (same samples)".
 func evidence(evs []evidenceRow) inline {
-	var out inline
+	out := make(inline, 0, 14*len(evs))
 	var prev []string
 	for i, e := range evs {
 		if i > 0 {
@@ -662,9 +680,11 @@ func (d *document) write(w blockWriter) {
 }
 
 // writeTicketStacks writes the ticket stacks under their heading, each
-// group through group, then what is left out.
+// group through group, then what is left out. They are made here, once,
+// by the formats that show them (not the Slack message nor the HTML page,
+// which has its own).
 func (d *document) writeTicketStacks(w blockWriter, group func(pool string, g stackGroupBlock)) {
-	for k, st := range d.ticketStacks {
+	for k, st := range stackBlocks(d.rows) {
 		if k == 0 {
 			w.heading(2, "stacks", inline{txt(headStacks)})
 		}

@@ -14,6 +14,9 @@ import (
 // become entities; Markdown punctuation gets a backslash; "|" is escaped so
 // that a table cell stays one cell; control characters become spaces.
 func mdText(s string) string {
+	if !needsEscape(s, "&<>\\`*_[]|~#!") {
+		return s
+	}
 	var b strings.Builder
 	for _, r := range oneLine(s) {
 		switch r {
@@ -31,6 +34,19 @@ func mdText(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// needsEscape reports whether s holds a byte of special or a control
+// character (or a byte that may start a C1 one): the escapers' fast path
+// returns s itself when it holds none, as counts and most names do.
+func needsEscape(s, special string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c == 0x7f || c == 0xc2 || strings.IndexByte(special, c) >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // mdCode renders s as a code span. Inside a code span nothing is markup, so

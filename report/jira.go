@@ -159,7 +159,7 @@ func (j *jiraView) stackGroup(pool string, g stackGroupBlock) {
 	if len(g.samples) > 0 {
 		j.p("%s: %s\n", capitalize(j.unit()), j.sx.render(g.samples))
 	}
-	j.p("{noformat}\n%s\n{noformat}\n{panel}\n\n", strings.Join(jiraNoformat(g.lines), "\n"))
+	j.p("{noformat}\n%s\n{noformat}\n{panel}\n\n", strings.Join(jiraNoformat(g.lines()), "\n"))
 }
 
 func (j *jiraView) list(items []string) {

@@ -21,6 +21,9 @@ const zwsp = "\u200b"
 // item, a table cell, the inside of {{monospace}}). Control characters
 // become spaces.
 func jiraText(s string) string {
+	if !needsEscape(s, jiraSpecial+"\\:") {
+		return s
+	}
 	var b strings.Builder
 	rs := []rune(oneLine(s))
 	for i, r := range rs {

@@ -214,8 +214,9 @@ func (m *mdView) stackGroup(pool string, g stackGroupBlock) {
 	if len(g.samples) > 0 {
 		m.p("%s: %s\n\n", capitalize(m.unit()), m.sx.render(g.samples))
 	}
-	fence := codeFence(g.lines)
-	m.p("%s\n%s\n%s\n\n</details>\n\n", fence, strings.Join(g.lines, "\n"), fence)
+	lines := g.lines()
+	fence := codeFence(lines)
+	m.p("%s\n%s\n%s\n\n</details>\n\n", fence, strings.Join(lines, "\n"), fence)
 }
 
 func (m *mdView) list(items []string) {

@@ -15,6 +15,9 @@ import (
 // slackEntities escapes Slack's three control characters; control
 // characters become spaces.
 func slackEntities(s string) string {
+	if !needsEscape(s, "&<>") {
+		return s
+	}
 	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(oneLine(s))
 }
 
@@ -71,6 +74,9 @@ func hasEmojiCode(w string) bool {
 // slackText escapes a sentence: each word that Slack would format goes in
 // a code span, the rest is plain text with its entities escaped.
 func slackText(s string) string {
+	if !needsEscape(s, "&<>*_~`@!:") {
+		return s // nothing Slack would format: the hot path, most pieces
+	}
 	words := strings.Split(oneLine(s), " ")
 	for i, w := range words {
 		if slackNeedsCode(w) {

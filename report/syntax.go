@@ -47,6 +47,9 @@ func plainSyntax() syntax {
 
 // render writes in in the format's syntax.
 func (sx syntax) render(in inline) string {
+	if len(in) == 1 && !in[0].bold {
+		return sx.span(in[0]) // most cells and values: no builder
+	}
 	var b strings.Builder
 	for _, s := range in {
 		if s.bold && sx.bold != nil {
@@ -71,10 +74,10 @@ func (sx syntax) span(s span) string {
 	case spanProbe:
 		return sx.probe
 	case spanTag:
-		return sx.tag(s.sev, s.text)
+		return sx.tag(s.sev(), s.text)
 	case spanRef:
 		if sx.ref != nil {
-			return sx.ref(s.num, sx.text(s.text))
+			return sx.ref(int(s.n), sx.text(s.text))
 		}
 	case spanRaw:
 		return s.text
