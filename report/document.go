@@ -16,10 +16,11 @@ import (
 // lead's facts, a finding with its numbers, chart and facts, the moments
 // and pools tables, the stack groups of a state, the warnings) whose
 // words are all here; a format is a small writer per block with its own
-// escaper (markdown.go, jira.go, html.go, slack.go; the TUI's finding
-// pane reads the same blocks through FindingFacts). As goldmark renders
-// one AST through a renderer per output, or pprof's report hands the same
-// items to each printer.
+// escaper (markdown.go, jira.go, html.go, slack.go), called by one walk
+// (document.write); the TUI's finding pane reads the same words through
+// Document.Finding (findingtext.go). As goldmark renders one AST through
+// a renderer per output, or pprof's report hands the same items to each
+// printer.
 
 // spanKind is what a piece of inline text is, for the writer that escapes
 // and marks it.

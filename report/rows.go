@@ -10,9 +10,9 @@ import (
 	"github.com/dumpdiff/dumpdiff/parse"
 )
 
-// rows is what the text and Markdown views show, computed once from a
-// Result: the same numbers and names, rendered in two syntaxes. Slices
-// indexed by moment have len(moments) entries.
+// rows is what every view but JSON shows, computed once from a Result:
+// the text view writes them, the other formats the document built from
+// them (document.go). Slices indexed by moment have len(moments) entries.
 type rows struct {
 	runtime  parse.Runtime // empty when the analysis did not name one
 	moments  []momentRow

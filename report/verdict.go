@@ -169,7 +169,7 @@ func leadOf(rs *rows) lead {
 	return l
 }
 
-// titleWhat names a finding for a title or a heading: "not-recovered in
+// findingWhat names a finding for a title or a heading: "not-recovered in
 // POOL · socket-read via http-client" without the pool (the caller writes
 // it in its syntax).
 func findingWhat(f *findingRow) (kind, state string) {
