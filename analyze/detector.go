@@ -30,7 +30,10 @@ const (
 	// wait behind them.
 	KindCommonPoolStarved = "common-pool-starved"
 	KindExplosion         = "explosion"
-	KindRecovered         = "recovered"
+	// KindKeptAlive: main has returned and non-daemon threads left behind,
+	// every one at rest in its pool, keep the JVM from ever exiting.
+	KindKeptAlive = "kept-alive"
+	KindRecovered = "recovered"
 )
 
 // Detector is one row of the table of verdicts, with the guarantees of
@@ -86,13 +89,14 @@ func Detectors() []*Detector {
 		saturatedDetector,
 		commonPoolDetector,
 		explosionDetector,
+		keptAliveDetector,
 	}
 }
 
 // Kinds are every finding kind, in the order findings of one severity are
 // listed.
 var Kinds = append(append([]string{KindDeadlock, KindEventLoopBlocked, KindStuck, KindNotRecovered, KindGrowing, KindLeaked,
-	KindSaturated, KindCommonPoolStarved}, poolExhaustedKinds()...), KindContention, KindExplosion, KindRecovered)
+	KindSaturated, KindCommonPoolStarved}, poolExhaustedKinds()...), KindContention, KindExplosion, KindKeptAlive, KindRecovered)
 
 // table is a checked table of detectors in run order.
 type table struct {

@@ -83,7 +83,7 @@ func TestRunOrder(t *testing.T) {
 		got = append(got, x.Name)
 	}
 	want := []string{"deadlock", "event-loop-blocked", "contention", "pool-exhausted", "explosion", "timeline", "leaked",
-		"stuck", "saturated", "common-pool-starved"}
+		"stuck", "saturated", "common-pool-starved", "kept-alive"}
 	if !slices.Equal(got, want) {
 		t.Errorf("run order %v, want %v", got, want)
 	}

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -212,6 +213,16 @@ func TestLibraryVerdicts(t *testing.T) {
 			eq(t, "caused by", f.CausedBy, "stuck quote-* sleep")
 		}}}},
 		{"jvm-task-sleep-idle", both, nil},
+		// A job whose main returned without shutting its executor and timer
+		// down: the JVM never exits; the same with an acceptor is a server,
+		// up by design.
+		{"jvm-kept-alive", both, []want{{KindKeptAlive, "pool-1-thread-*", "pool-idle", func(t *testing.T, f Finding) {
+			eq(t, "holders", len(f.Holders), 2)
+			eq(t, "pool", f.Holders[0], HolderGroup{Pool: "pool-1-thread-*", State: "pool-idle", Count: 3})
+			eq(t, "timer", f.Holders[1].Pool, "cleanup-timer")
+			eq(t, "threads", f.Counts[1], 4)
+		}}}},
+		{"jvm-kept-alive-serving", both, nil},
 		{"jvm-idle-libs-jdk25", both, nil},
 		{"jvm-jetty-stuck", both, []want{{KindStuck, "qtp1834188994-*", "socket-read", nil}}},
 		{"jvm-common-pool-starved", both, []want{{KindCommonPoolStarved, "ForkJoinPool.commonPool-worker-*", "socket-read", func(t *testing.T, f Finding) {
@@ -223,4 +234,39 @@ func TestLibraryVerdicts(t *testing.T) {
 		{"jvm-rwlock", both, []want{{KindContention, "", "lock-wait", nil},
 			{KindStuck, "catalog-reader-*", "lock-wait", func(t *testing.T, f Finding) { eq(t, "caused by", f.CausedBy, "contention 0x00000000fc0df870") }}}},
 	})
+}
+
+// Real dumps whose main had returned (DestroyJavaVM without main): servers
+// (Spring Boot, Jenkins, an RMI service), a Swing GUI (TDA itself), deadlock
+// demos. Each is up by design or held by something the other detectors
+// tell: none is kept alive by idle leftovers.
+func TestKeptAliveCorpusControls(t *testing.T) {
+	const dir = "../../shared/corpus/jvm/"
+	for _, name := range []string{
+		"dumpling__hotspot-24.51-b03-jdk7u51__143-threads.log", "samurai__liberica-11.0.12__highcpu-3-dumps-with-capture-header.txt",
+		"samurai__openjdk-17+35__blocker-example.dmp", "samurai__spring-boot-2.5.4-actuator__text-threaddump.dmp",
+		"samurai__sun-hotspot-1.4.2_03__deadlock.dmp", "tda__hotspot-1.5.0_06-client__with-class-histogram.log",
+		"tda__hotspot-1.6.0_03-client__jmx-threadinfo-format.log", "tda__hotspot-1.6.0_03-server__rmi-threads.log",
+		"tda__hotspot-11.0-b15__visualvm-format-crlf.log", "tda__openjdk-21.0.10__jcmd-Thread.dump_to_file.json",
+		"tda__openjdk-21.0.9-macos__jstack-with-smr.log", "tda__openjdk-8u91__jstack.log",
+	} {
+		t.Run(name, func(t *testing.T) {
+			if _, err := os.Stat(dir + name); err != nil {
+				t.Skipf("corpus not here (%v): run with ../shared beside the repository", err)
+			}
+			ds, err := parse.ParseFile(dir + name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var in []Input
+			for _, d := range ds {
+				in = append(in, Input{Dump: d})
+			}
+			for _, f := range Analyze(in, Options{}).Findings {
+				if f.Kind == KindKeptAlive {
+					t.Errorf("kept-alive %s (%+v)", f.Pool, f.Holders)
+				}
+			}
+		})
+	}
 }

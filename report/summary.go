@@ -39,6 +39,8 @@ func SummaryClauses(r *analyze.Result, f *analyze.Finding) []string {
 		s.eventLoop()
 	case analyze.KindCommonPoolStarved:
 		s.commonPool()
+	case analyze.KindKeptAlive:
+		s.keptAlive()
 	default:
 		if strings.HasSuffix(f.Kind, "-pool-exhausted") {
 			s.poolExhausted()
@@ -164,6 +166,8 @@ func (s *sentences) caveat() {
 	switch {
 	case f.Basis == "long-wait" || f.Basis == "runtime":
 		// The runtime's own clock or mark: not a snapshot's guess.
+	case f.Kind == analyze.KindKeptAlive:
+		// One dump shows it whole: main is gone and what is left rests.
 	case len(s.r.Moments) == 1 && f.Kind != analyze.KindDeadlock:
 		s.add("one dump: it cannot tell stuck from busy; take another in 10–30 s")
 	case f.FromStart && f.Kind != analyze.KindDeadlock && f.Kind != analyze.KindContention:
@@ -485,6 +489,21 @@ func (s *sentences) eventLoop() {
 	}
 	s.culpritAndEntries()
 	s.add("move the blocking call off the event loop (a worker executor, or a non-blocking client)")
+}
+
+func (s *sentences) keptAlive() {
+	f := s.f
+	var pools []string
+	for i, h := range f.Holders {
+		if i == 4 {
+			pools = append(pools, fmt.Sprintf("%d more", len(f.Holders)-4))
+			break
+		}
+		pools = append(pools, fmt.Sprintf("%s %d %s", h.Pool, h.Count, stateText(h.State, h.Via)))
+	}
+	s.add("the JVM cannot exit at %s: main has returned (DestroyJavaVM waits for the last non-daemon thread) and %d non-daemon %s stay alive, every one at rest: %s",
+		s.moment(f.At), f.Counts[f.At], s.unit(), strings.Join(pools, ", "))
+	s.add("the process never ends: shut their executors down (ExecutorService.shutdown, Timer.cancel) or make their threads daemons")
 }
 
 func (s *sentences) commonPool() {

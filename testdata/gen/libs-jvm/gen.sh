@@ -16,6 +16,8 @@
 #   jvm-class-init                           com.example.classinit.ClassInitApp
 #   jvm-common-pool-starved                  com.example.forkjoin.ForkJoinApp
 #   jvm-executors                            com.example.executors.ExecutorsApp
+#   jvm-kept-alive, -serving                 com.example.keptalive.KeptAliveApp [serve] (main returns,
+#                                            a non-daemon pool and timer stay)
 #   jvm-task-sleep, -idle                    com.example.sleepy.SleepyApp [idle] (a bounded pool
 #                                            whose every worker sleeps inside its task)
 #   jvm-idle-libs, -jdk25, -stuck            com.example.idle.IdleApp [stuck] (Quartz, JMX over
@@ -44,7 +46,7 @@ JAVA_OPTS=(-Xmx64m -XX:+UseSerialGC)
 J=/usr/share/java
 PG_BIN=/usr/lib/postgresql/15/bin
 ALL_CASES=(jvm-httpclient4-pool jvm-httpclient5-pool jvm-commons-pool2 jvm-netty jvm-rwlock jvm-jetty
-	jvm-redis-pool jvm-jdbc-drivers jvm-class-init jvm-common-pool-starved jvm-executors jvm-idle-libs jvm-task-sleep)
+	jvm-redis-pool jvm-jdbc-drivers jvm-class-init jvm-common-pool-starved jvm-executors jvm-idle-libs jvm-task-sleep jvm-kept-alive)
 
 # The class path of each program: only the jars it uses (Debian's unversioned symlinks).
 CP_JETTY="$J/jetty9-server.jar:$J/jetty9-util.jar:$J/jetty9-http.jar:$J/jetty9-io.jar:$J/servlet-api.jar"
@@ -1138,6 +1140,62 @@ One worker is in a socket read under \`JobRunShell.run\`: busy, not idle, in bot
 others and the rest of the machinery stay idle.
 
 $(command_section jvm-idle-libs-stuck)
+
+## Counts
+
+$(counts_section "$dir")"
+	stop_app
+}
+
+# jvm-kept-alive: main returned, non-daemon threads keep the JVM up.
+kept_specs() {
+	spec 'pool-1-thread-1..3: non-daemon, idle in ThreadPoolExecutor.getTask' 3 '^"pool-1-thread-[1-3]" #[0-9]+ prio=.*at java\.util\.concurrent\.ThreadPoolExecutor\.getTask\('
+	spec 'cleanup-timer: non-daemon, waiting in TimerThread.mainLoop' 1 '^"cleanup-timer" #[0-9]+ prio=.*at java\.util\.TimerThread\.mainLoop\('
+	spec 'DestroyJavaVM: present' 1 '^"DestroyJavaVM" '
+	spec 'main: gone' 0 '^"main" '
+}
+case_jvm-kept-alive() {
+	local dir=$tmp/out/jvm-kept-alive
+	new_case
+	kept_specs
+	start_app "" com.example.keptalive.KeptAliveApp
+	CMDS=("$APP_CMD &")
+	wait_ready
+	take_pair "$dir"
+	publish "$dir" jvm-kept-alive "# jvm-kept-alive
+
+\`com.example.keptalive.KeptAliveApp\`, a command-line job, does its work on
+\`Executors.newFixedThreadPool(3)\` and schedules a non-daemon \`java.util.Timer\`
+(\`cleanup-timer\`, a task due in an hour), then returns from \`main\` without shutting either
+down. \`DestroyJavaVM\` waits for the last non-daemon thread; \`pool-1-thread-1\`..\`3\` (idle in
+\`getTask\`) and \`cleanup-timer\` (in \`TimerThread.mainLoop\`) never end: the JVM never exits.
+
+The right answer: a JVM kept alive by those two pools, every thread of them at rest.
+
+$(command_section jvm-kept-alive)
+
+## Counts
+
+$(counts_section "$dir")"
+	stop_app
+
+	dir=$tmp/out/jvm-kept-alive-serving
+	new_case
+	kept_specs
+	spec 'acceptor: non-daemon, accepting on 127.0.0.1' 1 '^"acceptor" #[0-9]+ prio=.*State: RUNNABLE.*accept'
+	start_app "" com.example.keptalive.KeptAliveApp serve
+	CMDS=("$APP_CMD &")
+	wait_ready
+	take_pair "$dir"
+	publish "$dir" jvm-kept-alive-serving "# jvm-kept-alive-serving
+
+\`com.example.keptalive.KeptAliveApp serve\`: the same, and it listens on 127.0.0.1 with an
+acceptor thread of its own (\`acceptor\`, non-daemon): a server whose \`main\` returns is up by
+design, as a Spring Boot service is.
+
+The right answer: no finding.
+
+$(command_section jvm-kept-alive-serving)
 
 ## Counts
 

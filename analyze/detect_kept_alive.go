@@ -1,0 +1,122 @@
+package analyze
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/dumpdiff/dumpdiff/parse"
+)
+
+// serving reports whether a state is a thread's that serves: a process
+// with one (an acceptor, a selector, a server connection waiting for its
+// client) is alive by design once main has returned (Spring Boot's main
+// returns and Tomcat keeps the JVM up), not kept alive by accident.
+func serving(state string) bool {
+	switch state {
+	case "accept", "selector-wait", "http-server-idle", "connection-idle":
+		return true
+	}
+	return false
+}
+
+var keptAliveDetector = &Detector{
+	Name:  KindKeptAlive,
+	Kinds: []string{KindKeptAlive},
+	Doc: "a JVM that cannot exit: main has returned (DestroyJavaVM waits, no main thread) while non-daemon application threads, " +
+		"every one at rest in its pool, stay alive; a process that serves (an acceptor, a selector, a server connection) is up by design; " +
+		"on one dump, where the dump prints the daemon flag",
+	Folds: "nothing",
+	Run:   runKeptAlive,
+}
+
+func runKeptAlive(p *Pass) []Finding {
+	r := p.R
+	if r.Runtime != parse.RuntimeJVM {
+		return nil
+	}
+	var f *Finding
+	for m, mo := range r.Moments {
+		groups, keepers, n := keptAliveAt(p, m, mo.Dump)
+		if n == 0 {
+			continue
+		}
+		if f == nil {
+			// Not FromStart: a process kept alive is so whatever came
+			// before; there is no load to tell it from.
+			f = &Finding{ID: KindKeptAlive, Kind: KindKeptAlive, Severity: Warning, Counts: make([]int, len(r.Moments)), Since: m}
+		}
+		f.Counts[m] = n
+		f.Evidence = append(f.Evidence, Evidence{Moment: m, Count: n, Threads: names(r.Runtime, keepers[:min(len(keepers), 5)])})
+		f.At, f.Holders = m, groups
+		f.Pool, f.State, f.Culprit = groups[0].Pool, groups[0].State, groups[0].Culprit
+		if s := p.signatureByID(r.Runtime, f.State); s != nil {
+			f.Resource = s.Resource
+		}
+	}
+	if f == nil {
+		return nil
+	}
+	return []Finding{*f}
+}
+
+// keptAliveAt groups the non-daemon application threads of moment m that
+// keep the JVM alive, largest group first, lists and counts them; 0 when the
+// moment does not show a JVM kept alive: main still runs, a GUI's event
+// thread runs, DestroyJavaVM
+// is absent (a dump of a JVM that was never asked to exit, or a format
+// without it), the daemon flag is not printed (no thread is a daemon,
+// which no real JVM is without), a thread serves, or a non-daemon thread
+// is working or blocked (then it may end, and other detectors speak).
+func keptAliveAt(p *Pass, m int, d *parse.Dump) ([]HolderGroup, []*parse.Thread, int) {
+	if d == nil {
+		return nil, nil, 0
+	}
+	destroy, daemons := false, false
+	for _, t := range d.Threads {
+		switch t.Name() {
+		case "main":
+			return nil, nil, 0
+		case "DestroyJavaVM":
+			destroy = true
+		}
+		// A GUI's event thread keeps it up by design, until its window
+		// closes (a Swing tool whose main returned).
+		if strings.HasPrefix(t.Name(), "AWT-EventQueue-") && !t.Java().Daemon {
+			return nil, nil, 0
+		}
+		daemons = daemons || t.Java().Daemon
+	}
+	if !destroy || !daemons {
+		return nil, nil, 0
+	}
+	type key struct{ pool, state, culprit string }
+	counts := map[key]int{}
+	var keepers []*parse.Thread
+	n := 0
+	for _, t := range d.Threads {
+		si := p.info(m, t)
+		if si.sig != nil && serving(si.sig.ID) {
+			return nil, nil, 0
+		}
+		if t.Java().Daemon || jvmInternal(t) {
+			continue
+		}
+		if si.sig == nil || !(si.sig.Category == Idle || si.sig.Rest) {
+			return nil, nil, 0
+		}
+		counts[key{si.pool, si.state, si.culprit}] += max(t.Weight, 1)
+		keepers = append(keepers, t)
+		n += max(t.Weight, 1)
+	}
+	var gs []HolderGroup
+	for k, c := range counts {
+		gs = append(gs, HolderGroup{Pool: k.pool, State: k.state, Culprit: k.culprit, Count: c})
+	}
+	sort.Slice(gs, func(i, j int) bool {
+		if gs[i].Count != gs[j].Count {
+			return gs[i].Count > gs[j].Count
+		}
+		return gs[i].Pool < gs[j].Pool
+	})
+	return gs, keepers, n
+}
