@@ -13,6 +13,7 @@ import (
 func Analyze(in []Input, opt Options) *Result {
 	r, opt, b := prepare(in, opt)
 	runDetectors(r, opt, b.classes, b.goLocks)
+	r.Notable = notables(r, b.classes)
 	return r
 }
 

@@ -65,6 +65,10 @@ type Result struct {
 	// Warnings are things the reader must know about the input: skipped
 	// lines, a moment that mixes runtimes, a dump with no threads.
 	Warnings []string
+	// Notable are the few threads of the last moment an engineer would
+	// look at first (see Notable), the most unusual first; empty for a
+	// healthy idle service.
+	Notable []Notable
 }
 
 // Moment is one dump in the timeline.

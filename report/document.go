@@ -493,6 +493,7 @@ const (
 	headPools    = "Pools and states"
 	headStacks   = "Stacks"
 	headWarnings = "Warnings"
+	headNotable  = "Notable threads"
 	headPoolCol  = "Pool / state"
 	headChange   = "Change"
 	sameChartFmt = "Chart: the same as finding %d's."
@@ -648,6 +649,10 @@ type blockWriter interface {
 // write walks the document's sections in their order.
 func (d *document) write(w blockWriter) {
 	w.verdict(d)
+	if len(d.notable) > 0 {
+		w.heading(1, "notable", inline{txt(headNotable)})
+		w.list(d.notable)
+	}
 	if len(d.findings) > 0 {
 		w.heading(1, "findings", inline{txt(headFindings)})
 		for i := range d.findings {

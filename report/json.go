@@ -26,6 +26,21 @@ type JSONReport struct {
 	Pools    []JSONPool    `json:"pools"`
 	Findings []JSONFinding `json:"findings"`
 	Warnings []string      `json:"warnings"`
+	// Notable are the few threads of the last moment to look at first
+	// (analyze.Notable), the most unusual first; omitted when none.
+	Notable []JSONNotable `json:"notable,omitempty"`
+}
+
+// JSONNotable is one notable thread.
+type JSONNotable struct {
+	Moment  string `json:"moment"` // the moment's label
+	Thread  string `json:"thread"` // the first such thread
+	Count   int    `json:"count"`
+	Pool    string `json:"pool"`
+	State   string `json:"state"`
+	Via     string `json:"via"`
+	Culprit string `json:"culprit"`
+	Why     string `json:"why"`
 }
 
 // JSONMoment is one dump in the timeline.
@@ -181,6 +196,10 @@ func NewJSONReport(r *analyze.Result) *JSONReport {
 	n := len(r.Moments)
 	doc := &JSONReport{Version: SchemaVersion, Runtime: string(r.Runtime),
 		Moments: []JSONMoment{}, Pools: []JSONPool{}, Findings: []JSONFinding{}, Warnings: nonNil(r.Warnings)}
+	for _, nt := range r.Notable {
+		doc.Notable = append(doc.Notable, JSONNotable{Moment: r.Moments[nt.Moment].Label, Thread: nt.Thread, Count: nt.Count, Pool: nt.Pool,
+			State: nt.State, Via: nt.Via, Culprit: nt.Culprit, Why: nt.Why})
+	}
 	for _, m := range r.Moments {
 		jm := JSONMoment{Label: m.Label, File: m.Source.File, Line: m.Source.Line, Index: m.Source.Index,
 			Format: string(m.Format), Threads: m.Threads, Skipped: m.Skipped, Target: m.Target}

@@ -26,6 +26,9 @@ type rows struct {
 	internal *poolRow
 	totals   []int // threads per moment, all pools
 	warnings []string
+	// notable are the last moment's notable threads, each as one line of
+	// words (notableLine), the most unusual first.
+	notable []string
 }
 
 // momentRow is one moment of the header.
@@ -130,6 +133,9 @@ type frameCount struct {
 func buildRows(r *analyze.Result, opt Options) *rows {
 	n := len(r.Moments)
 	rs := &rows{runtime: r.Runtime, totals: fitCounts(r.Totals, n), warnings: r.Warnings}
+	for _, nt := range r.Notable {
+		rs.notable = append(rs.notable, notableLine(r, nt))
+	}
 	rs.moments = momentRows(r.Moments)
 
 	// Findings in the analysis's story order: root causes most severe
@@ -424,6 +430,25 @@ func arrowCounts(c []int) string {
 			s += " → "
 		}
 		s += fmt.Sprint(v)
+	}
+	return s
+}
+
+// notableLine says one notable thread in words, the same in every format:
+// "main (pool main): main is waiting, not in a pool's loop: future-wait at
+// com.example.App.main(App.java:24)"; with "and 4 more of its pool" when
+// several share the line.
+func notableLine(r *analyze.Result, nt analyze.Notable) string {
+	s := nt.Thread
+	if nt.Count > 1 {
+		s += fmt.Sprintf(" and %d more", nt.Count-1)
+	}
+	if nt.Pool != "" && nt.Pool != nt.Thread {
+		s += " (" + nt.Pool + ")"
+	}
+	s += ": " + nt.Why + ": " + stateName(nt.State, nt.Via)
+	if nt.Culprit != "" {
+		s += " at " + nt.Culprit
 	}
 	return s
 }

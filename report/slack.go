@@ -119,6 +119,14 @@ func slackLines(d *document) []string {
 			}
 		}
 	}
+	// The thread to look at first, the rest counted.
+	if len(d.notable) > 0 {
+		line := "• *Notable thread:* " + slackText(d.notable[0])
+		if len(d.notable) > 1 {
+			line += " (" + words.Plural(len(d.notable)-1, "more") + " in the full report)"
+		}
+		out = append(out, line)
+	}
 	// Warnings say what the numbers above cannot show (a dump that hides
 	// virtual threads, lines skipped): the first in full, the rest counted.
 	for i, w := range d.warnings {

@@ -49,6 +49,7 @@ func Text(w io.Writer, r *analyze.Result, opt Options) error {
 	t := &textView{rows: rs, width: opt.Width, st: newStyles(opt.Color)}
 	t.headerSection()
 	t.verdictSection()
+	t.notableSection()
 	t.poolSection()
 	t.warningSection()
 	bw := bufio.NewWriter(w)
@@ -387,6 +388,17 @@ func stateDetail(s stateRow, unit string) string {
 		parts = append(parts, fmt.Sprintf("%d same %s since the rise", s.same, unit))
 	}
 	return strings.Join(parts, " · ")
+}
+
+// notableSection lists the threads to look at first, under the verdict.
+func (t *textView) notableSection() {
+	if len(t.notable) == 0 {
+		return
+	}
+	t.add("", t.st.Head(strings.ToUpper(headNotable)))
+	for _, n := range t.notable {
+		t.add(wrap(n, t.width, indent+"- ", indent+"  ")...)
+	}
 }
 
 func (t *textView) warningSection() {

@@ -1,0 +1,131 @@
+package analyze
+
+import (
+	"sort"
+
+	"github.com/dumpdiff/dumpdiff/parse"
+)
+
+// NotableMax is how many notable threads are listed: the few an engineer
+// would look at first, not a second pools table.
+const NotableMax = 5
+
+// Notable is a thread an engineer would look at first in the last moment,
+// with or without findings: a thread blocked on a monitor, `main` or the
+// only thread of its pool in a wait that is not a rest, a thread waiting
+// on a future while no thread of the process works. Idle threads and
+// rests (an idle worker, main awaiting shutdown) never are: a healthy idle
+// service shows none.
+type Notable struct {
+	Moment int    // index in Result.Moments: the last one
+	Thread string // the first such thread, as samples name them ("main", "goroutine 1")
+	// Count is how many threads of the same pool are notable for the same
+	// reason in the same state and culprit (one line for them).
+	Count   int
+	Pool    string
+	State   string // signature id
+	Via     string
+	Culprit string
+	// Why says what makes it notable, in words ("blocked on a monitor").
+	Why string
+	// Rank orders them: 1, the most unusual, first.
+	Rank int
+}
+
+// notables finds the last moment's notable threads, the most unusual
+// first, at most NotableMax lines (threads of one pool, reason, state and
+// culprit are one line). Threads a finding already tells of (its pool and
+// state) are left to it. One pass over the moment's threads.
+func notables(r *Result, cls *classes) []Notable {
+	m := len(r.Moments) - 1
+	if m < 0 || r.Moments[m].Dump == nil {
+		return nil
+	}
+	d := r.Moments[m].Dump
+	var key []byte
+	poolSize := map[string]int{}
+	working := false // a thread of the process runs or waits on something other than a future
+	infos := make([]stackInfo, len(d.Threads))
+	for i, t := range d.Threads {
+		si := cls.info(m, t, &key)
+		infos[i] = si
+		poolSize[si.pool] += max(t.Weight, 1)
+		if si.sig != nil && si.sig.ID != "future-wait" && (si.sig.Category == Running || si.sig.Category == Waiting && !si.sig.Rest) {
+			working = true
+		}
+	}
+	told := map[[2]string]bool{}
+	toldThread := map[string]bool{} // named by a finding: a deadlock's cycle, its samples
+	for _, f := range r.Findings {
+		told[[2]string{f.Pool, f.State}] = true
+		for _, c := range f.Cycle {
+			toldThread[c.Name] = true
+		}
+		for _, b := range f.Blocked {
+			toldThread[b.Name] = true
+		}
+		for _, e := range f.Evidence {
+			for _, n := range e.Threads {
+				toldThread[n] = true
+			}
+		}
+	}
+	type lineKey struct{ pool, state, culprit, why string }
+	at := map[lineKey]int{}
+	var out []Notable
+	for i, t := range d.Threads {
+		si := infos[i]
+		if si.sig == nil || internalThread(r.Runtime, t) || told[[2]string{si.pool, si.sig.ID}] {
+			continue
+		}
+		n := Notable{Moment: m, Thread: threadLabel(r.Runtime, t), Pool: si.pool, State: si.sig.ID, Culprit: si.culprit}
+		if toldThread[n.Thread] {
+			continue
+		}
+		waits := si.sig.Category == Waiting && !si.sig.Rest
+		switch {
+		case si.sig.ID == "monitor-blocked":
+			n.Why, n.Rank = "blocked on a monitor", 1
+		case waits && isMain(r.Runtime, t, si):
+			n.Why, n.Rank = "main is waiting, not in a pool's loop", 2
+		case waits && poolSize[si.pool] == 1 && !peerRead(si.sig.Resource):
+			// A lone thread reading a peer is ordinary (a listener, an
+			// IDE's control socket); waiting on a lock, a future or a
+			// latch with no pool to take over is not.
+			n.Why, n.Rank = "the only thread of its pool is waiting", 3
+		case si.sig.ID == "future-wait" && !working:
+			n.Why, n.Rank = "waiting on a future while no thread of the process works", 4
+		default:
+			continue
+		}
+		k := lineKey{n.Pool, n.State, n.Culprit, n.Why}
+		if j, ok := at[k]; ok {
+			out[j].Count += max(t.Weight, 1)
+			continue
+		}
+		n.Count = max(t.Weight, 1)
+		n.Via, _, _ = viaFor(cls.sigs, si.sig, t) // a few threads: not the hot loop
+		at[k] = len(out)
+		out = append(out, n)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Rank < out[j].Rank })
+	return out[:min(len(out), NotableMax)]
+}
+
+// isMain tells the program's main thread: the JVM's "main", Go's goroutine
+// 1 or the goroutine in main.main.
+func isMain(rt parse.Runtime, t *parse.Thread, si stackInfo) bool {
+	if rt == parse.RuntimeJVM {
+		return t.Name() == "main"
+	}
+	return t.ID == 1 || si.pool == "main"
+}
+
+// internalThread reports a runtime's own thread (JVM-internal), never notable.
+func internalThread(rt parse.Runtime, t *parse.Thread) bool {
+	return rt == parse.RuntimeJVM && jvmInternal(t)
+}
+
+// peerRead reports a wait on a peer's bytes (a socket read, a file
+// descriptor), which a single listening thread does by design.
+func peerRead(resource string) bool { return resource == "peer-reply" || resource == "fd" }
