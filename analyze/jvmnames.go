@@ -73,13 +73,32 @@ func trimMarkers(name string) string {
 	for _, m := range nameMarkers {
 		name = strings.TrimPrefix(name, m)
 	}
-	if i := strings.Index(name, "://"); i > 0 {
-		// "OkHttp http://host/path": the scheme's start to the end is the
-		// request, not the pool.
-		j := strings.LastIndexByte(name[:i], ' ')
-		name = name[:j+1] + "*"
+	// "OkHttp http://host/path", Heritrix's "ToeThread #3: dns:host": from
+	// a URI's scheme to the end is the request a thread runs, not its pool.
+	start := 0
+	for _, tok := range strings.SplitAfter(name, " ") {
+		if uriStart(tok) {
+			return name[:start] + "*"
+		}
+		start += len(tok)
 	}
 	return name
+}
+
+// uriStart reports whether tok starts a URI: a lowercase scheme of 2 to
+// 10 letters, then ':' and more that is not a number ("http://h",
+// "dns:host", "ldap://h"; not "Listener:7", "p: thread-pool-1").
+func uriStart(tok string) bool {
+	i := strings.IndexByte(tok, ':')
+	if i < 2 || i > 10 || i+1 >= len(tok) || isDigit(tok[i+1]) || tok[i+1] == ' ' {
+		return false
+	}
+	for _, c := range []byte(tok[:i]) {
+		if c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 // learnJVMPools names the pool of every JVM thread name in the moments.

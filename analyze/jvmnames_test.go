@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"os"
+	"regexp"
 	"testing"
 
 	"github.com/dumpdiff/dumpdiff/parse"
@@ -123,4 +124,106 @@ func TestWebLogicQueuePool(t *testing.T) {
 		}
 	}
 	t.Errorf("no pool for the Default queue: %d pools", len(r.Pools))
+}
+
+// poolConvention is a naming convention of a real thread factory, seen in
+// a real dump of the corpus: the threads whose name matches threads are
+// one pool, named pool, of at least min threads at some moment.
+type poolConvention struct {
+	file, threads, pool string
+	min                 int
+}
+
+// The naming conventions of real dumps (../shared/corpus/jvm, SOURCES.md
+// says where each came from), each its own pool, and the ones that must
+// stay apart (two connectors, two Hazelcast members, two executors).
+func TestPoolNameConventions(t *testing.T) {
+	const (
+		sap     = "threadlogic__sapjvm-2008__stdout-log-with-2-dumps.log"            // SAP NetWeaver
+		jenkins = "dumpling__hotspot-24.51-b03-jdk7u51__143-threads.log"             // Jenkins on JBoss
+		gf      = "tda__hotspot-11.0-b15__visualvm-format-crlf.log"                  // GlassFish
+		jboss   = "famaridon__hotspot-21.1-b02-jdk7__156-threads.log"                // JBoss 5
+		hpux    = "tda__hpux-hotspot-1.5.0.11-ia64__1148-threads-korean-date.log"    // an HP-UX middleware
+		wls     = "samurai__sun-hotspot-1.4.2_05__weblogic-admin-multiple-dumps.dmp" // WebLogic 8
+		wls9    = "samurai__hotspot-1.5.0_03__weblogic9-deadlock.dmp"                // WebLogic 9
+		hz      = "sjk__hotspot-8u144-windows__hazelcast-160-threads.txt"            // Hazelcast, 4 members
+		rmi     = "tda__hotspot-1.6.0_03-server__rmi-threads.log"                    // Heritrix
+		cat     = "dumpdiff-gen__openjdk-17.0.15__catalina-out-log-with-3-sigquit-dumps.log"
+		wlsHP   = "samurai__hpux-hotspot__multiple-dumps.dmp"
+		jenk2   = "dumpling__hotspot-24.65-b04__rwlock-parking-deadlock.log"
+	)
+	for _, tt := range []poolConvention{
+		{sap, `^System \[[0-9]+\]$`, "System [*]", 20},
+		{sap, `^Application \[[0-9]+\]$`, "Application [*]", 15},
+		{sap, `^HTTP Worker \[[0-9]+\]$`, "HTTP Worker [*]", 7},
+		{sap, `^JCO\.ServerThread-[0-9]+$`, "JCO.ServerThread-*", 17},
+		{sap, `^Managed_Application_Thread_[0-9]+$`, "Managed_Application_Thread_*", 6},
+		{sap, `^ThreadPool\.Worker[0-9]+$`, "ThreadPool.Worker*", 3},
+		{sap, `^UWL Pooled Thread:[0-9]+$`, "UWL Pooled Thread:*", 5},
+		{sap, `^RMI/IIOP Worker \[[0-9]+\]$`, "RMI/IIOP Worker [*]", 5},
+		{sap, `^PRT-Async [0-9]+$`, "PRT-Async *", 4},
+		{jenkins, `^ajp-/127\.0\.0\.1:8009-[0-9]+$`, "ajp-/127.0.0.1:8009-*", 30},
+		{jenkins, `^MSC service thread 1-[0-9]+$`, "MSC service thread 1-*", 16},
+		{jenkins, `^Jenkins-cron-thread-[0-9]+$`, "Jenkins-cron-thread-*", 10},
+		{jenkins, `^Executor #[0-9]+ for jenkins_slave_[0-9]+$`, "Executor #* for jenkins_slave_*", 4},
+		{jenkins, `^pool-10-listenerThread-[0-9]+$`, "pool-10-listenerThread-*", 2},
+		{jenk2, `^jenkins\.util\.Timer \[#[0-9]+\]$`, "jenkins.util.Timer [#*]", 10},
+		{gf, `^httpWorkerThread-4848-[0-9]+$`, "httpWorkerThread-4848-*", 20},
+		{gf, `^httpSSLWorkerThread-8181-[0-9]+$`, "httpSSLWorkerThread-8181-*", 20}, // two connectors
+		{gf, `^httpSSLWorkerThread-8080-[0-9]+$`, "httpSSLWorkerThread-8080-*", 20}, // stay apart
+		{gf, `^RMI TCP Connection\([0-9]+\)-192\.18\.126\.[0-9]+$`, "RMI TCP Connection(*)-192.18.126.*", 3},
+		{jboss, `^RunnableThread:[0-9]+$`, "RunnableThread:*", 50},
+		{jboss, `^ajp-0\.0\.0\.0-8009-[0-9]+$`, "ajp-0.0.0.0-8009-*", 13},
+		{jboss, `^RequestController-[0-9]+$`, "RequestController-*", 7},
+		{jboss, `^TriggerPoolThread-[0-9]+$`, "TriggerPoolThread-*", 4},
+		{hpux, `^\[__DEFAULT_SERVICE_GROUP__\]listener pool-2-thread-[0-9]+$`, "[__DEFAULT_SERVICE_GROUP__]listener pool-2-thread-*", 50},
+		{hpux, `^ACJH_SOPSI_BAN_01-w[0-9]+ \[container1-[0-9]+\]$`, "ACJH_SOPSI_BAN_01-w* [container1-*]", 12},
+		{hpux, `^Job_Executor[0-9]+$`, "Job_Executor*", 15},
+		{hpux, `^JMXMP-[0-9]+$`, "JMXMP-*", 10},
+		{hpux, `^event handler worker-thread-[0-9]+$`, "event handler worker-thread-*", 5},
+		{wls, `^ExecuteThread: '[0-9]+' for queue: 'weblogic\.kernel\.Default'$`, "ExecuteThread: '*' for queue: 'weblogic.kernel.Default'", 15},
+		{wls, `^ExecuteThread: '[0-9]+' for queue: 'weblogic\.kernel\.System'$`, "ExecuteThread: '*' for queue: 'weblogic.kernel.System'", 5},
+		{wls9, `^\[(ACTIVE|STANDBY)\] ExecuteThread: '[0-9]+' for queue: 'weblogic\.kernel\.Default \(self-tuning\)'$`,
+			"ExecuteThread: '*' for queue: 'weblogic.kernel.Default (self-tuning)'", 5},
+		{wlsHP, `^ExecuteThread: '[0-9]+' for queue: 'default'$`, "ExecuteThread: '*' for queue: 'default'", 10},
+		{hz, `^hz\._hzInstance_1_dev\.cached\.thread-[0-9]+$`, "hz._hzInstance_1_dev.cached.thread-*", 6}, // four members
+		{hz, `^hz\._hzInstance_2_dev\.cached\.thread-[0-9]+$`, "hz._hzInstance_2_dev.cached.thread-*", 6}, // stay apart
+		{rmi, `^ToeThread #[0-9]+: .+`, "ToeThread #*: *", 30},
+		{cat, `^http-nio-8080-exec-[0-9]+$`, "http-nio-8080-exec-*", 1},
+	} {
+		t.Run(tt.pool, func(t *testing.T) {
+			path := "../../shared/corpus/jvm/" + tt.file
+			if _, err := os.Stat(path); err != nil {
+				t.Skipf("corpus not here (%v): run with ../shared beside the repository", err)
+			}
+			ds, err := parse.ParseFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var in []Input
+			for _, d := range ds {
+				in = append(in, Input{Dump: d})
+			}
+			opt := Options{}
+			opt.jvmPools = learnJVMPools(in)
+			re := regexp.MustCompile(tt.threads)
+			most := 0
+			for _, x := range in {
+				n := 0
+				for _, th := range x.Dump.Threads {
+					if !re.MatchString(th.Name()) {
+						continue
+					}
+					if p, _ := poolName(parse.RuntimeJVM, th, opt); p != tt.pool {
+						t.Fatalf("%q is in pool %q, want %q", th.Name(), p, tt.pool)
+					}
+					n++
+				}
+				most = max(most, n)
+			}
+			if most < tt.min {
+				t.Errorf("at most %d threads of the convention in a moment, want at least %d", most, tt.min)
+			}
+		})
+	}
 }
