@@ -1,6 +1,3 @@
-// Package parse reads Go goroutine dumps and profiles and JVM thread dumps
-// into one model. Every format lives in its own file; Parse detects the
-// format by content, never by file name.
 package parse
 
 import (

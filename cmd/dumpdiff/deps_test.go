@@ -1,13 +1,15 @@
 package main
 
 import (
+	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 )
 
-// TestDependencyPolicy holds the house's import table (STYLE.md "The shape of
-// the house") as policy: data flows capture → parse → analyze → report | tui,
+// TestDependencyPolicy holds the house's import table (README.md, Layout) as
+// policy: data flows capture → parse → analyze → report | tui,
 // and no package may import one to its right. Direct imports are checked:
 // what an allowed package brings with it is that package's business.
 func TestDependencyPolicy(t *testing.T) {
@@ -67,6 +69,39 @@ func TestDependencyPolicy(t *testing.T) {
 					t.Errorf("%s depends on %s: only the standard library%s", pkg, dep, map[bool]string{true: " and " + strings.Join(tp, ", "), false: ""}[len(tp) > 0])
 				}
 			}
+		}
+	}
+}
+
+// TestREADMELayout checks README.md's Layout table against the tree: every
+// package of the module is in it, and every folder it names exists.
+func TestREADMELayout(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	start := strings.Index(s, "## Layout\n")
+	if start < 0 {
+		t.Fatal("README.md has no Layout section")
+	}
+	section := s[start:]
+	if end := strings.Index(section[len("## Layout\n"):], "\n## "); end >= 0 {
+		section = section[:len("## Layout\n")+end]
+	}
+	out, err := exec.Command("go", "list", "github.com/dumpdiff/dumpdiff/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, pkg := range strings.Fields(string(out)) {
+		dir := strings.TrimPrefix(strings.TrimPrefix(pkg, "github.com/dumpdiff/dumpdiff"), "/")
+		if dir == "" || !strings.Contains(section, "`"+dir+"/`") && !strings.Contains(section, "`"+dir+"`") {
+			t.Errorf("the Layout section does not name %s", dir)
+		}
+	}
+	for _, m := range regexp.MustCompile("\\| `([a-z/]+)/?` \\|").FindAllStringSubmatch(section, -1) {
+		if st, err := os.Stat("../../" + m[1]); err != nil || !st.IsDir() {
+			t.Errorf("the Layout section names %s, which is not a folder of the repository", m[1])
 		}
 	}
 }
