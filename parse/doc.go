@@ -22,7 +22,9 @@
 //   - a pool is the threads that do one job (a JVM name with its counter
 //     abstracted, a Go creator), a group a pool's threads in one state
 //     (analyze.Pool, analyze.Group); a target is the process a capture
-//     took a moment of.
+//     took a moment of, and an instance one of several targets of one
+//     service, compared side by side (report's INSTANCES, JSON
+//     "instances").
 //
 // The steps, and the file that holds each:
 //
