@@ -1,7 +1,6 @@
 package analyze
 
 import (
-	"os"
 	"regexp"
 	"testing"
 
@@ -100,19 +99,7 @@ func TestLearnJVMPools(t *testing.T) {
 // its 6 dumps (counted from the file: 15 distinct ExecuteThread names of
 // that queue per dump).
 func TestWebLogicQueuePool(t *testing.T) {
-	const path = "../../shared/corpus/jvm/samurai__sun-hotspot-1.4.2_05__weblogic-admin-multiple-dumps.dmp"
-	if _, err := os.Stat(path); err != nil {
-		t.Skipf("corpus not here (%v): run with ../shared beside the repository", err)
-	}
-	ds, err := parse.ParseFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var in []Input
-	for _, d := range ds {
-		in = append(in, Input{Dump: d})
-	}
-	r := Analyze(in, Options{})
+	r := Analyze(corpusInputs(t, corpusJVM+"samurai__sun-hotspot-1.4.2_05__weblogic-admin-multiple-dumps.dmp"), Options{})
 	for _, p := range r.Pools {
 		if p.Name == "ExecuteThread: '*' for queue: 'weblogic.kernel.Default'" {
 			for m, n := range p.Counts {
@@ -192,18 +179,7 @@ func TestPoolNameConventions(t *testing.T) {
 		{cat, `^http-nio-8080-exec-[0-9]+$`, "http-nio-8080-exec-*", 1},
 	} {
 		t.Run(tt.pool, func(t *testing.T) {
-			path := "../../shared/corpus/jvm/" + tt.file
-			if _, err := os.Stat(path); err != nil {
-				t.Skipf("corpus not here (%v): run with ../shared beside the repository", err)
-			}
-			ds, err := parse.ParseFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var in []Input
-			for _, d := range ds {
-				in = append(in, Input{Dump: d})
-			}
+			in := corpusInputs(t, corpusJVM+tt.file)
 			opt := Options{}
 			opt.jvmPools = learnJVMPools(in)
 			re := regexp.MustCompile(tt.threads)

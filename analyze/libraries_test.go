@@ -1,7 +1,6 @@
 package analyze
 
 import (
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -251,18 +250,7 @@ func TestKeptAliveCorpusControls(t *testing.T) {
 		"tda__openjdk-21.0.9-macos__jstack-with-smr.log", "tda__openjdk-8u91__jstack.log",
 	} {
 		t.Run(name, func(t *testing.T) {
-			if _, err := os.Stat(dir + name); err != nil {
-				t.Skipf("corpus not here (%v): run with ../shared beside the repository", err)
-			}
-			ds, err := parse.ParseFile(dir + name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var in []Input
-			for _, d := range ds {
-				in = append(in, Input{Dump: d})
-			}
-			for _, f := range Analyze(in, Options{}).Findings {
+			for _, f := range Analyze(corpusInputs(t, dir+name), Options{}).Findings {
 				if f.Kind == KindKeptAlive {
 					t.Errorf("kept-alive %s (%+v)", f.Pool, f.Holders)
 				}

@@ -1,12 +1,10 @@
 package analyze
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/dumpdiff/dumpdiff/parse"
 )
 
 // The threads to look at first: what each program's source holds, and none
@@ -43,19 +41,7 @@ func TestNotable(t *testing.T) {
 // (corpus: three kill -3 dumps of a log server in catalina.out): the first
 // screen names them.
 func TestNotableCorpus(t *testing.T) {
-	const path = "../../shared/corpus/jvm/dumpdiff-gen__openjdk-17.0.15__catalina-out-log-with-3-sigquit-dumps.log"
-	if _, err := os.Stat(path); err != nil {
-		t.Skipf("corpus not here (%v): run with ../shared beside the repository", err)
-	}
-	ds, err := parse.ParseFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var in []Input
-	for _, d := range ds {
-		in = append(in, Input{Dump: d})
-	}
-	r := Analyze(in, Options{})
+	r := Analyze(corpusInputs(t, corpusJVM+"dumpdiff-gen__openjdk-17.0.15__catalina-out-log-with-3-sigquit-dumps.log"), Options{})
 	if len(r.Findings) != 0 || len(r.Notable) != 1 || r.Notable[0].State != "monitor-blocked" || r.Notable[0].Count != 2 {
 		t.Errorf("findings %d, notable %+v: want no finding and the two workers blocked on a monitor", len(r.Findings), r.Notable)
 	}

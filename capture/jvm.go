@@ -62,14 +62,7 @@ func (r *runner) jvmDump(ctx context.Context, i int) (fetched, error) {
 		}
 	}
 	before, perfErr := readSafepointTime(pid)
-	measure := func() *Cost {
-		if perfErr == nil {
-			if after, err := readSafepointTime(pid); err == nil && after >= before {
-				return &Cost{PauseMS: ms(after - before), PauseSource: "hsperfdata"}
-			}
-		}
-		return nil
-	}
+	measure := func() *Cost { return safepointCost(pid, before, perfErr) }
 	if side.version >= minJSONDump && side.noJSON == "" {
 		af, err := r.jsonDump(ctx, pid)
 		if err == nil {
@@ -152,11 +145,8 @@ func (r *runner) lockOwners(ctx context.Context, i int) (fetched, error) {
 	}
 	res.af, res.tool = af, tool
 	res.note = "lock owners for the JSON dump beside it"
-	if perfErr == nil {
-		if after, err := readSafepointTime(pid); err == nil && after >= before {
-			res.cost = &Cost{PauseMS: ms(after - before), PauseSource: "hsperfdata"}
-			side.lockPause = after - before
-		}
+	if res.cost = safepointCost(pid, before, perfErr); res.cost != nil {
+		side.lockPause = time.Duration(res.cost.PauseMS * float64(time.Millisecond))
 	}
 	return res, nil
 }
@@ -230,25 +220,47 @@ var ownableLocks = [][]byte{
 //
 // One pass over the file, no regexp.
 func ownableWaiters(path string) (int, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	n := 0
-	for sc.Scan() {
-		line := bytes.TrimLeft(sc.Bytes(), " \t")
+	err := eachLine(path, func(line []byte) {
+		line = bytes.TrimLeft(line, " \t")
 		if !bytes.HasPrefix(line, []byte("- parking to wait for")) {
-			continue
+			return
 		}
 		for _, l := range ownableLocks {
 			if bytes.Contains(line, l) {
 				n++
-				break
+				return
 			}
 		}
+	})
+	return n, err
+}
+
+// eachLine calls fn with each line of the file at path (up to 1 MiB a
+// line; the bytes are valid during the call only).
+func eachLine(path string, fn func(line []byte)) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
 	}
-	return n, sc.Err()
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		fn(sc.Bytes())
+	}
+	return sc.Err()
+}
+
+// safepointCost is the stop a dump cost a JVM: its time at safepoints
+// now less before (readSafepointTime); nil when either is unknown.
+func safepointCost(pid int, before time.Duration, beforeErr error) *Cost {
+	if beforeErr != nil {
+		return nil
+	}
+	after, err := readSafepointTime(pid)
+	if err != nil || after < before {
+		return nil
+	}
+	return &Cost{PauseMS: ms(after - before), PauseSource: "hsperfdata"}
 }

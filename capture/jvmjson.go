@@ -1,7 +1,6 @@
 package capture
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -167,16 +166,9 @@ func checkJVMJSON(head, tail []byte, size int64) error {
 //
 // One pass over the file, no JSON decoding.
 func ownableJSONWaiters(path string) (int, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	n, inBlocker, counted := 0, false, false
-	for sc.Scan() {
-		line := bytes.TrimSpace(sc.Bytes())
+	err := eachLine(path, func(line []byte) {
+		line = bytes.TrimSpace(line)
 		switch {
 		case bytes.HasPrefix(line, []byte(`"parkBlocker": {`)):
 			inBlocker, counted = true, false
@@ -196,8 +188,8 @@ func ownableJSONWaiters(path string) (int, error) {
 		case inBlocker && bytes.HasPrefix(line, []byte("}")):
 			inBlocker = false
 		}
-	}
-	return n, sc.Err()
+	})
+	return n, err
 }
 
 // ownableJSONLocks are ownableLocks as a JSON dump names them (class@hash).
