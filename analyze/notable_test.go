@@ -4,7 +4,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
 )
 
 // The threads to look at first: what each program's source holds, and none
