@@ -46,6 +46,9 @@ var libraryCases = []libraryCase{
 	{"go-database-sql/1.txt", parse.RuntimeGo, `^github\.com/jackc/pgx/v5/pgconn/internal/bgreader`, 4, "socket-read", "database/sql"},
 	{"go-pgxpool/1.txt", parse.RuntimeGo, `^github\.com/jackc/puddle/v2\.\(\*Pool\[\.\.\.\]\)\.acquire$`, 12, "db-pool-wait", ""},
 	{"go-pgxpool/1.pb.gz", parse.RuntimeGo, `^github\.com/jackc/puddle/v2\.\(\*Pool\[`, 12, "db-pool-wait", ""},
+	// pgxpool's holders read under pgx alone: via pgx, not database/sql.
+	{"go-pgxpool/1.txt", parse.RuntimeGo, `^github\.com/jackc/pgx/v5/pgconn/internal/bgreader`, 3, "socket-read", "pgx"},
+	{"go-pgxpool/1.pb.gz", parse.RuntimeGo, `^github\.com/jackc/pgx/v5/pgconn/internal/bgreader`, 3, "socket-read", "pgx"},
 	// go-redis v9 PoolSize 3 and redigo MaxActive 3: waiters for a turn,
 	// holders in BLPOP.
 	{"go-redis/1.txt", parse.RuntimeGo, `^github\.com/redis/go-redis/v9/internal/pool\.\(\*ConnPool\)\.waitTurn$`, 12, "redis-pool-wait", ""},
@@ -175,7 +178,8 @@ func TestLibraryVerdicts(t *testing.T) {
 	runFixtureCases(t, filepath.Join("..", "testdata", "libs"), []fixtureCase{
 		{"go-database-sql", both, []want{{"db-pool-exhausted", "main.runQueries", "db-pool-wait",
 			holders(HolderGroup{Pool: "main.startHolders", State: "socket-read", Via: "database/sql", Culprit: "main.query (main.go:42)", Count: 4})}}},
-		{"go-pgxpool", both, []want{{"db-pool-exhausted", "main.runQueries", "db-pool-wait", nil}}},
+		{"go-pgxpool", both, []want{{"db-pool-exhausted", "main.runQueries", "db-pool-wait",
+			holders(HolderGroup{Pool: "main.startHolders", State: "socket-read", Via: "pgx", Culprit: "main.query (main.go:41)", Count: 3})}}},
 		{"go-redis", both, []want{{"redis-pool-exhausted", "main.runCommands", "redis-pool-wait",
 			holders(HolderGroup{Pool: "main.startConsumers", State: "socket-read", Via: "redis", Culprit: "main.consume (main.go:41)", Count: 3})}}},
 		{"go-redigo", []string{"1"}, []want{{"redis-pool-exhausted", "main.runCommands", "redis-pool-wait", nil}}},

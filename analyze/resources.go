@@ -107,6 +107,10 @@ type Via struct {
 	// Rest is true when a read under this caller is a rest (a server
 	// connection waiting for the next request).
 	Rest bool
+	// Outer is the id of a row that, found further down the same stack,
+	// is the via instead: a driver used through a standard API (pgx
+	// under database/sql is database/sql's; pgx alone is pgx's).
+	Outer string
 }
 
 // vias are tested on real stacks in signatures_test.go.
@@ -116,7 +120,10 @@ var vias = []Via{
 	{ID: "jdbc oracle", Prefixes: []string{"oracle.jdbc.", "oracle.net."}, Holds: "db-connection"},
 	{ID: "jdbc sqlserver", Prefixes: []string{"com.microsoft.sqlserver."}, Holds: "db-connection"},
 	{ID: "jdbc org.mariadb", Prefixes: []string{"org.mariadb."}, Holds: "db-connection"},
-	{ID: "database/sql", Prefixes: []string{"database/sql.", "github.com/jackc/pgx", "github.com/lib/pq.", "github.com/go-sql-driver/mysql."}, Holds: "db-connection"},
+	// pgx (pgconn, pgxpool, puddle) is its own client unless it drives
+	// database/sql (github.com/jackc/pgx/v5/stdlib): then database/sql's.
+	{ID: "pgx", Prefixes: []string{"github.com/jackc/pgx", "github.com/jackc/pgconn", "github.com/jackc/puddle"}, Holds: "db-connection", Outer: "database/sql"},
+	{ID: "database/sql", Prefixes: []string{"database/sql.", "github.com/lib/pq.", "github.com/go-sql-driver/mysql."}, Holds: "db-connection"},
 	// Pooling HTTP clients: a thread reading under them holds one of the
 	// pool's connections. Same id as the next row: the JSON contract.
 	{ID: "http-client", Prefixes: []string{"org.apache.http.", "org.apache.hc.", "okhttp3.", "net/http.(*persistConn)"}, Holds: "http-connection"},
@@ -134,8 +141,31 @@ var vias = []Via{
 // viaOf tells what a thread's socket state waits on (see vias); nil when
 // nothing known is found. One scan of the frames, once per distinct stack.
 func viaOf(t *parse.Thread) *Via {
-	for _, f := range t.Frames {
+	for k, f := range t.Frames {
 		for i := range vias {
+			for _, p := range vias[i].Prefixes {
+				if strings.HasPrefix(f.Func, p) {
+					if o := outerVia(&vias[i], t.Frames[k+1:]); o != nil {
+						return o
+					}
+					return &vias[i]
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// outerVia is v's Outer row when one of frames belongs to it, else nil.
+func outerVia(v *Via, frames []*parse.Frame) *Via {
+	if v.Outer == "" {
+		return nil
+	}
+	for i := range vias {
+		if vias[i].ID != v.Outer {
+			continue
+		}
+		for _, f := range frames {
 			for _, p := range vias[i].Prefixes {
 				if strings.HasPrefix(f.Func, p) {
 					return &vias[i]
