@@ -151,6 +151,7 @@ type localGroup struct {
 	shapeOf               map[int]int // classified.id → index in shapes
 	waits                 longWaits
 	parents               map[int64]bool // of waits
+	minutes               map[int]int    // of waits: printed minutes → goroutines
 	marked                int
 	markedSamples         []string
 	pool                  *localPool
@@ -507,6 +508,10 @@ func (mb *momentBuild) headerFacts(lg *localGroup, t *parse.Thread, w int) {
 		}
 		lw.MaxMinutes = max(lw.MaxMinutes, t.WaitMinutes)
 		lw.Goroutines += w
+		if lg.minutes == nil {
+			lg.minutes = map[int]int{}
+		}
+		lg.minutes[t.WaitMinutes] += w
 		if t.CreatedBy != nil && t.CreatedBy.Parent != 0 {
 			if lg.parents == nil {
 				lg.parents = map[int64]bool{}
@@ -520,6 +525,20 @@ func (mb *momentBuild) headerFacts(lg *localGroup, t *parse.Thread, w int) {
 			lg.markedSamples = append(lg.markedSamples, threadLabel(parse.RuntimeGo, t))
 		}
 	}
+}
+
+// sortedMinutes is a group's histogram of printed waits, fewest minutes
+// first; nil when none is printed.
+func sortedMinutes(h map[int]int) []minuteCount {
+	if len(h) == 0 {
+		return nil
+	}
+	out := make([]minuteCount, 0, len(h))
+	for m, n := range h {
+		out = append(out, minuteCount{m, n})
+	}
+	slices.SortFunc(out, func(a, b minuteCount) int { return a.Minutes - b.Minutes })
+	return out
 }
 
 // merge adds one moment's pools and groups to the result, creating them in
@@ -553,6 +572,7 @@ func (b *builder) merge(mb *momentBuild) {
 		g.Samples[m] = lg.samples
 		g.waits[m] = lg.waits
 		g.waits[m].parents = len(lg.parents)
+		g.waits[m].minutes = sortedMinutes(lg.minutes)
 		g.marked[m], g.markedSamples[m] = lg.marked, lg.markedSamples
 		if len(lg.threads) > 0 {
 			g.Stacks[m] = lg.threads[0]

@@ -11,22 +11,33 @@ const (
 	LeakMin         = 10
 	LeakWaitMinutes = 1
 	LeakParentShare = 0.5
+	LeakRestOver    = 4
+	LeakRestSpread  = 1
 	LeakFlatMin     = 100
 	LeakFlatSpread  = 0.1
+	LeakMassShare   = 0.5
+	LeakMassMin     = 50
 )
 
 var leakedDetector = &Detector{
-	Name:     KindLeaked,
-	Kinds:    []string{KindLeaked},
-	Doc:      "Go goroutines blocked for good: marked leaked by the runtime (goroutineleak, Go 1.26+), or many of one creator in one wait for minutes as printed, or a large flat count in a wait that is not a rest",
+	Name:  KindLeaked,
+	Kinds: []string{KindLeaked},
+	Doc: "Go goroutines blocked for good: marked leaked by the runtime (goroutineleak, Go 1.26+); or many of one creator waiting minutes as printed, in any wait " +
+		"(in a rest — select, chan receive, sync.Cond, WaitGroup — only far longer than the dump's other goroutines, and made one per request: distinct parents, or before Go 1.21 waits that spread); " +
+		"or, when no wait is printed, one stack holding most of the process's goroutines at every moment (\"N of M goroutines at F\"), or a large flat count in a wait that is not a rest. " +
+		"What rests by design stays idle by its signature (accept, idle keep-alive connections, sleep) or its count per creator (one ticker or accept loop: below LeakMin); goroutines serving a live server connection are its peer's",
 	Requires: []*Detector{timelineDetector},
 	Folds:    "nothing; a pool the timeline already calls growing or not-recovered makes a runtime-marked leak critical",
 	Thresholds: []Threshold{
-		{"LeakMin", LeakMin, "goroutines of one creator in one wait, printed as long, for a suspected leak: a few are slow calls"},
+		{"LeakMin", LeakMin, "goroutines of one creator in one wait, printed as long, for a suspected leak: a few are slow calls, and a loop that rests by design (a ticker, an accept loop) is one per creator"},
 		{"LeakWaitMinutes", LeakWaitMinutes, "a wait the Go runtime prints (in minutes, from 1) this long on a send or a lock is not passing through: a request does not wait a minute on a channel"},
 		{"LeakParentShare", LeakParentShare, "goroutines resting on a channel are a leak only if this share of them has distinct parents (one per request, as Go 1.21+ prints): idle workers share one"},
+		{"LeakRestOver", LeakRestOver, "in a rest, a wait counts as long from this many times the dump's ordinary wait (the median printed wait of the moment's other goroutines, 0 where none is printed), and from LeakWaitMinutes: in a process where everything has rested for hours, hours prove nothing"},
+		{"LeakRestSpread", LeakRestSpread, "before Go 1.21 (no parent printed), resting goroutines are a leak only if their long waits spread over at least this many minutes (made one by one, as requests leak them): a pool started at once rests with one wait"},
 		{"LeakFlatMin", LeakFlatMin, "without identities or wait times (debug=1, proto): this many goroutines of one creator in a wait that is not a rest at every moment"},
-		{"LeakFlatSpread", LeakFlatSpread, "…varying by at most this share of their count"},
+		{"LeakFlatSpread", LeakFlatSpread, "…varying by at most this share of their count; and the most a stack held by mass may fall below its peak"},
+		{"LeakMassShare", LeakMassShare, "when no long wait is printed, one stack (one pool, one culprit) is a suspect when it holds at least this share of the process's goroutines at every moment, flat or growing: a busy server spreads its goroutines over its connections' handful of stacks"},
+		{"LeakMassMin", LeakMassMin, "…and at least this many goroutines at every moment: in a small process one stack holding half is ordinary"},
 	},
 	Run: runLeaked,
 }
@@ -46,6 +57,7 @@ func runLeaked(p *Pass) []Finding {
 		told[f.Pool+"\x00"+f.State] = true
 	}
 	n := len(r.Moments)
+	hist := momentMinutes(r)
 	for _, pl := range r.Pools {
 		if pl.Internal || marked[pl.Name] {
 			continue
@@ -54,8 +66,9 @@ func runLeaked(p *Pass) []Finding {
 			if g.Category != Waiting || told[pl.Name+"\x00"+g.State] {
 				continue
 			}
-			if f, ok := longWait(p, pl, g); ok {
+			if f, ok := longWait(p, pl, g, hist); ok {
 				fs = append(fs, f)
+				marked[pl.Name] = true
 				continue
 			}
 			// Aggregated formats print neither identities nor wait times: a
@@ -73,30 +86,43 @@ func runLeaked(p *Pass) []Finding {
 				f.Basis = "flat-count"
 				f.FromStart = true
 				fs = append(fs, f)
+				marked[pl.Name] = true
 			}
 		}
 	}
-	return fs
+	return append(fs, byMass(p, marked, told)...)
 }
 
 // longWait: at least LeakMin goroutines of the group have waited
-// LeakWaitMinutes or more at some moment. A rest state (a channel receive)
-// also needs most of them created by distinct parents: idle workers share
-// one parent, goroutines leaked one per request each have their own.
-func longWait(p *Pass, pl *Pool, g *Group) (Finding, bool) {
+// LeakWaitMinutes or more at some moment. A rest state (a channel receive,
+// a select, a sync.Cond or WaitGroup) is where healthy goroutines wait too,
+// so there a wait counts only from LeakRestOver times the dump's ordinary
+// wait (restFloor), and the goroutines must have been made one by one: most
+// of them by distinct parents (Go 1.21+: idle workers share one), or, where
+// no parent is printed, with waits that spread over LeakRestSpread minutes
+// (a pool started at once rests with one wait). Goroutines serving a live
+// server connection wait as long as their client keeps it open.
+func longWait(p *Pass, pl *Pool, g *Group, hist [][]minuteCount) (Finding, bool) {
+	if g.Rest && connectionBound(pl.Name) {
+		return Finding{}, false
+	}
 	best, bestN := -1, 0
 	var wf WaitFact
 	parents := 0
 	for m, lw := range g.waits { // counted by the builder (headerFacts)
+		w := lw.WaitFact
+		if g.Rest {
+			w = waitsFrom(lw.minutes, restFloor(p.R.Totals[m]-g.Counts[m], hist[m], lw.minutes))
+		}
 		// The latest moment with the most: the longest waits.
-		if k := lw.Goroutines; k >= LeakMin && k >= bestN {
-			best, bestN, wf, parents = m, k, lw.WaitFact, lw.parents
+		if k := w.Goroutines; k >= LeakMin && k >= bestN {
+			if g.Rest && !madeOneByOne(w, lw) {
+				continue
+			}
+			best, bestN, wf, parents = m, k, w, lw.parents
 		}
 	}
 	if best < 0 {
-		return Finding{}, false
-	}
-	if g.Rest && float64(parents) < LeakParentShare*float64(bestN) {
 		return Finding{}, false
 	}
 	f := groupFinding(KindLeaked, pl, g, best)
@@ -108,6 +134,174 @@ func longWait(p *Pass, pl *Pool, g *Group) (Finding, bool) {
 	f.Since = firstAtLeast(g.Counts, LeakMin)
 	f.FromStart = f.Since == 0
 	return f, true
+}
+
+// madeOneByOne: resting goroutines with long waits w (of lw) were made one
+// per request, not started together as a pool: most by distinct parents
+// where parents are printed, else waits spread over LeakRestSpread minutes.
+func madeOneByOne(w WaitFact, lw longWaits) bool {
+	if lw.parents > 0 {
+		return float64(lw.parents) >= LeakParentShare*float64(lw.Goroutines)
+	}
+	return w.MaxMinutes-w.MinMinutes >= LeakRestSpread
+}
+
+// restFloor is the shortest wait, in minutes, that counts as long in a rest
+// at one moment: LeakRestOver times the median printed wait of the
+// moment's other goroutines (others of them, the group's own minutes
+// excepted from the moment's all; a goroutine that prints no wait waits
+// 0), and at least LeakWaitMinutes.
+func restFloor(others int, all, own []minuteCount) int {
+	// The others' histogram: all minus own (both sorted by minutes).
+	printed := 0
+	sub := func(i int) int { // goroutines of all[i] that are not the group's
+		n := all[i].N
+		for _, o := range own {
+			if o.Minutes == all[i].Minutes {
+				n -= o.N
+			}
+		}
+		return n
+	}
+	for i := range all {
+		printed += sub(i)
+	}
+	if others <= 0 {
+		return LeakWaitMinutes
+	}
+	// The median is the (others+1)/2-th wait from the shortest; the
+	// goroutines that print none come first.
+	rank := (others + 1) / 2
+	median, seen := 0, others-printed
+	for i := 0; seen < rank && i < len(all); i++ {
+		seen += sub(i)
+		median = all[i].Minutes
+	}
+	return max(LeakWaitMinutes, LeakRestOver*median)
+}
+
+// waitsFrom are the goroutines of a histogram that waited floor minutes or
+// more.
+func waitsFrom(h []minuteCount, floor int) WaitFact {
+	var w WaitFact
+	for _, c := range h {
+		if c.Minutes < floor || c.N == 0 {
+			continue
+		}
+		if w.Goroutines == 0 {
+			w.MinMinutes = c.Minutes
+		}
+		w.MaxMinutes = c.Minutes
+		w.Goroutines += c.N
+	}
+	return w
+}
+
+// momentMinutes is, per moment, how many goroutines print each wait of
+// LeakWaitMinutes or more, fewest minutes first: the groups' histograms
+// summed (a few groups print waits; no goroutine is visited again).
+func momentMinutes(r *Result) [][]minuteCount {
+	out := make([][]minuteCount, len(r.Moments))
+	for m := range out {
+		h := map[int]int{}
+		for _, pl := range r.Pools {
+			for _, g := range pl.States {
+				for _, c := range g.waits[m].minutes {
+					h[c.Minutes] += c.N
+				}
+			}
+		}
+		out[m] = sortedMinutes(h)
+	}
+	return out
+}
+
+// connectionBound tells a pool of goroutines that serve a live server
+// connection (a handler streaming events, a kept-alive connection): they
+// wait as long as their client stays, and end with the connection.
+func connectionBound(pool string) bool { return pool == "net/http server connections" }
+
+// byMass: when no long wait is printed (debug=1, the proto, or waits under
+// a minute), one stack holding most of the process's goroutines at every
+// moment, flat or growing, is a suspected leak. A stack is a pool and a
+// culprit, so that one stack is one key in every encoding, whatever state
+// each encoding lets it be classified in (debug=1 prints no wait reason).
+func byMass(p *Pass, found, told map[string]bool) []Finding {
+	r := p.R
+	n := len(r.Moments)
+	if n < 2 {
+		return nil // one moment cannot say flat or growing
+	}
+	type stack struct {
+		pool    *Pool
+		g       *Group // the group that holds it at its peak
+		counts  []int
+		frame   string
+		culprit string
+		peak    int
+		at      []*Group // per moment, the group holding most of it
+		most    []int
+	}
+	byKey := map[string]*stack{}
+	var order []string
+	for _, pl := range r.Pools {
+		if pl.Internal || found[pl.Name] || connectionBound(pl.Name) {
+			continue
+		}
+		for _, g := range pl.States {
+			if g.Category != Waiting && g.State != "unknown" && g.State != "unclassified" || told[pl.Name+"\x00"+g.State] {
+				continue
+			}
+			for m, shs := range g.Shapes {
+				for i := range shs {
+					sh := &shs[i]
+					k := pl.Name + "\x00" + sh.Culprit
+					s := byKey[k]
+					if s == nil {
+						s = &stack{pool: pl, counts: make([]int, n), culprit: sh.Culprit, at: make([]*Group, n), most: make([]int, n)}
+						byKey[k] = s
+						order = append(order, k)
+					}
+					s.counts[m] += sh.Count
+					if sh.Count > s.most[m] {
+						s.most[m], s.at[m] = sh.Count, g
+					}
+					if s.counts[m] > s.peak || s.g == nil {
+						s.peak, s.g, s.frame = s.counts[m], g, sh.top
+					}
+				}
+			}
+		}
+	}
+	var fs []Finding
+	for _, k := range order {
+		s := byKey[k]
+		ok := true
+		for m, c := range s.counts {
+			if c < LeakMassMin || float64(c) < LeakMassShare*float64(r.Totals[m]) {
+				ok = false
+				break
+			}
+		}
+		if !ok || float64(s.counts[n-1]) < (1-LeakFlatSpread)*float64(s.peak) {
+			continue
+		}
+		at := n - 1
+		f := groupFinding(KindLeaked, s.pool, s.g, at)
+		f.ID = findingID(KindLeaked, s.pool.Name, "mass")
+		f.Severity = Warning
+		f.Basis = "mass"
+		f.Counts = s.counts
+		f.Totals = r.Totals
+		f.Frame, f.Culprit = s.frame, s.culprit
+		f.Since, f.FromStart = 0, true
+		f.Evidence = nil
+		for m, c := range s.counts {
+			f.Evidence = append(f.Evidence, Evidence{Moment: m, Count: c, Threads: s.at[m].Samples[m]})
+		}
+		fs = append(fs, f)
+	}
+	return fs
 }
 
 // runtimeMarked: goroutines the Go runtime itself marked leaked (goroutine

@@ -204,4 +204,12 @@ type Group struct {
 type longWaits struct {
 	WaitFact
 	parents int // distinct parents among them ("created by ... in goroutine N")
+	// minutes are how many of them print each wait, fewest minutes first.
+	minutes []minuteCount
+}
+
+// minuteCount is how many goroutines print one wait ("[select, 12
+// minutes]").
+type minuteCount struct {
+	Minutes, N int
 }

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -264,6 +265,57 @@ func TestVerdictFixtures(t *testing.T) {
 			}},
 		}},
 		{"go-long-wait-leak", []string{"1"}, []want{{KindLeaked, "main.handleSearch", "chan-send", nil}}},
+		// debug=1 prints no wait: 60 of 80 goroutines at one line at both
+		// moments is the evidence left (by mass).
+		{"go-long-wait-leak", []string{"1-debug1.txt", "2-debug1.txt"}, []want{
+			{KindLeaked, "main.handleSearch.func1", "unknown", func(t *testing.T, f Finding) {
+				eq(t, "basis", f.Basis, "mass")
+				eq(t, "counts", fmt.Sprint(f.Counts), "[60 60]")
+				eq(t, "totals", fmt.Sprint(f.Totals), "[80 80]")
+				eq(t, "culprit", f.Culprit, "main.handleSearch.func1 (main.go:50)")
+			}},
+		}},
+		// Go 1.13 (no parent ids) leaks one goroutine in select per GET
+		// /subscribe: waves of 100 at 0 s, ~65 s and ~135 s; 12 workers rest
+		// in select since startup (one wait: 2, then 3 minutes), 50
+		// keep-alive clients keep the ordinary goroutines short.
+		{"go113-select-leak", []string{"1.txt.gz", "2.txt.gz"}, []want{
+			{KindLeaked, "main.(*hub).handleSubscribe", "select", func(t *testing.T, f Finding) {
+				eq(t, "basis", f.Basis, "long-wait")
+				eq(t, "wait", *f.Wait, WaitFact{MinMinutes: 1, MaxMinutes: 3, Goroutines: 300})
+				eq(t, "parents", f.Parents, 0)
+				eq(t, "same", f.Same, 200)
+				eq(t, "culprit", f.Culprit, "main.(*hub).watch (main.go:74)")
+				eq(t, "creator", f.Entries[0].Func, "main.(*hub).watch (main.go:74) ← main.(*hub).handleSubscribe")
+			}},
+		}},
+		{"go113-select-leak", []string{"1.txt.gz"}, []want{
+			{KindLeaked, "main.(*hub).handleSubscribe", "select", func(t *testing.T, f Finding) {
+				eq(t, "wait", *f.Wait, WaitFact{MinMinutes: 1, MaxMinutes: 2, Goroutines: 200})
+			}},
+		}},
+		// The same process in debug=1 and the proto: by mass, in every
+		// encoding and across encodings.
+		{"go113-select-leak", []string{"1-debug1.txt", "2-debug1.txt"}, []want{{KindLeaked, "main.(*hub).watch", "unknown", mass(200, 267, 300, 367)}}},
+		{"go113-select-leak", []string{"1.pb.gz", "2.pb.gz"}, []want{{KindLeaked, "main.(*hub).watch", "select", mass(200, 267, 300, 367)}}},
+		{"go113-select-leak", []string{"1-debug1.txt", "2.pb.gz"}, []want{{KindLeaked, "main.(*hub).watch", "select", mass(200, 267, 300, 367)}}},
+		// One moment cannot say flat or growing: mass says nothing alone.
+		{"go113-select-leak", []string{"1-debug1.txt"}, nil},
+		// Healthy and busy (Go 1.13): 1000 held server-sent-event streams,
+		// each a handler in select for a minute and a heartbeat in select,
+		// their connections' background reads in IO wait for a minute, 12
+		// idle workers; 50 keep-alive clients. Nothing, in every encoding.
+		{"go113-busy-healthy", []string{"1.txt.gz", "2.txt.gz"}, nil},
+		{"go113-busy-healthy", []string{"1.txt.gz"}, nil},
+		{"go113-busy-healthy", []string{"1-debug1.txt", "2-debug1.txt"}, nil},
+		{"go113-busy-healthy", []string{"1.pb.gz", "2.pb.gz"}, nil},
+		{"go113-busy-healthy", []string{"1-debug1.txt", "2.pb.gz"}, nil},
+		// The same busy server on Go 1.26 (parents printed): nothing either.
+		{"go-busy-healthy", []string{"1.txt.gz", "2.txt.gz"}, nil},
+		{"go-busy-healthy", []string{"1.txt.gz"}, nil},
+		{"go-busy-healthy", []string{"1-debug1.txt", "2-debug1.txt"}, nil},
+		{"go-busy-healthy", []string{"1.pb.gz", "2.pb.gz"}, nil},
+		{"go-busy-healthy", []string{"1-debug1.txt", "2.pb.gz"}, nil},
 		// Healthy: idle keep-alive connections, idle workers, a ticker, a
 		// few busy handlers. Nothing to say, whatever the cut.
 		{"go-healthy", []string{"1", "2", "3"}, nil},
@@ -271,6 +323,17 @@ func TestVerdictFixtures(t *testing.T) {
 		{"go-healthy", []string{"1"}, nil},
 	}
 	runFixtureCases(t, dir, tests)
+}
+
+// mass checks a leak found by mass: the stack's counts and the process's
+// totals at the two moments.
+func mass(c1, t1, c2, t2 int) func(t *testing.T, f Finding) {
+	return func(t *testing.T, f Finding) {
+		eq(t, "basis", f.Basis, "mass")
+		eq(t, "counts", fmt.Sprint(f.Counts), fmt.Sprint([]int{c1, c2}))
+		eq(t, "totals", fmt.Sprint(f.Totals), fmt.Sprint([]int{t1, t2}))
+		eq(t, "culprit", f.Culprit, "main.(*hub).watch (main.go:74)")
+	}
 }
 
 // TestJVMVerdictFixtures: real JVM 17 dumps made for one verdict each

@@ -315,8 +315,11 @@ var signatures = []Signature{
 			"net/http.(*conn).readRequest"},
 		Explain: "net/http connection waiting for traffic (a client's idle connection, a server's kept-alive one): idle"},
 	// Go 1.26 waits for the next request on a kept-alive connection in
-	// (*conn).serve → bufio Peek, with no handler on the stack.
-	{ID: "http-conn-idle", Runtime: parse.RuntimeGo, Category: Idle, Depth: 30, States: []string{"IO wait"},
+	// (*conn).serve → bufio Peek, with no handler on the stack; caught the
+	// instant its next request arrived, it is [runnable] there (17 of 1000
+	// kept-alive connections of testdata/verdicts/go-busy-healthy/2.txt.gz):
+	// still no wait on a peer.
+	{ID: "http-conn-idle", Runtime: parse.RuntimeGo, Category: Idle, Depth: 30, States: []string{"IO wait", "runnable"},
 		Anchors: []string{"net/http.(*conn).serve"}, Unless: []string{"net/http.serverHandler.ServeHTTP"},
 		Explain: "net/http connection waiting for traffic (a client's idle connection, a server's kept-alive one): idle"},
 	{ID: "accept", Runtime: parse.RuntimeGo, Category: Idle, Depth: 10,

@@ -249,6 +249,10 @@ func TestSignatures(t *testing.T) {
 		{"go server keep-alive 1.26", parse.RuntimeGo, thread("IO wait", "internal/poll.runtime_pollWait", "internal/poll.(*pollDesc).wait",
 			"internal/poll.(*pollDesc).waitRead", "internal/poll.(*FD).Read", "net.(*netFD).Read", "net.(*conn).Read",
 			"net/http.(*connReader).Read", "bufio.(*Reader).fill", "bufio.(*Reader).Peek", "net/http.(*conn).serve"), "http-conn-idle", ""},
+		// testdata/verdicts/go-busy-healthy/2.txt.gz: the same, woken by its next request.
+		{"go server keep-alive 1.26 runnable", parse.RuntimeGo, thread("runnable", "internal/poll.runtime_pollWait", "internal/poll.(*pollDesc).wait",
+			"internal/poll.(*pollDesc).waitRead", "internal/poll.(*FD).Read", "net.(*netFD).Read", "net.(*conn).Read",
+			"net/http.(*connReader).Read", "bufio.(*Reader).fill", "bufio.(*Reader).Peek", "net/http.(*conn).serve"), "http-conn-idle", ""},
 		// A handler reading its request body is not idle.
 		{"go handler reading body", parse.RuntimeGo, thread("IO wait", "internal/poll.runtime_pollWait", "internal/poll.(*pollDesc).wait",
 			"internal/poll.(*FD).Read", "net.(*netFD).Read", "net.(*conn).Read", "net/http.(*connReader).Read", "bufio.(*Reader).Read",
