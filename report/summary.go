@@ -469,6 +469,13 @@ func (s *sentences) leaked() {
 		if f.Same > 0 {
 			s.add("%d are the same goroutines at every moment", f.Same)
 		}
+	case "mass":
+		where := f.Culprit
+		if where == "" {
+			where = f.Frame
+		}
+		s.add("suspected leak: %d of %d goroutines at %s at %s, one stack holding most of the process at every moment: %s (the format prints no wait times)",
+			f.Counts[f.At], f.Totals[f.At], where, s.moment(f.At), s.series(f.Counts))
 	case "flat-count":
 		s.add("suspected leak: %s goroutines %s hold flat at every moment: %s (the format prints neither goroutine ids nor wait times)", f.Pool, stateText(f.State, f.Via), s.series(f.Counts))
 	}
