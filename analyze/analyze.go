@@ -25,6 +25,7 @@ func prepare(in []Input, opt Options) (*Result, Options, *builder) {
 		opt.Samples = 5
 	}
 	r := &Result{Version: "1"}
+	in = resolveDebug1(in)
 	r.Runtime, r.Warnings = runtimeOf(in)
 	labels := make([]string, len(in)) // as the warnings name the moments
 	for i, x := range in {
@@ -90,6 +91,36 @@ func anyPoolPrefixed(ps []*Pool, prefix string) bool {
 		}
 	}
 	return false
+}
+
+// resolveDebug1 gives each debug=1 moment the runtime frames its records
+// hide, from its own frame lines and from the other dumps given (every
+// moment and every other encoding) of the same binary
+// (parse.ResolveHiddenFrames): a stack then has the state it has in the
+// proto, and one pool keeps one state across encodings. The caller's
+// inputs and dumps are not modified.
+func resolveDebug1(in []Input) []Input {
+	var all []*parse.Dump
+	for _, x := range in {
+		all = append(all, x.Dump)
+		all = append(all, x.Aux...)
+	}
+	var out []Input
+	for i, x := range in {
+		if x.Dump == nil || x.Dump.Format != parse.FormatGoDebug1 {
+			continue
+		}
+		if d := parse.ResolveHiddenFrames(x.Dump, all); d != x.Dump {
+			if out == nil {
+				out = append([]Input(nil), in...)
+			}
+			out[i].Dump = d
+		}
+	}
+	if out == nil {
+		return in
+	}
+	return out
 }
 
 // mixesCreators reports whether some moments print goroutine creators

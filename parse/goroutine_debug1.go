@@ -123,6 +123,9 @@ func parseGoDebug1(p *textParser) *Dump {
 			flush()
 			n, _ := parseInt(line, ' ')
 			cur = &Thread{Weight: int(n), Line: ls.lineNo()}
+			if pcs := debug1PCs(line); len(pcs) > 0 {
+				cur.extra().PCs = pcs
+			}
 			d.Threads = append(d.Threads, cur)
 			continue
 		case d1Labels:
@@ -148,6 +151,10 @@ func parseGoDebug1(p *textParser) *Dump {
 				continue
 			}
 			frames = append(frames, f)
+			if x := cur.GoExtra; x != nil {
+				pc, _ := debug1FramePC(line)
+				x.FramePCs = append(x.FramePCs, pc)
+			}
 			continue
 		}
 		if _, ok := debug1Header(line); ok {
@@ -185,6 +192,55 @@ func parseGoDebug1(p *textParser) *Dump {
 // debug1Frame reads "#\t0x689254\tmain.child+0x94\tcorpusgen/states/main.go:153"
 // (more tabs may align the columns). The frame cache, keyed by the raw line
 // after the pc, saves the interner lookups for repeated frames.
+// debug1PCs are the program counters of a record line ("3 @ 0x48618e
+// 0x41896e"); nil when one is not hexadecimal.
+func debug1PCs(line []byte) []uint64 {
+	i := bytes.Index(line, []byte(" @ "))
+	if i < 0 {
+		return nil
+	}
+	fields := bytes.Fields(line[i+3:])
+	pcs := make([]uint64, 0, len(fields))
+	for _, f := range fields {
+		pc, ok := parseHex(f)
+		if !ok {
+			return nil
+		}
+		pcs = append(pcs, pc)
+	}
+	return pcs
+}
+
+// debug1FramePC is the PC of a frame line ("#\t0x689254\tmain.child+0x94\t...").
+func debug1FramePC(line []byte) (uint64, bool) {
+	rest := line[2:]
+	if i := bytes.IndexByte(rest, '\t'); i >= 0 {
+		rest = rest[:i]
+	}
+	return parseHex(rest)
+}
+
+// parseHex reads "0x1f" (lower or upper case digits).
+func parseHex(b []byte) (uint64, bool) {
+	if len(b) < 3 || b[0] != '0' || b[1] != 'x' && b[1] != 'X' || len(b) > 18 {
+		return 0, false
+	}
+	var n uint64
+	for _, c := range b[2:] {
+		switch {
+		case c >= '0' && c <= '9':
+			n = n<<4 | uint64(c-'0')
+		case c >= 'a' && c <= 'f':
+			n = n<<4 | uint64(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			n = n<<4 | uint64(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return n, true
+}
+
 func debug1Frame(line []byte, in *interner, cache map[string]*Frame) *Frame {
 	rest := line[2:]
 	i := bytes.IndexByte(rest, '\t')

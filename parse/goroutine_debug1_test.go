@@ -27,9 +27,11 @@ func TestParseGoDebug1(t *testing.T) {
 			want: []*Dump{{
 				Source: Source{File: "test.txt", Line: 1}, Format: FormatGoDebug1,
 				Threads: []*Thread{
-					{Weight: 3, Line: 2, Frames: []*Frame{fr("main.child", "corpusgen/states/main.go", 153)}},
+					{Weight: 3, Line: 2, Frames: []*Frame{fr("main.child", "corpusgen/states/main.go", 153)},
+						GoExtra: &GoExtra{PCs: []uint64{0x48618e, 0x41896e, 0x689255, 0x48da21}, FramePCs: []uint64{0x689254}}},
 					{Weight: 1, Line: 5, Labels: map[string]string{"pool": "ingest", "route": "/api/v1/items[0],[1]"},
-						Frames: []*Frame{fr("sync.(*Cond).Wait", "sync/cond.go", 71), fr("main.labeledWorker", "corpusgen/states/main.go", 183)}},
+						Frames:  []*Frame{fr("sync.(*Cond).Wait", "sync/cond.go", 71), fr("main.labeledWorker", "corpusgen/states/main.go", 183)},
+						GoExtra: &GoExtra{PCs: []uint64{0x48618e, 0x464b85, 0x689505, 0x48da21}, FramePCs: []uint64{0x4920d2, 0x689504}}},
 				},
 			}},
 		},
@@ -46,8 +48,9 @@ func TestParseGoDebug1(t *testing.T) {
 				Source: Source{File: "test.txt", Line: 1}, Format: FormatGoDebug1, Kind: "goroutineleak",
 				Threads: []*Thread{
 					{Weight: 1, Line: 2, Labels: map[string]string{"job": "import[batch=7],retry"},
-						Frames: []*Frame{fr("main.fetchWithTimeout.func1", "corpusgen/leak/main.go", 33)}},
-					{Weight: 1, Line: 6},
+						Frames:  []*Frame{fr("main.fetchWithTimeout.func1", "corpusgen/leak/main.go", 33)},
+						GoExtra: &GoExtra{PCs: []uint64{0x48c6aa, 0x418c9c}, FramePCs: []uint64{0x681af8}}},
+					{Weight: 1, Line: 6, GoExtra: &GoExtra{PCs: []uint64{0x48c6aa, 0x419bce}}},
 				},
 			}},
 		},
@@ -66,8 +69,10 @@ func TestParseGoDebug1(t *testing.T) {
 			want: []*Dump{{
 				Source: Source{File: "test.txt", Line: 2}, Format: FormatGoDebug1,
 				Threads: []*Thread{
-					{Weight: 1, Line: 3, Frames: []*Frame{fr("main.child", "corpusgen/states/main.go", 153)}},
-					{Weight: 1, Line: 7, Frames: []*Frame{fr("main.child", "corpusgen/states/main.go", 153)}},
+					{Weight: 1, Line: 3, Frames: []*Frame{fr("main.child", "corpusgen/states/main.go", 153)},
+						GoExtra: &GoExtra{PCs: []uint64{0x48618e}, FramePCs: []uint64{0x689254}}},
+					{Weight: 1, Line: 7, Frames: []*Frame{fr("main.child", "corpusgen/states/main.go", 153)},
+						GoExtra: &GoExtra{PCs: []uint64{0x48618e}, FramePCs: []uint64{0x689254}}},
 				},
 				Skipped: []Skipped{{Line: 4, Text: "#\tgarbage", Reason: "frame line not understood"}},
 			}},

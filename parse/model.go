@@ -104,6 +104,10 @@ type Dump struct {
 	// Skipped are the lines inside the dump that no rule understood. They are
 	// kept, with their position, so that nothing is dropped silently.
 	Skipped []Skipped
+	// PCFrames are, for a Go proto, each location's frames by its address
+	// (a call's PC, as a debug=1 frame line prints it), innermost inlined
+	// first; nil for other formats. ResolveHiddenFrames reads them.
+	PCFrames map[uint64][]*Frame
 }
 
 // ThreadCount returns the number of threads or goroutines in d, weights included.
@@ -194,6 +198,14 @@ type GoExtra struct {
 	// "leaked", "syscall"...), in printed order; nil if none. Read them
 	// with Thread.Flags.
 	Flags []string
+	// PCs are a debug=1 record's program counters as printed after "@"
+	// (return addresses, innermost first, the runtime's hidden frames
+	// included: runtime.gopark, runtime.selectgo...); nil in other formats.
+	PCs []uint64
+	// FramePCs are the PCs its printed frame lines give ("#\t0x6a68d5\t..."),
+	// one per Frames entry (a call's PC: its return address less one); nil
+	// in other formats. See ResolveHiddenFrames.
+	FramePCs []uint64
 }
 
 // Flags returns t's Go header flags (GoExtra.Flags); nil if none.

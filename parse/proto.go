@@ -146,6 +146,12 @@ func parseProto(name string, data []byte, in *interner) ([]*Dump, error) {
 			if !ok {
 				fs = protoLocationFrames(loc, in)
 				locFrames[loc.ID] = fs
+				if loc.Address != 0 && len(loc.Line) > 0 {
+					if d.PCFrames == nil {
+						d.PCFrames = make(map[uint64][]*Frame, len(p.Location))
+					}
+					d.PCFrames[loc.Address] = fs
+				}
 			}
 			t.Frames = append(t.Frames, fs...)
 		}

@@ -60,13 +60,16 @@ func TestParseProto(t *testing.T) {
 		}
 	}
 	when := time.Date(2026, 1, 2, 3, 4, 5, 6, time.UTC)
+	pcs := map[uint64][]*Frame{0x48618e: {park}, 0x689254: {inl, loop}}
 	tests := []struct {
 		name       string
 		sampleType string
 		want       []*Dump
 	}{
-		{"goroutine", "goroutine", []*Dump{{Source: Source{File: "p.pb.gz"}, Format: FormatGoProto, Time: when, Threads: threads()}}},
-		{"goroutineleak", "goroutineleak", []*Dump{{Source: Source{File: "p.pb.gz"}, Format: FormatGoProto, Time: when, Kind: "goroutineleak", Threads: threads()}}},
+		// PCFrames: each symbolized location by its address (the raw one,
+		// without lines, names nothing).
+		{"goroutine", "goroutine", []*Dump{{Source: Source{File: "p.pb.gz"}, Format: FormatGoProto, Time: when, Threads: threads(), PCFrames: pcs}}},
+		{"goroutineleak", "goroutineleak", []*Dump{{Source: Source{File: "p.pb.gz"}, Format: FormatGoProto, Time: when, Kind: "goroutineleak", Threads: threads(), PCFrames: pcs}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
