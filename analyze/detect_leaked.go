@@ -203,10 +203,13 @@ func waitsFrom(h []minuteCount, floor int) WaitFact {
 func momentMinutes(r *Result) [][]minuteCount {
 	out := make([][]minuteCount, len(r.Moments))
 	for m := range out {
-		h := map[int]int{}
+		var h map[int]int // most dumps print no wait: no map
 		for _, pl := range r.Pools {
 			for _, g := range pl.States {
 				for _, c := range g.waits[m].minutes {
+					if h == nil {
+						h = map[int]int{}
+					}
 					h[c.Minutes] += c.N
 				}
 			}
@@ -242,8 +245,12 @@ func byMass(p *Pass, found, told map[string]bool) []Finding {
 		at      []*Group // per moment, the group holding most of it
 		most    []int
 	}
-	byKey := map[string]*stack{}
-	var order []string
+	type key struct {
+		pool    *Pool
+		culprit string
+	}
+	byKey := map[key]*stack{}
+	var order []key
 	for _, pl := range r.Pools {
 		if pl.Internal || found[pl.Name] || connectionBound(pl.Name) {
 			continue
@@ -255,7 +262,7 @@ func byMass(p *Pass, found, told map[string]bool) []Finding {
 			for m, shs := range g.Shapes {
 				for i := range shs {
 					sh := &shs[i]
-					k := pl.Name + "\x00" + sh.Culprit
+					k := key{pl, sh.Culprit}
 					s := byKey[k]
 					if s == nil {
 						s = &stack{pool: pl, counts: make([]int, n), culprit: sh.Culprit, at: make([]*Group, n), most: make([]int, n)}
