@@ -53,6 +53,7 @@ fixtures:
 	bash ./testdata/gen/pasted/gen.sh
 	bash ./testdata/gen/java-live/gen.sh
 	bash ./testdata/gen/go-old/gen.sh
+	bash ./testdata/gen/go-rest-leak/gen.sh
 
 # Compare parse speed and peak RSS against peers (bench/ is its own module).
 bench-peers:
