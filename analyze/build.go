@@ -152,10 +152,15 @@ type localGroup struct {
 	waits                 longWaits
 	parents               map[int64]bool // of waits
 	minutes               map[int]int    // of waits: printed minutes → goroutines
-	marked                int
-	markedSamples         []string
-	pool                  *localPool
-	g                     *Group // after merge
+	// lastMinutes and lastN are the latest run of goroutines printing one
+	// wait, not yet in minutes: goroutines of a stack mostly print the
+	// same (half of a 1M-goroutine dump prints minutes; one map
+	// increment a run, not a goroutine).
+	lastMinutes, lastN int
+	marked             int
+	markedSamples      []string
+	pool               *localPool
+	g                  *Group // after merge
 }
 
 // slot is where threads of one stack (and pool) go: a group and a shape.
@@ -508,10 +513,11 @@ func (mb *momentBuild) headerFacts(lg *localGroup, t *parse.Thread, w int) {
 		}
 		lw.MaxMinutes = max(lw.MaxMinutes, t.WaitMinutes)
 		lw.Goroutines += w
-		if lg.minutes == nil {
-			lg.minutes = map[int]int{}
+		if t.WaitMinutes != lg.lastMinutes {
+			lg.flushMinutes()
+			lg.lastMinutes = t.WaitMinutes
 		}
-		lg.minutes[t.WaitMinutes] += w
+		lg.lastN += w
 		if t.CreatedBy != nil && t.CreatedBy.Parent != 0 {
 			if lg.parents == nil {
 				lg.parents = map[int64]bool{}
@@ -525,6 +531,18 @@ func (mb *momentBuild) headerFacts(lg *localGroup, t *parse.Thread, w int) {
 			lg.markedSamples = append(lg.markedSamples, threadLabel(parse.RuntimeGo, t))
 		}
 	}
+}
+
+// flushMinutes adds the latest run of one printed wait to lg.minutes.
+func (lg *localGroup) flushMinutes() {
+	if lg.lastN == 0 {
+		return
+	}
+	if lg.minutes == nil {
+		lg.minutes = map[int]int{}
+	}
+	lg.minutes[lg.lastMinutes] += lg.lastN
+	lg.lastN = 0
 }
 
 // sortedMinutes is a group's histogram of printed waits, fewest minutes
@@ -572,6 +590,7 @@ func (b *builder) merge(mb *momentBuild) {
 		g.Samples[m] = lg.samples
 		g.waits[m] = lg.waits
 		g.waits[m].parents = len(lg.parents)
+		lg.flushMinutes()
 		g.waits[m].minutes = sortedMinutes(lg.minutes)
 		g.marked[m], g.markedSamples[m] = lg.marked, lg.markedSamples
 		if len(lg.threads) > 0 {
