@@ -1,6 +1,8 @@
 package analyze
 
 import (
+	"maps"
+
 	"github.com/dumpdiff/dumpdiff/parse"
 )
 
@@ -58,6 +60,7 @@ func runLeaked(p *Pass) []Finding {
 	}
 	n := len(r.Moments)
 	hist := momentMinutes(r)
+	said := maps.Clone(marked) // pools with a leak found: mass adds nothing to them
 	for _, pl := range r.Pools {
 		if pl.Internal || marked[pl.Name] {
 			continue
@@ -68,7 +71,7 @@ func runLeaked(p *Pass) []Finding {
 			}
 			if f, ok := longWait(p, pl, g, hist); ok {
 				fs = append(fs, f)
-				marked[pl.Name] = true
+				said[pl.Name] = true
 				continue
 			}
 			// Aggregated formats print neither identities nor wait times: a
@@ -86,11 +89,11 @@ func runLeaked(p *Pass) []Finding {
 				f.Basis = "flat-count"
 				f.FromStart = true
 				fs = append(fs, f)
-				marked[pl.Name] = true
+				said[pl.Name] = true
 			}
 		}
 	}
-	return append(fs, byMass(p, marked, told)...)
+	return append(fs, byMass(p, said, told)...)
 }
 
 // longWait: at least LeakMin goroutines of the group have waited
