@@ -180,6 +180,11 @@ func TestLibraryVerdicts(t *testing.T) {
 			holders(HolderGroup{Pool: "main.startHolders", State: "socket-read", Via: "database/sql", Culprit: "main.query (main.go:42)", Count: 4})}}},
 		{"go-pgxpool", both, []want{{"db-pool-exhausted", "main.runQueries", "db-pool-wait",
 			holders(HolderGroup{Pool: "main.startHolders", State: "socket-read", Via: "pgx", Culprit: "main.query (main.go:41)", Count: 3})}}},
+		// debug=1 beside the proto of the same process: the health check's
+		// hidden select is put back from the proto's PCs, so it is no
+		// fourth "holder" in an unknown state (MaxConns is 3).
+		{"go-pgxpool", []string{"1-debug1.txt", "1.pb.gz"}, []want{{"db-pool-exhausted", "main.query", "db-pool-wait",
+			holders(HolderGroup{Pool: "main.query", State: "socket-read", Via: "pgx", Culprit: "main.query (main.go:41)", Count: 3})}}},
 		{"go-redis", both, []want{{"redis-pool-exhausted", "main.runCommands", "redis-pool-wait",
 			holders(HolderGroup{Pool: "main.startConsumers", State: "socket-read", Via: "redis", Culprit: "main.consume (main.go:41)", Count: 3})}}},
 		{"go-redigo", []string{"1"}, []want{{"redis-pool-exhausted", "main.runCommands", "redis-pool-wait", nil}}},
