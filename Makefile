@@ -54,6 +54,8 @@ fixtures:
 	bash ./testdata/gen/java-live/gen.sh
 	bash ./testdata/gen/go-old/gen.sh
 	bash ./testdata/gen/go-rest-leak/gen.sh
+	bash ./testdata/gen/verdicts-spin/gen.sh
+	bash ./testdata/gen/verdicts-spin/gen-go.sh
 
 # Compare parse speed and peak RSS against peers (bench/ is its own module).
 bench-peers:

@@ -1,0 +1,3 @@
+module verdictsspin
+
+go 1.26
