@@ -19,9 +19,9 @@ var contentionDetector = &Detector{
 	Name:     KindContention,
 	Kinds:    []string{KindContention},
 	Doc:      "many threads wait for one lock: a JVM monitor or j.u.c lock with its printed owner, a Go sync.Mutex or RWMutex (by address) with its likely holder",
-	Requires: []*Detector{deadlockDetector},
+	Requires: []*Detector{deadlockDetector, spinningDetector},
 	Claims:   ClaimsThreads,
-	Folds:    "nothing; its lock is left to the deadlock when its owner is in or blocked on a cycle",
+	Folds:    "nothing; its lock is left to the deadlock when its owner is in or blocked on a cycle, and follows from a spinning owner",
 	Thresholds: []Threshold{
 		{"ContentionMin", ContentionMin, "threads waiting on one lock at one moment: two or three waiters on a lock are ordinary traffic"},
 	},
@@ -69,8 +69,12 @@ func runContention(p *Pass) []Finding {
 			if owner == nil && r.Runtime == parse.RuntimeJVM {
 				continue // no owner printed: nothing says who blocks them
 			}
-			if owner != nil && p.ThreadClaim(m, owner) != "" {
-				continue // the owner is in or behind a deadlock: the deadlock tells it
+			var spinning string
+			if owner != nil {
+				if p.ThreadClaimOf(deadlockDetector, m, owner) != "" {
+					continue // the owner is in or behind a deadlock: the deadlock tells it
+				}
+				spinning = p.ThreadClaimOf(spinningDetector, m, owner)
 			}
 			f := acc[k]
 			if f == nil {
@@ -80,6 +84,9 @@ func runContention(p *Pass) []Finding {
 				order = append(order, k)
 			}
 			f.Counts[m] = len(ws)
+			if spinning != "" {
+				f.CausedBy = spinning // the owner runs while they wait: its loop is their cause
+			}
 			if claimed[k] == nil {
 				claimed[k] = make([][]*parse.Thread, len(r.Moments))
 			}

@@ -12,7 +12,11 @@ import (
 
 // Finding kinds. They are part of the JSON contract.
 const (
-	KindDeadlock     = "deadlock"
+	KindDeadlock = "deadlock"
+	// KindSpinning: threads busy, not waiting: the same thread on CPU in
+	// the same loop (a regex backtracking, a retry without back-off, a
+	// parser that does not advance), the root of whatever waits for it.
+	KindSpinning     = "spinning"
 	KindStuck        = "stuck"
 	KindNotRecovered = "not-recovered"
 	KindGrowing      = "growing"
@@ -80,6 +84,7 @@ type Threshold struct {
 func Detectors() []*Detector {
 	return []*Detector{
 		deadlockDetector,
+		spinningDetector,
 		eventLoopDetector,
 		contentionDetector,
 		poolExhaustedDetector,
@@ -95,7 +100,7 @@ func Detectors() []*Detector {
 
 // Kinds are every finding kind, in the order findings of one severity are
 // listed.
-var Kinds = append(append([]string{KindDeadlock, KindEventLoopBlocked, KindStuck, KindNotRecovered, KindGrowing, KindLeaked,
+var Kinds = append(append([]string{KindDeadlock, KindSpinning, KindEventLoopBlocked, KindStuck, KindNotRecovered, KindGrowing, KindLeaked,
 	KindSaturated, KindCommonPoolStarved}, poolExhaustedKinds()...), KindContention, KindExplosion, KindKeptAlive, KindRecovered)
 
 // table is a checked table of detectors in run order.

@@ -62,8 +62,15 @@ type Finding struct {
 	FromStart bool
 	// Frame is the most common top frame and Culprit the most common first
 	// application frame of the threads concerned; "" if not applicable.
+	// For spinning, Culprit is where the threads run (their top frame,
+	// library code included: a running thread's culprit is where it runs).
 	Frame   string
 	Culprit string
+	// Loop are the frames a spinning thread loops in, innermost first (at
+	// most 5, library frames included), and Caller the first application
+	// frame below them when it is not one of them; nil and "" otherwise.
+	Loop   []string
+	Caller string
 	// Culprits are all first application frames at At, most common first.
 	Culprits []FrameCount
 	// Entries are the entry points of the threads concerned at At (the
@@ -81,10 +88,15 @@ type Finding struct {
 	// 0 when not printed.
 	CPU        time.Duration
 	CPUThreads int
+	// Wall is the wall time a spinning finding's CPU was measured over
+	// (the longest of its threads': between its moments, or its elapsed=
+	// for one moment); 0 otherwise.
+	Wall time.Duration
 	// Limit is the pool's size as far as the dump tells it (saturated and
 	// the stuck pool it folds into); Size 0 when unknown.
 	Limit Limit
-	// Idle and Waiting are the pool's idle and waiting threads at At.
+	// Idle and Waiting are the pool's idle and waiting threads at At; for
+	// spinning, Waiting is the threads that wait for the spinning ones.
 	Idle, Waiting int
 	// Starved are entry points that had threads in the pool at another
 	// moment and have none at At: work the saturated pool no longer serves.
@@ -93,7 +105,8 @@ type Finding struct {
 	Lock *LockFact
 	// Cycle are the threads of a deadlock cycle, each with the lock it waits
 	// for and who holds it; Blocked are threads that wait on the cycle
-	// without being in it (their contention is folded into the deadlock).
+	// without being in it (their contention is folded into the deadlock),
+	// or, for spinning, the first 10 of the threads waiting for it (Waiting).
 	Cycle   []CycleMember
 	Blocked []ThreadRef
 	// Holders are the threads that hold the exhausted resource at At,
@@ -106,7 +119,9 @@ type Finding struct {
 	Parents int
 	// Basis says how a finding was established: deadlock "jvm-report",
 	// "lock-graph" or "go-runtime"; leaked "runtime", "long-wait" or
-	// "flat-count"; contention "owner-printed", "owner-inferred" or
+	// "flat-count"; spinning "cpu-growth" (cpu= grew between moments),
+	// "cpu-lifetime" (one moment's cpu= against elapsed=), "same-frames"
+	// (no CPU printed: Go, JDK 8) or "mixed"; contention "owner-printed", "owner-inferred" or
 	// "owner-joined" (LockFact.OwnerFrom); growing
 	// "whole-pool" when the pool's count rose, not one state's (Go).
 	Basis string

@@ -189,6 +189,21 @@ func (p *Pass) ThreadClaim(m int, t *parse.Thread) string {
 	return ""
 }
 
+// ThreadClaimOf returns the finding of d, a required detector, that
+// explains t at moment m; "" if none. For a detector that treats one
+// claimer's claims apart from another's (contention leaves a deadlocked
+// owner to the deadlock, and follows from a spinning one).
+func (p *Pass) ThreadClaimOf(d *Detector, m int, t *parse.Thread) string {
+	i, ok := p.t.index[d]
+	if !ok || !p.sees(i) {
+		panic(fmt.Sprintf("detector %s reads the claims of %s, which it does not require", p.d.Name, d.Name))
+	}
+	if p.results[i].threads == nil {
+		return ""
+	}
+	return p.results[i].threads[m][t]
+}
+
 // explainedBy returns the finding that explains most of g's threads at
 // moment m (claimed group, or a majority of claimed threads); "" if none.
 func (p *Pass) explainedBy(g *Group, m int) string {
@@ -257,8 +272,8 @@ func (p *Pass) signature(m int, t *parse.Thread) *Signature { return p.classes.s
 // ref describes thread t of moment m for a finding.
 func (p *Pass) ref(m int, t *parse.Thread) ThreadRef {
 	ref := ThreadRef{Name: threadLabel(p.R.Runtime, t), State: stateOf(p.signature(m, t)), Culprit: FrameString(culprit(p.R.Runtime, t))}
-	if len(t.Frames) > 0 {
-		ref.Frame = FrameString(t.Frames[0])
+	if fs := ownFrames(t); len(fs) > 0 {
+		ref.Frame = FrameString(fs[0]) // a preempted goroutine's own top, not the runtime's preemption
 	}
 	return ref
 }

@@ -1,0 +1,495 @@
+package analyze
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/dumpdiff/dumpdiff/parse"
+)
+
+// The spinning detector's thresholds. What each protects against is said
+// once, in the detector's Thresholds below (README.md's table is made from
+// them; TestThresholdsBeside keeps each beside its detector).
+const (
+	SpinCPUShare   = 0.05
+	SpinMinWall    = 10
+	SpinLifeShare  = 0.5
+	SpinMinElapsed = 30
+	SpinLoopWindow = 8
+)
+
+var spinningDetector = &Detector{
+	Name:  KindSpinning,
+	Kinds: []string{KindSpinning},
+	Doc: "the same thread runnable in the same loop at every moment from its first, its CPU time growing with the wall clock " +
+		"(JVM cpu=; at one moment, cpu= most of its elapsed=), or the same goroutine running in the same functions (Go prints no CPU: " +
+		"the weaker evidence); critical when threads wait for it (a lock it holds, a task of its pool), else busy work",
+	Claims: ClaimsThreads,
+	Folds:  "nothing; contention on a lock it holds and threads stuck on its tasks' results follow from it",
+	Thresholds: []Threshold{
+		{"SpinCPUShare", SpinCPUShare, "CPU time grown by at least this share of the wall time between the thread's first and last moment: " +
+			"below it the thread was off CPU nearly all along, caught twice in the same frames; low because a runaway on a shared or " +
+			"throttled host gets only its share of the cores (the fixtures' four spinning parsers got 10% each, 2 cores at load 12)"},
+		{"SpinMinWall", SpinMinWall, "seconds between the first and last moment, when the dumps tell: dumps a few seconds apart catch a " +
+			"computation that lasts seconds (a request parsing a large file), which a loop cannot be told from"},
+		{"SpinLifeShare", SpinLifeShare, "at one moment, cpu= at least this share of the thread's elapsed=: it ran most of its life"},
+		{"SpinMinElapsed", SpinMinElapsed, "…and it has lived this many seconds: a thread started for a short job computes all its " +
+			"young life (a batch export, a request)"},
+		{"SpinLoopWindow", SpinLoopWindow, "top frames compared across moments: a loop's frames move within its body " +
+			"(recursion depth, the line it is at), so the same loop is some function shared by these windows, under the same caller"},
+	},
+	Run: runSpinning,
+}
+
+// notSpinning are frames that put a runnable thread out of this verdict:
+// a selector or event loop (runnable while it waits for I/O, its own
+// detector's), and the goroutine that writes the dump (running because it
+// writes it).
+var notSpinning = []string{
+	"sun.nio.ch.EPoll.wait", "sun.nio.ch.KQueue.poll", "sun.nio.ch.WEPoll.wait", "sun.nio.ch.SelectorImpl.", "sun.nio.ch.Net.poll",
+	"runtime/pprof.writeGoroutineStacks", "runtime/pprof.writeGoroutine", "runtime.Stack", "runtime/debug.Stack",
+	"runtime/pprof.(*Profile).WriteTo",
+}
+
+// goPreemptFrames are the runtime frames a preempted goroutine shows on
+// top of its own (a SIGQUIT traceback of a goroutine stopped mid-loop).
+var goPreemptFrames = []string{"runtime.asyncPreempt", "runtime.asyncPreempt2", "runtime.gopreempt_m", "runtime.goschedImpl", "runtime.mcall"}
+
+// ownFrames are t's frames without the runtime's preemption frames on top.
+func ownFrames(t *parse.Thread) []*parse.Frame {
+	fs := t.Frames
+	for len(fs) > 0 && slices.Contains(goPreemptFrames, fs[0].Func) {
+		fs = fs[1:]
+	}
+	return fs
+}
+
+// loopWindow are the functions of t's top SpinLoopWindow frames.
+func loopWindow(t *parse.Thread) []string {
+	fs := ownFrames(t)
+	out := make([]string, 0, min(len(fs), SpinLoopWindow))
+	for _, f := range fs[:min(len(fs), SpinLoopWindow)] {
+		if !slices.Contains(out, f.Func) {
+			out = append(out, f.Func)
+		}
+	}
+	return out
+}
+
+// anchorOf is the frame a loop runs under: the first application frame,
+// else the bottom frame.
+func anchorOf(rt parse.Runtime, t *parse.Thread) string {
+	if c := culprit(rt, t); c != nil {
+		return c.Func
+	}
+	if len(t.Frames) > 0 {
+		return t.Frames[len(t.Frames)-1].Func
+	}
+	return ""
+}
+
+// sameLoop: a and b run under the same caller, with a function in common
+// among their top frames.
+func sameLoop(rt parse.Runtime, a, b *parse.Thread) bool {
+	if anchorOf(rt, a) != anchorOf(rt, b) {
+		return false
+	}
+	wb := loopWindow(b)
+	for _, fn := range loopWindow(a) {
+		if slices.Contains(wb, fn) {
+			return true
+		}
+	}
+	return false
+}
+
+// loopFrames are the loop's frames, innermost first, at most 5, down to
+// the first application frame (the loop is the code above the caller
+// that entered it, library code included): the functions of the last
+// stack's window found in every other stack's window.
+func loopFrames(rt parse.Runtime, ts []*parse.Thread) []string {
+	last := ts[len(ts)-1]
+	fs := ownFrames(last)
+	var out []string
+	seen := map[string]bool{}
+	for _, f := range fs[:min(len(fs), SpinLoopWindow)] {
+		in := !seen[f.Func]
+		for _, t := range ts[:len(ts)-1] {
+			in = in && slices.Contains(loopWindow(t), f.Func)
+		}
+		if in && len(out) < 5 {
+			seen[f.Func] = true
+			out = append(out, FrameString(f))
+		}
+		if isAppFrame(rt, f) {
+			break
+		}
+	}
+	return out
+}
+
+// spinner is one thread found spinning: its stacks from moment since to
+// the last, and what was measured.
+type spinner struct {
+	since  int
+	stacks []*parse.Thread // moments since..n-1
+	basis  string          // "cpu-growth", "cpu-lifetime", "same-frames"
+	cpu    time.Duration   // grown (cpu-growth) or used in its life (cpu-lifetime); 0 for same-frames
+	wall   time.Duration   // what cpu is measured over; 0 for same-frames
+}
+
+func runSpinning(p *Pass) []Finding {
+	r := p.R
+	n := len(r.Moments)
+	if n == 0 {
+		return nil
+	}
+	// The running threads of every moment by identity, in the order met.
+	// Only runnable threads are visited (a few of a million goroutines).
+	slots := map[threadID][]*parse.Thread{}
+	var order []threadID
+	pools := map[threadID]*Pool{}
+	// The goroutine that wrote a runtime.Stack or debug=2 dump is the
+	// dump's first, "running" (the others were stopped to be written:
+	// runnable); its top frame is its caller's (runtime.Stack prints from
+	// there), so it is told by place, not by frames. A crash's first
+	// goroutine (SIGQUIT, panic) is one that was running: it is kept.
+	writers := make([]*parse.Thread, n)
+	for m, mo := range r.Moments {
+		if d := mo.Dump; d != nil && r.Runtime == parse.RuntimeGo && d.Kind == "" && len(d.Threads) > 0 && d.Threads[0].State == "running" {
+			writers[m] = d.Threads[0]
+		}
+	}
+	for _, pl := range r.Pools {
+		if pl.Internal {
+			continue
+		}
+		for _, g := range pl.States {
+			if g.Category != Running {
+				continue
+			}
+			for m, ts := range g.Threads {
+				for _, t := range ts {
+					if t.Weight != 1 || len(t.Frames) == 0 || t == writers[m] || anyFramePrefix(t, notSpinning) ||
+						(r.Runtime == parse.RuntimeJVM && anyFramePrefix(t, eventLoops)) {
+						continue
+					}
+					id := identity(r.Runtime, t)
+					if id == (threadID{}) {
+						continue
+					}
+					s := slots[id]
+					if s == nil {
+						s = make([]*parse.Thread, n)
+						slots[id] = s
+						order = append(order, id)
+						pools[id] = pl
+					}
+					s[m] = t
+				}
+			}
+		}
+	}
+	type acc struct {
+		pool  *Pool
+		spins []spinner
+	}
+	var keys []string
+	byKey := map[string]*acc{}
+	for _, id := range order {
+		s := slots[id]
+		sp, ok := spinningAt(r, s)
+		if !ok {
+			continue
+		}
+		last := sp.stacks[len(sp.stacks)-1]
+		k := pools[id].Name + "\x00" + anchorOf(r.Runtime, last)
+		a := byKey[k]
+		if a == nil {
+			a = &acc{pool: pools[id]}
+			byKey[k] = a
+			keys = append(keys, k)
+		}
+		a.spins = append(a.spins, sp)
+	}
+	var fs []Finding
+	for _, k := range keys {
+		fs = append(fs, spinningFinding(p, byKey[k].pool, byKey[k].spins))
+	}
+	return fs
+}
+
+// spinningAt tells whether the thread whose stacks by moment are s spins
+// at the last moment, and on what evidence.
+func spinningAt(r *Result, s []*parse.Thread) (spinner, bool) {
+	n := len(s)
+	last := s[n-1]
+	if last == nil {
+		return spinner{}, false
+	}
+	since := n - 1
+	for since > 0 && s[since-1] != nil && sameLoop(r.Runtime, s[since-1], last) {
+		since--
+	}
+	sp := spinner{since: since, stacks: s[since:]}
+	first := s[since]
+	if since < n-1 {
+		wall := time.Duration(0)
+		if first.JVM != nil && first.Elapsed > 0 && last.Elapsed > first.Elapsed {
+			wall = last.Elapsed - first.Elapsed // the thread's own clock: exact between its two samples
+		} else if t0, t1 := r.Moments[since].Time, r.Moments[n-1].Time; !t0.IsZero() && t1.After(t0) {
+			wall = t1.Sub(t0)
+		}
+		if wall > 0 && wall < SpinMinWall*time.Second {
+			return lifetime(sp, last)
+		}
+		if first.JVM != nil && first.CPU > 0 && last.CPU > 0 {
+			if wall == 0 {
+				return lifetime(sp, last)
+			}
+			grown := last.CPU - first.CPU
+			if float64(grown) < SpinCPUShare*float64(wall) {
+				return spinner{}, false // measured, and it was off CPU
+			}
+			sp.basis, sp.cpu, sp.wall = "cpu-growth", grown, wall
+			return sp, true
+		}
+		// No CPU time printed (Go, JDK 8): the same frames at every moment
+		// is all there is, and the same dump given twice shows them too.
+		if sameDump(r.Moments[since].Dump, r.Moments[n-1].Dump) {
+			return lifetime(sp, last)
+		}
+		sp.basis = "same-frames"
+		return sp, true
+	}
+	return lifetime(sp, last)
+}
+
+// sameDump reports whether a and b are the same dump given twice (a file
+// copied, one capture passed under two names): the same threads in the
+// same states and frames. It stops at the first difference, which two
+// real moments show at once (the goroutine writing the dump is another).
+func sameDump(a, b *parse.Dump) bool {
+	if a == nil || b == nil || a == b {
+		return a == b
+	}
+	if len(a.Threads) != len(b.Threads) || !a.Time.Equal(b.Time) {
+		return false
+	}
+	for i, x := range a.Threads {
+		y := b.Threads[i]
+		if x.ID != y.ID || x.State != y.State || x.Name() != y.Name() || len(x.Frames) != len(y.Frames) || x.Java().CPU != y.Java().CPU {
+			return false
+		}
+		for j, f := range x.Frames {
+			if g := y.Frames[j]; f.Func != g.Func || f.Line != g.Line {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// lifetime is the one-moment rule: a JVM thread whose cpu= is most of a
+// long enough elapsed=.
+func lifetime(sp spinner, last *parse.Thread) (spinner, bool) {
+	if last.JVM == nil || last.Elapsed < SpinMinElapsed*time.Second || float64(last.CPU) < SpinLifeShare*float64(last.Elapsed) {
+		return spinner{}, false
+	}
+	sp.since, sp.stacks = sp.since+len(sp.stacks)-1, sp.stacks[len(sp.stacks)-1:]
+	sp.basis, sp.cpu, sp.wall = "cpu-lifetime", last.CPU, last.Elapsed
+	return sp, true
+}
+
+// spinningFinding is one finding for the spinning threads of one pool
+// under one caller, with who waits for them at the last moment.
+func spinningFinding(p *Pass, pl *Pool, spins []spinner) Finding {
+	r := p.R
+	n := len(r.Moments)
+	last := spins[0].stacks[len(spins[0].stacks)-1]
+	top := ownFrames(last)[0]
+	f := Finding{Kind: KindSpinning, Severity: Warning, Pool: pl.Name, State: "running", Resource: "cpu",
+		Counts: make([]int, n), PoolCounts: pl.Counts, At: n - 1, Since: n - 1, Frame: FrameString(top), Culprit: FrameString(top),
+		Loop: loopFrames(r.Runtime, spins[0].stacks), Basis: spins[0].basis}
+	f.ID = findingID(KindSpinning, pl.Name, anchorOf(r.Runtime, last))
+	if c := culprit(r.Runtime, last); c != nil && !slices.Contains(f.Loop, FrameString(c)) {
+		f.Caller = FrameString(c)
+	}
+	tops, ents := map[string]int{}, map[entryKey]int{}
+	names := make([][]string, n)
+	var lastThreads []*parse.Thread
+	for _, sp := range spins {
+		f.Since = min(f.Since, sp.since)
+		for i, t := range sp.stacks {
+			m := sp.since + i
+			f.Counts[m]++
+			if len(names[m]) < 5 {
+				names[m] = append(names[m], threadLabel(r.Runtime, t))
+			}
+			p.ClaimThread(m, t, f.ID)
+		}
+		t := sp.stacks[len(sp.stacks)-1]
+		lastThreads = append(lastThreads, t)
+		tops[FrameString(ownFrames(t)[0])]++
+		if e := p.info(n-1, t).entry; e.fn != "" {
+			ents[e]++
+		}
+		if sp.basis != spins[0].basis {
+			f.Basis = "mixed"
+		}
+		if sp.cpu > 0 {
+			f.CPU += sp.cpu
+			f.CPUThreads++
+			f.Wall = max(f.Wall, sp.wall)
+		}
+	}
+	f.FromStart = f.Since == 0 && n > 1
+	f.Culprits = ranked(tops)
+	f.Entries = rankedEntries(ents)
+	for m, ns := range names {
+		if f.Counts[m] > 0 {
+			f.Evidence = append(f.Evidence, Evidence{Moment: m, Count: f.Counts[m], Threads: ns})
+		}
+	}
+	spinWaiters(p, &f, lastThreads)
+	if f.Waiting > 0 {
+		f.Severity = Critical
+	}
+	return f
+}
+
+// spinWaiters fills in who waits for the spinning threads ts at the last
+// moment: threads blocked on a lock one of them holds (the lock with most
+// waiters is f.Lock), and threads waiting for a task's result that the
+// spinning threads' entry point was submitted from (javac names a lambda
+// after the method defining it: a waiter in RequestHandler.handle waits
+// for a task whose entry is RequestHandler.lambda$handle$0).
+func spinWaiters(p *Pass, f *Finding, ts []*parse.Thread) {
+	r := p.R
+	m := len(r.Moments) - 1
+	d := r.Moments[m].Dump
+	if d == nil {
+		return
+	}
+	mine := map[*parse.Thread]bool{}
+	for _, t := range ts {
+		mine[t] = true
+	}
+	var waiters []*parse.Thread
+	perLock := map[lockKey][]*parse.Thread{}
+	var lockOrder []lockKey
+	owner := map[lockKey]*parse.Thread{}
+	addLock := func(k lockKey, ws []*parse.Thread, o *parse.Thread) {
+		if len(ws) == 0 {
+			return
+		}
+		if perLock[k] == nil {
+			lockOrder = append(lockOrder, k)
+		}
+		perLock[k] = append(perLock[k], ws...)
+		owner[k] = o
+		waiters = append(waiters, ws...)
+	}
+	switch r.Runtime {
+	case parse.RuntimeJVM:
+		held := map[string]*parse.Thread{}
+		for _, t := range ts {
+			for _, l := range t.Locks() {
+				if (l.Kind == parse.LockHeld || l.Kind == parse.LockOwnable) && l.Address != "" && !releasedByWait(t, l.Address) {
+					held[l.Address] = t
+				}
+			}
+		}
+		if len(held) > 0 {
+			byAddr := map[lockKey][]*parse.Thread{}
+			var ks []lockKey
+			for _, t := range d.Threads {
+				if a, c := waitsFor(t); a != "" && held[a] != nil && !mine[t] {
+					k := lockKey{a, c}
+					if byAddr[k] == nil {
+						ks = append(ks, k)
+					}
+					byAddr[k] = append(byAddr[k], t)
+				}
+			}
+			for _, k := range ks {
+				addLock(k, byAddr[k], held[k.addr])
+			}
+		}
+	case parse.RuntimeGo:
+		if m < len(p.goLocks) {
+			gl := p.goLocks[m]
+			var ks []lockKey
+			for k, o := range gl.held {
+				if mine[o] {
+					ks = append(ks, k)
+				}
+			}
+			slices.SortFunc(ks, func(a, b lockKey) int { return strings.Compare(a.addr+a.class, b.addr+b.class) })
+			for _, k := range ks {
+				addLock(k, gl.waiters[k], gl.held[k])
+			}
+		}
+	}
+	// Task waiters: the lambdas the spinning threads run, by the prefix a
+	// waiter's culprit gives.
+	var lambdas []string
+	for _, e := range f.Entries {
+		if i := strings.Index(e.Func, ".lambda$"); i >= 0 {
+			rest := e.Func[i+len(".lambda$"):]
+			if j := strings.IndexByte(rest, '$'); j >= 0 {
+				lambdas = append(lambdas, e.Func[:i]+"."+rest[:j])
+			}
+		}
+	}
+	if len(lambdas) > 0 {
+		for _, t := range d.Threads {
+			if mine[t] {
+				continue
+			}
+			s := p.signature(m, t)
+			if s == nil || s.Resource != "task-result" {
+				continue
+			}
+			c := culprit(r.Runtime, t)
+			if c != nil && slices.Contains(lambdas, c.Func) {
+				waiters = append(waiters, t)
+			}
+		}
+	}
+	f.Waiting = 0
+	seen := map[*parse.Thread]bool{}
+	for _, t := range waiters {
+		if seen[t] {
+			continue
+		}
+		seen[t] = true
+		f.Waiting += max(t.Weight, 1)
+		if len(f.Blocked) < 10 {
+			ref := p.ref(m, t)
+			if a, c := waitsFor(t); a != "" {
+				ref.WaitsFor = &LockRef{Address: a, Class: c}
+			} else if t.WaitAddr != "" {
+				ref.WaitsFor = &LockRef{Address: t.WaitAddr, Class: goLockClass(t)}
+			}
+			f.Blocked = append(f.Blocked, ref)
+		}
+	}
+	best := -1
+	for i, k := range lockOrder {
+		if best < 0 || len(perLock[k]) > len(perLock[lockOrder[best]]) {
+			best = i
+		}
+	}
+	if best >= 0 {
+		k := lockOrder[best]
+		o := p.ref(m, owner[k])
+		f.Lock = &LockFact{Address: k.addr, Class: k.class, Owner: &o, OwnerInferred: r.Runtime == parse.RuntimeGo}
+		for i := range f.Blocked {
+			if w := f.Blocked[i].WaitsFor; w != nil && w.Address == k.addr {
+				w.Holder = o.Name
+			}
+		}
+	}
+}
