@@ -124,6 +124,13 @@ type JSONFinding struct {
 	Headline  string           `json:"headline"`
 	CausedBy  string           `json:"caused_by"` // id of the finding this follows from; "" for a root cause
 	Evidence  []JSONEvidence   `json:"evidence"`
+
+	// Loop, Caller and WallMs are spinning's (analyze.Finding.Loop, Caller,
+	// Wall): omitted for other kinds, so that adding them left every
+	// other finding's JSON as it was.
+	Loop   []string `json:"loop,omitempty"`
+	Caller string   `json:"caller,omitempty"`
+	WallMs int64    `json:"wall_ms,omitempty"`
 }
 
 // JSONFrameCount is a frame and how many threads show it.
@@ -252,7 +259,7 @@ func jsonFinding(r *analyze.Result, f *analyze.Finding) JSONFinding {
 		CPUThread: f.CPUThreads, Limit: JSONLimit{Size: f.Limit.Size, Source: f.Limit.Source, What: f.Limit.What},
 		Idle: f.Idle, Waiting: f.Waiting, Starved: jsonFrames(f.Starved), Cycle: jsonThreads(f.Cycle),
 		Blocked: jsonThreads(f.Blocked), Holders: []JSONHolder{}, Parents: f.Parents, Basis: f.Basis,
-		Headline: f.Headline, CausedBy: f.CausedBy, Evidence: []JSONEvidence{}}
+		Headline: f.Headline, CausedBy: f.CausedBy, Evidence: []JSONEvidence{}, Loop: f.Loop, Caller: f.Caller, WallMs: f.Wall.Milliseconds()}
 	if l := f.Lock; l != nil {
 		jf.Lock = JSONLock{Address: l.Address, Class: l.Class, OwnerInferred: l.OwnerInferred, OwnerFrom: l.OwnerFrom}
 		if l.Owner != nil {

@@ -41,6 +41,8 @@ func SummaryClauses(r *analyze.Result, f *analyze.Finding) []string {
 		s.commonPool()
 	case analyze.KindKeptAlive:
 		s.keptAlive()
+	case analyze.KindSpinning:
+		s.spinning()
 	default:
 		if strings.HasSuffix(f.Kind, "-pool-exhausted") {
 			s.poolExhausted()
@@ -164,7 +166,7 @@ func (s *sentences) cpu() {
 func (s *sentences) caveat() {
 	f := s.f
 	switch {
-	case f.Basis == "long-wait" || f.Basis == "runtime":
+	case f.Basis == "long-wait" || f.Basis == "runtime" || f.Basis == "cpu-lifetime":
 		// The runtime's own clock or mark: not a snapshot's guess.
 	case f.Kind == analyze.KindKeptAlive:
 		// One dump shows it whole: main is gone and what is left rests.
@@ -344,6 +346,9 @@ func (s *sentences) contention() {
 	s.add("%s", head)
 	if l.Owner != nil {
 		o := "the holder is " + stateText(l.Owner.State, "")
+		if l.Owner.State == "running" {
+			o = "the holder is running, not waiting" // on CPU or runnable, holding the lock (spinning says why)
+		}
 		if l.Owner.Culprit != "" && l.Owner.Culprit != l.Owner.Frame {
 			o += " at " + l.Owner.Culprit
 		}
@@ -356,6 +361,7 @@ func (s *sentences) contention() {
 	if seen := countNonZero(f.Counts); seen > 1 {
 		s.add("seen at %d moments", seen)
 	}
+	s.cause()
 }
 
 func countNonZero(c []int) int {

@@ -1,0 +1,91 @@
+package report
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/dumpdiff/dumpdiff/internal/words"
+)
+
+// spinning says a spinning finding: who runs, on what evidence (the CPU
+// share, or for Go the same frames only), its loop and who waits for it.
+func (s *sentences) spinning() {
+	f := s.f
+	n := f.Counts[f.At]
+	who := fmt.Sprintf("%d %s %s spin", n, f.Pool, s.unit())
+	if n == 1 && len(f.Evidence) > 0 && len(f.Evidence[len(f.Evidence)-1].Threads) == 1 {
+		who = fmt.Sprintf("%q (%s) spins", f.Evidence[len(f.Evidence)-1].Threads[0], f.Pool)
+	}
+	switch f.Basis {
+	case "cpu-growth", "mixed":
+		s.add("%s: on CPU %s between %s and %s, busy in the same loop at every moment", who, s.share(), s.moment(f.Since), s.moment(f.At))
+	case "cpu-lifetime":
+		s.add("%s: on CPU %s, nearly all its life, runnable in a loop at %s", who, s.share(), s.moment(f.At))
+	default:
+		s.add("%s: running or runnable in the same functions at every moment from %s to %s", who, s.moment(f.Since), s.moment(f.At))
+		if s.r.Runtime == "go" {
+			s.add("Go prints no CPU time per goroutine: the same frames are weaker evidence than a CPU time that grew")
+		} else {
+			s.add("the dumps print no CPU time: the same frames are weaker evidence than a CPU time that grew")
+		}
+	}
+	if len(f.Loop) > 0 {
+		l := "loop " + strings.Join(f.Loop, " ← ")
+		if f.Caller != "" {
+			l += " under " + f.Caller
+		}
+		s.add("%s", l)
+	}
+	if l := f.Lock; l != nil {
+		lock := fmt.Sprintf("<%s>", l.Address)
+		if l.Class != "" {
+			lock += " (a " + l.Class + ")"
+		}
+		held := "holds"
+		if l.OwnerInferred {
+			held = "likely holds (inferred: it runs the waiters' function past the Lock; Go prints no owner)"
+		}
+		s.add("%s %s %s while it runs", l.Owner.Name, held, lock)
+	}
+	if f.Waiting > 0 {
+		var ns []string
+		for i, b := range f.Blocked {
+			if i == 5 {
+				break
+			}
+			ns = append(ns, fmt.Sprintf("%q (%s)", b.Name, b.State))
+		}
+		if more := f.Waiting - len(ns); more > 0 {
+			ns = append(ns, fmt.Sprintf("%d more", more))
+		}
+		verb := "wait"
+		if f.Waiting == 1 {
+			verb = "waits"
+		}
+		s.add("%s %s for it: %s", words.Plural(f.Waiting, strings.TrimSuffix(s.unit(), "s")), verb, strings.Join(ns, ", "))
+	} else {
+		s.add("nothing in the dump waits for it: busy work, or a runaway whose callers gave up")
+	}
+	// Entry points tell more than the loop when there are several, or one
+	// that is not the loop's own frame.
+	if len(f.Entries) > 1 || len(f.Entries) == 1 && f.Entries[0].Func != f.Culprit && !slices.Contains(f.Loop, f.Entries[0].Func) {
+		s.add("entry points %s", frames(f.Entries))
+	}
+}
+
+// share is a spinning finding's CPU time against its wall time: "13.0 s of
+// 30.5 s (43%)", per thread when there are several.
+func (s *sentences) share() string {
+	f := s.f
+	if f.CPUThreads == 0 || f.Wall <= 0 {
+		return "for an unknown share of the time"
+	}
+	per := f.CPU / time.Duration(f.CPUThreads)
+	out := fmt.Sprintf("%s of %s (%.0f%%)", per.Round(100*time.Millisecond), f.Wall.Round(100*time.Millisecond), 100*float64(per)/float64(f.Wall))
+	if f.CPUThreads > 1 {
+		out += " each"
+	}
+	return out
+}
