@@ -90,18 +90,41 @@ func anchorOf(rt parse.Runtime, t *parse.Thread) string {
 }
 
 // sameLoop: a and b run under the same caller, with a function in common
-// among their top frames.
+// among their top SpinLoopWindow frames (no allocation: a runnable-heavy
+// dump compares every goroutine's stacks).
 func sameLoop(rt parse.Runtime, a, b *parse.Thread) bool {
 	if anchorOf(rt, a) != anchorOf(rt, b) {
 		return false
 	}
-	wb := loopWindow(b)
-	for _, fn := range loopWindow(a) {
-		if slices.Contains(wb, fn) {
-			return true
+	fa, fb := ownFrames(a), ownFrames(b)
+	fa, fb = fa[:min(len(fa), SpinLoopWindow)], fb[:min(len(fb), SpinLoopWindow)]
+	for _, x := range fa {
+		for _, y := range fb {
+			if x == y || x.Func == y.Func {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// loopCache remembers sameLoop by the two stacks' first frames' slots:
+// goroutines with one stack share it in a parse (the build finds a slot
+// by that address), so a pool of identical stacks is compared once a
+// pair of moments. A stack without frames is never asked.
+type loopCache struct {
+	rt   parse.Runtime
+	seen map[[2]**parse.Frame]bool
+}
+
+func (c *loopCache) same(a, b *parse.Thread) bool {
+	k := [2]**parse.Frame{&a.Frames[0], &b.Frames[0]}
+	if v, ok := c.seen[k]; ok {
+		return v
+	}
+	v := sameLoop(c.rt, a, b)
+	c.seen[k] = v
+	return v
 }
 
 // loopFrames are the loop's frames, innermost first, at most 5, down to
@@ -145,11 +168,27 @@ func runSpinning(p *Pass) []Finding {
 	if n == 0 {
 		return nil
 	}
-	// The running threads of every moment by identity, in the order met.
-	// Only runnable threads are visited (a few of a million goroutines).
-	slots := map[threadID][]*parse.Thread{}
-	var order []threadID
-	pools := map[threadID]*Pool{}
+	// The running threads of the last moment by identity, in the order
+	// met, then where each was at the moments before: only runnable
+	// threads are visited (a few of a million goroutines), and only those
+	// running at the last moment are kept (the rest cannot spin now).
+	// (Each identity's moments are n entries of one flat slice, by the
+	// identity's number: one allocation for them all, not one each.)
+	running := 0
+	for _, pl := range r.Pools {
+		for _, g := range pl.States {
+			if !pl.Internal && g.Category == Running && n-1 < len(g.Counts) {
+				running += g.Counts[n-1]
+			}
+		}
+	}
+	if running == 0 {
+		return nil
+	}
+	index := make(map[threadID]int, running)
+	flat := make([]*parse.Thread, 0, running*n)
+	order := make([]threadID, 0, running)
+	pools := make([]*Pool, 0, running)
 	// The goroutine that wrote a runtime.Stack or debug=2 dump is the
 	// dump's first, "running" (the others were stopped to be written:
 	// runnable); its top frame is its caller's (runtime.Stack prints from
@@ -161,16 +200,16 @@ func runSpinning(p *Pass) []Finding {
 			writers[m] = d.Threads[0]
 		}
 	}
-	for _, pl := range r.Pools {
-		if pl.Internal {
-			continue
-		}
-		for _, g := range pl.States {
-			if g.Category != Running {
+	visit := func(m int, add bool) {
+		for _, pl := range r.Pools {
+			if pl.Internal {
 				continue
 			}
-			for m, ts := range g.Threads {
-				for _, t := range ts {
+			for _, g := range pl.States {
+				if g.Category != Running || m >= len(g.Threads) {
+					continue
+				}
+				for _, t := range g.Threads[m] {
 					if t.Weight != 1 || len(t.Frames) == 0 || t == writers[m] || anyFramePrefix(t, notSpinning) ||
 						(r.Runtime == parse.RuntimeJVM && anyFramePrefix(t, eventLoops)) {
 						continue
@@ -179,35 +218,50 @@ func runSpinning(p *Pass) []Finding {
 					if id == (threadID{}) {
 						continue
 					}
-					s := slots[id]
-					if s == nil {
-						s = make([]*parse.Thread, n)
-						slots[id] = s
+					i, ok := index[id]
+					if !ok {
+						if !add {
+							continue
+						}
+						i = len(order)
+						index[id] = i
 						order = append(order, id)
-						pools[id] = pl
+						pools = append(pools, pl)
+						flat = append(flat, make([]*parse.Thread, n)...)
 					}
-					s[m] = t
+					flat[i*n+m] = t
 				}
 			}
 		}
 	}
+	visit(n-1, true)
+	if len(order) == 0 {
+		return nil
+	}
+	for m := range n - 1 {
+		visit(m, false)
+	}
+	lc := &loopCache{rt: r.Runtime, seen: map[[2]**parse.Frame]bool{}}
 	type acc struct {
 		pool  *Pool
 		spins []spinner
 	}
-	var keys []string
-	byKey := map[string]*acc{}
-	for _, id := range order {
-		s := slots[id]
-		sp, ok := spinningAt(r, s)
+	// One finding per pool and caller.
+	type key struct {
+		pool   *Pool
+		anchor string
+	}
+	var keys []key
+	byKey := map[key]*acc{}
+	for i := range order {
+		sp, ok := spinningAt(r, flat[i*n:(i+1)*n], lc)
 		if !ok {
 			continue
 		}
-		last := sp.stacks[len(sp.stacks)-1]
-		k := pools[id].Name + "\x00" + anchorOf(r.Runtime, last)
+		k := key{pools[i], anchorOf(r.Runtime, sp.stacks[len(sp.stacks)-1])}
 		a := byKey[k]
 		if a == nil {
-			a = &acc{pool: pools[id]}
+			a = &acc{pool: pools[i]}
 			byKey[k] = a
 			keys = append(keys, k)
 		}
@@ -222,14 +276,14 @@ func runSpinning(p *Pass) []Finding {
 
 // spinningAt tells whether the thread whose stacks by moment are s spins
 // at the last moment, and on what evidence.
-func spinningAt(r *Result, s []*parse.Thread) (spinner, bool) {
+func spinningAt(r *Result, s []*parse.Thread, lc *loopCache) (spinner, bool) {
 	n := len(s)
 	last := s[n-1]
 	if last == nil {
 		return spinner{}, false
 	}
 	since := n - 1
-	for since > 0 && s[since-1] != nil && sameLoop(r.Runtime, s[since-1], last) {
+	for since > 0 && s[since-1] != nil && lc.same(s[since-1], last) {
 		since--
 	}
 	sp := spinner{since: since, stacks: s[since:]}
@@ -316,9 +370,18 @@ func spinningFinding(p *Pass, pl *Pool, spins []spinner) Finding {
 	if c := culprit(r.Runtime, last); c != nil && !slices.Contains(f.Loop, FrameString(c)) {
 		f.Caller = FrameString(c)
 	}
-	tops, ents := map[string]int{}, map[entryKey]int{}
+	tops, ents := map[*parse.Frame]int{}, map[entryKey]int{}
 	names := make([][]string, n)
 	var lastThreads []*parse.Thread
+	claims := make([]int, n)
+	for _, sp := range spins {
+		for i := range sp.stacks {
+			claims[sp.since+i]++
+		}
+	}
+	for m, c := range claims {
+		p.reserveClaims(m, c)
+	}
 	for _, sp := range spins {
 		f.Since = min(f.Since, sp.since)
 		for i, t := range sp.stacks {
@@ -331,7 +394,7 @@ func spinningFinding(p *Pass, pl *Pool, spins []spinner) Finding {
 		}
 		t := sp.stacks[len(sp.stacks)-1]
 		lastThreads = append(lastThreads, t)
-		tops[FrameString(ownFrames(t)[0])]++
+		tops[ownFrames(t)[0]]++ // by the interned frame: a string once per distinct frame, below
 		if e := p.info(n-1, t).entry; e.fn != "" {
 			ents[e]++
 		}
@@ -345,7 +408,11 @@ func spinningFinding(p *Pass, pl *Pool, spins []spinner) Finding {
 		}
 	}
 	f.FromStart = f.Since == 0 && n > 1
-	f.Culprits = ranked(tops)
+	byString := map[string]int{}
+	for fr, c := range tops {
+		byString[FrameString(fr)] += c
+	}
+	f.Culprits = ranked(byString)
 	f.Entries = rankedEntries(ents)
 	for m, ns := range names {
 		if f.Counts[m] > 0 {
