@@ -18,25 +18,38 @@ func (s *sentences) spinning() {
 	if n == 1 && len(f.Evidence) > 0 && len(f.Evidence[len(f.Evidence)-1].Threads) == 1 {
 		who = fmt.Sprintf("%q (%s) spins", f.Evidence[len(f.Evidence)-1].Threads[0], f.Pool)
 	}
+	// The head names the hot thread, where it runs and who waits: what
+	// every format's lead takes (headClause).
+	head := who + " in " + f.Culprit
+	if f.Caller != "" {
+		head += " under " + f.Caller
+	}
+	unit := strings.TrimSuffix(s.unit(), "s")
+	if f.Waiting > 0 {
+		verb := "wait"
+		if f.Waiting == 1 {
+			verb = "waits"
+		}
+		head += fmt.Sprintf(", and %s %s for it", words.Plural(f.Waiting, unit), verb)
+	} else {
+		head += ": nothing in the dump waits for it (busy work, or a runaway whose callers gave up)"
+	}
+	s.add("%s", head)
 	switch f.Basis {
 	case "cpu-growth", "mixed":
-		s.add("%s: on CPU %s between %s and %s, busy in the same loop at every moment", who, s.share(), s.moment(f.Since), s.moment(f.At))
+		s.add("on CPU %s between %s and %s, in the same loop at every moment", s.share(), s.moment(f.Since), s.moment(f.At))
 	case "cpu-lifetime":
-		s.add("%s: on CPU %s, nearly all its life, runnable in a loop at %s", who, s.share(), s.moment(f.At))
+		s.add("on CPU %s, nearly all its life, runnable in a loop at %s", s.share(), s.moment(f.At))
 	default:
-		s.add("%s: running or runnable in the same functions at every moment from %s to %s", who, s.moment(f.Since), s.moment(f.At))
+		s.add("running or runnable in the same functions at every moment from %s to %s", s.moment(f.Since), s.moment(f.At))
 		if s.r.Runtime == "go" {
 			s.add("Go prints no CPU time per goroutine: the same frames are weaker evidence than a CPU time that grew")
 		} else {
 			s.add("the dumps print no CPU time: the same frames are weaker evidence than a CPU time that grew")
 		}
 	}
-	if len(f.Loop) > 0 {
-		l := "loop " + strings.Join(f.Loop, " ← ")
-		if f.Caller != "" {
-			l += " under " + f.Caller
-		}
-		s.add("%s", l)
+	if len(f.Loop) > 1 || len(f.Loop) == 1 && f.Loop[0] != f.Culprit {
+		s.add("loop %s", strings.Join(f.Loop, " ← "))
 	}
 	if l := f.Lock; l != nil {
 		lock := fmt.Sprintf("<%s>", l.Address)
@@ -60,13 +73,7 @@ func (s *sentences) spinning() {
 		if more := f.Waiting - len(ns); more > 0 {
 			ns = append(ns, fmt.Sprintf("%d more", more))
 		}
-		verb := "wait"
-		if f.Waiting == 1 {
-			verb = "waits"
-		}
-		s.add("%s %s for it: %s", words.Plural(f.Waiting, strings.TrimSuffix(s.unit(), "s")), verb, strings.Join(ns, ", "))
-	} else {
-		s.add("nothing in the dump waits for it: busy work, or a runaway whose callers gave up")
+		s.add("waiting for it: %s", strings.Join(ns, ", "))
 	}
 	// Entry points tell more than the loop when there are several, or one
 	// that is not the loop's own frame.
