@@ -317,6 +317,18 @@ func spinningAt(r *Result, s []*parse.Thread, lc *loopCache) (spinner, bool) {
 		sp.basis = "same-frames"
 		return sp, true
 	}
+	if n >= 2 {
+		// Runnable now but not in this loop at the moment before (another
+		// loop, or not runnable while it was alive then): not a loop that
+		// has gone on, whatever its life's share.
+		if s[n-2] != nil {
+			return spinner{}, false
+		}
+		if t0, t1 := r.Moments[n-2].Time, r.Moments[n-1].Time; !t0.IsZero() && t1.Sub(t0) >= SpinMinWall*time.Second &&
+			last.JVM != nil && last.Elapsed > t1.Sub(t0) {
+			return spinner{}, false
+		}
+	}
 	return lifetime(sp, last)
 }
 
@@ -363,7 +375,7 @@ func spinningFinding(p *Pass, pl *Pool, spins []spinner) Finding {
 	n := len(r.Moments)
 	last := spins[0].stacks[len(spins[0].stacks)-1]
 	top := ownFrames(last)[0]
-	f := Finding{Kind: KindSpinning, Severity: Warning, Pool: pl.Name, State: "running", Resource: "cpu",
+	f := Finding{Kind: KindSpinning, Severity: Warning, Pool: pl.Name, State: "running",
 		Counts: make([]int, n), PoolCounts: pl.Counts, At: n - 1, Since: n - 1, Frame: FrameString(top), Culprit: FrameString(top),
 		Loop: loopFrames(r.Runtime, spins[0].stacks), Basis: spins[0].basis}
 	f.ID = findingID(KindSpinning, pl.Name, anchorOf(r.Runtime, last))
