@@ -23,8 +23,8 @@ var spinningDetector = &Detector{
 	Name:  KindSpinning,
 	Kinds: []string{KindSpinning},
 	Doc: "the same thread runnable in the same loop at every moment from its first, its CPU time growing with the wall clock " +
-		"(JVM cpu=; at one moment, cpu= most of its elapsed=), or the same goroutine running in the same functions (Go prints no CPU: " +
-		"the weaker evidence); critical when threads wait for it (a lock it holds, a task of its pool), else busy work",
+		"(JVM cpu=; at one moment, cpu= most of its elapsed=), or the same goroutine running in the same functions at every moment given " +
+		"(Go prints no CPU: the weaker evidence); critical when threads wait for it (a lock it holds, a task of its pool), else busy work",
 	Claims: ClaimsThreads,
 	Folds:  "nothing; contention on a lock it holds and threads stuck on its tasks' results follow from it",
 	Thresholds: []Threshold{
@@ -157,7 +157,7 @@ func loopFrames(rt parse.Runtime, ts []*parse.Thread) []string {
 type spinner struct {
 	since  int
 	stacks []*parse.Thread // moments since..n-1
-	basis  string          // "cpu-growth", "cpu-lifetime", "same-frames"
+	basis  string          // "cpu-growth", "cpu-lifetime", "same-frames" (Go)
 	cpu    time.Duration   // grown (cpu-growth) or used in its life (cpu-lifetime); 0 for same-frames
 	wall   time.Duration   // what cpu is measured over; 0 for same-frames
 }
@@ -309,9 +309,16 @@ func spinningAt(r *Result, s []*parse.Thread, lc *loopCache) (spinner, bool) {
 			sp.basis, sp.cpu, sp.wall = "cpu-growth", grown, wall
 			return sp, true
 		}
-		// No CPU time printed (Go, JDK 8): the same frames at every moment
-		// is all there is, and the same dump given twice shows them too.
-		if sameDump(r.Moments[since].Dump, r.Moments[n-1].Dump) {
+		// A JVM that prints no cpu= (JDK 8) is not judged: a RUNNABLE
+		// thread in a native call is as often blocked in the kernel
+		// (waiting for a child process, a file watch) as running.
+		if first.JVM != nil {
+			return spinner{}, false
+		}
+		// Go prints no CPU time: the same frames at every moment given is
+		// all there is (from a later moment only, a goroutine caught
+		// twice), and the same dump given twice shows them too.
+		if since != 0 || sameDump(r.Moments[since].Dump, r.Moments[n-1].Dump) {
 			return lifetime(sp, last)
 		}
 		sp.basis = "same-frames"

@@ -210,6 +210,18 @@ func TestSpinningThresholds(t *testing.T) {
 			}
 		}
 	})
+	t.Run("no cpu=", func(t *testing.T) {
+		// The same real dumps as a JDK 8 prints them, without cpu= and
+		// elapsed=: a RUNNABLE JVM thread in the same frames is not judged
+		// without its CPU time.
+		dir := filepath.Join("..", "testdata", "verdicts", "jvm-spin-monitor")
+		strip := regexp.MustCompile(` cpu=[0-9.]+ms elapsed=[0-9.]+s`)
+		a := strip.ReplaceAllString(read(t, filepath.Join(dir, "1.txt")), "")
+		b := strip.ReplaceAllString(read(t, filepath.Join(dir, "2.txt")), "")
+		if spins(t, a, b) {
+			t.Error("spinning without cpu=")
+		}
+	})
 	t.Run("SpinLifeShare", func(t *testing.T) {
 		b := read(t, filepath.Join("..", "testdata", "verdicts", "jdk25-spin-monitor", "2.txt"))
 		life := elapsed(t, b)

@@ -42,11 +42,7 @@ func (s *sentences) spinning() {
 		s.add("on CPU %s, nearly all its life, runnable in a loop at %s", s.share(), s.moment(f.At))
 	default:
 		s.add("running or runnable in the same functions at every moment from %s to %s", s.moment(f.Since), s.moment(f.At))
-		if s.r.Runtime == "go" {
-			s.add("Go prints no CPU time per goroutine: the same frames are weaker evidence than a CPU time that grew")
-		} else {
-			s.add("the dumps print no CPU time: the same frames are weaker evidence than a CPU time that grew")
-		}
+		s.add("Go prints no CPU time per goroutine: the same frames are weaker evidence than a CPU time that grew")
 	}
 	if len(f.Loop) > 1 || len(f.Loop) == 1 && f.Loop[0] != f.Culprit {
 		s.add("loop %s", strings.Join(f.Loop, " ← "))
