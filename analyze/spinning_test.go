@@ -97,6 +97,17 @@ func TestSpinningFixtures(t *testing.T) {
 		{"jdk25-spin-parser", []string{"1", "2"}, []want{parser}},
 		{"go-spin-mutex", []string{"1", "2", "3-sigquit.txt"}, goWants},
 		{"go-spin-mutex", []string{"1", "2"}, goWants},
+		// Go 1.27.3, another program: four writers spin on a spin lock
+		// whose holder returned without unlocking; nobody waits on them.
+		{"go-spin-spinlock", []string{"1", "2", "3-sigquit.txt"}, []want{{KindSpinning, "main.spinlock", "running", func(t *testing.T, f Finding) {
+			eq(t, "counts", f.Counts[0]+f.Counts[1]+f.Counts[2], 12)
+			eq(t, "basis", f.Basis, "same-frames")
+			eq(t, "severity", f.Severity, Warning) // nothing waits: said as busy
+			eq(t, "waiting", f.Waiting, 0)
+			eq(t, "culprit in sync/atomic", strings.HasPrefix(f.Culprit, "sync/atomic.(*Int32).CompareAndSwap"), true)
+			eq(t, "loop", strings.Join(f.Loop, " "), "sync/atomic.(*Int32).CompareAndSwap (type.go:90) main.(*spinLock).Lock (main.go:108)")
+		}}}},
+		{"go-spin-spinlock", []string{"1"}, nil},
 		// One Go dump cannot tell a loop from a moment's work: the
 		// contention alone, with its likely holder.
 		{"go-spin-mutex", []string{"1"}, []want{{KindContention, "main.spin", "mutex-wait", func(t *testing.T, f Finding) {

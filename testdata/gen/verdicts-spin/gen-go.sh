@@ -5,6 +5,8 @@
 #   go-spin-mutex/  `verdictsspin spin`: 1.txt and 2.txt are /debug/pprof/goroutine?debug=2
 #                   GAP s apart (default 10), 3-sigquit.txt the program's stderr after
 #                   SIGQUIT (GOTRACEBACK unset: all goroutines), right after 2.txt
+#   go-spin-spinlock/ `verdictsspin spinlock` built with Go 1.27.3 (GOTOOLCHAIN=go1.27.3):
+#                   debug=2 twice GAP s apart, then SIGQUIT, as go-spin-mutex
 #   go-busy-service/ `verdictsspin busy` (healthy control): three debug=2 dumps GAP s apart
 #
 # Each README.md says, from the source, what dumpdiff must conclude, then grep counts.
@@ -22,12 +24,14 @@ cleanup() {
 trap cleanup EXIT
 log() { printf '%s %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 
-(cd "$here/go" && GOTOOLCHAIN=local go build -o "$tmp/verdictsspin" .)
+(cd "$here/go" && GOTOOLCHAIN=local go build -o "$tmp/verdictsspin-local" .)
+(cd "$here/go" && GOTOOLCHAIN=go1.27.3 go build -o "$tmp/verdictsspin-go1.27.3" .)
 version=$(GOTOOLCHAIN=local go env GOVERSION)
+prog=$tmp/verdictsspin-local
 
 # start MODE: runs the program, sets pid and BASE.
 start() {
-	"$tmp/verdictsspin" -addr-file "$tmp/addr" "$1" 2>"$tmp/stderr.txt" &
+	"$prog" -addr-file "$tmp/addr" "$1" 2>"$tmp/stderr.txt" &
 	pid=$!
 	local i
 	for i in $(seq 100); do
@@ -101,6 +105,53 @@ T
 	log "go-spin-mutex written"
 }
 
+go_spin_spinlock() {
+	local d=$tmp/go-spin-spinlock
+	mkdir -p "$d"
+	prog=$tmp/verdictsspin-go1.27.3
+	start spinlock
+	sleep 2
+	fetch "$d/1.txt"
+	sleep "$GAP"
+	fetch "$d/2.txt"
+	kill -QUIT "$pid"
+	wait "$pid" 2>/dev/null || true
+	pid=
+	prog=$tmp/verdictsspin-local
+	cp "$tmp/stderr.txt" "$d/3-sigquit.txt"
+	{
+		cat <<'T'
+# go-spin-spinlock
+
+Issue 27 (runaway threads), Go: `verdictsspin spinlock` (`testdata/gen/verdicts-spin/go/main.go`),
+built with Go 1.27.3.
+
+## What dumpdiff must conclude (from the source)
+
+**spinning** (warning: nothing in the dump waits on them): the journal's hand-rolled
+`spinLock` was taken by `flush`, whose error path returned without `Unlock`; the four
+`writer` goroutines (created by `main.spinlock`) each spin for ever in `spinLock.Lock`, a
+compare-and-swap retried with no back-off and no yield, under `journal.append`. Go prints no
+CPU time: the evidence is the same four goroutines `running`/`runnable` in
+`main.(*spinLock).Lock` at every moment. The holder is gone (its goroutine returned), so no
+goroutine shows holding the lock, and none waits on a lock or channel for the writers.
+
+## How it was made
+
+`bash testdata/gen/verdicts-spin/gen-go.sh go-spin-spinlock`: the program, built with
+T
+		printf 'go1.27.3 (GOTOOLCHAIN=go1.27.3), ran `verdictsspin -addr-file F spinlock`; 1.txt is `curl $BASE/debug/pprof/goroutine?debug=2`\n'
+		printf '2 s after it listened, 2.txt the same %s s later, then `kill -QUIT PID`: 3-sigquit.txt is its stderr.\n\n' "$GAP"
+		printf '## Counts (grep over the dumps)\n\n'
+		table "$d/1.txt" "$d/2.txt" "$d/3-sigquit.txt"
+		printf '\nGoroutines in `main.(*spinLock).Lock` (`grep -c "^main.(\\*spinLock).Lock"`): %s, %s, %s.\n' \
+			"$(grep -c '^main.(\*spinLock).Lock' "$d/1.txt")" "$(grep -c '^main.(\*spinLock).Lock' "$d/2.txt")" "$(grep -c '^main.(\*spinLock).Lock' "$d/3-sigquit.txt")"
+	} >"$d/README.md"
+	rm -rf "${out_root:?}/go-spin-spinlock"
+	mv "$d" "$out_root/"
+	log "go-spin-spinlock written"
+}
+
 go_busy_service() {
 	local d=$tmp/go-busy-service
 	mkdir -p "$d"
@@ -143,10 +194,11 @@ T
 }
 
 cases=("$@")
-[[ ${#cases[@]} -gt 0 ]] || cases=(go-spin-mutex go-busy-service)
+[[ ${#cases[@]} -gt 0 ]] || cases=(go-spin-mutex go-spin-spinlock go-busy-service)
 for c in "${cases[@]}"; do
 	case $c in
 	go-spin-mutex) go_spin_mutex ;;
+	go-spin-spinlock) go_spin_spinlock ;;
 	go-busy-service) go_busy_service ;;
 	*) log "unknown case $c"; exit 2 ;;
 	esac

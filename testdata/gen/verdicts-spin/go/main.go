@@ -3,6 +3,9 @@
 //	verdictsspin spin   a price cache whose get, on a miss, retries its loader in a
 //	                    busy loop without back-off while holding the cache's mutex:
 //	                    the first handler spins, the next five block on the mutex
+//	verdictsspin spinlock  a hand-rolled spin lock whose holder returned on an
+//	                    error path without unlocking: four writers spin in its
+//	                    Lock (a compare-and-swap retried without back-off) for ever
 //	verdictsspin busy   healthy control: a service that computes per request (SHA-256
 //	                    rounds) under a steady load from its own clients, and a worker
 //	                    pool fed jobs that compute and finish
@@ -36,6 +39,8 @@ func main() {
 	switch flag.Arg(0) {
 	case "spin":
 		spin()
+	case "spinlock":
+		spinlock()
 	case "busy":
 		busy(ln.Addr().String())
 	default:
@@ -91,6 +96,58 @@ func spin() {
 	for i := range 6 {
 		go quote(c, fmt.Sprintf("sku-%d", i))
 		time.Sleep(50 * time.Millisecond) // the first one takes the mutex
+	}
+}
+
+// spinLock is a lock that spins instead of parking.
+type spinLock struct{ held atomic.Int32 }
+
+// Lock retries the compare-and-swap until it wins, with no back-off and
+// no yield.
+func (l *spinLock) Lock() {
+	for !l.held.CompareAndSwap(0, 1) {
+	}
+}
+
+func (l *spinLock) Unlock() { l.held.Store(0) }
+
+// journal appends records under its spin lock.
+type journal struct {
+	mu      spinLock
+	records []string
+}
+
+// flush writes the journal out. The bug: the error path returns without
+// Unlock, and the lock stays held for good.
+func (j *journal) flush(fail bool) error {
+	j.mu.Lock()
+	if fail {
+		return fmt.Errorf("disk full")
+	}
+	j.records = j.records[:0]
+	j.mu.Unlock()
+	return nil
+}
+
+// append adds a record.
+func (j *journal) append(r string) {
+	j.mu.Lock()
+	j.records = append(j.records, r)
+	j.mu.Unlock()
+}
+
+func spinlock() {
+	j := &journal{}
+	_ = j.flush(true) // holds the lock from now on
+	for i := range 4 {
+		go writer(j, i)
+	}
+}
+
+// writer appends records for ever.
+func writer(j *journal, id int) {
+	for n := 0; ; n++ {
+		j.append(fmt.Sprintf("writer %d record %d", id, n))
 	}
 }
 
