@@ -86,7 +86,7 @@ back) in a loop with no back-off, holding the mutex. Go prints no CPU time per g
 evidence is that the same goroutine is `running`/`runnable` in `get`/`load` at every moment
 (in the SIGQUIT dump its top frames are the runtime's async preemption, `runtime.asyncPreempt`).
 The five other `quote` goroutines are blocked in `sync.Mutex.Lock` from `priceCache.get`
-(line 63, its Lock call): contention on that mutex, whose holder is the spinning goroutine (the one in
+(at its Lock call): contention on that mutex, whose holder is the spinning goroutine (the one in
 `get` past its Lock call), one story.
 
 ## How it was made
