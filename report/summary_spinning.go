@@ -25,14 +25,18 @@ func (s *sentences) spinning() {
 		head += " under " + f.Caller
 	}
 	unit := strings.TrimSuffix(s.unit(), "s")
+	them := "it"
+	if n > 1 {
+		them = "them"
+	}
 	if f.Waiting > 0 {
 		verb := "wait"
 		if f.Waiting == 1 {
 			verb = "waits"
 		}
-		head += fmt.Sprintf(", and %s %s for it", words.Plural(f.Waiting, unit), verb)
+		head += fmt.Sprintf(", and %s %s for %s", words.Plural(f.Waiting, unit), verb, them)
 	} else {
-		head += ": nothing in the dump waits for it (busy work, or a runaway whose callers gave up)"
+		head += fmt.Sprintf(": nothing in the dump waits for %s (busy work, or a runaway whose callers gave up)", them)
 	}
 	s.add("%s", head)
 	switch f.Basis {
@@ -69,7 +73,7 @@ func (s *sentences) spinning() {
 		if more := f.Waiting - len(ns); more > 0 {
 			ns = append(ns, fmt.Sprintf("%d more", more))
 		}
-		s.add("waiting for it: %s", strings.Join(ns, ", "))
+		s.add("waiting for %s: %s", them, strings.Join(ns, ", "))
 	}
 	// Entry points tell more than the loop when there are several, or one
 	// that is not the loop's own frame.
