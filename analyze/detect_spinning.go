@@ -114,11 +114,17 @@ func sameLoop(rt parse.Runtime, a, b *parse.Thread) bool {
 // pair of moments. A stack without frames is never asked.
 type loopCache struct {
 	rt   parse.Runtime
-	seen map[[2]**parse.Frame]bool
+	seen map[loopKey]bool
+}
+
+// loopKey is a pair of stacks: their frames' first slots and lengths.
+type loopKey struct {
+	a, b   **parse.Frame
+	la, lb int
 }
 
 func (c *loopCache) same(a, b *parse.Thread) bool {
-	k := [2]**parse.Frame{&a.Frames[0], &b.Frames[0]}
+	k := loopKey{&a.Frames[0], &b.Frames[0], len(a.Frames), len(b.Frames)}
 	if v, ok := c.seen[k]; ok {
 		return v
 	}
@@ -241,7 +247,7 @@ func runSpinning(p *Pass) []Finding {
 	for m := range n - 1 {
 		visit(m, false)
 	}
-	lc := &loopCache{rt: r.Runtime, seen: map[[2]**parse.Frame]bool{}}
+	lc := &loopCache{rt: r.Runtime, seen: map[loopKey]bool{}}
 	type acc struct {
 		pool  *Pool
 		spins []spinner
