@@ -106,6 +106,10 @@ var libraryCases = []libraryCase{
 	{"jvm-idle-libs/1.txt", parse.RuntimeJVM, `^HttpClient-1-SelectorManager$`, 1, "selector-wait", ""},
 	{"jvm-idle-libs-jdk25/1.txt", parse.RuntimeJVM, `^IdleScheduler_Worker-`, 3, "pool-idle", ""},
 	{"jvm-idle-libs-jdk25/1.txt", parse.RuntimeJVM, `^RMI TCP Connection\([0-9]+\)-127\.0\.0\.1$`, 1, "connection-idle", ""},
+	// kotlinx 1.0.1's default dispatcher at rest (doPark under
+	// cpuWorkerIdle) and Logback's async appender on its queue.
+	{"jvm-idle-kotlinx/1.txt", parse.RuntimeJVM, `^DefaultDispatcher-worker-`, 1, "pool-idle", ""},
+	{"jvm-idle-kotlinx/1.txt", parse.RuntimeJVM, `^AsyncAppender-Worker-ASYNC$`, 1, "queue-wait", ""},
 	// The job that does not rest: a socket read under JobRunShell.run.
 	{"jvm-idle-libs-stuck/1.txt", parse.RuntimeJVM, `frame:^com\.example\.idle\.IdleApp\$ReadForever\.execute$`, 1, "socket-read", ""},
 }
@@ -232,6 +236,7 @@ func TestLibraryVerdicts(t *testing.T) {
 		}}}},
 		{"jvm-kept-alive-serving", both, nil},
 		{"jvm-idle-libs-jdk25", both, nil},
+		{"jvm-idle-kotlinx", both, nil},
 		{"jvm-jetty-stuck", both, []want{{KindStuck, "qtp1834188994-*", "socket-read", nil}}},
 		{"jvm-common-pool-starved", both, []want{{KindCommonPoolStarved, "ForkJoinPool.commonPool-worker-*", "socket-read", func(t *testing.T, f Finding) {
 			eq(t, "workers", f.Waiting, 4)

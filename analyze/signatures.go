@@ -185,10 +185,12 @@ var signatures = []Signature{
 			"org.jboss.threads.EnhancedQueueExecutor$ThreadBody.run", "org.xnio.XnioWorker$TaskPool*",
 			"java.util.TimerThread.mainLoop",
 			// kotlinx.coroutines' Dispatchers.Default/IO worker parked for work:
-			// only its own loop calls park (tryPark, runWorker; frames from
-			// public dumps in Nasller/CodeGlancePro#109 and
-			// AtomMaterialUI/material-theme-issues#446, kotlinx 1.7, JDK 17).
-			"kotlinx.coroutines.scheduling.CoroutineScheduler$Worker.park",
+			// only its own loop parks it (kotlinx 1.7: park under tryPark,
+			// frames from public dumps in Nasller/CodeGlancePro#109 and
+			// AtomMaterialUI/material-theme-issues#446; kotlinx 1.0.1, run here
+			// (testdata/libs/jvm-idle-kotlinx): doPark under cpuWorkerIdle).
+			"kotlinx.coroutines.scheduling.CoroutineScheduler$Worker.park", "kotlinx.coroutines.scheduling.CoroutineScheduler$Worker.doPark",
+			"kotlinx.coroutines.scheduling.CoroutineScheduler$Worker.cpuWorkerIdle", "kotlinx.coroutines.scheduling.CoroutineScheduler$Worker.blockingWorkerIdle",
 		},
 		Explain: "idle in a thread pool, waiting for a task: the normal rest state"},
 	// Quartz's workers wait in their own loop for the next job, its

@@ -16,6 +16,8 @@
 #   jvm-class-init                           com.example.classinit.ClassInitApp
 #   jvm-common-pool-starved                  com.example.forkjoin.ForkJoinApp
 #   jvm-executors                            com.example.executors.ExecutorsApp
+#   jvm-idle-kotlinx                         com.example.kotlinx.KotlinxApp (kotlinx Dispatchers.Default
+#                                            and a Logback AsyncAppender at rest)
 #   jvm-kept-alive, -serving                 com.example.keptalive.KeptAliveApp [serve] (main returns,
 #                                            a non-daemon pool and timer stay)
 #   jvm-task-sleep, -idle                    com.example.sleepy.SleepyApp [idle] (a bounded pool
@@ -36,7 +38,9 @@
 #
 # Usage: bash testdata/gen/libs-jvm/gen.sh [CASE...]   (from anywhere; default: every case;
 #        a case is a function name below without case_, e.g. jvm-rwlock or jvm-jetty).
-#        Needs java, javac, jstack (17), and for some cases redis-server, PostgreSQL 15
+#        Needs java, javac, jstack (17), the Debian jars of every case (compiled together: libjetty9-java,
+#        libhttpclient-java, libhttpclient5-java, libcommons-pool2-java, libnetty-java, libquartz2-java,
+#        kotlin, libkotlinx-coroutines-java, libkotlinx-atomicfu-java, liblogback-java), and for some cases redis-server, PostgreSQL 15
 #        (/usr/lib/postgresql/15/bin) and mariadbd / mariadb-install-db.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -46,7 +50,7 @@ JAVA_OPTS=(-Xmx64m -XX:+UseSerialGC)
 J=/usr/share/java
 PG_BIN=/usr/lib/postgresql/15/bin
 ALL_CASES=(jvm-httpclient4-pool jvm-httpclient5-pool jvm-commons-pool2 jvm-netty jvm-rwlock jvm-jetty
-	jvm-redis-pool jvm-jdbc-drivers jvm-class-init jvm-common-pool-starved jvm-executors jvm-idle-libs jvm-task-sleep jvm-kept-alive)
+	jvm-redis-pool jvm-jdbc-drivers jvm-class-init jvm-common-pool-starved jvm-executors jvm-idle-libs jvm-task-sleep jvm-kept-alive jvm-idle-kotlinx)
 
 # The class path of each program: only the jars it uses (Debian's unversioned symlinks).
 CP_JETTY="$J/jetty9-server.jar:$J/jetty9-util.jar:$J/jetty9-http.jar:$J/jetty9-io.jar:$J/servlet-api.jar"
@@ -56,6 +60,9 @@ CP_POOL2="$J/commons-pool2.jar"
 CP_NETTY="$J/netty-common.jar:$J/netty-buffer.jar:$J/netty-transport.jar:$J/netty-codec.jar:$J/netty-handler.jar:$J/netty-resolver.jar"
 CP_JDBC="$J/postgresql.jar:$J/mariadb-java-client.jar"
 CP_QUARTZ="$J/quartz2.jar:$J/slf4j-api.jar:$J/slf4j-nop.jar"
+# kotlinx.coroutines 1.0.1 with its Kotlin stdlib and atomicfu; Logback 1.2 (Debian's kotlin,
+# libkotlinx-coroutines-java, libkotlinx-atomicfu-java, liblogback-java).
+CP_KOTLINX="$J/kotlinx-coroutines-core.jar:$J/kotlin-stdlib.jar:$J/atomicfu.jar:$J/logback-classic.jar:$J/logback-core.jar:$J/slf4j-api.jar"
 # The java that runs a program under test (a case may set it to JDK 25's).
 JAVA_BIN=java
 
@@ -1147,6 +1154,34 @@ $(counts_section "$dir")"
 	stop_app
 }
 
+# jvm-idle-kotlinx: kotlinx.coroutines' default dispatcher and a Logback async appender at rest.
+case_jvm-idle-kotlinx() {
+	local dir=$tmp/out/jvm-idle-kotlinx
+	new_case
+	spec 'DefaultDispatcher-worker-N: parked in CoroutineScheduler$Worker, waiting for work' '>=1' '^"DefaultDispatcher-worker-[0-9]+" .*at kotlinx\.coroutines\.scheduling\.CoroutineScheduler\$Worker\.'
+	spec 'AsyncAppender-Worker-ASYNC: waiting on its queue' 1 '^"AsyncAppender-Worker-ASYNC" .*at java\.util\.concurrent\.ArrayBlockingQueue\.take\('
+	spec 'main: parked in Threads.awaitShutdown' 1 "$MAIN_WAITS"
+	start_app "$CP_KOTLINX" com.example.kotlinx.KotlinxApp
+	CMDS=("$APP_CMD &")
+	wait_ready
+	take_pair "$dir"
+	publish "$dir" jvm-idle-kotlinx "# jvm-idle-kotlinx
+
+\`com.example.kotlinx.KotlinxApp\`: kotlinx.coroutines 1.0.1's \`Dispatchers.Default\` ran 4 tasks (its
+\`DefaultDispatcher-worker-N\` threads then park in \`CoroutineScheduler\$Worker\`, waiting for the
+next), and a Logback \`AsyncAppender\` wrote one line (its \`AsyncAppender-Worker-ASYNC\` waits on its
+queue for the next event); \`main\` parks in \`Threads.awaitShutdown\`.
+
+The right answer: every thread at rest, no finding.
+
+$(command_section jvm-idle-kotlinx)
+
+## Counts
+
+$(counts_section "$dir")"
+	stop_app
+}
+
 # jvm-kept-alive: main returned, non-daemon threads keep the JVM up.
 kept_specs() {
 	spec 'pool-1-thread-1..3: non-daemon, idle in ThreadPoolExecutor.getTask' 3 '^"pool-1-thread-[1-3]" #[0-9]+ prio=.*at java\.util\.concurrent\.ThreadPoolExecutor\.getTask\('
@@ -1270,7 +1305,7 @@ for c in "${cases[@]}"; do
 done
 
 log "compiling src/"
-javac -nowarn -d "$classes" -cp "$CP_JETTY:$CP_HTTP4:$CP_HTTP5:$CP_POOL2:$CP_NETTY:$CP_QUARTZ" $(find "$here/src" -name '*.java')
+javac -nowarn -d "$classes" -cp "$CP_JETTY:$CP_HTTP4:$CP_HTTP5:$CP_POOL2:$CP_NETTY:$CP_QUARTZ:$CP_KOTLINX" $(find "$here/src" -name '*.java')
 mkdir -p "$tmp/out"
 for c in "${cases[@]}"; do
 	log "case $c"
