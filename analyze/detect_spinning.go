@@ -453,8 +453,9 @@ func spinningFinding(p *Pass, pl *Pool, spins []spinner) Finding {
 
 // spinWaiters fills in who waits for the spinning threads ts at the last
 // moment: threads blocked on a lock one of them holds (the lock with most
-// waiters is f.Lock), and threads waiting for a task's result that the
-// spinning threads' entry point was submitted from (javac names a lambda
+// waiters is f.Lock), and threads waiting for a task's result, or on a
+// latch the tasks count down, that the spinning threads' entry point was
+// submitted from (javac names a lambda
 // after the method defining it: a waiter in RequestHandler.handle waits
 // for a task whose entry is RequestHandler.lambda$handle$0).
 func spinWaiters(p *Pass, f *Finding, ts []*parse.Thread) {
@@ -540,8 +541,12 @@ func spinWaiters(p *Pass, f *Finding, ts []*parse.Thread) {
 			if mine[t] {
 				continue
 			}
+			// A future's result, or a latch (CountDownLatch, a barrier,
+			// a phaser) the tasks count down: a latch has no owner to
+			// print, so the waiter's method and the tasks' lambdas are the
+			// link, as for a future.
 			s := p.signature(m, t)
-			if s == nil || s.Resource != "task-result" {
+			if s == nil || s.Resource != "task-result" && s.Resource != "latch" {
 				continue
 			}
 			c := culprit(r.Runtime, t)

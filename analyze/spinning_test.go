@@ -67,6 +67,12 @@ func TestSpinningFixtures(t *testing.T) {
 		eq(t, "entry", strings.HasPrefix(f.Entries[0].Func, "com.example.spin.ImportJob.lambda$run$0("), true)
 		cpuShare(t, f)
 	}}
+	latch := want{KindSpinning, "parser-*", "running", func(t *testing.T, f Finding) {
+		eq(t, "cpu threads", f.CPUThreads, 4)
+		eq(t, "waiters", refNames(f.Blocked), "latch-job")
+		eq(t, "entry", strings.HasPrefix(f.Entries[0].Func, "com.example.spin.LatchJob.lambda$run$0("), true)
+		eq(t, "severity", f.Severity, Critical)
+	}}
 	goSpin := "spinning main.spin main.(*priceCache).load"
 	goWants := []want{
 		{KindSpinning, "main.spin", "running", func(t *testing.T, f Finding) {
@@ -96,6 +102,10 @@ func TestSpinningFixtures(t *testing.T) {
 		{"jdk25-spin-monitor", []string{"2"}, monitor("cpu-lifetime")},
 		{"jvm-spin-parser", []string{"1", "2"}, []want{parser}},
 		{"jdk25-spin-parser", []string{"1", "2"}, []want{parser}},
+		// The same pool waited for on a CountDownLatch: the latch has no
+		// owner, the waiter's method and the tasks' lambda link them.
+		{"jvm-spin-latch", []string{"1", "2"}, []want{latch}},
+		{"jdk25-spin-latch", []string{"1", "2"}, []want{latch}},
 		{"go-spin-mutex", []string{"1", "2", "3-sigquit.txt"}, goWants},
 		{"go-spin-mutex", []string{"1", "2"}, goWants},
 		// Go 1.27.3, another program: four writers spin on a spin lock

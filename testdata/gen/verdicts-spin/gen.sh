@@ -10,6 +10,8 @@
 #                                  worker-1..6 are BLOCKED on it
 #   *-spin-parser    ParserApp     parser-1..4 loop in a tokenizer that does not advance;
 #                                  import-job waits in invokeAll
+#   *-spin-latch     ParserLatchApp  the same parser pool, waited for on a CountDownLatch by
+#                                  latch-job
 #   *-busy-batch     BatchApp      healthy: a scheduled batch job and an export that compute
 #                                  and finish
 #   *-busy-eventloop EventLoopApp  healthy: a java.nio selector loop busy serving 4 clients
@@ -101,6 +103,14 @@ a share of the wall clock, not all of it). `import-job` waits in `invokeAll` for
 results (`FutureTask.get`, culprit `ImportJob.run`, whose lambda is the parsers' task).
 T
 		;;
+	ParserLatchApp) cat <<'T'
+**spinning** (critical): `parser-1`..`parser-4`, a fixed pool of 4, each loop for ever in
+`Tokenizer.count`/`skipComment`, as in ParserApp, their CPU time growing with the wall clock.
+`latch-job` handed them the four documents with `execute`, each task counting a
+`CountDownLatch` down when done, and waits on it (`latch-wait`, culprit `LatchJob.run`, whose
+lambda is the parsers' task): it waits on a latch the spinning pool would count down.
+T
+		;;
 	BatchApp) cat <<'T'
 **healthy** (no hang): `nightly-1` has waited (idle) since the JVM started and computes a
 SHA-256 batch job from 20 s to 35 s after start (on the scheduled executor's thread), then waits again;
@@ -144,12 +154,12 @@ readme() {
 	done
 	printf '\nCPU and elapsed time of the program'"'"'s threads, from their headers:\n\n'
 	for f in 1.txt 2.txt; do
-		printf -- '- %s: %s\n' "$f" "$(cpu "$dir/$f" '(validator|req|registry-sync|worker|parser|import-job|nightly|export|io-loop|client)-?[0-9]*')"
+		printf -- '- %s: %s\n' "$f" "$(cpu "$dir/$f" '(validator|req|registry-sync|worker|parser|import-job|latch-job|nightly|export|io-loop|client)-?[0-9]*')"
 	done
 }
 
 cases=("$@")
-[[ ${#cases[@]} -gt 0 ]] || cases=(spin-regex spin-monitor spin-parser busy-batch busy-eventloop)
+[[ ${#cases[@]} -gt 0 ]] || cases=(spin-regex spin-monitor spin-parser spin-latch busy-batch busy-eventloop)
 jdks=("jvm:$(dirname "$(command -v javac)")")
 if [[ -x $JDK25/bin/javac ]]; then jdks+=("jdk25:$JDK25/bin"); else log "no Temurin 25 at $JDK25: its folders are skipped"; fi
 for jdk in "${jdks[@]}"; do
@@ -159,6 +169,7 @@ for jdk in "${jdks[@]}"; do
 		spin-regex) run "$bin" "$prefix-$c" RegexApp 3 ;;
 		spin-monitor) run "$bin" "$prefix-$c" MonitorApp 3 ;;
 		spin-parser) run "$bin" "$prefix-$c" ParserApp 3 ;;
+		spin-latch) run "$bin" "$prefix-$c" ParserLatchApp 3 ;;
 		busy-batch) run "$bin" "$prefix-$c" BatchApp 24 ;;
 		busy-eventloop) run "$bin" "$prefix-$c" EventLoopApp 5 ;;
 		*) log "unknown case $c"; exit 2 ;;
