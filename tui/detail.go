@@ -286,7 +286,11 @@ func (d *detailPane) facts() []fact {
 			}
 			names = append(names, b.Name)
 		}
-		addf("Blocked", itoa(len(f.Blocked))+" more wait on the cycle without being in it: "+strings.Join(names, ", "))
+		what := " more wait on the cycle without being in it: "
+		if f.Kind == analyze.KindSpinning {
+			what = " wait for it: " // its lock, its futures, its latch
+		}
+		addf("Blocked", itoa(len(f.Blocked))+what+strings.Join(names, ", "))
 	}
 	if f.Limit.Size > 0 || f.Idle > 0 || f.Waiting > 0 {
 		var parts []string
