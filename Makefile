@@ -54,6 +54,7 @@ fixtures:
 	bash ./testdata/gen/java-live/gen.sh
 	bash ./testdata/gen/go-old/gen.sh
 	bash ./testdata/gen/go-mass-leak/gen.sh
+	bash ./testdata/gen/go-idle-long/gen.sh
 	bash ./testdata/gen/go-rest-leak/gen.sh
 	bash ./testdata/gen/verdicts-spin/gen.sh
 	bash ./testdata/gen/verdicts-spin/gen-go.sh

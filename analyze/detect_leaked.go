@@ -262,6 +262,12 @@ func byMass(p *Pass, found, told map[string]bool) []Finding {
 			if g.Category != Waiting && g.State != "unknown" && g.State != "unclassified" || told[pl.Name+"\x00"+g.State] {
 				continue
 			}
+			// Goroutines that print their wait were judged by it (the
+			// time rule above): an idle pool as old as the rest of its
+			// process is at rest, whatever its share (go-idle-long).
+			if printsWaits(g) {
+				continue
+			}
 			for m, shs := range g.Shapes {
 				for i := range shs {
 					sh := &shs[i]
@@ -381,6 +387,18 @@ func isLeaked(t *parse.Thread, d *parse.Dump) bool {
 	}
 	for _, fl := range t.Flags() {
 		if fl == "leaked" {
+			return true
+		}
+	}
+	return false
+}
+
+// printsWaits reports whether most of a group's goroutines print a wait of
+// LeakWaitMinutes or more at some moment: the dump tells how long they
+// waited, so their mass is no evidence of its own.
+func printsWaits(g *Group) bool {
+	for m, w := range g.waits {
+		if m < len(g.Counts) && g.Counts[m] > 0 && 2*w.Goroutines >= g.Counts[m] {
 			return true
 		}
 	}

@@ -305,6 +305,12 @@ func TestVerdictFixtures(t *testing.T) {
 		{"go-mass-leak", []string{"1-debug1.txt", "2-debug1.txt"}, []want{{KindLeaked, "main.(*registry).watch", "unknown", massAt("main.(*registry).watch (main.go:22)", 5067, 5170, 5067, 5170)}}},
 		{"go-mass-leak", []string{"1.pb.gz", "2.pb.gz"}, []want{{KindLeaked, "main.(*registry).watch", "chan-receive", massAt("main.(*registry).watch (main.go:22)", 5067, 5170, 5067, 5170)}}},
 		{"go-mass-leak", []string{"1-debug1.txt", "2.pb.gz"}, []want{{KindLeaked, "main.(*registry).watch", "chan-receive", massAt("main.(*registry).watch (main.go:22)", 5067, 5170, 5067, 5170)}}},
+		// A process at rest for minutes (testdata/gen/go-idle-long): 200
+		// subscribers in select from 200 parents and 300 idle workers, all
+		// waiting 2 minutes: nothing is long for this process, and the
+		// workers' mass (60%) is a pool at rest, told by its printed waits.
+		{"go-idle-long", []string{"1.txt.gz"}, nil},
+		{"go-idle-long", []string{"1.txt.gz", "2.txt.gz"}, nil},
 		// One moment cannot say flat or growing: mass says nothing alone.
 		{"go113-select-leak", []string{"1-debug1.txt"}, nil},
 		// Healthy and busy (Go 1.13): 1000 held server-sent-event streams,
