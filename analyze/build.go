@@ -2,7 +2,6 @@ package analyze
 
 import (
 	"cmp"
-	"fmt"
 	"runtime"
 	"slices"
 	"sort"
@@ -617,11 +616,28 @@ func threadLabel(rt parse.Runtime, t *parse.Thread) string {
 			return "goroutine " + strconv.FormatInt(t.ID, 10)
 		}
 		if t.Weight > 1 {
-			return fmt.Sprintf("%d goroutines", t.Weight)
+			return strconv.Itoa(t.Weight) + aggregateSuffix
 		}
 		return "goroutine"
 	}
 	return t.Name()
+}
+
+// aggregateSuffix ends the label of a sample that stands for several
+// goroutines (a debug=1 record or a proto sample of weight N).
+const aggregateSuffix = " goroutines"
+
+// SampleWeight is how many goroutines or threads a sample label from
+// threadLabel stands for: N for "N goroutines" (a debug=1 record or a proto
+// sample aggregates them), else 1. A report counting "+N more" beside the
+// samples it shows needs it, so the label's format is read where it is made.
+func SampleWeight(label string) int {
+	if w, ok := strings.CutSuffix(label, aggregateSuffix); ok {
+		if v, err := strconv.Atoi(w); err == nil && v > 0 {
+			return v
+		}
+	}
+	return 1
 }
 
 func (b *builder) finish() {

@@ -278,3 +278,30 @@ func TestMixedRuntimesKeepJVMCPU(t *testing.T) {
 		t.Errorf("JVM moments after a Go moment: CPU %v over %d threads, want some", d, n)
 	}
 }
+
+// TestSampleWeightReadsThreadLabel: a report counts "+N more" beside the
+// samples it shows; a sample that stands for a debug=1 record of N
+// goroutines must count N, and every other label (a JVM thread named like a
+// number, a goroutine id) one.
+func TestSampleWeightReadsThreadLabel(t *testing.T) {
+	cases := []struct {
+		rt   parse.Runtime
+		th   parse.Thread
+		want int
+	}{
+		{parse.RuntimeGo, parse.Thread{Weight: 5067}, 5067},
+		{parse.RuntimeGo, parse.Thread{ID: 42, Weight: 1}, 1},
+		{parse.RuntimeGo, parse.Thread{}, 1},
+	}
+	for _, c := range cases {
+		label := threadLabel(c.rt, &c.th)
+		if got := SampleWeight(label); got != c.want {
+			t.Errorf("SampleWeight(%q) = %d, want %d", label, got, c.want)
+		}
+	}
+	for _, label := range []string{"12 goroutines-pool", "0 goroutines", "-3 goroutines", "pool-1-thread-7", "goroutines"} {
+		if got := SampleWeight(label); got != 1 {
+			t.Errorf("SampleWeight(%q) = %d, want 1", label, got)
+		}
+	}
+}

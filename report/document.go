@@ -558,16 +558,10 @@ func sampleList(names []string, count, k int) inline {
 		out = append(out, code(n))
 	}
 	// A sample of a format that aggregates goroutines stands for several
-	// (analyze names it "5067 goroutines"): they are not "more".
+	// (a debug=1 record of 5067): they are not "more".
 	stands := 0
 	for _, n := range shown {
-		if w, ok := strings.CutSuffix(n, " goroutines"); ok {
-			if v, err := strconv.Atoi(w); err == nil && v > 0 {
-				stands += v
-				continue
-			}
-		}
-		stands++
+		stands += analyze.SampleWeight(n)
 	}
 	if more := count - stands; more > 0 {
 		out = append(out, txt(fmt.Sprintf(", +%d", more)))
