@@ -85,55 +85,17 @@ func splitDocker(line []byte, pl *prefixLine) bool {
 	}
 	var log, stream, stamp []byte
 	haveLog := false
-	i := 1
-	for {
-		i = skipSpace(line, i)
-		if i >= len(line) || line[i] != '"' {
-			return false
+	ok := scanJSONObject(line, func(key, val []byte) {
+		switch string(key) {
+		case "log":
+			log, haveLog = val, true
+		case "stream":
+			stream = val
+		case "time":
+			stamp = val
 		}
-		key, j, ok := jsonStringAt(line, i)
-		if !ok {
-			return false
-		}
-		i = skipSpace(line, j)
-		if i >= len(line) || line[i] != ':' {
-			return false
-		}
-		i = skipSpace(line, i+1)
-		if i >= len(line) {
-			return false
-		}
-		if line[i] == '"' {
-			val, j, ok := jsonStringAt(line, i)
-			if !ok {
-				return false
-			}
-			switch string(key) {
-			case "log":
-				log, haveLog = val, true
-			case "stream":
-				stream = val
-			case "time":
-				stamp = val
-			}
-			i = j
-		} else if i = skipJSONValue(line, i); i < 0 {
-			return false
-		}
-		i = skipSpace(line, i)
-		if i >= len(line) {
-			return false
-		}
-		if line[i] == ',' {
-			i++
-			continue
-		}
-		if line[i] != '}' || len(bytes.TrimSpace(line[i+1:])) != 0 {
-			return false
-		}
-		break
-	}
-	if !haveLog || stamp == nil || rfc3339Len(stamp) != len(stamp) {
+	})
+	if !ok || !haveLog || stamp == nil || rfc3339Len(stamp) != len(stamp) {
 		return false
 	}
 	buf, ok := unescapeJSON(pl.buf[:0], log)
