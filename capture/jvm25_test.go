@@ -1,7 +1,6 @@
 package capture
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"os"
@@ -11,20 +10,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dumpdiff/dumpdiff/internal/javatest"
 )
 
-// jdk25 is the bin folder of a JDK 25 (JDK25_HOME, else the Temurin 25
-// installed beside Java 17); the test is skipped without one.
+// jdk25 is the bin folder of a JDK 25 (javatest.JDK25Bin) whose jcmd the
+// capture is to find on PATH; the test is skipped without either.
 func jdk25(t *testing.T) string {
 	t.Helper()
-	home := os.Getenv("JDK25_HOME")
-	if home == "" {
-		home = "/usr/lib/jvm/temurin-25-jdk-amd64"
-	}
-	bin := filepath.Join(home, "bin")
-	if _, err := os.Stat(filepath.Join(bin, "java")); err != nil {
-		t.Skipf("no JDK 25 at %s (set JDK25_HOME): the virtual-thread capture is tested on a real JDK 25 only", home)
-	}
+	bin := javatest.JDK25Bin(t)
 	if _, err := exec.LookPath("jcmd"); err != nil {
 		t.Skip("jcmd not on PATH")
 	}
@@ -39,39 +33,7 @@ const virtualJava = "../testdata/gen/java-live/Virtual.java"
 // startJava25 compiles and starts Virtual on JDK 25 and returns its pid.
 func startJava25(t *testing.T, bin string, args ...string) int {
 	t.Helper()
-	dir := t.TempDir()
-	src, err := filepath.Abs(virtualJava)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out, err := exec.Command(filepath.Join(bin, "javac"), "-d", dir, src).CombinedOutput(); err != nil {
-		t.Fatalf("javac: %v\n%s", err, out)
-	}
-	cmd := exec.Command(filepath.Join(bin, "java"), append([]string{"-Xmx128m", "-XX:TieredStopAtLevel=1", "-cp", dir, "Virtual"}, args...)...)
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		stdin.Close()
-		cmd.Process.Kill()
-		cmd.Wait()
-	})
-	done := make(chan string, 1)
-	go func() {
-		line, _ := bufio.NewReader(stdout).ReadString('\n')
-		done <- line
-	}()
-	select {
-	case line := <-done:
-		if strings.TrimSpace(line) != "ready" {
-			t.Fatalf("java Virtual: %q", line)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("java Virtual: not ready within 30 s")
-	}
-	return cmd.Process.Pid
+	return javatest.InBin(bin).Start(t, virtualJava, []string{"-Xmx128m", "-XX:TieredStopAtLevel=1"}, args...)
 }
 
 // jsonThreads counts a JSON dump's threads per container.

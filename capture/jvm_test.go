@@ -1,7 +1,6 @@
 package capture
 
 import (
-	"bufio"
 	"context"
 	"os"
 	"os/exec"
@@ -12,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/dumpdiff/dumpdiff/internal/javatest"
 )
 
 // holdJava is a small program with a thread parked on a lock held by
@@ -73,43 +74,7 @@ func startJVM(t *testing.T) int { return startJava(t, "Hold", holdJava) }
 // startJava compiles and starts class (source src) like startJVM.
 func startJava(t *testing.T, class, src string) int {
 	t.Helper()
-	javac, err := exec.LookPath("javac")
-	if err != nil {
-		t.Skip("javac not on PATH: the JVM target is tested against a real JVM only")
-	}
-	java, err := exec.LookPath("java")
-	if err != nil {
-		t.Skip("java not on PATH")
-	}
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, class+".java"), []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if out, err := exec.Command(javac, "-d", dir, filepath.Join(dir, class+".java")).CombinedOutput(); err != nil {
-		t.Fatalf("javac: %v\n%s", err, out)
-	}
-	cmd := exec.Command(java, "-Xmx64m", "-XX:TieredStopAtLevel=1", "-cp", dir, class)
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		stdin.Close()
-		cmd.Process.Kill()
-		cmd.Wait()
-	})
-	line, err := bufio.NewReader(stdout).ReadString('\n')
-	if err != nil || strings.TrimSpace(line) != "ready" {
-		t.Fatalf("java %s: %q, %v", class, line, err)
-	}
-	return cmd.Process.Pid
+	return javatest.OnPath(t).StartSource(t, class, src, []string{"-Xmx64m", "-XX:TieredStopAtLevel=1"})
 }
 
 func TestJVMTarget(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dumpdiff/dumpdiff/analyze"
+	"github.com/dumpdiff/dumpdiff/internal/benchinput"
 	"github.com/dumpdiff/dumpdiff/parse"
 )
 
@@ -51,7 +52,7 @@ func BenchmarkRender(b *testing.B) {
 // shared corpus is not on this machine.
 func largeResult(b *testing.B) *analyze.Result {
 	b.Helper()
-	path := filepath.Join("..", "..", "shared", "corpus", "go", "dumpdiff-gen__go1.26.8__lookup-goroutine-debug2-20000-goroutines.txt")
+	path := filepath.Join("..", "..", benchinput.Corpus20k)
 	if _, err := os.Stat(path); err != nil {
 		b.Skipf("real dump not available: %v", err)
 	}
@@ -59,22 +60,6 @@ func largeResult(b *testing.B) *analyze.Result {
 	if err != nil || len(dumps) != 1 {
 		b.Fatalf("parsing %s: %d dumps, %v", path, len(dumps), err)
 	}
-	src := dumps[0]
-	var in []analyze.Input
-	for k, label := range []string{"before", "during", "after"} {
-		d := *src
-		d.Threads = nil
-		for rep := int64(0); rep < 5; rep++ {
-			for i, t := range src.Threads {
-				if (k == 1 && i%7 == 0) || (k == 2 && i%5 == 0) {
-					continue
-				}
-				c := *t
-				c.ID = t.ID + rep*10_000_000
-				d.Threads = append(d.Threads, &c)
-			}
-		}
-		in = append(in, analyze.Input{Label: label, Dump: &d})
-	}
+	in := benchinput.ThreeMoments(dumps[0])
 	return analyze.Analyze(in, analyze.Options{})
 }

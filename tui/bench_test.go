@@ -8,39 +8,22 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dumpdiff/dumpdiff/analyze"
+	"github.com/dumpdiff/dumpdiff/internal/benchinput"
 	"github.com/dumpdiff/dumpdiff/parse"
 )
 
-// largeResult is three 100,000-goroutine moments made from a real
-// 20,000-goroutine debug=2 dump written by Go 1.26.8, each goroutine
-// replicated five times under new ids (frames stay shared, as the parser
-// interns them). The second moment lacks every 7th goroutine and the third
-// every 5th, so that identity across moments has something to find.
+// largeResult is the analysis of three 100,000-goroutine moments made
+// from a real 20,000-goroutine debug=2 dump (benchinput.ThreeMoments, the
+// input report's BenchmarkRender renders too).
 func largeResult(b *testing.B) *analyze.Result {
 	b.Helper()
 	large.once.Do(func() {
-		dumps, err := parse.ParseFile(filepath.Join(corpus, "go/dumpdiff-gen__go1.26.8__lookup-goroutine-debug2-20000-goroutines.txt"))
+		dumps, err := parse.ParseFile(filepath.Join("..", "..", benchinput.Corpus20k))
 		if err != nil {
 			large.err = err
 			return
 		}
-		src := dumps[0]
-		var in []analyze.Input
-		for k, label := range []string{"before", "during", "after"} {
-			d := *src
-			d.Threads = nil
-			for rep := int64(0); rep < 5; rep++ {
-				for i, t := range src.Threads {
-					if (k == 1 && i%7 == 0) || (k == 2 && i%5 == 0) {
-						continue
-					}
-					c := *t
-					c.ID = t.ID + rep*10_000_000
-					d.Threads = append(d.Threads, &c)
-				}
-			}
-			in = append(in, analyze.Input{Label: label, Dump: &d})
-		}
+		in := benchinput.ThreeMoments(dumps[0])
 		large.r = analyze.Analyze(in, analyze.Options{})
 	})
 	if large.err != nil {

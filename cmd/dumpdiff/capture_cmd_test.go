@@ -21,6 +21,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dumpdiff/dumpdiff/internal/javatest"
+
 	"github.com/dumpdiff/dumpdiff/capture"
 	"github.com/dumpdiff/dumpdiff/report"
 )
@@ -319,48 +321,12 @@ func TestCapturePartialExitStatus(t *testing.T) {
 }
 
 // startVirtual25 compiles testdata/gen/java-live/Virtual.java on a JDK 25
-// (JDK25_HOME, else the Temurin 25 beside Java 17; skipped without one),
-// starts it with args and returns its pid once every task is parked.
+// (javatest.JDK25Bin; skipped without one), starts it with args and
+// returns its pid once every task is parked.
 func startVirtual25(t *testing.T, args ...string) string {
 	t.Helper()
-	home := os.Getenv("JDK25_HOME")
-	if home == "" {
-		home = "/usr/lib/jvm/temurin-25-jdk-amd64"
-	}
-	bin := filepath.Join(home, "bin")
-	if _, err := os.Stat(filepath.Join(bin, "java")); err != nil {
-		t.Skipf("no JDK 25 at %s (set JDK25_HOME)", home)
-	}
-	dir := t.TempDir()
-	src, _ := filepath.Abs("../../testdata/gen/java-live/Virtual.java")
-	if out, err := exec.Command(filepath.Join(bin, "javac"), "-d", dir, src).CombinedOutput(); err != nil {
-		t.Fatalf("javac: %v\n%s", err, out)
-	}
-	java := exec.Command(filepath.Join(bin, "java"), append([]string{"-Xmx128m", "-XX:TieredStopAtLevel=1", "-cp", dir, "Virtual"}, args...)...)
-	stdin, _ := java.StdinPipe()
-	stdout, _ := java.StdoutPipe()
-	if err := java.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		stdin.Close()
-		java.Process.Kill()
-		java.Wait()
-	})
-	ready := make(chan string, 1)
-	go func() {
-		line, _ := bufio.NewReader(stdout).ReadString('\n')
-		ready <- line
-	}()
-	select {
-	case line := <-ready:
-		if strings.TrimSpace(line) != "ready" {
-			t.Fatalf("java Virtual: %q", line)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("java Virtual: not ready within 30 s")
-	}
-	return strconv.Itoa(java.Process.Pid)
+	jdk := javatest.InBin(javatest.JDK25Bin(t))
+	return strconv.Itoa(jdk.Start(t, "../../testdata/gen/java-live/Virtual.java", []string{"-Xmx128m", "-XX:TieredStopAtLevel=1"}, args...))
 }
 
 // A JDK 25 service running its tasks on virtual threads, captured by the

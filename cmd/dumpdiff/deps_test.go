@@ -23,19 +23,24 @@ func TestDependencyPolicy(t *testing.T) {
 		"tui":            {"analyze", "parse", "report", "internal/words"},
 		"handler":        {},
 		"internal/words": {},
+		// Test helpers: no package may import them outside its tests.
+		"internal/javatest":   {},
+		"internal/benchinput": {"analyze", "parse"},
 	}
 	// Third-party imports per package: the profile format for parse, the
 	// charm libraries for the TUI only; report measures terminal cells with
 	// x/ansi but styles nothing with lipgloss (its colours are ANSI
 	// sequences of its own); the rest is standard library.
 	thirdParty := map[string][]string{
-		"parse":          {"github.com/google/pprof/"},
-		"capture":        {},
-		"analyze":        {},
-		"report":         {"github.com/charmbracelet/x/ansi"},
-		"handler":        {},
-		"internal/words": {},
-		"tui":            {"charm.land/", "github.com/charmbracelet/", "github.com/lucasb-eyer/go-colorful", "github.com/mattn/go-runewidth", "github.com/rivo/uniseg", "github.com/clipperhouse/"},
+		"parse":               {"github.com/google/pprof/"},
+		"capture":             {},
+		"analyze":             {},
+		"report":              {"github.com/charmbracelet/x/ansi"},
+		"handler":             {},
+		"internal/words":      {},
+		"internal/javatest":   {},
+		"internal/benchinput": {},
+		"tui":                 {"charm.land/", "github.com/charmbracelet/", "github.com/lucasb-eyer/go-colorful", "github.com/mattn/go-runewidth", "github.com/rivo/uniseg", "github.com/clipperhouse/"},
 	}
 	for pkg, ok := range allowed {
 		out, err := exec.Command("go", "list", "-f", `{{join .Imports "\n"}}`, mod+pkg).Output()
