@@ -78,10 +78,7 @@ func notables(r *Result, cls *classes) []Notable {
 		if si.sig == nil || internalThread(r.Runtime, t) || told[[2]string{si.pool, si.sig.ID}] {
 			continue
 		}
-		n := Notable{Moment: m, Thread: threadLabel(r.Runtime, t), Pool: si.pool, State: si.sig.ID, Culprit: si.culprit}
-		if toldThread[n.Thread] {
-			continue
-		}
+		n := Notable{Moment: m, Pool: si.pool, State: si.sig.ID, Culprit: si.culprit}
 		waits := si.sig.Category == Waiting && !si.sig.Rest
 		switch {
 		case si.sig.ID == "monitor-blocked":
@@ -96,6 +93,10 @@ func notables(r *Result, cls *classes) []Notable {
 		case si.sig.ID == "future-wait" && !working:
 			n.Why, n.Rank = "waiting on a future while no thread of the process works", 4
 		default:
+			continue
+		}
+		// Labelled only once notable: the label is a string made per thread.
+		if n.Thread = threadLabel(r.Runtime, t); toldThread[n.Thread] {
 			continue
 		}
 		k := lineKey{n.Pool, n.State, n.Culprit, n.Why}

@@ -560,25 +560,35 @@ func anchorGlob(a, fn string) bool {
 	if !strings.HasPrefix(fn, a[:w]) {
 		return false
 	}
-	rest, fn := a[w+1:], fn[w:]
-	if rest == "" {
-		return true
-	}
-	for k := 0; k <= len(fn); k++ {
-		if anchorGlob(rest, fn[k:]) {
-			return true
+	// Each literal run between wildcards is found at its leftmost place
+	// after the one before (which is enough when '*' is the only
+	// wildcard), and the last must end fn: one scan of fn per run, for
+	// this runs on every frame of every distinct stack.
+	fn, a = fn[w:], a[w+1:]
+	for {
+		w = wildcard(a)
+		if w < 0 {
+			return strings.HasSuffix(fn, a)
 		}
+		i := strings.Index(fn, a[:w])
+		if i < 0 {
+			return false
+		}
+		fn, a = fn[i+w:], a[w+1:]
 	}
-	return false
 }
 
 // wildcard is the index of a's first '*' that is a wildcard (not a Go
 // pointer receiver's, right after '('); -1 when none is.
 func wildcard(a string) int {
-	for i := 0; i < len(a); i++ {
-		if a[i] == '*' && (i == 0 || a[i-1] != '(') {
+	for off := 0; ; {
+		i := strings.IndexByte(a[off:], '*')
+		if i < 0 {
+			return -1
+		}
+		if i += off; i == 0 || a[i-1] != '(' {
 			return i
 		}
+		off = i + 1
 	}
-	return -1
 }
