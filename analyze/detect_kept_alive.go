@@ -7,18 +7,6 @@ import (
 	"github.com/dumpdiff/dumpdiff/parse"
 )
 
-// serving reports whether a state is a thread's that serves: a process
-// with one (an acceptor, a selector, a server connection waiting for its
-// client) is alive by design once main has returned (Spring Boot's main
-// returns and Tomcat keeps the JVM up), not kept alive by accident.
-func serving(state string) bool {
-	switch state {
-	case "accept", "selector-wait", "http-server-idle", "connection-idle":
-		return true
-	}
-	return false
-}
-
 var keptAliveDetector = &Detector{
 	Name:  KindKeptAlive,
 	Kinds: []string{KindKeptAlive},
@@ -95,7 +83,7 @@ func keptAliveAt(p *Pass, m int, d *parse.Dump) ([]HolderGroup, []*parse.Thread,
 	n := 0
 	for _, t := range d.Threads {
 		si := p.info(m, t)
-		if si.sig != nil && serving(si.sig.ID) {
+		if si.sig != nil && si.sig.Serves {
 			return nil, nil, 0
 		}
 		if t.Java().Daemon || jvmInternal(t) {

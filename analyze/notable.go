@@ -50,7 +50,7 @@ func notables(r *Result, cls *classes) []Notable {
 		si := cls.info(m, t, &key)
 		infos[i] = si
 		poolSize[si.pool] += max(t.Weight, 1)
-		if si.sig != nil && si.sig.ID != "future-wait" && (si.sig.Category == Running || si.sig.Category == Waiting && !si.sig.Rest) {
+		if si.sig != nil && si.sig.Resource != "task-result" && (si.sig.Category == Running || si.sig.Category == Waiting && !si.sig.Rest) {
 			working = true
 		}
 	}
@@ -81,7 +81,7 @@ func notables(r *Result, cls *classes) []Notable {
 		n := Notable{Moment: m, Pool: si.pool, State: si.sig.ID, Culprit: si.culprit}
 		waits := si.sig.Category == Waiting && !si.sig.Rest
 		switch {
-		case si.sig.ID == "monitor-blocked":
+		case si.sig.Resource == "monitor":
 			n.Why, n.Rank = "blocked on a monitor", 1
 		case waits && isMain(r.Runtime, t, si):
 			n.Why, n.Rank = "main is waiting, not in a pool's loop", 2
@@ -90,7 +90,7 @@ func notables(r *Result, cls *classes) []Notable {
 			// IDE's control socket); waiting on a lock, a future or a
 			// latch with no pool to take over is not.
 			n.Why, n.Rank = "the only thread of its pool is waiting", 3
-		case si.sig.ID == "future-wait" && !working:
+		case si.sig.Resource == "task-result" && !working:
 			n.Why, n.Rank = "waiting on a future while no thread of the process works", 4
 		default:
 			continue

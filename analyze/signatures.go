@@ -65,6 +65,12 @@ type Signature struct {
 	// anywhere in the stack: the caller that gives a generic wait its
 	// meaning (commons-pool2 under a Redis client).
 	Within []string
+	// Serves: a thread in this state serves others (an acceptor, a
+	// selector, a server connection waiting for its client): a process
+	// with one is up by design once main has returned (Spring Boot's main
+	// returns and Tomcat keeps the JVM up), not kept alive by accident
+	// (the kept-alive detector).
+	Serves bool
 }
 
 // taskFrames are where an executor's worker runs a task it was given: a
@@ -142,7 +148,7 @@ var signatures = []Signature{
 	{ID: "class-init-wait", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "class-init", States: []string{"RUNNABLE"},
 		Details: []string{"in Object.wait()"}, Anchors: []string{"*"}, Unless: []string{"java.lang.Object.wait", "java.lang.Object.wait0"},
 		Explain: "waiting for another thread to finish initializing a class (a slow static initializer)"},
-	{ID: "http-server-idle", Runtime: parse.RuntimeJVM, Category: Idle, Depth: 12,
+	{ID: "http-server-idle", Serves: true, Runtime: parse.RuntimeJVM, Category: Idle, Depth: 12,
 		Anchors: []string{"org.apache.coyote.ajp.AjpProcessor.readMessage", "org.apache.coyote.http11.InternalInputBuffer.parseRequestLine",
 			"org.apache.coyote.http11.Http11InputBuffer.parseRequestLine", "org.apache.coyote.http11.InternalNioInputBuffer.parseRequestLine"},
 		Explain: "server connection thread waiting for the next request on a kept-alive connection: idle"},
@@ -150,13 +156,13 @@ var signatures = []Signature{
 	// connection in TCPTransport.handleMessages; a call being served runs
 	// under Transport.serviceCall instead (testdata/libs/jvm-idle-libs: a
 	// JMX client connected over RMI; corpus tda__hotspot-1.6.0_03-server__rmi-threads).
-	{ID: "connection-idle", Runtime: parse.RuntimeJVM, Category: Idle, Depth: 14,
+	{ID: "connection-idle", Serves: true, Runtime: parse.RuntimeJVM, Category: Idle, Depth: 14,
 		Anchors: []string{"sun.rmi.transport.tcp.TCPTransport.handleMessages"},
 		Unless:  []string{"sun.rmi.transport.Transport.serviceCall", "sun.rmi.server.UnicastServerRef.dispatch"},
 		Explain: "an RMI or JMX server connection waiting for its client's next call or notification: idle"},
 	// A JMX client's notification fetch is a long poll the server holds
 	// until a notification comes (the same corpus file).
-	{ID: "connection-idle", Runtime: parse.RuntimeJVM, Category: Idle, Depth: 4,
+	{ID: "connection-idle", Serves: true, Runtime: parse.RuntimeJVM, Category: Idle, Depth: 4,
 		Anchors: []string{"com.sun.jmx.remote.internal.ArrayNotificationBuffer.fetchNotifications"},
 		Explain: "an RMI or JMX server connection waiting for its client's next call or notification: idle"},
 	{ID: "socket-read", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "peer-reply", Depth: 6,
@@ -201,7 +207,7 @@ var signatures = []Signature{
 		Anchors: []string{"org.quartz.simpl.SimpleThreadPool$WorkerThread.run", "org.quartz.core.QuartzSchedulerThread.run"},
 		Unless:  []string{"org.quartz.core.JobRunShell.run"},
 		Explain: "idle in a thread pool, waiting for a task: the normal rest state"},
-	{ID: "selector-wait", Runtime: parse.RuntimeJVM, Category: Idle, Depth: 4,
+	{ID: "selector-wait", Serves: true, Runtime: parse.RuntimeJVM, Category: Idle, Depth: 4,
 		Anchors: []string{"sun.nio.ch.EPoll.wait", "sun.nio.ch.EPollArrayWrapper.epollWait", "sun.nio.ch.KQueue.poll",
 			"sun.nio.ch.KQueueArrayWrapper.kevent0", "sun.nio.ch.WindowsSelectorImpl$SubSelector.poll0",
 			// Netty under any relocated package too (gRPC's
@@ -213,7 +219,7 @@ var signatures = []Signature{
 			"sun.nio.ch.WEPoll.wait", "sun.nio.ch.Iocp.getQueuedCompletionStatus",
 			"sun.nio.ch.Poller.subPollerLoop", "sun.nio.ch.Poller.pollerLoop", "sun.nio.ch.Poller.pollLoop"},
 		Explain: "event loop waiting in the selector (Tomcat Poller, Netty): idle"},
-	{ID: "accept", Runtime: parse.RuntimeJVM, Category: Idle, Depth: 4,
+	{ID: "accept", Serves: true, Runtime: parse.RuntimeJVM, Category: Idle, Depth: 4,
 		Anchors: []string{"sun.nio.ch.Net.accept", "sun.nio.ch.ServerSocketChannelImpl.accept0", "java.net.PlainSocketImpl.socketAccept",
 			"sun.nio.ch.NioSocketImpl.accept", "java.net.ServerSocket.implAccept"},
 		Explain: "waiting for a new connection (acceptor): idle"},
@@ -324,7 +330,7 @@ var signatures = []Signature{
 	{ID: "http-conn-idle", Runtime: parse.RuntimeGo, Category: Idle, Depth: 30, States: []string{"IO wait", "runnable"},
 		Anchors: []string{"net/http.(*conn).serve"}, Unless: []string{"net/http.serverHandler.ServeHTTP"},
 		Explain: "net/http connection waiting for traffic (a client's idle connection, a server's kept-alive one): idle"},
-	{ID: "accept", Runtime: parse.RuntimeGo, Category: Idle, Depth: 10,
+	{ID: "accept", Serves: true, Runtime: parse.RuntimeGo, Category: Idle, Depth: 10,
 		Anchors: []string{"net.(*netFD).accept", "net.(*TCPListener).accept", "net.(*UnixListener).accept"},
 		Explain: "waiting for a new connection: idle listener"},
 	{ID: "socket-read", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "peer-reply", RestUnlessVia: true, Depth: 8, States: []string{"IO wait"},
