@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -108,16 +109,29 @@ func (r *runner) get(ctx context.Context, rawURL, accept string, sniff sniffFunc
 	cctx, cancel := context.WithTimeout(ctx, r.plan.Timeout)
 	defer cancel()
 	var ans answer
-	var wrote, dial time.Time
+	// The trace's callbacks run on the transport's goroutines, and may
+	// still run after Do has returned an error (a request cut by its
+	// timeout): what they measure is read under tmu.
+	var (
+		tmu           sync.Mutex
+		wrote, dial   time.Time
+		wait, connect time.Duration
+	)
+	locked := func(f func()) { tmu.Lock(); defer tmu.Unlock(); f() }
 	cctx = httptrace.WithClientTrace(cctx, &httptrace.ClientTrace{
-		ConnectStart:         func(string, string) { dial = time.Now() },
-		ConnectDone:          func(string, string, error) { ans.connect = time.Since(dial) },
-		WroteRequest:         func(httptrace.WroteRequestInfo) { wrote = time.Now() },
-		GotFirstResponseByte: func() { ans.wait = time.Since(wrote) },
+		ConnectStart:         func(string, string) { locked(func() { dial = time.Now() }) },
+		ConnectDone:          func(string, string, error) { locked(func() { connect = time.Since(dial) }) },
+		WroteRequest:         func(httptrace.WroteRequestInfo) { locked(func() { wrote = time.Now() }) },
+		GotFirstResponseByte: func() { locked(func() { wait = time.Since(wrote) }) },
 	})
+	timed := func() answer {
+		a := ans
+		locked(func() { a.wait, a.connect = wait, connect })
+		return a
+	}
 	req, err := http.NewRequestWithContext(cctx, http.MethodGet, rawURL, nil)
 	if err != nil {
-		return nil, ans, fmt.Errorf("bad URL %s", showURL(rawURL))
+		return nil, timed(), fmt.Errorf("bad URL %s", showURL(rawURL))
 	}
 	if accept != "" {
 		req.Header.Set("Accept", accept)
@@ -133,7 +147,7 @@ func (r *runner) get(ctx context.Context, rawURL, accept string, sniff sniffFunc
 	shown := showURL(rawURL)
 	resp, err := r.client.Do(req)
 	if err != nil {
-		return nil, ans, r.transportError(ctx, cctx, err, shown)
+		return nil, timed(), r.transportError(ctx, cctx, err, shown)
 	}
 	defer resp.Body.Close()
 	ans.header = resp.Header
@@ -141,11 +155,11 @@ func (r *runner) get(ctx context.Context, rawURL, accept string, sniff sniffFunc
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, errorBodyBytes+1))
 		cut := len(body) > errorBodyBytes
 		line := r.serverLine(body[:min(len(body), errorBodyBytes)], cut)
-		return nil, ans, &httpStatusError{URL: shown, Status: r.secrets.clean(resp.Status, maxServerText), Code: resp.StatusCode,
+		return nil, timed(), &httpStatusError{URL: shown, Status: r.secrets.clean(resp.Status, maxServerText), Code: resp.StatusCode,
 			Hint: statusHint(resp.StatusCode, line)}
 	}
 	if resp.ContentLength > r.plan.MaxBytes {
-		return nil, ans, fmt.Errorf("GET %s: body of %d bytes %w of %d bytes", shown, resp.ContentLength, errTooLarge, r.plan.MaxBytes)
+		return nil, timed(), fmt.Errorf("GET %s: body of %d bytes %w of %d bytes", shown, resp.ContentLength, errTooLarge, r.plan.MaxBytes)
 	}
 	head := make([]byte, min(headBytes, r.plan.MaxBytes+1))
 	n, err := io.ReadFull(resp.Body, head)
@@ -153,16 +167,16 @@ func (r *runner) get(ctx context.Context, rawURL, accept string, sniff sniffFunc
 	switch {
 	case err == io.EOF || err == io.ErrUnexpectedEOF: // a body shorter than head: all of it
 	case err != nil:
-		return nil, ans, r.transportError(ctx, cctx, err, shown)
+		return nil, timed(), r.transportError(ctx, cctx, err, shown)
 	}
 	if sniff != nil {
 		if err := sniff(head); err != nil {
-			return nil, ans, fmt.Errorf("GET %s: %w (%w)", shown, err, errNotDump)
+			return nil, timed(), fmt.Errorf("GET %s: %w (%w)", shown, err, errNotDump)
 		}
 	}
 	af, err := createAtomic(r.plan.OutDir, r.plan.MaxBytes)
 	if err != nil {
-		return nil, ans, err
+		return nil, timed(), err
 	}
 	_, err = af.Write(head)
 	if err == nil {
@@ -171,14 +185,14 @@ func (r *runner) get(ctx context.Context, rawURL, accept string, sniff sniffFunc
 	if err != nil {
 		af.discard()
 		if af.over {
-			return nil, ans, fmt.Errorf("GET %s: response %w of %d bytes (stopped writing at the cap)", shown, errTooLarge, r.plan.MaxBytes)
+			return nil, timed(), fmt.Errorf("GET %s: response %w of %d bytes (stopped writing at the cap)", shown, errTooLarge, r.plan.MaxBytes)
 		}
 		if errors.Is(err, io.ErrUnexpectedEOF) {
-			return nil, ans, fmt.Errorf("GET %s: body truncated after %d bytes (connection closed early)", shown, af.n)
+			return nil, timed(), withReason(ReasonNotADump, fmt.Errorf("GET %s: body truncated after %d bytes (connection closed early)", shown, af.n))
 		}
-		return nil, ans, r.transportError(ctx, cctx, err, shown)
+		return nil, timed(), r.transportError(ctx, cctx, err, shown)
 	}
-	return af, ans, nil
+	return af, timed(), nil
 }
 
 // transportError turns a client error into one line without the request's
@@ -188,15 +202,15 @@ func (r *runner) transportError(ctx, cctx context.Context, err error, shown stri
 	case ctx.Err() != nil:
 		return context.Cause(ctx)
 	case cctx.Err() != nil:
-		return fmt.Errorf("GET %s: no complete answer within %v (per-request timeout)", shown, r.plan.Timeout)
+		return withReason(ReasonTimeout, fmt.Errorf("GET %s: no complete answer within %v (per-request timeout)", shown, r.plan.Timeout))
 	case errors.Is(err, syscall.ECONNREFUSED):
-		return fmt.Errorf("GET %s: connection refused (is the process running and serving pprof on that port?)", shown)
+		return withReason(ReasonRefused, fmt.Errorf("GET %s: connection refused (is the process running and serving pprof on that port?)", shown))
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {
 		err = ue.Err
 	}
-	return fmt.Errorf("GET %s: %v", shown, err)
+	return fmt.Errorf("GET %s: %w", shown, err) // %w: a disk error while copying stays one (reasonOf)
 }
 
 // notServed reports whether err is a 404: an optional endpoint (the
