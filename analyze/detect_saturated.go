@@ -85,22 +85,21 @@ func runSaturated(p *Pass) []Finding {
 				fixed = false
 			}
 		}
-		best, bestTop := -1, (*Group)(nil)
-		var bestIdle, bestWaiting int
-		for m := 0; m < n; m++ {
+		// at tells whether the pool is saturated at moment m: at its
+		// maximum, nothing idle, nearly all waiting, most in one state
+		// (top).
+		at := func(m int) (top *Group, idle, waiting int, ok bool) {
 			total := pl.Counts[m]
 			if total < SaturatedMin {
-				continue
+				return nil, 0, 0, false
 			}
 			// Several moments tell what the maximum is: a known limit reached,
 			// or the same size throughout. A pool that grew and has no known
 			// limit (Thread-* per task) has no maximum to be at. One dump
 			// alone shows a pool at its size now, whatever its maximum.
 			if n >= 2 && !(limit > 0 && total >= limit || limit == 0 && fixed) {
-				continue
+				return nil, 0, 0, false
 			}
-			idle, waiting := 0, 0
-			var top *Group
 			for _, g := range pl.States {
 				switch g.Category {
 				case Idle:
@@ -114,9 +113,15 @@ func runSaturated(p *Pass) []Finding {
 			}
 			if idle > 0 || float64(waiting) < SaturatedWaiting*float64(total) || top == nil ||
 				float64(top.Counts[m]) < SaturatedOneState*float64(total) {
-				continue
+				return nil, 0, 0, false
 			}
-			if best < 0 || top.Counts[m] > bestTop.Counts[best] {
+			return top, idle, waiting, true
+		}
+		best, bestTop := -1, (*Group)(nil)
+		var bestIdle, bestWaiting int
+		for m := 0; m < n; m++ {
+			top, idle, waiting, ok := at(m)
+			if ok && (best < 0 || top.Counts[m] > bestTop.Counts[best]) {
 				best, bestTop, bestIdle, bestWaiting = m, top, idle, waiting
 			}
 		}
@@ -130,6 +135,12 @@ func runSaturated(p *Pass) []Finding {
 		f.Since = best
 		f.FromStart = best == 0
 		f.Idle, f.Waiting = bestIdle, bestWaiting
+		// Saturated once, not at the last moment: the pool has room again
+		// (a rolling verdict must see a saturation end, as it sees a rise
+		// recover). A saturation that is over is worth a look, not a page.
+		if _, _, _, still := at(n - 1); n >= 2 && !still {
+			f.Recovered, f.Severity = true, Warning
+		}
 		f.Evidence = []Evidence{{Moment: best, Count: bestTop.Counts[best], Threads: bestTop.Samples[best]}}
 		switch {
 		case limit > 0:

@@ -267,7 +267,7 @@ func conclude(r *Result, fs []Finding) []Finding {
 
 // recovered tells whether what f is about is gone at the last moment: a
 // recovered rise, a pool-exhausted finding of warning severity (its
-// waiters came back under PoolWaitMin), a deadlock, contention or blocked
+// waiters came back under PoolWaitMin), a saturated pool with room again, a deadlock, contention or blocked
 // event loop no longer seen. One moment cannot tell: false.
 func recovered(r *Result, f *Finding) bool {
 	n := len(r.Moments)
@@ -279,6 +279,8 @@ func recovered(r *Result, f *Finding) bool {
 		return true
 	case isPoolExhausted(f.Kind):
 		return f.Severity != Critical
+	case f.Kind == KindSaturated:
+		return f.Recovered // runSaturated's word: not saturated at the last moment
 	case f.Kind == KindDeadlock || f.Kind == KindContention || f.Kind == KindEventLoopBlocked:
 		return f.Counts[n-1] == 0
 	}

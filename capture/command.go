@@ -69,7 +69,7 @@ func runToFile(ctx context.Context, dir string, maxBytes int64, timeout time.Dur
 	case ctx.Err() != nil:
 		err = context.Cause(ctx)
 	case cctx.Err() != nil:
-		err = fmt.Errorf("timed out after %v", timeout)
+		err = withReason(ReasonTimeout, fmt.Errorf("timed out after %v", timeout))
 	case errors.Is(err, exec.ErrNotFound):
 		// keep: callers test for it
 	case err != nil:
@@ -80,6 +80,7 @@ func runToFile(ctx context.Context, dir string, maxBytes int64, timeout time.Dur
 		if msg != "" {
 			err = fmt.Errorf("%v: %s", err, msg)
 		}
+		err = withReason(ReasonTool, err)
 	}
 	if err != nil {
 		af.discard()

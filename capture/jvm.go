@@ -52,7 +52,7 @@ func (r *runner) jvmDump(ctx context.Context, i int) (fetched, error) {
 	side := r.jvm[i]
 	res := fetched{kind: FileJVM, ext: ".txt"}
 	if err := checkJVMProcess(pid); err != nil {
-		return res, err
+		return res, withReason(ReasonGone, err)
 	}
 	if side.version == 0 {
 		side.version = r.javaVersion(ctx, pid)

@@ -230,6 +230,10 @@ type File struct {
 	Note string `json:"note,omitempty"`
 	// Cost is what taking the file cost the target, where known.
 	Cost *Cost `json:"cost,omitempty"`
+	// Reason classifies Error in a word (ReasonRefused, ReasonTimeout,
+	// ...: reason.go); empty when the file was written, and in manifests
+	// written before it existed.
+	Reason string `json:"reason,omitempty"`
 }
 
 // Cost is what one file cost the process being dumped.
@@ -333,6 +337,54 @@ func (m *Manifest) Beside(target, moment string) []File {
 		}
 	}
 	return out
+}
+
+// MomentFiles picks the file counted as a target's dump at a moment and
+// the files joined to it; why is a note for the report when the pick is
+// not the primary itself. primary is nil when nothing usable was kept.
+func (m *Manifest) MomentFiles(target, moment string) (primary *File, beside []File, why string) {
+	var failed *File
+	for i, f := range m.Files {
+		if f.Target != target || f.Moment != moment || !f.Primary {
+			continue
+		}
+		if f.OK() {
+			primary = &m.Files[i]
+		} else if failed == nil {
+			failed = &m.Files[i]
+		}
+	}
+	all := m.Beside(target, moment)
+	if primary != nil && !primary.Partial {
+		return primary, all, ""
+	}
+	// A complete encoding beside the cut or failed dump, proto first.
+	var complete *File
+	for _, want := range []FileKind{FileGoroutineProto, FileGoroutineDebug1} {
+		for i := range all {
+			if all[i].Kind == want && complete == nil {
+				complete = &all[i]
+			}
+		}
+	}
+	switch {
+	case complete == nil:
+		return primary, all, "" // a partial dump and nothing else: its own warning says it is cut
+	case primary != nil:
+		why = fmt.Sprintf("%s %s; counts from %s (complete)", primary.Path, primary.Warning, complete.Path)
+	case failed != nil && !failed.Interrupted:
+		why = fmt.Sprintf("the full dump failed (%s); counts from %s", failed.Error, complete.Path)
+	case failed != nil:
+		why = fmt.Sprintf("the full dump was interrupted; counts from %s", complete.Path)
+	default:
+		return nil, nil, ""
+	}
+	for _, f := range all {
+		if f.Path != complete.Path {
+			beside = append(beside, f)
+		}
+	}
+	return complete, beside, why
 }
 
 // ReadManifest reads dir/manifest.json.

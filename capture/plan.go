@@ -91,6 +91,17 @@ const (
 	scheduleLoad  = "load"
 )
 
+// Normalized is the plan as Run would run it: defaults filled in and
+// every target with its final name (unique, safe in a file name), or a
+// *PlanError listing every problem. It does no I/O.
+func (p Plan) Normalized() (Plan, error) {
+	q, err := p.normalize()
+	if err != nil {
+		return q, p.secrets().scrubErr(err)
+	}
+	return q, nil
+}
+
 // normalize validates p and returns a copy with defaults and target names
 // filled in, or a *PlanError listing every problem. It does no I/O.
 func (p Plan) normalize() (Plan, error) {

@@ -305,7 +305,13 @@ func (r *runner) update(fn func(*Manifest)) {
 func (r *runner) moment(ctx context.Context, label string, planned time.Time) {
 	started := time.Now()
 	r.update(func(m *Manifest) {
-		m.Moments = append(m.Moments, Moment{Label: label, Index: len(m.Moments), Planned: planned, Started: started, Run: r.run})
+		// Index counts on from the last moment: a Recorder forgets its
+		// oldest moments, and an index is never given twice.
+		index := 0
+		if n := len(m.Moments); n > 0 {
+			index = m.Moments[n-1].Index + 1
+		}
+		m.Moments = append(m.Moments, Moment{Label: label, Index: index, Planned: planned, Started: started, Run: r.run})
 	})
 	r.emit(Event{Kind: EventMoment, Time: started, Moment: label, Late: started.Sub(planned)})
 	var wg sync.WaitGroup
@@ -378,7 +384,7 @@ func (r *runner) target(ctx context.Context, i int, label string) {
 			kind, err := detectCommandOutput(af.head, af.lastBytes(), af.n, af.f.Name())
 			if err != nil {
 				af.discard()
-				return fetched{kind: kind}, err
+				return fetched{kind: kind}, withReason(ReasonNotADump, err)
 			}
 			return fetched{af: af, kind: kind, ext: extension(kind)}, nil
 		})
@@ -417,6 +423,7 @@ func (r *runner) file(ctx context.Context, t Target, label string, j fileJob, fe
 	if err != nil {
 		f.Primary = j.primary || j.primaryOnFail
 		f.Partial, f.Warning, f.Goroutines = false, "", 0
+		f.Reason = reasonOf(ctx, err)
 		if ctx.Err() != nil {
 			r.mu.Lock()
 			r.discarded++

@@ -96,8 +96,11 @@ type goBuilder struct {
 	statuses [32]goStatus
 
 	threadSlab  []Thread
+	slabSize    int // the last slab's length
 	creatorSlab []Creator
 	frameSlab   []*Frame
+	creatorSize int // the last creator slab's length
+	frameSize   int // the last frame slab's length
 }
 
 // goLoc is a "path:line" as printed and the frame first seen there.
@@ -263,7 +266,8 @@ func (b *goBuilder) setCreator() {
 	if c == nil || *c != b.pend {
 		if c = b.creators[b.pend]; c == nil {
 			if len(b.creatorSlab) == 0 {
-				b.creatorSlab = make([]Creator, 256)
+				b.creatorSize = min(max(2*b.creatorSize, 8), 256) // as threadSlab
+				b.creatorSlab = make([]Creator, b.creatorSize)
 			}
 			c = &b.creatorSlab[0]
 			b.creatorSlab = b.creatorSlab[1:]
@@ -313,7 +317,8 @@ func (b *goBuilder) stack(fs []*Frame) []*Frame {
 	}
 	n := len(fs)
 	if len(b.frameSlab) < n {
-		b.frameSlab = make([]*Frame, max(1<<12, n))
+		b.frameSize = min(max(2*b.frameSize, 64), 1<<12) // as threadSlab
+		b.frameSlab = make([]*Frame, max(b.frameSize, n))
 	}
 	s := b.frameSlab[:n:n]
 	b.frameSlab = b.frameSlab[n:]
@@ -347,7 +352,11 @@ func (b *goBuilder) headerID(line []byte, lineNo int, id int64, idOK bool) {
 	b.endThread()
 	b.restart()
 	if len(b.threadSlab) == 0 {
-		b.threadSlab = make([]Thread, 256)
+		// Slabs grow from 8 to 256 threads: a big dump allocates a
+		// slab per 256 goroutines, and a small one (a watch ring holds
+		// hundreds of them) does not carry 256 empty threads.
+		b.slabSize = min(max(2*b.slabSize, 8), 256)
+		b.threadSlab = make([]Thread, b.slabSize)
 	}
 	t := &b.threadSlab[0]
 	if !idOK || !b.sameStatus(line, id, t) && !b.parseHeader(line, id, t) {

@@ -19,9 +19,6 @@ import (
 
 func newCaptureCmd() *cobra.Command {
 	var (
-		pids        []string
-		execs       []string
-		actuators   []string
 		out         string
 		appendTo    bool
 		every       time.Duration
@@ -29,12 +26,8 @@ func newCaptureCmd() *cobra.Command {
 		load        string
 		duringEvery time.Duration
 		after       time.Duration
-		timeout     time.Duration
-		maxMiB      int64
-		maxPause    time.Duration
-		locks       bool
-		headers     []string
 		doAnalyze   bool
+		src         sourceFlags
 		af          analysisFlags
 		rf          reportFlags
 	)
@@ -53,36 +46,11 @@ func newCaptureCmd() *cobra.Command {
 			if err := rf.check(); err != nil {
 				return err
 			}
-			plan := capture.Plan{OutDir: out, Append: appendTo, Timeout: timeout, MaxBytes: maxMiB << 20,
-				Load: load, MaxPause: maxPause, Locks: locks}
-			if !cmd.Flags().Changed("max-pause") {
-				plan.MaxPause = 0 // the package default
-			} else if maxPause == 0 {
-				plan.MaxPause = -1 // --max-pause 0: no budget
+			plan, err := src.plan(cmd, args)
+			if err != nil {
+				return err
 			}
-			for _, u := range args {
-				if capture.IsActuatorURL(u) {
-					plan.Targets = append(plan.Targets, capture.ActuatorTarget("", u))
-				} else {
-					plan.Targets = append(plan.Targets, capture.PprofTarget("", u))
-				}
-			}
-			for _, u := range actuators {
-				plan.Targets = append(plan.Targets, capture.ActuatorTarget("", u))
-			}
-			for _, p := range pids {
-				pid, err := strconv.Atoi(strings.TrimSpace(p))
-				if err != nil || pid <= 0 {
-					return fmt.Errorf("--pid %q: want a process id (a whole number above 0)", p)
-				}
-				plan.Targets = append(plan.Targets, capture.JVMTarget("", pid))
-			}
-			for _, c := range execs {
-				plan.Targets = append(plan.Targets, capture.ExecTarget("", c))
-			}
-			if len(plan.Targets) == 0 {
-				return fmt.Errorf("nothing to capture: give a pprof or Actuator URL, --actuator, --pid or --exec")
-			}
+			plan.OutDir, plan.Append, plan.Load = out, appendTo, load
 			warn := func(flag, why string) {
 				if cmd.Flags().Changed(flag) {
 					fmt.Fprintf(cmd.ErrOrStderr(), "dumpdiff: --%s is ignored %s\n", flag, why)
@@ -100,16 +68,6 @@ func newCaptureCmd() *cobra.Command {
 			if !doAnalyze {
 				for _, f := range []string{"format", "fail-on", "color"} {
 					warn(f, "without --analyze")
-				}
-			}
-			if len(headers) > 0 {
-				plan.Headers = http.Header{}
-				for _, h := range headers {
-					k, v, ok := strings.Cut(h, ":")
-					if !ok {
-						return fmt.Errorf("--header %q: want 'Name: value'", strings.SplitN(h, ":", 2)[0])
-					}
-					plan.Headers.Add(strings.TrimSpace(k), strings.TrimSpace(v))
 				}
 			}
 			m, err := capture.Run(cmd.Context(), plan, capture.NewProgress(cmd.ErrOrStderr()))
@@ -163,9 +121,6 @@ func newCaptureCmd() *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringSliceVar(&pids, "pid", nil, "a local JVM to dump with jcmd Thread.print (jstack as fallback); repeatable")
-	f.StringArrayVar(&execs, "exec", nil, "a shell command that prints a dump (e.g. through kubectl exec); repeatable")
-	f.StringArrayVar(&actuators, "actuator", nil, "a Spring Boot Actuator thread dump endpoint, fetched as JSON (a URL ending in /actuator/threaddump is one too); repeatable")
 	f.StringVar(&out, "out", "", "folder for the dumps and manifest.json: new or empty, or a capture to continue with --append")
 	f.BoolVar(&appendTo, "append", false, "continue the capture already in --out: its moments are kept and these added after them")
 	f.DurationVar(&every, "every", 15*time.Second, "interval between moments on a fixed schedule")
@@ -173,15 +128,95 @@ func newCaptureCmd() *cobra.Command {
 	f.StringVar(&load, "load", "", "a load command: dump before it, every --during-every while it runs, and --after it exits; its output is shown (load| ...) and kept in the manifest")
 	f.DurationVar(&duringEvery, "during-every", 10*time.Second, "interval between dumps while --load runs")
 	f.DurationVar(&after, "after", capture.DefaultAfter, "delay after the load exits before the last dump")
-	f.DurationVar(&timeout, "timeout", capture.DefaultTimeout, "per request or command")
-	f.Int64Var(&maxMiB, "max-size", capture.DefaultMaxBytes>>20, "size cap per response, in MiB")
-	f.DurationVar(&maxPause, "max-pause", capture.DefaultMaxPause, "longest stop of the world one full Go dump may cost the target (estimated from its goroutine count); above it debug=0 and debug=1 are taken instead; 0: no budget")
-	f.BoolVar(&locks, "locks", false, "JVM: always print lock ownership (Thread.print -l: a heap walk inside the safepoint); without it -l is taken only when threads park on a lock whose owner only -l shows")
-	f.StringArrayVar(&headers, "header", nil, "an HTTP header sent to pprof and Actuator endpoints ('Authorization: Bearer ...'); never recorded, never sent off the target (redirects elsewhere are refused)")
+	src.register(cmd)
 	f.BoolVar(&doAnalyze, "analyze", false, "print the report when the capture ends (also when interrupted)")
 	af.register(cmd)
 	rf.register(cmd)
 	return cmd
+}
+
+// sourceFlags are the flags that say what to dump and how, shared by
+// capture and watch.
+type sourceFlags struct {
+	pids, execs, actuators, headers []string
+	timeout, maxPause               time.Duration
+	maxMiB                          int64
+	locks                           bool
+}
+
+func (s *sourceFlags) register(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.StringSliceVar(&s.pids, "pid", nil, "a local JVM to dump with jcmd Thread.print (jstack as fallback); repeatable")
+	f.StringArrayVar(&s.execs, "exec", nil, "a shell command that prints a dump (e.g. through kubectl exec); repeatable")
+	f.StringArrayVar(&s.actuators, "actuator", nil, "a Spring Boot Actuator thread dump endpoint, fetched as JSON (a URL ending in /actuator/threaddump is one too); repeatable")
+	f.DurationVar(&s.timeout, "timeout", capture.DefaultTimeout, "per request or command")
+	f.Int64Var(&s.maxMiB, "max-size", capture.DefaultMaxBytes>>20, "size cap per response, in MiB")
+	f.DurationVar(&s.maxPause, "max-pause", capture.DefaultMaxPause, "longest stop of the world one full Go dump may cost the target (estimated from its goroutine count); above it debug=0 and debug=1 are taken instead; 0: no budget")
+	f.BoolVar(&s.locks, "locks", false, "JVM: always print lock ownership (Thread.print -l: a heap walk inside the safepoint); without it -l is taken only when threads park on a lock whose owner only -l shows")
+	f.StringArrayVar(&s.headers, "header", nil, "an HTTP header sent to pprof and Actuator endpoints ('Authorization: Bearer ...'); never recorded, never sent off the target (redirects elsewhere are refused)")
+}
+
+// plan is a capture plan with the targets and the settings of the flags.
+func (s *sourceFlags) plan(cmd *cobra.Command, args []string) (capture.Plan, error) {
+	p := capture.Plan{Timeout: s.timeout, MaxBytes: s.maxMiB << 20, MaxPause: s.maxPause, Locks: s.locks}
+	if !cmd.Flags().Changed("max-pause") {
+		p.MaxPause = 0 // the package default
+	} else if s.maxPause == 0 {
+		p.MaxPause = -1 // --max-pause 0: no budget
+	}
+	var err error
+	if p.Targets, err = targetsOf(args, s.actuators, s.pids, s.execs); err != nil {
+		return p, err
+	}
+	p.Headers, err = headersOf(s.headers)
+	return p, err
+}
+
+// targetsOf are the targets of capture's and watch's arguments and
+// flags, in that order: URLs (an Actuator URL by its path), --actuator,
+// --pid, --exec.
+func targetsOf(args, actuators, pids, execs []string) ([]capture.Target, error) {
+	var ts []capture.Target
+	for _, u := range args {
+		if capture.IsActuatorURL(u) {
+			ts = append(ts, capture.ActuatorTarget("", u))
+		} else {
+			ts = append(ts, capture.PprofTarget("", u))
+		}
+	}
+	for _, u := range actuators {
+		ts = append(ts, capture.ActuatorTarget("", u))
+	}
+	for _, p := range pids {
+		pid, err := strconv.Atoi(strings.TrimSpace(p))
+		if err != nil || pid <= 0 {
+			return nil, fmt.Errorf("--pid %q: want a process id (a whole number above 0)", p)
+		}
+		ts = append(ts, capture.JVMTarget("", pid))
+	}
+	for _, c := range execs {
+		ts = append(ts, capture.ExecTarget("", c))
+	}
+	if len(ts) == 0 {
+		return nil, fmt.Errorf("nothing to capture: give a pprof or Actuator URL, --actuator, --pid or --exec")
+	}
+	return ts, nil
+}
+
+// headersOf reads --header values ("Name: value"); nil for none.
+func headersOf(headers []string) (http.Header, error) {
+	if len(headers) == 0 {
+		return nil, nil
+	}
+	h := http.Header{}
+	for _, v := range headers {
+		k, val, ok := strings.Cut(v, ":")
+		if !ok {
+			return nil, fmt.Errorf("--header %q: want 'Name: value'", strings.SplitN(v, ":", 2)[0])
+		}
+		h.Add(strings.TrimSpace(k), strings.TrimSpace(val))
+	}
+	return h, nil
 }
 
 // reportFlags are the main job's report flags, for capture --analyze.

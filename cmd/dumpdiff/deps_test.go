@@ -26,6 +26,7 @@ func TestDependencyPolicy(t *testing.T) {
 		// Test helpers: no package may import them outside its tests.
 		"internal/javatest":   {},
 		"internal/benchinput": {"analyze", "parse"},
+		"internal/captured":   {"analyze", "capture", "parse"},
 	}
 	// Third-party imports per package: the profile format for parse, the
 	// charm libraries for the TUI only; report measures terminal cells with
@@ -40,6 +41,7 @@ func TestDependencyPolicy(t *testing.T) {
 		"internal/words":      {},
 		"internal/javatest":   {},
 		"internal/benchinput": {},
+		"internal/captured":   {},
 		"tui":                 {"charm.land/", "github.com/charmbracelet/", "github.com/lucasb-eyer/go-colorful", "github.com/mattn/go-runewidth", "github.com/rivo/uniseg", "github.com/clipperhouse/"},
 	}
 	for pkg, ok := range allowed {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/dumpdiff/dumpdiff/analyze"
+	"github.com/dumpdiff/dumpdiff/internal/captured"
 	"github.com/dumpdiff/dumpdiff/internal/words"
 	"github.com/dumpdiff/dumpdiff/parse"
 )
@@ -184,12 +185,9 @@ func subfolderHint(args []string) string {
 // warning; nothing already read is lost. Other errors pass through.
 func keepPartial(dumps []*parse.Dump, err error) func(warn *loadNotes) ([]*parse.Dump, error) {
 	return func(warn *loadNotes) ([]*parse.Dump, error) {
-		if err != nil && len(dumps) > 0 && errors.Is(err, io.ErrUnexpectedEOF) {
-			warn.add("warning: %v; analyzing the %d dump(s) read before the cut", err, len(dumps))
-			// The last dump is incomplete: say so where the report shows it.
-			last := dumps[len(dumps)-1]
-			last.Skipped = append(last.Skipped, parse.Skipped{Reason: "input cut here: " + err.Error()})
-			return dumps, nil
+		dumps, note, err := captured.KeepPartial(dumps, err)
+		if note != "" {
+			warn.add("%s", note)
 		}
 		return dumps, err
 	}

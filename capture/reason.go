@@ -1,0 +1,63 @@
+package capture
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"syscall"
+)
+
+// Why a file failed, in a few words a metric or an alert can group by
+// (File.Reason). The set is closed: every failure is one of these.
+const (
+	ReasonRefused     = "refused"     // nothing listens: the process is down or not serving there
+	ReasonTimeout     = "timeout"     // no complete answer within Plan.Timeout
+	ReasonHTTPStatus  = "http-status" // an answer other than 200 (401, 404, 500...)
+	ReasonNotADump    = "not-a-dump"  // an answer that is no dump (a login page, a truncated body)
+	ReasonTooLarge    = "too-large"   // past Plan.MaxBytes
+	ReasonRedirect    = "redirect"    // a redirect off the target, refused
+	ReasonGone        = "gone"        // the pid has exited or is not a JVM
+	ReasonTool        = "tool"        // jcmd, jstack or a command failed
+	ReasonDisk        = "disk"        // the out folder could not be written (full, read-only, removed)
+	ReasonInterrupted = "interrupted" // the run was stopped while the file was in flight
+	ReasonOther       = "other"       // none of the above (a network error, a bad URL)
+)
+
+// reasoned carries a Reason for an error whose text says it in words.
+type reasoned struct {
+	error
+	reason string
+}
+
+func (e *reasoned) Unwrap() error { return e.error }
+
+func withReason(reason string, err error) error { return &reasoned{err, reason} }
+
+// reasonOf classifies a failure, most specific first.
+func reasonOf(ctx context.Context, err error) string {
+	var re *reasoned
+	var se *httpStatusError
+	var pe *fs.PathError
+	var le *os.LinkError
+	switch {
+	case ctx.Err() != nil:
+		return ReasonInterrupted
+	case errors.As(err, &re):
+		return re.reason
+	case errors.Is(err, errOffTarget):
+		return ReasonRedirect
+	case errors.Is(err, errTooLarge):
+		return ReasonTooLarge
+	case errors.As(err, &se):
+		return ReasonHTTPStatus
+	case errors.Is(err, errNotDump):
+		return ReasonNotADump
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return ReasonRefused
+	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT), errors.Is(err, syscall.EROFS),
+		errors.Is(err, fs.ErrPermission), errors.As(err, &pe), errors.As(err, &le):
+		return ReasonDisk
+	}
+	return ReasonOther
+}

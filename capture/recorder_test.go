@@ -1,0 +1,206 @@
+package capture
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestRecorderRing takes moments from a real pprof server one at a time,
+// forgets the oldest, stops, and resumes on the same folder: the ring's
+// files are exactly what its manifest lists, indexes are never given
+// twice, and a file the recorder did not write is never touched.
+func TestRecorderRing(t *testing.T) {
+	srv := newPprofServer(t, nil)
+	dir := filepath.Join(t.TempDir(), "api")
+	plan := Plan{Targets: []Target{PprofTarget("api", srv.URL)}, OutDir: dir, Every: time.Second}
+	rec, err := NewRecorder(plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, l := range []string{"m1", "m2", "m3"} {
+		files, err := rec.Take(ctx, l, time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(files) == 0 || !slices.ContainsFunc(files, func(f File) bool { return f.Primary && f.OK() }) {
+			t.Fatalf("moment %s: no primary dump among %+v", l, files)
+		}
+	}
+	if _, err := rec.Take(ctx, "m2", time.Now()); err == nil || !strings.Contains(err.Error(), "already") {
+		t.Errorf("a label taken twice: %v", err)
+	}
+	// Someone else's file in the ring's folder.
+	foreign := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(foreign, []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	freed, err := rec.Forget("m1")
+	if err != nil || freed <= 0 {
+		t.Fatalf("Forget m1: freed %d, %v", freed, err)
+	}
+	if _, err := rec.Forget("m1"); err == nil {
+		t.Error("forgetting a moment twice is no error")
+	}
+	if err := rec.Close(nil); err != nil {
+		t.Fatal(err)
+	}
+	m := rec.Manifest()
+	if got := labels(m); !slices.Equal(got, []string{"m2", "m3"}) {
+		t.Errorf("labels after Forget: %v", got)
+	}
+	if m.Schedule.Kind != scheduleWatch {
+		t.Errorf("schedule kind %q", m.Schedule.Kind)
+	}
+	os.Remove(foreign)
+	checkOutDir(t, dir, m) // no file of m1 left, every listed file there
+	os.WriteFile(foreign, []byte("mine"), 0o644)
+
+	// A restart resumes the ring: earlier moments kept, indexes go on.
+	rec2, err := NewRecorder(plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rec2.Take(ctx, "m4", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	m = rec2.Manifest()
+	if got := labels(m); !slices.Equal(got, []string{"m2", "m3", "m4"}) {
+		t.Errorf("labels after resume: %v", got)
+	}
+	var idx []int
+	for _, mo := range m.Moments {
+		idx = append(idx, mo.Index)
+	}
+	if !slices.Equal(idx, []int{1, 2, 3}) {
+		t.Errorf("indexes %v, want 1 2 3 (m1 was 0)", idx)
+	}
+	if len(m.PreviousRuns) != 1 || m.Moments[2].Run != 1 {
+		t.Errorf("the restart is not recorded as a run: %d previous runs, run %d", len(m.PreviousRuns), m.Moments[2].Run)
+	}
+	if b, err := os.ReadFile(foreign); err != nil || string(b) != "mine" {
+		t.Errorf("a file the recorder did not write: %q, %v", b, err)
+	}
+}
+
+// TestRecorderRefusesOthers: a plain capture, or a folder of other files,
+// is never taken for a ring (a ring deletes its oldest files).
+func TestRecorderRefusesOthers(t *testing.T) {
+	srv := newPprofServer(t, nil)
+	dir := t.TempDir()
+	if _, _, err := run(t, context.Background(), Plan{Targets: []Target{PprofTarget("api", srv.URL)}, OutDir: dir, Count: 1}, nil); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(filepath.Join(dir, ManifestName))
+	_, err := NewRecorder(Plan{Targets: []Target{PprofTarget("api", srv.URL)}, OutDir: dir, Every: time.Second})
+	var oe *OutDirError
+	if !errors.As(err, &oe) || !strings.Contains(err.Error(), "not by watch") {
+		t.Fatalf("a plain capture: %v", err)
+	}
+	after, _ := os.ReadFile(filepath.Join(dir, ManifestName))
+	if string(before) != string(after) {
+		t.Error("the refused capture's manifest was rewritten")
+	}
+	other := t.TempDir()
+	os.WriteFile(filepath.Join(other, "x.txt"), []byte("x"), 0o644)
+	if _, err := NewRecorder(Plan{Targets: []Target{PprofTarget("api", srv.URL)}, OutDir: other, Every: time.Second}); !errors.As(err, &oe) {
+		t.Fatalf("a folder of other files: %v", err)
+	}
+}
+
+// TestRecorderFolderGone: the ring's folder removed under a running
+// recorder is an error of that Take, with reason disk, not a crash; when
+// the folder is back, the next Take records again.
+func TestRecorderFolderGone(t *testing.T) {
+	srv := newPprofServer(t, nil)
+	dir := filepath.Join(t.TempDir(), "ring")
+	rec, err := NewRecorder(Plan{Targets: []Target{PprofTarget("api", srv.URL)}, OutDir: dir, Every: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	files, err := rec.Take(context.Background(), "m1", time.Now())
+	if err == nil {
+		t.Fatal("no error for a folder that is gone")
+	}
+	for _, f := range files {
+		if f.OK() || f.Reason != ReasonDisk {
+			t.Errorf("file in a folder that is gone: %+v", f)
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rec.Take(context.Background(), "m2", time.Now()); err != nil {
+		t.Fatalf("after the folder is back: %v", err)
+	}
+	onDisk, err := ReadManifest(dir)
+	if err != nil || !slices.Contains(labels(onDisk), "m2") {
+		t.Fatalf("manifest after the folder is back: %v %v", onDisk, err)
+	}
+}
+
+// TestFailureReasons classifies real failures: a port nobody listens on,
+// a 404, a page that is no dump, a timeout, a pid that has exited.
+func TestFailureReasons(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := "http://" + l.Addr().String()
+	l.Close()
+	notFound := newHandlerServer(t, func(w http.ResponseWriter, r *http.Request) { http.NotFound(w, r) })
+	html := newHandlerServer(t, func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("<html>login</html>")) })
+	slow := newHandlerServer(t, func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-time.After(5 * time.Second):
+		}
+	})
+	cases := []struct {
+		target Target
+		want   string
+	}{
+		{PprofTarget("refused", closed), ReasonRefused},
+		{PprofTarget("notfound", notFound.URL), ReasonHTTPStatus},
+		{PprofTarget("html", html.URL), ReasonNotADump},
+		{PprofTarget("slow", slow.URL), ReasonTimeout},
+		{JVMTarget("gone", exitedPID(t)), ReasonGone},
+		{ExecTarget("cmd", "echo hello"), ReasonNotADump},
+		{ExecTarget("fails", "exit 3"), ReasonTool},
+	}
+	for _, c := range cases {
+		t.Run(c.target.Name, func(t *testing.T) {
+			m, _, _ := run(t, context.Background(), Plan{Targets: []Target{c.target}, OutDir: t.TempDir(), Count: 1, Timeout: 300 * time.Millisecond}, nil)
+			var got []string
+			for _, f := range m.Files {
+				if f.Error != "" {
+					got = append(got, f.Reason)
+				}
+			}
+			if len(got) == 0 || got[0] != c.want {
+				t.Errorf("reasons %v, want %s first; files %+v", got, c.want, m.Files)
+			}
+		})
+	}
+}
+
+// exitedPID is the pid of a process that has exited.
+func exitedPID(t *testing.T) int {
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Skip("cannot run true:", err)
+	}
+	return cmd.Process.Pid
+}
