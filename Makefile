@@ -11,7 +11,7 @@ build:
 # The packages that run goroutines of their own (capture's schedules and
 # processes, the TUI's program, the commands wiring them) also run under the
 # race detector.
-RACE_PKGS := ./capture ./tui ./cmd/...
+RACE_PKGS := ./capture ./tui ./watch ./cmd/...
 
 test: lint
 	$(GO) test -count=1 $(PKGS)

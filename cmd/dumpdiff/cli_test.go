@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -135,6 +136,36 @@ func TestCaptureFlagErrors(t *testing.T) {
 		code, _, errs := runArgs(t, tt.args...)
 		if code == 0 || !strings.Contains(errs, tt.want) {
 			t.Errorf("%v: exit %d, stderr %q, want %q", tt.args, code, errs, tt.want)
+		}
+	}
+}
+
+// TestWatchFlagErrors: watch refuses bad flags before it captures or
+// creates anything.
+func TestWatchFlagErrors(t *testing.T) {
+	dir := t.TempDir()
+	file := dir + "/file"
+	os.WriteFile(file, nil, 0o644)
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"watch", "--pid", "1"}, "--out DIR is required"},
+		{[]string{"watch", "--out", dir + "/a"}, "nothing to capture"},
+		{[]string{"watch", "--pid", "1", "--out", dir + "/b", "--alert", "page"}, `unknown --alert "page": want critical or warning`},
+		{[]string{"watch", "--pid", "1", "--out", dir + "/c", "--max-bytes", "lots"}, `--max-bytes "lots": want a size`},
+		{[]string{"watch", "--pid", "1", "--out", dir + "/d", "--every", "1ms"}, "--every must be at least 10ms"},
+		{[]string{"watch", "--pid", "1", "--out", file + "/e"}, "not a directory"},
+		{[]string{"watch", "--pid", "1", "--out", dir + "/f", "--listen", "127.0.0.1:99999"}, "--listen 127.0.0.1:99999"},
+	} {
+		code, _, errs := runArgs(t, tt.args...)
+		if code == 0 || !strings.Contains(errs, tt.want) {
+			t.Errorf("%v: exit %d, stderr %q, want %q", tt.args, code, errs, tt.want)
+		}
+	}
+	for _, sub := range []string{"a", "b", "c", "d", "f"} {
+		if _, err := os.Stat(dir + "/" + sub); err == nil {
+			t.Errorf("a refused watch created %s", sub)
 		}
 	}
 }

@@ -27,6 +27,9 @@ func TestDependencyPolicy(t *testing.T) {
 		"internal/javatest":   {},
 		"internal/benchinput": {"analyze", "parse"},
 		"internal/captured":   {"analyze", "capture", "parse"},
+		"internal/promtest":   {},
+		"internal/watchtest":  {"internal/javatest"},
+		"watch":               {"analyze", "capture", "parse", "report", "internal/captured"},
 	}
 	// Third-party imports per package: the profile format for parse, the
 	// charm libraries for the TUI only; report measures terminal cells with
@@ -42,6 +45,9 @@ func TestDependencyPolicy(t *testing.T) {
 		"internal/javatest":   {},
 		"internal/benchinput": {},
 		"internal/captured":   {},
+		"internal/promtest":   {},
+		"internal/watchtest":  {},
+		"watch":               {"github.com/prometheus/client_golang/"},
 		"tui":                 {"charm.land/", "github.com/charmbracelet/", "github.com/lucasb-eyer/go-colorful", "github.com/mattn/go-runewidth", "github.com/rivo/uniseg", "github.com/clipperhouse/"},
 	}
 	for pkg, ok := range allowed {

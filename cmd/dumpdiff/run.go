@@ -50,7 +50,7 @@ func newRootCmd() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newParseCmd(), newTUICmd(), newCaptureCmd(), newVersionCmd())
+	root.AddCommand(newParseCmd(), newTUICmd(), newCaptureCmd(), newWatchCmd(), newVersionCmd())
 	root.Version = versionText()
 	root.SetVersionTemplate("{{.Version}}\n")
 	addAnalysis(root)

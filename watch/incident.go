@@ -1,0 +1,338 @@
+package watch
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dumpdiff/dumpdiff/analyze"
+	"github.com/dumpdiff/dumpdiff/capture"
+	"github.com/dumpdiff/dumpdiff/report"
+)
+
+// incidentsDir is the folder of the bundles under Config.Dir (never a
+// ring's name).
+const incidentsDir = "incidents"
+
+// incident is one open bundle: DIR/incidents/<time>-<target>/.
+type incident struct {
+	dir      string
+	findings []string // story keys of the findings it is about, in the order they opened
+	moments  []ringMoment
+	after    int // moments added since it opened
+	man      capture.Manifest
+	opened   time.Time
+	src      string // the ring's folder the files are linked from
+}
+
+// incidents acts on the verdict of the moment just taken: an alert
+// finding that was not open at the last analysis opens an incident (or
+// joins the one open); an open incident takes the moment, and closes
+// when none of its findings is open any more, or after IncidentMax
+// moments.
+func (tw *target) incidents(r *analyze.Result, label string) {
+	w := tw.w
+	open := map[string]*analyze.Finding{}
+	var newly []*analyze.Finding
+	for i := range r.Findings {
+		f := &r.Findings[i]
+		if f.Severity < w.cfg.Alert || f.Recovered {
+			continue
+		}
+		k := storyKey(f)
+		if open[k] != nil {
+			continue
+		}
+		open[k] = f
+		if !tw.open[k] {
+			newly = append(newly, f)
+		}
+	}
+	tw.open = map[string]bool{}
+	for id := range open {
+		tw.open[id] = true
+	}
+	inc := tw.incident
+	if inc == nil {
+		if len(newly) > 0 {
+			tw.openIncident(r, newly)
+		}
+		return
+	}
+	if rm, ok := tw.ring.last(); ok && rm.label == label {
+		if err := inc.add(rm); err != nil {
+			w.logf("%s: incident %s: moment %s not kept: %v", tw.name, inc.dir, label, err)
+		} else {
+			w.logf("%s: incident moment %s (%d of at most %d) in %s", tw.name, label, inc.after, w.cfg.IncidentMax, inc.dir)
+		}
+	}
+	for _, f := range newly {
+		inc.findings = append(inc.findings, storyKey(f))
+		w.logf("%s: incident %s: also %s", tw.name, inc.dir, oneLine(r, f))
+	}
+	still := slices.ContainsFunc(inc.findings, func(id string) bool { return open[id] != nil })
+	switch {
+	case !still:
+		tw.closeIncident(fmt.Sprintf("recovered after %d moments", inc.after))
+	case inc.after >= w.cfg.IncidentMax:
+		tw.closeIncident(fmt.Sprintf("still open after %d moments (--incident-max)", inc.after))
+	}
+}
+
+// openIncident makes the bundle from the ring's moments.
+func (tw *target) openIncident(r *analyze.Result, opened []*analyze.Finding) {
+	w := tw.w
+	now := w.cfg.now()
+	base := filepath.Join(w.cfg.Dir, incidentsDir, now.UTC().Format("20060102T150405Z")+"-"+tw.name)
+	if err := os.MkdirAll(filepath.Dir(base), 0o755); err != nil {
+		w.logf("%s: incident not recorded: %v", tw.name, err)
+		return
+	}
+	dir := base
+	for n := 2; ; n++ {
+		err := os.Mkdir(dir, 0o755)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, fs.ErrExist) || n > 100 {
+			w.logf("%s: incident not recorded: %v", tw.name, err)
+			return
+		}
+		dir = base + "-" + strconv.Itoa(n) // never another's folder
+	}
+	m := tw.rec.Manifest()
+	inc := &incident{dir: dir, opened: now, man: capture.Manifest{Version: capture.ManifestVersion, Started: now,
+		Schedule: m.Schedule, Targets: m.Targets, MaxPause: m.MaxPause, Moments: []capture.Moment{}, Files: []capture.File{}}}
+	for _, f := range opened {
+		inc.findings = append(inc.findings, storyKey(f))
+	}
+	for _, rm := range tw.ring.snapshot() {
+		if err := inc.link(rm, m, tw.rec.Dir()); err != nil {
+			w.logf("%s: incident %s: moment %s not kept: %v", tw.name, dir, rm.label, err)
+		}
+	}
+	inc.after = 0
+	if err := inc.write(r, false); err != nil {
+		w.logf("%s: incident %s: %v", tw.name, dir, err)
+	}
+	tw.incident = inc
+	w.metrics.incidentOpened(tw.name)
+	w.logf("%s: incident opened: %s; %d moments before it in %s", tw.name, oneLine(r, opened[0]), len(inc.moments), dir)
+	w.onIncident(dir, "open")
+}
+
+// add takes a moment after the open.
+func (inc *incident) add(rm ringMoment) error {
+	inc.after++
+	err := inc.link(rm, nil, "")
+	if werr := capture.WriteManifest(inc.dir, &inc.man); werr != nil {
+		err = errors.Join(err, werr)
+	}
+	return err
+}
+
+// link puts a ring moment's files into the bundle (hard links: the ring
+// may forget the moment, the bundle keeps it) and records them. m and dir
+// are the ring's manifest and folder; nil and "" use the files' own
+// record and the folder they were linked from before.
+func (inc *incident) link(rm ringMoment, m *capture.Manifest, ringDir string) error {
+	if ringDir == "" && len(inc.moments) > 0 {
+		ringDir = inc.ringDir()
+	}
+	var errs []error
+	for _, f := range rm.files {
+		if f.Path != "" {
+			if err := linkOrCopy(filepath.Join(ringDir, f.Path), filepath.Join(inc.dir, f.Path)); err != nil {
+				errs = append(errs, err)
+				f.Path, f.Size, f.Error, f.Reason = "", 0, "not kept in the incident: "+err.Error(), capture.ReasonDisk
+			}
+		}
+		inc.man.Files = append(inc.man.Files, f)
+	}
+	mo := capture.Moment{Label: rm.label, Index: len(inc.man.Moments)}
+	if len(rm.files) > 0 {
+		mo.Planned, mo.Started = rm.files[0].Started, rm.files[0].Started
+	}
+	if m != nil {
+		for _, x := range m.Moments {
+			if x.Label == rm.label {
+				mo.Planned, mo.Started = x.Planned, x.Started
+			}
+		}
+	}
+	inc.man.Moments = append(inc.man.Moments, mo)
+	inc.moments = append(inc.moments, rm)
+	inc.src = ringDir
+	return errors.Join(errs...)
+}
+
+func (inc *incident) ringDir() string { return inc.src }
+
+// write writes the bundle's manifest and reports (r is its analysis).
+func (inc *incident) write(r *analyze.Result, closed bool) error {
+	if closed {
+		inc.man.Finished = time.Now()
+	}
+	errs := []error{capture.WriteManifest(inc.dir, &inc.man)}
+	for _, f := range []struct {
+		name   string
+		format report.Format
+	}{{"report.md", report.FormatMarkdown}, {"report.html", report.FormatHTML}, {"report.json", report.FormatJSON}} {
+		var b bytes.Buffer
+		if err := report.Generate(&b, r, report.Options{Format: f.format}); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		errs = append(errs, writeReplace(inc.dir, f.name, b.Bytes()))
+	}
+	return errors.Join(errs...)
+}
+
+// closeIncident writes the bundle's last analysis and reports.
+func (tw *target) closeIncident(why string) {
+	inc := tw.incident
+	if inc == nil {
+		return
+	}
+	tw.incident = nil
+	w := tw.w
+	var in []analyze.Input
+	for _, rm := range inc.moments {
+		if rm.ok {
+			in = append(in, rm.input)
+		}
+	}
+	if inc.man.Error == "" && !strings.HasPrefix(why, "recovered") {
+		inc.man.Error = why
+	}
+	if err := inc.write(analyze.Analyze(in, tw.ring.opt), true); err != nil {
+		w.logf("%s: incident %s: %v", tw.name, inc.dir, err)
+	}
+	w.metrics.incidentClosed(tw.name)
+	w.logf("%s: incident closed: %s; %d moments in %s", tw.name, why, len(inc.moments), inc.dir)
+	w.onIncident(inc.dir, "close")
+}
+
+// stop ends the target at watch's stop: an open incident is written as
+// it stands, not closed.
+func (tw *target) stop() {
+	inc := tw.incident // the loops have ended: nothing else reads it
+	if inc == nil {
+		return
+	}
+	var in []analyze.Input
+	for _, rm := range inc.moments {
+		if rm.ok {
+			in = append(in, rm.input)
+		}
+	}
+	inc.man.Error = "watch stopped while the incident was open"
+	if err := inc.write(analyze.Analyze(in, tw.ring.opt), false); err != nil {
+		tw.w.logf("%s: incident %s: %v", tw.name, inc.dir, err)
+	}
+	tw.w.logf("%s: incident left open at stop: %d moments in %s", tw.name, len(inc.moments), inc.dir)
+}
+
+// storyKey is what an incident follows of a finding: its pool and state
+// (and what the state waits on), whatever kind the ring's moments make of
+// it as they slide (a rise is "growing", then "not-recovered" once it
+// stops rising, and the pool it fills "saturated": one story). A finding
+// of no one pool and state (a deadlock, an explosion) is its ID.
+func storyKey(f *analyze.Finding) string {
+	if f.Pool == "" || f.State == "" {
+		return f.ID
+	}
+	return f.Pool + "\x00" + f.State + "\x00" + f.Via
+}
+
+// oneLine is a finding for a log line: severity, kind and pool, then the
+// first clause of the reports' sentence.
+func oneLine(r *analyze.Result, f *analyze.Finding) string {
+	s := strings.ToUpper(f.Severity.String()) + " " + f.Kind
+	if f.Pool != "" {
+		s += " " + f.Pool
+	}
+	if c := report.SummaryClauses(r, f); len(c) > 0 {
+		s += ": " + c[0]
+	}
+	return s
+}
+
+// onIncident runs Config.OnIncident for a bundle, in the background and
+// bounded by onIncidentTimeout; its output goes to the log, a line each.
+func (w *watcher) onIncident(dir, event string) {
+	if w.cfg.OnIncident == "" {
+		return
+	}
+	w.hooks.Go(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), onIncidentTimeout)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "sh", "-c", w.cfg.OnIncident, "sh", dir)
+		cmd.Env = append(os.Environ(), "DUMPDIFF_INCIDENT="+dir, "DUMPDIFF_INCIDENT_EVENT="+event)
+		out, err := cmd.CombinedOutput()
+		for _, l := range strings.Split(strings.TrimRight(string(out), "\n"), "\n") {
+			if l != "" {
+				w.logf("--on-incident| %s", strconv.Quote(l)[1:len(strconv.Quote(l))-1])
+			}
+		}
+		if err != nil {
+			w.logf("--on-incident %s for %s: %v", event, dir, err)
+		}
+	})
+}
+
+// onIncidentWait waits for the commands still running (each bounded).
+func (w *watcher) onIncidentWait() { w.hooks.Wait() }
+
+// linkOrCopy makes dst the same file as src: a hard link, else a copy.
+// An existing dst is never replaced.
+func linkOrCopy(src, dst string) error {
+	err := os.Link(src, dst)
+	if err == nil || errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		os.Remove(dst)
+		return err
+	}
+	return out.Close()
+}
+
+// writeReplace writes dir/name through a temp file and a rename: a
+// reader never sees half a report.
+func writeReplace(dir, name string, data []byte) error {
+	f, err := os.CreateTemp(dir, "."+name+"-*.tmp")
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	return os.Rename(f.Name(), filepath.Join(dir, name))
+}

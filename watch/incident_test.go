@@ -1,0 +1,183 @@
+package watch
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dumpdiff/dumpdiff/analyze"
+	"github.com/dumpdiff/dumpdiff/capture"
+	"github.com/dumpdiff/dumpdiff/internal/promtest"
+	"github.com/dumpdiff/dumpdiff/internal/watchtest"
+	"github.com/dumpdiff/dumpdiff/report"
+)
+
+// workers is the Go service's worker pool (testdata/watch/goservice: its
+// goroutines are created by this function).
+const workers = "main.(*workerPool).start"
+
+// TestGoIncident watches the real Go service (testdata/watch/goservice)
+// through two incidents, with a real Prometheus scraping watch:
+//
+//   - healthy: moments, no incident, no finding open;
+//   - exhaust (its upstream stops answering, every worker in a socket
+//     read with no deadline): an incident opens, its bundle holds the
+//     healthy moments before it; Prometheus has the critical finding on
+//     the worker pool and its 8 threads in socket-read;
+//   - recover: the incident closes as recovered, the finding is gone from
+//     Prometheus;
+//   - leak, then recover: a second incident (a growing goroutine leak)
+//     opens and closes.
+//
+// The expected verdicts are written in the service's main.go from its
+// code, before dumpdiff ran on it.
+func TestGoIncident(t *testing.T) {
+	svc := watchtest.StartGoService(t)
+	hooks := filepath.Join(t.TempDir(), "hooks")
+	r := start(t, Config{Targets: []capture.Target{capture.PprofTarget("svc", svc.URL())}, Every: 300 * time.Millisecond,
+		Keep: 20, IncidentMax: 40, Alert: analyze.Critical,
+		OnIncident: `echo "$DUMPDIFF_INCIDENT_EVENT $1" >> ` + hooks})
+	prom := promtest.Start(t, strings.TrimPrefix(r.metrics, "http://"))
+	r.waitMoments(t, "svc", 5, 30*time.Second)
+	if strings.Contains(r.log.String(), "incident") {
+		t.Fatalf("an incident while healthy:\n%s", r.log)
+	}
+	if got := prom.Query(t, `dumpdiff_findings{target="svc",severity="critical"}`); len(got) > 0 {
+		t.Fatalf("a critical finding while healthy: %v", got)
+	}
+
+	svc.Phase(t, "exhaust")
+	r.waitLog(t, "svc: incident opened: CRITICAL", 1, 30*time.Second)
+	prom.WaitFor(t, `dumpdiff_findings{target="svc",severity="critical",pool="`+workers+`"}`, 20*time.Second,
+		func(s []promtest.Sample) bool { return len(s) > 0 })
+	prom.WaitFor(t, `dumpdiff_threads{target="svc",pool="`+workers+`",state="socket-read"}`, 20*time.Second,
+		func(s []promtest.Sample) bool { return len(s) == 1 && s[0].Value == 8 })
+	if got := prom.Query(t, `dumpdiff_incident_open{target="svc"}`); len(got) != 1 || got[0].Value != 1 {
+		t.Errorf("dumpdiff_incident_open while open: %v", got)
+	}
+
+	svc.Phase(t, "recover")
+	r.waitLog(t, "svc: incident closed: recovered", 1, 30*time.Second)
+	prom.WaitFor(t, `dumpdiff_findings{target="svc",severity="critical"}`, 20*time.Second,
+		func(s []promtest.Sample) bool { return len(s) == 0 })
+
+	svc.Phase(t, "leak")
+	r.waitLog(t, "svc: incident opened: CRITICAL", 2, 30*time.Second)
+	svc.Phase(t, "recover")
+	r.waitLog(t, "svc: incident closed: recovered", 2, 60*time.Second)
+	prom.WaitFor(t, `dumpdiff_incidents_total{target="svc"}`, 20*time.Second,
+		func(s []promtest.Sample) bool { return len(s) == 1 && s[0].Value == 2 })
+	if err := r.stop(t); err != nil {
+		t.Fatal(err)
+	}
+
+	bundles, _ := filepath.Glob(filepath.Join(r.cfg.Dir, incidentsDir, "*-svc*"))
+	if len(bundles) != 2 {
+		t.Fatalf("bundles %v, want 2; log:\n%s", bundles, r.log)
+	}
+	exhaust := checkBundle(t, bundles[0], 4)
+	if !hasFinding(exhaust, "", workers, "socket-read") {
+		t.Errorf("the exhaust bundle's report names no finding on %s socket-read: %+v", workers, exhaust.Findings)
+	}
+	leak := checkBundle(t, bundles[1], 1)
+	if !hasFinding(leak, "", "main.(*service).handleLookup", "chan-receive") {
+		t.Errorf("the leak bundle's report names no finding on the leaking creator: %+v", leak.Findings)
+	}
+	b, _ := os.ReadFile(hooks)
+	for _, want := range []string{"open " + bundles[0], "close " + bundles[0], "open " + bundles[1], "close " + bundles[1]} {
+		if !strings.Contains(string(b), want+"\n") {
+			t.Errorf("--on-incident did not run for %q; it wrote:\n%s", want, b)
+		}
+	}
+}
+
+// checkBundle reads an incident bundle as dumpdiff reads a capture: its
+// manifest, each file it lists, at least before moments taken before it
+// opened, and its JSON report.
+func checkBundle(t *testing.T, dir string, before int) *report.JSONReport {
+	t.Helper()
+	m, err := capture.ReadManifest(dir)
+	if err != nil {
+		t.Fatalf("bundle %s: %v", dir, err)
+	}
+	for _, f := range m.Files {
+		if f.Path == "" {
+			continue
+		}
+		if st, err := os.Stat(filepath.Join(dir, f.Path)); err != nil || st.Size() != f.Size {
+			t.Errorf("bundle %s: %s: %v", dir, f.Path, err)
+		}
+	}
+	if m.Finished.IsZero() {
+		t.Errorf("bundle %s: closed, but its manifest has no finish time", dir)
+	}
+	opened, err := time.Parse("20060102T150405Z", strings.SplitN(filepath.Base(dir), "-", 2)[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, mo := range m.Moments {
+		if mo.Started.Before(opened) {
+			n++
+		}
+	}
+	if n < before {
+		t.Errorf("bundle %s: %d moments before it opened at %v, want at least %d", dir, n, opened, before)
+	}
+	for _, name := range []string{"report.md", "report.html"} {
+		if st, err := os.Stat(filepath.Join(dir, name)); err != nil || st.Size() == 0 {
+			t.Errorf("bundle %s: %s: %v", dir, name, err)
+		}
+	}
+	f, err := os.Open(filepath.Join(dir, "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rep, err := report.DecodeJSON(f)
+	if err != nil {
+		t.Fatalf("bundle %s: report.json: %v", dir, err)
+	}
+	return rep
+}
+
+// hasFinding: a finding of kind ("" any) on pool in state.
+func hasFinding(r *report.JSONReport, kind, pool, state string) bool {
+	for _, f := range r.Findings {
+		if (kind == "" || f.Kind == kind) && f.Pool == pool && f.State == state {
+			return true
+		}
+	}
+	return false
+}
+
+// TestJVMIncident watches a real Java 17 service (testdata/watch/
+// JavaService.java) by pid: healthy moments, then its 16 req-exec
+// threads all in a socket read from an upstream that never answers (an
+// incident on req-exec-*), then recovered (the incident closes).
+func TestJVMIncident(t *testing.T) {
+	svc := watchtest.StartJavaService(t)
+	r := start(t, Config{Targets: []capture.Target{capture.JVMTarget("jvm", svc.PID())}, Every: 500 * time.Millisecond, Keep: 20})
+	r.waitMoments(t, "jvm", 3, 30*time.Second)
+	if strings.Contains(r.log.String(), "incident") {
+		t.Fatalf("an incident while healthy:\n%s", r.log)
+	}
+	svc.Phase(t, "exhaust")
+	r.waitLog(t, "jvm: incident opened: CRITICAL", 1, 30*time.Second)
+	r.waitMetric(t, `dumpdiff_threads{pool="req-exec-*",state="socket-read",target="jvm"}`, 16, 10*time.Second)
+	svc.Phase(t, "recover")
+	r.waitLog(t, "jvm: incident closed: recovered", 1, 30*time.Second)
+	if err := r.stop(t); err != nil {
+		t.Fatal(err)
+	}
+	bundles, _ := filepath.Glob(filepath.Join(r.cfg.Dir, incidentsDir, "*-jvm*"))
+	if len(bundles) != 1 {
+		t.Fatalf("bundles %v, want 1", bundles)
+	}
+	rep := checkBundle(t, bundles[0], 2)
+	if !hasFinding(rep, "", "req-exec-*", "socket-read") {
+		t.Errorf("the bundle's report names no finding on req-exec-* socket-read: %+v", rep.Findings)
+	}
+}

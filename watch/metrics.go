@@ -1,0 +1,212 @@
+package watch
+
+import (
+	"cmp"
+	"net/http"
+	"slices"
+	"sync"
+
+	"github.com/dumpdiff/dumpdiff/analyze"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// metrics are watch's Prometheus metrics, on their own registry (with the
+// Go and process collectors). The verdict's series (threads, findings,
+// rings) are a collector of their own that reads the last verdict of each
+// target under one lock: a scrape never sees half a verdict.
+type metrics struct {
+	reg *prometheus.Registry
+
+	up              *prometheus.GaugeVec
+	captureSeconds  *prometheus.HistogramVec
+	pause           *prometheus.HistogramVec
+	analysisSeconds *prometheus.HistogramVec
+	errors          *prometheus.CounterVec
+	skipped         *prometheus.CounterVec
+	incidents       *prometheus.CounterVec
+	incidentOpen    *prometheus.GaugeVec
+
+	mu       sync.Mutex
+	threads  map[string][]threadSeries // target → its series
+	findings map[string][]findingSeries
+	rings    map[string][2]float64 // target → moments, bytes
+
+	threadsDesc, findingsDesc, ringMomentsDesc, ringBytesDesc *prometheus.Desc
+}
+
+type threadSeries struct {
+	pool, state string
+	n           int
+}
+
+type findingSeries struct{ kind, pool, severity string }
+
+func newMetrics() *metrics {
+	m := &metrics{
+		reg: prometheus.NewRegistry(),
+		up: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "dumpdiff_target_up",
+			Help: "1 when the target's last moment gave a dump, 0 while it is down (retried with backoff)."}, []string{"target"}),
+		captureSeconds: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "dumpdiff_capture_seconds",
+			Help:    "Time to take one moment of a target (every file of it), when it gave a dump.",
+			Buckets: []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30}}, []string{"target"}),
+		pause: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "dumpdiff_capture_pause_seconds",
+			Help:    "Stop of the world a dump cost the target: measured (package handler, a JVM's safepoint time) where known, else the estimate the pause budget made.",
+			Buckets: []float64{.0001, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1}}, []string{"target"}),
+		analysisSeconds: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "dumpdiff_analysis_seconds",
+			Help:    "Time to read a new moment's analysis of the whole ring (the rolling verdict).",
+			Buckets: []float64{.001, .005, .01, .025, .05, .1, .25, .5, 1, 2.5}}, []string{"target"}),
+		errors: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "dumpdiff_capture_errors_total",
+			Help: "Files of a target that failed, by reason (refused, timeout, http-status, not-a-dump, too-large, redirect, gone, tool, disk, other)."}, []string{"target", "reason"}),
+		skipped: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "dumpdiff_ticks_skipped_total",
+			Help: "Ticks a target missed because its previous moment overran --every."}, []string{"target"}),
+		incidents: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "dumpdiff_incidents_total",
+			Help: "Incident bundles opened."}, []string{"target"}),
+		incidentOpen: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "dumpdiff_incident_open",
+			Help: "1 while an incident bundle of the target is open."}, []string{"target"}),
+		threads:  map[string][]threadSeries{},
+		findings: map[string][]findingSeries{},
+		rings:    map[string][2]float64{},
+		threadsDesc: prometheus.NewDesc("dumpdiff_threads",
+			"Threads (goroutines) of a target's last moment by pool and blocking state; the largest series of each target, the rest summed per state under pool \"other\".",
+			[]string{"target", "pool", "state"}, nil),
+		findingsDesc: prometheus.NewDesc("dumpdiff_findings",
+			"1 for each finding open at the target's last analysis (not recovered), by kind, pool and severity.",
+			[]string{"target", "kind", "pool", "severity"}, nil),
+		ringMomentsDesc: prometheus.NewDesc("dumpdiff_ring_moments", "Moments the target's ring holds.", []string{"target"}, nil),
+		ringBytesDesc:   prometheus.NewDesc("dumpdiff_ring_bytes", "Bytes of the target's ring on disk.", []string{"target"}, nil),
+	}
+	m.reg.MustRegister(m.up, m.captureSeconds, m.pause, m.analysisSeconds, m.errors, m.skipped, m.incidents, m.incidentOpen,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), verdictCollector{m})
+	return m
+}
+
+func (m *metrics) handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{}))
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Write([]byte("dumpdiff watch: metrics at /metrics\n"))
+	})
+	return mux
+}
+
+func (m *metrics) captureError(target, reason string) {
+	if reason == "" {
+		reason = "other"
+	}
+	m.errors.WithLabelValues(target, reason).Inc()
+}
+
+func (m *metrics) incidentOpened(target string) {
+	m.incidents.WithLabelValues(target).Inc()
+	m.incidentOpen.WithLabelValues(target).Set(1)
+}
+
+func (m *metrics) incidentClosed(target string) { m.incidentOpen.WithLabelValues(target).Set(0) }
+
+func (m *metrics) ring(target string, g *ring) {
+	n, b := g.stats()
+	m.mu.Lock()
+	m.rings[target] = [2]float64{float64(n), float64(b)}
+	m.mu.Unlock()
+}
+
+// verdict keeps the series of a target's new analysis: its last moment's
+// threads by (pool, state), the top largest as they are and the rest
+// summed per state under pool "other" (so a target has at most top +
+// one series per state, and states are the signature table's ids: the
+// cardinality is bounded whatever the service names its threads), and
+// its open findings.
+func (m *metrics) verdict(target string, r *analyze.Result, top int) {
+	last := len(r.Moments) - 1
+	var ts []threadSeries
+	var fs []findingSeries
+	if last >= 0 {
+		sums := map[[2]string]int{}
+		for _, p := range r.Pools {
+			for _, g := range p.States {
+				if n := g.Counts[last]; n > 0 {
+					sums[[2]string{p.Name, g.State}] += n
+				}
+			}
+		}
+		for k, n := range sums {
+			ts = append(ts, threadSeries{pool: k[0], state: k[1], n: n})
+		}
+		slices.SortFunc(ts, func(a, b threadSeries) int {
+			return cmp.Or(cmp.Compare(b.n, a.n), cmp.Compare(a.pool, b.pool), cmp.Compare(a.state, b.state))
+		})
+		if len(ts) > top {
+			other := map[string]int{}
+			for _, s := range ts[top:] {
+				other[s.state] += s.n
+			}
+			ts = ts[:top]
+			for state, n := range other {
+				ts = append(ts, threadSeries{pool: "other", state: state, n: n})
+			}
+		}
+		// A pool named "other" among the top is summed with the rest's
+		// series of its state: one series per label set.
+		merged := map[[2]string]int{}
+		var order [][2]string
+		for _, s := range ts {
+			k := [2]string{s.pool, s.state}
+			if _, ok := merged[k]; !ok {
+				order = append(order, k)
+			}
+			merged[k] += s.n
+		}
+		ts = ts[:0]
+		for _, k := range order {
+			ts = append(ts, threadSeries{pool: k[0], state: k[1], n: merged[k]})
+		}
+		seen := map[findingSeries]bool{}
+		for _, f := range r.Findings {
+			s := findingSeries{kind: f.Kind, pool: f.Pool, severity: f.Severity.String()}
+			if !f.Recovered && !seen[s] {
+				seen[s] = true
+				fs = append(fs, s)
+			}
+		}
+	}
+	m.mu.Lock()
+	m.threads[target], m.findings[target] = ts, fs
+	m.mu.Unlock()
+}
+
+// verdictCollector serves the verdict's series.
+type verdictCollector struct{ m *metrics }
+
+func (c verdictCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- c.m.threadsDesc
+	ch <- c.m.findingsDesc
+	ch <- c.m.ringMomentsDesc
+	ch <- c.m.ringBytesDesc
+}
+
+func (c verdictCollector) Collect(ch chan<- prometheus.Metric) {
+	m := c.m
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for target, ts := range m.threads {
+		for _, s := range ts {
+			ch <- prometheus.MustNewConstMetric(m.threadsDesc, prometheus.GaugeValue, float64(s.n), target, s.pool, s.state)
+		}
+	}
+	for target, fs := range m.findings {
+		for _, f := range fs {
+			ch <- prometheus.MustNewConstMetric(m.findingsDesc, prometheus.GaugeValue, 1, target, f.kind, f.pool, f.severity)
+		}
+	}
+	for target, r := range m.rings {
+		ch <- prometheus.MustNewConstMetric(m.ringMomentsDesc, prometheus.GaugeValue, r[0], target)
+		ch <- prometheus.MustNewConstMetric(m.ringBytesDesc, prometheus.GaugeValue, r[1], target)
+	}
+}

@@ -1,0 +1,185 @@
+package watch
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sync"
+
+	"github.com/dumpdiff/dumpdiff/analyze"
+	"github.com/dumpdiff/dumpdiff/capture"
+	"github.com/dumpdiff/dumpdiff/internal/captured"
+	"github.com/dumpdiff/dumpdiff/parse"
+)
+
+// ring is one target's last moments: on disk (its Recorder's folder) and
+// in memory as parsed inputs, so that a tick parses only its own moment
+// and the analysis never reads the disk again.
+type ring struct {
+	rec   *capture.Recorder
+	keep  int
+	share int64 // its share of Config.MaxBytes
+	opt   analyze.Options
+
+	mu      sync.Mutex
+	moments []ringMoment // oldest first
+	bytes   int64
+	notes   []string // what reading the last moment had to say
+}
+
+// ringMoment is one moment of a ring.
+type ringMoment struct {
+	label string
+	files []capture.File // as the manifest records them
+	bytes int64
+	// input is the parsed moment; ok is false when it could not be read
+	// (its files are still the ring's: counted and evicted like any).
+	input analyze.Input
+	ok    bool
+}
+
+func newRing(rec *capture.Recorder, keep int, share int64, opt analyze.Options) *ring {
+	return &ring{rec: rec, keep: keep, share: share, opt: opt}
+}
+
+// resume reads the moments an earlier watch left in the folder and
+// returns how many; the ring's bounds apply at once.
+func (g *ring) resume() int {
+	m := g.rec.Manifest()
+	for _, mo := range m.Moments {
+		g.load(m, mo.Label)
+	}
+	g.evict()
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return len(g.moments)
+}
+
+// add reads the moment just taken into the ring.
+func (g *ring) add(label string) error {
+	return g.load(g.rec.Manifest(), label)
+}
+
+func (g *ring) load(m *capture.Manifest, label string) error {
+	rm := ringMoment{label: label}
+	for _, f := range m.Files {
+		if f.Moment == label {
+			rm.files = append(rm.files, f)
+			rm.bytes += f.Size
+		}
+	}
+	target := g.rec.Targets()[0].Name
+	var notes []string
+	read := func(path string, primary bool) ([]*parse.Dump, error) {
+		dumps, err := parse.ParseFile(filepath.Join(g.rec.Dir(), path))
+		dumps, note, err := captured.KeepPartial(dumps, err)
+		if note != "" {
+			notes = append(notes, note)
+		}
+		return dumps, err
+	}
+	x, ok, err := captured.Input(m, target, label, read, func(n string) { notes = append(notes, n) })
+	rm.input, rm.ok = x, ok && err == nil
+	g.mu.Lock()
+	g.moments = append(g.moments, rm)
+	g.bytes += rm.bytes
+	g.notes = notes
+	g.mu.Unlock()
+	if err != nil {
+		return fmt.Errorf("reading %s: %w", label, err)
+	}
+	if !ok {
+		return errors.New("no dump kept")
+	}
+	return nil
+}
+
+// inputs are the ring's readable moments, oldest first.
+func (g *ring) inputs() []analyze.Input {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	in := make([]analyze.Input, 0, len(g.moments))
+	for _, rm := range g.moments {
+		if rm.ok {
+			in = append(in, rm.input)
+		}
+	}
+	return in
+}
+
+// snapshot is a copy of the ring's moments, for an incident.
+func (g *ring) snapshot() []ringMoment {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return slices.Clone(g.moments)
+}
+
+// last is the newest moment.
+func (g *ring) last() (ringMoment, bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if len(g.moments) == 0 {
+		return ringMoment{}, false
+	}
+	return g.moments[len(g.moments)-1], true
+}
+
+// analyze is the main command's analysis of the ring's moments.
+func (g *ring) analyze() *analyze.Result {
+	return analyze.Analyze(g.inputs(), g.opt)
+}
+
+// makeRoom forgets the oldest moments before a moment is taken, so that
+// the ring with one more moment the size of its newest still fits keep and
+// its share: the bound holds while the new moment is written, short of
+// what that moment outgrows the one before (evict, after it, takes care
+// of that).
+func (g *ring) makeRoom() error {
+	g.mu.Lock()
+	var next int64
+	if n := len(g.moments); n > 0 {
+		next = g.moments[n-1].bytes
+	}
+	g.mu.Unlock()
+	_, _, err := g.evictTo(g.keep-1, g.share-next)
+	return err
+}
+
+// evict forgets the oldest moments until the ring holds at most keep
+// moments and at most its share of bytes. It returns how many it forgot
+// and the bytes of the last one.
+func (g *ring) evict() (n int, last int64, err error) { return g.evictTo(g.keep, g.share) }
+
+func (g *ring) evictTo(keep int, share int64) (n int, last int64, err error) {
+	for {
+		g.mu.Lock()
+		if len(g.moments) == 0 || len(g.moments) <= keep && g.bytes <= share {
+			g.mu.Unlock()
+			return n, last, err
+		}
+		old := g.moments[0]
+		g.moments = slices.Delete(g.moments, 0, 1)
+		g.bytes -= old.bytes
+		g.mu.Unlock()
+		if _, ferr := g.rec.Forget(old.label); ferr != nil {
+			err = errors.Join(err, ferr)
+		}
+		n++
+		last = old.bytes
+	}
+}
+
+// tooBig reports whether the ring was emptied by its byte share alone.
+func (g *ring) tooBig() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return len(g.moments) == 0
+}
+
+// stats are the ring's size, for the metrics.
+func (g *ring) stats() (moments int, bytes int64) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return len(g.moments), g.bytes
+}

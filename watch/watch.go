@@ -1,0 +1,482 @@
+package watch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/dumpdiff/dumpdiff/analyze"
+	"github.com/dumpdiff/dumpdiff/capture"
+)
+
+// Defaults for a Config's zero fields. Each says what it protects.
+const (
+	// DefaultKeep moments per ring: 40 moments of 15 s are the last ten
+	// minutes, long enough to hold a healthy "before" of a slow incident.
+	DefaultKeep = 40
+	// DefaultMaxBytes is the bound of every ring together: 1 GiB holds 40
+	// moments of a 10,000-goroutine service's debug=2 dumps (about 2.4
+	// MiB each) for ten targets.
+	DefaultMaxBytes = 1 << 30
+	// DefaultMinFree is the free space below which no moment is written
+	// (the disk is the service's too).
+	DefaultMinFree = 256 << 20
+	// DefaultIncidentMax moments are added to an incident after it opens
+	// before it is closed unrecovered (at 15 s, ten minutes).
+	DefaultIncidentMax = 40
+	// DefaultTopSeries is how many (pool, state) series dumpdiff_threads
+	// shows per target; the rest are summed per state under pool "other".
+	DefaultTopSeries = 20
+	// maxBackoff bounds the retry interval of a target that is down, as a
+	// multiple of Every: a target that comes back is seen within 16 ticks.
+	maxBackoff = 16
+	// maxBackoffTime bounds it in time whatever Every is.
+	maxBackoffTime = 5 * time.Minute
+	// onIncidentTimeout bounds an --on-incident command: a pager script
+	// that hangs must not pile up.
+	onIncidentTimeout = 30 * time.Second
+)
+
+// Config is what to watch and how.
+type Config struct {
+	// Targets are captured every Every, each into its own ring; at least
+	// one. Names are made unique as capture makes them.
+	Targets []capture.Target
+	// Every is the interval between moments; at least 10 ms.
+	Every time.Duration
+	// Keep is how many moments a ring holds; 0 means DefaultKeep.
+	Keep int
+	// MaxBytes bounds the bytes of every ring together; 0 means
+	// DefaultMaxBytes. Each ring gets an equal share: a target whose dumps
+	// are large holds fewer moments, and never evicts another's.
+	MaxBytes int64
+	// MinFree is the free space of Dir's file system below which a moment
+	// is not taken (recorded as a "disk" error); 0 means DefaultMinFree,
+	// negative means no floor.
+	MinFree int64
+	// Dir holds the rings and the incidents.
+	Dir string
+	// Alert is the severity from which an open finding opens an incident.
+	Alert analyze.Severity
+	// IncidentMax is how many moments an incident takes after it opens
+	// before it is closed unrecovered; 0 means DefaultIncidentMax.
+	IncidentMax int
+	// OnIncident is a shell command run (sh -c) when an incident opens
+	// and when it closes, with the bundle's path as $1 and in
+	// DUMPDIFF_INCIDENT, and DUMPDIFF_INCIDENT_EVENT "open" or "close".
+	OnIncident string
+	// TopSeries bounds dumpdiff_threads per target; 0 means
+	// DefaultTopSeries.
+	TopSeries int
+
+	// Capture settings, as capture.Plan has them.
+	Timeout  time.Duration
+	MaxFile  int64 // capture.Plan.MaxBytes
+	MaxPause time.Duration
+	Headers  http.Header
+	Locks    bool
+
+	// Analysis are the main command's analysis options (--pool-by,
+	// --signatures).
+	Analysis analyze.Options
+
+	// Listen is the address of the metrics server ("127.0.0.1:9464");
+	// empty for none. Listener, when set, is used instead (tests).
+	Listen   string
+	Listener net.Listener
+
+	// Log receives one line per event worth a human's eye: an incident
+	// opening, each of its moments, its close, a target going down or
+	// coming back. nil discards them.
+	Log io.Writer
+	// now is the clock (tests); nil means time.Now.
+	now func() time.Time
+}
+
+func (c *Config) defaults() error {
+	var errs []error
+	if len(c.Targets) == 0 {
+		errs = append(errs, errors.New("no targets"))
+	}
+	if c.Dir == "" {
+		errs = append(errs, errors.New("no folder (--out)"))
+	}
+	if c.Every < 10*time.Millisecond {
+		errs = append(errs, fmt.Errorf("--every must be at least 10ms, got %v", c.Every))
+	}
+	if c.Keep < 0 || c.MaxBytes < 0 || c.IncidentMax < 0 || c.TopSeries < 0 {
+		errs = append(errs, errors.New("--keep, --max-bytes, --incident-max and the series bound must not be negative"))
+	}
+	if c.Keep == 0 {
+		c.Keep = DefaultKeep
+	}
+	if c.MaxBytes == 0 {
+		c.MaxBytes = DefaultMaxBytes
+	}
+	if c.MinFree == 0 {
+		c.MinFree = DefaultMinFree
+	}
+	if c.IncidentMax == 0 {
+		c.IncidentMax = DefaultIncidentMax
+	}
+	if c.TopSeries == 0 {
+		c.TopSeries = DefaultTopSeries
+	}
+	if c.Log == nil {
+		c.Log = io.Discard
+	}
+	if c.now == nil {
+		c.now = time.Now
+	}
+	return errors.Join(errs...)
+}
+
+// Run watches until ctx ends, then writes every manifest and open
+// incident and returns nil. It returns an error at once when the config is
+// refused, a folder cannot be written, or the metrics address cannot be
+// listened on: then nothing is captured. A target that fails is never an
+// error of Run.
+func Run(ctx context.Context, cfg Config) error {
+	if err := cfg.defaults(); err != nil {
+		return err
+	}
+	// Names as capture makes them, unique over all targets: each ring is
+	// its own folder under Dir.
+	plan, err := (capture.Plan{Targets: cfg.Targets, OutDir: cfg.Dir, Count: 1, Headers: cfg.Headers}).Normalized()
+	if err != nil {
+		return err
+	}
+	// The metrics address first: a taken port is refused before any
+	// folder is made.
+	if cfg.Listener == nil && cfg.Listen != "" {
+		l, err := net.Listen("tcp", cfg.Listen)
+		if err != nil {
+			return fmt.Errorf("--listen %s: %w", cfg.Listen, err)
+		}
+		cfg.Listener = l
+	}
+	if err := os.MkdirAll(cfg.Dir, 0o755); err != nil {
+		if cfg.Listener != nil {
+			cfg.Listener.Close()
+		}
+		return fmt.Errorf("creating %s: %w", cfg.Dir, err)
+	}
+	if err := checkWritable(cfg.Dir); err != nil {
+		if cfg.Listener != nil {
+			cfg.Listener.Close()
+		}
+		return err
+	}
+	w := &watcher{cfg: cfg, metrics: newMetrics(), sem: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))}
+	share := cfg.MaxBytes / int64(len(plan.Targets))
+	taken := map[string]bool{incidentsDir: true}
+	for _, t := range plan.Targets {
+		name := t.Name
+		for n := 2; taken[name]; n++ {
+			name = fmt.Sprintf("%s-%d", t.Name, n)
+		}
+		taken[name] = true
+		t.Name = name
+		rec, err := capture.NewRecorder(capture.Plan{Targets: []capture.Target{t}, OutDir: filepath.Join(cfg.Dir, name),
+			Every: cfg.Every, Timeout: cfg.Timeout, MaxBytes: cfg.MaxFile, MaxPause: cfg.MaxPause, Headers: cfg.Headers, Locks: cfg.Locks})
+		if err != nil {
+			w.closeAll(err)
+			if cfg.Listener != nil {
+				cfg.Listener.Close()
+			}
+			return fmt.Errorf("ring of %s: %w", name, err)
+		}
+		tw := &target{w: w, name: name, rec: rec, ring: newRing(rec, cfg.Keep, share, cfg.Analysis)}
+		w.targets = append(w.targets, tw)
+	}
+	for _, tw := range w.targets {
+		if n := tw.ring.resume(); n > 0 {
+			fmt.Fprintf(cfg.Log, "dumpdiff watch: %s: resumed its ring of %d moments in %s\n", tw.name, n, tw.rec.Dir())
+		}
+		w.metrics.ring(tw.name, tw.ring)
+	}
+	defer w.serve()()
+	start := cfg.now()
+	var wg sync.WaitGroup
+	for _, tw := range w.targets {
+		wg.Go(func() { tw.loop(ctx, start) })
+	}
+	wg.Wait()
+	w.closeAll(nil)
+	return nil
+}
+
+// watcher is the state of one Run.
+type watcher struct {
+	cfg     Config
+	metrics *metrics
+	targets []*target
+	sem     chan struct{} // analyses at once: one per CPU
+	logMu   sync.Mutex
+	hooks   sync.WaitGroup // --on-incident commands running
+}
+
+func (w *watcher) logf(format string, a ...any) {
+	w.logMu.Lock()
+	defer w.logMu.Unlock()
+	fmt.Fprintf(w.cfg.Log, "dumpdiff watch: "+format+"\n", a...)
+}
+
+// closeAll writes every ring's manifest and every open incident.
+func (w *watcher) closeAll(cause error) {
+	for _, tw := range w.targets {
+		tw.stop()
+		tw.rec.Close(cause)
+	}
+	w.onIncidentWait()
+}
+
+// serve starts the metrics server on Config.Listener (none when nil);
+// the returned func stops it.
+func (w *watcher) serve() func() {
+	l := w.cfg.Listener
+	if l == nil {
+		return func() {}
+	}
+	srv := &http.Server{Handler: w.metrics.handler(), ReadHeaderTimeout: 5 * time.Second}
+	go srv.Serve(l)
+	return func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		srv.Shutdown(ctx)
+	}
+}
+
+// checkWritable makes and removes a file in dir: a folder that cannot be
+// written is refused before anything is captured.
+func checkWritable(dir string) error {
+	f, err := os.CreateTemp(dir, ".watch-check-*")
+	if err != nil {
+		return fmt.Errorf("%s cannot be written: %w", dir, err)
+	}
+	f.Close()
+	return os.Remove(f.Name())
+}
+
+// label names the moment of tick time t: the time in UTC, to the second,
+// or to the millisecond when moments come faster than one a second. Every
+// ring takes a tick's moment under the same label.
+func label(t time.Time, every time.Duration) string {
+	if every < time.Second {
+		return t.UTC().Format("20060102T150405.000Z")
+	}
+	return t.UTC().Format("20060102T150405Z")
+}
+
+// target is one watched target: its recorder, ring and incident.
+type target struct {
+	w    *watcher
+	name string
+	rec  *capture.Recorder
+	ring *ring
+
+	mu       sync.Mutex
+	incident *incident
+	open     map[string]bool // story keys of the findings at alert severity open at the last analysis
+	failures int             // consecutive moments without a dump
+	down     bool
+	disk     bool // the last moment could not be written
+}
+
+// loop takes a moment at every tick (start + k·Every) until ctx ends. A
+// moment that takes longer than Every skips the ticks it overran, and a
+// target that is down waits out its backoff: ticks never bunch up.
+func (tw *target) loop(ctx context.Context, start time.Time) {
+	every := tw.w.cfg.Every
+	next := start
+	for {
+		wait := time.Until(next)
+		if wait > 0 {
+			t := time.NewTimer(wait)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return
+			case <-t.C:
+			}
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		tw.tick(ctx, next)
+		if ctx.Err() != nil {
+			return
+		}
+		step := every * time.Duration(tw.backoff())
+		now := tw.w.cfg.now()
+		after := next.Add(step)
+		if after.Before(now) {
+			// Overran: the next tick on the grid after now.
+			skipped := now.Sub(next)/every - 1
+			if skipped > 0 {
+				tw.w.metrics.skipped.WithLabelValues(tw.name).Add(float64(skipped))
+			}
+			after = next.Add((now.Sub(next)/every + 1) * every)
+		}
+		next = after
+	}
+}
+
+// backoff is how many ticks to wait before the next moment: 1 while the
+// target answers, then 2, 4, ... up to maxBackoff (and maxBackoffTime).
+func (tw *target) backoff() int {
+	tw.mu.Lock()
+	k := tw.failures
+	tw.mu.Unlock()
+	n := 1
+	for i := 1; i < k && n < maxBackoff; i++ {
+		n *= 2
+	}
+	if lim := int(maxBackoffTime / tw.w.cfg.Every); n > lim {
+		n = max(1, lim)
+	}
+	return n
+}
+
+// tick takes one moment, analyzes the ring, and acts on the verdict.
+func (tw *target) tick(ctx context.Context, at time.Time) {
+	w := tw.w
+	l := label(at, w.cfg.Every)
+	if free, ok := freeBytes(w.cfg.Dir); ok && w.cfg.MinFree > 0 && free < uint64(w.cfg.MinFree) {
+		w.metrics.captureError(tw.name, capture.ReasonDisk)
+		tw.diskTrouble(fmt.Sprintf("%s has %s free, under the floor of %s: no moment written", w.cfg.Dir, human(int64(free)), human(w.cfg.MinFree)))
+		return
+	}
+	if err := tw.ring.makeRoom(); err != nil {
+		w.logf("%s: evicting the oldest moments: %v", tw.name, err)
+	}
+	w.metrics.ring(tw.name, tw.ring)
+	began := time.Now()
+	files, err := tw.rec.Take(ctx, l, at)
+	took := time.Since(began)
+	if ctx.Err() != nil {
+		return // abandoned: Run writes the manifest
+	}
+	ok := false
+	for _, f := range files {
+		if f.Error != "" {
+			w.metrics.captureError(tw.name, f.Reason)
+		}
+		if f.Primary && f.OK() {
+			ok = true
+		}
+		if f.Cost != nil && f.Cost.PauseMS > 0 {
+			w.metrics.pause.WithLabelValues(tw.name).Observe(f.Cost.PauseMS / 1000)
+		} else if f.Cost != nil && f.Cost.EstimatedPauseMS > 0 {
+			w.metrics.pause.WithLabelValues(tw.name).Observe(f.Cost.EstimatedPauseMS / 1000)
+		}
+	}
+	if err != nil {
+		// The ring's folder cannot be written (full, removed, read-only):
+		// the target is not to blame. The moment may be half recorded:
+		// forget it, its files too; what was recorded before is kept.
+		w.metrics.captureError(tw.name, capture.ReasonDisk)
+		tw.diskTrouble(err.Error())
+		tw.rec.Forget(l)
+		return
+	}
+	tw.diskOK()
+	if !ok {
+		why := "no dump"
+		for _, f := range files {
+			if f.Primary && f.Error != "" {
+				why = f.Error
+			}
+		}
+		tw.rec.Forget(l) // a failed moment holds nothing to analyze; the error is counted
+		tw.setDown(why)
+		return
+	}
+	w.metrics.captureSeconds.WithLabelValues(tw.name).Observe(took.Seconds())
+	tw.setUp()
+	if err := tw.ring.add(l); err != nil {
+		w.logf("%s: moment %s not analyzed: %v", tw.name, l, err)
+		return
+	}
+	w.sem <- struct{}{}
+	began = time.Now()
+	r := tw.ring.analyze()
+	w.metrics.analysisSeconds.WithLabelValues(tw.name).Observe(time.Since(began).Seconds())
+	<-w.sem
+	w.metrics.verdict(tw.name, r, w.cfg.TopSeries)
+	tw.incidents(r, l)
+	if n, freed, err := tw.ring.evict(); err != nil {
+		w.logf("%s: evicting the oldest moments: %v", tw.name, err)
+	} else if n > 0 && tw.ring.tooBig() {
+		w.logf("%s: one moment (%s) is larger than the ring's share of --max-bytes (%s): the ring holds none", tw.name, human(freed), human(tw.ring.share))
+	}
+	w.metrics.ring(tw.name, tw.ring)
+}
+
+// diskTrouble says, once until it is over, that moments cannot be
+// written; the target stays as up as it was.
+func (tw *target) diskTrouble(why string) {
+	tw.mu.Lock()
+	was := tw.disk
+	tw.disk = true
+	tw.mu.Unlock()
+	if !was {
+		tw.w.logf("%s: %s (each tick tries again)", tw.name, why)
+	}
+}
+
+func (tw *target) diskOK() {
+	tw.mu.Lock()
+	was := tw.disk
+	tw.disk = false
+	tw.mu.Unlock()
+	if was {
+		tw.w.logf("%s: moments are written again", tw.name)
+	}
+}
+
+// setDown records a moment without a dump; the first after an up one is
+// said on the log.
+func (tw *target) setDown(why string) {
+	tw.mu.Lock()
+	tw.failures++
+	was := tw.down
+	tw.down = true
+	tw.mu.Unlock()
+	tw.w.metrics.up.WithLabelValues(tw.name).Set(0)
+	if !was {
+		tw.w.logf("%s: down: %s (retried with backoff)", tw.name, why)
+	}
+}
+
+func (tw *target) setUp() {
+	tw.mu.Lock()
+	was := tw.down
+	tw.failures, tw.down = 0, false
+	tw.mu.Unlock()
+	tw.w.metrics.up.WithLabelValues(tw.name).Set(1)
+	if was {
+		tw.w.logf("%s: up again", tw.name)
+	}
+}
+
+// human is a byte count for a line: "1.5 GiB", "12 MiB", "900 B".
+func human(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
