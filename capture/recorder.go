@@ -88,6 +88,9 @@ func (rec *Recorder) SetProgress(prog Progress) {
 	rec.r.progMu.Unlock()
 }
 
+// ErrMomentExists is Take's error for a label the folder already has.
+var ErrMomentExists = errors.New("already taken")
+
 // Take takes one moment, labelled label, of every target, concurrently,
 // and returns the files it recorded for it (written or failed, in the
 // order they finished). A label already in the folder is refused. The
@@ -104,7 +107,7 @@ func (rec *Recorder) Take(ctx context.Context, label string, planned time.Time) 
 	}
 	for _, mo := range r.man.snapshot().Moments {
 		if mo.Label == label {
-			return nil, fmt.Errorf("moment %q is already in %s", label, r.plan.OutDir)
+			return nil, fmt.Errorf("moment %q in %s: %w", label, r.plan.OutDir, ErrMomentExists)
 		}
 	}
 	r.mu.Lock()

@@ -36,7 +36,7 @@ func TestRecorderRing(t *testing.T) {
 			t.Fatalf("moment %s: no primary dump among %+v", l, files)
 		}
 	}
-	if _, err := rec.Take(ctx, "m2", time.Now()); err == nil || !strings.Contains(err.Error(), "already") {
+	if _, err := rec.Take(ctx, "m2", time.Now()); !errors.Is(err, ErrMomentExists) {
 		t.Errorf("a label taken twice: %v", err)
 	}
 	// Someone else's file in the ring's folder.

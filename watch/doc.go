@@ -14,7 +14,9 @@
 //	        detectors and options, nothing special-cased)
 //	     ── metrics (metrics.go), incidents (incident.go)
 //	     ── evict: oldest moments out until the ring holds at most Keep
-//	        moments and its share of MaxBytes
+//	        moments and its share of MaxBytes; while an incident is open
+//	        (and until its moments are gone) the healthy moments before
+//	        it are pinned, so the ring always holds the "before"
 //
 // A target whose moment fails is retried with backoff (backoff) and is
 // `dumpdiff_target_up 0` meanwhile; watch itself stops only on its

@@ -33,6 +33,7 @@ type incident struct {
 	man      capture.Manifest
 	opened   time.Time
 	src      string // the ring's folder the files are linked from
+	since    string // the label of the moment its first finding was first seen
 }
 
 // incidents acts on the verdict of the moment just taken: an alert
@@ -93,6 +94,13 @@ func (tw *target) incidents(r *analyze.Result, label string) {
 func (tw *target) openIncident(r *analyze.Result, opened []*analyze.Finding) {
 	w := tw.w
 	now := w.cfg.now()
+	// Bundles are never removed by watch: under the free-space floor none
+	// is opened (its moments would stay once the ring forgets them).
+	if free, ok := freeBytes(w.cfg.Dir); ok && w.cfg.MinFree > 0 && free < uint64(w.cfg.MinFree) {
+		w.metrics.incidentsRefused.WithLabelValues(tw.name).Inc()
+		w.logf("%s: incident not recorded (%s): %s has %s free, under the floor of %s", tw.name, oneLine(r, opened[0]), w.cfg.Dir, human(int64(free)), human(w.cfg.MinFree))
+		return
+	}
 	base := filepath.Join(w.cfg.Dir, incidentsDir, now.UTC().Format("20060102T150405Z")+"-"+tw.name)
 	if err := os.MkdirAll(filepath.Dir(base), 0o755); err != nil {
 		w.logf("%s: incident not recorded: %v", tw.name, err)
@@ -126,6 +134,20 @@ func (tw *target) openIncident(r *analyze.Result, opened []*analyze.Finding) {
 		w.logf("%s: incident %s: %v", tw.name, dir, err)
 	}
 	tw.incident = inc
+	// The moments before the first of its findings are the healthy
+	// before: the ring keeps them while the incident is open.
+	since := len(r.Moments)
+	for _, f := range opened {
+		since = min(since, f.Since)
+	}
+	var healthy []string
+	for _, mo := range r.Moments[:max(0, since)] {
+		healthy = append(healthy, mo.Label)
+	}
+	if since < len(r.Moments) {
+		inc.since = r.Moments[since].Label
+	}
+	tw.ring.pin(healthy)
 	w.metrics.incidentOpened(tw.name)
 	w.logf("%s: incident opened: %s; %d moments before it in %s", tw.name, oneLine(r, opened[0]), len(inc.moments), dir)
 	w.onIncident(dir, "open")
@@ -205,6 +227,7 @@ func (tw *target) closeIncident(why string) {
 		return
 	}
 	tw.incident = nil
+	tw.ring.unpin(inc.since)
 	w := tw.w
 	var in []analyze.Input
 	for _, rm := range inc.moments {

@@ -181,3 +181,37 @@ func TestJVMIncident(t *testing.T) {
 		t.Errorf("the bundle's report names no finding on req-exec-* socket-read: %+v", rep.Findings)
 	}
 }
+
+// TestGoLongIncident: an incident that lasts longer than the ring (keep
+// 6, 12 moments exhausted) still closes as recovered when the service
+// recovers, and no second incident opens: the ring kept the healthy
+// moments from before it (pinned), so the workers back at their channel
+// read as recovery, not as a rise of chan-receive from a ring that holds
+// only the incident.
+func TestGoLongIncident(t *testing.T) {
+	svc := watchtest.StartGoService(t)
+	r := start(t, Config{Targets: []capture.Target{capture.PprofTarget("svc", svc.URL())}, Every: 250 * time.Millisecond,
+		Keep: 6, IncidentMax: 100})
+	r.waitMoments(t, "svc", 4, 30*time.Second)
+	svc.Phase(t, "exhaust")
+	r.waitLog(t, "svc: incident opened", 1, 30*time.Second)
+	r.waitLog(t, "svc: incident moment", 12, 30*time.Second)
+	m, _ := capture.ReadManifest(filepath.Join(r.cfg.Dir, "svc"))
+	if len(m.Moments) > 6 {
+		t.Errorf("the ring holds %d moments with --keep 6 (pinned ones included)", len(m.Moments))
+	}
+	svc.Phase(t, "recover")
+	r.waitLog(t, "svc: incident closed: recovered", 1, 30*time.Second)
+	closed := r.log.count("svc: incident moment")
+	r.waitLog(t, "svc: incident moment", closed, time.Second) // the count as it stands
+	r.waitMoments(t, "svc", 1, time.Second)
+	time.Sleep(8 * 250 * time.Millisecond) // eight more moments: the ring turns over
+	if n := r.log.count("svc: incident opened"); n != 1 {
+		t.Errorf("%d incidents opened; the recovery read as a new one:\n%s", n, r.log)
+	}
+	for _, line := range strings.Split(r.log.String(), "\n") {
+		if strings.Contains(line, workers) && strings.Contains(line, "chan-receive") {
+			t.Errorf("the workers back at their channel read as a rise: %s", line)
+		}
+	}
+}

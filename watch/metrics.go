@@ -19,14 +19,15 @@ import (
 type metrics struct {
 	reg *prometheus.Registry
 
-	up              *prometheus.GaugeVec
-	captureSeconds  *prometheus.HistogramVec
-	pause           *prometheus.HistogramVec
-	analysisSeconds *prometheus.HistogramVec
-	errors          *prometheus.CounterVec
-	skipped         *prometheus.CounterVec
-	incidents       *prometheus.CounterVec
-	incidentOpen    *prometheus.GaugeVec
+	up               *prometheus.GaugeVec
+	captureSeconds   *prometheus.HistogramVec
+	pause            *prometheus.HistogramVec
+	analysisSeconds  *prometheus.HistogramVec
+	errors           *prometheus.CounterVec
+	skipped          *prometheus.CounterVec
+	incidents        *prometheus.CounterVec
+	incidentOpen     *prometheus.GaugeVec
+	incidentsRefused *prometheus.CounterVec
 
 	mu       sync.Mutex
 	threads  map[string][]threadSeries // target → its series
@@ -63,6 +64,8 @@ func newMetrics() *metrics {
 			Help: "Ticks a target missed because its previous moment overran --every."}, []string{"target"}),
 		incidents: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "dumpdiff_incidents_total",
 			Help: "Incident bundles opened."}, []string{"target"}),
+		incidentsRefused: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "dumpdiff_incidents_refused_total",
+			Help: "Incidents not recorded because the file system of --out had less than --min-free free."}, []string{"target"}),
 		incidentOpen: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "dumpdiff_incident_open",
 			Help: "1 while an incident bundle of the target is open."}, []string{"target"}),
 		threads:  map[string][]threadSeries{},
@@ -77,7 +80,7 @@ func newMetrics() *metrics {
 		ringMomentsDesc: prometheus.NewDesc("dumpdiff_ring_moments", "Moments the target's ring holds.", []string{"target"}, nil),
 		ringBytesDesc:   prometheus.NewDesc("dumpdiff_ring_bytes", "Bytes of the target's ring on disk.", []string{"target"}, nil),
 	}
-	m.reg.MustRegister(m.up, m.captureSeconds, m.pause, m.analysisSeconds, m.errors, m.skipped, m.incidents, m.incidentOpen,
+	m.reg.MustRegister(m.up, m.captureSeconds, m.pause, m.analysisSeconds, m.errors, m.skipped, m.incidents, m.incidentOpen, m.incidentsRefused,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), verdictCollector{m})
 	return m
 }

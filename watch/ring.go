@@ -26,6 +26,70 @@ type ring struct {
 	moments []ringMoment // oldest first
 	bytes   int64
 	notes   []string // what reading the last moment had to say
+	// pinned are moments eviction passes over: the healthy moments before
+	// an open incident (pin), so the ring compares with them however long
+	// the incident lasts.
+	pinned map[string]bool
+	until  map[string]bool // after a close: the moments whose eviction releases the pins
+}
+
+// maxPinnedShare bounds the pinned moments to this share of keep: the
+// rest of the ring still follows the incident moment by moment.
+const maxPinnedShare = 4
+
+// pin keeps the healthy moments before an incident in the ring while it
+// is open: up to keep/maxPinnedShare (at least one) of the moments before
+// index since of the analysis r was made from (the moments since are the
+// incident's). Its bytes still count. unpin lets them go.
+func (g *ring) pin(labels []string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.until = nil
+	n := min(len(labels), max(1, g.keep/maxPinnedShare))
+	g.pinned = map[string]bool{}
+	for _, l := range labels[len(labels)-n:] {
+		g.pinned[l] = true
+	}
+}
+
+// unpin lets the pins go once none of the moments from since on (the
+// incident's, from its first finding's moment to its close) is left in
+// the ring: until then the healthy before is what they are compared
+// with, and a pool back at rest reads as recovered, not as a rise from a
+// ring that holds only the incident.
+func (g *ring) unpin(since string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.pinned == nil {
+		return
+	}
+	i := slices.IndexFunc(g.moments, func(rm ringMoment) bool { return rm.label == since })
+	if i < 0 {
+		i = len(g.moments) // already gone
+	}
+	g.until = make(map[string]bool)
+	for _, rm := range g.moments[:i] {
+		if !g.pinned[rm.label] {
+			g.until[rm.label] = true // moments before since are not the incident's
+		}
+	}
+	for _, rm := range g.moments[i:] {
+		g.until[rm.label] = true
+	}
+	g.release()
+}
+
+// release drops the pins when no moment of the closed incident is left.
+func (g *ring) release() {
+	if g.until == nil {
+		return
+	}
+	for _, rm := range g.moments {
+		if g.until[rm.label] && !g.pinned[rm.label] {
+			return
+		}
+	}
+	g.pinned, g.until = nil, nil
 }
 
 // ringMoment is one moment of a ring.
@@ -154,12 +218,16 @@ func (g *ring) evict() (n int, last int64, err error) { return g.evictTo(g.keep,
 func (g *ring) evictTo(keep int, share int64) (n int, last int64, err error) {
 	for {
 		g.mu.Lock()
-		if len(g.moments) == 0 || len(g.moments) <= keep && g.bytes <= share {
+		// The oldest moment not pinned; the newest is never passed over
+		// for a pinned one (pins hold the past, not the present).
+		i := slices.IndexFunc(g.moments, func(rm ringMoment) bool { return !g.pinned[rm.label] })
+		if len(g.moments) == 0 || len(g.moments) <= keep && g.bytes <= share || i < 0 {
 			g.mu.Unlock()
 			return n, last, err
 		}
-		old := g.moments[0]
-		g.moments = slices.Delete(g.moments, 0, 1)
+		old := g.moments[i]
+		g.moments = slices.Delete(g.moments, i, i+1)
+		g.release()
 		g.bytes -= old.bytes
 		g.mu.Unlock()
 		if _, ferr := g.rec.Forget(old.label); ferr != nil {

@@ -349,7 +349,7 @@ func (tw *target) backoff() int {
 // tick takes one moment, analyzes the ring, and acts on the verdict.
 func (tw *target) tick(ctx context.Context, at time.Time) {
 	w := tw.w
-	l := label(at, w.cfg.Every)
+	l := tw.unique(label(at, w.cfg.Every))
 	if free, ok := freeBytes(w.cfg.Dir); ok && w.cfg.MinFree > 0 && free < uint64(w.cfg.MinFree) {
 		w.metrics.captureError(tw.name, capture.ReasonDisk)
 		tw.diskTrouble(fmt.Sprintf("%s has %s free, under the floor of %s: no moment written", w.cfg.Dir, human(int64(free)), human(w.cfg.MinFree)))
@@ -365,43 +365,53 @@ func (tw *target) tick(ctx context.Context, at time.Time) {
 	if ctx.Err() != nil {
 		return // abandoned: Run writes the manifest
 	}
-	ok := false
+	primary, wrote := false, false
 	for _, f := range files {
 		if f.Error != "" {
 			w.metrics.captureError(tw.name, f.Reason)
 		}
-		if f.Primary && f.OK() {
-			ok = true
-		}
+		primary = primary || f.Primary && f.OK()
+		wrote = wrote || f.OK()
 		if f.Cost != nil && f.Cost.PauseMS > 0 {
 			w.metrics.pause.WithLabelValues(tw.name).Observe(f.Cost.PauseMS / 1000)
 		} else if f.Cost != nil && f.Cost.EstimatedPauseMS > 0 {
 			w.metrics.pause.WithLabelValues(tw.name).Observe(f.Cost.EstimatedPauseMS / 1000)
 		}
 	}
-	if err != nil {
+	switch {
+	case errors.Is(err, capture.ErrMomentExists):
+		w.logf("%s: %v: tick skipped", tw.name, err) // not this tick's moment: never forgotten
+		return
+	case err != nil:
 		// The ring's folder cannot be written (full, removed, read-only):
-		// the target is not to blame. The moment may be half recorded:
-		// forget it, its files too; what was recorded before is kept.
+		// the target is not to blame; what was recorded before is kept.
 		w.metrics.captureError(tw.name, capture.ReasonDisk)
 		tw.diskTrouble(err.Error())
-		tw.rec.Forget(l)
-		return
+	default:
+		tw.diskOK()
 	}
-	tw.diskOK()
-	if !ok {
+	if !wrote {
+		// Nothing of the moment was kept: its record goes, its failures
+		// are counted.
+		tw.rec.Forget(l)
+	}
+	if primary {
+		w.metrics.captureSeconds.WithLabelValues(tw.name).Observe(took.Seconds())
+		tw.setUp()
+	} else if err == nil {
 		why := "no dump"
 		for _, f := range files {
 			if f.Primary && f.Error != "" {
 				why = f.Error
 			}
 		}
-		tw.rec.Forget(l) // a failed moment holds nothing to analyze; the error is counted
 		tw.setDown(why)
+	}
+	if !wrote {
 		return
 	}
-	w.metrics.captureSeconds.WithLabelValues(tw.name).Observe(took.Seconds())
-	tw.setUp()
+	// A moment whose dump failed may still count from what was kept
+	// beside it (debug=1), as the main command reads it.
 	if err := tw.ring.add(l); err != nil {
 		w.logf("%s: moment %s not analyzed: %v", tw.name, l, err)
 		return
@@ -441,6 +451,20 @@ func (tw *target) diskOK() {
 	if was {
 		tw.w.logf("%s: moments are written again", tw.name)
 	}
+}
+
+// unique is l, or l-2, l-3... when the ring already has l (a restart
+// within the second its last moment was taken).
+func (tw *target) unique(l string) string {
+	taken := map[string]bool{}
+	for _, mo := range tw.rec.Manifest().Moments {
+		taken[mo.Label] = true
+	}
+	base := l
+	for n := 2; taken[l]; n++ {
+		l = fmt.Sprintf("%s-%d", base, n)
+	}
+	return l
 }
 
 // setDown records a moment without a dump; the first after an up one is
