@@ -149,7 +149,7 @@ func (tw *target) openIncident(r *analyze.Result, opened []*analyze.Finding) {
 	}
 	tw.ring.pin(healthy)
 	w.metrics.incidentOpened(tw.name)
-	w.logf("%s: incident opened: %s; %d moments before it in %s", tw.name, oneLine(r, opened[0]), len(inc.moments), dir)
+	w.logf("%s: incident opened: %s; %d moments up to it in %s", tw.name, openLine(r, opened), len(inc.moments), dir)
 	w.onIncident(dir, "open")
 }
 
@@ -276,6 +276,34 @@ func storyKey(f *analyze.Finding) string {
 		return f.ID
 	}
 	return f.Pool + "\x00" + f.State + "\x00" + f.Via
+}
+
+// openLine says what opened an incident: the first finding as oneLine
+// says it, then each other one in brief (kind, pool, state, culprit):
+// the story order puts a cause first where the analysis links it, and
+// where it does not (two pools, no link between them), the culprit may
+// be in the second.
+func openLine(r *analyze.Result, fs []*analyze.Finding) string {
+	s := oneLine(r, fs[0])
+	for _, f := range fs[1:] {
+		s += "; and " + brief(f)
+	}
+	return s
+}
+
+// brief is a finding in a few words: "CRITICAL not-recovered
+// main.(*workerPool).start socket-read (culprit main.(*upstreamConn).get)".
+func brief(f *analyze.Finding) string {
+	s := strings.ToUpper(f.Severity.String()) + " " + f.Kind
+	for _, p := range []string{f.Pool, report.StateName(f.State, f.Via)} {
+		if p != "" {
+			s += " " + p
+		}
+	}
+	if f.Culprit != "" {
+		s += " (culprit " + report.ShortFrame(f.Culprit) + ")"
+	}
+	return s
 }
 
 // oneLine is a finding for a log line: severity, kind and pool, then the

@@ -73,6 +73,7 @@ func TestGoIncident(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	t.Logf("log:\n%s", r.log)
 	bundles, _ := filepath.Glob(filepath.Join(r.cfg.Dir, incidentsDir, "*-svc*"))
 	if len(bundles) != 2 {
 		t.Fatalf("bundles %v, want 2; log:\n%s", bundles, r.log)

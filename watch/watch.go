@@ -22,9 +22,10 @@ const (
 	// DefaultKeep moments per ring: 40 moments of 15 s are the last ten
 	// minutes, long enough to hold a healthy "before" of a slow incident.
 	DefaultKeep = 40
-	// DefaultMaxBytes is the bound of every ring together: 1 GiB holds 40
-	// moments of a 10,000-goroutine service's debug=2 dumps (about 2.4
-	// MiB each) for ten targets.
+	// DefaultMaxBytes is the bound of every ring together: 1 GiB holds the
+	// 40 moments of 3 to 6 rings of a 10,000-goroutine service (its debug=2
+	// moments 3-8 MiB: README, Watch), or of 200 rings of a 150-goroutine
+	// one (120 KiB a moment).
 	DefaultMaxBytes = 1 << 30
 	// DefaultMinFree is the free space below which no moment is written
 	// (the disk is the service's too).
