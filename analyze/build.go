@@ -225,13 +225,40 @@ type idEntry struct {
 // Every moment is built at once, not GOMAXPROCS at a time: three moments
 // on two cores took two rounds, the second on one core. All the builds
 // are kept until the merge anyway, so this holds no more memory.
+//
+// With Options.Cache, a moment built by the last analysis under the same
+// settings is taken from it instead (cache.go).
 func (b *builder) build(in []Input) {
 	b.ms = make([]*momentBuild, len(in))
+	c := b.opt.Cache
+	var keys []string
+	if c != nil {
+		keys = make([]string, len(in))
+	}
 	var wg sync.WaitGroup
 	for i := range in {
+		if c != nil {
+			keys[i] = b.buildKey(in[i])
+			if mb, ok := c.get(b, i, in[i], keys[i]); ok {
+				b.ms[i] = mb
+				continue
+			}
+		}
 		wg.Go(func() { b.ms[i] = b.buildMoment(i, in[i]) })
 	}
 	wg.Wait()
+	if c != nil {
+		// Copies taken before the merge and the identities let go of
+		// what they hold.
+		frozen := make([]momentBuild, len(in))
+		for i, mb := range b.ms {
+			frozen[i] = *mb
+			if mb.jids != nil { // numbered and sorted in place by identities
+				frozen[i].ids = slices.Clone(mb.ids)
+			}
+		}
+		c.keep(in, keys, frozen)
+	}
 	if b.r.Runtime == parse.RuntimeGo {
 		b.goLocks = make([]goMomentLocks, len(in))
 	}

@@ -35,6 +35,10 @@ type Options struct {
 	// built-in tables alone.
 	Extensions *Extensions
 
+	// Cache keeps the moments' builds from one analysis to the next (for
+	// a window of moments that slides); nil for none. See Cache.
+	Cache *Cache
+
 	// byEntry pools goroutines by their entry (bottom) frame instead of
 	// their creator: set by Analyze when moments mix debug=2 text (which
 	// prints creators) with debug=1 or proto (which do not), so that one

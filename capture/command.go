@@ -60,7 +60,7 @@ func runToFile(ctx context.Context, dir string, maxBytes int64, timeout time.Dur
 	var stderr tailBuffer
 	stderr.max = 2 << 10
 	cmd.Stdout, cmd.Stderr = af, &stderr
-	killGroupOnCancel(cmd)
+	KillGroupOnCancel(cmd)
 	cmd.WaitDelay = time.Second // a background child holding stdout open
 	err = cmd.Run()
 	switch {

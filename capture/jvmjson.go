@@ -208,7 +208,7 @@ func runSmall(ctx context.Context, timeout time.Duration, argv []string) (string
 	cmd := exec.CommandContext(cctx, argv[0], argv[1:]...)
 	out := &tailBuffer{max: 8 << 10}
 	cmd.Stdout, cmd.Stderr = out, out
-	killGroupOnCancel(cmd)
+	KillGroupOnCancel(cmd)
 	cmd.WaitDelay = time.Second
 	err := cmd.Run()
 	switch {

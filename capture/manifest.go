@@ -164,6 +164,21 @@ func (t *TargetRecord) count(f File) {
 	}
 }
 
+// Recount sets each target's fate, dumps, failed and last error from the
+// files the manifest lists now: for a manifest made of another's files
+// (an incident bundle of watch), or one whose moments were forgotten.
+func (m *Manifest) Recount() {
+	for i := range m.Targets {
+		t := &m.Targets[i]
+		t.Fate, t.Dumps, t.Failed, t.LastError = "", 0, 0, ""
+		for _, f := range m.Files {
+			if f.Target == t.Name {
+				t.count(f)
+			}
+		}
+	}
+}
+
 // Moment is one point of the schedule.
 type Moment struct {
 	Label   string    `json:"label"`   // "1".."N", or "before", "during-1".., "after"

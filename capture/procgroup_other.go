@@ -5,5 +5,5 @@ package capture
 import "os/exec"
 
 // Without process groups, the default (kill the process) is the best we have.
-func killGroupOnCancel(cmd *exec.Cmd) {}
+func KillGroupOnCancel(cmd *exec.Cmd) {} // KillGroupOnCancel: see procgroup_unix.go
 func stopGroupOnCancel(cmd *exec.Cmd) {}

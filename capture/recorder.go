@@ -126,8 +126,9 @@ func (rec *Recorder) Take(ctx context.Context, label string, planned time.Time) 
 // Forget removes a moment: its records from the manifest, then the files
 // they name (the manifest first, so that a Recorder stopped in between
 // leaves a file no manifest names rather than a manifest naming a file
-// that is gone). It returns the bytes freed. Only files this folder's
-// manifest lists for the moment are removed.
+// that is gone; when the manifest cannot be written the files go all the
+// same, and the error says so). It returns the bytes freed. Only files
+// this folder's manifest lists for the moment are removed.
 func (rec *Recorder) Forget(label string) (int64, error) {
 	rec.mu.Lock()
 	defer rec.mu.Unlock()
@@ -150,11 +151,16 @@ func (rec *Recorder) Forget(label string) (int64, error) {
 	if !found {
 		return 0, fmt.Errorf("no moment %q in %s", label, r.plan.OutDir)
 	}
-	if err != nil {
-		return 0, r.secrets.scrubErr(err)
-	}
+	// A manifest that could not be written (a full disk) still lists the
+	// moment on disk: its files are removed all the same, or the disk
+	// would never be freed and they would be listed nowhere once the
+	// next write succeeds. A reader takes a listed file that is gone for
+	// a moment without a dump.
 	var freed int64
 	var errs []error
+	if err != nil {
+		errs = append(errs, r.secrets.scrubErr(err))
+	}
 	for _, f := range gone {
 		if f.Path == "" || filepath.Base(f.Path) != f.Path {
 			continue // a failed file, or a path that is not ours to remove

@@ -65,8 +65,11 @@ func (tw *target) incidents(r *analyze.Result, label string) {
 	}
 	inc := tw.incident
 	if inc == nil {
-		if len(newly) > 0 {
-			tw.openIncident(r, newly)
+		if len(newly) > 0 && !tw.openIncident(r, newly) {
+			// Not recorded: it opens at the next moment it can be.
+			for _, f := range newly {
+				delete(tw.open, storyKey(f))
+			}
 		}
 		return
 	}
@@ -90,8 +93,9 @@ func (tw *target) incidents(r *analyze.Result, label string) {
 	}
 }
 
-// openIncident makes the bundle from the ring's moments.
-func (tw *target) openIncident(r *analyze.Result, opened []*analyze.Finding) {
+// openIncident makes the bundle from the ring's moments; false when it
+// could not.
+func (tw *target) openIncident(r *analyze.Result, opened []*analyze.Finding) bool {
 	w := tw.w
 	now := w.cfg.now()
 	// Bundles are never removed by watch: under the free-space floor none
@@ -99,12 +103,12 @@ func (tw *target) openIncident(r *analyze.Result, opened []*analyze.Finding) {
 	if free, ok := freeBytes(w.cfg.Dir); ok && w.cfg.MinFree > 0 && free < uint64(w.cfg.MinFree) {
 		w.metrics.incidentsRefused.WithLabelValues(tw.name).Inc()
 		w.logf("%s: incident not recorded (%s): %s has %s free, under the floor of %s", tw.name, oneLine(r, opened[0]), w.cfg.Dir, human(int64(free)), human(w.cfg.MinFree))
-		return
+		return false
 	}
 	base := filepath.Join(w.cfg.Dir, incidentsDir, now.UTC().Format("20060102T150405Z")+"-"+tw.name)
 	if err := os.MkdirAll(filepath.Dir(base), 0o755); err != nil {
 		w.logf("%s: incident not recorded: %v", tw.name, err)
-		return
+		return false
 	}
 	dir := base
 	for n := 2; ; n++ {
@@ -114,7 +118,7 @@ func (tw *target) openIncident(r *analyze.Result, opened []*analyze.Finding) {
 		}
 		if !errors.Is(err, fs.ErrExist) || n > 100 {
 			w.logf("%s: incident not recorded: %v", tw.name, err)
-			return
+			return false
 		}
 		dir = base + "-" + strconv.Itoa(n) // never another's folder
 	}
@@ -151,12 +155,14 @@ func (tw *target) openIncident(r *analyze.Result, opened []*analyze.Finding) {
 	w.metrics.incidentOpened(tw.name)
 	w.logf("%s: incident opened: %s; %d moments up to it in %s", tw.name, openLine(r, opened), len(inc.moments), dir)
 	w.onIncident(dir, "open")
+	return true
 }
 
 // add takes a moment after the open.
 func (inc *incident) add(rm ringMoment) error {
 	inc.after++
 	err := inc.link(rm, nil, "")
+	inc.man.Recount()
 	if werr := capture.WriteManifest(inc.dir, &inc.man); werr != nil {
 		err = errors.Join(err, werr)
 	}
@@ -205,6 +211,7 @@ func (inc *incident) write(r *analyze.Result, closed bool) error {
 	if closed {
 		inc.man.Finished = time.Now()
 	}
+	inc.man.Recount()
 	errs := []error{capture.WriteManifest(inc.dir, &inc.man)}
 	for _, f := range []struct {
 		name   string
@@ -330,6 +337,10 @@ func (w *watcher) onIncident(dir, event string) {
 		defer cancel()
 		cmd := exec.CommandContext(ctx, "sh", "-c", w.cfg.OnIncident, "sh", dir)
 		cmd.Env = append(os.Environ(), "DUMPDIFF_INCIDENT="+dir, "DUMPDIFF_INCIDENT_EVENT="+event)
+		// The bound holds for what the command started too: its group is
+		// killed, and a child still holding the output is not waited for.
+		capture.KillGroupOnCancel(cmd)
+		cmd.WaitDelay = time.Second
 		out, err := cmd.CombinedOutput()
 		for _, l := range strings.Split(strings.TrimRight(string(out), "\n"), "\n") {
 			if l != "" {

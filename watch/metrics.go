@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"net/http"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/dumpdiff/dumpdiff/analyze"
@@ -142,6 +143,11 @@ func (m *metrics) verdict(target string, r *analyze.Result, top int) {
 		for k, n := range sums {
 			ts = append(ts, threadSeries{pool: k[0], state: k[1], n: n})
 		}
+		// A label value must be UTF-8 or the whole scrape fails: a
+		// thread name from a command's output or a pprof label may not be.
+		for i := range ts {
+			ts[i].pool, ts[i].state = labelValue(ts[i].pool), labelValue(ts[i].state)
+		}
 		slices.SortFunc(ts, func(a, b threadSeries) int {
 			return cmp.Or(cmp.Compare(b.n, a.n), cmp.Compare(a.pool, b.pool), cmp.Compare(a.state, b.state))
 		})
@@ -172,7 +178,7 @@ func (m *metrics) verdict(target string, r *analyze.Result, top int) {
 		}
 		seen := map[findingSeries]bool{}
 		for _, f := range r.Findings {
-			s := findingSeries{kind: f.Kind, pool: f.Pool, severity: f.Severity.String()}
+			s := findingSeries{kind: f.Kind, pool: labelValue(f.Pool), severity: f.Severity.String()}
 			if !f.Recovered && !seen[s] {
 				seen[s] = true
 				fs = append(fs, s)
@@ -212,4 +218,26 @@ func (c verdictCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(m.ringMomentsDesc, prometheus.GaugeValue, r[0], target)
 		ch <- prometheus.MustNewConstMetric(m.ringBytesDesc, prometheus.GaugeValue, r[1], target)
 	}
+}
+
+// labelValue is s as a valid UTF-8 label value.
+func labelValue(s string) string { return strings.ToValidUTF8(s, "\uFFFD") }
+
+// clear drops a target's verdict series: a target that is down has no
+// current threads or findings (its last ones would be served as if they
+// were).
+func (m *metrics) clear(target string) {
+	m.mu.Lock()
+	delete(m.threads, target)
+	delete(m.findings, target)
+	m.mu.Unlock()
+}
+
+// zero makes a target's counters exist from the start, so that increase()
+// sees their first event.
+func (m *metrics) zero(target string) {
+	m.incidents.WithLabelValues(target)
+	m.incidentOpen.WithLabelValues(target)
+	m.incidentsRefused.WithLabelValues(target)
+	m.skipped.WithLabelValues(target)
 }

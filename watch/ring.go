@@ -104,6 +104,9 @@ type ringMoment struct {
 }
 
 func newRing(rec *capture.Recorder, keep int, share int64, opt analyze.Options) *ring {
+	// Each ring keeps its moments' builds from one analysis to the next
+	// (analyze.Cache): a ring is analyzed by its own target's loop only.
+	opt.Cache = analyze.NewCache()
 	return &ring{rec: rec, keep: keep, share: share, opt: opt}
 }
 

@@ -63,7 +63,9 @@ func parseMoment(b *testing.B, path string) analyze.Input {
 
 // BenchmarkRingTick is what a tick of watch costs a ring of 40 moments of
 // a 10k-goroutine service once the moment is on disk: parse the new moment
-// (the ring keeps the other 39 parsed) and analyze the 40.
+// (the ring keeps the other 39 parsed) and analyze the 40 with the ring's
+// analyze.Cache (the other 39 moments' builds kept). MiB-held is what the
+// ring holds in memory: the parsed moments and their cached builds.
 func BenchmarkRingTick(b *testing.B) {
 	paths := ringDumps(b, 41)
 	var size int64
@@ -79,17 +81,34 @@ func BenchmarkRingTick(b *testing.B) {
 	for _, p := range paths[:40] {
 		in = append(in, parseMoment(b, p))
 	}
+	opt := analyze.Options{Cache: analyze.NewCache()}
+	analyze.Analyze(in, opt) // the ring's last analysis, before this tick
 	runtime.GC()
 	runtime.ReadMemStats(&after)
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		x := parseMoment(b, paths[40-i%2]) // alternate: the ring turns
 		in = append(in[1:], x)
-		analyze.Analyze(in, analyze.Options{})
+		analyze.Analyze(in, opt)
 	}
-	// What the ring holds in memory, and one moment on disk.
 	b.ReportMetric(float64(after.HeapInuse-before.HeapInuse)/(1<<20), "MiB-held")
 	b.ReportMetric(float64(size)/(1<<20), "MiB-moment")
+}
+
+// BenchmarkRingTickNoCache is the tick without the analysis cache: the
+// new moment parsed, the 40 built again.
+func BenchmarkRingTickNoCache(b *testing.B) {
+	paths := ringDumps(b, 41)
+	var in []analyze.Input
+	for _, p := range paths[:40] {
+		in = append(in, parseMoment(b, p))
+	}
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		x := parseMoment(b, paths[40-i%2])
+		in = append(in[1:], x)
+		analyze.Analyze(in, analyze.Options{})
+	}
 }
 
 // BenchmarkRingFull is the same tick without the ring's parsed moments:

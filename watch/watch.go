@@ -41,10 +41,11 @@ const (
 	maxBackoff = 16
 	// maxBackoffTime bounds it in time whatever Every is.
 	maxBackoffTime = 5 * time.Minute
-	// onIncidentTimeout bounds an --on-incident command: a pager script
-	// that hangs must not pile up.
-	onIncidentTimeout = 30 * time.Second
 )
+
+// onIncidentTimeout bounds an --on-incident command: a pager script that
+// hangs must not pile up. A variable for tests.
+var onIncidentTimeout = 30 * time.Second
 
 // Config is what to watch and how.
 type Config struct {
@@ -65,7 +66,9 @@ type Config struct {
 	MinFree int64
 	// Dir holds the rings and the incidents.
 	Dir string
-	// Alert is the severity from which an open finding opens an incident.
+	// Alert is the severity from which an open finding opens an incident:
+	// analyze.Critical or analyze.Warning; the zero value (Info) means
+	// Critical.
 	Alert analyze.Severity
 	// IncidentMax is how many moments an incident takes after it opens
 	// before it is closed unrecovered; 0 means DefaultIncidentMax.
@@ -130,6 +133,11 @@ func (c *Config) defaults() error {
 	}
 	if c.TopSeries == 0 {
 		c.TopSeries = DefaultTopSeries
+	}
+	// The zero Alert (analyze.Info) is the default, critical: an info
+	// finding (a rise that recovered) is nothing to page for.
+	if c.Alert == analyze.Info {
+		c.Alert = analyze.Critical
 	}
 	if c.Log == nil {
 		c.Log = io.Discard
@@ -198,7 +206,9 @@ func Run(ctx context.Context, cfg Config) error {
 		tw := &target{w: w, name: name, rec: rec, ring: newRing(rec, cfg.Keep, share, cfg.Analysis)}
 		w.targets = append(w.targets, tw)
 	}
+	w.otherRings(taken)
 	for _, tw := range w.targets {
+		w.metrics.zero(tw.name)
 		if n := tw.ring.resume(); n > 0 {
 			fmt.Fprintf(cfg.Log, "dumpdiff watch: %s: resumed its ring of %d moments in %s\n", tw.name, n, tw.rec.Dir())
 		}
@@ -253,6 +263,30 @@ func (w *watcher) serve() func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
 		srv.Shutdown(ctx)
+	}
+}
+
+// otherRings says which rings of an earlier watch under Dir are not
+// watched now (a target renamed or dropped): they are not counted in
+// --max-bytes, and watch never removes them.
+func (w *watcher) otherRings(watched map[string]bool) {
+	es, err := os.ReadDir(w.cfg.Dir)
+	if err != nil {
+		return
+	}
+	for _, e := range es {
+		if !e.IsDir() || watched[e.Name()] {
+			continue
+		}
+		m, err := capture.ReadManifest(filepath.Join(w.cfg.Dir, e.Name()))
+		if err != nil || m.Schedule.Kind != "watch" {
+			continue
+		}
+		var n int64
+		for _, f := range m.Files {
+			n += f.Size
+		}
+		w.logf("%s: a ring of an earlier watch (%d moments, %s), not watched now: not counted in --max-bytes and left as it is", filepath.Join(w.cfg.Dir, e.Name()), len(m.Moments), human(n))
 	}
 }
 
@@ -320,12 +354,14 @@ func (tw *target) loop(ctx context.Context, start time.Time) {
 		now := tw.w.cfg.now()
 		after := next.Add(step)
 		if after.Before(now) {
-			// Overran: the next tick on the grid after now.
-			skipped := now.Sub(next)/every - 1
-			if skipped > 0 {
-				tw.w.metrics.skipped.WithLabelValues(tw.name).Add(float64(skipped))
+			// Overran: the next tick on the grid after now; the ticks
+			// between the one planned and it were missed (those a backoff
+			// skips on purpose are not counted).
+			later := next.Add((now.Sub(next)/every + 1) * every)
+			if missed := later.Sub(after) / every; missed > 0 {
+				tw.w.metrics.skipped.WithLabelValues(tw.name).Add(float64(missed))
 			}
-			after = next.Add((now.Sub(next)/every + 1) * every)
+			after = later
 		}
 		next = after
 	}
@@ -373,7 +409,9 @@ func (tw *target) tick(ctx context.Context, at time.Time) {
 		}
 		primary = primary || f.Primary && f.OK()
 		wrote = wrote || f.OK()
-		if f.Cost != nil && f.Cost.PauseMS > 0 {
+		if f.Cost != nil && (f.Cost.PauseMS > 0 || f.Cost.PauseSource != "") {
+			// Measured (a measured 0 too: a JSON dump's safepoint may take
+			// under a millisecond).
 			w.metrics.pause.WithLabelValues(tw.name).Observe(f.Cost.PauseMS / 1000)
 		} else if f.Cost != nil && f.Cost.EstimatedPauseMS > 0 {
 			w.metrics.pause.WithLabelValues(tw.name).Observe(f.Cost.EstimatedPauseMS / 1000)
@@ -406,7 +444,7 @@ func (tw *target) tick(ctx context.Context, at time.Time) {
 				why = f.Error
 			}
 		}
-		tw.setDown(why)
+		tw.setDown(why, !wrote)
 	}
 	if !wrote {
 		return
@@ -469,8 +507,9 @@ func (tw *target) unique(l string) string {
 }
 
 // setDown records a moment without a dump; the first after an up one is
-// said on the log.
-func (tw *target) setDown(why string) {
+// said on the log. silent is true when nothing of the moment was kept (the
+// target did not answer at all, not only its full dump failed).
+func (tw *target) setDown(why string, silent bool) {
 	tw.mu.Lock()
 	tw.failures++
 	was := tw.down
@@ -479,6 +518,16 @@ func (tw *target) setDown(why string) {
 	tw.w.metrics.up.WithLabelValues(tw.name).Set(0)
 	if !was {
 		tw.w.logf("%s: down: %s (retried with backoff)", tw.name, why)
+	}
+	if silent {
+		// What it said last is not what it says now: no threads and no
+		// findings are served for it, and an open incident ends here (a
+		// crash, an OOM kill, a restart is often how one ends).
+		tw.w.metrics.clear(tw.name)
+		tw.open = nil
+		if tw.incident != nil {
+			tw.closeIncident("the target stopped answering: " + why)
+		}
 	}
 }
 

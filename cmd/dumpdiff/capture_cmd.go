@@ -178,6 +178,11 @@ func (s *sourceFlags) plan(cmd *cobra.Command, args []string) (capture.Plan, err
 func targetsOf(args, actuators, pids, execs []string) ([]capture.Target, error) {
 	var ts []capture.Target
 	for _, u := range args {
+		// A bare number is a pid given without --pid: taken for a URL, it
+		// would be looked up as a host name.
+		if _, err := strconv.Atoi(strings.TrimSpace(u)); err == nil {
+			return nil, fmt.Errorf("%q is not a URL: did you mean --pid %s?", u, strings.TrimSpace(u))
+		}
 		if capture.IsActuatorURL(u) {
 			ts = append(ts, capture.ActuatorTarget("", u))
 		} else {

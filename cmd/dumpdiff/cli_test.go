@@ -151,6 +151,8 @@ func TestWatchFlagErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"watch", "--pid", "1"}, "--out DIR is required"},
+		{[]string{"watch", "13428", "--out", dir + "/g"}, `"13428" is not a URL: did you mean --pid 13428?`},
+		{[]string{"capture", "13428", "--out", dir + "/h"}, `"13428" is not a URL: did you mean --pid 13428?`},
 		{[]string{"watch", "--out", dir + "/a"}, "nothing to capture"},
 		{[]string{"watch", "--pid", "1", "--out", dir + "/b", "--alert", "page"}, `unknown --alert "page": want critical or warning`},
 		{[]string{"watch", "--pid", "1", "--out", dir + "/c", "--max-bytes", "lots"}, `--max-bytes "lots": want a size`},
@@ -163,7 +165,7 @@ func TestWatchFlagErrors(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q, want %q", tt.args, code, errs, tt.want)
 		}
 	}
-	for _, sub := range []string{"a", "b", "c", "d", "f"} {
+	for _, sub := range []string{"a", "b", "c", "d", "f", "g", "h"} {
 		if _, err := os.Stat(dir + "/" + sub); err == nil {
 			t.Errorf("a refused watch created %s", sub)
 		}

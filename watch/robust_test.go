@@ -1,0 +1,190 @@
+package watch
+
+import (
+	"bytes"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dumpdiff/dumpdiff/analyze"
+	"github.com/dumpdiff/dumpdiff/capture"
+	"github.com/dumpdiff/dumpdiff/internal/watchtest"
+)
+
+// realJVMDump is a Java 17 jcmd dump of the watch tests' service
+// (testdata/libs, README there).
+const realJVMDump = "../testdata/libs/jvm-saturated-stays/1.txt"
+
+// TestInvalidUTF8Names: a thread name that is not UTF-8 (a command's
+// output, a pprof label) is served with U+FFFD, and the scrape works: a
+// label value that is not UTF-8 fails the whole page.
+func TestInvalidUTF8Names(t *testing.T) {
+	b, err := os.ReadFile(realJVMDump)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = bytes.ReplaceAll(b, []byte(`"req-exec-`), []byte("\"w\xffrk-"))
+	dump := filepath.Join(t.TempDir(), "dump.txt")
+	os.WriteFile(dump, b, 0o644)
+	r := start(t, Config{Targets: []capture.Target{capture.ExecTarget("cmd", "cat "+dump)}, Every: 50 * time.Millisecond})
+	r.waitMoments(t, "cmd", 2, 20*time.Second)
+	resp, err := http.Get(r.metrics + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := new(bytes.Buffer)
+	page.ReadFrom(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(page.String(), "pool=\"w\ufffdrk-*\"") {
+		t.Fatalf("status %d, page:\n%s", resp.StatusCode, page)
+	}
+}
+
+// TestSkippedTicks: a target whose moment takes 1.5 ticks misses one tick
+// a moment, and dumpdiff_ticks_skipped_total says so.
+func TestSkippedTicks(t *testing.T) {
+	r := start(t, Config{Targets: []capture.Target{capture.ExecTarget("slow", "sleep 0.15; cat "+absPath(t, realJVMDump))}, Every: 100 * time.Millisecond})
+	m := r.waitMoments(t, "slow", 4, 20*time.Second)
+	page := r.scrape(t)
+	if v := metricValue(page, `dumpdiff_ticks_skipped_total{target="slow"}`); v < 2 {
+		t.Errorf("ticks skipped %v after %d moments of 150 ms at 100 ms a tick", v, len(m.Moments))
+	}
+	if v := metricValue(page, `dumpdiff_incidents_total{target="slow"}`); v != 0 {
+		t.Errorf("dumpdiff_incidents_total is %v, not 0 from the start", v)
+	}
+}
+
+func absPath(t *testing.T, p string) string {
+	a, err := filepath.Abs(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// TestAlertDefault: the zero Alert opens incidents on critical findings
+// only.
+func TestAlertDefault(t *testing.T) {
+	c := Config{Targets: []capture.Target{capture.ExecTarget("x", "true")}, Dir: "d", Every: time.Second}
+	if err := c.defaults(); err != nil || c.Alert != analyze.Critical {
+		t.Fatalf("zero Alert after defaults: %v, %v", c.Alert, err)
+	}
+	c.Alert = analyze.Warning
+	if c.defaults(); c.Alert != analyze.Warning {
+		t.Fatalf("Warning after defaults: %v", c.Alert)
+	}
+}
+
+// TestHookBounded: an --on-incident command that runs past its bound,
+// with a child holding its output, is killed, group and all, and watch's
+// stop does not wait for it.
+func TestHookBounded(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("process groups")
+	}
+	old := onIncidentTimeout
+	onIncidentTimeout = 300 * time.Millisecond
+	t.Cleanup(func() { onIncidentTimeout = old })
+	lb := &logBuf{}
+	w := &watcher{cfg: Config{OnIncident: "sleep 30 & echo started; wait", Log: lb}}
+	began := time.Now()
+	w.onIncident(t.TempDir(), "open")
+	w.onIncidentWait()
+	if took := time.Since(began); took > 5*time.Second {
+		t.Fatalf("the hook held watch %v", took)
+	}
+	if !strings.Contains(lb.String(), "--on-incident| started") || !strings.Contains(lb.String(), "killed") {
+		t.Errorf("log:\n%s", lb)
+	}
+	if out, _ := exec.Command("pgrep", "-f", "^sleep 30$").Output(); len(out) > 0 {
+		t.Errorf("the hook's child is still running: pid %s", out)
+	}
+}
+
+// TestTargetGoesDown: a Go service killed during an incident: the
+// incident closes (a crash is how many end), its findings and threads
+// are no longer served, and the target is up 0.
+func TestTargetGoesDown(t *testing.T) {
+	svc := watchtest.StartGoService(t)
+	r := start(t, Config{Targets: []capture.Target{capture.PprofTarget("svc", svc.URL())}, Every: 250 * time.Millisecond, Keep: 10})
+	r.waitMoments(t, "svc", 3, 30*time.Second)
+	svc.Phase(t, "exhaust")
+	r.waitLog(t, "svc: incident opened", 1, 30*time.Second)
+	svc.Stop()
+	r.waitLog(t, "svc: incident closed: the target stopped answering", 1, 30*time.Second)
+	page := r.scrape(t)
+	if strings.Contains(page, `dumpdiff_findings{`) || strings.Contains(page, `dumpdiff_threads{`) {
+		t.Errorf("a dead target's verdict is still served:\n%s", page)
+	}
+	if v := metricValue(page, `dumpdiff_target_up{target="svc"}`); v != 0 {
+		t.Errorf("up %v", v)
+	}
+	if v := metricValue(page, `dumpdiff_incident_open{target="svc"}`); v != 0 {
+		t.Errorf("incident_open %v", v)
+	}
+}
+
+// TestFullDiskEviction: a disk filled by another writer while the ring
+// turns (a 2 MiB tmpfs, skipped where none can be mounted): the moments
+// forgotten while the manifest could not be written leave no file
+// behind, so the disk is freed and every file of the ring is one its
+// manifest lists.
+func TestFullDiskEviction(t *testing.T) {
+	mnt := tmpfs(t, "2m")
+	srv := pprofServer(t, nil)
+	r := start(t, Config{Targets: []capture.Target{capture.PprofTarget("svc", "http://"+srv.Addr)}, Every: 20 * time.Millisecond,
+		Dir: mnt, MinFree: -1, Keep: 3})
+	r.waitMoments(t, "svc", 3, 20*time.Second)
+	filler := filepath.Join(mnt, "filler")
+	f, err := os.Create(filler)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunk := make([]byte, 64<<10)
+	for {
+		if _, err := f.Write(chunk); err != nil {
+			break // the disk is full
+		}
+	}
+	f.Close()
+	time.Sleep(500 * time.Millisecond)
+	os.Remove(filler)
+	r.waitLog(t, "moments are written again", 1, 20*time.Second)
+	time.Sleep(300 * time.Millisecond)
+	if err := r.stop(t); err != nil {
+		t.Fatal(err)
+	}
+	m, err := capture.ReadManifest(filepath.Join(mnt, "svc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]bool{capture.ManifestName: true}
+	for _, f := range m.Files {
+		listed[f.Path] = true
+	}
+	for _, name := range ringFiles(t, filepath.Join(mnt, "svc")) {
+		if !listed[name] && !strings.HasPrefix(name, ".") {
+			t.Errorf("%s is left in the ring, listed by no manifest", name)
+		}
+	}
+}
+
+// tmpfs mounts a tmpfs of size for the test, or skips it.
+func tmpfs(t *testing.T, size string) string {
+	t.Helper()
+	if runtime.GOOS != "linux" {
+		t.Skip("tmpfs: linux only")
+	}
+	mnt := t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size="+size, "tmpfs", mnt).CombinedOutput(); err != nil {
+		t.Skipf("cannot mount a tmpfs here (%v: %s): the full disk is tested where it can be", err, strings.TrimSpace(string(out)))
+	}
+	t.Cleanup(func() { exec.Command("umount", "-l", mnt).Run() })
+	return mnt
+}
+
