@@ -256,6 +256,10 @@ func (b *builder) build(in []Input) {
 			if mb.jids != nil { // numbered and sorted in place by identities
 				frozen[i].ids = slices.Clone(mb.ids)
 			}
+			// What only the build itself reads is not kept (a ring of
+			// small dumps held more in these maps than in its threads).
+			f := &frozen[i]
+			f.shapes, f.pools, f.groups, f.slots, f.key, f.lastSlot = nil, nil, nil, nil, nil, nil
 		}
 		c.keep(in, keys, frozen)
 	}

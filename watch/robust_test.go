@@ -187,4 +187,3 @@ func tmpfs(t *testing.T, size string) string {
 	t.Cleanup(func() { exec.Command("umount", "-l", mnt).Run() })
 	return mnt
 }
-
