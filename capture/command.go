@@ -91,6 +91,20 @@ func runToFile(ctx context.Context, dir string, maxBytes int64, timeout time.Dur
 
 func lastLineOf(s string) string {
 	s = strings.TrimRight(s, "\r\n\t ")
+	// A Java stack trace's frames ("\tat ...", "... 5 more") say where,
+	// not what: the line above them does (jcmd on a pid that is gone:
+	// "java.io.IOException: No such process").
+	for {
+		i := strings.LastIndexByte(s, '\n')
+		if i < 0 {
+			break
+		}
+		last := strings.TrimSpace(s[i+1:])
+		if !strings.HasPrefix(last, "at ") && !(strings.HasPrefix(last, "... ") && strings.HasSuffix(last, " more")) {
+			break
+		}
+		s = strings.TrimRight(s[:i], "\r\n\t ")
+	}
 	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
 		s = s[i+1:]
 	}

@@ -185,9 +185,14 @@ func (r *runner) jvmTool(ctx context.Context, pid int, locks bool) (*atomicFile,
 		return af, "jstack" + tool, nil
 	}
 	if errors.Is(jcmdErr, exec.ErrNotFound) && errors.Is(jstackErr, exec.ErrNotFound) {
-		return nil, "", errors.New("neither jcmd nor jstack is on PATH (install a JDK, or use an exec target)")
+		return nil, "", withReason(ReasonTool, errors.New("neither jcmd nor jstack is on PATH (install a JDK, or use an exec target)"))
 	}
-	return nil, "", fmt.Errorf("jcmd: %v; jstack: %v", jcmdErr, jstackErr)
+	err := fmt.Errorf("jcmd: %v; jstack: %v", jcmdErr, jstackErr)
+	// A JVM that exited while it was dumped is gone, not a tool's fault.
+	if checkJVMProcess(pid) != nil {
+		return nil, "", withReason(ReasonGone, err)
+	}
+	return nil, "", withReason(ReasonTool, err)
 }
 
 // runTool runs a JDK tool and checks its output is a complete thread dump;

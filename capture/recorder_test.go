@@ -3,6 +3,7 @@ package capture
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"os"
@@ -203,4 +204,18 @@ func exitedPID(t *testing.T) int {
 		t.Skip("cannot run true:", err)
 	}
 	return cmd.Process.Pid
+}
+
+// TestCommandErrorLine: a command that fails with a Java stack trace
+// (the real jcmd on a pid that is gone) is told by its exception's line,
+// not by the trace's last frame.
+func TestCommandErrorLine(t *testing.T) {
+	if _, err := exec.LookPath("jcmd"); err != nil {
+		t.Skip("no jcmd on PATH")
+	}
+	m, _, _ := run(t, context.Background(), Plan{Targets: []Target{ExecTarget("gone", fmt.Sprintf("jcmd %d Thread.print", exitedPID(t)))},
+		OutDir: t.TempDir(), Count: 1}, nil)
+	if len(m.Files) == 0 || !strings.Contains(m.Files[0].Error, "No such process") || strings.Contains(m.Files[0].Error, "JCmd.main") {
+		t.Fatalf("error line: %+v", m.Files)
+	}
 }

@@ -65,15 +65,7 @@ const readyWithin = 30 * time.Second
 // it is the test's cleanup.
 func (j JDK) Start(t testing.TB, src string, opts []string, args ...string) int {
 	t.Helper()
-	dir := t.TempDir()
-	abs, err := filepath.Abs(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out, err := exec.Command(j.Javac, "-d", dir, abs).CombinedOutput(); err != nil {
-		t.Fatalf("javac %s: %v\n%s", src, err, out)
-	}
-	class := strings.TrimSuffix(filepath.Base(src), ".java")
+	dir, class := j.Compile(t, src)
 	argv := append(append(append([]string{}, opts...), "-cp", dir, class), args...)
 	cmd := exec.Command(j.Java, argv...)
 	stdin, err := cmd.StdinPipe()
@@ -106,6 +98,21 @@ func (j JDK) Start(t testing.TB, src string, opts []string, args ...string) int 
 		t.Fatalf("java %s: not ready within %v", class, readyWithin)
 	}
 	return cmd.Process.Pid
+}
+
+// Compile compiles the Java file src into a temporary folder and returns
+// the folder (the class path) and the class, the file's name.
+func (j JDK) Compile(t testing.TB, src string) (dir, class string) {
+	t.Helper()
+	dir = t.TempDir()
+	abs, err := filepath.Abs(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(j.Javac, "-d", dir, abs).CombinedOutput(); err != nil {
+		t.Fatalf("javac %s: %v\n%s", src, err, out)
+	}
+	return dir, strings.TrimSuffix(filepath.Base(src), ".java")
 }
 
 // StartSource is Start for a source held in the test: it is written to

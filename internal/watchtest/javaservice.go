@@ -50,14 +50,10 @@ type JavaService struct {
 func StartJavaService(t testing.TB) *JavaService {
 	t.Helper()
 	jdk := javatest.OnPath(t)
-	src := javaServiceSource(t)
-	dir := t.TempDir()
-	if out, err := exec.Command(jdk.Javac, "-d", dir, src).CombinedOutput(); err != nil {
-		t.Fatalf("javac %s: %v\n%s", src, err, out)
-	}
+	dir, class := jdk.Compile(t, javaServiceSource(t))
 	// A small heap and the serial collector: a light JVM with few threads
 	// of its own, started quickly.
-	cmd := exec.Command(jdk.Java, "-Xmx64m", "-XX:+UseSerialGC", "-cp", dir, "JavaService")
+	cmd := exec.Command(jdk.Java, "-Xmx64m", "-XX:+UseSerialGC", "-cp", dir, class)
 	s := &JavaService{cmd: cmd, lines: make(chan string, 16), exited: make(chan struct{}), stderr: &javaStderr{}}
 	cmd.Stderr = s.stderr
 	var err error
