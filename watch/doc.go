@@ -30,10 +30,13 @@
 //	                              schedule "watch") of the last Keep moments
 //	DIR/incidents/<time>-<target>/ an incident: the ring's moments when the
 //	                              finding opened (hard links), every moment
-//	                              after until it closed, manifest.json and
-//	                              report.md, report.html, report.json
+//	                              after until it closed, manifest.json,
+//	                              report.md, report.html, report.json and
+//	                              incident.json (what it follows: a watch
+//	                              started again continues it, resume.go)
 //
 // Files: watch.go (Config, Run, the target loop), ring.go (the parsed
-// moments and eviction), incident.go (bundles), metrics.go (the
+// moments and eviction), incident.go (bundles), resume.go (an incident
+// continued after a restart), metrics.go (the
 // Prometheus collectors), disk_unix.go (free space).
 package watch

@@ -138,6 +138,11 @@ func (tw *target) openIncident(r *analyze.Result, opened []*analyze.Finding) boo
 		w.logf("%s: incident %s: %v", tw.name, dir, err)
 	}
 	tw.incident = inc
+	defer func() {
+		if err := inc.saveState(tw.name, true); err != nil {
+			w.logf("%s: incident %s: %v", tw.name, dir, err)
+		}
+	}()
 	// The moments before the first of its findings are the healthy
 	// before: the ring keeps them while the incident is open.
 	since := len(r.Moments)
@@ -163,6 +168,9 @@ func (inc *incident) add(rm ringMoment) error {
 	inc.after++
 	err := inc.link(rm, nil, "")
 	inc.man.Recount()
+	if serr := inc.saveState(inc.man.Targets[0].Name, true); serr != nil {
+		err = errors.Join(err, serr)
+	}
 	if werr := capture.WriteManifest(inc.dir, &inc.man); werr != nil {
 		err = errors.Join(err, werr)
 	}
@@ -248,6 +256,9 @@ func (tw *target) closeIncident(why string) {
 	if err := inc.write(analyze.Analyze(in, tw.ring.opt), true); err != nil {
 		w.logf("%s: incident %s: %v", tw.name, inc.dir, err)
 	}
+	if err := inc.saveState(tw.name, false); err != nil {
+		w.logf("%s: incident %s: %v", tw.name, inc.dir, err)
+	}
 	w.metrics.incidentClosed(tw.name)
 	w.logf("%s: incident closed: %s; %d moments in %s", tw.name, why, len(inc.moments), inc.dir)
 	w.onIncident(inc.dir, "close")
@@ -268,6 +279,9 @@ func (tw *target) stop() {
 	}
 	inc.man.Error = "watch stopped while the incident was open"
 	if err := inc.write(analyze.Analyze(in, tw.ring.opt), false); err != nil {
+		tw.w.logf("%s: incident %s: %v", tw.name, inc.dir, err)
+	}
+	if err := inc.saveState(tw.name, true); err != nil {
 		tw.w.logf("%s: incident %s: %v", tw.name, inc.dir, err)
 	}
 	tw.w.logf("%s: incident left open at stop: %d moments in %s", tw.name, len(inc.moments), inc.dir)

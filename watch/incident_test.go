@@ -216,3 +216,52 @@ func TestGoLongIncident(t *testing.T) {
 		}
 	}
 }
+
+// TestResumeIncident: watch stopped while an incident is open and
+// started again on the same folder continues that incident (one bundle,
+// its moments from both runs, one open and one close of --on-incident)
+// instead of opening a second one for the finding still open.
+func TestResumeIncident(t *testing.T) {
+	svc := watchtest.StartGoService(t)
+	dir := t.TempDir()
+	hooks := filepath.Join(t.TempDir(), "hooks")
+	cfg := Config{Targets: []capture.Target{capture.PprofTarget("svc", svc.URL())}, Every: 250 * time.Millisecond, Keep: 12, Dir: dir,
+		OnIncident: `echo "$DUMPDIFF_INCIDENT_EVENT $1" >> ` + hooks}
+	r := start(t, cfg)
+	r.waitMoments(t, "svc", 4, 30*time.Second)
+	svc.Phase(t, "exhaust")
+	r.waitLog(t, "svc: incident opened", 1, 30*time.Second)
+	r.waitLog(t, "svc: incident moment", 2, 30*time.Second)
+	r.stop(t)
+	first, _ := filepath.Glob(filepath.Join(dir, incidentsDir, "*"))
+	if len(first) != 1 {
+		t.Fatalf("bundles after the first run: %v", first)
+	}
+	m1, _ := capture.ReadManifest(first[0])
+
+	r = start(t, cfg)
+	r.waitLog(t, "left open at the last stop, continued", 1, 10*time.Second)
+	r.waitLog(t, "svc: incident moment", 2, 30*time.Second)
+	svc.Phase(t, "recover")
+	r.waitLog(t, "svc: incident closed: recovered", 1, 30*time.Second)
+	r.stop(t)
+	if n := r.log.count("svc: incident opened"); n != 0 {
+		t.Errorf("the second run opened %d incidents:\n%s", n, r.log)
+	}
+	bundles, _ := filepath.Glob(filepath.Join(dir, incidentsDir, "*"))
+	if len(bundles) != 1 {
+		t.Fatalf("bundles: %v", bundles)
+	}
+	m2 := checkBundle(t, bundles[0], 2) // (its name's time is to the second)
+	if !hasFinding(m2, "", workers, "socket-read") {
+		t.Errorf("the continued bundle's report: %+v", m2.Findings)
+	}
+	m, _ := capture.ReadManifest(bundles[0])
+	if len(m.Moments) <= len(m1.Moments)+1 || m.Error != "" {
+		t.Errorf("the continued bundle: %d moments (%d after the first run), error %q", len(m.Moments), len(m1.Moments), m.Error)
+	}
+	b, _ := os.ReadFile(hooks)
+	if got := string(b); strings.Count(got, "open ") != 1 || strings.Count(got, "close ") != 1 {
+		t.Errorf("--on-incident ran:\n%s", got)
+	}
+}

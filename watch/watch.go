@@ -212,6 +212,7 @@ func Run(ctx context.Context, cfg Config) error {
 		if n := tw.ring.resume(); n > 0 {
 			fmt.Fprintf(cfg.Log, "dumpdiff watch: %s: resumed its ring of %d moments in %s\n", tw.name, n, tw.rec.Dir())
 		}
+		tw.resumeIncident()
 		w.metrics.ring(tw.name, tw.ring)
 	}
 	defer w.serve()()

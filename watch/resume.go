@@ -1,0 +1,101 @@
+package watch
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/dumpdiff/dumpdiff/capture"
+	"github.com/dumpdiff/dumpdiff/internal/captured"
+	"github.com/dumpdiff/dumpdiff/parse"
+)
+
+// stateName is an incident bundle's own record of what it follows, so
+// that a watch started again continues the incident it left open instead
+// of opening a second bundle for it.
+const stateName = "incident.json"
+
+// incidentState is incident.json.
+type incidentState struct {
+	Target   string   `json:"target"`
+	Findings []string `json:"findings"` // story keys (storyKey)
+	Since    string   `json:"since"`    // the label of the moment its first finding was first seen
+	After    int      `json:"after"`    // moments taken since it opened
+	Open     bool     `json:"open"`
+}
+
+func (inc *incident) saveState(target string, open bool) error {
+	b, err := json.MarshalIndent(incidentState{Target: target, Findings: inc.findings, Since: inc.since, After: inc.after, Open: open}, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeReplace(inc.dir, stateName, append(b, '\n'))
+}
+
+// resumeIncident continues the newest bundle of this target that the last
+// watch left open: its findings are taken as open (not new), its moments
+// are read back for its reports, the ring keeps the healthy ones it still
+// holds, and the next moments are added to it.
+func (tw *target) resumeIncident() {
+	w := tw.w
+	dirs, _ := filepath.Glob(filepath.Join(w.cfg.Dir, incidentsDir, "*"))
+	slices.Sort(dirs) // named by time: the newest last
+	for i := len(dirs) - 1; i >= 0; i-- {
+		dir := dirs[i]
+		b, err := os.ReadFile(filepath.Join(dir, stateName))
+		if err != nil {
+			continue
+		}
+		var st incidentState
+		if json.Unmarshal(b, &st) != nil || st.Target != tw.name {
+			continue
+		}
+		if !st.Open {
+			return // the newest of this target is closed: nothing to continue
+		}
+		m, err := capture.ReadManifest(dir)
+		if err != nil {
+			w.logf("%s: incident %s left open, not continued: %v", tw.name, dir, err)
+			return
+		}
+		inc := &incident{dir: dir, findings: st.Findings, since: st.Since, after: st.After, man: *m, src: tw.rec.Dir()}
+		inc.man.Error = ""
+		for _, mo := range m.Moments {
+			rm := ringMoment{label: mo.Label}
+			for _, f := range m.Files {
+				if f.Moment == mo.Label {
+					rm.files = append(rm.files, f)
+					rm.bytes += f.Size
+				}
+			}
+			read := func(path string, primary bool) ([]*parse.Dump, error) {
+				ds, err := parse.ParseFile(filepath.Join(dir, path))
+				ds, _, err = captured.KeepPartial(ds, err)
+				return ds, err
+			}
+			x, ok, err := captured.Input(m, tw.name, mo.Label, read, func(string) {})
+			rm.input, rm.ok = x, ok && err == nil
+			inc.moments = append(inc.moments, rm)
+		}
+		tw.incident = inc
+		tw.open = map[string]bool{}
+		for _, k := range st.Findings {
+			tw.open[k] = true
+		}
+		// The healthy before, where the ring still has it.
+		var healthy []string
+		for _, mo := range m.Moments {
+			if mo.Label == st.Since {
+				break
+			}
+			healthy = append(healthy, mo.Label)
+		}
+		tw.ring.pin(healthy)
+		w.metrics.incidentOpen.WithLabelValues(tw.name).Set(1)
+		w.logf("%s: incident %s, left open at the last stop, continued (%d moments, %s)", tw.name, dir, len(m.Moments),
+			strings.Join(st.Findings, ", "))
+		return
+	}
+}
