@@ -62,6 +62,23 @@ func TestJoinLockOwners(t *testing.T) {
 			}
 		}
 	})
+	t.Run("platform waiters, two locks of one class held", func(t *testing.T) {
+		// 8 platform threads park on main's ReentrantLock while the
+		// acceptor holds its socket's (NioSocketImpl's) lock of the same
+		// class: the waiters, printed in both dumps, tell which.
+		js, text := load(t, dir+"platform/dump.json"), load(t, dir+"platform/locks.txt")
+		n, notes := JoinLockOwners(js, text, "Thread.print -l beside")
+		if n != 1 || len(notes) != 0 {
+			t.Fatalf("joined %d, notes %q; want 1 and none", n, notes)
+		}
+		for _, th := range js.Threads {
+			for _, l := range th.Locks() {
+				if l.From != "" && th.Name() != "main" {
+					t.Errorf("the lock joined onto %q, not main: %+v", th.Name(), l)
+				}
+			}
+		}
+	})
 	t.Run("nothing beside", func(t *testing.T) {
 		if n, notes := JoinLockOwners(load(t, dir+"one/dump.json"), nil, "x"); n != 0 || notes != nil {
 			t.Errorf("joined %d, %q", n, notes)

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates testdata/jvm/jdk25-lock-owners/{one,two}/ from Virtual.java run on a Temurin
+# Regenerates testdata/jvm/jdk25-lock-owners/{one,two,platform}/ from Virtual.java and
+# PlatformLock.java run on a Temurin
 # JDK 25: the moment as `dumpdiff capture --pid` takes it on JDK 21+, a JSON dump
 # (jcmd PID Thread.dump_to_file -format=json) and, beside it, `jcmd PID Thread.print -l`
 # (the JSON names no owner of a java.util.concurrent lock).
@@ -9,6 +10,10 @@
 #   two  java Virtual 5 12 2  6 on each of two ReentrantLocks, held by
 #                             capture-test-lock-holder-0 and -1: the text's addresses cannot
 #                             be matched to the JSON's identity hashes (one class, two locks)
+#   platform  java PlatformLock  8 platform threads park on a ReentrantLock held by main,
+#                             while "acceptor" waits in ServerSocket.accept, holding the
+#                             socket's own ReentrantLock (two held of one class: joined
+#                             through the waiters, which the text prints too)
 #
 #   testdata/jvm/jdk25-vthread-ramp/{1-before,2-during}.json: VirtualRamp.java, one virtual
 #   thread per task, 10 tasks, then 2,000 (a load arriving): load, not an explosion
@@ -26,12 +31,12 @@ fi
 work=$(mktemp -d)
 pids=()
 trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"' EXIT
-"$JDK/bin/javac" -d "$work" "$here/Virtual.java"
-take() { # case args...
-	local case=$1
-	shift
+"$JDK/bin/javac" -d "$work" "$here/Virtual.java" "$here/PlatformLock.java"
+take() { # case class args...
+	local case=$1 class=$2
+	shift 2
 	mkfifo "$work/$case.in"
-	"$JDK/bin/java" -Xmx128m -cp "$work" Virtual "$@" <"$work/$case.in" >"$work/$case.out" &
+	"$JDK/bin/java" -Xmx128m -cp "$work" "$class" "$@" <"$work/$case.in" >"$work/$case.out" &
 	local pid=$!
 	pids+=("$pid")
 	exec {fd}>"$work/$case.in" # keeps its stdin open until the end
@@ -45,8 +50,9 @@ take() { # case args...
 	jcmd "$pid" Thread.print -l >"$out/locks.txt"
 	echo "$case: $(grep -c '"tid"' "$out/dump.json") threads in the JSON, $(grep -c '^"' "$out/locks.txt") in the text" >&2
 }
-take one 5 8 1
-take two 5 12 2
+take one Virtual 5 8 1
+take two Virtual 5 12 2
+take platform PlatformLock
 
 # The ramp: one JVM, a JSON dump after "before", then the load, a JSON dump after "during".
 "$JDK/bin/javac" -d "$work" "$here/VirtualRamp.java"
