@@ -1,8 +1,11 @@
 package analyze
 
 import (
+	"bytes"
 	"fmt"
+	"os"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -62,4 +65,43 @@ func threadPrint(t *parse.Thread) string {
 		top = t.Frames[0].Func
 	}
 	return fmt.Sprintf("%d|%s|%s|%d|%d|%s|%d", t.ID, t.Name(), t.State, t.Weight, len(t.Frames), top, t.Line)
+}
+
+// TestCacheJVMPoolNames: a JVM moment's build is not reused when the
+// moments around it change how its thread names are pooled (learned
+// from every moment at once): alone, pool-1-thread-1..6 are one pool by
+// their last number; beside a moment whose threads are pool-1..6-thread-1,
+// the first number varies too. One Cache serves every option set, as a
+// ring's does across settings it never changes but a caller might.
+func TestCacheJVMPoolNames(t *testing.T) {
+	b, err := os.ReadFile("../testdata/libs/jvm-executors/1.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rename := func(name func(k int) string) *parse.Dump {
+		k := 0
+		text := regexp.MustCompile(`"pool-\d+-thread-\d+"`).ReplaceAllFunc(b, func([]byte) []byte {
+			k++
+			return []byte(`"` + name(k) + `"`)
+		})
+		ds, err := parse.Parse("jvm-executors", bytes.NewReader(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ds[0]
+	}
+	a := rename(func(k int) string { return fmt.Sprintf("pool-1-thread-%d", k) })
+	c := rename(func(k int) string { return fmt.Sprintf("pool-%d-thread-1", k) })
+	all := cmp.Exporter(func(t reflect.Type) bool { return strings.HasPrefix(t.PkgPath(), "github.com/dumpdiff/dumpdiff/") })
+	cache := NewCache()
+	for _, opt := range []Options{{}, {Samples: 2}, {PoolBy: "label:x"}} {
+		for _, win := range [][]Input{{{Dump: a}}, {{Dump: a}, {Dump: c}}, {{Dump: c}}, {{Dump: a}, {Dump: c}}} {
+			want := Analyze(win, opt)
+			cached := opt
+			cached.Cache = cache
+			if diff := cmp.Diff(want, Analyze(win, cached), all); diff != "" {
+				t.Fatalf("%d moments, %+v: with a cache (-without +with):\n%s", len(win), opt, diff)
+			}
+		}
+	}
 }

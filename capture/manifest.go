@@ -97,7 +97,7 @@ type RunRecord struct {
 
 // ScheduleRecord is the schedule as run. Durations are Go duration strings ("250ms").
 type ScheduleRecord struct {
-	Kind  string `json:"kind"`            // "every" (fixed) or "load"
+	Kind  string `json:"kind"`            // "every" (fixed), "load", or "watch" (a Recorder's ring)
 	Every string `json:"every,omitempty"` // between moments, or between during moments
 	Count int    `json:"count,omitempty"` // fixed: planned moments; 0 for load
 	After string `json:"after,omitempty"` // load: delay after exit

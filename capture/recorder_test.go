@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dumpdiff/dumpdiff/internal/watchtest"
 )
 
 // TestRecorderRing takes moments from a real pprof server one at a time,
@@ -218,4 +220,56 @@ func TestCommandErrorLine(t *testing.T) {
 	if len(m.Files) == 0 || !strings.Contains(m.Files[0].Error, "No such process") || strings.Contains(m.Files[0].Error, "JCmd.main") {
 		t.Fatalf("error line: %+v", m.Files)
 	}
+}
+
+// TestRecorderForgetFullDisk: a moment forgotten while the disk is full
+// (a real 1 MiB tmpfs, skipped where none can be mounted) loses its files
+// all the same: the manifest cannot be written, but the disk is freed, and
+// once there is room the manifest lists exactly what is left.
+func TestRecorderForgetFullDisk(t *testing.T) {
+	mnt := watchtest.Tmpfs(t, "1m")
+	srv := newPprofServer(t, nil)
+	dir := filepath.Join(mnt, "ring")
+	rec, err := NewRecorder(Plan{Targets: []Target{PprofTarget("api", srv.URL)}, OutDir: dir, Every: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range []string{"m1", "m2"} {
+		if _, err := rec.Take(context.Background(), l, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var m1 []string
+	for _, f := range rec.Manifest().Files {
+		if f.Moment == "m1" && f.Path != "" {
+			m1 = append(m1, f.Path)
+		}
+	}
+	filler, err := os.Create(filepath.Join(mnt, "filler"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for chunk := make([]byte, 16<<10); ; {
+		if _, err := filler.Write(chunk); err != nil {
+			break
+		}
+	}
+	filler.Close()
+	freed, err := rec.Forget("m1")
+	if err == nil {
+		t.Error("Forget on a full disk: no error for the manifest it could not write")
+	}
+	if freed == 0 || len(m1) == 0 {
+		t.Errorf("freed %d bytes of %v", freed, m1)
+	}
+	for _, p := range m1 {
+		if _, err := os.Stat(filepath.Join(dir, p)); err == nil {
+			t.Errorf("%s of the forgotten moment is still there", p)
+		}
+	}
+	os.Remove(filepath.Join(mnt, "filler"))
+	if err := rec.Close(nil); err != nil {
+		t.Fatal(err)
+	}
+	checkOutDir(t, dir, rec.Manifest())
 }

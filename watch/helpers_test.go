@@ -125,6 +125,30 @@ func (r *running) waitMoments(t *testing.T, target string, n int, within time.Du
 	}
 }
 
+// lastIndex is the index of the newest moment of target's ring.
+func lastIndex(t *testing.T, r *running, target string) int {
+	t.Helper()
+	m := r.waitMoments(t, target, 1, 10*time.Second)
+	return m.Moments[len(m.Moments)-1].Index
+}
+
+// waitIndex waits until target's ring has taken the moment of index i
+// (moments counted since the ring began, evicted ones too).
+func (r *running) waitIndex(t *testing.T, target string, i int, within time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		m, err := capture.ReadManifest(filepath.Join(r.cfg.Dir, target))
+		if err == nil && len(m.Moments) > 0 && m.Moments[len(m.Moments)-1].Index >= i {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the ring of %s has not taken moment %d within %v; log:\n%s", target, i, within, r.log)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 // scrape reads the metrics page.
 func (r *running) scrape(t *testing.T) string {
 	t.Helper()

@@ -116,6 +116,8 @@ func (tw *target) openIncident(r *analyze.Result, opened []*analyze.Finding) boo
 		if err == nil {
 			break
 		}
+		// Names collide only within a second of one target (two opens a
+		// second apart); a hundred means something else is wrong.
 		if !errors.Is(err, fs.ErrExist) || n > 100 {
 			w.logf("%s: incident not recorded: %v", tw.name, err)
 			return false
@@ -253,7 +255,10 @@ func (tw *target) closeIncident(why string) {
 	if inc.man.Error == "" && !strings.HasPrefix(why, "recovered") {
 		inc.man.Error = why
 	}
-	if err := inc.write(analyze.Analyze(in, tw.ring.opt), true); err != nil {
+	w.sem <- struct{}{}
+	r := analyze.Analyze(in, tw.ring.opt)
+	<-w.sem
+	if err := inc.write(r, true); err != nil {
 		w.logf("%s: incident %s: %v", tw.name, inc.dir, err)
 	}
 	if err := inc.saveState(tw.name, false); err != nil {

@@ -49,7 +49,11 @@ func (tw *target) resumeIncident() {
 			continue
 		}
 		var st incidentState
-		if json.Unmarshal(b, &st) != nil || st.Target != tw.name {
+		if err := json.Unmarshal(b, &st); err != nil {
+			w.logf("%s: %s unreadable, that incident is not continued: %v", tw.name, filepath.Join(dir, stateName), err)
+			continue
+		}
+		if st.Target != tw.name {
 			continue
 		}
 		if !st.Open {
@@ -70,12 +74,19 @@ func (tw *target) resumeIncident() {
 					rm.bytes += f.Size
 				}
 			}
+			note := func(n string) { w.logf("%s: incident %s, moment %s: %s", tw.name, dir, mo.Label, n) }
 			read := func(path string, primary bool) ([]*parse.Dump, error) {
 				ds, err := parse.ParseFile(filepath.Join(dir, path))
-				ds, _, err = captured.KeepPartial(ds, err)
+				ds, n, err := captured.KeepPartial(ds, err)
+				if n != "" {
+					note(n)
+				}
 				return ds, err
 			}
-			x, ok, err := captured.Input(m, tw.name, mo.Label, read, func(string) {})
+			x, ok, err := captured.Input(m, tw.name, mo.Label, read, note)
+			if err != nil {
+				note(err.Error() + " (left out of its reports)")
+			}
 			rm.input, rm.ok = x, ok && err == nil
 			inc.moments = append(inc.moments, rm)
 		}
@@ -95,7 +106,7 @@ func (tw *target) resumeIncident() {
 		tw.ring.pin(healthy)
 		w.metrics.incidentOpen.WithLabelValues(tw.name).Set(1)
 		w.logf("%s: incident %s, left open at the last stop, continued (%d moments, %s)", tw.name, dir, len(m.Moments),
-			strings.Join(st.Findings, ", "))
+			strings.ReplaceAll(strings.Join(st.Findings, ", "), "\x00", " "))
 		return
 	}
 }

@@ -37,10 +37,10 @@ type ring struct {
 // rest of the ring still follows the incident moment by moment.
 const maxPinnedShare = 4
 
-// pin keeps the healthy moments before an incident in the ring while it
-// is open: up to keep/maxPinnedShare (at least one) of the moments before
-// index since of the analysis r was made from (the moments since are the
-// incident's). Its bytes still count. unpin lets them go.
+// pin keeps the given moments (the healthy ones before an incident, oldest
+// first) in the ring while the incident is open: the newest
+// keep/maxPinnedShare of them (at least one); their bytes still count.
+// unpin lets them go once the incident's moments are gone.
 func (g *ring) pin(labels []string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -123,9 +123,15 @@ func (g *ring) resume() int {
 	return len(g.moments)
 }
 
-// add reads the moment just taken into the ring.
-func (g *ring) add(label string) error {
-	return g.load(g.rec.Manifest(), label)
+// add reads the moment just taken into the ring; notes are what reading
+// it had to say (a file beside it that could not be read, a cut input, a
+// lock owner join), for the log.
+func (g *ring) add(label string) (notes []string, err error) {
+	err = g.load(g.rec.Manifest(), label)
+	g.mu.Lock()
+	notes = g.notes
+	g.mu.Unlock()
+	return notes, err
 }
 
 func (g *ring) load(m *capture.Manifest, label string) error {

@@ -2,9 +2,9 @@ package watch
 
 import (
 	"bytes"
+	"fmt"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -91,7 +91,8 @@ func TestHookBounded(t *testing.T) {
 	onIncidentTimeout = 300 * time.Millisecond
 	t.Cleanup(func() { onIncidentTimeout = old })
 	lb := &logBuf{}
-	w := &watcher{cfg: Config{OnIncident: "sleep 30 & echo started; wait", Log: lb}}
+	pidFile := filepath.Join(t.TempDir(), "child")
+	w := &watcher{cfg: Config{OnIncident: "sleep 30 & echo $! > " + pidFile + "; echo started; wait", Log: lb}}
 	began := time.Now()
 	w.onIncident(t.TempDir(), "open")
 	w.onIncidentWait()
@@ -101,8 +102,20 @@ func TestHookBounded(t *testing.T) {
 	if !strings.Contains(lb.String(), "--on-incident| started") || !strings.Contains(lb.String(), "killed") {
 		t.Errorf("log:\n%s", lb)
 	}
-	if out, _ := exec.Command("pgrep", "-f", "^sleep 30$").Output(); len(out) > 0 {
-		t.Errorf("the hook's child is still running: pid %s", out)
+	// Its own child, not any sleep on the machine: gone with its group.
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid := strings.TrimSpace(string(b))
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		st, err := os.ReadFile("/proc/" + pid + "/stat")
+		if err != nil || strings.Contains(string(st), ") Z ") {
+			break // gone (or a zombie waiting for its reaper)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the hook's child %s is still running", pid)
+		}
 	}
 }
 
@@ -130,12 +143,12 @@ func TestTargetGoesDown(t *testing.T) {
 }
 
 // TestFullDiskEviction: a disk filled by another writer while the ring
-// turns (a 2 MiB tmpfs, skipped where none can be mounted): the moments
-// forgotten while the manifest could not be written leave no file
-// behind, so the disk is freed and every file of the ring is one its
-// manifest lists.
+// turns (a 2 MiB tmpfs, skipped where none can be mounted): watch goes on
+// and, once there is room again, every file of the ring is one its
+// manifest lists. (A moment forgotten while the manifest cannot be
+// written is capture's TestRecorderForgetFullDisk.)
 func TestFullDiskEviction(t *testing.T) {
-	mnt := tmpfs(t, "2m")
+	mnt := watchtest.Tmpfs(t, "2m")
 	srv := pprofServer(t, nil)
 	r := start(t, Config{Targets: []capture.Target{capture.PprofTarget("svc", "http://"+srv.Addr)}, Every: 20 * time.Millisecond,
 		Dir: mnt, MinFree: -1, Keep: 3})
@@ -174,16 +187,47 @@ func TestFullDiskEviction(t *testing.T) {
 	}
 }
 
-// tmpfs mounts a tmpfs of size for the test, or skips it.
-func tmpfs(t *testing.T, size string) string {
-	t.Helper()
-	if runtime.GOOS != "linux" {
-		t.Skip("tmpfs: linux only")
+// TestThreadSeriesBound: dumpdiff_threads has at most --series series of
+// (pool, state) a target, the largest; the rest is summed per state under
+// pool "other", so what the service names its pools cannot grow it.
+func TestThreadSeriesBound(t *testing.T) {
+	r := &analyze.Result{Moments: make([]analyze.Moment, 2)}
+	for i := range 30 {
+		p := &analyze.Pool{Name: fmt.Sprintf("pool-%02d", i), Counts: []int{0, 100 - i}}
+		for j, state := range []string{"socket-read", "chan-receive"} {
+			p.States = append(p.States, &analyze.Group{Pool: p.Name, State: state, Counts: []int{0, 100 - i - 50*j}})
+		}
+		r.Pools = append(r.Pools, p)
 	}
-	mnt := t.TempDir()
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size="+size, "tmpfs", mnt).CombinedOutput(); err != nil {
-		t.Skipf("cannot mount a tmpfs here (%v: %s): the full disk is tested where it can be", err, strings.TrimSpace(string(out)))
+	m := newMetrics()
+	m.verdict("svc", r, 5)
+	got := m.threads["svc"]
+	if len(got) != 5+2 {
+		t.Fatalf("%d series, want 5 and one other per state: %+v", len(got), got)
 	}
-	t.Cleanup(func() { exec.Command("umount", "-l", mnt).Run() })
-	return mnt
+	want := map[string]int{}
+	total := 0
+	for _, p := range r.Pools {
+		for _, g := range p.States {
+			total += g.Counts[1]
+		}
+	}
+	sum := 0
+	for _, s := range got {
+		sum += s.n
+		if s.pool == "other" {
+			want[s.state] = s.n
+		}
+	}
+	if sum != total {
+		t.Errorf("the series sum to %d of %d threads", sum, total)
+	}
+	for i, s := range got[:5] {
+		if s.pool != fmt.Sprintf("pool-%02d", i) || s.state != "socket-read" {
+			t.Errorf("series %d is %+v, want the %d-th largest", i, s, i+1)
+		}
+	}
+	if want["socket-read"] == 0 || want["chan-receive"] == 0 {
+		t.Errorf("no other per state: %+v", got)
+	}
 }

@@ -258,6 +258,9 @@ func (w *watcher) serve() func() {
 	if l == nil {
 		return func() {}
 	}
+	// A scraper that opens a connection and sends nothing is cut after
+	// 5 s (no slow client holds a goroutine for ever); at stop, a scrape
+	// in flight has 2 s to finish, so the exit is not held by one.
 	srv := &http.Server{Handler: w.metrics.handler(), ReadHeaderTimeout: 5 * time.Second}
 	go srv.Serve(l)
 	return func() {
@@ -452,7 +455,11 @@ func (tw *target) tick(ctx context.Context, at time.Time) {
 	}
 	// A moment whose dump failed may still count from what was kept
 	// beside it (debug=1), as the main command reads it.
-	if err := tw.ring.add(l); err != nil {
+	notes, err := tw.ring.add(l)
+	for _, n := range notes {
+		w.logf("%s: moment %s: %s", tw.name, l, n)
+	}
+	if err != nil {
 		w.logf("%s: moment %s not analyzed: %v", tw.name, l, err)
 		return
 	}
