@@ -17,7 +17,7 @@ import (
 	"github.com/dumpdiff/dumpdiff/internal/watchtest"
 )
 
-// TestRingCap runs watch for 25 fast moments of a real pprof server: the ring never holds more than --keep moments, its folder holds
+// TestRingCap runs watch for a hundred fast moments of a real pprof server: the ring never holds more than --keep moments, its folder holds
 // exactly the files its manifest lists, and with a byte bound smaller
 // than --keep moments the bytes of the ring stay under it.
 func TestRingCap(t *testing.T) {
@@ -25,7 +25,7 @@ func TestRingCap(t *testing.T) {
 	url := "http://" + srv.Addr
 	r := start(t, Config{Targets: []capture.Target{capture.PprofTarget("api", url)}, Every: 15 * time.Millisecond, Keep: 5})
 	r.waitMoments(t, "api", 5, 20*time.Second)
-	// Until the 25th moment (a slow machine takes longer, never more).
+	// Until the 100th moment (a slow machine takes longer, never more).
 	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 		m, err := capture.ReadManifest(filepath.Join(r.cfg.Dir, "api"))
 		if err != nil {
@@ -34,11 +34,11 @@ func TestRingCap(t *testing.T) {
 		if len(m.Moments) > 5 {
 			t.Fatalf("the ring holds %d moments, --keep 5", len(m.Moments))
 		}
-		if m.Moments[len(m.Moments)-1].Index >= 24 {
+		if m.Moments[len(m.Moments)-1].Index >= 99 {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("25 moments not taken within a minute")
+			t.Fatalf("100 moments not taken within a minute")
 		}
 	}
 	if err := r.stop(t); err != nil {
@@ -48,8 +48,8 @@ func TestRingCap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(m.Moments) != 5 || m.Moments[4].Index < 24 {
-		t.Fatalf("after the run: %d moments, last index %d (want 5 of at least 20 taken)", len(m.Moments), m.Moments[len(m.Moments)-1].Index)
+	if len(m.Moments) != 5 || m.Moments[4].Index < 99 {
+		t.Fatalf("after the run: %d moments, last index %d (want 5 of at least 100 taken)", len(m.Moments), m.Moments[len(m.Moments)-1].Index)
 	}
 	listed := map[string]bool{capture.ManifestName: true}
 	sizes := map[string]int64{}
