@@ -3,6 +3,7 @@ package watch
 import (
 	"bytes"
 	"fmt"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -230,4 +231,46 @@ func TestThreadSeriesBound(t *testing.T) {
 	if want["socket-read"] == 0 || want["chan-receive"] == 0 {
 		t.Errorf("no other per state: %+v", got)
 	}
+}
+
+// TestActuatorTarget: an Actuator thread dump endpoint (a real HTTP
+// server on 127.0.0.1 serving the Boot 3 JSON a real JVM wrote,
+// testdata/jvm/actuator) is watched like the other kinds: .json moments
+// in its ring, its threads served.
+func TestActuatorTarget(t *testing.T) {
+	body, err := os.ReadFile("../testdata/jvm/actuator/threaddump-boot3.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/actuator/threaddump", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(body)
+	})
+	l, srv := listen(t, mux)
+	defer srv.Close()
+	url := "http://" + l + "/actuator/threaddump"
+	r := start(t, Config{Targets: []capture.Target{capture.ActuatorTarget("boot", url)}, Every: 50 * time.Millisecond})
+	m := r.waitMoments(t, "boot", 3, 20*time.Second)
+	for _, f := range m.Files {
+		if f.Path != "" && !strings.HasSuffix(f.Path, ".json") {
+			t.Errorf("an Actuator moment kept as %s", f.Path)
+		}
+	}
+	r.waitMetric(t, `dumpdiff_target_up{target="boot"}`, 1, 10*time.Second)
+	if !strings.Contains(r.scrape(t), `dumpdiff_threads{pool=`) {
+		t.Errorf("no threads served for the Actuator target")
+	}
+}
+
+// listen serves h on 127.0.0.1.
+func listen(t *testing.T, h http.Handler) (string, *http.Server) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: h}
+	go srv.Serve(ln)
+	return ln.Addr().String(), srv
 }

@@ -141,3 +141,45 @@ func TestWatchCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestWatchSIGINT: Ctrl-C (SIGINT) stops the real binary as SIGTERM does:
+// exit 0, the ring's manifest finished and readable.
+func TestWatchSIGINT(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: builds the binary")
+	}
+	tmp := t.TempDir()
+	bin := filepath.Join(tmp, "dumpdiff")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	dump, _ := filepath.Abs("../../testdata/libs/jvm-saturated-stays/1.txt")
+	out := filepath.Join(tmp, "ring")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "watch", "--exec", "cat "+dump, "--every", "50ms", "--out", out)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if m, err := capture.ReadManifest(filepath.Join(out, "exec-1")); err == nil && len(m.Moments) >= 3 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no 3 moments: %s", stderr.String())
+		}
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("watch after SIGINT: %v (want exit 0)\n%s", err, stderr.String())
+	}
+	m, err := capture.ReadManifest(filepath.Join(out, "exec-1"))
+	if err != nil || m.Finished.IsZero() {
+		t.Fatalf("the ring after SIGINT: %v, finished %v", err, m.Finished)
+	}
+	if code, _, errs := runArgs(t, filepath.Join(out, "exec-1")); code != 0 {
+		t.Errorf("dumpdiff on the ring: exit %d: %s", code, errs)
+	}
+}
