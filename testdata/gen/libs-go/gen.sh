@@ -176,27 +176,8 @@ capture() {
 	log "$(basename "$d"): $(grep -c '^goroutine ' "$d/1.txt") and $(grep -c '^goroutine ' "$d/2.txt") goroutines"
 }
 
-# states FILE: the text in brackets of every `goroutine N [...]:` header.
-states() { sed -nE 's/^goroutine [0-9]+ \[(.*)\]:$/\1/p' "$1"; }
-
-# state_table FILE...: Markdown table, one row per header state, one column
-# per file, each cell `states FILE | grep -cxF STATE`.
-state_table() {
-	local f s
-	printf '| state in `goroutine N [state]:` |'
-	for f; do printf ' %s |' "$(basename "$f")"; done
-	printf '\n|---|'
-	for f; do printf -- '---:|'; done
-	echo
-	for f; do states "$f"; done | sort -u | while IFS= read -r s; do
-		printf '| `%s` |' "$s"
-		for f; do printf ' %s |' "$(states "$f" | grep -cxF -- "$s" || true)"; done
-		echo
-	done
-	printf '| **all** (`grep -c "^goroutine "`) |'
-	for f; do printf ' **%s** |' "$(grep -c '^goroutine ' "$f")"; done
-	echo
-}
+# states and state_table: the counts the READMEs hold.
+. "$here/../go-states.sh"
 
 # count FILE NAME...: how many goroutines of FILE have every function NAME on
 # their stack (NAME is exact, as debug=2 prints it, without arguments; a NAME

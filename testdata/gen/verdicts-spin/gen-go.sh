@@ -44,21 +44,8 @@ start() {
 }
 fetch() { curl -fsS --max-time 20 "$BASE/debug/pprof/goroutine?debug=2" -o "$1"; }
 
-# states FILE: the text in brackets of every goroutine header.
-states() { sed -nE 's/^goroutine [0-9]+ (gp=[^ ]+ m=[^ ]+ (mp=[^ ]+ )?)?\[([^]]*)\]:$/\3/p' "$1"; }
-table() {
-	local f s
-	printf '| state in `goroutine N [state]:` |'
-	for f; do printf ' %s |' "$(basename "$f")"; done
-	printf '\n|---|'
-	for f; do printf -- '---:|'; done
-	echo
-	for f; do states "$f"; done | sort -u | while IFS= read -r s; do
-		printf '| `%s` |' "$s"
-		for f; do printf ' %s |' "$(states "$f" | grep -cxF -- "$s" || true)"; done
-		echo
-	done
-}
+# states and state_table: the counts the READMEs hold.
+. "$here/../go-states.sh"
 
 go_spin_mutex() {
 	local d=$tmp/go-spin-mutex
@@ -96,7 +83,7 @@ T
 		printf '%s, ran `verdictsspin -addr-file F spin`; 1.txt is `curl $BASE/debug/pprof/goroutine?debug=2` 2 s after it\n' "$version"
 		printf 'listened, 2.txt the same %s s later, then `kill -QUIT PID`: 3-sigquit.txt is its stderr.\n\n' "$GAP"
 		printf '## Counts (grep over the dumps)\n\n'
-		table "$d/1.txt" "$d/2.txt" "$d/3-sigquit.txt"
+		state_table "$d/1.txt" "$d/2.txt" "$d/3-sigquit.txt"
 		printf '\nGoroutines in `main.(*priceCache).get` (`grep -c "^main.(\\*priceCache).get("`): %s, %s, %s.\n' \
 			"$(grep -c '^main.(\*priceCache).get(' "$d/1.txt")" "$(grep -c '^main.(\*priceCache).get(' "$d/2.txt")" "$(grep -c '^main.(\*priceCache).get(' "$d/3-sigquit.txt")"
 	} >"$d/README.md"
@@ -143,7 +130,7 @@ T
 		printf 'go1.27.3 (GOTOOLCHAIN=go1.27.3), ran `verdictsspin -addr-file F spinlock`; 1.txt is `curl $BASE/debug/pprof/goroutine?debug=2`\n'
 		printf '2 s after it listened, 2.txt the same %s s later, then `kill -QUIT PID`: 3-sigquit.txt is its stderr.\n\n' "$GAP"
 		printf '## Counts (grep over the dumps)\n\n'
-		table "$d/1.txt" "$d/2.txt" "$d/3-sigquit.txt"
+		state_table "$d/1.txt" "$d/2.txt" "$d/3-sigquit.txt"
 		printf '\nGoroutines in `main.(*spinLock).Lock` (`grep -c "^main.(\\*spinLock).Lock"`): %s, %s, %s.\n' \
 			"$(grep -c '^main.(\*spinLock).Lock' "$d/1.txt")" "$(grep -c '^main.(\*spinLock).Lock' "$d/2.txt")" "$(grep -c '^main.(\*spinLock).Lock' "$d/3-sigquit.txt")"
 	} >"$d/README.md"
@@ -186,7 +173,7 @@ goroutine may be caught `running`/`runnable` in a digest, but none computes all 
 T
 		printf '%s, ran `verdictsspin -addr-file F busy`; 1.txt, 2.txt, 3.txt are `curl $BASE/debug/pprof/goroutine?debug=2`\n' "$version"
 		printf '2 s after it listened and then every %s s.\n\n## Counts (grep over the dumps)\n\n' "$GAP"
-		table "$d/1.txt" "$d/2.txt" "$d/3.txt"
+		state_table "$d/1.txt" "$d/2.txt" "$d/3.txt"
 	} >"$d/README.md"
 	rm -rf "${out_root:?}/go-busy-service"
 	mv "$d" "$out_root/"
