@@ -196,7 +196,7 @@ func describe(e Event) string {
 			extra += fmt.Sprintf(", %d goroutines", f.Goroutines)
 		}
 		line := fmt.Sprintf("ok   %s %s %s %s %s %s%s", f.Target, f.Moment, f.Kind, f.Path,
-			humanBytes(f.Size), roundDur(time.Duration(f.DurationMS*float64(time.Millisecond))), extra)
+			HumanBytes(f.Size), roundDur(time.Duration(f.DurationMS*float64(time.Millisecond))), extra)
 		if f.Warning != "" {
 			line += " · WARNING " + f.Warning
 		}
@@ -262,12 +262,16 @@ func roundDur(d time.Duration) time.Duration {
 	return d.Round(100 * time.Millisecond)
 }
 
-func humanBytes(n int64) string {
+// HumanBytes is a byte count for a line: "900 B", "12.0 KiB", "3.3 MiB",
+// "1.0 GiB" (progress lines, and watch's).
+func HumanBytes(n int64) string {
 	switch {
 	case n < 1<<10:
 		return fmt.Sprintf("%d B", n)
 	case n < 1<<20:
 		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	case n < 1<<30:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
 	}
-	return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
 }

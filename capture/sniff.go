@@ -98,7 +98,7 @@ func checkGzipFile(head []byte, path string) error {
 		return fmt.Errorf("truncated or corrupt gzipped profile: %v", err)
 	}
 	if n > maxProfileExpansion {
-		return fmt.Errorf("gzipped profile expands past %s: not a goroutine profile", humanBytes(maxProfileExpansion))
+		return fmt.Errorf("gzipped profile expands past %s: not a goroutine profile", HumanBytes(maxProfileExpansion))
 	}
 	return nil
 }

@@ -31,7 +31,6 @@ type incident struct {
 	moments  []ringMoment
 	after    int // moments added since it opened
 	man      capture.Manifest
-	opened   time.Time
 	src      string // the ring's folder the files are linked from
 	since    string // the label of the moment its first finding was first seen
 }
@@ -102,7 +101,7 @@ func (tw *target) openIncident(r *analyze.Result, opened []*analyze.Finding) boo
 	// is opened (its moments would stay once the ring forgets them).
 	if free, ok := freeBytes(w.cfg.Dir); ok && w.cfg.MinFree > 0 && free < uint64(w.cfg.MinFree) {
 		w.metrics.incidentsRefused.WithLabelValues(tw.name).Inc()
-		w.logf("%s: incident not recorded (%s): %s has %s free, under the floor of %s", tw.name, oneLine(r, opened[0]), w.cfg.Dir, human(int64(free)), human(w.cfg.MinFree))
+		w.logf("%s: incident not recorded (%s): %s has %s free, under the floor of %s", tw.name, oneLine(r, opened[0]), w.cfg.Dir, capture.HumanBytes(int64(free)), capture.HumanBytes(w.cfg.MinFree))
 		return false
 	}
 	base := filepath.Join(w.cfg.Dir, incidentsDir, now.UTC().Format("20060102T150405Z")+"-"+tw.name)
@@ -125,17 +124,16 @@ func (tw *target) openIncident(r *analyze.Result, opened []*analyze.Finding) boo
 		dir = base + "-" + strconv.Itoa(n) // never another's folder
 	}
 	m := tw.rec.Manifest()
-	inc := &incident{dir: dir, opened: now, man: capture.Manifest{Version: capture.ManifestVersion, Started: now,
+	inc := &incident{dir: dir, src: tw.rec.Dir(), man: capture.Manifest{Version: capture.ManifestVersion, Started: now,
 		Schedule: m.Schedule, Targets: m.Targets, MaxPause: m.MaxPause, Moments: []capture.Moment{}, Files: []capture.File{}}}
 	for _, f := range opened {
 		inc.findings = append(inc.findings, storyKey(f))
 	}
 	for _, rm := range tw.ring.snapshot() {
-		if err := inc.link(rm, m, tw.rec.Dir()); err != nil {
+		if err := inc.link(rm); err != nil {
 			w.logf("%s: incident %s: moment %s not kept: %v", tw.name, dir, rm.label, err)
 		}
 	}
-	inc.after = 0
 	if err := inc.write(r, false); err != nil {
 		w.logf("%s: incident %s: %v", tw.name, dir, err)
 	}
@@ -168,7 +166,7 @@ func (tw *target) openIncident(r *analyze.Result, opened []*analyze.Finding) boo
 // add takes a moment after the open.
 func (inc *incident) add(rm ringMoment) error {
 	inc.after++
-	err := inc.link(rm, nil, "")
+	err := inc.link(rm)
 	inc.man.Recount()
 	if serr := inc.saveState(inc.man.Targets[0].Name, true); serr != nil {
 		err = errors.Join(err, serr)
@@ -180,41 +178,24 @@ func (inc *incident) add(rm ringMoment) error {
 }
 
 // link puts a ring moment's files into the bundle (hard links: the ring
-// may forget the moment, the bundle keeps it) and records them. m and dir
-// are the ring's manifest and folder; nil and "" use the files' own
-// record and the folder they were linked from before.
-func (inc *incident) link(rm ringMoment, m *capture.Manifest, ringDir string) error {
-	if ringDir == "" && len(inc.moments) > 0 {
-		ringDir = inc.ringDir()
-	}
+// may forget the moment, the bundle keeps it) and records them.
+func (inc *incident) link(rm ringMoment) error {
 	var errs []error
 	for _, f := range rm.files {
 		if f.Path != "" {
-			if err := linkOrCopy(filepath.Join(ringDir, f.Path), filepath.Join(inc.dir, f.Path)); err != nil {
+			if err := linkOrCopy(filepath.Join(inc.src, f.Path), filepath.Join(inc.dir, f.Path)); err != nil {
 				errs = append(errs, err)
 				f.Path, f.Size, f.Error, f.Reason = "", 0, "not kept in the incident: "+err.Error(), capture.ReasonDisk
 			}
 		}
 		inc.man.Files = append(inc.man.Files, f)
 	}
-	mo := capture.Moment{Label: rm.label, Index: len(inc.man.Moments)}
-	if len(rm.files) > 0 {
-		mo.Planned, mo.Started = rm.files[0].Started, rm.files[0].Started
-	}
-	if m != nil {
-		for _, x := range m.Moments {
-			if x.Label == rm.label {
-				mo.Planned, mo.Started = x.Planned, x.Started
-			}
-		}
-	}
+	mo := rm.moment
+	mo.Index, mo.Run = len(inc.man.Moments), 0
 	inc.man.Moments = append(inc.man.Moments, mo)
 	inc.moments = append(inc.moments, rm)
-	inc.src = ringDir
 	return errors.Join(errs...)
 }
-
-func (inc *incident) ringDir() string { return inc.src }
 
 // write writes the bundle's manifest and reports (r is its analysis).
 func (inc *incident) write(r *analyze.Result, closed bool) error {

@@ -67,7 +67,7 @@ func (tw *target) resumeIncident() {
 		inc := &incident{dir: dir, findings: st.Findings, since: st.Since, after: st.After, man: *m, src: tw.rec.Dir()}
 		inc.man.Error = ""
 		for _, mo := range m.Moments {
-			rm := ringMoment{label: mo.Label}
+			rm := ringMoment{label: mo.Label, moment: mo}
 			for _, f := range m.Files {
 				if f.Moment == mo.Label {
 					rm.files = append(rm.files, f)

@@ -94,9 +94,10 @@ func (g *ring) release() {
 
 // ringMoment is one moment of a ring.
 type ringMoment struct {
-	label string
-	files []capture.File // as the manifest records them
-	bytes int64
+	label  string
+	moment capture.Moment // as the manifest records it
+	files  []capture.File // as the manifest records them
+	bytes  int64
 	// input is the parsed moment; ok is false when it could not be read
 	// (its files are still the ring's: counted and evicted like any).
 	input analyze.Input
@@ -136,6 +137,11 @@ func (g *ring) add(label string) (notes []string, err error) {
 
 func (g *ring) load(m *capture.Manifest, label string) error {
 	rm := ringMoment{label: label}
+	for _, mo := range m.Moments {
+		if mo.Label == label {
+			rm.moment = mo
+		}
+	}
 	for _, f := range m.Files {
 		if f.Moment == label {
 			rm.files = append(rm.files, f)
@@ -245,13 +251,6 @@ func (g *ring) evictTo(keep int, share int64) (n int, last int64, err error) {
 		n++
 		last = old.bytes
 	}
-}
-
-// tooBig reports whether the ring was emptied by its byte share alone.
-func (g *ring) tooBig() bool {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return len(g.moments) == 0
 }
 
 // stats are the ring's size, for the metrics.

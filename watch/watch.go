@@ -290,7 +290,7 @@ func (w *watcher) otherRings(watched map[string]bool) {
 		for _, f := range m.Files {
 			n += f.Size
 		}
-		w.logf("%s: a ring of an earlier watch (%d moments, %s), not watched now: not counted in --max-bytes and left as it is", filepath.Join(w.cfg.Dir, e.Name()), len(m.Moments), human(n))
+		w.logf("%s: a ring of an earlier watch (%d moments, %s), not watched now: not counted in --max-bytes and left as it is", filepath.Join(w.cfg.Dir, e.Name()), len(m.Moments), capture.HumanBytes(n))
 	}
 }
 
@@ -393,7 +393,7 @@ func (tw *target) tick(ctx context.Context, at time.Time) {
 	l := tw.unique(label(at, w.cfg.Every))
 	if free, ok := freeBytes(w.cfg.Dir); ok && w.cfg.MinFree > 0 && free < uint64(w.cfg.MinFree) {
 		w.metrics.captureError(tw.name, capture.ReasonDisk)
-		tw.diskTrouble(fmt.Sprintf("%s has %s free, under the floor of %s: no moment written", w.cfg.Dir, human(int64(free)), human(w.cfg.MinFree)))
+		tw.diskTrouble(fmt.Sprintf("%s has %s free, under the floor of %s: no moment written", w.cfg.Dir, capture.HumanBytes(int64(free)), capture.HumanBytes(w.cfg.MinFree)))
 		return
 	}
 	if err := tw.ring.makeRoom(); err != nil {
@@ -472,8 +472,8 @@ func (tw *target) tick(ctx context.Context, at time.Time) {
 	tw.incidents(r, l)
 	if n, freed, err := tw.ring.evict(); err != nil {
 		w.logf("%s: evicting the oldest moments: %v", tw.name, err)
-	} else if n > 0 && tw.ring.tooBig() {
-		w.logf("%s: one moment (%s) is larger than the ring's share of --max-bytes (%s): the ring holds none", tw.name, human(freed), human(tw.ring.share))
+	} else if held, _ := tw.ring.stats(); n > 0 && held == 0 {
+		w.logf("%s: one moment (%s) is larger than the ring's share of --max-bytes (%s): the ring holds none", tw.name, capture.HumanBytes(freed), capture.HumanBytes(tw.ring.share))
 	}
 	w.metrics.ring(tw.name, tw.ring)
 }
@@ -548,17 +548,4 @@ func (tw *target) setUp() {
 	if was {
 		tw.w.logf("%s: up again", tw.name)
 	}
-}
-
-// human is a byte count for a line: "1.5 GiB", "12 MiB", "900 B".
-func human(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
 }
