@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"strings"
 	"syscall"
 )
 
@@ -34,8 +36,10 @@ func (e *reasoned) Unwrap() error { return e.error }
 
 func withReason(reason string, err error) error { return &reasoned{err, reason} }
 
-// reasonOf classifies a failure, most specific first.
-func reasonOf(ctx context.Context, err error) string {
+// reasonOf classifies a failure, most specific first. A file error is
+// "disk" only when it is of the out folder, dir (a file read back through
+// /proc/PID/root from a JVM that exited is not the disk's fault).
+func reasonOf(ctx context.Context, err error, dir string) string {
 	var re *reasoned
 	var se *httpStatusError
 	var pe *fs.PathError
@@ -55,9 +59,26 @@ func reasonOf(ctx context.Context, err error) string {
 		return ReasonNotADump
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return ReasonRefused
-	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT), errors.Is(err, syscall.EROFS),
-		errors.Is(err, fs.ErrPermission), errors.As(err, &pe), errors.As(err, &le):
+	case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EDQUOT), errors.Is(err, syscall.EROFS):
 		return ReasonDisk
+	case errors.As(err, &pe):
+		if inDir(pe.Path, dir) {
+			return ReasonDisk
+		}
+	case errors.As(err, &le):
+		if inDir(le.New, dir) {
+			return ReasonDisk
+		}
 	}
 	return ReasonOther
+}
+
+// inDir reports whether path is dir or below it (a bare name, as commit
+// reports it, is the out folder's).
+func inDir(path, dir string) bool {
+	if !filepath.IsAbs(path) && !strings.Contains(path, string(filepath.Separator)) {
+		return true
+	}
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

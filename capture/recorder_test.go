@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"net/http"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -274,4 +276,25 @@ func TestRecorderForgetFullDisk(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkOutDir(t, dir, rec.Manifest())
+}
+
+// TestReasonDiskOnlyOfOutFolder: a file error is the disk's only where
+// the file is the out folder's.
+func TestReasonDiskOnlyOfOutFolder(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		path, want string
+	}{
+		{"/out/ring/.capture-1.tmp", ReasonDisk},
+		{".capture-1.tmp", ReasonDisk},
+		{"/proc/4242/root/tmp/dumpdiff-1.json", ReasonOther},
+		{"/out/ringside/x", ReasonOther},
+	} {
+		if got := reasonOf(ctx, &fs.PathError{Op: "open", Path: c.path, Err: syscall.EIO}, "/out/ring"); got != c.want {
+			t.Errorf("%s: %s, want %s", c.path, got, c.want)
+		}
+	}
+	if got := reasonOf(ctx, fmt.Errorf("x: %w", syscall.ENOSPC), "/out/ring"); got != ReasonDisk {
+		t.Errorf("ENOSPC: %s", got)
+	}
 }

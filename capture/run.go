@@ -423,7 +423,7 @@ func (r *runner) file(ctx context.Context, t Target, label string, j fileJob, fe
 	if err != nil {
 		f.Primary = j.primary || j.primaryOnFail
 		f.Partial, f.Warning, f.Goroutines = false, "", 0
-		f.Reason = reasonOf(ctx, err)
+		f.Reason = reasonOf(ctx, err, r.plan.OutDir)
 		if ctx.Err() != nil {
 			r.mu.Lock()
 			r.discarded++
