@@ -2,6 +2,7 @@ package watch
 
 import (
 	"cmp"
+	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -132,21 +133,19 @@ func (m *metrics) verdict(target string, r *analyze.Result, top int) {
 	var ts []threadSeries
 	var fs []findingSeries
 	if last >= 0 {
+		// Label values must be UTF-8 or the whole scrape fails (a thread
+		// name from a command's output or a pprof label may not be): made
+		// so before they are summed, so two names made alike are one series.
 		sums := map[[2]string]int{}
 		for _, p := range r.Pools {
 			for _, g := range p.States {
 				if n := g.Counts[last]; n > 0 {
-					sums[[2]string{p.Name, g.State}] += n
+					sums[[2]string{labelValue(p.Name), labelValue(g.State)}] += n
 				}
 			}
 		}
 		for k, n := range sums {
 			ts = append(ts, threadSeries{pool: k[0], state: k[1], n: n})
-		}
-		// A label value must be UTF-8 or the whole scrape fails: a
-		// thread name from a command's output or a pprof label may not be.
-		for i := range ts {
-			ts[i].pool, ts[i].state = labelValue(ts[i].pool), labelValue(ts[i].state)
 		}
 		slices.SortFunc(ts, func(a, b threadSeries) int {
 			return cmp.Or(cmp.Compare(b.n, a.n), cmp.Compare(a.pool, b.pool), cmp.Compare(a.state, b.state))
@@ -157,24 +156,17 @@ func (m *metrics) verdict(target string, r *analyze.Result, top int) {
 				other[s.state] += s.n
 			}
 			ts = ts[:top]
-			for state, n := range other {
-				ts = append(ts, threadSeries{pool: "other", state: state, n: n})
+			// A pool really named "other" among the top takes the rest of
+			// its state: one series per label set.
+			for i := range ts {
+				if ts[i].pool == "other" {
+					ts[i].n += other[ts[i].state]
+					delete(other, ts[i].state)
+				}
 			}
-		}
-		// A pool named "other" among the top is summed with the rest's
-		// series of its state: one series per label set.
-		merged := map[[2]string]int{}
-		var order [][2]string
-		for _, s := range ts {
-			k := [2]string{s.pool, s.state}
-			if _, ok := merged[k]; !ok {
-				order = append(order, k)
+			for _, state := range slices.Sorted(maps.Keys(other)) {
+				ts = append(ts, threadSeries{pool: "other", state: state, n: other[state]})
 			}
-			merged[k] += s.n
-		}
-		ts = ts[:0]
-		for _, k := range order {
-			ts = append(ts, threadSeries{pool: k[0], state: k[1], n: merged[k]})
 		}
 		seen := map[findingSeries]bool{}
 		for _, f := range r.Findings {
