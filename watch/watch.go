@@ -460,16 +460,17 @@ func (tw *target) tick(ctx context.Context, at time.Time) {
 		w.logf("%s: moment %s: %s", tw.name, l, n)
 	}
 	if err != nil {
+		// Not read, but on disk and in the ring's bounds: evicted in turn.
 		w.logf("%s: moment %s not analyzed: %v", tw.name, l, err)
-		return
+	} else {
+		w.sem <- struct{}{}
+		began = time.Now()
+		r := tw.ring.analyze()
+		w.metrics.analysisSeconds.WithLabelValues(tw.name).Observe(time.Since(began).Seconds())
+		<-w.sem
+		w.metrics.verdict(tw.name, r, w.cfg.TopSeries)
+		tw.incidents(r, l)
 	}
-	w.sem <- struct{}{}
-	began = time.Now()
-	r := tw.ring.analyze()
-	w.metrics.analysisSeconds.WithLabelValues(tw.name).Observe(time.Since(began).Seconds())
-	<-w.sem
-	w.metrics.verdict(tw.name, r, w.cfg.TopSeries)
-	tw.incidents(r, l)
 	if n, freed, err := tw.ring.evict(); err != nil {
 		w.logf("%s: evicting the oldest moments: %v", tw.name, err)
 	} else if held, _ := tw.ring.stats(); n > 0 && held == 0 {
