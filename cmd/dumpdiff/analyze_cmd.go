@@ -17,7 +17,7 @@ import (
 // and `tui`.
 type analysisFlags struct {
 	labels string
-	sortBy string
+	order  string // --order: time or args
 	poolBy string
 	// signatures is the signatures file (--signatures); "" reads the
 	// default location if a file is there.
@@ -26,9 +26,13 @@ type analysisFlags struct {
 }
 
 func (f *analysisFlags) register(cmd *cobra.Command) {
-	f.sortBy = "args"
-	cmd.Flags().StringVar(&f.labels, "labels", "", "comma-separated moment labels, in order (default: from file names)")
-	cmd.Flags().StringVar(&f.sortBy, "sort", "args", "moment order: args (argument order) or time (time printed in each dump)")
+	f.order = "time"
+	cmd.Flags().StringVar(&f.labels, "labels", "", "comma-separated moment labels, in the order the dumps are given (default: from file names)")
+	cmd.Flags().StringVar(&f.order, "order", "time", "moment order: time (the time each dump prints, or its capture's; moments without one keep their place) or args (as given)")
+	// --sort time was the flag before time order became the default; it
+	// stays as an alias so that scripts keep working.
+	cmd.Flags().StringVar(&f.order, "sort", "time", "alias of --order")
+	cmd.Flags().MarkHidden("sort")
 	cmd.Flags().StringVar(&f.poolBy, "pool-by", "", "group goroutines by a pprof label instead of their creator: label:KEY")
 	cmd.Flags().StringVar(&f.signatures, "signatures", "", "a signatures file that adds or overrides states and pool sizes (default "+defaultSignatures()+" when present)")
 }
@@ -43,14 +47,14 @@ func (f *analysisFlags) analyze(args []string) ([]*analyze.Result, []string, err
 }
 
 func (f *analysisFlags) analyzeNotes(args []string, warn *loadNotes) ([]*analyze.Result, error) {
-	f.sortBy = lowerEnum(f.sortBy)
-	if f.sortBy != "args" && f.sortBy != "time" {
-		return nil, fmt.Errorf("unknown --sort %q: want args or time", f.sortBy)
+	f.order = lowerEnum(f.order)
+	if f.order != "args" && f.order != "time" {
+		return nil, fmt.Errorf("unknown --order %q: want time or args", f.order)
 	}
 	if f.poolBy != "" && !strings.HasPrefix(f.poolBy, "label:") {
 		return nil, fmt.Errorf("unknown --pool-by %q: want label:KEY", f.poolBy)
 	}
-	lo := loadOptions{sortTime: f.sortBy == "time"}
+	lo := loadOptions{argsOrder: f.order == "args"}
 	if f.labels != "" {
 		seen := map[string]bool{}
 		for _, l := range strings.Split(f.labels, ",") {

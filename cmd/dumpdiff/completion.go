@@ -28,7 +28,8 @@ var flagValues = map[string]func(cmd *cobra.Command, args []string) []string{
 		return out
 	},
 	"color": func(*cobra.Command, []string) []string { return []string{"auto", "always", "never"} },
-	"sort":  func(*cobra.Command, []string) []string { return []string{"args", "time"} },
+	"order": func(*cobra.Command, []string) []string { return []string{"time", "args"} },
+	"sort":  func(*cobra.Command, []string) []string { return []string{"time", "args"} },
 	"fail-on": func(*cobra.Command, []string) []string {
 		return append(append([]string(nil), analyze.Kinds...), "critical", "warning")
 	},

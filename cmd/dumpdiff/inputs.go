@@ -17,12 +17,14 @@ import (
 
 // loadOptions are the flags that shape the moments.
 type loadOptions struct {
-	labels   []string // --labels, in moment order
-	sortTime bool     // --sort time
+	labels []string // --labels, in the order the moments are given
+	// argsOrder keeps the moments in the order given (--order args);
+	// otherwise they are ordered by their times where they have them.
+	argsOrder bool
 }
 
-// loadInputs reads every argument (file, folder, "-") into moments, in
-// argument order. A folder is read in its manifest's order when it has one
+// loadInputs reads every argument (file, folder, "-") into moments,
+// ordered by their times (orderByTime) unless opt.argsOrder. A folder is read in its manifest's order when it has one
 // (a dumpdiff capture), else in before/during/after order of the file
 // names. Files of one moment in other encodings (debug=1, proto) become aux
 // dumps of the debug=2 text. What loading has to say is added to warn.
@@ -86,14 +88,8 @@ func loadInputs(args []string, opt loadOptions, stdin io.Reader, warn *loadNotes
 		}
 	}
 	in = dedupeInputs(in, warn)
-	if opt.sortTime {
-		sort.SliceStable(in, func(i, j int) bool { return in[i].Dump.Time.Before(in[j].Dump.Time) })
-		for _, x := range in {
-			if x.Dump.Time.IsZero() {
-				warn.add("warning: %s prints no time; --sort time put it first", x.Dump.Source)
-			}
-		}
-	}
+	// Labels name the moments in the order given, before any reordering:
+	// they follow their dumps.
 	if len(opt.labels) > 0 {
 		if len(opt.labels) != len(in) {
 			return nil, fmt.Errorf("--labels gives %d labels for %d moments", len(opt.labels), len(in))
@@ -101,6 +97,10 @@ func loadInputs(args []string, opt loadOptions, stdin io.Reader, warn *loadNotes
 		for i := range in {
 			in[i].Label = opt.labels[i]
 		}
+	}
+	in = dedupeSameDump(in, warn)
+	if !opt.argsOrder {
+		in = orderByTime(in, warn)
 	}
 	if len(in) == 0 {
 		return nil, fmt.Errorf("no dump found in %s%s", strings.Join(args, ", "), subfolderHint(args))

@@ -59,7 +59,7 @@ func TestFolderOfFolders(t *testing.T) {
 // TestLoadNotesAreValues: what loading says comes back as values (the TUI
 // shows them as warnings of its analysis; the main command prints them).
 func TestLoadNotesAreValues(t *testing.T) {
-	af := analysisFlags{sortBy: "args"}
+	af := analysisFlags{order: "args"}
 	rs, notes, err := af.analyze([]string{hikari + "/during-1.txt", hikari + "/during-1.txt"})
 	if err != nil || len(rs) != 1 {
 		t.Fatalf("%d analyses, %v", len(rs), err)

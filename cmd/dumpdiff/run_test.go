@@ -146,7 +146,8 @@ func TestEnumFlags(t *testing.T) {
 		want string
 	}{
 		{[]string{"--color", "blue"}, `unknown --color "blue": want auto, always or never`},
-		{[]string{"--sort", "size"}, `unknown --sort "size": want args or time`},
+		{[]string{"--sort", "size"}, `unknown --order "size": want time or args`},
+		{[]string{"--order", "size"}, `unknown --order "size": want time or args`},
 		{[]string{"--format", "yaml"}, `unknown --format "yaml"`},
 		{[]string{"-i", "-f", "json"}, "-i opens the TUI, which takes no --format: drop one of them"},
 		{[]string{"-i", "--fail-on", "critical"}, "-i opens the TUI, which takes no --fail-on"},
@@ -263,7 +264,7 @@ func TestSortTime(t *testing.T) {
 		t.Errorf("--sort time gave %v, want before,during-2,after (by the jstack date lines)", got)
 	}
 	code, _, errs := runArgs(t, "--sort", "size", dir+"after.txt")
-	if code != 1 || !strings.Contains(errs, `unknown --sort "size"`) {
+	if code != 1 || !strings.Contains(errs, `unknown --order "size"`) {
 		t.Errorf("exit %d, stderr %q", code, errs)
 	}
 }
