@@ -2,6 +2,7 @@ package parse
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -278,5 +279,34 @@ func TestJVMTextExcerpt(t *testing.T) {
 				t.Errorf("Excerpt = %q, want an excerpt: %v", dumps[0].Excerpt, tt.excerpt)
 			}
 		})
+	}
+}
+
+// TestIntelliJContainers: IntelliJ's container entries are no threads;
+// a thread whose parentId is a container's id is in it, and "virtual"
+// headers are virtual threads.
+func TestIntelliJContainers(t *testing.T) {
+	dumps, err := ParseFile(filepath.Join(formatsDir, "intellij__virtual-threads-deadlock.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, th := range dumps[0].Threads {
+		if th.Name() == "<root>" || th.Name() == "Scope-A" {
+			t.Errorf("container %q read as a thread", th.Name())
+		}
+		got[th.Name()] = fmt.Sprintf("%s virtual=%v", th.Container, th.Virtual)
+	}
+	want := map[string]string{
+		"Scope-A-worker-0":        "Scope-A virtual=true",
+		"Scope-B-worker-0":        "Scope-B virtual=true",
+		"ForkJoinPool-1-worker-1": "ForkJoinPool-1 virtual=false",
+		"VT-1":                    " virtual=true",
+		"main":                    " virtual=false",
+	}
+	for name, w := range want {
+		if got[name] != w {
+			t.Errorf("%s: container and virtual %q, want %q", name, got[name], w)
+		}
 	}
 }

@@ -32,6 +32,93 @@ import "bytes"
 // object across the dump's threads, so the "- locked" lines of the owner
 // match the waiters' lines as jstack's addresses do.
 
+// IntelliJ's newer dumps end each header with its metadata, and list the
+// thread containers (JDK 21+) as entries of their own before the threads:
+//
+//	"Scope-A" tid=0x0 nid=NA container ["type":"container","id":1352,"parentId":1165]
+//	   Carrying virtual thread #0
+//	"Scope-A-worker-0@1339" tid=0x2c nid=NA virtual unmounted waiting for monitor entry ["id":1339,"parentId":1352]
+//
+// A container is no thread: it is kept by its id, and a thread whose
+// parentId is a container's id is in that container (JVM.Container, as
+// jcmd's JSON dump gives it).
+
+// intellijContainers are a dump's containers by id and its threads'
+// parent ids; a nil one is empty.
+type intellijContainers struct {
+	names   map[int64]string
+	parents map[*Thread]int64
+	last    bool // the last header read was a container's
+}
+
+// isIntelliJContainer reports whether line is a container entry's header.
+func isIntelliJContainer(line []byte) bool {
+	return len(line) > 0 && line[0] == '"' && bytes.Contains(line, []byte(`" tid=0x0 nid=NA container [`))
+}
+
+// intellijMeta reads the "id" and "parentId" of a header's metadata
+// (`["id":1339,"parentId":1352]`); 0 when not printed.
+func intellijMeta(line []byte) (id, parent int64, container bool) {
+	i := bytes.LastIndex(line, []byte(`[`))
+	if i < 0 || !bytes.HasSuffix(bytes.TrimRight(line, " "), []byte("]")) {
+		return 0, 0, false
+	}
+	meta := line[i:]
+	num := func(key string) int64 {
+		k := bytes.Index(meta, []byte(key))
+		if k < 0 {
+			return 0
+		}
+		var n int64
+		for _, c := range meta[k+len(key):] {
+			if c < '0' || c > '9' {
+				break
+			}
+			n = n*10 + int64(c-'0')
+		}
+		return n
+	}
+	return num(`"id":`), num(`"parentId":`), bytes.Contains(meta, []byte(`"type":"container"`))
+}
+
+// intellijHeaderMeta notes th's metadata in *c (made on first use); true
+// when th is a container, not a thread.
+func intellijHeaderMeta(c **intellijContainers, th *Thread, line []byte) bool {
+	id, parent, container := intellijMeta(line)
+	if !container && parent == 0 {
+		if *c != nil {
+			(*c).last = false
+		}
+		return false
+	}
+	if *c == nil {
+		*c = &intellijContainers{names: map[int64]string{}, parents: map[*Thread]int64{}}
+	}
+	(*c).last = container
+	if container {
+		(*c).names[id] = th.JVM.Name
+		return true
+	}
+	(*c).parents[th] = parent
+	return false
+}
+
+// inContainer reports whether the last header read was a container's.
+func (c *intellijContainers) inContainer() bool { return c != nil && c.last }
+
+// place gives each thread of d whose parent is a container that
+// container's name.
+func (c *intellijContainers) place(d *Dump) {
+	if c == nil {
+		return
+	}
+	for th, p := range c.parents {
+		if name, ok := c.names[p]; ok && th.JVM != nil {
+			th.JVM.Container = name
+		}
+	}
+}
+
 // intellijName splits IntelliJ's "Thread-1@1010" into "Thread-1" and 1010;
 // ok is false when name does not end in "@digits".
 func intellijName(name string) (base string, id int64, ok bool) {

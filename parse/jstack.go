@@ -80,7 +80,7 @@ func startsJVMText(line, prev []byte) bool {
 		return true
 	}
 	return isDateLine(line) || isPIDLine(line) || isThreadInfoHeader(line) || isHotSpotHeader(line) ||
-		bytes.Equal(line, prefixSMR)
+		bytes.Equal(line, prefixSMR) || isIntelliJContainer(line)
 }
 
 // prefixSMR is the first line of the block HotSpot prints before the threads
@@ -134,7 +134,7 @@ func parseJVMText(p *textParser) *Dump {
 	case bytes.HasPrefix(line, prefixFullDump):
 		d.Version = dumpVersion(line[len(prefixFullDump):])
 		s.full = true
-	case d.ProcessID == 0 && d.Time.IsZero() && (isThreadInfoHeader(line) || isHotSpotHeader(line)):
+	case d.ProcessID == 0 && d.Time.IsZero() && (isThreadInfoHeader(line) || isHotSpotHeader(line) || isIntelliJContainer(line)):
 		if isHotSpotHeader(line) && !bytes.Contains(line, []byte(" nid=NA ")) {
 			// ThreadInfo and IntelliJ's debugger (nid=NA) print no
 			// "Full thread dump" line; a jstack that starts at a
@@ -151,6 +151,7 @@ func parseJVMText(p *textParser) *Dump {
 		return nil
 	}
 	s.run()
+	s.ij.place(d)
 	return d
 }
 
@@ -282,6 +283,9 @@ type jstackScanner struct {
 	last       []byte // copy of that line
 	held       []byte // copy of a date or PID line read past (nextDumpHere)
 	keptNo     int    // number of the last non-blank line read as the dump's (not held back)
+	// ij is IntelliJ's thread containers and the threads' places in
+	// them (intellij.go); nil until a header carries its metadata.
+	ij *intellijContainers
 }
 
 // run reads lines until the dump ends.
@@ -501,6 +505,11 @@ func (s *jstackScanner) line(line, t []byte) bool {
 			s.flushPending()
 			if isIntelliJ(th) {
 				intellijHeader(th, s.p.in)
+				if intellijHeaderMeta(&s.ij, th, line) {
+					s.t = nil // a thread container, not a thread
+					s.state = stThread
+					return true
+				}
 			}
 			th.Line = s.p.ls.lineNo()
 			s.t = th
@@ -512,6 +521,9 @@ func (s *jstackScanner) line(line, t []byte) bool {
 	}
 	if s.t != nil && s.threadLine(line, t) {
 		return true
+	}
+	if s.t == nil && s.ij.inContainer() && bytes.HasPrefix(t, []byte("Carrying virtual thread #")) {
+		return true // a container's line: it carries no thread of its own
 	}
 	if s.orphan && s.t == nil && len(s.pending) == 0 && isThreadBodyLine(t) {
 		s.p.skip(s.d, line, "line of a thread whose header was not understood")
