@@ -83,8 +83,10 @@ func holders(d *parse.Dump) map[string]*parse.Thread {
 	for _, t := range d.Threads {
 		for _, l := range t.Locks() {
 			if (l.Kind == parse.LockHeld || l.Kind == parse.LockOwnable) && l.Address != "" {
-				// A thread in Object.wait() prints "locked" for a monitor it released; the
-				// "waiting on" line for the same address says so.
+				// A thread in Object.wait() prints "locked" for a monitor it released
+				// (J9: "entered lock"); its "waiting on", "waiting to re-lock" or
+				// "Blocked on" line for the same address says so: no thread waits
+				// for a monitor it holds.
 				if !releasedByWait(t, l.Address) {
 					h[l.Address] = t
 				}
@@ -145,7 +147,7 @@ func printedOwners(d *parse.Dump, h map[string]*parse.Thread) {
 
 func releasedByWait(t *parse.Thread, addr string) bool {
 	for _, l := range t.Locks() {
-		if l.Kind == parse.LockWaitingOn && l.Address == addr {
+		if (l.Kind == parse.LockWaitingOn || l.Kind == parse.LockWaitingTo || l.Kind == parse.LockReLocking) && l.Address == addr {
 			return true
 		}
 	}

@@ -151,3 +151,18 @@ func TestPrintedOwnerAmbiguous(t *testing.T) {
 		t.Errorf("the owner's id does not pick the twin with id 7")
 	}
 }
+
+// TestJavacoreWaiterNotHolder: in IBM J9's javacore (shared corpus), a
+// thread woken from Object.wait and blocked re-entering LogToFile prints
+// the lock as entered in its stack, and "Owned by" names the thread that
+// holds it: the holder is that owner, not the waiter.
+func TestJavacoreWaiterNotHolder(t *testing.T) {
+	ds, err := parse.ParseFile(filepath.Join("..", "..", "shared", "corpus", "jvm", "ibm-flamegrapher__ibm-j9-jdk8-sr5fp41-linux__javacore.txt"))
+	if err != nil {
+		t.Skipf("shared corpus not present: %v", err)
+	}
+	h := holders(ds[0])
+	if o := h["0x00000000E06FA928"]; o == nil || o.Name() != "Default Executor-thread-135" {
+		t.Errorf("holder of LogToFile@0x00000000E06FA928 = %v, want Default Executor-thread-135 (its Owned by)", o)
+	}
+}
