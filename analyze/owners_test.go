@@ -74,59 +74,79 @@ func TestFormatsFixtureFindings(t *testing.T) {
 	}
 }
 
-// javacoreRing writes a javacore excerpt of n threads, each blocked on a
-// monitor owned by the next, ring order shuffled in the file; held says
-// whether each record also prints the lock it entered (5XESTACKTRACE),
-// as J9 does, or only its "Blocked on ... Owned by" line.
-func javacoreRing(rng *rand.Rand, n int, held bool) (string, []string) {
-	names := make([]string, n)
-	for i := range names {
-		names[i] = fmt.Sprintf("Worker Thread %d", rng.Intn(1000)*10+i)
-	}
-	var b strings.Builder
-	for _, i := range rng.Perm(n) {
-		next := (i + 1) % n
-		fmt.Fprintf(&b, "3XMTHREADINFO      %q J9VMThread:0x%X, omrthread_t:0x1, java/lang/Thread:0x2, state:B, prio=5\n", names[i], 0x9000+i)
-		fmt.Fprintf(&b, "3XMJAVALTHREAD            (java/lang/Thread getId:0x%X, isDaemon:false)\n", 0x40+i)
-		fmt.Fprintf(&b, "3XMTHREADBLOCK     Blocked on: java/lang/Object@0xB%03X Owned by: %q (J9VMThread:0x%X, java/lang/Thread:0x2)\n", next, names[next], 0x9000+next)
-		b.WriteString("3XMTHREADINFO3           Java callstack:\n")
-		b.WriteString("4XESTACKTRACE                at WorkerThread.run(DeadLockTest.java:35)\n")
-		if held {
-			fmt.Fprintf(&b, "5XESTACKTRACE                   (entered lock: java/lang/Object@0xB%03X, entry count: 1)\n", i)
+// ringFormats write a ring of n threads, each blocked on a monitor whose
+// owner (printed by the waiter alone: no thread prints what it holds) is
+// the next, in a format that prints owners; the threads are written in
+// the order given and named name(i), their ids 0x40+i.
+var ringFormats = []struct {
+	name  string
+	write func(b *strings.Builder, order []int, n int, name func(int) string)
+}{
+	{"javacore", func(b *strings.Builder, order []int, n int, name func(int) string) {
+		for _, i := range order {
+			next := (i + 1) % n
+			fmt.Fprintf(b, "3XMTHREADINFO      %q J9VMThread:0x%X, omrthread_t:0x1, java/lang/Thread:0x2, state:B, prio=5\n", name(i), 0x9000+i)
+			fmt.Fprintf(b, "3XMJAVALTHREAD            (java/lang/Thread getId:0x%X, isDaemon:false)\n", 0x40+i)
+			fmt.Fprintf(b, "3XMTHREADBLOCK     Blocked on: java/lang/Object@0xB%03X Owned by: %q (J9VMThread:0x%X, java/lang/Thread:0x2)\n", next, name(next), 0x9000+next)
+			b.WriteString("3XMTHREADINFO3           Java callstack:\n4XESTACKTRACE                at WorkerThread.run(DeadLockTest.java:35)\n...\n")
 		}
-		b.WriteString("...\n")
-	}
-	sorted := append([]string(nil), names...)
-	sort.Strings(sorted)
-	return b.String(), sorted
+	}},
+	{"threadinfo", func(b *strings.Builder, order []int, n int, name func(int) string) {
+		for _, i := range order {
+			next := (i + 1) % n
+			fmt.Fprintf(b, "%q daemon prio=5 Id=%d BLOCKED on java.lang.Object@b%03x owned by %q Id=%d\n", name(i), 0x40+i, next, name(next), 0x40+next)
+			fmt.Fprintf(b, "\tat app//Ring.step(Ring.java:18)\n\t-  blocked on java.lang.Object@b%03x\n\n", next)
+		}
+	}},
+	{"intellij", func(b *strings.Builder, order []int, n int, name func(int) string) {
+		for _, i := range order {
+			next := (i + 1) % n
+			fmt.Fprintf(b, "\"%s@%d\" prio=5 tid=0x%x nid=NA waiting for monitor entry\n  java.lang.Thread.State: BLOCKED\n", name(i), 0x40+i, 0x20+i)
+			fmt.Fprintf(b, "\t waiting for %s@%d to release lock on <0x%x> (a java.lang.Object)\n", name(next), 0x40+next, 0xb00+next)
+			b.WriteString("\tat Ring.step(Ring.java:18)\n\n")
+		}
+	}},
 }
 
-// TestJavacoreOwnersDeadlock: a ring of N threads written as javacore
-// records is one deadlock of the N, whether the owners are printed by
-// the waiters alone (Blocked on ... Owned by) or by the holders too; two
-// threads of one name are told apart by the owner's J9VMThread.
-func TestJavacoreOwnersDeadlock(t *testing.T) {
+// TestPrintedOwnersRing: a ring of 2 to 7 threads whose owners only the
+// waiters print is one deadlock of exactly those threads, in each format
+// that prints owners, in any order of the file, whether the threads have
+// names of their own or all one name (then the printed ids tell them
+// apart).
+func TestPrintedOwnersRing(t *testing.T) {
 	rng := rand.New(rand.NewSource(32))
-	for trial := 0; trial < 40; trial++ {
-		n := 2 + rng.Intn(6)
-		held := trial%2 == 0
-		text, want := javacoreRing(rng, n, held)
-		ds, err := parse.Parse("ring.txt", strings.NewReader(text))
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := Analyze([]Input{{Dump: ds[0]}}, Options{})
-		var got []string
-		for _, f := range r.Findings {
-			if f.Kind == KindDeadlock {
-				for _, c := range f.Cycle {
-					got = append(got, c.Name)
+	for _, rf := range ringFormats {
+		for trial := 0; trial < 30; trial++ {
+			n := 2 + rng.Intn(6)
+			name := func(i int) string { return fmt.Sprintf("Worker Thread %d", i) }
+			if trial%2 == 1 {
+				name = func(int) string { return "worker" }
+			}
+			var b strings.Builder
+			rf.write(&b, rng.Perm(n), n, name)
+			ds, err := parse.Parse("ring.txt", strings.NewReader(b.String()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := ds[0]
+			if len(d.Threads) != n || len(d.Skipped) != 0 {
+				t.Fatalf("%s trial %d: %d threads, %d skipped; want %d, 0\n%s", rf.name, trial, len(d.Threads), len(d.Skipped), n, b.String())
+			}
+			cycles := newLockGraph(d).cycles(d)
+			var ids []int64
+			for _, c := range cycles {
+				for _, th := range c {
+					ids = append(ids, th.ID)
 				}
 			}
-		}
-		sort.Strings(got)
-		if fmt.Sprint(got) != fmt.Sprint(want) {
-			t.Fatalf("trial %d (n=%d, held=%v): deadlock members %v, want %v\n%s", trial, n, held, got, want, text)
+			sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+			var want []int64
+			for i := 0; i < n; i++ {
+				want = append(want, int64(0x40+i))
+			}
+			if len(cycles) != 1 || fmt.Sprint(ids) != fmt.Sprint(want) {
+				t.Fatalf("%s trial %d (n=%d): cycles %d of ids %v, want one of %v\n%s", rf.name, trial, n, len(cycles), ids, want, b.String())
+			}
 		}
 	}
 }
