@@ -310,3 +310,38 @@ func TestIntelliJContainers(t *testing.T) {
 		}
 	}
 }
+
+// TestIntelliJOlderShape: the debugger's older "Get Thread Dump" (no
+// metadata, frames indented by a tab and two spaces, names with " | ")
+// reads as the newer one: names without "@id", the wait with its owner,
+// "blocks" lines read, nothing skipped.
+func TestIntelliJOlderShape(t *testing.T) {
+	in := "\"kafka-consumer-1@10574\" daemon prio=5 tid=0x31 nid=NA runnable\n" +
+		"  java.lang.Thread.State: RUNNABLE\n" +
+		"\t blocks kafka-coordinator-heartbeat-thread | addressRepository@10570\n" +
+		"\t  at sun.nio.ch.EPollArrayWrapper.epollWait(EPollArrayWrapper.java:-1)\n" +
+		"\t  at org.apache.kafka.clients.consumer.internals.AbstractCoordinator.ensureCoordinatorReady(AbstractCoordinator.java:197)\n" +
+		"\t  - locked <0x296e> (a org.apache.kafka.clients.consumer.internals.ConsumerCoordinator)\n" +
+		"\n" +
+		"\"kafka-coordinator-heartbeat-thread | addressRepository@10570\" daemon prio=5 tid=0x36 nid=NA waiting for monitor entry\n" +
+		"  java.lang.Thread.State: BLOCKED\n" +
+		"\t waiting for kafka-consumer-1@10574 to release lock on <0x296e> (a org.apache.kafka.clients.consumer.internals.ConsumerCoordinator)\n" +
+		"\t  at org.apache.kafka.clients.consumer.internals.AbstractCoordinator$HeartbeatThread.run(AbstractCoordinator.java:872)\n\n"
+	dumps, err := Parse("ij.txt", strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := dumps[0]
+	if len(d.Threads) != 2 || len(d.Skipped) != 0 || d.Excerpt != "" {
+		t.Fatalf("got %d threads, skipped %v, excerpt %q; want 2, none, none", len(d.Threads), d.Skipped, d.Excerpt)
+	}
+	hb := d.Threads[1]
+	if hb.Name() != "kafka-coordinator-heartbeat-thread | addressRepository" || hb.ID != 10570 {
+		t.Errorf("name %q id %d", hb.Name(), hb.ID)
+	}
+	want := []Lock{{Kind: LockWaitingTo, Address: "0x296e", Class: "org.apache.kafka.clients.consumer.internals.ConsumerCoordinator",
+		Owner: "kafka-consumer-1", OwnerID: 10574}}
+	if diff := cmp.Diff(want, hb.Locks()); diff != "" {
+		t.Errorf("heartbeat's locks (-want +got):\n%s", diff)
+	}
+}
