@@ -192,7 +192,7 @@ func TestThreadInfoOwner(t *testing.T) {
 	}
 	want := [][]Lock{
 		{{Kind: LockParking, Address: "5caf905d", Class: "java.util.concurrent.locks.ReentrantLock$NonfairSync", Owner: "holder", OwnerID: 15}},
-		{{Kind: LockWaitingTo, Address: "1b6d3586", Class: "java.lang.Object", Owner: `x" y`, OwnerID: 9}},
+		{{Kind: LockWaitingTo, Address: "1b6d3586", Class: "java.lang.Object", Frame: -1, Owner: `x" y`, OwnerID: 9}}, // no stack: after no frame
 		{{Kind: LockOwnable, Address: "5caf905d", Class: "java.util.concurrent.locks.ReentrantLock$NonfairSync", Frame: -1}},
 	}
 	for i, th := range d.Threads {

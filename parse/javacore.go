@@ -256,8 +256,10 @@ func (s *javacoreScan) line(line, tag, text []byte) bool {
 	case "3XMCPUTIME":
 		if s.t != nil {
 			if v, ok := bytes.CutPrefix(text, []byte("CPU usage total: ")); ok {
-				if sec, err := strconv.ParseFloat(string(bytes.Fields(v)[0]), 64); err == nil {
-					s.t.CPU = time.Duration(sec * float64(time.Second))
+				if f := bytes.Fields(v); len(f) > 0 { // a line cut after its key has none
+					if sec, err := strconv.ParseFloat(string(f[0]), 64); err == nil {
+						s.t.CPU = time.Duration(sec * float64(time.Second))
+					}
 				}
 			}
 		}

@@ -832,6 +832,13 @@ func (s *jstackScanner) endThread() {
 	if len(th.Frames) == 0 && !s.sawStateLine {
 		th.NoStack = true
 	}
+	for i := range th.Locks() {
+		if th.JVM.Locks[i].Frame >= len(th.Frames) {
+			// IntelliJ prints its wait above the frames: with no frame
+			// after it, the lock follows none.
+			th.JVM.Locks[i].Frame = -1
+		}
+	}
 	threadInfoWait(th, s.p.in)
 	s.d.Threads = append(s.d.Threads, th)
 	if s.state == stOwnable {

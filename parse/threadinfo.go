@@ -115,6 +115,9 @@ func threadInfoWait(th *Thread, in *interner) {
 		return
 	}
 	class, addr := obj[:at], obj[at+1:]
+	if addr == "" {
+		return
+	}
 	for i := range th.JVM.Locks {
 		l := &th.JVM.Locks[i]
 		if l.Address == addr && (l.Kind == LockWaitingTo || l.Kind == LockParking || l.Kind == LockWaitingOn) {
@@ -129,6 +132,10 @@ func threadInfoWait(th *Thread, in *interner) {
 	case parkedWaitingTo(th.Frames[:min(1, len(th.Frames))]):
 		kind = LockParking
 	}
-	th.JVM.Locks = append(th.JVM.Locks, Lock{Kind: kind, Address: in.str(addr), Class: in.str(class),
+	frame := 0 // the top frame, as a lock line would follow it
+	if len(th.Frames) == 0 {
+		frame = -1 // no stack printed: the lock follows no frame
+	}
+	th.JVM.Locks = append(th.JVM.Locks, Lock{Kind: kind, Address: in.str(addr), Class: in.str(class), Frame: frame,
 		Owner: in.str(owner), OwnerID: id})
 }
