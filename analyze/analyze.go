@@ -62,6 +62,10 @@ func prepare(in []Input, opt Options) (*Result, Options, *builder) {
 		r.Moments[i].Threads = n
 		r.Totals = append(r.Totals, n)
 		r.Warnings = append(r.Warnings, skippedWarnings(labels[i], x.Dump.Skipped)...)
+		if e := x.Dump.Excerpt; e != "" {
+			r.Warnings = append(r.Warnings, fmt.Sprintf("%s: an excerpt, not a whole dump (%s): read for the threads it holds; "+
+				"threads it left out are in no count", labels[i], e))
+		}
 		if n == 0 {
 			r.Warnings = append(r.Warnings, fmt.Sprintf("%s: the dump holds no threads", labels[i]))
 		}

@@ -75,26 +75,79 @@ func (g *lockGraph) blockedOn(d *parse.Dump, cycle []*parse.Thread) []*parse.Thr
 }
 
 // holders maps lock addresses to the thread holding them (monitors locked
-// and ownable synchronizers).
+// and ownable synchronizers), then, for a lock no thread prints as held,
+// to the owner its waiters print (printedOwners).
 func holders(d *parse.Dump) map[string]*parse.Thread {
 	h := map[string]*parse.Thread{}
+	owned := false
 	for _, t := range d.Threads {
 		for _, l := range t.Locks() {
 			if (l.Kind == parse.LockHeld || l.Kind == parse.LockOwnable) && l.Address != "" {
-				// A thread in Object.wait() prints "locked" for a monitor it released; the
-				// "waiting on" line for the same address says so.
+				// A thread in Object.wait() prints "locked" for a monitor it released
+				// (J9: "entered lock"); its "waiting on", "waiting to re-lock" or
+				// "Blocked on" line for the same address says so: no thread waits
+				// for a monitor it holds.
 				if !releasedByWait(t, l.Address) {
 					h[l.Address] = t
 				}
 			}
+			owned = owned || l.Owner != ""
 		}
+	}
+	if owned {
+		printedOwners(d, h)
 	}
 	return h
 }
 
+// printedOwners adds to h the holders the waiters name: a javacore's
+// "Owned by:", ThreadInfo's and OpenJ9 jstack's `owned by "Y" Id=N`,
+// IntelliJ's "waiting for Y@N to release lock", a JSON dump's owner. A
+// holder's own lines win where it prints the lock (h has it already):
+// an owner named by a waiter is the same fact seen from the other side.
+// The owner is the thread of that id and name when the id is printed,
+// else the one thread of that name; two threads of one name and no id
+// name no one.
+func printedOwners(d *parse.Dump, h map[string]*parse.Thread) {
+	byID := map[int64]*parse.Thread{}
+	byName := map[string]*parse.Thread{}
+	for _, t := range d.Threads {
+		if t.ID != 0 {
+			if _, dup := byID[t.ID]; dup {
+				byID[t.ID] = nil
+			} else {
+				byID[t.ID] = t
+			}
+		}
+		if n := t.Name(); n != "" {
+			if _, dup := byName[n]; dup {
+				byName[n] = nil
+			} else {
+				byName[n] = t
+			}
+		}
+	}
+	for _, t := range d.Threads {
+		for _, l := range t.Locks() {
+			if l.Owner == "" || l.Address == "" || h[l.Address] != nil {
+				continue
+			}
+			o := byName[l.Owner]
+			if l.OwnerID != 0 {
+				if x := byID[l.OwnerID]; x != nil && x.Name() == l.Owner {
+					o = x
+				}
+			}
+			if o != nil && o != t {
+				h[l.Address] = o
+			}
+		}
+	}
+}
+
 func releasedByWait(t *parse.Thread, addr string) bool {
 	for _, l := range t.Locks() {
-		if l.Kind == parse.LockWaitingOn && l.Address == addr {
+		if (l.Kind == parse.LockWaitingOn || l.Kind == parse.LockWaitingTo || l.Kind == parse.LockReLocking) && l.Address == addr {
 			return true
 		}
 	}

@@ -119,9 +119,11 @@ func goPool(t *parse.Thread, opt Options) (string, bool) {
 		}
 	}
 	fn := ""
-	if t.CreatedBy != nil && !opt.byEntry {
+	if t.CreatedBy != nil && t.CreatedBy.Func != "" && !opt.byEntry {
 		fn = t.CreatedBy.Func
 	} else if n := len(t.Frames); n > 0 {
+		// No creator, or one known by its goroutine id alone (CockroachDB's
+		// debug=3 proto): the entry frame.
 		fn = t.Frames[n-1].Func
 	}
 	fn = normalizeGeneric(fn)

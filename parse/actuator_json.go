@@ -203,7 +203,7 @@ func actuatorToThread(at *actuatorThread, in *interner) *Thread {
 		}
 		l := actuatorLockOf(waitKind(at), at.LockInfo, frame, in)
 		if at.LockOwnerName != nil && at.LockOwnerID != -1 {
-			l.Owner = in.str(*at.LockOwnerName)
+			l.Owner, l.OwnerID = in.str(*at.LockOwnerName), at.LockOwnerID
 		}
 		t.JVM.Locks = append(t.JVM.Locks, l)
 	}

@@ -89,7 +89,7 @@ func TestActuatorText(t *testing.T) {
 		t.Fatalf("got %d threads, want 2 (w, Finalizer)", len(d.Threads))
 	}
 	w, fin := d.Threads[0], d.Threads[1]
-	wantLock := Lock{Kind: LockParking, Address: "2a84aee7", Class: "java.util.concurrent.locks.ReentrantLock$NonfairSync", Owner: "holder"}
+	wantLock := Lock{Kind: LockParking, Address: "2a84aee7", Class: "java.util.concurrent.locks.ReentrantLock$NonfairSync", Owner: "holder", OwnerID: 20}
 	if diff := cmp.Diff([]Lock{wantLock}, w.Locks()); diff != "" {
 		t.Errorf("w's locks (-want +got):\n%s", diff)
 	}

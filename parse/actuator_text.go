@@ -53,6 +53,16 @@ func cutOwnedBy(b []byte) (lock, owner []byte) {
 	return b[:o], b[o+len(` owned by "`) : t-1]
 }
 
+// ownedByID returns N of a lock line's ` owned by "NAME" t@N` suffix; 0
+// when it has none.
+func ownedByID(line []byte) int64 {
+	t := bytes.LastIndex(line, []byte(" t@"))
+	if t < 0 || !allDigits(line[t+3:]) {
+		return 0
+	}
+	return int64(atoiBytes(line[t+3:]))
+}
+
 // parkedWaitingTo reports whether a "waiting to lock" line after frames
 // is a thread parked for a j.u.c lock: its first frame is Unsafe.park.
 func parkedWaitingTo(frames []*Frame) bool {

@@ -34,6 +34,12 @@ func WriteCanonical(w io.Writer, dumps []*Dump) error {
 		if d.Headline != "" {
 			fmt.Fprintf(bw, "  headline %q\n", d.Headline)
 		}
+		for _, t := range d.RunningTests {
+			fmt.Fprintf(bw, "  running test %q\n", t)
+		}
+		if d.Excerpt != "" {
+			fmt.Fprintf(bw, "  excerpt %q\n", d.Excerpt)
+		}
 		for _, t := range d.Threads {
 			writeThread(bw, t)
 		}
@@ -183,6 +189,9 @@ func writeLock(w *bufio.Writer, l Lock) {
 	fmt.Fprintf(w, "      - %s <%s> (%s)", l.Kind, l.Address, l.Class)
 	if l.Owner != "" {
 		fmt.Fprintf(w, " owner=%q", l.Owner)
+	}
+	if l.OwnerID != 0 {
+		fmt.Fprintf(w, " owner_id=%d", l.OwnerID)
 	}
 	if l.From != "" {
 		fmt.Fprintf(w, " from=%q", l.From)

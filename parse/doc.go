@@ -50,7 +50,10 @@
 //	        panic, SIGQUIT), goroutine_debug1.go, goroutine_labels.go;
 //	        jstack.go, jstack_header.go, jstack_frames.go, jstack_deadlock.go
 //	        (jstack, Thread.print, kill -3 in logs), jcmd_plain.go,
-//	        javacore.go (IBM/OpenJ9), actuator_text.go;
+//	        javacore.go (IBM/OpenJ9, excerpts too), actuator_text.go,
+//	        threadinfo.go (ThreadInfo.toString, OpenJ9 jstack), intellij.go
+//	        (IntelliJ's debugger dump), proto_debug3.go (CockroachDB's
+//	        debug=3 labels);
 //	      text that is no dump is refused with what it is instead
 //	      (goroutine_refusals.go, jvm_refusals.go)
 //	 model.go, model_json.go, canonical.go   the model, its JSON and the

@@ -48,6 +48,9 @@ func FuzzGoText(f *testing.F) {
 	addCorpusSeeds(f, "*.txt", 16<<10)
 	f.Add([]byte("goroutine 7 [select labels:{\"pool\": \"ingest\", \"route\": \"/api/v1/items[0],[1]\"}]:\nmain.w()\n\t/x.go:1 +0x1\n"))
 	f.Add([]byte("goroutine 31 [select] {pool: ingest, route: \"/api/v1/items[0],[1]\"}:\nmain.w(...)\n\t/x.go:1\n"))
+	if b, err := os.ReadFile(filepath.Join(formatsDir, "go-test-timeout-v.txt")); err == nil {
+		f.Add(b)
+	}
 	f.Add([]byte("panic: x\n\ngoroutine 1 [running]:\n\tgoroutine running on other thread; stack unavailable\n[originating from goroutine 2]:\nmain.a()\n\t/a.go:1 +0x1\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		dumps, _ := Parse("fuzz.txt", bytes.NewReader(data))
@@ -69,6 +72,7 @@ func FuzzGoProto(f *testing.F) {
 	addCorpusSeeds(f, "*.pb.gz", 8<<10)
 	addCorpusSeeds(f, "*.pprof", 8<<10)
 	f.Add(encodeProfile(f, goroutineProfile("goroutine")))
+	f.Add(encodeProfile(f, debug3Profile()))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		dumps, _ := Parse("fuzz.pb", bytes.NewReader(data))
 		checkDumps(t, dumps)

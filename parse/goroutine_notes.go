@@ -86,3 +86,40 @@ func noteReason(line []byte) string {
 	}
 	return "line not understood in a Go dump"
 }
+
+// The tests go test was running when it timed out. Its timeout panic
+// (testing's startAlarm, Go 1.21+) names them before the goroutines:
+//
+//	panic: test timed out after 10m0s
+//		running tests:
+//			TestTransfer (10m0s)
+//			TestDrain/slow (9m58s)
+//
+//	goroutine 5 [running]:
+//
+// They are the tests that hung: kept in Dump.RunningTests as printed.
+
+// testsState is where a prologue is in the list of running tests.
+type testsState uint8
+
+const (
+	testsNone    testsState = iota // no go test timeout read
+	testsTimeout                   // "panic: test timed out after D" read
+	testsList                      // "running tests:" read: test lines follow
+)
+
+var goRunningTests = []byte("running tests:")
+
+// testsLine reads a prologue line for the tests of a go test timeout.
+func (s *goTextScan) testsLine(line []byte) {
+	switch {
+	case bytes.HasPrefix(line, goTestTimeout):
+		s.tests = testsTimeout
+	case s.tests == testsTimeout && bytes.Equal(bytes.TrimSpace(line), goRunningTests):
+		s.tests = testsList
+	case s.tests == testsList && len(line) > 2 && line[0] == '\t' && line[1] == '\t':
+		s.d.RunningTests = append(s.d.RunningTests, string(bytes.TrimSpace(line)))
+	default:
+		s.tests = testsNone
+	}
+}

@@ -387,6 +387,9 @@ type goTextScan struct {
 	// test log's "panic: test timed out" between its goroutines) does not
 	// make it one.
 	prologued bool
+	// tests is where the prologue's go test timeout is in its list of
+	// running tests (goroutine_notes.go's testsLine).
+	tests testsState
 }
 
 // parseGoText reads one Go text dump (see the state machine above).
@@ -439,6 +442,7 @@ func parseGoText(p *textParser) *Dump {
 			if prologue > goPrologueMax {
 				return nil
 			}
+			s.testsLine(line)
 			continue
 		}
 		switch kind {

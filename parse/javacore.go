@@ -2,6 +2,7 @@ package parse
 
 import (
 	"bytes"
+	"fmt"
 	"strconv"
 	"time"
 )
@@ -29,7 +30,10 @@ import (
 //	0SECTION       Javadump End section
 //
 // A javacore starts at its TITLE section, or, in an excerpt, at the
-// thread section's 1XMTHDINFO line (startsJavacore). States of the
+// thread section's 1XMTHDINFO line or at a thread's 3XMTHREADINFO record
+// (startsJavacore): a ticket or a manual quotes the threads that matter,
+// with "..." where it cut lines. An excerpt is read for what it holds and
+// says so (Dump.Excerpt, with the number of "..." cuts). States of the
 // scanner and their edges:
 //
 //	header   1TI*, 1CI* lines read, other sections passed over  -> thread (3XMTHREADINFO),
@@ -55,10 +59,24 @@ import (
 var javacoreTitle = []byte("TITLE subcomponent dump routine")
 
 // startsJavacore reports whether line is a javacore's first line: its
-// TITLE section, or the thread section of an excerpt.
+// TITLE section, or the thread section or a thread record of an excerpt.
 func startsJavacore(line, _ []byte) bool {
-	return bytes.HasPrefix(line, []byte("0SECTION")) && bytes.Contains(line, javacoreTitle) ||
-		bytes.HasPrefix(line, []byte("1XMTHDINFO"))
+	return bytes.HasPrefix(line, []byte("0SECTION")) && (bytes.Contains(line, javacoreTitle) || bytes.Contains(line, javacoreThreads)) ||
+		bytes.HasPrefix(line, []byte("1XMTHDINFO")) || bytes.HasPrefix(line, javacoreThreadTag)
+}
+
+// javacoreThreads ends the THREADS section's header line, where an
+// excerpt of the thread section starts.
+var javacoreThreads = []byte("THREADS subcomponent dump routine")
+
+// javacoreThreadTag starts a thread record (and an excerpt that starts at one).
+var javacoreThreadTag = []byte("3XMTHREADINFO ")
+
+// isElision reports whether line is an excerpt's mark of cut lines: "..."
+// alone, maybe indented.
+func isElision(line []byte) bool {
+	t := bytes.TrimSpace(line)
+	return len(t) >= 3 && len(bytes.Trim(t, ".")) == 0 || bytes.Equal(t, []byte("…"))
 }
 
 // javacoreTag splits a javacore line into its tag and its text; ok is
@@ -94,6 +112,17 @@ type javacoreScan struct {
 	frames map[string]*Frame
 	buf    []byte // a frame's text with its class's '/' as '.'
 	local  time.Time
+	// owners are the blocking locks whose owner is named with its
+	// J9VMThread, to be given its Java id once every thread is read.
+	owners []javacoreOwner
+	cuts   int // "..." lines of an excerpt
+}
+
+// javacoreOwner is a blocking lock's owner as a javacore names it.
+type javacoreOwner struct {
+	t   *Thread
+	i   int    // index in t's locks
+	vmt string // the owner's J9VMThread ("0x94501D00")
 }
 
 // parseJavacore reads one javacore (see the state machine above).
@@ -101,6 +130,7 @@ func parseJavacore(p *textParser) *Dump {
 	s := &javacoreScan{p: p, d: &Dump{}, frames: make(map[string]*Frame)}
 	ls := p.ls
 	first := true
+	startTag := ""
 	for {
 		line, ok := ls.next()
 		if !ok {
@@ -111,12 +141,23 @@ func parseJavacore(p *textParser) *Dump {
 			if len(bytes.TrimSpace(line)) == 0 {
 				continue
 			}
+			if !first && isElision(line) {
+				s.cuts++ // an excerpt's cut: the javacore goes on after it
+				continue
+			}
 			ls.unread() // not a javacore's line: the javacore ended
 			break
 		}
-		if !first && bytes.HasPrefix(line, []byte("0SECTION")) && bytes.Contains(text, javacoreTitle) {
-			ls.unread() // a second javacore
+		if !first && bytes.HasPrefix(line, []byte("0SECTION")) && bytes.Contains(text, javacoreTitle) ||
+			!first && (startTag == "1XMTHDINFO" || startTag == "3XMTHREADINFO") && bytes.HasPrefix(line, []byte("1XMTHDINFO")) {
+			ls.unread() // a second javacore (or excerpt)
 			break
+		}
+		if first {
+			startTag = string(tag)
+			if startTag == "0SECTION" && !bytes.Contains(text, javacoreTitle) {
+				startTag = "THREADS"
+			}
 		}
 		first = false
 		if !s.line(line, tag, text) {
@@ -131,7 +172,39 @@ func parseJavacore(p *textParser) *Dump {
 	if len(s.d.Threads) == 0 {
 		return nil
 	}
+	s.resolveOwners()
+	switch {
+	case startTag == "THREADS":
+		s.d.Excerpt = "no javacore TITLE section: it starts at its THREADS section"
+	case startTag == "1XMTHDINFO":
+		s.d.Excerpt = "no javacore TITLE section: it starts at its thread details (1XMTHDINFO)"
+	case startTag == "3XMTHREADINFO":
+		s.d.Excerpt = "no javacore TITLE or THREADS header: it starts at a thread record (3XMTHREADINFO)"
+	case s.cuts > 0:
+		s.d.Excerpt = "lines of the javacore were cut"
+	}
+	if s.cuts > 0 && s.d.Excerpt != "" {
+		s.d.Excerpt += fmt.Sprintf(`; cut in %d place(s) ("...")`, s.cuts)
+	}
 	return s.d
+}
+
+// resolveOwners gives each blocking lock whose owner a javacore names
+// with its J9VMThread the owner's Java thread id (Lock.OwnerID), which
+// tells apart threads of one name.
+func (s *javacoreScan) resolveOwners() {
+	if len(s.owners) == 0 {
+		return
+	}
+	byVMT := map[string]int64{}
+	for _, t := range s.d.Threads {
+		if t.TID != "" && t.ID != 0 {
+			byVMT[t.TID] = t.ID
+		}
+	}
+	for _, o := range s.owners {
+		o.t.JVM.Locks[o.i].OwnerID = byVMT[o.vmt]
+	}
 }
 
 // line handles one tagged line; false ends the javacore.
@@ -183,8 +256,10 @@ func (s *javacoreScan) line(line, tag, text []byte) bool {
 	case "3XMCPUTIME":
 		if s.t != nil {
 			if v, ok := bytes.CutPrefix(text, []byte("CPU usage total: ")); ok {
-				if sec, err := strconv.ParseFloat(string(bytes.Fields(v)[0]), 64); err == nil {
-					s.t.CPU = time.Duration(sec * float64(time.Second))
+				if f := bytes.Fields(v); len(f) > 0 { // a line cut after its key has none
+					if sec, err := strconv.ParseFloat(string(f[0]), 64); err == nil {
+						s.t.CPU = time.Duration(sec * float64(time.Second))
+					}
 				}
 			}
 		}
@@ -365,12 +440,25 @@ func (s *javacoreScan) block(line, text []byte) {
 	}
 	obj, owner, _ := bytes.Cut(rest, []byte(" Owned by: "))
 	l := javacoreLock(kind, obj, s.p.in)
+	vmt := ""
 	if len(owner) > 1 && owner[0] == '"' {
-		if q := bytes.IndexByte(owner[1:], '"'); q >= 0 {
-			l.Owner = s.p.in.bytes(owner[1 : q+1])
+		// "Worker Thread 2" (J9VMThread:0x94501D00, java/lang/Thread:0xB56668D0); a
+		// name may hold quotes: it ends at the last `" (`.
+		q := bytes.LastIndex(owner, []byte(`" (`))
+		if q <= 0 {
+			q = bytes.LastIndexByte(owner, '"')
+		}
+		if q > 0 {
+			l.Owner = s.p.in.bytes(owner[1:q])
+			if v, ok := fieldAfter(owner[q:], "J9VMThread:"); ok {
+				vmt = string(v)
+			}
 		}
 	}
 	s.t.JVM.Locks = append(s.t.JVM.Locks, l) // Frame 0: the top frame, as jstack prints it
+	if vmt != "" {
+		s.owners = append(s.owners, javacoreOwner{t: s.t, i: len(s.t.JVM.Locks) - 1, vmt: vmt})
+	}
 }
 
 // javacoreLock reads "java/lang/Object@0x00000000E0C67918".

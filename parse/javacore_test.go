@@ -3,6 +3,7 @@ package parse
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -217,6 +218,11 @@ func FuzzJavacore(f *testing.F) {
 	for _, name := range []string{"samurai__ibm-classic-1.4.0-win32__javacore.dmp", "samurai__ibm-classic-1.3.1-win32__javacore-excerpt.dmp"} {
 		if b, err := os.ReadFile(corpusDir + "/jvm/" + name); err == nil {
 			f.Add(b[:min(len(b), 8<<10)])
+		}
+	}
+	for _, name := range []string{"openj9-docs__javacore-deadlock-excerpt.txt", "openj9-docs__javacore-threads-excerpt.txt"} {
+		if b, err := os.ReadFile(filepath.Join(formatsDir, name)); err == nil {
+			f.Add(b)
 		}
 	}
 	f.Add([]byte("0SECTION       TITLE subcomponent dump routine\n3XMTHREADINFO      \"a\" J9VMThread:0x1, state:B, prio=5\n" +

@@ -184,6 +184,7 @@ func parseJVMJSON(name string, data []byte, in *interner) ([]*Dump, error) {
 		}
 		if p.owner != 0 {
 			p.t.JVM.Locks[0].Owner = threadNameByID(byID, p.owner)
+			p.t.JVM.Locks[0].OwnerID = p.owner // the owner's tid
 		}
 	}
 	return []*Dump{d}, nil

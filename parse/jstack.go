@@ -80,7 +80,7 @@ func startsJVMText(line, prev []byte) bool {
 		return true
 	}
 	return isDateLine(line) || isPIDLine(line) || isThreadInfoHeader(line) || isHotSpotHeader(line) ||
-		bytes.Equal(line, prefixSMR)
+		bytes.Equal(line, prefixSMR) || isIntelliJContainer(line)
 }
 
 // prefixSMR is the first line of the block HotSpot prints before the threads
@@ -106,14 +106,6 @@ func isHotSpotHeader(line []byte) bool {
 	rest := line[end+1:]
 	return bytes.Contains(rest, []byte("prio=")) && bytes.Contains(rest, []byte(" tid=0x")) &&
 		bytes.Contains(rest, []byte(" nid="))
-}
-
-// isThreadInfoHeader reports whether line is the first line of
-// java.lang.management.ThreadInfo.toString(), which programs log on their
-// own: `"http-nio-8072-exec-1" Id=236 in WAITING` (JDK 8: `Id=236 WAITING`).
-// Such an excerpt is read as a dump without a "Full thread dump" line.
-func isThreadInfoHeader(line []byte) bool {
-	return len(line) > 0 && line[0] == '"' && bytes.Contains(line, []byte(`" Id=`))
 }
 
 // parseJVMText reads one JVM text dump; see the state machine above.
@@ -142,16 +134,24 @@ func parseJVMText(p *textParser) *Dump {
 	case bytes.HasPrefix(line, prefixFullDump):
 		d.Version = dumpVersion(line[len(prefixFullDump):])
 		s.full = true
-	case d.ProcessID == 0 && d.Time.IsZero() && (isThreadInfoHeader(line) || isHotSpotHeader(line)):
+	case d.ProcessID == 0 && d.Time.IsZero() && (isThreadInfoHeader(line) || isHotSpotHeader(line) || isIntelliJContainer(line)):
+		if isHotSpotHeader(line) && !bytes.Contains(line, []byte(" nid=NA ")) {
+			// ThreadInfo and IntelliJ's debugger (nid=NA) print no
+			// "Full thread dump" line; a jstack that starts at a
+			// thread lost its head, and perhaps threads with it.
+			d.Excerpt = `no "Full thread dump" line: it starts at a thread`
+		}
 		p.ls.unread()
 		s.state = stThread
 	case d.ProcessID == 0 && d.Time.IsZero() && bytes.Equal(line, prefixSMR):
+		d.Excerpt = `no "Full thread dump" line: it starts at "Threads class SMR info:"`
 		p.ls.unread()
 	default:
 		p.ls.unread()
 		return nil
 	}
 	s.run()
+	s.ij.place(d)
 	return d
 }
 
@@ -283,6 +283,9 @@ type jstackScanner struct {
 	last       []byte // copy of that line
 	held       []byte // copy of a date or PID line read past (nextDumpHere)
 	keptNo     int    // number of the last non-blank line read as the dump's (not held back)
+	// ij is IntelliJ's thread containers and the threads' places in
+	// them (intellij.go); nil until a header carries its metadata.
+	ij *intellijContainers
 }
 
 // run reads lines until the dump ends.
@@ -500,6 +503,14 @@ func (s *jstackScanner) line(line, t []byte) bool {
 			s.orphan = false
 			s.endThread()
 			s.flushPending()
+			if isIntelliJ(th) {
+				intellijHeader(th, s.p.in)
+				if intellijHeaderMeta(&s.ij, th, line) {
+					s.t = nil // a thread container, not a thread
+					s.state = stThread
+					return true
+				}
+			}
 			th.Line = s.p.ls.lineNo()
 			s.t = th
 			s.mounted = -1
@@ -510,6 +521,9 @@ func (s *jstackScanner) line(line, t []byte) bool {
 	}
 	if s.t != nil && s.threadLine(line, t) {
 		return true
+	}
+	if s.t == nil && s.ij.inContainer() && bytes.HasPrefix(t, []byte("Carrying virtual thread #")) {
+		return true // a container's line: it carries no thread of its own
 	}
 	if s.orphan && s.t == nil && len(s.pending) == 0 && isThreadBodyLine(t) {
 		s.p.skip(s.d, line, "line of a thread whose header was not understood")
@@ -547,9 +561,13 @@ func (s *jstackScanner) threadLine(line, t []byte) bool {
 		}
 		if owner != nil {
 			l.Owner = s.p.in.bytes(owner)
+			l.OwnerID = ownedByID(t)
 			if l.Kind == LockWaitingTo && parkedWaitingTo(s.fbuf) {
 				l.Kind = LockParking
 			}
+		}
+		if l.Kind == LockWaitingOn && parkedWaitingTo(s.fbuf) {
+			l.Kind = LockParking // ThreadInfo: "-  waiting on X@hash" under Unsafe.park
 		}
 		s.flushPending()
 		if l.Kind == "" {
@@ -571,8 +589,27 @@ func (s *jstackScanner) threadLine(line, t []byte) bool {
 		s.sawStateLine = true
 		return true
 	case bytes.HasPrefix(t, []byte("Locked ownable synchronizers:")),
-		bytes.HasPrefix(t, []byte("Locked synchronizers: count =")):
+		bytes.HasPrefix(t, []byte("Locked synchronizers: count =")),
+		bytes.HasPrefix(t, []byte("Number of locked synchronizers = ")): // ThreadInfo
 		s.state = stOwnable
+		return true
+	case bytes.Equal(t, []byte("...")) && len(t) < len(line) && s.state == stThread:
+		// ThreadInfo.toString cuts a stack at 8 frames; the frames
+		// after are not in the dump.
+		return true
+	case isIntelliJ(th) && (t[0] == 'w' || t[0] == 'b'):
+		l, isLock, ok := intellijLockLine(t, s.p.in)
+		if !ok {
+			return false
+		}
+		s.flushPending()
+		if isLock {
+			l.Frame = len(s.fbuf) // printed above the frames: the top frame's (0 when none yet)
+			if l.Frame > 0 {
+				l.Frame--
+			}
+			th.JVM.Locks = append(th.JVM.Locks, l)
+		}
 		return true
 	case bytes.HasPrefix(t, []byte("Carrying virtual thread #")):
 		th.MountedVirtual = int64(atoiBytes(t[len("Carrying virtual thread #"):]))
@@ -795,6 +832,14 @@ func (s *jstackScanner) endThread() {
 	if len(th.Frames) == 0 && !s.sawStateLine {
 		th.NoStack = true
 	}
+	for i := range th.Locks() {
+		if th.JVM.Locks[i].Frame >= len(th.Frames) {
+			// IntelliJ prints its wait above the frames: with no frame
+			// after it, the lock follows none.
+			th.JVM.Locks[i].Frame = -1
+		}
+	}
+	threadInfoWait(th, s.p.in)
 	s.d.Threads = append(s.d.Threads, th)
 	if s.state == stOwnable {
 		s.state = stThread

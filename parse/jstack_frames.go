@@ -12,6 +12,8 @@ import "bytes"
 //	java.base@17/java.lang.ref.Reference.processPendingReferences(Reference.java:253)   (StackTraceElement.toString)
 //	app//org.example.Main.run(Main.java:12)                                            (class loader "app")
 //	java.lang.Thread.sleep(J)V(Native Method)                                         (SAP JVM: method signature)
+//	java.lang.Object.wait0(Object.java:-1)                                            (IntelliJ's debugger: no line known)
+//	Foo$$Lambda/0x0000000301042210.run(Unknown Source:-1)                              (IntelliJ's debugger)
 //
 // It returns nil when text is not a frame (no "(location)" at its end).
 func parseFrame(text []byte, in *interner) *Frame {
@@ -42,6 +44,9 @@ func parseFrame(text []byte, in *interner) *Frame {
 			module = mod
 		}
 		loc = loc[k+1:]
+	}
+	if n := len(loc); n > 3 && loc[n-3] == ':' && loc[n-2] == '-' && loc[n-1] == '1' {
+		loc = loc[:n-3] // IntelliJ's debugger writes -1 for "no line" (a native method, a class without line numbers)
 	}
 	if c := bytes.LastIndexByte(loc, ':'); c > 0 && c+1 < len(loc) && allDigits(loc[c+1:]) {
 		file = loc[:c]
@@ -118,6 +123,7 @@ var lockPrefixes = []struct {
 	{"parking to wait for ", LockParking},
 	{"eliminated ", LockEliminated},
 	{"waiting to re-lock in wait() ", LockReLocking},
+	{"blocked on ", LockWaitingTo}, // ThreadInfo.toString: "-  blocked on java.lang.Object@279f2327"
 }
 
 // parseLockLine reads the text after "- " of a lock line. ownable is true

@@ -118,6 +118,11 @@ func FuzzJVMText(f *testing.F) {
 		}
 		f.Add(data)
 	}
+	for _, name := range []string{"intellij__simple-deadlock.txt", "intellij__virtual-threads-deadlock.txt", "threadinfo-jdk17__three-way.txt"} {
+		if b, err := os.ReadFile(filepath.Join(formatsDir, name)); err == nil {
+			f.Add(b[:min(len(b), 8<<10)])
+		}
+	}
 	f.Add([]byte("Full thread dump:\n\"x\" prio=5 tid=0x1 nid=0x2 runnable [0x3..0x4]\n\tat a.B.c(D.java:1)\n\t- locked <0x1> (a X)\n"))
 	f.Add([]byte("12:\n2024-01-01 00:00:00\nFull thread dump X:\n\nFound one Java-level deadlock:\n\"a\":\n  which is held by \"b\"\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -7,10 +7,12 @@ import "bytes"
 var jvmRefusals = []refusal{
 	{
 		// IBM javacore (javacore.go) without one thread: a javacore cut
-		// before its THREADS section, or its other sections alone.
+		// before its THREADS section, or its other sections alone. (A
+		// 3XMTHREADINFO line starts a javacore excerpt, read as one: it
+		// is never this.)
 		matches: func(line []byte) bool {
 			return bytes.HasPrefix(line, []byte("0SECTION ")) || bytes.HasPrefix(line, []byte("1XMTHDINFO")) ||
-				bytes.HasPrefix(line, []byte("2XMFULLTHDDUMP")) || bytes.HasPrefix(line, []byte("3XMTHREADINFO"))
+				bytes.HasPrefix(line, []byte("2XMFULLTHDDUMP"))
 		},
 		looks: "ibm javacore without a thread (no 3XMTHREADINFO line)",
 	},

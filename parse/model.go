@@ -97,7 +97,16 @@ type Dump struct {
 	// or fatal error, "sigquit" for a Go SIGQUIT traceback.
 	Kind     string
 	Headline string // first message line of a Go panic/fatal error; empty otherwise
-	Threads  []*Thread
+	// RunningTests are the tests go test names after "panic: test timed
+	// out after D" ("running tests:"), as printed ("TestHang (10m0s)"):
+	// the tests that hung; nil for any other dump.
+	RunningTests []string `json:",omitempty"`
+	// Excerpt says what a dump that starts in its middle lacks ("no
+	// javacore TITLE or THREADS header: it starts at a thread record"):
+	// a paste of some threads, read for what it holds; empty for a whole
+	// dump.
+	Excerpt string `json:",omitempty"`
+	Threads []*Thread
 	// Deadlocks are the deadlock reports the JVM printed ("Found one Java-level
 	// deadlock:"); nil when none.
 	Deadlocks []Deadlock
@@ -143,8 +152,10 @@ type DeadlockEdge struct {
 // Thread is one JVM thread or one Go goroutine (or, for aggregated Go
 // formats, Weight identical goroutines).
 type Thread struct {
-	// ID is the goroutine id, the JVM "#N" thread id, or the JSON tid; 0 if
-	// not printed (aggregated formats, old JVMs).
+	// ID is the goroutine id, the JVM "#N" thread id, the JSON tid, or
+	// the "@N" debugger id IntelliJ writes after a thread's name (cut off
+	// the name: intellij.go); 0 if not printed (aggregated formats, old
+	// JVMs).
 	ID int64
 	// State is the Go wait reason ("chan receive", "sync.Mutex.Lock") or the
 	// JVM Thread.State ("WAITING"); empty if not printed.
@@ -351,9 +362,18 @@ type Lock struct {
 	// Frame is the index in Thread.Frames of the frame the line follows; -1
 	// for ownable synchronizers.
 	Frame int
-	// Owner is the owning thread printed by JSON dumps or virtual-thread
-	// dumps; empty otherwise.
+	// Owner is the owning thread's name as the waiter's line prints it
+	// (JSON and virtual-thread dumps, ThreadInfo's and OpenJ9 jstack's
+	// `owned by "Y"`, a javacore's `Owned by: "Y"`, IntelliJ's `waiting
+	// for Y@12 to release lock`, the actuator's `owned by "Y" t@12`); empty
+	// when not printed. The analysis takes it as the lock's holder where
+	// no thread prints the lock as held (analyze's lock graph).
 	Owner string
+	// OwnerID is the owner's thread id as printed beside its name
+	// (ThreadInfo `Id=12`, IntelliJ `@12`, actuator `t@12`; a javacore's
+	// owner J9VMThread, as its Java thread id), telling apart threads of
+	// one name; 0 when not printed.
+	OwnerID int64 `json:",omitempty"`
 	// From says where a lock this dump did not print came from
 	// (JoinLockOwners: "Thread.print -l beside"); empty for every lock as
 	// the dump printed it.

@@ -342,7 +342,7 @@ func cutAtThread(text string, rt Runtime) string {
 func pasteInputs(t *testing.T) []pasteInput {
 	t.Helper()
 	var paths []string
-	for _, g := range []string{"../testdata/go/*", "../testdata/jvm/*", corpusDir + "/go/*", corpusDir + "/jvm/*"} {
+	for _, g := range []string{"../testdata/go/*", "../testdata/jvm/*", "../testdata/formats/*", corpusDir + "/go/*", corpusDir + "/jvm/*"} {
 		m, _ := filepath.Glob(g)
 		paths = append(paths, m...)
 	}

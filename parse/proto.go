@@ -156,6 +156,7 @@ func parseProto(name string, data []byte, in *interner) ([]*Dump, error) {
 			t.Frames = append(t.Frames, fs...)
 		}
 		t.Labels = protoLabels(s, in)
+		goroutineLabels(t, s, in) // CockroachDB's debug=3 (proto_debug3.go)
 		d.Threads = append(d.Threads, t)
 	}
 	return []*Dump{d}, nil

@@ -243,9 +243,16 @@ func documentOf(rs *rows) *document {
 		d.headline = findingTitle(f, true)
 		d.title = append(inline{txt("dumpdiff: ")}, d.headline...)
 		d.verdict = leadFacts(rs, d.lead)
+		if hung := rs.hungSentence(); hung != "" {
+			d.verdict = append([]fact{{key: "Hung", value: inline{txt(strings.TrimSuffix(hung, "."))}, sentence: true}}, d.verdict...)
+		}
 	} else {
 		d.noFinding = rs.noFindingSentence()
 		d.title = inline{txt(rs.noFindingsTitle())}
+		if hung := rs.hungSentence(); hung != "" {
+			d.noFinding = hung + " " + d.noFinding
+			d.title = inline{txt("dumpdiff: go test timed out running " + rs.hungTitle() + "; no findings")}
+		}
 	}
 	charted := map[string]int{} // chart signature → finding that drew it
 	for i := range rs.findings {

@@ -54,6 +54,9 @@ type JSONMoment struct {
 	Threads int    `json:"threads"` // weights included
 	Skipped int    `json:"skipped"` // lines not understood
 	Target  string `json:"target"`  // process name; "" for a single process
+	// RunningTests are the tests go test was running when it timed out
+	// ("TestTransfer (2s)"): the tests that hung; [] for any other dump.
+	RunningTests []string `json:"running_tests"`
 }
 
 // JSONPool is a group of threads doing the same job.
@@ -209,7 +212,10 @@ func NewJSONReport(r *analyze.Result) *JSONReport {
 	}
 	for _, m := range r.Moments {
 		jm := JSONMoment{Label: m.Label, File: m.Source.File, Line: m.Source.Line, Index: m.Source.Index,
-			Format: string(m.Format), Threads: m.Threads, Skipped: m.Skipped, Target: m.Target}
+			Format: string(m.Format), Threads: m.Threads, Skipped: m.Skipped, Target: m.Target, RunningTests: []string{}}
+		if m.Dump != nil {
+			jm.RunningTests = nonNil(m.Dump.RunningTests)
+		}
 		if !m.Time.IsZero() {
 			jm.Time = m.Time.Format(time.RFC3339Nano)
 		}

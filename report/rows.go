@@ -44,6 +44,12 @@ type momentRow struct {
 	delta   string // "+1m30s" from the first moment with a time; "" for it or when unknown
 	threads int
 	skipped int // lines the parser did not understand
+	// tests are the tests go test was running when it timed out at this
+	// moment (parse.Dump.RunningTests: "TestTransfer (2s)"); nil otherwise.
+	tests []string
+	// headline is the dump's panic line ("panic: test timed out after 2s");
+	// empty when none.
+	headline string
 }
 
 // findingRow is one verdict.
@@ -293,6 +299,9 @@ func momentRows(ms []analyze.Moment) []momentRow {
 		}
 		if mr.label == "" {
 			mr.label = fmt.Sprintf("#%d", i+1)
+		}
+		if m.Dump != nil {
+			mr.tests, mr.headline = m.Dump.RunningTests, m.Dump.Headline
 		}
 		out[i] = mr
 	}

@@ -92,6 +92,9 @@ func slackLines(d *document) []string {
 	var out []string
 	if d.lead.root == nil {
 		out = append(out, fmt.Sprintf("*dumpdiff: no findings* in %s of a %s process", words.Plural(len(d.moments), "moment"), runtimeName(d.runtime)))
+		if hung := d.hungSentence(); hung != "" {
+			out = append(out, "• "+slackEntities(hung))
+		}
 	} else {
 		out = append(out, "*dumpdiff:* "+sx.render(d.headline))
 		// The root's identical stacks, as its finding says them, before

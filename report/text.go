@@ -132,6 +132,10 @@ func (t *textView) headerSection() {
 			l += "  " + t.st.Severity(analyze.Warning, truncate(words.Plural(m.skipped, "line")+" skipped", t.width-cells(l)-2))
 		}
 		t.add(l)
+		if len(m.tests) > 0 {
+			// The hung tests on a line of their own: names are long.
+			t.add(wrap("go test timed out running "+hungTests(m), t.width, indent+"  ", indent+"    ")...)
+		}
 	}
 }
 
@@ -179,11 +183,18 @@ func momentTime(m momentRow) string {
 
 func (t *textView) verdictSection() {
 	t.add("")
+	hung := t.hungSentence()
 	if len(t.findings) == 0 {
 		t.add(t.st.Head("VERDICT") + "  no findings")
+		if hung != "" {
+			t.add(wrap(hung, t.width, indent, indent)...)
+		}
 		return
 	}
 	t.add(t.st.Head("VERDICT"))
+	if hung != "" {
+		t.add(wrap(hung, t.width, indent, indent)...)
+	}
 	const sevW = 8 // "CRITICAL"
 	body := strings.Repeat(" ", len(indent)+sevW+2)
 	for _, f := range t.findings {

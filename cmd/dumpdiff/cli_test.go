@@ -186,6 +186,23 @@ func TestParseStatsPrefix(t *testing.T) {
 	}
 }
 
+// TestParseStatsExcerpt: parse --stats says a dump that starts in its
+// middle is an excerpt (a javacore excerpt of OpenJ9's documentation,
+// testdata/formats), and says nothing of a whole one.
+func TestParseStatsExcerpt(t *testing.T) {
+	code, out, errs := runArgs(t, "parse", "--stats", "../../testdata/formats/openj9-docs__javacore-deadlock-excerpt.txt",
+		"../../testdata/formats/intellij__simple-deadlock.txt")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"openj9-docs__javacore-deadlock-excerpt.txt format=jvm-javacore threads=3 skipped=0 excerpt\n",
+		"intellij__simple-deadlock.txt format=jvm-text threads=10 skipped=0\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stats lack %q:\n%s", want, out)
+		}
+	}
+}
+
 // TestFlagValueErrors: a value a flag cannot read says what the flag wants,
 // not strconv's or time's message.
 func TestFlagValueErrors(t *testing.T) {

@@ -55,6 +55,9 @@ func newParseCmd() *cobra.Command {
 								prefix = fmt.Sprintf(" prefix=%q", d.Prefix)
 							}
 						}
+						if d.Excerpt != "" {
+							prefix += " excerpt" // it starts in its middle (Dump.Excerpt says how)
+						}
 						fmt.Fprintf(out, "%s format=%s threads=%d skipped=%d%s\n", src, d.Format, d.ThreadCount(), len(d.Skipped), prefix)
 					}
 					continue
@@ -89,6 +92,6 @@ func newParseCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVarP(&format, "format", "f", "text", "output format: text or json")
-	cmd.Flags().BoolVar(&stats, "stats", false, "print one line per dump: FILE[#K] format=NAME threads=N skipped=M [prefix=WHAT]")
+	cmd.Flags().BoolVar(&stats, "stats", false, "print one line per dump: FILE[#K] format=NAME threads=N skipped=M [prefix=WHAT] [excerpt]")
 	return cmd
 }

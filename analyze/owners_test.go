@@ -1,0 +1,188 @@
+package analyze
+
+import (
+	"fmt"
+	"math/rand"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/dumpdiff/dumpdiff/parse"
+)
+
+// TestFormatsFixtureFindings: the real dumps of testdata/formats give the
+// findings their sources describe (testdata/formats/README.md): each
+// deadlock with its members, the ThreadInfo contention with its holder,
+// none where the source describes none; an excerpt is said in a warning.
+func TestFormatsFixtureFindings(t *testing.T) {
+	tests := []struct {
+		file       string
+		deadlock   []string // members, sorted; nil for none
+		contention string   // the holder of a contention finding; "" for none
+		excerpt    bool
+	}{
+		{"openj9-docs__javacore-deadlock-excerpt.txt", []string{"Worker Thread 1", "Worker Thread 2", "Worker Thread 3"}, "", true},
+		{"openj9-docs__javacore-threads-excerpt.txt", nil, "", true},
+		{"intellij__simple-deadlock.txt", []string{"Thread-1", "Thread-2"}, "", false},
+		{"intellij__virtual-threads-deadlock.txt", []string{"Scope-A-worker-0", "Scope-B-worker-0"}, "", false},
+		{"threadinfo-jdk17__three-way.txt", []string{"ring-0", "ring-1", "ring-2"}, "holder", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			ds, err := parse.ParseFile(filepath.Join("..", "testdata", "formats", tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := Analyze([]Input{{Dump: ds[0]}}, Options{})
+			var members []string
+			holder := ""
+			for _, f := range r.Findings {
+				switch f.Kind {
+				case KindDeadlock:
+					if members != nil {
+						t.Errorf("a second deadlock: %s", f.ID)
+					}
+					members = []string{}
+					for _, c := range f.Cycle {
+						members = append(members, c.Name)
+						if c.WaitsFor == nil || c.WaitsFor.Holder == "" {
+							t.Errorf("%s: no holder for what it waits for", c.Name)
+						}
+					}
+					sort.Strings(members)
+				case KindContention:
+					if f.Lock != nil && f.Lock.Owner != nil {
+						holder = f.Lock.Owner.Name
+					}
+				}
+			}
+			if fmt.Sprint(members) != fmt.Sprint(tt.deadlock) || (members == nil) != (tt.deadlock == nil) {
+				t.Errorf("deadlock members %v, want %v", members, tt.deadlock)
+			}
+			if holder != tt.contention {
+				t.Errorf("contention holder %q, want %q", holder, tt.contention)
+			}
+			said := false
+			for _, w := range r.Warnings {
+				said = said || strings.Contains(w, "an excerpt")
+			}
+			if said != tt.excerpt {
+				t.Errorf("excerpt warned: %v, want %v (%q)", said, tt.excerpt, r.Warnings)
+			}
+		})
+	}
+}
+
+// ringFormats write a ring of n threads, each blocked on a monitor whose
+// owner (printed by the waiter alone: no thread prints what it holds) is
+// the next, in a format that prints owners; the threads are written in
+// the order given and named name(i), their ids 0x40+i.
+var ringFormats = []struct {
+	name  string
+	write func(b *strings.Builder, order []int, n int, name func(int) string)
+}{
+	{"javacore", func(b *strings.Builder, order []int, n int, name func(int) string) {
+		for _, i := range order {
+			next := (i + 1) % n
+			fmt.Fprintf(b, "3XMTHREADINFO      %q J9VMThread:0x%X, omrthread_t:0x1, java/lang/Thread:0x2, state:B, prio=5\n", name(i), 0x9000+i)
+			fmt.Fprintf(b, "3XMJAVALTHREAD            (java/lang/Thread getId:0x%X, isDaemon:false)\n", 0x40+i)
+			fmt.Fprintf(b, "3XMTHREADBLOCK     Blocked on: java/lang/Object@0xB%03X Owned by: %q (J9VMThread:0x%X, java/lang/Thread:0x2)\n", next, name(next), 0x9000+next)
+			b.WriteString("3XMTHREADINFO3           Java callstack:\n4XESTACKTRACE                at WorkerThread.run(DeadLockTest.java:35)\n...\n")
+		}
+	}},
+	{"threadinfo", func(b *strings.Builder, order []int, n int, name func(int) string) {
+		for _, i := range order {
+			next := (i + 1) % n
+			fmt.Fprintf(b, "%q daemon prio=5 Id=%d BLOCKED on java.lang.Object@b%03x owned by %q Id=%d\n", name(i), 0x40+i, next, name(next), 0x40+next)
+			fmt.Fprintf(b, "\tat app//Ring.step(Ring.java:18)\n\t-  blocked on java.lang.Object@b%03x\n\n", next)
+		}
+	}},
+	{"intellij", func(b *strings.Builder, order []int, n int, name func(int) string) {
+		for _, i := range order {
+			next := (i + 1) % n
+			fmt.Fprintf(b, "\"%s@%d\" prio=5 tid=0x%x nid=NA waiting for monitor entry\n  java.lang.Thread.State: BLOCKED\n", name(i), 0x40+i, 0x20+i)
+			fmt.Fprintf(b, "\t waiting for %s@%d to release lock on <0x%x> (a java.lang.Object)\n", name(next), 0x40+next, 0xb00+next)
+			b.WriteString("\tat Ring.step(Ring.java:18)\n\n")
+		}
+	}},
+}
+
+// TestPrintedOwnersRing: a ring of 2 to 7 threads whose owners only the
+// waiters print is one deadlock of exactly those threads, in each format
+// that prints owners, in any order of the file, whether the threads have
+// names of their own or all one name (then the printed ids tell them
+// apart).
+func TestPrintedOwnersRing(t *testing.T) {
+	rng := rand.New(rand.NewSource(32))
+	for _, rf := range ringFormats {
+		for trial := 0; trial < 30; trial++ {
+			n := 2 + rng.Intn(6)
+			name := func(i int) string { return fmt.Sprintf("Worker Thread %d", i) }
+			if trial%2 == 1 {
+				name = func(int) string { return "worker" }
+			}
+			var b strings.Builder
+			rf.write(&b, rng.Perm(n), n, name)
+			ds, err := parse.Parse("ring.txt", strings.NewReader(b.String()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := ds[0]
+			if len(d.Threads) != n || len(d.Skipped) != 0 {
+				t.Fatalf("%s trial %d: %d threads, %d skipped; want %d, 0\n%s", rf.name, trial, len(d.Threads), len(d.Skipped), n, b.String())
+			}
+			cycles := newLockGraph(d).cycles(d)
+			var ids []int64
+			for _, c := range cycles {
+				for _, th := range c {
+					ids = append(ids, th.ID)
+				}
+			}
+			sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+			var want []int64
+			for i := 0; i < n; i++ {
+				want = append(want, int64(0x40+i))
+			}
+			if len(cycles) != 1 || fmt.Sprint(ids) != fmt.Sprint(want) {
+				t.Fatalf("%s trial %d (n=%d): cycles %d of ids %v, want one of %v\n%s", rf.name, trial, n, len(cycles), ids, want, b.String())
+			}
+		}
+	}
+}
+
+// TestPrintedOwnerAmbiguous: an owner named without an id, where two
+// threads have that name, names no one: no holder is guessed.
+func TestPrintedOwnerAmbiguous(t *testing.T) {
+	d := &parse.Dump{Format: parse.FormatJVMText}
+	lock := parse.Lock{Kind: parse.LockWaitingTo, Address: "0x1", Class: "java.lang.Object", Owner: "twin"}
+	d.Threads = []*parse.Thread{
+		{Weight: 1, State: "BLOCKED", JVM: &parse.JVM{Name: "w", Locks: []parse.Lock{lock}}},
+		{Weight: 1, State: "RUNNABLE", JVM: &parse.JVM{Name: "twin"}},
+		{Weight: 1, State: "RUNNABLE", JVM: &parse.JVM{Name: "twin"}},
+	}
+	if h := holders(d); h["0x1"] != nil {
+		t.Errorf("holder %q guessed among two threads of one name", h["0x1"].Name())
+	}
+	lock.OwnerID = 7
+	d.Threads[0].JVM.Locks[0] = lock
+	d.Threads[2].ID = 7
+	if h := holders(d); h["0x1"] != d.Threads[2] {
+		t.Errorf("the owner's id does not pick the twin with id 7")
+	}
+}
+
+// TestJavacoreWaiterNotHolder: in IBM J9's javacore (shared corpus), a
+// thread woken from Object.wait and blocked re-entering LogToFile prints
+// the lock as entered in its stack, and "Owned by" names the thread that
+// holds it: the holder is that owner, not the waiter.
+func TestJavacoreWaiterNotHolder(t *testing.T) {
+	ds, err := parse.ParseFile(filepath.Join("..", "..", "shared", "corpus", "jvm", "ibm-flamegrapher__ibm-j9-jdk8-sr5fp41-linux__javacore.txt"))
+	if err != nil {
+		t.Skipf("shared corpus not present: %v", err)
+	}
+	h := holders(ds[0])
+	if o := h["0x00000000E06FA928"]; o == nil || o.Name() != "Default Executor-thread-135" {
+		t.Errorf("holder of LogToFile@0x00000000E06FA928 = %v, want Default Executor-thread-135 (its Owned by)", o)
+	}
+}
