@@ -408,7 +408,60 @@ func TestJVMVerdictFixtures(t *testing.T) {
 			{KindStuck, "req-*", "future-wait", func(t *testing.T, f Finding) {
 				eq(t, "caused by", f.CausedBy, "stuck report-* socket-read")
 			}},
+			// The request pool of 8, every thread in Future.get: full
+			// (its README: "the request pool is stuck behind them").
+			{KindSaturated, "req-*", "future-wait", func(t *testing.T, f Finding) {
+				eq(t, "limit", f.Limit, Limit{Size: 8, Source: "observed"})
+				eq(t, "caused by", f.CausedBy, "stuck req-* future-wait")
+			}},
 		}},
+		// Issue 33, small pools (testdata/gen/verdicts-pools; READMEs written
+		// from the source first): a fixed pool of 8, 4 sleeping in their task
+		// and 4 BLOCKED on a monitor whose holder sleeps, is stuck and
+		// saturated, and the holder is named.
+		{"small-pool-stuck", []string{"1", "2", "3"}, []want{
+			{KindStuck, "order-worker-*", "sleep", func(t *testing.T, f Finding) {
+				eq(t, "same", f.Same, 4)
+				eq(t, "pool", f.PoolCounts[2], 8)
+			}},
+			{KindContention, "order-worker-*", "monitor-blocked", func(t *testing.T, f Finding) {
+				eq(t, "waiters", fmt.Sprint(f.Counts), "[4 4 4]")
+				eq(t, "owner", f.Lock.Owner.Name, "ledger-flusher")
+				eq(t, "owner state", f.Lock.Owner.State, "sleep")
+				eq(t, "class", f.Lock.Class, "com.example.pools.SmallPoolApp$Ledger")
+			}},
+			{KindStuck, "order-worker-*", "monitor-blocked", func(t *testing.T, f Finding) {
+				eq(t, "caused by", strings.HasPrefix(f.CausedBy, "contention "), true)
+			}},
+			{KindSaturated, "order-worker-*", "monitor-blocked", func(t *testing.T, f Finding) {
+				eq(t, "limit", f.Limit, Limit{Size: 8, Source: "observed"})
+				eq(t, "idle", f.Idle, 0)
+				eq(t, "waiting", f.Waiting, 8)
+			}},
+		}},
+		// Cut to two moments it is the same story; one dump alone says no
+		// pool is stuck or full (one moment cannot show that threads stay).
+		{"small-pool-stuck", []string{"2", "3"}, []want{{KindStuck, "order-worker-*", "sleep", nil},
+			{KindContention, "order-worker-*", "monitor-blocked", nil}, {KindStuck, "order-worker-*", "monitor-blocked", nil},
+			{KindSaturated, "order-worker-*", "monitor-blocked", nil}}},
+		{"small-pool-stuck", []string{"1"}, nil},
+		// An executor of 4, all in a socket read that never returns.
+		{"fetch-pool-stuck", []string{"1", "2", "3"}, []want{
+			{KindStuck, "fetch-worker-*", "socket-read", func(t *testing.T, f Finding) {
+				eq(t, "same", f.Same, 4)
+				eq(t, "culprit", strings.HasPrefix(f.Culprit, "com.example.pools.UpstreamFetcher.fetch("), true)
+			}},
+			{KindSaturated, "fetch-worker-*", "socket-read", func(t *testing.T, f Finding) {
+				eq(t, "limit", f.Limit, Limit{Size: 4, Source: "observed"})
+				eq(t, "caused by", f.CausedBy, "stuck fetch-worker-* socket-read")
+			}},
+		}},
+		// Their controls: the same small pools at a light load, each task
+		// short (workers seen in a sleep or a read are in different tasks).
+		{"small-pool-healthy", []string{"1", "2", "3"}, nil},
+		{"small-pool-healthy", []string{"1"}, nil},
+		{"fetch-pool-healthy", []string{"1", "2", "3"}, nil},
+		{"fetch-pool-healthy", []string{"1"}, nil},
 		// Healthy: idle executors, a scheduler, an acceptor, quiet kept-alive
 		// client reads, a timer, sleepers and two busy threads.
 		{"jvm-idle", []string{"1", "2", "3"}, nil},

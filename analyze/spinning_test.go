@@ -58,6 +58,12 @@ func TestSpinningFixtures(t *testing.T) {
 	stuckWorkers := want{KindStuck, "worker-*", "monitor-blocked", func(t *testing.T, f Finding) {
 		eq(t, "caused by", strings.HasPrefix(f.CausedBy, "contention "), true)
 	}}
+	// The fixed pool of 6, every worker behind the spinning holder, is
+	// saturated (issue 33: a small pool's share decides), as a consequence.
+	saturatedWorkers := want{KindSaturated, "worker-*", "monitor-blocked", func(t *testing.T, f Finding) {
+		eq(t, "limit", f.Limit, Limit{Size: 6, Source: "observed"})
+		eq(t, "caused by", f.CausedBy, "stuck worker-* monitor-blocked")
+	}}
 	parser := want{KindSpinning, "parser-*", "running", func(t *testing.T, f Finding) {
 		eq(t, "basis", f.Basis, "cpu-growth")
 		eq(t, "counts", f.Counts[0]+f.Counts[1], 8)
@@ -97,8 +103,8 @@ func TestSpinningFixtures(t *testing.T) {
 		{"jdk25-spin-regex", []string{"1", "2"}, []want{{KindSpinning, "validator-*", "running", regex("cpu-growth")}}},
 		// One dump: cpu= 20.4 s of elapsed= 34.6 s.
 		{"jdk25-spin-regex", []string{"2"}, []want{{KindSpinning, "validator-*", "running", regex("cpu-lifetime")}}},
-		{"jvm-spin-monitor", []string{"1", "2"}, append(monitor("cpu-growth"), stuckWorkers)},
-		{"jdk25-spin-monitor", []string{"1", "2"}, append(monitor("cpu-growth"), stuckWorkers)},
+		{"jvm-spin-monitor", []string{"1", "2"}, append(monitor("cpu-growth"), stuckWorkers, saturatedWorkers)},
+		{"jdk25-spin-monitor", []string{"1", "2"}, append(monitor("cpu-growth"), stuckWorkers, saturatedWorkers)},
 		{"jdk25-spin-monitor", []string{"2"}, monitor("cpu-lifetime")},
 		{"jvm-spin-parser", []string{"1", "2"}, []want{parser}},
 		{"jdk25-spin-parser", []string{"1", "2"}, []want{parser}},
