@@ -328,6 +328,14 @@ func TestVerdictFixtures(t *testing.T) {
 		{"go-busy-healthy", []string{"1-debug1.txt", "2-debug1.txt"}, nil},
 		{"go-busy-healthy", []string{"1.pb.gz", "2.pb.gz"}, nil},
 		{"go-busy-healthy", []string{"1-debug1.txt", "2.pb.gz"}, nil},
+		// golang.org/x/sync/semaphore: 10 goroutines wait for a permit the
+		// two holders never give back (issue 33: a semaphore, not a select);
+		// the same semaphore free at a light load says nothing.
+		{"go-semaphore-stuck", []string{"1", "2", "3"}, []want{{KindStuck, "main.startRequests", "semaphore-wait", func(t *testing.T, f Finding) {
+			eq(t, "same", f.Always, 10)
+			eq(t, "resource", f.Resource, "permit")
+		}}}},
+		{"go-semaphore-healthy", []string{"1", "2", "3"}, nil},
 		// Healthy: idle keep-alive connections, idle workers, a ticker, a
 		// few busy handlers. Nothing to say, whatever the cut.
 		{"go-healthy", []string{"1", "2", "3"}, nil},
@@ -456,6 +464,35 @@ func TestJVMVerdictFixtures(t *testing.T) {
 				eq(t, "caused by", f.CausedBy, "stuck fetch-worker-* socket-read")
 			}},
 		}},
+		// Issue 33, waits by structure: three fixed pools held by waits no
+		// row names inside their tasks (a library's own Condition, a full
+		// queue's put, a barrier missing a party) are stuck and saturated,
+		// each named by the task's first own caller.
+		{"task-wait-stuck", []string{"1", "2", "3"}, []want{
+			{KindStuck, "upload-worker-*", "park", func(t *testing.T, f Finding) {
+				eq(t, "via", f.Via, "com.example.pools.BlockingCallback.block")
+				eq(t, "same", f.Same, 8)
+			}},
+			{KindSaturated, "upload-worker-*", "park", func(t *testing.T, f Finding) {
+				eq(t, "caused by", f.CausedBy, "stuck upload-worker-* park com.example.pools.BlockingCallback.block")
+			}},
+			{KindStuck, "event-producer-*", "queue-put", func(t *testing.T, f Finding) {
+				eq(t, "resource", f.Resource, "queue-space")
+				eq(t, "culprit", strings.HasPrefix(f.Culprit, "com.example.pools.EventPublisher.publish("), true)
+			}},
+			{KindSaturated, "event-producer-*", "queue-put", nil},
+			{KindStuck, "batch-worker-*", "latch-wait", func(t *testing.T, f Finding) {
+				eq(t, "via", f.Via, "com.example.pools.BatchJob.run")
+			}},
+			{KindSaturated, "batch-worker-*", "latch-wait", nil},
+		}},
+		{"task-wait-stuck", []string{"2", "3"}, []want{
+			{KindStuck, "upload-worker-*", "park", nil}, {KindSaturated, "upload-worker-*", "park", nil},
+			{KindStuck, "event-producer-*", "queue-put", nil}, {KindSaturated, "event-producer-*", "queue-put", nil},
+			{KindStuck, "batch-worker-*", "latch-wait", nil}, {KindSaturated, "batch-worker-*", "latch-wait", nil},
+		}},
+		{"task-wait-healthy", []string{"1", "2", "3"}, nil},
+		{"task-wait-healthy", []string{"1"}, nil},
 		// Their controls: the same small pools at a light load, each task
 		// short (workers seen in a sleep or a read are in different tasks).
 		{"small-pool-healthy", []string{"1", "2", "3"}, nil},

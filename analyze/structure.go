@@ -11,8 +11,28 @@ import "github.com/dumpdiff/dumpdiff/parse"
 // inPoolTask reports whether t runs a task of a pool: one of taskFrames is
 // on its stack (ThreadPoolExecutor.runWorker, FutureTask.run, Jetty's
 // runJob...).
+// A virtual thread is no pool's worker: one per task, by design.
 func inPoolTask(t *parse.Thread) bool {
+	if t.JVM != nil && t.Virtual {
+		return false
+	}
 	return anyFramePrefix(t, taskFrames)
+}
+
+// jdkPackages are the JDK's own frames: a task's wait is named by the
+// first frame outside them.
+var jdkPackages = []string{"java.", "javax.", "jdk.", "sun.", "com.sun."}
+
+// taskCaller is the function of t's first frame outside the JDK, the one
+// whose wait an unnamed park or Object.wait is ("com.example.Callback.block");
+// "" when there is none.
+func taskCaller(t *parse.Thread) string {
+	for _, f := range t.Frames {
+		if !anyPrefix(f.Func, jdkPackages) {
+			return f.Func
+		}
+	}
+	return ""
 }
 
 // tasks is how many of g's threads at moment m run a pool's task.

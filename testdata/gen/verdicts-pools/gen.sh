@@ -11,8 +11,12 @@
 #   task-wait-healthy/1..3.txt    com.example.pools.TaskWaitApp healthy
 #   holder-db-stuck/1..3.txt      com.example.pools.HolderApp stuck
 #   holder-db-healthy/1..3.txt    com.example.pools.HolderApp healthy
+#   go-semaphore-stuck/1..3.txt   go-semaphore -mode stuck   (Go; golang.org/x/sync/semaphore)
+#   go-semaphore-healthy/1..3.txt go-semaphore -mode healthy
 #
-# Each program prints "ready" once its threads are started; the first dump is taken 3 s later
+# The Go program (go-semaphore/, its own module, built from the module cache) writes its own
+# debug=2 goroutine dumps (pprof.Lookup("goroutine").WriteTo), 2 s after it starts, 5 s apart.
+# Each Java program prints "ready" once its threads are started; the first dump is taken 3 s later
 # (the stuck ones are in place by then, the healthy ones at their steady load). The README.md
 # of each case is written by hand from the source, before dumpdiff was run on the dumps; this
 # script only replaces the dumps. Every JVM started here is killed on exit.
@@ -37,7 +41,26 @@ declare -A MAIN=(
 )
 cases=("$@")
 ((${#cases[@]})) || cases=(small-pool-stuck small-pool-healthy fetch-pool-stuck fetch-pool-healthy
-	task-wait-stuck task-wait-healthy holder-db-stuck holder-db-healthy)
+	task-wait-stuck task-wait-healthy holder-db-stuck holder-db-healthy go-semaphore-stuck go-semaphore-healthy)
+
+go_cases=()
+java_cases=()
+for c in "${cases[@]}"; do
+	case $c in
+	go-semaphore-*) go_cases+=("$c") ;;
+	*) java_cases+=("$c") ;;
+	esac
+done
+if ((${#go_cases[@]})); then
+	(cd "$here/go-semaphore" && GOFLAGS=-mod=mod GOSUMDB=off go build -o "$tmp/gosem" .)
+	for c in "${go_cases[@]}"; do
+		mkdir -p "$repo/testdata/verdicts/$c"
+		"$tmp/gosem" -mode "${c#go-semaphore-}" -out "$repo/testdata/verdicts/$c"
+		echo "$c: $(grep -c '^goroutine ' "$repo/testdata/verdicts/$c/1.txt") goroutines a dump" >&2
+	done
+fi
+cases=("${java_cases[@]}")
+((${#cases[@]})) || exit 0
 
 javac -nowarn -d "$tmp/classes" $(find "$here/src" -name '*.java')
 for c in "${cases[@]}"; do
