@@ -493,6 +493,37 @@ func TestJVMVerdictFixtures(t *testing.T) {
 		}},
 		{"task-wait-healthy", []string{"1", "2", "3"}, nil},
 		{"task-wait-healthy", []string{"1"}, nil},
+		// Issue 33, the holder first: 33 of 40 workers BLOCKED on a monitor
+		// whose holder reads from a database that never answers: contention
+		// naming the holder and what it does, the root of the stuck workers.
+		{"holder-db-stuck", []string{"1", "2", "3"}, []want{
+			{KindContention, "request-worker-*", "monitor-blocked", func(t *testing.T, f Finding) {
+				eq(t, "waiters", fmt.Sprint(f.Counts), "[33 33 33]")
+				eq(t, "owner", f.Lock.Owner.Name, "cache-loader")
+				eq(t, "owner state", f.Lock.Owner.State, "socket-read")
+				eq(t, "owner culprit", strings.HasPrefix(f.Lock.Owner.Culprit, "com.example.pools.AccountCache.reload("), true)
+				eq(t, "basis", f.Basis, "owner-printed")
+			}},
+			{KindStuck, "request-worker-*", "monitor-blocked", func(t *testing.T, f Finding) {
+				eq(t, "caused by", strings.HasPrefix(f.CausedBy, "contention "), true)
+			}},
+		}},
+		// A holder on CPU in a loop, owning the ReentrantLock 6 readers park
+		// on: spinning is the root (cpu= grew), the rest follows from it.
+		{"holder-spin-stuck", []string{"1", "2", "3"}, []want{
+			{KindSpinning, "index-rebuilder", "running", func(t *testing.T, f Finding) {
+				eq(t, "basis", f.Basis, "cpu-growth")
+				eq(t, "waiting", f.Waiting, 6)
+			}},
+			{KindContention, "index-reader-*", "lock-wait", func(t *testing.T, f Finding) {
+				eq(t, "owner", f.Lock.Owner.Name, "index-rebuilder")
+				eq(t, "caused by", strings.HasPrefix(f.CausedBy, "spinning index-rebuilder"), true)
+			}},
+			{KindStuck, "index-reader-*", "lock-wait", nil},
+			{KindSaturated, "index-reader-*", "lock-wait", nil},
+		}},
+		{"holder-db-healthy", []string{"1", "2", "3"}, nil},
+		{"holder-spin-healthy", []string{"1", "2", "3"}, nil},
 		// Their controls: the same small pools at a light load, each task
 		// short (workers seen in a sleep or a read are in different tasks).
 		{"small-pool-healthy", []string{"1", "2", "3"}, nil},

@@ -11,6 +11,8 @@
 #   task-wait-healthy/1..3.txt    com.example.pools.TaskWaitApp healthy
 #   holder-db-stuck/1..3.txt      com.example.pools.HolderApp stuck
 #   holder-db-healthy/1..3.txt    com.example.pools.HolderApp healthy
+#   holder-spin-stuck/1..3.txt    com.example.pools.SpinHolderApp stuck
+#   holder-spin-healthy/1..3.txt  com.example.pools.SpinHolderApp healthy
 #   go-semaphore-stuck/1..3.txt   go-semaphore -mode stuck   (Go; golang.org/x/sync/semaphore)
 #   go-semaphore-healthy/1..3.txt go-semaphore -mode healthy
 #
@@ -38,10 +40,12 @@ declare -A MAIN=(
 	[fetch-pool-stuck]="FetchPoolApp stuck" [fetch-pool-healthy]="FetchPoolApp healthy"
 	[task-wait-stuck]="TaskWaitApp stuck" [task-wait-healthy]="TaskWaitApp healthy"
 	[holder-db-stuck]="HolderApp stuck" [holder-db-healthy]="HolderApp healthy"
+	[holder-spin-stuck]="SpinHolderApp stuck" [holder-spin-healthy]="SpinHolderApp healthy"
 )
 cases=("$@")
 ((${#cases[@]})) || cases=(small-pool-stuck small-pool-healthy fetch-pool-stuck fetch-pool-healthy
-	task-wait-stuck task-wait-healthy holder-db-stuck holder-db-healthy go-semaphore-stuck go-semaphore-healthy)
+	task-wait-stuck task-wait-healthy holder-db-stuck holder-db-healthy holder-spin-stuck holder-spin-healthy
+	go-semaphore-stuck go-semaphore-healthy)
 
 go_cases=()
 java_cases=()
