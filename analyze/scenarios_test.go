@@ -522,6 +522,17 @@ func TestJVMVerdictFixtures(t *testing.T) {
 			{KindStuck, "index-reader-*", "lock-wait", nil},
 			{KindSaturated, "index-reader-*", "lock-wait", nil},
 		}},
+		// A client waiting for its reply in Selector.select inside the
+		// request tasks of a pool of 4: a wait for a peer, not an idle
+		// selector (a rest is proven by its loop).
+		{"rpc-select-stuck", []string{"1", "2", "3"}, []want{
+			{KindStuck, "rpc-worker-*", "selector-reply-wait", func(t *testing.T, f Finding) {
+				eq(t, "resource", f.Resource, "peer-reply")
+				eq(t, "culprit", strings.HasPrefix(f.Culprit, "com.example.pools.RpcClient.call("), true)
+			}},
+			{KindSaturated, "rpc-worker-*", "selector-reply-wait", nil},
+		}},
+		{"rpc-select-healthy", []string{"1", "2", "3"}, nil},
 		{"holder-db-healthy", []string{"1", "2", "3"}, nil},
 		{"holder-spin-healthy", []string{"1", "2", "3"}, nil},
 		// Their controls: the same small pools at a light load, each task

@@ -91,6 +91,18 @@ var taskFrames = []string{
 	"org.eclipse.jetty.util.thread.QueuedThreadPool.runJob", "org.quartz.core.JobRunShell.run", "java.lang.VirtualThread.run",
 }
 
+// selectorLoops are the selector loops of servers and libraries, where a
+// select is their rest (an event loop waiting for traffic), even when the
+// loop runs as a job of a pool (Jetty's ManagedSelector under
+// QueuedThreadPool.runJob, testdata/libs/jvm-jetty-idle). A select inside a
+// task under none of them is a request waiting for its reply.
+var selectorLoops = []string{
+	"org.eclipse.jetty.io.ManagedSelector*", "org.eclipse.jetty.io.SelectorManager*", "*io.netty.*", "org.apache.tomcat.util.net.*",
+	"org.xnio.*", "io.undertow.*", "io.vertx.*", "org.glassfish.grizzly.*", "org.apache.mina.*", "sun.nio.ch.Poller*",
+	"jdk.internal.net.http.HttpClientImpl$SelectorManager*", "org.apache.kafka.clients.producer.internals.Sender.run",
+	"org.apache.kafka.clients.consumer.internals.ConsumerNetworkThread*", "com.hazelcast.internal.networking.*", "reactor.netty.*",
+}
+
 // semaphoreFrames are the runtime's semaphore waits as a stack shows them:
 // sync's linknamed entries (debug=2 shows them; forks link to them too)
 // and the runtime's own (the proto's frames).
@@ -215,6 +227,17 @@ var signatures = []Signature{
 		Anchors: []string{"org.quartz.simpl.SimpleThreadPool$WorkerThread.run", "org.quartz.core.QuartzSchedulerThread.run"},
 		Unless:  []string{"org.quartz.core.JobRunShell.run"},
 		Explain: "idle in a thread pool, waiting for a task: the normal rest state"},
+	// The same select inside a pool's task, called by request/response
+	// code rather than by a selector loop (selectorLoops): a client waiting
+	// for its server's reply (testdata/verdicts/rpc-select-stuck). A rest is
+	// proven by the loop it rests in, not by the top frame.
+	{ID: "selector-reply-wait", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "peer-reply", Depth: 4,
+		Anchors: []string{"sun.nio.ch.EPoll.wait", "sun.nio.ch.EPollArrayWrapper.epollWait", "sun.nio.ch.KQueue.poll",
+			"sun.nio.ch.KQueueArrayWrapper.kevent0", "sun.nio.ch.WindowsSelectorImpl$SubSelector.poll0", "sun.nio.ch.PollSelectorImpl.poll",
+			"sun.nio.ch.WEPoll.wait"},
+		Within:  taskFrames,
+		Unless:  selectorLoops,
+		Explain: "a select inside a task, called by request/response code, not a selector loop: waiting for a peer's reply"},
 	{ID: "selector-wait", Serves: true, Runtime: parse.RuntimeJVM, Category: Idle, Depth: 4,
 		Anchors: []string{"sun.nio.ch.EPoll.wait", "sun.nio.ch.EPollArrayWrapper.epollWait", "sun.nio.ch.KQueue.poll",
 			"sun.nio.ch.KQueueArrayWrapper.kevent0", "sun.nio.ch.WindowsSelectorImpl$SubSelector.poll0",

@@ -352,6 +352,18 @@ func TestSignatures(t *testing.T) {
 			"java.util.concurrent.LinkedTransferQueue.xfer", "java.util.concurrent.LinkedTransferQueue.transfer", "Handoff.lambda$main$2"), "handoff-wait", ""},
 		{"jvm exchanger", parse.RuntimeJVM, thread("WAITING", "jdk.internal.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.park",
 			"java.util.concurrent.Exchanger.slotExchange", "java.util.concurrent.Exchanger.exchange", "Handoff.lambda$main$3"), "handoff-wait", ""},
+		// JDK 17.0.15: a client's select for its reply inside a request task
+		// (testdata/verdicts/rpc-select-stuck) waits for a peer; Jetty's own
+		// selector, a job of its pool (testdata/libs/jvm-jetty-idle), rests.
+		{"jvm select in a task", parse.RuntimeJVM, thread("RUNNABLE", "sun.nio.ch.EPoll.wait", "sun.nio.ch.EPollSelectorImpl.doSelect",
+			"sun.nio.ch.SelectorImpl.lockAndDoSelect", "sun.nio.ch.SelectorImpl.select", "com.example.pools.RpcClient.call",
+			"com.example.pools.QuoteService.quote", "com.example.pools.RpcApp.lambda$main$4", "java.util.concurrent.FutureTask.run",
+			"java.util.concurrent.ThreadPoolExecutor.runWorker"), "selector-reply-wait", ""},
+		{"jvm jetty selector job", parse.RuntimeJVM, thread("RUNNABLE", "sun.nio.ch.EPoll.wait", "sun.nio.ch.EPollSelectorImpl.doSelect",
+			"sun.nio.ch.SelectorImpl.lockAndDoSelect", "sun.nio.ch.SelectorImpl.select", "org.eclipse.jetty.io.ManagedSelector.nioSelect",
+			"org.eclipse.jetty.io.ManagedSelector.select", "org.eclipse.jetty.io.ManagedSelector$SelectorProducer.select",
+			"org.eclipse.jetty.util.thread.strategy.EatWhatYouKill.produce", "org.eclipse.jetty.util.thread.QueuedThreadPool.runJob",
+			"org.eclipse.jetty.util.thread.QueuedThreadPool$Runner.run", "java.lang.Thread.run"), "selector-wait", ""},
 		// A bare park inside an executor's task is the task's wait, named by
 		// its first caller outside the JDK (task-wait-stuck's uploads).
 		{"jvm park in a task", parse.RuntimeJVM, thread("WAITING", "jdk.internal.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.park",

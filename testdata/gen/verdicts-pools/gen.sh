@@ -13,6 +13,8 @@
 #   holder-db-healthy/1..3.txt    com.example.pools.HolderApp healthy
 #   holder-spin-stuck/1..3.txt    com.example.pools.SpinHolderApp stuck
 #   holder-spin-healthy/1..3.txt  com.example.pools.SpinHolderApp healthy
+#   rpc-select-stuck/1..3.txt     com.example.pools.RpcApp stuck
+#   rpc-select-healthy/1..3.txt   com.example.pools.RpcApp healthy
 #   go-semaphore-stuck/1..3.txt   go-semaphore -mode stuck   (Go; golang.org/x/sync/semaphore)
 #   go-semaphore-healthy/1..3.txt go-semaphore -mode healthy
 #
@@ -41,11 +43,12 @@ declare -A MAIN=(
 	[task-wait-stuck]="TaskWaitApp stuck" [task-wait-healthy]="TaskWaitApp healthy"
 	[holder-db-stuck]="HolderApp stuck" [holder-db-healthy]="HolderApp healthy"
 	[holder-spin-stuck]="SpinHolderApp stuck" [holder-spin-healthy]="SpinHolderApp healthy"
+	[rpc-select-stuck]="RpcApp stuck" [rpc-select-healthy]="RpcApp healthy"
 )
 cases=("$@")
 ((${#cases[@]})) || cases=(small-pool-stuck small-pool-healthy fetch-pool-stuck fetch-pool-healthy
 	task-wait-stuck task-wait-healthy holder-db-stuck holder-db-healthy holder-spin-stuck holder-spin-healthy
-	go-semaphore-stuck go-semaphore-healthy)
+	rpc-select-stuck rpc-select-healthy go-semaphore-stuck go-semaphore-healthy)
 
 go_cases=()
 java_cases=()
