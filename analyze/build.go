@@ -57,6 +57,9 @@ type classified struct {
 	top     string
 	culprit string
 	entry   entryKey
+	// task: the stack runs a task of a pool (taskFrames under its top):
+	// its wait is the task's, not its own thread's loop.
+	task bool
 }
 
 // entryKey is an entry point and whether it is a health check.
@@ -158,6 +161,7 @@ type localGroup struct {
 	lastMinutes, lastN int
 	marked             int
 	markedSamples      []string
+	inTask             int // threads (weights included) whose stack runs a pool's task
 	pool               *localPool
 	g                  *Group // after merge
 }
@@ -441,6 +445,7 @@ func (mb *momentBuild) classify(t *parse.Thread) *classified {
 		c.top = normalizeGeneric(t.Frames[0].Func)
 	}
 	c.culprit = FrameString(culprit(rt, t))
+	c.task = rt == parse.RuntimeJVM && inPoolTask(t)
 	mb.classes[string(mb.key)] = c
 	return c
 }
@@ -503,6 +508,9 @@ func (mb *momentBuild) add(t *parse.Thread) *slot {
 	lg.pool.count += w
 	lg.count += w
 	lg.nthreads++
+	if s.c.task {
+		lg.inTask += w
+	}
 	sh := &lg.shapes[s.si]
 	sh.Count += w
 	samples := mb.b.opt.Samples
@@ -609,12 +617,13 @@ func (b *builder) merge(mb *momentBuild) {
 				Holds: lg.holds, Rest: lg.rest, Resource: lg.resrc,
 				Counts: make([]int, b.n), Samples: make([][]string, b.n), Stacks: make([]*parse.Thread, b.n),
 				Threads: make([][]*parse.Thread, b.n), Shapes: make([][]Shape, b.n),
-				waits: make([]longWaits, b.n), marked: make([]int, b.n), markedSamples: make([][]string, b.n)}
+				waits: make([]longWaits, b.n), marked: make([]int, b.n), markedSamples: make([][]string, b.n), inTask: make([]int, b.n)}
 			b.groups[lg.key] = g
 			p := b.pools[lg.key.pool]
 			p.States = append(p.States, g)
 		}
 		g.Counts[m] += lg.count
+		g.inTask[m] += lg.inTask
 		g.Threads[m] = lg.threads
 		g.Shapes[m] = lg.shapes
 		g.Samples[m] = lg.samples

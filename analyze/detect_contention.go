@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -12,7 +13,9 @@ import (
 // once, in the detector's Thresholds below (README.md's table is made from
 // them; TestThresholdsBeside keeps each beside its detector).
 const (
-	ContentionMin = 5
+	ContentionMin   = 5
+	ContentionFloor = 2
+	ContentionShare = 0.5
 )
 
 var contentionDetector = &Detector{
@@ -23,7 +26,9 @@ var contentionDetector = &Detector{
 	Claims:   ClaimsThreads,
 	Folds:    "nothing; its lock is left to the deadlock when its owner is in or blocked on a cycle, and follows from a spinning owner",
 	Thresholds: []Threshold{
-		{"ContentionMin", ContentionMin, "threads waiting on one lock at one moment: two or three waiters on a lock are ordinary traffic"},
+		{"ContentionMin", ContentionMin, "threads waiting on one lock at one moment: two or three waiters on a lock are ordinary traffic…"},
+		{"ContentionFloor", ContentionFloor, "…unless they are this many or more, run tasks of a pool, are at least ContentionShare of it, and the lock has the same owner at two moments or more: half of a small pool held behind one owner is that pool held; a lock passed from hand to hand between dumps is traffic, and one waiter is any lock's"},
+		{"ContentionShare", ContentionShare, "share of their pool the waiters of one lock must be to count below ContentionMin: a few waiters of a large pool are traffic"},
 	},
 	Run: runContention,
 }
@@ -39,6 +44,44 @@ func runContention(p *Pass) []Finding {
 	// claimed once the findings are made (no second scan of every thread).
 	claimed := map[lockKey][][]*parse.Thread{}
 	goLocks := p.goLocks // gathered by the build
+	poolCounts := map[string][]int{}
+	for _, pl := range r.Pools {
+		poolCounts[pl.Name] = pl.Counts
+	}
+	// enough tells whether ws, the waiters of lock k at moment m, are
+	// enough to count: ContentionMin, or down to ContentionFloor when they
+	// are ContentionShare of their pool (at two moments: see below).
+	enough := func(m int, k lockKey, ws []*parse.Thread) bool {
+		if len(ws) >= ContentionMin {
+			return true
+		}
+		if len(ws) < ContentionFloor || len(r.Moments) < 2 {
+			return false
+		}
+		// Pooled work only (a JVM pool's tasks): threads of their own that
+		// take turns on one lock in their loops wait so by design.
+		if goLocks != nil {
+			return false
+		}
+		pools := map[string]int{}
+		tasks := 0
+		for _, t := range ws {
+			pools[p.info(m, t).pool]++
+			if inPoolTask(t) {
+				tasks++
+			}
+		}
+		pool := mostCommon(pools)
+		if 2*tasks <= len(ws) {
+			return false
+		}
+		if c := poolCounts[pool]; 2*pools[pool] > len(ws) && c != nil {
+			return float64(len(ws)) >= ContentionShare*float64(c[m])
+		}
+		return false
+	}
+	// ownerIDs are each lock's owner per moment (zero where unknown).
+	ownerIDs := map[lockKey][]threadID{}
 	for m, mo := range r.Moments {
 		d := mo.Dump
 		if d == nil {
@@ -62,7 +105,7 @@ func runContention(p *Pass) []Finding {
 			owners = func(k lockKey, _ []*parse.Thread) (*parse.Thread, bool) { return held[k], true }
 		}
 		for k, ws := range waiters {
-			if len(ws) < ContentionMin {
+			if !enough(m, k, ws) {
 				continue
 			}
 			owner, inferred := owners(k, ws)
@@ -84,6 +127,12 @@ func runContention(p *Pass) []Finding {
 				order = append(order, k)
 			}
 			f.Counts[m] = len(ws)
+			if owner != nil {
+				if ownerIDs[k] == nil {
+					ownerIDs[k] = make([]threadID, len(r.Moments))
+				}
+				ownerIDs[k][m] = identity(r.Runtime, owner)
+			}
 			if spinning != "" {
 				f.CausedBy = spinning // the owner runs while they wait: its loop is their cause
 			}
@@ -140,6 +189,27 @@ func runContention(p *Pass) []Finding {
 			}
 		}
 	}
+	// A lock that never had ContentionMin waiters counts only when one
+	// owner held it at every moment they waited, two or more: a small
+	// pool behind one lock for an instant, or behind a lock that moves
+	// from hand to hand, is traffic.
+	order = slices.DeleteFunc(order, func(k lockKey) bool {
+		if maxOf(acc[k].Counts) >= ContentionMin {
+			return false
+		}
+		var one threadID
+		held := 0
+		for m, id := range ownerIDs[k] {
+			if acc[k].Counts[m] == 0 {
+				continue
+			}
+			if id == (threadID{}) || held > 0 && id != one {
+				return true // an owner unknown, or another: the lock moved
+			}
+			one, held = id, held+1
+		}
+		return held < 2
+	})
 	// The waiters map is walked in no fixed order: the findings are put in
 	// one (most waiters first, then by lock), so that the same dumps give
 	// the same report every run.

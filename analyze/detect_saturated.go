@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/dumpdiff/dumpdiff/parse"
@@ -10,9 +11,10 @@ import (
 // once, in the detector's Thresholds below (README.md's table is made from
 // them; TestThresholdsBeside keeps each beside its detector).
 const (
-	SaturatedMin      = 10
-	SaturatedWaiting  = 0.8
-	SaturatedOneState = 0.5
+	SaturatedMin       = 10
+	SaturatedTaskFloor = 2
+	SaturatedWaiting   = 0.8
+	SaturatedOneState  = 0.5
 )
 
 var saturatedDetector = &Detector{
@@ -22,7 +24,8 @@ var saturatedDetector = &Detector{
 	Requires: []*Detector{stuckDetector, timelineDetector, poolExhaustedDetector, deadlockDetector, eventLoopDetector, contentionDetector},
 	Folds:    "itself into the stuck or not-recovered finding of the same pool and state, as its consequence (caused by)",
 	Thresholds: []Threshold{
-		{"SaturatedMin", SaturatedMin, "a pool smaller than this is never saturated: a single-thread scheduler busy is not a capacity problem"},
+		{"SaturatedMin", SaturatedMin, "a pool smaller than this is saturated only when its largest wait is inside the tasks the pool runs, at its known or fixed size, and the very same threads stay in it to the last moment, SaturatedOneState of the pool (a small pool full for one instant is traffic, four threads each in a loop of its own are no pool to fill)"},
+		{"SaturatedTaskFloor", SaturatedTaskFloor, "…and never below this size: a single-thread scheduler busy in one long task is one call, not told from noise"},
 		{"SaturatedWaiting", SaturatedWaiting, "share of a saturated pool's threads that wait: a pool busy on CPU is working, not stuck"},
 		{"SaturatedOneState", SaturatedOneState, "share of a saturated pool in its largest waiting state that is not a rest: most of the pool held by one wait (a rest is a pool idle by design)"},
 	},
@@ -69,7 +72,8 @@ func runSaturated(p *Pass) []Finding {
 		// Thread-N is the JVM's name for a thread nobody named: threads
 		// created one by one, not a pool with a size to reach.
 		// Virtual threads are not pooled either: one per task, by design.
-		if pl.Internal || pl.Name == "Thread-*" || virtualPool(pl) {
+		// A starved common pool is the common-pool detector's to tell.
+		if pl.Internal || pl.Name == "Thread-*" || virtualPool(pl) || slices.Contains(commonPools, pl.Name) {
 			continue
 		}
 		limit, what, source := p.knownLimit(pl.Name)
@@ -90,7 +94,7 @@ func runSaturated(p *Pass) []Finding {
 		// (top).
 		at := func(m int) (top *Group, idle, waiting int, ok bool) {
 			total := pl.Counts[m]
-			if total < SaturatedMin {
+			if total < SaturatedTaskFloor || total < SaturatedMin && n < 2 {
 				return nil, 0, 0, false
 			}
 			// Several moments tell what the maximum is: a known limit reached,
@@ -115,7 +119,24 @@ func runSaturated(p *Pass) []Finding {
 				float64(top.Counts[m]) < SaturatedOneState*float64(total) {
 				return nil, 0, 0, false
 			}
+			// A small pool is a pool of workers held by their tasks' wait,
+			// not threads of their own each waiting in its loop (four
+			// connection readers are not a pool to fill).
+			if total < SaturatedMin && !top.pooledWork(m) {
+				return nil, 0, 0, false
+			}
 			return top, idle, waiting, true
+		}
+		// A small pool full at one moment is traffic: it is saturated when
+		// the very same threads stay held in that wait to the last moment
+		// (Stayed), most of the pool.
+		atFull := at
+		at = func(m int) (*Group, int, int, bool) {
+			top, idle, waiting, ok := atFull(m)
+			if !ok || pl.Counts[m] >= SaturatedMin || float64(top.Stayed) >= SaturatedOneState*float64(pl.Counts[m]) {
+				return top, idle, waiting, ok
+			}
+			return nil, 0, 0, false
 		}
 		best, bestTop := -1, (*Group)(nil)
 		var bestIdle, bestWaiting int

@@ -24,7 +24,7 @@ var spinningDetector = &Detector{
 	Kinds: []string{KindSpinning},
 	Doc: "the same thread runnable in the same loop at every moment from its first, its CPU time growing with the wall clock " +
 		"(JVM cpu=; at one moment, cpu= most of its elapsed=), or the same goroutine running in the same functions at every moment given " +
-		"(Go prints no CPU: the weaker evidence); critical when threads wait for it (a lock it holds, a task of its pool), else busy work",
+		"(Go prints no CPU: the weaker evidence), or a JVM thread that prints no cpu= (JDK 8) in the same frames at every moment while others are blocked on a lock it holds (the frames alone, said so); critical when threads wait for it (a lock it holds, a task of its pool), else busy work",
 	Claims: ClaimsThreads,
 	Folds:  "nothing; contention on a lock it holds and threads stuck on its tasks' results follow from it",
 	Thresholds: []Threshold{
@@ -163,7 +163,7 @@ func loopFrames(rt parse.Runtime, ts []*parse.Thread) []string {
 type spinner struct {
 	since  int
 	stacks []*parse.Thread // moments since..n-1
-	basis  string          // "cpu-growth", "cpu-lifetime", "same-frames" (Go)
+	basis  string          // "cpu-growth", "cpu-lifetime", "same-frames" (Go), "same-frames-holder" (a JVM without cpu=)
 	cpu    time.Duration   // grown (cpu-growth) or used in its life (cpu-lifetime); 0 for same-frames
 	wall   time.Duration   // what cpu is measured over; 0 for same-frames
 }
@@ -315,10 +315,18 @@ func spinningAt(r *Result, s []*parse.Thread, lc *loopCache) (spinner, bool) {
 			sp.basis, sp.cpu, sp.wall = "cpu-growth", grown, wall
 			return sp, true
 		}
-		// A JVM that prints no cpu= (JDK 8) is not judged: a RUNNABLE
-		// thread in a native call is as often blocked in the kernel
-		// (waiting for a child process, a file watch) as running.
+		// A JVM that prints no cpu= (JDK 8) is not judged by its frames
+		// alone: a RUNNABLE thread in a native call is as often blocked in
+		// the kernel (waiting for a child process, a file watch) as
+		// running. But a holder in the same loop at every moment given,
+		// not in a native call, while others are blocked on a lock it holds
+		// at every moment, is what an engineer calls it: spinning, on the
+		// frames alone (the weaker evidence, said so).
 		if first.JVM != nil {
+			if first.CPU == 0 && last.CPU == 0 && since == 0 && !sameDump(r.Moments[0].Dump, r.Moments[n-1].Dump) && heldAwaited(r, s) {
+				sp.basis = "same-frames-holder"
+				return sp, true
+			}
 			return spinner{}, false
 		}
 		// Go prints no CPU time: the same frames at every moment given is
@@ -343,6 +351,35 @@ func spinningAt(r *Result, s []*parse.Thread, lc *loopCache) (spinner, bool) {
 		}
 	}
 	return lifetime(sp, last)
+}
+
+// heldAwaited reports whether the thread whose stacks by moment are s is,
+// at every moment, out of native code and holding a lock another thread of
+// that moment's dump waits to take.
+func heldAwaited(r *Result, s []*parse.Thread) bool {
+	for m, t := range s {
+		d := r.Moments[m].Dump
+		if t == nil || d == nil || len(t.Frames) == 0 || t.Frames[0].Note == "Native Method" {
+			return false
+		}
+		held := map[string]bool{}
+		for _, l := range t.Locks() {
+			if (l.Kind == parse.LockHeld || l.Kind == parse.LockOwnable) && l.Address != "" && !releasedByWait(t, l.Address) {
+				held[l.Address] = true
+			}
+		}
+		awaited := false
+		for _, w := range d.Threads {
+			if a, _ := waitsFor(w); a != "" && w != t && held[a] {
+				awaited = true
+				break
+			}
+		}
+		if !awaited {
+			return false
+		}
+	}
+	return true
 }
 
 // sameDump reports whether a and b are the same dump given twice (a file

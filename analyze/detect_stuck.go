@@ -6,8 +6,9 @@ import "strings"
 // once, in the detector's Thresholds below (README.md's table is made from
 // them; TestThresholdsBeside keeps each beside its detector).
 const (
-	StuckMin   = 5
-	StuckShare = 0.5
+	StuckMin       = 5
+	StuckTaskFloor = 2
+	StuckShare     = 0.5
 )
 
 var stuckDetector = &Detector{
@@ -18,7 +19,8 @@ var stuckDetector = &Detector{
 		spinningDetector},
 	Folds: "nothing; a group that rose from a healthy first moment is the timeline's (not-recovered), a Go group blocked for minutes the leak's",
 	Thresholds: []Threshold{
-		{"StuckMin", StuckMin, "without a rise, the very same threads in the same wait and culprit at every moment are stuck from this many"},
+		{"StuckMin", StuckMin, "without a rise, the very same threads in the same wait and culprit at every moment are stuck from this many, when they wait in a loop of their own (a reader per connection, a consumer per partition wait in one place by design)"},
+		{"StuckTaskFloor", StuckTaskFloor, "…or from this many when they wait inside a task a pool gave them, their pool's share deciding (a fixed pool of 8 with 8 held is stuck): the floor because one thread in one long call cannot be told from noise"},
 		{"StuckShare", StuckShare, "…and when they are at least this share of their pool at the last moment: one long call is not a stuck pool"},
 	},
 	Run: runStuck,
@@ -49,11 +51,18 @@ func runStuck(p *Pass) []Finding {
 			continue
 		}
 		for _, g := range pl.States {
+			// A wait inside a pool's task holds one of the pool's threads: the
+			// pool's share decides, whatever its size, down to the floor. A
+			// virtual thread is no pool's: one per task, by design.
+			min := StuckMin
+			if g.pooledWork(n-1) && !virtualPool(pl) {
+				min = StuckTaskFloor
+			}
 			// Stayed, not Always: threads that joined at a later moment and
 			// never left are as stuck as those there from the start; but some
 			// must be there from the first moment, else it rose, and a rise is
 			// the timeline's to judge.
-			if told[g] || g.Category != Waiting || g.Rest || g.Always == 0 || g.Stayed < StuckMin ||
+			if told[g] || g.Category != Waiting || g.Rest || g.Always == 0 || g.Stayed < min ||
 				float64(g.Stayed) < StuckShare*float64(pl.Counts[n-1]) {
 				continue
 			}

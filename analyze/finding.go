@@ -121,7 +121,9 @@ type Finding struct {
 	// "lock-graph" or "go-runtime"; leaked "runtime", "long-wait" or
 	// "flat-count"; spinning "cpu-growth" (cpu= grew between moments),
 	// "cpu-lifetime" (one moment's cpu= against elapsed=), "same-frames"
-	// (Go, which prints no CPU) or "mixed"; contention "owner-printed", "owner-inferred" or
+	// (Go, which prints no CPU), "same-frames-holder" (a JVM that prints no
+	// cpu=: the same frames at every moment while others are blocked on a
+	// lock it holds) or "mixed"; contention "owner-printed", "owner-inferred" or
 	// "owner-joined" (LockFact.OwnerFrom); growing
 	// "whole-pool" when the pool's count rose, not one state's (Go).
 	Basis string

@@ -238,11 +238,17 @@ func TestLibraryVerdicts(t *testing.T) {
 		{"jvm-idle-libs-jdk25", both, nil},
 		{"jvm-idle-kotlinx", both, nil},
 		{"jvm-jetty-stuck", both, []want{{KindStuck, "qtp1834188994-*", "socket-read", nil}}},
+		// The 4 common-pool workers held in their reads at both dumps are
+		// stuck (a pool's share), and the starved pool follows from it.
 		{"jvm-common-pool-starved", both, []want{{KindCommonPoolStarved, "ForkJoinPool.commonPool-worker-*", "socket-read", func(t *testing.T, f Finding) {
 			eq(t, "workers", f.Waiting, 4)
-		}}}},
+			eq(t, "caused by", f.CausedBy, "stuck ForkJoinPool.commonPool-worker-* socket-read")
+		}}, {KindStuck, "ForkJoinPool.commonPool-worker-*", "socket-read", nil}}},
 		{"jvm-common-pool-starved", []string{"1"}, []want{{KindCommonPoolStarved, "ForkJoinPool.commonPool-worker-*", "socket-read", nil}}},
-		{"jvm-jdbc-drivers", both, []want{{KindStuck, "maria-query-*", "socket-read", nil}, {KindStuck, "pg-query-*", "socket-read", nil}}},
+		// Two fixed pools of 5, every thread in its query: stuck, and (a
+		// small pool's share decides) saturated.
+		{"jvm-jdbc-drivers", both, []want{{KindStuck, "maria-query-*", "socket-read", nil}, {KindStuck, "pg-query-*", "socket-read", nil},
+			{KindSaturated, "maria-query-*", "socket-read", nil}, {KindSaturated, "pg-query-*", "socket-read", nil}}},
 		{"jvm-class-init", both, []want{{KindStuck, "checkout-*", "class-init-wait", nil}}},
 		{"jvm-rwlock", both, []want{{KindContention, "", "lock-wait", nil},
 			{KindStuck, "catalog-reader-*", "lock-wait", func(t *testing.T, f Finding) { eq(t, "caused by", f.CausedBy, "contention 0x00000000fc0df870") }}}},

@@ -36,6 +36,8 @@ var resources = []Resource{
 	{ID: "permit", Noun: "a semaphore permit"},
 	{ID: "task-result", Noun: "the result of another task"},
 	{ID: "latch", Noun: "a latch or barrier to open"},
+	{ID: "queue-space", Noun: "room in a full queue (its consumers to take)"},
+	{ID: "peer-handoff", Noun: "a peer to take a hand-off"},
 	{ID: "channel", Noun: "a channel operation"},
 	{ID: "condition", Noun: "a notify or signal"},
 	{ID: "file", Noun: "a file, pipe or console"},
@@ -204,6 +206,10 @@ func viaFor(table []Signature, sig *Signature, t *parse.Thread) (via, holds stri
 		via = monitorClass(t)
 	}
 	rest = sig.Rest || v != nil && v.Rest && via != "" || sig.RestUnlessVia && via == ""
+	if sig.TaskWait && inPoolTask(t) {
+		// The task waits (structure.go): named by its first own caller.
+		via, rest = taskCaller(t), false
+	}
 	return via, holds, rest
 }
 

@@ -201,6 +201,10 @@ type Group struct {
 	waits         []longWaits
 	marked        []int
 	markedSamples [][]string
+	// inTask are, per moment, the threads (weights included) whose stack
+	// runs a task a pool gave them (inPoolTask): a wait there is the
+	// task's; the rest wait in a loop of their own thread.
+	inTask []int
 }
 
 // longWaits are a group's goroutines at one moment whose printed wait is

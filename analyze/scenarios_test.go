@@ -328,6 +328,14 @@ func TestVerdictFixtures(t *testing.T) {
 		{"go-busy-healthy", []string{"1-debug1.txt", "2-debug1.txt"}, nil},
 		{"go-busy-healthy", []string{"1.pb.gz", "2.pb.gz"}, nil},
 		{"go-busy-healthy", []string{"1-debug1.txt", "2.pb.gz"}, nil},
+		// golang.org/x/sync/semaphore: 10 goroutines wait for a permit the
+		// two holders never give back (issue 33: a semaphore, not a select);
+		// the same semaphore free at a light load says nothing.
+		{"go-semaphore-stuck", []string{"1", "2", "3"}, []want{{KindStuck, "main.startRequests", "semaphore-wait", func(t *testing.T, f Finding) {
+			eq(t, "same", f.Always, 10)
+			eq(t, "resource", f.Resource, "permit")
+		}}}},
+		{"go-semaphore-healthy", []string{"1", "2", "3"}, nil},
 		// Healthy: idle keep-alive connections, idle workers, a ticker, a
 		// few busy handlers. Nothing to say, whatever the cut.
 		{"go-healthy", []string{"1", "2", "3"}, nil},
@@ -408,7 +416,131 @@ func TestJVMVerdictFixtures(t *testing.T) {
 			{KindStuck, "req-*", "future-wait", func(t *testing.T, f Finding) {
 				eq(t, "caused by", f.CausedBy, "stuck report-* socket-read")
 			}},
+			// The request pool of 8, every thread in Future.get: full
+			// (its README: "the request pool is stuck behind them").
+			{KindSaturated, "req-*", "future-wait", func(t *testing.T, f Finding) {
+				eq(t, "limit", f.Limit, Limit{Size: 8, Source: "observed"})
+				eq(t, "caused by", f.CausedBy, "stuck req-* future-wait")
+			}},
 		}},
+		// Issue 33, small pools (testdata/gen/verdicts-pools; READMEs written
+		// from the source first): a fixed pool of 8, 4 sleeping in their task
+		// and 4 BLOCKED on a monitor whose holder sleeps, is stuck and
+		// saturated, and the holder is named.
+		{"small-pool-stuck", []string{"1", "2", "3"}, []want{
+			{KindStuck, "order-worker-*", "sleep", func(t *testing.T, f Finding) {
+				eq(t, "same", f.Same, 4)
+				eq(t, "pool", f.PoolCounts[2], 8)
+			}},
+			{KindContention, "order-worker-*", "monitor-blocked", func(t *testing.T, f Finding) {
+				eq(t, "waiters", fmt.Sprint(f.Counts), "[4 4 4]")
+				eq(t, "owner", f.Lock.Owner.Name, "ledger-flusher")
+				eq(t, "owner state", f.Lock.Owner.State, "sleep")
+				eq(t, "class", f.Lock.Class, "com.example.pools.SmallPoolApp$Ledger")
+			}},
+			{KindStuck, "order-worker-*", "monitor-blocked", func(t *testing.T, f Finding) {
+				eq(t, "caused by", strings.HasPrefix(f.CausedBy, "contention "), true)
+			}},
+			{KindSaturated, "order-worker-*", "monitor-blocked", func(t *testing.T, f Finding) {
+				eq(t, "limit", f.Limit, Limit{Size: 8, Source: "observed"})
+				eq(t, "idle", f.Idle, 0)
+				eq(t, "waiting", f.Waiting, 8)
+			}},
+		}},
+		// Cut to two moments it is the same story; one dump alone says no
+		// pool is stuck or full (one moment cannot show that threads stay).
+		{"small-pool-stuck", []string{"2", "3"}, []want{{KindStuck, "order-worker-*", "sleep", nil},
+			{KindContention, "order-worker-*", "monitor-blocked", nil}, {KindStuck, "order-worker-*", "monitor-blocked", nil},
+			{KindSaturated, "order-worker-*", "monitor-blocked", nil}}},
+		{"small-pool-stuck", []string{"1"}, nil},
+		// An executor of 4, all in a socket read that never returns.
+		{"fetch-pool-stuck", []string{"1", "2", "3"}, []want{
+			{KindStuck, "fetch-worker-*", "socket-read", func(t *testing.T, f Finding) {
+				eq(t, "same", f.Same, 4)
+				eq(t, "culprit", strings.HasPrefix(f.Culprit, "com.example.pools.UpstreamFetcher.fetch("), true)
+			}},
+			{KindSaturated, "fetch-worker-*", "socket-read", func(t *testing.T, f Finding) {
+				eq(t, "limit", f.Limit, Limit{Size: 4, Source: "observed"})
+				eq(t, "caused by", f.CausedBy, "stuck fetch-worker-* socket-read")
+			}},
+		}},
+		// Issue 33, waits by structure: three fixed pools held by waits no
+		// row names inside their tasks (a library's own Condition, a full
+		// queue's put, a barrier missing a party) are stuck and saturated,
+		// each named by the task's first own caller.
+		{"task-wait-stuck", []string{"1", "2", "3"}, []want{
+			{KindStuck, "upload-worker-*", "park", func(t *testing.T, f Finding) {
+				eq(t, "via", f.Via, "com.example.pools.BlockingCallback.block")
+				eq(t, "same", f.Same, 8)
+			}},
+			{KindSaturated, "upload-worker-*", "park", func(t *testing.T, f Finding) {
+				eq(t, "caused by", f.CausedBy, "stuck upload-worker-* park com.example.pools.BlockingCallback.block")
+			}},
+			{KindStuck, "event-producer-*", "queue-put", func(t *testing.T, f Finding) {
+				eq(t, "resource", f.Resource, "queue-space")
+				eq(t, "culprit", strings.HasPrefix(f.Culprit, "com.example.pools.EventPublisher.publish("), true)
+			}},
+			{KindSaturated, "event-producer-*", "queue-put", nil},
+			{KindStuck, "batch-worker-*", "latch-wait", func(t *testing.T, f Finding) {
+				eq(t, "via", f.Via, "com.example.pools.BatchJob.run")
+			}},
+			{KindSaturated, "batch-worker-*", "latch-wait", nil},
+		}},
+		{"task-wait-stuck", []string{"2", "3"}, []want{
+			{KindStuck, "upload-worker-*", "park", nil}, {KindSaturated, "upload-worker-*", "park", nil},
+			{KindStuck, "event-producer-*", "queue-put", nil}, {KindSaturated, "event-producer-*", "queue-put", nil},
+			{KindStuck, "batch-worker-*", "latch-wait", nil}, {KindSaturated, "batch-worker-*", "latch-wait", nil},
+		}},
+		{"task-wait-healthy", []string{"1", "2", "3"}, nil},
+		{"task-wait-healthy", []string{"1"}, nil},
+		// Issue 33, the holder first: 33 of 40 workers BLOCKED on a monitor
+		// whose holder reads from a database that never answers: contention
+		// naming the holder and what it does, the root of the stuck workers.
+		{"holder-db-stuck", []string{"1", "2", "3"}, []want{
+			{KindContention, "request-worker-*", "monitor-blocked", func(t *testing.T, f Finding) {
+				eq(t, "waiters", fmt.Sprint(f.Counts), "[33 33 33]")
+				eq(t, "owner", f.Lock.Owner.Name, "cache-loader")
+				eq(t, "owner state", f.Lock.Owner.State, "socket-read")
+				eq(t, "owner culprit", strings.HasPrefix(f.Lock.Owner.Culprit, "com.example.pools.AccountCache.reload("), true)
+				eq(t, "basis", f.Basis, "owner-printed")
+			}},
+			{KindStuck, "request-worker-*", "monitor-blocked", func(t *testing.T, f Finding) {
+				eq(t, "caused by", strings.HasPrefix(f.CausedBy, "contention "), true)
+			}},
+		}},
+		// A holder on CPU in a loop, owning the ReentrantLock 6 readers park
+		// on: spinning is the root (cpu= grew), the rest follows from it.
+		{"holder-spin-stuck", []string{"1", "2", "3"}, []want{
+			{KindSpinning, "index-rebuilder", "running", func(t *testing.T, f Finding) {
+				eq(t, "basis", f.Basis, "cpu-growth")
+				eq(t, "waiting", f.Waiting, 6)
+			}},
+			{KindContention, "index-reader-*", "lock-wait", func(t *testing.T, f Finding) {
+				eq(t, "owner", f.Lock.Owner.Name, "index-rebuilder")
+				eq(t, "caused by", strings.HasPrefix(f.CausedBy, "spinning index-rebuilder"), true)
+			}},
+			{KindStuck, "index-reader-*", "lock-wait", nil},
+			{KindSaturated, "index-reader-*", "lock-wait", nil},
+		}},
+		// A client waiting for its reply in Selector.select inside the
+		// request tasks of a pool of 4: a wait for a peer, not an idle
+		// selector (a rest is proven by its loop).
+		{"rpc-select-stuck", []string{"1", "2", "3"}, []want{
+			{KindStuck, "rpc-worker-*", "selector-reply-wait", func(t *testing.T, f Finding) {
+				eq(t, "resource", f.Resource, "peer-reply")
+				eq(t, "culprit", strings.HasPrefix(f.Culprit, "com.example.pools.RpcClient.call("), true)
+			}},
+			{KindSaturated, "rpc-worker-*", "selector-reply-wait", nil},
+		}},
+		{"rpc-select-healthy", []string{"1", "2", "3"}, nil},
+		{"holder-db-healthy", []string{"1", "2", "3"}, nil},
+		{"holder-spin-healthy", []string{"1", "2", "3"}, nil},
+		// Their controls: the same small pools at a light load, each task
+		// short (workers seen in a sleep or a read are in different tasks).
+		{"small-pool-healthy", []string{"1", "2", "3"}, nil},
+		{"small-pool-healthy", []string{"1"}, nil},
+		{"fetch-pool-healthy", []string{"1", "2", "3"}, nil},
+		{"fetch-pool-healthy", []string{"1"}, nil},
 		// Healthy: idle executors, a scheduler, an acceptor, quiet kept-alive
 		// client reads, a timer, sleepers and two busy threads.
 		{"jvm-idle", []string{"1", "2", "3"}, nil},

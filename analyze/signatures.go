@@ -65,6 +65,14 @@ type Signature struct {
 	// anywhere in the stack: the caller that gives a generic wait its
 	// meaning (commons-pool2 under a Redis client).
 	Within []string
+	// TaskWait: a rest by default (Rest), but inside a task a pool gave
+	// the thread (inPoolTask: under ThreadPoolExecutor.runWorker, Jetty's
+	// runJob...) the wait is the task's, not the pool's loop: no rest, and
+	// the via names the task's first caller outside the JDK
+	// ("org.eclipse.jetty.util.SharedBlockingCallback$Blocker.block"). A
+	// pool's worker rests in its own loop (getTask, awaitWork), which the
+	// rows above claim first.
+	TaskWait bool
 	// Serves: a thread in this state serves others (an acceptor, a
 	// selector, a server connection waiting for its client): a process
 	// with one is up by design once main has returned (Spring Boot's main
@@ -81,6 +89,18 @@ var taskFrames = []string{
 	"java.util.concurrent.FutureTask.run", "java.util.concurrent.CompletableFuture$Async",
 	"java.util.concurrent.ForkJoinTask.doExec", "java.util.concurrent.ScheduledThreadPoolExecutor$ScheduledFutureTask.run",
 	"org.eclipse.jetty.util.thread.QueuedThreadPool.runJob", "org.quartz.core.JobRunShell.run", "java.lang.VirtualThread.run",
+}
+
+// selectorLoops are the selector loops of servers and libraries, where a
+// select is their rest (an event loop waiting for traffic), even when the
+// loop runs as a job of a pool (Jetty's ManagedSelector under
+// QueuedThreadPool.runJob, testdata/libs/jvm-jetty-idle). A select inside a
+// task under none of them is a request waiting for its reply.
+var selectorLoops = []string{
+	"org.eclipse.jetty.io.ManagedSelector*", "org.eclipse.jetty.io.SelectorManager*", "*io.netty.*", "org.apache.tomcat.util.net.*",
+	"org.xnio.*", "io.undertow.*", "io.vertx.*", "org.glassfish.grizzly.*", "org.apache.mina.*", "sun.nio.ch.Poller*",
+	"jdk.internal.net.http.HttpClientImpl$SelectorManager*", "org.apache.kafka.clients.producer.internals.Sender.run",
+	"org.apache.kafka.clients.consumer.internals.ConsumerNetworkThread*", "com.hazelcast.internal.networking.*", "reactor.netty.*",
 }
 
 // semaphoreFrames are the runtime's semaphore waits as a stack shows them:
@@ -207,6 +227,17 @@ var signatures = []Signature{
 		Anchors: []string{"org.quartz.simpl.SimpleThreadPool$WorkerThread.run", "org.quartz.core.QuartzSchedulerThread.run"},
 		Unless:  []string{"org.quartz.core.JobRunShell.run"},
 		Explain: "idle in a thread pool, waiting for a task: the normal rest state"},
+	// The same select inside a pool's task, called by request/response
+	// code rather than by a selector loop (selectorLoops): a client waiting
+	// for its server's reply (testdata/verdicts/rpc-select-stuck). A rest is
+	// proven by the loop it rests in, not by the top frame.
+	{ID: "selector-reply-wait", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "peer-reply", Depth: 4,
+		Anchors: []string{"sun.nio.ch.EPoll.wait", "sun.nio.ch.EPollArrayWrapper.epollWait", "sun.nio.ch.KQueue.poll",
+			"sun.nio.ch.KQueueArrayWrapper.kevent0", "sun.nio.ch.WindowsSelectorImpl$SubSelector.poll0", "sun.nio.ch.PollSelectorImpl.poll",
+			"sun.nio.ch.WEPoll.wait"},
+		Within:  taskFrames,
+		Unless:  selectorLoops,
+		Explain: "a select inside a task, called by request/response code, not a selector loop: waiting for a peer's reply"},
 	{ID: "selector-wait", Serves: true, Runtime: parse.RuntimeJVM, Category: Idle, Depth: 4,
 		Anchors: []string{"sun.nio.ch.EPoll.wait", "sun.nio.ch.EPollArrayWrapper.epollWait", "sun.nio.ch.KQueue.poll",
 			"sun.nio.ch.KQueueArrayWrapper.kevent0", "sun.nio.ch.WindowsSelectorImpl$SubSelector.poll0",
@@ -228,7 +259,9 @@ var signatures = []Signature{
 			"java.util.concurrent.CompletableFuture.get", "java.util.concurrent.CompletableFuture.join",
 			"java.util.concurrent.CompletableFuture.waitingGet", "java.util.concurrent.CompletableFuture.timedGet"},
 		Explain: "waiting for the result of another task (Future/CompletableFuture get or join)"},
-	{ID: "latch-wait", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "latch", Rest: true, Depth: 8,
+	// A latch's await rests by design in a thread of its own (main on its
+	// shutdown latch); inside a pool's task it waits for its peers.
+	{ID: "latch-wait", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "latch", Rest: true, TaskWait: true, Depth: 8,
 		Anchors: []string{"java.util.concurrent.CountDownLatch.await", "java.util.concurrent.CyclicBarrier.await",
 			"java.util.concurrent.CyclicBarrier.dowait", "java.util.concurrent.Phaser.awaitAdvance*", "java.util.concurrent.Phaser.arriveAndAwaitAdvance"},
 		Explain: "waiting for a CountDownLatch, CyclicBarrier or Phaser to open"},
@@ -247,6 +280,24 @@ var signatures = []Signature{
 			"java.util.concurrent.locks.AbstractQueuedLongSynchronizer.acquire*", "java.util.concurrent.locks.AbstractQueuedLongSynchronizer.tryAcquire*",
 			"java.util.concurrent.locks.StampedLock.*Lock", "java.util.concurrent.locks.AbstractQueuedSynchronizer.acquire"},
 		Explain: "waiting for a java.util.concurrent lock held by another thread"},
+	// The producer's side of a queue: a put into a full bounded queue (or
+	// an offer with a timeout, the only offer that parks) waits for the
+	// consumers to take: back-pressure, never a rest (testdata/verdicts/
+	// task-wait-stuck: six producers behind a stuck consumer).
+	{ID: "queue-put", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "queue-space", Depth: 8,
+		Anchors: []string{"java.util.concurrent.ArrayBlockingQueue.put", "java.util.concurrent.ArrayBlockingQueue.offer",
+			"java.util.concurrent.LinkedBlockingQueue.put", "java.util.concurrent.LinkedBlockingQueue.offer",
+			"java.util.concurrent.LinkedBlockingDeque.put*", "java.util.concurrent.LinkedBlockingDeque.offer*"},
+		Explain: "a producer waiting for room in a full blocking queue: back-pressure, its consumers do not keep up"},
+	// A hand-off waits for the other side itself: a SynchronousQueue's put
+	// or timed offer for a taker, LinkedTransferQueue.transfer for a
+	// consumer, an Exchanger for its partner. (Their take and poll are the
+	// consumer's rest, queue-wait below, or a pool's, pool-idle above.)
+	{ID: "handoff-wait", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "peer-handoff", Depth: 8,
+		Anchors: []string{"java.util.concurrent.SynchronousQueue.put", "java.util.concurrent.SynchronousQueue.offer",
+			"java.util.concurrent.LinkedTransferQueue.transfer", "java.util.concurrent.LinkedTransferQueue.tryTransfer",
+			"java.util.concurrent.Exchanger.exchange"},
+		Explain: "waiting for a peer to take a hand-off (SynchronousQueue put, TransferQueue.transfer, Exchanger)"},
 	{ID: "queue-wait", Runtime: parse.RuntimeJVM, Category: Idle, Depth: 6,
 		Anchors: []string{"java.util.concurrent.LinkedBlockingQueue.take", "java.util.concurrent.ArrayBlockingQueue.take",
 			"java.util.concurrent.LinkedBlockingQueue.poll", "java.util.concurrent.ArrayBlockingQueue.poll",
@@ -276,11 +327,14 @@ var signatures = []Signature{
 		Anchors: []string{"java.io.FileInputStream.readBytes", "java.io.FileInputStream.read0", "java.io.RandomAccessFile.readBytes",
 			"sun.nio.ch.FileDispatcherImpl.read0", "sun.nio.ch.FileDispatcherImpl.pread0"},
 		Explain: "reading a file (or a pipe, or the console)"},
-	{ID: "object-wait", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "condition", Rest: true, Depth: 3, ViaMonitor: true,
+	{ID: "object-wait", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "condition", Rest: true, TaskWait: true, Depth: 3, ViaMonitor: true,
 		Anchors: []string{"java.lang.Object.wait", "java.lang.Object.wait0"},
 		Explain: "in Object.wait(), waiting for a notify"},
-	{ID: "park", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "condition", Rest: true, Depth: 2,
-		Anchors: []string{"jdk.internal.misc.Unsafe.park", "sun.misc.Unsafe.park"},
+	// A bare park: a Condition's await, a library's own callback. A
+	// virtual thread parks through VirtualThread.park (JDK 21+), which
+	// alone on top is a park too, not an unknown state.
+	{ID: "park", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "condition", Rest: true, TaskWait: true, Depth: 2,
+		Anchors: []string{"jdk.internal.misc.Unsafe.park", "sun.misc.Unsafe.park", "java.lang.VirtualThread.park", "java.lang.VirtualThread.parkNanos"},
 		Explain: "parked (LockSupport.park) without a known library above it"},
 	{ID: "running", Runtime: parse.RuntimeJVM, Category: Running, States: []string{"RUNNABLE"},
 		Explain: "runnable: on CPU or in native code"},
@@ -350,6 +404,11 @@ var signatures = []Signature{
 		States: []string{"chan send", "chan send (nil chan)", "chan send (synctest)"}, StateAlone: true,
 		Anchors: []string{"runtime.chansend1", "runtime.chansend"}, Depth: 3,
 		Explain: "blocked sending on a channel nobody receives from"},
+	// golang.org/x/sync/semaphore waits for a permit in a select on its
+	// own channel: a permit, not a bare select (vendored copies too).
+	{ID: "semaphore-wait", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "permit", Depth: 2,
+		Anchors: []string{"*golang.org/x/sync/semaphore.(*Weighted).Acquire"},
+		Explain: "waiting for a permit of a weighted semaphore (golang.org/x/sync/semaphore): its holders have not released theirs"},
 	{ID: "select", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "channel", Rest: true,
 		States: []string{"select", "select (no cases)", "select (synctest)"}, StateAlone: true,
 		Anchors: []string{"runtime.selectgo", "runtime.block"}, Depth: 3,

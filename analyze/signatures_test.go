@@ -327,7 +327,56 @@ func TestSignatures(t *testing.T) {
 			"internal/poll.(*FD).Read", "net.(*netFD).Read", "net.(*conn).Read", "net/http.(*connReader).Read",
 			"bufio.(*Reader).fill", "bufio.(*Reader).Peek", "net/http.(*conn).readRequest", "net/http.(*conn).serve"), "http-conn-idle", ""},
 		{"go sleep", parse.RuntimeGo, thread("sleep", "time.Sleep", "main.slowUpstream"), "sleep", ""},
+		// golang.org/x/sync v0.22.0's Weighted.Acquire waiting in its own
+		// select (testdata/verdicts/go-semaphore-stuck, Go 1.26).
+		{"go x/sync semaphore", parse.RuntimeGo, thread("select", "golang.org/x/sync/semaphore.(*Weighted).Acquire", "main.export"), "semaphore-wait", ""},
+		{"go x/sync semaphore, proto frames", parse.RuntimeGo, thread("", "runtime.gopark", "runtime.selectgo", "golang.org/x/sync/semaphore.(*Weighted).Acquire", "main.export"), "semaphore-wait", ""},
 		{"go syscall", parse.RuntimeGo, thread("syscall", "syscall.Syscall", "os.(*File).Read"), "syscall", ""},
+		// JDK 17.0.15, producers in a full ArrayBlockingQueue's put under
+		// an executor (testdata/verdicts/task-wait-stuck).
+		{"jvm queue put", parse.RuntimeJVM, thread("WAITING", "jdk.internal.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.park",
+			"java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionNode.block", "java.util.concurrent.ForkJoinPool.unmanagedBlock",
+			"java.util.concurrent.ForkJoinPool.managedBlock", "java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject.await",
+			"java.util.concurrent.ArrayBlockingQueue.put", "com.example.pools.EventPublisher.publish"), "queue-put", ""},
+		// JDK 17.0.15, hand-offs with nobody on the other side (a program
+		// run here: SynchronousQueue put and timed offer, transfer, exchange).
+		{"jvm synchronous put", parse.RuntimeJVM, thread("WAITING", "jdk.internal.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.park",
+			"java.util.concurrent.SynchronousQueue$TransferStack$SNode.block", "java.util.concurrent.ForkJoinPool.unmanagedBlock",
+			"java.util.concurrent.ForkJoinPool.managedBlock", "java.util.concurrent.SynchronousQueue$TransferStack.transfer",
+			"java.util.concurrent.SynchronousQueue.put", "Handoff.lambda$main$0"), "handoff-wait", ""},
+		{"jvm synchronous offer", parse.RuntimeJVM, thread("TIMED_WAITING", "jdk.internal.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.parkNanos",
+			"java.util.concurrent.SynchronousQueue$TransferStack.transfer", "java.util.concurrent.SynchronousQueue.offer", "Handoff.lambda$main$1"), "handoff-wait", ""},
+		{"jvm transfer", parse.RuntimeJVM, thread("WAITING", "jdk.internal.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.park",
+			"java.util.concurrent.LinkedTransferQueue$Node.block", "java.util.concurrent.ForkJoinPool.unmanagedBlock",
+			"java.util.concurrent.ForkJoinPool.managedBlock", "java.util.concurrent.LinkedTransferQueue.awaitMatch",
+			"java.util.concurrent.LinkedTransferQueue.xfer", "java.util.concurrent.LinkedTransferQueue.transfer", "Handoff.lambda$main$2"), "handoff-wait", ""},
+		{"jvm exchanger", parse.RuntimeJVM, thread("WAITING", "jdk.internal.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.park",
+			"java.util.concurrent.Exchanger.slotExchange", "java.util.concurrent.Exchanger.exchange", "Handoff.lambda$main$3"), "handoff-wait", ""},
+		// JDK 17.0.15: a client's select for its reply inside a request task
+		// (testdata/verdicts/rpc-select-stuck) waits for a peer; Jetty's own
+		// selector, a job of its pool (testdata/libs/jvm-jetty-idle), rests.
+		{"jvm select in a task", parse.RuntimeJVM, thread("RUNNABLE", "sun.nio.ch.EPoll.wait", "sun.nio.ch.EPollSelectorImpl.doSelect",
+			"sun.nio.ch.SelectorImpl.lockAndDoSelect", "sun.nio.ch.SelectorImpl.select", "com.example.pools.RpcClient.call",
+			"com.example.pools.QuoteService.quote", "com.example.pools.RpcApp.lambda$main$4", "java.util.concurrent.FutureTask.run",
+			"java.util.concurrent.ThreadPoolExecutor.runWorker"), "selector-reply-wait", ""},
+		{"jvm jetty selector job", parse.RuntimeJVM, thread("RUNNABLE", "sun.nio.ch.EPoll.wait", "sun.nio.ch.EPollSelectorImpl.doSelect",
+			"sun.nio.ch.SelectorImpl.lockAndDoSelect", "sun.nio.ch.SelectorImpl.select", "org.eclipse.jetty.io.ManagedSelector.nioSelect",
+			"org.eclipse.jetty.io.ManagedSelector.select", "org.eclipse.jetty.io.ManagedSelector$SelectorProducer.select",
+			"org.eclipse.jetty.util.thread.strategy.EatWhatYouKill.produce", "org.eclipse.jetty.util.thread.QueuedThreadPool.runJob",
+			"org.eclipse.jetty.util.thread.QueuedThreadPool$Runner.run", "java.lang.Thread.run"), "selector-wait", ""},
+		// A bare park inside an executor's task is the task's wait, named by
+		// its first caller outside the JDK (task-wait-stuck's uploads).
+		{"jvm park in a task", parse.RuntimeJVM, thread("WAITING", "jdk.internal.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.park",
+			"java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionNode.block", "java.util.concurrent.ForkJoinPool.unmanagedBlock",
+			"java.util.concurrent.ForkJoinPool.managedBlock", "java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject.awaitUninterruptibly",
+			"com.example.pools.BlockingCallback.block", "com.example.pools.ResponseWriter.close", "com.example.pools.TaskWaitApp.lambda$main$1",
+			"java.util.concurrent.FutureTask.run", "java.util.concurrent.ThreadPoolExecutor.runWorker"), "park", "com.example.pools.BlockingCallback.block"},
+		// JDK 25, an unmounted virtual thread parked by LockSupport.park
+		// with nothing known above (jdk25-lock-owners' frames, the lock
+		// frames taken off).
+		{"jvm virtual park", parse.RuntimeJVM, thread("WAITING", "java.lang.VirtualThread.park", "java.lang.System$1.parkVirtualThread",
+			"java.util.concurrent.locks.LockSupport.park", "Virtual.lambda$main$2", "java.util.concurrent.FutureTask.run",
+			"java.util.concurrent.ThreadPerTaskExecutor$ThreadBoundFuture.run", "java.lang.VirtualThread.run"), "park", ""},
 		{"go running", parse.RuntimeGo, thread("running", "runtime/pprof.writeGoroutineStacks"), "running", ""},
 		{"go runtime", parse.RuntimeGo, thread("GC worker (idle)", "runtime.gcBgMarkWorker"), "runtime", ""},
 		{"go unknown", parse.RuntimeGo, thread("debug call", "main.x"), "", ""},
@@ -439,6 +488,44 @@ func TestGoPool(t *testing.T) {
 		got, _ := goPool(tt.t, Options{})
 		if got != tt.want {
 			t.Errorf("%s: pool %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+// Waits the table does not name are rests in a thread's own loop and the
+// task's wait inside a pool's task (issue 33: "waits by structure"): a
+// bare park, an Object.wait, a latch.
+func TestUnnamedWaitInsideATask(t *testing.T) {
+	tail := []string{"java.util.concurrent.FutureTask.run", "java.util.concurrent.ThreadPoolExecutor.runWorker",
+		"java.util.concurrent.ThreadPoolExecutor$Worker.run", "java.lang.Thread.run"}
+	for _, c := range []struct {
+		name   string
+		top    []string
+		state  string
+		caller string
+	}{
+		{"park", []string{"jdk.internal.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.park",
+			"org.eclipse.jetty.util.SharedBlockingCallback$Blocker.block", "org.eclipse.jetty.server.HttpOutput.close"}, "park",
+			"org.eclipse.jetty.util.SharedBlockingCallback$Blocker.block"},
+		{"object wait", []string{"java.lang.Object.wait", "com.example.Pipe.read"}, "object-wait", "com.example.Pipe.read"},
+		{"latch", []string{"jdk.internal.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.park",
+			"java.util.concurrent.CyclicBarrier.dowait", "java.util.concurrent.CyclicBarrier.await", "com.example.BatchJob.run"}, "latch-wait", "com.example.BatchJob.run"},
+	} {
+		own := thread("WAITING", append(append([]string{}, c.top...), "com.example.Main.loop", "java.lang.Thread.run")...)
+		task := thread("WAITING", append(append([]string{}, c.top...), tail...)...)
+		for _, x := range []struct {
+			th       *parse.Thread
+			via      string
+			wantRest bool
+		}{{own, "", true}, {task, c.caller, false}} {
+			s := classify(parse.RuntimeJVM, x.th)
+			if s == nil || s.ID != c.state {
+				t.Fatalf("%s: classified %+v, want %s", c.name, s, c.state)
+			}
+			via, _, rest := viaFor(signatures, s, x.th)
+			if rest != x.wantRest || x.via != "" && via != x.via {
+				t.Errorf("%s (in a task: %v): via %q rest %v, want %q %v", c.name, !x.wantRest, via, rest, x.via, x.wantRest)
+			}
 		}
 	}
 }

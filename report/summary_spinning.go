@@ -44,6 +44,9 @@ func (s *sentences) spinning() {
 		s.add("on CPU %s between %s and %s, in the same loop at every moment", s.share(), s.moment(f.Since), s.moment(f.At))
 	case "cpu-lifetime":
 		s.add("on CPU %s, nearly all its life, runnable in a loop at %s", s.share(), s.moment(f.At))
+	case "same-frames-holder":
+		s.add("runnable in the same functions at every moment from %s to %s, holding a lock others are blocked on at each", s.moment(f.Since), s.moment(f.At))
+		s.add("this JVM prints no cpu= (JDK 8): the same frames are weaker evidence than a CPU time that grew")
 	default:
 		s.add("running or runnable in the same functions at every moment from %s to %s", s.moment(f.Since), s.moment(f.At))
 		s.add("Go prints no CPU time per goroutine: the same frames are weaker evidence than a CPU time that grew")
