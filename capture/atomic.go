@@ -35,7 +35,7 @@ func createAtomic(dir string, max int64) (*atomicFile, error) {
 }
 
 func createAtomicPattern(dir, pattern string, max int64) (*atomicFile, error) {
-	f, err := os.CreateTemp(dir, pattern)
+	f, err := os.CreateTemp(dir, pattern) // mode 0600: internal/private.File, kept by link and rename
 	if err != nil {
 		return nil, err
 	}

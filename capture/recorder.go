@@ -10,6 +10,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/dumpdiff/dumpdiff/internal/private"
 )
 
 // scheduleWatch marks the manifest of a Recorder's folder: a ring whose
@@ -60,7 +62,7 @@ func NewRecorder(p Plan) (*Recorder, error) {
 		}
 		return nil, p.secrets().scrubErr(fmt.Errorf("reading output folder: %w", err))
 	}
-	if err := os.MkdirAll(plan.OutDir, 0o755); err != nil {
+	if err := os.MkdirAll(plan.OutDir, private.Dir); err != nil {
 		return nil, p.secrets().scrubErr(fmt.Errorf("creating output folder: %w", err))
 	}
 	r := newRunner(plan, nil, prev)

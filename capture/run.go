@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/dumpdiff/dumpdiff/internal/private"
 )
 
 // Run carries out the plan: it takes every target at each moment of the
@@ -51,7 +53,7 @@ func Run(ctx context.Context, p Plan, prog Progress) (*Manifest, error) {
 		}
 		return nil, p.secrets().scrubErr(fmt.Errorf("reading output folder: %w", err))
 	}
-	if err := os.MkdirAll(plan.OutDir, 0o755); err != nil {
+	if err := os.MkdirAll(plan.OutDir, private.Dir); err != nil {
 		return nil, p.secrets().scrubErr(fmt.Errorf("creating output folder: %w", err))
 	}
 	r := newRunner(plan, prog, prev)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/dumpdiff/dumpdiff/analyze"
 	"github.com/dumpdiff/dumpdiff/capture"
+	"github.com/dumpdiff/dumpdiff/internal/private"
 	"github.com/dumpdiff/dumpdiff/report"
 )
 
@@ -33,6 +34,8 @@ type incident struct {
 	man      capture.Manifest
 	src      string // the ring's folder the files are linked from
 	since    string // the label of the moment its first finding was first seen
+
+	hardLink func(oldname, newname string) error // Config.link
 }
 
 // incidents acts on the verdict of the moment just taken: an alert
@@ -105,13 +108,13 @@ func (tw *target) openIncident(r *analyze.Result, opened []*analyze.Finding) boo
 		return false
 	}
 	base := filepath.Join(w.cfg.Dir, incidentsDir, now.UTC().Format("20060102T150405Z")+"-"+tw.name)
-	if err := os.MkdirAll(filepath.Dir(base), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(base), private.Dir); err != nil {
 		w.logf("%s: incident not recorded: %v", tw.name, err)
 		return false
 	}
 	dir := base
 	for n := 2; ; n++ {
-		err := os.Mkdir(dir, 0o755)
+		err := os.Mkdir(dir, private.Dir)
 		if err == nil {
 			break
 		}
@@ -124,7 +127,7 @@ func (tw *target) openIncident(r *analyze.Result, opened []*analyze.Finding) boo
 		dir = base + "-" + strconv.Itoa(n) // never another's folder
 	}
 	m := tw.rec.Manifest()
-	inc := &incident{dir: dir, src: tw.rec.Dir(), man: capture.Manifest{Version: capture.ManifestVersion, Started: now,
+	inc := &incident{dir: dir, src: tw.rec.Dir(), hardLink: w.cfg.link, man: capture.Manifest{Version: capture.ManifestVersion, Started: now,
 		Schedule: m.Schedule, Targets: m.Targets, MaxPause: m.MaxPause, Moments: []capture.Moment{}, Files: []capture.File{}}}
 	for _, f := range opened {
 		inc.findings = append(inc.findings, storyKey(f))
@@ -183,7 +186,7 @@ func (inc *incident) link(rm ringMoment) error {
 	var errs []error
 	for _, f := range rm.files {
 		if f.Path != "" {
-			if err := linkOrCopy(filepath.Join(inc.src, f.Path), filepath.Join(inc.dir, f.Path)); err != nil {
+			if err := linkOrCopy(inc.hardLink, filepath.Join(inc.src, f.Path), filepath.Join(inc.dir, f.Path)); err != nil {
 				errs = append(errs, err)
 				f.Path, f.Size, f.Error, f.Reason = "", 0, "not kept in the incident: "+err.Error(), capture.ReasonDisk
 			}
@@ -356,10 +359,12 @@ func (w *watcher) onIncident(dir, event string) {
 // onIncidentWait waits for the commands still running (each bounded).
 func (w *watcher) onIncidentWait() { w.hooks.Wait() }
 
-// linkOrCopy makes dst the same file as src: a hard link, else a copy.
-// An existing dst is never replaced.
-func linkOrCopy(src, dst string) error {
-	err := os.Link(src, dst)
+// linkOrCopy makes dst the same file as src: a hard link (made by link,
+// os.Link but in tests), which shares src's mode, else a copy (the bundle
+// on another file system), made private as capture made src. An existing
+// dst is never replaced.
+func linkOrCopy(link func(oldname, newname string) error, src, dst string) error {
+	err := link(src, dst)
 	if err == nil || errors.Is(err, fs.ErrExist) {
 		return err
 	}
@@ -368,7 +373,7 @@ func linkOrCopy(src, dst string) error {
 		return err
 	}
 	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, private.File)
 	if err != nil {
 		return err
 	}
@@ -381,7 +386,7 @@ func linkOrCopy(src, dst string) error {
 }
 
 // writeReplace writes dir/name through a temp file and a rename: a
-// reader never sees half a report.
+// reader never sees half a report. os.CreateTemp makes it private.File.
 func writeReplace(dir, name string, data []byte) error {
 	f, err := os.CreateTemp(dir, "."+name+"-*.tmp")
 	if err != nil {

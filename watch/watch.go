@@ -15,6 +15,7 @@ import (
 
 	"github.com/dumpdiff/dumpdiff/analyze"
 	"github.com/dumpdiff/dumpdiff/capture"
+	"github.com/dumpdiff/dumpdiff/internal/private"
 )
 
 // Defaults for a Config's zero fields. Each says what it protects.
@@ -103,6 +104,9 @@ type Config struct {
 	Log io.Writer
 	// now is the clock (tests); nil means time.Now.
 	now func() time.Time
+	// link makes a bundle's hard link to a ring's file (tests: one that
+	// fails, as across file systems); nil means os.Link.
+	link func(oldname, newname string) error
 }
 
 func (c *Config) defaults() error {
@@ -145,6 +149,9 @@ func (c *Config) defaults() error {
 	if c.now == nil {
 		c.now = time.Now
 	}
+	if c.link == nil {
+		c.link = os.Link
+	}
 	return errors.Join(errs...)
 }
 
@@ -172,7 +179,7 @@ func Run(ctx context.Context, cfg Config) error {
 		}
 		cfg.Listener = l
 	}
-	if err := os.MkdirAll(cfg.Dir, 0o755); err != nil {
+	if err := os.MkdirAll(cfg.Dir, private.Dir); err != nil {
 		if cfg.Listener != nil {
 			cfg.Listener.Close()
 		}

@@ -17,19 +17,22 @@ func TestDependencyPolicy(t *testing.T) {
 	// internal/words (plural, natural order) is shared by every package.
 	allowed := map[string][]string{
 		"parse":          {"internal/words"},
-		"capture":        {},
+		"capture":        {"internal/private"},
 		"analyze":        {"parse", "internal/words"},
 		"report":         {"analyze", "parse", "internal/words"},
-		"tui":            {"analyze", "parse", "report", "internal/words"},
+		"tui":            {"analyze", "parse", "report", "internal/words", "internal/private"},
 		"handler":        {},
 		"internal/words": {},
+		// The modes of what dumpdiff writes: capture, watch and tui.
+		"internal/private": {},
 		// Test helpers: no package may import them outside its tests.
 		"internal/javatest":   {},
 		"internal/benchinput": {"analyze", "parse"},
 		"internal/captured":   {"analyze", "capture", "parse"},
 		"internal/promtest":   {},
 		"internal/watchtest":  {"internal/javatest"},
-		"watch":               {"analyze", "capture", "parse", "report", "internal/captured"},
+		"internal/modetest":   {"internal/private"},
+		"watch":               {"analyze", "capture", "parse", "report", "internal/captured", "internal/private"},
 	}
 	// Third-party imports per package: the profile format for parse, the
 	// charm libraries for the TUI only; report measures terminal cells with
@@ -42,6 +45,8 @@ func TestDependencyPolicy(t *testing.T) {
 		"report":              {"github.com/charmbracelet/x/ansi"},
 		"handler":             {},
 		"internal/words":      {},
+		"internal/private":    {},
+		"internal/modetest":   {},
 		"internal/javatest":   {},
 		"internal/benchinput": {},
 		"internal/captured":   {},
