@@ -27,8 +27,9 @@ func TestDependencyPolicy(t *testing.T) {
 		"internal/javatest":   {},
 		"internal/benchinput": {"analyze", "parse"},
 		"internal/captured":   {"analyze", "capture", "parse"},
-		"internal/promtest":   {},
-		"internal/watchtest":  {"internal/javatest"},
+		"internal/promtest":   {"internal/testwait"},
+		"internal/testwait":   {},
+		"internal/watchtest":  {"internal/javatest", "internal/testwait"},
 		"watch":               {"analyze", "capture", "parse", "report", "internal/captured"},
 	}
 	// Third-party imports per package: the profile format for parse, the
@@ -46,6 +47,7 @@ func TestDependencyPolicy(t *testing.T) {
 		"internal/benchinput": {},
 		"internal/captured":   {},
 		"internal/promtest":   {},
+		"internal/testwait":   {},
 		"internal/watchtest":  {},
 		"watch":               {"github.com/prometheus/client_golang/"},
 		"tui":                 {"charm.land/", "github.com/charmbracelet/", "github.com/lucasb-eyer/go-colorful", "github.com/mattn/go-runewidth", "github.com/rivo/uniseg", "github.com/clipperhouse/"},
