@@ -3,6 +3,7 @@ package capture
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/pprof"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/dumpdiff/dumpdiff/handler"
+	"github.com/dumpdiff/dumpdiff/internal/testwait"
 )
 
 func TestPprofWalks(t *testing.T) {
@@ -42,13 +44,13 @@ func TestShapeDebug1(t *testing.T) {
 	defer p.stopAndWait()
 	var debug1 string
 	var b []byte
-	for range 1000 { // until the 200 are parked, not merely started
+	testwait.Eventually(t, 30*time.Second, func() error { // until the 200 are parked, not merely started
 		debug1 = writeProfile(t, 1)
 		if b, _ = os.ReadFile(debug1); bytes.Contains(b, []byte("200 @ ")) && bytes.Contains(b, []byte("parkedForShape")) {
-			break
+			return nil
 		}
-		time.Sleep(2 * time.Millisecond)
-	}
+		return errors.New("the 200 goroutines are not parked in parkedForShape")
+	})
 	debug2 := writeProfile(t, 2)
 	var total int
 	fmt.Sscanf(string(b), "goroutine profile: total %d", &total)

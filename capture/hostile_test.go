@@ -393,6 +393,8 @@ func TestNotADumpRefusedBeforeWriting(t *testing.T) {
 				if i > 200 { // 4 MiB: the client should have refused long ago
 					return true
 				}
+				// The page's pace, not synchronization: a body that
+				// keeps coming, looked at between its writes.
 				time.Sleep(time.Millisecond)
 			}
 		},
@@ -403,6 +405,9 @@ func TestNotADumpRefusedBeforeWriting(t *testing.T) {
 			w.Header().Set("Content-Encoding", "gzip")
 			w.Write(bomb.Bytes())
 			w.(http.Flusher).Flush()
+			// Not synchronization: the span the server looks for a temp
+			// file in while the client inflates. A slow client only makes
+			// the look weaker (nothing written yet), never a false failure.
 			time.Sleep(50 * time.Millisecond)
 			return tempFiles(dir) == 0
 		},

@@ -89,6 +89,19 @@ func TestRecorderRing(t *testing.T) {
 	if !slices.Equal(idx, []int{1, 2, 3}) {
 		t.Errorf("indexes %v, want 1 2 3 (m1 was 0)", idx)
 	}
+	// A ring that forgets all it holds (a byte bound under two moments)
+	// goes on counting.
+	for _, l := range []string{"m2", "m3", "m4"} {
+		if _, err := rec2.Forget(l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := rec2.Take(ctx, "m5", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if mo := rec2.Manifest().Moments; len(mo) != 1 || mo[0].Index != 4 {
+		t.Errorf("after forgetting every moment: %+v, want m5 at index 4", mo)
+	}
 	if len(m.PreviousRuns) != 1 || m.Moments[2].Run != 1 {
 		t.Errorf("the restart is not recorded as a run: %d previous runs, run %d", len(m.PreviousRuns), m.Moments[2].Run)
 	}

@@ -154,6 +154,11 @@ type runner struct {
 	targets   []*goSide // per pprof target: what is known of it; nil for others
 	jvm       []*jvmSide
 
+	// nextIndex is the Index of the next moment: one more than the last
+	// taken, whether or not a Recorder has forgotten it since (a ring
+	// smaller than two moments forgets all it holds before each Take).
+	nextIndex int
+
 	run        int    // this run's number in an appended capture, from 0
 	fixedBase  int    // fixed labels go on from here (the last numeric label of earlier runs)
 	loadPrefix string // prefix of this run's load labels ("run2-") when "before" is taken
@@ -182,6 +187,9 @@ func newRunner(plan Plan, prog Progress, prev *Manifest) *runner {
 			Schedule: prev.Schedule, Load: prev.Load, Error: prev.Error, MaxPause: prev.MaxPause})
 		m.Finished, m.Load, m.Error = time.Time{}, nil, ""
 		r.run = len(m.PreviousRuns)
+		if n := len(m.Moments); n > 0 {
+			r.nextIndex = m.Moments[n-1].Index + 1
+		}
 		used := map[string]bool{}
 		for _, mo := range m.Moments {
 			used[mo.Label] = true
@@ -307,12 +315,14 @@ func (r *runner) update(fn func(*Manifest)) {
 func (r *runner) moment(ctx context.Context, label string, planned time.Time) {
 	started := time.Now()
 	r.update(func(m *Manifest) {
-		// Index counts on from the last moment: a Recorder forgets its
-		// oldest moments, and an index is never given twice.
-		index := 0
+		// Index counts on from the last moment taken: a Recorder forgets
+		// its oldest moments (all of them, in a ring of less than two),
+		// and an index is never given twice.
+		index := r.nextIndex
 		if n := len(m.Moments); n > 0 {
-			index = m.Moments[n-1].Index + 1
+			index = max(index, m.Moments[n-1].Index+1)
 		}
+		r.nextIndex = index + 1
 		m.Moments = append(m.Moments, Moment{Label: label, Index: index, Planned: planned, Started: started, Run: r.run})
 	})
 	r.emit(Event{Kind: EventMoment, Time: started, Moment: label, Late: started.Sub(planned)})

@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/dumpdiff/dumpdiff/internal/testwait"
 )
 
 // A real process running a capture (testdata/sigterm: signal.NotifyContext
@@ -70,13 +72,13 @@ func TestSIGTERMMidCapture(t *testing.T) {
 		t.Fatalf("child ended before the fast file was written:\n%s", progress.String())
 	}
 	var slowPID int
-	for slowPID == 0 && ctx.Err() == nil {
-		if b, err := os.ReadFile(pidFile); err == nil {
-			slowPID, _ = strconv.Atoi(strings.TrimSpace(string(b)))
-		} else {
-			time.Sleep(5 * time.Millisecond)
+	testwait.Eventually(t, 30*time.Second, func() error { // moved into place whole
+		b, err := os.ReadFile(pidFile)
+		if err == nil {
+			slowPID, err = strconv.Atoi(strings.TrimSpace(string(b)))
 		}
-	}
+		return err
+	})
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dumpdiff/dumpdiff/analyze"
+	"github.com/dumpdiff/dumpdiff/internal/testwait"
 )
 
 // fixedNow stamps export files in tests.
@@ -253,13 +255,12 @@ func (s *syncBuffer) String() string {
 // broken program fails instead of hanging).
 func waitFor(t *testing.T, out *syncBuffer, want string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(out.String(), want) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the program never wrote %q; output:\n%q", want, out.String())
+	testwait.Eventually(t, 20*time.Second, func() error {
+		if got := out.String(); !strings.Contains(got, want) {
+			return fmt.Errorf("the program never wrote %q; output:\n%q", want, got)
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return nil
+	})
 }
 
 // TestStackScroll scrolls a stack longer than the screen with tab and the

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -8,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dumpdiff/dumpdiff/internal/testwait"
 )
 
 // TestSmokeTmux builds the real binary, runs `dumpdiff tui` on the Go
@@ -66,17 +69,14 @@ func TestSmokeTmux(t *testing.T) {
 	screen := func() string { return run("capture-pane", "-p", "-t", "smoke") }
 	waitScreen := func(want string) string {
 		t.Helper()
-		deadline := time.Now().Add(20 * time.Second)
-		for {
-			s := screen()
-			if strings.Contains(s, want) {
-				return s
+		var s string
+		testwait.Eventually(t, 30*time.Second, func() error {
+			if s = screen(); !strings.Contains(s, want) {
+				return fmt.Errorf("screen never showed %q:\n%s", want, s)
 			}
-			if time.Now().After(deadline) {
-				t.Fatalf("screen never showed %q:\n%s", want, s)
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
+			return nil
+		})
+		return s
 	}
 	keys := func(k ...string) { run(append([]string{"send-keys", "-t", "smoke"}, k...)...) }
 
@@ -95,17 +95,13 @@ func TestSmokeTmux(t *testing.T) {
 	// set-clipboard on) keeps as a paste buffer.
 	keys("y")
 	waitScreen("to the clipboard (OSC 52)")
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	testwait.Eventually(t, 20*time.Second, func() error {
 		out, err := exec.Command(tmux, "-L", sock, "show-buffer").CombinedOutput()
 		if err == nil && strings.Contains(string(out), "main.(*server).handleSearch.func1 (main.go:97)") {
-			break
+			return nil
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("tmux has no paste buffer with the stack after y (OSC 52): %v %q", err, out)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return fmt.Errorf("tmux has no paste buffer with the stack after y (OSC 52): %v %q", err, out)
+	})
 	keys("Escape")
 	s = waitScreen("bars share one scale")
 	contains(t, "back on the findings", s, "› CRIT not-recovered")
@@ -130,11 +126,10 @@ func TestSmokeTmux(t *testing.T) {
 	}
 	contains(t, "exported file", readFile(t, matches[0]), "## Representative stacks: during-2 ⇄")
 	keys("q")
-	deadline = time.Now().Add(10 * time.Second)
-	for strings.Contains(screen(), "COMPARE") {
-		if time.Now().After(deadline) {
-			t.Fatalf("q did not leave the TUI:\n%s", screen())
+	testwait.Eventually(t, 20*time.Second, func() error {
+		if s := screen(); strings.Contains(s, "COMPARE") {
+			return fmt.Errorf("q did not leave the TUI:\n%s", s)
 		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return nil
+	})
 }

@@ -3,6 +3,7 @@ package watch
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/dumpdiff/dumpdiff/capture"
+	"github.com/dumpdiff/dumpdiff/internal/testwait"
 )
 
 // logBuf is a Config.Log the test reads while watch writes it.
@@ -100,29 +102,30 @@ func (r *running) stop(t *testing.T) error {
 // waitLog waits until the log holds s n times.
 func (r *running) waitLog(t *testing.T, s string, n int, within time.Duration) {
 	t.Helper()
-	deadline := time.Now().Add(within)
-	for r.log.count(s) < n {
-		if time.Now().After(deadline) {
-			t.Fatalf("no %d× %q in the log within %v; log:\n%s", n, s, within, r.log)
+	testwait.Eventually(t, within, func() error {
+		if got := r.log.count(s); got < n {
+			return fmt.Errorf("%d× %q in the log, want %d; log:\n%s", got, s, n, r.log)
 		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return nil
+	})
 }
 
 // waitMoments waits until the ring of target holds at least n moments.
 func (r *running) waitMoments(t *testing.T, target string, n int, within time.Duration) *capture.Manifest {
 	t.Helper()
-	deadline := time.Now().Add(within)
-	for {
-		m, err := capture.ReadManifest(filepath.Join(r.cfg.Dir, target))
-		if err == nil && len(m.Moments) >= n {
-			return m
+	var m *capture.Manifest
+	testwait.Eventually(t, within, func() error {
+		var err error
+		m, err = capture.ReadManifest(filepath.Join(r.cfg.Dir, target))
+		if err == nil && len(m.Moments) < n {
+			err = fmt.Errorf("%d moments", len(m.Moments))
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the ring of %s has not %d moments within %v (%v); log:\n%s", target, n, within, err, r.log)
+		if err != nil {
+			return fmt.Errorf("the ring of %s has not %d moments (%v); log:\n%s", target, n, err, r.log)
 		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return nil
+	})
+	return m
 }
 
 // lastIndex is the index of the newest moment of target's ring.
@@ -136,17 +139,13 @@ func lastIndex(t *testing.T, r *running, target string) int {
 // (moments counted since the ring began, evicted ones too).
 func (r *running) waitIndex(t *testing.T, target string, i int, within time.Duration) {
 	t.Helper()
-	deadline := time.Now().Add(within)
-	for {
+	testwait.Eventually(t, within, func() error {
 		m, err := capture.ReadManifest(filepath.Join(r.cfg.Dir, target))
 		if err == nil && len(m.Moments) > 0 && m.Moments[len(m.Moments)-1].Index >= i {
-			return
+			return nil
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the ring of %s has not taken moment %d within %v; log:\n%s", target, i, within, r.log)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return fmt.Errorf("the ring of %s has not taken moment %d (%v); log:\n%s", target, i, err, r.log)
+	})
 }
 
 // scrape reads the metrics page.
@@ -164,18 +163,12 @@ func (r *running) scrape(t *testing.T) string {
 // waitMetric waits until the series has the value on the metrics page.
 func (r *running) waitMetric(t *testing.T, series string, want float64, within time.Duration) {
 	t.Helper()
-	deadline := time.Now().Add(within)
-	for {
-		page := r.scrape(t)
-		got := metricValue(page, series)
-		if got == want {
-			return
+	testwait.Eventually(t, within, func() error {
+		if got := metricValue(r.scrape(t), series); got != want {
+			return fmt.Errorf("%s is %v, not %v; log:\n%s", series, got, want, r.log)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s is %v, not %v, after %v; log:\n%s", series, got, want, within, r.log)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return nil
+	})
 }
 
 // pprofServer is a real net/http/pprof server of this test process on

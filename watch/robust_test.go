@@ -14,6 +14,7 @@ import (
 
 	"github.com/dumpdiff/dumpdiff/analyze"
 	"github.com/dumpdiff/dumpdiff/capture"
+	"github.com/dumpdiff/dumpdiff/internal/testwait"
 	"github.com/dumpdiff/dumpdiff/internal/watchtest"
 )
 
@@ -109,15 +110,13 @@ func TestHookBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	pid := strings.TrimSpace(string(b))
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+	testwait.Eventually(t, 10*time.Second, func() error {
 		st, err := os.ReadFile("/proc/" + pid + "/stat")
 		if err != nil || strings.Contains(string(st), ") Z ") {
-			break // gone (or a zombie waiting for its reaper)
+			return nil // gone (or a zombie waiting for its reaper)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the hook's child %s is still running", pid)
-		}
-	}
+		return fmt.Errorf("the hook's child %s is still running: %s", pid, st)
+	})
 }
 
 // TestTargetGoesDown: a Go service killed during an incident: the
@@ -166,10 +165,11 @@ func TestFullDiskEviction(t *testing.T) {
 		}
 	}
 	f.Close()
-	time.Sleep(500 * time.Millisecond)
+	r.waitLog(t, "(each tick tries again)", 1, 20*time.Second) // watch met the full disk
 	os.Remove(filler)
 	r.waitLog(t, "moments are written again", 1, 20*time.Second)
-	time.Sleep(300 * time.Millisecond)
+	// The ring turns over once more than it holds after the disk has room.
+	r.waitIndex(t, "svc", lastIndex(t, r, "svc")+4, 20*time.Second)
 	if err := r.stop(t); err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/dumpdiff/dumpdiff/capture"
+	"github.com/dumpdiff/dumpdiff/internal/testwait"
 	"github.com/dumpdiff/dumpdiff/internal/watchtest"
 )
 
@@ -25,22 +26,21 @@ func TestRingCap(t *testing.T) {
 	url := "http://" + srv.Addr
 	r := start(t, Config{Targets: []capture.Target{capture.PprofTarget("api", url)}, Every: 15 * time.Millisecond, Keep: 5})
 	r.waitMoments(t, "api", 5, 20*time.Second)
-	// Until the 100th moment (a slow machine takes longer, never more).
-	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+	// Until the 100th moment (a slow machine takes longer, never more),
+	// the ring never over --keep.
+	testwait.Eventually(t, 2*time.Minute, func() error {
 		m, err := capture.ReadManifest(filepath.Join(r.cfg.Dir, "api"))
 		if err != nil {
-			continue // between two writes of the manifest
+			return err
 		}
 		if len(m.Moments) > 5 {
 			t.Fatalf("the ring holds %d moments, --keep 5", len(m.Moments))
 		}
-		if m.Moments[len(m.Moments)-1].Index >= 99 {
-			break
+		if last := m.Moments[len(m.Moments)-1].Index; last < 99 {
+			return fmt.Errorf("the 100th moment not taken: the last is index %d", last)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("100 moments not taken within a minute")
-		}
-	}
+		return nil
+	})
 	if err := r.stop(t); err != nil {
 		t.Fatal(err)
 	}
@@ -77,14 +77,20 @@ func TestRingCap(t *testing.T) {
 	bound := one * 5 / 2
 	r2 := start(t, Config{Targets: []capture.Target{capture.PprofTarget("api", url)}, Every: 15 * time.Millisecond, Keep: 40, MaxBytes: bound})
 	r2.waitMoments(t, "api", 2, 20*time.Second)
-	deadline := time.Now().Add(2 * time.Second)
-	for time.Now().Before(deadline) {
+	// While thirty more moments are taken (moments, not a span of time:
+	// a loaded machine takes fewer in a second), never over the bound.
+	upTo := lastIndex(t, r2, "api") + 30
+	testwait.Eventually(t, time.Minute, func() error {
 		page := r2.scrape(t)
 		if v := metricValue(page, `dumpdiff_ring_bytes{target="api"}`); v > float64(bound) {
 			t.Fatalf("dumpdiff_ring_bytes %v over --max-bytes %d", v, bound)
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		m, err := capture.ReadManifest(filepath.Join(r2.cfg.Dir, "api"))
+		if err == nil && len(m.Moments) > 0 && m.Moments[len(m.Moments)-1].Index >= upTo {
+			return nil
+		}
+		return fmt.Errorf("the ring has not taken moment %d (%v): %+v; log:\n%s", upTo, err, m, r2.log)
+	})
 	r2.stop(t)
 	var onDisk int64
 	m2, _ := capture.ReadManifest(filepath.Join(r2.cfg.Dir, "api"))
@@ -191,12 +197,15 @@ func TestTargetDiesAndReturns(t *testing.T) {
 	}
 	// The first failure may be the request the close cut (not-a-dump);
 	// the next ones are refusals.
-	for deadline := time.Now().Add(10 * time.Second); metricValue(r.scrape(t), `dumpdiff_capture_errors_total{reason="refused",target="flaky"}`) < 1; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("no refusal counted:\n%s", r.scrape(t))
+	testwait.Eventually(t, 10*time.Second, func() error {
+		if page := r.scrape(t); metricValue(page, `dumpdiff_capture_errors_total{reason="refused",target="flaky"}`) < 1 {
+			return fmt.Errorf("no refusal counted:\n%s", page)
 		}
-	}
+		return nil
+	})
 	before := r.waitMoments(t, "steady", 1, time.Second)
+	// Not synchronization: the span the retries are counted in. A loaded
+	// machine only takes fewer ticks in it (they never bunch up).
 	time.Sleep(500 * time.Millisecond)
 	// Backoff: 500 ms at 25 ms a tick would be 20 tries; 1, 2, 4, 8, 16
 	// ticks between them is at most 6.
@@ -242,11 +251,14 @@ func TestDiskFills(t *testing.T) {
 	r := start(t, Config{Targets: []capture.Target{capture.PprofTarget("api", "http://"+srv.Addr)}, Every: 20 * time.Millisecond,
 		Dir: mnt, MinFree: -1, Keep: 1000, MaxBytes: 1 << 30})
 	r.waitLog(t, "api: ", 1, 20*time.Second) // the line that says moments cannot be written
-	time.Sleep(200 * time.Millisecond)
-	page := r.scrape(t)
-	if v := metricValue(page, `dumpdiff_capture_errors_total{reason="disk",target="api"}`); v < 1 {
-		t.Errorf("no disk error counted:\n%s\nlog:\n%s", page, r.log)
-	}
+	var page string
+	testwait.Eventually(t, 20*time.Second, func() error {
+		page = r.scrape(t)
+		if v := metricValue(page, `dumpdiff_capture_errors_total{reason="disk",target="api"}`); v < 1 {
+			return fmt.Errorf("no disk error counted:\n%s\nlog:\n%s", page, r.log)
+		}
+		return nil
+	})
 	if v := metricValue(page, `dumpdiff_target_up{target="api"}`); v != 1 {
 		t.Errorf("the target is not to blame for a full disk: up %v", v)
 	}

@@ -1,12 +1,16 @@
 package main
 
 import (
+	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dumpdiff/dumpdiff/internal/testwait"
 )
 
 // TestCaptureRunningScenario runs the real go-slow-upstream service (the
@@ -33,14 +37,16 @@ func TestCaptureRunningScenario(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Process.Kill(); srv.Wait() })
+	// The service writes "ADDR\n" once it listens: whole when the
+	// newline is there.
 	var addr []byte
-	for i := 0; i < 100 && len(addr) == 0; i++ {
-		time.Sleep(50 * time.Millisecond)
-		addr, _ = os.ReadFile(addrFile)
-	}
-	if len(addr) == 0 {
-		t.Fatal("the scenario service did not start")
-	}
+	testwait.Eventually(t, 30*time.Second, func() error {
+		var err error
+		if addr, err = os.ReadFile(addrFile); err != nil || !bytes.HasSuffix(addr, []byte("\n")) {
+			return fmt.Errorf("the scenario service did not start: %q, %v", addr, err)
+		}
+		return nil
+	})
 	base := "http://" + strings.TrimSpace(string(addr))
 	out := filepath.Join(tmp, "dumps")
 	load := bin + " load -base " + base + " -rate 20 -duration 6s -timeout 2s"

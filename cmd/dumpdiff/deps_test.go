@@ -29,9 +29,10 @@ func TestDependencyPolicy(t *testing.T) {
 		"internal/javatest":   {},
 		"internal/benchinput": {"analyze", "parse"},
 		"internal/captured":   {"analyze", "capture", "parse"},
-		"internal/promtest":   {},
-		"internal/watchtest":  {"internal/javatest"},
+		"internal/promtest":   {"internal/testwait"},
+		"internal/testwait":   {},
 		"internal/modetest":   {"internal/private"},
+		"internal/watchtest":  {"internal/javatest", "internal/testwait"},
 		"watch":               {"analyze", "capture", "parse", "report", "internal/captured", "internal/private"},
 	}
 	// Third-party imports per package: the profile format for parse, the
@@ -51,6 +52,8 @@ func TestDependencyPolicy(t *testing.T) {
 		"internal/benchinput": {},
 		"internal/captured":   {},
 		"internal/promtest":   {},
+		"internal/testwait":   {},
+		"internal/modetest":   {"internal/private"},
 		"internal/watchtest":  {},
 		"watch":               {"github.com/prometheus/client_golang/"},
 		"tui":                 {"charm.land/", "github.com/charmbracelet/", "github.com/lucasb-eyer/go-colorful", "github.com/mattn/go-runewidth", "github.com/rivo/uniseg", "github.com/clipperhouse/"},

@@ -377,25 +377,20 @@ func TestCaptureSeveralInstances(t *testing.T) {
 
 // TestCaptureSleepLeak: goroutines that pile up in time.Sleep are idle for
 // capacity, but a pool of them that only grows is a leak: captured from a
-// real pprof server (this test process) while they pile up.
+// real pprof server (this test process) while they pile up. They pile up
+// as the dumps are asked for (30 more before each goroutine profile is
+// served), not with the clock: every moment holds more than the last
+// however slow the machine.
 func TestCaptureSleepLeak(t *testing.T) {
-	srv := httptest.NewServer(http.DefaultServeMux)
-	defer srv.Close()
-	stop := make(chan struct{})
-	defer close(stop)
-	go func() {
-		tick := time.NewTicker(4 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-tick.C:
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/debug/pprof/goroutine" {
+			for range 30 {
 				go sleeper()
 			}
 		}
-	}()
-	time.Sleep(20 * time.Millisecond)
+		http.DefaultServeMux.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
 	out := t.TempDir()
 	code, _, errs := runArgs(t, "capture", srv.URL, "--every", "150ms", "--count", "3", "--out", out)
 	if code != 0 {
@@ -410,6 +405,8 @@ func TestCaptureSleepLeak(t *testing.T) {
 	t.Errorf("no growing finding for the sleeping goroutines: %+v", doc.Findings)
 }
 
+// sleeper is a goroutine in time.Sleep, the state under test; it outlives
+// the test by up to a minute, as a leaked one would.
 func sleeper() { time.Sleep(time.Minute) }
 
 // TestJSONSeveralAnalyses: Go and JVM dumps given together are two

@@ -5,16 +5,19 @@ package main
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/dumpdiff/dumpdiff/capture"
+	"github.com/dumpdiff/dumpdiff/internal/testwait"
 	"github.com/dumpdiff/dumpdiff/internal/watchtest"
 )
 
@@ -71,14 +74,12 @@ func TestWatchCommand(t *testing.T) {
 		}
 	}
 	name := strings.NewReplacer(":", "_").Replace(strings.TrimPrefix(svc.URL(), "http://"))
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		if m, err := capture.ReadManifest(filepath.Join(out, name)); err == nil && len(m.Moments) >= 4 {
-			break
+	testwait.Eventually(t, time.Minute, func() error {
+		if m, err := capture.ReadManifest(filepath.Join(out, name)); err != nil || len(m.Moments) < 4 {
+			return fmt.Errorf("the ring %s has not 4 moments (%v)", filepath.Join(out, name), err)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the ring %s has not 4 moments", filepath.Join(out, name))
-		}
-	}
+		return nil
+	})
 	svc.Phase(t, "exhaust")
 	waitLine("incident opened: CRITICAL")
 	waitLine("incident moment")
@@ -131,15 +132,13 @@ func TestWatchCommand(t *testing.T) {
 	}
 	run("new-session", "-d", "-x", "120", "-y", "32", "-s", "w", "NO_COLOR=1 "+bin+" -i "+bundles[0]+"; sleep 30")
 	t.Cleanup(func() { exec.Command(tmux, "-L", sock, "kill-server").Run() })
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+	testwait.Eventually(t, 30*time.Second, func() error {
 		s := run("capture-pane", "-p", "-t", "w")
 		if strings.Contains(s, "FINDINGS") && strings.Contains(s, "main.(*workerPool).start") {
-			break
+			return nil
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the TUI on the bundle never showed the worker pool's finding:\n%s", s)
-		}
-	}
+		return fmt.Errorf("the TUI on the bundle never showed the worker pool's finding:\n%s", s)
+	})
 }
 
 // TestWatchSIGINT: Ctrl-C (SIGINT) stops the real binary as SIGTERM does:
@@ -158,19 +157,17 @@ func TestWatchSIGINT(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "watch", "--exec", "cat "+dump, "--every", "50ms", "--out", out)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
+	stderr := &lockedBuilder{} // read while the command writes it
+	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if m, err := capture.ReadManifest(filepath.Join(out, "exec-1")); err == nil && len(m.Moments) >= 3 {
-			break
+	testwait.Eventually(t, 30*time.Second, func() error {
+		if m, err := capture.ReadManifest(filepath.Join(out, "exec-1")); err != nil || len(m.Moments) < 3 {
+			return fmt.Errorf("no 3 moments (%v): %s", err, stderr.String())
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no 3 moments: %s", stderr.String())
-		}
-	}
+		return nil
+	})
 	cmd.Process.Signal(syscall.SIGINT)
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("watch after SIGINT: %v (want exit 0)\n%s", err, stderr.String())
@@ -182,4 +179,23 @@ func TestWatchSIGINT(t *testing.T) {
 	if code, _, errs := runArgs(t, filepath.Join(out, "exec-1")); code != 0 {
 		t.Errorf("dumpdiff on the ring: exit %d: %s", code, errs)
 	}
+}
+
+// lockedBuilder is a strings.Builder a command writes while the test
+// reads it.
+type lockedBuilder struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuilder) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuilder) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

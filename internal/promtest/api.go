@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dumpdiff/dumpdiff/internal/testwait"
 )
 
 // Sample is one series of an instant query's result.
@@ -76,32 +78,36 @@ func (s *Server) Query(t testing.TB, expr string) []Sample {
 	return samples
 }
 
-// pollEvery is WaitFor's pace: four queries per 1 s scrape, so a change is
-// seen within about a quarter of a scrape of its landing.
-const pollEvery = 250 * time.Millisecond
-
 // WaitFor runs Query until ok accepts its result, and returns that result;
 // when within passes first, the test fails with expr, the last result and
 // the targets' health.
 func (s *Server) WaitFor(t testing.TB, expr string, within time.Duration, ok func([]Sample) bool) []Sample {
 	t.Helper()
-	deadline := time.Now().Add(within)
-	for {
-		samples := s.Query(t, expr)
-		if ok(samples) {
-			return samples
+	var samples []Sample
+	testwait.Eventually(t, within, func() error {
+		if samples = s.Query(t, expr); ok(samples) {
+			return nil
 		}
-		left := time.Until(deadline)
-		if left <= 0 {
-			targets, err := s.targets()
-			diag := fmt.Sprint(targets)
-			if err != nil {
-				diag = err.Error()
-			}
-			t.Fatalf("promtest: %s not as wanted within %v: last result %v; targets %s", expr, within, samples, diag)
-		}
-		time.Sleep(min(pollEvery, left))
+		return notAsWanted{s, expr, samples}
+	})
+	return samples
+}
+
+// notAsWanted is WaitFor's last result; the targets' health is asked only
+// when it is shown (the test fails), not at every query.
+type notAsWanted struct {
+	s       *Server
+	expr    string
+	samples []Sample
+}
+
+func (e notAsWanted) Error() string {
+	targets, err := e.s.targets()
+	diag := fmt.Sprint(targets)
+	if err != nil {
+		diag = err.Error()
 	}
+	return fmt.Sprintf("promtest: %s not as wanted: last result %v; targets %s", e.expr, e.samples, diag)
 }
 
 // Targets is the health of every scrape target, for diagnostics.

@@ -21,6 +21,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/dumpdiff/dumpdiff/internal/testwait"
 )
 
 // Server is a running Prometheus, stopped when the test that started it
@@ -80,21 +82,29 @@ func Start(t testing.TB, targets ...string) *Server {
 	if err := os.WriteFile(config, []byte(configYAML(targets)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(readyWithin)
-	for attempt := 1; ; attempt++ {
-		s := launch(t, bin, config, filepath.Join(dir, "data"))
-		err := s.waitReady(deadline)
-		if err == nil {
-			err = s.waitScraped(deadline, targets)
+	s := launch(t, bin, config, filepath.Join(dir, "data"))
+	attempt := 1
+	testwait.Eventually(t, readyWithin, func() error {
+		select {
+		case <-s.exited:
+			if strings.Contains(s.stderr.String(), "address already in use") && attempt < bindAttempts {
+				attempt++
+				s = launch(t, bin, config, filepath.Join(dir, "data"))
+				return errors.New("promtest: prometheus's port was taken: launched again")
+			}
+			t.Fatalf("promtest: prometheus exited before it was ready (%v); its last lines:\n%s", s.cmd.ProcessState, s.stderr.lastLines(20))
+		default:
 		}
-		if err == nil {
-			return s
+		if err := s.ready(); err != nil {
+			return fmt.Errorf("promtest: prometheus at %s not ready: %v; its last lines:\n%s", s.URL, err, s.stderr.lastLines(20))
 		}
-		if errors.Is(err, errExited) && strings.Contains(s.stderr.String(), "address already in use") && attempt < bindAttempts {
-			continue
+		// Each target scraped once, up or down.
+		if got, err := s.targets(); err != nil || !scrapedAll(got, targets) {
+			return fmt.Errorf("promtest: prometheus at %s did not scrape %v (targets: %v, err: %v); its last lines:\n%s", s.URL, targets, got, err, s.stderr.lastLines(20))
 		}
-		t.Fatalf("promtest: %v; prometheus's last lines:\n%s", err, s.stderr.lastLines(20))
-	}
+		return nil
+	})
+	return s
 }
 
 // configYAML is a prometheus.yml with one job, dumpdiff, scraping every
@@ -160,50 +170,17 @@ func freeAddr(t testing.TB) string {
 	return addr
 }
 
-// errExited is a Prometheus that exited before it was ready; its stderr
-// says why.
-var errExited = errors.New("prometheus exited before it was ready")
-
-// waitReady polls /-/ready, which answers 503 until the storage is open.
-func (s *Server) waitReady(deadline time.Time) error {
-	for {
-		select {
-		case <-s.exited:
-			return fmt.Errorf("%w (%v)", errExited, s.cmd.ProcessState)
-		default:
-		}
-		resp, err := s.client.Get(s.URL + "/-/ready")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return nil
-			}
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("prometheus at %s not ready within %v", s.URL, readyWithin)
-		}
-		time.Sleep(50 * time.Millisecond)
+// ready asks /-/ready, which answers 503 until the storage is open.
+func (s *Server) ready() error {
+	resp, err := s.client.Get(s.URL + "/-/ready")
+	if err != nil {
+		return err
 	}
-}
-
-// waitScraped polls /api/v1/targets until each target has been scraped
-// once, up or down.
-func (s *Server) waitScraped(deadline time.Time, targets []string) error {
-	for {
-		select {
-		case <-s.exited:
-			return fmt.Errorf("prometheus exited before its first scrapes (%v)", s.cmd.ProcessState)
-		default:
-		}
-		got, err := s.targets()
-		if err == nil && scrapedAll(got, targets) {
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("prometheus at %s did not scrape %v within %v (targets: %v, err: %v)", s.URL, targets, readyWithin, got, err)
-		}
-		time.Sleep(100 * time.Millisecond)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return errors.New(resp.Status)
 	}
+	return nil
 }
 
 func scrapedAll(got []Target, want []string) bool {

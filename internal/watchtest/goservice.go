@@ -23,6 +23,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/dumpdiff/dumpdiff/internal/testwait"
 )
 
 // goServicePkg is the service's package, relative to the module root.
@@ -224,22 +226,21 @@ func (s *GoService) Restart(t testing.TB) {
 	s.Stop()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	end := time.Now().Add(goRebindWithin)
-	for {
+	testwait.Eventually(t, goRebindWithin, func() error {
 		p, base, err := startGoProcess(s.bin, s.addr)
-		if err == nil {
-			if base != s.url {
-				p.kill()
-				t.Fatalf("restart: listening on %s, want %s", base, s.url)
-			}
-			s.proc = p
-			return
+		if errors.Is(err, errGoAddrInUse) {
+			return fmt.Errorf("restart on %s: %w", s.addr, err) // the port is not free yet
 		}
-		if !errors.Is(err, errGoAddrInUse) || time.Now().After(end) {
+		if err != nil {
 			t.Fatalf("restart on %s: %v", s.addr, err)
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		if base != s.url {
+			p.kill()
+			t.Fatalf("restart: listening on %s, want %s", base, s.url)
+		}
+		s.proc = p
+		return nil
+	})
 }
 
 // errGoAddrInUse: the service exited before listening because its port is

@@ -2,6 +2,7 @@ package watchtest
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -9,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dumpdiff/dumpdiff/internal/testwait"
 )
 
 // The service's own functions, as its goroutines show them (its main.go).
@@ -31,23 +34,27 @@ func TestGoServicePhases(t *testing.T) {
 
 	s.Phase(t, "leak")
 	first := fetchGoProfile(t, s.URL()).in(watchdogFunc)
-	time.Sleep(500 * time.Millisecond) // 50 lookups a second: about 25 more
-	leak := fetchGoProfile(t, s.URL())
-	if n := leak.in(watchdogFunc); first < 1 || n < first+10 {
-		t.Errorf("leak: %d then, 500ms later, %d goroutines in %s; want at least 1, then 10 more", first, n, watchdogFunc)
+	if first < 1 {
+		t.Errorf("leak: %d goroutines in %s once the phase answered, want at least 1", first, watchdogFunc)
 	}
-	if leak.total < healthy.total+10 {
-		t.Errorf("leak: %d goroutines, healthy %d: want at least 10 more", leak.total, healthy.total)
-	}
+	// 50 lookups a second: ten more leaked soon (later on a loaded machine).
+	profileUntil(t, s.URL(), func(leak goProfile) error {
+		if n := leak.in(watchdogFunc); n < first+10 || leak.total < healthy.total+10 {
+			return fmt.Errorf("leak: %d then %d goroutines in %s, %d in all (healthy %d); want 10 more", first, n, watchdogFunc, leak.total, healthy.total)
+		}
+		return nil
+	})
 
 	s.Phase(t, "recover")
-	back := settled(t, s.URL(), watchdogFunc)
-	if n := back.in(watchdogFunc); n != 0 {
-		t.Errorf("recover after leak: %d goroutines still in %s", n, watchdogFunc)
-	}
-	if d := back.total - healthy.total; d < -3 || d > 3 {
-		t.Errorf("recover after leak: %d goroutines, healthy %d: want the healthy count (±3)", back.total, healthy.total)
-	}
+	profileUntil(t, s.URL(), func(back goProfile) error {
+		if n := back.in(watchdogFunc); n != 0 {
+			return fmt.Errorf("recover after leak: %d goroutines still in %s", n, watchdogFunc)
+		}
+		if d := back.total - healthy.total; d < -3 || d > 3 {
+			return fmt.Errorf("recover after leak: %d goroutines, healthy %d: want the healthy count (±3)", back.total, healthy.total)
+		}
+		return nil
+	})
 
 	s.Phase(t, "exhaust")
 	ex := fetchGoProfile(t, s.URL())
@@ -59,13 +66,15 @@ func TestGoServicePhases(t *testing.T) {
 	}
 
 	s.Phase(t, "recover")
-	rec := settled(t, s.URL(), upstreamRead)
-	if n := rec.in(upstreamRead); n > 2 {
-		t.Errorf("recover after exhaust: %d workers still in %s", n, upstreamRead)
-	}
-	if d := rec.total - healthy.total; d < -3 || d > 3 {
-		t.Errorf("recover after exhaust: %d goroutines, healthy %d: want the healthy count (±3)", rec.total, healthy.total)
-	}
+	profileUntil(t, s.URL(), func(rec goProfile) error {
+		if n := rec.in(upstreamRead); n > 2 {
+			return fmt.Errorf("recover after exhaust: %d workers still in %s", n, upstreamRead)
+		}
+		if d := rec.total - healthy.total; d < -3 || d > 3 {
+			return fmt.Errorf("recover after exhaust: %d goroutines, healthy %d: want the healthy count (±3)", rec.total, healthy.total)
+		}
+		return nil
+	})
 }
 
 // TestGoServiceStopRestart: a stopped service refuses connections, and a
@@ -109,21 +118,14 @@ func TestGoServiceUnknownPhase(t *testing.T) {
 	}
 }
 
-// settled is the goroutine profile once no goroutine is in fn, or after
-// a second. Recover answers once what it let go has returned (the
-// watchdogs' WaitGroup, the handlers' count); a goroutine past that point
-// may still be on its way out for an instant on a loaded machine, and a
-// worker may be serving a new request.
-func settled(t *testing.T, base, fn string) goProfile {
+// profileUntil fetches the goroutine profile until ok accepts it. Recover
+// answers once what it let go has returned (the watchdogs' WaitGroup, the
+// handlers' count); a goroutine past that point may still be on its way
+// out for an instant on a loaded machine, and a worker may be serving a
+// new request.
+func profileUntil(t *testing.T, base string, ok func(goProfile) error) {
 	t.Helper()
-	end := time.Now().Add(time.Second)
-	for {
-		g := fetchGoProfile(t, base)
-		if g.in(fn) == 0 || time.Now().After(end) {
-			return g
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	testwait.Eventually(t, 20*time.Second, func() error { return ok(fetchGoProfile(t, base)) })
 }
 
 // goProfile is a goroutine profile in debug=1: its total and its records.
