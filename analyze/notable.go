@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	mathbits "math/bits"
 	"sort"
 
 	"github.com/dumpdiff/dumpdiff/parse"
@@ -35,25 +36,13 @@ type Notable struct {
 // notables finds the last moment's notable threads, the most unusual
 // first, at most NotableMax lines (threads of one pool, reason, state and
 // culprit are one line). Threads a finding already tells of (its pool and
-// state) are left to it. One pass over the moment's threads.
+// state) are left to it. Two passes over the moment's threads (see below).
 func notables(r *Result, cls *classes) []Notable {
 	m := len(r.Moments) - 1
 	if m < 0 || r.Moments[m].Dump == nil {
 		return nil
 	}
 	d := r.Moments[m].Dump
-	var key []byte
-	poolSize := map[string]int{}
-	working := false // a thread of the process runs or waits on something other than a future
-	infos := make([]stackInfo, len(d.Threads))
-	for i, t := range d.Threads {
-		si := cls.info(m, t, &key)
-		infos[i] = si
-		poolSize[si.pool] += max(t.Weight, 1)
-		if si.sig != nil && si.sig.Resource != "task-result" && (si.sig.Category == Running || si.sig.Category == Waiting && !si.sig.Rest) {
-			working = true
-		}
-	}
 	told := map[[2]string]bool{}
 	toldThread := map[string]bool{} // named by a finding: a deadlock's cycle, its samples
 	for _, f := range r.Findings {
@@ -70,47 +59,79 @@ func notables(r *Result, cls *classes) []Notable {
 			}
 		}
 	}
+	// Two passes over the threads: the first sizes the pools and tells
+	// whether any thread works, the second judges each thread by them.
+	// What the second needs of the first is one bit a thread, set where
+	// a thread could be notable whatever the sizes: its stack's info is
+	// asked again there (a lookup by the stack's address for a
+	// goroutine). Keeping each thread's info between the passes cost 80
+	// bytes a thread, 76 MB of the 3 × 1M analysis's peak (issue 31).
+	var key []byte
+	poolSize := map[string]int{}
+	working := false // a thread of the process runs or waits on something other than a future
+	maybe := make([]uint64, (len(d.Threads)+63)/64)
+	for i, t := range d.Threads {
+		si := cls.info(m, t, &key)
+		poolSize[si.pool] += max(t.Weight, 1)
+		if si.sig == nil {
+			continue
+		}
+		if si.sig.Resource != "task-result" && (si.sig.Category == Running || si.sig.Category == Waiting && !si.sig.Rest) {
+			working = true
+		}
+		if mayBeNotable(si.sig) && !internalThread(r.Runtime, t) && !told[[2]string{si.pool, si.sig.ID}] {
+			maybe[i/64] |= 1 << (i % 64)
+		}
+	}
 	type lineKey struct{ pool, state, culprit, why string }
 	at := map[lineKey]int{}
 	var out []Notable
-	for i, t := range d.Threads {
-		si := infos[i]
-		if si.sig == nil || internalThread(r.Runtime, t) || told[[2]string{si.pool, si.sig.ID}] {
-			continue
+	for w, bits := range maybe {
+		for ; bits != 0; bits &= bits - 1 {
+			i := w*64 + mathbits.TrailingZeros64(bits)
+			t := d.Threads[i]
+			si := cls.info(m, t, &key)
+			n := Notable{Moment: m, Pool: si.pool, State: si.sig.ID, Culprit: si.culprit}
+			waits := si.sig.Category == Waiting && !si.sig.Rest
+			switch {
+			case si.sig.Resource == "monitor":
+				n.Why, n.Rank = "blocked on a monitor", 1
+			case waits && isMain(r.Runtime, t, si):
+				n.Why, n.Rank = "main is waiting, not in a pool's loop", 2
+			case waits && poolSize[si.pool] == 1 && !peerRead(si.sig.Resource):
+				// A lone thread reading a peer is ordinary (a listener, an
+				// IDE's control socket); waiting on a lock, a future or a
+				// latch with no pool to take over is not.
+				n.Why, n.Rank = "the only thread of its pool is waiting", 3
+			case si.sig.Resource == "task-result" && !working:
+				n.Why, n.Rank = "waiting on a future while no thread of the process works", 4
+			default:
+				continue
+			}
+			// Labelled only once notable: the label is a string made per thread.
+			if n.Thread = threadLabel(r.Runtime, t); toldThread[n.Thread] {
+				continue
+			}
+			k := lineKey{n.Pool, n.State, n.Culprit, n.Why}
+			if j, ok := at[k]; ok {
+				out[j].Count += max(t.Weight, 1)
+				continue
+			}
+			n.Count = max(t.Weight, 1)
+			n.Via, _, _ = viaFor(cls.sigs, si.sig, t) // a few threads: not the hot loop
+			at[k] = len(out)
+			out = append(out, n)
 		}
-		n := Notable{Moment: m, Pool: si.pool, State: si.sig.ID, Culprit: si.culprit}
-		waits := si.sig.Category == Waiting && !si.sig.Rest
-		switch {
-		case si.sig.Resource == "monitor":
-			n.Why, n.Rank = "blocked on a monitor", 1
-		case waits && isMain(r.Runtime, t, si):
-			n.Why, n.Rank = "main is waiting, not in a pool's loop", 2
-		case waits && poolSize[si.pool] == 1 && !peerRead(si.sig.Resource):
-			// A lone thread reading a peer is ordinary (a listener, an
-			// IDE's control socket); waiting on a lock, a future or a
-			// latch with no pool to take over is not.
-			n.Why, n.Rank = "the only thread of its pool is waiting", 3
-		case si.sig.Resource == "task-result" && !working:
-			n.Why, n.Rank = "waiting on a future while no thread of the process works", 4
-		default:
-			continue
-		}
-		// Labelled only once notable: the label is a string made per thread.
-		if n.Thread = threadLabel(r.Runtime, t); toldThread[n.Thread] {
-			continue
-		}
-		k := lineKey{n.Pool, n.State, n.Culprit, n.Why}
-		if j, ok := at[k]; ok {
-			out[j].Count += max(t.Weight, 1)
-			continue
-		}
-		n.Count = max(t.Weight, 1)
-		n.Via, _, _ = viaFor(cls.sigs, si.sig, t) // a few threads: not the hot loop
-		at[k] = len(out)
-		out = append(out, n)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Rank < out[j].Rank })
 	return out[:min(len(out), NotableMax)]
+}
+
+// mayBeNotable reports a signature some thread of which is notable in
+// the right pool or process (notables' cases before its pool sizes and
+// working are known): a monitor, a wait that is not a rest, a future.
+func mayBeNotable(s *Signature) bool {
+	return s.Resource == "monitor" || s.Category == Waiting && !s.Rest || s.Resource == "task-result"
 }
 
 // isMain tells the program's main thread: the JVM's "main", Go's goroutine
