@@ -53,7 +53,6 @@ func TestDependencyPolicy(t *testing.T) {
 		"internal/captured":   {},
 		"internal/promtest":   {},
 		"internal/testwait":   {},
-		"internal/modetest":   {"internal/private"},
 		"internal/watchtest":  {},
 		"watch":               {"github.com/prometheus/client_golang/"},
 		"tui":                 {"charm.land/", "github.com/charmbracelet/", "github.com/lucasb-eyer/go-colorful", "github.com/mattn/go-runewidth", "github.com/rivo/uniseg", "github.com/clipperhouse/"},
