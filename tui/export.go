@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dumpdiff/dumpdiff/internal/private"
 	"github.com/dumpdiff/dumpdiff/report"
 )
 
@@ -21,7 +22,9 @@ type exporter interface {
 
 // export writes the pane on top as Markdown into ExportDir, which it
 // creates when missing, and returns the status line that says where (the
-// absolute path, whole: the footer wraps it) or why not.
+// absolute path, whole: the footer wraps it) or why not. The file and the
+// folders it makes are the user's only (internal/private): the Markdown
+// holds thread names and stacks.
 func (m Model) export() string {
 	e, ok := m.top().(exporter)
 	if !ok {
@@ -47,14 +50,14 @@ func (m Model) export() string {
 	if m.ix.of > 1 {
 		name = slug(m.ix.targetName()) + "-" + name
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, private.Dir); err != nil {
 		return "export failed: " + err.Error()
 	}
 	path := filepath.Join(dir, "dumpdiff-"+name+"-"+now().Format("20060102-150405")+".md")
 	if abs, err := filepath.Abs(path); err == nil {
 		path = abs
 	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(path, buf.Bytes(), private.File); err != nil {
 		return "export failed: " + err.Error()
 	}
 	return "wrote " + path
