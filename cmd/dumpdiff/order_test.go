@@ -5,8 +5,14 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dumpdiff/dumpdiff/tui"
 )
 
 // jvmScenarios are the recorded incidents whose dumps print their times
@@ -197,5 +203,43 @@ func TestGoCopyIsOneMoment(t *testing.T) {
 	got, errs := textReport(t, g+"before.txt", g+"during-1.txt", filepath.Join(sub, "during-1.txt"), g+"after.txt")
 	if got != want || !strings.Contains(errs, "is the same dump as") {
 		t.Errorf("a Go copy changed the report:\n%s\n---\n%s\n%s", want, got, errs)
+	}
+}
+
+// TestTUIShowsTimeOrder: the TUI reads the moments as the main command
+// does, in time order, and its first screen says that they were reordered
+// (the loading notes lead its warnings: the terminal it owns cannot print
+// them).
+func TestTUIShowsTimeOrder(t *testing.T) {
+	dir := "../../testdata/scenarios/slow-upstream-no-timeout/"
+	glob := []string{dir + "after.txt", dir + "before.txt", dir + "during-1.txt", dir + "during-2.txt"}
+	for _, order := range []string{"time", "args"} {
+		af := &analysisFlags{order: order, stdin: strings.NewReader("")}
+		rs, err := tuiResults(af, glob)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := tui.NewMany(rs, tui.Options{NoColor: true})
+		v, _ := m.Update(tea.WindowSizeMsg{Width: 160, Height: 50})
+		screen := ansi.Strip(v.(tui.Model).View().Content)
+		// The pools table's header names the moments in the TUI's order.
+		header := ""
+		for _, line := range strings.Split(screen, "\n") {
+			if strings.Contains(line, "trend") {
+				header = line
+			}
+		}
+		var at []int
+		for _, label := range []string{"before", "during-1", "during-2", "after"} {
+			at = append(at, strings.Index(header, label))
+		}
+		inOrder := slices.IsSorted(at) && at[0] >= 0
+		noted := strings.Contains(screen, "moments ordered by their times")
+		switch {
+		case order == "time" && (!inOrder || !noted):
+			t.Errorf("--order time: moments at %v (want before < during-1 < during-2 < after), note shown %v:\n%s", at, noted, screen)
+		case order == "args" && (inOrder || noted):
+			t.Errorf("--order args: the TUI reordered (%v) or said so (%v):\n%s", at, noted, screen)
+		}
 	}
 }

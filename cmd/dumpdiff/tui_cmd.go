@@ -35,26 +35,31 @@ func runTUI(cmd *cobra.Command, af *analysisFlags, args []string) error {
 // With several captured targets the first is shown and `t` shows the next.
 func runTUIWith(cmd *cobra.Command, af *analysisFlags, args []string, exportDir string) error {
 	load := func() ([]*analyze.Result, error) {
-		// Loading notes (a file skipped in a folder) cannot go to a terminal
-		// the TUI owns: they become warnings of the analysis.
 		// The load's GC percent holds through the analysis, and the usual
 		// one comes back for the browsing (see loadGC).
 		restoreGC := loadGC(args)
+		defer restoreGC()
 		af.stdin = cmd.InOrStdin()
-		rs, notes, err := af.analyze(args)
-		restoreGC()
-		if err != nil {
-			return nil, err
-		}
-		rs[0].Warnings = append(rs[0].Warnings, notes...)
-		// The target with the most severe finding opens first.
-		slices.SortStableFunc(rs, func(a, b *analyze.Result) int { return cmp.Compare(worst(b), worst(a)) })
-		return rs, nil
+		return tuiResults(af, args)
 	}
 	opt := tui.Options{ExportDir: exportDir, Markdown: func(w io.Writer, r *analyze.Result) error {
 		return report.Generate(w, r, report.Options{Format: "markdown"})
 	}}
 	return tui.RunMany(cmd.Context(), load, opt)
+}
+
+// tuiResults is the analysis the TUI shows: the main command's, with its
+// loading notes (a file skipped in a folder, moments put in time order, a
+// copy read as one moment) as the first warnings, since a terminal the TUI
+// owns cannot print them; the target with the most severe finding first.
+func tuiResults(af *analysisFlags, args []string) ([]*analyze.Result, error) {
+	rs, notes, err := af.analyze(args)
+	if err != nil {
+		return nil, err
+	}
+	rs[0].Warnings = append(notes, rs[0].Warnings...)
+	slices.SortStableFunc(rs, func(a, b *analyze.Result) int { return cmp.Compare(worst(b), worst(a)) })
+	return rs, nil
 }
 
 // worst is the severity of the most severe finding of r, -1 when none.
