@@ -5,8 +5,15 @@ FUZZTIME ?= 20s
 
 .PHONY: build test bench fuzz lint fixtures bench-peers bench-1m
 
+# The commit is stamped by the linker too: a build with -buildvcs=false (or
+# from a tree the toolchain cannot read as a repository) still says which
+# commit it is (dumpdiff version).
+COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null)$(shell git diff --quiet HEAD 2>/dev/null || echo +modified)
+COMMIT_TIME := $(shell git log -1 --format=%cI 2>/dev/null)
+LDFLAGS := -X main.commit=$(COMMIT) -X main.commitTime=$(COMMIT_TIME)
+
 build:
-	$(GO) build -o bin/dumpdiff ./cmd/dumpdiff
+	$(GO) build -ldflags "$(LDFLAGS)" -o bin/dumpdiff ./cmd/dumpdiff
 
 # The packages that run goroutines of their own (capture's schedules and
 # processes, the TUI's program, the commands wiring them) also run under the

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"strings"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
@@ -105,4 +107,23 @@ func (k *keyMap) moment(msg tea.KeyPressMsg, cur, n int) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// KeysText lists every key the TUI answers, one per line ("  c  compare
+// stacks"), from the same key map the footer and the help screen are made
+// of, for `dumpdiff tui --help`.
+func KeysText() string {
+	k := newKeyMap()
+	all := append(k.moves(), k.Enter, k.Back, k.Left, k.Right, k.Moment,
+		k.Compare, k.Focus, k.Filter, k.Sort, k.Export, k.Copy, k.Target, k.Help, k.Quit, k.ForceQuit)
+	width := 0
+	for _, b := range all {
+		width = max(width, len([]rune(b.Help().Key)))
+	}
+	var sb strings.Builder
+	for _, b := range all {
+		h := b.Help()
+		sb.WriteString("  " + h.Key + strings.Repeat(" ", width-len([]rune(h.Key))+2) + h.Desc + "\n")
+	}
+	return sb.String()
 }

@@ -42,6 +42,13 @@ func newCaptureCmd() *cobra.Command {
 			if out == "" {
 				return fmt.Errorf("--out DIR is required")
 			}
+			// A capture names its moments and takes them in time order:
+			// the analysis flags that shape moments mean nothing here.
+			for _, f := range momentFlags {
+				if cmd.Flags().Changed(f) {
+					return fmt.Errorf("--%s means nothing to capture: a capture names its moments (before, during-N, after) and keeps them in the order taken; give it to the main command that reads the folder", f)
+				}
+			}
 			// Refuse bad report flags before a capture that may take minutes.
 			if err := rf.check(); err != nil {
 				return err
@@ -131,16 +138,23 @@ func newCaptureCmd() *cobra.Command {
 	src.register(cmd)
 	f.BoolVar(&doAnalyze, "analyze", false, "print the report when the capture ends (also when interrupted)")
 	af.register(cmd)
+	for _, f := range momentFlags {
+		_ = cmd.Flags().MarkHidden(f)
+	}
 	rf.register(cmd)
 	return cmd
 }
+
+// momentFlags are the analysis flags that shape the moments given, hidden
+// and refused where dumpdiff takes the moments itself.
+var momentFlags = []string{"labels", "order", "sort"}
 
 // sourceFlags are the flags that say what to dump and how, shared by
 // capture and watch.
 type sourceFlags struct {
 	pids, execs, actuators, headers []string
 	timeout, maxPause               time.Duration
-	maxMiB                          int64
+	maxSize                         string
 	locks                           bool
 }
 
@@ -150,7 +164,7 @@ func (s *sourceFlags) register(cmd *cobra.Command) {
 	f.StringArrayVar(&s.execs, "exec", nil, "a shell command that prints a dump (e.g. through kubectl exec); repeatable")
 	f.StringArrayVar(&s.actuators, "actuator", nil, "a Spring Boot Actuator thread dump endpoint, fetched as JSON (a URL ending in /actuator/threaddump is one too); repeatable")
 	f.DurationVar(&s.timeout, "timeout", capture.DefaultTimeout, "per request or command")
-	f.Int64Var(&s.maxMiB, "max-size", capture.DefaultMaxBytes>>20, "size cap per response, in MiB")
+	f.StringVar(&s.maxSize, "max-size", fmt.Sprintf("%dMiB", capture.DefaultMaxBytes>>20), "size cap per response: with KiB, MiB or GiB (a bare number is MiB, as it was)")
 	f.DurationVar(&s.maxPause, "max-pause", capture.DefaultMaxPause, "longest stop of the world one full Go dump may cost the target (estimated from its goroutine count); above it debug=0 and debug=1 are taken instead; 0: no budget")
 	f.BoolVar(&s.locks, "locks", false, "JVM: always print lock ownership (Thread.print -l: a heap walk inside the safepoint); without it -l is taken only when threads park on a lock whose owner only -l shows")
 	f.StringArrayVar(&s.headers, "header", nil, "an HTTP header sent to pprof and Actuator endpoints ('Authorization: Bearer ...'); never recorded, never sent off the target (redirects elsewhere are refused)")
@@ -158,13 +172,16 @@ func (s *sourceFlags) register(cmd *cobra.Command) {
 
 // plan is a capture plan with the targets and the settings of the flags.
 func (s *sourceFlags) plan(cmd *cobra.Command, args []string) (capture.Plan, error) {
-	p := capture.Plan{Timeout: s.timeout, MaxBytes: s.maxMiB << 20, MaxPause: s.maxPause, Locks: s.locks}
+	maxBytes, err := parseSizeUnit("--max-size", s.maxSize, 1<<20)
+	if err != nil {
+		return capture.Plan{}, err
+	}
+	p := capture.Plan{Timeout: s.timeout, MaxBytes: maxBytes, MaxPause: s.maxPause, Locks: s.locks}
 	if !cmd.Flags().Changed("max-pause") {
 		p.MaxPause = 0 // the package default
 	} else if s.maxPause == 0 {
 		p.MaxPause = -1 // --max-pause 0: no budget
 	}
-	var err error
 	if p.Targets, err = targetsOf(args, s.actuators, s.pids, s.execs); err != nil {
 		return p, err
 	}

@@ -52,6 +52,8 @@ func TestCompletion(t *testing.T) {
 		{"parse format", []string{"__complete", "parse", "--format", ""}, []string{"text", "json"}},
 		{"color", []string{"__complete", "--color", ""}, []string{"auto", "always", "never"}},
 		{"sort", []string{"__complete", "--sort", ""}, []string{"args", "time"}},
+		{"order", []string{"__complete", "--order", ""}, []string{"args", "time", ":4"}},
+		{"watch alert", []string{"__complete", "watch", "--alert", ""}, []string{"critical", "warning", ":4"}},
 		{"fail-on kinds and severities", []string{"__complete", "--fail-on", ""}, []string{"deadlock", "stuck", "db-pool-exhausted", "critical", "warning"}},
 		{"pool-by label keys of the dumps given", []string{"__complete", "../../testdata/go/go1.26.8-tracebacklabels-debug2.txt", "--pool-by", ""},
 			[]string{"label:", "label:job", "label:pool", "label:state"}},

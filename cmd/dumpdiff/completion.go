@@ -34,6 +34,7 @@ var flagValues = map[string]func(cmd *cobra.Command, args []string) []string{
 		return append(append([]string(nil), analyze.Kinds...), "critical", "warning")
 	},
 	"pool-by": poolByValues,
+	"alert":   func(*cobra.Command, []string) []string { return []string{"critical", "warning"} },
 }
 
 // registerCompletions wires the completions: dump files and folders for

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"regexp"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -15,6 +16,9 @@ var pflagInvalid = regexp.MustCompile(`^invalid argument "(.*)" for "(-\w, )?(--
 // flagError says what a flag wants in words instead of strconv's or
 // time's message: `--count "abc": want a whole number`.
 func flagError(cmd *cobra.Command, err error) error {
+	if s := unknownFlag(cmd, err); s != nil {
+		return s
+	}
 	m := pflagInvalid.FindStringSubmatch(err.Error())
 	if m == nil {
 		return err
@@ -40,4 +44,69 @@ func flagWants(f *pflag.Flag) string {
 		return "a number"
 	}
 	return "a " + f.Value.Type()
+}
+
+// pflagUnknown matches pflag's message for a flag it does not know:
+// `unknown flag: --fromat`.
+var pflagUnknown = regexp.MustCompile(`^unknown flag: --([\w-]+)`)
+
+// unknownFlag adds the closest flag of cmd to pflag's "unknown flag" (an
+// edit distance of at most 2, or a flag that starts with what was typed),
+// and says when the flag exists on another command; nil when err is not
+// an unknown flag or nothing is close.
+func unknownFlag(cmd *cobra.Command, err error) error {
+	m := pflagUnknown.FindStringSubmatch(err.Error())
+	if m == nil {
+		return nil
+	}
+	typed := m[1]
+	best, bestD := "", 3 // a distance of 3 or more is another word, not a typo
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		if f.Hidden {
+			return
+		}
+		d := editDistance(typed, f.Name)
+		if strings.HasPrefix(f.Name, typed) && len(typed) >= 3 {
+			d = min(d, 1)
+		}
+		if d < bestD || (d == bestD && f.Name < best) {
+			best, bestD = f.Name, d
+		}
+	})
+	if best != "" {
+		return fmt.Errorf("unknown flag --%s: did you mean --%s? (see %s --help)", typed, best, cmd.CommandPath())
+	}
+	// The flag of other commands (--pid given to the main command).
+	var of []string
+	for _, c := range cmd.Root().Commands() {
+		if f := c.Flags().Lookup(typed); c != cmd && f != nil && !f.Hidden {
+			of = append(of, c.CommandPath())
+		}
+	}
+	if len(of) > 0 {
+		return fmt.Errorf("unknown flag --%s for %s: it is a flag of %s", typed, cmd.CommandPath(), strings.Join(of, " and "))
+	}
+	return nil
+}
+
+// editDistance is the Levenshtein distance of a and b (bytes: flag names
+// are ASCII).
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }

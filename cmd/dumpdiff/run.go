@@ -45,8 +45,19 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 func newRootCmd() *cobra.Command {
 	root := &cobra.Command{
-		Use:           "dumpdiff [flags] DUMP...",
-		Short:         "Compare thread dumps across moments and say what never recovers",
+		Use:   "dumpdiff [flags] DUMP|FOLDER...",
+		Short: "Compare thread dumps across moments and say what never recovers",
+		Long: "Compare thread dumps across moments and say what never recovers.\n\n" +
+			"Give the dumps of one process taken at several moments (before, during and after a\n" +
+			"load), or a folder of them (a dumpdiff capture, or files named before/during/after):\n" +
+			"Go goroutine dumps (debug=1, debug=2, proto profiles), JVM thread dumps (jstack,\n" +
+			"jcmd, kill -3 in a log, Actuator JSON, OpenJ9 javacores), pasted, prefixed or gzipped.\n" +
+			"Moments are read in the order of the times they print; a copy of a dump is one moment.",
+		Example: "  dumpdiff before.txt during.txt after.txt\n" +
+			"  dumpdiff testdata/scenarios/slow-upstream-no-timeout/     # a folder of moments\n" +
+			"  dumpdiff -f markdown dumps/ > ticket.md                   # also jira, slack, html, json\n" +
+			"  dumpdiff tui dumps/                                       # browse pools, states, stacks\n" +
+			"  dumpdiff capture --pid 4242 --load 'wrk -d30s http://127.0.0.1:8080/' --out dumps/ --analyze",
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}

@@ -17,7 +17,11 @@ func newTUICmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "tui DUMP|FOLDER...",
 		Short: "Browse pools, states and stacks across the moments",
-		Args:  cobra.MinimumNArgs(1),
+		Long: "Browse pools, states and stacks across the moments: the findings and pools first,\n" +
+			"enter opens a pool, a state or a thread, c compares a thread's stacks across moments.\n" +
+			"Dumps and folders are read as the main command reads them (moments in time order).\n\nKeys:\n" + tui.KeysText(),
+		Example: "  dumpdiff tui testdata/scenarios/hikari-pool-exhausted/\n  dumpdiff tui --export-dir /tmp/notes before.txt during.txt after.txt",
+		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runTUIWith(cmd, &af, args, exportDir)
 		},

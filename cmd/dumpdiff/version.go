@@ -13,9 +13,17 @@ import (
 // checkout), the VCS commit and its time (with "+modified" when the tree had
 // changes), and the Go version.
 func versionText() string {
-	bi, ok := debug.ReadBuildInfo()
+	return versionFrom(debug.ReadBuildInfo())
+}
+
+// commit and commitTime are stamped by `make build` (-ldflags -X): a build
+// without VCS information (-buildvcs=false, go run, a tarball) says its
+// commit all the same. The toolchain's own stamp wins when present.
+var commit, commitTime string
+
+func versionFrom(bi *debug.BuildInfo, ok bool) string {
 	if !ok {
-		return "dumpdiff (no build info)"
+		bi = &debug.BuildInfo{Main: debug.Module{Version: "(no build info)"}}
 	}
 	var rev, when, modified string
 	for _, s := range bi.Settings {
@@ -30,6 +38,12 @@ func versionText() string {
 			}
 		}
 	}
+	if rev == "" && commit != "" {
+		rev, modified, when = strings.TrimSuffix(commit, "+modified"), "", commitTime
+		if strings.HasSuffix(commit, "+modified") {
+			modified = "+modified"
+		}
+	}
 	parts := []string{"dumpdiff", bi.Main.Version}
 	if rev != "" {
 		if len(rev) > 12 {
@@ -41,7 +55,9 @@ func versionText() string {
 		}
 		parts = append(parts, c)
 	}
-	parts = append(parts, bi.GoVersion)
+	if bi.GoVersion != "" {
+		parts = append(parts, bi.GoVersion)
+	}
 	return strings.Join(parts, " ")
 }
 

@@ -104,9 +104,13 @@ SIGINT or SIGTERM, then writes every manifest and exits 0.`,
 
 // parseSize reads a byte count: "1073741824", "512MiB", "1GiB", "64KiB"
 // (also KB, MB, GB, K, M, G, all powers of 1024).
-func parseSize(flag, s string) (int64, error) {
+func parseSize(flag, s string) (int64, error) { return parseSizeUnit(flag, s, 1) }
+
+// parseSizeUnit is parseSize where a bare number counts in bare units
+// (--max-size was a number of MiB before it took units).
+func parseSizeUnit(flag, s string, bare int64) (int64, error) {
 	t := strings.TrimSpace(s)
-	mult := int64(1)
+	mult := bare
 	for _, u := range []struct {
 		suffix string
 		mult   int64
@@ -118,6 +122,9 @@ func parseSize(flag, s string) (int64, error) {
 	}
 	n, err := strconv.ParseInt(t, 10, 64)
 	if err != nil || n < 0 {
+		if bare == 1<<20 {
+			return 0, fmt.Errorf("%s %q: want a size such as 512MiB or 1GiB (a bare number is MiB)", flag, s)
+		}
 		return 0, fmt.Errorf("%s %q: want a size such as 1073741824, 512MiB or 1GiB", flag, s)
 	}
 	return n * mult, nil
