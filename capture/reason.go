@@ -26,6 +26,11 @@ const (
 	ReasonOther       = "other"       // none of the above (a network error, a bad URL)
 )
 
+// Reasons is the closed set, in the order above: what a metric serves a
+// zero series for.
+var Reasons = []string{ReasonRefused, ReasonTimeout, ReasonHTTPStatus, ReasonNotADump, ReasonTooLarge,
+	ReasonRedirect, ReasonGone, ReasonTool, ReasonDisk, ReasonInterrupted, ReasonOther}
+
 // reasoned carries a Reason for an error whose text says it in words.
 type reasoned struct {
 	error

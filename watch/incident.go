@@ -77,9 +77,9 @@ func (tw *target) incidents(r *analyze.Result, label string) {
 	}
 	if rm, ok := tw.ring.last(); ok && rm.label == label {
 		if err := inc.add(rm); err != nil {
-			w.logf("%s: incident %s: moment %s not kept: %v", tw.name, inc.dir, label, err)
+			w.logf("%s: incident %s: moment %s not kept: %v", tw.name, inc.dir, when(label), err)
 		} else {
-			w.logf("%s: incident moment %s (%d of at most %d) in %s", tw.name, label, inc.after, w.cfg.IncidentMax, inc.dir)
+			w.logf("%s: incident moment %s (%d of at most %d) in %s", tw.name, when(label), inc.after, w.cfg.IncidentMax, inc.dir)
 		}
 	}
 	for _, f := range newly {
@@ -134,7 +134,7 @@ func (tw *target) openIncident(r *analyze.Result, opened []*analyze.Finding) boo
 	}
 	for _, rm := range tw.ring.snapshot() {
 		if err := inc.link(rm); err != nil {
-			w.logf("%s: incident %s: moment %s not kept: %v", tw.name, dir, rm.label, err)
+			w.logf("%s: incident %s: moment %s not kept: %v", tw.name, dir, when(rm.label), err)
 		}
 	}
 	if err := inc.write(r, false); err != nil {

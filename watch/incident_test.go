@@ -41,7 +41,7 @@ func TestGoIncident(t *testing.T) {
 		OnIncident: `echo "$DUMPDIFF_INCIDENT_EVENT $1" >> ` + hooks})
 	prom := promtest.Start(t, strings.TrimPrefix(r.metrics, "http://"))
 	r.waitMoments(t, "svc", 5, 30*time.Second)
-	if strings.Contains(r.log.String(), "incident") {
+	if strings.Contains(r.log.String(), "svc: incident") {
 		t.Fatalf("an incident while healthy:\n%s", r.log)
 	}
 	if got := prom.Query(t, `dumpdiff_findings{target="svc",severity="critical"}`); len(got) > 0 {
@@ -159,7 +159,7 @@ func TestJVMIncident(t *testing.T) {
 	svc := watchtest.StartJavaService(t)
 	r := start(t, Config{Targets: []capture.Target{capture.JVMTarget("jvm", svc.PID())}, Every: 500 * time.Millisecond, Keep: 20})
 	r.waitMoments(t, "jvm", 3, 30*time.Second)
-	if strings.Contains(r.log.String(), "incident") {
+	if strings.Contains(r.log.String(), "jvm: incident") {
 		t.Fatalf("an incident while healthy:\n%s", r.log)
 	}
 	svc.Phase(t, "exhaust")

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/dumpdiff/dumpdiff/analyze"
+	"github.com/dumpdiff/dumpdiff/capture"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -30,14 +31,32 @@ type metrics struct {
 	incidents        *prometheus.CounterVec
 	incidentOpen     *prometheus.GaugeVec
 	incidentsRefused *prometheus.CounterVec
+	lastCapture      *prometheus.GaugeVec
+	build            *prometheus.GaugeVec
 
 	mu       sync.Mutex
 	threads  map[string][]threadSeries // target → its series
 	findings map[string][]findingSeries
-	rings    map[string][2]float64 // target → moments, bytes
+	// categories is a target's last moment's threads by category
+	// (waiting, idle, running, other): every category a series, 0 too.
+	categories map[string]map[analyze.Category]int
+	rings      map[string][2]float64 // target → moments, bytes
 
 	threadsDesc, findingsDesc, ringMomentsDesc, ringBytesDesc *prometheus.Desc
+	categoryDesc, findingsOpenDesc                            *prometheus.Desc
 }
+
+// Categories are the values of dumpdiff_thread_categories' category label,
+// each served (0 too) while a target is up: an alert on idle == 0 needs
+// the zero.
+var Categories = []analyze.Category{analyze.Waiting, analyze.Idle, analyze.Running, analyze.Other}
+
+// severities are the values of dumpdiff_findings_open's severity label,
+// each served (0 too) while a target is up.
+var severities = []analyze.Severity{analyze.Critical, analyze.Warning, analyze.Info}
+
+// Build names the dumpdiff that serves the metrics (dumpdiff_build_info).
+type Build struct{ Version, Commit, GoVersion string }
 
 type threadSeries struct {
 	pool, state string
@@ -46,7 +65,7 @@ type threadSeries struct {
 
 type findingSeries struct{ kind, pool, severity string }
 
-func newMetrics() *metrics {
+func newMetrics(b Build) *metrics {
 	m := &metrics{
 		reg: prometheus.NewRegistry(),
 		up: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "dumpdiff_target_up",
@@ -70,9 +89,20 @@ func newMetrics() *metrics {
 			Help: "Incidents not recorded because the file system of --out had less than --min-free free."}, []string{"target"}),
 		incidentOpen: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "dumpdiff_incident_open",
 			Help: "1 while an incident bundle of the target is open."}, []string{"target"}),
-		threads:  map[string][]threadSeries{},
-		findings: map[string][]findingSeries{},
-		rings:    map[string][2]float64{},
+		lastCapture: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "dumpdiff_last_capture_timestamp_seconds",
+			Help: "Unix time of the target's last moment that gave a dump (time() minus it: how stale the verdict is)."}, []string{"target"}),
+		build: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "dumpdiff_build_info",
+			Help: "1, with the version, commit and Go version of the dumpdiff serving these metrics."}, []string{"version", "commit", "goversion"}),
+		threads:    map[string][]threadSeries{},
+		findings:   map[string][]findingSeries{},
+		categories: map[string]map[analyze.Category]int{},
+		rings:      map[string][2]float64{},
+		categoryDesc: prometheus.NewDesc("dumpdiff_thread_categories",
+			"Threads (goroutines) of a target's last moment by what their state means for capacity: waiting (on I/O, a lock, a pool), idle (resting for work), running, other (runtime internals, unclassified); every category served, 0 too.",
+			[]string{"target", "category"}, nil),
+		findingsOpenDesc: prometheus.NewDesc("dumpdiff_findings_open",
+			"Findings open at the target's last analysis (not recovered), by severity; every severity served, 0 too, so alerts see the first one.",
+			[]string{"target", "severity"}, nil),
 		threadsDesc: prometheus.NewDesc("dumpdiff_threads",
 			"Threads (goroutines) of a target's last moment by pool and blocking state; the largest series of each target, the rest summed per state under pool \"other\".",
 			[]string{"target", "pool", "state"}, nil),
@@ -82,7 +112,9 @@ func newMetrics() *metrics {
 		ringMomentsDesc: prometheus.NewDesc("dumpdiff_ring_moments", "Moments the target's ring holds.", []string{"target"}, nil),
 		ringBytesDesc:   prometheus.NewDesc("dumpdiff_ring_bytes", "Bytes of the target's ring on disk.", []string{"target"}, nil),
 	}
+	m.build.WithLabelValues(labelValue(b.Version), labelValue(b.Commit), labelValue(b.GoVersion)).Set(1)
 	m.reg.MustRegister(m.up, m.captureSeconds, m.pause, m.analysisSeconds, m.errors, m.skipped, m.incidents, m.incidentOpen, m.incidentsRefused,
+		m.lastCapture, m.build,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), verdictCollector{m})
 	return m
 }
@@ -132,7 +164,13 @@ func (m *metrics) verdict(target string, r *analyze.Result, top int) {
 	last := len(r.Moments) - 1
 	var ts []threadSeries
 	var fs []findingSeries
+	cats := map[analyze.Category]int{}
 	if last >= 0 {
+		for _, p := range r.Pools {
+			for _, g := range p.States {
+				cats[g.Category] += g.Counts[last]
+			}
+		}
 		// Label values must be UTF-8 or the whole scrape fails (a thread
 		// name from a command's output or a pprof label may not be): made
 		// so before they are summed, so two names made alike are one series.
@@ -178,7 +216,7 @@ func (m *metrics) verdict(target string, r *analyze.Result, top int) {
 		}
 	}
 	m.mu.Lock()
-	m.threads[target], m.findings[target] = ts, fs
+	m.threads[target], m.findings[target], m.categories[target] = ts, fs, cats
 	m.mu.Unlock()
 }
 
@@ -190,6 +228,8 @@ func (c verdictCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- c.m.findingsDesc
 	ch <- c.m.ringMomentsDesc
 	ch <- c.m.ringBytesDesc
+	ch <- c.m.categoryDesc
+	ch <- c.m.findingsOpenDesc
 }
 
 func (c verdictCollector) Collect(ch chan<- prometheus.Metric) {
@@ -202,8 +242,18 @@ func (c verdictCollector) Collect(ch chan<- prometheus.Metric) {
 		}
 	}
 	for target, fs := range m.findings {
+		open := map[string]int{}
 		for _, f := range fs {
 			ch <- prometheus.MustNewConstMetric(m.findingsDesc, prometheus.GaugeValue, 1, target, f.kind, f.pool, f.severity)
+			open[f.severity]++
+		}
+		for _, sev := range severities {
+			ch <- prometheus.MustNewConstMetric(m.findingsOpenDesc, prometheus.GaugeValue, float64(open[sev.String()]), target, sev.String())
+		}
+	}
+	for target, cats := range m.categories {
+		for _, c := range Categories {
+			ch <- prometheus.MustNewConstMetric(m.categoryDesc, prometheus.GaugeValue, float64(cats[c]), target, string(c))
 		}
 	}
 	for target, r := range m.rings {
@@ -222,6 +272,7 @@ func (m *metrics) clear(target string) {
 	m.mu.Lock()
 	delete(m.threads, target)
 	delete(m.findings, target)
+	delete(m.categories, target)
 	m.mu.Unlock()
 }
 
@@ -232,4 +283,9 @@ func (m *metrics) zero(target string) {
 	m.incidentOpen.WithLabelValues(target)
 	m.incidentsRefused.WithLabelValues(target)
 	m.skipped.WithLabelValues(target)
+	// Every reason a file can fail, 0 from the start: increase() and
+	// rate() see the first refusal, and an alert on a reason has a series.
+	for _, reason := range capture.Reasons {
+		m.errors.WithLabelValues(target, reason)
+	}
 }

@@ -204,7 +204,7 @@ func TestThreadSeriesBound(t *testing.T) {
 	// state joins it, one series per label set.
 	r.Pools = append(r.Pools, &analyze.Pool{Name: "other", Counts: []int{0, 200},
 		States: []*analyze.Group{{Pool: "other", State: "socket-read", Counts: []int{0, 200}}}})
-	m := newMetrics()
+	m := newMetrics(Build{})
 	m.verdict("svc", r, 6)
 	got := m.threads["svc"]
 	seen := map[[2]string]bool{}

@@ -1,6 +1,7 @@
 package watch
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -98,10 +101,16 @@ type Config struct {
 	Listen   string
 	Listener net.Listener
 
-	// Log receives one line per event worth a human's eye: an incident
-	// opening, each of its moments, its close, a target going down or
-	// coming back. nil discards them.
+	// Log receives one line per event worth a human's eye: what is
+	// watched and where the metrics are, at start; each moment's verdict
+	// in a line (unless Quiet); an incident opening, each of its moments,
+	// its close; a target going down or coming back; what was kept, at
+	// stop. nil discards them.
 	Log io.Writer
+	// Quiet leaves out the line per moment.
+	Quiet bool
+	// Build names the dumpdiff running (dumpdiff_build_info).
+	Build Build
 	// now is the clock (tests); nil means time.Now.
 	now func() time.Time
 	// link makes a bundle's hard link to a ring's file (tests: one that
@@ -191,7 +200,7 @@ func Run(ctx context.Context, cfg Config) error {
 		}
 		return err
 	}
-	w := &watcher{cfg: cfg, metrics: newMetrics(), sem: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))}
+	w := &watcher{cfg: cfg, metrics: newMetrics(cfg.Build), sem: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))}
 	share := cfg.MaxBytes / int64(len(plan.Targets))
 	taken := map[string]bool{incidentsDir: true}
 	for _, t := range plan.Targets {
@@ -223,6 +232,7 @@ func Run(ctx context.Context, cfg Config) error {
 		w.metrics.ring(tw.name, tw.ring)
 	}
 	defer w.serve()()
+	w.sayStart()
 	start := cfg.now()
 	var wg sync.WaitGroup
 	for _, tw := range w.targets {
@@ -230,7 +240,39 @@ func Run(ctx context.Context, cfg Config) error {
 	}
 	wg.Wait()
 	w.closeAll(nil)
+	w.sayStop(ctx)
 	return nil
+}
+
+// sayStart is the first line: what is watched, how often, where, and
+// where the metrics are.
+func (w *watcher) sayStart() {
+	var names []string
+	for _, tw := range w.targets {
+		names = append(names, tw.name)
+	}
+	s := fmt.Sprintf("watching %s every %s into %s (rings of %d moments, %s on disk at most)",
+		strings.Join(names, ", "), w.cfg.Every, w.cfg.Dir, w.cfg.Keep, capture.HumanBytes(w.cfg.MaxBytes))
+	if w.cfg.Listener != nil {
+		s += "; metrics at http://" + w.cfg.Listener.Addr().String() + "/metrics"
+	} else {
+		s += "; no metrics (--listen ADDR serves them)"
+	}
+	w.logf("%s; an incident opens at a %s finding", s, w.cfg.Alert)
+}
+
+// sayStop is the last line: why it stopped and what each ring holds.
+func (w *watcher) sayStop(ctx context.Context) {
+	why := "stopped"
+	if err := context.Cause(ctx); err != nil && !errors.Is(err, context.Canceled) {
+		why = "stopped (" + err.Error() + ")"
+	}
+	var held []string
+	for _, tw := range w.targets {
+		n, b := tw.ring.stats()
+		held = append(held, fmt.Sprintf("%s %d moments (%s) in %s", tw.name, n, capture.HumanBytes(b), tw.rec.Dir()))
+	}
+	w.logf("%s: %s; incidents in %s", why, strings.Join(held, ", "), filepath.Join(w.cfg.Dir, incidentsDir))
 }
 
 // watcher is the state of one Run.
@@ -320,6 +362,27 @@ func label(t time.Time, every time.Duration) string {
 		return t.UTC().Format("20060102T150405.000Z")
 	}
 	return t.UTC().Format("20060102T150405Z")
+}
+
+// when is a moment's label said as its local time ("05:02:26", with
+// milliseconds under a --every of a second, and -2 for a second moment of
+// that second): a label is a UTC stamp for files, a time for people. A
+// label that is no stamp is said as it is.
+func when(l string) string {
+	base, n, _ := strings.Cut(l, "-")
+	t, err := time.Parse("20060102T150405Z", base) // takes the milliseconds too
+	if err != nil {
+		return l
+	}
+	f := "15:04:05"
+	if strings.Contains(base, ".") {
+		f = "15:04:05.000"
+	}
+	s := t.Local().Format(f)
+	if n != "" {
+		s += "-" + n
+	}
+	return s
 }
 
 // target is one watched target: its recorder, ring and incident.
@@ -447,6 +510,7 @@ func (tw *target) tick(ctx context.Context, at time.Time) {
 	}
 	if primary {
 		w.metrics.captureSeconds.WithLabelValues(tw.name).Observe(took.Seconds())
+		w.metrics.lastCapture.WithLabelValues(tw.name).Set(float64(at.UnixNano()) / 1e9)
 		tw.setUp()
 	} else if err == nil {
 		why := "no dump"
@@ -476,6 +540,9 @@ func (tw *target) tick(ctx context.Context, at time.Time) {
 		w.metrics.analysisSeconds.WithLabelValues(tw.name).Observe(time.Since(began).Seconds())
 		<-w.sem
 		w.metrics.verdict(tw.name, r, w.cfg.TopSeries)
+		if !w.cfg.Quiet {
+			w.logf("%s", momentLine(tw.name, at, r, w.cfg.Alert))
+		}
 		tw.incidents(r, l)
 	}
 	if n, freed, err := tw.ring.evict(); err != nil {
@@ -484,6 +551,49 @@ func (tw *target) tick(ctx context.Context, at time.Time) {
 		w.logf("%s: one moment (%s) is larger than the ring's share of --max-bytes (%s): the ring holds none", tw.name, capture.HumanBytes(freed), capture.HumanBytes(tw.ring.share))
 	}
 	w.metrics.ring(tw.name, tw.ring)
+}
+
+// momentLine is a moment's verdict in one line: "api 12:03:05 · 224
+// threads (200 waiting, 4 idle) · no findings", or the open findings,
+// the most severe first ("CRITICAL stuck http-nio-* (+1 more)").
+func momentLine(name string, at time.Time, r *analyze.Result, alert analyze.Severity) string {
+	last := len(r.Moments) - 1
+	cats := map[analyze.Category]int{}
+	total := 0
+	for _, p := range r.Pools {
+		for _, g := range p.States {
+			cats[g.Category] += g.Counts[last]
+			total += g.Counts[last]
+		}
+	}
+	var parts []string
+	for _, c := range []analyze.Category{analyze.Waiting, analyze.Idle, analyze.Running} {
+		if cats[c] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", cats[c], c))
+		}
+	}
+	s := fmt.Sprintf("%s %s · %d threads", name, at.Local().Format("15:04:05"), total)
+	if len(parts) > 0 {
+		s += " (" + strings.Join(parts, ", ") + ")"
+	}
+	var open []*analyze.Finding
+	for i := range r.Findings {
+		if !r.Findings[i].Recovered {
+			open = append(open, &r.Findings[i])
+		}
+	}
+	if len(open) == 0 {
+		return s + " · no findings"
+	}
+	slices.SortStableFunc(open, func(a, b *analyze.Finding) int { return cmp.Compare(b.Severity, a.Severity) })
+	s += " · " + brief(open[0])
+	if len(open) > 1 {
+		s += fmt.Sprintf(" (+%d more)", len(open)-1)
+	}
+	if open[0].Severity < alert {
+		s += " · under --alert " + alert.String() + ": no incident"
+	}
+	return s
 }
 
 // diskTrouble says, once until it is over, that moments cannot be

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/dumpdiff/dumpdiff/watch"
 )
 
 // versionText says which dumpdiff this is, from the build info the Go
@@ -22,6 +24,29 @@ func versionText() string {
 var commit, commitTime string
 
 func versionFrom(bi *debug.BuildInfo, ok bool) string {
+	b := buildFrom(bi, ok)
+	parts := []string{"dumpdiff", b.Version}
+	if b.Commit != "" {
+		c := "commit " + b.Commit
+		if b.when != "" {
+			c += " (" + b.when + ")"
+		}
+		parts = append(parts, c)
+	}
+	if b.GoVersion != "" {
+		parts = append(parts, b.GoVersion)
+	}
+	return strings.Join(parts, " ")
+}
+
+// build is which dumpdiff this is, in parts (watch serves them as
+// dumpdiff_build_info's labels).
+type build struct {
+	watch.Build
+	when string // the commit's time
+}
+
+func buildFrom(bi *debug.BuildInfo, ok bool) build {
 	if !ok {
 		bi = &debug.BuildInfo{Main: debug.Module{Version: "(no build info)"}}
 	}
@@ -44,21 +69,14 @@ func versionFrom(bi *debug.BuildInfo, ok bool) string {
 			modified = "+modified"
 		}
 	}
-	parts := []string{"dumpdiff", bi.Main.Version}
+	b := build{Build: watch.Build{Version: bi.Main.Version, GoVersion: bi.GoVersion}, when: when}
 	if rev != "" {
 		if len(rev) > 12 {
 			rev = rev[:12]
 		}
-		c := "commit " + rev + modified
-		if when != "" {
-			c += " (" + when + ")"
-		}
-		parts = append(parts, c)
+		b.Commit = rev + modified
 	}
-	if bi.GoVersion != "" {
-		parts = append(parts, bi.GoVersion)
-	}
-	return strings.Join(parts, " ")
+	return b
 }
 
 func newVersionCmd() *cobra.Command {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -20,6 +21,7 @@ func newWatchCmd() *cobra.Command {
 		maxBytes    string
 		minFree     string
 		listen      string
+		quiet       bool
 		alert       string
 		incidentMax int
 		onIncident  string
@@ -49,7 +51,7 @@ SIGINT or SIGTERM, then writes every manifest and exits 0.`,
 			cfg := watch.Config{Targets: plan.Targets, Every: every, Keep: keep, Dir: out, Listen: listen,
 				IncidentMax: incidentMax, OnIncident: onIncident, TopSeries: series,
 				Timeout: plan.Timeout, MaxFile: plan.MaxBytes, MaxPause: plan.MaxPause, Headers: plan.Headers, Locks: plan.Locks,
-				Log: cmd.ErrOrStderr()}
+				Log: cmd.ErrOrStderr(), Quiet: quiet, Build: buildFrom(debug.ReadBuildInfo()).Build}
 			if cfg.MaxBytes, err = parseSize("--max-bytes", maxBytes); err != nil {
 				return err
 			}
@@ -92,6 +94,7 @@ SIGINT or SIGTERM, then writes every manifest and exits 0.`,
 	f.IntVar(&keep, "keep", watch.DefaultKeep, "moments each ring holds; the oldest is removed first")
 	f.StringVar(&maxBytes, "max-bytes", "1GiB", "bound of every ring together on disk (each target gets an equal share): bytes, or with KiB, MiB, GiB")
 	f.StringVar(&minFree, "min-free", "256MiB", "no moment is written while the file system of --out has less free space than this; 0: no floor")
+	f.BoolVar(&quiet, "quiet", false, "no line per moment on stderr (incidents, a target down or back, start and stop are still said)")
 	f.StringVar(&listen, "listen", "", "serve Prometheus metrics at http://ADDR/metrics (e.g. 127.0.0.1:9464)")
 	f.StringVar(&alert, "alert", "critical", "severity of a finding that opens an incident: critical or warning")
 	f.IntVar(&incidentMax, "incident-max", watch.DefaultIncidentMax, "moments an incident takes after it opens before it is closed unrecovered")
