@@ -20,6 +20,20 @@ type exporter interface {
 	markdown(w io.Writer)
 }
 
+// DefaultExportDir is where m writes without --export-dir: the user's
+// state folder ($XDG_STATE_HOME/dumpdiff/exports, else
+// ~/.local/state/dumpdiff/exports), not the current folder (often the
+// dumps' own, or a repository), else the temporary folder.
+func DefaultExportDir() string {
+	if d := os.Getenv("XDG_STATE_HOME"); filepath.IsAbs(d) {
+		return filepath.Join(d, "dumpdiff", "exports")
+	}
+	if h, err := os.UserHomeDir(); err == nil && h != "" {
+		return filepath.Join(h, ".local", "state", "dumpdiff", "exports")
+	}
+	return filepath.Join(os.TempDir(), "dumpdiff-exports")
+}
+
 // export writes the pane on top as Markdown into ExportDir, which it
 // creates when missing, and returns the status line that says where (the
 // absolute path, whole: the footer wraps it) or why not. The file and the
@@ -45,7 +59,7 @@ func (m Model) export() string {
 	}
 	dir := m.opt.ExportDir
 	if dir == "" {
-		dir = "."
+		dir = DefaultExportDir()
 	}
 	if m.ix.of > 1 {
 		name = slug(m.ix.targetName()) + "-" + name
@@ -181,7 +195,7 @@ func (o *overviewPane) markdown(w io.Writer) {
 	}
 	fmt.Fprintf(w, "\n## Pools (sort: %s)\n\n", overviewSorts[o.sortBy])
 	labels := o.ix.full
-	fmt.Fprintf(w, "*moved* is the largest count minus the smallest over the moments (how much a pool moved, not last − first).\n\n")
+	fmt.Fprintf(w, "*moved* is how many threads moved between two moments: into a state they were not in, or new (a pool whose threads all went from idle to stuck moved all of them, though its count did not).\n\n")
 	mdRow(w, mdTextCells(append(append([]string{"pool", "trend"}, labels...), "moved")...)...)
 	mdRule(w, "ll"+strings.Repeat("r", len(labels)+1))
 	for _, r := range o.rows {
@@ -192,7 +206,11 @@ func (o *overviewPane) markdown(w io.Writer) {
 		if r.p != nil && r.p.p.Internal {
 			name += " (internal)"
 		}
-		mdRow(w, append(append(mdTextCells(name, sparkline(r.counts, o.top)), countStrings(r.counts, len(labels))...), itoa(spread(r.counts)))...)
+		moved := spread(r.counts)
+		if r.kind == rowPool && r.p != nil {
+			moved = r.p.moved
+		}
+		mdRow(w, append(append(mdTextCells(name, sparkline(r.counts, o.top)), countStrings(r.counts, len(labels))...), itoa(moved))...)
 	}
 }
 

@@ -135,7 +135,7 @@ func newIndex(r *analyze.Result) *index {
 		}
 	}
 	for _, p := range r.Pools {
-		pi := &poolInfo{p: p, moved: spread(p.Counts), severity: -1}
+		pi := &poolInfo{p: p, moved: movedOf(p), severity: -1}
 		if s, ok := worst[p.Name]; ok {
 			pi.severity = s
 		}
@@ -565,6 +565,28 @@ func (ix *index) findingByID(id string) *analyze.Finding {
 }
 
 // spread is the largest minus the smallest value of counts.
+// movedOf is how many of a pool's threads moved between two moments: the
+// most threads found, at one moment, in a state they were not in at
+// another (new threads count, as they are in a state they were not in).
+// A pool whose 8 threads all went from idle to stuck moved 8, though its
+// count did not; it is never less than the count's spread.
+func movedOf(p *analyze.Pool) int {
+	moved := spread(p.Counts)
+	for a := range p.Counts {
+		for b := range p.Counts {
+			entered := 0
+			for _, g := range p.States {
+				if a < len(g.Counts) && b < len(g.Counts) {
+					entered += max(0, g.Counts[b]-g.Counts[a])
+				}
+			}
+			moved = max(moved, entered)
+		}
+	}
+	return moved
+}
+
+// spread is the largest count minus the smallest.
 func spread(counts []int) int {
 	if len(counts) == 0 {
 		return 0

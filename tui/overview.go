@@ -14,8 +14,10 @@ import (
 )
 
 // overviewSorts are the orders of the pool list, cycled by `s`.
-// "moved" is the largest count minus the smallest: a pool that rose and
-// came back moved as much as one that rose and stayed.
+// "moved" is how many threads of a pool moved between two moments (a
+// state entered, or a thread new): a pool that rose and came back moved as
+// much as one that rose and stayed, and a pool whose 8 threads went from
+// idle to stuck moved 8 (movedOf).
 var overviewSorts = []string{"moved", "last moment", "largest", "name"}
 
 // rowKind tells what an overview row shows.
@@ -299,9 +301,9 @@ func (o *overviewPane) layout(pools, internal []*poolInfo, internalCounts []int)
 	sparkW := min(max(n, 5), 24)
 	cellWs := make([]int, n)
 	nameW, movedW := 0, 0
-	add := func(name string, counts []int) {
+	add := func(name string, counts []int, moved int) {
 		nameW = max(nameW, width(name))
-		movedW = max(movedW, widest(spread(counts)))
+		movedW = max(movedW, widest(moved))
 		for k := range cellWs {
 			if k < len(counts) {
 				cellWs[k] = max(cellWs[k], widest(counts[k]))
@@ -309,13 +311,13 @@ func (o *overviewPane) layout(pools, internal []*poolInfo, internalCounts []int)
 		}
 	}
 	for _, pi := range pools {
-		add(pi.p.Name, pi.p.Counts)
+		add(pi.p.Name, pi.p.Counts, pi.moved)
 	}
 	if len(internal) > 0 {
-		add("+ "+o.ix.internalName+" ("+words.Plural(len(internal), "pool")+")", internalCounts)
+		add("+ "+o.ix.internalName+" ("+words.Plural(len(internal), "pool")+")", internalCounts, spread(internalCounts))
 		if o.unfold {
 			for _, pi := range internal {
-				add("  "+pi.p.Name, pi.p.Counts)
+				add("  "+pi.p.Name, pi.p.Counts, pi.moved)
 			}
 		}
 	}
@@ -349,7 +351,11 @@ func (o *overviewPane) findingRow(f *analyze.Finding) ovRow {
 }
 
 func (o *overviewPane) poolRow(pi *poolInfo, name string, counts []int, kind rowKind) ovRow {
-	texts := []string{name, sparkline(counts, o.top), "", itoa(spread(counts))}
+	moved := spread(counts) // the folded JVM-internal row: its count's spread
+	if pi != nil {
+		moved = pi.moved
+	}
+	texts := []string{name, sparkline(counts, o.top), "", itoa(moved)}
 	body := o.tab.row(texts, counts, nil)
 	styled := o.tab.row(texts, counts, func(i int, s string) string {
 		if i == 1 {

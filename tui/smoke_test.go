@@ -61,7 +61,7 @@ func TestSmokeTmux(t *testing.T) {
 		}
 		return string(out)
 	}
-	cmdline := "NO_COLOR=1 " + bin + " tui " + strings.Join(files, " ") + "; sleep 30"
+	cmdline := "NO_COLOR=1 XDG_STATE_HOME=" + filepath.Join(tmp, "state") + " " + bin + " tui " + strings.Join(files, " ") + "; sleep 30"
 	run("new-session", "-d", "-x", "100", "-y", "30", "-c", tmp, "-s", "smoke", cmdline)
 	run("set-option", "-g", "set-clipboard", "on")
 	t.Cleanup(func() { exec.Command(tmux, "-L", sock, "kill-server").Run() })
@@ -120,7 +120,7 @@ func TestSmokeTmux(t *testing.T) {
 	waitScreen("COMPARE representative stacks")
 	keys("m")
 	s = waitScreen("wrote ")
-	matches, _ := filepath.Glob(filepath.Join(tmp, "dumpdiff-compare-*.md"))
+	matches, _ := filepath.Glob(filepath.Join(tmp, "state", "dumpdiff", "exports", "dumpdiff-compare-*.md"))
 	if len(matches) != 1 {
 		t.Fatalf("export wrote %v in %s, want one dumpdiff-compare-*.md; screen:\n%s", matches, tmp, s)
 	}

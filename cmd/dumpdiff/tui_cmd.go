@@ -27,7 +27,7 @@ func newTUICmd() *cobra.Command {
 		},
 	}
 	af.register(cmd)
-	cmd.Flags().StringVar(&exportDir, "export-dir", "", "folder where the m key writes Markdown (default: the current folder)")
+	cmd.Flags().StringVar(&exportDir, "export-dir", "", "folder where the m key writes Markdown (default "+tui.DefaultExportDir()+")")
 	return cmd
 }
 
