@@ -253,7 +253,12 @@ func (s *statePane) markdown(w io.Writer) {
 	mdRow(w, countStrings(g.Counts, len(labels))...)
 	fmt.Fprintf(w, "\nTop frame: %s  \nCulprit: %s\n\n", mdCodeText(g.TopFrame), mdCodeText(g.Culprit))
 	if s.compare {
-		fmt.Fprintf(w, "## Representative stacks: %s ⇄ %s\n\n", report.MarkdownText(labels[s.cmpFrom]), report.MarkdownText(labels[s.moment]))
+		if s.follow {
+			fmt.Fprintf(w, "## Stacks of %s: %s ⇄ %s\n\n", report.MarkdownText(s.cmpName()),
+				report.MarkdownText(labels[s.cmpFrom]+s.stateAt(s.cmpFrom)), report.MarkdownText(labels[s.moment]+s.stateAt(s.moment)))
+		} else {
+			fmt.Fprintf(w, "## Representative stacks: %s ⇄ %s\n\n", report.MarkdownText(labels[s.cmpFrom]), report.MarkdownText(labels[s.moment]))
+		}
 		if empty := s.emptySide(); empty != "" {
 			fmt.Fprintf(w, "%s.\n", report.MarkdownText(capitalize(empty)))
 			return

@@ -71,7 +71,7 @@ func TestSessionGo(t *testing.T) {
 	// then with the last one.
 	m = send(t, m, "c")
 	s = text(m)
-	contains(t, "compare", s, "COMPARE representative stacks: during-1 (left, fixed) ⇄ during-2", "at both moments")
+	contains(t, "compare", s, "COMPARE goroutine ", " · during-1 chan-send ⇄ during-2 chan-send (←/→)", "at both moments")
 	m = send(t, m, "right", "right")
 	contains(t, "compare moved", text(m), "⇄ after-2")
 
@@ -80,7 +80,7 @@ func TestSessionGo(t *testing.T) {
 	want := filepath.Join(dir, "dumpdiff-compare-20261129-173000.md")
 	contains(t, "status", text(m), "wrote "+want)
 	md := readFile(t, want)
-	contains(t, "compare export", md, "# main.(\\*server).handleSearch › chan-send", "## Representative stacks: during-1 ⇄ after-2",
+	contains(t, "compare export", md, "# main.(\\*server).handleSearch › chan-send", "## Stacks of goroutine ", ": during-1 chan-send ⇄ after-2 chan-send",
 		"  main.(*server).handleSearch.func1 (main.go:97)", "| 0 | 48 | 99 | 150 | 150 |")
 
 	// esc does what the footer says: back to the pool, the filter kept.

@@ -31,7 +31,10 @@ type index struct {
 	// of goroutines per moment and per group and moment (3M goroutines in
 	// a few megabits instead of 3M map entries). Only the event loop
 	// reads the index (Update and View), so nothing is locked.
-	named   []map[threadKey]*analyze.Group
+	named []map[threadKey]*analyze.Group
+	// placed[k] finds a thread of moment k by identity, whatever its
+	// pool and state (a compare that follows one thread), made on first use.
+	placed  []map[threadKey]placement
 	dump    []*idSet
 	inGroup map[groupAt]*idSet
 	// internalName is how the folded internal pools are called.
@@ -100,6 +103,7 @@ func newIndex(r *analyze.Result) *index {
 		byName:  make(map[string]*poolInfo, len(r.Pools)),
 		groups:  make(map[*analyze.Group]*groupInfo),
 		named:   make([]map[threadKey]*analyze.Group, len(r.Moments)),
+		placed:  make([]map[threadKey]placement, len(r.Moments)),
 		dump:    make([]*idSet, len(r.Moments)),
 		inGroup: map[groupAt]*idSet{},
 		nth:     1,
@@ -170,6 +174,37 @@ func (ix *index) placeAt(k int, key threadKey, g *analyze.Group) (inG, inDump bo
 	}
 	at := ix.namedAt(k)[key]
 	return at == g, at != nil
+}
+
+// placement is where a thread is at one moment: the thread and its group.
+type placement struct {
+	t *parse.Thread
+	g *analyze.Group
+}
+
+// threadAt finds the thread of identity key at moment k, in whatever
+// group it is; a zero placement when it is not in that moment's dump.
+func (ix *index) threadAt(k int, key threadKey) placement {
+	if k < 0 || k >= len(ix.placed) {
+		return placement{}
+	}
+	if ix.placed[k] == nil {
+		w := map[threadKey]placement{}
+		for _, p := range ix.r.Pools {
+			for _, g := range p.States {
+				if k >= len(g.Threads) {
+					continue
+				}
+				for _, t := range g.Threads[k] {
+					if key, ok := keyOf(t); ok {
+						w[key] = placement{t, g}
+					}
+				}
+			}
+		}
+		ix.placed[k] = w
+	}
+	return ix.placed[k][key]
 }
 
 // namedAt returns moment k's map from JVM thread identity (name and nid)

@@ -117,14 +117,14 @@ func TestSmokeTmux(t *testing.T) {
 	keys("Left")
 	waitScreen("[3:during-2 99]")
 	keys("c")
-	waitScreen("COMPARE representative stacks")
+	waitScreen("COMPARE goroutine")
 	keys("m")
 	s = waitScreen("wrote ")
 	matches, _ := filepath.Glob(filepath.Join(tmp, "state", "dumpdiff", "exports", "dumpdiff-compare-*.md"))
 	if len(matches) != 1 {
 		t.Fatalf("export wrote %v in %s, want one dumpdiff-compare-*.md; screen:\n%s", matches, tmp, s)
 	}
-	contains(t, "exported file", readFile(t, matches[0]), "## Representative stacks: during-2 ⇄")
+	contains(t, "exported file", readFile(t, matches[0]), "## Stacks of goroutine ")
 	keys("q")
 	testwait.Eventually(t, 20*time.Second, func() error {
 		if s := screen(); strings.Contains(s, "COMPARE") {

@@ -169,6 +169,8 @@ func stackText(t *parse.Thread, lines []stackLine) string {
 type diffOp struct {
 	kind        byte   // ' ' in both, '-' only left, '+' only right
 	left, right string // frame texts; empty on the missing side
+	// lf and rf are the frames; nil on the missing side.
+	lf, rf *parse.Frame
 }
 
 // diffStacks aligns two stacks from the top on their functions (longest
@@ -202,13 +204,13 @@ func diffStacks(a, b *parse.Thread) []diffOp {
 	for i < n || j < m {
 		switch {
 		case i < n && j < m && fa[i].Func == fb[j].Func:
-			ops = append(ops, diffOp{' ', frameText(fa[i]), frameText(fb[j])})
+			ops = append(ops, diffOp{' ', frameText(fa[i]), frameText(fb[j]), fa[i], fb[j]})
 			i, j = i+1, j+1
 		case j == m || (i < n && lcs[i+1][j] >= lcs[i][j+1]):
-			ops = append(ops, diffOp{'-', frameText(fa[i]), ""})
+			ops = append(ops, diffOp{'-', frameText(fa[i]), "", fa[i], nil})
 			i++
 		default:
-			ops = append(ops, diffOp{'+', "", frameText(fb[j])})
+			ops = append(ops, diffOp{'+', "", frameText(fb[j]), nil, fb[j]})
 			j++
 		}
 	}

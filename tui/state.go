@@ -20,8 +20,10 @@ var stateSorts = []string{"dump order", "name", "id"}
 // statePane is one group (a pool in one state): its culprit and entry
 // points, its identical-stack groups, the threads in it at the selected
 // moment (and which of them are in it at the other moments), and the stack
-// of the selected thread; or, with `c`, the group's representative stacks
-// at two moments side by side (wide) or as a diff (narrow).
+// of the selected thread; or, with `c`, the selected thread's stacks at two
+// moments, in whatever state it is at each (the group's representative
+// stacks when threads have no identity), side by side (wide) or as a diff
+// (narrow).
 type statePane struct {
 	common
 	gi      *groupInfo
@@ -44,9 +46,15 @@ type statePane struct {
 	focusStack bool
 	stack      stackView
 	compare    bool
-	cmpFrom    int      // left moment of the comparison
-	diff       []diffOp // representative stacks at cmpFrom and moment
-	diffOff    int      // first line of the comparison shown
+	cmpFrom    int // left moment of the comparison
+	// follow is set when the comparison follows one thread (the one
+	// selected when c was pressed) through the moments, in whatever state
+	// it is at each: cmpKey is its identity. Otherwise the group's
+	// representative stacks are compared.
+	follow  bool
+	cmpKey  threadKey
+	diff    []diffOp // representative stacks at cmpFrom and moment
+	diffOff int      // first line of the comparison shown
 }
 
 // newStatePane opens gi at moment, or at its largest moment when it has no
@@ -135,8 +143,17 @@ func (s *statePane) refresh() {
 	s.list.scroll(len(s.threads), s.listHeight())
 	s.showSelected()
 	if s.compare {
-		s.diff = diffStacks(s.stackAt(s.cmpFrom), s.stackAt(s.moment))
+		s.diff = diffStacks(s.cmpStack(s.cmpFrom), s.cmpStack(s.moment))
 	}
+}
+
+// cmpStack is the stack a comparison shows at moment k: the followed
+// thread's, wherever it is, or the group's representative one.
+func (s *statePane) cmpStack(k int) *parse.Thread {
+	if s.follow {
+		return s.ix.threadAt(k, s.cmpKey).t
+	}
+	return s.stackAt(k)
 }
 
 // showSelected puts the selected thread's stack in the stack view.
@@ -444,14 +461,23 @@ func (s *statePane) toggleCompare() {
 	}
 	s.cmpFrom = s.moment
 	s.diffOff = 0
+	// The selected thread is followed when its identity is printed (a
+	// thread idle at before and stuck at during-1 is the comparison
+	// people want); a stack shared by many (aggregated) is not one thread.
+	s.follow = false
+	if t := s.selected(); t != nil {
+		if key, ok := keyOf(t); ok {
+			s.follow, s.cmpKey = true, key
+		}
+	}
 	other := -1
 	for k := s.moment - 1; k >= 0 && other < 0; k-- {
-		if s.stackAt(k) != nil {
+		if s.cmpStack(k) != nil {
 			other = k
 		}
 	}
 	for k := s.moment + 1; k < len(s.ix.labels) && other < 0; k++ {
-		if s.stackAt(k) != nil {
+		if s.cmpStack(k) != nil {
 			other = k
 		}
 	}
@@ -738,13 +764,28 @@ func diffText(op diffOp) string {
 	return string(op.kind) + " " + text
 }
 
+// frameCell is a frame's text for a column of w cells: whole when it fits,
+// else shortened as the reports shorten frames (class or receiver and
+// method, and the line: "UpstreamClient.fetch:25"), so the method and its
+// line survive a narrow column.
+func frameCell(text string, w int) string {
+	if width(text) <= w || text == "" {
+		return text
+	}
+	return report.ShortFrame(text)
+}
+
 // compareView shows the representative stacks at cmpFrom and moment: side
 // by side when the screen is wide enough, else as a diff.
 func (s *statePane) compareView(room int) []string {
 	// The heading names the sides as the moment bar does; the columns
 	// of the side-by-side view by their full labels.
 	a, b := s.ix.labels[s.cmpFrom], s.ix.labels[s.moment]
-	lines := []string{s.st.header.Render(cut("COMPARE representative stacks: "+a+" (left, fixed) ⇄ "+b+" (←/→) · c closes", s.width))}
+	head := "COMPARE representative stacks: " + a + " (left, fixed) ⇄ " + b + " (←/→) · c closes"
+	if s.follow {
+		head = "COMPARE " + s.cmpName() + " · " + a + s.stateAt(s.cmpFrom) + " ⇄ " + b + s.stateAt(s.moment) + " (←/→) · c closes"
+	}
+	lines := []string{s.st.header.Render(cut(head, s.width))}
 	if empty := s.emptySide(); empty != "" {
 		return append(lines, s.st.dim.Render(cut("  "+empty, s.width)))
 	}
@@ -771,6 +812,18 @@ func (s *statePane) compareView(room int) []string {
 	if side {
 		lines = append(lines, s.st.dim.Render("  "+fitMiddle(s.ix.full[s.cmpFrom], colW)+" │ "+cutMiddle(s.ix.full[s.moment], colW)))
 	}
+	// Each side's culprit is marked ◀, as the stack view marks it: the
+	// group's, or the followed thread's group's at that moment.
+	lmk, rmk := marksOf(s.gi.g, s.cmpFrom), marksOf(s.gi.g, s.moment)
+	if s.follow {
+		lmk, rmk = marksOf(s.ix.threadAt(s.cmpFrom, s.cmpKey).g, s.cmpFrom), marksOf(s.ix.threadAt(s.moment, s.cmpKey).g, s.moment)
+	}
+	culprit := func(f *parse.Frame, mk marks, text string, w int) string {
+		if f != nil && matchesAny(f, mk.culprits) {
+			return frameCell(text, w-2) + " ◀"
+		}
+		return frameCell(text, w)
+	}
 	var ops []string
 	for _, op := range s.diff {
 		var l string
@@ -781,9 +834,14 @@ func (s *statePane) compareView(room int) []string {
 			} else if op.left != op.right {
 				mark = "~ "
 			}
-			l = mark + fit(op.left, colW) + " │ " + cut(op.right, colW)
+			// A frame too long for its column loses its middle, not
+			// its end: the file and line stay.
+			l = mark + fitMiddle(culprit(op.lf, lmk, op.left, colW), colW) + " │ " + cutMiddle(culprit(op.rf, rmk, op.right, colW), colW)
 		} else {
 			l = cut(diffText(op), s.width)
+			if op.rf != nil && matchesAny(op.rf, rmk.culprits) || op.rf == nil && op.lf != nil && matchesAny(op.lf, lmk.culprits) {
+				l = cut(diffText(op), s.width-2) + " ◀"
+			}
 		}
 		switch op.kind {
 		case '-':
@@ -802,18 +860,45 @@ func (s *statePane) compareView(room int) []string {
 	return lines
 }
 
+// cmpName is the followed thread's name, as the thread list says it.
+func (s *statePane) cmpName() string {
+	for _, k := range []int{s.cmpFrom, s.moment} {
+		if t := s.ix.threadAt(k, s.cmpKey).t; t != nil {
+			return threadName(t)
+		}
+	}
+	return "the thread"
+}
+
+// stateAt is the followed thread's state at moment k, " socket-read",
+// with its pool when not this pane's; "" when it is absent.
+func (s *statePane) stateAt(k int) string {
+	at := s.ix.threadAt(k, s.cmpKey)
+	if at.g == nil {
+		return " absent"
+	}
+	st := report.StateName(at.g.State, at.g.Via)
+	if at.g.Pool != s.gi.g.Pool {
+		st += " in " + at.g.Pool
+	}
+	return " " + st
+}
+
 // emptySide names the moments of the comparison with no thread in the
 // state ("no goroutine in this state at before: nothing to compare"); ""
 // when both have a stack to compare.
 func (s *statePane) emptySide() string {
 	var at []string
 	for _, k := range []int{s.cmpFrom, s.moment} {
-		if s.stackAt(k) == nil {
+		if s.cmpStack(k) == nil {
 			at = append(at, s.ix.full[k])
 		}
 	}
 	if len(at) == 0 {
 		return ""
+	}
+	if s.follow {
+		return s.cmpName() + " is not in the dump at " + strings.Join(at, " nor at ") + ": nothing to compare"
 	}
 	return "no " + s.ix.unit + " in this state at " + strings.Join(at, " nor at ") + ": nothing to compare"
 }
