@@ -54,3 +54,35 @@ func (e *OutDirError) Error() string {
 }
 
 func (e *OutDirError) Unwrap() error { return e.Err }
+
+// StopReasons are the reasons a file fails that waiting seldom mends:
+// nothing listens on the port, the pid is gone or is no JVM. When every
+// target's first moment of a run fails for one of them, the run stops
+// there (StoppedError) unless Plan.KeepTrying.
+var StopReasons = []string{ReasonRefused, ReasonGone}
+
+// StoppedError is Run's error when every target failed its first moment
+// for a StopReason: the rest of the schedule (and the load) was not run.
+// The failures were reported one by one as they happened (Progress); the
+// error only counts them, so no failure is said twice.
+type StoppedError struct {
+	// Failures are the failed primary files of the first moment, one per
+	// target.
+	Failures []File
+}
+
+func (e *StoppedError) Error() string {
+	why := map[string]int{}
+	for _, f := range e.Failures {
+		why[f.Reason]++
+	}
+	var parts []string
+	if n := why[ReasonRefused]; n > 0 {
+		parts = append(parts, plural(n, "target")+" refused the connection")
+	}
+	if n := why[ReasonGone]; n > 0 {
+		parts = append(parts, plural(n, "pid")+" gone or not shown to be a JVM")
+	}
+	return "stopped after the first moment: " + strings.Join(parts, ", ") +
+		"; nothing would change by waiting (--keep-trying runs the whole schedule)"
+}

@@ -32,8 +32,8 @@ type jvmSide struct {
 }
 
 // jvmDump takes a thread dump of a local JVM. It first checks that the pid
-// is a live JVM (checkJVMProcess), because attaching to anything else makes
-// jcmd wait 10 s before it fails. A JDK 21+ target (javaVersion) writes a
+// is a live process that shows itself a JVM (proveJVM), because the attach
+// sends SIGQUIT, which kills any other process. A JDK 21+ target (javaVersion) writes a
 // JSON dump with every virtual thread (jsonDump); an older one, or one
 // where that fails, is dumped with "jcmd PID Thread.print", or "jstack PID"
 // when jcmd is missing or fails.
@@ -51,7 +51,7 @@ func (r *runner) jvmDump(ctx context.Context, i int) (fetched, error) {
 	pid := r.plan.Targets[i].PID
 	side := r.jvm[i]
 	res := fetched{kind: FileJVM, ext: ".txt"}
-	if err := checkJVMProcess(pid); err != nil {
+	if err := r.proveJVM(pid); err != nil {
 		return res, withReason(ReasonGone, err)
 	}
 	if side.version == 0 {
@@ -164,6 +164,12 @@ func (r *runner) wantLockOwners(i int) (bool, string) {
 	return true, ""
 }
 
+// proveJVM checks, before every attach, that pid shows itself a JVM
+// (jvmProbe.prove), unless the plan insists (Plan.ForceAttach).
+func (r *runner) proveJVM(pid int) error {
+	return hostProbe().prove(pid, r.plan.ForceAttach)
+}
+
 // jvmTool runs jcmd, falling back to jstack, with or without -l.
 func (r *runner) jvmTool(ctx context.Context, pid int, locks bool) (*atomicFile, string, error) {
 	p := strconv.Itoa(pid)
@@ -189,7 +195,7 @@ func (r *runner) jvmTool(ctx context.Context, pid int, locks bool) (*atomicFile,
 	}
 	err := fmt.Errorf("jcmd: %v; jstack: %v", jcmdErr, jstackErr)
 	// A JVM that exited while it was dumped is gone, not a tool's fault.
-	if checkJVMProcess(pid) != nil {
+	if r.proveJVM(pid) != nil {
 		return nil, "", withReason(ReasonGone, err)
 	}
 	return nil, "", withReason(ReasonTool, err)

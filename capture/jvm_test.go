@@ -217,6 +217,7 @@ func TestJVMFaults(t *testing.T) {
 	m, _, err := run(t, context.Background(), Plan{
 		Targets: []Target{JVMTarget("gone", gone), JVMTarget("notjvm", sleep.Process.Pid)},
 		Count:   2, Every: time.Millisecond, OutDir: dir,
+		KeepTrying: true, // else the first moment ends the run (TestStopsEarly)
 	}, nil)
 	if err == nil {
 		t.Error("Run: no error, want no dump captured")

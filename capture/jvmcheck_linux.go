@@ -3,31 +3,19 @@
 package capture
 
 import (
-	"bytes"
-	"errors"
-	"fmt"
 	"io/fs"
-	"os"
-	"strings"
+	"syscall"
 )
 
-// checkJVMProcess reads /proc/PID/maps: a HotSpot JVM has libjvm.so mapped.
-// When maps cannot be read (another user's process) it lets jcmd decide.
-func checkJVMProcess(pid int) error {
-	maps, err := os.ReadFile(fmt.Sprintf("/proc/%d/maps", pid))
-	if errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("no process with pid %d (it has exited?)", pid)
+// hostProbe is this machine's: its proc file system, and /tmp, where
+// HotSpot on Linux keeps hsperfdata whatever TMPDIR says.
+func hostProbe() jvmProbe { return jvmProbe{proc: "/proc", tmp: "/tmp"} }
+
+// fileOwner is the uid owning fi's file.
+func fileOwner(fi fs.FileInfo) (int, bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return 0, false
 	}
-	if err != nil {
-		return nil
-	}
-	comm, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid))
-	name := strings.TrimSpace(string(comm))
-	if len(maps) == 0 {
-		return fmt.Errorf("pid %d (%s) has exited", pid, name)
-	}
-	if !bytes.Contains(maps, []byte("/libjvm.")) {
-		return fmt.Errorf("pid %d (%s) is not a JVM: no libjvm loaded", pid, name)
-	}
-	return nil
+	return int(st.Uid), true
 }

@@ -40,6 +40,12 @@ func inspectOutDir(dir string, appending bool) (*Manifest, error) {
 		return nil, &OutDirError{Dir: dir, Entries: n, Err: err}
 	}
 	if !appending {
+		// A capture that kept no dump (every attempt failed: nothing
+		// listened, no JVM) holds only its manifest: nothing to protect,
+		// so the same command may run again here and replaces it.
+		if n == 1 && m.Failed() == len(m.Files) {
+			return nil, nil
+		}
 		return nil, &OutDirError{Dir: dir, Entries: n, Capture: m}
 	}
 	return m, nil

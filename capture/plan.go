@@ -83,6 +83,18 @@ type Plan struct {
 	// safepoint. Without it -l is taken only when a dump shows threads
 	// parked on a lock whose owner only -l prints.
 	Locks bool
+	// ForceAttach attaches jcmd to a KindJVM pid even when nothing shows
+	// it is a JVM (its memory map unreadable, no hsperfdata file of it,
+	// no java command line): the attach sends SIGQUIT, which kills any
+	// other process. Without it such a pid fails with ReasonGone and
+	// nothing is sent to it. A pid that is gone is refused all the same.
+	ForceAttach bool
+	// KeepTrying runs the whole schedule even when every target fails
+	// the run's first moment in a way waiting seldom mends (StopReasons:
+	// nothing listens, the pid is gone or no JVM). Without it the run
+	// ends there with a *StoppedError, before any other moment (and
+	// before the load starts).
+	KeepTrying bool
 }
 
 // scheduleKind names the two schedules in the manifest.

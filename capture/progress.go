@@ -89,14 +89,53 @@ func IsTerminal(w io.Writer) bool {
 //	17:30:00.150 FAIL api at 1: goroutine debug=2: HTTP 401 Unauthorized from ...
 //	17:30:00.151 next 2 at 17:30:01.120 (in 969ms)
 type LineProgress struct {
-	W io.Writer
+	W    io.Writer
+	seen failMemory
 }
 
 // Event implements Progress.
 func (p *LineProgress) Event(e Event) {
-	if line := describe(e); line != "" {
+	if line := p.seen.said(e, describe(e)); line != "" {
 		fmt.Fprintf(p.W, "%s %s\n", e.Time.Format("15:04:05.000"), line)
 	}
+}
+
+// failMemory shortens a failure said before: a target failing again the
+// same way (the same file, the same error, at another moment) is one short
+// line, "FAIL api at 3: as at 2 (refused)", never the whole error again.
+type failMemory struct {
+	last map[string]failSeen // target and file → its last failure
+}
+
+type failSeen struct{ moment, body string }
+
+func (fm *failMemory) said(e Event, line string) string {
+	if e.Kind != EventFile || e.File == nil || e.File.Error == "" {
+		if e.Kind == EventFile && e.File != nil {
+			delete(fm.last, e.File.Target+"\x00"+string(e.File.Kind)) // it answered: the next failure is said whole
+		}
+		return line
+	}
+	f := e.File
+	// "api at 3: goroutine debug=2: HTTP 401 ..." → its body after the
+	// target and moment.
+	body := strings.TrimPrefix(f.Error, f.Target+" at "+f.Moment+": ")
+	key := f.Target + "\x00" + string(f.Kind)
+	if prev, ok := fm.last[key]; ok && prev.body == body {
+		return fmt.Sprintf("FAIL %s at %s: as at %s (%s)", f.Target, f.Moment, prev.moment, cmpOr(f.Reason, ReasonOther))
+	}
+	if fm.last == nil {
+		fm.last = map[string]failSeen{}
+	}
+	fm.last[key] = failSeen{moment: f.Moment, body: body}
+	return line
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }
 
 // TerminalProgress prints the same lines as LineProgress and keeps a status
@@ -107,6 +146,7 @@ type TerminalProgress struct {
 	label  string
 	load   *LoadRecord
 	status bool // a status line is on screen
+	seen   failMemory
 }
 
 // Event implements Progress.
@@ -128,7 +168,7 @@ func (p *TerminalProgress) Event(e Event) {
 		p.next = time.Time{}
 	}
 	p.clear()
-	if line := describe(e); line != "" {
+	if line := p.seen.said(e, describe(e)); line != "" {
 		mark := ""
 		if e.Kind == EventFile && e.File.Error != "" {
 			mark = "\x1b[31m"
@@ -223,12 +263,13 @@ func describe(e Event) string {
 		if e.Err != nil && (errors.Is(e.Err, context.Canceled) || errors.Is(e.Err, context.DeadlineExceeded)) {
 			return e.Err.Error() // "interrupted after 3 moments: 5 files kept in DIR, ..."
 		}
+		// The failures were each said as they happened, and the caller
+		// says the run's error: the line only counts.
 		m := e.Manifest
-		msg := fmt.Sprintf("done: %s, %s, %d failed", plural(len(m.Moments), "moment"), plural(len(m.Files)-m.Failed(), "file"), m.Failed())
-		if e.Err != nil {
-			msg += ": " + e.Err.Error()
+		if m.Failed() == len(m.Files) {
+			return fmt.Sprintf("done: %s, nothing kept (%d failed)", plural(len(m.Moments), "moment"), m.Failed())
 		}
-		return msg
+		return fmt.Sprintf("done: %s, %s, %d failed", plural(len(m.Moments), "moment"), plural(len(m.Files)-m.Failed(), "file"), m.Failed())
 	}
 	return ""
 }

@@ -19,7 +19,7 @@ const (
 	ReasonNotADump    = "not-a-dump"  // an answer that is no dump (a login page, a truncated body)
 	ReasonTooLarge    = "too-large"   // past Plan.MaxBytes
 	ReasonRedirect    = "redirect"    // a redirect off the target, refused
-	ReasonGone        = "gone"        // the pid has exited or is not a JVM
+	ReasonGone        = "gone"        // the pid has exited, is not a JVM, or nothing shows it is one (not attached)
 	ReasonTool        = "tool"        // jcmd, jstack or a command failed
 	ReasonDisk        = "disk"        // the out folder could not be written (full, read-only, removed)
 	ReasonInterrupted = "interrupted" // the run was stopped while the file was in flight

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -32,6 +33,11 @@ import (
 //     the Manifest is nil.
 //   - Manifest nil, other error: the out folder or the first manifest could
 //     not be written; nothing worth reading is there.
+//   - A run that kept no file at all leaves its manifest (what was tried
+//     and why it failed) in a folder the next run may take over: a
+//     capture without a dump is no capture to protect (inspectOutDir). A
+//     *StoppedError says the run stopped after its first moment because
+//     no target could answer (Plan.KeepTrying goes on).
 //   - Manifest non-nil: manifest.json in p.OutDir records what was taken.
 //     When ctx ended, errors.Is(err, context.Canceled) (or
 //     DeadlineExceeded) holds and the text already names the folder:
@@ -91,6 +97,33 @@ func Run(ctx context.Context, p Plan, prog Progress) (*Manifest, error) {
 	}
 	r.emit(Event{Kind: EventDone, Time: time.Now(), Err: err, Manifest: r.man.snapshot()})
 	return r.man.snapshot(), err
+}
+
+// stopEarly is the StoppedError of a run whose first moment failed for
+// every target for a StopReason; nil when a target may still answer, or
+// the plan keeps trying.
+func (r *runner) stopEarly(label string) error {
+	if r.plan.KeepTrying {
+		return nil
+	}
+	m := r.man.snapshot()
+	var failed []File
+	for _, t := range r.plan.Targets {
+		var primary *File
+		for k := range m.Files {
+			if f := &m.Files[k]; f.Moment == label && f.Target == t.Name && f.Primary {
+				primary = f
+			}
+		}
+		if primary == nil || primary.OK() || !slices.Contains(StopReasons, primary.Reason) {
+			return nil
+		}
+		failed = append(failed, *primary)
+	}
+	if len(failed) == 0 {
+		return nil
+	}
+	return &StoppedError{Failures: failed}
 }
 
 func failedPrimaries(m *Manifest) int {

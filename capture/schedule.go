@@ -25,6 +25,11 @@ func (r *runner) runFixed(ctx context.Context) error {
 		if err := r.fatalErr(); err != nil {
 			return err
 		}
+		if i == 1 {
+			if err := r.stopEarly(label); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
@@ -44,6 +49,10 @@ func (r *runner) runLoad(ctx context.Context) error {
 		return context.Cause(ctx)
 	}
 	if err := r.fatalErr(); err != nil {
+		return err
+	}
+	// Nothing answers: the load is not started against it.
+	if err := r.stopEarly(r.loadPrefix + "before"); err != nil {
 		return err
 	}
 

@@ -91,6 +91,9 @@ type Config struct {
 	MaxPause time.Duration
 	Headers  http.Header
 	Locks    bool
+	// ForceAttach attaches to a pid nothing shows to be a JVM
+	// (capture.Plan.ForceAttach).
+	ForceAttach bool
 
 	// Analysis are the main command's analysis options (--pool-by,
 	// --signatures).
@@ -211,7 +214,7 @@ func Run(ctx context.Context, cfg Config) error {
 		taken[name] = true
 		t.Name = name
 		rec, err := capture.NewRecorder(capture.Plan{Targets: []capture.Target{t}, OutDir: filepath.Join(cfg.Dir, name),
-			Every: cfg.Every, Timeout: cfg.Timeout, MaxBytes: cfg.MaxFile, MaxPause: cfg.MaxPause, Headers: cfg.Headers, Locks: cfg.Locks})
+			Every: cfg.Every, Timeout: cfg.Timeout, MaxBytes: cfg.MaxFile, MaxPause: cfg.MaxPause, Headers: cfg.Headers, Locks: cfg.Locks, ForceAttach: cfg.ForceAttach})
 		if err != nil {
 			w.closeAll(err)
 			if cfg.Listener != nil {

@@ -27,6 +27,7 @@ func newCaptureCmd() *cobra.Command {
 		duringEvery time.Duration
 		after       time.Duration
 		doAnalyze   bool
+		keepTrying  bool
 		src         sourceFlags
 		af          analysisFlags
 		rf          reportFlags
@@ -57,7 +58,7 @@ func newCaptureCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			plan.OutDir, plan.Append, plan.Load = out, appendTo, load
+			plan.OutDir, plan.Append, plan.Load, plan.KeepTrying = out, appendTo, load, keepTrying
 			warn := func(flag, why string) {
 				if cmd.Flags().Changed(flag) {
 					fmt.Fprintf(cmd.ErrOrStderr(), "dumpdiff: --%s is ignored %s\n", flag, why)
@@ -83,8 +84,10 @@ func newCaptureCmd() *cobra.Command {
 				if oe, ok := errors.AsType[*capture.OutDirError](err); ok {
 					return outDirMessage(oe)
 				}
-				// A refused plan created nothing.
-				if m == nil {
+				// A refused plan created nothing; a run that kept no dump
+				// has nothing to point at (its folder takes the same
+				// command again).
+				if m == nil || m.Failed() == len(m.Files) {
 					return fmt.Errorf("capture: %w", err)
 				}
 				return fmt.Errorf("capture: %w (what was captured is in %s)", err, out)
@@ -136,6 +139,7 @@ func newCaptureCmd() *cobra.Command {
 	f.DurationVar(&duringEvery, "during-every", 10*time.Second, "interval between dumps while --load runs")
 	f.DurationVar(&after, "after", capture.DefaultAfter, "delay after the load exits before the last dump")
 	src.register(cmd)
+	f.BoolVar(&keepTrying, "keep-trying", false, "run the whole schedule even when no target answers the first moment (nothing listens, the pid is no JVM); without it the run stops there, exit 1")
 	f.BoolVar(&doAnalyze, "analyze", false, "print the report when the capture ends (also when interrupted)")
 	af.register(cmd)
 	for _, f := range momentFlags {
@@ -155,6 +159,7 @@ type sourceFlags struct {
 	pids, execs, actuators, headers []string
 	timeout, maxPause               time.Duration
 	maxSize                         string
+	forceAttach                     bool
 	locks                           bool
 }
 
@@ -166,6 +171,7 @@ func (s *sourceFlags) register(cmd *cobra.Command) {
 	f.DurationVar(&s.timeout, "timeout", capture.DefaultTimeout, "per request or command")
 	f.StringVar(&s.maxSize, "max-size", fmt.Sprintf("%dMiB", capture.DefaultMaxBytes>>20), "size cap per response: with KiB, MiB or GiB (a bare number is MiB, as it was)")
 	f.DurationVar(&s.maxPause, "max-pause", capture.DefaultMaxPause, "longest stop of the world one full Go dump may cost the target (estimated from its goroutine count); above it debug=0 and debug=1 are taken instead; 0: no budget")
+	f.BoolVar(&s.forceAttach, "force-attach", false, "attach to a --pid even when nothing shows it is a JVM (its memory map unreadable, no hsperfdata file, no java command line): the attach sends SIGQUIT, which kills any other process")
 	f.BoolVar(&s.locks, "locks", false, "JVM: always print lock ownership (Thread.print -l: a heap walk inside the safepoint); without it -l is taken only when threads park on a lock whose owner only -l shows")
 	f.StringArrayVar(&s.headers, "header", nil, "an HTTP header sent to pprof and Actuator endpoints ('Authorization: Bearer ...'); never recorded, never sent off the target (redirects elsewhere are refused)")
 }
@@ -176,7 +182,7 @@ func (s *sourceFlags) plan(cmd *cobra.Command, args []string) (capture.Plan, err
 	if err != nil {
 		return capture.Plan{}, err
 	}
-	p := capture.Plan{Timeout: s.timeout, MaxBytes: maxBytes, MaxPause: s.maxPause, Locks: s.locks}
+	p := capture.Plan{Timeout: s.timeout, MaxBytes: maxBytes, MaxPause: s.maxPause, Locks: s.locks, ForceAttach: s.forceAttach}
 	if !cmd.Flags().Changed("max-pause") {
 		p.MaxPause = 0 // the package default
 	} else if s.maxPause == 0 {

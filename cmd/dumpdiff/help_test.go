@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math/rand/v2"
+	"net"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -179,5 +180,30 @@ func TestVersionWithoutVCS(t *testing.T) {
 	commit = ""
 	if got := versionFrom(nil, false); !strings.Contains(got, "no build info") {
 		t.Errorf("no build info: %q", got)
+	}
+}
+
+// TestCaptureFailsFast: capture of a port nothing listens on stops after
+// its first moment, exit 1, says the refusal once and no "captured in",
+// and the same command runs again in the same folder; --keep-trying runs
+// the whole schedule.
+func TestCaptureFailsFast(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := "http://" + l.Addr().String()
+	l.Close()
+	out := t.TempDir() + "/dumps"
+	for range 2 {
+		code, _, errs := runArgs(t, "capture", url, "--every", "1ms", "--count", "4", "--out", out)
+		if code != 1 || !strings.Contains(errs, "stopped after the first moment") || strings.Contains(errs, "captured is in") ||
+			strings.Count(errs, "connection refused") != 1 || strings.Contains(errs, "moment 2") || strings.Contains(errs, "already holds") {
+			t.Fatalf("exit %d:\n%s", code, errs)
+		}
+	}
+	code, _, errs := runArgs(t, "capture", url, "--every", "1ms", "--count", "3", "--out", out, "--keep-trying")
+	if code != 1 || !strings.Contains(errs, "moment 3") || !strings.Contains(errs, "as at 1 (refused)") {
+		t.Fatalf("--keep-trying: exit %d:\n%s", code, errs)
 	}
 }

@@ -50,7 +50,7 @@ SIGINT or SIGTERM, then writes every manifest and exits 0.`,
 			}
 			cfg := watch.Config{Targets: plan.Targets, Every: every, Keep: keep, Dir: out, Listen: listen,
 				IncidentMax: incidentMax, OnIncident: onIncident, TopSeries: series,
-				Timeout: plan.Timeout, MaxFile: plan.MaxBytes, MaxPause: plan.MaxPause, Headers: plan.Headers, Locks: plan.Locks,
+				Timeout: plan.Timeout, MaxFile: plan.MaxBytes, MaxPause: plan.MaxPause, Headers: plan.Headers, Locks: plan.Locks, ForceAttach: plan.ForceAttach,
 				Log: cmd.ErrOrStderr(), Quiet: quiet, Build: buildFrom(debug.ReadBuildInfo()).Build}
 			if cfg.MaxBytes, err = parseSize("--max-bytes", maxBytes); err != nil {
 				return err
