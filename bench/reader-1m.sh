@@ -6,8 +6,9 @@
 # wall and 1 GB peak RSS on 2 cores, the report unchanged.
 #
 # Makes data/go-1m.txt (gen100k -n 1000000, ~911 MB, a minute) if missing and
-# three copies of it, data/m{1,2,3}.txt (dumpdiff reads a file given twice
-# once). Runs RUNS (3) interleaved rounds of: grep -c, dumpdiff parse --stats
+# three distinct dumps of it, data/m{1,2,3}.txt: m1 a copy, m2 and m3 with
+# one goroutine's wait said otherwise (dumpdiff reads one dump given twice,
+# a copy included, as one moment: three copies would be one moment). Runs RUNS (3) interleaved rounds of: grep -c, dumpdiff parse --stats
 # on one copy, dumpdiff on the three copies; each under /usr/bin/time. Prints
 # the medians, the ratios and PASS/FAIL per target (exit 0 either way: a
 # report, not a gate). By hand only: ~4 GB of disk, minutes.
@@ -28,11 +29,19 @@ if [ ! -s "$data/go-1m.txt" ]; then
 	echo "== generating $data/go-1m.txt"
 	go run ./gen100k -n 1000000 -o "$data/go-1m.txt"
 fi
-for i in 1 2 3; do
-	if [ ! -s "$data/m$i.txt" ] || [ "$(stat -c %s "$data/m$i.txt")" != "$(stat -c %s "$data/go-1m.txt")" ]; then
-		cp "$data/go-1m.txt" "$data/m$i.txt"
-	fi
-done
+# m1 is the dump; m2 and m3 the same but for the first waiting goroutine's
+# header, which says a wait of 2 or 3 minutes ("[sleep]" becomes "[sleep,
+# 2 minutes]"): distinct dumps of the same size class, the work unchanged.
+variant() { # N: the first "[sleep]:" header said with a wait of N minutes
+	awk -v n="$1" '!done && /^goroutine [0-9]+ \[sleep\]:$/ { sub(/\[sleep\]:$/, "[sleep, " n " minutes]:"); done = 1 } { print }' "$data/go-1m.txt"
+}
+stamp="$data/m.stamp" # the go-1m.txt the variants were made of
+if [ ! -s "$data/m1.txt" ] || [ ! -s "$data/m3.txt" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$(stat -c %s.%Y "$data/go-1m.txt")" ]; then
+	cp "$data/go-1m.txt" "$data/m1.txt"
+	variant 2 >"$data/m2.txt"
+	variant 3 >"$data/m3.txt"
+	stat -c %s.%Y "$data/go-1m.txt" >"$stamp"
+fi
 cat "$data"/m?.txt >/dev/null # in the page cache, as for every tool
 
 rm -f "$data"/r1m-*.times

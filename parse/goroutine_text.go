@@ -825,11 +825,11 @@ func (s *goTextScan) finish() *Dump {
 	}
 	s.orphan()
 	s.end()
-	if len(s.b.threads) == 0 {
+	if s.b.nthreads == 0 {
 		return nil
 	}
 	d := s.d
-	d.Threads = s.b.threads
+	d.Threads = s.b.threads()
 	if len(s.b.skipped) > 0 {
 		d.Skipped = append(d.Skipped, s.b.skipped...)
 		sort.SliceStable(d.Skipped, func(i, j int) bool {

@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -448,6 +449,38 @@ func TestGoFramesShared(t *testing.T) {
 	}
 	if d.Threads[0].State != d.Threads[1].State {
 		t.Errorf("states differ")
+	}
+}
+
+// TestGoThreadsSizedOnce: a dump's goroutines, across many thread slabs
+// and with headers skipped between them (whose slab place the next
+// goroutine takes), are every goroutine read, in dump order, in a slice
+// made at its size: appended one by one, a 1M-goroutine dump's slice
+// allocated 43 MB for the 8 MB it keeps (issue 31).
+func TestGoThreadsSizedOnce(t *testing.T) {
+	var b strings.Builder
+	var want []int64
+	for id := int64(1); id <= 3000; id++ {
+		if id%97 == 0 {
+			fmt.Fprintf(&b, "goroutine %d [chan rec\nmain.loop()\n\t/src/main.go:20 +0x25\n\n", id)
+			continue
+		}
+		fmt.Fprintf(&b, "goroutine %d [select]:\nmain.loop()\n\t/src/main.go:%d +0x25\n\n", id, 20+id%3)
+		want = append(want, id)
+	}
+	d := mustParse(t, b.String())[0]
+	var got []int64
+	for _, th := range d.Threads {
+		got = append(got, th.ID)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("goroutine ids (-want +got):\n%s", diff)
+	}
+	if len(d.Skipped) != 3000/97 {
+		t.Errorf("%d skipped, want %d", len(d.Skipped), 3000/97)
+	}
+	if cap(d.Threads) != len(d.Threads) {
+		t.Errorf("Threads has cap %d for %d goroutines: want it made at its size", cap(d.Threads), len(d.Threads))
 	}
 }
 
