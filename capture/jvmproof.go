@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -255,4 +256,58 @@ func atoiOr(s string, or int) int {
 		return or
 	}
 	return n
+}
+
+// LocalJVM is a JVM of this machine that capture --pid may attach to.
+type LocalJVM struct {
+	PID     int
+	Command string // its command line, spaces between the arguments ("" when unreadable)
+}
+
+// LocalJVMs lists the JVMs of this machine that prove shows to be JVMs:
+// those with an hsperfdata file (every HotSpot JVM run without
+// -XX:-UsePerfData) and, on Linux, every process whose maps hold libjvm
+// that this user may read. For shell completion of --pid; in pid order.
+func LocalJVMs() []LocalJVM {
+	p := hostProbe()
+	seen := map[int]bool{}
+	var out []LocalJVM
+	add := func(pid int) {
+		if seen[pid] || pid <= 0 {
+			return
+		}
+		seen[pid] = true
+		if p.prove(pid, false) != nil {
+			return
+		}
+		j := LocalJVM{PID: pid}
+		if p.proc != "" {
+			if b, err := os.ReadFile(filepath.Join(p.proc, strconv.Itoa(pid), "cmdline")); err == nil {
+				j.Command = inert(strings.TrimSpace(strings.ReplaceAll(string(b), "\x00", " ")), 200)
+			}
+		}
+		out = append(out, j)
+	}
+	files, _ := filepath.Glob(filepath.Join(p.tmp, "hsperfdata_*", "*"))
+	for _, f := range files {
+		if pid, err := strconv.Atoi(filepath.Base(f)); err == nil {
+			add(pid)
+		}
+	}
+	if p.proc != "" {
+		entries, _ := os.ReadDir(p.proc)
+		for _, e := range entries {
+			pid, err := strconv.Atoi(e.Name())
+			if err != nil || seen[pid] {
+				continue
+			}
+			// Only a readable map that holds libjvm: no other sign is
+			// tried on every process of the machine.
+			if maps, err := os.ReadFile(filepath.Join(p.proc, e.Name(), "maps")); err == nil && bytes.Contains(maps, []byte("/libjvm.")) {
+				add(pid)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b LocalJVM) int { return a.PID - b.PID })
+	return out
 }

@@ -1,14 +1,17 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/dumpdiff/dumpdiff/analyze"
+	"github.com/dumpdiff/dumpdiff/capture"
 	"github.com/dumpdiff/dumpdiff/parse"
 	"github.com/dumpdiff/dumpdiff/report"
 )
@@ -35,6 +38,15 @@ var flagValues = map[string]func(cmd *cobra.Command, args []string) []string{
 	},
 	"pool-by": poolByValues,
 	"alert":   func(*cobra.Command, []string) []string { return []string{"critical", "warning"} },
+	// The JVMs of this machine that capture may attach to, with their
+	// command lines (cobra shows what follows a tab as the description).
+	"pid": func(*cobra.Command, []string) []string {
+		var out []string
+		for _, j := range capture.LocalJVMs() {
+			out = append(out, strconv.Itoa(j.PID)+"\t"+cmp.Or(j.Command, "java"))
+		}
+		return out
+	},
 }
 
 // registerCompletions wires the completions: dump files and folders for

@@ -4,13 +4,16 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net"
+	"os/exec"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/dumpdiff/dumpdiff/internal/javatest"
 	"github.com/dumpdiff/dumpdiff/tui"
 )
 
@@ -205,5 +208,42 @@ func TestCaptureFailsFast(t *testing.T) {
 	code, _, errs := runArgs(t, "capture", url, "--every", "1ms", "--count", "3", "--out", out, "--keep-trying")
 	if code != 1 || !strings.Contains(errs, "moment 3") || !strings.Contains(errs, "as at 1 (refused)") {
 		t.Fatalf("--keep-trying: exit %d:\n%s", code, errs)
+	}
+}
+
+// TestPidCompletesJVMs: --pid completes the JVMs of this machine (a JVM
+// the test starts is offered, with its command line) and nothing else (a
+// sleep the test starts is not).
+func TestPidCompletesJVMs(t *testing.T) {
+	jvm := javatest.OnPath(t).StartSource(t, "Idle", `public class Idle {
+	public static void main(String[] a) throws Exception {
+		System.out.println("ready");
+		System.in.read();
+	}
+}`, []string{"-Xmx32m"})
+	sleep := exec.Command("sleep", "30")
+	if err := sleep.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sleep.Process.Kill(); sleep.Wait() })
+	for _, cmd := range []string{"capture", "watch"} {
+		code, out, errs := runArgs(t, "__complete", cmd, "--pid", "")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+		offered := map[string]string{}
+		for _, line := range strings.Split(out, "\n") {
+			pid, desc, _ := strings.Cut(line, "\t")
+			offered[pid] = desc
+		}
+		if desc, ok := offered[strconv.Itoa(jvm)]; !ok || !strings.Contains(desc, "Idle") {
+			t.Errorf("%s --pid: the JVM %d is not offered with its command (%q):\n%s", cmd, jvm, desc, out)
+		}
+		if _, ok := offered[strconv.Itoa(sleep.Process.Pid)]; ok {
+			t.Errorf("%s --pid offers a sleep:\n%s", cmd, out)
+		}
+		if !strings.Contains(out, ":4") {
+			t.Errorf("%s --pid completes file names too:\n%s", cmd, out)
+		}
 	}
 }
