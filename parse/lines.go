@@ -64,6 +64,9 @@ type lineSource struct {
 	// raw is, in a prefixed dump, the line last read with its prefix (it
 	// aliases the reader's buffer); nil for a line joined from records.
 	raw []byte
+	// learnBuf holds the line a prefix was learned on (prefix_learn.go),
+	// which outlives the lines read ahead to confirm it.
+	learnBuf []byte
 }
 
 // rawLine is a line read ahead and queued.
@@ -143,6 +146,41 @@ func (s *lineSource) read() ([]byte, bool) {
 		s.rawN, s.rawPartial = q.no, q.partial
 		return q.text, true
 	}
+	return s.readFresh()
+}
+
+// peek returns the raw line k lines after the last one read (0: the next),
+// as read, prefix and all, without taking it: the lines peeked at stay
+// queued and are read in their turn. false at the end of input.
+//
+// Cost: each line read ahead is copied once (the reader's buffer moves
+// on); the prefix learner peeks at a few lines, only at a candidate.
+func (s *lineSource) peek(k int) (rawLine, bool) {
+	for len(s.queue) <= k {
+		n, p := s.rawN, s.rawPartial
+		if m := len(s.queue); m > 0 {
+			s.rawN = max(s.rawN, s.queue[m-1].no) // the reader's count goes on from the last line it gave
+		}
+		line, ok := s.readFresh()
+		if ok {
+			s.queue = append(s.queue, rawLine{no: s.rawN, text: bytes.Clone(line), partial: s.rawPartial})
+		}
+		s.rawN, s.rawPartial = n, p
+		if !ok {
+			return rawLine{}, false
+		}
+	}
+	return s.queue[k], true
+}
+
+// pushBack makes lines, read ahead by a caller, the next lines read, in
+// order, before any line queued already.
+func (s *lineSource) pushBack(lines ...rawLine) {
+	s.queue = append(lines, s.queue...)
+}
+
+// readFresh reads the next raw line from the reader, past the queue.
+func (s *lineSource) readFresh() ([]byte, bool) {
 	rest := s.blk[s.pos:]
 	if i := bytes.IndexByte(rest, '\n'); i >= 0 && i <= s.max {
 		s.pos += i + 1

@@ -218,6 +218,19 @@ func (o Options) parseText(name string, r io.Reader, in *interner, gz bool) ([]*
 			// A collector's prefix before "SIGQUIT: quit" first; else it is
 			// a program's output run into the runtime's (isSIGQUITLine).
 			shape, pv, tf = findPrefix(line, prev, &pl, &ppl)
+			if tf != nil && shape != nil && sigquitAfterText(pl.text) {
+				// A known shape that leaves text before the SIGQUIT
+				// ("     api | SIGQUIT: quit" read as indented): the text is
+				// a prefix of its own, learned.
+				if lsh, lpv, ltf, lline := ls.learnPrefix(line, prev, &pl); ltf != nil {
+					shape, pv, tf, line = lsh, lpv, ltf, lline
+				} else {
+					findPrefix(line, prev, &pl, &ppl) // pl as the known shape split it
+				}
+			}
+			if tf == nil {
+				shape, pv, tf, line = ls.learnPrefix(line, prev, &pl)
+			}
 		}
 		for i := range textFormats {
 			if tf != nil {
@@ -229,6 +242,10 @@ func (o Options) parseText(name string, r io.Reader, in *interner, gz bool) ([]*
 		}
 		if tf == nil {
 			shape, pv, tf = findPrefix(line, prev, &pl, &ppl)
+		}
+		if tf == nil && ls.mode == nil {
+			// Any other tool's prefix, learned from this line (prefix_learn.go).
+			shape, pv, tf, line = ls.learnPrefix(line, prev, &pl)
 		}
 		if tf == nil && shape == nil && ls.mode == nil {
 			// Escaped dumps (escape.go): a JSON string field's lines are

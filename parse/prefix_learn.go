@@ -1,0 +1,665 @@
+package parse
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// The learned prefix. The shapes of prefix_shapes.go are the collectors
+// dumpdiff knows; every other tool puts its own text before each line:
+//
+//	[info] goroutine 1 [running]:                               a build tool (sbt)
+//	api-1  | goroutine 1 [running]:                             docker compose
+//	  12 | goroutine 1 [running]:                               an editor's copy with line numbers
+//	2026-12-01 10:38:11,089 INFO  [main] App - "main" #1 ...    a logger's layout, line by line
+//	\x1b[36mapi-1  |\x1b[0m goroutine 1 [running]:              the same, coloured
+//
+// A person sees the dump at a glance: a dump's first line, after some
+// text. The reader does the same (rules, after prefix.go's):
+//
+//  1. A line outside a dump in which a dump's first line starts after
+//     some text (learnStart: every place after a word's end where a text
+//     format's starts claims the rest, and claims it by a line only a dump
+//     starts with: a goroutine header, "Full thread dump", a HotSpot
+//     header, not a date or a number) makes that text a candidate prefix.
+//  2. The candidate's shape is learned (learnShape): literal runs, and
+//     variable fields where lines of one source differ: digits (counters,
+//     times), long hex words (ids), runs of spaces (padding), ANSI colour.
+//     A word glued to a name ("api-1", "web.1", "orders[4242]") stays
+//     literal: it is which source the line is from.
+//  3. The shape is confirmed on the lines after it (learnConfirm: at least
+//     learnConfirmNeed of the next learnLook lines carry it), else the
+//     line is passed over as it is.
+//  4. The dump is then read as a collector's (prefix.go rules 2 and 3):
+//     lines of the shape lose it, lines of other shapes are held,
+//     recorded in the dump's Skipped with their position, and read again
+//     after the dump; the next dump learns its own prefix.
+//  5. A time in the prefix (RFC 3339, "2006-01-02 15:04:05,000",
+//     "2006/01/02 15:04:05", syslog's) is the dump's Time when the dump
+//     prints none, as a collector's.
+//  6. Prefixes nest: the learned text may hold a known shape's (its time
+//     is absorbed as digits), and a JSON record (docker, go test -json) is
+//     read under a learned prefix, or holds one in its text.
+//
+// Cost: nothing on a line inside a dump, and nothing on a dump read as it
+// is. On a line outside a dump, one pass over its first learnMaxPrefix
+// bytes, calling the formats' starts at each word boundary; lines are
+// read ahead (lineSource.peek) only for a candidate.
+
+// learnMaxPrefix bounds the prefix a line may carry: a log layout with a
+// time, a level, a thread and a logger name fits; a longer run of text
+// before a dump's first line is a sentence, not a prefix.
+const learnMaxPrefix = 160
+
+// learnLook and learnConfirmNeed: a candidate prefix is a prefix when at
+// least learnConfirmNeed of the learnLook raw lines after it carry its
+// shape. Two, so that one log line of the same layout that happens to
+// name a goroutine is not a dump; within eight, so that another service's
+// lines interleaved between the dump's do not hide it.
+const (
+	learnLook        = 8
+	learnConfirmNeed = 2
+)
+
+// ptokKind is the kind of one token of a learned prefix.
+type ptokKind uint8
+
+const (
+	ptLit    ptokKind = iota // these bytes
+	ptSpace                  // one or more spaces; none too as the first token; exactly lit as the last
+	ptDigits                 // one or more ASCII digits
+	ptHex                    // one or more hex digits
+	ptANSI                   // any number of ANSI CSI sequences ("\x1b[36m"), none too
+	ptStamp                  // a time read by the shape's stampLen (a fraction's digits vary, RFC 3339 drops a zero one)
+)
+
+type ptok struct {
+	kind ptokKind
+	lit  []byte // ptLit, and ptSpace as learned
+}
+
+// learnedShape is the shape of a prefix learned from one line.
+type learnedShape struct {
+	toks []ptok
+	// stampLen reads the time's length (findStamp), and stampLayout is how
+	// it is read ("syslog": syslogTime); "" when the prefix holds no time.
+	stampLen    func([]byte) int
+	stampLayout string
+	pattern     string // the shape as text, for Dump.Prefix
+}
+
+// isWordByte reports whether c is part of a word of a prefix.
+func isWordByte(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// ansiLen returns the length of the ANSI CSI sequence at the start of b
+// ("\x1b[0m", "\x1b[1;36m"), or 0.
+func ansiLen(b []byte) int {
+	if len(b) < 3 || b[0] != 0x1b || b[1] != '[' {
+		return 0
+	}
+	for i := 2; i < len(b) && i < 32; i++ {
+		c := b[i]
+		switch {
+		case c >= 0x30 && c <= 0x3f, c >= 0x20 && c <= 0x2f: // parameters, intermediates
+		case c >= 0x40 && c <= 0x7e:
+			return i + 1
+		default:
+			return 0
+		}
+	}
+	return 0
+}
+
+// learnShape learns the shape of prefix (rule 2); nil when prefix is no
+// prefix: empty, white space alone (the indent shape's), or ending inside
+// a word.
+func learnShape(prefix []byte) *learnedShape {
+	if len(bytes.TrimLeft(prefix, " \t")) == 0 || len(prefix) > learnMaxPrefix {
+		return nil
+	}
+	prefix = bytes.Clone(prefix) // the tokens alias it; the line is the reader's
+	sh := &learnedShape{}
+	sa, sb, stampLen, layout := findStamp(prefix)
+	var lit []byte
+	flush := func() {
+		if len(lit) > 0 {
+			sh.toks = append(sh.toks, ptok{kind: ptLit, lit: lit})
+			lit = nil
+		}
+	}
+	add := func(t ptok) {
+		flush()
+		sh.toks = append(sh.toks, t)
+	}
+	i := 0
+	for i < len(prefix) {
+		if i == sa && sb > sa {
+			add(ptok{kind: ptStamp})
+			sh.stampLen, sh.stampLayout = stampLen, layout
+			i = sb
+			continue
+		}
+		c := prefix[i]
+		if n := ansiLen(prefix[i:]); n > 0 {
+			for n > 0 {
+				i += n
+				n = ansiLen(prefix[i:])
+			}
+			if k := len(sh.toks); len(lit) > 0 || k == 0 || sh.toks[k-1].kind != ptANSI {
+				add(ptok{kind: ptANSI})
+			}
+			continue
+		}
+		if c == ' ' {
+			j := i
+			for j < len(prefix) && prefix[j] == ' ' && (j == i || j != sa || sb == sa) {
+				j++
+			}
+			add(ptok{kind: ptSpace, lit: prefix[i:j]})
+			i = j
+			continue
+		}
+		if !isWordByte(c) {
+			lit = append(lit, c)
+			i++
+			continue
+		}
+		j := i
+		for j < len(prefix) && isWordByte(prefix[j]) {
+			j++
+		}
+		for _, t := range wordTokens(prefix, i, j) {
+			if t.kind == ptLit {
+				lit = append(lit, t.lit...)
+			} else {
+				add(t)
+			}
+		}
+		i = j
+	}
+	flush()
+	if isWordByte(prefix[len(prefix)-1]) && sh.toks[len(sh.toks)-1].kind == ptLit {
+		return nil // "xgoroutine 1 [": the start word is glued to another
+	}
+	sh.pattern = sh.describe()
+	return sh
+}
+
+// wordTokens classifies the word prefix[a:b] (rule 2):
+//
+//	1234, 01               digits
+//	7f3a9c2e, 0x7f3a9c     hex: an id (six or more hex digits, letters and digits both)
+//	01T10, 089203512Z      digits around single letters: a time's parts
+//	api-1, web.1, s[42]    a number glued to a name: literal (the source)
+//	info, INFO, Dec        literal
+func wordTokens(p []byte, a, b int) []ptok {
+	w := p[a:b]
+	// The letter before is a name's, not the final byte of an ANSI
+	// sequence ("\x1b[35m[9359]": a counter in brackets after a colour).
+	glued := a >= 2 && bytes.IndexByte([]byte("-_.#/["), p[a-1]) >= 0 && isLetter(p[a-2]) &&
+		!(p[a-2] == 'm' && bytes.LastIndexByte(p[max(0, a-18):a-1], 0x1b) >= 0 && ansiLen(p[bytes.LastIndexByte(p[:a-1], 0x1b):]) == a-1-bytes.LastIndexByte(p[:a-1], 0x1b))
+	if glued {
+		return []ptok{{kind: ptLit, lit: w}}
+	}
+	digits, letters, hex := 0, 0, true
+	for _, c := range w {
+		switch {
+		case isDigit(c):
+			digits++
+		default:
+			letters++
+			if !isHex(c) {
+				hex = false
+			}
+		}
+	}
+	switch {
+	case letters == 0:
+		return []ptok{{kind: ptDigits}}
+	case digits == 0:
+		return []ptok{{kind: ptLit, lit: w}}
+	case len(w) > 2 && w[0] == '0' && w[1] == 'x' && allHex(w[2:]):
+		return []ptok{{kind: ptLit, lit: w[:2]}, {kind: ptHex}}
+	case hex && len(w) >= 6:
+		return []ptok{{kind: ptHex}}
+	}
+	// Digits around single letters ("01T10", "11Z"): each digit run a field.
+	if !isDigit(w[0]) {
+		return []ptok{{kind: ptLit, lit: w}}
+	}
+	for k := 1; k < len(w); k++ {
+		if isLetter(w[k]) && isLetter(w[k-1]) {
+			return []ptok{{kind: ptLit, lit: w}}
+		}
+	}
+	var out []ptok
+	for k := 0; k < len(w); {
+		if isDigit(w[k]) {
+			for k < len(w) && isDigit(w[k]) {
+				k++
+			}
+			out = append(out, ptok{kind: ptDigits})
+			continue
+		}
+		out = append(out, ptok{kind: ptLit, lit: w[k : k+1]})
+		k++
+	}
+	return out
+}
+
+func allHex(b []byte) bool {
+	for _, c := range b {
+		if !isHex(c) {
+			return false
+		}
+	}
+	return len(b) > 0
+}
+
+// match returns the length of the prefix of this shape at the start of
+// line, and false when line does not carry it. A line that ends where the
+// prefix's last spaces or colour codes would be (an empty line of the
+// dump, its trailing spaces stripped) carries it with an empty text.
+// stamp is the time's bytes in line; nil when the shape has none.
+//
+// Cost: one pass over the prefix's bytes; this runs on every line of a
+// dump read under a learned prefix.
+func (sh *learnedShape) match(line []byte) (n int, stamp []byte, ok bool) {
+	i := 0
+	last := len(sh.toks) - 1
+	for ti := range sh.toks {
+		t := &sh.toks[ti]
+		if i == len(line) && sh.restBlank(ti) {
+			return i, stamp, true
+		}
+		switch t.kind {
+		case ptLit:
+			if len(line)-i < len(t.lit) || string(line[i:i+len(t.lit)]) != string(t.lit) {
+				return 0, nil, false
+			}
+			i += len(t.lit)
+		case ptSpace:
+			if ti == last && ti > 0 {
+				if len(line)-i < len(t.lit) || string(line[i:i+len(t.lit)]) != string(t.lit) {
+					return 0, nil, false
+				}
+				i += len(t.lit)
+				continue
+			}
+			j := i
+			for j < len(line) && line[j] == ' ' {
+				j++
+			}
+			if j == i && ti > 0 {
+				return 0, nil, false
+			}
+			i = j
+		case ptDigits:
+			j := i
+			for j < len(line) && isDigit(line[j]) {
+				j++
+			}
+			if j == i {
+				return 0, nil, false
+			}
+			i = j
+		case ptHex:
+			j := i
+			for j < len(line) && isHex(line[j]) {
+				j++
+			}
+			if j == i {
+				return 0, nil, false
+			}
+			i = j
+		case ptANSI:
+			for n := ansiLen(line[i:]); n > 0; n = ansiLen(line[i:]) {
+				i += n
+			}
+		case ptStamp:
+			n := sh.stampLen(line[i:])
+			if n == 0 {
+				return 0, nil, false
+			}
+			stamp = line[i : i+n]
+			i += n
+		}
+	}
+	return i, stamp, true
+}
+
+// restBlank reports whether the tokens from ti on can all be empty or
+// white: an empty line of the dump whose trailing spaces were stripped.
+func (sh *learnedShape) restBlank(ti int) bool {
+	for _, t := range sh.toks[ti:] {
+		if t.kind != ptSpace && t.kind != ptANSI {
+			return false
+		}
+	}
+	return true
+}
+
+// describe writes the shape for Dump.Prefix: literals as they are, the
+// time as <time>, fields as <n>, <hex>, <ansi>.
+func (sh *learnedShape) describe() string {
+	var b strings.Builder
+	for _, t := range sh.toks {
+		switch t.kind {
+		case ptStamp:
+			b.WriteString("<time>")
+		case ptLit, ptSpace:
+			b.Write(t.lit)
+		case ptDigits:
+			b.WriteString("<n>")
+		case ptHex:
+			b.WriteString("<hex>")
+		case ptANSI:
+			b.WriteString("<ansi>")
+		}
+	}
+	return strings.ToValidUTF8(b.String(), "?")
+}
+
+// stampReaders are the times a learned prefix reads as times, in the
+// order they are tried: the length of one at the start of a line, and
+// the layout it is read with.
+var stampReaders = []struct {
+	n      func([]byte) int
+	layout string
+}{
+	{rfc3339Len, time.RFC3339Nano},                        // 2026-12-01T10:38:11.089203512Z
+	{isoCompactLen, "2006-01-02T15:04:05.999999999-0700"}, // 2026-12-01T10:38:11.089+0000
+	{syslogStampLen, "syslog"},                            // Dec  1 10:38:11
+	{dateTimeLen, "2006-01-02 15:04:05"},                  // 2026-12-01 10:38:11,089
+	{slashDateTimeLen, "2006/01/02 15:04:05"},             // 2026/12/01 10:38:11
+}
+
+// findStamp finds the first time in prefix that starts after a word's
+// end: its bytes prefix[a:b], its reader and its layout.
+func findStamp(p []byte) (a, b int, n func([]byte) int, layout string) {
+	for i := 0; i < len(p); i++ {
+		if i > 0 && isWordByte(p[i-1]) || !isWordByte(p[i]) {
+			continue
+		}
+		for _, r := range stampReaders {
+			if k := r.n(p[i:]); k > 0 {
+				return i, i + k, r.n, r.layout
+			}
+		}
+	}
+	return 0, 0, nil, ""
+}
+
+// dateTimeLen returns the length of a logger's local time at the start of
+// b, without a zone: "2026-12-01 10:38:11", with ".089" or ",089" after it
+// (log4j, logback, Python), or with a 'T'; 0 if none.
+func dateTimeLen(b []byte) int { return localTimeLen(b, '-') }
+
+// slashDateTimeLen is dateTimeLen for Go's log package: "2026/12/01 10:38:11.089203".
+func slashDateTimeLen(b []byte) int { return localTimeLen(b, '/') }
+
+func localTimeLen(b []byte, sep byte) int {
+	if len(b) < 19 || !isClock(b[11:19]) || b[10] != ' ' && b[10] != 'T' || b[4] != sep || b[7] != sep {
+		return 0
+	}
+	for i, c := range b[:10] {
+		if i != 4 && i != 7 && !isDigit(c) {
+			return 0
+		}
+	}
+	n := 19
+	if n+1 < len(b) && (b[n] == '.' || b[n] == ',') && isDigit(b[n+1]) {
+		n++
+		for n < len(b) && isDigit(b[n]) {
+			n++
+		}
+	}
+	return n
+}
+
+// learnedTime reads a learned prefix's time; zero if it does not parse.
+// A local time without a zone is read in UTC as a stand-in, as JVM date
+// lines are.
+func (sh *learnedShape) time(stamp []byte, now time.Time) time.Time {
+	switch sh.stampLayout {
+	case "":
+		return time.Time{}
+	case "syslog":
+		return syslogTime(stamp, now)
+	}
+	s := string(stamp)
+	layout := sh.stampLayout
+	if len(s) > 10 && s[10] == 'T' && layout[10] == ' ' {
+		layout = layout[:10] + "T" + layout[11:]
+	}
+	if len(s) > 19 && layout[len(layout)-1] == '5' {
+		s = s[:19] + "." + s[20:] // ",089" as ".089"; the layout reads any fraction
+	}
+	t, err := time.Parse(layout, s)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}
+
+// learnStart finds where a dump starts in line after a prefix (rule 1):
+// the prefix's length and the format, and whether the dump's first line
+// is a JSON record (a known shape) under the prefix, then its shape; k 0
+// when line holds no such start.
+func learnStart(line []byte) (k int, tf *textFormat, inner *prefixShape, pl prefixLine) {
+	end := min(len(line), learnMaxPrefix+1)
+	for k = 1; k < end; k++ {
+		c := line[k]
+		if c == ' ' || isWordByte(line[k-1]) && !(line[k-1] == 'm' && bytes.LastIndexByte(line[max(0, k-16):k], 0x1b) >= 0) {
+			continue
+		}
+		text := line[k:]
+		if tf = strongStart(text); tf != nil {
+			return k, tf, nil, pl
+		}
+		if c == '{' {
+			for i := range prefixShapes {
+				sh := &prefixShapes[i]
+				if sh.paste || !sh.split(text, &pl) || pl.partial {
+					continue
+				}
+				if tf = strongStart(pl.text); tf != nil {
+					return k, tf, sh, pl
+				}
+			}
+		}
+	}
+	return 0, nil, nil, pl
+}
+
+// strongStart returns the text format whose dump starts at text with a
+// line only a dump starts with (rule 1), or nil: a date, a process id or
+// an instant alone starts a JVM dump only as its first line, and a
+// goroutine header is one only when it ends like one ("]:"), not inside
+// a log message that names a goroutine.
+func strongStart(text []byte) *textFormat {
+	for i := range textFormats {
+		tf := &textFormats[i]
+		if !tf.starts(text, nil) {
+			continue
+		}
+		switch tf.format {
+		case FormatGoText:
+			t := bytes.TrimRight(text, " \r")
+			switch {
+			case isGoHeader(t):
+				if t[len(t)-1] != ':' {
+					return nil
+				}
+			case sigquitAfterText(t):
+				return nil
+			case isGoStart(t):
+			default:
+				// A lead-in ("Leaked goroutine: "): only at the start.
+				if n := goLeadIn(t); n == 0 || bytes.IndexByte(t[:n], ':') < n-2 {
+					return nil
+				}
+			}
+		case FormatJVMText:
+			if isDateLine(text) || isPIDLine(text) {
+				return nil
+			}
+		case FormatJVMPlain:
+			return nil
+		}
+		return tf
+	}
+	return nil
+}
+
+// learnedPrefix is a prefix shape built from a learned shape, over or
+// under a known shape (rule 6).
+type learnedPrefix struct {
+	sh *learnedShape
+	// inner is the known shape read after the learned prefix (a JSON
+	// record behind a tool's prefix); outer the one read before it (the
+	// learned prefix inside a JSON record's text). nil when none.
+	inner, outer *prefixShape
+	shape        prefixShape // the prefix shape the line source reads with
+	tmp          prefixLine
+}
+
+func newLearnedPrefix(sh *learnedShape, inner, outer *prefixShape) *learnedPrefix {
+	lp := &learnedPrefix{sh: sh, inner: inner, outer: outer}
+	name := fmt.Sprintf("learned %q", sh.pattern)
+	switch {
+	case inner != nil:
+		name += " over " + inner.name
+	case outer != nil:
+		name = outer.name + " over " + name
+	}
+	lp.shape = prefixShape{name: name, split: lp.split, time: lp.time}
+	return lp
+}
+
+// split is the prefix shape's split: the learned prefix, and the known
+// shape's under or over it.
+func (lp *learnedPrefix) split(line []byte, pl *prefixLine) bool {
+	if lp.outer != nil {
+		if !lp.outer.split(line, pl) {
+			return false
+		}
+		if pl.partial {
+			return false // a record cut in pieces: not read under a learned prefix
+		}
+		n, stamp, ok := lp.sh.match(pl.text)
+		if !ok {
+			return false
+		}
+		pl.text = pl.text[n:]
+		if stamp != nil {
+			pl.stamp = stamp
+		}
+		return true
+	}
+	n, stamp, ok := lp.sh.match(line)
+	if !ok {
+		return false
+	}
+	if lp.inner != nil {
+		rest := line[n:]
+		if len(bytes.TrimSpace(rest)) == 0 {
+			*pl = prefixLine{text: rest[:0], buf: pl.buf, src: pl.src}
+			return true
+		}
+		return lp.inner.split(rest, pl)
+	}
+	*pl = prefixLine{text: line[n:], stamp: stamp, buf: pl.buf, src: pl.src}
+	return true
+}
+
+// time reads the time of the first line's prefix: the known shape's, else
+// the learned prefix's.
+func (lp *learnedPrefix) time(stamp []byte, now time.Time) time.Time {
+	switch {
+	case lp.inner != nil && lp.inner.time != nil:
+		return lp.inner.time(stamp, now)
+	case lp.outer != nil && lp.sh.stampLayout == "" && lp.outer.time != nil:
+		return lp.outer.time(stamp, now)
+	}
+	return lp.sh.time(stamp, now)
+}
+
+// learnPrefix is rule 1 to 3 on line, the line just returned by next,
+// which starts no dump as it is nor under a known shape; prev is the line
+// before it (nil if none). On success it returns the shape, line split by
+// it into pl, prev's text under it (nil when prev does not carry it), and
+// the text format that starts there. line is a copy (valid until the
+// next call): lines may have been read ahead.
+func (s *lineSource) learnPrefix(line, prev []byte, pl *prefixLine) (sh *prefixShape, pv []byte, tf *textFormat, copyOf []byte) {
+	if len(line) < 4 {
+		return nil, nil, nil, line
+	}
+	var outer *prefixShape
+	text := line
+	var k int
+	var inner *prefixShape
+	if line[0] == '{' {
+		// A learned prefix inside a JSON record's text: a dump's start
+		// found in the record itself, among its escapes and fields, is
+		// never one.
+		for i := range prefixShapes {
+			o := &prefixShapes[i]
+			if o.paste || !o.split(line, pl) || pl.partial {
+				continue
+			}
+			if k, tf, inner, _ = learnStart(pl.text); k > 0 && inner == nil {
+				outer, text = o, pl.text
+				break
+			}
+		}
+	}
+	if outer == nil {
+		// Not a record a known shape reads ("{web} ..." is a literal).
+		k, tf, inner, _ = learnStart(line)
+	}
+	if k == 0 {
+		return nil, nil, nil, line
+	}
+	ls := learnShape(text[:k])
+	if ls == nil {
+		return nil, nil, nil, line
+	}
+	s.learnBuf = append(s.learnBuf[:0], line...)
+	line = s.learnBuf
+	lp := newLearnedPrefix(ls, inner, outer)
+	if !lp.split(line, pl) || pl.partial || !s.learnConfirm(lp) {
+		return nil, nil, nil, line
+	}
+	if len(prev) > 0 && lp.split(prev, &lp.tmp) && !lp.tmp.partial {
+		pv = append([]byte(nil), lp.tmp.text...)
+	}
+	lp.split(line, pl)
+	pl.buf = nil
+	return &lp.shape, pv, tf, line
+}
+
+// learnConfirm is rule 3: at least learnConfirmNeed of the next learnLook
+// lines that are not blank carry the shape.
+func (s *lineSource) learnConfirm(lp *learnedPrefix) bool {
+	got := 0
+	for i := 0; i < learnLook && got < learnConfirmNeed; i++ {
+		l, ok := s.peek(i)
+		if !ok {
+			break
+		}
+		if len(bytes.TrimSpace(l.text)) == 0 {
+			continue
+		}
+		if lp.split(l.text, &lp.tmp) {
+			got++
+		}
+	}
+	return got >= learnConfirmNeed
+}

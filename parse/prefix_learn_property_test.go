@@ -1,0 +1,338 @@
+package parse
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The learned-prefix property (issue 32): a dump whose every line carries
+// a prefix made up here, at random, of the pieces tools' prefixes are made
+// of (literal text with brackets, pipes, colons and non-ASCII, a time in
+// one of many layouts that advances line by line, a counter, a padded
+// name, a hex id, ANSI colour), alone or nested in a known shape (a
+// kubectl time inside, a docker record inside or outside), with another
+// source's lines interleaved, parses to the same dumps, threads, states
+// and frames as the dump itself. No list of tools: the shapes are drawn,
+// and each case's seed is printed with its failure.
+
+// learnCases is how many prefixes each input is read under.
+const learnCases = 6
+
+// prefixPart makes one piece of a prefix: what it prints before line i.
+type prefixPart struct {
+	kind string
+	at   func(i int) string
+}
+
+var (
+	learnWords  = []string{"info", "INFO", "web", "api", "orders", "worker", "app", "Pipeline", "stdout", "db", "svc", "main"}
+	learnOpen   = []string{"[", "(", "<", "«", "|", "│", "▶ ", "", "{", "⟦"}
+	learnClose  = []string{"]", ")", ">", "»", "|", "│", ":", "", "}", "⟧"}
+	learnSep    = []string{" ", "  ", ": ", " | ", " - ", " :: ", " → ", "\t"}
+	learnLayout = []string{
+		time.RFC3339Nano, time.RFC3339, "2006-01-02T15:04:05.000000000Z07:00",
+		"2006-01-02 15:04:05.000", "2006-01-02 15:04:05,000", "2006-01-02 15:04:05",
+		"2006/01/02 15:04:05", "2006/01/02 15:04:05.000000", "15:04:05.000", "15:04:05",
+		"Jan _2 15:04:05", "Jan 02 15:04:05.000000", "02/Jan/2006:15:04:05 -0700", "[15:04:05]",
+		"2006-01-02T15:04:05.000-0700", "Mon Jan _2 15:04:05 2006",
+	}
+)
+
+// name draws a source's name: a word, perhaps numbered as a replica.
+func (g *prefixGen) name() string {
+	w := learnWords[g.r.IntN(len(learnWords))]
+	switch g.r.IntN(4) {
+	case 0:
+		return fmt.Sprintf("%s-%d", w, 1+g.r.IntN(9))
+	case 1:
+		return fmt.Sprintf("%s.%d", w, 1+g.r.IntN(3))
+	case 2:
+		return fmt.Sprintf("%s_%s", w, learnWords[g.r.IntN(len(learnWords))])
+	}
+	return w
+}
+
+type prefixGen struct {
+	r *rand.Rand
+}
+
+// part draws one piece of a prefix.
+func (g *prefixGen) part() prefixPart {
+	r := g.r
+	sep := learnSep[r.IntN(len(learnSep))]
+	switch k := r.IntN(7); k {
+	case 0: // literal
+		o := r.IntN(len(learnOpen))
+		s := learnOpen[o] + g.name() + learnClose[o] + sep
+		return prefixPart{"literal", func(int) string { return s }}
+	case 1: // a time advancing line by line
+		layout := learnLayout[r.IntN(len(learnLayout))]
+		t0 := time.Date(2020+r.IntN(10), time.Month(1+r.IntN(12)), 1+r.IntN(28), 1+r.IntN(20), r.IntN(60), r.IntN(60), r.IntN(1e9), time.UTC)
+		if r.IntN(3) == 0 {
+			t0 = t0.In(time.FixedZone("", (r.IntN(25)-12)*3600))
+		}
+		steps := make([]time.Duration, 0, 64)
+		stepMax := time.Duration(1 + r.IntN(3000))
+		t := t0
+		return prefixPart{"time", func(i int) string {
+			for len(steps) <= i {
+				steps = append(steps, time.Duration(g.r.Int64N(int64(stepMax)))*time.Millisecond)
+			}
+			_ = t
+			d := time.Duration(0)
+			// the time of line i: t0 plus the steps before it (cumulative,
+			// computed once per line in order)
+			for _, s := range steps[:i] {
+				d += s
+			}
+			return t0.Add(d).Format(layout) + sep
+		}}
+	case 2: // a counter
+		start := r.IntN(10000)
+		f := []string{"%d:", "%d: ", "%6d\t", "%4d | ", "%-5d| ", "#%d ", "[%d] ", "%3d  "}[r.IntN(8)]
+		return prefixPart{"counter", func(i int) string { return fmt.Sprintf(f, start+i) }}
+	case 3: // a padded name
+		n := g.name()
+		w := len(n) + r.IntN(7)
+		f := "%-*s"
+		if r.IntN(2) == 0 {
+			f = "%*s"
+		}
+		s := fmt.Sprintf(f, w, n) + []string{" | ", ": ", " ", "|"}[r.IntN(4)]
+		return prefixPart{"padded name", func(int) string { return s }}
+	case 4: // a hex id per line
+		return prefixPart{"hex id", func(int) string {
+			b := []byte(fmt.Sprintf("%08x", g.r.Uint32()))
+			b[g.r.IntN(8)] = "0123456789"[g.r.IntN(10)]
+			b[g.r.IntN(8)] = "abcdef"[g.r.IntN(6)]
+			if b[0] >= '0' && b[0] <= '9' && allDigitsStr(string(b)) {
+				b[7] = 'a'
+			}
+			return "[" + string(b) + "] "
+		}}
+	case 5: // a level, padded
+		lv := []string{"INFO", "WARN", "DEBUG", "ERROR"}[r.IntN(4)]
+		s := fmt.Sprintf("%-5s ", lv)
+		if r.IntN(2) == 0 {
+			s = "[" + lv + "] "
+		}
+		return prefixPart{"literal", func(int) string { return s }}
+	default: // a coloured piece
+		in := g.part()
+		c := fmt.Sprintf("\x1b[%dm", 31+r.IntN(7))
+		if r.IntN(2) == 0 {
+			c = fmt.Sprintf("\x1b[1;%dm", 31+r.IntN(7))
+		}
+		return prefixPart{"ansi " + in.kind, func(i int) string { return c + in.at(i) + "\x1b[0m" }}
+	}
+}
+
+func allDigitsStr(s string) bool {
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// learnCase is one drawn prefix.
+type learnCase struct {
+	kind  string // the row of the table
+	parts []prefixPart
+	// nest: "" alone; "kubectl inside", "docker inside", "docker outside".
+	nest string
+	// strip: empty lines lose their trailing white space.
+	strip bool
+	// foreign: another source's lines are put between the dump's.
+	foreign bool
+}
+
+func (g *prefixGen) draw() learnCase {
+	c := learnCase{}
+	n := 1 + g.r.IntN(3)
+	kinds := map[string]bool{}
+	for range n {
+		p := g.part()
+		c.parts = append(c.parts, p)
+		kinds[strings.TrimPrefix(p.kind, "ansi ")] = true
+		if strings.HasPrefix(p.kind, "ansi") {
+			kinds["ansi"] = true
+		}
+	}
+	switch {
+	case len(kinds) > 1 && !kinds["ansi"] || len(kinds) > 2:
+		c.kind = "mixed"
+	case kinds["ansi"]:
+		c.kind = "ansi colour"
+	default:
+		c.kind = c.parts[0].kind
+	}
+	switch g.r.IntN(10) {
+	case 0:
+		c.nest, c.kind = "kubectl inside", "nested: kubectl time inside"
+	case 1:
+		c.nest, c.kind = "docker inside", "nested: docker record inside"
+	case 2:
+		c.nest, c.kind = "docker outside", "nested: in a docker record"
+	case 3:
+		c.foreign, c.kind = true, "another source interleaved"
+	}
+	c.strip = g.r.IntN(2) == 0
+	return c
+}
+
+// apply writes text with the case's prefix on every line.
+func (c learnCase) apply(g *prefixGen, text string) string {
+	var b strings.Builder
+	other := "zz-other-" + fmt.Sprint(g.r.IntN(100)) + " ~ "
+	t0 := time.Date(2026, 12, 1, 10, 38, 11, 89203512, time.UTC)
+	for i, l := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+		if c.foreign && g.r.IntN(30) == 0 {
+			fmt.Fprintf(&b, "%sGET /health 200 %dms\n", other, g.r.IntN(90))
+		}
+		stamp := t0.Add(time.Duration(i) * time.Millisecond).Format(time.RFC3339Nano)
+		switch c.nest {
+		case "kubectl inside":
+			l = stamp + " " + l
+		case "docker inside":
+			v, _ := json.Marshal(l + "\n")
+			l = `{"log":` + string(v) + `,"stream":"stderr","time":"` + stamp + `"}`
+		}
+		var p strings.Builder
+		for _, part := range c.parts {
+			p.WriteString(part.at(i))
+		}
+		line := p.String() + l
+		if c.strip && l == "" {
+			line = strings.TrimRight(line, " \t")
+		}
+		if c.nest == "docker outside" {
+			v, _ := json.Marshal(line + "\n")
+			line = `{"log":` + string(v) + `,"stream":"stdout","time":"` + stamp + `"}`
+		}
+		b.WriteString(line)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// TestLearnedPrefixSameDumps is the property over every committed dump;
+// the log holds a table of how many cases of each kind read as the
+// original (run with -v to see it).
+func TestLearnedPrefixSameDumps(t *testing.T) {
+	inputs := pasteInputs(t)
+	if len(inputs) == 0 {
+		t.Fatal("no Go or JVM text dump found in testdata/")
+	}
+	type tally struct{ tried, same int }
+	tallies := map[string]*tally{}
+	var failures []string
+	for ii, in := range inputs {
+		if in.prefixed {
+			continue // a go test -json stream: read under its own shape already
+		}
+		for k := range learnCases {
+			seed := uint64(ii)*1000 + uint64(k)
+			g := &prefixGen{r: rand.New(rand.NewPCG(seed, 32))}
+			c := g.draw()
+			text := c.apply(g, in.text)
+			tl := tallies[c.kind]
+			if tl == nil {
+				tl = &tally{}
+				tallies[c.kind] = tl
+			}
+			tl.tried++
+			dumps, err := Parse(in.name, strings.NewReader(text))
+			got := dumpFingerprint(dumps)
+			if err == nil && got == in.want {
+				tl.same++
+				continue
+			}
+			why := firstDiff(in.want, got)
+			if err != nil {
+				why = err.Error()
+			}
+			head := strings.SplitN(text, "\n", 4)
+			failures = append(failures, fmt.Sprintf("%s, seed %d (%s): %s\n\tfirst lines: %q", in.name, seed, c.kind, why, head[:min(3, len(head))]))
+		}
+	}
+	var kinds []string
+	for k := range tallies {
+		kinds = append(kinds, k)
+	}
+	sortStrings(kinds)
+	var b strings.Builder
+	total, same := 0, 0
+	fmt.Fprintf(&b, "%-34s %6s %6s\n", "prefix drawn", "same", "tried")
+	for _, k := range kinds {
+		tl := tallies[k]
+		total += tl.tried
+		same += tl.same
+		fmt.Fprintf(&b, "%-34s %6d %6d\n", k, tl.same, tl.tried)
+	}
+	fmt.Fprintf(&b, "%-34s %6d %6d  (%d inputs)\n", "all", same, total, len(inputs))
+	t.Logf("generated prefixes that parse to the same dumps as the original:\n%s", b.String())
+	// learnKnownMisses is how many of the cases are not read as the
+	// original today (589 of 594 on the committed dumps and the corpus):
+	// a SIGQUIT dump whose "SIGQUIT: quit" follows a learned prefix inside
+	// a docker record (3), and a JVM dump whose date line and prefix are
+	// drawn "mixed" (1 of 6 seeds of one file; one more when the corpus is
+	// absent is not counted). A ratchet, not a target: issue 32 stays open
+	// on them, and a change that reads fewer fails here.
+	const learnKnownMisses = 5
+	for _, f := range failures {
+		t.Log(f)
+	}
+	if len(failures) > learnKnownMisses {
+		t.Errorf("%d of %d generated prefixes not read as the original (at most %d known): see the log", len(failures), total, learnKnownMisses)
+	}
+}
+
+func sortStrings(s []string) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
+
+// FuzzLearnedPrefix: a fuzzed prefix on every line of a small Go dump and
+// of a JVM dump never panics the learner, gives consistent dumps
+// (checkDumps), and every line it skips has its position. Seeds: the
+// shapes of issue 32's examples.
+func FuzzLearnedPrefix(f *testing.F) {
+	for _, p := range []string{"[info] ", "api-1  | ", "  12 | ", "[INFO] ", "2026-12-06 10:00:01.123 INFO  [main] c.e.App - ",
+		"2026-12-06T10:00:01.1234567Z ", "[pod/x/c] ", "app[web.1]: ", "\x1b[36mapi-1  |\x1b[0m ", "{web} ", "goroutine 1 [", "\"x\" #1 "} {
+		f.Add(p, uint8(0))
+		f.Add(p, uint8(1))
+	}
+	jvm := "2026-11-29 17:32:33\nFull thread dump OpenJDK 64-Bit Server VM (17.0.15+6 mixed mode, sharing):\n\n" +
+		"\"main\" #1 prio=5 os_prio=0 cpu=10.00ms elapsed=1.00s tid=0x1 nid=0x2 waiting on condition  [0x3]\n" +
+		"   java.lang.Thread.State: TIMED_WAITING (sleeping)\n\tat java.lang.Thread.sleep(java.base@17.0.15/Native Method)\n\tat Main.main(Main.java:3)\n\n"
+	dumps := []string{strings.Join(goDump, "\n") + "\n", jvm}
+	f.Fuzz(func(t *testing.T, prefix string, which uint8) {
+		if len(prefix) > 300 || strings.ContainsAny(prefix, "\n\r") {
+			return
+		}
+		var b strings.Builder
+		for _, l := range strings.SplitAfter(dumps[int(which)%len(dumps)], "\n") {
+			if l != "" {
+				b.WriteString(prefix + l)
+			}
+		}
+		got, _ := Options{MaxLine: 512}.Parse("fuzz.log", strings.NewReader(b.String()))
+		checkDumps(t, got)
+		for _, d := range got {
+			for _, s := range d.Skipped {
+				if s.Line <= 0 {
+					t.Fatalf("skipped line without position: %+v", s)
+				}
+			}
+		}
+	})
+}
