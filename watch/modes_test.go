@@ -5,8 +5,6 @@ package watch
 import (
 	"os"
 	"path/filepath"
-	"strings"
-	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -14,6 +12,7 @@ import (
 
 	"github.com/dumpdiff/dumpdiff/capture"
 	"github.com/dumpdiff/dumpdiff/internal/modetest"
+	"github.com/dumpdiff/dumpdiff/internal/testwait"
 )
 
 // TestBundleCopyModes: a bundle on a file system the ring is not on
@@ -35,7 +34,7 @@ func TestBundleCopyModes(t *testing.T) {
 		`cat ` + src + `/$(( n < 5 ? n : 5 )).txt`
 	root := filepath.Join(tmp, "watch")
 	var refused atomic.Int32
-	log := &signalLog{want: "cmd: incident moment", seen: make(chan struct{})}
+	log := testwait.NewLog("cmd: incident moment")
 	r := start(t, Config{Targets: []capture.Target{capture.ExecTarget("cmd", script)}, Every: 20 * time.Millisecond,
 		Dir: filepath.Join(root, "out"), MinFree: -1, Log: log,
 		link: func(oldname, newname string) error {
@@ -43,7 +42,7 @@ func TestBundleCopyModes(t *testing.T) {
 			return &os.LinkError{Op: "link", Old: oldname, New: newname, Err: syscall.EXDEV}
 		}})
 	select {
-	case <-log.seen:
+	case <-log.Seen():
 	case <-time.After(time.Minute): // a bound on a hang, not a wait for an event
 		t.Fatalf("no incident moment within a minute:\n%s", log)
 	}
@@ -80,30 +79,4 @@ func TestBundleCopyModes(t *testing.T) {
 	if dirs != 5 || files < copied+6 {
 		t.Errorf("walked %d files and %d folders under %s, want at least %d files in 5 folders", files, dirs, root, copied+6)
 	}
-}
-
-// signalLog is a Config.Log that closes seen when what was written holds
-// want: the test waits on the event, not on a clock.
-type signalLog struct {
-	mu   sync.Mutex
-	b    strings.Builder
-	want string
-	seen chan struct{}
-}
-
-func (l *signalLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	had := strings.Contains(l.b.String(), l.want)
-	l.b.Write(p)
-	if !had && strings.Contains(l.b.String(), l.want) {
-		close(l.seen)
-	}
-	return len(p), nil
-}
-
-func (l *signalLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }

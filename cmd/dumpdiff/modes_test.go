@@ -8,12 +8,12 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/dumpdiff/dumpdiff/capture"
 	"github.com/dumpdiff/dumpdiff/internal/modetest"
+	"github.com/dumpdiff/dumpdiff/internal/testwait"
 )
 
 // TestCaptureModes: capture writes dumps, which hold thread names, pprof
@@ -70,14 +70,14 @@ func TestWatchModes(t *testing.T) {
 	out := filepath.Join(root, "out")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	log := &signalLog{want: "incident moment", seen: make(chan struct{})}
+	log := testwait.NewLog("incident moment")
 	done := make(chan int, 1)
 	var stdout strings.Builder
 	go func() {
 		done <- run(ctx, []string{"watch", "--exec", script, "--every", "20ms", "--out", out, "--min-free", "0"}, strings.NewReader(""), &stdout, log)
 	}()
 	select {
-	case <-log.seen:
+	case <-log.Seen():
 		cancel()
 	case code := <-done:
 		t.Fatalf("watch ended (exit %d) before an incident took a moment:\n%s", code, log)
@@ -97,29 +97,4 @@ func TestWatchModes(t *testing.T) {
 	if dirs != 5 || files < 7 {
 		t.Errorf("walked %d files and %d folders under %s, want at least 7 files in 5 folders", files, dirs, root)
 	}
-}
-
-// signalLog is a log that closes seen when a write holds want.
-type signalLog struct {
-	mu   sync.Mutex
-	b    strings.Builder
-	want string
-	seen chan struct{}
-}
-
-func (l *signalLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	had := strings.Contains(l.b.String(), l.want)
-	l.b.Write(p)
-	if !had && strings.Contains(l.b.String(), l.want) {
-		close(l.seen)
-	}
-	return len(p), nil
-}
-
-func (l *signalLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
