@@ -200,7 +200,15 @@ func TestFailureReasons(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.target.Name, func(t *testing.T) {
-			m, _, _ := run(t, context.Background(), Plan{Targets: []Target{c.target}, OutDir: t.TempDir(), Count: 1, Timeout: 300 * time.Millisecond}, nil)
+			// Only the slow endpoint is about the timeout; the others get
+			// one a loaded machine never reaches (a shell took more than
+			// 300 ms to start and run "exit 3" with three test suites on
+			// two cores: timeout, not tool).
+			timeout := 30 * time.Second
+			if c.want == ReasonTimeout {
+				timeout = 300 * time.Millisecond
+			}
+			m, _, _ := run(t, context.Background(), Plan{Targets: []Target{c.target}, OutDir: t.TempDir(), Count: 1, Timeout: timeout}, nil)
 			var got []string
 			for _, f := range m.Files {
 				if f.Error != "" {

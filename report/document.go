@@ -357,6 +357,9 @@ func leadFacts(rs *rows, l lead) []fact {
 	if e := entryList(f.entries); len(e) > 0 {
 		out = append(out, fact{key: "Entry points", value: e})
 	}
+	if f.remedy != "" {
+		out = append(out, fact{key: "What to do", value: inline{txt(f.remedy)}, sentence: true})
+	}
 	if len(l.others) > 0 {
 		var os inline
 		for i, o := range l.others {

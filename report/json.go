@@ -127,6 +127,9 @@ type JSONFinding struct {
 	Headline  string           `json:"headline"`
 	CausedBy  string           `json:"caused_by"` // id of the finding this follows from; "" for a root cause
 	Evidence  []JSONEvidence   `json:"evidence"`
+	// Remedy is what to do, said only where the frames prove what it
+	// assumes (the remedy table); "" when no row fits.
+	Remedy string `json:"remedy"`
 
 	// Loop, Caller and WallMs are spinning's (analyze.Finding.Loop, Caller,
 	// Wall): omitted for other kinds, so that adding them left every
@@ -265,7 +268,7 @@ func jsonFinding(r *analyze.Result, f *analyze.Finding) JSONFinding {
 		CPUThread: f.CPUThreads, Limit: JSONLimit{Size: f.Limit.Size, Source: f.Limit.Source, What: f.Limit.What},
 		Idle: f.Idle, Waiting: f.Waiting, Starved: jsonFrames(f.Starved), Cycle: jsonThreads(f.Cycle),
 		Blocked: jsonThreads(f.Blocked), Holders: []JSONHolder{}, Parents: f.Parents, Basis: f.Basis,
-		Headline: f.Headline, CausedBy: f.CausedBy, Evidence: []JSONEvidence{}, Loop: f.Loop, Caller: f.Caller, WallMs: f.Wall.Milliseconds()}
+		Headline: f.Headline, CausedBy: f.CausedBy, Evidence: []JSONEvidence{}, Loop: f.Loop, Caller: f.Caller, WallMs: f.Wall.Milliseconds(), Remedy: remedyOf(r, f)}
 	if l := f.Lock; l != nil {
 		jf.Lock = JSONLock{Address: l.Address, Class: l.Class, OwnerInferred: l.OwnerInferred, OwnerFrom: l.OwnerFrom}
 		if l.Owner != nil {

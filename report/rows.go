@@ -81,6 +81,15 @@ type findingRow struct {
 	// nil when it names no state of a known pool.
 	groups   []StackGroup
 	evidence []evidenceRow
+	// remedy is what to do, from the remedy table (remedyOf); "" when no
+	// row's proof is in the frames.
+	remedy string
+	// since is the moment the finding began (analyze.Finding.Since).
+	since int
+	// explain is its state's sentence from the signature table ("blocked
+	// reading from a socket: waiting for the peer to answer"); "" when it
+	// names no state.
+	explain string
 }
 
 // evidenceRow is what one moment shows for a finding.
@@ -322,9 +331,10 @@ func findingRowOf(r *analyze.Result, f *analyze.Finding) findingRow {
 	fr := findingRow{id: f.ID, severity: f.Severity, kind: f.Kind, pool: f.Pool, state: f.State, via: f.Via,
 		counts: f.Counts, summary: Summary(r, f), head: headClause(r, f), frame: f.Frame, culprit: f.Culprit,
 		entries: f.Entries, limit: f.Limit, at: f.At, causedBy: f.CausedBy, recovery: recoveryOf(r, f),
-		series: findingSeries(r, f)}
+		series: findingSeries(r, f), remedy: remedyOf(r, f), since: f.Since}
 	if g := findingGroup(r, f); g != nil {
 		fr.groups = StackGroups(g, f.At)
+		fr.explain = g.Explain
 	}
 	for _, e := range f.Evidence {
 		label := fmt.Sprintf("#%d", e.Moment+1)

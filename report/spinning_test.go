@@ -26,7 +26,7 @@ func TestSpinningFirstScreen(t *testing.T) {
 	}
 	t.Run("monitor", func(t *testing.T) {
 		out := text(t, "jvm-spin-monitor")
-		verdict := strings.SplitN(out, "VERDICT", 2)[1]
+		verdict := strings.SplitN(out, "\nFINDINGS", 2)[1] // the findings in full, under the lead
 		first := strings.SplitN(verdict, "\n  WARNING", 2)[0]
 		first = strings.SplitN(first, "\n  CRITICAL  ↳", 2)[0]
 		for _, want := range []string{"CRITICAL spinning registry-sync", `"registry-sync" (registry-sync) spins in com.example.spin.Registry.reconnect(Registry.java:14), and 6 threads wait for it; on CPU`,

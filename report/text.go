@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -47,11 +48,18 @@ func Text(w io.Writer, r *analyze.Result, opt Options) error {
 	opt = opt.withDefaults()
 	rs := buildRows(r, opt)
 	t := &textView{rows: rs, width: opt.Width, st: newStyles(opt.Color)}
+	t.titleLine()
+	t.leadSection()
 	t.headerSection()
 	t.verdictSection()
 	t.notableSection()
 	t.poolSection()
 	t.warningSection()
+	// Longer than a screen: the last line says the lead again, so that
+	// what stays on the terminal after the output scrolled is the answer.
+	if len(t.lines) > screenLines && len(t.lead) > 0 {
+		t.add("", t.lead[0])
+	}
 	bw := bufio.NewWriter(w)
 	for _, l := range t.lines {
 		// Every piece was fitted already; this cut is a safety net that
@@ -71,14 +79,20 @@ type textView struct {
 	width int
 	st    styles
 	lines []string
+	lead  []string // the lead's finding lines, as written
 }
+
+// screenLines is the terminal height the lead is made for (80×24): its
+// lines come first, and a report longer than it ends with the lead again.
+const screenLines = 24
 
 func (t *textView) add(l ...string) { t.lines = append(t.lines, l...) }
 
 // indent is the left margin of everything under a section title.
 const indent = "  "
 
-func (t *textView) headerSection() {
+// titleLine is the report's first line.
+func (t *textView) titleLine() {
 	rt := "unknown runtime"
 	switch t.runtime {
 	case "jvm":
@@ -88,6 +102,21 @@ func (t *textView) headerSection() {
 	}
 	title := fmt.Sprintf("dumpdiff · %s · %s · %s", rt, words.Plural(len(t.moments), "moment"), words.Plural(len(t.findings), "finding"))
 	t.add(t.st.Head(truncate(title, t.width)))
+}
+
+// headerSection lists the moments: label, file, time, threads.
+func (t *textView) headerSection() {
+	rt := "unknown runtime"
+	switch t.runtime {
+	case "jvm":
+		rt = "JVM"
+	case "go":
+		rt = "Go"
+	}
+	if len(t.findings) > 0 {
+		t.add("") // under the lead
+	}
+	t.add(t.st.Head("MOMENTS") + "  " + rt)
 	if len(t.moments) == 0 {
 		t.add(indent + "no moments to compare")
 		return
@@ -181,6 +210,118 @@ func momentTime(m momentRow) string {
 	return m.time
 }
 
+// kindWords are the finding kinds in plain words, for the lead.
+var kindWords = map[string]string{
+	analyze.KindNotRecovered:      "never recovered",
+	analyze.KindExplosion:         "thread explosion",
+	analyze.KindSaturated:         "pool saturated",
+	analyze.KindStuck:             "stuck",
+	analyze.KindLeaked:            "leak",
+	analyze.KindGrowing:           "growing",
+	analyze.KindDeadlock:          "deadlock",
+	analyze.KindContention:        "lock contention",
+	analyze.KindSpinning:          "spinning",
+	analyze.KindDBPoolExhausted:   "connection pool exhausted",
+	analyze.KindEventLoopBlocked:  "event loop blocked",
+	analyze.KindCommonPoolStarved: "common pool starved",
+	analyze.KindKeptAlive:         "kept alive",
+	analyze.KindRecovered:         "recovered",
+}
+
+// kindInWords is a finding's kind in words; the id for a kind the table
+// does not name (a pool exhaustion of another library).
+func kindInWords(kind string) string {
+	if w, ok := kindWords[kind]; ok {
+		return w
+	}
+	return strings.ReplaceAll(kind, "-", " ")
+}
+
+// sinceWords is when a finding began, as its moment's time ("since
+// 17:53:18, 10s in"); the label when the dump prints no time.
+func (t *textView) sinceWords(f findingRow) string {
+	if f.since < 0 || f.since >= len(t.moments) || len(f.counts) == 0 {
+		return ""
+	}
+	m := t.moments[f.since]
+	if m.time == "" {
+		return "since " + m.label
+	}
+	clock := m.time
+	if i := strings.LastIndexByte(clock, ' '); i >= 0 {
+		clock = clock[i+1:]
+	}
+	if m.delta != "" {
+		return "since " + clock + " (" + m.delta + ")"
+	}
+	return "since " + clock
+}
+
+// leadSection is the answer first: one line per finding (severity, what
+// in words, where, since when, the numbers, the culprit once), each cut
+// to the width, then what to do, one line each, before anything else.
+func (t *textView) leadSection() {
+	if len(t.findings) == 0 {
+		return
+	}
+	t.add(t.st.Head("VERDICT"))
+	const sevW = 8
+	for _, f := range t.findings {
+		sev := strings.ToUpper(f.severity.String())
+		what := kindInWords(f.kind)
+		if f.causedBy != "" {
+			what = "↳ " + what
+		}
+		parts := []string{what}
+		if f.pool != "" {
+			parts = append(parts, f.pool)
+		}
+		if len(f.counts) > 0 {
+			n := f.counts[min(max(f.at, 0), len(f.counts)-1)]
+			s := fmt.Sprint(n)
+			// The state in words: its sentence's first part ("blocked
+			// reading from a socket"), else its id.
+			if w, _, _ := strings.Cut(f.explain, ":"); w != "" {
+				s += " " + w
+			} else if f.state != "" {
+				s += " " + stateName(f.state, f.via)
+			}
+			parts = append(parts, s)
+		}
+		// What the line is cut at, last: the culprit before the time.
+		if f.culprit != "" {
+			parts = append(parts, "culprit "+ShortFrame(f.culprit))
+		}
+		if since := t.sinceWords(f); since != "" {
+			parts = append(parts, since)
+		}
+		// At most two lines a finding: the lead of a few findings fits a
+		// 24-line screen at 80 columns with the moments under it.
+		body := strings.Join(parts, " · ")
+		pre := indent + padRight(sev, sevW) + "  "
+		cont := strings.Repeat(" ", len(pre))
+		ls := wrap(body, t.width, pre, cont)
+		if len(ls) > 2 {
+			ls = []string{ls[0], truncate(ls[1]+" "+strings.TrimSpace(strings.Join(ls[2:], " ")), t.width)}
+		}
+		t.lead = append(t.lead, ls[0])
+		ls[0] = indent + t.st.Severity(f.severity, padRight(sev, sevW)) + "  " + ls[0][len(pre):]
+		t.add(ls...)
+	}
+	var todo []string
+	for _, f := range t.findings {
+		if f.remedy != "" && !slices.Contains(todo, f.remedy) {
+			todo = append(todo, f.remedy)
+		}
+	}
+	if len(todo) > 0 {
+		t.add(t.st.Head("WHAT TO DO"))
+		for _, r := range todo {
+			t.add(wrap("→ "+r, t.width, indent, indent+"  ")...)
+		}
+	}
+}
+
 func (t *textView) verdictSection() {
 	t.add("")
 	hung := t.hungSentence()
@@ -191,7 +332,7 @@ func (t *textView) verdictSection() {
 		}
 		return
 	}
-	t.add(t.st.Head("VERDICT"))
+	t.add(t.st.Head("FINDINGS"))
 	if hung != "" {
 		t.add(wrap(hung, t.width, indent, indent)...)
 	}
