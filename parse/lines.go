@@ -173,12 +173,6 @@ func (s *lineSource) peek(k int) (rawLine, bool) {
 	return s.queue[k], true
 }
 
-// pushBack makes lines, read ahead by a caller, the next lines read, in
-// order, before any line queued already.
-func (s *lineSource) pushBack(lines ...rawLine) {
-	s.queue = append(lines, s.queue...)
-}
-
 // readFresh reads the next raw line from the reader, past the queue.
 func (s *lineSource) readFresh() ([]byte, bool) {
 	rest := s.blk[s.pos:]
