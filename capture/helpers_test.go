@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // newPprofServer is a real Go HTTP server on 127.0.0.1 serving this test
@@ -70,10 +71,21 @@ func (p *parked) stopAndWait() {
 }
 
 // run is Run with a fresh out folder and recorded progress lines.
+// testTimeout bounds each request or command of a test's plan that sets
+// none. The product's DefaultTimeout (10 s) is for a live incident; a
+// test's machine can be far slower: a real JVM's jcmd took 17.8 s to
+// attach and Thread.dump_to_file timed out at 10 s during a fresh clone's
+// make test beside another (load 35 on 2 cores). A test about the timeout
+// sets its own; a hang still ends here.
+const testTimeout = 3 * time.Minute
+
 func run(t *testing.T, ctx context.Context, p Plan, on func(Event)) (*Manifest, string, error) {
 	t.Helper()
 	if p.OutDir == "" {
 		p.OutDir = filepath.Join(t.TempDir(), "out")
+	}
+	if p.Timeout == 0 {
+		p.Timeout = testTimeout
 	}
 	var lines bytes.Buffer
 	lp := &LineProgress{W: &lines}

@@ -333,11 +333,17 @@ func startVirtual25(t *testing.T, args ...string) string {
 // real command: every virtual thread is counted under its executor; a
 // jstack of the same process lists platform threads only, and the report
 // says so.
+// jvmTestTimeout is capture's --timeout in tests that attach to a real
+// JVM: the 10 s default is for a live incident; under a loaded test
+// machine a real jcmd attach took 17.8 s (a fresh clone's make test beside
+// another, load 35 on 2 cores).
+const jvmTestTimeout = "3m"
+
 func TestCaptureVirtualThreads(t *testing.T) {
 	pid := startVirtual25(t, "2000", "0")
 	dir := t.TempDir()
 	out := filepath.Join(dir, "dumps")
-	code, stdoutText, errs := runArgs(t, "capture", "--pid", pid, "--count", "1", "--out", out, "--analyze", "--format", "json")
+	code, stdoutText, errs := runArgs(t, "capture", "--pid", pid, "--count", "1", "--out", out, "--analyze", "--format", "json", "--timeout", jvmTestTimeout)
 	if code != 0 {
 		t.Fatalf("capture: exit %d: %s", code, errs)
 	}
@@ -380,7 +386,7 @@ func TestCaptureVirtualThreads(t *testing.T) {
 func TestCaptureVirtualThreadLockOwner(t *testing.T) {
 	pid := startVirtual25(t, "5", "8", "1")
 	out := filepath.Join(t.TempDir(), "dumps")
-	code, stdoutText, errs := runArgs(t, "capture", "--pid", pid, "--count", "1", "--out", out, "--analyze", "--format", "json")
+	code, stdoutText, errs := runArgs(t, "capture", "--pid", pid, "--count", "1", "--out", out, "--analyze", "--format", "json", "--timeout", jvmTestTimeout)
 	if code != 0 {
 		t.Fatalf("capture: exit %d: %s", code, errs)
 	}
