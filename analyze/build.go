@@ -818,7 +818,7 @@ func (b *builder) identities() {
 		// slices, allocated side by side, shared cache lines, and the
 		// merge on two cores took four times the CPU of one and longer.
 		g := len(groups)
-		f := &follower{n: n, start: start, same: padded[int](g), always: padded[int](g), stayed: padded[int](g),
+		f := &follower{n: n, start: start, same: padded[int](g), always: padded[int](g), stayed: padded[int](g), ran: padded[int](g),
 			cpu: padded[time.Duration](g), cpuThreads: padded[int](g), sets: padded[[]at](n)}
 		for m := range f.sets {
 			f.sets[m] = padded[at](8)[:0]
@@ -832,6 +832,7 @@ func (b *builder) identities() {
 			g.Same += f.same[i]
 			g.Always += f.always[i]
 			g.Stayed += f.stayed[i]
+			g.StayedRan += f.ran[i]
 			g.CPU += f.cpu[i]
 			g.CPUThreads += f.cpuThreads[i]
 		}
@@ -925,6 +926,42 @@ func (f *follower) merge(ms []*momentBuild, from, to []int) {
 	}
 }
 
+// CPURanMin is the CPU time a thread must gain between two moments to have
+// run between them. It protects a wait from the print's rounding and a
+// park's spurious wake-up: HotSpot prints cpu= to the hundredth of a
+// millisecond, a thread blocked in one read or park gains none, and a
+// wake-up that parks again costs microseconds; a request served between
+// two dumps (parse, answer, read the next) costs tens of microseconds and
+// more. A variable for tests.
+var CPURanMin = 50 * time.Microsecond
+
+// ranBetween: the thread being followed printed its CPU at every moment it
+// was in group g (two at least) and gained CPURanMin or more between each
+// two of them: it ran between the dumps, left its wait and came back to
+// the same place (a server's connection thread answering requests between
+// reads), rather than staying in one wait.
+func ranBetween(sets [][]at, g int32) bool {
+	var prev time.Duration
+	steps := 0
+	for _, set := range sets {
+		x, in := find(set, g)
+		if !in {
+			continue
+		}
+		if x.cpu <= 0 {
+			return false
+		}
+		if prev > 0 {
+			if x.cpu-prev < CPURanMin {
+				return false
+			}
+			steps++
+		}
+		prev = x.cpu
+	}
+	return steps > 0
+}
+
 // place records that a thread is at a in one moment's set: a second
 // thread with the same identity in the same group replaces the culprit
 // (the later wins) and, when it printed one, the CPU time.
@@ -961,6 +998,7 @@ type follower struct {
 	n                    int
 	start                []int // sameStart per group
 	same, always, stayed []int
+	ran                  []int // of stayed, those that ran between every two moments (ranBetween)
 	cpu                  []time.Duration
 	cpuThreads           []int
 	sets                 [][]at // per moment, where the identity being followed is
@@ -1011,6 +1049,9 @@ func (f *follower) follow(seen []int32) []int32 {
 			}
 			if ok {
 				f.stayed[a.g]++
+				if ranBetween(sets, a.g) {
+					f.ran[a.g]++
+				}
 			}
 		}
 	}

@@ -16,6 +16,7 @@ const (
 	ContentionMin   = 5
 	ContentionFloor = 2
 	ContentionShare = 0.5
+	LockHeldMinutes = 1
 )
 
 var contentionDetector = &Detector{
@@ -29,6 +30,7 @@ var contentionDetector = &Detector{
 		{"ContentionMin", ContentionMin, "threads waiting on one lock at one moment: two or three waiters on a lock are ordinary traffic…"},
 		{"ContentionFloor", ContentionFloor, "…unless they are this many or more, run tasks of a pool, are at least ContentionShare of it, and the lock has the same owner at two moments or more: half of a small pool held behind one owner is that pool held; a lock passed from hand to hand between dumps is traffic, and one waiter is any lock's"},
 		{"ContentionShare", ContentionShare, "share of their pool the waiters of one lock must be to count below ContentionMin: a few waiters of a large pool are traffic"},
+		{"LockHeldMinutes", LockHeldMinutes, "a Go lock that one goroutine has waited for this many minutes, as the runtime prints (from 1), counts with any number of waiters: traffic passes in microseconds, and a lock not had in a minute is held by a stuck holder or a cycle (a WaitGroup, a Cond or a channel are not locks and are the leak detector's)"},
 	},
 	Run: runContention,
 }
@@ -54,6 +56,9 @@ func runContention(p *Pass) []Finding {
 	enough := func(m int, k lockKey, ws []*parse.Thread) bool {
 		if len(ws) >= ContentionMin {
 			return true
+		}
+		if goLocks != nil && longHeld(ws) > 0 {
+			return true // waited minutes: held, whatever the count
 		}
 		if len(ws) < ContentionFloor || len(r.Moments) < 2 {
 			return false
@@ -127,6 +132,18 @@ func runContention(p *Pass) []Finding {
 				order = append(order, k)
 			}
 			f.Counts[m] = len(ws)
+			if goLocks != nil {
+				if most := longHeld(ws); most > 0 {
+					w := f.Wait
+					if w == nil {
+						w = &WaitFact{MinMinutes: most}
+						f.Wait = w
+					}
+					w.MaxMinutes = max(w.MaxMinutes, most)
+					w.MinMinutes = min(w.MinMinutes, most)
+					w.Goroutines = max(w.Goroutines, len(ws))
+				}
+			}
 			if owner != nil {
 				if ownerIDs[k] == nil {
 					ownerIDs[k] = make([]threadID, len(r.Moments))
@@ -194,7 +211,7 @@ func runContention(p *Pass) []Finding {
 	// pool behind one lock for an instant, or behind a lock that moves
 	// from hand to hand, is traffic.
 	order = slices.DeleteFunc(order, func(k lockKey) bool {
-		if maxOf(acc[k].Counts) >= ContentionMin {
+		if maxOf(acc[k].Counts) >= ContentionMin || acc[k].Wait != nil {
 			return false
 		}
 		var one threadID

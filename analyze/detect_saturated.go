@@ -129,11 +129,12 @@ func runSaturated(p *Pass) []Finding {
 		}
 		// A small pool full at one moment is traffic: it is saturated when
 		// the very same threads stay held in that wait to the last moment
-		// (Stayed), most of the pool.
+		// (Stayed, less those that ran between the dumps: Group.held), most
+		// of the pool.
 		atFull := at
 		at = func(m int) (*Group, int, int, bool) {
 			top, idle, waiting, ok := atFull(m)
-			if !ok || pl.Counts[m] >= SaturatedMin || float64(top.Stayed) >= SaturatedOneState*float64(pl.Counts[m]) {
+			if !ok || pl.Counts[m] >= SaturatedMin || float64(top.held()) >= SaturatedOneState*float64(pl.Counts[m]) {
 				return top, idle, waiting, ok
 			}
 			return nil, 0, 0, false

@@ -21,7 +21,7 @@ var stuckDetector = &Detector{
 	Thresholds: []Threshold{
 		{"StuckMin", StuckMin, "without a rise, the very same threads in the same wait and culprit at every moment are stuck from this many, when they wait in a loop of their own (a reader per connection, a consumer per partition wait in one place by design)"},
 		{"StuckTaskFloor", StuckTaskFloor, "…or from this many when they wait inside a task a pool gave them, their pool's share deciding (a fixed pool of 8 with 8 held is stuck): the floor because one thread in one long call cannot be told from noise"},
-		{"StuckShare", StuckShare, "…and when they are at least this share of their pool at the last moment: one long call is not a stuck pool"},
+		{"StuckShare", StuckShare, "…and when they are at least this share of their pool at the last moment: one long call is not a stuck pool. Threads in a wait that costs no CPU (a read, a connect) whose cpu= rose by CPURanMin between every two moments are not counted: they ran between the dumps"},
 	},
 	Run: runStuck,
 }
@@ -62,8 +62,9 @@ func runStuck(p *Pass) []Finding {
 			// never left are as stuck as those there from the start; but some
 			// must be there from the first moment, else it rose, and a rise is
 			// the timeline's to judge.
-			if told[g] || g.Category != Waiting || g.Rest || g.Always == 0 || g.Stayed < min ||
-				float64(g.Stayed) < StuckShare*float64(pl.Counts[n-1]) {
+			held := g.held()
+			if told[g] || g.Category != Waiting || g.Rest || g.Always == 0 || held < min ||
+				float64(held) < StuckShare*float64(pl.Counts[n-1]) {
 				continue
 			}
 			claim := p.explainedBy(g, n-1)
@@ -73,7 +74,7 @@ func runStuck(p *Pass) []Finding {
 			f := groupFinding(KindStuck, pl, g, n-1)
 			f.Severity = Critical
 			f.Since, f.FromStart = 0, true
-			f.Same = g.Stayed
+			f.Same = held
 			f.Always = g.Always
 			f.CausedBy = claim
 			fs = append(fs, f)
@@ -114,4 +115,17 @@ func linkTaskWaits(fs, all []Finding) {
 			}
 		}
 	}
+}
+
+// held is how many of the group's threads stayed in its wait (Stayed)
+// without running between the dumps: in a wait that costs no CPU
+// (Resource.Still), a thread whose cpu= rose between every two dumps
+// (StayedRan) left the wait and came back, as a server's connection
+// threads do, answering requests between reads; they look held and are
+// not. Where cpu= is not printed (Go, JDK 8) StayedRan is 0.
+func (g *Group) held() int {
+	if r := resourceByID(g.Resource); r != nil && r.Still {
+		return g.Stayed - g.StayedRan
+	}
+	return g.Stayed
 }

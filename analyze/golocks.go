@@ -15,7 +15,8 @@ import (
 // a second pass that left a core idle.
 
 // goMomentLocks are one moment's Go lock waiters, by lock, the inferred
-// holders, and the waiters' facts (for locks with ContentionMin waiters).
+// holders, and the waiters' facts (for locks that count: ContentionMin
+// waiters, or one that has waited LockHeldMinutes).
 type goMomentLocks struct {
 	waiters map[lockKey][]*parse.Thread
 	held    map[lockKey]*parse.Thread
@@ -35,6 +36,24 @@ type lockWaits struct {
 type lockAcc struct {
 	threads []*parse.Thread
 	slots   map[*slot]int
+}
+
+// counts tells whether the lock's waiters are worth a contention finding's
+// facts: ContentionMin of them, or one that has waited LockHeldMinutes.
+func (a *lockAcc) counts() bool {
+	return len(a.threads) >= ContentionMin || longHeld(a.threads) > 0
+}
+
+// longHeld is the longest wait, in minutes, the Go runtime prints for any
+// of ws when it is LockHeldMinutes or more; 0 otherwise.
+func longHeld(ws []*parse.Thread) int {
+	most := 0
+	for _, t := range ws {
+		if t.WaitMinutes >= LockHeldMinutes {
+			most = max(most, t.WaitMinutes)
+		}
+	}
+	return most
 }
 
 // lockOf is the goLock of slot s, whose threads all share t's frames.
@@ -70,7 +89,7 @@ func (lw *lockWaits) done(ts []*parse.Thread, in []int32, table []*slot) goMomen
 	out := goMomentLocks{waiters: make(map[lockKey][]*parse.Thread, len(lw.byKey)), facts: map[lockKey]*waiterFacts{}}
 	for k, a := range lw.byKey {
 		out.waiters[k] = a.threads
-		if len(a.threads) < ContentionMin {
+		if !a.counts() {
 			continue
 		}
 		// Pool and state are the waiter's group's, culprit and entry point
@@ -97,7 +116,7 @@ func (lw *lockWaits) holders(ts []*parse.Thread, in []int32, table []*slot) map[
 	}
 	byFunc := map[string][]*call{}
 	for k, a := range lw.byKey {
-		if len(a.threads) < ContentionMin {
+		if !a.counts() {
 			continue
 		}
 		calls := map[string]*call{}

@@ -20,6 +20,12 @@ type Resource struct {
 	// Title names the pool in sentences ("DB connection pool") and Items
 	// what it lends ("connections"); "" when not pooled.
 	Title, Items string
+	// Still, when set, says a thread waiting for it sleeps in the kernel
+	// until it comes (a read, a connect, a write to a full socket): it
+	// gains no CPU while it waits, so CPU gained between two dumps means
+	// it left the wait and came back. Lock and park waits are not still:
+	// HotSpot's monitor waiters and timed parks wake to poll.
+	Still bool
 }
 
 // resources are every resource a signature row may name.
@@ -28,9 +34,9 @@ var resources = []Resource{
 	{ID: "redis-connection", Noun: "a Redis connection", Pool: "redis", Title: "Redis connection pool", Items: "connections"},
 	{ID: "http-connection", Noun: "an HTTP client connection", Pool: "http", Title: "HTTP client connection pool", Items: "connections"},
 	{ID: "pooled-object", Noun: "an object from a pool (commons-pool2)", Pool: "object", Title: "object pool", Items: "objects"},
-	{ID: "peer-reply", Noun: "a reply from a peer"},
-	{ID: "peer-connect", Noun: "a peer to accept a connection"},
-	{ID: "peer-drain", Noun: "a peer to read what is written"},
+	{ID: "peer-reply", Still: true, Noun: "a reply from a peer"},
+	{ID: "peer-connect", Still: true, Noun: "a peer to accept a connection"},
+	{ID: "peer-drain", Still: true, Noun: "a peer to read what is written"},
 	{ID: "monitor", Noun: "a monitor (synchronized) held by another thread"},
 	{ID: "lock", Noun: "a lock held by another thread"},
 	{ID: "permit", Noun: "a semaphore permit"},
@@ -40,7 +46,7 @@ var resources = []Resource{
 	{ID: "peer-handoff", Noun: "a peer to take a hand-off"},
 	{ID: "channel", Noun: "a channel operation"},
 	{ID: "condition", Noun: "a notify or signal"},
-	{ID: "file", Noun: "a file, pipe or console"},
+	{ID: "file", Still: true, Noun: "a file, pipe or console"},
 	{ID: "syscall", Noun: "a system call"},
 	{ID: "fd", Noun: "a file descriptor in the netpoller"},
 	{ID: "time", Noun: "a timer (Thread.sleep, time.Sleep)"},

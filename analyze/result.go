@@ -177,6 +177,11 @@ type Group struct {
 	// they first appeared, for at least the last two moments: they came and
 	// never left. Always ≤ Stayed; 0 with one moment or no identities.
 	Stayed int
+	// StayedRan is how many of Stayed printed their CPU at every moment
+	// and gained CPURanMin or more between each two: they ran between the
+	// dumps and came back to the same place (serving, not held); 0 where
+	// cpu= is not printed (Go, JDK 8).
+	StayedRan int
 	// Holds is the resource the group's threads hold while they wait
 	// (socket-read under a JDBC driver holds a db-connection); "" if none.
 	Holds string

@@ -336,6 +336,27 @@ func TestVerdictFixtures(t *testing.T) {
 			eq(t, "resource", f.Resource, "permit")
 		}}}},
 		{"go-semaphore-healthy", []string{"1", "2", "3"}, nil},
+		// Locks not had for a minute, as the runtime prints (two lookups
+		// behind a cache refresh stuck in a read, a writer behind a reader
+		// stuck on a channel): contention however few the waiters, in one
+		// dump too. Their control passes the locks in microseconds, beside
+		// a Cond and a WaitGroup waited on for minutes: nothing.
+		{"go-lock-held-stuck", []string{"1", "2", "3"}, []want{
+			{KindContention, "main.main.func2", "mutex-wait", func(t *testing.T, f Finding) {
+				eq(t, "waiters", fmt.Sprint(f.Counts), "[2 2 2]")
+				eq(t, "minutes", f.Wait.MaxMinutes, 1)
+				eq(t, "culprit", strings.HasPrefix(f.Culprit, "main.(*cache).get"), true)
+			}},
+			{KindContention, "main.main.func2", "rwmutex-wait", func(t *testing.T, f Finding) {
+				eq(t, "culprit", strings.HasPrefix(f.Culprit, "main.(*registry).update"), true)
+			}},
+		}},
+		{"go-lock-held-stuck", []string{"1"}, []want{
+			{KindContention, "main.main.func2", "mutex-wait", nil},
+			{KindContention, "main.main.func2", "rwmutex-wait", nil},
+		}},
+		{"go-lock-held-healthy", []string{"1", "2", "3"}, nil},
+		{"go-lock-held-healthy", []string{"1"}, nil},
 		// Healthy: idle keep-alive connections, idle workers, a ticker, a
 		// few busy handlers. Nothing to say, whatever the cut.
 		{"go-healthy", []string{"1", "2", "3"}, nil},
@@ -533,6 +554,22 @@ func TestJVMVerdictFixtures(t *testing.T) {
 			{KindSaturated, "rpc-worker-*", "selector-reply-wait", nil},
 		}},
 		{"rpc-select-healthy", []string{"1", "2", "3"}, nil},
+		// A thread-per-connection server of 6 handlers: every handler in
+		// its connection's socket read at every dump. Held by an upstream
+		// that never answers (no CPU between the dumps), they are stuck;
+		// answering a request every 100 ms (cpu= rising between every two
+		// dumps), they are serving, and nothing is said.
+		{"conn-server-stuck", []string{"1", "2", "3"}, []want{
+			{KindStuck, "conn-handler-*", "socket-read", func(t *testing.T, f Finding) {
+				eq(t, "same", f.Same, 6)
+				eq(t, "culprit", strings.HasPrefix(f.Culprit, "com.example.pools.ConnServerApp$UpstreamCall.call("), true)
+			}},
+			{KindSaturated, "conn-handler-*", "socket-read", nil},
+			// Its clients wait for the handlers' replies, as stuck.
+			{KindStuck, "client-*", "socket-read", nil},
+		}},
+		{"conn-server-healthy", []string{"1", "2", "3"}, nil},
+		{"conn-server-healthy", []string{"2", "3"}, nil},
 		{"holder-db-healthy", []string{"1", "2", "3"}, nil},
 		{"holder-spin-healthy", []string{"1", "2", "3"}, nil},
 		// Their controls: the same small pools at a light load, each task

@@ -36,6 +36,9 @@ type remedyRow struct {
 type remedyProof struct {
 	frames  []*parse.Frame
 	entries []analyze.FrameCount
+	// heldMinutes is the longest wait a lock's waiter printed (Go), when
+	// the finding is about a lock not had in minutes; 0 otherwise.
+	heldMinutes int
 }
 
 func (p remedyProof) has(fn string) bool {
@@ -101,6 +104,8 @@ var remedyRows = []remedyRow{
 		text: "the threads wait for each other's locks and never go on: take the locks in one order everywhere (or with a timeout); a restart is the only way out now"},
 	{kinds: []string{analyze.KindLeaked, analyze.KindGrowing, analyze.KindNotRecovered}, states: []string{"chan-send"},
 		text: "goroutines block sending on a channel nobody receives from any more (its reader returned, on a timeout?): give the channel room for the one answer (buffer 1), or select on the context's Done beside the send ({culprit})"},
+	{kinds: []string{analyze.KindContention}, proof: func(p remedyProof) bool { return p.heldMinutes > 0 },
+		text: "the lock has not been had for minutes: its holder is stuck (in I/O with no deadline, or waiting on something its waiters hold); find it in the stacks (a goroutine inside the lock's methods, past the Lock call) and give its wait a deadline, or release the lock before it waits"},
 	{kinds: []string{analyze.KindContention},
 		text: "one thread at a time holds the lock and the rest wait for it: shorten what the holder does under the lock, or take the slow work (I/O) out of it"},
 }
@@ -108,6 +113,9 @@ var remedyRows = []remedyRow{
 // remedyOf is the first remedy row's text that fits f, or "".
 func remedyOf(r *analyze.Result, f *analyze.Finding) string {
 	p := remedyProof{}
+	if f.Wait != nil && f.Kind == analyze.KindContention {
+		p.heldMinutes = f.Wait.MaxMinutes
+	}
 	if g := findingGroup(r, f); g != nil {
 		at := min(max(f.At, 0), len(g.Stacks)-1)
 		for k := at; k >= 0 && k < len(g.Stacks); k++ {

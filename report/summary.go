@@ -166,7 +166,7 @@ func (s *sentences) cpu() {
 func (s *sentences) caveat() {
 	f := s.f
 	switch {
-	case f.Basis == "long-wait" || f.Basis == "runtime" || f.Basis == "cpu-lifetime":
+	case f.Basis == "long-wait" || f.Basis == "runtime" || f.Basis == "cpu-lifetime" || f.Wait != nil:
 		// The runtime's own clock or mark: not a snapshot's guess.
 	case f.Kind == analyze.KindKeptAlive:
 		// One dump shows it whole: main is gone and what is left rests.
@@ -344,6 +344,9 @@ func (s *sentences) contention() {
 		head += fmt.Sprintf(", held by %q in %s", l.Owner.Name, l.Owner.Frame)
 	}
 	s.add("%s", head)
+	if w := f.Wait; w != nil {
+		s.add("the longest waiter has waited %s, as the runtime prints: a lock not had in minutes is held by a holder that does not let go", words.Plural(w.MaxMinutes, "minute"))
+	}
 	if l.Owner != nil {
 		o := "the holder is " + stateText(l.Owner.State, "")
 		if l.Owner.State == "running" {

@@ -87,6 +87,13 @@ func dedupeSameDump(in []analyze.Input, warn *loadNotes) []analyze.Input {
 			fp := in[i].Dump.Fingerprint(seed)
 			if j, ok := first[fp]; ok {
 				drop[i] = true
+				if k := momentTime(in[i]); k.IsZero() {
+					// No time to tell a copy from a second dump of a process
+					// in which nothing moved: say both.
+					warn.add("warning: %s is the same dump as %s (neither prints a time; the same threads in the same places): read as one moment. If it was taken later, nothing moved in between, itself a sign that the process is stuck",
+						momentName(in[i]), momentName(in[j]))
+					continue
+				}
 				warn.add("warning: %s is the same dump as %s (same time, same threads in the same places): read as one moment",
 					momentName(in[i]), momentName(in[j]))
 				continue

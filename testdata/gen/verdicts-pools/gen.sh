@@ -15,6 +15,8 @@
 #   holder-spin-healthy/1..3.txt  com.example.pools.SpinHolderApp healthy
 #   rpc-select-stuck/1..3.txt     com.example.pools.RpcApp stuck
 #   rpc-select-healthy/1..3.txt   com.example.pools.RpcApp healthy
+#   conn-server-stuck/1..3.txt    com.example.pools.ConnServerApp stuck
+#   conn-server-healthy/1..3.txt  com.example.pools.ConnServerApp healthy
 #   go-semaphore-stuck/1..3.txt   go-semaphore -mode stuck   (Go; golang.org/x/sync/semaphore)
 #   go-semaphore-healthy/1..3.txt go-semaphore -mode healthy
 #
@@ -44,11 +46,12 @@ declare -A MAIN=(
 	[holder-db-stuck]="HolderApp stuck" [holder-db-healthy]="HolderApp healthy"
 	[holder-spin-stuck]="SpinHolderApp stuck" [holder-spin-healthy]="SpinHolderApp healthy"
 	[rpc-select-stuck]="RpcApp stuck" [rpc-select-healthy]="RpcApp healthy"
+	[conn-server-stuck]="ConnServerApp stuck" [conn-server-healthy]="ConnServerApp healthy"
 )
 cases=("$@")
 ((${#cases[@]})) || cases=(small-pool-stuck small-pool-healthy fetch-pool-stuck fetch-pool-healthy
 	task-wait-stuck task-wait-healthy holder-db-stuck holder-db-healthy holder-spin-stuck holder-spin-healthy
-	rpc-select-stuck rpc-select-healthy go-semaphore-stuck go-semaphore-healthy)
+	rpc-select-stuck rpc-select-healthy conn-server-stuck conn-server-healthy go-semaphore-stuck go-semaphore-healthy)
 
 go_cases=()
 java_cases=()

@@ -1,0 +1,3 @@
+module golockheld
+
+go 1.26
