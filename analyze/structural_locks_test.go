@@ -1,0 +1,250 @@
+package analyze
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/dumpdiff/dumpdiff/parse"
+)
+
+// loadRewritten parses dir's moments, each rewritten by edit (moment index,
+// text) first.
+func loadRewritten(t *testing.T, dir string, moments []string, edit func(m int, s string) string) []Input {
+	t.Helper()
+	var in []Input
+	for i, m := range moments {
+		b, err := os.ReadFile(filepath.Join(dir, m+".txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ds, err := parse.Parse(m+".txt", strings.NewReader(edit(i, string(b))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		in = append(in, Input{Label: m, Dump: ds[0]})
+	}
+	return in
+}
+
+// TestClassInitCycleWithoutLockLine: an older HotSpot prints no "waiting
+// on the Class initialization monitor" line (only "in Object.wait()" over a
+// RUNNABLE thread). The real class-init-stuck dumps with the line taken
+// out still close the cycle: each of the two waiters is inside one
+// <clinit>, and the one other thread inside an initializer is the one it
+// can wait for. price-reader, outside any initializer, has two threads it
+// could wait for: it is tied to neither.
+func TestClassInitCycleWithoutLockLine(t *testing.T) {
+	line := regexp.MustCompile(`(?m)^\t- waiting on the Class initialization monitor for .*\n`)
+	for _, dir := range []string{"class-init-stuck", "jdk25-class-init-stuck"} {
+		t.Run(dir, func(t *testing.T) {
+			in := loadRewritten(t, filepath.Join("..", "testdata", "verdicts", dir), []string{"1", "2", "3"},
+				func(_ int, s string) string { return line.ReplaceAllString(s, "") })
+			r := Analyze(in, Options{})
+			var dl []Finding
+			for _, f := range r.Findings {
+				if f.Kind == KindDeadlock {
+					dl = append(dl, f)
+				} else {
+					t.Errorf("unexpected %s", f.ID)
+				}
+			}
+			if len(dl) != 1 {
+				t.Fatalf("deadlocks %d, want 1", len(dl))
+			}
+			eq(t, "basis", dl[0].Basis, "class-init")
+			eq(t, "counts", fmt.Sprint(dl[0].Counts), "[2 2 2]")
+			var ns []string
+			for _, c := range dl[0].Cycle {
+				ns = append(ns, c.Name+" ← "+c.WaitsFor.Holder)
+				eq(t, "class", c.WaitsFor.Class, "") // not printed: not known
+			}
+			slices.Sort(ns)
+			eq(t, "cycle", strings.Join(ns, ", "), "init-currency ← init-tax, init-tax ← init-currency")
+			eq(t, "blocked", len(dl[0].Blocked), 0)
+		})
+	}
+}
+
+// openJ9ClassInit is a javacore's threads section, made from the two
+// threads of OpenJ9's documentation (testdata/formats/openj9-docs__javacore-threads-excerpt.txt,
+// eclipse-openj9/openj9-docs docs/dump_javadump.md): each thread inside one
+// class's <clinit> and waiting on the other class's initialization lock,
+// whose initializing thread OpenJ9 names.
+const openJ9ClassInit = `0SECTION       THREADS subcomponent dump routine
+NULL           =================================
+1XMTHDINFO     Thread Details
+NULL
+3XMTHREADINFO      "Class Initialization Thread 2" J9VMThread:0x0000000000124D00, omrthread_t:0x00007F3F8C1494C8, java/lang/Thread:0x00000000FFF53EE8, state:CW, prio=5
+3XMJAVALTHREAD            (java/lang/Thread getId:0x13, isDaemon:false)
+3XMTHREADINFO1            (native thread ID:0x6199, native priority:0x5, native policy:UNKNOWN, vmstate:CW, vm thread flags:0x00000181)
+3XMTHREADBLOCK     Waiting on: java/lang/J9VMInternals$ClassInitializationLock@0x00000000FFF61C90 Owned by: <unowned> Initializing thread: "Class Initialization Thread 1"
+3XMTHREADINFO3           Java callstack:
+4XESTACKTRACE                at java/lang/Class.forNameImpl(Native Method)
+4XESTACKTRACE                at java/lang/Class.forName(Class.java:339)
+4XESTACKTRACE                at OtherClass.<clinit>(ClassInitLockBug.java:40)
+4XESTACKTRACE                at java/lang/Class.forNameImpl(Native Method)
+4XESTACKTRACE                at java/lang/Class.forName(Class.java:339)
+4XESTACKTRACE                at ClassInitLockBug$ClassInitThread.run(ClassInitLockBug.java:16)
+NULL
+3XMTHREADINFO      "Class Initialization Thread 1" J9VMThread:0x0000000000124100, omrthread_t:0x00007F3F8C148F50, java/lang/Thread:0x00000000FFF53D80, state:CW, prio=5
+3XMJAVALTHREAD            (java/lang/Thread getId:0x12, isDaemon:false)
+3XMTHREADINFO1            (native thread ID:0x6198, native priority:0x5, native policy:UNKNOWN, vmstate:CW, vm thread flags:0x00000481)
+3XMTHREADBLOCK     Waiting on: java/lang/J9VMInternals$ClassInitializationLock@0x00000000FFF61D40 Owned by: <unowned> Initializing thread: "Class Initialization Thread 2"
+3XMTHREADINFO3           Java callstack:
+4XESTACKTRACE                at java/lang/Class.forNameImpl(Native Method)
+4XESTACKTRACE                at java/lang/Class.forName(Class.java:339)
+4XESTACKTRACE                at TestClass.<clinit>(ClassInitLockBug.java:29)
+4XESTACKTRACE                at java/lang/Class.forNameImpl(Native Method)
+4XESTACKTRACE                at java/lang/Class.forName(Class.java:339)
+4XESTACKTRACE                at ClassInitLockBug$ClassInitThread.run(ClassInitLockBug.java:16)
+NULL
+`
+
+// TestOpenJ9ClassInit: OpenJ9 names the thread that runs a class's
+// initializer on its waiters' line. In the documentation's real excerpt the
+// waiter is tied to it (a wait, no cycle: the initializer sleeps); in the
+// two threads made to wait for each other's class, the cycle is a
+// class-initialization deadlock.
+func TestOpenJ9ClassInit(t *testing.T) {
+	ds, err := parse.ParseFile(filepath.Join("..", "testdata", "formats", "openj9-docs__javacore-threads-excerpt.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := newLockGraph(ds[0])
+	var waiter *parse.Thread
+	for _, th := range ds[0].Threads {
+		if th.Name() == "Class Initialization Thread 2" {
+			waiter = th
+		}
+	}
+	if waiter == nil {
+		t.Fatal("no Class Initialization Thread 2")
+	}
+	ref := g.lockRef(parse.RuntimeJVM, waiter)
+	if ref == nil {
+		t.Fatal("the class-initialization wait is no lock")
+	}
+	eq(t, "holder", ref.Holder, "Class Initialization Thread 1")
+	eq(t, "class", ref.Class, "java.lang.J9VMInternals$ClassInitializationLock")
+	eq(t, "cycles", len(g.cycles(ds[0])), 0)
+
+	ds, err = parse.Parse("javacore.txt", strings.NewReader(openJ9ClassInit))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Analyze([]Input{{Dump: ds[0]}}, Options{})
+	var dl *Finding
+	for i, f := range r.Findings {
+		if f.Kind == KindDeadlock {
+			dl = &r.Findings[i]
+		}
+	}
+	if dl == nil {
+		t.Fatalf("no deadlock: %v", kindsOf(r.Findings))
+	}
+	eq(t, "basis", dl.Basis, "class-init")
+	eq(t, "state", dl.State, "class-init-wait")
+	eq(t, "cycle", len(dl.Cycle), 2)
+	for _, c := range dl.Cycle {
+		eq(t, c.Name+" waits on a held lock", c.WaitsFor != nil && c.WaitsFor.Holder != "" && c.WaitsFor.Holder != c.Name, true)
+	}
+}
+
+// addr is a printed lock address.
+var addr = regexp.MustCompile(`<0x([0-9a-f]{16})>`)
+
+// shiftAddresses moves every lock of moment m by m×0x1000 bytes, as a
+// compacting collection between dumps moves the heap's objects.
+func shiftAddresses(m int, s string) string {
+	return addr.ReplaceAllStringFunc(s, func(a string) string {
+		n, err := strconv.ParseUint(a[3:len(a)-1], 16, 64)
+		if err != nil {
+			return a
+		}
+		return fmt.Sprintf("<0x%016x>", n+uint64(m)*0x1000)
+	})
+}
+
+// TestLockMovedAcrossMoments (issue 33): a monitor the GC moved between
+// dumps is one lock. Every real contention fixture, its locks moved at
+// each moment (metamorphic: the addresses are all the change), gives the
+// findings it gives unmoved: the same ids, pools, counts and causes; a
+// moved lock says its addresses. And two locks of one class whose owner
+// and waiters are other threads (their native ids changed) stay two.
+func TestLockMovedAcrossMoments(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "verdicts")
+	summary := func(r *Result) []string {
+		var out []string
+		for _, f := range r.Findings {
+			out = append(out, fmt.Sprintf("%s %s %s %v caused-by=%q", f.ID, f.Pool, f.State, f.Counts, f.CausedBy))
+		}
+		return out
+	}
+	for _, c := range []struct {
+		dir     string
+		moments []string
+	}{
+		{"jvm-contention", []string{"1", "2"}},
+		{"holder-db-stuck", []string{"1", "2", "3"}},
+		{"small-pool-stuck", []string{"1", "2", "3"}},
+		{"holder-spin-stuck", []string{"1", "2", "3"}},
+		{"classloader-lock-stuck", []string{"1", "2", "3"}},
+		{"single-waiter-stuck", []string{"1", "2", "3"}},
+	} {
+		t.Run(c.dir, func(t *testing.T) {
+			same := func(_ int, s string) string { return s }
+			want := summary(Analyze(loadRewritten(t, filepath.Join(dir, c.dir), c.moments, same), Options{}))
+			moved := Analyze(loadRewritten(t, filepath.Join(dir, c.dir), c.moments, shiftAddresses), Options{})
+			if got := summary(moved); !slices.Equal(got, want) {
+				t.Errorf("moved locks:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+			n := 0
+			for _, f := range moved.Findings {
+				if f.Kind == KindContention {
+					n++
+					eq(t, f.ID+" addresses", len(f.Lock.Addresses), countNonZeroInts(f.Counts))
+				}
+			}
+			if n == 0 {
+				t.Error("no contention: the case proves nothing")
+			}
+		})
+	}
+	t.Run("other threads", func(t *testing.T) {
+		nid := regexp.MustCompile(`nid=0x`)
+		other := func(m int, s string) string {
+			if m == 1 {
+				s = nid.ReplaceAllString(s, "nid=0x99") // other threads of the same names
+			}
+			return shiftAddresses(m, s)
+		}
+		r := Analyze(loadRewritten(t, filepath.Join(dir, "lock-moved-stuck"), []string{"1", "2"}, other), Options{})
+		n := 0
+		for _, f := range r.Findings {
+			if f.Kind == KindContention {
+				n++
+				eq(t, f.ID+" addresses", len(f.Lock.Addresses), 0)
+			}
+		}
+		eq(t, "contention findings", n, 2)
+	})
+}
+
+func countNonZeroInts(xs []int) int {
+	n := 0
+	for _, x := range xs {
+		if x > 0 {
+			n++
+		}
+	}
+	if n == 1 {
+		return 0 // one address: none listed
+	}
+	return n
+}
