@@ -75,6 +75,12 @@ func TestCycleVerdictFixtures(t *testing.T) {
 		// forever: no self-deadlock.
 		{"pool-self-wait-stuck", []string{"1"}, nil},
 		{"pool-self-wait-healthy", []string{"1", "2", "3"}, nil},
+		// The same program on Temurin 25.
+		{"jdk25-pool-self-wait-stuck", []string{"1", "2", "3"}, []want{
+			{KindDeadlock, "audit-worker-*", "future-wait", selfWait(1, "com.example.cycles.AuditJob.run(", "java.util.concurrent.FutureTask")},
+			{KindDeadlock, "report-worker-*", "future-wait", selfWait(4, "com.example.cycles.ReportJob.run(", "java.util.concurrent.CompletableFuture$Signaller")},
+			{KindStuck, "report-worker-*", "future-wait", nil}, {KindSaturated, "report-worker-*", "future-wait", nil},
+		}},
 		// Workers BLOCKED in Class.forName0 with no lock line, behind the
 		// loader's lock that plugin-loader holds in loadClass while it
 		// reads a repository that never answers: the holder first.
@@ -93,6 +99,14 @@ func TestCycleVerdictFixtures(t *testing.T) {
 			{KindSaturated, "plugin-worker-*", "monitor-blocked", nil},
 		}},
 		{"classloader-lock-healthy", []string{"1", "2", "3"}, nil},
+		{"jdk25-classloader-lock-stuck", []string{"1", "2", "3"}, []want{
+			{KindContention, "plugin-worker-*", "monitor-blocked", func(t *testing.T, f Finding) {
+				eq(t, "basis", f.Basis, "loader-lock")
+				eq(t, "owner", f.Lock.Owner.Name, "plugin-loader")
+				eq(t, "owner state", f.Lock.Owner.State, "socket-read")
+			}},
+			{KindStuck, "plugin-worker-*", "monitor-blocked", nil}, {KindSaturated, "plugin-worker-*", "monitor-blocked", nil},
+		}},
 		// One monitor at three addresses (a full GC between dumps): one
 		// contention, its holder named, the stuck pool following from it.
 		{"lock-moved-stuck", []string{"1", "2", "3"}, []want{
@@ -122,6 +136,28 @@ func TestCycleVerdictFixtures(t *testing.T) {
 		{"single-waiter-stuck", []string{"2", "3"}, []want{{KindContention, "session-worker-*", "monitor-blocked", nil}}},
 		{"single-waiter-stuck", []string{"1"}, nil},
 		{"single-waiter-healthy", []string{"1", "2", "3"}, nil},
+		// A holder that waits for another holder: the Ledger's contention
+		// (its holder asleep in flush) is the root; the OrderBook's, whose
+		// holder book-keeper waits for the Ledger, follows from it.
+		{"holder-chain-stuck", []string{"1", "2", "3"}, []want{
+			{KindContention, "audit-worker-*", "monitor-blocked", func(t *testing.T, f Finding) {
+				eq(t, "class", f.Lock.Class, "com.example.cycles.Ledger")
+				eq(t, "owner", f.Lock.Owner.Name, "ledger-flusher")
+				eq(t, "owner state", f.Lock.Owner.State, "sleep")
+				eq(t, "root", f.CausedBy, "")
+				eq(t, "waiters", fmt.Sprint(f.Counts), "[4 4 4]") // 3 audit workers and book-keeper
+			}},
+			{KindContention, "order-worker-*", "monitor-blocked", func(t *testing.T, f Finding) {
+				eq(t, "class", f.Lock.Class, "com.example.cycles.OrderBook")
+				eq(t, "owner", f.Lock.Owner.Name, "book-keeper")
+				w := f.Lock.Owner.WaitsFor
+				eq(t, "owner waits for", w != nil && w.Class == "com.example.cycles.Ledger" && w.Holder == "ledger-flusher", true)
+				eq(t, "caused by", strings.HasPrefix(f.CausedBy, "contention "), true)
+			}},
+			{KindStuck, "audit-worker-*", "monitor-blocked", nil}, {KindSaturated, "audit-worker-*", "monitor-blocked", nil},
+			{KindStuck, "order-worker-*", "monitor-blocked", nil}, {KindSaturated, "order-worker-*", "monitor-blocked", nil},
+		}},
+		{"holder-chain-healthy", []string{"1", "2", "3"}, nil},
 	}
 	runFixtureCases(t, dir, tests)
 }

@@ -88,6 +88,17 @@ func runContention(p *Pass) []Finding {
 	// moved maps a lock's address at a later moment to the lock it was
 	// (movedLock); addrs are each lock's addresses, in the order seen.
 	moved := map[lockKey]lockKey{}
+	// ownerFrames are each lock's owner's top frame and culprit per
+	// moment: who holds it where the dump prints no thread identity.
+	ownerFrames := map[lockKey][]string{}
+	ownerFrame := func(m int, o *parse.Thread) string {
+		if o == nil || len(o.Frames) == 0 {
+			return ""
+		}
+		return o.Frames[0].Func + " " + p.info(m, o).culprit
+	}
+	// owned are each lock's owner at the finding's At.
+	owned := map[lockKey]*parse.Thread{}
 	// oneIDs are the lone waiter of each lock per moment (ContentionOne).
 	oneIDs := map[lockKey][]threadID{}
 	addrs := map[lockKey][]string{}
@@ -99,9 +110,10 @@ func runContention(p *Pass) []Finding {
 		waiters := map[lockKey][]*parse.Thread{}
 		var owners func(k lockKey, ws []*parse.Thread) (*parse.Thread, bool)
 		structural := map[lockKey]string{} // locks known by structure: their basis
+		var dl dumpLocks
 		switch r.Runtime {
 		case parse.RuntimeJVM:
-			dl := newDumpLocks(d)
+			dl = newDumpLocks(d)
 			for _, t := range d.Threads {
 				if k, _, basis, ok := dl.waitOf(t); ok {
 					waiters[k] = append(waiters[k], t)
@@ -146,7 +158,7 @@ func runContention(p *Pass) []Finding {
 			if c, ok := moved[at]; ok {
 				k = c
 			} else if acc[at] == nil && r.Runtime == parse.RuntimeJVM {
-				if c, ok := movedLock(at, m, owner, ws, order, acc, ownerIDs, claimed, r.Runtime); ok {
+				if c, ok := movedLock(at, m, owner, ws, ownerFrame(m, owner), order, acc, seen{ownerIDs, ownerFrames, claimed}, r.Runtime); ok {
 					moved[at], k = c, c
 				}
 			}
@@ -163,6 +175,10 @@ func runContention(p *Pass) []Finding {
 					ownerIDs[k] = make([]threadID, len(r.Moments))
 				}
 				ownerIDs[k][m] = identity(r.Runtime, owner)
+				if ownerFrames[k] == nil {
+					ownerFrames[k] = make([]string, len(r.Moments))
+				}
+				ownerFrames[k][m] = ownerFrame(m, owner)
 			}
 			if spinning != "" {
 				f.CausedBy = spinning // the owner runs while they wait: its loop is their cause
@@ -187,6 +203,16 @@ func runContention(p *Pass) []Finding {
 			f.Lock = &LockFact{Address: at.addr, Class: k.class, OwnerInferred: inferred}
 			if owner != nil {
 				o := p.ref(m, owner)
+				if r.Runtime == parse.RuntimeJVM {
+					// A holder that waits itself: for what, and whom.
+					if wk, wo, _, ok := dl.waitOf(owner); ok {
+						o.WaitsFor = &LockRef{Address: wk.addr, Class: wk.class}
+						if wo != nil && wo != owner {
+							o.WaitsFor.Holder = threadLabel(r.Runtime, wo)
+						}
+					}
+				}
+				owned[k] = owner
 				f.Lock.Owner = &o
 				switch {
 				case inferred:
@@ -272,6 +298,21 @@ func runContention(p *Pass) []Finding {
 		}
 		return order[i].class < order[j].class
 	})
+	// A holder that waits among another lock's waiters: that lock is the
+	// root, this contention follows from it (the holder first, issue 33).
+	for _, k := range order {
+		f := acc[k]
+		o := owned[k]
+		if f.CausedBy != "" || o == nil {
+			continue
+		}
+		for _, k2 := range order {
+			if k2 != k && claimed[k2] != nil && slices.Contains(claimed[k2][f.At], o) {
+				f.CausedBy = acc[k2].ID
+				break
+			}
+		}
+	}
 	var fs []Finding
 	for _, k := range order {
 		f := acc[k]
@@ -402,6 +443,14 @@ func compareLockKeys(a, b lockKey) int {
 	return strings.Compare(a.class, b.class)
 }
 
+// seen is what each lock's finding saw per moment: its owner's identity
+// and frames, and its waiters.
+type seen struct {
+	ownerIDs    map[lockKey][]threadID
+	ownerFrames map[lockKey][]string
+	claimed     map[lockKey][][]*parse.Thread
+}
+
 // movedLock finds the lock that lock k, first seen at moment m, was at an
 // earlier moment before the garbage collector moved it (issue 33: a
 // compacting collection gives the very same monitor another address at
@@ -409,10 +458,11 @@ func compareLockKeys(a, b lockKey) int {
 // lock is an object: its class stays, and so do the threads around it. k
 // is taken for an earlier lock of its class, not seen at m, whose owner
 // at an earlier moment is k's owner now, or whose waiters were, for the
-// most part, k's waiters now (identities: name and native id); the one
+// most part, k's waiters now (identities: name and native id; where the
+// dump prints none, the owner's top frame and culprit, frame); the one
 // such lock, else none. ok is false when there is none, or more than one.
-func movedLock(k lockKey, m int, owner *parse.Thread, ws []*parse.Thread, order []lockKey, acc map[lockKey]*Finding,
-	ownerIDs map[lockKey][]threadID, claimed map[lockKey][][]*parse.Thread, rt parse.Runtime) (lockKey, bool) {
+func movedLock(k lockKey, m int, owner *parse.Thread, ws []*parse.Thread, frame string, order []lockKey, acc map[lockKey]*Finding,
+	s seen, rt parse.Runtime) (lockKey, bool) {
 	if k.addr == "" || k.class == "" {
 		return lockKey{}, false // a class's initialization has no address to move
 	}
@@ -434,11 +484,19 @@ func movedLock(k lockKey, m int, owner *parse.Thread, ws []*parse.Thread, order 
 		}
 		same := false
 		for e := 0; e < m && !same; e++ {
-			if oid != (threadID{}) && ownerIDs[c] != nil && ownerIDs[c][e] == oid {
-				same = true
-				break
+			if s.ownerIDs[c] != nil {
+				was := s.ownerIDs[c][e]
+				if oid != (threadID{}) && was == oid {
+					same = true
+					break
+				}
+				// No identity printed: the owner's frames tell it.
+				if (oid == (threadID{}) || was == (threadID{})) && frame != "" && s.ownerFrames[c] != nil && s.ownerFrames[c][e] == frame {
+					same = true
+					break
+				}
 			}
-			if cl := claimed[c]; cl != nil && len(cl[e]) > 0 {
+			if cl := s.claimed[c]; cl != nil && len(cl[e]) > 0 {
 				shared := 0
 				for _, t := range cl[e] {
 					if now[identity(rt, t)] {

@@ -216,6 +216,29 @@ func TestLockMovedAcrossMoments(t *testing.T) {
 			}
 		})
 	}
+	// Where the dump prints no thread identity (no #N, tid= or nid=), the
+	// owner's frames tell the moved lock.
+	t.Run("no identities", func(t *testing.T) {
+		ids := regexp.MustCompile(`" #[0-9]+ | tid=0x[0-9a-f]+| nid=0x[0-9a-f]+`)
+		strip := func(m int, s string) string {
+			return shiftAddresses(m, ids.ReplaceAllStringFunc(s, func(x string) string {
+				if strings.HasPrefix(x, `"`) {
+					return `" `
+				}
+				return ""
+			}))
+		}
+		r := Analyze(loadRewritten(t, filepath.Join(dir, "lock-moved-stuck"), []string{"1", "2", "3"}, strip), Options{})
+		n := 0
+		for _, f := range r.Findings {
+			if f.Kind == KindContention {
+				n++
+				eq(t, "counts", fmt.Sprint(f.Counts), "[6 6 6]")
+				eq(t, "addresses", len(f.Lock.Addresses), 3)
+			}
+		}
+		eq(t, "contention findings", n, 1)
+	})
 	t.Run("other threads", func(t *testing.T) {
 		nid := regexp.MustCompile(`nid=0x`)
 		other := func(m int, s string) string {

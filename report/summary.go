@@ -364,6 +364,17 @@ func (s *sentences) contention() {
 		if l.Owner.Culprit != "" && l.Owner.Culprit != l.Owner.Frame {
 			o += " at " + l.Owner.Culprit
 		}
+		if w := l.Owner.WaitsFor; w != nil {
+			// A holder that waits: the lock it waits for is the story's root.
+			if w.Address == "" && w.Class != "" {
+				o += fmt.Sprintf(", itself waiting for class %s to be initialized", w.Class)
+			} else {
+				o += fmt.Sprintf(", itself waiting for <%s> (a %s)", w.Address, w.Class)
+			}
+			if w.Holder != "" {
+				o += fmt.Sprintf(" held by %q", w.Holder)
+			}
+		}
 		s.add("%s", o)
 	}
 	if len(f.Entries) > 0 {

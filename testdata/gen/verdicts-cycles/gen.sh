@@ -15,6 +15,10 @@
 #   lock-moved-healthy/1..3.txt      com.example.cycles.LockMoveApp healthy
 #   single-waiter-stuck/1..3.txt     com.example.cycles.SingleWaiterApp stuck
 #   single-waiter-healthy/1..3.txt   com.example.cycles.SingleWaiterApp healthy
+#   holder-chain-stuck/1..3.txt      com.example.cycles.HolderChainApp stuck
+#   holder-chain-healthy/1..3.txt    com.example.cycles.HolderChainApp healthy
+#   jdk25-classloader-lock-stuck/1..3.txt  com.example.cycles.ClassLoaderApp stuck    (Temurin 25)
+#   jdk25-pool-self-wait-stuck/1..3.txt    com.example.cycles.PoolSelfWaitApp stuck   (Temurin 25)
 #
 # Each program prints "ready" once its threads are started; the first dump is taken 3 s later.
 # The plugin classes (plugin/) are compiled apart, off the class path, and served by the
@@ -43,11 +47,14 @@ declare -A MAIN=(
 	[classloader-lock-stuck]="ClassLoaderApp stuck" [classloader-lock-healthy]="ClassLoaderApp healthy"
 	[lock-moved-stuck]="LockMoveApp stuck" [lock-moved-healthy]="LockMoveApp healthy"
 	[single-waiter-stuck]="SingleWaiterApp stuck" [single-waiter-healthy]="SingleWaiterApp healthy"
+	[holder-chain-stuck]="HolderChainApp stuck" [holder-chain-healthy]="HolderChainApp healthy"
+	[jdk25-classloader-lock-stuck]="ClassLoaderApp stuck" [jdk25-pool-self-wait-stuck]="PoolSelfWaitApp stuck"
 )
 cases=("$@")
 ((${#cases[@]})) || cases=(class-init-stuck class-init-healthy jdk25-class-init-stuck jdk25-class-init-healthy
 	pool-self-wait-stuck pool-self-wait-healthy classloader-lock-stuck classloader-lock-healthy
-	lock-moved-stuck lock-moved-healthy single-waiter-stuck single-waiter-healthy)
+	lock-moved-stuck lock-moved-healthy single-waiter-stuck single-waiter-healthy holder-chain-stuck holder-chain-healthy
+	jdk25-classloader-lock-stuck jdk25-pool-self-wait-stuck)
 
 # Compiled for Java 17, run on 17 or 25.
 javac -nowarn --release 17 -d "$tmp/classes" $(find "$here/src" -name '*.java')
