@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -270,4 +271,137 @@ func countNonZeroInts(xs []int) int {
 		return 0 // one address: none listed
 	}
 	return n
+}
+
+// clinitThread is one jstack thread inside the initializer of class in
+// (none when ""), waiting for class waits (none when "").
+func clinitThread(name string, nid int, in, waits string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%q #%d prio=5 os_prio=0 cpu=0.50ms elapsed=9.00s tid=0x00007f00000%05x nid=0x%x in Object.wait()  [0x00007f0000000000]\n", name, nid, nid, nid)
+	b.WriteString("   java.lang.Thread.State: RUNNABLE\n")
+	top := "com.example.gen.Caller.call(Caller.java:7)"
+	if in != "" {
+		top = in + ".<clinit>(Gen.java:3)"
+	}
+	fmt.Fprintf(&b, "\tat %s\n", top)
+	if waits != "" {
+		fmt.Fprintf(&b, "\t- waiting on the Class initialization monitor for %s\n", waits)
+	}
+	b.WriteString("\tat java.lang.Thread.run(java.base@17.0.15/Thread.java:840)\n\n")
+	return b.String()
+}
+
+// TestClassInitRings (generated inputs): n threads each inside one class's
+// initializer and waiting for the next one's, in a ring, with extra
+// threads waiting for classes of the ring, in a shuffled order: one
+// deadlock of the n, basis class-init, every member naming the class it
+// waits for and its initializer, the extras blocked on it. Opened into a
+// chain (the last waits for a class nobody initializes), no deadlock.
+func TestClassInitRings(t *testing.T) {
+	rng := rand.New(rand.NewPCG(33, 1))
+	for iter := 0; iter < 40; iter++ {
+		n := 2 + rng.IntN(5)
+		extras := rng.IntN(4)
+		open := iter%4 == 3
+		class := func(i int) string { return fmt.Sprintf("com.example.gen.C%d", i%n) }
+		var threads []string
+		for i := 0; i < n; i++ {
+			waits := class(i + 1)
+			if open && i == n-1 {
+				waits = "com.example.gen.Elsewhere" // initialized by no thread in the dump
+			}
+			threads = append(threads, clinitThread(fmt.Sprintf("init-%d", i), 100+i, class(i), waits))
+		}
+		for e := 0; e < extras; e++ {
+			threads = append(threads, clinitThread(fmt.Sprintf("reader-%d", e), 200+e, "", class(rng.IntN(n))))
+		}
+		rng.Shuffle(len(threads), func(i, j int) { threads[i], threads[j] = threads[j], threads[i] })
+		text := "2026-12-06 18:00:00\nFull thread dump OpenJDK 64-Bit Server VM (17.0.15+6 mixed mode, sharing):\n\n" + strings.Join(threads, "")
+		ds, err := parse.Parse("gen.txt", strings.NewReader(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := Analyze([]Input{{Dump: ds[0]}}, Options{})
+		var dl []Finding
+		for _, f := range r.Findings {
+			if f.Kind == KindDeadlock {
+				dl = append(dl, f)
+			}
+		}
+		if open {
+			if len(dl) != 0 {
+				t.Errorf("iter %d: an open chain of %d is no deadlock: %v", iter, n, kindsOf(dl))
+			}
+			continue
+		}
+		if len(dl) != 1 {
+			t.Fatalf("iter %d: %d deadlocks for a ring of %d", iter, len(dl), n)
+		}
+		f := dl[0]
+		eq(t, "basis", f.Basis, "class-init")
+		eq(t, "members", len(f.Cycle), n)
+		eq(t, "blocked", len(f.Blocked), extras)
+		for _, c := range f.Cycle {
+			var i int
+			fmt.Sscanf(c.Name, "init-%d", &i)
+			if c.WaitsFor == nil || c.WaitsFor.Class != class(i+1) || c.WaitsFor.Holder != fmt.Sprintf("init-%d", (i+1)%n) {
+				t.Errorf("iter %d: %s waits for %+v", iter, c.Name, c.WaitsFor)
+			}
+		}
+	}
+}
+
+// otherWorker is a jstack thread of another pool: in a task reading a
+// socket (it may be completing the futures), or idle in getTask.
+func otherWorker(busy bool) string {
+	top := "\tat jdk.internal.misc.Unsafe.park(java.base@17.0.15/Native Method)\n" +
+		"\tat java.util.concurrent.LinkedBlockingQueue.take(java.base@17.0.15/LinkedBlockingQueue.java:435)\n" +
+		"\tat java.util.concurrent.ThreadPoolExecutor.getTask(java.base@17.0.15/ThreadPoolExecutor.java:1062)\n"
+	state := "WAITING (parking)"
+	if busy {
+		top = "\tat sun.nio.ch.SocketDispatcher.read0(java.base@17.0.15/Native Method)\n" +
+			"\tat sun.nio.ch.SocketDispatcher.read(java.base@17.0.15/SocketDispatcher.java:47)\n" +
+			"\tat sun.nio.ch.NioSocketImpl.tryRead(java.base@17.0.15/NioSocketImpl.java:266)\n" +
+			"\tat sun.nio.ch.NioSocketImpl.implRead(java.base@17.0.15/NioSocketImpl.java:317)\n" +
+			"\tat sun.nio.ch.NioSocketImpl.read(java.base@17.0.15/NioSocketImpl.java:355)\n" +
+			"\tat java.net.Socket$SocketInputStream.read(java.base@17.0.15/Socket.java:966)\n" +
+			"\tat com.example.gen.PartClient.fetch(PartClient.java:20)\n" +
+			"\tat java.util.concurrent.FutureTask.run(java.base@17.0.15/FutureTask.java:264)\n"
+		state = "RUNNABLE"
+	}
+	return "\"parts-worker-1\" #90 daemon prio=5 os_prio=0 cpu=1.00ms elapsed=9.00s tid=0x00007f0000000090 nid=0x90 runnable  [0x00007f0000000000]\n" +
+		"   java.lang.Thread.State: " + state + "\n" + top +
+		"\tat java.util.concurrent.ThreadPoolExecutor.runWorker(java.base@17.0.15/ThreadPoolExecutor.java:1136)\n" +
+		"\tat java.util.concurrent.ThreadPoolExecutor$Worker.run(java.base@17.0.15/ThreadPoolExecutor.java:635)\n" +
+		"\tat java.lang.Thread.run(java.base@17.0.15/Thread.java:840)\n\n"
+}
+
+// TestPoolSelfWaitVeto (metamorphic): the real pool-self-wait-stuck dumps
+// with one more thread, of another pool, at every moment. Idle in its
+// getTask, it changes nothing: both pools still wait on themselves. In a
+// task reading a socket, it could be what completes their futures (as a
+// request pool waits on a fetch pool): no pool waits on itself then.
+func TestPoolSelfWaitVeto(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "verdicts", "pool-self-wait-stuck")
+	for _, busy := range []bool{false, true} {
+		t.Run(fmt.Sprint("busy=", busy), func(t *testing.T) {
+			add := func(_ int, s string) string {
+				i := strings.Index(s, "\n\"")
+				return s[:i+1] + otherWorker(busy) + s[i+1:]
+			}
+			r := Analyze(loadRewritten(t, dir, []string{"1", "2", "3"}, add), Options{})
+			var pools []string
+			for _, f := range r.Findings {
+				if f.Kind == KindDeadlock && f.Basis == "pool-self-wait" {
+					pools = append(pools, f.Pool)
+				}
+			}
+			slices.Sort(pools)
+			want := "[audit-worker-* report-worker-*]"
+			if busy {
+				want = "[]"
+			}
+			eq(t, "pools waiting on themselves", fmt.Sprint(pools), want)
+		})
+	}
 }
