@@ -405,3 +405,70 @@ func TestPoolSelfWaitVeto(t *testing.T) {
 		})
 	}
 }
+
+// refcardClassInit are the two threads of a class-initialization deadlock
+// printed by a real JDK 17.0.12 (jstack), as published in ctrung/refcard's
+// java-commands.md ("Example of deadlock due to circular initialization
+// order", 100 Java mistakes, 3.9.3): main runs Deadlock$B.<clinit> and
+// waits for Deadlock$A; the common pool's worker runs Deadlock$A.<clinit>
+// and waits for Deadlock$B (a parallel stream's two tasks). The lines are
+// as printed; the frames between the task and the pool's loop, which the
+// source elides too, are left out. A second source, independent of the
+// programs made here: another JVM build, a common-pool worker and main.
+const refcardClassInit = `2024-10-05 11:05:38
+Full thread dump OpenJDK 64-Bit Server VM (17.0.12+7 mixed mode, sharing):
+
+"main" #1 prio=5 os_prio=0 cpu=58,33ms elapsed=435,63s tid=0x00007f0210029760 nid=0x3141 in Object.wait()  [0x00007f0217608000]
+   java.lang.Thread.State: RUNNABLE
+	at com.example.spring_modulith.deadlock.Deadlock$B.<clinit>(Deadlock.java:22)
+	- waiting on the Class initialization monitor for com.example.spring_modulith.deadlock.Deadlock$A
+	at com.example.spring_modulith.deadlock.Deadlock.lambda$main$1(Deadlock.java:8)
+	at java.util.stream.ForEachOps$ForEachTask.compute(java.base@17.0.12/ForEachOps.java:290)
+	at java.util.concurrent.CountedCompleter.exec(java.base@17.0.12/CountedCompleter.java:754)
+	at java.util.concurrent.ForkJoinTask.doExec(java.base@17.0.12/ForkJoinTask.java:373)
+	at java.util.concurrent.ForkJoinTask.invoke(java.base@17.0.12/ForkJoinTask.java:686)
+	at java.util.stream.ReferencePipeline.forEach(java.base@17.0.12/ReferencePipeline.java:596)
+	at com.example.spring_modulith.deadlock.Deadlock.main(Deadlock.java:9)
+
+"ForkJoinPool.commonPool-worker-1" #15 daemon prio=5 os_prio=0 cpu=0,48ms elapsed=435,57s tid=0x00007f0210324b40 nid=0x3161 in Object.wait()  [0x00007f01f08bf000]
+   java.lang.Thread.State: RUNNABLE
+	at com.example.spring_modulith.deadlock.Deadlock$A.<clinit>(Deadlock.java:14)
+	- waiting on the Class initialization monitor for com.example.spring_modulith.deadlock.Deadlock$B
+	at com.example.spring_modulith.deadlock.Deadlock.lambda$main$0(Deadlock.java:8)
+	at java.util.stream.ForEachOps$ForEachTask.compute(java.base@17.0.12/ForEachOps.java:290)
+	at java.util.concurrent.CountedCompleter.exec(java.base@17.0.12/CountedCompleter.java:754)
+	at java.util.concurrent.ForkJoinTask.doExec(java.base@17.0.12/ForkJoinTask.java:373)
+	at java.util.concurrent.ForkJoinPool$WorkQueue.topLevelExec(java.base@17.0.12/ForkJoinPool.java:1182)
+	at java.util.concurrent.ForkJoinPool.scan(java.base@17.0.12/ForkJoinPool.java:1655)
+	at java.util.concurrent.ForkJoinPool.runWorker(java.base@17.0.12/ForkJoinPool.java:1622)
+	at java.util.concurrent.ForkJoinWorkerThread.run(java.base@17.0.12/ForkJoinWorkerThread.java:165)
+
+`
+
+// TestPublicClassInitDeadlock: the published dump above is a
+// class-initialization deadlock of main and the common pool's worker,
+// each naming the class it waits for and who initializes it; the common
+// pool starved follows from it.
+func TestPublicClassInitDeadlock(t *testing.T) {
+	ds, err := parse.Parse("refcard.txt", strings.NewReader(refcardClassInit))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Analyze([]Input{{Dump: ds[0]}}, Options{})
+	// The common pool's one worker is in the cycle: the pool is starved,
+	// as a consequence of the deadlock.
+	if len(r.Findings) != 2 || r.Findings[0].Kind != KindDeadlock || r.Findings[1].Kind != KindCommonPoolStarved {
+		t.Fatalf("findings %v, want a deadlock and the common pool starved", kindsOf(r.Findings))
+	}
+	eq(t, "common pool caused by", r.Findings[1].CausedBy, r.Findings[0].ID)
+	f := r.Findings[0]
+	eq(t, "basis", f.Basis, "class-init")
+	got := map[string]string{}
+	for _, c := range f.Cycle {
+		if c.WaitsFor != nil {
+			got[c.Name] = c.WaitsFor.Class + " ← " + c.WaitsFor.Holder
+		}
+	}
+	eq(t, "main", got["main"], "com.example.spring_modulith.deadlock.Deadlock$A ← ForkJoinPool.commonPool-worker-1")
+	eq(t, "worker", got["ForkJoinPool.commonPool-worker-1"], "com.example.spring_modulith.deadlock.Deadlock$B ← main")
+}
