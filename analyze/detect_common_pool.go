@@ -6,8 +6,8 @@ var commonPoolDetector = &Detector{
 	Name:     KindCommonPoolStarved,
 	Kinds:    []string{KindCommonPoolStarved},
 	Doc:      "every worker of the JVM's shared ForkJoinPool common pool blocks in a wait: parallel streams and CompletableFuture.*Async calls without an executor queue behind them; any size, on one dump",
-	Requires: []*Detector{stuckDetector, timelineDetector},
-	Folds:    "itself into the stuck or rising wait of its workers, as its consequence (caused by)",
+	Requires: []*Detector{stuckDetector, timelineDetector, deadlockDetector},
+	Folds:    "itself into the stuck or rising wait of its workers, or the deadlock they are in, as its consequence (caused by)",
 	Run:      runCommonPool,
 }
 
@@ -66,6 +66,16 @@ func runCommonPool(p *Pass) []Finding {
 		for _, o := range p.FoundAll() {
 			if o.Pool == pl.Name && o.State == bestTop.State && o.Via == bestTop.Via && (o.Kind == KindStuck || o.Kind == KindNotRecovered || o.Kind == KindGrowing) {
 				f.CausedBy = o.ID
+			}
+		}
+		// Its workers in a deadlock (a class initializer of a parallel
+		// stream's task waiting for another): the deadlock is the cause.
+		if f.CausedBy == "" {
+			for _, t := range bestTop.Threads[best] {
+				if id := p.ThreadClaimOf(deadlockDetector, best, t); id != "" {
+					f.CausedBy = id
+					break
+				}
 			}
 		}
 		fs = append(fs, f)

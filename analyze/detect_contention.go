@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -15,6 +16,7 @@ import (
 const (
 	ContentionMin   = 5
 	ContentionFloor = 2
+	ContentionOne   = 1
 	ContentionShare = 0.5
 	LockHeldMinutes = 1
 )
@@ -22,13 +24,14 @@ const (
 var contentionDetector = &Detector{
 	Name:     KindContention,
 	Kinds:    []string{KindContention},
-	Doc:      "many threads wait for one lock: a JVM monitor or j.u.c lock with its printed owner, a Go sync.Mutex or RWMutex (by address) with its likely holder",
+	Doc:      "many threads wait for one lock: a JVM monitor or j.u.c lock with its printed owner, a class's initialization (its holder the thread in its <clinit>) or a class loader's lock its waiters print no line for (its holder the thread that took it in loadClass), a Go sync.Mutex or RWMutex (by address) with its likely holder; one lock across moments even when the GC moved it (by its class, owner and waiters)",
 	Requires: []*Detector{deadlockDetector, spinningDetector},
 	Claims:   ClaimsThreads,
 	Folds:    "nothing; its lock is left to the deadlock when its owner is in or blocked on a cycle, and follows from a spinning owner",
 	Thresholds: []Threshold{
 		{"ContentionMin", ContentionMin, "threads waiting on one lock at one moment: two or three waiters on a lock are ordinary traffic…"},
-		{"ContentionFloor", ContentionFloor, "…unless they are this many or more, run tasks of a pool, are at least ContentionShare of it, and the lock has the same owner at two moments or more: half of a small pool held behind one owner is that pool held; a lock passed from hand to hand between dumps is traffic, and one waiter is any lock's"},
+		{"ContentionFloor", ContentionFloor, "…unless they are this many or more, run tasks of a pool, are at least ContentionShare of it, and the lock has the same owner at two moments or more: half of a small pool held behind one owner is that pool held; a lock passed from hand to hand between dumps is traffic, and one waiter is any lock's…"},
+		{"ContentionOne", ContentionOne, "…except the very same one thread, half its pool or more, behind the very same owner at two moments or more while that owner itself waits (asleep, in I/O: not running): a pool of two with one worker held behind a holder that waits on a remote call is that pool held, the holder its cause"},
 		{"ContentionShare", ContentionShare, "share of their pool the waiters of one lock must be to count below ContentionMin: a few waiters of a large pool are traffic"},
 		{"LockHeldMinutes", LockHeldMinutes, "a Go lock that one goroutine has waited for this many minutes, as the runtime prints (from 1), counts with any number of waiters: traffic passes in microseconds, and a lock not had in a minute is held by a stuck holder or a cycle (a WaitGroup, a Cond or a channel are not locks and are the leak detector's)"},
 	},
@@ -53,14 +56,14 @@ func runContention(p *Pass) []Finding {
 	// enough tells whether ws, the waiters of lock k at moment m, are
 	// enough to count: ContentionMin, or down to ContentionFloor when they
 	// are ContentionShare of their pool (at two moments: see below).
-	enough := func(m int, k lockKey, ws []*parse.Thread) bool {
+	enough := func(m int, k lockKey, ws []*parse.Thread, oneWaiter bool) bool {
 		if len(ws) >= ContentionMin {
 			return true
 		}
 		if goLocks != nil && longHeld(ws) > 0 {
 			return true // waited minutes: held, whatever the count
 		}
-		if len(ws) < ContentionFloor || len(r.Moments) < 2 {
+		if len(ws) < ContentionOne || len(ws) < ContentionFloor && !oneWaiter || len(r.Moments) < 2 {
 			return false
 		}
 		// Pooled work only (a JVM pool's tasks): threads of their own that
@@ -87,6 +90,23 @@ func runContention(p *Pass) []Finding {
 	}
 	// ownerIDs are each lock's owner per moment (zero where unknown).
 	ownerIDs := map[lockKey][]threadID{}
+	// moved maps a lock's address at a later moment to the lock it was
+	// (movedLock); addrs are each lock's addresses, in the order seen.
+	moved := map[lockKey]lockKey{}
+	// ownerFrames are each lock's owner's top frame and culprit per
+	// moment: who holds it where the dump prints no thread identity.
+	ownerFrames := map[lockKey][]string{}
+	ownerFrame := func(m int, o *parse.Thread) string {
+		if o == nil || len(o.Frames) == 0 {
+			return ""
+		}
+		return o.Frames[0].Func + " " + p.info(m, o).culprit
+	}
+	// owned are each lock's owner at the finding's At.
+	owned := map[lockKey]*parse.Thread{}
+	// oneIDs are the lone waiter of each lock per moment (ContentionOne).
+	oneIDs := map[lockKey][]threadID{}
+	addrs := map[lockKey][]string{}
 	for m, mo := range r.Moments {
 		d := mo.Dump
 		if d == nil {
@@ -94,26 +114,41 @@ func runContention(p *Pass) []Finding {
 		}
 		waiters := map[lockKey][]*parse.Thread{}
 		var owners func(k lockKey, ws []*parse.Thread) (*parse.Thread, bool)
+		structural := map[lockKey]string{} // locks known by structure: their basis
+		var dl dumpLocks
 		switch r.Runtime {
 		case parse.RuntimeJVM:
-			h := holders(d)
+			dl = newDumpLocks(d)
 			for _, t := range d.Threads {
-				if a, c := waitsFor(t); a != "" {
-					k := lockKey{a, c}
+				if k, _, basis, ok := dl.waitOf(t); ok {
 					waiters[k] = append(waiters[k], t)
+					if basis != "" {
+						structural[k] = basis
+					}
 				}
 			}
-			owners = func(k lockKey, _ []*parse.Thread) (*parse.Thread, bool) { return h[k.addr], false }
+			owners = func(_ lockKey, ws []*parse.Thread) (*parse.Thread, bool) {
+				_, o, _, _ := dl.waitOf(ws[0])
+				return o, false
+			}
 		case parse.RuntimeGo:
 			waiters = goLocks[m].waiters
 			held := goLocks[m].held
 			owners = func(k lockKey, _ []*parse.Thread) (*parse.Thread, bool) { return held[k], true }
 		}
-		for k, ws := range waiters {
-			if !enough(m, k, ws) {
+		// In a fixed order: a lock the GC moved is matched to the one it
+		// was (moved below), the first match taking it.
+		keys := slices.SortedFunc(maps.Keys(waiters), compareLockKeys)
+		for _, at := range keys {
+			ws := waiters[at]
+			owner, inferred := owners(at, ws)
+			// One waiter counts only behind an owner that waits itself
+			// (ContentionOne); the same thread and owner are checked
+			// across moments below.
+			one := len(ws) == 1 && owner != nil && !inferred && p.signature(m, owner) != nil && p.signature(m, owner).Category != Running
+			if !enough(m, at, ws, one) {
 				continue
 			}
-			owner, inferred := owners(k, ws)
 			if owner == nil && r.Runtime == parse.RuntimeJVM {
 				continue // no owner printed: nothing says who blocks them
 			}
@@ -124,9 +159,17 @@ func runContention(p *Pass) []Finding {
 				}
 				spinning = p.ThreadClaimOf(spinningDetector, m, owner)
 			}
+			k := at
+			if c, ok := moved[at]; ok {
+				k = c
+			} else if acc[at] == nil && r.Runtime == parse.RuntimeJVM {
+				if c, ok := movedLock(at, m, owner, ws, ownerFrame(m, owner), order, acc, seen{ownerIDs, ownerFrames, claimed}, r.Runtime); ok {
+					moved[at], k = c, c
+				}
+			}
 			f := acc[k]
 			if f == nil {
-				f = &Finding{ID: findingID(KindContention, k.addr), Kind: KindContention, Severity: Warning,
+				f = &Finding{ID: findingID(KindContention, k.name()), Kind: KindContention, Severity: Warning,
 					Counts: make([]int, len(r.Moments)), At: m, Since: m, FromStart: m == 0}
 				acc[k] = f
 				order = append(order, k)
@@ -149,30 +192,53 @@ func runContention(p *Pass) []Finding {
 					ownerIDs[k] = make([]threadID, len(r.Moments))
 				}
 				ownerIDs[k][m] = identity(r.Runtime, owner)
+				if ownerFrames[k] == nil {
+					ownerFrames[k] = make([]string, len(r.Moments))
+				}
+				ownerFrames[k][m] = ownerFrame(m, owner)
 			}
 			if spinning != "" {
 				f.CausedBy = spinning // the owner runs while they wait: its loop is their cause
 			}
 			if claimed[k] == nil {
 				claimed[k] = make([][]*parse.Thread, len(r.Moments))
+				oneIDs[k] = make([]threadID, len(r.Moments))
+			}
+			if len(ws) == 1 {
+				oneIDs[k][m] = identity(r.Runtime, ws[0])
 			}
 			claimed[k][m] = ws
 			f.Evidence = append(f.Evidence, Evidence{Moment: m, Count: len(ws), Threads: names(r.Runtime, ws[:min(len(ws), 5)])})
+			if !slices.Contains(addrs[k], at.addr) {
+				addrs[k] = append(addrs[k], at.addr)
+			}
 			if len(ws) < f.Counts[f.At] && f.Lock != nil {
 				continue
 			}
 			// The facts of the moment with most waiters.
 			f.At = m
-			f.Lock = &LockFact{Address: k.addr, Class: k.class, OwnerInferred: inferred}
+			f.Lock = &LockFact{Address: at.addr, Class: k.class, OwnerInferred: inferred}
 			if owner != nil {
 				o := p.ref(m, owner)
+				if r.Runtime == parse.RuntimeJVM {
+					// A holder that waits itself: for what, and whom.
+					if wk, wo, _, ok := dl.waitOf(owner); ok {
+						o.WaitsFor = &LockRef{Address: wk.addr, Class: wk.class}
+						if wo != nil && wo != owner {
+							o.WaitsFor.Holder = threadLabel(r.Runtime, wo)
+						}
+					}
+				}
+				owned[k] = owner
 				f.Lock.Owner = &o
 				switch {
 				case inferred:
 					f.Basis = "owner-inferred"
-				case r.Runtime == parse.RuntimeJVM && parse.IsJoined(owner, k.addr):
+				case structural[at] != "":
+					f.Basis = structural[at] // a class's initializer, a loader's lock: no lock line says it
+				case r.Runtime == parse.RuntimeJVM && parse.IsJoined(owner, at.addr):
 					f.Basis = "owner-joined"
-					f.Lock.OwnerFrom = lockFrom(owner, k.addr)
+					f.Lock.OwnerFrom = lockFrom(owner, at.addr)
 				default:
 					f.Basis = "owner-printed"
 				}
@@ -209,12 +275,13 @@ func runContention(p *Pass) []Finding {
 	// A lock that never had ContentionMin waiters counts only when one
 	// owner held it at every moment they waited, two or more: a small
 	// pool behind one lock for an instant, or behind a lock that moves
-	// from hand to hand, is traffic.
+	// from hand to hand, is traffic. Where one thread waited, it is the
+	// very same thread at each of them.
 	order = slices.DeleteFunc(order, func(k lockKey) bool {
 		if maxOf(acc[k].Counts) >= ContentionMin || acc[k].Wait != nil {
 			return false
 		}
-		var one threadID
+		var one, waiter threadID
 		held := 0
 		for m, id := range ownerIDs[k] {
 			if acc[k].Counts[m] == 0 {
@@ -222,6 +289,14 @@ func runContention(p *Pass) []Finding {
 			}
 			if id == (threadID{}) || held > 0 && id != one {
 				return true // an owner unknown, or another: the lock moved
+			}
+			if acc[k].Counts[m] < ContentionFloor {
+				// One waiter: the very same thread at each moment.
+				w := oneIDs[k][m]
+				if w == (threadID{}) || waiter != (threadID{}) && w != waiter {
+					return true
+				}
+				waiter = w
 			}
 			one, held = id, held+1
 		}
@@ -240,9 +315,27 @@ func runContention(p *Pass) []Finding {
 		}
 		return order[i].class < order[j].class
 	})
+	// A holder that waits among another lock's waiters: that lock is the
+	// root, this contention follows from it (the holder first, issue 33).
+	for _, k := range order {
+		f := acc[k]
+		o := owned[k]
+		if f.CausedBy != "" || o == nil {
+			continue
+		}
+		for _, k2 := range order {
+			if k2 != k && claimed[k2] != nil && slices.Contains(claimed[k2][f.At], o) {
+				f.CausedBy = acc[k2].ID
+				break
+			}
+		}
+	}
 	var fs []Finding
 	for _, k := range order {
 		f := acc[k]
+		if len(addrs[k]) > 1 {
+			f.Lock.Addresses = addrs[k]
+		}
 		for _, pl := range r.Pools {
 			if pl.Name == f.Pool {
 				f.PoolCounts = pl.Counts
@@ -357,4 +450,84 @@ func lockFrom(t *parse.Thread, addr string) string {
 		}
 	}
 	return ""
+}
+
+// compareLockKeys orders locks by address, then class.
+func compareLockKeys(a, b lockKey) int {
+	if c := strings.Compare(a.addr, b.addr); c != 0 {
+		return c
+	}
+	return strings.Compare(a.class, b.class)
+}
+
+// seen is what each lock's finding saw per moment: its owner's identity
+// and frames, and its waiters.
+type seen struct {
+	ownerIDs    map[lockKey][]threadID
+	ownerFrames map[lockKey][]string
+	claimed     map[lockKey][][]*parse.Thread
+}
+
+// movedLock finds the lock that lock k, first seen at moment m, was at an
+// earlier moment before the garbage collector moved it (issue 33: a
+// compacting collection gives the very same monitor another address at
+// the next dump, and one story of contention became two or three). A
+// lock is an object: its class stays, and so do the threads around it. k
+// is taken for an earlier lock of its class, not seen at m, whose owner
+// at an earlier moment is k's owner now, or whose waiters were, for the
+// most part, k's waiters now (identities: name and native id; where the
+// dump prints none, the owner's top frame and culprit, frame); the one
+// such lock, else none. ok is false when there is none, or more than one.
+func movedLock(k lockKey, m int, owner *parse.Thread, ws []*parse.Thread, frame string, order []lockKey, acc map[lockKey]*Finding,
+	s seen, rt parse.Runtime) (lockKey, bool) {
+	if k.addr == "" || k.class == "" {
+		return lockKey{}, false // a class's initialization has no address to move
+	}
+	var oid threadID
+	if owner != nil {
+		oid = identity(rt, owner)
+	}
+	now := map[threadID]bool{}
+	for _, t := range ws {
+		if id := identity(rt, t); id != (threadID{}) {
+			now[id] = true
+		}
+	}
+	var found lockKey
+	n := 0
+	for _, c := range order {
+		if c.class != k.class || c.addr == "" || acc[c].Counts[m] != 0 {
+			continue
+		}
+		same := false
+		for e := 0; e < m && !same; e++ {
+			if s.ownerIDs[c] != nil {
+				was := s.ownerIDs[c][e]
+				if oid != (threadID{}) && was == oid {
+					same = true
+					break
+				}
+				// No identity printed: the owner's frames tell it.
+				if (oid == (threadID{}) || was == (threadID{})) && frame != "" && s.ownerFrames[c] != nil && s.ownerFrames[c][e] == frame {
+					same = true
+					break
+				}
+			}
+			if cl := s.claimed[c]; cl != nil && len(cl[e]) > 0 {
+				shared := 0
+				for _, t := range cl[e] {
+					if now[identity(rt, t)] {
+						shared++
+					}
+				}
+				// Most of the smaller side: waiters come and go, the
+				// lock's crowd stays.
+				same = 2*shared > min(len(cl[e]), len(ws))
+			}
+		}
+		if same {
+			found, n = c, n+1
+		}
+	}
+	return found, n == 1
 }

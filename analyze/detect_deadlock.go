@@ -10,7 +10,7 @@ import (
 var deadlockDetector = &Detector{
 	Name:   KindDeadlock,
 	Kinds:  []string{KindDeadlock},
-	Doc:    "threads that wait for each other in a cycle of locks (the JVM's report or the lock graph), or a Go program its runtime stopped as asleep",
+	Doc:    "threads that wait for each other in a cycle of locks (the JVM's report or the lock graph, class initializations and class loaders' locks included), a pool whose every worker waits for work queued behind it in the same pool, or a Go program its runtime stopped as asleep",
 	Claims: ClaimsThreads,
 	Folds:  "the JVM's report and the lock graph of the same cycle; the threads that only wait on the cycle; contention on the cycle's locks",
 	Run:    runDeadlock,
@@ -113,7 +113,7 @@ func runDeadlock(p *Pass) []Finding {
 			}
 			for ci, c := range cycles {
 				if !covered[ci] {
-					add(m, d, g, c, g.blockedOn(d, c), "lock-graph")
+					add(m, d, g, c, g.blockedOn(d, c), g.basis(c))
 				}
 			}
 		}
@@ -131,7 +131,7 @@ func runDeadlock(p *Pass) []Finding {
 			fs[i].Evidence = append(fs[i].Evidence, Evidence{Moment: m, Count: d.ThreadCount()})
 		}
 	}
-	return fs
+	return append(fs, poolSelfWaits(p)...)
 }
 
 func subset(c []*parse.Thread, in map[*parse.Thread]bool) bool {

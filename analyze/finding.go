@@ -118,7 +118,10 @@ type Finding struct {
 	// (Go 1.21+ "created by F in goroutine N"); 0 when not printed.
 	Parents int
 	// Basis says how a finding was established: deadlock "jvm-report",
-	// "lock-graph" or "go-runtime"; leaked "runtime", "long-wait" or
+	// "lock-graph", "class-init" (an edge of the cycle is a class's
+	// initialization: who runs X.<clinit> and who waits for X),
+	// "loader-lock" (a class loader's lock its waiters print no line for)
+	// or "go-runtime"; leaked "runtime", "long-wait" or
 	// "flat-count"; spinning "cpu-growth" (cpu= grew between moments),
 	// "cpu-lifetime" (one moment's cpu= against elapsed=), "same-frames"
 	// (Go, which prints no CPU), "same-frames-holder" (a JVM that prints no
@@ -150,9 +153,15 @@ type Limit struct {
 
 // LockFact is a lock and who holds it.
 type LockFact struct {
-	Address string // "0x000000076ab62208", "0xc0000a6000"
-	Class   string // "java.lang.Object", "sync.Mutex"; "" if not printed
-	Owner   *ThreadRef
+	// Address is the lock's address at At ("0x000000076ab62208",
+	// "0xc0000a6000"); "" for a class's initialization (Class is the class).
+	Address string
+	// Addresses are every address the lock had, in the order seen, when the
+	// garbage collector moved it between moments (one lock by its class,
+	// owner and waiters); nil when it had one.
+	Addresses []string
+	Class     string // "java.lang.Object", "sync.Mutex"; "" if not printed
+	Owner     *ThreadRef
 	// OwnerInferred is true when the owner is a guess (Go prints no owner:
 	// a goroutine of the waiters' function past the Lock call).
 	OwnerInferred bool
@@ -172,7 +181,8 @@ type ThreadRef struct {
 	WaitsFor *LockRef
 }
 
-// LockRef is a lock without its owner.
+// LockRef is a lock without its owner. A class's initialization (a
+// deadlock of basis "class-init") has no Address, and Class is the class.
 type LockRef struct {
 	Address, Class string
 	Holder         string // name of the thread holding it; "" if not printed

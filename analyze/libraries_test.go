@@ -249,7 +249,17 @@ func TestLibraryVerdicts(t *testing.T) {
 		// small pool's share decides) saturated.
 		{"jvm-jdbc-drivers", both, []want{{KindStuck, "maria-query-*", "socket-read", nil}, {KindStuck, "pg-query-*", "socket-read", nil},
 			{KindSaturated, "maria-query-*", "socket-read", nil}, {KindSaturated, "pg-query-*", "socket-read", nil}}},
-		{"jvm-class-init", both, []want{{KindStuck, "checkout-*", "class-init-wait", nil}}},
+		// Five checkouts wait for TaxRules, whose initializer config-loader
+		// runs (it sleeps in TaxRules.<clinit>): the holder first (issue
+		// 33), a class's initialization as the lock, the stuck follow.
+		{"jvm-class-init", both, []want{{KindContention, "checkout-*", "class-init-wait", func(t *testing.T, f Finding) {
+			eq(t, "basis", f.Basis, "class-init")
+			eq(t, "class", f.Lock.Class, "com.example.classinit.TaxRules")
+			eq(t, "owner", f.Lock.Owner.Name, "config-loader")
+			eq(t, "owner state", f.Lock.Owner.State, "sleep")
+		}}, {KindStuck, "checkout-*", "class-init-wait", func(t *testing.T, f Finding) {
+			eq(t, "caused by", f.CausedBy, "contention class-init com.example.classinit.TaxRules")
+		}}}},
 		{"jvm-rwlock", both, []want{{KindContention, "", "lock-wait", nil},
 			{KindStuck, "catalog-reader-*", "lock-wait", func(t *testing.T, f Finding) { eq(t, "caused by", f.CausedBy, "contention 0x00000000fc0df870") }}}},
 	})

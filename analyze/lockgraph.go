@@ -9,20 +9,33 @@ import (
 // lockGraph is the waits-for graph of one JVM dump: who holds each lock,
 // and for each blocked thread the thread it waits for.
 type lockGraph struct {
-	holder map[string]*parse.Thread        // lock address → holding thread
-	next   map[*parse.Thread]*parse.Thread // blocked thread → holder of what it waits for
+	locks dumpLocks                       // printed holders and the waits the structure shows
+	next  map[*parse.Thread]*parse.Thread // blocked thread → holder of what it waits for
 }
 
 func newLockGraph(d *parse.Dump) *lockGraph {
-	g := &lockGraph{holder: holders(d), next: map[*parse.Thread]*parse.Thread{}}
+	g := &lockGraph{locks: newDumpLocks(d), next: map[*parse.Thread]*parse.Thread{}}
 	for _, t := range d.Threads {
-		if a, _ := waitsFor(t); a != "" {
-			if o := g.holder[a]; o != nil && o != t {
-				g.next[t] = o
-			}
+		if _, o, _, ok := g.locks.waitOf(t); ok && o != nil && o != t {
+			g.next[t] = o
 		}
 	}
 	return g
+}
+
+// basis is how the cycle's edges are known: basisClassInit when one of
+// them is a class's initialization, basisLoaderLock a loader's lock taken
+// in native code, else "lock-graph" (every edge a printed lock line).
+func (g *lockGraph) basis(cycle []*parse.Thread) string {
+	b := "lock-graph"
+	for _, t := range cycle {
+		if _, _, wb, _ := g.locks.waitOf(t); wb == basisClassInit {
+			return wb
+		} else if wb != "" {
+			b = wb
+		}
+	}
+	return b
 }
 
 // cycles finds the cycles of the graph, each once, in thread order.
@@ -161,6 +174,13 @@ func waitsFor(t *parse.Thread) (addr, class string) {
 		switch l.Kind {
 		case parse.LockWaitingTo, parse.LockReLocking:
 			return l.Address, l.Class
+		case parse.LockClassInit:
+			// OpenJ9 prints the class-initialization lock's address and
+			// its initializing thread (the lock's Owner); HotSpot neither
+			// (structuralWaits).
+			if l.Address != "" {
+				return l.Address, l.Class
+			}
 		case parse.LockParking:
 			if isLockClass(l.Class) {
 				return l.Address, l.Class
@@ -186,13 +206,14 @@ func isLockClass(class string) bool {
 }
 
 // lockRef describes the lock t waits for, with its holder; nil if none.
+// A class's initialization has no address, and Class is the class.
 func (g *lockGraph) lockRef(rt parse.Runtime, t *parse.Thread) *LockRef {
-	a, cl := waitsFor(t)
-	if a == "" {
+	k, o, _, ok := g.locks.waitOf(t)
+	if !ok {
 		return nil
 	}
-	ref := &LockRef{Address: a, Class: cl}
-	if o := g.holder[a]; o != nil {
+	ref := &LockRef{Address: k.addr, Class: k.class}
+	if o != nil && o != t {
 		ref.Holder = threadLabel(rt, o)
 	}
 	return ref

@@ -440,6 +440,17 @@ func (s *javacoreScan) block(line, text []byte) {
 	}
 	obj, owner, _ := bytes.Cut(rest, []byte(" Owned by: "))
 	l := javacoreLock(kind, obj, s.p.in)
+	if l.Class == j9ClassInitLock {
+		// A class's initialization: the lock is unowned between the
+		// initializer's state checks, and OpenJ9 names the thread that
+		// runs the initializer after it (docs/dump_javadump.md of
+		// eclipse-openj9/openj9-docs):
+		//	Waiting on: java/lang/J9VMInternals$ClassInitializationLock@0x00000000FFF61C90 Owned by: <unowned> Initializing thread: "Class Initialization Thread 1"
+		l.Kind = LockClassInit
+		if _, init, ok := bytes.Cut(owner, []byte("Initializing thread: ")); ok {
+			owner = init
+		}
+	}
 	vmt := ""
 	if len(owner) > 1 && owner[0] == '"' {
 		// "Worker Thread 2" (J9VMThread:0x94501D00, java/lang/Thread:0xB56668D0); a
@@ -460,6 +471,9 @@ func (s *javacoreScan) block(line, text []byte) {
 		s.owners = append(s.owners, javacoreOwner{t: s.t, i: len(s.t.JVM.Locks) - 1, vmt: vmt})
 	}
 }
+
+// j9ClassInitLock is the lock OpenJ9 waits on for a class's initialization.
+const j9ClassInitLock = "java.lang.J9VMInternals$ClassInitializationLock"
 
 // javacoreLock reads "java/lang/Object@0x00000000E0C67918".
 func javacoreLock(kind LockKind, obj []byte, in *interner) Lock {

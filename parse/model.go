@@ -350,7 +350,10 @@ const (
 	LockReLocking  LockKind = "waiting to re-lock"  // - waiting to re-lock in wait() <0x..>
 	LockOwnable    LockKind = "ownable"             // Locked ownable synchronizers: - <0x..> (a X)
 	// LockClassInit: - waiting on the Class initialization monitor for X
-	// (JDK 17+): Class is X, Address empty.
+	// (JDK 17+): Class is X, Address empty. OpenJ9's javacore: "Waiting on:
+	// java/lang/J9VMInternals$ClassInitializationLock@0x.. Owned by:
+	// <unowned> Initializing thread: "Y"": Class is that lock's class,
+	// Address its address, Owner Y, the thread running the initializer.
 	LockClassInit LockKind = "waiting on the Class initialization monitor for"
 )
 

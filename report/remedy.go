@@ -39,7 +39,12 @@ type remedyProof struct {
 	// heldMinutes is the longest wait a lock's waiter printed (Go), when
 	// the finding is about a lock not had in minutes; 0 otherwise.
 	heldMinutes int
+	basis       string // the finding's Basis
 }
+
+// poolSelfWait: a pool waiting on its own queued work (a deadlock through
+// its queue, not its locks).
+func (p remedyProof) poolSelfWait() bool { return p.basis == "pool-self-wait" }
 
 func (p remedyProof) has(fn string) bool {
 	for _, f := range p.frames {
@@ -100,6 +105,10 @@ var remedyRows = []remedyRow{
 		text: "the socket read has no timeout (SocketDispatcher.read0 without NioSocketImpl.timedRead): set a read timeout on the client ({culprit}) and bound how many threads may call it at once (a bulkhead)"},
 	{kinds: []string{analyze.KindNotRecovered, analyze.KindStuck, analyze.KindSaturated}, states: []string{"socket-read"}, proof: remedyProof.timedRead,
 		text: "the read has a timeout, yet the threads pile up behind the slow peer: bound how many may wait on it at once (a bulkhead) so that other work keeps a thread"},
+	{kinds: []string{analyze.KindDeadlock}, proof: remedyProof.poolSelfWait,
+		text: "the pool's tasks wait for work they submitted to the same pool ({culprit}): run the parts on another executor (or inline), or never block a pool's thread on its own pool's futures; a restart is the only way out now"},
+	{kinds: []string{analyze.KindDeadlock}, states: []string{"class-init-wait"},
+		text: "the classes' static initializers wait for each other ({culprit}): initialize them in one order at startup, or take the reference to the other class out of the static initializer; a restart is the only way out now"},
 	{kinds: []string{analyze.KindDeadlock},
 		text: "the threads wait for each other's locks and never go on: take the locks in one order everywhere (or with a timeout); a restart is the only way out now"},
 	{kinds: []string{analyze.KindLeaked, analyze.KindGrowing, analyze.KindNotRecovered}, states: []string{"chan-send"},
@@ -112,7 +121,7 @@ var remedyRows = []remedyRow{
 
 // remedyOf is the first remedy row's text that fits f, or "".
 func remedyOf(r *analyze.Result, f *analyze.Finding) string {
-	p := remedyProof{}
+	p := remedyProof{basis: f.Basis}
 	if f.Wait != nil && f.Kind == analyze.KindContention {
 		p.heldMinutes = f.Wait.MaxMinutes
 	}

@@ -329,6 +329,9 @@ func (s *sentences) contention() {
 	if l.Class != "" {
 		lock += " (a " + l.Class + ")"
 	}
+	if l.Address == "" && l.Class != "" {
+		lock = "class " + l.Class + " to be initialized" // a class's initialization has no address
+	}
 	head := fmt.Sprintf("%d %s wait for %s at %s", f.Counts[f.At], s.unit(), lock, s.moment(f.At))
 	if f.Pool != "" {
 		head = fmt.Sprintf("%d %s %s wait for %s at %s", f.Counts[f.At], f.Pool, s.unit(), lock, s.moment(f.At))
@@ -347,6 +350,15 @@ func (s *sentences) contention() {
 	if w := f.Wait; w != nil {
 		s.add("the longest waiter has waited %s, as the runtime prints: a lock not had in minutes is held by a holder that does not let go", words.Plural(w.MaxMinutes, "minute"))
 	}
+	switch f.Basis {
+	case "loader-lock":
+		s.add("the waiters are BLOCKED in class loading with no lock line: the lock is the class loader's, which the holder took in loadClass")
+	case "class-init":
+		s.add("the holder runs the class's static initializer (<clinit>)")
+	}
+	if len(l.Addresses) > 1 {
+		s.add("one lock at %d addresses (%s): the garbage collector moved it between moments; its class, holder and waiters stayed", len(l.Addresses), strings.Join(l.Addresses, ", "))
+	}
 	if l.Owner != nil {
 		o := "the holder is " + stateText(l.Owner.State, "")
 		if l.Owner.State == "running" {
@@ -354,6 +366,17 @@ func (s *sentences) contention() {
 		}
 		if l.Owner.Culprit != "" && l.Owner.Culprit != l.Owner.Frame {
 			o += " at " + l.Owner.Culprit
+		}
+		if w := l.Owner.WaitsFor; w != nil {
+			// A holder that waits: the lock it waits for is the story's root.
+			if w.Address == "" && w.Class != "" {
+				o += fmt.Sprintf(", itself waiting for class %s to be initialized", w.Class)
+			} else {
+				o += fmt.Sprintf(", itself waiting for <%s> (a %s)", w.Address, w.Class)
+			}
+			if w.Holder != "" {
+				o += fmt.Sprintf(" held by %q", w.Holder)
+			}
 		}
 		s.add("%s", o)
 	}
@@ -383,6 +406,10 @@ func (s *sentences) deadlock() {
 		s.add("the Go runtime stopped the program at %s: %q", s.moment(f.At), f.Headline)
 		return
 	}
+	if f.Basis == "pool-self-wait" {
+		s.poolSelfWait()
+		return
+	}
 	var ns []string
 	for i, m := range f.Cycle {
 		if i == 6 {
@@ -392,8 +419,13 @@ func (s *sentences) deadlock() {
 		ns = append(ns, fmt.Sprintf("%q", m.Name))
 	}
 	how := "found from the lock lines"
-	if f.Basis == "jvm-report" {
+	switch f.Basis {
+	case "jvm-report":
 		how = "reported by the JVM"
+	case "class-init":
+		how = "found from the class initializers on their stacks, which the JVM does not report"
+	case "loader-lock":
+		how = "found from the class loaders' locks"
 	}
 	when := "at " + s.moment(f.Since)
 	if seen := countNonZero(f.Counts); seen == len(f.Counts) && seen > 1 {
@@ -410,7 +442,12 @@ func (s *sentences) deadlock() {
 		if m.Culprit != "" {
 			c += " at " + m.Culprit
 		}
-		if w := m.WaitsFor; w != nil {
+		if w := m.WaitsFor; w != nil && w.Address == "" && w.Class != "" {
+			c += fmt.Sprintf(" waits for class %s to be initialized", w.Class) // a class's initialization
+			if w.Holder != "" {
+				c += fmt.Sprintf(", which %q initializes", w.Holder)
+			}
+		} else if w != nil {
 			c += fmt.Sprintf(" waits for <%s> (a %s)", w.Address, w.Class)
 			if w.Holder != "" {
 				c += fmt.Sprintf(" held by %q", w.Holder)
@@ -429,6 +466,25 @@ func (s *sentences) deadlock() {
 		}
 		s.add("%d more threads wait on the cycle without being in it: %s (their contention is this deadlock)", k, strings.Join(bs, ", "))
 	}
+}
+
+// poolSelfWait tells a pool whose every worker waits on work queued
+// behind it in the same pool (a deadlock through its queue).
+func (s *sentences) poolSelfWait() {
+	f := s.f
+	when := "at " + s.moment(f.Since)
+	if seen := countNonZero(f.Counts); seen > 1 {
+		when = fmt.Sprintf("the very same threads at %d moments from %s", seen, s.moment(f.Since))
+	}
+	s.add("every worker of %s (%d of %d) waits for a task's result, and none is free to run the tasks queued behind them in the same pool (%s)",
+		f.Pool, f.Counts[f.At], f.Limit.Size, when)
+	if f.Culprit != "" {
+		s.add("the tasks wait at %s", f.Culprit)
+	}
+	if len(f.Cycle) > 0 && f.Cycle[0].WaitsFor != nil {
+		s.add("on a %s", f.Cycle[0].WaitsFor.Class)
+	}
+	s.add("no other thread runs a task that could complete them")
 }
 
 func (s *sentences) explosion() {

@@ -1,0 +1,193 @@
+package analyze
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/dumpdiff/dumpdiff/parse"
+)
+
+// A pool that waits on its own queued work (issue 33, "cycles of every
+// kind"): a task of an executor submits work to the same executor and
+// waits for it (Future.get, CompletableFuture.join, a latch its parts count
+// down) while every worker of that executor does the same. The parts sit
+// in the executor's queue behind the tasks that wait for them: a cycle
+// through the queue, which no lock line prints. A single-thread executor
+// is the smallest case (one task, its own second half queued behind it).
+//
+// By structure, at every moment from the first it is seen to the last,
+// two or more:
+//   - every thread of the pool (all it has; no idle worker) runs a task
+//     (taskFrames below its top) and waits for a task's result
+//     (selfWaitStates), the very same threads at each of those moments;
+//   - no thread outside the pool runs a task or work that could complete
+//     those futures: another pool's busy task (the futures may be its
+//     parts, as a request pool waits for a fetch pool), or any thread on
+//     CPU or in I/O outside the JVM's own (a client that completes a
+//     CompletableFuture with its reply).
+//
+// One dump cannot tell waiting from waiting forever: a pool that waits on
+// its parts for a moment is a pool at work.
+
+// selfWaitStates are the waits for another task's result or for peers a
+// task's parts release.
+var selfWaitStates = []string{"future-wait", "latch-wait"}
+
+// poolSelfWaits finds the pools that wait on their own queued work, one
+// finding a pool, basis "pool-self-wait".
+func poolSelfWaits(p *Pass) []Finding {
+	r := p.R
+	if r.Runtime != parse.RuntimeJVM || len(r.Moments) < 2 {
+		return nil
+	}
+	// waiting[pool][m] are the pool's threads at m when every one of them
+	// waits so and nothing else could end their wait; nil otherwise.
+	waiting := map[string][][]*parse.Thread{}
+	for m, mo := range r.Moments {
+		d := mo.Dump
+		if d == nil {
+			continue
+		}
+		byPool := map[string][]*parse.Thread{}
+		spoiled := map[string]bool{} // a thread of the pool not so waiting
+		busy := map[string]int{}     // threads per pool that could complete a future
+		for _, t := range d.Threads {
+			if t.JVM == nil || jvmInternal(t) {
+				continue
+			}
+			si := p.info(m, t)
+			byPool[si.pool] = append(byPool[si.pool], t)
+			s := si.sig
+			selfWait := s != nil && slices.Contains(selfWaitStates, s.ID) && inPoolTask(t)
+			if !selfWait {
+				spoiled[si.pool] = true
+			}
+			if s == nil || selfWait {
+				continue
+			}
+			// Could it complete another's future? A busy task of a pool,
+			// or a thread at work or in I/O.
+			switch {
+			case inPoolTask(t) && s.Category != Idle && !s.Rest:
+				busy[si.pool]++
+			case s.Category == Running || s.Category == Waiting && isIO(s.Resource):
+				busy[si.pool]++
+			}
+		}
+		totalBusy := 0
+		for _, n := range busy {
+			totalBusy += n
+		}
+		for pool, ts := range byPool {
+			if spoiled[pool] || pool == "" || totalBusy-busy[pool] > 0 {
+				continue
+			}
+			if max, _, _ := p.knownLimit(pool); max > len(ts) {
+				continue // room to grow: a worker may still come for the queue
+			}
+			if waiting[pool] == nil {
+				waiting[pool] = make([][]*parse.Thread, len(r.Moments))
+			}
+			waiting[pool][m] = ts
+		}
+	}
+	var fs []Finding
+	for _, pool := range slices.Sorted(maps.Keys(waiting)) {
+		at := waiting[pool]
+		// From the first moment it is seen to the last, with no gap, the
+		// very same threads.
+		since := slices.IndexFunc(at, func(ts []*parse.Thread) bool { return ts != nil })
+		last := len(at) - 1
+		if since < 0 || last-since < 1 {
+			continue
+		}
+		same := true
+		ids := identities(r.Runtime, at[since])
+		for m := since; m <= last && same; m++ {
+			same = at[m] != nil && len(at[m]) == len(at[since]) && sameIdentities(r.Runtime, at[m], ids)
+		}
+		if !same {
+			continue
+		}
+		ts := at[last]
+		f := Finding{ID: findingID(KindDeadlock, "pool-self-wait", pool), Kind: KindDeadlock, Severity: Critical, Basis: "pool-self-wait",
+			Pool: pool, Counts: make([]int, len(r.Moments)), At: last, Since: since, FromStart: since == 0,
+			Same: len(ts), Always: len(ts), Limit: Limit{Size: len(ts), Source: "observed"}, Waiting: len(ts)}
+		states, culps := map[string]int{}, map[string]int{}
+		for _, t := range ts {
+			si := p.info(last, t)
+			states[si.state]++
+			if si.culprit != "" {
+				culps[si.culprit]++
+			}
+			ref := p.ref(last, t)
+			if addr, class := parkedOn(t); addr != "" {
+				ref.WaitsFor = &LockRef{Address: addr, Class: class}
+			}
+			f.Cycle = append(f.Cycle, ref)
+		}
+		f.State = mostCommon(states)
+		f.Culprit = mostCommon(culps)
+		f.Culprits = ranked(culps)
+		if s := p.signatureByID(r.Runtime, f.State); s != nil {
+			f.Resource = s.Resource
+		}
+		if len(ts[0].Frames) > 0 {
+			f.Frame = ts[0].Frames[0].Func
+		}
+		for _, pl := range r.Pools {
+			if pl.Name == pool {
+				f.PoolCounts = pl.Counts
+			}
+		}
+		for m := since; m <= last; m++ {
+			f.Counts[m] = len(at[m])
+			f.Evidence = append(f.Evidence, Evidence{Moment: m, Count: len(at[m]), Threads: names(r.Runtime, at[m][:min(len(at[m]), 5)])})
+			for _, t := range at[m] {
+				p.ClaimThread(m, t, f.ID)
+			}
+		}
+		fs = append(fs, f)
+	}
+	return fs
+}
+
+// isIO: a resource a thread waits for from outside the process, whose
+// reply may complete a future.
+func isIO(resource string) bool {
+	switch resource {
+	case "peer-reply", "peer-connect", "peer-drain", "db-connection", "http-connection", "redis-connection":
+		return true
+	}
+	return false
+}
+
+// parkedOn is the object t parks on or waits on (a FutureTask, a
+// CompletableFuture$Signaller, a latch's Sync); "" if none is printed.
+func parkedOn(t *parse.Thread) (addr, class string) {
+	for _, l := range t.Locks() {
+		if (l.Kind == parse.LockParking || l.Kind == parse.LockWaitingOn) && l.Address != "" {
+			return l.Address, l.Class
+		}
+	}
+	return "", ""
+}
+
+func identities(rt parse.Runtime, ts []*parse.Thread) map[threadID]bool {
+	out := map[threadID]bool{}
+	for _, t := range ts {
+		out[identity(rt, t)] = true
+	}
+	return out
+}
+
+// sameIdentities: every thread of ts is in ids, each known.
+func sameIdentities(rt parse.Runtime, ts []*parse.Thread, ids map[threadID]bool) bool {
+	for _, t := range ts {
+		id := identity(rt, t)
+		if id == (threadID{}) || !ids[id] {
+			return false
+		}
+	}
+	return true
+}

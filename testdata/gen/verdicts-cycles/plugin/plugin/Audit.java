@@ -1,0 +1,6 @@
+package plugin;
+
+/** A second plugin class, loaded by the same loader as Report. */
+public class Audit {
+	public static final long LOADED = System.nanoTime();
+}
