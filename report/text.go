@@ -424,8 +424,12 @@ func (t *textView) leadBlock(f *findingRow, pre string) []string {
 		ls = wrapParts(parts, t.width, pre, pre)
 	}
 	if len(ls) > leadLinesPerFinding {
-		last := strings.Join(ls[leadLinesPerFinding-1:], " ")
-		ls = append(ls[:leadLinesPerFinding-1], truncate(strings.TrimRight(pre+strings.TrimSpace(last), " "), t.width))
+		// The lines past the cap go onto the last one, cut at the width.
+		rest := make([]string, 0, len(ls)-leadLinesPerFinding+1)
+		for _, l := range ls[leadLinesPerFinding-1:] {
+			rest = append(rest, strings.TrimSpace(l))
+		}
+		ls = append(ls[:leadLinesPerFinding-1], truncate(pre+strings.Join(rest, " · "), t.width))
 	}
 	return ls
 }
