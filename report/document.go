@@ -404,6 +404,11 @@ func findingFacts(rs *rows, f *findingRow) []fact {
 	if ev := evidence(f.evidence); len(ev) > 0 {
 		out = append(out, fact{key: "Seen", value: ev})
 	}
+	// What to do about it, where the verdict above does not say it
+	// already (it says the root cause's).
+	if l := leadOf(rs); f.remedy != "" && (l.root == nil || l.root.remedy != f.remedy) {
+		out = append(out, fact{key: "What to do", value: inline{txt(f.remedy)}, sentence: true})
+	}
 	if f.causedByNum > 0 {
 		out = append(out, fact{key: "Follows from", phrase: true,
 			value: inline{ref(f.causedByNum, fmt.Sprintf("finding %d", f.causedByNum)), txt(".")}})

@@ -2,6 +2,8 @@ package report
 
 import (
 	"bytes"
+	"html"
+	"regexp"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -93,6 +95,18 @@ func TestRemediesReachTheConclusions(t *testing.T) {
 					t.Errorf("WHAT TO DO lacks %q:\n%s", w, todo)
 				}
 			}
+			// Every other format says it too, as its reader reads it.
+			for _, format := range []Format{FormatMarkdown, FormatJira, FormatSlack, FormatHTML, FormatJSON} {
+				said := readable(format, render(t, r, Options{Format: format}))
+				if want == nil && (strings.Contains(said, "What to do") || strings.Contains(said, `"remedy": "t`) || strings.Contains(said, `"remedy": "g`)) {
+					t.Errorf("%s: a remedy for a protected service", format)
+				}
+				for _, w := range want {
+					if !strings.Contains(said, w) {
+						t.Errorf("%s does not say %q", format, w)
+					}
+				}
+			}
 		})
 	}
 }
@@ -109,4 +123,19 @@ func repeatsLead(last, first string) bool {
 	}
 	head = strings.TrimSuffix(head, "…")
 	return strings.HasPrefix(last, head)
+}
+
+// readable is a rendered report as its reader reads it: HTML without its
+// tags and entities, Markdown and Jira without their escapes, Slack
+// without its code spans and entities, whitespace folded.
+func readable(format Format, out string) string {
+	switch format {
+	case FormatHTML:
+		out = html.UnescapeString(regexp.MustCompile(`<[^>]*>`).ReplaceAllString(out, ""))
+	case FormatMarkdown, FormatJira:
+		out = regexp.MustCompile(`\\(.)`).ReplaceAllString(out, "$1")
+	case FormatSlack:
+		out = strings.NewReplacer("`", "", "&lt;", "<", "&gt;", ">", "&amp;", "&").Replace(out)
+	}
+	return strings.Join(strings.Fields(out), " ")
 }

@@ -145,17 +145,20 @@ func labelsText(ls []labelCount) string {
 // what it cannot (a rise, a leak, threads that never came back: every one
 // of them is a comparison); captureHint is the command it ends on.
 func (rs *rows) oneDumpHint(command bool) string {
-	n, shows := "threads", "no deadlock, no exhausted pool, nothing spinning"
+	// What the detectors still judge on one moment (README, "Judged on
+	// what you give it").
+	n, shows := "threads", "a deadlock, an exhausted or saturated pool, lock contention, a thread spinning"
 	if rs.runtime == parse.RuntimeGo {
-		// Go prints no CPU time: spinning needs two moments to tell.
-		n, shows = "goroutines", "no deadlock, no exhausted pool"
+		// Go prints no CPU time: spinning needs two moments to tell; a
+		// leak shows in the wait the runtime prints.
+		n, shows = "goroutines", "a deadlock, an exhausted or saturated pool, lock contention, goroutines the runtime shows leaked"
 	}
 	end := "."
 	if command {
 		end = ", or let dumpdiff take them:"
 	}
-	return fmt.Sprintf("No finding in this one dump: %s. "+
-		"One moment cannot show what changes: %s piling up in a state, a leak, a pool that never recovers. "+
+	return fmt.Sprintf("No finding in this one dump: none of what one moment shows alone (%s). "+
+		"One moment cannot show what changes: %s piling up in a state, a rise that stays, a pool that never recovers. "+
 		"Take another dump %s later (or while the problem shows) and give both%s",
 		shows, n, oneDumpInterval, end)
 }
