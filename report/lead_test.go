@@ -3,8 +3,8 @@ package report
 import (
 	"bytes"
 	"html"
-	"regexp"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
