@@ -463,7 +463,10 @@ func arrowCounts(c []int) string {
 // "main (pool main): main is waiting, not in a pool's loop: future-wait at
 // com.example.App.main(App.java:24)"; with "and 4 more of its pool" when
 // several share the line.
-func notableLine(r *analyze.Result, nt analyze.Notable) string {
+func notableLine(r *analyze.Result, nt analyze.Notable) string { return NotableLine(r, nt) }
+
+// NotableLine is notableLine, for the TUI's overview.
+func NotableLine(_ *analyze.Result, nt analyze.Notable) string {
 	s := nt.Thread
 	if nt.Count > 1 {
 		s += fmt.Sprintf(" and %d more", nt.Count-1)
