@@ -79,7 +79,6 @@ type textView struct {
 	width int
 	st    styles
 	lines []string
-	lead  []string // the first line of each finding's lead, as written
 	// tail is the line a report longer than a screen ends with: the first
 	// finding's lead in one line (tailLine); "" with no finding.
 	tail string
@@ -272,8 +271,6 @@ func (t *textView) leadSection() {
 		f := t.findings[i]
 		sev := strings.ToUpper(f.severity.String())
 		b = slices.Clone(b)
-		b[0] = indent + padRight(sev, sevW) + "  " + b[0][len(pre):]
-		t.lead = append(t.lead, b[0])
 		b[0] = indent + t.st.Severity(f.severity, padRight(sev, sevW)) + "  " + b[0][len(pre):]
 		t.add(b...)
 	}
