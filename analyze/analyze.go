@@ -13,6 +13,7 @@ import (
 func Analyze(in []Input, opt Options) *Result {
 	r, opt, b := prepare(in, opt)
 	runDetectors(r, opt, b.classes, b.goLocks)
+	setRemedies(r, opt.Extensions)
 	r.Notable = notables(r, b.classes)
 	return r
 }
@@ -41,6 +42,17 @@ func prepare(in []Input, opt Options) (*Result, Options, *builder) {
 			Time: x.Dump.Time, Skipped: len(x.Dump.Skipped), Dump: x.Dump}
 		if m.Time.IsZero() {
 			m.Time = x.Taken
+		}
+		if m.Time.IsZero() {
+			// A Go text dump prints no time; the proto taken beside it
+			// (TimeNanos) does, a few ms apart: the moment's time to
+			// the second, where no capture manifest said when it was taken.
+			for _, a := range x.Aux {
+				if a != nil && !a.Time.IsZero() {
+					m.Time = a.Time
+					break
+				}
+			}
 		}
 		r.Moments = append(r.Moments, m)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -12,12 +13,14 @@ import (
 )
 
 // Extensions are what a team teaches dumpdiff without a release: signature
-// rows for its own clients and pools, and the sizes of its own pools. They
-// come from a signatures file (ParseExtensions); rows match before the
-// built-in ones, so a row can also override one.
+// rows for its own clients and pools, the sizes of its own pools, and what
+// to do about its own findings. They come from a signatures file
+// (ParseExtensions); rows match before the built-in ones, so a row can
+// also override one.
 type Extensions struct {
 	Signatures []Signature
 	Pools      []PoolLimit
+	Remedies   []Remedy
 }
 
 // PoolLimit is the maximum size of the pools whose name matches Pattern
@@ -38,7 +41,7 @@ type ExtensionError struct {
 func (e *ExtensionError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
 
 // ParseExtensions reads a signatures file: blocks that start with a
-// "[signature]" or "[pool]" line, then "key = value" lines; "#" starts a
+// "[signature]", "[pool]" or "[remedy]" line, then "key = value" lines; "#" starts a
 // comment; lists are comma-separated. Every bad line is reported (with its
 // position) and the rest still read; the error joins them.
 //
@@ -59,6 +62,18 @@ func (e *ExtensionError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File
 //	name = acme-worker-*
 //	max  = 64
 //	what = Acme worker pool size
+//
+//	[remedy]
+//	id      = acme-no-deadline     # names the row (optional)
+//	kinds   = not-recovered, stuck # finding kinds (optional: any)
+//	states  = acme-pool-wait       # state ids (optional: any)
+//	frames  = com.acme.rpc.Client.call          # all in the stack (optional)
+//	without = com.acme.rpc.Client.callDeadline  # none in the stack (optional)
+//	text    = the Acme client waits with no deadline: pass one to {culprit}
+//
+// A [remedy] needs a text and at least one of kinds, states or frames (a
+// row without any would answer every finding); "{culprit}" in its text is
+// the finding's culprit.
 func ParseExtensions(r io.Reader, file string) (*Extensions, error) {
 	ext := &Extensions{}
 	var errs []error
@@ -67,6 +82,7 @@ func ParseExtensions(r io.Reader, file string) (*Extensions, error) {
 	}
 	var sig *Signature
 	var pool *PoolLimit
+	var rem *Remedy
 	start := 0
 	flush := func() {
 		switch {
@@ -92,8 +108,17 @@ func ParseExtensions(r io.Reader, file string) (*Extensions, error) {
 			} else {
 				ext.Pools = append(ext.Pools, *pool)
 			}
+		case rem != nil:
+			switch {
+			case rem.Text == "":
+				bad(start, "[remedy] without a text")
+			case len(rem.Kinds) == 0 && len(rem.States) == 0 && len(rem.Frames) == 0:
+				bad(start, "[remedy] with none of kinds, states or frames: it would answer every finding")
+			default:
+				ext.Remedies = append(ext.Remedies, *rem)
+			}
 		}
-		sig, pool = nil, nil
+		sig, pool, rem = nil, nil, nil
 	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
@@ -115,6 +140,10 @@ func ParseExtensions(r io.Reader, file string) (*Extensions, error) {
 		case "[pool]":
 			flush()
 			pool, start = &PoolLimit{}, n
+			continue
+		case "[remedy]":
+			flush()
+			rem, start = &Remedy{}, n
 			continue
 		}
 		key, val, ok := strings.Cut(line, "=")
@@ -143,8 +172,12 @@ func ParseExtensions(r io.Reader, file string) (*Extensions, error) {
 			default:
 				bad(n, "unknown [pool] key %q (want name, max, what)", key)
 			}
+		case rem != nil:
+			if err := rem.set(key, val); err != nil {
+				bad(n, "%v", err)
+			}
 		default:
-			bad(n, "%q before any [signature] or [pool] line", key)
+			bad(n, "%q before any [signature], [pool] or [remedy] line", key)
 		}
 	}
 	flush()
@@ -213,6 +246,40 @@ func (s *Signature) set(key, val string) error {
 		s.Explain = val
 	default:
 		return fmt.Errorf("unknown [signature] key %q", key)
+	}
+	return nil
+}
+
+func (r *Remedy) set(key, val string) error {
+	list := func() []string {
+		var out []string
+		for _, x := range strings.Split(val, ",") {
+			if x = strings.TrimSpace(x); x != "" {
+				out = append(out, x)
+			}
+		}
+		return out
+	}
+	switch key {
+	case "id":
+		r.ID = val
+	case "kinds":
+		r.Kinds = list()
+		for _, k := range r.Kinds {
+			if !slices.Contains(Kinds, k) {
+				return fmt.Errorf("unknown finding kind %q (want one of %s)", k, strings.Join(Kinds, ", "))
+			}
+		}
+	case "states":
+		r.States = list()
+	case "frames":
+		r.Frames = list()
+	case "without":
+		r.Without = list()
+	case "text":
+		r.Text = val
+	default:
+		return fmt.Errorf("unknown [remedy] key %q (want id, kinds, states, frames, without, text)", key)
 	}
 	return nil
 }

@@ -138,6 +138,10 @@ type Finding struct {
 	CausedBy string
 	// Evidence lists per moment which threads were seen.
 	Evidence []Evidence
+	// Remedy is what to do, from the remedy table (Remedy: the first row
+	// whose frames are in the finding's stack; a signatures file's rows
+	// first), "{culprit}" standing for Culprit; "" when no row fits.
+	Remedy string
 }
 
 // Limit is a pool's maximum size and where the number comes from.

@@ -81,7 +81,7 @@ type Moment struct {
 	Target  string
 	Source  parse.Source
 	Format  parse.Format
-	Time    time.Time // time written in the dump, else Input.Taken; zero if neither
+	Time    time.Time // time written in the dump, else Input.Taken, else an Aux dump's; zero if none
 	Threads int       // weights included
 	Skipped int       // lines the parser did not understand
 	Dump    *parse.Dump

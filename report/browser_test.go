@@ -70,6 +70,34 @@ const measureScript = `<script data-test>
     var shown = Array.from(all).filter(function(e){ return !e.hidden; }).length;
     out.filter = {shown: !q.closest('.search').hidden, total: all.length, visible: shown};
   }
+  // Cells whose text overflows them, or breaks a word between two letters
+  // or digits (a name cut letter by letter in a squeezed column; a name
+  // may break after its punctuation).
+  out.badCells = [];
+  document.querySelectorAll('td, th').forEach(function(c){
+    if (c.scrollWidth > c.clientWidth + 1) { out.badCells.push({text: c.textContent.slice(0, 80), why: 'overflows'}); return; }
+    var walk = document.createTreeWalker(c, NodeFilter.SHOW_TEXT), n;
+    while ((n = walk.nextNode())) {
+      var s = n.textContent, prevTop = null;
+      for (var i = 0; i < s.length; i++) {
+        if (/\s/.test(s[i])) { prevTop = null; continue; }
+        var r = document.createRange(); r.setStart(n, i); r.setEnd(n, i + 1);
+        var rects = r.getClientRects(); if (!rects.length) continue;
+        var top = rects[0].top;
+        if (prevTop !== null && top > prevTop + 2 && /[A-Za-z0-9]/.test(s[i-1]) && /[A-Za-z0-9]/.test(s[i])) {
+          out.badCells.push({text: c.textContent.slice(0, 80), why: 'word broken after ' + JSON.stringify(s.slice(Math.max(0, i-8), i))});
+          return;
+        }
+        prevTop = top;
+      }
+    }
+  });
+  // The smallest chart text as drawn (its box's height, in CSS px).
+  out.minChartText = 0;
+  document.querySelectorAll('svg.chart text').forEach(function(e){
+    var h = e.getBoundingClientRect().height;
+    if (h > 0 && (out.minChartText === 0 || h < out.minChartText)) out.minChartText = h;
+  });
   out.text = document.body.innerText;
   var pre = document.createElement('pre');
   pre.id = 'dumpdiff-measure';
@@ -98,10 +126,14 @@ type measured struct {
 		Finding int
 		Values  []int
 	}
-	Mermaid []string
-	Scripts []string
-	Images  int
-	Text    string
+	Mermaid  []string
+	BadCells []struct{ Text, Why string }
+	// MinChartText is the height of the smallest chart text as drawn, in
+	// CSS px; 0 when the page has no chart.
+	MinChartText float64
+	Scripts      []string
+	Images       int
+	Text         string
 	// Filter is what typing a thread's name in the search box left
 	// visible; nil when the page has no search box.
 	Filter *struct {
@@ -115,13 +147,18 @@ var measureRE = regexp.MustCompile(`(?s)<pre id="dumpdiff-measure">(.*?)</pre>`)
 // renderInBrowser loads page in headless Chromium at browserWidth, saves a
 // screenshot as shot, and returns what measureScript found.
 func renderInBrowser(t *testing.T, chromium, page, shot string) measured {
+	return renderInBrowserAt(t, chromium, page, shot, browserWidth, browserHeight)
+}
+
+// renderInBrowserAt is renderInBrowser in a window of w × h px.
+func renderInBrowserAt(t *testing.T, chromium, page, shot string, w, h int) measured {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, chromium, "--headless", "--no-sandbox", "--disable-gpu",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
 		"--user-data-dir="+filepath.Join(filepath.Dir(page), "profile-"+filepath.Base(page)),
-		fmt.Sprintf("--window-size=%d,%d", browserWidth, browserHeight),
+		fmt.Sprintf("--window-size=%d,%d", w, h),
 		"--screenshot="+shot, "--dump-dom", "file://"+page)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -291,3 +328,72 @@ func checkRendered(t *testing.T, r *analyze.Result, format Format, m measured) {
 		}
 	}
 }
+
+// TestBrowserWidths renders the HTML report of every scenario and the
+// hostile analysis at a phone's width (400 px) and a laptop's (1280 px):
+// the page never scrolls sideways (a wide table scrolls in its own box),
+// no table cell is narrower than a word (a name breaks after its
+// punctuation, never letter by letter), and the verdict is on the first
+// screen at 1280 px.
+func TestBrowserWidths(t *testing.T) {
+	chromium := findChromium(t)
+	dirs, _ := filepath.Glob(filepath.Join("..", "testdata", "scenarios", "*"))
+	if len(dirs) < 6 {
+		t.Fatalf("%d scenarios", len(dirs))
+	}
+	cases := map[string]func(t *testing.T) *analyze.Result{"hostile": func(*testing.T) *analyze.Result { return handmade() }}
+	for _, d := range dirs {
+		cases[filepath.Base(d)] = func(t *testing.T) *analyze.Result { return analyzeScenario(t, d) }
+	}
+	dir := t.TempDir()
+	t.Logf("pages and screenshots in %s", dir)
+	for name, mk := range cases {
+		r := mk(t)
+		page := strings.Replace(render(t, r, Options{Format: FormatHTML}), "</body>", withQuery(measureScript, "")+"\n</body>", 1)
+		path := filepath.Join(dir, name+".html")
+		if err := os.WriteFile(path, []byte(page), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		// Headless Chromium keeps a window at least 500 px wide: the page
+		// is shown in a frame as wide as the screen it is tested for (its
+		// media queries see the frame's width), and the frame's
+		// measurement is copied out when it has loaded.
+		framed := func(w int) string {
+			p := filepath.Join(dir, fmt.Sprintf("%s-%d-frame.html", name, w))
+			doc := fmt.Sprintf(`<!DOCTYPE html><html><head><meta charset="utf-8"><style>body{margin:0}iframe{border:0;display:block}</style></head><body>`+
+				`<iframe id="f" width="%d" height="800" srcdoc="%s"></iframe><script>`+
+				`window.addEventListener('load', function(){ var m = document.getElementById('f').contentDocument.getElementById('dumpdiff-measure');`+
+				`var pre = document.createElement('pre'); pre.id = 'dumpdiff-measure'; pre.textContent = m ? m.textContent : '{}'; document.body.appendChild(pre); });`+
+				`</script></body></html>`, w, html.EscapeString(page))
+			if err := os.WriteFile(p, []byte(doc), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return p
+		}
+		for _, w := range []int{400, 1280} {
+			t.Run(fmt.Sprintf("%s-%dpx", name, w), func(t *testing.T) {
+				m := renderInBrowserAt(t, chromium, framed(w), filepath.Join(dir, fmt.Sprintf("%s-%d.png", name, w)), max(w, 500), 800)
+				if m.W != float64(w) {
+					t.Fatalf("the window is %v px wide, want %d", m.W, w)
+				}
+				if m.DocW > m.W {
+					t.Errorf("the page is %v px wide at %v px: it scrolls sideways", m.DocW, m.W)
+				}
+				t.Logf("smallest chart text %.1f px high", m.MinChartText)
+				if m.MinChartText > 0 && m.MinChartText < minChartText {
+					t.Errorf("chart text %.1f px high: below %v px, too small to read", m.MinChartText, minChartText)
+				}
+				for _, c := range m.BadCells {
+					t.Errorf("cell %q: %s", c.Text, c.Why)
+				}
+				if w == 1280 && len(r.Findings) > 0 && (m.Verdict == nil || m.Verdict.Bottom > m.H) {
+					t.Errorf("the verdict is not on the first screen at %d px", w)
+				}
+			})
+		}
+	}
+}
+
+// minChartText is the smallest chart text height (its box, about 1.2
+// times the font size) a reader can read on a phone: a 9 px font.
+const minChartText = 10.5

@@ -307,6 +307,9 @@ func (rs *rows) noFindingsTitle() string {
 // noFindingSentence is the verdict of an analysis without findings, in
 // plain words, with the moments it spans when there are any.
 func (rs *rows) noFindingSentence() string {
+	if len(rs.moments) == 1 {
+		return rs.oneDumpHint(true) + " " + captureHint(rs.runtime)
+	}
 	span := ""
 	if len(rs.moments) > 0 {
 		span = " (" + rs.momentSpan() + ")"
@@ -347,7 +350,13 @@ func leadFacts(rs *rows, l lead) []fact {
 		}
 		out = append(out, fact{key: "Consequence", of: c, value: inline{txt(c.head)}, sentence: true})
 	}
+	if since := rs.sinceWords(f); since != "" {
+		out = append(out, fact{key: "Since", value: inline{txt(strings.TrimPrefix(since, "since "))}, sentence: true})
+	}
 	out = append(out, fact{key: "Recovered", value: inline{txt(f.recovery.String())}, sentence: true})
+	if len(f.labels) > 0 {
+		out = append(out, fact{key: "Labels", value: inline{code(labelsText(f.labels))}})
+	}
 	if n := numbers(rs, f); len(n) > 0 {
 		out = append(out, fact{key: "Numbers", value: n, sentence: true})
 	}
@@ -394,6 +403,11 @@ func findingFacts(rs *rows, f *findingRow) []fact {
 	}
 	if ev := evidence(f.evidence); len(ev) > 0 {
 		out = append(out, fact{key: "Seen", value: ev})
+	}
+	// What to do about it, where the verdict above does not say it
+	// already (it says the root cause's).
+	if l := leadOf(rs); f.remedy != "" && (l.root == nil || l.root.remedy != f.remedy) {
+		out = append(out, fact{key: "What to do", value: inline{txt(f.remedy)}, sentence: true})
 	}
 	if f.causedByNum > 0 {
 		out = append(out, fact{key: "Follows from", phrase: true,

@@ -39,7 +39,7 @@ func (htmlRenderer) many(w io.Writer, rs []*analyze.Result, opt Options) error {
 	fmt.Fprintf(&b, "<h1>%s</h1>\n", he(head))
 	if targeted(rs) {
 		labels, rows := instanceRows(rs)
-		b.WriteString(`<table class="instances"><thead><tr><th>Instance</th>`)
+		b.WriteString(`<div class="table-wrap"><table class="instances"><thead><tr><th>Instance</th>`)
 		for _, l := range labels {
 			fmt.Fprintf(&b, `<th class="n">%s</th>`, he(l))
 		}
@@ -51,7 +51,7 @@ func (htmlRenderer) many(w io.Writer, rs []*analyze.Result, opt Options) error {
 			}
 			fmt.Fprintf(&b, "<td>%s</td></tr>\n", he(instanceVerdict(r)))
 		}
-		b.WriteString("</tbody></table>\n")
+		b.WriteString("</tbody></table></div>\n")
 	}
 	for i, r := range rs {
 		v := newHTMLView(r, buildDocument(r, opt.withDefaults()), fmt.Sprintf("a%d-", i+1), 2)
@@ -106,12 +106,51 @@ func sevClass(s analyze.Severity) string { return "sev-" + s.String() }
 // points marked, severities in their colour.
 func htmlSyntax() syntax {
 	code := func(class string) func(string) string {
-		return func(s string) string { return "<code" + class + ">" + he(s) + "</code>" }
+		return func(s string) string { return "<code" + class + ">" + heBreakable(s) + "</code>" }
 	}
-	return syntax{text: he, code: code(""), culprit: code(` class="culprit"`), entry: code(` class="entry"`),
+	return syntax{text: heBreakable, code: code(""), culprit: code(` class="culprit"`), entry: code(` class="entry"`),
 		strong: func(s string) string { return "<b>" + s + "</b>" }, probe: ` <span class="tag probe">health check</span>`,
 		tag: func(sev analyze.Severity, kind string) string { return htmlSeverity(sev) + " " + he(kind) }}
 }
+
+// heBreakable is he with a line-break opportunity (<wbr>) after the
+// punctuation inside a long word ("com.example.shop.OrderRepository.
+// recentOrderSummary(...)"), so that on a narrow
+// screen a frame or pool name breaks where a reader splits it, not
+// letter by letter (overflow-wrap:anywhere) nor off the page. Words of up
+// to breakableMin bytes stay whole. The text a reader copies is the same:
+// <wbr> adds none.
+func heBreakable(s string) string {
+	s = he(s)
+	if len(s) <= breakableMin {
+		return s
+	}
+	var b strings.Builder
+	for i, w := range strings.Split(s, " ") {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if len(w) <= breakableMin {
+			b.WriteString(w)
+			continue
+		}
+		run := 0 // bytes since the last break
+		for j := 0; j < len(w); j++ {
+			c := w[j]
+			b.WriteByte(c)
+			run++
+			if run > 3 && strings.IndexByte(".-/_$(*:,", c) >= 0 && j+1 < len(w) {
+				b.WriteString("<wbr>")
+				run = 0
+			}
+		}
+	}
+	return b.String()
+}
+
+// breakableMin is the longest text heBreakable leaves alone: a word that
+// fits a phone's line (400 px at 15 px) needs no break.
+const breakableMin = 24
 
 // htmlSeverity is a severity in its colour.
 func htmlSeverity(s analyze.Severity) string {
@@ -199,14 +238,14 @@ func (v *htmlView) list(items []string) {
 
 func (v *htmlView) momentTable(*document) {
 	b := v.b
-	fmt.Fprintf(b, "<table class=\"moments\"><thead><tr><th>Moment</th><th>File</th><th>Format</th><th>Time</th><th class=\"n\">%s</th><th class=\"n\">Skipped lines</th></tr></thead><tbody>\n",
+	fmt.Fprintf(b, "<div class=\"table-wrap\"><table class=\"moments\"><thead><tr><th>Moment</th><th>File</th><th>Format</th><th>Time</th><th class=\"n\">%s</th><th class=\"n\">Skipped lines</th></tr></thead><tbody>\n",
 		he(capitalize(v.unit())))
 	for _, mo := range v.moments {
 		label, tm := momentCells(mo)
 		fmt.Fprintf(b, "<tr><td>%s</td><td><code>%s</code></td><td>%s</td><td>%s</td><td class=\"n\">%d</td><td class=\"n\">%d</td></tr>\n",
 			he(label), he(mo.file), he(string(mo.format)), he(tm), mo.threads, mo.skipped)
 	}
-	b.WriteString("</tbody></table>\n")
+	b.WriteString("</tbody></table></div>\n")
 }
 
 func htmlCounts(b *strings.Builder, c []int) {
@@ -220,7 +259,7 @@ func htmlCounts(b *strings.Builder, c []int) {
 // states under it (flagged pools, or all with Verbose), a column per moment.
 func (v *htmlView) poolTable(*document) {
 	b := v.b
-	fmt.Fprintf(b, `<table class="pools"><thead><tr><th>%s</th>`, he(headPoolCol))
+	fmt.Fprintf(b, `<div class="table-wrap"><table class="pools"><thead><tr><th>%s</th>`, he(headPoolCol))
 	for _, mo := range v.moments {
 		fmt.Fprintf(b, `<th class="n" title="%s">%s</th>`, he(mo.label), he(truncateMiddle(mo.label, 14)))
 	}
@@ -252,7 +291,7 @@ func (v *htmlView) poolTable(*document) {
 		htmlCounts(b, l.counts)
 		b.WriteString("</tr>\n")
 	}
-	b.WriteString("</tbody></table>\n")
+	b.WriteString("</tbody></table></div>\n")
 }
 
 // maxHTMLGroups and maxHTMLThreads cap what a state shows: its largest
@@ -480,9 +519,9 @@ h1{font-size:1.45em;line-height:1.25;margin:.3em 0 .2em}
 h2{font-size:1.25em;margin:1.2em 0 .4em;border-bottom:1px solid var(--border);padding-bottom:.2em}
 h3{font-size:1.08em;margin:1em 0 .3em}
 h4,h5{font-size:1em;margin:.9em 0 .3em}
-p{margin:.4em 0}
+p{margin:.4em 0;overflow-wrap:break-word}
 code,.stack{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace;font-size:.88em}
-code{background:var(--soft);border-radius:3px;padding:0 .25em;overflow-wrap:anywhere}
+code{background:var(--soft);border-radius:3px;padding:0 .25em;overflow-wrap:break-word}
 .muted{color:var(--muted)}
 .small{font-size:.85em}
 .meta{color:var(--muted);margin:0 0 .6em}
@@ -519,7 +558,8 @@ svg .total-line{fill:none;stroke:#ff7f0e;stroke-width:2}
 ul.facts{margin:.4em 0;padding-left:1.2em}
 ul.facts li{overflow-wrap:anywhere}
 table{border-collapse:collapse;margin:.4em 0 .8em;font-size:.9em;max-width:100%}
-th,td{border:1px solid var(--border);padding:3px 8px;text-align:left;vertical-align:top;overflow-wrap:anywhere}
+th,td{border:1px solid var(--border);padding:3px 8px;text-align:left;vertical-align:top;overflow-wrap:break-word}
+.table-wrap{max-width:100%;overflow-x:auto}
 th{background:var(--soft)}
 .n{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}
 tr.state td:first-child{padding-left:20px}
@@ -549,6 +589,20 @@ ul.thread-list li{break-inside:avoid;overflow-wrap:anywhere}
 .search input{font:inherit;width:22em;max-width:100%;padding:3px 6px;margin-left:6px}
 [hidden]{display:none!important}
 footer{margin-top:2em}
+@media (max-width:600px){
+body{font-size:14px}
+main{padding:8px 10px 30px}
+.verdict{padding:6px 8px}
+.verdict dl{grid-template-columns:minmax(0,1fr)}
+.verdict dt{margin-top:4px}
+.finding{padding:2px 8px 8px}
+th,td{padding:2px 4px}
+tr.state td:first-child{padding-left:10px}
+ol.stack,ul.stack-extra{padding-left:2.2em}
+svg text{font-size:20px}
+svg .value{font-size:21px}
+svg .value-label{display:none}
+}
 @media print{
 body{font-size:10.5pt}
 main{max-width:none;padding:0}

@@ -130,6 +130,10 @@ type JSONFinding struct {
 	// Remedy is what to do, said only where the frames prove what it
 	// assumes (the remedy table); "" when no row fits.
 	Remedy string `json:"remedy"`
+	// Labels are the pprof label values most of its goroutines carry at
+	// "at" (the endpoint: route=/api/search): omitted when none do, so
+	// that JVM findings and Go dumps without labels read as before.
+	Labels []JSONLabel `json:"labels,omitempty"`
 
 	// Loop, Caller and WallMs are spinning's (analyze.Finding.Loop, Caller,
 	// Wall): omitted for other kinds, so that adding them left every
@@ -144,6 +148,15 @@ type JSONFrameCount struct {
 	Frame string `json:"frame"`
 	Count int    `json:"count"`
 	Probe bool   `json:"probe"` // a health, readiness or liveness check
+}
+
+// JSONLabel is a pprof label value and how many of a finding's
+// goroutines carry it (of the "of" in its state at "at").
+type JSONLabel struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+	Count int    `json:"count"`
+	Of    int    `json:"of"`
 }
 
 // JSONLimit is a pool's size and where the number comes from.
@@ -268,7 +281,10 @@ func jsonFinding(r *analyze.Result, f *analyze.Finding) JSONFinding {
 		CPUThread: f.CPUThreads, Limit: JSONLimit{Size: f.Limit.Size, Source: f.Limit.Source, What: f.Limit.What},
 		Idle: f.Idle, Waiting: f.Waiting, Starved: jsonFrames(f.Starved), Cycle: jsonThreads(f.Cycle),
 		Blocked: jsonThreads(f.Blocked), Holders: []JSONHolder{}, Parents: f.Parents, Basis: f.Basis,
-		Headline: f.Headline, CausedBy: f.CausedBy, Evidence: []JSONEvidence{}, Loop: f.Loop, Caller: f.Caller, WallMs: f.Wall.Milliseconds(), Remedy: remedyOf(r, f)}
+		Headline: f.Headline, CausedBy: f.CausedBy, Evidence: []JSONEvidence{}, Loop: f.Loop, Caller: f.Caller, WallMs: f.Wall.Milliseconds(), Remedy: remedyOf(f)}
+	for _, l := range findingLabels(r, f) {
+		jf.Labels = append(jf.Labels, JSONLabel{Key: l.key, Value: l.value, Count: l.count, Of: l.of})
+	}
 	if l := f.Lock; l != nil {
 		jf.Lock = JSONLock{Address: l.Address, Class: l.Class, OwnerInferred: l.OwnerInferred, OwnerFrom: l.OwnerFrom}
 		if l.Owner != nil {

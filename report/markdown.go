@@ -147,16 +147,23 @@ func (m *mdView) finding(f *findingBlock) {
 
 func (m *mdView) endFinding(*findingBlock) {}
 
-// chart draws a finding's series as a Mermaid xychart (one line per
-// series, coloured by a palette set in its front matter), then the same
-// series as sparklines with their colour, name and counts: the legend,
-// and the chart where Mermaid does not render.
+// chart draws a finding's series twice: first as sparklines with their
+// colour, name and counts (the chart wherever Mermaid is off: GitLab and
+// Bitbucket previews, mail notifications, Confluence imports, where a
+// Mermaid block shows as its source), then as a Mermaid xychart, one line
+// per series. Its colours are set by a one-line init directive rather
+// than a front-matter config block (six lines of YAML that read as noise
+// where the block is not drawn), so that the sparklines' colour words
+// name the chart's lines.
 func (m *mdView) chart(f *findingBlock) {
 	if f.sameChart > 0 {
 		m.para("note", fmt.Sprintf(sameChartFmt, f.sameChart))
 		return
 	}
 	top := seriesTop(f.series)
+	lines := legendLines(f.series, top)
+	fence := codeFence(lines)
+	m.p("%stext\n%s\n%s\n\n", fence, strings.Join(lines, "\n"), fence)
 	var labels, palette []string
 	for _, mo := range m.moments {
 		labels = append(labels, `"`+mermaidText(mo.label)+`"`)
@@ -164,7 +171,7 @@ func (m *mdView) chart(f *findingBlock) {
 	for _, s := range f.series {
 		palette = append(palette, seriesColors[s.role][0])
 	}
-	m.p("```mermaid\n---\nconfig:\n  themeVariables:\n    xyChart:\n      plotColorPalette: \"%s\"\n---\nxychart-beta\n", strings.Join(palette, ", "))
+	m.p("```mermaid\n%%%%{init: {\"themeVariables\": {\"xyChart\": {\"plotColorPalette\": \"%s\"}}}}%%%%\nxychart-beta\n", strings.Join(palette, ", "))
 	m.p("    x-axis [%s]\n", strings.Join(labels, ", "))
 	m.p("    y-axis \"%s\" 0 --> %d\n", m.unit(), niceCeil(top+top/10))
 	for _, s := range f.series {
@@ -175,9 +182,6 @@ func (m *mdView) chart(f *findingBlock) {
 		m.p("    line [%s]\n", strings.Join(c, ", "))
 	}
 	m.p("```\n\n")
-	lines := legendLines(f.series, top)
-	fence := codeFence(lines)
-	m.p("%stext\n%s\n%s\n\n", fence, strings.Join(lines, "\n"), fence)
 }
 
 // momentTable numbers the moments when a label is too long for a narrow

@@ -86,6 +86,11 @@ type findingRow struct {
 	remedy string
 	// since is the moment the finding began (analyze.Finding.Since).
 	since int
+	// fromStart is analyze.Finding.FromStart: there at the first moment.
+	fromStart bool
+	// labels are the pprof label values most of its goroutines carry
+	// (findingLabels); nil when none.
+	labels []labelCount
 	// explain is its state's sentence from the signature table ("blocked
 	// reading from a socket: waiting for the peer to answer"); "" when it
 	// names no state.
@@ -331,7 +336,8 @@ func findingRowOf(r *analyze.Result, f *analyze.Finding) findingRow {
 	fr := findingRow{id: f.ID, severity: f.Severity, kind: f.Kind, pool: f.Pool, state: f.State, via: f.Via,
 		counts: f.Counts, summary: Summary(r, f), head: headClause(r, f), frame: f.Frame, culprit: f.Culprit,
 		entries: f.Entries, limit: f.Limit, at: f.At, causedBy: f.CausedBy, recovery: recoveryOf(r, f),
-		series: findingSeries(r, f), remedy: remedyOf(r, f), since: f.Since}
+		series: findingSeries(r, f), remedy: remedyOf(f), since: f.Since,
+		fromStart: f.FromStart, labels: findingLabels(r, f)}
 	if g := findingGroup(r, f); g != nil {
 		fr.groups = StackGroups(g, f.At)
 		fr.explain = g.Explain
@@ -457,7 +463,10 @@ func arrowCounts(c []int) string {
 // "main (pool main): main is waiting, not in a pool's loop: future-wait at
 // com.example.App.main(App.java:24)"; with "and 4 more of its pool" when
 // several share the line.
-func notableLine(r *analyze.Result, nt analyze.Notable) string {
+func notableLine(r *analyze.Result, nt analyze.Notable) string { return NotableLine(r, nt) }
+
+// NotableLine is notableLine, for the TUI's overview.
+func NotableLine(_ *analyze.Result, nt analyze.Notable) string {
 	s := nt.Thread
 	if nt.Count > 1 {
 		s += fmt.Sprintf(" and %d more", nt.Count-1)

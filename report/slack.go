@@ -45,7 +45,6 @@ func (slackRenderer) many(w io.Writer, rs []*analyze.Result, opt Options) error 
 		}
 		lines = append(lines, "• "+what)
 	}
-	lines = append(lines, "_the full report: dumpdiff --format html_")
 	return writeSlack(w, lines)
 }
 
@@ -56,7 +55,9 @@ func writeSlack(w io.Writer, lines []string) error {
 	for i, l := range lines {
 		total += len(l) + 1
 		if total > slackMaxChars-80 && i < len(lines)-1 {
-			lines = append(lines[:i:i], fmt.Sprintf("_… %d more lines: see the full report (dumpdiff --format html)_", len(lines)-i))
+			// No command for the channel to run: those who read the post
+			// have no dumps. The full report is the poster's to attach.
+			lines = append(lines[:i:i], fmt.Sprintf("_… %d more lines left out (one Slack message holds %d characters)_", len(lines)-i, slackMaxChars))
 			break
 		}
 	}
@@ -94,6 +95,9 @@ func slackLines(d *document) []string {
 		out = append(out, fmt.Sprintf("*dumpdiff: no findings* in %s of a %s process", words.Plural(len(d.moments), "moment"), runtimeName(d.runtime)))
 		if hung := d.hungSentence(); hung != "" {
 			out = append(out, "• "+slackEntities(hung))
+		}
+		if len(d.moments) == 1 {
+			out = append(out, "• "+slackText(d.oneDumpHint(false)))
 		}
 	} else {
 		out = append(out, "*dumpdiff:* "+sx.render(d.headline))
@@ -139,7 +143,7 @@ func slackLines(d *document) []string {
 		}
 		out = append(out, "• *Warning:* "+slackText(w))
 	}
-	return append(out, "_"+sx.render(d.meta)+" · the full report: dumpdiff --format html_")
+	return append(out, "_"+sx.render(d.meta)+"_")
 }
 
 // rootStacks is the root finding's "Identical stacks at ..." fact when it

@@ -80,7 +80,18 @@ func slackText(s string) string {
 	words := strings.Split(oneLine(s), " ")
 	for i, w := range words {
 		if slackNeedsCode(w) {
-			words[i] = slackCode(w)
+			// The sentence's punctuation around a word stays outside its
+			// code span ("(`label#1`," not "`(label#1,`"), where the word
+			// still needs the span without it (":fire:" keeps its colons).
+			core := strings.TrimLeft(w, "([\"'")
+			lead := w[:len(w)-len(core)]
+			core = strings.TrimRight(core, ".,;:)]\"'")
+			trail := w[len(lead)+len(core):]
+			if core != "" && slackNeedsCode(core) {
+				words[i] = slackEntities(lead) + slackCode(core) + slackEntities(trail)
+			} else {
+				words[i] = slackCode(w)
+			}
 		} else {
 			words[i] = slackEntities(w)
 		}

@@ -216,6 +216,11 @@ func (s *sentences) timeline() {
 	case analyze.KindNotRecovered:
 		if f.At == n-1 && n >= 3 && c[n-2] < last {
 			s.add("%s %s rose from %d at %s to %d at %s, the last moment, and is still rising", f.Pool, what, base, s.moment(0), last, s.moment(n-1))
+		} else if f.Since >= 0 && f.Since < f.At && f.Since < n && c[f.Since] > base {
+			// It began before its peak (a leak that grows with every
+			// request): placed where it starts, then where it peaked.
+			s.add("%d of %d %s %s %s at %s, since %s (%d there, %d at %s); still %d at %s", peak, f.PoolCounts[f.At], f.Pool, s.unit(), what,
+				s.moment(f.At), s.moment(f.Since), c[f.Since], base, s.moment(0), last, s.moment(n-1))
 		} else {
 			s.add("%d of %d %s %s %s at %s (%d at %s); still %d at %s", peak, f.PoolCounts[f.At], f.Pool, s.unit(), what,
 				s.moment(f.At), base, s.moment(0), last, s.moment(n-1))

@@ -22,13 +22,17 @@ type svgSlice struct {
 	finding bool // the finding's own state
 }
 
-// Colours: the finding's state red; other waits warm; idle blue; running
-// green; the rest grey.
+// Colours: the finding's state red; other waits warm; idle blues;
+// running greens; the rest greys. Each state of a chart has a colour of
+// its own (a chart stacks at most maxSlices states, and each list holds
+// as many), so that two idle states, as Go pools often have (a select and
+// an idle connection), are told apart by colour as the legend tells them.
 var (
-	waitColors = []string{"#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#bcbd22"}
-	idleColor  = "#8fb8de"
-	runColor   = "#2ca02c"
-	otherColor = "#b0b0b0"
+	waitColors  = []string{"#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#bcbd22", "#f2a65a"}
+	idleColors  = []string{"#8fb8de", "#1f5f99", "#17becf", "#4a90c2", "#b3d4ee", "#2b7bb9"}
+	runColors   = []string{"#2ca02c", "#98df8a", "#1b6b1b", "#5cbf5c", "#c2e8b8", "#3f8f3f"}
+	otherColors = []string{"#b0b0b0", "#7f7f7f", "#5a5a5a", "#c9c9c9", "#9a9a9a", "#6e6e6e"}
+	foldColor   = "#dddddd" // the fold of the states a chart leaves out
 )
 
 // maxSlices is how many states a chart stacks; smaller ones are folded
@@ -61,20 +65,25 @@ func chartSlices(r *analyze.Result, f *findingRow, n int) []svgSlice {
 	for i := range waits {
 		waits[i].color = waitColors[i%len(waitColors)]
 	}
+	used := map[analyze.Category]int{} // colours taken, per category
 	for i := range rest {
-		rest[i].color = otherColor
+		cat := analyze.Other
 		if g := stateGroup(p, rest[i].name); g != nil {
-			switch g.Category {
-			case analyze.Idle:
-				rest[i].color = idleColor
-			case analyze.Running:
-				rest[i].color = runColor
-			}
+			cat = g.Category
 		}
+		list := otherColors
+		switch cat {
+		case analyze.Idle:
+			list = idleColors
+		case analyze.Running:
+			list = runColors
+		}
+		rest[i].color = list[used[cat]%len(list)]
+		used[cat]++
 	}
 	all := append(append(first, waits...), rest...)
 	if len(all) > maxSlices {
-		fold := svgSlice{name: fmt.Sprintf("%d other states", len(all)-maxSlices+1), color: "#dddddd", counts: make([]int, n)}
+		fold := svgSlice{name: fmt.Sprintf("%d other states", len(all)-maxSlices+1), color: foldColor, counts: make([]int, n)}
 		for _, s := range all[maxSlices-1:] {
 			addCounts(fold.counts, s.counts)
 		}

@@ -57,8 +57,8 @@ func Text(w io.Writer, r *analyze.Result, opt Options) error {
 	t.warningSection()
 	// Longer than a screen: the last line says the lead again, so that
 	// what stays on the terminal after the output scrolled is the answer.
-	if len(t.lines) > screenLines && len(t.lead) > 0 {
-		t.add("", t.lead[0])
+	if len(t.lines) > screenLines && t.tail != "" {
+		t.add("", t.tail)
 	}
 	bw := bufio.NewWriter(w)
 	for _, l := range t.lines {
@@ -79,7 +79,9 @@ type textView struct {
 	width int
 	st    styles
 	lines []string
-	lead  []string // the lead's finding lines, as written
+	// tail is the line a report longer than a screen ends with: the first
+	// finding's lead in one line (tailLine); "" with no finding.
+	tail string
 }
 
 // screenLines is the terminal height the lead is made for (80×24): its
@@ -237,76 +239,20 @@ func kindInWords(kind string) string {
 	return strings.ReplaceAll(kind, "-", " ")
 }
 
-// sinceWords is when a finding began, as its moment's time ("since
-// 17:53:18, 10s in"); the label when the dump prints no time.
-func (t *textView) sinceWords(f findingRow) string {
-	if f.since < 0 || f.since >= len(t.moments) || len(f.counts) == 0 {
-		return ""
-	}
-	m := t.moments[f.since]
-	if m.time == "" {
-		return "since " + m.label
-	}
-	clock := m.time
-	if i := strings.LastIndexByte(clock, ' '); i >= 0 {
-		clock = clock[i+1:]
-	}
-	if m.delta != "" {
-		return "since " + clock + " (" + m.delta + ")"
-	}
-	return "since " + clock
-}
-
-// leadSection is the answer first: one line per finding (severity, what
-// in words, where, since when, the numbers, the culprit once), each cut
-// to the width, then what to do, one line each, before anything else.
+// leadSection is the answer first: a block per finding (severity, what
+// in words, where, the endpoint its goroutines' labels name, since when,
+// the numbers, the culprit once), then what to do, before anything else;
+// the whole within the first screen (leadBudget), what does not fit said
+// in one line that points below.
 func (t *textView) leadSection() {
 	if len(t.findings) == 0 {
 		return
 	}
-	t.add(t.st.Head("VERDICT"))
 	const sevW = 8
-	for _, f := range t.findings {
-		sev := strings.ToUpper(f.severity.String())
-		what := kindInWords(f.kind)
-		if f.causedBy != "" {
-			what = "↳ " + what
-		}
-		parts := []string{what}
-		if f.pool != "" {
-			parts = append(parts, f.pool)
-		}
-		if len(f.counts) > 0 {
-			n := f.counts[min(max(f.at, 0), len(f.counts)-1)]
-			s := fmt.Sprint(n)
-			// The state in words: its sentence's first part ("blocked
-			// reading from a socket"), else its id.
-			if w, _, _ := strings.Cut(f.explain, ":"); w != "" {
-				s += " " + w
-			} else if f.state != "" {
-				s += " " + stateName(f.state, f.via)
-			}
-			parts = append(parts, s)
-		}
-		// What the line is cut at, last: the culprit before the time.
-		if f.culprit != "" {
-			parts = append(parts, "culprit "+ShortFrame(f.culprit))
-		}
-		if since := t.sinceWords(f); since != "" {
-			parts = append(parts, since)
-		}
-		// At most two lines a finding: the lead of a few findings fits a
-		// 24-line screen at 80 columns with the moments under it.
-		body := strings.Join(parts, " · ")
-		pre := indent + padRight(sev, sevW) + "  "
-		cont := strings.Repeat(" ", len(pre))
-		ls := wrap(body, t.width, pre, cont)
-		if len(ls) > 2 {
-			ls = []string{ls[0], truncate(ls[1]+" "+strings.TrimSpace(strings.Join(ls[2:], " ")), t.width)}
-		}
-		t.lead = append(t.lead, ls[0])
-		ls[0] = indent + t.st.Severity(f.severity, padRight(sev, sevW)) + "  " + ls[0][len(pre):]
-		t.add(ls...)
+	pre := indent + strings.Repeat(" ", sevW) + "  "
+	var blocks [][]string
+	for i := range t.findings {
+		blocks = append(blocks, t.leadBlock(&t.findings[i], pre))
 	}
 	var todo []string
 	for _, f := range t.findings {
@@ -314,12 +260,206 @@ func (t *textView) leadSection() {
 			todo = append(todo, f.remedy)
 		}
 	}
-	if len(todo) > 0 {
+	var todoBlocks [][]string
+	for _, r := range todo {
+		todoBlocks = append(todoBlocks, wrap("→ "+r, t.width, indent, indent+"  "))
+	}
+	shown, shownTodo := leadFit(blocks, todoBlocks, leadBudget)
+	t.add(t.st.Head("VERDICT"))
+	t.tail = t.tailLine(&t.findings[0], sevW)
+	for i, b := range blocks[:shown] {
+		f := t.findings[i]
+		sev := strings.ToUpper(f.severity.String())
+		b = slices.Clone(b)
+		b[0] = indent + t.st.Severity(f.severity, padRight(sev, sevW)) + "  " + b[0][len(pre):]
+		t.add(b...)
+	}
+	if shownTodo > 0 {
 		t.add(t.st.Head("WHAT TO DO"))
-		for _, r := range todo {
-			t.add(wrap("→ "+r, t.width, indent, indent+"  ")...)
+		for _, b := range todoBlocks[:shownTodo] {
+			t.add(b...)
 		}
 	}
+	var more []string
+	if n := len(blocks) - shown; n > 0 {
+		more = append(more, words.Plural(n, "more finding"))
+	}
+	if n := len(todoBlocks) - shownTodo; n > 0 {
+		more = append(more, words.Plural(n, "more thing")+" to do")
+	}
+	if len(more) > 0 {
+		t.add(t.st.Dim(truncate(indent+"+ "+strings.Join(more, " and ")+" under FINDINGS", t.width)))
+	}
+}
+
+// tailLine is f's lead in one line of the width: severity, what, where,
+// since when (its clock time alone) and the culprit, each part whole,
+// those that do not fit left out from the end.
+func (t *textView) tailLine(f *findingRow, sevW int) string {
+	sev := strings.ToUpper(f.severity.String())
+	parts := []string{kindInWords(f.kind)}
+	if f.pool != "" {
+		parts = append(parts, f.pool)
+	}
+	clock, where, already := t.sinceParts(f)
+	when := clock
+	if when == "" {
+		when, _, _ = strings.Cut(where, ",")
+	}
+	switch {
+	case when == "":
+	case already && len(t.moments) > 1:
+		parts = append(parts, "already at "+when)
+	case already:
+		parts = append(parts, "at "+when)
+	default:
+		parts = append(parts, "since "+when)
+	}
+	if f.culprit != "" {
+		parts = append(parts, "culprit "+ShortFrame(f.culprit))
+	}
+	line := indent + padRight(sev, sevW) + "  " + truncate(parts[0], t.width-len(indent)-sevW-2)
+	for _, p := range parts[1:] {
+		if cells(line)+3+cells(p) > t.width {
+			break
+		}
+		line += " · " + p
+	}
+	return indent + t.st.Severity(f.severity, padRight(sev, sevW)) + line[len(indent)+sevW:]
+}
+
+// leadBudget is how many lines the lead may take: the first screen
+// (screenLines) less the title line above it and the blank line under it.
+const leadBudget = screenLines - 2
+
+// leadLinesPerFinding caps a finding's lead block: three lines say what,
+// where, since when, how many and the culprit at 80 columns; more would
+// crowd the other findings off the screen.
+const leadLinesPerFinding = 3
+
+// leadFit is how many finding blocks and remedy blocks the lead shows
+// within budget lines (its VERDICT and WHAT TO DO headings and the one
+// line that says what was left out included): findings in order while
+// the first remedy still fits after them, then remedies in order. The
+// first finding is always shown.
+func leadFit(findings, todo [][]string, budget int) (shown, shownTodo int) {
+	used := 1 // VERDICT
+	reserve := 0
+	if len(todo) > 0 {
+		reserve = 1 + len(todo[0]) // WHAT TO DO and the first remedy
+	}
+	for i, b := range findings {
+		more := 0
+		if i < len(findings)-1 || len(todo) > 1 {
+			more = 1 // the line that says what was left out
+		}
+		if i > 0 && used+len(b)+reserve+more > budget {
+			break
+		}
+		used += len(b)
+		shown++
+	}
+	if len(todo) == 0 {
+		return shown, 0
+	}
+	used++ // WHAT TO DO
+	for i, b := range todo {
+		more := 0
+		if shown < len(findings) || i < len(todo)-1 {
+			more = 1
+		}
+		if used+len(b)+more > budget {
+			break
+		}
+		used += len(b)
+		shownTodo++
+	}
+	return shown, shownTodo
+}
+
+// leadBlock is a finding's lead lines, each starting with pre (the
+// severity column, written over it by the caller): its parts kept whole
+// where a line has room for them (wrapParts), at most
+// leadLinesPerFinding lines, the state's words shortened first when it
+// runs over.
+func (t *textView) leadBlock(f *findingRow, pre string) []string {
+	what := kindInWords(f.kind)
+	if f.causedBy != "" {
+		what = "↳ " + what
+	}
+	parts := []string{what}
+	if f.pool != "" {
+		parts = append(parts, f.pool)
+	}
+	if len(f.labels) > 0 {
+		parts = append(parts, labelsText(f.labels))
+	}
+	if since := t.sinceWords(f); since != "" {
+		parts = append(parts, since)
+	}
+	state := -1
+	if len(f.counts) > 0 {
+		n := f.counts[min(max(f.at, 0), len(f.counts)-1)]
+		s := fmt.Sprint(n)
+		// The state in words: its sentence's first part ("blocked
+		// reading from a socket"), else its id.
+		if w, _, _ := strings.Cut(f.explain, ":"); w != "" {
+			s += " " + w
+		} else if f.state != "" {
+			s += " " + stateName(f.state, f.via)
+		}
+		state = len(parts)
+		parts = append(parts, s)
+	}
+	if f.culprit != "" {
+		parts = append(parts, "culprit "+ShortFrame(f.culprit))
+	}
+	ls := wrapParts(parts, t.width, pre, pre)
+	if len(ls) > leadLinesPerFinding && state >= 0 && f.state != "" {
+		// The state's id says in a word what its sentence says in ten.
+		parts[state] = fmt.Sprint(f.counts[min(max(f.at, 0), len(f.counts)-1)]) + " " + stateName(f.state, f.via)
+		ls = wrapParts(parts, t.width, pre, pre)
+	}
+	if len(ls) > leadLinesPerFinding {
+		// The lines past the cap go onto the last one, cut at the width.
+		rest := make([]string, 0, len(ls)-leadLinesPerFinding+1)
+		for _, l := range ls[leadLinesPerFinding-1:] {
+			rest = append(rest, strings.TrimSpace(l))
+		}
+		ls = append(ls[:leadLinesPerFinding-1], truncate(pre+strings.Join(rest, " · "), t.width))
+	}
+	return ls
+}
+
+// wrapParts lays parts out as wrap lays words, " · " between them, a part
+// kept whole on one line where a line has room for it ("since 17:53:18
+// (during-1, +10s)" never split); a part wider than a line is wrapped.
+func wrapParts(parts []string, width int, first, rest string) []string {
+	var lines []string
+	line, empty := first, true
+	for _, p := range parts {
+		p = strings.Join(strings.Fields(oneLine(p)), " ")
+		if p == "" {
+			continue
+		}
+		sep := " · "
+		if empty {
+			sep = ""
+		}
+		if cells(line)+cells(sep)+cells(p) <= width {
+			line += sep + p
+			empty = false
+			continue
+		}
+		if !empty {
+			lines = append(lines, line)
+			line = rest
+		}
+		ws := wrap(p, width, line, rest)
+		lines = append(lines, ws[:len(ws)-1]...)
+		line, empty = ws[len(ws)-1], false
+	}
+	return append(lines, line)
 }
 
 func (t *textView) verdictSection() {
@@ -329,6 +469,10 @@ func (t *textView) verdictSection() {
 		t.add(t.st.Head("VERDICT") + "  no findings")
 		if hung != "" {
 			t.add(wrap(hung, t.width, indent, indent)...)
+		}
+		if len(t.moments) == 1 {
+			t.add(wrap(t.oneDumpHint(true), t.width, indent, indent)...)
+			t.add(truncate(indent+"  "+captureHint(t.runtime), t.width)) // one line, to copy
 		}
 		return
 	}

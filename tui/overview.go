@@ -122,6 +122,7 @@ func (o *overviewPane) refresh() {
 	for _, f := range findings {
 		o.rows = append(o.rows, o.findingRow(f))
 	}
+	o.notableRows()
 
 	var pools, internal []*poolInfo
 	for _, pi := range o.ix.pools {
@@ -332,6 +333,34 @@ func (o *overviewPane) layout(pools, internal []*poolInfo, internalCounts []int)
 		{kind: colCount, head: "moved", cellW: movedW, min: 6, lead: 1},
 	}
 	o.tab = layoutTable(cols, 2, o.width, o.ix.full, o.ix.labels, -1)
+}
+
+// overviewNotable is how many notable threads the overview names: the
+// most unusual few (a main thread waiting, a thread blocked outside any
+// pool), each a line; more would push the pools off an 80×24 screen.
+const overviewNotable = 3
+
+// notableRows names the last moment's notable threads under the findings
+// (the reports' notable lines, cut to the width), the rest counted;
+// nothing while a filter is typed (they are not filtered) or when there
+// are none.
+func (o *overviewPane) notableRows() {
+	ns := o.ix.r.Notable
+	if len(ns) == 0 || o.query != "" {
+		return
+	}
+	at := ""
+	if m := ns[0].Moment; m >= 0 && m < len(o.ix.labels) {
+		at = " at " + o.ix.labels[m]
+	}
+	o.text(o.st.header, "NOTABLE THREADS"+at)
+	for i, nt := range ns {
+		if i == overviewNotable {
+			o.text(o.st.dim, cut("  "+words.Plural(len(ns)-overviewNotable, "more")+" in the report", o.width))
+			break
+		}
+		o.text(o.st.plain, cut("  "+report.NotableLine(o.ix.r, nt), o.width))
+	}
 }
 
 func (o *overviewPane) text(style interface{ Render(...string) string }, s string) {

@@ -1,0 +1,217 @@
+package analyze
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/dumpdiff/dumpdiff/parse"
+)
+
+// What to do, as data (issue 34): a remedy per finding kind and state,
+// each said only where the frames prove what it assumes. The first row
+// that applies is the finding's (Finding.Remedy); a finding no row fits
+// gets none: a remedy is never guessed. A signatures file's [remedy] rows
+// (Extensions.Remedies) are tried before the built-in ones, so a team can
+// add the fix for its own client or override one of these.
+//
+// A row's proof reads the finding's representative stack (its pool and
+// state's, at the moment it is about) and its entry points:
+//   - a JDK socket read with no timeout is SocketDispatcher.read0 reached
+//     through NioSocketImpl.tryRead without NioSocketImpl.timedRead (JDK
+//     13+; JDK 8's socketRead0 takes its timeout as an argument no frame
+//     shows, so nothing is claimed there); with timedRead a timeout is
+//     set, and the remedy is the bulkhead, not the timeout;
+//   - a connection pool whose waiters include a health check (an entry
+//     point or frame named Health...) has the load balancer's check in the
+//     queue: it fails a healthy instance;
+//   - supplyAsync without an executor on a machine whose common pool has
+//     no parallelism runs CompletableFuture$AsyncSupply.run straight under
+//     Thread.run, a thread per task.
+
+// Remedy is one row of the remedy table: what to do about a finding of
+// one of Kinds in one of States whose stack holds every one of Frames and
+// none of Without. An empty list does not restrict.
+type Remedy struct {
+	ID      string   // names the row: "untimed-socket-read"
+	Kinds   []string // finding kinds (Kinds); empty: any
+	States  []string // signature ids; empty: any
+	Frames  []string // each the end of a frame's function in the stack
+	Without []string // none of these may end a frame's function
+	// Text is what to do, in a sentence; "{culprit}" stands for the
+	// finding's culprit, which each view writes in its own form.
+	Text string
+	// proof is what a built-in row proves that lists cannot say (two
+	// frames next to each other, a health check among the entry points);
+	// nil: the lists alone decide.
+	proof func(remedyProof) bool
+}
+
+// remedyProof is what a row's proof reads.
+type remedyProof struct {
+	frames  []*parse.Frame
+	entries []FrameCount
+	basis   string // the finding's Basis
+	// heldMinutes is the longest wait a lock's waiter printed (Go), when
+	// the finding is about a lock not had in minutes; 0 otherwise.
+	heldMinutes int
+}
+
+// poolSelfWait: a pool waiting on its own queued work (a deadlock through
+// its queue, not its locks).
+func (p remedyProof) poolSelfWait() bool { return p.basis == "pool-self-wait" }
+
+// lockHeldMinutes: a lock's waiter has waited minutes, as Go prints.
+func (p remedyProof) lockHeldMinutes() bool { return p.heldMinutes > 0 }
+
+func (p remedyProof) has(fn string) bool {
+	for _, f := range p.frames {
+		if strings.HasSuffix(f.Func, fn) {
+			return true
+		}
+	}
+	return false
+}
+
+// healthCheckWaits: a health check among the threads that wait.
+func (p remedyProof) healthCheckWaits() bool {
+	for _, e := range p.entries {
+		if e.Probe || strings.Contains(strings.ToLower(e.Func), "health") {
+			return true
+		}
+	}
+	for _, f := range p.frames {
+		if strings.Contains(strings.ToLower(f.Func), "health") {
+			return true
+		}
+	}
+	return false
+}
+
+// threadPerTask: CompletableFuture's task run on a thread of its own (no
+// pool worker between it and Thread.run).
+func (p remedyProof) threadPerTask() bool {
+	n := len(p.frames)
+	for i, f := range p.frames {
+		if (strings.HasSuffix(f.Func, "CompletableFuture$AsyncSupply.run") || strings.HasSuffix(f.Func, "CompletableFuture$AsyncRun.run")) &&
+			i+1 < n && strings.HasSuffix(p.frames[i+1].Func, "java.lang.Thread.run") {
+			return true
+		}
+	}
+	return false
+}
+
+// remedies is the built-in remedy table.
+var remedies = []Remedy{
+	{ID: "thread-per-task", Kinds: []string{KindExplosion}, proof: remedyProof.threadPerTask,
+		Text: "CompletableFuture.supplyAsync runs each task on a new thread here (no executor given, and the common pool has no parallelism on this machine): give it a bounded executor, and a read timeout to what the tasks call ({culprit})"},
+	{ID: "health-check-on-pool", Kinds: []string{KindDBPoolExhausted}, proof: remedyProof.healthCheckWaits,
+		Text: "the health check waits for a connection like the requests, so the load balancer will take a healthy instance out: take the health check off the pool; then size the pool for the query time and load (or shorten what holds the connections)"},
+	{ID: "db-pool-size", Kinds: []string{KindDBPoolExhausted},
+		Text: "every connection is held: size the pool for the query time and load, or shorten what holds the connections (the holders' frames are below)"},
+	// JDK 13+ only: JDK 8's SocketInputStream.socketRead0 takes its
+	// timeout as an argument, which no frame shows.
+	{ID: "untimed-socket-read", States: []string{"socket-read"},
+		Frames: []string{"SocketDispatcher.read0", "NioSocketImpl.tryRead"}, Without: []string{"NioSocketImpl.timedRead", "Net.poll"},
+		Text: "the socket read has no timeout (SocketDispatcher.read0 without NioSocketImpl.timedRead): set a read timeout on the client ({culprit}) and bound how many threads may call it at once (a bulkhead)"},
+	{ID: "timed-socket-read", Kinds: []string{KindNotRecovered, KindStuck, KindSaturated}, States: []string{"socket-read"},
+		Frames: []string{"NioSocketImpl.timedRead"},
+		Text:   "the read has a timeout, yet the threads pile up behind the slow peer: bound how many may wait on it at once (a bulkhead) so that other work keeps a thread"},
+	{ID: "pool-self-wait", Kinds: []string{KindDeadlock}, proof: remedyProof.poolSelfWait,
+		Text: "the pool's tasks wait for work they submitted to the same pool ({culprit}): run the parts on another executor (or inline), or never block a pool's thread on its own pool's futures; a restart is the only way out now"},
+	{ID: "class-init-deadlock", Kinds: []string{KindDeadlock}, States: []string{"class-init-wait"},
+		Text: "the classes' static initializers wait for each other ({culprit}): initialize them in one order at startup, or take the reference to the other class out of the static initializer; a restart is the only way out now"},
+	{ID: "deadlock", Kinds: []string{KindDeadlock},
+		Text: "the threads wait for each other's locks and never go on: take the locks in one order everywhere (or with a timeout); a restart is the only way out now"},
+	{ID: "orphaned-send", Kinds: []string{KindLeaked, KindGrowing, KindNotRecovered}, States: []string{"chan-send"},
+		Text: "goroutines block sending on a channel nobody receives from any more (its reader returned, on a timeout?): give the channel room for the one answer (buffer 1), or select on the context's Done beside the send ({culprit})"},
+	{ID: "lock-held-minutes", Kinds: []string{KindContention}, proof: remedyProof.lockHeldMinutes,
+		Text: "the lock has not been had for minutes: its holder is stuck (in I/O with no deadline, or waiting on something its waiters hold); find it in the stacks (a goroutine inside the lock's methods, past the Lock call) and give its wait a deadline, or release the lock before it waits"},
+	{ID: "contention", Kinds: []string{KindContention},
+		Text: "one thread at a time holds the lock and the rest wait for it: shorten what the holder does under the lock, or take the slow work (I/O) out of it"},
+}
+
+// remedyTable is the rows of ext (if any) before the built-in ones.
+func remedyTable(ext *Extensions) []Remedy {
+	if ext == nil || len(ext.Remedies) == 0 {
+		return remedies
+	}
+	return append(append([]Remedy(nil), ext.Remedies...), remedies...)
+}
+
+// fits reports whether row r answers f, whose stack and entry points p holds.
+func (r *Remedy) fits(f *Finding, p remedyProof) bool {
+	if len(r.Kinds) > 0 && !slices.Contains(r.Kinds, f.Kind) || len(r.States) > 0 && !slices.Contains(r.States, f.State) {
+		return false
+	}
+	for _, fn := range r.Frames {
+		if !p.has(fn) {
+			return false
+		}
+	}
+	for _, fn := range r.Without {
+		if p.has(fn) {
+			return false
+		}
+	}
+	return r.proof == nil || r.proof(p)
+}
+
+// setRemedies sets each finding's Remedy from the table (ext's rows
+// first): the first row that fits.
+func setRemedies(r *Result, ext *Extensions) {
+	table := remedyTable(ext)
+	for i := range r.Findings {
+		f := &r.Findings[i]
+		p := proofOf(r, f)
+		for k := range table {
+			if table[k].fits(f, p) {
+				f.Remedy = table[k].Text
+				break
+			}
+		}
+	}
+}
+
+// proofOf is what the rows read of f: the representative stack of its
+// pool's group in its state at the moment it is about (the next moment
+// that has one when that moment has none), and the group's entry points
+// at every moment. Empty when f names no state of a pool.
+func proofOf(r *Result, f *Finding) remedyProof {
+	p := remedyProof{basis: f.Basis}
+	if f.Wait != nil && f.Kind == KindContention {
+		p.heldMinutes = f.Wait.MaxMinutes
+	}
+	g := groupOf(r, f)
+	if g == nil {
+		return p
+	}
+	for k := min(max(f.At, 0), len(g.Stacks)-1); k >= 0 && k < len(g.Stacks); k++ {
+		if g.Stacks[k] != nil {
+			p.frames = g.Stacks[k].Frames
+			break
+		}
+	}
+	for _, e := range g.Entries {
+		p.entries = append(p.entries, e...)
+	}
+	return p
+}
+
+// groupOf is the group of f's pool in f's state (its via, or the first
+// via when f names none); nil when f names no state of a pool.
+func groupOf(r *Result, f *Finding) *Group {
+	if f.Pool == "" || f.State == "" {
+		return nil
+	}
+	for _, pl := range r.Pools {
+		if pl.Name != f.Pool {
+			continue
+		}
+		for _, g := range pl.States {
+			if g.State == f.State && (g.Via == f.Via || f.Via == "") {
+				return g
+			}
+		}
+	}
+	return nil
+}
