@@ -18,6 +18,9 @@ import (
 type Extensions struct {
 	Signatures []Signature
 	Pools      []PoolLimit
+	// Roles add to the built-in role tables (Roles): the team's own
+	// runtime threads, dumping endpoint, event loops, shared pools.
+	Roles Roles
 }
 
 // PoolLimit is the maximum size of the pools whose name matches Pattern
@@ -59,6 +62,14 @@ func (e *ExtensionError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File
 //	name = acme-worker-*
 //	max  = 64
 //	what = Acme worker pool size
+//
+//	[roles]                       # each key adds to a table of Roles
+//	jvm-internal = Acme Agent Sampler, acme-jvm-*   # thread names of the JVM's (or an agent's) own threads
+//	dump-writer  = com.acme.diag.DumpServlet.dump   # frames of the thread writing the dump
+//	event-loop   = com.acme.net.Reactor.run         # frames of an event loop
+//	common-pool  = acme-shared-*                    # pools shared by the whole process
+//	not-spinning = com.acme.net.Poller.poll         # frames a runnable thread waits in
+//	up-by-design = AcmeUI-Event-*                   # non-daemon threads that keep a JVM up by design
 func ParseExtensions(r io.Reader, file string) (*Extensions, error) {
 	ext := &Extensions{}
 	var errs []error
@@ -67,6 +78,7 @@ func ParseExtensions(r io.Reader, file string) (*Extensions, error) {
 	}
 	var sig *Signature
 	var pool *PoolLimit
+	inRoles := false
 	start := 0
 	flush := func() {
 		switch {
@@ -93,7 +105,7 @@ func ParseExtensions(r io.Reader, file string) (*Extensions, error) {
 				ext.Pools = append(ext.Pools, *pool)
 			}
 		}
-		sig, pool = nil, nil
+		sig, pool, inRoles = nil, nil, false
 	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
@@ -115,6 +127,10 @@ func ParseExtensions(r io.Reader, file string) (*Extensions, error) {
 		case "[pool]":
 			flush()
 			pool, start = &PoolLimit{}, n
+			continue
+		case "[roles]":
+			flush()
+			inRoles, start = true, n
 			continue
 		}
 		key, val, ok := strings.Cut(line, "=")
@@ -143,8 +159,19 @@ func ParseExtensions(r io.Reader, file string) (*Extensions, error) {
 			default:
 				bad(n, "unknown [pool] key %q (want name, max, what)", key)
 			}
+		case inRoles:
+			table, ok := roleKeys[key]
+			if !ok {
+				bad(n, "unknown [roles] key %q (want jvm-internal, dump-writer, event-loop, common-pool, not-spinning, up-by-design)", key)
+				continue
+			}
+			for _, x := range strings.Split(val, ",") {
+				if x = strings.TrimSpace(x); x != "" {
+					*table(&ext.Roles) = append(*table(&ext.Roles), x)
+				}
+			}
 		default:
-			bad(n, "%q before any [signature] or [pool] line", key)
+			bad(n, "%q before any [signature], [pool] or [roles] line", key)
 		}
 	}
 	flush()
@@ -242,10 +269,15 @@ func globMatch(pattern, name string) bool {
 	return true
 }
 
-// signatureTable is the rows of ext (if any) before the built-in ones.
+// signatureTable is the rows of ext (if any) before the built-in ones; the
+// rows of the dump writers ext adds (Roles.DumpWriters) before them all.
 func signatureTable(ext *Extensions) []Signature {
-	if ext == nil || len(ext.Signatures) == 0 {
-		return signatures
+	if ext == nil || len(ext.Signatures) == 0 && len(ext.Roles.DumpWriters) == 0 {
+		return builtinTable
 	}
-	return append(append([]Signature(nil), ext.Signatures...), signatures...)
+	var out []Signature
+	if len(ext.Roles.DumpWriters) > 0 {
+		out = dumpWriterRows(ext.Roles.DumpWriters)
+	}
+	return append(append(out, ext.Signatures...), builtinTable...)
 }

@@ -12,7 +12,7 @@ func poolName(rt parse.Runtime, t *parse.Thread, opt Options) (string, bool) {
 	if rt == parse.RuntimeGo {
 		return goPool(t, opt)
 	}
-	if jvmInternal(t) {
+	if jvmInternal(t, opt.roleTable().JVMInternal) {
 		return "jvm-internal", true
 	}
 	j := t.Java()
@@ -78,33 +78,11 @@ func jvmPoolPattern(name string) string {
 	return name[:i] + "*"
 }
 
-// jvmInternalNames are JVM threads that do the runtime's own work. A name
-// ending in "*" is a prefix.
-var jvmInternalNames = []string{
-	"Reference Handler", "Finalizer", "Signal Dispatcher", "Attach Listener", "Common-Cleaner",
-	"Notification Thread", "Service Thread", "Monitor Deflation Thread", "Sweeper thread",
-	"VM Thread", "VM Periodic Task Thread", "Low Memory Detector", "Surrogate Locker Thread*",
-	"C1 CompilerThread*", "C2 CompilerThread*", "CompilerThread*", "JVMCI*", "GC Thread*", "GC task thread*",
-	"G1 *", "Gang worker*", "Concurrent Mark-Sweep GC Thread", "Parallel GC Threads", "ZWorker*", "ZDriver*",
-	"ZDirector*", "ZStat*", "ZUncommitter*", "ZUnmapper*", "Shenandoah*", "JFR *", "Cleaner-*",
-	"process reaper", "Java2D Disposer", "AWT-*", "Exception Catcher Thread", "Dispatcher-Thread-*",
-	"DestroyJavaVM", "StrDedup", "String Deduplication Thread", "Unknown thread", "VM JFR Buffer Thread",
-	"RMI TCP Accept-*", "RMI Scheduler*", "RMI Reaper", "RMI RenewClean-*", "GC Daemon",
-	"JMX server connection timeout*", "Code Cacheable Sweeper", "Java Thread Stack Watcher",
-	// The debugger's agent (-agentlib:jdwp) and RMI's and JMX's own loops.
-	"JDWP *", "RMI GC Daemon", "JMX client heartbeat*",
-}
-
-func jvmInternal(t *parse.Thread) bool {
-	name := t.Name()
-	for _, n := range jvmInternalNames {
-		if strings.HasSuffix(n, "*") {
-			if strings.HasPrefix(name, n[:len(n)-1]) {
-				return true
-			}
-		} else if name == n {
-			return true
-		}
+// jvmInternal reports whether t is one of the JVM's own threads (names, a
+// table of roles).
+func jvmInternal(t *parse.Thread, names []string) bool {
+	if nameIn(t.Name(), names) {
+		return true
 	}
 	// Non-Java threads print no stack: they belong to the VM.
 	return t.NoStack && t.State == "" && len(t.Frames) == 0

@@ -478,7 +478,7 @@ var signatures = []Signature{
 // Cost: at most len(signatures) rows × Depth frame comparisons, once per
 // distinct stack (the caller caches by stack).
 func classify(rt parse.Runtime, t *parse.Thread) *Signature {
-	return classifyIn(signatures, rt, t)
+	return classifyIn(builtinTable, rt, t)
 }
 
 // classifyIn is classify over a table: a signatures file's rows before the
