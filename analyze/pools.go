@@ -79,13 +79,33 @@ func jvmPoolPattern(name string) string {
 }
 
 // jvmInternal reports whether t is one of the JVM's own threads (names, a
-// table of roles).
+// table of roles) doing the runtime's work. A runtime thread that runs
+// the application's code is the application's work, whatever its name:
+// the Finalizer in a finalize() that blocks (every finalizable object
+// waits behind it), a Cleaner's action, a Swing handler on AWT's event
+// thread.
 func jvmInternal(t *parse.Thread, names []string) bool {
 	if nameIn(t.Name(), names) {
-		return true
+		return !runsApplication(t)
 	}
 	// Non-Java threads print no stack: they belong to the VM.
 	return t.NoStack && t.State == "" && len(t.Frames) == 0
+}
+
+// runtimePackages are the frames of a JVM's own code, of every vendor:
+// the JDK's, OpenJ9's and IBM's, JRockit's.
+var runtimePackages = append([]string{"openj9.", "com.ibm.oti.", "com.ibm.jit.", "com.ibm.misc.", "com.ibm.lang.",
+	"com.ibm.tools.attach.", "com.ibm.jvm.", "jrockit.", "bea.jrockit.", "com.jrockit."}, jdkPackages...)
+
+// runsApplication reports whether one of t's frames is outside the
+// runtime's own packages.
+func runsApplication(t *parse.Thread) bool {
+	for _, f := range t.Frames {
+		if !anyPrefix(f.Func, runtimePackages) {
+			return true
+		}
+	}
+	return false
 }
 
 // goPool names a goroutine's pool: a pprof label when asked for and
