@@ -61,7 +61,9 @@ func runSaturated(p *Pass) []Finding {
 		// maximum, nothing idle, nearly all waiting, most in one state
 		// (top).
 		at := func(m int) (top *Group, idle, waiting int, ok bool) {
-			total := pl.Counts[m]
+			// The thread writing the dump (an Actuator request in the
+			// connector it reports on) is no thread of the pool's work.
+			total := pl.Counts[m] - pl.dumpWriters(m)
 			if total < SaturatedTaskFloor || total < SaturatedMin && n < 2 {
 				return nil, 0, 0, false
 			}

@@ -83,10 +83,11 @@ func jvmPoolPattern(name string) string {
 // the application's code is the application's work, whatever its name:
 // the Finalizer in a finalize() that blocks (every finalizable object
 // waits behind it), a Cleaner's action, a Swing handler on AWT's event
-// thread.
+// thread. A thread a signatures file names (an agent's own) is internal
+// whatever its frames: they are the agent's code.
 func jvmInternal(t *parse.Thread, names []string) bool {
 	if nameIn(t.Name(), names) {
-		return !runsApplication(t)
+		return !nameIn(t.Name(), jvmInternalNames) || !runsApplication(t)
 	}
 	// Non-Java threads print no stack: they belong to the VM.
 	return t.NoStack && t.State == "" && len(t.Frames) == 0

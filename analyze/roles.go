@@ -223,3 +223,14 @@ func poolIn(pool string, patterns []string) bool {
 	}
 	return false
 }
+
+// dumpWriters is how many of pl's threads at moment m write the dump.
+func (pl *Pool) dumpWriters(m int) int {
+	n := 0
+	for _, g := range pl.States {
+		if g.State == dumpWriterState && m < len(g.Counts) {
+			n += g.Counts[m]
+		}
+	}
+	return n
+}
