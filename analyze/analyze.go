@@ -48,6 +48,7 @@ func prepare(in []Input, opt Options) (*Result, Options, *builder) {
 	opt.roles = roleTables(opt.Extensions)
 	if r.Runtime == parse.RuntimeJVM {
 		opt.jvmPools = learnJVMPools(in)
+		opt.ownForkJoin = ownForkJoin(opt.jvmPools)
 	}
 	mixed := r.Runtime == parse.RuntimeGo && mixesCreators(in)
 	if mixed {

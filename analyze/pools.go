@@ -22,10 +22,49 @@ func poolName(rt parse.Runtime, t *parse.Thread, opt Options) (string, bool) {
 	if j.Virtual && t.Name() == "" {
 		return "virtual threads", false
 	}
+	if p, ok := renamedCommonWorker(t, opt); ok {
+		return p, false
+	}
 	if p, ok := opt.jvmPools[t.Name()]; ok {
 		return p, false
 	}
 	return jvmPoolPattern(t.Name()), false
+}
+
+// forkJoinWorkerFrames are the bottom frames of a ForkJoinPool's worker.
+var forkJoinWorkerFrames = []string{"java.util.concurrent.ForkJoinWorkerThread.run",
+	"java.util.concurrent.ForkJoinWorkerThread$InnocuousForkJoinWorkerThread.run"}
+
+// commonPoolTasks are the tasks the JVM's common pool runs unless told
+// otherwise: CompletableFuture's *Async without an executor, a parallel
+// stream's.
+var commonPoolTasks = []string{"java.util.concurrent.CompletableFuture$Async", "java.util.stream."}
+
+// renamedCommonWorker pools a common-pool worker that its task renamed
+// ("import-job-7") as the common pool it still is: a ForkJoinPool's worker
+// (its bottom frame) under a name no ForkJoinPool gives, running a task
+// the common pool runs by default, in a process that shows no worker of a
+// pool of its own ("ForkJoinPool-1-worker-1"), which may run such tasks
+// too. The frames print no pool (JDK 17 and 25 alike): a renamed worker at
+// rest, or one of a process with its own pools, keeps its name.
+func renamedCommonWorker(t *parse.Thread, opt Options) (string, bool) {
+	n := len(t.Frames)
+	if n == 0 || !anyPrefix(t.Frames[n-1].Func, forkJoinWorkerFrames) || strings.HasPrefix(t.Name(), "ForkJoinPool") ||
+		opt.ownForkJoin || !anyFramePrefix(t, commonPoolTasks) {
+		return "", false
+	}
+	return jvmCommonPool, true
+}
+
+// ownForkJoin reports whether one of names is a worker of a ForkJoinPool
+// of the program's own ("ForkJoinPool-2-worker-1"), not the common pool.
+func ownForkJoin(names map[string]string) bool {
+	for name := range names {
+		if rest, ok := strings.CutPrefix(name, "ForkJoinPool-"); ok && rest != "" && isDigit(rest[0]) {
+			return true
+		}
+	}
+	return false
 }
 
 // containerPool is a thread container's pool: its name with the identity

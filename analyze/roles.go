@@ -45,10 +45,13 @@ var builtinRoles = Roles{
 	JVMInternal: jvmInternalNames,
 	DumpWriters: dumpWriterFrames,
 	EventLoops:  eventLoops,
-	CommonPools: []string{"ForkJoinPool.commonPool-worker-*"},
+	CommonPools: []string{jvmCommonPool},
 	NotSpinning: []string{"sun.nio.ch.EPoll.wait", "sun.nio.ch.KQueue.poll", "sun.nio.ch.WEPoll.wait", "sun.nio.ch.SelectorImpl.", "sun.nio.ch.Net.poll"},
 	UpByDesign:  []string{"AWT-EventQueue-*"},
 }
+
+// jvmCommonPool is the pool of the JVM's ForkJoinPool.commonPool().
+const jvmCommonPool = "ForkJoinPool.commonPool-worker-*"
 
 // jvmInternalNames are JVM threads that do the runtime's own work, of every
 // vendor. A name ending in "*" is a prefix.

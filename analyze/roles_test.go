@@ -76,6 +76,16 @@ func TestRolesFixtures(t *testing.T) {
 		name: "jvm-roles-finalizer-idle", moments: both,
 		pools: map[string][]string{"Finalizer": nil},
 	}, {
+		// The common pool's workers renamed by their tasks ("import-job-0"):
+		// still the common pool, starved.
+		name: "jvm-roles-renamed-common-pool", moments: both,
+		pools: map[string][]string{jvmCommonPool: {"latch-wait=3,3"}, "import-job-*": nil},
+		want: []want{{KindStuck, jvmCommonPool, "latch-wait", nil}, {KindCommonPoolStarved, jvmCommonPool, "latch-wait", nil}},
+	}, {
+		// At rest the frames do not tell the pool: the names do.
+		name: "jvm-roles-renamed-common-pool-idle", moments: both,
+		pools: map[string][]string{"import-job-*": {"pool-idle=3,3"}},
+	}, {
 		// One worker writes the dump at each moment: the dump-writer
 		// state, no finding.
 		name: "jvm-roles-dump-endpoint", moments: []string{"1.txt", "2.txt"},
@@ -326,5 +336,40 @@ up-by-design = AcmeUI-Event-*
 	}
 	if _, err := ParseExtensions(strings.NewReader("[roles]\nevent-loops = x\n"), "f"); err == nil || !strings.Contains(err.Error(), "f:2: unknown [roles] key") {
 		t.Errorf("an unknown [roles] key: %v", err)
+	}
+}
+
+// A renamed worker is the common pool's only when its task is one the
+// common pool runs by default and the process has no ForkJoinPool of its
+// own; frames of jvm-roles-renamed-common-pool (JDK 17) and of the same
+// program on Temurin 25.0.3.
+func TestRenamedCommonWorker(t *testing.T) {
+	worker := func(name string, frames ...string) *parse.Thread {
+		th := thread("WAITING", frames...)
+		th.JVM = &parse.JVM{Name: name}
+		return th
+	}
+	async := worker("import-job-0", "jdk.internal.misc.Unsafe.park", "java.util.concurrent.CountDownLatch.await",
+		"com.example.roles.RenamedCommonPool.lambda$main$0", "java.util.concurrent.CompletableFuture$AsyncRun.run",
+		"java.util.concurrent.CompletableFuture$AsyncRun.exec", "java.util.concurrent.ForkJoinTask.doExec",
+		"java.util.concurrent.ForkJoinPool$WorkQueue.topLevelExec", "java.util.concurrent.ForkJoinPool.runWorker",
+		"java.util.concurrent.ForkJoinWorkerThread.run")
+	submitted := worker("custom-job-0", "jdk.internal.misc.Unsafe.park", "java.util.concurrent.CountDownLatch.await",
+		"R.lambda$main$1", "java.util.concurrent.ForkJoinTask$AdaptedRunnableAction.exec", "java.util.concurrent.ForkJoinTask.doExec",
+		"java.util.concurrent.ForkJoinPool.runWorker", "java.util.concurrent.ForkJoinWorkerThread.run")
+	idle := worker("import-job-1", "jdk.internal.misc.Unsafe.park", "java.util.concurrent.ForkJoinPool.awaitWork",
+		"java.util.concurrent.ForkJoinPool.runWorker", "java.util.concurrent.ForkJoinWorkerThread.run")
+	for _, tt := range []struct {
+		th     *parse.Thread
+		own    bool
+		common bool
+	}{{async, false, true}, {async, true, false}, {submitted, false, false}, {idle, false, false}} {
+		_, got := renamedCommonWorker(tt.th, Options{ownForkJoin: tt.own})
+		if got != tt.common {
+			t.Errorf("%s (own pools %v): common %v, want %v", tt.th.Name(), tt.own, got, tt.common)
+		}
+	}
+	if !ownForkJoin(map[string]string{"ForkJoinPool-2-worker-1": ""}) || ownForkJoin(map[string]string{"ForkJoinPool.commonPool-worker-1": ""}) {
+		t.Error("ownForkJoin tells the common pool's workers from a pool's own")
 	}
 }

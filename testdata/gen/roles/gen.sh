@@ -10,6 +10,9 @@
 #                               sleeping, report-timer at rest
 #   jvm-roles-finalizer-blocked FinalizerBlocked: finalize() BLOCKED on a monitor a sleeper holds
 #   jvm-roles-finalizer-idle    FinalizerBlocked idle: the same process with no finalizable object
+#   jvm-roles-renamed-common-pool       RenamedCommonPool: the common pool's 3 workers renamed by
+#                                       their tasks, each waiting on a latch nobody counts down
+#   jvm-roles-renamed-common-pool-idle  RenamedCommonPool idle: the renamed workers at rest
 #   jvm-roles-dump-endpoint     DumpEndpoint: GET /threaddump (ThreadMXBean.dumpAllThreads on an
 #                               HTTP worker, ThreadInfo.toString), twice, 3 s apart
 #
@@ -39,7 +42,7 @@ mkdir -p "$classes"
 javac -d "$classes" -cp "$CP_NETTY" $(find "$here/src" -name '*.java')
 CP="$classes:$CP_NETTY"
 
-# start MAIN ARGS...: runs the program, waits for its "ready" line.
+# start [JVM-OPTION...] MAIN ARGS...: runs the program, waits for its "ready" line.
 start() {
 	java -Xmx64m -XX:+UseSerialGC -cp "$CP" "$@" >"$tmp/out.log" 2>&1 &
 	pid=$!
@@ -144,6 +147,28 @@ case_jvm-roles-finalizer-idle() {
 	stop
 }
 
+case_jvm-roles-renamed-common-pool() {
+	local d
+	d=$(fresh jvm-roles-renamed-common-pool)
+	start -Djava.util.concurrent.ForkJoinPool.common.parallelism=3 com.example.roles.RenamedCommonPool
+	local checks=('^"import-job-[012]"=3' 'CountDownLatch.await=3' 'ForkJoinWorkerThread.run=3')
+	until_dump "$d/1.txt" "${checks[@]}"
+	sleep 3
+	until_dump "$d/2.txt" "${checks[@]}"
+	stop
+}
+
+case_jvm-roles-renamed-common-pool-idle() {
+	local d
+	d=$(fresh jvm-roles-renamed-common-pool-idle)
+	start -Djava.util.concurrent.ForkJoinPool.common.parallelism=3 com.example.roles.RenamedCommonPool idle
+	local checks=('^"import-job-[012]"=3' 'CountDownLatch.await=0' 'ForkJoinPool.awaitWork=3')
+	until_dump "$d/1.txt" "${checks[@]}"
+	sleep 3
+	until_dump "$d/2.txt" "${checks[@]}"
+	stop
+}
+
 case_jvm-roles-dump-endpoint() {
 	local d port
 	d=$(fresh jvm-roles-dump-endpoint)
@@ -157,7 +182,7 @@ case_jvm-roles-dump-endpoint() {
 
 cases=("$@")
 [ ${#cases[@]} -gt 0 ] || cases=(jvm-roles-pool-ids jvm-roles-executor-leak jvm-roles-timer-work jvm-roles-finalizer-blocked
-	jvm-roles-finalizer-idle jvm-roles-dump-endpoint)
+	jvm-roles-finalizer-idle jvm-roles-renamed-common-pool jvm-roles-renamed-common-pool-idle jvm-roles-dump-endpoint)
 for c in "${cases[@]}"; do
 	echo "== $c"
 	"case_$c"
