@@ -80,7 +80,7 @@ func TestRolesFixtures(t *testing.T) {
 		// still the common pool, starved.
 		name: "jvm-roles-renamed-common-pool", moments: both,
 		pools: map[string][]string{jvmCommonPool: {"latch-wait=3,3"}, "import-job-*": nil},
-		want: []want{{KindStuck, jvmCommonPool, "latch-wait", nil}, {KindCommonPoolStarved, jvmCommonPool, "latch-wait", nil}},
+		want:  []want{{KindStuck, jvmCommonPool, "latch-wait", nil}, {KindCommonPoolStarved, jvmCommonPool, "latch-wait", nil}},
 	}, {
 		// At rest the frames do not tell the pool: the names do.
 		name: "jvm-roles-renamed-common-pool-idle", moments: both,
