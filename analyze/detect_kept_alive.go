@@ -77,7 +77,7 @@ func keptAliveAt(p *Pass, m int, d *parse.Dump) ([]HolderGroup, []*parse.Thread,
 	if !destroy || !daemons {
 		return nil, nil, 0
 	}
-	type key struct{ pool, state, culprit string }
+	type key struct{ pool, state, culprit, rest string }
 	counts := map[key]int{}
 	var keepers []*parse.Thread
 	n := 0
@@ -92,13 +92,13 @@ func keptAliveAt(p *Pass, m int, d *parse.Dump) ([]HolderGroup, []*parse.Thread,
 		if si.sig == nil || !(si.sig.Category == Idle || si.sig.Rest) {
 			return nil, nil, 0
 		}
-		counts[key{si.pool, si.state, si.culprit}] += max(t.Weight, 1)
+		counts[key{si.pool, si.state, si.culprit, restLoop(t, si.state)}] += max(t.Weight, 1)
 		keepers = append(keepers, t)
 		n += max(t.Weight, 1)
 	}
 	var gs []HolderGroup
 	for k, c := range counts {
-		gs = append(gs, HolderGroup{Pool: k.pool, State: k.state, Culprit: k.culprit, Count: c})
+		gs = append(gs, HolderGroup{Pool: k.pool, State: k.state, Culprit: k.culprit, Count: c, Rest: k.rest})
 	}
 	sort.Slice(gs, func(i, j int) bool {
 		if gs[i].Count != gs[j].Count {

@@ -237,3 +237,35 @@ func (pl *Pool) dumpWriters(m int) int {
 	}
 	return n
 }
+
+// restLoops name what a thread at rest waits in, by a frame of its loop
+// first, then by its state: what keeps a JVM alive once main has returned,
+// and so what would end it (an executor is shut down, a timer cancelled, a
+// bare monitor's wait ends only if its loop is told to stop).
+var restLoops = []struct {
+	frames []string // one of them on the stack; nil: the state decides
+	state  string   // the signature id; "" with frames
+	rest   string
+}{
+	{frames: taskLoops, rest: "timer"},
+	{frames: []string{"java.util.concurrent.ThreadPoolExecutor.getTask", "java.util.concurrent.ForkJoinPool.awaitWork",
+		"java.util.concurrent.ScheduledThreadPoolExecutor$DelayedWorkQueue.take", "org.apache.tomcat.util.threads.ThreadPoolExecutor.getTask",
+		"org.eclipse.jetty.util.thread.QueuedThreadPool", "org.jboss.threads.EnhancedQueueExecutor"}, rest: "executor"},
+	{state: "queue-wait", rest: "queue"},
+	{state: "object-wait", rest: "monitor"},
+	{state: "park", rest: "condition"},
+	{state: "latch-wait", rest: "latch"},
+	{state: "sleep", rest: "sleep"},
+	{state: "pool-idle", rest: "executor"},
+}
+
+// restLoop is what t, at rest in state, rests in (restLoops); "" when
+// none says.
+func restLoop(t *parse.Thread, state string) string {
+	for _, r := range restLoops {
+		if r.frames != nil && anyFramePrefix(t, r.frames) || r.frames == nil && r.state == state {
+			return r.rest
+		}
+	}
+	return ""
+}

@@ -86,6 +86,16 @@ func TestRolesFixtures(t *testing.T) {
 		name: "jvm-roles-renamed-common-pool-idle", moments: both,
 		pools: map[string][]string{"import-job-*": {"pool-idle=3,3"}},
 	}, {
+		// main returned; a thread on a monitor nobody notifies and a queue
+		// consumer keep the JVM up: what they rest in, for the advice.
+		name: "jvm-roles-kept-alive-monitor", moments: both,
+		want: []want{{KindKeptAlive, "config-watcher", "object-wait", func(t *testing.T, f Finding) {
+			eq(t, "holders", len(f.Holders), 2)
+			eq(t, "watcher's rest", f.Holders[0].Rest, "monitor")
+			eq(t, "consumer", f.Holders[1].Pool, "event-consumer")
+			eq(t, "consumer's rest", f.Holders[1].Rest, "queue")
+		}}},
+	}, {
 		// One worker writes the dump at each moment: the dump-writer
 		// state, no finding.
 		name: "jvm-roles-dump-endpoint", moments: []string{"1.txt", "2.txt"},

@@ -13,6 +13,8 @@
 #   jvm-roles-renamed-common-pool       RenamedCommonPool: the common pool's 3 workers renamed by
 #                                       their tasks, each waiting on a latch nobody counts down
 #   jvm-roles-renamed-common-pool-idle  RenamedCommonPool idle: the renamed workers at rest
+#   jvm-roles-kept-alive-monitor        KeptAliveMonitor: main returned, a non-daemon thread in
+#                                       Object.wait() nobody notifies and a queue consumer stay
 #   jvm-roles-dump-endpoint     DumpEndpoint: GET /threaddump (ThreadMXBean.dumpAllThreads on an
 #                               HTTP worker, ThreadInfo.toString), twice, 3 s apart
 #
@@ -169,6 +171,17 @@ case_jvm-roles-renamed-common-pool-idle() {
 	stop
 }
 
+case_jvm-roles-kept-alive-monitor() {
+	local d
+	d=$(fresh jvm-roles-kept-alive-monitor)
+	start com.example.roles.KeptAliveMonitor
+	local checks=('^"DestroyJavaVM"=1' '^"config-watcher"=1' '^"event-consumer"=1' 'LinkedBlockingQueue.take=1' '^"main"=0')
+	until_dump "$d/1.txt" "${checks[@]}"
+	sleep 3
+	until_dump "$d/2.txt" "${checks[@]}"
+	stop
+}
+
 case_jvm-roles-dump-endpoint() {
 	local d port
 	d=$(fresh jvm-roles-dump-endpoint)
@@ -182,7 +195,7 @@ case_jvm-roles-dump-endpoint() {
 
 cases=("$@")
 [ ${#cases[@]} -gt 0 ] || cases=(jvm-roles-pool-ids jvm-roles-executor-leak jvm-roles-timer-work jvm-roles-finalizer-blocked
-	jvm-roles-finalizer-idle jvm-roles-renamed-common-pool jvm-roles-renamed-common-pool-idle jvm-roles-dump-endpoint)
+	jvm-roles-finalizer-idle jvm-roles-renamed-common-pool jvm-roles-renamed-common-pool-idle jvm-roles-kept-alive-monitor jvm-roles-dump-endpoint)
 for c in "${cases[@]}"; do
 	echo "== $c"
 	"case_$c"
