@@ -229,6 +229,47 @@ func TestVendorThreadsInternal(t *testing.T) {
 	}
 }
 
+// The public dumps of the corpus whose writer is in them: a real Spring
+// Boot 2.5.4 Actuator text threaddump (an http-nio worker in
+// ThreadImpl.dumpThreads0), VisualVM's dump over JMX and a JMX client's
+// ThreadInfo dump (an RMI connection thread), jcmd Thread.dump_to_file on
+// JDK 21 (the Attach Listener in ThreadDumper, JVM-internal by name);
+// go-profiler-notes' /debug/pprof/goroutine?debug=2 of Go 1.15.
+func TestDumpWriterCorpus(t *testing.T) {
+	for _, tt := range []struct {
+		file, pool string // pool "": the writer is JVM-internal
+	}{
+		{"jvm/samurai__spring-boot-2.5.4-actuator__text-threaddump.dmp", "http-nio-8080-exec-*"},
+		{"jvm/tda__hotspot-11.0-b15__visualvm-format-crlf.log", "RMI TCP Connection(*)-192.18.126.*"},
+		{"jvm/tda__hotspot-1.6.0_03-client__jmx-threadinfo-format.log", "RMI TCP Connection(*)-127.0.1.*"},
+		{"jvm/tda__openjdk-21.0.10__jcmd-Thread.dump_to_file.json", "jvm-internal"},
+		{"go/go-profiler-notes__go1.15.6__http-pprof-goroutine-debug2-set1.txt", "net/http server connections"},
+		{"go/go-profiler-notes__go1.15.6__http-pprof-goroutine-debug2-set2.txt", "net/http server connections"},
+	} {
+		t.Run(tt.file, func(t *testing.T) {
+			r := Analyze(corpusInputs(t, "../../shared/corpus/"+tt.file), Options{})
+			counts := make([]int, len(r.Moments))
+			for _, p := range r.Pools {
+				for _, g := range p.States {
+					if g.State == dumpWriterState {
+						if p.Name != tt.pool {
+							t.Errorf("the writer is in pool %s, want %s", p.Name, tt.pool)
+						}
+						for m, c := range g.Counts {
+							counts[m] += c
+						}
+					}
+				}
+			}
+			for m, c := range counts {
+				if c != 1 {
+					t.Errorf("moment %d: %d dump writers, want 1", m, c)
+				}
+			}
+		})
+	}
+}
+
 // The thread writing the dump is the dump-writer state, one a moment, in
 // every runtime: the JVM's ThreadMXBean under our Actuator-format endpoint
 // (testdata/jvm/actuator, main) and under an HTTP worker
