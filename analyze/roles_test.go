@@ -424,3 +424,38 @@ func TestRenamedCommonWorker(t *testing.T) {
 		t.Error("ownForkJoin tells the common pool's workers from a pool's own")
 	}
 }
+
+// A Timer rests in its loop's own wait, in public dumps of JDK 8
+// (JMRI/JMRI#5599, Object.wait(Object.java:502) between) and JDK 17
+// (eclipse-jdt/eclipse.jdt.core#1283); its task's lock, sleep or wait is
+// the task's work (jvm-roles-timer-work, JDK 17).
+func TestTimerRoles(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		th       *parse.Thread
+		state    string
+		category Category
+	}{
+		{"jdk8 idle", thread("WAITING", "java.lang.Object.wait", "java.lang.Object.wait", "java.util.TimerThread.mainLoop", "java.util.TimerThread.run"), "pool-idle", Idle},
+		{"jdk17 idle", thread("TIMED_WAITING", "java.lang.Object.wait", "java.util.TimerThread.mainLoop", "java.util.TimerThread.run"), "pool-idle", Idle},
+		{"task blocked", thread("BLOCKED", "com.example.roles.TimerWork$1.run", "java.util.TimerThread.mainLoop", "java.util.TimerThread.run"), "monitor-blocked", Waiting},
+		{"task asleep", thread("TIMED_WAITING", "java.lang.Thread.sleep", "com.example.roles.TimerWork.sleepForever", "com.example.roles.TimerWork$2.run",
+			"java.util.TimerThread.mainLoop", "java.util.TimerThread.run"), "sleep", Waiting},
+		{"task waits", thread("WAITING", "java.lang.Object.wait", "java.lang.Object.wait", "com.example.Reload.await", "com.example.ReloadTask.run",
+			"java.util.TimerThread.mainLoop", "java.util.TimerThread.run"), "object-wait", Waiting},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.th.JVM = &parse.JVM{Name: "Timer-0"}
+			s := classify(parse.RuntimeJVM, tt.th)
+			if s == nil || s.ID != tt.state || s.Category != tt.category {
+				t.Fatalf("classified %+v, want %s (%s)", s, tt.state, tt.category)
+			}
+			if tt.state == "object-wait" && !inPoolTask(tt.th) {
+				t.Error("a timer's task waiting is not in a task: its wait would be a rest")
+			}
+			if tt.category == Idle && inPoolTask(tt.th) {
+				t.Error("a timer at rest is in a task")
+			}
+		})
+	}
+}
