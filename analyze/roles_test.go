@@ -459,3 +459,48 @@ func TestTimerRoles(t *testing.T) {
 		})
 	}
 }
+
+// Each table a [roles] row extends changes what the analysis concludes on
+// real fixtures: a pool named shared is starved, not saturated; a frame
+// named an event loop's makes its wait a blocked loop; a frame named a
+// wait of a runnable thread is no spinning; a thread named up by design
+// keeps the JVM up without a kept-alive finding.
+func TestRolesExtendVerdicts(t *testing.T) {
+	kinds := func(r *Result) []string {
+		var out []string
+		for _, f := range r.Findings {
+			out = append(out, f.Kind+" "+f.Pool)
+		}
+		slices.Sort(out)
+		return out
+	}
+	both := []string{"1", "2"}
+	for _, tt := range []struct {
+		dir, roles string
+		without    string // a finding without the row
+		with       string // the finding with it; "": none, and not the one without
+	}{
+		{"libs/jvm-task-sleep", "common-pool = quote-*", "saturated quote-*", "common-pool-starved quote-*"},
+		{"libs/jvm-roles-timer-work", "event-loop = java.util.TimerThread.mainLoop", "saturated Timer-*", "event-loop-blocked Timer-*"},
+		{"verdicts/jvm-spin-parser", "not-spinning = com.example.spin.Tokenizer.count", "spinning parser-*", ""},
+		{"libs/jvm-roles-kept-alive-monitor", "up-by-design = config-watcher", "kept-alive config-watcher", ""},
+	} {
+		t.Run(tt.dir, func(t *testing.T) {
+			in := loadMoments(t, filepath.Join("..", "testdata", tt.dir), both)
+			if got := kinds(Analyze(in, Options{})); !slices.Contains(got, tt.without) {
+				t.Fatalf("without the row: %v, want %s among them", got, tt.without)
+			}
+			ext, err := ParseExtensions(strings.NewReader("[roles]\n"+tt.roles+"\n"), "team.signatures")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := kinds(Analyze(in, Options{Extensions: ext}))
+			if tt.with == "" && slices.Contains(got, tt.without) {
+				t.Errorf("with %q: %v, still %s", tt.roles, got, tt.without)
+			}
+			if tt.with != "" && !slices.Contains(got, tt.with) {
+				t.Errorf("with %q: %v, want %s", tt.roles, got, tt.with)
+			}
+		})
+	}
+}
