@@ -16,7 +16,8 @@
 #   jvm-roles-kept-alive-monitor        KeptAliveMonitor: main returned, a non-daemon thread in
 #                                       Object.wait() nobody notifies and a queue consumer stay
 #   jvm-roles-dump-endpoint     DumpEndpoint: GET /threaddump (ThreadMXBean.dumpAllThreads on an
-#                               HTTP worker, ThreadInfo.toString), twice, 3 s apart
+#                               HTTP worker, ThreadInfo.toString), twice, 3 s apart; then GET
+#                               /threadprint (the DiagnosticCommand MBean's Thread.print), twice
 #
 # jstack is polled until grep finds every wanted state (no blind sleeps where a state is
 # awaited); the leak's dumps are taken on a schedule from the program's start (its point is
@@ -190,6 +191,10 @@ case_jvm-roles-dump-endpoint() {
 	curl -sf "http://127.0.0.1:$port/threaddump" >"$d/1.txt"
 	sleep 3
 	curl -sf "http://127.0.0.1:$port/threaddump" >"$d/2.txt"
+	sleep 3
+	curl -sf "http://127.0.0.1:$port/threadprint" >"$d/3-threadprint.txt"
+	sleep 3
+	curl -sf "http://127.0.0.1:$port/threadprint" >"$d/4-threadprint.txt"
 	stop
 }
 
