@@ -284,11 +284,13 @@ func TestDumpWriter(t *testing.T) {
 	}{
 		{filepath.Join("..", "testdata", "jvm", "actuator"), []string{"threaddump.txt", "threaddump-boot3.json"}, "main"},
 		{filepath.Join(rolesDir, "jvm-roles-dump-endpoint"), []string{"1.txt", "2.txt"}, "dump-http-*"},
+		// jcmd's Thread.print through the DiagnosticCommand MBean.
+		{filepath.Join(rolesDir, "jvm-roles-dump-endpoint"), []string{"3-threadprint.txt", "4-threadprint.txt"}, "dump-http-*"},
 		{filepath.Join("..", "testdata", "scenarios", "go-slow-upstream-leak"), []string{"before", "during-1", "after"}, "net/http server connections"},
 		{filepath.Join("..", "testdata", "verdicts", "go-healthy"), nil, ""},
 		{filepath.Join("..", "testdata", "verdicts", "go-busy-service"), nil, ""},
 	} {
-		t.Run(filepath.Base(tt.dir), func(t *testing.T) {
+		t.Run(filepath.Base(tt.dir)+"/"+strings.Join(tt.moments, ","), func(t *testing.T) {
 			moments := tt.moments
 			if moments == nil {
 				files, _ := filepath.Glob(filepath.Join(tt.dir, "*.txt"))
