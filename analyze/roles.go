@@ -75,6 +75,9 @@ var jvmInternalNames = []string{
 	// compilation thread's name.
 	"GC Worker", "GC Slave", "JIT Compilation Thread-*", "JIT Diagnostic Compilation Thread*", "JIT-SamplerThread",
 	"IProfiler", "Finalizer thread", "Concurrent Mark Helper", "Attach API wait loop", "VM Runtime State Listener",
+	// OpenJ9's main-exit helper (a javacore in eclipse-openj9/openj9#7995)
+	// and its signal reporter (a native thread, eclipse-openj9/openj9#12224).
+	"DestroyJavaVM helper thread", "Signal Reporter",
 	// JRockit (R25–R27 in the corpus): its own threads are named in
 	// parentheses ("(GC Main Thread)", "(Code Generation Thread 1)"), and
 	// its management API's GC event threads.
