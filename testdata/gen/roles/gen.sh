@@ -12,6 +12,7 @@
 #   jvm-roles-finalizer-idle    FinalizerBlocked idle: the same process with no finalizable object
 #   jvm-roles-renamed-common-pool       RenamedCommonPool: the common pool's 3 workers renamed by
 #                                       their tasks, each waiting on a latch nobody counts down
+#   jvm-roles-renamed-common-pool-jdk25 the same on Temurin 25 (JDK25_HOME)
 #   jvm-roles-renamed-common-pool-idle  RenamedCommonPool idle: the renamed workers at rest
 #   jvm-roles-kept-alive-monitor        KeptAliveMonitor: main returned, a non-daemon thread in
 #                                       Object.wait() nobody notifies and a queue consumer stay
@@ -31,6 +32,10 @@ repo=$(cd "$here/../../.." && pwd)
 out_root=$repo/testdata/libs
 J=/usr/share/java
 CP_NETTY="$J/netty-common.jar:$J/netty-buffer.jar:$J/netty-transport.jar:$J/netty-resolver.jar"
+# The JDK that runs a program under test (a -jdk25 case sets it to Temurin 25's, from
+# JDK25_HOME or /usr/lib/jvm/temurin-25-jdk-amd64); classes are compiled for 17.
+JAVA_HOME_RUN=
+JDK25_HOME=${JDK25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 tmp=$(mktemp -d /tmp/dumpdiff-roles.XXXXXX)
 classes=$tmp/classes
 pid=
@@ -42,12 +47,12 @@ cleanup() {
 trap cleanup EXIT
 
 mkdir -p "$classes"
-javac -d "$classes" -cp "$CP_NETTY" $(find "$here/src" -name '*.java')
+javac --release 17 -d "$classes" -cp "$CP_NETTY" $(find "$here/src" -name '*.java')
 CP="$classes:$CP_NETTY"
 
 # start [JVM-OPTION...] MAIN ARGS...: runs the program, waits for its "ready" line.
 start() {
-	java -Xmx64m -XX:+UseSerialGC -cp "$CP" "$@" >"$tmp/out.log" 2>&1 &
+	"${JAVA_HOME_RUN:+$JAVA_HOME_RUN/bin/}java" -Xmx64m -XX:+UseSerialGC -cp "$CP" "$@" >"$tmp/out.log" 2>&1 &
 	pid=$!
 	for _ in $(seq 1 300); do
 		grep -q '^ready' "$tmp/out.log" && return 0
@@ -70,7 +75,7 @@ until_dump() {
 	local file=$1 ok c pat want got
 	shift
 	for _ in $(seq 1 100); do
-		jstack -l "$pid" >"$file"
+		"${JAVA_HOME_RUN:+$JAVA_HOME_RUN/bin/}jstack" -l "$pid" >"$file"
 		ok=1
 		for c in "$@"; do
 			pat=${c%=*}
@@ -161,6 +166,20 @@ case_jvm-roles-renamed-common-pool() {
 	stop
 }
 
+case_jvm-roles-renamed-common-pool-jdk25() {
+	local d
+	d=$(fresh jvm-roles-renamed-common-pool-jdk25)
+	JAVA_HOME_RUN=$JDK25_HOME
+	start -Djava.util.concurrent.ForkJoinPool.common.parallelism=3 com.example.roles.RenamedCommonPool
+	local checks=('^"import-job-[012]"=3' 'CountDownLatch.await=3' 'ForkJoinWorkerThread.run=3')
+	until_dump "$d/1.txt" "${checks[@]}"
+	sleep 3
+	until_dump "$d/2.txt" "${checks[@]}"
+	stop
+	"$JAVA_HOME_RUN/bin/java" -version 2>&1 | head -2
+	JAVA_HOME_RUN=
+}
+
 case_jvm-roles-renamed-common-pool-idle() {
 	local d
 	d=$(fresh jvm-roles-renamed-common-pool-idle)
@@ -200,7 +219,7 @@ case_jvm-roles-dump-endpoint() {
 
 cases=("$@")
 [ ${#cases[@]} -gt 0 ] || cases=(jvm-roles-pool-ids jvm-roles-executor-leak jvm-roles-timer-work jvm-roles-finalizer-blocked
-	jvm-roles-finalizer-idle jvm-roles-renamed-common-pool jvm-roles-renamed-common-pool-idle jvm-roles-kept-alive-monitor jvm-roles-dump-endpoint)
+	jvm-roles-finalizer-idle jvm-roles-renamed-common-pool jvm-roles-renamed-common-pool-jdk25 jvm-roles-renamed-common-pool-idle jvm-roles-kept-alive-monitor jvm-roles-dump-endpoint)
 for c in "${cases[@]}"; do
 	echo "== $c"
 	"case_$c"
