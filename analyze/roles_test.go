@@ -85,7 +85,7 @@ func TestRolesFixtures(t *testing.T) {
 		// The same on Temurin 25: other frames under the task.
 		name: "jvm-roles-renamed-common-pool-jdk25", moments: both,
 		pools: map[string][]string{jvmCommonPool: {"latch-wait=3,3"}, "import-job-*": nil},
-		want: []want{{KindStuck, jvmCommonPool, "latch-wait", nil}, {KindCommonPoolStarved, jvmCommonPool, "latch-wait", nil}},
+		want:  []want{{KindStuck, jvmCommonPool, "latch-wait", nil}, {KindCommonPoolStarved, jvmCommonPool, "latch-wait", nil}},
 	}, {
 		// At rest the frames do not tell the pool: the names do.
 		name: "jvm-roles-renamed-common-pool-idle", moments: both,
