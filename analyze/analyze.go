@@ -57,8 +57,10 @@ func prepare(in []Input, opt Options) (*Result, Options, *builder) {
 		r.Moments = append(r.Moments, m)
 	}
 	dedupeLabels(r.Moments)
+	opt.roles = roleTables(opt.Extensions)
 	if r.Runtime == parse.RuntimeJVM {
 		opt.jvmPools = learnJVMPools(in)
+		opt.ownForkJoin = ownForkJoin(opt.jvmPools)
 	}
 	mixed := r.Runtime == parse.RuntimeGo && mixesCreators(in)
 	if mixed {

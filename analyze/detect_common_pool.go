@@ -11,11 +11,6 @@ var commonPoolDetector = &Detector{
 	Run:      runCommonPool,
 }
 
-// commonPools are the pool names of shared pools whose starvation starves
-// unrelated callers: the common pool is as large as the cores minus one (1
-// on a 2-vCPU container), so a few blocking tasks take all of it.
-var commonPools = []string{"ForkJoinPool.commonPool-worker-*"}
-
 func runCommonPool(p *Pass) []Finding {
 	r := p.R
 	if r.Runtime != parse.RuntimeJVM {
@@ -23,11 +18,7 @@ func runCommonPool(p *Pass) []Finding {
 	}
 	var fs []Finding
 	for _, pl := range r.Pools {
-		shared := false
-		for _, name := range commonPools {
-			shared = shared || pl.Name == name
-		}
-		if !shared {
+		if !poolIn(pl.Name, p.opt.roleTable().CommonPools) {
 			continue
 		}
 		best, bestTop := -1, (*Group)(nil)

@@ -11,15 +11,6 @@ var eventLoopDetector = &Detector{
 	Run:    runEventLoop,
 }
 
-// eventLoops are the frames that make a thread an event loop: it must only
-// ever wait in its selector. Data: a new framework is one entry.
-var eventLoops = []string{
-	"io.netty.channel.nio.NioEventLoop.run", "io.netty.channel.epoll.EpollEventLoop.run",
-	"io.netty.channel.kqueue.KQueueEventLoop.run", "io.netty.channel.SingleThreadIoEventLoop.run",
-	"io.netty.channel.uring.IoUringEventLoop.run", "io.vertx.core.impl.VertxEventLoop", "io.undertow.server.protocol.framed.",
-	"org.xnio.nio.WorkerThread.run",
-}
-
 // blocksLoop reports whether a state blocks the thread it is in: a wait on
 // anything, or a sleep; not the selector, not running.
 func blocksLoop(s *Signature) bool {
@@ -34,6 +25,7 @@ func runEventLoop(p *Pass) []Finding {
 	if r.Runtime != parse.RuntimeJVM {
 		return nil
 	}
+	loops := p.opt.roleTable().EventLoops
 	var fs []Finding
 	for _, pl := range r.Pools {
 		if pl.Internal {
@@ -45,7 +37,7 @@ func runEventLoop(p *Pass) []Finding {
 		for _, g := range pl.States {
 			for m, ts := range g.Threads {
 				for _, t := range ts {
-					if !blocksLoop(p.signature(m, t)) || !anyFramePrefix(t, eventLoops) {
+					if !blocksLoop(p.signature(m, t)) || !anyFramePrefix(t, loops) {
 						continue
 					}
 					if per[g] == nil {

@@ -2,7 +2,6 @@ package analyze
 
 import (
 	"sort"
-	"strings"
 
 	"github.com/dumpdiff/dumpdiff/parse"
 )
@@ -59,6 +58,7 @@ func keptAliveAt(p *Pass, m int, d *parse.Dump) ([]HolderGroup, []*parse.Thread,
 	if d == nil {
 		return nil, nil, 0
 	}
+	roles := p.opt.roleTable()
 	destroy, daemons := false, false
 	for _, t := range d.Threads {
 		switch t.Name() {
@@ -68,8 +68,8 @@ func keptAliveAt(p *Pass, m int, d *parse.Dump) ([]HolderGroup, []*parse.Thread,
 			destroy = true
 		}
 		// A GUI's event thread keeps it up by design, until its window
-		// closes (a Swing tool whose main returned).
-		if strings.HasPrefix(t.Name(), "AWT-EventQueue-") && !t.Java().Daemon {
+		// closes (a Swing tool whose main returned): Roles.UpByDesign.
+		if nameIn(t.Name(), roles.UpByDesign) && !t.Java().Daemon {
 			return nil, nil, 0
 		}
 		daemons = daemons || t.Java().Daemon
@@ -77,7 +77,7 @@ func keptAliveAt(p *Pass, m int, d *parse.Dump) ([]HolderGroup, []*parse.Thread,
 	if !destroy || !daemons {
 		return nil, nil, 0
 	}
-	type key struct{ pool, state, culprit string }
+	type key struct{ pool, state, culprit, rest string }
 	counts := map[key]int{}
 	var keepers []*parse.Thread
 	n := 0
@@ -86,19 +86,19 @@ func keptAliveAt(p *Pass, m int, d *parse.Dump) ([]HolderGroup, []*parse.Thread,
 		if si.sig != nil && si.sig.Serves {
 			return nil, nil, 0
 		}
-		if t.Java().Daemon || jvmInternal(t) {
+		if t.Java().Daemon || jvmInternal(t, roles.JVMInternal) {
 			continue
 		}
 		if si.sig == nil || !(si.sig.Category == Idle || si.sig.Rest) {
 			return nil, nil, 0
 		}
-		counts[key{si.pool, si.state, si.culprit}] += max(t.Weight, 1)
+		counts[key{si.pool, si.state, si.culprit, restLoop(t, si.state)}] += max(t.Weight, 1)
 		keepers = append(keepers, t)
 		n += max(t.Weight, 1)
 	}
 	var gs []HolderGroup
 	for k, c := range counts {
-		gs = append(gs, HolderGroup{Pool: k.pool, State: k.state, Culprit: k.culprit, Count: c})
+		gs = append(gs, HolderGroup{Pool: k.pool, State: k.state, Culprit: k.culprit, Count: c, Rest: k.rest})
 	}
 	sort.Slice(gs, func(i, j int) bool {
 		if gs[i].Count != gs[j].Count {

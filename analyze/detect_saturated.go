@@ -1,9 +1,6 @@
 package analyze
 
 import (
-	"slices"
-	"strings"
-
 	"github.com/dumpdiff/dumpdiff/parse"
 )
 
@@ -32,35 +29,6 @@ var saturatedDetector = &Detector{
 	Run: runSaturated,
 }
 
-// knownMax are default maximum sizes of well-known pools, by pool name
-// prefix and suffix (the whole name when suffix is "").
-var knownMax = []struct {
-	prefix, suffix string
-	max            int
-	what           string
-}{
-	{"http-nio-", "-exec-*", 200, "Tomcat maxThreads default"},
-	{"https-jsse-nio-", "-exec-*", 200, "Tomcat maxThreads default"},
-	{"http-nio2-", "-exec-*", 200, "Tomcat maxThreads default"},
-	{"https-openssl-nio-", "-exec-*", 200, "Tomcat maxThreads default"},
-	{"qtp", "-*", 200, "Jetty QueuedThreadPool maxThreads default"},
-	// Spring Boot's task executor: 8 core threads and an unbounded queue,
-	// so it never grows past 8; its scheduler has 1 thread.
-	{"task-*", "", 8, "Spring Boot task executor default (8 core threads, unbounded queue)"},
-	{"scheduling-*", "", 1, "Spring Boot scheduler default pool size"},
-}
-
-// knownLimit returns the default maximum size of a well-known pool, and
-// what it is; 0 when unknown.
-func knownLimit(pool string) (int, string) {
-	for _, k := range knownMax {
-		if k.suffix == "" && pool == k.prefix || k.suffix != "" && strings.HasPrefix(pool, k.prefix) && strings.HasSuffix(pool, k.suffix) {
-			return k.max, k.what
-		}
-	}
-	return 0, ""
-}
-
 func runSaturated(p *Pass) []Finding {
 	r := p.R
 	if r.Runtime != parse.RuntimeJVM {
@@ -73,7 +41,7 @@ func runSaturated(p *Pass) []Finding {
 		// created one by one, not a pool with a size to reach.
 		// Virtual threads are not pooled either: one per task, by design.
 		// A starved common pool is the common-pool detector's to tell.
-		if pl.Internal || pl.Name == "Thread-*" || virtualPool(pl) || slices.Contains(commonPools, pl.Name) {
+		if pl.Internal || pl.Name == "Thread-*" || virtualPool(pl) || poolIn(pl.Name, p.opt.roleTable().CommonPools) {
 			continue
 		}
 		limit, what, source := p.knownLimit(pl.Name)
@@ -93,7 +61,9 @@ func runSaturated(p *Pass) []Finding {
 		// maximum, nothing idle, nearly all waiting, most in one state
 		// (top).
 		at := func(m int) (top *Group, idle, waiting int, ok bool) {
-			total := pl.Counts[m]
+			// The thread writing the dump (an Actuator request in the
+			// connector it reports on) is no thread of the pool's work.
+			total := pl.Counts[m] - pl.dumpWriters(m)
 			if total < SaturatedTaskFloor || total < SaturatedMin && n < 2 {
 				return nil, 0, 0, false
 			}

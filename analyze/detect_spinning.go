@@ -42,16 +42,6 @@ var spinningDetector = &Detector{
 	Run: runSpinning,
 }
 
-// notSpinning are frames that put a runnable thread out of this verdict:
-// a selector or event loop (runnable while it waits for I/O, its own
-// detector's), and the goroutine that writes the dump (running because it
-// writes it).
-var notSpinning = []string{
-	"sun.nio.ch.EPoll.wait", "sun.nio.ch.KQueue.poll", "sun.nio.ch.WEPoll.wait", "sun.nio.ch.SelectorImpl.", "sun.nio.ch.Net.poll",
-	"runtime/pprof.writeGoroutineStacks", "runtime/pprof.writeGoroutine", "runtime.Stack", "runtime/debug.Stack",
-	"runtime/pprof.(*Profile).WriteTo",
-}
-
 // goPreemptFrames are the runtime frames a preempted goroutine shows on
 // top of its own (a SIGQUIT traceback of a goroutine stopped mid-loop).
 var goPreemptFrames = []string{"runtime.asyncPreempt", "runtime.asyncPreempt2", "runtime.gopreempt_m", "runtime.goschedImpl", "runtime.mcall"}
@@ -206,6 +196,9 @@ func runSpinning(p *Pass) []Finding {
 			writers[m] = d.Threads[0]
 		}
 	}
+	// A selector polling and an event loop are runnable while they wait;
+	// the thread writing the dump is the dump-writer state, not running.
+	roles := p.opt.roleTable()
 	visit := func(m int, add bool) {
 		for _, pl := range r.Pools {
 			if pl.Internal {
@@ -216,8 +209,8 @@ func runSpinning(p *Pass) []Finding {
 					continue
 				}
 				for _, t := range g.Threads[m] {
-					if t.Weight != 1 || len(t.Frames) == 0 || t == writers[m] || anyFramePrefix(t, notSpinning) ||
-						(r.Runtime == parse.RuntimeJVM && anyFramePrefix(t, eventLoops)) {
+					if t.Weight != 1 || len(t.Frames) == 0 || t == writers[m] || anyFramePrefix(t, roles.NotSpinning) ||
+						(r.Runtime == parse.RuntimeJVM && anyFramePrefix(t, roles.EventLoops)) {
 						continue
 					}
 					id := identity(r.Runtime, t)

@@ -21,6 +21,9 @@ type Extensions struct {
 	Signatures []Signature
 	Pools      []PoolLimit
 	Remedies   []Remedy
+	// Roles add to the built-in role tables (Roles): the team's own
+	// runtime threads, dumping endpoint, event loops, shared pools.
+	Roles Roles
 }
 
 // PoolLimit is the maximum size of the pools whose name matches Pattern
@@ -74,6 +77,14 @@ func (e *ExtensionError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File
 // A [remedy] needs a text and at least one of kinds, states or frames (a
 // row without any would answer every finding); "{culprit}" in its text is
 // the finding's culprit.
+//
+//	[roles]                       # each key adds to a table of Roles
+//	jvm-internal = Acme Agent Sampler, acme-jvm-*   # thread names of the JVM's (or an agent's) own threads
+//	dump-writer  = com.acme.diag.DumpServlet.dump   # frames of the thread writing the dump
+//	event-loop   = com.acme.net.Reactor.run         # frames of an event loop
+//	common-pool  = acme-shared-*                    # pools shared by the whole process
+//	not-spinning = com.acme.net.Poller.poll         # frames a runnable thread waits in
+//	up-by-design = AcmeUI-Event-*                   # non-daemon threads that keep a JVM up by design
 func ParseExtensions(r io.Reader, file string) (*Extensions, error) {
 	ext := &Extensions{}
 	var errs []error
@@ -83,6 +94,7 @@ func ParseExtensions(r io.Reader, file string) (*Extensions, error) {
 	var sig *Signature
 	var pool *PoolLimit
 	var rem *Remedy
+	inRoles := false
 	start := 0
 	flush := func() {
 		switch {
@@ -118,7 +130,7 @@ func ParseExtensions(r io.Reader, file string) (*Extensions, error) {
 				ext.Remedies = append(ext.Remedies, *rem)
 			}
 		}
-		sig, pool, rem = nil, nil, nil
+		sig, pool, rem, inRoles = nil, nil, nil, false
 	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
@@ -144,6 +156,10 @@ func ParseExtensions(r io.Reader, file string) (*Extensions, error) {
 		case "[remedy]":
 			flush()
 			rem, start = &Remedy{}, n
+			continue
+		case "[roles]":
+			flush()
+			inRoles, start = true, n
 			continue
 		}
 		key, val, ok := strings.Cut(line, "=")
@@ -176,8 +192,19 @@ func ParseExtensions(r io.Reader, file string) (*Extensions, error) {
 			if err := rem.set(key, val); err != nil {
 				bad(n, "%v", err)
 			}
+		case inRoles:
+			table, ok := roleKeys[key]
+			if !ok {
+				bad(n, "unknown [roles] key %q (want jvm-internal, dump-writer, event-loop, common-pool, not-spinning, up-by-design)", key)
+				continue
+			}
+			for _, x := range strings.Split(val, ",") {
+				if x = strings.TrimSpace(x); x != "" {
+					*table(&ext.Roles) = append(*table(&ext.Roles), x)
+				}
+			}
 		default:
-			bad(n, "%q before any [signature], [pool] or [remedy] line", key)
+			bad(n, "%q before any [signature], [pool], [remedy] or [roles] line", key)
 		}
 	}
 	flush()
@@ -309,10 +336,15 @@ func globMatch(pattern, name string) bool {
 	return true
 }
 
-// signatureTable is the rows of ext (if any) before the built-in ones.
+// signatureTable is the rows of ext (if any) before the built-in ones; the
+// rows of the dump writers ext adds (Roles.DumpWriters) before them all.
 func signatureTable(ext *Extensions) []Signature {
-	if ext == nil || len(ext.Signatures) == 0 {
-		return signatures
+	if ext == nil || len(ext.Signatures) == 0 && len(ext.Roles.DumpWriters) == 0 {
+		return builtinTable
 	}
-	return append(append([]Signature(nil), ext.Signatures...), signatures...)
+	var out []Signature
+	if len(ext.Roles.DumpWriters) > 0 {
+		out = dumpWriterRows(ext.Roles.DumpWriters)
+	}
+	return append(append(out, ext.Signatures...), builtinTable...)
 }

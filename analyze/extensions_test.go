@@ -17,7 +17,7 @@ func TestParseExtensionsErrors(t *testing.T) {
 		pools      int
 	}{
 		{"good", "# ours\n[signature]\nid = acme-wait\nruntime = jvm\ncategory = waiting\nresource = db-connection\nanchors = com.acme.Pool.get\ndepth = 12\n\n[pool]\nname = acme-*\nmax = 64\n", nil, 1, 1},
-		{"key before section", "id = x\n", []string{`f:1: "id" before any [signature], [pool] or [remedy] line`}, 0, 0},
+		{"key before section", "id = x\n", []string{`f:1: "id" before any [signature], [pool], [remedy] or [roles] line`}, 0, 0},
 		{"not key value", "[signature]\nid x\n", []string{`f:2: not a [section] or key = value line: "id x"`, "f:1: [signature] without an id"}, 0, 0},
 		{"bad runtime", "[signature]\nid = a\nruntime = ruby\n", []string{`f:3: runtime "ruby": want jvm or go`, `f:1: signature "a" without a runtime (jvm or go)`}, 0, 0},
 		{"unknown resource", "[signature]\nid = a\nruntime = go\ncategory = waiting\nresource = beer\nstates = x\n", []string{`f:5: unknown resource "beer" (README lists them)`}, 1, 0},

@@ -202,6 +202,10 @@ type HolderGroup struct {
 	Via     string
 	Culprit string
 	Count   int
+	// Rest is what the group rests in, for a kept-alive finding (restLoops:
+	// "executor", "timer", "monitor", "condition", "queue", "latch",
+	// "sleep"): what would end it. Empty elsewhere, and when unknown.
+	Rest string
 }
 
 // WaitFact is what a Go dump prints of how long goroutines have waited.

@@ -1,6 +1,9 @@
 package analyze
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // JVM pools are named by their threads' names with the per-thread part
 // abstracted. Thread factories put that part in many places:
@@ -21,6 +24,15 @@ import "strings"
 // than half the shape's distinct names (counterShare), and the trailing
 // number always, as a lone "Timer-3" is still of pool "Timer-*".
 //
+// A pool's id is kept while few ids appear: "pool-1-thread-1",
+// "pool-2-thread-1" and "pool-3-thread-1" are three executors of one thread
+// each, "nioEventLoopGroup-2-1" and "nioEventLoopGroup-3-1" Netty's boss
+// and worker groups, though their ids take as many values as the names
+// (poolIDs). Only when the ids themselves multiply (thousands of
+// "pool-N-thread-1": an executor made per request and never shut down)
+// are they one pool, "pool-*-thread-*", whose growth the explosion
+// detector sees.
+//
 // Also abstracted, as a table (nameMarkers): WebLogic's self-tuning state
 // before a thread's name ("[ACTIVE] ", "[STANDBY] ", "[STUCK] "), which
 // changes while the thread stays in its pool, and a URL in a name (OkHttp
@@ -31,6 +43,21 @@ import "strings"
 // takes one value per thread; a pool's id (pool-1 and pool-2 of ten
 // threads each: 2 values for 20 names) stays.
 const counterShare = 0.5
+
+// PoolIDLeak is the most distinct pool ids one naming shape keeps apart
+// (poolIDs): an application makes its executors and event loop groups at
+// start, a handful to a few dozen (the corpus's most in one JVM: 4
+// executors, 4 Hazelcast members); more ids than this are pools made on
+// the fly, as a leak makes them (one executor per request), and are one
+// pool so that their growth is one.
+const PoolIDLeak = 32
+
+// NamingThresholds are the pool naming's thresholds, for README.md's
+// table beside the detectors'.
+var NamingThresholds = []Threshold{
+	{"counterShare", counterShare, "a number position of a thread name is a counter (\"*\") when it takes more distinct values than this share of its shape's distinct names; a pool's id (pool-1 and pool-2 of ten threads each) stays"},
+	{"PoolIDLeak", PoolIDLeak, "…but the number right before a trailing member counter that restarts in each pool (pool-N-thread-1, nioEventLoopGroup-N-1) is a pool's id, kept up to this many distinct ids: three executors of one thread are three pools; more ids are executors made on the fly (a leak), one pool"},
+}
 
 // nameMarkers are prefixes a thread's name carries for a while, not for
 // its pool: removed before the name is shaped.
@@ -102,6 +129,35 @@ func uriStart(tok string) bool {
 	return true
 }
 
+// poolIDs tells whether position p of names (one shape) is the id of the
+// pool whose member counter trails the name right after it, and how many
+// ids there are. Each pool numbers its threads from its first (0 or 1), so
+// the lowest member of most ids is 0 or 1 ("pool-1-thread-1",
+// "pool-2-thread-1"; Netty's "nioEventLoopGroup-3-1"). A number before a
+// counter that does not restart is no pool's id ("Executor #0 for
+// jenkins_slave_02": each agent's executors, the agent's number after),
+// and an address's octets sit between a connection's counter and the end
+// ("RMI TCP Connection(69241)-10.0.0.5").
+func poolIDs(names []shapedName, p int) (int, bool) {
+	lowest := map[string]int{} // id → its lowest member number
+	for _, s := range names {
+		m, err := strconv.Atoi(s.num[p+1])
+		if err != nil {
+			return 0, false // a run of digits too long for an int: no member counter
+		}
+		if l, ok := lowest[s.num[p]]; !ok || m < l {
+			lowest[s.num[p]] = m
+		}
+	}
+	first := 0
+	for _, l := range lowest {
+		if l <= 1 {
+			first++
+		}
+	}
+	return len(lowest), 2*first > len(lowest)
+}
+
 // learnJVMPools names the pool of every JVM thread name in the moments.
 // One pass over the threads, then one over the distinct names; linear in
 // both (a pool of 3,000 has 3,000 names, all moments together).
@@ -141,6 +197,11 @@ func learnJVMPools(in []Input) map[string]string {
 			counter[p] = len(names) > 1 && float64(len(values)) > counterShare*float64(len(names))
 		}
 		trailing := names[0].text[n] == "" && n > 0
+		if trailing && n >= 2 && len(names) > 1 {
+			if ids, ok := poolIDs(names, n-2); ok {
+				counter[n-2] = ids > PoolIDLeak
+			}
+		}
 		for _, s := range names {
 			var b strings.Builder
 			for p := range n {

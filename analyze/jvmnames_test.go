@@ -154,6 +154,13 @@ func TestPoolNameConventions(t *testing.T) {
 		{jenkins, `^Jenkins-cron-thread-[0-9]+$`, "Jenkins-cron-thread-*", 10},
 		{jenkins, `^Executor #[0-9]+ for jenkins_slave_[0-9]+$`, "Executor #* for jenkins_slave_*", 4},
 		{jenkins, `^pool-10-listenerThread-[0-9]+$`, "pool-10-listenerThread-*", 2},
+		// Four executors of Jenkins, three of one thread (two scheduled, one
+		// on a LinkedBlockingQueue) and one of three: four pools, not one
+		// pool-*-thread-* (PoolIDLeak).
+		{jenkins, `^pool-6-thread-[0-9]+$`, "pool-6-thread-*", 1},
+		{jenkins, `^pool-11-thread-[0-9]+$`, "pool-11-thread-*", 1},
+		{jenkins, `^pool-16-thread-[0-9]+$`, "pool-16-thread-*", 1},
+		{jenkins, `^pool-43-thread-[0-9]+$`, "pool-43-thread-*", 3},
 		{jenk2, `^jenkins\.util\.Timer \[#[0-9]+\]$`, "jenkins.util.Timer [#*]", 10},
 		{gf, `^httpWorkerThread-4848-[0-9]+$`, "httpWorkerThread-4848-*", 20},
 		{gf, `^httpSSLWorkerThread-8181-[0-9]+$`, "httpSSLWorkerThread-8181-*", 20}, // two connectors
@@ -175,6 +182,9 @@ func TestPoolNameConventions(t *testing.T) {
 		{wlsHP, `^ExecuteThread: '[0-9]+' for queue: 'default'$`, "ExecuteThread: '*' for queue: 'default'", 10},
 		{hz, `^hz\._hzInstance_1_dev\.cached\.thread-[0-9]+$`, "hz._hzInstance_1_dev.cached.thread-*", 6}, // four members
 		{hz, `^hz\._hzInstance_2_dev\.cached\.thread-[0-9]+$`, "hz._hzInstance_2_dev.cached.thread-*", 6}, // stay apart
+		// One priority thread a member: four pools, each member's own.
+		{hz, `^hz\._hzInstance_1_dev\.priority-generic-operation\.thread-[0-9]+$`, "hz._hzInstance_1_dev.priority-generic-operation.thread-*", 1},
+		{hz, `^hz\._hzInstance_4_dev\.priority-generic-operation\.thread-[0-9]+$`, "hz._hzInstance_4_dev.priority-generic-operation.thread-*", 1},
 		{rmi, `^ToeThread #[0-9]+: .+`, "ToeThread #*: *", 30},
 		{cat, `^http-nio-8080-exec-[0-9]+$`, "http-nio-8080-exec-*", 1},
 	} {

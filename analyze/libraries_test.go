@@ -230,8 +230,9 @@ func TestLibraryVerdicts(t *testing.T) {
 		// up by design.
 		{"jvm-kept-alive", both, []want{{KindKeptAlive, "pool-1-thread-*", "pool-idle", func(t *testing.T, f Finding) {
 			eq(t, "holders", len(f.Holders), 2)
-			eq(t, "pool", f.Holders[0], HolderGroup{Pool: "pool-1-thread-*", State: "pool-idle", Count: 3})
+			eq(t, "pool", f.Holders[0], HolderGroup{Pool: "pool-1-thread-*", State: "pool-idle", Count: 3, Rest: "executor"})
 			eq(t, "timer", f.Holders[1].Pool, "cleanup-timer")
+			eq(t, "timer's rest", f.Holders[1].Rest, "timer")
 			eq(t, "threads", f.Counts[1], 4)
 		}}}},
 		{"jvm-kept-alive-serving", both, nil},

@@ -79,7 +79,7 @@ func notables(r *Result, cls *classes) []Notable {
 		if si.sig.Resource != "task-result" && (si.sig.Category == Running || si.sig.Category == Waiting && !si.sig.Rest) {
 			working = true
 		}
-		if mayBeNotable(si.sig) && !internalThread(r.Runtime, t) && !told[[2]string{si.pool, si.sig.ID}] {
+		if mayBeNotable(si.sig) && !internalThread(r.Runtime, t, cls.opt.roleTable().JVMInternal) && !told[[2]string{si.pool, si.sig.ID}] {
 			maybe[i/64] |= 1 << (i % 64)
 		}
 	}
@@ -144,8 +144,8 @@ func isMain(rt parse.Runtime, t *parse.Thread, si stackInfo) bool {
 }
 
 // internalThread reports a runtime's own thread (JVM-internal), never notable.
-func internalThread(rt parse.Runtime, t *parse.Thread) bool {
-	return rt == parse.RuntimeJVM && jvmInternal(t)
+func internalThread(rt parse.Runtime, t *parse.Thread, names []string) bool {
+	return rt == parse.RuntimeJVM && jvmInternal(t, names)
 }
 
 // peerRead reports a wait on a peer's bytes (a socket read, a file

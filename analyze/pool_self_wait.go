@@ -52,7 +52,7 @@ func poolSelfWaits(p *Pass) []Finding {
 		spoiled := map[string]bool{} // a thread of the pool not so waiting
 		busy := map[string]int{}     // threads per pool that could complete a future
 		for _, t := range d.Threads {
-			if t.JVM == nil || jvmInternal(t) {
+			if t.JVM == nil || jvmInternal(t, p.opt.roleTable().JVMInternal) {
 				continue
 			}
 			si := p.info(m, t)
@@ -80,6 +80,13 @@ func poolSelfWaits(p *Pass) []Finding {
 		}
 		for pool, ts := range byPool {
 			if spoiled[pool] || pool == "" || totalBusy-busy[pool] > 0 {
+				continue
+			}
+			// A pool the whole process shares (the ForkJoin common pool)
+			// runs everybody's tasks: its workers all held is the pool
+			// starved (common-pool-starved tells it), not a cycle through
+			// its own queue.
+			if poolIn(pool, p.opt.roleTable().CommonPools) {
 				continue
 			}
 			if max, _, _ := p.knownLimit(pool); max > len(ts) {

@@ -12,7 +12,7 @@ func poolName(rt parse.Runtime, t *parse.Thread, opt Options) (string, bool) {
 	if rt == parse.RuntimeGo {
 		return goPool(t, opt)
 	}
-	if jvmInternal(t) {
+	if jvmInternal(t, opt.roleTable().JVMInternal) {
 		return "jvm-internal", true
 	}
 	j := t.Java()
@@ -22,10 +22,49 @@ func poolName(rt parse.Runtime, t *parse.Thread, opt Options) (string, bool) {
 	if j.Virtual && t.Name() == "" {
 		return "virtual threads", false
 	}
+	if p, ok := renamedCommonWorker(t, opt); ok {
+		return p, false
+	}
 	if p, ok := opt.jvmPools[t.Name()]; ok {
 		return p, false
 	}
 	return jvmPoolPattern(t.Name()), false
+}
+
+// forkJoinWorkerFrames are the bottom frames of a ForkJoinPool's worker.
+var forkJoinWorkerFrames = []string{"java.util.concurrent.ForkJoinWorkerThread.run",
+	"java.util.concurrent.ForkJoinWorkerThread$InnocuousForkJoinWorkerThread.run"}
+
+// commonPoolTasks are the tasks the JVM's common pool runs unless told
+// otherwise: CompletableFuture's *Async without an executor, a parallel
+// stream's.
+var commonPoolTasks = []string{"java.util.concurrent.CompletableFuture$Async", "java.util.stream."}
+
+// renamedCommonWorker pools a common-pool worker that its task renamed
+// ("import-job-7") as the common pool it still is: a ForkJoinPool's worker
+// (its bottom frame) under a name no ForkJoinPool gives, running a task
+// the common pool runs by default, in a process that shows no worker of a
+// pool of its own ("ForkJoinPool-1-worker-1"), which may run such tasks
+// too. The frames print no pool (JDK 17 and 25 alike): a renamed worker at
+// rest, or one of a process with its own pools, keeps its name.
+func renamedCommonWorker(t *parse.Thread, opt Options) (string, bool) {
+	n := len(t.Frames)
+	if n == 0 || !anyPrefix(t.Frames[n-1].Func, forkJoinWorkerFrames) || strings.HasPrefix(t.Name(), "ForkJoinPool") ||
+		opt.ownForkJoin || !anyFramePrefix(t, commonPoolTasks) {
+		return "", false
+	}
+	return jvmCommonPool, true
+}
+
+// ownForkJoin reports whether one of names is a worker of a ForkJoinPool
+// of the program's own ("ForkJoinPool-2-worker-1"), not the common pool.
+func ownForkJoin(names map[string]string) bool {
+	for name := range names {
+		if rest, ok := strings.CutPrefix(name, "ForkJoinPool-"); ok && rest != "" && isDigit(rest[0]) {
+			return true
+		}
+	}
+	return false
 }
 
 // containerPool is a thread container's pool: its name with the identity
@@ -78,36 +117,35 @@ func jvmPoolPattern(name string) string {
 	return name[:i] + "*"
 }
 
-// jvmInternalNames are JVM threads that do the runtime's own work. A name
-// ending in "*" is a prefix.
-var jvmInternalNames = []string{
-	"Reference Handler", "Finalizer", "Signal Dispatcher", "Attach Listener", "Common-Cleaner",
-	"Notification Thread", "Service Thread", "Monitor Deflation Thread", "Sweeper thread",
-	"VM Thread", "VM Periodic Task Thread", "Low Memory Detector", "Surrogate Locker Thread*",
-	"C1 CompilerThread*", "C2 CompilerThread*", "CompilerThread*", "JVMCI*", "GC Thread*", "GC task thread*",
-	"G1 *", "Gang worker*", "Concurrent Mark-Sweep GC Thread", "Parallel GC Threads", "ZWorker*", "ZDriver*",
-	"ZDirector*", "ZStat*", "ZUncommitter*", "ZUnmapper*", "Shenandoah*", "JFR *", "Cleaner-*",
-	"process reaper", "Java2D Disposer", "AWT-*", "Exception Catcher Thread", "Dispatcher-Thread-*",
-	"DestroyJavaVM", "StrDedup", "String Deduplication Thread", "Unknown thread", "VM JFR Buffer Thread",
-	"RMI TCP Accept-*", "RMI Scheduler*", "RMI Reaper", "RMI RenewClean-*", "GC Daemon",
-	"JMX server connection timeout*", "Code Cacheable Sweeper", "Java Thread Stack Watcher",
-	// The debugger's agent (-agentlib:jdwp) and RMI's and JMX's own loops.
-	"JDWP *", "RMI GC Daemon", "JMX client heartbeat*",
-}
-
-func jvmInternal(t *parse.Thread) bool {
-	name := t.Name()
-	for _, n := range jvmInternalNames {
-		if strings.HasSuffix(n, "*") {
-			if strings.HasPrefix(name, n[:len(n)-1]) {
-				return true
-			}
-		} else if name == n {
-			return true
-		}
+// jvmInternal reports whether t is one of the JVM's own threads (names, a
+// table of roles) doing the runtime's work. A runtime thread that runs
+// the application's code is the application's work, whatever its name:
+// the Finalizer in a finalize() that blocks (every finalizable object
+// waits behind it), a Cleaner's action, a Swing handler on AWT's event
+// thread. A thread a signatures file names (an agent's own) is internal
+// whatever its frames: they are the agent's code.
+func jvmInternal(t *parse.Thread, names []string) bool {
+	if nameIn(t.Name(), names) {
+		return !nameIn(t.Name(), jvmInternalNames) || !runsApplication(t)
 	}
 	// Non-Java threads print no stack: they belong to the VM.
 	return t.NoStack && t.State == "" && len(t.Frames) == 0
+}
+
+// runtimePackages are the frames of a JVM's own code, of every vendor:
+// the JDK's, OpenJ9's and IBM's, JRockit's.
+var runtimePackages = append([]string{"openj9.", "com.ibm.oti.", "com.ibm.jit.", "com.ibm.misc.", "com.ibm.lang.",
+	"com.ibm.tools.attach.", "com.ibm.jvm.", "jrockit.", "bea.jrockit.", "com.jrockit."}, jdkPackages...)
+
+// runsApplication reports whether one of t's frames is outside the
+// runtime's own packages.
+func runsApplication(t *parse.Thread) bool {
+	for _, f := range t.Frames {
+		if !anyPrefix(f.Func, runtimePackages) {
+			return true
+		}
+	}
+	return false
 }
 
 // goPool names a goroutine's pool: a pprof label when asked for and

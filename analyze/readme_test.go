@@ -35,6 +35,9 @@ func readmeTables() map[string]string {
 			fmt.Fprintf(&th, "| `%s` | `%s` | %s | %s |\n", x.Name, d.Name, strconv.FormatFloat(x.Value, 'g', -1, 64), x.Doc)
 		}
 	}
+	for _, x := range NamingThresholds {
+		fmt.Fprintf(&th, "| `%s` | pool names | %s | %s |\n", x.Name, strconv.FormatFloat(x.Value, 'g', -1, 64), x.Doc)
+	}
 	var res strings.Builder
 	res.WriteString("| resource | what the waiters wait for | pooled: finding |\n|---|---|---|\n")
 	for _, x := range resources {

@@ -48,6 +48,12 @@ type Options struct {
 	// pattern (learnJVMPools): set by Analyze, nil before (then the
 	// trailing-counter rule alone applies).
 	jvmPools map[string]string
+	// roles are the role tables, the built-in ones with the extensions'
+	// (roleTables): set by Analyze, nil before (then merged when asked).
+	roles *Roles
+	// ownForkJoin: some thread of the analysis is a worker of a
+	// ForkJoinPool of the program's own (renamedCommonWorker).
+	ownForkJoin bool
 	// wideScope lets every detector see the results of every detector run
 	// before it, not only of those it requires: TestDetectorScope's
 	// reference run, to tell a detector that reads beyond its Requires.

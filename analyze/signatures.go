@@ -79,6 +79,11 @@ type Signature struct {
 	// returns and Tomcat keeps the JVM up), not kept alive by accident
 	// (the kept-alive detector).
 	Serves bool
+	// OwnWait: the anchor is a loop that runs its tasks on its own thread
+	// (a java.util.Timer's mainLoop), which rests there only while no
+	// frame outside the JDK sits above it: above, a task of the loop
+	// works or waits, and the rows below name what it waits on.
+	OwnWait bool
 }
 
 // taskFrames are where an executor's worker runs a task it was given: a
@@ -89,7 +94,13 @@ var taskFrames = []string{
 	"java.util.concurrent.FutureTask.run", "java.util.concurrent.CompletableFuture$Async",
 	"java.util.concurrent.ForkJoinTask.doExec", "java.util.concurrent.ScheduledThreadPoolExecutor$ScheduledFutureTask.run",
 	"org.eclipse.jetty.util.thread.QueuedThreadPool.runJob", "org.quartz.core.JobRunShell.run", "java.lang.VirtualThread.run",
+	"java.util.TimerThread.mainLoop", // a Timer's task, when frames outside the JDK sit above it (taskLoops)
 }
+
+// taskLoops are loops that run their tasks on their own thread, between
+// their own waits: a thread in one runs a task only when a frame outside
+// the JDK sits above the loop (inPoolTask); else it rests in the loop.
+var taskLoops = []string{"java.util.TimerThread.mainLoop"}
 
 // selectorLoops are the selector loops of servers and libraries, where a
 // select is their rest (an event loop waiting for traffic), even when the
@@ -209,7 +220,6 @@ var signatures = []Signature{
 			"org.eclipse.jetty.util.thread.QueuedThreadPool$Runner.idleJobPoll", "org.eclipse.jetty.util.BlockingArrayQueue.poll",
 			"org.eclipse.jetty.util.thread.ReservedThreadExecutor$ReservedThread.reservedWait",
 			"org.jboss.threads.EnhancedQueueExecutor$ThreadBody.run", "org.xnio.XnioWorker$TaskPool*",
-			"java.util.TimerThread.mainLoop",
 			// kotlinx.coroutines' Dispatchers.Default/IO worker parked for work:
 			// only its own loop parks it (kotlinx 1.7: park under tryPark,
 			// frames from public dumps in Nasller/CodeGlancePro#109 and
@@ -218,6 +228,12 @@ var signatures = []Signature{
 			"kotlinx.coroutines.scheduling.CoroutineScheduler$Worker.park", "kotlinx.coroutines.scheduling.CoroutineScheduler$Worker.doPark",
 			"kotlinx.coroutines.scheduling.CoroutineScheduler$Worker.cpuWorkerIdle", "kotlinx.coroutines.scheduling.CoroutineScheduler$Worker.blockingWorkerIdle",
 		},
+		Explain: "idle in a thread pool, waiting for a task: the normal rest state"},
+	// A java.util.Timer waits in its own loop for the next task, and runs
+	// the task on its thread: a task's sleep, lock or read is that work,
+	// not the timer's rest (testdata/libs/jvm-roles).
+	{ID: "pool-idle", Runtime: parse.RuntimeJVM, Category: Idle, Depth: 3, OwnWait: true,
+		Anchors: taskLoops,
 		Explain: "idle in a thread pool, waiting for a task: the normal rest state"},
 	// Quartz's workers wait in their own loop for the next job, its
 	// scheduler thread for the next trigger; a worker running a job has
@@ -478,7 +494,7 @@ var signatures = []Signature{
 // Cost: at most len(signatures) rows × Depth frame comparisons, once per
 // distinct stack (the caller caches by stack).
 func classify(rt parse.Runtime, t *parse.Thread) *Signature {
-	return classifyIn(signatures, rt, t)
+	return classifyIn(builtinTable, rt, t)
 }
 
 // classifyIn is classify over a table: a signatures file's rows before the
@@ -557,7 +573,7 @@ func (s *Signature) matches(t *parse.Thread) bool {
 			break
 		}
 		if anchorMatch(s.Anchors, f.Func) {
-			found = true
+			found = !s.OwnWait || !outsideJDK(t.Frames[:i])
 			break
 		}
 	}

@@ -377,7 +377,7 @@ func TestSignatures(t *testing.T) {
 		{"jvm virtual park", parse.RuntimeJVM, thread("WAITING", "java.lang.VirtualThread.park", "java.lang.System$1.parkVirtualThread",
 			"java.util.concurrent.locks.LockSupport.park", "Virtual.lambda$main$2", "java.util.concurrent.FutureTask.run",
 			"java.util.concurrent.ThreadPerTaskExecutor$ThreadBoundFuture.run", "java.lang.VirtualThread.run"), "park", ""},
-		{"go running", parse.RuntimeGo, thread("running", "runtime/pprof.writeGoroutineStacks"), "running", ""},
+		{"go running", parse.RuntimeGo, thread("running", "main.spin", "main.main"), "running", ""},
 		{"go runtime", parse.RuntimeGo, thread("GC worker (idle)", "runtime.gcBgMarkWorker"), "runtime", ""},
 		{"go unknown", parse.RuntimeGo, thread("debug call", "main.x"), "", ""},
 	}

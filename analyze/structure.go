@@ -16,7 +16,23 @@ func inPoolTask(t *parse.Thread) bool {
 	if t.JVM != nil && t.Virtual {
 		return false
 	}
-	return anyFramePrefix(t, taskFrames)
+	for i, f := range t.Frames {
+		if anyPrefix(f.Func, taskFrames) && (!anyPrefix(f.Func, taskLoops) || outsideJDK(t.Frames[:i])) {
+			return true
+		}
+	}
+	return false
+}
+
+// outsideJDK reports whether one of frames is outside the JDK's packages:
+// the application's or a library's code.
+func outsideJDK(frames []*parse.Frame) bool {
+	for _, f := range frames {
+		if !anyPrefix(f.Func, jdkPackages) {
+			return true
+		}
+	}
+	return false
 }
 
 // jdkPackages are the JDK's own frames: a task's wait is named by the

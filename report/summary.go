@@ -580,7 +580,35 @@ func (s *sentences) keptAlive() {
 	}
 	s.add("the JVM cannot exit at %s: main has returned (DestroyJavaVM waits for the last non-daemon thread) and %d non-daemon %s stay alive, every one at rest: %s",
 		s.moment(f.At), f.Counts[f.At], s.unit(), strings.Join(pools, ", "))
-	s.add("the process never ends: shut their executors down (ExecutorService.shutdown, Timer.cancel) or make their threads daemons")
+	// What ends each group is what it rests in: an executor is shut down,
+	// a timer cancelled; a bare monitor, a condition, a queue or a latch
+	// nobody will signal ends only if the thread's own loop is told to.
+	var ends []string
+	seen := map[string]bool{}
+	for _, h := range f.Holders {
+		end, ok := keptAliveEnds[h.Rest]
+		if !ok {
+			end = keptAliveEnds[""]
+		}
+		if !seen[end] {
+			seen[end] = true
+			ends = append(ends, end)
+		}
+	}
+	s.add("the process never ends: %s; or make their threads daemons", strings.Join(ends, "; "))
+}
+
+// keptAliveEnds says, for what a kept-alive thread rests in
+// (analyze.HolderGroup.Rest), what ends it.
+var keptAliveEnds = map[string]string{
+	"executor":  "shut their executors down (ExecutorService.shutdown)",
+	"timer":     "cancel their timers (Timer.cancel)",
+	"monitor":   "nothing will notify the monitors they wait on: let their loops end (a stop flag set, then notifyAll or interrupt)",
+	"condition": "nothing will signal what they are parked on: let their loops end (a stop flag, then signal or interrupt)",
+	"queue":     "nothing more comes on the queues they take from: end their loops (a last \"stop\" item, or interrupt)",
+	"latch":     "the latches or barriers they wait for will not open: count them down when the work ends",
+	"sleep":     "they sleep in loops of their own: give the loops a stop flag, or interrupt them",
+	"":          "end their threads when main returns",
 }
 
 func (s *sentences) commonPool() {

@@ -1,0 +1,274 @@
+package analyze
+
+import (
+	"strings"
+
+	"github.com/dumpdiff/dumpdiff/parse"
+)
+
+// Roles say what a thread is there for, beside the blocking state the
+// signature table gives it: the runtime's own threads, the thread that
+// writes the dump, an event loop, a pool shared by the whole process. They
+// are data, as the signature table is: a new JVM vendor, framework or
+// dumping endpoint is one entry, and a signatures file's [roles] block
+// adds entries (Extensions.Roles) as its [signature] blocks add states.
+type Roles struct {
+	// JVMInternal are the names of a JVM's own threads (its compilers, GC,
+	// signal and attach threads, of every vendor): kept out of verdicts as
+	// the Go runtime's goroutines are. A trailing "*" makes a prefix.
+	JVMInternal []string
+	// DumpWriters are frames (anchors: a trailing "*" is a prefix) of the
+	// thread that writes the dump itself: it runs because it dumps, so it
+	// is neither work nor finding (the dump-writer state).
+	DumpWriters []string
+	// EventLoops are frame prefixes that make a thread an event loop: it
+	// must only ever wait in its selector (the event-loop detector), and a
+	// runnable one is in its selector, not spinning.
+	EventLoops []string
+	// CommonPools are pool names (a "*" matches any run) of pools shared
+	// by the whole process, whose starvation starves unrelated callers
+	// (the common-pool detector; the saturated detector leaves them to it).
+	CommonPools []string
+	// NotSpinning are frame prefixes that put a runnable thread out of the
+	// spinning verdict: a selector polling is runnable while it waits.
+	NotSpinning []string
+	// UpByDesign are names (a trailing "*" is a prefix) of non-daemon
+	// threads that keep a JVM up by design once main has returned: a GUI's
+	// event thread serves its windows until they close (the kept-alive
+	// detector stays quiet).
+	UpByDesign []string
+}
+
+// builtinRoles are the built-in tables. Each entry comes from a real dump
+// (the tests name it).
+var builtinRoles = Roles{
+	JVMInternal: jvmInternalNames,
+	DumpWriters: dumpWriterFrames,
+	EventLoops:  eventLoops,
+	CommonPools: []string{jvmCommonPool},
+	NotSpinning: []string{"sun.nio.ch.EPoll.wait", "sun.nio.ch.KQueue.poll", "sun.nio.ch.WEPoll.wait", "sun.nio.ch.SelectorImpl.", "sun.nio.ch.Net.poll"},
+	UpByDesign:  []string{"AWT-EventQueue-*"},
+}
+
+// jvmCommonPool is the pool of the JVM's ForkJoinPool.commonPool().
+const jvmCommonPool = "ForkJoinPool.commonPool-worker-*"
+
+// jvmInternalNames are JVM threads that do the runtime's own work, of every
+// vendor. A name ending in "*" is a prefix.
+var jvmInternalNames = []string{
+	// HotSpot (Oracle, OpenJDK builds of every vendor).
+	"Reference Handler", "Finalizer", "Signal Dispatcher", "Attach Listener", "Common-Cleaner",
+	"Notification Thread", "Service Thread", "Monitor Deflation Thread", "Sweeper thread",
+	"VM Thread", "VM Periodic Task Thread", "Low Memory Detector", "Surrogate Locker Thread*",
+	"C1 CompilerThread*", "C2 CompilerThread*", "CompilerThread*", "JVMCI*", "GC Thread*", "GC task thread*",
+	"G1 *", "Gang worker*", "Concurrent Mark-Sweep GC Thread*", "Parallel GC Threads", "ZWorker*", "ZDriver*",
+	"ZDirector*", "ZStat*", "ZUncommitter*", "ZUnmapper*", "Shenandoah*", "JFR *", "Cleaner-*",
+	"process reaper", "Java2D Disposer", "AWT-*", "Exception Catcher Thread", "Dispatcher-Thread-*",
+	"DestroyJavaVM", "StrDedup", "String Deduplication Thread", "Unknown thread", "VM JFR Buffer Thread",
+	"RMI TCP Accept-*", "RMI Scheduler*", "RMI Reaper", "RMI RenewClean-*", "GC Daemon",
+	"JMX server connection timeout*", "Code Cacheable Sweeper", "Java Thread Stack Watcher",
+	// The debugger's agent (-agentlib:jdwp) and RMI's and JMX's own loops.
+	"JDWP *", "RMI GC Daemon", "JMX client heartbeat*",
+	// OpenJ9 and IBM J9 (javacores of Semeru 21 and IBM Java 8 in the
+	// corpus, jdk/ibm-flamegrapher__*): its GC, JIT, profiler, finalizer,
+	// attach and signal threads. The JIT appends " Suspended" to an idle
+	// compilation thread's name.
+	"GC Worker", "GC Slave", "JIT Compilation Thread-*", "JIT Diagnostic Compilation Thread*", "JIT-SamplerThread",
+	"IProfiler", "Finalizer thread", "Concurrent Mark Helper", "Attach API wait loop", "VM Runtime State Listener",
+	// OpenJ9's main-exit helper (a javacore in eclipse-openj9/openj9#7995)
+	// and its signal reporter (a native thread, eclipse-openj9/openj9#12224).
+	"DestroyJavaVM helper thread", "Signal Reporter",
+	// JRockit (R25–R27 in the corpus): its own threads are named in
+	// parentheses ("(GC Main Thread)", "(Code Generation Thread 1)"), and
+	// its management API's GC event threads.
+	"(Signal Handler)", "(GC Main Thread)", "(GC Worker Thread *", "(Code Generation Thread *", "(Code Optimization Thread *",
+	"(VM Periodic Task)", "(Attach Listener)", "(Sensor Event Thread)", "(Hotspot Detector)", "[JRockit] GCEventThread", "GC event thread",
+	// SAP JVM (NetWeaver, corpus threadlogic__sapjvm-2008): HotSpot's
+	// names, and its control thread.
+	"Control Handler",
+}
+
+// dumpWriterFrames are the frames of the thread that writes the dump:
+// the JVM's ThreadMXBean under an Actuator /threaddump request or a JMX
+// client, jcmd's Thread.print through the diagnostic command MBean, JDK
+// 21's Thread.dump_to_file, OpenJ9's Dump API; Go's goroutine profile
+// under the pprof handler and runtime.Stack.
+var dumpWriterFrames = []string{
+	"sun.management.ThreadImpl.dumpThreads0", "sun.management.ThreadImpl.dumpAllThreads", "sun.management.ThreadImpl.getThreadInfo*",
+	"com.sun.management.internal.DiagnosticCommandImpl.executeDiagnosticCommand", "jdk.internal.vm.ThreadDumper.*",
+	"java.lang.Thread.getAllStackTraces", "java.lang.Thread.dumpThreads", "com.ibm.jvm.Dump.*",
+	"openj9.internal.tools.attach.target.DiagnosticUtils.*",
+	"runtime/pprof.writeGoroutineStacks", "runtime/pprof.writeGoroutine", "runtime/pprof.(*Profile).WriteTo",
+	"runtime/pprof.runtime_goroutineProfileWithLabels", "runtime/pprof.writeRuntimeProfile", "runtime.Stack", "runtime/debug.Stack",
+	"runtime.goroutineProfileWithLabels*",
+}
+
+// eventLoops are the frames that make a thread an event loop: it must only
+// ever wait in its selector. Data: a new framework is one entry.
+var eventLoops = []string{
+	"io.netty.channel.nio.NioEventLoop.run", "io.netty.channel.epoll.EpollEventLoop.run",
+	"io.netty.channel.kqueue.KQueueEventLoop.run", "io.netty.channel.SingleThreadIoEventLoop.run",
+	"io.netty.channel.uring.IoUringEventLoop.run", "io.vertx.core.impl.VertxEventLoop", "io.undertow.server.protocol.framed.",
+	"org.xnio.nio.WorkerThread.run",
+}
+
+// knownMax are default maximum sizes of well-known pools, by pool name
+// prefix and suffix (the whole name when suffix is ""): the saturated
+// detector's limits. A signatures file's [pool] blocks come first
+// (Pass.knownLimit).
+var knownMax = []struct {
+	prefix, suffix string
+	max            int
+	what           string
+}{
+	{"http-nio-", "-exec-*", 200, "Tomcat maxThreads default"},
+	{"https-jsse-nio-", "-exec-*", 200, "Tomcat maxThreads default"},
+	{"http-nio2-", "-exec-*", 200, "Tomcat maxThreads default"},
+	{"https-openssl-nio-", "-exec-*", 200, "Tomcat maxThreads default"},
+	{"qtp", "-*", 200, "Jetty QueuedThreadPool maxThreads default"},
+	// Spring Boot's task executor: 8 core threads and an unbounded queue,
+	// so it never grows past 8; its scheduler has 1 thread.
+	{"task-*", "", 8, "Spring Boot task executor default (8 core threads, unbounded queue)"},
+	{"scheduling-*", "", 1, "Spring Boot scheduler default pool size"},
+}
+
+// knownLimit returns the default maximum size of a well-known pool, and
+// what it is; 0 when unknown.
+func knownLimit(pool string) (int, string) {
+	for _, k := range knownMax {
+		if k.suffix == "" && pool == k.prefix || k.suffix != "" && strings.HasPrefix(pool, k.prefix) && strings.HasSuffix(pool, k.suffix) {
+			return k.max, k.what
+		}
+	}
+	return 0, ""
+}
+
+// dumpWriterState is the state id of the thread writing the dump.
+const dumpWriterState = "dump-writer"
+
+// dumpWriterRows are the signature rows of the thread writing the dump, one
+// a runtime, matched before every other row: under the writer's frames
+// the thread is running (or parked in a safepoint) because it dumps.
+func dumpWriterRows(frames []string) []Signature {
+	var out []Signature
+	for _, rt := range []parse.Runtime{parse.RuntimeJVM, parse.RuntimeGo} {
+		out = append(out, Signature{ID: dumpWriterState, Runtime: rt, Category: Other, Depth: 8, Anchors: frames,
+			Explain: "the thread writing this dump (a thread dump request, the pprof handler): neither work nor a finding"})
+	}
+	return out
+}
+
+// builtinTable is the signature table as the analysis matches it: the
+// dump writer's rows first (under its frames a thread runs because it
+// dumps, whatever else its stack shows), then the signature table.
+var builtinTable = append(dumpWriterRows(dumpWriterFrames), signatures...)
+
+// roleTables are the built-in roles with ext's added; the built-in table
+// itself when ext adds none (no allocation: poolName asks per thread).
+func roleTables(ext *Extensions) *Roles {
+	if ext == nil || ext.Roles.empty() {
+		return &builtinRoles
+	}
+	x := ext.Roles
+	cat := func(a, b []string) []string { return append(append([]string(nil), b...), a...) }
+	return &Roles{
+		JVMInternal: cat(builtinRoles.JVMInternal, x.JVMInternal),
+		DumpWriters: cat(builtinRoles.DumpWriters, x.DumpWriters),
+		EventLoops:  cat(builtinRoles.EventLoops, x.EventLoops),
+		CommonPools: cat(builtinRoles.CommonPools, x.CommonPools),
+		NotSpinning: cat(builtinRoles.NotSpinning, x.NotSpinning),
+		UpByDesign:  cat(builtinRoles.UpByDesign, x.UpByDesign),
+	}
+}
+
+func (r *Roles) empty() bool {
+	return len(r.JVMInternal)+len(r.DumpWriters)+len(r.EventLoops)+len(r.CommonPools)+len(r.NotSpinning)+len(r.UpByDesign) == 0
+}
+
+// roleKeys are the [roles] block's keys, each the table it adds to.
+var roleKeys = map[string]func(*Roles) *[]string{
+	"jvm-internal": func(r *Roles) *[]string { return &r.JVMInternal },
+	"dump-writer":  func(r *Roles) *[]string { return &r.DumpWriters },
+	"event-loop":   func(r *Roles) *[]string { return &r.EventLoops },
+	"common-pool":  func(r *Roles) *[]string { return &r.CommonPools },
+	"not-spinning": func(r *Roles) *[]string { return &r.NotSpinning },
+	"up-by-design": func(r *Roles) *[]string { return &r.UpByDesign },
+}
+
+// roles are the role tables of an analysis: those Analyze merged once, or
+// the built-in and the extensions' (a detector test's Options).
+func (o *Options) roleTable() *Roles {
+	if o.roles != nil {
+		return o.roles
+	}
+	return roleTables(o.Extensions)
+}
+
+// nameIn reports whether name is one of names, where a trailing "*" makes
+// an entry a prefix.
+func nameIn(name string, names []string) bool {
+	for _, n := range names {
+		if p, ok := strings.CutSuffix(n, "*"); ok {
+			if strings.HasPrefix(name, p) {
+				return true
+			}
+		} else if name == n {
+			return true
+		}
+	}
+	return false
+}
+
+// poolIn reports whether a pool name matches one of patterns (a "*"
+// matches any run).
+func poolIn(pool string, patterns []string) bool {
+	for _, p := range patterns {
+		if globMatch(p, pool) {
+			return true
+		}
+	}
+	return false
+}
+
+// dumpWriters is how many of pl's threads at moment m write the dump.
+func (pl *Pool) dumpWriters(m int) int {
+	n := 0
+	for _, g := range pl.States {
+		if g.State == dumpWriterState && m < len(g.Counts) {
+			n += g.Counts[m]
+		}
+	}
+	return n
+}
+
+// restLoops name what a thread at rest waits in, by a frame of its loop
+// first, then by its state: what keeps a JVM alive once main has returned,
+// and so what would end it (an executor is shut down, a timer cancelled, a
+// bare monitor's wait ends only if its loop is told to stop).
+var restLoops = []struct {
+	frames []string // one of them on the stack; nil: the state decides
+	state  string   // the signature id; "" with frames
+	rest   string
+}{
+	{frames: taskLoops, rest: "timer"},
+	{frames: []string{"java.util.concurrent.ThreadPoolExecutor.getTask", "java.util.concurrent.ForkJoinPool.awaitWork",
+		"java.util.concurrent.ScheduledThreadPoolExecutor$DelayedWorkQueue.take", "org.apache.tomcat.util.threads.ThreadPoolExecutor.getTask",
+		"org.eclipse.jetty.util.thread.QueuedThreadPool", "org.jboss.threads.EnhancedQueueExecutor"}, rest: "executor"},
+	{state: "queue-wait", rest: "queue"},
+	{state: "object-wait", rest: "monitor"},
+	{state: "park", rest: "condition"},
+	{state: "latch-wait", rest: "latch"},
+	{state: "sleep", rest: "sleep"},
+	{state: "pool-idle", rest: "executor"},
+}
+
+// restLoop is what t, at rest in state, rests in (restLoops); "" when
+// none says.
+func restLoop(t *parse.Thread, state string) string {
+	for _, r := range restLoops {
+		if r.frames != nil && anyFramePrefix(t, r.frames) || r.frames == nil && r.state == state {
+			return r.rest
+		}
+	}
+	return ""
+}
