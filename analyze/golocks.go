@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/dumpdiff/dumpdiff/parse"
 )
@@ -132,7 +133,25 @@ func (lw *lockWaits) holders(ts []*parse.Thread, in []int32, table []*slot) map[
 			}
 		}
 	}
-	if len(byFunc) == 0 {
+	// byType: the receiver types of the waiters' callers ("main.(*cache)"
+	// of main.(*cache).get), for locks a method of the type takes: where
+	// no goroutine runs the waiters' own function past its Lock, the
+	// holder is often in another method of the same type (a refresh
+	// holding the cache's mutex across its read).
+	byType := map[string][]lockKey{}
+	for k, a := range lw.byKey {
+		if !a.counts() {
+			continue
+		}
+		for s := range a.slots {
+			if c := lw.lock[s.n].caller; c != nil {
+				if rt := receiverType(c.Func); rt != "" && !slices.Contains(byType[rt], k) {
+					byType[rt] = append(byType[rt], k)
+				}
+			}
+		}
+	}
+	if len(byFunc) == 0 && len(byType) == 0 {
 		return nil
 	}
 	// A lock's candidates: how many, and the first in dump order (only a
@@ -142,6 +161,14 @@ func (lw *lockWaits) holders(ts []*parse.Thread, in []int32, table []*slot) map[
 		t *parse.Thread
 	}
 	cands := map[lockKey]*cand{}
+	typeCands := map[lockKey]*cand{}
+	waitsOn := map[string]bool{} // lock addresses goroutines wait on
+	for k, a := range lw.byKey {
+		if len(a.threads) > 0 {
+			waitsOn[k.addr] = true
+		}
+	}
+	typed := make([][]lockKey, len(table))
 	// The locks a goroutine could hold depend on its frames alone: found
 	// once a slot, in frame order, each lock once; a goroutine waiting on
 	// a lock itself is not its holder.
@@ -159,11 +186,34 @@ func (lw *lockWaits) holders(ts []*parse.Thread, in []int32, table []*slot) map[
 				}
 			}
 			held[n] = ks
+			var tk []lockKey
+			for _, f := range ts[i].Frames {
+				if rt := receiverType(f.Func); rt != "" {
+					for _, k := range byType[rt] {
+						if !slices.Contains(tk, k) {
+							tk = append(tk, k)
+						}
+					}
+				}
+			}
+			typed[n] = tk
+		}
+		t := ts[i]
+		// A goroutine waiting on a lock is no holder by type: the waiters
+		// of the type's other locks are in its methods too (an RLock
+		// whose address the dump does not print among them).
+		if len(typed[n]) > 0 && !(t.WaitAddr != "" && waitsOn[t.WaitAddr]) && table[n].lg.resrc != "lock" {
+			for _, k := range typed[n] {
+				if c := typeCands[k]; c != nil {
+					c.n++
+				} else {
+					typeCands[k] = &cand{1, t}
+				}
+			}
 		}
 		if len(held[n]) == 0 {
 			continue // the goroutine is not read: most hold no contended lock
 		}
-		t := ts[i]
 		for _, k := range held[n] {
 			if t.WaitAddr != k.addr {
 				if c := cands[k]; c != nil {
@@ -180,5 +230,26 @@ func (lw *lockWaits) holders(ts []*parse.Thread, in []int32, table []*slot) map[
 			out[k] = c.t
 		}
 	}
+	for k, c := range typeCands {
+		if _, ok := out[k]; !ok && c.n == 1 && cands[k] == nil {
+			out[k] = c.t
+		}
+	}
 	return out
+}
+
+// receiverType is the pointer receiver type of a Go method,
+// "main.(*cache)" of "main.(*cache).get" (and of its closures,
+// "main.(*cache).get.func1"); "" for a function or a value receiver
+// (which a dump cannot tell from a package-level function).
+func receiverType(fn string) string {
+	i := strings.Index(fn, ".(*")
+	if i < 0 {
+		return ""
+	}
+	j := strings.Index(fn[i:], ").")
+	if j < 0 {
+		return ""
+	}
+	return fn[:i+j+1]
 }

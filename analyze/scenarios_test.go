@@ -346,9 +346,14 @@ func TestVerdictFixtures(t *testing.T) {
 				eq(t, "waiters", fmt.Sprint(f.Counts), "[2 2 2]")
 				eq(t, "minutes", f.Wait.MaxMinutes, 1)
 				eq(t, "culprit", strings.HasPrefix(f.Culprit, "main.(*cache).get"), true)
+				// Inferred by type: the one goroutine in another method of
+				// *cache, not waiting for a lock, is the refresh's read.
+				eq(t, "holder state", f.Lock.Owner.State, "socket-read")
+				eq(t, "holder culprit", strings.HasPrefix(f.Lock.Owner.Culprit, "main.(*cache).refresh"), true)
 			}},
 			{KindContention, "main.main.func2", "rwmutex-wait", func(t *testing.T, f Finding) {
 				eq(t, "culprit", strings.HasPrefix(f.Culprit, "main.(*registry).update"), true)
+				eq(t, "holder frame", strings.HasPrefix(f.Lock.Owner.Frame, "main.(*registry).scan"), true)
 			}},
 		}},
 		{"go-lock-held-stuck", []string{"1"}, []want{

@@ -345,7 +345,7 @@ func (s *sentences) contention() {
 	case l.Owner == nil:
 		head += ": no goroutine shows who holds it"
 	case l.OwnerInferred:
-		head += fmt.Sprintf(", likely held by %s in %s (inferred: it runs the waiters' function past the Lock; Go prints no owner)", l.Owner.Name, l.Owner.Frame)
+		head += fmt.Sprintf(", likely held by %s in %s (inferred: it runs the code that takes the lock — the waiters' function past its Lock, or another method of the same type — without waiting for it; Go prints no owner)", l.Owner.Name, l.Owner.Frame)
 	case l.OwnerFrom != "":
 		head += fmt.Sprintf(", held by %q in %s (owner from %s: this dump names none)", l.Owner.Name, l.Owner.Frame, l.OwnerFrom)
 	default:
