@@ -1,0 +1,256 @@
+package parse
+
+import "bytes"
+
+// Excerpts of JVM text dumps: what people paste of a jstack when they
+// paste only part of it (issue 32: "a dump that starts in its middle is
+// read for what it has, with a warning that it is an excerpt"). Each is
+// read by the JVM text scanner (jstack.go) and says what it lacks in
+// Dump.Excerpt.
+//
+// The deadlock report alone, the part of a jstack people paste most:
+//
+//	Found one Java-level deadlock:
+//	=============================
+//	"T1":
+//	  waiting to lock monitor 0x00007f3c18001440 (object 0x00000000fc0dfed8, a com.example.Account),
+//	  which is held by "T2"
+//	...
+//	Java stack information for the threads listed above:
+//	===================================================
+//	"T1":
+//		at com.example.Transfer.run(Transfer.java:32)
+//		- waiting to lock <0x00000000fc0dfed8> (a com.example.Account)
+//		- locked <0x00000000fc0dfa80> (a com.example.Account)
+//	...
+//	Found 1 deadlock.
+//
+// With no thread entries around it, the report is all there is of its
+// threads: each `"name":` of the summary is a thread (excerptEdge), its
+// stack copy gives that thread its frames and lock lines (excerptStack),
+// and the summary gives what the stack may not print (finishReport): the
+// lock waited for, its holder ("which is held by", as Lock.Owner: the
+// lock graph's printed owner), and the state the JVM's deadlock detector
+// implies (it reports only threads blocked entering a monitor, BLOCKED, or
+// parked for an ownable synchronizer, WAITING). A paste may also start at
+// "Java stack information for the threads listed above:", without the
+// summary; its threads are the report's.
+
+// jstackExcerpt is what the scanner keeps of a dump read as an excerpt.
+type jstackExcerpt struct {
+	// byName are the threads the deadlock reports named, by name: a name
+	// of the summary and of the stack copy is one thread.
+	byName map[string]*Thread
+	// stacks is true once a report's stack copy was read.
+	stacks bool
+	// reports counts the deadlock reports read.
+	reports int
+}
+
+var (
+	prefixFoundOne     = []byte("Found one ")
+	suffixDeadlock     = []byte("deadlock:")
+	prefixDeadlockInfo = []byte("Java stack information for the threads listed above")
+)
+
+// isDeadlockStart reports whether t is the first line of a deadlock
+// report: "Found one Java-level deadlock:" (also "Found one Java-level
+// deadlock (virtual threads):"-like kinds).
+func isDeadlockStart(t []byte) bool {
+	return bytes.HasPrefix(t, prefixFoundOne) && bytes.HasSuffix(bytes.TrimRight(t, " "), suffixDeadlock)
+}
+
+// isDeadlockStacks reports whether t is the line that starts a deadlock
+// report's stack copy.
+func isDeadlockStacks(t []byte) bool {
+	return bytes.HasPrefix(t, prefixDeadlockInfo)
+}
+
+// isEdgeLine reports whether t is a line of a deadlock summary's entry
+// ("waiting to lock monitor ...", "waiting for ownable synchronizer ...",
+// "which is held by ..."), whatever its indentation.
+func isEdgeLine(t []byte) bool {
+	return bytes.HasPrefix(t, []byte("waiting ")) || bytes.HasPrefix(t, []byte("which is held by "))
+}
+
+// excerptThread returns the thread of name, made (and added to the dump)
+// on first sight.
+func (s *jstackScanner) excerptThread(name string) *Thread {
+	ex := s.excerpt
+	if t := ex.byName[name]; t != nil {
+		return t
+	}
+	t := &Thread{Weight: 1, Line: s.p.ls.lineNo(), JVM: &JVM{Name: name}}
+	ex.byName[name] = t
+	s.d.Threads = append(s.d.Threads, t)
+	return t
+}
+
+// excerptEdge handles a summary's `"name":` line in an excerpt.
+func (s *jstackScanner) excerptEdge(name string) {
+	s.excerptThread(name)
+}
+
+// excerptStack handles a stack copy's `"name":` line in an excerpt: the
+// lines after it are that thread's frames and locks.
+func (s *jstackScanner) excerptStack(name string) {
+	s.endThread()
+	s.flushPending()
+	ex := s.excerpt
+	ex.stacks = true
+	if s.dl != nil && ex.byName[name] == nil {
+		// No summary (the paste starts at the stack copy): the report's
+		// threads are those of its stacks.
+		s.dl.Cycle = append(s.dl.Cycle, DeadlockEdge{Thread: name})
+	}
+	t := s.excerptThread(name)
+	s.t = t
+	s.resumed = true
+	s.mounted = -1
+	s.sawStateLine = false
+	s.fbuf = append(s.fbuf[:0], t.Frames...)
+	t.Frames = nil
+}
+
+// startStacksOnly begins a report pasted from its "Java stack information
+// for the threads listed above:" line.
+func (s *jstackScanner) startStacksOnly() {
+	s.d.Deadlocks = append(s.d.Deadlocks, Deadlock{Line: s.p.ls.lineNo()})
+	s.dl = &s.d.Deadlocks[len(s.d.Deadlocks)-1]
+	s.edge = nil
+	s.state = stDeadlockStacks
+}
+
+// finishReport gives an excerpt's threads what the report's summary says
+// of them (see the comment at the top of this file). It runs where a
+// report ends: at "Found N deadlock(s).", at the next report, at the end
+// of the dump.
+func (s *jstackScanner) finishReport() {
+	if s.excerpt == nil || s.dl == nil {
+		return
+	}
+	s.excerpt.reports++
+	for _, e := range s.dl.Cycle {
+		t := s.excerpt.byName[e.Thread]
+		if t == nil {
+			continue
+		}
+		kind, addr, class := edgeWait(e.Waiting)
+		wait := -1
+		for i, l := range t.Locks() {
+			if l.Kind == LockWaitingTo || l.Kind == LockParking {
+				wait = i
+				break
+			}
+		}
+		switch {
+		case wait >= 0:
+			l := &t.JVM.Locks[wait]
+			if l.Owner == "" && e.Holder != "" && (addr == "" || l.Address == "" || l.Address == addr || kind == LockWaitingTo) {
+				// A monitor's summary names the monitor and its object:
+				// the stack's line names the object, the one waited for.
+				l.Owner = e.Holder
+			}
+			kind = l.Kind
+		case kind != "":
+			t.JVM.Locks = append(t.JVM.Locks, Lock{Kind: kind, Address: s.p.in.str(addr), Class: s.p.in.str(class), Frame: -1, Owner: e.Holder})
+		}
+		if t.State == "" {
+			switch kind {
+			case LockWaitingTo:
+				t.State, t.StateDetail = "BLOCKED", "on object monitor"
+			case LockParking:
+				t.State, t.StateDetail = "WAITING", "parking"
+			}
+		}
+	}
+}
+
+// edgeWait reads what a summary's entry waits for:
+//
+//	waiting to lock monitor 0x00007f3c18001440 (object 0x00000000fc0dfed8, a com.example.Account),
+//	waiting to lock Monitor@0x00007f9958004848 (Object@0x00000000803c6648, a org/glowroot/Logger),   (jstack -F)
+//	waiting to lock monitor 0x080f0cdc (a MumbleDBConnection),                                     (JDK 5)
+//	waiting for ownable synchronizer 0x00000000fc0dffe8, (a java.util.concurrent.locks.ReentrantLock$NonfairSync),
+//
+// The address is the object's where printed (the stack's lock lines
+// print that one), else the monitor's; kind is "" when the entry is none
+// of these (a JNI monitor).
+func edgeWait(w string) (kind LockKind, addr, class string) {
+	b := []byte(w)
+	switch {
+	case bytes.HasPrefix(b, []byte("waiting for ownable synchronizer ")):
+		kind = LockParking
+	case bytes.HasPrefix(b, []byte("waiting to lock monitor ")), bytes.HasPrefix(b, []byte("waiting to lock Monitor@")):
+		kind = LockWaitingTo
+	default:
+		return "", "", ""
+	}
+	at := bytes.Index(b, []byte("(object "))
+	if at < 0 {
+		at = bytes.Index(b, []byte("(Object@"))
+	}
+	if at < 0 {
+		at = 0
+	}
+	if x := bytes.Index(b[at:], []byte("0x")); x >= 0 {
+		h := b[at+x:]
+		n := 2
+		for n < len(h) && isHexDigit(h[n]) {
+			n++
+		}
+		addr = string(h[:n])
+	}
+	a := bytes.LastIndex(b, []byte("(a "))
+	if c := bytes.LastIndex(b, []byte(", a ")); c > a {
+		a = c + 1
+	}
+	if a >= 0 {
+		c := b[a+3:]
+		if e := bytes.IndexByte(c, ')'); e > 0 {
+			class = string(bytes.ReplaceAll(c[:e], []byte("/"), []byte(".")))
+		}
+	}
+	return kind, addr, class
+}
+
+func isHexDigit(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// startsJVMExcerpt reports whether line starts a JVM text excerpt that no
+// whole dump starts with: a deadlock report, or its stack copy, pasted
+// alone. Each is a line only a JVM prints.
+func startsJVMExcerpt(line []byte) bool {
+	return isDeadlockStart(line) || isDeadlockStacks(line)
+}
+
+// startExcerpt begins an excerpt at its first line (startsJVMExcerpt);
+// false if it is none after all.
+func (s *jstackScanner) startExcerpt(line []byte) bool {
+	s.excerpt = &jstackExcerpt{byName: map[string]*Thread{}}
+	switch {
+	case isDeadlockStart(line):
+		s.p.ls.unread() // the scanner starts the report (line)
+		s.state = stPreamble
+	case isDeadlockStacks(line):
+		s.startStacksOnly()
+	default:
+		return false
+	}
+	return true
+}
+
+// excerptNote says in Dump.Excerpt what the excerpt read lacks.
+func (s *jstackScanner) excerptNote() {
+	ex := s.excerpt
+	if ex == nil || s.d.Excerpt != "" {
+		return
+	}
+	if ex.reports > 0 {
+		s.d.Excerpt = "only the JVM's deadlock report: the threads it names, no others"
+		if !ex.stacks {
+			s.d.Excerpt += `; without its stack copy ("Java stack information ..."), so without frames`
+		}
+	}
+}
