@@ -27,7 +27,11 @@ import "bytes"
 
 // startDeadlock begins a report at its "Found one X deadlock:" line.
 func (s *jstackScanner) startDeadlock(t []byte) {
+	s.endThread()
 	s.finishReport()
+	if s.excerpt != nil {
+		s.excerpt.newReport()
+	}
 	kind := bytes.TrimSuffix(bytes.TrimPrefix(t, []byte("Found one ")), []byte("deadlock:"))
 	s.d.Deadlocks = append(s.d.Deadlocks, Deadlock{
 		Line: s.p.ls.lineNo(),

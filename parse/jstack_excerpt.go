@@ -38,13 +38,24 @@ import "bytes"
 
 // jstackExcerpt is what the scanner keeps of a dump read as an excerpt.
 type jstackExcerpt struct {
-	// byName are the threads the deadlock reports named, by name: a name
-	// of the summary and of the stack copy is one thread.
-	byName map[string]*Thread
+	// byName are the threads the current deadlock report names, by name,
+	// in the summary's order: the k-th `"name":` of the stack copy is the
+	// k-th thread of that name of the summary (two threads of one name
+	// may deadlock: samurai's TrickyThreads). Each report has its own.
+	byName map[string][]*Thread
+	// stackSeen counts the stack copies read of each name in the current
+	// report.
+	stackSeen map[string]int
 	// stacks is true once a report's stack copy was read.
 	stacks bool
 	// reports counts the deadlock reports read.
 	reports int
+}
+
+// newReport forgets the threads of the report before.
+func (ex *jstackExcerpt) newReport() {
+	ex.byName = map[string][]*Thread{}
+	ex.stackSeen = map[string]int{}
 }
 
 var (
@@ -73,22 +84,18 @@ func isEdgeLine(t []byte) bool {
 	return bytes.HasPrefix(t, []byte("waiting ")) || bytes.HasPrefix(t, []byte("which is held by "))
 }
 
-// excerptThread returns the thread of name, made (and added to the dump)
-// on first sight.
-func (s *jstackScanner) excerptThread(name string) *Thread {
-	ex := s.excerpt
-	if t := ex.byName[name]; t != nil {
-		return t
-	}
+// newExcerptThread adds a thread of name to the dump and the report.
+func (s *jstackScanner) newExcerptThread(name string) *Thread {
 	t := &Thread{Weight: 1, Line: s.p.ls.lineNo(), JVM: &JVM{Name: name}}
-	ex.byName[name] = t
+	s.excerpt.byName[name] = append(s.excerpt.byName[name], t)
 	s.d.Threads = append(s.d.Threads, t)
 	return t
 }
 
-// excerptEdge handles a summary's `"name":` line in an excerpt.
+// excerptEdge handles a summary's `"name":` line in an excerpt: each is
+// a thread.
 func (s *jstackScanner) excerptEdge(name string) {
-	s.excerptThread(name)
+	s.newExcerptThread(name)
 }
 
 // excerptStack handles a stack copy's `"name":` line in an excerpt: the
@@ -98,12 +105,19 @@ func (s *jstackScanner) excerptStack(name string) {
 	s.flushPending()
 	ex := s.excerpt
 	ex.stacks = true
-	if s.dl != nil && ex.byName[name] == nil {
-		// No summary (the paste starts at the stack copy): the report's
-		// threads are those of its stacks.
-		s.dl.Cycle = append(s.dl.Cycle, DeadlockEdge{Thread: name})
+	k := ex.stackSeen[name]
+	ex.stackSeen[name]++
+	var t *Thread
+	if k < len(ex.byName[name]) {
+		t = ex.byName[name][k]
+	} else {
+		if s.dl != nil {
+			// No summary (the paste starts at the stack copy): the
+			// report's threads are those of its stacks.
+			s.dl.Cycle = append(s.dl.Cycle, DeadlockEdge{Thread: name})
+		}
+		t = s.newExcerptThread(name)
 	}
-	t := s.excerptThread(name)
 	s.t = t
 	s.resumed = true
 	s.mounted = -1
@@ -115,6 +129,7 @@ func (s *jstackScanner) excerptStack(name string) {
 // startStacksOnly begins a report pasted from its "Java stack information
 // for the threads listed above:" line.
 func (s *jstackScanner) startStacksOnly() {
+	s.excerpt.newReport()
 	s.d.Deadlocks = append(s.d.Deadlocks, Deadlock{Line: s.p.ls.lineNo()})
 	s.dl = &s.d.Deadlocks[len(s.d.Deadlocks)-1]
 	s.edge = nil
@@ -130,11 +145,14 @@ func (s *jstackScanner) finishReport() {
 		return
 	}
 	s.excerpt.reports++
+	seen := map[string]int{}
 	for _, e := range s.dl.Cycle {
-		t := s.excerpt.byName[e.Thread]
-		if t == nil {
+		k := seen[e.Thread]
+		seen[e.Thread]++
+		if k >= len(s.excerpt.byName[e.Thread]) {
 			continue
 		}
+		t := s.excerpt.byName[e.Thread][k]
 		kind, addr, class := edgeWait(e.Waiting)
 		wait := -1
 		for i, l := range t.Locks() {
@@ -228,7 +246,8 @@ func startsJVMExcerpt(line []byte) bool {
 // startExcerpt begins an excerpt at its first line (startsJVMExcerpt);
 // false if it is none after all.
 func (s *jstackScanner) startExcerpt(line []byte) bool {
-	s.excerpt = &jstackExcerpt{byName: map[string]*Thread{}}
+	s.excerpt = &jstackExcerpt{}
+	s.excerpt.newReport()
 	switch {
 	case isDeadlockStart(line):
 		s.p.ls.unread() // the scanner starts the report (line)
