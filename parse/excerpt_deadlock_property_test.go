@@ -33,7 +33,7 @@ type deadlockSource struct {
 func deadlockSources(t *testing.T) []deadlockSource {
 	t.Helper()
 	var paths []string
-	for _, g := range []string{"../testdata/jvm/*", "../testdata/verdicts/*/*", "../testdata/scenarios/*/*", corpusDir + "/jvm/*"} {
+	for _, g := range []string{"../testdata/jvm/*", "../testdata/formats/*", "../testdata/verdicts/*/*", "../testdata/scenarios/*/*", corpusDir + "/jvm/*"} {
 		m, _ := filepath.Glob(g)
 		paths = append(paths, m...)
 	}

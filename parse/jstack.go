@@ -146,7 +146,8 @@ func parseJVMText(p *textParser) *Dump {
 	case d.ProcessID == 0 && d.Time.IsZero() && bytes.Equal(line, prefixSMR):
 		d.Excerpt = `no "Full thread dump" line: it starts at "Threads class SMR info:"`
 		p.ls.unread()
-	case startsJVMExcerpt(line):
+	case startsJVMExcerpt(line) || d.ProcessID == 0 && d.Time.IsZero() && startsBody(line):
+		// startsBody: a line parseText's startsJVMBody claimed.
 		if !s.startExcerpt(line) {
 			p.ls.unread()
 			return nil
@@ -439,7 +440,7 @@ func (s *jstackScanner) blank() {
 func (s *jstackScanner) line(line, t []byte) bool {
 	indented := len(t) < len(line)
 	if s.nameOnly != nil {
-		if indented && bytes.HasPrefix(t, prefixState) {
+		if indented && bytes.HasPrefix(t, prefixState) || s.excerpt != nil && s.excerpt.nameOnly && bytes.HasPrefix(t, []byte("at ")) {
 			s.t = &Thread{Weight: 1, Line: s.nameOnlyNo, JVM: &JVM{Name: s.p.in.bytes(bytes.TrimSpace(s.nameOnly)[1 : len(bytes.TrimSpace(s.nameOnly))-1])}}
 			s.orphan = false
 			s.mounted = -1

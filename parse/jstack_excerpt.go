@@ -1,6 +1,9 @@
 package parse
 
-import "bytes"
+import (
+	"bytes"
+	"strconv"
+)
 
 // Excerpts of JVM text dumps: what people paste of a jstack when they
 // paste only part of it (issue 32: "a dump that starts in its middle is
@@ -50,6 +53,15 @@ type jstackExcerpt struct {
 	stacks bool
 	// reports counts the deadlock reports read.
 	reports int
+	// start says where a paste that starts at a thread's body began
+	// (Dump.Excerpt); "" for a deadlock report.
+	start string
+	// unnamed counts the threads read without a name.
+	unnamed int
+	// nameOnly is true in a paste whose threads are quoted names over
+	// their frames (a reporter's abbreviation): a name alone followed by
+	// a frame is a thread.
+	nameOnly bool
 }
 
 // newReport forgets the threads of the report before.
@@ -238,9 +250,127 @@ func isHexDigit(c byte) bool {
 
 // startsJVMExcerpt reports whether line starts a JVM text excerpt that no
 // whole dump starts with: a deadlock report, or its stack copy, pasted
-// alone. Each is a line only a JVM prints.
+// alone; a thread's state line (the paste lost the thread's header); a
+// header that lost its opening quote. Each is a line only a JVM prints.
+// (A paste that starts at frames, or at a quoted name alone, starts with
+// a line a log may print too: startsJVMBody decides, looking ahead.)
 func startsJVMExcerpt(line []byte) bool {
-	return isDeadlockStart(line) || isDeadlockStacks(line)
+	return isDeadlockStart(line) || isDeadlockStacks(line) || isStateStart(line) ||
+		isLostQuoteHeader(line) || isThreadAtHeader(line)
+}
+
+// startsBody reports whether line is a line startsJVMBody may have
+// claimed: a frame or a quoted name alone.
+func startsBody(line []byte) bool {
+	t := trimIndent(line)
+	return isNameOnlyHeader(t) || bytes.HasPrefix(t, []byte("at "))
+}
+
+// jvmTextFormat is the JVM text format of the detection chain.
+func jvmTextFormat() *textFormat {
+	for i := range textFormats {
+		if textFormats[i].format == FormatJVMText {
+			return &textFormats[i]
+		}
+	}
+	return nil
+}
+
+// isStateStart reports whether line is a thread's state line as jstack
+// prints it: 3 spaces before it, or none when the paste lost them. Any
+// other indentation is the paste's (prefix.go strips it, then asks
+// again); a TAB before it is no jstack's either: the prefix learner,
+// trying each place in a line a dump may start at, would take the TAB for
+// the indentation of a dump whose thread headers it then reads as
+// indented lines.
+func isStateStart(line []byte) bool {
+	return bytes.HasPrefix(line, prefixState) || bytes.HasPrefix(line, []byte("   ")) && bytes.HasPrefix(line[3:], prefixState)
+}
+
+// isThreadAtHeader reports whether line is the header NetBeans, VisualVM
+// and Spring Boot's text thread dump print (actuator_text.go), which
+// starts a paste of their threads without the lines above them:
+//
+//	"sendWmsFetchOrderThreadPool-1" - Thread t@4442
+func isThreadAtHeader(line []byte) bool {
+	if len(line) < 15 || line[0] != '"' {
+		return false
+	}
+	i := bytes.LastIndex(line, []byte(`" - Thread t@`))
+	return i > 0 && allDigits(bytes.TrimRight(line[i+len(`" - Thread t@`):], " \t"))
+}
+
+// isLostQuoteHeader reports whether line is a HotSpot thread header
+// whose opening quote was lost in the paste: `main" #1 prio=5 os_prio=0
+// tid=0x00007f6aec016800 nid=0xaba runnable`.
+func isLostQuoteHeader(line []byte) bool {
+	if len(line) < 20 || line[0] == '"' || line[0] == ' ' || line[0] == '\t' {
+		return false
+	}
+	q := bytes.Index(line, []byte(`" `))
+	if q <= 0 || bytes.IndexByte(line[:q], '"') >= 0 {
+		return false
+	}
+	return isHotSpotHeader(append([]byte{'"'}, line...))
+}
+
+// startsJVMBody reports whether line, outside any dump, starts a paste of
+// threads without their headers' shape, and why (the Dump.Excerpt note),
+// looking at the lines after it (ls.peek):
+//
+//	\tat java.lang.Object.wait(Native Method)      frames first: a lock line
+//	\t- waiting on <0x...> (a java.lang.Object)    among the frames, or a thread
+//	\tat java.lang.Object.wait(Object.java:502)    header after them, tells a
+//	...                                            thread from an exception's trace
+//	"pool-1-thread-3"                              a quoted name alone over frames
+//	    at sun.misc.Unsafe.park(Native Method)     (a reporter's abbreviation)
+//
+// prev is the line before (nil if none): frames after a frame, an
+// exception's message or "Caused by:" belong to that trace.
+func startsJVMBody(ls *lineSource, line, prev []byte) bool {
+	t := trimIndent(line)
+	if isNameOnlyHeader(t) {
+		n, ok := ls.peek(0)
+		if !ok {
+			return false
+		}
+		nt := trimIndent(n.text)
+		return bytes.HasPrefix(nt, []byte("at ")) && parseFrame(nt[3:], newInterner()) != nil || bytes.HasPrefix(nt, prefixState)
+	}
+	if !bytes.HasPrefix(t, []byte("at ")) || parseFrame(t[3:], newInterner()) == nil {
+		return false
+	}
+	if p := trimIndent(prev); len(p) > 0 && (bytes.HasPrefix(p, []byte("at ")) || bytes.HasPrefix(p, []byte("...")) ||
+		looksLikeException(string(p))) {
+		return false
+	}
+	// Look ahead through the frames: maxBodyLook lines bound the cost on
+	// a log of exception traces (each trace is looked at once, from its
+	// first frame).
+	const maxBodyLook = 64
+	for k := 0; k < maxBodyLook; k++ {
+		n, ok := ls.peek(k)
+		if !ok {
+			return false
+		}
+		nt := trimIndent(n.text)
+		switch {
+		case len(nt) == 0:
+			continue
+		case bytes.HasPrefix(nt, []byte("at ")):
+			continue
+		case len(nt) > 2 && nt[0] == '-' && nt[1] == ' ':
+			_, ok := parseLockLine(nt[2:], newInterner(), false)
+			return ok
+		case bytes.HasPrefix(nt, []byte("Locked ownable synchronizers:")):
+			return true
+		case nt[0] == '"':
+			return isHotSpotHeader(nt) || isThreadAtHeader(nt) || isThreadInfoHeader(nt)
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // startExcerpt begins an excerpt at its first line (startsJVMExcerpt);
@@ -254,16 +384,57 @@ func (s *jstackScanner) startExcerpt(line []byte) bool {
 		s.state = stPreamble
 	case isDeadlockStacks(line):
 		s.startStacksOnly()
+	case isThreadAtHeader(line):
+		s.excerpt.start = `no "Full thread dump" line: it starts at a thread`
+		s.p.ls.unread()
+		s.state = stThread
+	case isLostQuoteHeader(line):
+		s.excerpt.start = "its first thread header lost its opening quote (its name may be cut)"
+		s.p.ls.replace(append([]byte{'"'}, line...))
+		s.state = stThread
+	case isNameOnlyHeader(trimIndent(line)):
+		s.excerpt.start = "its threads are quoted names over frames: no ids, states or locks but those printed"
+		s.excerpt.nameOnly = true
+		s.p.ls.unread()
+		s.state = stThread
+	case isStateStart(line), bytes.HasPrefix(trimIndent(line), []byte("at ")):
+		what := "its state line"
+		if !bytes.HasPrefix(trimIndent(line), prefixState) {
+			what = "its frames"
+		}
+		s.excerpt.start = "no thread header before its first thread: it starts at " + what
+		s.unnamedThread()
+		s.p.ls.unread()
+		s.state = stThread
 	default:
 		return false
 	}
 	return true
 }
 
+// unnamedThread starts a thread whose header is not in the paste; its
+// name says so: "(unnamed 1)".
+func (s *jstackScanner) unnamedThread() {
+	s.endThread()
+	s.excerpt.unnamed++
+	s.t = &Thread{Weight: 1, Line: s.p.ls.lineNo(), JVM: &JVM{Name: s.p.in.str(unnamedName(s.excerpt.unnamed))}}
+	s.mounted = -1
+	s.sawStateLine = false
+}
+
+// unnamedName is the name of the k-th thread read without a header.
+func unnamedName(k int) string {
+	return "(unnamed " + strconv.Itoa(k) + ")"
+}
+
 // excerptNote says in Dump.Excerpt what the excerpt read lacks.
 func (s *jstackScanner) excerptNote() {
 	ex := s.excerpt
 	if ex == nil || s.d.Excerpt != "" {
+		return
+	}
+	if ex.start != "" {
+		s.d.Excerpt = ex.start
 		return
 	}
 	if ex.reports > 0 {

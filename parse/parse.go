@@ -262,6 +262,12 @@ func (o Options) parseText(name string, r io.Reader, in *interner, gz bool) ([]*
 				}
 			}
 		}
+		if tf == nil && shape == nil && ls.mode == nil && startsBody(line) && startsJVMBody(ls, line, prev) {
+			// A paste of JVM threads that starts at frames or at a quoted
+			// name alone (jstack_excerpt.go): a line a log prints too, so
+			// it is asked last, looking ahead.
+			tf = jvmTextFormat()
+		}
 		if tf == nil {
 			if looks == "" && len(dumps) == 0 {
 				for _, rf := range refusals {
