@@ -29,7 +29,7 @@ import "bytes"
 func (s *jstackScanner) startDeadlock(t []byte) {
 	s.endThread()
 	s.finishReport()
-	if s.excerpt != nil {
+	if s.reportOnly() {
 		s.excerpt.newReport()
 	}
 	kind := bytes.TrimSuffix(bytes.TrimPrefix(t, []byte("Found one ")), []byte("deadlock:"))
@@ -61,14 +61,14 @@ func (s *jstackScanner) deadlockLine(line, t []byte) bool {
 		if s.state == stDeadlock {
 			s.dl.Cycle = append(s.dl.Cycle, DeadlockEdge{Thread: s.p.in.bytes(t[1 : len(t)-2])})
 			s.edge = &s.dl.Cycle[len(s.dl.Cycle)-1]
-			if s.excerpt != nil {
+			if s.reportOnly() {
 				s.excerptEdge(s.edge.Thread)
 			}
-		} else if s.excerpt != nil {
+		} else if s.reportOnly() {
 			s.excerptStack(s.p.in.bytes(t[1 : len(t)-2]))
 		}
 		return true
-	case s.state == stDeadlockStacks && s.excerpt != nil && s.t != nil && isThreadBodyLine(t):
+	case s.state == stDeadlockStacks && s.reportOnly() && s.t != nil && isThreadBodyLine(t):
 		// A stack copy of a report pasted alone: the thread's own.
 		st := s.state
 		ok := s.threadLine(line, t)
@@ -105,7 +105,7 @@ func (s *jstackScanner) deadlockLine(line, t []byte) bool {
 		s.p.ls.unread()
 		return true
 	}
-	if len(s.pending) == 0 && s.excerpt == nil {
+	if len(s.pending) == 0 && !s.reportOnly() {
 		s.p.skip(s.d, line, "unrecognized line in a deadlock report")
 		return true
 	}

@@ -53,6 +53,10 @@ type jstackExcerpt struct {
 	stacks bool
 	// reports counts the deadlock reports read.
 	reports int
+	// report is true when the excerpt is a deadlock report alone: its
+	// reports' names are its threads. In an excerpt of thread entries, a
+	// report names threads of those entries, as in a whole dump.
+	report bool
 	// start says where a paste that starts at a thread's body began
 	// (Dump.Excerpt); "" for a deadlock report.
 	start string
@@ -153,7 +157,7 @@ func (s *jstackScanner) startStacksOnly() {
 // report ends: at "Found N deadlock(s).", at the next report, at the end
 // of the dump.
 func (s *jstackScanner) finishReport() {
-	if s.excerpt == nil || s.dl == nil {
+	if !s.reportOnly() || s.dl == nil {
 		return
 	}
 	s.excerpt.reports++
@@ -347,7 +351,7 @@ func startsJVMBody(ls *lineSource, line, prev []byte) bool {
 	// Look ahead through the frames: maxBodyLook lines bound the cost on
 	// a log of exception traces (each trace is looked at once, from its
 	// first frame).
-	const maxBodyLook = 64
+	const maxBodyLook = 2048
 	for k := 0; k < maxBodyLook; k++ {
 		n, ok := ls.peek(k)
 		if !ok {
@@ -360,7 +364,8 @@ func startsJVMBody(ls *lineSource, line, prev []byte) bool {
 		case bytes.HasPrefix(nt, []byte("at ")):
 			continue
 		case len(nt) > 2 && nt[0] == '-' && nt[1] == ' ':
-			_, ok := parseLockLine(nt[2:], newInterner(), false)
+			body, _ := cutOwnedBy(nt[2:])
+			_, ok := parseLockLine(body, newInterner(), false)
 			return ok
 		case bytes.HasPrefix(nt, []byte("Locked ownable synchronizers:")):
 			return true
@@ -380,9 +385,11 @@ func (s *jstackScanner) startExcerpt(line []byte) bool {
 	s.excerpt.newReport()
 	switch {
 	case isDeadlockStart(line):
+		s.excerpt.report = true
 		s.p.ls.unread() // the scanner starts the report (line)
 		s.state = stPreamble
 	case isDeadlockStacks(line):
+		s.excerpt.report = true
 		s.startStacksOnly()
 	case isThreadAtHeader(line):
 		s.excerpt.start = `no "Full thread dump" line: it starts at a thread`
@@ -426,6 +433,9 @@ func (s *jstackScanner) unnamedThread() {
 func unnamedName(k int) string {
 	return "(unnamed " + strconv.Itoa(k) + ")"
 }
+
+// reportOnly reports whether the dump read is a deadlock report alone.
+func (s *jstackScanner) reportOnly() bool { return s.excerpt != nil && s.excerpt.report }
 
 // excerptNote says in Dump.Excerpt what the excerpt read lacks.
 func (s *jstackScanner) excerptNote() {

@@ -17,6 +17,18 @@ var jvmRefusals = []refusal{
 		looks: "ibm javacore without a thread (no 3XMTHREADINFO line)",
 	},
 	{
+		// Java frames with nothing of a thread dump about them: a paste of
+		// a thread's frames carries a lock line, a state line or a thread
+		// header after them, and is read as an excerpt (startsJVMBody).
+		// Frames without any of these are an exception's trace.
+		matches: func(line []byte) bool {
+			t := trimIndent(line)
+			return len(t) < len(line) && bytes.HasPrefix(t, []byte("at ")) && bytes.HasSuffix(bytes.TrimRight(t, " "), []byte(")"))
+		},
+		looks: "java stack frames without a thread header, state line or lock line among them: " +
+			"an exception's stack trace, not a thread dump",
+	},
+	{
 		// JRockit: "===== FULL THREAD DUMP ===============".
 		matches: func(line []byte) bool {
 			return bytes.HasPrefix(trimIndent(line), []byte("===== FULL THREAD DUMP"))
