@@ -62,6 +62,9 @@ func TestFormatsFixtures(t *testing.T) {
 		{"jstack-jdk17__deadlock-report.txt", FormatJVMText, true, nil},
 		{"jstack-jdk17__deadlock-summary.md", FormatJVMText, true, nil},
 		{"jstack-jdk17__from-state-line.txt", FormatJVMText, true, nil},
+		{"panicparse__go-long-wait-leak.txt", FormatGoText, true, nil},
+		{"panicparse__go1.26.8-debug2.txt", FormatGoText, true, nil},
+		{"gotraceanalyzer__go-long-wait-leak.txt", FormatGoText, true, nil},
 	}
 	if len(tests) != len(counts) {
 		t.Errorf("COUNTS.tsv has %d files, the test %d: a file without its expectations", len(counts), len(tests))
