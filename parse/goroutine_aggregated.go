@@ -106,7 +106,16 @@ func gtaHeader(line []byte) (n int, state []byte, ok bool) {
 	if i <= 0 || !allDigits(line[:i]) || !bytes.HasSuffix(line, []byte("]:")) {
 		return 0, nil, false
 	}
-	return atoiBytes(line[:i]), line[i+len(infixGoroutines) : len(line)-2], true
+	state = line[i+len(infixGoroutines) : len(line)-2]
+	if j := bytes.Index(state, []byte("] {")); j >= 0 {
+		// Its regexp takes the header up to the last ']': a Go 1.27
+		// header's labels, after the bracket, come along cut when a value
+		// holds a ']' ("chan send] {job: \"import[batch=7"); the state
+		// is before them. (Go 1.26's labels are inside the bracket, and
+		// kept whole: the Go text parser reads them.)
+		state = state[:j]
+	}
+	return atoiBytes(line[:i]), state, true
 }
 
 // ppGroup is a pp group header read.

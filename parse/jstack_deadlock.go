@@ -57,7 +57,7 @@ func (s *jstackScanner) deadlockLine(line, t []byte) bool {
 		s.state = stTrailer
 		s.dl, s.edge = nil, nil
 		return true
-	case !indented && len(t) >= 3 && t[0] == '"' && bytes.HasSuffix(t, []byte(`":`)): // `"name":`, not a bare `":`
+	case !indented && len(t) >= 4 && t[0] == '"' && bytes.HasSuffix(t, []byte(`":`)): // `"name":`, not a bare `":` nor a name-less `"":`
 		if s.state == stDeadlock {
 			s.dl.Cycle = append(s.dl.Cycle, DeadlockEdge{Thread: s.p.in.bytes(t[1 : len(t)-2])})
 			s.edge = &s.dl.Cycle[len(s.dl.Cycle)-1]

@@ -2,6 +2,12 @@ package parse
 
 import "bytes"
 
+// excerptFramesRefusal is the reason a file of Java frames alone is
+// refused: true of every such file (nothing in it tells a thread's stack
+// from an exception's), whatever it is.
+const excerptFramesRefusal = "java stack frames without a thread header, state line or lock line: " +
+	"too little to tell a thread dump from an exception's stack trace"
+
 // jvmRefusals name the JVM dump formats dumpdiff does not read, so that a
 // file of only such a dump is refused with what it looks like.
 var jvmRefusals = []refusal{
@@ -25,8 +31,7 @@ var jvmRefusals = []refusal{
 			t := trimIndent(line)
 			return len(t) < len(line) && bytes.HasPrefix(t, []byte("at ")) && bytes.HasSuffix(bytes.TrimRight(t, " "), []byte(")"))
 		},
-		looks: "java stack frames without a thread header, state line or lock line among them: " +
-			"an exception's stack trace, not a thread dump",
+		looks: excerptFramesRefusal,
 	},
 	{
 		// JRockit: "===== FULL THREAD DUMP ===============".
