@@ -40,7 +40,7 @@ func TestJVMExcerptStarts(t *testing.T) {
 		{"Java stack information for the threads listed above:", true},
 		{"   java.lang.Thread.State: WAITING (parking)", true},
 		{"java.lang.Thread.State: BLOCKED (on object monitor)", true},
-		{"\tjava.lang.Thread.State: BLOCKED", false}, // no jstack's: a TAB is a prefix's
+		{"\tjava.lang.Thread.State: BLOCKED", false},   // no jstack's: a TAB is a prefix's
 		{"    java.lang.Thread.State: BLOCKED", false}, // 4 spaces: a paste's indent, stripped first
 		{`main" #1 prio=5 os_prio=0 tid=0x00007f6aec016800 nid=0xaba runnable  [0x00007f6af4245000]`, true},
 		{`she said" prio=5 and more`, false},
