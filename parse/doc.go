@@ -54,6 +54,11 @@
 //	        threadinfo.go (ThreadInfo.toString, OpenJ9 jstack), intellij.go
 //	        (IntelliJ's debugger dump), proto_debug3.go (CockroachDB's
 //	        debug=3 labels);
+//	      or a part of a dump read for what it holds, saying so
+//	      (Dump.Excerpt): jstack_excerpt.go (a deadlock report alone, a
+//	      paste from a state line, frames, names over frames),
+//	      goroutine_aggregated.go (panicparse's and gotraceanalyzer's
+//	      grouped listings, read back as weighted goroutines);
 //	      text that is no dump is refused with what it is instead
 //	      (goroutine_refusals.go, jvm_refusals.go)
 //	 model.go, model_json.go, canonical.go   the model, its JSON and the

@@ -14,6 +14,7 @@ var textFormats = []textFormat{
 	{format: FormatJFR, starts: startsJFRText, parse: parseJFRText},
 	{format: FormatGoDebug1, starts: startsGoDebug1, parse: parseGoDebug1},
 	{format: FormatGoText, starts: startsGoText, parse: parseGoText},
+	{format: formatGoAggregated, starts: startsGoAggregated, parse: parseGoAggregated},
 	{format: FormatJVMPlain, starts: startsJVMPlain, parse: parseJVMPlain},
 	{format: FormatJavacore, starts: startsJavacore, parse: parseJavacore},
 	{format: FormatJVMText, starts: startsJVMText, parse: parseJVMText},

@@ -58,6 +58,13 @@ func TestFormatsFixtures(t *testing.T) {
 		{"threadinfo-jdk17__three-way.txt", FormatJVMText, false, nil},
 		{"go-test-timeout.txt", FormatGoText, false, []string{"TestTransfer (2s)"}},
 		{"go-test-timeout-v.txt", FormatGoText, false, []string{"TestDrainA (2s)", "TestDrainB (2s)"}},
+		{"jstack-jdk17__deadlocks-whole.txt", FormatJVMText, false, nil},
+		{"jstack-jdk17__deadlock-report.txt", FormatJVMText, true, nil},
+		{"jstack-jdk17__deadlock-summary.md", FormatJVMText, true, nil},
+		{"jstack-jdk17__from-state-line.txt", FormatJVMText, true, nil},
+		{"panicparse__go-long-wait-leak.txt", FormatGoText, true, nil},
+		{"panicparse__go1.26.8-debug2.txt", FormatGoText, true, nil},
+		{"gotraceanalyzer__go-long-wait-leak.txt", FormatGoText, true, nil},
 	}
 	if len(tests) != len(counts) {
 		t.Errorf("COUNTS.tsv has %d files, the test %d: a file without its expectations", len(counts), len(tests))

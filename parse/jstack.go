@@ -80,7 +80,7 @@ func startsJVMText(line, prev []byte) bool {
 		return true
 	}
 	return isDateLine(line) || isPIDLine(line) || isThreadInfoHeader(line) || isHotSpotHeader(line) ||
-		bytes.Equal(line, prefixSMR) || isIntelliJContainer(line)
+		bytes.Equal(line, prefixSMR) || isIntelliJContainer(line) || startsJVMExcerpt(line)
 }
 
 // prefixSMR is the first line of the block HotSpot prints before the threads
@@ -146,12 +146,19 @@ func parseJVMText(p *textParser) *Dump {
 	case d.ProcessID == 0 && d.Time.IsZero() && bytes.Equal(line, prefixSMR):
 		d.Excerpt = `no "Full thread dump" line: it starts at "Threads class SMR info:"`
 		p.ls.unread()
+	case startsJVMExcerpt(line) || d.ProcessID == 0 && d.Time.IsZero() && startsBody(line):
+		// startsBody: a line parseText's startsJVMBody claimed.
+		if !s.startExcerpt(line) {
+			p.ls.unread()
+			return nil
+		}
 	default:
 		p.ls.unread()
 		return nil
 	}
 	s.run()
 	s.ij.place(d)
+	s.excerptNote()
 	return d
 }
 
@@ -286,10 +293,17 @@ type jstackScanner struct {
 	// ij is IntelliJ's thread containers and the threads' places in
 	// them (intellij.go); nil until a header carries its metadata.
 	ij *intellijContainers
+	// excerpt is set when the dump is read from a part of a dump that
+	// has no thread entries of its own (jstack_excerpt.go); nil otherwise.
+	excerpt *jstackExcerpt
+	// resumed is true while the current thread is one already in the
+	// dump, given more lines (an excerpt's deadlock stack copy).
+	resumed bool
 }
 
 // run reads lines until the dump ends.
 func (s *jstackScanner) run() {
+	defer s.finishReport()
 	defer s.endThread()
 	defer s.flushNameOnly()
 	for {
@@ -426,7 +440,7 @@ func (s *jstackScanner) blank() {
 func (s *jstackScanner) line(line, t []byte) bool {
 	indented := len(t) < len(line)
 	if s.nameOnly != nil {
-		if indented && bytes.HasPrefix(t, prefixState) {
+		if indented && bytes.HasPrefix(t, prefixState) || s.excerpt != nil && s.excerpt.nameOnly && bytes.HasPrefix(t, []byte("at ")) {
 			s.t = &Thread{Weight: 1, Line: s.nameOnlyNo, JVM: &JVM{Name: s.p.in.bytes(bytes.TrimSpace(s.nameOnly)[1 : len(bytes.TrimSpace(s.nameOnly))-1])}}
 			s.orphan = false
 			s.mounted = -1
@@ -437,7 +451,7 @@ func (s *jstackScanner) line(line, t []byte) bool {
 		s.nameOnly = nil
 	}
 	// Deadlock reports may follow the threads or the trailer.
-	if bytes.HasPrefix(t, []byte("Found one ")) && bytes.HasSuffix(t, []byte("deadlock:")) {
+	if isDeadlockStart(t) {
 		s.endThread()
 		s.flushPending()
 		s.startDeadlock(t)
@@ -840,7 +854,11 @@ func (s *jstackScanner) endThread() {
 		}
 	}
 	threadInfoWait(th, s.p.in)
-	s.d.Threads = append(s.d.Threads, th)
+	if s.resumed {
+		s.resumed = false // in the dump already
+	} else {
+		s.d.Threads = append(s.d.Threads, th)
+	}
 	if s.state == stOwnable {
 		s.state = stThread
 	}

@@ -20,9 +20,18 @@ import "bytes"
 //
 // The `"name":` lines name threads already listed; they are not threads.
 // The stack copies are passed over: the threads' own entries hold them.
+//
+// A report pasted alone (an excerpt: jstack_excerpt.go) has no thread
+// entries around it; there the report is all there is, and its names and
+// stack copies are read as the threads (excerptEdge, excerptStack).
 
 // startDeadlock begins a report at its "Found one X deadlock:" line.
 func (s *jstackScanner) startDeadlock(t []byte) {
+	s.endThread()
+	s.finishReport()
+	if s.reportOnly() {
+		s.excerpt.newReport()
+	}
 	kind := bytes.TrimSuffix(bytes.TrimPrefix(t, []byte("Found one ")), []byte("deadlock:"))
 	s.d.Deadlocks = append(s.d.Deadlocks, Deadlock{
 		Line: s.p.ls.lineNo(),
@@ -43,18 +52,35 @@ func (s *jstackScanner) deadlockLine(line, t []byte) bool {
 		s.state = stDeadlockStacks
 		return true
 	case bytes.HasPrefix(t, []byte("Found ")) && (bytes.HasSuffix(t, []byte("deadlock.")) || bytes.HasSuffix(t, []byte("deadlocks."))):
+		s.endThread()
+		s.finishReport()
 		s.state = stTrailer
 		s.dl, s.edge = nil, nil
 		return true
-	case !indented && len(t) >= 3 && t[0] == '"' && bytes.HasSuffix(t, []byte(`":`)): // `"name":`, not a bare `":`
+	case !indented && len(t) >= 4 && t[0] == '"' && bytes.HasSuffix(t, []byte(`":`)): // `"name":`, not a bare `":` nor a name-less `"":`
 		if s.state == stDeadlock {
 			s.dl.Cycle = append(s.dl.Cycle, DeadlockEdge{Thread: s.p.in.bytes(t[1 : len(t)-2])})
 			s.edge = &s.dl.Cycle[len(s.dl.Cycle)-1]
+			if s.reportOnly() {
+				s.excerptEdge(s.edge.Thread)
+			}
+		} else if s.reportOnly() {
+			s.excerptStack(s.p.in.bytes(t[1 : len(t)-2]))
 		}
 		return true
+	case s.state == stDeadlockStacks && s.reportOnly() && s.t != nil && isThreadBodyLine(t):
+		// A stack copy of a report pasted alone: the thread's own.
+		st := s.state
+		ok := s.threadLine(line, t)
+		s.state = st
+		if ok {
+			return true
+		}
 	case s.state == stDeadlockStacks && (bytes.HasPrefix(t, []byte("at ")) || bytes.HasPrefix(t, []byte("- "))):
 		return true
-	case s.state == stDeadlock && indented && s.edge != nil:
+	case s.state == stDeadlock && s.edge != nil && (indented || isEdgeLine(t)):
+		// The edge's lines are indented under its name; a paste that lost
+		// the indentation still begins them with these words.
 		if h, ok := bytes.CutPrefix(t, []byte("which is held by ")); ok {
 			h = bytes.TrimSpace(h)
 			if len(h) > 1 && h[0] == '"' && h[len(h)-1] == '"' {
@@ -79,7 +105,7 @@ func (s *jstackScanner) deadlockLine(line, t []byte) bool {
 		s.p.ls.unread()
 		return true
 	}
-	if len(s.pending) == 0 {
+	if len(s.pending) == 0 && !s.reportOnly() {
 		s.p.skip(s.d, line, "unrecognized line in a deadlock report")
 		return true
 	}

@@ -262,6 +262,18 @@ func (o Options) parseText(name string, r io.Reader, in *interner, gz bool) ([]*
 				}
 			}
 		}
+		if tf == nil && shape == nil && ls.mode == nil && startsBody(line) {
+			// A paste of JVM threads that starts at frames or at a quoted
+			// name alone (jstack_excerpt.go): a line a log prints too, so
+			// it is asked last, looking ahead. The look ahead may move
+			// the reader's buffer under line: it goes on as a copy.
+			line = bytes.Clone(line)
+			if startsJVMBody(ls, line, prev) {
+				tf = jvmTextFormat()
+			}
+			ls.replace(line)
+			ls.next()
+		}
 		if tf == nil {
 			if looks == "" && len(dumps) == 0 {
 				for _, rf := range refusals {
