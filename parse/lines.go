@@ -67,6 +67,10 @@ type lineSource struct {
 	// learnBuf holds the line a prefix was learned on (prefix_learn.go),
 	// which outlives the lines read ahead to confirm it.
 	learnBuf []byte
+	// learnSrc and learnTmp are learnConfirm's scratch: the first line's
+	// source and the split of a line read ahead.
+	learnSrc []byte
+	learnTmp prefixLine
 }
 
 // rawLine is a line read ahead and queued.

@@ -202,7 +202,7 @@ func (o Options) parseText(name string, r io.Reader, in *interner, gz bool) ([]*
 	var pl, ppl prefixLine
 	looks := ""
 	jsonLine := 0 // the line of the last JSON record whose field holds a dump
-	var startLine []byte
+	var startLine, keep []byte
 	for {
 		line, ok := ls.next()
 		if !ok {
@@ -214,26 +214,12 @@ func (o Options) parseText(name string, r io.Reader, in *interner, gz bool) ([]*
 		if sigquitAfterText(line) && ls.mode == nil && bytes.Contains(line, []byte("<pre")) && ls.htmlStart(line) {
 			continue // "<pre>SIGQUIT: quit": the HTML block's first line (escape.go)
 		}
-		if sigquitAfterText(line) {
-			// A collector's prefix before "SIGQUIT: quit" first; else it is
-			// a program's output run into the runtime's (isSIGQUITLine).
-			shape, pv, tf = findPrefix(line, prev, &pl, &ppl)
-			if tf != nil && shape != nil && sigquitAfterText(pl.text) {
-				// A known shape that leaves text before the SIGQUIT
-				// ("     api | SIGQUIT: quit" read as indented): the text is
-				// a prefix of its own, learned.
-				if lsh, lpv, ltf, lline := ls.learnPrefix(line, prev, &pl); ltf != nil {
-					shape, pv, tf, line = lsh, lpv, ltf, lline
-				} else {
-					findPrefix(line, prev, &pl, &ppl) // pl as the known shape split it
-				}
-			}
-			if tf == nil {
-				shape, pv, tf, line = ls.learnPrefix(line, prev, &pl)
-			}
-		}
+		// A line ending "SIGQUIT: quit" after text: a collector's prefix
+		// or a tool's (learned) first; else it is a program's output run
+		// into the runtime's (isSIGQUITLine), read as it is last.
+		sq := sigquitAfterText(line)
 		for i := range textFormats {
-			if tf != nil {
+			if tf != nil || sq {
 				break
 			}
 			if textFormats[i].starts(line, prev) {
@@ -242,10 +228,39 @@ func (o Options) parseText(name string, r io.Reader, in *interner, gz bool) ([]*
 		}
 		if tf == nil {
 			shape, pv, tf = findPrefix(line, prev, &pl, &ppl)
+			if tf != nil && shape != nil && (sigquitAfterText(pl.text) || !shape.paste) {
+				// A known shape that leaves text before the SIGQUIT
+				// ("     api | SIGQUIT: quit" read as indented, a docker
+				// record of "2031:SIGQUIT: quit"), or a collector's
+				// shape the next lines do not confirm (prefix_learn.go
+				// rule 3: a syslog shape that pins a counter as the
+				// process): a prefix learned with the known shape's as
+				// layers, if one is confirmed; else the known shape.
+				// Lines are read ahead: line is kept in a buffer of its
+				// own, and split again.
+				keep = append(keep[:0], line...)
+				line = keep
+				shape, pv, tf = findPrefix(line, prev, &pl, &ppl)
+				if sigquitAfterText(pl.text) || !ls.learnConfirm(shape.split, pl.source) {
+					if lsh, lpv, ltf, lline := ls.learnPrefix(line, prev, &pl); ltf != nil {
+						shape, pv, tf, line = lsh, lpv, ltf, lline
+					} else {
+						shape, pv, tf = findPrefix(line, prev, &pl, &ppl) // pl as the known shape split it
+					}
+				}
+			}
 		}
-		if tf == nil && ls.mode == nil {
+		if tf == nil && (ls.mode == nil || sq) {
 			// Any other tool's prefix, learned from this line (prefix_learn.go).
 			shape, pv, tf, line = ls.learnPrefix(line, prev, &pl)
+		}
+		for i := range textFormats {
+			if tf != nil || !sq {
+				break
+			}
+			if textFormats[i].starts(line, prev) {
+				tf = &textFormats[i]
+			}
 		}
 		if tf == nil && shape == nil && ls.mode == nil {
 			// Escaped dumps (escape.go): a JSON string field's lines are
