@@ -211,7 +211,7 @@ func (o Options) parseText(name string, r io.Reader, in *interner, gz bool) ([]*
 		var tf *textFormat
 		var shape *prefixShape
 		var pv []byte
-		if sigquitAfterText(line) && ls.mode == nil && bytes.Contains(line, []byte("<pre")) && ls.htmlStart(line) {
+		if sigquitAfterText(line) && !ls.staged() && bytes.Contains(line, []byte("<pre")) && ls.htmlStart(line) {
 			continue // "<pre>SIGQUIT: quit": the HTML block's first line (escape.go)
 		}
 		// A line ending "SIGQUIT: quit" after text: a collector's prefix
@@ -250,7 +250,7 @@ func (o Options) parseText(name string, r io.Reader, in *interner, gz bool) ([]*
 				}
 			}
 		}
-		if tf == nil && (ls.mode == nil || sq) {
+		if tf == nil && (!ls.staged() || sq) {
 			// Any other tool's prefix, learned from this line (prefix_learn.go).
 			shape, pv, tf, line = ls.learnPrefix(line, prev, &pl)
 		}
@@ -262,7 +262,7 @@ func (o Options) parseText(name string, r io.Reader, in *interner, gz bool) ([]*
 				tf = &textFormats[i]
 			}
 		}
-		if tf == nil && shape == nil && ls.mode == nil {
+		if tf == nil && shape == nil && !ls.staged() {
 			// Escaped dumps (escape.go): a JSON string field's lines are
 			// read in this line's place; an HTML block from here on
 			// unescaped. Both are given to the same checks again.
@@ -301,12 +301,12 @@ func (o Options) parseText(name string, r io.Reader, in *interner, gz bool) ([]*
 			p.prev = prev
 			ls.unread()
 		}
-		html := ls.mode != nil && ls.mode.stage.html
+		html := ls.inHTML()
 		if looks == "" && len(dumps) == 0 {
 			startLine = append(startLine[:0], line...) // for a refusal, if no dump is found there
 		}
 		d := tf.parse(p)
-		html = html || ls.mode != nil && ls.mode.stage.html
+		html = html || ls.inHTML()
 		ls.endPrefix()
 		held := ls.takeHeld(start, ls.lastKept())
 		prev = prev[:0]
@@ -321,7 +321,7 @@ func (o Options) parseText(name string, r io.Reader, in *interner, gz bool) ([]*
 			}
 			// The format looked further and found no dump after all; what it
 			// read is passed over. If it gave back the first line, move past it.
-			if ls.back && ls.lineNo() == start {
+			if ls.givenBack() && ls.lineNo() == start {
 				ls.next()
 			}
 			continue
@@ -355,7 +355,7 @@ func (o Options) parseText(name string, r io.Reader, in *interner, gz bool) ([]*
 		}
 		if gz && errors.Is(err, io.ErrUnexpectedEOF) {
 			where := "after"
-			if ls.partial {
+			if ls.cut() {
 				where = "in" // the last line read is cut
 			}
 			n := fmt.Sprintf("%d dumps", len(dumps))
@@ -367,7 +367,7 @@ func (o Options) parseText(name string, r io.Reader, in *interner, gz bool) ([]*
 		return dumps, fmt.Errorf("%s:%d: %w", name, ls.lineNo(), err)
 	}
 	if len(dumps) == 0 {
-		return nil, &NoDumpError{File: name, Looks: looks, LongLines: ls.longLines, MaxLine: ls.max}
+		return nil, &NoDumpError{File: name, Looks: looks, LongLines: ls.longCount(), MaxLine: ls.maxLine()}
 	}
 	return dumps, nil
 }
