@@ -373,3 +373,38 @@ func FuzzLearnedPrefix(f *testing.F) {
 		}
 	})
 }
+
+// TestStartNeedles: wherever strongStart finds a dump's first line in a
+// line of a committed dump (at its start, or after any word boundary, as
+// peel looks), mayStartInside says the line may hold one; else the
+// filter would hide a dump from the learner.
+func TestStartNeedles(t *testing.T) {
+	inputs := pasteInputs(t)
+	checked := 0
+	for _, in := range inputs {
+		for _, line := range strings.Split(in.text, "\n") {
+			b := []byte(line)
+			for k := 0; k < len(b); k++ {
+				if k > 0 && (b[k] == ' ' || isWordByte(b[k-1])) {
+					continue
+				}
+				if strongStart(b[k:]) == nil {
+					continue
+				}
+				checked++
+				if !mayStartInside(b) {
+					t.Fatalf("%s: %q starts a dump at %d, but mayStartInside says no", in.name, line, k)
+				}
+			}
+		}
+	}
+	if checked < 100 {
+		t.Fatalf("only %d starts found: the test reads too little", checked)
+	}
+	t.Logf("%d starts checked", checked)
+	for _, l := range []string{"2026-12-01 10:00:00 INFO  [main] c.e.App - GET /api/orders 200", `{"level":"info","msg":"ok"}`} {
+		if mayStartInside([]byte(l)) {
+			t.Errorf("mayStartInside(%q) = true: the filter passes an ordinary log line", l)
+		}
+	}
+}
