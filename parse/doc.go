@@ -40,11 +40,16 @@
 //	        prefix.go, prefix_shapes.go   what is in front of every line
 //	                                      (kubectl, docker, syslog, a quote,
 //	                                      an indent, go test -json)
+//	        prefix_learn.go               any other tool's prefix, learned
+//	                                      from the dump, nested in layers
 //	        escape.go                     a dump inside a JSON string field,
 //	                                      or HTML-escaped
 //	        indent.go                     frame lines whose TAB became spaces
+//	                                      (a stage: one type with undo and
+//	                                      rank, turned on with addStage)
 //	        goroutine_notes.go            notes and lead-ins between
-//	                                      goroutines (goleak, grpc, go test)
+//	                                      goroutines (goleak, grpc, go test),
+//	                                      go test's continuation indent
 //	      then the format's parser reads the dump as the runtime wrote it:
 //	        goroutine_text.go, goroutine_fast.go, goroutine_build.go (debug=2,
 //	        panic, SIGQUIT), goroutine_debug1.go, goroutine_labels.go;

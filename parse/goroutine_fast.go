@@ -74,7 +74,7 @@ var goFastCounted func(frames int)
 func (s *goTextScan) fastFrames(ls *lineSource) {
 	b := s.b
 	for {
-		rest := ls.blk[ls.pos:]
+		rest := ls.buffered()
 		if len(rest) == 0 {
 			return
 		}
@@ -129,7 +129,7 @@ func (s *goTextScan) fastFrames(ls *lineSource) {
 		} else {
 			i = bytes.IndexByte(rest, '\n')
 		}
-		if i < 0 || i > ls.max {
+		if i < 0 || i > ls.maxLine() {
 			return
 		}
 		fl := rest[:i]
@@ -158,7 +158,7 @@ func (s *goTextScan) fastFrames(ls *lineSource) {
 			j = len(l.raw) // the guess's file line, found without a search
 			ln = file[:j]
 		} else {
-			if j = bytes.IndexByte(file, '\n'); j < 0 || j > ls.max {
+			if j = bytes.IndexByte(file, '\n'); j < 0 || j > ls.maxLine() {
 				return
 			}
 			ln = file[:j]
@@ -194,23 +194,12 @@ func (s *goTextScan) fastFrames(ls *lineSource) {
 			continue
 		}
 		s.fast++
-		b.funcLine(fl[:paren], ls.before)
+		b.funcLine(fl[:paren], ls.prevNo())
 		if a := syncWaitAddr(fl, paren); a != nil {
-			b.apply(opWaitAddr, ls.before, a)
+			b.apply(opWaitAddr, ls.prevNo(), a)
 		}
-		b.frameFile(ln, ls.n)
+		b.frameFile(ln, ls.lineNo())
 	}
-}
-
-// took advances ls past n lines of size bytes, all whole, the last one
-// last, as n calls of next would.
-func (ls *lineSource) took(size, n int, last []byte) {
-	ls.pos += size
-	ls.rawN += n
-	ls.before = ls.rawN - 1
-	ls.n = ls.rawN
-	ls.line = last
-	ls.rawPartial, ls.partial = false, false
 }
 
 // fastCreator consumes the goroutine's "created by" line and its file
@@ -254,7 +243,7 @@ func (s *goTextScan) fastHeader(ls *lineSource, rest []byte) bool {
 		return false
 	}
 	i := bytes.IndexByte(h, '\n')
-	if i < 0 || i > ls.max {
+	if i < 0 || i > ls.maxLine() {
 		return false
 	}
 	line := h[:i]

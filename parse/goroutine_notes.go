@@ -15,7 +15,7 @@ import "bytes"
 //
 // In the t.Errorf form, the first line after such a header that is a
 // function, "created by" or file line once its leading spaces are off
-// fixes those spaces as the dump's continuation indent (lineStage.cont),
+// fixes those spaces as the dump's continuation indent (contIndent),
 // taken off every later line that has it.
 //
 // A note is a line of its own between goroutines. It is never a
@@ -122,4 +122,26 @@ func (s *goTextScan) testsLine(line []byte) {
 	default:
 		s.tests = testsNone
 	}
+}
+
+// contIndent is the indentation go test gives the lines of a t.Log
+// message after its first: taken off every line that begins with it.
+type contIndent struct{ cont []byte }
+
+func (c *contIndent) rank() int { return 0 }
+
+func (c *contIndent) undo(line []byte) []byte {
+	if bytes.HasPrefix(line, c.cont) {
+		return line[len(c.cont):]
+	}
+	return line
+}
+
+// learnCont takes the first n bytes of the line last returned off it and
+// off every later line of the dump that begins with them, and returns the
+// line without them.
+func (s *lineSource) learnCont(n int) []byte {
+	s.addStage(&contIndent{cont: bytes.Clone(s.line[:n])})
+	s.line = s.line[n:]
+	return s.line
 }

@@ -398,7 +398,7 @@ func parseGoText(p *textParser) *Dump {
 	prologue, midPrologue := 0, 0
 	ls := p.ls
 	for {
-		if goFastFrames && s.state == gsGoroutine && !ls.back && ls.mode == nil && len(ls.queue) == 0 {
+		if goFastFrames && s.state == gsGoroutine {
 			s.fastFrames(ls)
 		}
 		line, ok := ls.next()
@@ -560,7 +560,7 @@ func parseGoText(p *textParser) *Dump {
 		// find the next real line.
 		junk := append([]byte(nil), line...)
 		junkLn := ls.lineNo()
-		cut := ls.partial // the last line of the input, without its line ending
+		cut := ls.cut() // the last line of the input, without its line ending
 		next, ok := ls.next()
 		blank := false
 		for ok && len(next) == 0 {
@@ -660,7 +660,7 @@ const (
 // cutReason returns reason, or reason with the truncation when the line
 // being read is the last of the input and has no line ending.
 func (s *goTextScan) cutReason(reason string) string {
-	if s.p.ls.partial {
+	if s.p.ls.cut() {
 		return reason + "; " + goCut
 	}
 	return reason
@@ -669,13 +669,13 @@ func (s *goTextScan) cutReason(reason string) string {
 // checkCut runs at the end of input: see Truncation above.
 func (s *goTextScan) checkCut() {
 	ls := s.p.ls
-	line := ls.line
+	line := ls.current()
 	switch {
 	case s.last == glFunc && s.state == gsWantFile:
 		s.skip(ls.lineNo(), line, goCutAfter)
-	case s.last == glFile && ls.partial && !bytes.Contains(line, []byte(" +0x")):
+	case s.last == glFile && ls.cut() && !bytes.Contains(line, []byte(" +0x")):
 		s.skip(ls.lineNo(), line, goCut)
-	case s.last == glHeader && ls.partial && !bytes.HasSuffix(line, []byte(":")):
+	case s.last == glHeader && ls.cut() && !bytes.HasSuffix(line, []byte(":")):
 		s.skip(ls.lineNo(), line, goCut)
 	case s.last == glHeader && s.inGoroutine:
 		s.skip(ls.lineNo(), line, "dump ends after a goroutine header without its stack: truncated")

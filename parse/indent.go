@@ -1,6 +1,9 @@
 package parse
 
-import "bytes"
+import (
+	"bytes"
+	"slices"
+)
 
 // The indentation stage. A runtime indents few lines, and with one byte:
 // a Go dump puts a TAB before each file line, a JVM dump a TAB before
@@ -35,61 +38,61 @@ import "bytes"
 // nbsp is U+00A0 NO-BREAK SPACE in UTF-8.
 var nbsp = []byte{0xc2, 0xa0}
 
-// lineStage is the learned indentation of a dump.
+// stage is one rewrite of the lines of a dump after its prefix is read
+// off: learned once per dump by its parser, from the first line it could
+// not read as it is, then applied to every later line of the dump, before
+// the parser sees it (prefix.go, nextPrefixed). A new rewrite is a type
+// with undo and rank in a file of its own, turned on with
+// lineSource.addStage; the line source needs no change for it.
+type stage interface {
+	// undo returns line rewritten: line itself when it needs nothing,
+	// else a rewrite in the stage's own buffer, valid until the next call.
+	undo(line []byte) []byte
+	// rank orders the stages of a dump, lowest first, one of each rank:
+	// go test's continuation indent comes off (0) before a frame's
+	// indentation is read (1) or no-break spaces are (2).
+	rank() int
+}
+
+// lineStage is the stages of a dump, and its HTML stage (escape.go),
+// which undoes entities on the line as read, before the prefix.
 type lineStage struct {
-	// frame is what stands for the TAB before a Go file line ("    ", no-break
-	// spaces); nil when the dump's file lines begin with a TAB.
-	frame []byte
-	// nbsp is true when leading no-break spaces are read as spaces.
-	nbsp bool
+	list []stage // by rank
 	// html is true inside an HTML block (escape.go): entities undone.
 	html bool
-	// cont is the indentation go test gives the lines of a t.Log message
-	// after its first (goroutine_notes.go): taken off; nil when none.
-	cont []byte
-	buf  []byte // the last line rewritten
 	hbuf []byte // the last line unescaped
 }
 
 // empty reports whether the stage undoes nothing.
-func (st *lineStage) empty() bool { return st.frame == nil && !st.nbsp && !st.html && st.cont == nil }
+func (st *lineStage) empty() bool { return len(st.list) == 0 && !st.html }
 
-// undo returns line with the learned indentation undone (HTML escapes
-// are undone before, on the line as read: readStaged): line itself
-// when it needs nothing, else a rewrite in st.buf (valid until the next
-// call).
+// undo returns line with the learned stages undone, in rank order (HTML
+// escapes are undone before, on the line as read: readStaged).
+//
+// Cost: one interface call a stage a line, only in a dump that learned
+// one.
 func (st *lineStage) undo(line []byte) []byte {
-	if st.cont != nil && bytes.HasPrefix(line, st.cont) {
-		line = line[len(st.cont):]
-	}
-	if st.frame != nil && bytes.HasPrefix(line, st.frame) {
-		st.buf = append(append(st.buf[:0], '\t'), line[len(st.frame):]...)
-		return st.buf
-	}
-	if st.nbsp && bytes.HasPrefix(line, nbsp) {
-		st.buf = st.buf[:0]
-		i := 0
-		for i < len(line) {
-			switch {
-			case line[i] == ' ' || line[i] == '\t':
-				st.buf = append(st.buf, line[i])
-				i++
-				continue
-			case bytes.HasPrefix(line[i:], nbsp):
-				st.buf = append(st.buf, ' ')
-				i += len(nbsp)
-				continue
-			}
-			break
-		}
-		st.buf = append(st.buf, line[i:]...)
-		return st.buf
+	for _, x := range st.list {
+		line = x.undo(line)
 	}
 	return line
 }
 
-// stage returns the mode's indentation stage, making the mode (without a
-// prefix) when the dump had none.
+// add turns x on in its rank's place; it replaces a stage of that rank.
+func (st *lineStage) add(x stage) {
+	i := 0
+	for i < len(st.list) && st.list[i].rank() < x.rank() {
+		i++
+	}
+	if i < len(st.list) && st.list[i].rank() == x.rank() {
+		st.list[i] = x
+		return
+	}
+	st.list = slices.Insert(st.list, i, x)
+}
+
+// stage returns the mode's stages, making the mode (without a prefix)
+// when the dump had none.
 func (s *lineSource) stage() *lineStage {
 	if s.mode == nil {
 		s.mode = &prefixMode{}
@@ -97,32 +100,71 @@ func (s *lineSource) stage() *lineStage {
 	return &s.mode.stage
 }
 
+// addStage turns x on for the rest of the dump being read.
+func (s *lineSource) addStage(x stage) { s.stage().add(x) }
+
+// frameIndent is what stands for the TAB before a Go file line ("    ",
+// no-break spaces): every line that begins with exactly it begins with a
+// TAB instead.
+type frameIndent struct {
+	frame []byte
+	buf   []byte // the last line rewritten
+}
+
+func (f *frameIndent) rank() int { return 1 }
+
+func (f *frameIndent) undo(line []byte) []byte {
+	if !bytes.HasPrefix(line, f.frame) {
+		return line
+	}
+	f.buf = append(append(f.buf[:0], '\t'), line[len(f.frame):]...)
+	return f.buf
+}
+
+// nbspIndent reads the leading no-break spaces of a line as spaces.
+type nbspIndent struct {
+	buf []byte // the last line rewritten
+}
+
+func (n *nbspIndent) rank() int { return 2 }
+
+func (n *nbspIndent) undo(line []byte) []byte {
+	if !bytes.HasPrefix(line, nbsp) {
+		return line
+	}
+	n.buf = n.buf[:0]
+	i := 0
+	for i < len(line) {
+		switch {
+		case line[i] == ' ' || line[i] == '\t':
+			n.buf = append(n.buf, line[i])
+			i++
+			continue
+		case bytes.HasPrefix(line[i:], nbsp):
+			n.buf = append(n.buf, ' ')
+			i += len(nbsp)
+			continue
+		}
+		break
+	}
+	n.buf = append(n.buf, line[i:]...)
+	return n.buf
+}
+
 // learnFrameIndent fixes the Go frame indentation of the dump being read
 // to the first n bytes of the line last returned, and returns that line
 // with them undone (the line next gives back after unread, too).
 func (s *lineSource) learnFrameIndent(n int) []byte {
-	st := s.stage()
-	st.frame = append(st.frame[:0:0], s.line[:n]...)
-	s.line = st.undo(s.line)
-	return s.line
-}
-
-// learnCont takes the first n bytes of the line last returned off it and
-// off every later line of the dump that begins with them, and returns the
-// line without them.
-func (s *lineSource) learnCont(n int) []byte {
-	st := s.stage()
-	st.cont = append(st.cont[:0:0], s.line[:n]...)
-	s.line = s.line[n:]
+	s.addStage(&frameIndent{frame: bytes.Clone(s.line[:n])})
+	s.line = s.stage().undo(s.line)
 	return s.line
 }
 
 // learnNBSP makes leading no-break spaces read as spaces for the rest of
 // the dump being read, and returns the line last returned so read.
 func (s *lineSource) learnNBSP() []byte {
-	st := s.stage()
-	st.nbsp = true
-	s.line = st.undo(s.line)
+	s.addStage(&nbspIndent{})
+	s.line = s.stage().undo(s.line)
 	return s.line
 }
 

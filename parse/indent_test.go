@@ -34,26 +34,37 @@ func TestGoFrameIndent(t *testing.T) {
 }
 
 func TestIndentStageUndo(t *testing.T) {
+	frame := func(f string) stage { return &frameIndent{frame: []byte(f)} }
+	nb := &nbspIndent{}
+	cont := func(c string) stage { return &contIndent{cont: []byte(c)} }
 	tests := []struct {
-		name string
-		st   lineStage
-		line string
-		want string
+		name   string
+		stages []stage // added in this order
+		line   string
+		want   string
 	}{
-		{"frame spaces", lineStage{frame: []byte("    ")}, "    /a.go:1 +0x1", "\t/a.go:1 +0x1"},
-		{"frame spaces, deeper", lineStage{frame: []byte("    ")}, "        /a.go:1", "\t    /a.go:1"},
-		{"frame nbsp", lineStage{frame: []byte("\u00a0\u00a0")}, "\u00a0\u00a0/a.go:1", "\t/a.go:1"},
-		{"frame: other line", lineStage{frame: []byte("    ")}, "main.main()", "main.main()"},
-		{"frame: shorter indent", lineStage{frame: []byte("    ")}, "  x", "  x"},
-		{"nbsp", lineStage{nbsp: true}, "\u00a0\u00a0\u00a0\u00a0at a.B.c(B.java:1)", "    at a.B.c(B.java:1)"},
-		{"nbsp mixed with spaces", lineStage{nbsp: true}, "\u00a0 \u00a0 - locked <0x1>", "    - locked <0x1>"},
-		{"nbsp inside the text kept", lineStage{nbsp: true}, "\u00a0at a\u00a0b", " at a\u00a0b"},
-		{"nbsp: not indented", lineStage{nbsp: true}, `"main" #1`, `"main" #1`},
-		{"none", lineStage{}, "    /a.go:1", "    /a.go:1"},
+		{"frame spaces", []stage{frame("    ")}, "    /a.go:1 +0x1", "\t/a.go:1 +0x1"},
+		{"frame spaces, deeper", []stage{frame("    ")}, "        /a.go:1", "\t    /a.go:1"},
+		{"frame nbsp", []stage{frame("\u00a0\u00a0")}, "\u00a0\u00a0/a.go:1", "\t/a.go:1"},
+		{"frame: other line", []stage{frame("    ")}, "main.main()", "main.main()"},
+		{"frame: shorter indent", []stage{frame("    ")}, "  x", "  x"},
+		{"nbsp", []stage{nb}, "\u00a0\u00a0\u00a0\u00a0at a.B.c(B.java:1)", "    at a.B.c(B.java:1)"},
+		{"nbsp mixed with spaces", []stage{nb}, "\u00a0 \u00a0 - locked <0x1>", "    - locked <0x1>"},
+		{"nbsp inside the text kept", []stage{nb}, "\u00a0at a\u00a0b", " at a\u00a0b"},
+		{"nbsp: not indented", []stage{nb}, `"main" #1`, `"main" #1`},
+		{"cont", []stage{cont("        ")}, "        main.main()", "main.main()"},
+		{"cont: other line", []stage{cont("        ")}, "    x", "    x"},
+		{"cont, then the frame: in rank order whatever the order learned", []stage{frame("    "), cont("        ")}, "            /a.go:1", "\t/a.go:1"},
+		{"frame learned again replaces it", []stage{frame("  "), frame("    ")}, "    /a.go:1", "\t/a.go:1"},
+		{"none", nil, "    /a.go:1", "    /a.go:1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := string(tt.st.undo([]byte(tt.line))); got != tt.want {
+			var st lineStage
+			for _, x := range tt.stages {
+				st.add(x)
+			}
+			if got := string(st.undo([]byte(tt.line))); got != tt.want {
 				t.Errorf("undo(%q) = %q, want %q", tt.line, got, tt.want)
 			}
 		})

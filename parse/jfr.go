@@ -259,7 +259,7 @@ func parseJFRText(p *textParser) *Dump {
 			d = parseJVMText(p)
 			p.prev = saved
 			if d == nil {
-				if ls.back && ls.lineNo() == at {
+				if ls.givenBack() && ls.lineNo() == at {
 					ls.next() // the result's first line, given back
 				}
 				d = &Dump{}

@@ -387,41 +387,33 @@ func (s *jstackScanner) learnStage(line []byte) []byte {
 // line source's buffers).
 func (s *jstackScanner) nextDumpHere(line []byte) (bool, []byte) {
 	ls := s.p.ls
-	raw := ls.line
-	if ls.mode != nil {
-		raw = ls.raw
-	}
-	if raw == nil || ls.back || len(ls.queue) > 0 {
+	first, ok := ls.asRead()
+	if !ok {
 		ls.unread() // no look ahead here (a line joined from records): the dump ends, as it always did
 		return true, line
 	}
 	s.held = append(s.held[:0], line...)
-	first := rawLine{no: ls.lineNo(), text: append([]byte(nil), raw...), partial: ls.partial}
-	before := ls.before
+	before := rawLine{no: ls.prevNo(), partial: ls.cut()}
 	next, ok := ls.next()
 	if !ok {
 		return false, s.held
 	}
-	raw2 := next
-	if ls.mode != nil {
-		raw2 = ls.raw
-	}
 	here := bytes.HasPrefix(next, prefixFullDump) || isPIDLine(s.held) && isDateLine(next)
-	if raw2 == nil {
+	second, ok := ls.asRead()
+	if !ok {
 		// A line joined from records: given back as it is.
 		ls.unread()
 		return here, s.held
 	}
-	second := rawLine{no: ls.lineNo(), text: append([]byte(nil), raw2...), partial: ls.partial}
 	if !here {
 		// The next line is read again, in its place; the line handled now
 		// is the date or PID line.
-		ls.queue = append([]rawLine{second}, ls.queue...)
-		ls.n, ls.partial = first.no, first.partial
+		ls.readAgain(first, second)
 		return false, s.held
 	}
-	ls.queue = append([]rawLine{first, second}, ls.queue...)
-	ls.n = before // the dump's last line is the one before them
+	// The dump's last line is the one before them.
+	before.partial = second.partial
+	ls.readAgain(before, first, second)
 	return true, line
 }
 
@@ -486,7 +478,7 @@ func (s *jstackScanner) line(line, t []byte) bool {
 		s.state = stHeap
 		return true
 	}
-	if t[0] == '"' && !indented && s.p.ls.partial && !headerHasState(line) {
+	if t[0] == '"' && !indented && s.p.ls.cut() && !headerHasState(line) {
 		// The last line of a cut input: a header that lost its end would
 		// make a thread with a wrong id or state ("many-3380" #339). A
 		// whole header in a file without a final newline is kept.
@@ -651,7 +643,7 @@ func (s *jstackScanner) badThreadLine(line, t []byte, reason string) bool {
 	if len(s.pending) > 0 || len(t) == len(line) {
 		return false
 	}
-	if s.p.ls.partial {
+	if s.p.ls.cut() {
 		reason = "line cut at end of input"
 	}
 	s.p.skip(s.d, line, reason)
@@ -664,7 +656,7 @@ func (s *jstackScanner) badThreadLine(line, t []byte, reason string) bool {
 // be passed over as log output after the dump.
 func (s *jstackScanner) cutAtEOF() {
 	n := len(s.pending)
-	if !s.p.ls.partial || n == 0 || s.pending[n-1].line != s.p.ls.lineNo() {
+	if !s.p.ls.cut() || n == 0 || s.pending[n-1].line != s.p.ls.lineNo() {
 		return
 	}
 	last := s.pending[n-1]
@@ -721,7 +713,7 @@ func (s *jstackScanner) checkTruncated() {
 	if s.lastBlank {
 		return
 	}
-	cut := s.p.ls.eof && s.p.ls.partial && s.lastNo == s.p.ls.lineNo()
+	cut := s.p.ls.cutAtEnd() && s.lastNo == s.p.ls.lineNo()
 	if !cut && (s.t == nil || len(s.fbuf) == 0 && !s.sawStateLine && s.t.ID == 0) {
 		return
 	}

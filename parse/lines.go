@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 )
 
 // lineSource yields the lines of a text input one at a time, with their
@@ -19,6 +20,12 @@ import (
 // dump (prefix.go), each line loses its prefix and a line without it is
 // kept from the parser. Both are recorded in held with their positions;
 // parseText moves the records that fall inside a dump into its Skipped.
+//
+// Parsers read it through its methods alone (next, unread, replace,
+// lineNo and prevNo, cut, current, asRead and readAgain to give lines
+// back as read, buffered and took for the Go fast path, peek for the
+// prefix learner); its fields are written by it and its stages
+// (prefix.go, prefix_learn.go, indent.go, escape.go), no one else.
 //
 // Cost: one bufio.Reader of 1 MiB, scanned in place: a line is found with
 // one bytes.IndexByte over the bytes already buffered (blk), and
@@ -67,6 +74,10 @@ type lineSource struct {
 	// learnBuf holds the line a prefix was learned on (prefix_learn.go),
 	// which outlives the lines read ahead to confirm it.
 	learnBuf []byte
+	// learnSrc and learnTmp are learnConfirm's scratch: the first line's
+	// source and the split of a line read ahead.
+	learnSrc []byte
+	learnTmp prefixLine
 }
 
 // rawLine is a line read ahead and queued.
@@ -304,6 +315,87 @@ func (s *lineSource) unread() { s.back = true }
 
 // lineNo is the 1-based number of the line last returned by next.
 func (s *lineSource) lineNo() int { return s.n }
+
+// prevNo is the number of the line returned before the last one.
+func (s *lineSource) prevNo() int { return s.before }
+
+// cut reports whether the line last returned had no line ending: the
+// last line of an input cut in the middle of a line, or of a file
+// without a final newline.
+func (s *lineSource) cut() bool { return s.partial }
+
+// cutAtEnd reports whether the input ended in the middle of the line
+// last returned.
+func (s *lineSource) cutAtEnd() bool { return s.eof && s.partial }
+
+// current is the line last returned by next.
+func (s *lineSource) current() []byte { return s.line }
+
+// givenBack reports whether the line last returned will be returned
+// again by next (unread or replace was called).
+func (s *lineSource) givenBack() bool { return s.back }
+
+// maxLine is the longest line given, in bytes.
+func (s *lineSource) maxLine() int { return s.max }
+
+// longCount is the number of lines skipped for their length, inside
+// dumps or not.
+func (s *lineSource) longCount() int { return s.longLines }
+
+// buffered returns the bytes read from the input and not yet returned,
+// when the next lines come straight from them: no line is given back or
+// queued, and no prefix or stage is read off the lines (prefix.go,
+// indent.go, escape.go). Otherwise nil. A parser may consume whole lines
+// of them with took, as that many calls of next would.
+func (s *lineSource) buffered() []byte {
+	if s.back || s.mode != nil || len(s.queue) > 0 {
+		return nil
+	}
+	return s.blk[s.pos:]
+}
+
+// took advances past n lines of size bytes of buffered, all whole, the
+// last one last, as n calls of next would.
+func (s *lineSource) took(size, n int, last []byte) {
+	s.pos += size
+	s.rawN += n
+	s.before = s.rawN - 1
+	s.n = s.rawN
+	s.line = last
+	s.rawPartial, s.partial = false, false
+}
+
+// asRead returns the line last returned by next as it was read, prefix
+// and all (a copy), and whether it can be read again with readAgain:
+// not a line given back, nor one joined from a collector's pieces, nor
+// one read while lines wait in the queue.
+func (s *lineSource) asRead() (rawLine, bool) {
+	raw := s.line
+	if s.mode != nil {
+		raw = s.raw
+	}
+	if raw == nil || s.back || len(s.queue) > 0 {
+		return rawLine{}, false
+	}
+	return rawLine{no: s.n, text: bytes.Clone(raw), partial: s.partial}, true
+}
+
+// readAgain makes lines (from asRead, in order) the next lines read, as
+// read, before any queued line, and makes the line last returned the one
+// numbered last: a parser that read one line or two past its dump's end
+// (jstack.go's next dump) gives them back whole, prefix and all.
+func (s *lineSource) readAgain(last rawLine, lines ...rawLine) {
+	s.queue = append(slices.Clone(lines), s.queue...)
+	s.n, s.partial = last.no, last.partial
+}
+
+// staged reports whether lines are read under a prefix or a stage
+// (prefix.go, indent.go, escape.go).
+func (s *lineSource) staged() bool { return s.mode != nil }
+
+// inHTML reports whether lines are read with their HTML escapes undone
+// (escape.go).
+func (s *lineSource) inHTML() bool { return s.mode != nil && s.mode.stage.html }
 
 // lastKept is the number of the last line a parser kept: the line before
 // the one it gave back, if it gave one back.

@@ -202,7 +202,7 @@ func (o Options) parseText(name string, r io.Reader, in *interner, gz bool) ([]*
 	var pl, ppl prefixLine
 	looks := ""
 	jsonLine := 0 // the line of the last JSON record whose field holds a dump
-	var startLine []byte
+	var startLine, keep []byte
 	for {
 		line, ok := ls.next()
 		if !ok {
@@ -211,29 +211,15 @@ func (o Options) parseText(name string, r io.Reader, in *interner, gz bool) ([]*
 		var tf *textFormat
 		var shape *prefixShape
 		var pv []byte
-		if sigquitAfterText(line) && ls.mode == nil && bytes.Contains(line, []byte("<pre")) && ls.htmlStart(line) {
+		if sigquitAfterText(line) && !ls.staged() && bytes.Contains(line, []byte("<pre")) && ls.htmlStart(line) {
 			continue // "<pre>SIGQUIT: quit": the HTML block's first line (escape.go)
 		}
-		if sigquitAfterText(line) {
-			// A collector's prefix before "SIGQUIT: quit" first; else it is
-			// a program's output run into the runtime's (isSIGQUITLine).
-			shape, pv, tf = findPrefix(line, prev, &pl, &ppl)
-			if tf != nil && shape != nil && sigquitAfterText(pl.text) {
-				// A known shape that leaves text before the SIGQUIT
-				// ("     api | SIGQUIT: quit" read as indented): the text is
-				// a prefix of its own, learned.
-				if lsh, lpv, ltf, lline := ls.learnPrefix(line, prev, &pl); ltf != nil {
-					shape, pv, tf, line = lsh, lpv, ltf, lline
-				} else {
-					findPrefix(line, prev, &pl, &ppl) // pl as the known shape split it
-				}
-			}
-			if tf == nil {
-				shape, pv, tf, line = ls.learnPrefix(line, prev, &pl)
-			}
-		}
+		// A line ending "SIGQUIT: quit" after text: a collector's prefix
+		// or a tool's (learned) first; else it is a program's output run
+		// into the runtime's (isSIGQUITLine), read as it is last.
+		sq := sigquitAfterText(line)
 		for i := range textFormats {
-			if tf != nil {
+			if tf != nil || sq {
 				break
 			}
 			if textFormats[i].starts(line, prev) {
@@ -242,12 +228,41 @@ func (o Options) parseText(name string, r io.Reader, in *interner, gz bool) ([]*
 		}
 		if tf == nil {
 			shape, pv, tf = findPrefix(line, prev, &pl, &ppl)
+			if tf != nil && shape != nil && (sigquitAfterText(pl.text) || !shape.paste) {
+				// A known shape that leaves text before the SIGQUIT
+				// ("     api | SIGQUIT: quit" read as indented, a docker
+				// record of "2031:SIGQUIT: quit"), or a collector's
+				// shape the next lines do not confirm (prefix_learn.go
+				// rule 3: a syslog shape that pins a counter as the
+				// process): a prefix learned with the known shape's as
+				// layers, if one is confirmed; else the known shape.
+				// Lines are read ahead: line is kept in a buffer of its
+				// own, and split again.
+				keep = append(keep[:0], line...)
+				line = keep
+				shape, pv, tf = findPrefix(line, prev, &pl, &ppl)
+				if sigquitAfterText(pl.text) || !ls.learnConfirm(shape.split, pl.source) {
+					if lsh, lpv, ltf, lline := ls.learnPrefix(line, prev, &pl); ltf != nil {
+						shape, pv, tf, line = lsh, lpv, ltf, lline
+					} else {
+						shape, pv, tf = findPrefix(line, prev, &pl, &ppl) // pl as the known shape split it
+					}
+				}
+			}
 		}
-		if tf == nil && ls.mode == nil {
+		if tf == nil && (!ls.staged() || sq) {
 			// Any other tool's prefix, learned from this line (prefix_learn.go).
 			shape, pv, tf, line = ls.learnPrefix(line, prev, &pl)
 		}
-		if tf == nil && shape == nil && ls.mode == nil {
+		for i := range textFormats {
+			if tf != nil || !sq {
+				break
+			}
+			if textFormats[i].starts(line, prev) {
+				tf = &textFormats[i]
+			}
+		}
+		if tf == nil && shape == nil && !ls.staged() {
 			// Escaped dumps (escape.go): a JSON string field's lines are
 			// read in this line's place; an HTML block from here on
 			// unescaped. Both are given to the same checks again.
@@ -298,12 +313,12 @@ func (o Options) parseText(name string, r io.Reader, in *interner, gz bool) ([]*
 			p.prev = prev
 			ls.unread()
 		}
-		html := ls.mode != nil && ls.mode.stage.html
+		html := ls.inHTML()
 		if looks == "" && len(dumps) == 0 {
 			startLine = append(startLine[:0], line...) // for a refusal, if no dump is found there
 		}
 		d := tf.parse(p)
-		html = html || ls.mode != nil && ls.mode.stage.html
+		html = html || ls.inHTML()
 		ls.endPrefix()
 		held := ls.takeHeld(start, ls.lastKept())
 		prev = prev[:0]
@@ -318,7 +333,7 @@ func (o Options) parseText(name string, r io.Reader, in *interner, gz bool) ([]*
 			}
 			// The format looked further and found no dump after all; what it
 			// read is passed over. If it gave back the first line, move past it.
-			if ls.back && ls.lineNo() == start {
+			if ls.givenBack() && ls.lineNo() == start {
 				ls.next()
 			}
 			continue
@@ -352,7 +367,7 @@ func (o Options) parseText(name string, r io.Reader, in *interner, gz bool) ([]*
 		}
 		if gz && errors.Is(err, io.ErrUnexpectedEOF) {
 			where := "after"
-			if ls.partial {
+			if ls.cut() {
 				where = "in" // the last line read is cut
 			}
 			n := fmt.Sprintf("%d dumps", len(dumps))
@@ -364,7 +379,7 @@ func (o Options) parseText(name string, r io.Reader, in *interner, gz bool) ([]*
 		return dumps, fmt.Errorf("%s:%d: %w", name, ls.lineNo(), err)
 	}
 	if len(dumps) == 0 {
-		return nil, &NoDumpError{File: name, Looks: looks, LongLines: ls.longLines, MaxLine: ls.max}
+		return nil, &NoDumpError{File: name, Looks: looks, LongLines: ls.longCount(), MaxLine: ls.maxLine()}
 	}
 	return dumps, nil
 }

@@ -3,6 +3,7 @@ package parse
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -20,7 +21,7 @@ import (
 // text. The reader does the same (rules, after prefix.go's):
 //
 //  1. A line outside a dump in which a dump's first line starts after
-//     some text (learnStart: every place after a word's end where a text
+//     some text (peel: every place after a word's end where a text
 //     format's starts claims the rest, and claims it by a line only a dump
 //     starts with: a goroutine header, "Full thread dump", a HotSpot
 //     header, not a date or a number) makes that text a candidate prefix.
@@ -39,19 +40,34 @@ import (
 //  5. A time in the prefix (RFC 3339, "2006-01-02 15:04:05,000",
 //     "2006/01/02 15:04:05", syslog's) is the dump's Time when the dump
 //     prints none, as a collector's.
-//  6. Prefixes nest: the learned text may hold a known shape's (its time
-//     is absorbed as digits), and a JSON record (docker, go test -json) is
-//     read under a learned prefix, or holds one in its text.
+//  6. Prefixes nest, to learnDepth layers in any order (peel): a known
+//     shape at the start of the text a layer leaves (a docker record, a
+//     kubectl time, a CRI line), or learned text before a dump's start or
+//     before a JSON record ("[info] {\"log\":\"2026-...Z goroutine 1
+//     [running]:\n\",...}": a tool's prefix over a docker record over a
+//     kubectl time). A time or a known shape's text in the middle of a
+//     learned prefix is absorbed in it (times and digits are fields).
+//     Each layer's source (a stream, a process) is pinned; the time is
+//     the innermost layer's.
+//  7. Padding beside a field of varying width may vanish ("9999 | " then
+//     "10000| "), and a weekday's or month's name is a field (a time
+//     turns at midnight).
+//  8. A collector's known shape is confirmed as a learned one is (rule
+//     3, with its source); when it is not (a syslog shape that reads a
+//     counter as the process), a learned prefix that is confirmed wins.
 //
 // Cost: nothing on a line inside a dump, and nothing on a dump read as it
 // is. On a line outside a dump, one pass over its first learnMaxPrefix
 // bytes, calling the formats' starts at each word boundary; lines are
 // read ahead (lineSource.peek) only for a candidate.
 
-// learnMaxPrefix bounds the prefix a line may carry: a log layout with a
-// time, a level, a thread and a logger name fits; a longer run of text
-// before a dump's first line is a sentence, not a prefix.
-const learnMaxPrefix = 160
+// learnMaxPrefix bounds the prefix a line may carry, in bytes, ANSI
+// colour codes included: a log layout with a time, a level, a thread and
+// a logger name fits, and one nested in another tool's with its own time
+// and a CRI line's (each layer is bounded alone); a longer run of text
+// before a dump's first line is a sentence, not a prefix. It bounds the
+// cost of a line outside a dump too (see Cost above).
+const learnMaxPrefix = 256
 
 // learnLook and learnConfirmNeed: a candidate prefix is a prefix when at
 // least learnConfirmNeed of the learnLook raw lines after it carry its
@@ -68,16 +84,22 @@ type ptokKind uint8
 
 const (
 	ptLit    ptokKind = iota // these bytes
-	ptSpace                  // one or more spaces; none too as the first token; exactly lit as the last
+	ptSpace                  // one or more spaces; none too as the first token or as padding; exactly lit as the last
 	ptDigits                 // one or more ASCII digits
 	ptHex                    // one or more hex digits
 	ptANSI                   // any number of ANSI CSI sequences ("\x1b[36m"), none too
 	ptStamp                  // a time read by the shape's stampLen (a fraction's digits vary, RFC 3339 drops a zero one)
+	ptDay                    // a weekday's name, "Mon" to "Sun": a time's, which turns at midnight
+	ptMonth                  // a month's name, "Jan" to "Dec": a time's ("02/Jan/2006:15:04:05")
 )
 
 type ptok struct {
 	kind ptokKind
 	lit  []byte // ptLit, and ptSpace as learned
+	// pad is true for spaces beside a field of varying width (digits,
+	// hex): padding, which a wider value eats ("%4d | " prints "9999 | "
+	// then "10000| "), so none is one too.
+	pad bool
 }
 
 // learnedShape is the shape of a prefix learned from one line.
@@ -184,6 +206,14 @@ func learnShape(prefix []byte) *learnedShape {
 		i = j
 	}
 	flush()
+	for k := range sh.toks {
+		t := &sh.toks[k]
+		if t.kind != ptSpace || k == len(sh.toks)-1 {
+			continue
+		}
+		t.pad = k > 0 && (sh.toks[k-1].kind == ptDigits || sh.toks[k-1].kind == ptHex) ||
+			sh.toks[k+1].kind == ptDigits || sh.toks[k+1].kind == ptHex
+	}
 	if isWordByte(prefix[len(prefix)-1]) && sh.toks[len(sh.toks)-1].kind == ptLit {
 		return nil // "xgoroutine 1 [": the start word is glued to another
 	}
@@ -197,7 +227,8 @@ func learnShape(prefix []byte) *learnedShape {
 //	7f3a9c2e, 0x7f3a9c     hex: an id (six or more hex digits, letters and digits both)
 //	01T10, 089203512Z      digits around single letters: a time's parts
 //	api-1, web.1, s[42]    a number glued to a name: literal (the source)
-//	info, INFO, Dec        literal
+//	Mon, Dec               a weekday's or a month's name: a time's part
+//	info, INFO             literal
 func wordTokens(p []byte, a, b int) []ptok {
 	w := p[a:b]
 	// The letter before is a name's, not the final byte of an ANSI
@@ -222,6 +253,10 @@ func wordTokens(p []byte, a, b int) []ptok {
 	switch {
 	case letters == 0:
 		return []ptok{{kind: ptDigits}}
+	case digits == 0 && len(w) == 3 && dayIndex(w) >= 0:
+		return []ptok{{kind: ptDay}}
+	case digits == 0 && len(w) == 3 && monthIndex(w) >= 0:
+		return []ptok{{kind: ptMonth}}
 	case digits == 0:
 		return []ptok{{kind: ptLit, lit: w}}
 	case len(w) > 2 && w[0] == '0' && w[1] == 'x' && allHex(w[2:]):
@@ -251,6 +286,19 @@ func wordTokens(p []byte, a, b int) []ptok {
 		k++
 	}
 	return out
+}
+
+// dayIndex returns 0 for "Mon" to 6 for "Sun", else -1.
+func dayIndex(b []byte) int {
+	if len(b) != 3 {
+		return -1
+	}
+	for i, d := range [...]string{"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"} {
+		if string(b) == d {
+			return i
+		}
+	}
+	return -1
 }
 
 func allHex(b []byte) bool {
@@ -296,7 +344,7 @@ func (sh *learnedShape) match(line []byte) (n int, stamp []byte, ok bool) {
 			for j < len(line) && line[j] == ' ' {
 				j++
 			}
-			if j == i && ti > 0 {
+			if j == i && ti > 0 && !t.pad {
 				return 0, nil, false
 			}
 			i = j
@@ -322,6 +370,11 @@ func (sh *learnedShape) match(line []byte) (n int, stamp []byte, ok bool) {
 			for n := ansiLen(line[i:]); n > 0; n = ansiLen(line[i:]) {
 				i += n
 			}
+		case ptDay, ptMonth:
+			if len(line)-i < 3 || t.kind == ptDay && dayIndex(line[i:i+3]) < 0 || t.kind == ptMonth && monthIndex(line[i:i+3]) < 0 {
+				return 0, nil, false
+			}
+			i += 3
 		case ptStamp:
 			n := sh.stampLen(line[i:])
 			if n == 0 {
@@ -361,6 +414,10 @@ func (sh *learnedShape) describe() string {
 			b.WriteString("<hex>")
 		case ptANSI:
 			b.WriteString("<ansi>")
+		case ptDay:
+			b.WriteString("<day>")
+		case ptMonth:
+			b.WriteString("<month>")
 		}
 	}
 	return strings.ToValidUTF8(b.String(), "?")
@@ -448,34 +505,87 @@ func (sh *learnedShape) time(stamp []byte, now time.Time) time.Time {
 	return t
 }
 
-// learnStart finds where a dump starts in line after a prefix (rule 1):
-// the prefix's length and the format, and whether the dump's first line
-// is a JSON record (a known shape) under the prefix, then its shape; k 0
-// when line holds no such start.
-func learnStart(line []byte) (k int, tf *textFormat, inner *prefixShape, pl prefixLine) {
-	end := min(len(line), learnMaxPrefix+1)
-	for k = 1; k < end; k++ {
-		c := line[k]
-		if c == ' ' || isWordByte(line[k-1]) && !(line[k-1] == 'm' && bytes.LastIndexByte(line[max(0, k-16):k], 0x1b) >= 0) {
-			continue
-		}
-		text := line[k:]
-		if tf = strongStart(text); tf != nil {
-			return k, tf, nil, pl
-		}
-		if c == '{' {
-			for i := range prefixShapes {
-				sh := &prefixShapes[i]
-				if sh.paste || !sh.split(text, &pl) || pl.partial {
-					continue
-				}
-				if tf = strongStart(pl.text); tf != nil {
-					return k, tf, sh, pl
-				}
-			}
+// learnDepth bounds the layers of a nested prefix (rule 6): a tool's
+// prefix over a docker record over a kubectl time over another tool's is
+// four; a deeper nest is not a log any tool writes.
+const learnDepth = 4
+
+// prefixLayer is one layer of a nested prefix: a known shape's (a record,
+// a collector's time) or one learned from the line.
+type prefixLayer struct {
+	known   *prefixShape
+	learned *learnedShape
+	pl      prefixLine // the layer's scratch: a record's unescaped text lives here
+}
+
+// peel finds the layers over a dump's start in text (rules 1 and 6), the
+// outermost first, and the format that starts under them; nil when text
+// holds no start under at least one layer. At the start of text a known
+// shape that is not a paste's is read first; then text before a start,
+// or before a JSON record a known shape reads, is learned. A record is
+// read whole or not at all: a start found among its escapes and fields
+// is never one.
+//
+// Cost: one pass over text's first learnMaxPrefix bytes per layer,
+// calling the formats' starts at each word boundary; the records' splits
+// only at a '{'. This runs on lines outside dumps only.
+//
+// accept, when not nil, is asked about each chain found (rule 3); a chain
+// it refuses is passed over and the search goes on (a syslog shape that
+// reads a counter as the process: the next lines' differ).
+func peel(text []byte, layers []prefixLayer, accept func([]prefixLayer, *textFormat) bool) ([]prefixLayer, *textFormat) {
+	if len(layers) > 0 {
+		if tf := strongStart(text); tf != nil && (accept == nil || accept(layers, tf)) {
+			return layers, tf
 		}
 	}
-	return 0, nil, nil, pl
+	if len(layers) >= learnDepth || len(text) < 4 {
+		return nil, nil
+	}
+	var pl prefixLine
+	for i := range prefixShapes {
+		sh := &prefixShapes[i]
+		if sh.paste || !sh.split(text, &pl) || pl.partial {
+			continue
+		}
+		if out, tf := peel(pl.text, append(layers, prefixLayer{known: sh}), accept); tf != nil {
+			return out, tf
+		}
+		if text[0] == '{' {
+			return nil, nil // a record whose text starts no dump
+		}
+	}
+	end := min(len(text), learnMaxPrefix+1)
+	for k := 1; k < end; k++ {
+		c := text[k]
+		if c == ' ' || isWordByte(text[k-1]) && !(text[k-1] == 'm' && bytes.LastIndexByte(text[max(0, k-16):k], 0x1b) >= 0) {
+			continue
+		}
+		rest := text[k:]
+		if tf := strongStart(rest); tf != nil {
+			if ls := learnShape(text[:k]); ls != nil {
+				if out := append(layers, prefixLayer{learned: ls}); accept == nil || accept(out, tf) {
+					return out, tf
+				}
+			}
+			continue
+		}
+		if c != '{' {
+			continue
+		}
+		for i := range prefixShapes {
+			sh := &prefixShapes[i]
+			if sh.paste || !sh.split(rest, &pl) || pl.partial {
+				continue
+			}
+			ls := learnShape(text[:k])
+			if ls == nil {
+				return nil, nil
+			}
+			return peel(pl.text, append(layers, prefixLayer{learned: ls}, prefixLayer{known: sh}), accept)
+		}
+	}
+	return nil, nil
 }
 
 // strongStart returns the text format whose dump starts at text with a
@@ -518,126 +628,159 @@ func strongStart(text []byte) *textFormat {
 	return nil
 }
 
-// learnedPrefix is a prefix shape built from a learned shape, over or
-// under a known shape (rule 6).
-type learnedPrefix struct {
-	sh *learnedShape
-	// inner is the known shape read after the learned prefix (a JSON
-	// record behind a tool's prefix); outer the one read before it (the
-	// learned prefix inside a JSON record's text). nil when none.
-	inner, outer *prefixShape
-	shape        prefixShape // the prefix shape the line source reads with
-	tmp          prefixLine
+// startNeedles are the texts one of which every line only a dump starts
+// with holds (strongStart): a line without any of them starts no dump
+// after any prefix, and is not scanned. Each format's, from its starts:
+//
+//	goroutine          Go headers, lead-ins, debug=1 "goroutine profile: total"
+//	panic: , fatal error: , runtime stack:, SIG   a Go panic's or signal's first line
+//	Full thread dump, Threads class SMR info:     HotSpot
+//	jdk.ThreadDump {   jfr print
+//	0SECTION, XMTH     javacore: 0SECTION, 1XMTHDINFO, 3XMTHREADINFO
+//
+// and a quoted thread name's headers (HotSpot, ThreadInfo, IntelliJ), which
+// need a '"' and "Id=" or " nid=" (mayStartInside). TestStartNeedles holds
+// the list to strongStart on every line of every committed dump.
+var startNeedles = [][]byte{
+	[]byte("goroutine"), []byte("panic: "), []byte("fatal error: "), []byte("runtime stack:"), []byte("SIG"),
+	[]byte("Full thread dump"), []byte("Threads class SMR info:"), []byte("jdk.ThreadDump {"),
+	[]byte("0SECTION"), []byte("XMTH"),
 }
 
-func newLearnedPrefix(sh *learnedShape, inner, outer *prefixShape) *learnedPrefix {
-	lp := &learnedPrefix{sh: sh, inner: inner, outer: outer}
-	name := fmt.Sprintf("learned %q", sh.pattern)
-	switch {
-	case inner != nil:
-		name += " over " + inner.name
-	case outer != nil:
-		name = outer.name + " over " + name
+// mayStartInside reports whether a dump's first line may start somewhere
+// in line (rule 1's necessary condition).
+//
+// Cost: a dozen bytes.Index over the line, once per line outside a dump;
+// the scan of every word boundary it saves cost ten times the parse of a
+// log with no dump in it.
+func mayStartInside(line []byte) bool {
+	for _, n := range startNeedles {
+		if bytes.Contains(line, n) {
+			return true
+		}
 	}
-	lp.shape = prefixShape{name: name, split: lp.split, time: lp.time}
+	return bytes.IndexByte(line, '"') >= 0 && (bytes.Contains(line, []byte("Id=")) || bytes.Contains(line, []byte(" nid=")))
+}
+
+// learnedPrefix is a prefix shape made of layers (rule 6), of which at
+// least one is learned, or of known shapes nested.
+type learnedPrefix struct {
+	layers []prefixLayer // the outermost first
+	// stampAt is the layer whose time dates the dump: the innermost that
+	// carries one (a learned prefix inside a docker record: the program's
+	// own time; a tool's prefix over a docker record: the record's); -1
+	// when none does.
+	stampAt int
+	src     []byte      // the known layers' sources, each ended by a 0 byte
+	shape   prefixShape // the prefix shape the line source reads with
+	tmp     prefixLine
+}
+
+func newLearnedPrefix(layers []prefixLayer) *learnedPrefix {
+	lp := &learnedPrefix{layers: slices.Clone(layers), stampAt: -1}
+	var names []string
+	for i, l := range lp.layers {
+		if l.known != nil {
+			names = append(names, l.known.name)
+			if l.known.time != nil {
+				lp.stampAt = i
+			}
+			continue
+		}
+		names = append(names, fmt.Sprintf("learned %q", l.learned.pattern))
+		if l.learned.stampLayout != "" {
+			lp.stampAt = i
+		}
+	}
+	lp.shape = prefixShape{name: strings.Join(names, " over "), split: lp.split, time: lp.time}
 	return lp
 }
 
-// split is the prefix shape's split: the learned prefix, and the known
-// shape's under or over it.
+// split is the prefix shape's split: each layer read off the text the
+// layer over it left. A record cut in pieces (docker's partial) is read
+// as a piece only as the innermost layer, whose pieces the line source
+// joins; with more layers inside it, the line does not carry the shape.
+// A line blank under a layer is blank.
+//
+// Cost: each layer's split once per line of the dump.
 func (lp *learnedPrefix) split(line []byte, pl *prefixLine) bool {
-	if lp.outer != nil {
-		if !lp.outer.split(line, pl) {
+	text := line
+	var stamp []byte
+	partial := false
+	lp.src = lp.src[:0]
+	for i := range lp.layers {
+		l := &lp.layers[i]
+		if i > 0 && len(bytes.TrimSpace(text)) == 0 {
+			text = text[:0]
+			break
+		}
+		if partial {
 			return false
 		}
-		if pl.partial {
-			return false // a record cut in pieces: not read under a learned prefix
+		if l.learned != nil {
+			n, st, ok := l.learned.match(text)
+			if !ok {
+				return false
+			}
+			text = text[n:]
+			if i == lp.stampAt {
+				stamp = st
+			}
+			continue
 		}
-		n, stamp, ok := lp.sh.match(pl.text)
-		if !ok {
+		if !l.known.split(text, &l.pl) {
 			return false
 		}
-		pl.text = pl.text[n:]
-		if stamp != nil {
-			pl.stamp = stamp
+		text, partial = l.pl.text, l.pl.partial
+		if i == lp.stampAt {
+			stamp = l.pl.stamp
 		}
-		return true
+		lp.src = append(append(lp.src, l.pl.source...), 0)
 	}
-	n, stamp, ok := lp.sh.match(line)
-	if !ok {
-		return false
-	}
-	if lp.inner != nil {
-		rest := line[n:]
-		if len(bytes.TrimSpace(rest)) == 0 {
-			*pl = prefixLine{text: rest[:0], buf: pl.buf, src: pl.src}
-			return true
-		}
-		return lp.inner.split(rest, pl)
-	}
-	*pl = prefixLine{text: line[n:], stamp: stamp, buf: pl.buf, src: pl.src}
+	*pl = prefixLine{text: text, stamp: stamp, source: lp.src, partial: partial, buf: pl.buf, src: pl.src}
 	return true
 }
 
-// time reads the time of the first line's prefix: the known shape's, else
-// the learned prefix's.
+// time reads the time of the first line's prefix (rule 5), by the layer
+// that carries it.
 func (lp *learnedPrefix) time(stamp []byte, now time.Time) time.Time {
-	switch {
-	case lp.inner != nil && lp.inner.time != nil:
-		return lp.inner.time(stamp, now)
-	case lp.outer != nil && lp.sh.stampLayout == "" && lp.outer.time != nil:
-		return lp.outer.time(stamp, now)
+	if lp.stampAt < 0 {
+		return time.Time{}
 	}
-	return lp.sh.time(stamp, now)
+	if l := lp.layers[lp.stampAt]; l.known != nil {
+		return l.known.time(stamp, now)
+	}
+	return lp.layers[lp.stampAt].learned.time(stamp, now)
 }
 
 // learnPrefix is rule 1 to 3 on line, the line just returned by next,
-// which starts no dump as it is nor under a known shape; prev is the line
-// before it (nil if none). On success it returns the shape, line split by
-// it into pl, prev's text under it (nil when prev does not carry it), and
-// the text format that starts there. line is a copy (valid until the
-// next call): lines may have been read ahead.
+// which starts no dump as it is nor under one known shape; prev is the
+// line before it (nil if none). On success it returns the shape, line
+// split by it into pl, prev's text under it (nil when prev does not
+// carry it), and the text format that starts there. line is a copy
+// (valid until the next call): lines may have been read ahead.
 func (s *lineSource) learnPrefix(line, prev []byte, pl *prefixLine) (sh *prefixShape, pv []byte, tf *textFormat, copyOf []byte) {
-	if len(line) < 4 {
+	if !mayStartInside(line) {
 		return nil, nil, nil, line
 	}
-	var outer *prefixShape
-	text := line
-	var k int
-	var inner *prefixShape
-	if line[0] == '{' {
-		// A learned prefix inside a JSON record's text: a dump's start
-		// found in the record itself, among its escapes and fields, is
-		// never one.
-		for i := range prefixShapes {
-			o := &prefixShapes[i]
-			if o.paste || !o.split(line, pl) || pl.partial {
-				continue
-			}
-			if k, tf, inner, _ = learnStart(pl.text); k > 0 && inner == nil {
-				outer, text = o, pl.text
-				break
-			}
-		}
+	if _, tf := peel(line, nil, nil); tf == nil {
+		return nil, nil, nil, line // no candidate: the cost of a line outside a dump
 	}
-	if outer == nil {
-		// Not a record a known shape reads ("{web} ..." is a literal).
-		k, tf, inner, _ = learnStart(line)
-	}
-	if k == 0 {
-		return nil, nil, nil, line
-	}
-	ls := learnShape(text[:k])
-	if ls == nil {
-		return nil, nil, nil, line
-	}
+	// Lines are read ahead from here: line is kept in a buffer of its own.
 	s.learnBuf = append(s.learnBuf[:0], line...)
 	line = s.learnBuf
-	lp := newLearnedPrefix(ls, inner, outer)
-	if !lp.split(line, pl) || pl.partial || !s.learnConfirm(lp) {
+	var lp *learnedPrefix
+	_, tf = peel(line, nil, func(layers []prefixLayer, _ *textFormat) bool {
+		if len(layers) == 1 && layers[0].known != nil {
+			return false // one known shape: findPrefix's
+		}
+		lp = newLearnedPrefix(layers)
+		return lp.split(line, pl) && !pl.partial && s.learnConfirm(lp.split, pl.source)
+	})
+	if tf == nil {
 		return nil, nil, nil, line
 	}
-	if len(prev) > 0 && lp.split(prev, &lp.tmp) && !lp.tmp.partial {
+	if len(prev) > 0 && lp.split(prev, &lp.tmp) && !lp.tmp.partial && bytes.Equal(lp.tmp.source, pl.source) {
 		pv = append([]byte(nil), lp.tmp.text...)
 	}
 	lp.split(line, pl)
@@ -646,18 +789,21 @@ func (s *lineSource) learnPrefix(line, prev []byte, pl *prefixLine) (sh *prefixS
 }
 
 // learnConfirm is rule 3: at least learnConfirmNeed of the next learnLook
-// lines that are not blank carry the shape.
-func (s *lineSource) learnConfirm(lp *learnedPrefix) bool {
+// lines carry the shape split reads, with text under it and the source
+// (source: what a known shape pins, a stream, a process) of the first.
+// It confirms the known shapes findPrefix finds too.
+func (s *lineSource) learnConfirm(split func([]byte, *prefixLine) bool, source []byte) bool {
+	src := append(s.learnSrc[:0], source...) // split reuses the buffer source may be in
+	s.learnSrc = src
 	got := 0
 	for i := 0; i < learnLook && got < learnConfirmNeed; i++ {
 		l, ok := s.peek(i)
 		if !ok {
 			break
 		}
-		if len(bytes.TrimSpace(l.text)) == 0 {
-			continue
-		}
-		if lp.split(l.text, &lp.tmp) {
+		// A line blank under the shape (blank, or blank once an outer
+		// layer is read off it) confirms nothing.
+		if split(l.text, &s.learnTmp) && len(bytes.TrimSpace(s.learnTmp.text)) > 0 && bytes.Equal(s.learnTmp.source, src) {
 			got++
 		}
 	}
