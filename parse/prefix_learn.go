@@ -622,6 +622,14 @@ func strongStart(text []byte) *textFormat {
 			}
 		case FormatJVMPlain:
 			return nil
+		case formatGoAggregated:
+			// panicparse's group header ("1: running [3 minutes]") is a
+			// line any log prints: read at a line's start, or under a
+			// known prefix, never learned from. gotraceanalyzer's lines
+			// name goroutines.
+			if !bytes.Contains(text, []byte("goroutine")) {
+				return nil
+			}
 		}
 		return tf
 	}
@@ -637,14 +645,17 @@ func strongStart(text []byte) *textFormat {
 //	Full thread dump, Threads class SMR info:     HotSpot
 //	jdk.ThreadDump {   jfr print
 //	0SECTION, XMTH     javacore: 0SECTION, 1XMTHDINFO, 3XMTHREADINFO
+//	Thread.State, deadlock, Java stack information   a JVM excerpt's first
+//	                   line (jstack_excerpt.go): a state line, a deadlock report
 //
-// and a quoted thread name's headers (HotSpot, ThreadInfo, IntelliJ), which
-// need a '"' and "Id=" or " nid=" (mayStartInside). TestStartNeedles holds
+// and a quoted thread name's headers (HotSpot, ThreadInfo, IntelliJ, NetBeans t@N), which
+// need a '"' and "Id=", " nid=" or " t@" (mayStartInside). TestStartNeedles holds
 // the list to strongStart on every line of every committed dump.
 var startNeedles = [][]byte{
 	[]byte("goroutine"), []byte("panic: "), []byte("fatal error: "), []byte("runtime stack:"), []byte("SIG"),
 	[]byte("Full thread dump"), []byte("Threads class SMR info:"), []byte("jdk.ThreadDump {"),
 	[]byte("0SECTION"), []byte("XMTH"),
+	[]byte("Thread.State"), []byte("deadlock"), []byte("Java stack information"),
 }
 
 // mayStartInside reports whether a dump's first line may start somewhere
@@ -659,7 +670,7 @@ func mayStartInside(line []byte) bool {
 			return true
 		}
 	}
-	return bytes.IndexByte(line, '"') >= 0 && (bytes.Contains(line, []byte("Id=")) || bytes.Contains(line, []byte(" nid=")))
+	return bytes.IndexByte(line, '"') >= 0 && (bytes.Contains(line, []byte("Id=")) || bytes.Contains(line, []byte(" nid=")) || bytes.Contains(line, []byte(" t@")))
 }
 
 // learnedPrefix is a prefix shape made of layers (rule 6), of which at
