@@ -289,7 +289,11 @@ func runSpinning(p *Pass) []Finding {
 				continue
 			}
 			for _, g := range pl.States {
-				if m >= len(g.Threads) {
+				// Only running groups, but every group of a JVM (a few
+				// thousand threads at most), whose waits it prints RUNNABLE
+				// may spin (spinCandidate): a Go dump's million parked
+				// goroutines are never visited.
+				if m >= len(g.Threads) || g.Category != Running && r.Runtime != parse.RuntimeJVM {
 					continue
 				}
 				for _, t := range g.Threads[m] {

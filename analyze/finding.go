@@ -118,8 +118,12 @@ type Finding struct {
 	// Consumers are the threads waiting on the other side of a hand-off of
 	// that class at At (in its take or poll, its read), grouped: none means
 	// its consumers are busy elsewhere or gone. "" and nil otherwise.
-	Handoff   string
-	Consumers []HolderGroup
+	// ConsumerLoop: Consumers are the hand-off's own consumer threads,
+	// whatever they do (a library's worker: busy in a socket write), not
+	// only threads waiting to take.
+	Handoff      string
+	Consumers    []HolderGroup
+	ConsumerLoop bool
 	// Wait is how long Go goroutines have waited, as printed; nil when not.
 	Wait *WaitFact
 	// Parents is how many distinct goroutines created the threads concerned

@@ -14,28 +14,42 @@ type handoffSide struct {
 	Name     string // as the sentence names it: "ArrayBlockingQueue", "a pipe"
 	Producer []string
 	Consumer []string
+	// Loop: Consumer are the frames of the hand-off's own consumer
+	// threads, anywhere on their stacks (a library's worker loop): they are
+	// its consumers whatever they do now, busy or waiting; otherwise
+	// Consumer are the frames a consumer waits in, near the top.
+	Loop bool
 }
 
-// handoffSides are the JDK's hand-offs (tested on real frames:
-// testdata/verdicts/handoff-stuck, task-wait-stuck).
+// handoffSides are the hand-offs, a library's before the JDK's queue it
+// puts into (tested on real frames: testdata/verdicts/handoff-stuck,
+// task-wait-stuck, logging-stuck).
 var handoffSides = []handoffSide{
+	// logback's AsyncAppender: the application's log calls put events
+	// into its ArrayBlockingQueue, its one worker thread appends them
+	// (logback 1.2.11: testdata/verdicts/logging-stuck).
+	{Name: "logback's AsyncAppender queue", Producer: []string{"ch.qos.logback.core.AsyncAppenderBase.put", "ch.qos.logback.core.AsyncAppenderBase.putUninterruptibly"},
+		Consumer: []string{"ch.qos.logback.core.AsyncAppenderBase$Worker.run"}, Loop: true},
 	{"ArrayBlockingQueue", []string{"java.util.concurrent.ArrayBlockingQueue.put", "java.util.concurrent.ArrayBlockingQueue.offer"},
-		[]string{"java.util.concurrent.ArrayBlockingQueue.take", "java.util.concurrent.ArrayBlockingQueue.poll"}},
+		[]string{"java.util.concurrent.ArrayBlockingQueue.take", "java.util.concurrent.ArrayBlockingQueue.poll"}, false},
 	{"LinkedBlockingQueue", []string{"java.util.concurrent.LinkedBlockingQueue.put", "java.util.concurrent.LinkedBlockingQueue.offer"},
-		[]string{"java.util.concurrent.LinkedBlockingQueue.take", "java.util.concurrent.LinkedBlockingQueue.poll"}},
+		[]string{"java.util.concurrent.LinkedBlockingQueue.take", "java.util.concurrent.LinkedBlockingQueue.poll"}, false},
 	{"LinkedBlockingDeque", []string{"java.util.concurrent.LinkedBlockingDeque.put*", "java.util.concurrent.LinkedBlockingDeque.offer*"},
-		[]string{"java.util.concurrent.LinkedBlockingDeque.take*", "java.util.concurrent.LinkedBlockingDeque.poll*"}},
+		[]string{"java.util.concurrent.LinkedBlockingDeque.take*", "java.util.concurrent.LinkedBlockingDeque.poll*"}, false},
 	{"SynchronousQueue", []string{"java.util.concurrent.SynchronousQueue.put", "java.util.concurrent.SynchronousQueue.offer"},
-		[]string{"java.util.concurrent.SynchronousQueue.take", "java.util.concurrent.SynchronousQueue.poll"}},
+		[]string{"java.util.concurrent.SynchronousQueue.take", "java.util.concurrent.SynchronousQueue.poll"}, false},
 	{"LinkedTransferQueue", []string{"java.util.concurrent.LinkedTransferQueue.transfer", "java.util.concurrent.LinkedTransferQueue.tryTransfer"},
-		[]string{"java.util.concurrent.LinkedTransferQueue.take", "java.util.concurrent.LinkedTransferQueue.poll"}},
-	{"a pipe", []string{"java.io.PipedInputStream.awaitSpace"}, []string{"java.io.PipedInputStream.read"}},
+		[]string{"java.util.concurrent.LinkedTransferQueue.take", "java.util.concurrent.LinkedTransferQueue.poll"}, false},
+	{"a pipe", []string{"java.io.PipedInputStream.awaitSpace"}, []string{"java.io.PipedInputStream.read"}, false},
 }
 
-// handoffOf is the hand-off t waits on as a producer; nil when none.
+// handoffOf is the hand-off t waits on as a producer, by the table's
+// order among its top 12 frames (the park plumbing, the queue and a
+// library's put over it); nil when none.
 func handoffOf(t *parse.Thread) *handoffSide {
-	for _, f := range t.Frames[:min(len(t.Frames), 12)] {
-		for i := range handoffSides {
+	top := t.Frames[:min(len(t.Frames), 12)]
+	for i := range handoffSides {
+		for _, f := range top {
 			if anchorMatch(handoffSides[i].Producer, f.Func) {
 				return &handoffSides[i]
 			}
@@ -69,7 +83,7 @@ func handoffConsumers(r *Result, opt Options, cls *classes) {
 		if side == nil {
 			continue
 		}
-		f.Handoff = side.Name
+		f.Handoff, f.ConsumerLoop = side.Name, side.Loop
 		for _, t := range r.Moments[f.At].Dump.Threads {
 			if handoffOf(t) != nil || !consumes(t, side) {
 				continue
@@ -90,9 +104,14 @@ func handoffConsumers(r *Result, opt Options, cls *classes) {
 	}
 }
 
-// consumes reports whether t waits on the consumer side of side.
+// consumes reports whether t is on the consumer side of side: one of its
+// own consumer threads (Loop), or waiting to take from one of its class.
 func consumes(t *parse.Thread, side *handoffSide) bool {
-	for _, f := range t.Frames[:min(len(t.Frames), 12)] {
+	frames := t.Frames
+	if !side.Loop {
+		frames = frames[:min(len(frames), 12)]
+	}
+	for _, f := range frames {
 		if anchorMatch(side.Consumer, f.Func) {
 			return true
 		}

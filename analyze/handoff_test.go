@@ -2,7 +2,10 @@ package analyze
 
 import (
 	"path/filepath"
+	"slices"
 	"testing"
+
+	"github.com/dumpdiff/dumpdiff/parse"
 )
 
 // TestHandoffFixtures judges the producer side of hand-offs on threads of
@@ -28,6 +31,16 @@ func TestHandoffFixtures(t *testing.T) {
 			{KindStuck, "dispatcher-*", "handoff-wait", noConsumer("SynchronousQueue")},
 		}},
 		{"handoff-healthy", []string{"1", "2", "3"}, nil},
+		// A library's own queue: logback's AsyncAppender, its worker busy
+		// in a socket write to a collector that does not read
+		// (testdata/verdicts/logging-stuck, logback 1.2.11).
+		{"logging-stuck", []string{"1", "2", "3"}, []want{{KindStuck, "request-*", "queue-put", func(t *testing.T, f Finding) {
+			eq(t, "hand-off", f.Handoff, "logback's AsyncAppender queue")
+			eq(t, "its own consumer", f.ConsumerLoop, true)
+			eq(t, "consumers", len(f.Consumers), 1)
+			eq(t, "its consumer, busy", f.Consumers[0], HolderGroup{Pool: "AsyncAppender-Worker-ASYNC", State: "socket-write", Count: 1})
+		}}}},
+		{"logging-healthy", []string{"1", "2", "3"}, nil},
 		// The producers inside a pool's tasks (TaskWaitApp): the same
 		// queue, the consumer busy in its handler.
 		{"task-wait-stuck", []string{"1", "2", "3"}, []want{
@@ -58,5 +71,50 @@ func TestHandoffFixtures(t *testing.T) {
 		if !found {
 			t.Errorf("%s: %s has no thread in %s at moment 2", c.dir, c.pool, c.state)
 		}
+	}
+}
+
+// TestHandoffSides checks the hand-off table on stacks from public dumps:
+// a producer blocked in logback's AsyncAppender (the "Gax-2" thread of
+// googleapis/google-cloud-java issue #2796, JDK 8, logback 1.2) is its
+// queue's, not the bare ArrayBlockingQueue's; its worker, idle in its
+// queue's take (alibaba/nacos issue #5084) or busy appending, is its
+// consumer either way; a JDK queue's consumer is a thread in its take.
+func TestHandoffSides(t *testing.T) {
+	gax := thread("WAITING", "sun.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.park",
+		"java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject.await", "java.util.concurrent.ArrayBlockingQueue.put",
+		"ch.qos.logback.core.AsyncAppenderBase.putUninterruptibly", "ch.qos.logback.core.AsyncAppenderBase.put",
+		"ch.qos.logback.core.AsyncAppenderBase.append", "ch.qos.logback.core.UnsynchronizedAppenderBase.doAppend",
+		"ch.qos.logback.core.spi.AppenderAttachableImpl.appendLoopOnAppenders", "ch.qos.logback.classic.Logger.appendLoopOnAppenders")
+	side := handoffOf(gax)
+	if side == nil || side.Name != "logback's AsyncAppender queue" || !side.Loop {
+		t.Fatalf("Gax-2's hand-off: %+v, want logback's AsyncAppender queue", side)
+	}
+	idle := thread("WAITING", "sun.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.park",
+		"java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject.await", "java.util.concurrent.ArrayBlockingQueue.take",
+		"ch.qos.logback.core.AsyncAppenderBase$Worker.run")
+	busy := thread("RUNNABLE", "java.io.FileOutputStream.writeBytes", "java.io.FileOutputStream.write", "java.io.BufferedOutputStream.write",
+		"java.io.PrintStream.write", "java.io.FilterOutputStream.write", "ch.qos.logback.core.joran.spi.ConsoleTarget$1.write",
+		"ch.qos.logback.core.OutputStreamAppender.writeBytes", "ch.qos.logback.core.OutputStreamAppender.subAppend",
+		"ch.qos.logback.core.OutputStreamAppender.append", "ch.qos.logback.core.UnsynchronizedAppenderBase.doAppend",
+		"ch.qos.logback.core.spi.AppenderAttachableImpl.appendLoopOnAppenders", "ch.qos.logback.core.spi.AppenderAttachableImpl.appendLoopOnAppenders",
+		"ch.qos.logback.core.AsyncAppenderBase$Worker.run") // logback issue #730: its worker hung in a console write
+	for name, c := range map[string]*parse.Thread{"idle worker": idle, "busy worker": busy} {
+		if !consumes(c, side) {
+			t.Errorf("%s is not the AsyncAppender's consumer", name)
+		}
+		if handoffOf(c) != nil {
+			t.Errorf("%s taken for a producer", name)
+		}
+	}
+	if consumes(gax, side) {
+		t.Error("a producer taken for the consumer")
+	}
+	// A JDK queue: its consumers are the threads in its take, near the top.
+	abq := &handoffSides[slices.IndexFunc(handoffSides, func(s handoffSide) bool { return s.Name == "ArrayBlockingQueue" })]
+	bare := thread("WAITING", "jdk.internal.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.park",
+		"java.util.concurrent.ArrayBlockingQueue.put", "com.example.Publisher.publish")
+	if handoffOf(bare) != abq || !consumes(idle, abq) || consumes(busy, abq) {
+		t.Error("an ArrayBlockingQueue's sides: producer in put, consumer in take, a busy thread neither")
 	}
 }

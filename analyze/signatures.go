@@ -198,7 +198,12 @@ var signatures = []Signature{
 			"java.net.PlainSocketImpl.socketConnect", "sun.nio.ch.Net.connect0"},
 		Explain: "connecting to a peer that does not accept quickly"},
 	{ID: "socket-write", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "peer-drain", Depth: 4,
-		Anchors: []string{"java.net.SocketOutputStream.socketWrite0", "sun.nio.ch.NioSocketImpl.write", "sun.nio.ch.SocketDispatcher.write0"},
+		// JDK 17 writes a blocking socket in FileDispatcherImpl.write0
+		// under SocketDispatcher.write and NioSocketImpl.tryWrite
+		// (testdata/verdicts/logging-stuck: logback's worker writing to a
+		// collector that does not read).
+		Anchors: []string{"java.net.SocketOutputStream.socketWrite0", "sun.nio.ch.NioSocketImpl.write", "sun.nio.ch.SocketDispatcher.write0",
+			"sun.nio.ch.SocketDispatcher.write", "sun.nio.ch.NioSocketImpl.tryWrite", "sun.nio.ch.NioSocketImpl.implWrite"},
 		Explain: "blocked writing to a socket: the peer does not read"},
 	{ID: "pool-idle", Runtime: parse.RuntimeJVM, Category: Idle, Depth: 12,
 		Anchors: []string{

@@ -341,6 +341,10 @@ func TestSignatures(t *testing.T) {
 		// JDK 17.0.15, a pipe's own wait/notify and embedded databases'
 		// row locks (testdata/verdicts/handoff-{stuck,healthy}: H2 2.1.214,
 		// Derby 10.14.2).
+		{"jvm socket write jdk17 blocking", parse.RuntimeJVM, thread("RUNNABLE", "sun.nio.ch.FileDispatcherImpl.write0",
+			"sun.nio.ch.SocketDispatcher.write", "sun.nio.ch.NioSocketImpl.tryWrite", "sun.nio.ch.NioSocketImpl.implWrite",
+			"sun.nio.ch.NioSocketImpl.write", "sun.nio.ch.NioSocketImpl$2.write", "java.net.Socket$SocketOutputStream.write",
+			"java.io.OutputStream.write", "ch.qos.logback.core.OutputStreamAppender.writeBytes"), "socket-write", ""},
 		{"jvm pipe write", parse.RuntimeJVM, thread("TIMED_WAITING", "java.lang.Object.wait", "java.io.PipedInputStream.awaitSpace",
 			"java.io.PipedInputStream.receive", "java.io.PipedOutputStream.write", "java.io.OutputStream.write",
 			"com.example.handoff.HandoffApp$ReportExporter.export"), "pipe-write", ""},

@@ -259,7 +259,11 @@ func (s *sentences) consumers() {
 	if f.Handoff == "" {
 		return
 	}
-	if len(f.Consumers) == 0 {
+	switch {
+	case len(f.Consumers) == 0 && f.ConsumerLoop:
+		s.add("no consumer thread of %s is alive: nothing takes from it", f.Handoff)
+		return
+	case len(f.Consumers) == 0:
 		s.add("no thread waits to take from %s: its consumers are busy elsewhere or gone", article(f.Handoff))
 		return
 	}
@@ -270,6 +274,10 @@ func (s *sentences) consumers() {
 			break
 		}
 		what = append(what, fmt.Sprintf("%d %s in %s", c.Count, c.Pool, c.State))
+	}
+	if f.ConsumerLoop {
+		s.add("they wait for the consumer of %s: %s", f.Handoff, strings.Join(what, ", "))
+		return
 	}
 	s.add("waiting to take from %s of that class: %s", article(f.Handoff), strings.Join(what, ", "))
 }

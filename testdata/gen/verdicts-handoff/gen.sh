@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Regenerates the hand-off fixtures of testdata/verdicts/ (issue 33, "the producer side of a
-# hand-off is not a rest") from com.example.handoff.HandoffApp (src/), run on the installed
-# Java 17 with the Debian packages' H2 2.1.214 (libh2-java) and Derby 10.14.2 (libderby-java)
-# jars (apt-get install libh2-java libderby-java), dumped three times with `jstack -l PID`,
-# 5 s apart, 3 s after it printed "ready":
+# hand-off is not a rest") from small programs (src/), run on the installed Java 17 with the
+# Debian packages' jars (apt-get install libh2-java libderby-java liblogback-java
+# libslf4j-java: H2 2.1.214, Derby 10.14.2, logback 1.2.11, SLF4J 1.7.32), dumped three times
+# with `jstack -l PID`, 5 s apart, 3 s after the program printed "ready":
 #
-#   handoff-stuck/1..3.txt    HandoffApp stuck
-#   handoff-healthy/1..3.txt  HandoffApp healthy
+#   handoff-stuck/1..3.txt    com.example.handoff.HandoffApp stuck
+#   handoff-healthy/1..3.txt  com.example.handoff.HandoffApp healthy
+#   logging-stuck/1..3.txt    com.example.handoff.LoggingApp stuck   (logback AsyncAppender)
+#   logging-healthy/1..3.txt  com.example.handoff.LoggingApp healthy
 #
 # Each README.md was written by hand from the source before dumpdiff ran on the dumps; this
 # script only replaces the dumps. The JVM started here is killed on exit.
@@ -22,13 +24,19 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-cp=/usr/share/java/h2.jar:/usr/share/java/derby.jar
-for j in ${cp//:/ }; do [[ -f $j ]] || { echo "missing $j (apt-get install libh2-java libderby-java)" >&2; exit 1; }; done
+j=/usr/share/java
+cp=$j/h2.jar:$j/derby.jar:$j/logback-classic.jar:$j/logback-core.jar:$j/slf4j-api.jar
+for f in ${cp//:/ }; do
+	[[ -f $f ]] || { echo "missing $f (apt-get install libh2-java libderby-java liblogback-java libslf4j-java)" >&2; exit 1; }
+done
+declare -A MAIN=([handoff]=HandoffApp [logging]=LoggingApp)
 cases=("$@")
-((${#cases[@]})) || cases=(handoff-stuck handoff-healthy)
-javac -nowarn -d "$tmp/classes" $(find "$here/src" -name '*.java')
+((${#cases[@]})) || cases=(handoff-stuck handoff-healthy logging-stuck logging-healthy)
+javac -nowarn -cp "$cp" -d "$tmp/classes" $(find "$here/src" -name '*.java')
 for c in "${cases[@]}"; do
-	java -Xmx128m -XX:+UseSerialGC -cp "$tmp/classes:$cp" com.example.handoff.HandoffApp "${c#handoff-}" >"$tmp/out.log" 2>&1 &
+	main=${MAIN[${c%-*}]:-}
+	[[ -n $main ]] || { echo "unknown case $c" >&2; exit 1; }
+	java -Xmx128m -XX:+UseSerialGC -Dderby.stream.error.file="$tmp/derby.log" -cp "$tmp/classes:$cp" "com.example.handoff.$main" "${c##*-}" >"$tmp/out.log" 2>&1 &
 	pid=$!
 	for _ in $(seq 1 200); do
 		grep -q '^ready$' "$tmp/out.log" && break
