@@ -23,13 +23,22 @@ type handoffSide struct {
 
 // handoffSides are the hand-offs, a library's before the JDK's queue it
 // puts into (tested on real frames: testdata/verdicts/handoff-stuck,
-// task-wait-stuck, logging-stuck).
+// task-wait-stuck, logging-stuck, log4j-stuck).
 var handoffSides = []handoffSide{
 	// logback's AsyncAppender: the application's log calls put events
 	// into its ArrayBlockingQueue, its one worker thread appends them
 	// (logback 1.2.11: testdata/verdicts/logging-stuck).
 	{Name: "logback's AsyncAppender queue", Producer: []string{"ch.qos.logback.core.AsyncAppenderBase.put", "ch.qos.logback.core.AsyncAppenderBase.putUninterruptibly"},
 		Consumer: []string{"ch.qos.logback.core.AsyncAppenderBase$Worker.run"}, Loop: true},
+	// Log4j 2's AsyncAppender: a blocking append puts into its queue in
+	// logMessageInBackgroundThread; its dispatcher thread appends (2.19:
+	// AsyncAppenderEventDispatcher, testdata/verdicts/log4j-stuck; before
+	// 2.14 AsyncAppender$AsyncThread, frames from dotCMS/core issue #15245).
+	{Name: "Log4j 2's AsyncAppender queue", Producer: []string{"org.apache.logging.log4j.core.appender.AsyncAppender.logMessageInBackgroundThread",
+		"org.apache.logging.log4j.core.appender.AsyncAppender.transfer"},
+		Consumer: []string{"org.apache.logging.log4j.core.appender.AsyncAppenderEventDispatcher.run",
+			"org.apache.logging.log4j.core.appender.AsyncAppenderEventDispatcher.dispatchAll",
+			"org.apache.logging.log4j.core.appender.AsyncAppender$AsyncThread.run"}, Loop: true},
 	{"ArrayBlockingQueue", []string{"java.util.concurrent.ArrayBlockingQueue.put", "java.util.concurrent.ArrayBlockingQueue.offer"},
 		[]string{"java.util.concurrent.ArrayBlockingQueue.take", "java.util.concurrent.ArrayBlockingQueue.poll"}, false},
 	{"LinkedBlockingQueue", []string{"java.util.concurrent.LinkedBlockingQueue.put", "java.util.concurrent.LinkedBlockingQueue.offer"},

@@ -41,6 +41,13 @@ func TestHandoffFixtures(t *testing.T) {
 			eq(t, "its consumer, busy", f.Consumers[0], HolderGroup{Pool: "AsyncAppender-Worker-ASYNC", State: "socket-write", Count: 1})
 		}}}},
 		{"logging-healthy", []string{"1", "2", "3"}, nil},
+		// The same stall with Log4j 2.19's AsyncAppender.
+		{"log4j-stuck", []string{"1", "2", "3"}, []want{{KindStuck, "request-*", "queue-put", func(t *testing.T, f Finding) {
+			eq(t, "hand-off", f.Handoff, "Log4j 2's AsyncAppender queue")
+			eq(t, "consumers", len(f.Consumers), 1)
+			eq(t, "its consumer, busy", f.Consumers[0].State, "socket-write")
+		}}}},
+		{"log4j-healthy", []string{"1", "2", "3"}, nil},
 		// The producers inside a pool's tasks (TaskWaitApp): the same
 		// queue, the consumer busy in its handler.
 		{"task-wait-stuck", []string{"1", "2", "3"}, []want{
@@ -109,6 +116,16 @@ func TestHandoffSides(t *testing.T) {
 	}
 	if consumes(gax, side) {
 		t.Error("a producer taken for the consumer")
+	}
+	// Log4j 2 before 2.14: its AsyncThread idle in its queue's take
+	// (dotCMS/core issue #15245, "AsyncAppender-generic") is the queue's
+	// consumer.
+	log4j := &handoffSides[slices.IndexFunc(handoffSides, func(s handoffSide) bool { return s.Name == "Log4j 2's AsyncAppender queue" })]
+	asyncThread := thread("WAITING", "sun.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.park",
+		"java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject.await", "java.util.concurrent.ArrayBlockingQueue.take",
+		"org.apache.logging.log4j.core.appender.AsyncAppender$AsyncThread.run")
+	if !consumes(asyncThread, log4j) || consumes(idle, log4j) {
+		t.Error("Log4j 2's AsyncThread is its queue's consumer, logback's worker is not")
 	}
 	// A JDK queue: its consumers are the threads in its take, near the top.
 	abq := &handoffSides[slices.IndexFunc(handoffSides, func(s handoffSide) bool { return s.Name == "ArrayBlockingQueue" })]
