@@ -48,6 +48,10 @@ func TestHandoffFixtures(t *testing.T) {
 			eq(t, "its consumer, busy", f.Consumers[0].State, "socket-write")
 		}}}},
 		{"log4j-healthy", []string{"1", "2", "3"}, nil},
+		// A public control (parttimenerd/jthreaddump's producer-consumer
+		// scenario, OpenJDK 25): producers in a full queue's put at some
+		// dumps, never the same ones at every dump: a hand-off that flows.
+		{"public-jthreaddump-producer-consumer", []string{"dump-0.txt", "dump-1.txt", "dump-2.txt", "dump-3.txt", "dump-4.txt", "dump-5.txt"}, nil},
 		// The producers inside a pool's tasks (TaskWaitApp): the same
 		// queue, the consumer busy in its handler.
 		{"task-wait-stuck", []string{"1", "2", "3"}, []want{

@@ -149,5 +149,17 @@ func TestSpinningEdgeFixtures(t *testing.T) {
 			fixtureCase{jdk + "-spin-deep", []string{"2", "3"}, nil},
 		)
 	}
+	// A public source (parttimenerd/jthreaddump's cpu-hotspot scenario,
+	// OpenJDK 25 on macOS, dumps 2 s apart): a pool computing at a core
+	// each over 8.3 s of its own elapsed=, over SpinMinWall; with the sixth
+	// dump, where the pool is gone, the computation ended: nothing.
+	hot := []string{"dump-0.txt", "dump-1.txt", "dump-2.txt", "dump-3.txt", "dump-4.txt"}
+	tests = append(tests,
+		fixtureCase{"public-jthreaddump-cpu-hotspot", hot, []want{{KindSpinning, "pool-4-thread-*", "running", func(t *testing.T, f Finding) {
+			busy("TestScenarios$1.hotMethod")(t, f)
+			eq(t, "threads", f.Counts[4], 4)
+		}}}},
+		fixtureCase{"public-jthreaddump-cpu-hotspot", append(hot, "dump-5.txt"), nil},
+	)
 	runFixtureCases(t, filepath.Join("..", "testdata", "verdicts"), tests)
 }
