@@ -32,8 +32,8 @@ var spinningDetector = &Detector{
 		{"SpinCPUShare", SpinCPUShare, "CPU time grown by at least this share of the wall time between the thread's first and last moment: " +
 			"below it the thread was off CPU nearly all along, caught twice in the same frames; low because a runaway on a shared or " +
 			"throttled host gets only its share of the cores (the fixtures' four spinning parsers got 10% each, 2 cores at load 12)"},
-		{"SpinRestCPUShare", SpinRestCPUShare, "…and this share for a thread whose top frame is a rest at every moment (a selector, " +
-			"a socket read, RUNNABLE as the JVM prints them): an idle selector's CPU grows by next to nothing, one serving traffic " +
+		{"SpinRestCPUShare", SpinRestCPUShare, "…and this share for a thread in a selector the application polls (RUNNABLE, as " +
+			"the JVM prints any select): an idle selector's CPU grows by next to nothing, one serving traffic " +
 			"by a little; a selectNow loop that returns at once got 45–68% on 2 shared cores (testdata/verdicts/*-spin-selectnow)"},
 		{"SpinMinWall", SpinMinWall, "seconds between the first and last moment, when the dumps tell: dumps a few seconds apart catch a " +
 			"computation that lasts seconds (a request parsing a large file), which a loop cannot be told from; 7, not 10, so that " +
@@ -369,12 +369,15 @@ func runSpinning(p *Pass) []Finding {
 
 // spinCandidate tells whether thread t of group g at moment m may be
 // spinning, and whether only on the stronger evidence (rest): a running
-// thread outside a selector may; a JVM thread the JVM prints RUNNABLE
-// while its stack reads as a rest (a selector's epoll, a socket read) may,
-// on rest evidence, unless it is a library's own selector loop (busy with
-// its traffic: the load's, not a loop of the application); a JVM thread
-// in Thread.sleep printed RUNNABLE sleeps no time (a sleeping thread is
-// TIMED_WAITING): a Thread.sleep(0) loop may, on the ordinary evidence.
+// thread outside a selector may; a JVM thread the JVM prints RUNNABLE in a
+// selector (restTopFrames: a select that returns at once looks like an
+// idle one) may, on rest evidence, unless it is a library's own selector
+// loop (busy with its traffic: the load's, not a loop of the
+// application); a JVM thread in Thread.sleep printed RUNNABLE sleeps no
+// time (a sleeping thread is TIMED_WAITING): a Thread.sleep(0) loop may,
+// on the ordinary evidence. Other waits printed RUNNABLE (a socket read, a
+// file read) are left out: a read that streams a large answer burns CPU
+// in the same frames at every moment, and is no loop.
 func spinCandidate(p *Pass, m int, g *Group, t *parse.Thread) (rest, ok bool) {
 	if p.R.Runtime != parse.RuntimeJVM {
 		return false, g.Category == Running
@@ -387,6 +390,9 @@ func spinCandidate(p *Pass, m int, g *Group, t *parse.Thread) (rest, ok bool) {
 	}
 	if s := p.signature(m, t); s != nil && s.Resource == "time" {
 		return false, true // a zero sleep
+	}
+	if !anyFramePrefix(t, restTopFrames) {
+		return false, false
 	}
 	for _, f := range t.Frames {
 		if anchorMatch(selectorLoops, f.Func) {
