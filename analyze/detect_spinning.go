@@ -12,11 +12,12 @@ import (
 // once, in the detector's Thresholds below (README.md's table is made from
 // them; TestThresholdsBeside keeps each beside its detector).
 const (
-	SpinCPUShare   = 0.05
-	SpinMinWall    = 10
-	SpinLifeShare  = 0.5
-	SpinMinElapsed = 30
-	SpinLoopWindow = 8
+	SpinCPUShare     = 0.05
+	SpinRestCPUShare = 0.2
+	SpinMinWall      = 7
+	SpinLifeShare    = 0.5
+	SpinMinElapsed   = 30
+	SpinLoopWindow   = 8
 )
 
 var spinningDetector = &Detector{
@@ -31,13 +32,20 @@ var spinningDetector = &Detector{
 		{"SpinCPUShare", SpinCPUShare, "CPU time grown by at least this share of the wall time between the thread's first and last moment: " +
 			"below it the thread was off CPU nearly all along, caught twice in the same frames; low because a runaway on a shared or " +
 			"throttled host gets only its share of the cores (the fixtures' four spinning parsers got 10% each, 2 cores at load 12)"},
+		{"SpinRestCPUShare", SpinRestCPUShare, "…and this share for a thread in a selector the application polls (RUNNABLE, as " +
+			"the JVM prints any select): an idle selector's CPU grows by next to nothing, one serving traffic " +
+			"by a little; a selectNow loop that returns at once got 45–68% on 2 shared cores (testdata/verdicts/*-spin-selectnow)"},
 		{"SpinMinWall", SpinMinWall, "seconds between the first and last moment, when the dumps tell: dumps a few seconds apart catch a " +
-			"computation that lasts seconds (a request parsing a large file), which a loop cannot be told from"},
+			"computation that lasts seconds (a request parsing a large file), which a loop cannot be told from; 7, not 10, so that " +
+			"three dumps on a 5 s schedule stay over it whatever the jitter (a first attach is slower: 9.35–9.93 s in " +
+			"testdata/verdicts/*-spin-*, and date lines print whole seconds), while two dumps 5 s apart stay under it"},
 		{"SpinLifeShare", SpinLifeShare, "at one moment, cpu= at least this share of the thread's elapsed=: it ran most of its life"},
 		{"SpinMinElapsed", SpinMinElapsed, "…and it has lived this many seconds: a thread started for a short job computes all its " +
 			"young life (a batch export, a request)"},
 		{"SpinLoopWindow", SpinLoopWindow, "top frames compared across moments: a loop's frames move within its body " +
-			"(recursion depth, the line it is at), so the same loop is some function shared by these windows, under the same caller"},
+			"(recursion depth, the line it is at), so the same loop is some function shared by these windows, under the same caller; " +
+			"with cpu= printed, also the same application frames under library code of any depth, or a pool's run loop between " +
+			"tasks under the task seen at another moment (its task frames gone at the safepoint)"},
 	},
 	Run: runSpinning,
 }
@@ -81,21 +89,81 @@ func anchorOf(rt parse.Runtime, t *parse.Thread) string {
 
 // sameLoop: a and b run under the same caller, with a function in common
 // among their top SpinLoopWindow frames (no allocation: a runnable-heavy
-// dump compares every goroutine's stacks).
+// dump compares every goroutine's stacks). Where the JVM printed cpu= for
+// both, the CPU growth is the evidence and the frames need only say it is
+// the same work: the same application frames under library code of any
+// depth (a parser 20 frames deep, another place in it at each moment), or
+// a pool's run loop between two tasks under the task seen at the other
+// moment (sameAppPart, betweenTasks).
 func sameLoop(rt parse.Runtime, a, b *parse.Thread) bool {
-	if anchorOf(rt, a) != anchorOf(rt, b) {
-		return false
-	}
-	fa, fb := ownFrames(a), ownFrames(b)
-	fa, fb = fa[:min(len(fa), SpinLoopWindow)], fb[:min(len(fb), SpinLoopWindow)]
-	for _, x := range fa {
-		for _, y := range fb {
-			if x == y || x.Func == y.Func {
-				return true
+	if anchorOf(rt, a) == anchorOf(rt, b) {
+		fa, fb := ownFrames(a), ownFrames(b)
+		fa, fb = fa[:min(len(fa), SpinLoopWindow)], fb[:min(len(fb), SpinLoopWindow)]
+		for _, x := range fa {
+			for _, y := range fb {
+				if x == y || x.Func == y.Func {
+					return true
+				}
 			}
 		}
 	}
+	if a.JVM == nil || b.JVM == nil || a.CPU == 0 || b.CPU == 0 {
+		return false // Go, JDK 8: the frames are all the evidence, the window decides
+	}
+	return sameAppPart(rt, a, b) || betweenTasks(a, b) || betweenTasks(b, a)
+}
+
+// sameAppPart reports whether a and b have the same application frames
+// (by function, innermost first; lines move with the loop's body), at
+// least one: whatever library code runs above them, it runs for the same
+// application call.
+func sameAppPart(rt parse.Runtime, a, b *parse.Thread) bool {
+	i, j, n := 0, 0, 0
+	for {
+		for i < len(a.Frames) && !isAppFrame(rt, a.Frames[i]) {
+			i++
+		}
+		for j < len(b.Frames) && !isAppFrame(rt, b.Frames[j]) {
+			j++
+		}
+		if i == len(a.Frames) || j == len(b.Frames) {
+			return i == len(a.Frames) && j == len(b.Frames) && n > 0
+		}
+		if a.Frames[i].Func != b.Frames[j].Func {
+			return false
+		}
+		i, j, n = i+1, j+1, n+1
+	}
+}
+
+// betweenTasks reports whether a is a pool's worker in its run loop itself
+// (ThreadPoolExecutor.runWorker on top, no application frame: between two
+// tasks, or where the JIT's safepoint leaves a task inlined into it) and b
+// runs a task under that same loop: a worker busy with its tasks back to
+// back, as a pool that re-submits its own task is.
+func betweenTasks(a, b *parse.Thread) bool {
+	fa := ownFrames(a)
+	if len(fa) == 0 || !anyPrefix(fa[0].Func, taskFrames) || culprit(parse.RuntimeJVM, a) != nil {
+		return false
+	}
+	for _, f := range b.Frames {
+		if f.Func == fa[0].Func {
+			return true
+		}
+	}
 	return false
+}
+
+// spinAnchor is the caller a spinner's finding is keyed and named by: the
+// anchor of its latest stack with an application frame (a worker caught
+// between two tasks shows none), else of its last.
+func spinAnchor(rt parse.Runtime, sp spinner) *parse.Thread {
+	for i := len(sp.stacks) - 1; i >= 0; i-- {
+		if culprit(rt, sp.stacks[i]) != nil {
+			return sp.stacks[i]
+		}
+	}
+	return sp.stacks[len(sp.stacks)-1]
 }
 
 // loopCache remembers sameLoop by the two stacks' first frames' slots:
@@ -173,7 +241,7 @@ func runSpinning(p *Pass) []Finding {
 	running := 0
 	for _, pl := range r.Pools {
 		for _, g := range pl.States {
-			if !pl.Internal && g.Category == Running && n-1 < len(g.Counts) {
+			if !pl.Internal && n-1 < len(g.Counts) && (g.Category == Running || r.Runtime == parse.RuntimeJVM) {
 				running += g.Counts[n-1]
 			}
 		}
@@ -196,21 +264,33 @@ func runSpinning(p *Pass) []Finding {
 			writers[m] = d.Threads[0]
 		}
 	}
-	// A selector polling and an event loop are runnable while they wait;
-	// the thread writing the dump is the dump-writer state, not running.
+	// The thread writing the dump is the dump-writer state, not running;
+	// an event loop is runnable while it waits (its own detector's).
 	roles := p.opt.roleTable()
+	// restTop marks, by identity, the threads found at a rest-looking top
+	// (Roles.NotSpinning, or a wait the JVM prints RUNNABLE) at some moment:
+	// they spin on the stronger CPU evidence only.
+	var restTop []bool
 	visit := func(m int, add bool) {
 		for _, pl := range r.Pools {
 			if pl.Internal {
 				continue
 			}
 			for _, g := range pl.States {
-				if g.Category != Running || m >= len(g.Threads) {
+				// Only running groups, but every group of a JVM (a few
+				// thousand threads at most), whose waits it prints RUNNABLE
+				// may spin (spinCandidate): a Go dump's million parked
+				// goroutines are never visited.
+				if m >= len(g.Threads) || g.Category != Running && r.Runtime != parse.RuntimeJVM {
 					continue
 				}
 				for _, t := range g.Threads[m] {
-					if t.Weight != 1 || len(t.Frames) == 0 || t == writers[m] || anyFramePrefix(t, roles.NotSpinning) ||
+					if t.Weight != 1 || len(t.Frames) == 0 || t == writers[m] || anyFramePrefix(t, roles.DumpWriters) ||
 						(r.Runtime == parse.RuntimeJVM && anyFramePrefix(t, roles.EventLoops)) {
+						continue
+					}
+					rest, ok := spinCandidate(p, m, g, t)
+					if !ok {
 						continue
 					}
 					id := identity(r.Runtime, t)
@@ -226,9 +306,11 @@ func runSpinning(p *Pass) []Finding {
 						index[id] = i
 						order = append(order, id)
 						pools = append(pools, pl)
+						restTop = append(restTop, false)
 						flat = append(flat, make([]*parse.Thread, n)...)
 					}
 					flat[i*n+m] = t
+					restTop[i] = restTop[i] || rest
 				}
 			}
 		}
@@ -254,10 +336,10 @@ func runSpinning(p *Pass) []Finding {
 	byKey := map[key]*acc{}
 	for i := range order {
 		sp, ok := spinningAt(r, flat[i*n:(i+1)*n], lc)
-		if !ok {
+		if !ok || restTop[i] && (sp.basis != "cpu-growth" || float64(sp.cpu) < SpinRestCPUShare*float64(sp.wall)) {
 			continue
 		}
-		k := key{pools[i], anchorOf(r.Runtime, sp.stacks[len(sp.stacks)-1])}
+		k := key{pools[i], anchorOf(r.Runtime, spinAnchor(r.Runtime, sp))}
 		a := byKey[k]
 		if a == nil {
 			a = &acc{pool: pools[i]}
@@ -271,6 +353,44 @@ func runSpinning(p *Pass) []Finding {
 		fs = append(fs, spinningFinding(p, byKey[k].pool, byKey[k].spins))
 	}
 	return fs
+}
+
+// spinCandidate tells whether thread t of group g at moment m may be
+// spinning, and whether only on the stronger evidence (rest): a running
+// thread outside a selector may; a JVM thread the JVM prints RUNNABLE in a
+// selector (Roles.NotSpinning: a select that returns at once looks like an
+// idle one) may, on rest evidence, unless it is a library's own selector
+// loop (busy with its traffic: the load's, not a loop of the
+// application); a JVM thread in Thread.sleep printed RUNNABLE sleeps no
+// time (a sleeping thread is TIMED_WAITING): a Thread.sleep(0) loop may,
+// on the ordinary evidence. Other waits printed RUNNABLE (a socket read, a
+// file read) are left out: a read that streams a large answer burns CPU
+// in the same frames at every moment, and is no loop.
+func spinCandidate(p *Pass, m int, g *Group, t *parse.Thread) (rest, ok bool) {
+	// restTopFrames: the selectors' frames, from the role table
+	// (Roles.NotSpinning, which a signatures file extends).
+	restTopFrames := p.opt.roleTable().NotSpinning
+	if p.R.Runtime != parse.RuntimeJVM {
+		return false, g.Category == Running
+	}
+	if t.State != "RUNNABLE" || t.CPU == 0 {
+		return false, g.Category == Running && !anyFramePrefix(t, restTopFrames)
+	}
+	if g.Category == Running && !anyFramePrefix(t, restTopFrames) {
+		return false, true
+	}
+	if s := p.signature(m, t); s != nil && s.Resource == "time" {
+		return false, true // a zero sleep
+	}
+	if !anyFramePrefix(t, restTopFrames) {
+		return false, false
+	}
+	for _, f := range t.Frames {
+		if anchorMatch(selectorLoops, f.Func) {
+			return true, false
+		}
+	}
+	return true, true
 }
 
 // spinningAt tells whether the thread whose stacks by moment are s spins
@@ -421,8 +541,9 @@ func spinningFinding(p *Pass, pl *Pool, spins []spinner) Finding {
 	f := Finding{Kind: KindSpinning, Severity: Warning, Pool: pl.Name, State: "running",
 		Counts: make([]int, n), PoolCounts: pl.Counts, At: n - 1, Since: n - 1, Frame: FrameString(top), Culprit: FrameString(top),
 		Loop: loopFrames(r.Runtime, spins[0].stacks), Basis: spins[0].basis}
-	f.ID = findingID(KindSpinning, pl.Name, anchorOf(r.Runtime, last))
-	if c := culprit(r.Runtime, last); c != nil && !slices.Contains(f.Loop, FrameString(c)) {
+	named := spinAnchor(r.Runtime, spins[0])
+	f.ID = findingID(KindSpinning, pl.Name, anchorOf(r.Runtime, named))
+	if c := culprit(r.Runtime, named); c != nil && !slices.Contains(f.Loop, FrameString(c)) {
 		f.Caller = FrameString(c)
 	}
 	tops, ents := map[*parse.Frame]int{}, map[entryKey]int{}

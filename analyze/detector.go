@@ -219,6 +219,7 @@ func newTable(ds []*Detector) (*table, error) {
 // the findings caused by it.
 func runDetectors(r *Result, opt Options, cls *classes, goLocks []goMomentLocks) {
 	r.Findings = conclude(r, detect(detectors(), r, opt, cls, goLocks))
+	handoffConsumers(r, opt, cls)
 }
 
 // detect runs t's detectors in run order, each with a pass of its own

@@ -112,6 +112,18 @@ type Finding struct {
 	// Holders are the threads that hold the exhausted resource at At,
 	// grouped by what they do, most first (<resource>-pool-exhausted).
 	Holders []HolderGroup
+	// Handoff names the hand-off producers wait on, by the class whose
+	// consumers take from it ("ArrayBlockingQueue", "SynchronousQueue", "a
+	// pipe"), for findings on threads that wait for room or a taker;
+	// Consumers are the threads waiting on the other side of a hand-off of
+	// that class at At (in its take or poll, its read), grouped: none means
+	// its consumers are busy elsewhere or gone. "" and nil otherwise.
+	// ConsumerLoop: Consumers are the hand-off's own consumer threads,
+	// whatever they do (a library's worker: busy in a socket write), not
+	// only threads waiting to take.
+	Handoff      string
+	Consumers    []HolderGroup
+	ConsumerLoop bool
 	// Wait is how long Go goroutines have waited, as printed; nil when not.
 	Wait *WaitFact
 	// Parents is how many distinct goroutines created the threads concerned

@@ -44,6 +44,8 @@ var resources = []Resource{
 	{ID: "latch", Noun: "a latch or barrier to open"},
 	{ID: "queue-space", Noun: "room in a full queue (its consumers to take)"},
 	{ID: "peer-handoff", Noun: "a peer to take a hand-off"},
+	{ID: "pipe-space", Noun: "room in a full pipe (its reader to read)"},
+	{ID: "row-lock", Noun: "a row lock another transaction holds until it ends"},
 	{ID: "channel", Noun: "a channel operation"},
 	{ID: "condition", Noun: "a notify or signal"},
 	{ID: "file", Still: true, Noun: "a file, pipe or console"},

@@ -29,8 +29,10 @@ type Roles struct {
 	// by the whole process, whose starvation starves unrelated callers
 	// (the common-pool detector; the saturated detector leaves them to it).
 	CommonPools []string
-	// NotSpinning are frame prefixes that put a runnable thread out of the
-	// spinning verdict: a selector polling is runnable while it waits.
+	// NotSpinning are frame prefixes a runnable thread waits in (a selector
+	// polling is runnable while it waits): a thread there spins only on the
+	// stronger CPU evidence (SpinRestCPUShare), for a select that returns at
+	// once looks like an idle one; a library's own selector loop never.
 	NotSpinning []string
 	// UpByDesign are names (a trailing "*" is a prefix) of non-daemon
 	// threads that keep a JVM up by design once main has returned: a GUI's

@@ -209,7 +209,12 @@ var signatures = []Signature{
 			"java.net.PlainSocketImpl.socketConnect", "sun.nio.ch.Net.connect0"},
 		Explain: "connecting to a peer that does not accept quickly"},
 	{ID: "socket-write", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "peer-drain", Depth: 4,
-		Anchors: []string{"java.net.SocketOutputStream.socketWrite0", "sun.nio.ch.NioSocketImpl.write", "sun.nio.ch.SocketDispatcher.write0"},
+		// JDK 17 writes a blocking socket in FileDispatcherImpl.write0
+		// under SocketDispatcher.write and NioSocketImpl.tryWrite
+		// (testdata/verdicts/logging-stuck: logback's worker writing to a
+		// collector that does not read).
+		Anchors: []string{"java.net.SocketOutputStream.socketWrite0", "sun.nio.ch.NioSocketImpl.write", "sun.nio.ch.SocketDispatcher.write0",
+			"sun.nio.ch.SocketDispatcher.write", "sun.nio.ch.NioSocketImpl.tryWrite", "sun.nio.ch.NioSocketImpl.implWrite"},
 		Explain: "blocked writing to a socket: the peer does not read"},
 	{ID: "pool-idle", Runtime: parse.RuntimeJVM, Category: Idle, Depth: 12,
 		Anchors: []string{
@@ -314,6 +319,25 @@ var signatures = []Signature{
 			"java.util.concurrent.LinkedTransferQueue.transfer", "java.util.concurrent.LinkedTransferQueue.tryTransfer",
 			"java.util.concurrent.Exchanger.exchange"},
 		Explain: "waiting for a peer to take a hand-off (SynchronousQueue put, TransferQueue.transfer, Exchanger)"},
+	// A pipe's own wait/notify (java.io's PipedInputStream waits in
+	// Object.wait on itself): the writer waits in the reader's awaitSpace
+	// for room (a full pipe: back-pressure, its reader does not read), the
+	// reader in read for data (its rest, as a queue's consumer's)
+	// (testdata/verdicts/handoff-{stuck,healthy}).
+	{ID: "pipe-write", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "pipe-space", Depth: 4,
+		Anchors: []string{"java.io.PipedInputStream.awaitSpace", "java.io.PipedInputStream.receive"},
+		Explain: "a writer waiting for room in a full pipe (PipedOutputStream.write): back-pressure, its reader does not read"},
+	{ID: "pipe-read", Runtime: parse.RuntimeJVM, Category: Idle, Depth: 3,
+		Anchors: []string{"java.io.PipedInputStream.read"},
+		Explain: "a reader waiting for data in a pipe (PipedInputStream.read): idle, as a queue's consumer"},
+	// An embedded database's row lock, waited for in its own lock manager
+	// (Object.wait on its lock object): H2 2.x's MVStore transaction waits
+	// for the transaction that holds the row to end; Derby's lock manager
+	// for the grant (H2 2.1.214, Derby 10.14.2: testdata/verdicts/handoff-stuck).
+	{ID: "db-row-lock", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "row-lock", Depth: 4,
+		Anchors: []string{"org.h2.mvstore.tx.Transaction.waitForThisToEnd", "org.h2.mvstore.tx.Transaction.waitFor",
+			"org.apache.derby.impl.services.locks.ActiveLock.waitForGrant"},
+		Explain: "waiting for a row lock of an embedded database (H2, Derby): another transaction holds the row until it ends"},
 	{ID: "queue-wait", Runtime: parse.RuntimeJVM, Category: Idle, Depth: 6,
 		Anchors: []string{"java.util.concurrent.LinkedBlockingQueue.take", "java.util.concurrent.ArrayBlockingQueue.take",
 			"java.util.concurrent.LinkedBlockingQueue.poll", "java.util.concurrent.ArrayBlockingQueue.poll",

@@ -338,6 +338,24 @@ func TestSignatures(t *testing.T) {
 			"java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionNode.block", "java.util.concurrent.ForkJoinPool.unmanagedBlock",
 			"java.util.concurrent.ForkJoinPool.managedBlock", "java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject.await",
 			"java.util.concurrent.ArrayBlockingQueue.put", "com.example.pools.EventPublisher.publish"), "queue-put", ""},
+		// JDK 17.0.15, a pipe's own wait/notify and embedded databases'
+		// row locks (testdata/verdicts/handoff-{stuck,healthy}: H2 2.1.214,
+		// Derby 10.14.2).
+		{"jvm socket write jdk17 blocking", parse.RuntimeJVM, thread("RUNNABLE", "sun.nio.ch.FileDispatcherImpl.write0",
+			"sun.nio.ch.SocketDispatcher.write", "sun.nio.ch.NioSocketImpl.tryWrite", "sun.nio.ch.NioSocketImpl.implWrite",
+			"sun.nio.ch.NioSocketImpl.write", "sun.nio.ch.NioSocketImpl$2.write", "java.net.Socket$SocketOutputStream.write",
+			"java.io.OutputStream.write", "ch.qos.logback.core.OutputStreamAppender.writeBytes"), "socket-write", ""},
+		{"jvm pipe write", parse.RuntimeJVM, thread("TIMED_WAITING", "java.lang.Object.wait", "java.io.PipedInputStream.awaitSpace",
+			"java.io.PipedInputStream.receive", "java.io.PipedOutputStream.write", "java.io.OutputStream.write",
+			"com.example.handoff.HandoffApp$ReportExporter.export"), "pipe-write", ""},
+		{"jvm pipe read", parse.RuntimeJVM, thread("TIMED_WAITING", "java.lang.Object.wait", "java.io.PipedInputStream.read",
+			"java.io.PipedInputStream.read", "java.io.InputStream.read", "com.example.handoff.HandoffApp.lambda$main$9"), "pipe-read", ""},
+		{"jvm h2 row lock", parse.RuntimeJVM, thread("TIMED_WAITING", "java.lang.Object.wait", "org.h2.mvstore.tx.Transaction.waitForThisToEnd",
+			"org.h2.mvstore.tx.Transaction.waitFor", "org.h2.mvstore.tx.TransactionMap.set", "org.h2.mvstore.tx.TransactionMap.lock",
+			"org.h2.mvstore.db.MVPrimaryIndex.lockRow", "org.h2.mvstore.db.MVTable.lockRow", "org.h2.command.dml.Update.update"), "db-row-lock", ""},
+		{"jvm derby row lock", parse.RuntimeJVM, thread("TIMED_WAITING", "java.lang.Object.wait", "org.apache.derby.impl.services.locks.ActiveLock.waitForGrant",
+			"org.apache.derby.impl.services.locks.ConcurrentLockSet.lockObject", "org.apache.derby.impl.services.locks.AbstractPool.lockObject",
+			"org.apache.derby.impl.store.raw.xact.RowLocking3.lockRecordForWrite"), "db-row-lock", ""},
 		// JDK 17.0.15, hand-offs with nobody on the other side (a program
 		// run here: SynchronousQueue put and timed offer, transfer, exchange).
 		{"jvm synchronous put", parse.RuntimeJVM, thread("WAITING", "jdk.internal.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.park",

@@ -141,6 +141,12 @@ type JSONFinding struct {
 	Loop   []string `json:"loop,omitempty"`
 	Caller string   `json:"caller,omitempty"`
 	WallMs int64    `json:"wall_ms,omitempty"`
+
+	// Handoff, Consumers and ConsumerLoop are the producers' of a
+	// hand-off (analyze.Finding.Handoff...): omitted for other findings.
+	Handoff      string       `json:"handoff,omitempty"`
+	Consumers    []JSONHolder `json:"consumers,omitempty"`
+	ConsumerLoop bool         `json:"consumer_loop,omitempty"`
 }
 
 // JSONFrameCount is a frame and how many threads show it.
@@ -293,6 +299,10 @@ func jsonFinding(r *analyze.Result, f *analyze.Finding) JSONFinding {
 	}
 	for _, h := range f.Holders {
 		jf.Holders = append(jf.Holders, JSONHolder{Pool: h.Pool, State: h.State, Via: h.Via, Culprit: h.Culprit, Count: h.Count})
+	}
+	jf.Handoff, jf.ConsumerLoop = f.Handoff, f.ConsumerLoop
+	for _, h := range f.Consumers {
+		jf.Consumers = append(jf.Consumers, JSONHolder{Pool: h.Pool, State: h.State, Via: h.Via, Culprit: h.Culprit, Count: h.Count})
 	}
 	if w := f.Wait; w != nil {
 		jf.Wait = JSONWait{MinMinutes: w.MinMinutes, MaxMinutes: w.MaxMinutes, Goroutines: w.Goroutines}

@@ -226,6 +226,7 @@ func (s *sentences) timeline() {
 				s.moment(f.At), base, s.moment(0), last, s.moment(n-1))
 		}
 		s.same(f.Since)
+		s.consumers()
 		s.cpu()
 		if n == 2 {
 			s.add("only two moments: take one more after the load to tell a stall from load")
@@ -250,9 +251,52 @@ func (s *sentences) stuck() {
 	if f.Resource != "" {
 		s.add("waiting for %s", analyze.ResourceNoun(f.Resource))
 	}
+	s.consumers()
 	s.cpu()
 	s.culpritAndEntries()
 	s.cause()
+}
+
+// consumers says, for producers waiting on a hand-off, who they wait for:
+// the threads on its other side, or that none is there to take.
+func (s *sentences) consumers() {
+	f := s.f
+	if f.Handoff == "" {
+		return
+	}
+	switch {
+	case len(f.Consumers) == 0 && f.ConsumerLoop:
+		s.add("no consumer thread of %s is alive: nothing takes from it", f.Handoff)
+		return
+	case len(f.Consumers) == 0:
+		s.add("no thread waits to take from %s: its consumers are busy elsewhere or gone", article(f.Handoff))
+		return
+	}
+	var what []string
+	for i, c := range f.Consumers {
+		if i == 3 {
+			what = append(what, fmt.Sprintf("%d more", len(f.Consumers)-3))
+			break
+		}
+		what = append(what, fmt.Sprintf("%d %s in %s", c.Count, c.Pool, c.State))
+	}
+	if f.ConsumerLoop {
+		s.add("they wait for the consumer of %s: %s", f.Handoff, strings.Join(what, ", "))
+		return
+	}
+	s.add("waiting to take from %s of that class: %s", article(f.Handoff), strings.Join(what, ", "))
+}
+
+// article puts "a" or "an" before a class name; a name that has its own
+// ("a pipe") is kept.
+func article(name string) string {
+	if strings.HasPrefix(name, "a ") || strings.HasPrefix(name, "an ") {
+		return name
+	}
+	if strings.ContainsRune("AEIOU", rune(name[0])) {
+		return "an " + name
+	}
+	return "a " + name
 }
 
 func (s *sentences) saturated() {

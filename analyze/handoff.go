@@ -1,0 +1,129 @@
+package analyze
+
+import "github.com/dumpdiff/dumpdiff/parse"
+
+// A hand-off has two sides: producers that wait for room or a taker (a
+// full queue's put, a SynchronousQueue's put, a transfer, a full pipe's
+// write) and consumers that wait for items (its take or poll, the pipe's
+// read). A producer's wait is back-pressure: who it waits for is the
+// consumers, and the dump shows whether they are there to take.
+
+// handoffSide is one kind of hand-off: the frames its producers wait in
+// and the frames its consumers wait in. Data, like the signatures.
+type handoffSide struct {
+	Name     string // as the sentence names it: "ArrayBlockingQueue", "a pipe"
+	Producer []string
+	Consumer []string
+	// Loop: Consumer are the frames of the hand-off's own consumer
+	// threads, anywhere on their stacks (a library's worker loop): they are
+	// its consumers whatever they do now, busy or waiting; otherwise
+	// Consumer are the frames a consumer waits in, near the top.
+	Loop bool
+}
+
+// handoffSides are the hand-offs, a library's before the JDK's queue it
+// puts into (tested on real frames: testdata/verdicts/handoff-stuck,
+// task-wait-stuck, logging-stuck, log4j-stuck).
+var handoffSides = []handoffSide{
+	// logback's AsyncAppender: the application's log calls put events
+	// into its ArrayBlockingQueue, its one worker thread appends them
+	// (logback 1.2.11: testdata/verdicts/logging-stuck).
+	{Name: "logback's AsyncAppender queue", Producer: []string{"ch.qos.logback.core.AsyncAppenderBase.put", "ch.qos.logback.core.AsyncAppenderBase.putUninterruptibly"},
+		Consumer: []string{"ch.qos.logback.core.AsyncAppenderBase$Worker.run"}, Loop: true},
+	// Log4j 2's AsyncAppender: a blocking append puts into its queue in
+	// logMessageInBackgroundThread; its dispatcher thread appends (2.19:
+	// AsyncAppenderEventDispatcher, testdata/verdicts/log4j-stuck; before
+	// 2.14 AsyncAppender$AsyncThread, frames from dotCMS/core issue #15245).
+	{Name: "Log4j 2's AsyncAppender queue", Producer: []string{"org.apache.logging.log4j.core.appender.AsyncAppender.logMessageInBackgroundThread",
+		"org.apache.logging.log4j.core.appender.AsyncAppender.transfer"},
+		Consumer: []string{"org.apache.logging.log4j.core.appender.AsyncAppenderEventDispatcher.run",
+			"org.apache.logging.log4j.core.appender.AsyncAppenderEventDispatcher.dispatchAll",
+			"org.apache.logging.log4j.core.appender.AsyncAppender$AsyncThread.run"}, Loop: true},
+	{"ArrayBlockingQueue", []string{"java.util.concurrent.ArrayBlockingQueue.put", "java.util.concurrent.ArrayBlockingQueue.offer"},
+		[]string{"java.util.concurrent.ArrayBlockingQueue.take", "java.util.concurrent.ArrayBlockingQueue.poll"}, false},
+	{"LinkedBlockingQueue", []string{"java.util.concurrent.LinkedBlockingQueue.put", "java.util.concurrent.LinkedBlockingQueue.offer"},
+		[]string{"java.util.concurrent.LinkedBlockingQueue.take", "java.util.concurrent.LinkedBlockingQueue.poll"}, false},
+	{"LinkedBlockingDeque", []string{"java.util.concurrent.LinkedBlockingDeque.put*", "java.util.concurrent.LinkedBlockingDeque.offer*"},
+		[]string{"java.util.concurrent.LinkedBlockingDeque.take*", "java.util.concurrent.LinkedBlockingDeque.poll*"}, false},
+	{"SynchronousQueue", []string{"java.util.concurrent.SynchronousQueue.put", "java.util.concurrent.SynchronousQueue.offer"},
+		[]string{"java.util.concurrent.SynchronousQueue.take", "java.util.concurrent.SynchronousQueue.poll"}, false},
+	{"LinkedTransferQueue", []string{"java.util.concurrent.LinkedTransferQueue.transfer", "java.util.concurrent.LinkedTransferQueue.tryTransfer"},
+		[]string{"java.util.concurrent.LinkedTransferQueue.take", "java.util.concurrent.LinkedTransferQueue.poll"}, false},
+	{"a pipe", []string{"java.io.PipedInputStream.awaitSpace"}, []string{"java.io.PipedInputStream.read"}, false},
+}
+
+// handoffOf is the hand-off t waits on as a producer, by the table's
+// order among its top 12 frames (the park plumbing, the queue and a
+// library's put over it); nil when none.
+func handoffOf(t *parse.Thread) *handoffSide {
+	top := t.Frames[:min(len(t.Frames), 12)]
+	for i := range handoffSides {
+		for _, f := range top {
+			if anchorMatch(handoffSides[i].Producer, f.Func) {
+				return &handoffSides[i]
+			}
+		}
+	}
+	return nil
+}
+
+// handoffConsumers fills in, for every finding on producers of a
+// hand-off, which hand-off it is and who waits on its other side at the
+// finding's moment: the consumers of a hand-off of that class, grouped by
+// pool and state (a queue of the same class may be another queue: the
+// sentence says "of that class").
+func handoffConsumers(r *Result, opt Options, cls *classes) {
+	for i := range r.Findings {
+		f := &r.Findings[i]
+		if f.Pool == "" || f.At < 0 || f.At >= len(r.Moments) || r.Moments[f.At].Dump == nil {
+			continue
+		}
+		var side *handoffSide
+		for _, pl := range r.Pools {
+			if pl.Name != f.Pool {
+				continue
+			}
+			for _, g := range pl.States {
+				if g.State == f.State && g.Via == f.Via && f.At < len(g.Stacks) && g.Stacks[f.At] != nil {
+					side = handoffOf(g.Stacks[f.At])
+				}
+			}
+		}
+		if side == nil {
+			continue
+		}
+		f.Handoff, f.ConsumerLoop = side.Name, side.Loop
+		for _, t := range r.Moments[f.At].Dump.Threads {
+			if handoffOf(t) != nil || !consumes(t, side) {
+				continue
+			}
+			pool, _ := poolName(r.Runtime, t, opt)
+			state := stateOf(classifyIn(cls.sigs, r.Runtime, t))
+			found := false
+			for k := range f.Consumers {
+				if c := &f.Consumers[k]; c.Pool == pool && c.State == state {
+					c.Count += max(t.Weight, 1)
+					found = true
+				}
+			}
+			if !found {
+				f.Consumers = append(f.Consumers, HolderGroup{Pool: pool, State: state, Count: max(t.Weight, 1)})
+			}
+		}
+	}
+}
+
+// consumes reports whether t is on the consumer side of side: one of its
+// own consumer threads (Loop), or waiting to take from one of its class.
+func consumes(t *parse.Thread, side *handoffSide) bool {
+	frames := t.Frames
+	if !side.Loop {
+		frames = frames[:min(len(frames), 12)]
+	}
+	for _, f := range frames {
+		if anchorMatch(side.Consumer, f.Func) {
+			return true
+		}
+	}
+	return false
+}
