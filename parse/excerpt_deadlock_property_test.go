@@ -106,6 +106,34 @@ var deadlockCuts = []deadlockCut{
 		out = append(out, l...)
 		return append(out, "```", "", "Any idea?")
 	}},
+	// Pasted into an issue as Markdown: the report's two title lines made
+	// headings (or bold), each part in a fence of its own.
+	{"titles as Markdown", "all", func(r *rand.Rand, l []string) []string {
+		var out []string
+		mark := []string{"# ", "## ", "### "}[r.Intn(3)]
+		bold := r.Intn(3) == 0
+		open := false
+		for _, s := range l {
+			t := strings.TrimSpace(s)
+			if isDeadlockStart([]byte(t)) || isDeadlockStacks([]byte(t)) {
+				if open {
+					out = append(out, "```")
+				}
+				if bold {
+					out = append(out, "**"+t+"**", "", "```")
+				} else {
+					out = append(out, mark+t, "", "```")
+				}
+				open = true
+				continue
+			}
+			out = append(out, s)
+		}
+		if open {
+			out = append(out, "```")
+		}
+		return out
+	}},
 	{"summary", "summary", func(_ *rand.Rand, l []string) []string { return l }},
 	{"stacks", "stacks", func(_ *rand.Rand, l []string) []string { return l }},
 }

@@ -32,7 +32,7 @@ func (s *jstackScanner) startDeadlock(t []byte) {
 	if s.reportOnly() {
 		s.excerpt.newReport()
 	}
-	kind := bytes.TrimSuffix(bytes.TrimPrefix(t, []byte("Found one ")), []byte("deadlock:"))
+	kind := bytes.TrimSuffix(bytes.TrimPrefix(unheading(t), []byte("Found one ")), []byte("deadlock:"))
 	s.d.Deadlocks = append(s.d.Deadlocks, Deadlock{
 		Line: s.p.ls.lineNo(),
 		Kind: string(bytes.TrimSpace(kind)),
@@ -48,7 +48,7 @@ func (s *jstackScanner) deadlockLine(line, t []byte) bool {
 	switch {
 	case t[0] == '=':
 		return true
-	case bytes.HasPrefix(t, []byte("Java stack information for the threads listed above")):
+	case isDeadlockStacks(t): // its title, Markdown marks and all (unheading)
 		s.state = stDeadlockStacks
 		return true
 	case bytes.HasPrefix(t, []byte("Found ")) && (bytes.HasSuffix(t, []byte("deadlock.")) || bytes.HasSuffix(t, []byte("deadlocks."))):

@@ -84,13 +84,33 @@ var (
 // report: "Found one Java-level deadlock:" (also "Found one Java-level
 // deadlock (virtual threads):"-like kinds).
 func isDeadlockStart(t []byte) bool {
+	t = unheading(t)
 	return bytes.HasPrefix(t, prefixFoundOne) && bytes.HasSuffix(bytes.TrimRight(t, " "), suffixDeadlock)
+}
+
+// unheading is t without the Markdown that a paste into an issue made of
+// a report's title line: a heading's marks ("# Found one Java-level
+// deadlock:", the line lost its place in a fence) or bold ("**...**").
+// Only the deadlock report's two title lines are read through it: their
+// words are the JVM's own, whatever the marks around them.
+func unheading(t []byte) []byte {
+	n := 0
+	for n < len(t) && n < 6 && t[n] == '#' {
+		n++
+	}
+	if n > 0 && n < len(t) && t[n] == ' ' {
+		t = bytes.TrimLeft(t[n:], " ")
+	}
+	if bytes.HasPrefix(t, []byte("**")) {
+		t = bytes.TrimSuffix(bytes.TrimRight(t[2:], " "), []byte("**"))
+	}
+	return t
 }
 
 // isDeadlockStacks reports whether t is the line that starts a deadlock
 // report's stack copy.
 func isDeadlockStacks(t []byte) bool {
-	return bytes.HasPrefix(t, prefixDeadlockInfo)
+	return bytes.HasPrefix(unheading(t), prefixDeadlockInfo)
 }
 
 // isEdgeLine reports whether t is a line of a deadlock summary's entry
