@@ -324,9 +324,20 @@ func oneLine(r *analyze.Result, f *analyze.Finding) string {
 		s += " " + f.Pool
 	}
 	if c := report.SummaryClauses(r, f); len(c) > 0 {
-		s += ": " + c[0]
+		s += ": " + saidAsTimes(r, c[0])
 	}
 	return s
+}
+
+// saidAsTimes is text with each moment's label (a UTC stamp, for files)
+// said as its time (when: "19:00:01.016"), for people reading the log.
+func saidAsTimes(r *analyze.Result, text string) string {
+	for i := len(r.Moments) - 1; i >= 0; i-- { // later labels first: "…Z-2" before "…Z"
+		if l := r.Moments[i].Label; l != "" {
+			text = strings.ReplaceAll(text, l, when(l))
+		}
+	}
+	return text
 }
 
 // onIncident runs Config.OnIncident for a bundle, in the background and

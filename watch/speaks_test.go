@@ -7,7 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dumpdiff/dumpdiff/analyze"
 	"github.com/dumpdiff/dumpdiff/capture"
+	"github.com/dumpdiff/dumpdiff/parse"
 )
 
 // TestWatchSpeaks: watch says what it watches and where its metrics are
@@ -87,5 +89,31 @@ func TestWhenSaysTheTime(t *testing.T) {
 	}
 	if got := when("before"); got != "before" {
 		t.Errorf("when(before) = %s", got)
+	}
+}
+
+// TestIncidentLineSaysTimes: an incident's log line says its moments as
+// times, not as the UTC stamps that name their files.
+func TestIncidentLineSaysTimes(t *testing.T) {
+	dir := "../testdata/scenarios/slow-upstream-no-timeout/"
+	var in []analyze.Input
+	at := time.Date(2026, 12, 6, 5, 2, 26, 0, time.UTC)
+	for i, name := range []string{"before", "during-1", "during-2", "after"} {
+		ds, err := parse.ParseFile(dir + name + ".txt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		in = append(in, analyze.Input{Label: label(at.Add(time.Duration(i)*15*time.Second), 15*time.Second), Dump: ds[0]})
+	}
+	r := analyze.Analyze(in, analyze.Options{})
+	if len(r.Findings) == 0 {
+		t.Fatal("no finding on the scenario")
+	}
+	line := openLine(r, []*analyze.Finding{&r.Findings[0]})
+	if stamp := regexp.MustCompile(`\d{8}T\d{6}Z`); stamp.MatchString(line) {
+		t.Errorf("a stamp in the incident line: %s", line)
+	}
+	if want := at.Add(15 * time.Second).Local().Format("15:04:05"); !strings.Contains(line, want) {
+		t.Errorf("the incident line does not say %s: %s", want, line)
 	}
 }
