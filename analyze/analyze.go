@@ -55,6 +55,9 @@ func prepare(in []Input, opt Options) (*Result, Options, *builder) {
 			}
 		}
 		r.Moments = append(r.Moments, m)
+		if r.LoadStarted.IsZero() {
+			r.LoadStarted = x.LoadStarted
+		}
 	}
 	dedupeLabels(r.Moments)
 	opt.roles = roleTables(opt.Extensions)

@@ -20,6 +20,10 @@ type Input struct {
 	// when unknown. It stands in for the dump's time when the dump prints
 	// none (Go text dumps).
 	Taken time.Time
+	// LoadStarted is when the load command of the capture that took this
+	// moment began (capture --load: the manifest's load record); zero when
+	// no load ran or none is known.
+	LoadStarted time.Time
 }
 
 // Options tunes the analysis.
@@ -79,6 +83,10 @@ type Result struct {
 	// look at first (see Notable), the most unusual first; empty for a
 	// healthy idle service.
 	Notable []Notable
+	// LoadStarted is when the load command the moments were captured
+	// under began (the first input's that knows one); zero when none is
+	// known. The reports say "since" from it: "+10s after the load began".
+	LoadStarted time.Time
 }
 
 // Moment is one dump in the timeline.

@@ -32,7 +32,10 @@ func (rs *rows) sinceParts(f *findingRow) (clock, where string, already bool) {
 	// A label made of a long file name ("samurai__openjdk-17+35__...#1")
 	// would push the time off the line; its ends tell the moments apart.
 	where = truncateMiddle(m.label, maxSinceLabel)
-	if m.delta != "" {
+	switch {
+	case m.sinceLoad != "":
+		where += ", " + m.sinceLoad
+	case m.delta != "":
 		where += ", " + m.delta
 	}
 	return clock, where, f.fromStart || f.since == 0

@@ -33,17 +33,20 @@ type rows struct {
 
 // momentRow is one moment of the header.
 type momentRow struct {
-	label   string
-	target  string // "" for a single process
-	file    string // file name without its directory, ":line" when the dump starts after line 1
-	base    string // file name without its directory
-	path    string // file as given by the user
-	line    int    // 1-based line where the dump starts; 0 for binary formats
-	format  parse.Format
-	time    string // "2006-01-02 15:04:05"; "" when the dump prints no time
-	delta   string // "+1m30s" from the first moment with a time; "" for it or when unknown
-	threads int
-	skipped int // lines the parser did not understand
+	label  string
+	target string // "" for a single process
+	file   string // file name without its directory, ":line" when the dump starts after line 1
+	base   string // file name without its directory
+	path   string // file as given by the user
+	line   int    // 1-based line where the dump starts; 0 for binary formats
+	format parse.Format
+	time   string // "2006-01-02 15:04:05"; "" when the dump prints no time
+	delta  string // "+1m30s" from the first moment with a time; "" for it or when unknown
+	// sinceLoad is the moment's time from the capture's load start ("+10s
+	// after the load began"); "" when no load is known.
+	sinceLoad string
+	threads   int
+	skipped   int // lines the parser did not understand
 	// tests are the tests go test was running when it timed out at this
 	// moment (parse.Dump.RunningTests: "TestTransfer (2s)"); nil otherwise.
 	tests []string
@@ -156,7 +159,7 @@ func buildRows(r *analyze.Result, opt Options) *rows {
 	for _, nt := range r.Notable {
 		rs.notable = append(rs.notable, notableLine(r, nt))
 	}
-	rs.moments = momentRows(r.Moments)
+	rs.moments = momentRows(r.Moments, r.LoadStarted)
 
 	// Findings in the analysis's story order: root causes most severe
 	// first, each followed by its consequences.
@@ -290,7 +293,7 @@ func (rs *rows) label(i int) string {
 	return fmt.Sprintf("#%d", i+1)
 }
 
-func momentRows(ms []analyze.Moment) []momentRow {
+func momentRows(ms []analyze.Moment, load time.Time) []momentRow {
 	out := make([]momentRow, len(ms))
 	var first time.Time
 	for i, m := range ms {
@@ -309,6 +312,15 @@ func momentRows(ms []analyze.Moment) []momentRow {
 				first = m.Time
 			} else {
 				mr.delta = signedDuration(m.Time.Sub(first))
+			}
+			// Under a capture's load, how long after it began (the
+			// moments before it, as long before).
+			if !load.IsZero() {
+				if d := m.Time.Sub(load); d >= 0 {
+					mr.sinceLoad = signedDuration(d) + " after the load began"
+				} else {
+					mr.sinceLoad = signedDuration(-d)[1:] + " before the load began"
+				}
 			}
 		}
 		if mr.label == "" {

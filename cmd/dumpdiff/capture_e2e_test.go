@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -73,5 +74,12 @@ func TestCaptureRunningScenario(t *testing.T) {
 		if f.Kind == "deadlock" || f.Kind == "explosion" || f.Kind == "saturated" {
 			t.Errorf("false finding: %s %s", f.Kind, f.Summary)
 		}
+	}
+	// The lead says since when from the load's start, which the manifest
+	// recorded (issue 34: "since 17:53:18, +10 s after the load began").
+	text, _ := textReport(t, out)
+	lead, _, _ := strings.Cut(text, "\n\n")
+	if !regexp.MustCompile(`since \d\d:\d\d:\d\d \(during-\d+, \+\d+s after the load began\)`).MatchString(lead) {
+		t.Errorf("the lead does not say since when from the load's start:\n%s", lead)
 	}
 }

@@ -39,6 +39,9 @@ func Input(m *capture.Manifest, target, label string, read Read, note func(strin
 		d.Skipped = append(d.Skipped, parse.Skipped{Reason: why})
 	}
 	x = analyze.Input{Label: label, Target: target, Dump: d, Taken: primary.Started}
+	if m.Load != nil {
+		x.LoadStarted = m.Load.Started
+	}
 	for _, g := range beside {
 		aux, err := read(g.Path, false)
 		if err != nil {
