@@ -198,11 +198,7 @@ func ParseExtensions(r io.Reader, file string) (*Extensions, error) {
 				bad(n, "unknown [roles] key %q (want jvm-internal, dump-writer, event-loop, common-pool, not-spinning, up-by-design)", key)
 				continue
 			}
-			for _, x := range strings.Split(val, ",") {
-				if x = strings.TrimSpace(x); x != "" {
-					*table(&ext.Roles) = append(*table(&ext.Roles), x)
-				}
-			}
+			*table(&ext.Roles) = append(*table(&ext.Roles), commaList(val)...)
 		default:
 			bad(n, "%q before any [signature], [pool], [remedy] or [roles] line", key)
 		}
@@ -214,16 +210,20 @@ func ParseExtensions(r io.Reader, file string) (*Extensions, error) {
 	return ext, errors.Join(errs...)
 }
 
-func (s *Signature) set(key, val string) error {
-	list := func() []string {
-		var out []string
-		for _, x := range strings.Split(val, ",") {
-			if x = strings.TrimSpace(x); x != "" {
-				out = append(out, x)
-			}
+// commaList is a key's value as a list: its comma-separated items, each
+// trimmed, the empty ones left out.
+func commaList(val string) []string {
+	var out []string
+	for _, x := range strings.Split(val, ",") {
+		if x = strings.TrimSpace(x); x != "" {
+			out = append(out, x)
 		}
-		return out
 	}
+	return out
+}
+
+func (s *Signature) set(key, val string) error {
+	list := func() []string { return commaList(val) }
 	switch key {
 	case "id":
 		s.ID = val
@@ -278,15 +278,7 @@ func (s *Signature) set(key, val string) error {
 }
 
 func (r *Remedy) set(key, val string) error {
-	list := func() []string {
-		var out []string
-		for _, x := range strings.Split(val, ",") {
-			if x = strings.TrimSpace(x); x != "" {
-				out = append(out, x)
-			}
-		}
-		return out
-	}
+	list := func() []string { return commaList(val) }
 	switch key {
 	case "id":
 		r.ID = val
