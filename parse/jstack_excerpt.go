@@ -290,6 +290,23 @@ func startsBody(line []byte) bool {
 	return isNameOnlyHeader(t) || bytes.HasPrefix(t, []byte("at "))
 }
 
+// mayStartBody is startsBody without the frames that follow a frame, an
+// exception's message or "Caused by:" (inTrace): they belong to that
+// trace, and startsJVMBody would refuse them. Asked on every line outside
+// a dump, before the line is copied and the lines after it looked at: a
+// log of exception traces pays one look a trace, not one a frame.
+func mayStartBody(line, prev []byte) bool {
+	t := trimIndent(line)
+	return isNameOnlyHeader(t) || bytes.HasPrefix(t, []byte("at ")) && !inTrace(prev)
+}
+
+// inTrace reports whether prev, the line before a frame, puts that frame
+// in an exception's trace: a frame, a "... N more", an exception's line.
+func inTrace(prev []byte) bool {
+	p := trimIndent(prev)
+	return len(p) > 0 && (bytes.HasPrefix(p, []byte("at ")) || bytes.HasPrefix(p, []byte("...")) || looksLikeException(string(p)))
+}
+
 // jvmTextFormat is the JVM text format of the detection chain.
 func jvmTextFormat() *textFormat {
 	for i := range textFormats {
@@ -361,11 +378,7 @@ func startsJVMBody(ls *lineSource, line, prev []byte) bool {
 		nt := trimIndent(n.text)
 		return bytes.HasPrefix(nt, []byte("at ")) && parseFrame(nt[3:], newInterner()) != nil || bytes.HasPrefix(nt, prefixState)
 	}
-	if !bytes.HasPrefix(t, []byte("at ")) || parseFrame(t[3:], newInterner()) == nil {
-		return false
-	}
-	if p := trimIndent(prev); len(p) > 0 && (bytes.HasPrefix(p, []byte("at ")) || bytes.HasPrefix(p, []byte("...")) ||
-		looksLikeException(string(p))) {
+	if !bytes.HasPrefix(t, []byte("at ")) || inTrace(prev) || parseFrame(t[3:], newInterner()) == nil {
 		return false
 	}
 	// Look ahead through the frames: maxBodyLook lines bound the cost on

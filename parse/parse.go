@@ -277,7 +277,7 @@ func (o Options) parseText(name string, r io.Reader, in *interner, gz bool) ([]*
 				}
 			}
 		}
-		if tf == nil && shape == nil && ls.mode == nil && startsBody(line) {
+		if tf == nil && shape == nil && ls.mode == nil && mayStartBody(line, prev) {
 			// A paste of JVM threads that starts at frames or at a quoted
 			// name alone (jstack_excerpt.go): a line a log prints too, so
 			// it is asked last, looking ahead. The look ahead may move
