@@ -224,16 +224,9 @@ func TestDeadlockExcerptProperty(t *testing.T) {
 // checkDeadlockExcerpt parses text, cut from src's report (part), and
 // returns what differs from the whole dump; "" when nothing does.
 func checkDeadlockExcerpt(src deadlockSource, part, text string) string {
-	dumps, err := Parse("excerpt.txt", strings.NewReader(text))
-	if err != nil {
-		return fmt.Sprintf("not read: %v", err)
-	}
-	if len(dumps) != 1 {
-		return fmt.Sprintf("%d dumps, want 1", len(dumps))
-	}
-	d := dumps[0]
-	if d.Excerpt == "" {
-		return "not said to be an excerpt"
+	d, msg := oneExcerpt("excerpt.txt", text)
+	if msg != "" {
+		return msg
 	}
 	if len(d.Deadlocks) != len(src.full.Deadlocks) {
 		return fmt.Sprintf("%d deadlock reports, want %d", len(d.Deadlocks), len(src.full.Deadlocks))
@@ -359,4 +352,20 @@ func locksString(ls []Lock) string {
 		out = append(out, fmt.Sprintf("%s<%s>(%s)@%d", l.Kind, l.Address, l.Class, l.Frame))
 	}
 	return strings.Join(out, " ")
+}
+
+// oneExcerpt parses text as one dump said to be an excerpt; msg says what
+// differs from that ("" when it is one).
+func oneExcerpt(name, text string) (d *Dump, msg string) {
+	dumps, err := Parse(name, strings.NewReader(text))
+	if err != nil {
+		return nil, fmt.Sprintf("not read: %v", err)
+	}
+	if len(dumps) != 1 {
+		return nil, fmt.Sprintf("%d dumps, want 1", len(dumps))
+	}
+	if dumps[0].Excerpt == "" {
+		return nil, "not said to be an excerpt"
+	}
+	return dumps[0], ""
 }

@@ -215,16 +215,9 @@ func TestHeadlessPasteProperty(t *testing.T) {
 }
 
 func checkHeadless(want []*Thread, name string, noState bool, text string) string {
-	dumps, err := Parse("paste.txt", strings.NewReader(text))
-	if err != nil {
-		return fmt.Sprintf("not read: %v", err)
-	}
-	if len(dumps) != 1 {
-		return fmt.Sprintf("%d dumps, want 1", len(dumps))
-	}
-	d := dumps[0]
-	if d.Excerpt == "" {
-		return "not said to be an excerpt"
+	d, msg := oneExcerpt("paste.txt", text)
+	if msg != "" {
+		return msg
 	}
 	if len(d.Threads) != len(want) {
 		return fmt.Sprintf("%d threads, want the whole dump's %d from there", len(d.Threads), len(want))
