@@ -98,13 +98,23 @@ func runSaturated(p *Pass) []Finding {
 			return top, idle, waiting, true
 		}
 		// A small pool full at one moment is traffic: it is saturated when
-		// the very same threads stay held in that wait to the last moment
-		// (Stayed, less those that ran between the dumps: Group.held), most
-		// of the pool.
+		// it is full at the last moment too and the very same threads stay
+		// held in that wait to the last moment (Stayed, less those that ran
+		// between the dumps: Group.held), most of the pool. (A fixed pool
+		// of 4 whose 5 ms tasks all happened to sleep at the middle dump,
+		// with two idle at the last, is a pool keeping up.)
 		atFull := at
 		at = func(m int) (*Group, int, int, bool) {
 			top, idle, waiting, ok := atFull(m)
-			if !ok || pl.Counts[m] >= SaturatedMin || float64(top.held()) >= SaturatedOneState*float64(pl.Counts[m]) {
+			if !ok || pl.Counts[m] >= SaturatedMin {
+				return top, idle, waiting, ok
+			}
+			if m != n-1 {
+				if _, _, _, full := atFull(n - 1); !full {
+					return nil, 0, 0, false
+				}
+			}
+			if float64(top.held()) >= SaturatedOneState*float64(pl.Counts[m]) {
 				return top, idle, waiting, ok
 			}
 			return nil, 0, 0, false

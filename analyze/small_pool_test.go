@@ -85,3 +85,32 @@ func TestSmallPoolThresholds(t *testing.T) {
 		}
 	}
 }
+
+// TestSmallPoolFullOnce: a small pool (under SaturatedMin) whose tasks are
+// all held at some moments and not at others is saturated only when it is
+// full at the last moment: full at one instant and with room again after is
+// a pool keeping up. Every sequence of held counts over three moments, for
+// pools of 2, 4 and 8 (the same threads hold, work-1 first).
+func TestSmallPoolFullOnce(t *testing.T) {
+	for _, n := range []int{2, 4, 8} {
+		for k1 := 0; k1 <= n; k1++ {
+			for k2 := 0; k2 <= n; k2++ {
+				for k3 := 0; k3 <= n; k3++ {
+					var in []Input
+					for m, k := range []int{k1, k2, k3} {
+						ds, err := parse.Parse(fmt.Sprintf("%d.txt", m+1), strings.NewReader(jstackPool(n, k, true)))
+						if err != nil {
+							t.Fatal(err)
+						}
+						in = append(in, Input{Dump: ds[0]})
+					}
+					for _, f := range Analyze(in, Options{}).Findings {
+						if f.Kind == KindSaturated && k3 != n {
+							t.Errorf("pool of %d held %d → %d → %d: saturated (%s), though it has room at the last moment", n, k1, k2, k3, f.Severity)
+						}
+					}
+				}
+			}
+		}
+	}
+}
