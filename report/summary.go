@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/dumpdiff/dumpdiff/parse"
 	"strings"
 	"time"
 
@@ -374,7 +375,7 @@ func (s *sentences) poolExhausted() {
 func (s *sentences) contention() {
 	f := s.f
 	l := f.Lock
-	lock := fmt.Sprintf("<%s>", l.Address)
+	lock := parse.LockShown(l.Address)
 	if l.Class != "" {
 		lock += " (a " + l.Class + ")"
 	}
@@ -421,7 +422,7 @@ func (s *sentences) contention() {
 			if w.Address == "" && w.Class != "" {
 				o += fmt.Sprintf(", itself waiting for class %s to be initialized", w.Class)
 			} else {
-				o += fmt.Sprintf(", itself waiting for <%s> (a %s)", w.Address, w.Class)
+				o += fmt.Sprintf(", itself waiting for %s (a %s)", parse.LockShown(w.Address), w.Class)
 			}
 			if w.Holder != "" {
 				o += fmt.Sprintf(" held by %q", w.Holder)
@@ -497,7 +498,7 @@ func (s *sentences) deadlock() {
 				c += fmt.Sprintf(", which %q initializes", w.Holder)
 			}
 		} else if w != nil {
-			c += fmt.Sprintf(" waits for <%s> (a %s)", w.Address, w.Class)
+			c += fmt.Sprintf(" waits for %s (a %s)", parse.LockShown(w.Address), w.Class)
 			if w.Holder != "" {
 				c += fmt.Sprintf(" held by %q", w.Holder)
 			}
@@ -588,8 +589,15 @@ func (s *sentences) leaked() {
 		if where == "" {
 			where = f.Frame
 		}
-		s.add("suspected leak: %d of %d goroutines at %s at %s, one stack holding most of the process at every moment: %s (the format prints no wait times)",
-			f.Counts[f.At], f.Totals[f.At], where, s.moment(f.At), s.series(f.Counts))
+		waits := "the format prints no wait times"
+		if w := f.Wait; w != nil && w.Measured > 0 {
+			waits = "the longest wait the trace measured: " + w.Measured.Round(time.Millisecond).String()
+			if w.AtLeast {
+				waits = "waiting since before the trace began, at least " + w.Measured.Round(time.Millisecond).String()
+			}
+		}
+		s.add("suspected leak: %d of %d goroutines at %s at %s, one stack holding most of the process at every moment: %s (%s)",
+			f.Counts[f.At], f.Totals[f.At], where, s.moment(f.At), s.series(f.Counts), waits)
 	case "flat-count":
 		s.add("suspected leak: %s goroutines %s hold flat at every moment: %s (the format prints neither goroutine ids nor wait times)", f.Pool, stateText(f.State, f.Via), s.series(f.Counts))
 	}
