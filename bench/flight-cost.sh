@@ -23,7 +23,7 @@ go build -o "$tmp/flightcost" ./flightcost
 (cd .. && go build -o "$tmp/dumpdiff" ./cmd/dumpdiff)
 hz=$(getconf CLK_TCK)
 cpu() { awk '{print $14+$15}' "/proc/$1/stat"; }
-printf 'mode\trun\treq/s\tp50\tp99\tcpu_ms_per_1k_req\tsnapshot_bytes\tread_wall_s\tread_rss_kb\tmoments\n'
+printf 'mode\trun\treq/s\tp50\tp99\tcpu_ms_per_1k_req\tsnapshot_bytes\tread_wall_s\tread_cpu_s\tread_rss_kb\tmoments\n'
 for r in $(seq 1 "$runs"); do
 	for mode in off on; do
 		flag=; [ "$mode" = on ] && flag=-flight
@@ -40,15 +40,16 @@ for r in $(seq 1 "$runs"); do
 		p50=$(awk '$1=="50%" {print $2}' "$tmp/wrk")
 		p99=$(awk '$1=="99%" {print $2}' "$tmp/wrk")
 		cpk=$(awk -v a="$c0" -v b="$c1" -v hz="$hz" -v q="$reqs" 'BEGIN{printf "%.1f", (b-a)*1000/hz*1000/q}')
-		size=-; wall=-; rss=-; moments=-
+		size=-; wall=-; rcpu=-; rss=-; moments=-
 		if [ "$mode" = on ]; then
 			curl -sf -o "$tmp/flight.trace" "http://$addr/debug/pprof/dumpdiff/flight"
 			size=$(stat -c %s "$tmp/flight.trace")
-			/usr/bin/time -f '%e %M' -o "$tmp/time" "$tmp/dumpdiff" parse --stats "$tmp/flight.trace" >"$tmp/stats"
-			read -r wall rss <"$tmp/time"
+			/usr/bin/time -f '%e %U %S %M' -o "$tmp/time" "$tmp/dumpdiff" parse --stats "$tmp/flight.trace" >"$tmp/stats"
+			read -r wall u sy rss <"$tmp/time"
+			rcpu=$(awk -v u="$u" -v s="$sy" 'BEGIN{printf "%.2f", u+s}')
 			moments=$(wc -l <"$tmp/stats")
 		fi
 		kill "$pid"; wait "$pid" 2>/dev/null || true; pid=
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$mode" "$r" "$rps" "$p50" "$p99" "$cpk" "$size" "$wall" "$rss" "$moments"
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$mode" "$r" "$rps" "$p50" "$p99" "$cpk" "$size" "$wall" "$rcpu" "$rss" "$moments"
 	done
 done
