@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"log"
 	"net/http"
+	_ "net/http/pprof" // capture's endpoints beside the recorder
 	"sync"
 	"time"
 
@@ -27,6 +28,8 @@ func main() {
 	flag.Parse()
 
 	mux := http.NewServeMux()
+	mux.Handle("/debug/pprof/", http.DefaultServeMux)
+	mux.Handle(handler.Path, handler.New())
 	if *flight {
 		f, err := handler.NewFlight(*window, 64<<20)
 		if err != nil {
