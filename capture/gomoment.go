@@ -286,7 +286,15 @@ func (r *runner) fetchProto(ctx context.Context, j fileJob) (fetched, error) {
 // flight fetches target i's flight recorder snapshot beside the moment,
 // when the plan asks for it and the target has not answered 404 to it.
 func (r *runner) flight(ctx context.Context, i int, label string) {
-	if !r.plan.Flight || r.targets[i].flight == "absent" || ctx.Err() != nil {
+	if r.plan.Flight {
+		r.fetchFlight(ctx, i, label)
+	}
+}
+
+// fetchFlight fetches target i's flight recorder snapshot beside moment
+// label unless the target answered 404 to it before.
+func (r *runner) fetchFlight(ctx context.Context, i int, label string) {
+	if r.targets[i] == nil || r.targets[i].flight == "absent" || ctx.Err() != nil {
 		return
 	}
 	t := r.plan.Targets[i]
