@@ -311,11 +311,6 @@ func byMass(p *Pass, found, told map[string]bool) []Finding {
 		f.Totals = r.Totals
 		f.Frame, f.Culprit = s.frame, s.culprit
 		f.Since, f.FromStart = 0, true
-		if g := s.at[at]; g != nil && at < len(g.Threads) {
-			if d, atLeast := measuredWait(g.Threads[at]); d > 0 {
-				f.Wait = &WaitFact{Measured: d, AtLeast: atLeast}
-			}
-		}
 		f.Evidence = nil
 		for m, c := range s.counts {
 			f.Evidence = append(f.Evidence, Evidence{Moment: m, Count: c, Threads: s.at[m].Samples[m]})

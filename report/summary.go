@@ -166,8 +166,16 @@ func (s *sentences) cpu() {
 // caveat says what the moments given cannot support.
 func (s *sentences) caveat() {
 	f := s.f
+	if w := f.Wait; w != nil && w.Measured > 0 {
+		if w.AtLeast {
+			s.add("the trace measured the wait: at least %s, since before the trace began", w.Measured.Round(time.Millisecond))
+		} else {
+			s.add("the trace measured the wait: the longest %s, begun inside it", w.Measured.Round(time.Millisecond))
+		}
+	}
+	measured := f.Wait != nil && (f.Wait.MaxMinutes > 0 || f.Wait.Measured > 0 && !f.Wait.AtLeast)
 	switch {
-	case f.Basis == "long-wait" || f.Basis == "runtime" || f.Basis == "cpu-lifetime" || f.Wait != nil:
+	case f.Basis == "long-wait" || f.Basis == "runtime" || f.Basis == "cpu-lifetime" || measured:
 		// The runtime's own clock or mark: not a snapshot's guess.
 	case f.Kind == analyze.KindKeptAlive:
 		// One dump shows it whole: main is gone and what is left rests.
@@ -397,7 +405,7 @@ func (s *sentences) contention() {
 		head += fmt.Sprintf(", held by %q in %s", l.Owner.Name, l.Owner.Frame)
 	}
 	s.add("%s", head)
-	if w := f.Wait; w != nil {
+	if w := f.Wait; w != nil && w.MaxMinutes > 0 {
 		s.add("the longest waiter has waited %s, as the runtime prints: a lock not had in minutes is held by a holder that does not let go", words.Plural(w.MaxMinutes, "minute"))
 	}
 	switch f.Basis {
@@ -589,14 +597,11 @@ func (s *sentences) leaked() {
 		if where == "" {
 			where = f.Frame
 		}
-		waits := "the format prints no wait times"
-		if w := f.Wait; w != nil && w.Measured > 0 {
-			waits = "the longest wait the trace measured: " + w.Measured.Round(time.Millisecond).String()
-			if w.AtLeast {
-				waits = "waiting since before the trace began, at least " + w.Measured.Round(time.Millisecond).String()
-			}
+		waits := ""
+		if f.Wait == nil {
+			waits = " (the format prints no wait times)" // a trace's measured waits are said by caveat
 		}
-		s.add("suspected leak: %d of %d goroutines at %s at %s, one stack holding most of the process at every moment: %s (%s)",
+		s.add("suspected leak: %d of %d goroutines at %s at %s, one stack holding most of the process at every moment: %s%s",
 			f.Counts[f.At], f.Totals[f.At], where, s.moment(f.At), s.series(f.Counts), waits)
 	case "flat-count":
 		s.add("suspected leak: %s goroutines %s hold flat at every moment: %s (the format prints neither goroutine ids nor wait times)", f.Pool, stateText(f.State, f.Via), s.series(f.Counts))

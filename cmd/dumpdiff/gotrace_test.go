@@ -39,6 +39,15 @@ func TestGoTraceAsDumps(t *testing.T) {
 			if got := kinds(tr); !slices.Equal(got, want[scenario]) {
 				t.Errorf("trace findings %v, want %v", got, want[scenario])
 			}
+			// The stuck waits began inside the trace (the recorder starts
+			// first): each finding on them says how long, measured.
+			if scenario == "mutex" || scenario == "pool" {
+				for _, f := range tr.Findings {
+					if f.Wait.MeasuredSeconds < 3 || f.Wait.AtLeast {
+						t.Errorf("%s %s: measured wait %+v, want an exact wait of the run's length (about 5 s)", f.Kind, f.State, f.Wait)
+					}
+				}
+			}
 			if a, b := findingKeys(tr), findingKeys(d2); !slices.Equal(a, b) {
 				t.Errorf("findings differ:\n trace  %v\n debug2 %v", a, b)
 			}
