@@ -174,3 +174,21 @@ func FuzzGoTrace(f *testing.F) {
 		checkDumps(t, dumps)
 	})
 }
+
+// BenchmarkParseGoTrace reads the flight recorder snapshot of the healthy
+// busy service (Go 1.26: 16 workers, a job every 200 µs; about 420 KB and 6
+// moments). bench/flight-cost.sh reads a 10 s snapshot of a 10,000-goroutine
+// service under load.
+func BenchmarkParseGoTrace(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join(gotraceDir, "healthy-go1.26", "flight.trace"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := (Options{}).Parse("flight.trace", bytes.NewReader(data)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
