@@ -181,10 +181,19 @@ func runContention(p *Pass) []Finding {
 					if w == nil {
 						w = &WaitFact{MinMinutes: most}
 						f.Wait = w
+					} else if w.MaxMinutes == 0 {
+						w.MinMinutes = most // the fact held a trace's measured wait only
 					}
 					w.MaxMinutes = max(w.MaxMinutes, most)
 					w.MinMinutes = min(w.MinMinutes, most)
 					w.Goroutines = max(w.Goroutines, len(ws))
+				}
+				// An execution trace's measured waits, at the latest moment.
+				if d, atLeast := measuredWait(ws); d > 0 {
+					if f.Wait == nil {
+						f.Wait = &WaitFact{}
+					}
+					f.Wait.Measured, f.Wait.AtLeast = d, atLeast
 				}
 			}
 			if owner != nil {

@@ -398,5 +398,12 @@ func groupFinding(kind string, p *Pool, g *Group, at int) Finding {
 	if g.CPUThreads > 0 {
 		f.CPU, f.CPUThreads = g.CPU, g.CPUThreads
 	}
+	// An execution trace measures each wait: the finding carries the
+	// longest (detectors that read the runtime's printed minutes replace it).
+	if at >= 0 && at < len(g.Threads) {
+		if d, atLeast := measuredWait(g.Threads[at]); d > 0 {
+			f.Wait = &WaitFact{Measured: d, AtLeast: atLeast}
+		}
+	}
 	return f
 }

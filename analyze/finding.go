@@ -1,6 +1,10 @@
 package analyze
 
-import "time"
+import (
+	"time"
+
+	"github.com/dumpdiff/dumpdiff/parse"
+)
 
 // Severity orders findings.
 type Severity int
@@ -225,6 +229,23 @@ type WaitFact struct {
 	MinMinutes, MaxMinutes int
 	// Goroutines is how many of the threads concerned print a wait time.
 	Goroutines int
+	// Measured is the longest wait an execution trace measured among the
+	// threads concerned (parse.GoExtra.Waited); 0 when the format measures
+	// none. AtLeast is true when that wait began before the trace did, so
+	// Measured is a lower bound.
+	Measured time.Duration
+	AtLeast  bool
+}
+
+// measuredWait is the longest wait an execution trace measured among ts;
+// zero when none was measured.
+func measuredWait(ts []*parse.Thread) (longest time.Duration, atLeast bool) {
+	for _, t := range ts {
+		if t.GoExtra != nil && t.Waited > longest {
+			longest, atLeast = t.Waited, t.WaitedAtLeast
+		}
+	}
+	return longest, atLeast
 }
 
 // Evidence is what one moment shows for a finding.

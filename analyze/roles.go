@@ -103,6 +103,10 @@ var dumpWriterFrames = []string{
 	"runtime/pprof.writeGoroutineStacks", "runtime/pprof.writeGoroutine", "runtime/pprof.(*Profile).WriteTo",
 	"runtime/pprof.runtime_goroutineProfileWithLabels", "runtime/pprof.writeRuntimeProfile", "runtime.Stack", "runtime/debug.Stack",
 	"runtime.goroutineProfileWithLabels*",
+	// An execution trace's writers: a flight recorder's snapshot, a trace
+	// served by /debug/pprof/trace.
+	"runtime/trace.(*FlightRecorder).WriteTo", "runtime/trace.(*traceMultiplexer).*", "runtime/trace.Start", "runtime/trace.Stop",
+	"net/http/pprof.Trace",
 }
 
 // eventLoops are the frames that make a thread an event loop: it must only

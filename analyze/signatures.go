@@ -510,7 +510,11 @@ var signatures = []Signature{
 	{ID: "runtime", Runtime: parse.RuntimeGo, Category: Other,
 		States: []string{"GC worker (idle)", "GC worker (active)", "finalizer wait", "force gc (idle)", "GC sweep wait",
 			"GC scavenge wait", "trace reader (blocked)", "wait for GC cycle", "GC assist wait", "GC assist marking",
-			"cleanup wait", "idle", "preempted", "dead", "copystack", "sync.WaitGroup.Go"},
+			"cleanup wait", "idle", "preempted", "dead", "copystack", "sync.WaitGroup.Go",
+			// An execution trace's reasons for the runtime's own waits
+			// (parse/gotrace.go keeps a reason debug=2 has no word for).
+			"system goroutine wait", "GC mark assist wait for work", "GC background sweeper wait",
+			"wait until GC ends", "GC weak to strong wait", "wait for debug call"},
 		Explain: "Go runtime internals"},
 }
 

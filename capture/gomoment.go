@@ -13,6 +13,10 @@ import (
 // to net/http/pprof when it answers 404.
 const HandlerPath = "/dumpdiff/goroutine"
 
+// FlightPath is where package handler's flight recorder is served,
+// relative to a target's pprof base (handler.FlightPath).
+const FlightPath = "/dumpdiff/flight"
+
 // What one full Go dump costs the target, for the pause budget.
 const (
 	// stopPerGoroutine is the least stop of the world per goroutine for
@@ -46,6 +50,7 @@ const (
 type goSide struct {
 	leak    string        // TargetRecord.GoroutineLeak: "", "served", "absent"
 	handler string        // TargetRecord.Handler: "", "served", "absent"
+	flight  string        // TargetRecord.Flight: "", "served", "absent"
 	rate    time.Duration // this moment's debug=1 server time per goroutine; 0 when too few to tell
 	rtt     time.Duration // the last TCP connect time to the target: one round trip
 	perG    time.Duration // stop per goroutine and walk measured by a full dump; 0 before one
@@ -131,6 +136,9 @@ func (r *runner) goMoment(ctx context.Context, i int, label string) {
 	}); !ok {
 		return
 	}
+	// The flight recorder's snapshot once the moment's dump is taken: its
+	// last seconds end where the dump was.
+	defer r.flight(ctx, i, label)
 
 	budget := r.plan.MaxPause
 	over := func(walks int) bool { return budget >= 0 && g.estimate(shape, walks) > budget }
@@ -275,6 +283,41 @@ func (r *runner) fetchProto(ctx context.Context, j fileJob) (fetched, error) {
 	return res, nil
 }
 
+// flight fetches target i's flight recorder snapshot beside the moment,
+// when the plan asks for it and the target has not answered 404 to it.
+func (r *runner) flight(ctx context.Context, i int, label string) {
+	if r.plan.Flight {
+		r.fetchFlight(ctx, i, label)
+	}
+}
+
+// fetchFlight fetches target i's flight recorder snapshot beside moment
+// label unless the target answered 404 to it before.
+func (r *runner) fetchFlight(ctx context.Context, i int, label string) {
+	if r.targets[i] == nil || r.targets[i].flight == "absent" || ctx.Err() != nil {
+		return
+	}
+	t := r.plan.Targets[i]
+	j := fileJob{kind: FileGoroutineTrace, name: t.Name + "__" + label + "-flight.trace", what: "flight", url: r.endpoint(i, FlightPath)}
+	f, _ := r.file(ctx, t, label, j, func(ctx context.Context) (fetched, error) {
+		res := fetched{kind: FileGoroutineTrace, tool: "handler flight recorder"}
+		af, _, err := r.get(ctx, j.url, "", traceStart)
+		if err != nil {
+			if notServed(err) || errors.Is(err, errNotDump) {
+				return res, errAbsent
+			}
+			return res, err
+		}
+		res.af = af
+		return res, nil
+	})
+	if f.Target == "" && ctx.Err() == nil {
+		r.served(i, "flight", "absent")
+		return
+	}
+	r.served(i, "flight", "served")
+}
+
 // served records whether an optional endpoint is served by target i.
 func (r *runner) served(i int, what, state string) {
 	g := r.targets[i]
@@ -292,6 +335,12 @@ func (r *runner) served(i int, what, state string) {
 		}
 		g.leak = state
 		r.update(func(m *Manifest) { m.Targets[ti].GoroutineLeak = state })
+	case "flight":
+		if g.flight == state {
+			return
+		}
+		g.flight = state
+		r.update(func(m *Manifest) { m.Targets[ti].Flight = state })
 	}
 }
 

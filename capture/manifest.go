@@ -117,6 +117,10 @@ type TargetRecord struct {
 	// the target serves package handler's one-pass dump (HandlerPath under
 	// its pprof base). Empty before the first try and for other kinds.
 	Handler string `json:"handler,omitempty"`
+	// Flight is, for pprof targets when Plan.Flight, "served" or "absent"
+	// once known: whether the target serves package handler's flight
+	// recorder (FlightPath under its pprof base).
+	Flight string `json:"flight,omitempty"`
 	// JavaVersion is, for a JVM target, its Java feature version (17, 21,
 	// 25) as read from the target; 0 when unknown. From 21 on its moments
 	// are JSON dumps that hold virtual threads.
@@ -201,6 +205,7 @@ const (
 	FileJVM             FileKind = "jvm-threads"      // HotSpot thread dump (jcmd Thread.print [-l], jstack [-l])
 	FileActuator        FileKind = "actuator-threads" // Spring Boot Actuator /threaddump JSON (ThreadInfo list)
 	FileJVMJSON         FileKind = "jvm-json"         // jcmd Thread.dump_to_file -format=json (JDK 21+): every thread, virtual ones included
+	FileGoroutineTrace  FileKind = "goroutine-trace"  // package handler's flight recorder snapshot: a Go execution trace of the seconds before the moment
 	FileUnknown         FileKind = "unknown"          // a command failed before its output was recognized
 )
 

@@ -83,6 +83,11 @@ type Plan struct {
 	// safepoint. Without it -l is taken only when a dump shows threads
 	// parked on a lock whose owner only -l prints.
 	Locks bool
+	// Flight fetches, at each moment of a Go target that serves one,
+	// package handler's flight recorder snapshot (FlightPath): the
+	// execution trace of the seconds before the moment, read as a moment
+	// a second. A target that answers 404 is not asked again.
+	Flight bool
 	// ForceAttach attaches jcmd to a KindJVM pid even when nothing shows
 	// it is a JVM (its memory map unreadable, no hsperfdata file of it,
 	// no java command line): the attach sends SIGQUIT, which kills any

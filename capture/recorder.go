@@ -125,6 +125,29 @@ func (rec *Recorder) Take(ctx context.Context, label string, planned time.Time) 
 	return out, r.secrets.scrubErr(r.fatalErr())
 }
 
+// Flight fetches, beside moment label (already taken), the flight
+// recorder snapshot of every Go target serving package handler's
+// (FlightPath), as a capture with Plan.Flight does at each moment: watch
+// asks for it when an incident opens, so that the bundle holds the seconds
+// before it, one moment a second, whatever its interval. It returns the
+// snapshots recorded (none when no target serves one; a target that
+// answers 404 is not asked again), and the manifest's error as Take does.
+func (rec *Recorder) Flight(ctx context.Context, label string) ([]File, error) {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	r := rec.r
+	for i := range r.plan.Targets {
+		r.fetchFlight(ctx, i, label)
+	}
+	var out []File
+	for _, f := range r.man.snapshot().Files {
+		if f.Moment == label && f.Kind == FileGoroutineTrace {
+			out = append(out, f)
+		}
+	}
+	return out, r.secrets.scrubErr(r.fatalErr())
+}
+
 // Forget removes a moment: its records from the manifest, then the files
 // they name (the manifest first, so that a Recorder stopped in between
 // leaves a file no manifest names rather than a manifest naming a file

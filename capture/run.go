@@ -293,7 +293,7 @@ func newRunner(plan Plan, prog Progress, prev *Manifest) *runner {
 		}
 		if t.Kind == KindPprof {
 			old := m.Targets[r.tidx[i]]
-			r.targets[i] = &goSide{leak: old.GoroutineLeak, handler: old.Handler}
+			r.targets[i] = &goSide{leak: old.GoroutineLeak, handler: old.Handler, flight: old.Flight}
 		}
 		if t.Kind == KindJVM {
 			r.jvm[i] = &jvmSide{}

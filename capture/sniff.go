@@ -55,6 +55,18 @@ func goTextStart(head []byte) error {
 	return nil
 }
 
+// traceStart tells a Go execution trace by its header ("go 1.26 trace"),
+// run before anything is written (a sniffFunc).
+func traceStart(head []byte) error {
+	if len(head) == 0 {
+		return errEmpty
+	}
+	if !bytes.HasPrefix(head, []byte("go 1.")) || !bytes.Contains(head[:min(len(head), 16)], []byte(" trace")) {
+		return fmt.Errorf("not a Go execution trace: body starts with %s", quoteStart(head))
+	}
+	return nil
+}
+
 // gzipStart is checkGzipFile's test of the first bytes (a sniffFunc).
 func gzipStart(head []byte) error {
 	if len(head) == 0 {

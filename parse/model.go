@@ -27,6 +27,10 @@ const (
 	// FormatJavacore is an IBM or OpenJ9 javacore's thread section
 	// (javacore.go).
 	FormatJavacore Format = "jvm-javacore"
+	// FormatGoTrace is a moment of a Go execution trace (runtime/trace, a
+	// FlightRecorder snapshot, /debug/pprof/trace): the goroutines as the
+	// trace had them at one generation's boundary (gotrace.go).
+	FormatGoTrace Format = "go-trace"
 )
 
 // Runtime tells which runtime wrote a dump.
@@ -49,7 +53,7 @@ func (r Runtime) Unit() string {
 // Runtime returns the runtime that writes dumps of format f.
 func (f Format) Runtime() Runtime {
 	switch f {
-	case FormatGoText, FormatGoDebug1, FormatGoProto:
+	case FormatGoText, FormatGoDebug1, FormatGoProto, FormatGoTrace:
 		return RuntimeGo
 	}
 	return RuntimeJVM
@@ -167,6 +171,9 @@ type Thread struct {
 	// the lock as printed in the first sync frame's arguments
 	// ("0xc0000a6000" from "sync.(*Mutex).Lock(0xc0000a6000)"); empty when
 	// not printed (aggregated formats, inlined "(...)" frames) or not in sync.
+	// An execution trace prints no argument: there it is LockSitePrefix and
+	// the frame that takes the lock ("@main.(*cache).get:185"), one lock per
+	// call site; write it with LockShown.
 	WaitAddr string
 	// Labels are pprof labels (Go); nil if none.
 	Labels map[string]string
@@ -209,6 +216,13 @@ type GoExtra struct {
 	// "leaked", "syscall"...), in printed order; nil if none. Read them
 	// with Thread.Flags.
 	Flags []string
+	// Waited is, in a moment of an execution trace, how long the goroutine
+	// had been waiting in its state, measured from the trace's events to
+	// the nanosecond; 0 in every other format and when not waiting.
+	Waited time.Duration
+	// WaitedAtLeast is true when the wait began before the trace did:
+	// Waited is then the time from the trace's start, a lower bound.
+	WaitedAtLeast bool
 	// PCs are a debug=1 record's program counters as printed after "@"
 	// (return addresses, innermost first, the runtime's hidden frames
 	// included: runtime.gopark, runtime.selectgo...); nil in other formats.

@@ -89,6 +89,9 @@ func (o Options) parse(name string, br *bufio.Reader, path string) ([]*Dump, err
 			return o.parseJFRRecording(name, br, "")
 		}
 	}
+	if head, _ = br.Peek(16); isGoTrace(head) {
+		return o.parseGoTrace(name, br)
+	}
 	br, _ = decodeText(br)
 	in := newInterner()
 	head, _ = br.Peek(4096)

@@ -81,7 +81,7 @@ func frameLine(f *parse.Frame, rt parse.Runtime) string {
 func LockText(l parse.Lock) string {
 	s := "- " + string(l.Kind) // the kinds are jstack's words (parse.LockKind)
 	if l.Address != "" {
-		s += " <" + l.Address + ">"
+		s += " " + parse.LockShown(l.Address)
 	}
 	if l.Class != "" {
 		s += " (a " + l.Class + ")"

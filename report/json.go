@@ -213,6 +213,10 @@ type JSONWait struct {
 	MinMinutes int `json:"min_minutes"`
 	MaxMinutes int `json:"max_minutes"`
 	Goroutines int `json:"goroutines"`
+	// MeasuredSeconds is the longest wait an execution trace measured; 0
+	// when none did. AtLeast: that wait began before the trace.
+	MeasuredSeconds float64 `json:"measured_seconds,omitempty"`
+	AtLeast         bool    `json:"at_least,omitempty"`
 }
 
 // JSONEvidence is what one moment shows for a finding.
@@ -305,7 +309,8 @@ func jsonFinding(r *analyze.Result, f *analyze.Finding) JSONFinding {
 		jf.Consumers = append(jf.Consumers, JSONHolder{Pool: h.Pool, State: h.State, Via: h.Via, Culprit: h.Culprit, Count: h.Count})
 	}
 	if w := f.Wait; w != nil {
-		jf.Wait = JSONWait{MinMinutes: w.MinMinutes, MaxMinutes: w.MaxMinutes, Goroutines: w.Goroutines}
+		jf.Wait = JSONWait{MinMinutes: w.MinMinutes, MaxMinutes: w.MaxMinutes, Goroutines: w.Goroutines,
+			MeasuredSeconds: w.Measured.Seconds(), AtLeast: w.AtLeast}
 	}
 	return jf
 }

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/dumpdiff/dumpdiff/parse"
 	"strings"
 	"time"
 
@@ -165,8 +166,16 @@ func (s *sentences) cpu() {
 // caveat says what the moments given cannot support.
 func (s *sentences) caveat() {
 	f := s.f
+	if w := f.Wait; w != nil && w.Measured > 0 {
+		if w.AtLeast {
+			s.add("the trace measured the wait: at least %s, since before the trace began", w.Measured.Round(time.Millisecond))
+		} else {
+			s.add("the trace measured the wait: the longest %s, begun inside it", w.Measured.Round(time.Millisecond))
+		}
+	}
+	measured := f.Wait != nil && (f.Wait.MaxMinutes > 0 || f.Wait.Measured > 0 && !f.Wait.AtLeast)
 	switch {
-	case f.Basis == "long-wait" || f.Basis == "runtime" || f.Basis == "cpu-lifetime" || f.Wait != nil:
+	case f.Basis == "long-wait" || f.Basis == "runtime" || f.Basis == "cpu-lifetime" || measured:
 		// The runtime's own clock or mark: not a snapshot's guess.
 	case f.Kind == analyze.KindKeptAlive:
 		// One dump shows it whole: main is gone and what is left rests.
@@ -374,7 +383,7 @@ func (s *sentences) poolExhausted() {
 func (s *sentences) contention() {
 	f := s.f
 	l := f.Lock
-	lock := fmt.Sprintf("<%s>", l.Address)
+	lock := parse.LockShown(l.Address)
 	if l.Class != "" {
 		lock += " (a " + l.Class + ")"
 	}
@@ -396,7 +405,7 @@ func (s *sentences) contention() {
 		head += fmt.Sprintf(", held by %q in %s", l.Owner.Name, l.Owner.Frame)
 	}
 	s.add("%s", head)
-	if w := f.Wait; w != nil {
+	if w := f.Wait; w != nil && w.MaxMinutes > 0 {
 		s.add("the longest waiter has waited %s, as the runtime prints: a lock not had in minutes is held by a holder that does not let go", words.Plural(w.MaxMinutes, "minute"))
 	}
 	switch f.Basis {
@@ -421,7 +430,7 @@ func (s *sentences) contention() {
 			if w.Address == "" && w.Class != "" {
 				o += fmt.Sprintf(", itself waiting for class %s to be initialized", w.Class)
 			} else {
-				o += fmt.Sprintf(", itself waiting for <%s> (a %s)", w.Address, w.Class)
+				o += fmt.Sprintf(", itself waiting for %s (a %s)", parse.LockShown(w.Address), w.Class)
 			}
 			if w.Holder != "" {
 				o += fmt.Sprintf(" held by %q", w.Holder)
@@ -497,7 +506,7 @@ func (s *sentences) deadlock() {
 				c += fmt.Sprintf(", which %q initializes", w.Holder)
 			}
 		} else if w != nil {
-			c += fmt.Sprintf(" waits for <%s> (a %s)", w.Address, w.Class)
+			c += fmt.Sprintf(" waits for %s (a %s)", parse.LockShown(w.Address), w.Class)
 			if w.Holder != "" {
 				c += fmt.Sprintf(" held by %q", w.Holder)
 			}
@@ -588,8 +597,12 @@ func (s *sentences) leaked() {
 		if where == "" {
 			where = f.Frame
 		}
-		s.add("suspected leak: %d of %d goroutines at %s at %s, one stack holding most of the process at every moment: %s (the format prints no wait times)",
-			f.Counts[f.At], f.Totals[f.At], where, s.moment(f.At), s.series(f.Counts))
+		waits := ""
+		if f.Wait == nil {
+			waits = " (the format prints no wait times)" // a trace's measured waits are said by caveat
+		}
+		s.add("suspected leak: %d of %d goroutines at %s at %s, one stack holding most of the process at every moment: %s%s",
+			f.Counts[f.At], f.Totals[f.At], where, s.moment(f.At), s.series(f.Counts), waits)
 	case "flat-count":
 		s.add("suspected leak: %s goroutines %s hold flat at every moment: %s (the format prints neither goroutine ids nor wait times)", f.Pool, stateText(f.State, f.Via), s.series(f.Counts))
 	}

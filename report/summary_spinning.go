@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/dumpdiff/dumpdiff/parse"
 	"slices"
 	"strings"
 	"time"
@@ -55,7 +56,7 @@ func (s *sentences) spinning() {
 		s.add("loop %s", strings.Join(f.Loop, " ← "))
 	}
 	if l := f.Lock; l != nil {
-		lock := fmt.Sprintf("<%s>", l.Address)
+		lock := parse.LockShown(l.Address)
 		if l.Class != "" {
 			lock += " (a " + l.Class + ")"
 		}

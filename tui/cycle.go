@@ -87,7 +87,7 @@ func (p *cyclePane) memberLines(i int) (string, string) {
 	m := p.f.Cycle[i]
 	rest := ""
 	if w := m.WaitsFor; w != nil {
-		rest = "  waits for <" + orDash(w.Address) + ">"
+		rest = "  waits for " + parse.LockShown(orDash(w.Address))
 		if w.Holder != "" {
 			rest += " held by " + w.Holder
 		}

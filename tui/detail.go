@@ -385,7 +385,7 @@ func frameCounts(fcs []analyze.FrameCount) []string {
 
 // lockName is "<0x…> (a java.lang.Object)".
 func lockName(addr, class string) string {
-	s := "<" + orDash(addr) + ">"
+	s := parse.LockShown(orDash(addr))
 	if class != "" {
 		s += " (a " + class + ")"
 	}

@@ -43,7 +43,7 @@ type incident struct {
 // joins the one open); an open incident takes the moment, and closes
 // when none of its findings is open any more, or after IncidentMax
 // moments.
-func (tw *target) incidents(r *analyze.Result, label string) {
+func (tw *target) incidents(ctx context.Context, r *analyze.Result, label string) {
 	w := tw.w
 	open := map[string]*analyze.Finding{}
 	var newly []*analyze.Finding
@@ -67,7 +67,7 @@ func (tw *target) incidents(r *analyze.Result, label string) {
 	}
 	inc := tw.incident
 	if inc == nil {
-		if len(newly) > 0 && !tw.openIncident(r, newly) {
+		if len(newly) > 0 && !tw.openIncident(ctx, r, newly) {
 			// Not recorded: it opens at the next moment it can be.
 			for _, f := range newly {
 				delete(tw.open, storyKey(f))
@@ -97,7 +97,7 @@ func (tw *target) incidents(r *analyze.Result, label string) {
 
 // openIncident makes the bundle from the ring's moments; false when it
 // could not.
-func (tw *target) openIncident(r *analyze.Result, opened []*analyze.Finding) bool {
+func (tw *target) openIncident(ctx context.Context, r *analyze.Result, opened []*analyze.Finding) bool {
 	w := tw.w
 	now := w.cfg.now()
 	// Bundles are never removed by watch: under the free-space floor none
@@ -132,10 +132,17 @@ func (tw *target) openIncident(r *analyze.Result, opened []*analyze.Finding) boo
 	for _, f := range opened {
 		inc.findings = append(inc.findings, storyKey(f))
 	}
-	for _, rm := range tw.ring.snapshot() {
+	ring := tw.ring.snapshot()
+	for _, rm := range ring {
 		if err := inc.link(rm); err != nil {
 			w.logf("%s: incident %s: moment %s not kept: %v", tw.name, dir, when(rm.label), err)
 		}
+	}
+	if len(ring) > 0 {
+		// The seconds before the incident, one a second, from a target
+		// serving package handler's flight recorder, beside the moment
+		// that opened it.
+		inc.flight(ctx, tw, ring[len(ring)-1].label)
 	}
 	if err := inc.write(r, false); err != nil {
 		w.logf("%s: incident %s: %v", tw.name, dir, err)
@@ -164,6 +171,25 @@ func (tw *target) openIncident(r *analyze.Result, opened []*analyze.Finding) boo
 	w.logf("%s: incident opened: %s; %d moments up to it in %s", tw.name, openLine(r, opened), len(inc.moments), dir)
 	w.onIncident(dir, "open")
 	return true
+}
+
+// flight fetches the target's flight recorder snapshot beside moment label
+// (capture.Recorder.Flight) and puts it into the bundle; a target that
+// serves none adds nothing, and one that answered 404 is not asked again.
+func (inc *incident) flight(ctx context.Context, tw *target, label string) {
+	files, err := tw.rec.Flight(ctx, label)
+	if err != nil {
+		tw.w.logf("%s: incident %s: %v", tw.name, inc.dir, err)
+	}
+	for _, f := range files {
+		if f.Path != "" {
+			if err := linkOrCopy(inc.hardLink, filepath.Join(inc.src, f.Path), filepath.Join(inc.dir, f.Path)); err != nil {
+				tw.w.logf("%s: incident %s: flight recorder snapshot not kept: %v", tw.name, inc.dir, err)
+				continue
+			}
+		}
+		inc.man.Files = append(inc.man.Files, f)
+	}
 }
 
 // add takes a moment after the open.

@@ -11,6 +11,7 @@ import (
 	"github.com/dumpdiff/dumpdiff/capture"
 	"github.com/dumpdiff/dumpdiff/internal/promtest"
 	"github.com/dumpdiff/dumpdiff/internal/watchtest"
+	"github.com/dumpdiff/dumpdiff/parse"
 	"github.com/dumpdiff/dumpdiff/report"
 )
 
@@ -90,6 +91,7 @@ func TestGoIncident(t *testing.T) {
 		t.Logf("incidents after the two the phases caused: %v", bundles[2:])
 	}
 	exhaust := checkBundle(t, bundles[0], 4)
+	checkFlight(t, bundles[0])
 	if !hasFinding(exhaust, "", workers, "socket-read") {
 		t.Errorf("the exhaust bundle's report names no finding on %s socket-read: %+v", workers, exhaust.Findings)
 	}
@@ -108,6 +110,28 @@ func TestGoIncident(t *testing.T) {
 // checkBundle reads an incident bundle as dumpdiff reads a capture: its
 // manifest, each file it lists, at least before moments taken before it
 // opened, and its JSON report.
+// checkFlight: the service serves package handler's flight recorder, so the
+// bundle holds its snapshot beside the moment that opened the incident,
+// and the snapshot reads as the seconds before it.
+func checkFlight(t *testing.T, dir string) {
+	t.Helper()
+	m, err := capture.ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range m.Files {
+		if f.Kind != capture.FileGoroutineTrace || f.Path == "" {
+			continue
+		}
+		dumps, err := parse.Options{}.ParseFile(filepath.Join(dir, f.Path))
+		if err != nil || len(dumps) == 0 || dumps[0].Format != parse.FormatGoTrace {
+			t.Errorf("bundle %s: flight snapshot %s: %d moments, %v", dir, f.Path, len(dumps), err)
+		}
+		return
+	}
+	t.Errorf("bundle %s: no flight recorder snapshot, though the service serves one: %+v", dir, m.Files)
+}
+
 func checkBundle(t *testing.T, dir string, before int) *report.JSONReport {
 	t.Helper()
 	m, err := capture.ReadManifest(dir)

@@ -546,7 +546,7 @@ func (tw *target) tick(ctx context.Context, at time.Time) {
 		if !w.cfg.Quiet {
 			w.logf("%s", momentLine(tw.name, at, r, w.cfg.Alert))
 		}
-		tw.incidents(r, l)
+		tw.incidents(ctx, r, l)
 	}
 	if n, freed, err := tw.ring.evict(); err != nil {
 		w.logf("%s: evicting the oldest moments: %v", tw.name, err)

@@ -182,7 +182,9 @@ func (s *sourceFlags) plan(cmd *cobra.Command, args []string) (capture.Plan, err
 	if err != nil {
 		return capture.Plan{}, err
 	}
-	p := capture.Plan{Timeout: s.timeout, MaxBytes: maxBytes, MaxPause: s.maxPause, Locks: s.locks, ForceAttach: s.forceAttach}
+	// Flight: a Go target serving package handler's flight recorder gives
+	// the seconds before each moment too (a 404 is asked once).
+	p := capture.Plan{Timeout: s.timeout, MaxBytes: maxBytes, MaxPause: s.maxPause, Locks: s.locks, ForceAttach: s.forceAttach, Flight: true}
 	if !cmd.Flags().Changed("max-pause") {
 		p.MaxPause = 0 // the package default
 	} else if s.maxPause == 0 {

@@ -35,12 +35,13 @@ func TestDependencyPolicy(t *testing.T) {
 		"internal/watchtest":  {"internal/javatest", "internal/testwait"},
 		"watch":               {"analyze", "capture", "parse", "report", "internal/captured", "internal/private"},
 	}
-	// Third-party imports per package: the profile format for parse, the
+	// Third-party imports per package: the profile format and the execution
+	// trace reader (Go's own, from x/exp) for parse, the
 	// charm libraries for the TUI only; report measures terminal cells with
 	// x/ansi but styles nothing with lipgloss (its colours are ANSI
 	// sequences of its own); the rest is standard library.
 	thirdParty := map[string][]string{
-		"parse":               {"github.com/google/pprof/"},
+		"parse":               {"github.com/google/pprof/", "golang.org/x/exp/trace"},
 		"capture":             {},
 		"analyze":             {},
 		"report":              {"github.com/charmbracelet/x/ansi"},

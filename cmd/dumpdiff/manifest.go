@@ -55,6 +55,12 @@ func loadManifest(dir string, pre *prefetch, warn *loadNotes) ([]analyze.Input, 
 			if err != nil {
 				return nil, true, err
 			}
+			// The seconds before the moment, from the flight recorder.
+			fl := captured.Flight(m, t.Name, mo.Label, read, func(note string) { warn.add("%s", note) })
+			if ok {
+				captured.Creators(fl, x.Dump)
+			}
+			in = append(in, fl...)
 			if ok {
 				in = append(in, x)
 			}

@@ -18,7 +18,17 @@ func momentTime(x analyze.Input) time.Time {
 	if !x.Dump.Time.IsZero() {
 		return x.Dump.Time
 	}
-	return x.Taken
+	if !x.Taken.IsZero() {
+		return x.Taken
+	}
+	// An encoding beside the dump (a proto of the same moment) times it, as
+	// the analysis does (analyze.Moment.Time).
+	for _, a := range x.Aux {
+		if a != nil && !a.Time.IsZero() {
+			return a.Time
+		}
+	}
+	return time.Time{}
 }
 
 // momentName names x as notes speak of it: its label, else its file (and

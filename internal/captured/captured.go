@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/dumpdiff/dumpdiff/analyze"
 	"github.com/dumpdiff/dumpdiff/capture"
@@ -43,6 +44,9 @@ func Input(m *capture.Manifest, target, label string, read Read, note func(strin
 		x.LoadStarted = m.Load.Started
 	}
 	for _, g := range beside {
+		if g.Kind == capture.FileGoroutineTrace {
+			continue // moments of their own (Flight), not an encoding of this one
+		}
 		aux, err := read(g.Path, false)
 		if err != nil {
 			note(fmt.Sprintf("%v (kept out of the analysis)", err))
@@ -60,6 +64,79 @@ func Input(m *capture.Manifest, target, label string, read Read, note func(strin
 		x.Aux = append(x.Aux, aux...)
 	}
 	return x, true, nil
+}
+
+// Flight is the moments of the flight recorder snapshot taken beside
+// target's moment label, each an input of its own ("during-1 −3s"): those
+// between the target's previous moment and this moment's dump (the dump is
+// the moment itself, and the previous snapshot has the seconds before the
+// previous moment). None when no snapshot was taken; a snapshot that does
+// not read goes to note.
+func Flight(m *capture.Manifest, target, label string, read Read, note func(string)) []analyze.Input {
+	primary, beside, _ := m.MomentFiles(target, label)
+	var after time.Time
+	for _, mo := range m.Moments {
+		if mo.Label == label {
+			break
+		}
+		if p, _, _ := m.MomentFiles(target, mo.Label); p != nil {
+			after = p.Started
+		}
+	}
+	var out []analyze.Input
+	for _, g := range beside {
+		if g.Kind != capture.FileGoroutineTrace || !g.OK() {
+			continue
+		}
+		dumps, err := read(g.Path, false)
+		if err != nil {
+			note(fmt.Sprintf("%v (kept out of the analysis)", err))
+			continue
+		}
+		end := g.Started
+		if primary != nil {
+			end = primary.Started
+		}
+		for _, d := range dumps {
+			if d.Time.IsZero() || !d.Time.Before(end) || !d.Time.After(after) {
+				continue
+			}
+			before := end.Sub(d.Time).Round(time.Second)
+			if before < time.Second {
+				before = end.Sub(d.Time).Round(100 * time.Millisecond)
+			}
+			x := analyze.Input{Label: fmt.Sprintf("%s −%s", label, before), Target: target, Dump: d}
+			if m.Load != nil {
+				x.LoadStarted = m.Load.Started
+			}
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// Creators gives the goroutines of flights that their trace shows no
+// creator for (created before the trace began: the trace never saw their
+// go statement) the creator d, the moment's dump, prints for the same
+// goroutine id. Pools are named by creator: without it the same goroutines
+// would be one pool in the trace's moments and another in the dump's.
+func Creators(flights []analyze.Input, d *parse.Dump) {
+	if d == nil || d.Format != parse.FormatGoText {
+		return
+	}
+	byID := make(map[int64]*parse.Creator, len(d.Threads))
+	for _, t := range d.Threads {
+		if t.CreatedBy != nil && t.ID > 0 {
+			byID[t.ID] = t.CreatedBy
+		}
+	}
+	for _, x := range flights {
+		for _, t := range x.Dump.Threads {
+			if t.CreatedBy == nil {
+				t.CreatedBy = byID[t.ID]
+			}
+		}
+	}
 }
 
 // KeepPartial keeps what a truncated input gave (a gzip cut in transfer):

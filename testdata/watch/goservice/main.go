@@ -40,7 +40,8 @@
 //     no timeout, then sleeping about -think: some clients/think requests
 //     a second, a worker busy for a few microseconds each, so between
 //     jobs the workers are idle.
-//   - net/http/pprof at /debug/pprof/, and the control endpoint.
+//   - net/http/pprof at /debug/pprof/, package handler's flight recorder
+//     (handler.FlightPath), and the control endpoint.
 //
 // # Phases (POST /phase?to=NAME; GET /phase tells the current state)
 //
@@ -139,6 +140,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/dumpdiff/dumpdiff/handler"
 )
 
 func main() {
@@ -442,6 +445,13 @@ type service struct {
 
 func (s *service) routes() *http.ServeMux {
 	mux := http.NewServeMux()
+	// package handler's flight recorder: watch fetches its snapshot when
+	// an incident opens (the seconds before it, one moment a second).
+	if f, err := handler.NewFlight(5*time.Second, 8<<20); err == nil {
+		mux.Handle(handler.FlightPath, f)
+	} else {
+		log.Printf("flight recorder: %v", err)
+	}
 	mux.HandleFunc("GET /work", s.handleWork)
 	mux.HandleFunc("GET /lookup", s.handleLookup)
 	mux.HandleFunc("GET /phase", s.handleStatus)

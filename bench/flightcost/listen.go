@@ -1,0 +1,5 @@
+package main
+
+import "net"
+
+func listenTCP(addr string) (net.Listener, error) { return net.Listen("tcp", addr) }

@@ -1,0 +1,582 @@
+package parse
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/exp/trace"
+)
+
+// A Go execution trace (runtime/trace.Start, a FlightRecorder's WriteTo,
+// go test -trace, /debug/pprof/trace) read as moments.
+//
+// The trace is a stream of generations, about one a second. At the start of
+// each generation the runtime writes every goroutine's state, and for one
+// that is blocked its whole stack; between them every change of state is
+// an event with its time to the nanosecond, its reason ("chan receive",
+// "sync") and the stack where it blocked. The reader replays the events
+// into one table of goroutines and copies the table at each generation's
+// boundary (a Sync event): each copy is a moment, as if a debug=2 dump had
+// been taken then. Waits that began inside the trace have their exact
+// start; goroutines created inside it have their creator.
+//
+// Memory: the table holds the live goroutines, and each moment a Thread per
+// goroutine sharing interned frames; the events are read one at a time
+// (x/exp/trace keeps one generation of the stream). The input is capped at
+// Options.MaxInflated like any dump, so a huge or hostile trace ends with
+// an error, not with the machine's memory.
+
+// goTraceMagic starts every trace: "go 1.26 trace\x00\x00\x00".
+var goTraceMagic = []byte("go 1.")
+
+// isGoTrace reports whether head starts a Go execution trace.
+func isGoTrace(head []byte) bool {
+	if !bytes.HasPrefix(head, goTraceMagic) {
+		return false
+	}
+	i := bytes.Index(head, []byte(" trace\x00"))
+	return i > 0 && i < 16
+}
+
+// goTraceVersion returns the minor version of the trace header ("go 1.26
+// trace" → 26); 0 if it does not read.
+func goTraceVersion(head []byte) int {
+	rest := head[len(goTraceMagic):]
+	n := 0
+	for _, c := range rest {
+		if c < '0' || c > '9' {
+			break
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n
+}
+
+// goTraceOldest is the oldest trace format read: Go 1.22's, the first with
+// generations (each goroutine's state and stack written again every
+// second). Older traces hold one stream with no periodic states, so no
+// moment could be said whole.
+const goTraceOldest = 22
+
+// traceEndGap is how far after the last generation's boundary the trace's
+// end must be to make a moment of its own: generations are about a second
+// apart, and a moment a few milliseconds after the last one repeats it.
+const traceEndGap = 100 * time.Millisecond
+
+// traceG is one goroutine of the table the events are replayed into.
+//
+// Stacks are kept as the trace's own handles and turned into frames only
+// for the goroutines alive at a moment (resolve): a busy service starts and
+// ends hundreds of thousands of goroutines between two moments (18,000
+// requests a second, 3.9 million events in a 10 s snapshot), and most of
+// their stacks are never seen by any moment.
+type traceG struct {
+	id      int64
+	state   trace.GoState
+	reason  string     // the trace's reason for the current wait ("chan receive"); empty if not said
+	episode *traceWait // the current state's stack; shared by the moments that saw it
+	since   trace.Time // when it entered the current state; 0 when before the trace
+	created *Creator   // nil when created before the trace (or not resolved yet: see creator)
+	sample  []*Frame   // the last CPU sample's stack while running; nil if none
+	system  bool       // the runtime's own goroutine (see traceSystem)
+	// start and creator are the stacks where the goroutine starts and of
+	// its creator's go statement, until resolve reads them; parent is the
+	// creating goroutine.
+	start, creator trace.Stack
+	parent         int64
+	resolved       bool // start and creator read
+	systemKnown    bool // system was judged from a stack
+}
+
+// traceWait is one stay of a goroutine in one state. Its stack may be filled
+// in later in the same stay: a wait's stack as written when it began lacks
+// the runtime's frames (runtime.gopark ...) that the generation's state
+// record prints, as debug=2 does; every moment of the stay then shows the
+// fuller one, so the same wait has one stack at every moment.
+type traceWait struct {
+	frames []*Frame // as debug=2 shows them (traceShown)
+	// byStack is the wait reason the whole stack tells (traceStackStates),
+	// runtime frames included; empty when it tells none.
+	byStack string
+	// raw is the latest stack the trace wrote for the stay, not yet read
+	// into frames (trace.NoStack when none is pending). A later record of
+	// the same stay (a generation's state record) writes the fuller stack.
+	raw trace.Stack
+	// bottom is the outermost function of the fullest stack read: where the
+	// goroutine started, runtime frames included; "" when none was read.
+	bottom string
+	// seen is true once a moment holds the stay: it is shared from then on,
+	// and the goroutine's next stay is a new one. Until then the next stay
+	// reuses it (most stays of a busy service's goroutines end unseen: one
+	// allocation a goroutine instead of one an event, 332 MB less for a
+	// 10 s snapshot of 3.9 million events).
+	seen bool
+}
+
+// resolve reads the pending stack of w into its frames.
+func (w *traceWait) resolve(in *interner) {
+	if w.raw == trace.NoStack {
+		return
+	}
+	w.set(traceFrames(w.raw, in))
+	w.raw = trace.NoStack
+}
+
+// set makes full (a stack with the runtime's frames) the stay's stack when
+// it says more than the one the stay has.
+func (w *traceWait) set(full []*Frame) {
+	if len(full) > 0 && w.bottom == "" {
+		w.bottom = full[len(full)-1].Func
+	}
+	shown := traceShown(full)
+	if len(shown) < len(w.frames) || len(shown) == len(w.frames) && w.byStack != "" {
+		return
+	}
+	w.frames = shown
+	if st := traceStackState(full); st != "" {
+		w.byStack = st
+	}
+}
+
+// traceMoment is a moment taken at a generation boundary.
+type traceMoment struct {
+	at      trace.Time
+	wall    time.Time // zero before Go 1.25 (no clock snapshot)
+	threads []traceSeen
+}
+
+// traceSeen is one goroutine as a moment saw it.
+type traceSeen struct {
+	g       *traceG
+	run     trace.GoState
+	reason  string
+	episode *traceWait
+	since   trace.Time
+	waiting bool
+	sample  []*Frame
+}
+
+// parseGoTrace reads the trace in br as moments, one a generation.
+func (o Options) parseGoTrace(name string, br *bufio.Reader) ([]*Dump, error) {
+	head, _ := br.Peek(16)
+	if v := goTraceVersion(head); v < goTraceOldest {
+		return nil, &NoDumpError{File: name, Looks: fmt.Sprintf("a Go execution trace of Go 1.%d's format: only Go 1.22 and later write "+
+			"a goroutine's state and stack at every generation; record it again with Go 1.22+ (runtime/trace, or /debug/pprof/trace?seconds=5)", v)}
+	}
+	r, err := trace.NewReader(&capReader{r: br, max: o.maxInflated(), what: "Go execution trace"})
+	if err != nil {
+		return nil, fmt.Errorf("%s: a Go execution trace: %w", name, err)
+	}
+	in := newInterner()
+	gs := make(map[int64]*traceG)
+	var moments []traceMoment
+	var clock *trace.ClockSnapshot
+	var start, last trace.Time
+	events := 0
+	changed := false // an event since the last moment
+	take := func(at trace.Time) {
+		m := traceMoment{at: at}
+		if clock != nil {
+			m.wall = clock.Wall.Add(time.Duration(at - clock.Trace)).UTC()
+		}
+		for _, g := range gs {
+			g.resolve(in)
+			if g.system {
+				continue
+			}
+			if g.episode != nil {
+				g.episode.seen = true
+			}
+			m.threads = append(m.threads, traceSeen{g: g, run: g.state, reason: g.reason, episode: g.episode, since: g.since, waiting: g.state == trace.GoWaiting, sample: g.sample})
+		}
+		// A boundary right after the last one (the writer's own advance of
+		// the generation, then the stream's final Sync) repeats it: the
+		// later view replaces it (traceEndGap).
+		if n := len(moments); n > 0 && time.Duration(at-moments[n-1].at) < traceEndGap {
+			moments[n-1] = m
+		} else {
+			moments = append(moments, m)
+		}
+		changed = false
+	}
+	var readErr error
+	for {
+		ev, err := r.ReadEvent()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			readErr = err
+			break
+		}
+		if events == 0 {
+			start = ev.Time()
+		}
+		events++
+		last = ev.Time()
+		switch ev.Kind() {
+		case trace.EventSync:
+			if s := ev.Sync(); s.ClockSnapshot != nil {
+				c := *s.ClockSnapshot
+				clock = &c
+			}
+			if changed && len(gs) > 0 {
+				take(ev.Time())
+			}
+		case trace.EventStackSample:
+			if g := gs[int64(ev.Goroutine())]; g != nil && g.state == trace.GoRunning {
+				g.sample = traceShown(traceFrames(ev.Stack(), in))
+				changed = true
+			}
+		case trace.EventStateTransition:
+			st := ev.StateTransition()
+			if st.Resource.Kind != trace.ResourceGoroutine {
+				continue
+			}
+			changed = true
+			applyTransition(gs, ev, st, in)
+		}
+	}
+	// The stream ends with a Sync of its own; events after it, if any, end
+	// in one more moment (or refresh the last: traceEndGap).
+	if changed && len(gs) > 0 {
+		take(last)
+	}
+	if readErr != nil {
+		if len(moments) == 0 {
+			return nil, fmt.Errorf("%s: a Go execution trace, unreadable after %d events: %w", name, events, readErr)
+		}
+		// What was read stands, and the reader says where it stopped.
+		return traceDumps(name, start, moments, fmt.Sprintf("the trace is unreadable after %d events (%v): the moments before that are read", events, readErr)), nil
+	}
+	if len(moments) == 0 {
+		return nil, &NoDumpError{File: name, Looks: "a Go execution trace without any goroutine"}
+	}
+	return traceDumps(name, start, moments, ""), nil
+}
+
+// applyTransition replays one goroutine's change of state into gs.
+func applyTransition(gs map[int64]*traceG, ev trace.Event, st trace.StateTransition, in *interner) {
+	id := int64(st.Resource.Goroutine())
+	from, to := st.Goroutine()
+	g := gs[id]
+	if to == trace.GoNotExist {
+		delete(gs, id)
+		return
+	}
+	if g == nil {
+		g = &traceG{id: id, state: trace.GoUndetermined}
+		gs[id] = g
+	}
+	if from == trace.GoNotExist {
+		// Created inside the trace: the event's own stack is the creator's at
+		// its go statement; st.Stack is where the new goroutine starts.
+		g.start, g.creator, g.parent = st.Stack, ev.Stack(), int64(ev.Goroutine())
+	} else if from == trace.GoUndetermined && g.episode == nil {
+		g.start = st.Stack // its state record's stack: the start is its last frame
+	}
+	if from == to && g.state == to && g.episode != nil {
+		// A generation's state record: the same stay, its stack in full.
+		if st.Stack != trace.NoStack {
+			g.episode.raw = st.Stack
+		}
+		return
+	}
+	g.state = to
+	g.reason = st.Reason
+	g.sample = nil
+	if to == trace.GoRunning && from == trace.GoSyscall && st.Stack == trace.NoStack && g.episode != nil {
+		// Back from a system call, it runs in the function that made it:
+		// the call's stack is where this run was last seen (a running
+		// goroutine's stack is written only by CPU samples).
+		prev := g.episode
+		g.episode = g.newStay()
+		g.episode.frames, g.episode.raw, g.episode.byStack, g.episode.bottom = prev.frames, prev.raw, prev.byStack, prev.bottom
+	} else {
+		bottom := ""
+		if g.episode != nil {
+			bottom = g.episode.bottom
+		}
+		g.episode = g.newStay()
+		g.episode.raw, g.episode.bottom = st.Stack, bottom
+	}
+	if from == trace.GoUndetermined || from == to {
+		g.since = 0 // in this state since before the trace began
+	} else {
+		g.since = ev.Time()
+	}
+}
+
+// newStay is a stay for g's next state: its current one when no moment has
+// seen it, cleared, else a new one.
+func (g *traceG) newStay() *traceWait {
+	if w := g.episode; w != nil && !w.seen {
+		*w = traceWait{}
+		return w
+	}
+	return &traceWait{}
+}
+
+// resolve reads what a moment shows of g: its stay's stack, and once, its
+// start (whether it is the runtime's own) and its creator.
+func (g *traceG) resolve(in *interner) {
+	if g.episode != nil {
+		g.episode.resolve(in)
+	}
+	if !g.systemKnown {
+		// A goroutine's start never changes: judged once, from the first
+		// stack that shows it.
+		switch {
+		case g.start != trace.NoStack:
+			g.system, g.systemKnown = traceSystem(traceFrames(g.start, in)), true
+		case g.episode != nil && g.episode.bottom != "":
+			g.system, g.systemKnown = traceSystemStart(g.episode.bottom), true
+		}
+		g.start = trace.NoStack
+	}
+	if !g.resolved {
+		g.resolved = true
+		if g.creator != trace.NoStack {
+			g.created = traceCreator(g.creator, g.parent, in)
+		}
+		g.creator = trace.NoStack
+	}
+}
+
+// traceCreator is the creator of a goroutine: the creating goroutine
+// (parent) and the frame of its go statement, the top of s; nil when not
+// said.
+func traceCreator(s trace.Stack, parent int64, in *interner) *Creator {
+	for f := range s.Frames() {
+		c := &Creator{Func: in.str(f.Func), File: in.str(f.File), Line: int(f.Line)}
+		if parent > 0 {
+			c.Parent = parent
+		}
+		return c
+	}
+	return nil
+}
+
+// traceFrames interns a trace stack, innermost first as dumps print them.
+func traceFrames(s trace.Stack, in *interner) []*Frame {
+	if s == trace.NoStack {
+		return nil
+	}
+	var out []*Frame
+	for f := range s.Frames() {
+		out = append(out, in.frame(in.str(f.Func), in.str(f.File), int(f.Line), "", ""))
+	}
+	return out
+}
+
+// traceSystem reports whether a goroutine whose stack is frames (innermost
+// first) is the runtime's own: its start function in package runtime,
+// runtime.main aside, as debug=2 leaves them out. (runtime/trace's own
+// goroutines stay, as a debug=2 dump taken while tracing shows them.)
+func traceSystem(frames []*Frame) bool {
+	if len(frames) == 0 {
+		return false
+	}
+	return traceSystemStart(frames[len(frames)-1].Func)
+}
+
+// traceSystemStart reports whether a goroutine that started in start is
+// the runtime's own.
+func traceSystemStart(start string) bool {
+	return strings.HasPrefix(start, "runtime.") && start != "runtime.main" && !strings.HasPrefix(start, "runtime.goexit")
+}
+
+// traceShown is frames as a goroutine dump shows them: the runtime's
+// traceback leaves out the unexported functions of package runtime
+// (runtime.gopark, runtime.chanrecv1, runtime.goexit) at default
+// GOTRACEBACK. The trace keeps them, and keeps them only in some records
+// (a generation's state record, not the event where the wait began), so
+// the same wait would have two stacks; without them it has one.
+func traceShown(frames []*Frame) []*Frame {
+	hidden := 0
+	for _, f := range frames {
+		if traceHidden(f.Func) {
+			hidden++
+		}
+	}
+	if hidden == 0 {
+		return frames
+	}
+	out := make([]*Frame, 0, len(frames)-hidden)
+	for _, f := range frames {
+		if !traceHidden(f.Func) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// traceHidden reports whether the runtime's traceback hides fn: a function
+// of package runtime whose name is not exported.
+func traceHidden(fn string) bool {
+	rest, ok := strings.CutPrefix(fn, "runtime.")
+	if !ok || rest == "" {
+		return false
+	}
+	c := rest[0]
+	return !(c >= 'A' && c <= 'Z') && rest != "main"
+}
+
+// traceBlockStates turns the trace's reason for a wait into the wait reason
+// debug=2 prints ("network" is "IO wait"). Reasons debug=2 splits further
+// ("sync": a Mutex, an RWMutex, a WaitGroup) are told by the stack
+// (traceSyncStates); a reason not listed is kept as the trace says it.
+var traceBlockStates = map[string]string{
+	"network":           "IO wait",
+	"sync.(*Cond).Wait": "sync.Cond.Wait",
+	"forever":           "select (no cases)",
+	"unspecified":       "",
+}
+
+// traceStackStates tells a wait's reason from its stack when the trace does
+// not say it (a goroutine already waiting when the trace began: its state
+// record carries no reason) or says only "sync". The first row whose
+// function is in the stack names the state; each row is
+// the runtime or library function debug=2's wait reason stands for.
+var traceStackStates = []struct{ fn, state string }{
+	{"sync.(*Mutex).Lock", "sync.Mutex.Lock"},
+	{"sync.(*RWMutex).RLock", "sync.RWMutex.RLock"},
+	{"sync.(*RWMutex).Lock", "sync.RWMutex.Lock"},
+	{"sync.(*WaitGroup).Wait", "sync.WaitGroup.Wait"},
+	{"sync.(*Cond).Wait", "sync.Cond.Wait"},
+	{"runtime.chanrecv", "chan receive"},
+	{"runtime.chansend", "chan send"},
+	{"runtime.selectgo", "select"},
+	{"runtime.block", "select (no cases)"},
+	{"runtime.netpollblock", "IO wait"},
+	{"time.Sleep", "sleep"},
+	{"runtime.semacquire1", "semacquire"},
+}
+
+// traceStackState is the wait reason the stack full tells, runtime frames
+// included; "" when no row of traceStackStates is in it.
+func traceStackState(full []*Frame) string {
+	for _, row := range traceStackStates { // rows in order: a Mutex's Lock before the semaphore under it
+		for _, f := range full {
+			if f.Func == row.fn {
+				return row.state
+			}
+		}
+	}
+	return ""
+}
+
+// traceState is the wait reason or run state of s, as debug=2 prints it.
+func traceState(s traceSeen) string {
+	switch s.run {
+	case trace.GoRunning:
+		return "running"
+	case trace.GoRunnable:
+		return "runnable"
+	case trace.GoSyscall:
+		return "syscall"
+	case trace.GoWaiting:
+	default:
+		return ""
+	}
+	if st, ok := traceBlockStates[s.reason]; ok && st != "" {
+		return st
+	}
+	if s.reason != "" && s.reason != "sync" && s.reason != "unspecified" {
+		return s.reason
+	}
+	if s.episode != nil && s.episode.byStack != "" {
+		return s.episode.byStack
+	}
+	if s.reason == "sync" {
+		return "semacquire"
+	}
+	return "waiting"
+}
+
+// traceDumps turns the moments into dumps, in time order. note, when not
+// empty, is said on the last dump (where the reading stopped).
+func traceDumps(name string, start trace.Time, moments []traceMoment, note string) []*Dump {
+	out := make([]*Dump, 0, len(moments))
+	for i, m := range moments {
+		d := &Dump{
+			Source:  Source{File: name, Index: i},
+			Format:  FormatGoTrace,
+			Time:    m.wall,
+			Threads: make([]*Thread, 0, len(m.threads)),
+		}
+		for _, s := range m.threads {
+			t := &Thread{ID: s.g.id, State: traceState(s), Weight: 1, CreatedBy: s.g.created}
+			if s.episode != nil {
+				t.Frames = s.episode.frames
+			}
+			if len(t.Frames) == 0 && len(s.sample) > 0 {
+				t.Frames = s.sample
+			}
+			t.NoStack = len(t.Frames) == 0
+			if s.waiting {
+				t.WaitAddr = traceLockSite(t.Frames)
+			}
+			if s.waiting {
+				if s.since != 0 {
+					waited := time.Duration(m.at - s.since)
+					t.WaitMinutes = int(waited / time.Minute)
+					t.GoExtra = &GoExtra{Waited: waited}
+				} else {
+					// Waiting since before the trace: at least as long as the
+					// trace has run up to this moment.
+					t.GoExtra = &GoExtra{Waited: time.Duration(m.at - start), WaitedAtLeast: true}
+				}
+			}
+			d.Threads = append(d.Threads, t)
+		}
+		slices.SortFunc(d.Threads, func(a, b *Thread) int { return cmp.Compare(a.ID, b.ID) })
+		out = append(out, d)
+	}
+	if note != "" && len(out) > 0 {
+		last := out[len(out)-1]
+		last.Skipped = append(last.Skipped, Skipped{Reason: note})
+	}
+	return out
+}
+
+// traceLockSites are the lock calls whose caller names a lock in a trace,
+// which prints no argument: one lock per call site (an approximation: two
+// caches whose get takes its own mutex share the site).
+var traceLockSites = map[string]bool{
+	"sync.(*Mutex).Lock":    true,
+	"sync.(*RWMutex).RLock": true,
+	"sync.(*RWMutex).Lock":  true,
+}
+
+// traceLockSite is the site key of the lock t waits for ("@main.(*cache).get:185"),
+// or "" when t does not wait in a sync lock.
+func traceLockSite(frames []*Frame) string {
+	for i, f := range frames {
+		if traceLockSites[f.Func] && i+1 < len(frames) {
+			c := frames[i+1]
+			return LockSitePrefix + c.Func + ":" + strconv.Itoa(c.Line)
+		}
+	}
+	return ""
+}
+
+// LockSitePrefix starts a Thread.WaitAddr that is no address but the frame
+// taking the lock, in formats that print no lock argument (traces).
+const LockSitePrefix = "@"
+
+// LockShown is how reports write a lock address or site: "<0xc000123>" for
+// an address, "the lock taken at main.(*cache).get:185" for a site.
+func LockShown(addr string) string {
+	if site, ok := strings.CutPrefix(addr, LockSitePrefix); ok {
+		return "the lock taken at " + site
+	}
+	return "<" + addr + ">"
+}
