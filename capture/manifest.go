@@ -67,6 +67,10 @@ type Manifest struct {
 	Schedule ScheduleRecord `json:"schedule"`
 	// Targets are in the plan's order, with their final names.
 	Targets []TargetRecord `json:"targets"`
+	// Trigger is, for a watch incident's bundle opened on request, what
+	// asked ("alert HighLatency (Alertmanager)", "SIGUSR1"); empty
+	// otherwise.
+	Trigger string `json:"trigger,omitempty"`
 	// Moments are in the order taken; a moment is listed when it starts.
 	Moments []Moment `json:"moments"`
 	// Files are in the order they finished (written or failed).

@@ -93,6 +93,15 @@ type traceG struct {
 	parent         int64
 	resolved       bool // start and creator read
 	systemKnown    bool // system was judged from a stack
+	seen           bool // a moment holds it: never reused
+}
+
+// traceTable is the goroutines alive at the current point of the trace,
+// by id, and the ones that ended unseen by any moment, to be reused: a busy
+// service starts hundreds of thousands between two moments.
+type traceTable struct {
+	gs   map[int64]*traceG
+	free []*traceG
 }
 
 // traceWait is one stay of a goroutine in one state. Its stack may be filled
@@ -175,7 +184,8 @@ func (o Options) parseGoTrace(name string, br *bufio.Reader) ([]*Dump, error) {
 		return nil, fmt.Errorf("%s: a Go execution trace: %w", name, err)
 	}
 	in := newInterner()
-	gs := make(map[int64]*traceG)
+	tab := &traceTable{gs: make(map[int64]*traceG)}
+	gs := tab.gs
 	var moments []traceMoment
 	var clock *trace.ClockSnapshot
 	var start, last trace.Time
@@ -191,6 +201,7 @@ func (o Options) parseGoTrace(name string, br *bufio.Reader) ([]*Dump, error) {
 			if g.system {
 				continue
 			}
+			g.seen = true
 			if g.episode != nil {
 				g.episode.seen = true
 			}
@@ -241,7 +252,7 @@ func (o Options) parseGoTrace(name string, br *bufio.Reader) ([]*Dump, error) {
 				continue
 			}
 			changed = true
-			applyTransition(gs, ev, st, in)
+			applyTransition(tab, ev, st)
 		}
 	}
 	// The stream ends with a Sync of its own; events after it, if any, end
@@ -263,17 +274,27 @@ func (o Options) parseGoTrace(name string, br *bufio.Reader) ([]*Dump, error) {
 }
 
 // applyTransition replays one goroutine's change of state into gs.
-func applyTransition(gs map[int64]*traceG, ev trace.Event, st trace.StateTransition, in *interner) {
+func applyTransition(tab *traceTable, ev trace.Event, st trace.StateTransition) {
 	id := int64(st.Resource.Goroutine())
 	from, to := st.Goroutine()
-	g := gs[id]
+	g := tab.gs[id]
 	if to == trace.GoNotExist {
-		delete(gs, id)
+		if g != nil {
+			delete(tab.gs, id)
+			if !g.seen {
+				tab.free = append(tab.free, g)
+			}
+		}
 		return
 	}
 	if g == nil {
-		g = &traceG{id: id, state: trace.GoUndetermined}
-		gs[id] = g
+		if n := len(tab.free); n > 0 {
+			g, tab.free = tab.free[n-1], tab.free[:n-1]
+			*g = traceG{id: id, state: trace.GoUndetermined}
+		} else {
+			g = &traceG{id: id, state: trace.GoUndetermined}
+		}
+		tab.gs[id] = g
 	}
 	if from == trace.GoNotExist {
 		// Created inside the trace: the event's own stack is the creator's at

@@ -34,6 +34,7 @@ type incident struct {
 	man      capture.Manifest
 	src      string // the ring's folder the files are linked from
 	since    string // the label of the moment its first finding was first seen
+	trigger  string // what asked for it (a trigger's reason); "" when a finding opened it
 
 	hardLink func(oldname, newname string) error // Config.link
 }
@@ -43,7 +44,13 @@ type incident struct {
 // joins the one open); an open incident takes the moment, and closes
 // when none of its findings is open any more, or after IncidentMax
 // moments.
-func (tw *target) incidents(ctx context.Context, r *analyze.Result, label string) {
+//
+// A triggered moment (trig not nil) opens an incident whatever the verdict
+// (its findings, if any, are the incident's), or joins the one open; an
+// incident a trigger opened with no finding closes at the next moment
+// that has none: the bundle holds the moments before, the triggered one
+// and one after.
+func (tw *target) incidents(ctx context.Context, r *analyze.Result, label string, trig *trigger) {
 	w := tw.w
 	open := map[string]*analyze.Finding{}
 	var newly []*analyze.Finding
@@ -67,7 +74,7 @@ func (tw *target) incidents(ctx context.Context, r *analyze.Result, label string
 	}
 	inc := tw.incident
 	if inc == nil {
-		if len(newly) > 0 && !tw.openIncident(ctx, r, newly) {
+		if (len(newly) > 0 || trig != nil) && !tw.openIncident(ctx, r, newly, trig) {
 			// Not recorded: it opens at the next moment it can be.
 			for _, f := range newly {
 				delete(tw.open, storyKey(f))
@@ -86,8 +93,13 @@ func (tw *target) incidents(ctx context.Context, r *analyze.Result, label string
 		inc.findings = append(inc.findings, storyKey(f))
 		w.logf("%s: incident %s: also %s", tw.name, inc.dir, oneLine(r, f))
 	}
+	if trig != nil {
+		w.logf("%s: incident %s: trigger (%s) joins it", tw.name, inc.dir, trig.reason)
+	}
 	still := slices.ContainsFunc(inc.findings, func(id string) bool { return open[id] != nil })
 	switch {
+	case !still && len(inc.findings) == 0:
+		tw.closeIncident(fmt.Sprintf("recovered after %d moments: triggered (%s), no finding", inc.after, inc.trigger))
 	case !still:
 		tw.closeIncident(fmt.Sprintf("recovered after %d moments", inc.after))
 	case inc.after >= w.cfg.IncidentMax:
@@ -97,14 +109,20 @@ func (tw *target) incidents(ctx context.Context, r *analyze.Result, label string
 
 // openIncident makes the bundle from the ring's moments; false when it
 // could not.
-func (tw *target) openIncident(ctx context.Context, r *analyze.Result, opened []*analyze.Finding) bool {
+func (tw *target) openIncident(ctx context.Context, r *analyze.Result, opened []*analyze.Finding, trig *trigger) bool {
 	w := tw.w
 	now := w.cfg.now()
 	// Bundles are never removed by watch: under the free-space floor none
 	// is opened (its moments would stay once the ring forgets them).
 	if free, ok := freeBytes(w.cfg.Dir); ok && w.cfg.MinFree > 0 && free < uint64(w.cfg.MinFree) {
 		w.metrics.incidentsRefused.WithLabelValues(tw.name).Inc()
-		w.logf("%s: incident not recorded (%s): %s has %s free, under the floor of %s", tw.name, oneLine(r, opened[0]), w.cfg.Dir, capture.HumanBytes(int64(free)), capture.HumanBytes(w.cfg.MinFree))
+		what := ""
+		if len(opened) > 0 {
+			what = oneLine(r, opened[0])
+		} else if trig != nil {
+			what = "triggered: " + trig.reason
+		}
+		w.logf("%s: incident not recorded (%s): %s has %s free, under the floor of %s", tw.name, what, w.cfg.Dir, capture.HumanBytes(int64(free)), capture.HumanBytes(w.cfg.MinFree))
 		return false
 	}
 	base := filepath.Join(w.cfg.Dir, incidentsDir, now.UTC().Format("20060102T150405Z")+"-"+tw.name)
@@ -132,6 +150,10 @@ func (tw *target) openIncident(ctx context.Context, r *analyze.Result, opened []
 	for _, f := range opened {
 		inc.findings = append(inc.findings, storyKey(f))
 	}
+	if trig != nil {
+		inc.trigger = trig.reason
+		inc.man.Trigger = trig.reason
+	}
 	ring := tw.ring.snapshot()
 	for _, rm := range ring {
 		if err := inc.link(rm); err != nil {
@@ -156,6 +178,9 @@ func (tw *target) openIncident(ctx context.Context, r *analyze.Result, opened []
 	// The moments before the first of its findings are the healthy
 	// before: the ring keeps them while the incident is open.
 	since := len(r.Moments)
+	if trig != nil {
+		since = len(r.Moments) - 1 // the triggered moment: the ones before are the before
+	}
 	for _, f := range opened {
 		since = min(since, f.Since)
 	}
@@ -168,7 +193,16 @@ func (tw *target) openIncident(ctx context.Context, r *analyze.Result, opened []
 	}
 	tw.ring.pin(healthy)
 	w.metrics.incidentOpened(tw.name)
-	w.logf("%s: incident opened: %s; %d moments up to it in %s", tw.name, openLine(r, opened), len(inc.moments), dir)
+	var how string
+	switch {
+	case trig != nil && len(opened) > 0:
+		how = "triggered (" + trig.reason + "): " + openLine(r, opened)
+	case trig != nil:
+		how = "triggered (" + trig.reason + ")"
+	default:
+		how = openLine(r, opened)
+	}
+	w.logf("%s: incident opened: %s; %d moments up to it in %s", tw.name, how, len(inc.moments), dir)
 	w.onIncident(dir, "open")
 	return true
 }

@@ -35,7 +35,7 @@ const workers = "main.(*workerPool).start"
 // The expected verdicts are written in the service's main.go from its
 // code, before dumpdiff ran on it.
 func TestGoIncident(t *testing.T) {
-	svc := watchtest.StartGoService(t)
+	svc := watchtest.StartGoService(t, "-flight") // its bundles hold the flight recorder's snapshot (checkFlight)
 	hooks := filepath.Join(t.TempDir(), "hooks")
 	r := start(t, Config{Targets: []capture.Target{capture.PprofTarget("svc", svc.URL())}, Every: 300 * time.Millisecond,
 		Keep: 20, IncidentMax: 40, Alert: analyze.Critical,

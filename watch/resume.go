@@ -64,7 +64,7 @@ func (tw *target) resumeIncident() {
 			w.logf("%s: incident %s left open, not continued: %v", tw.name, dir, err)
 			return
 		}
-		inc := &incident{dir: dir, findings: st.Findings, since: st.Since, after: st.After, man: *m, src: tw.rec.Dir(), hardLink: w.cfg.link}
+		inc := &incident{dir: dir, findings: st.Findings, since: st.Since, after: st.After, man: *m, src: tw.rec.Dir(), hardLink: w.cfg.link, trigger: m.Trigger}
 		inc.man.Error = ""
 		for _, mo := range m.Moments {
 			rm := ringMoment{label: mo.Label, moment: mo}

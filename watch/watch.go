@@ -103,6 +103,12 @@ type Config struct {
 	// empty for none. Listener, when set, is used instead (tests).
 	Listen   string
 	Listener net.Listener
+	// TriggerToken is the bearer token POST /trigger requires; empty for
+	// none, when triggers are taken on a loopback listener only.
+	TriggerToken string
+	// Trigger takes a moment of every target now for each value received
+	// (the reason said: "SIGUSR1"), as POST /trigger does; nil for none.
+	Trigger <-chan string
 
 	// Log receives one line per event worth a human's eye: what is
 	// watched and where the metrics are, at start; each moment's verdict
@@ -222,7 +228,7 @@ func Run(ctx context.Context, cfg Config) error {
 			}
 			return fmt.Errorf("ring of %s: %w", name, err)
 		}
-		tw := &target{w: w, name: name, rec: rec, ring: newRing(rec, cfg.Keep, share, cfg.Analysis)}
+		tw := &target{w: w, name: name, rec: rec, ring: newRing(rec, cfg.Keep, share, cfg.Analysis), trig: make(chan trigger, 1)}
 		w.targets = append(w.targets, tw)
 	}
 	w.otherRings(taken)
@@ -241,6 +247,18 @@ func Run(ctx context.Context, cfg Config) error {
 	for _, tw := range w.targets {
 		wg.Go(func() { tw.loop(ctx, start) })
 	}
+	if cfg.Trigger != nil {
+		wg.Go(func() {
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case reason := <-cfg.Trigger:
+					w.fire(nil, reason)
+				}
+			}
+		})
+	}
 	wg.Wait()
 	w.closeAll(nil)
 	w.sayStop(ctx)
@@ -257,7 +275,11 @@ func (w *watcher) sayStart() {
 	s := fmt.Sprintf("watching %s every %s into %s (rings of %d moments, %s on disk at most)",
 		strings.Join(names, ", "), w.cfg.Every, w.cfg.Dir, w.cfg.Keep, capture.HumanBytes(w.cfg.MaxBytes))
 	if w.cfg.Listener != nil {
-		s += "; metrics at http://" + w.cfg.Listener.Addr().String() + "/metrics"
+		s += "; metrics at http://" + w.cfg.Listener.Addr().String() + "/metrics, triggers at POST /trigger"
+		if !loopback(w.cfg.Listener) {
+			defer w.logf("warning: %s is not a loopback address: the metrics (target names, thread counts, findings) are open to whoever reaches it, and triggers %s",
+				w.cfg.Listener.Addr(), map[bool]string{true: "take the bearer token", false: "are refused (no --token-file)"}[w.cfg.TriggerToken != ""])
+		}
 	} else {
 		s += "; no metrics (--listen ADDR serves them)"
 	}
@@ -313,7 +335,10 @@ func (w *watcher) serve() func() {
 	// A scraper that opens a connection and sends nothing is cut after
 	// 5 s (no slow client holds a goroutine for ever); at stop, a scrape
 	// in flight has 2 s to finish, so the exit is not held by one.
-	srv := &http.Server{Handler: w.metrics.handler(), ReadHeaderTimeout: 5 * time.Second}
+	mux := http.NewServeMux()
+	mux.Handle("/", w.metrics.handler())
+	mux.HandleFunc("/trigger", w.triggerHandler)
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	go srv.Serve(l)
 	return func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
@@ -395,12 +420,16 @@ type target struct {
 	rec  *capture.Recorder
 	ring *ring
 
-	mu       sync.Mutex
-	incident *incident
-	open     map[string]bool // story keys of the findings at alert severity open at the last analysis
-	failures int             // consecutive moments without a dump
-	down     bool
-	disk     bool // the last moment could not be written
+	// trig holds the pending triggered moment (one at a time).
+	trig chan trigger
+
+	mu          sync.Mutex
+	lastTrigger time.Time // when the last triggered moment was asked for
+	incident    *incident
+	open        map[string]bool // story keys of the findings at alert severity open at the last analysis
+	failures    int             // consecutive moments without a dump
+	down        bool
+	disk        bool // the last moment could not be written
 }
 
 // loop takes a moment at every tick (start + k·Every) until ctx ends. A
@@ -417,13 +446,24 @@ func (tw *target) loop(ctx context.Context, start time.Time) {
 			case <-ctx.Done():
 				t.Stop()
 				return
+			case trig := <-tw.trig:
+				// A triggered moment now; the grid's next tick stays.
+				t.Stop()
+				tw.tick(ctx, tw.w.cfg.now(), &trig)
+				continue
 			case <-t.C:
 			}
 		}
 		if ctx.Err() != nil {
 			return
 		}
-		tw.tick(ctx, next)
+		var trig *trigger
+		select {
+		case t := <-tw.trig: // asked for while the last moment was taken: this one answers it
+			trig = &t
+		default:
+		}
+		tw.tick(ctx, next, trig)
 		if ctx.Err() != nil {
 			return
 		}
@@ -461,7 +501,7 @@ func (tw *target) backoff() int {
 }
 
 // tick takes one moment, analyzes the ring, and acts on the verdict.
-func (tw *target) tick(ctx context.Context, at time.Time) {
+func (tw *target) tick(ctx context.Context, at time.Time, trig *trigger) {
 	w := tw.w
 	l := tw.unique(label(at, w.cfg.Every))
 	if free, ok := freeBytes(w.cfg.Dir); ok && w.cfg.MinFree > 0 && free < uint64(w.cfg.MinFree) {
@@ -546,7 +586,7 @@ func (tw *target) tick(ctx context.Context, at time.Time) {
 		if !w.cfg.Quiet {
 			w.logf("%s", momentLine(tw.name, at, r, w.cfg.Alert))
 		}
-		tw.incidents(ctx, r, l)
+		tw.incidents(ctx, r, l, trig)
 	}
 	if n, freed, err := tw.ring.evict(); err != nil {
 		w.logf("%s: evicting the oldest moments: %v", tw.name, err)

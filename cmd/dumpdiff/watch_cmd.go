@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -28,6 +29,7 @@ func newWatchCmd() *cobra.Command {
 		series      int
 		poolBy      string
 		signatures  string
+		tokenFile   string
 	)
 	cmd := &cobra.Command{
 		Use:   "watch [URL...] [--pid PID] [--exec CMD] [--actuator URL] --out DIR",
@@ -36,8 +38,10 @@ func newWatchCmd() *cobra.Command {
 --out, analyzes each ring after every moment as dumpdiff analyzes a capture, and when a
 finding of --alert severity opens it writes an incident bundle (the healthy moments
 before it, every moment until it closes, manifest.json and the reports) under
-DIR/incidents/. With --listen it serves Prometheus metrics at /metrics. It runs until
-SIGINT or SIGTERM, then writes every manifest and exits 0.`,
+DIR/incidents/. With --listen it serves Prometheus metrics at /metrics and takes triggers
+at POST /trigger (Alertmanager's webhook payload, or ?target=NAME&reason=TEXT): a moment
+now that opens an incident bundle whatever the verdict; SIGUSR1 triggers every target. It
+runs until SIGINT or SIGTERM, then writes every manifest and exits 0.`,
 		Example: `  dumpdiff watch http://127.0.0.1:6060 --every 15s --keep 40 --out /var/lib/dumpdiff --listen 127.0.0.1:9464
   dumpdiff watch --pid 4242 --every 30s --out ring/ --on-incident 'notify-team "$1"'`,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -81,6 +85,18 @@ SIGINT or SIGTERM, then writes every manifest and exits 0.`,
 				return err
 			}
 			cfg.Analysis = analyze.Options{PoolBy: poolBy, Extensions: ext}
+			if tokenFile != "" {
+				b, err := os.ReadFile(tokenFile)
+				if err != nil {
+					return fmt.Errorf("--token-file: %w", err)
+				}
+				if cfg.TriggerToken = strings.TrimSpace(string(b)); cfg.TriggerToken == "" {
+					return fmt.Errorf("--token-file %s is empty", tokenFile)
+				}
+			}
+			trig, stop := triggerSignal()
+			defer stop()
+			cfg.Trigger = trig
 			if err := watch.Run(cmd.Context(), cfg); err != nil {
 				return fmt.Errorf("watch: %w", err)
 			}
@@ -102,6 +118,7 @@ SIGINT or SIGTERM, then writes every manifest and exits 0.`,
 	f.IntVar(&series, "series", watch.DefaultTopSeries, "dumpdiff_threads series per target: the largest (pool, state) pairs; the rest summed per state as pool=\"other\"")
 	f.StringVar(&poolBy, "pool-by", "", "group goroutines by a pprof label instead of their creator: label:KEY")
 	f.StringVar(&signatures, "signatures", "", "a signatures file that adds or overrides states and pool sizes (default "+defaultSignatures()+" when present)")
+	f.StringVar(&tokenFile, "token-file", "", "file holding the bearer token POST /trigger requires (needed for triggers when --listen is not a loopback address)")
 	return cmd
 }
 

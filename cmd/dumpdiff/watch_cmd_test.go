@@ -168,6 +168,15 @@ func TestWatchSIGINT(t *testing.T) {
 		}
 		return nil
 	})
+	// SIGUSR1 triggers a moment now, which opens an incident (or joins the
+	// one the dump's findings opened).
+	cmd.Process.Signal(syscall.SIGUSR1)
+	testwait.Eventually(t, 30*time.Second, func() error {
+		if s := stderr.String(); !strings.Contains(s, "incident opened: triggered (SIGUSR1)") && !strings.Contains(s, "trigger (SIGUSR1) joins it") {
+			return fmt.Errorf("SIGUSR1 took no triggered moment: %s", s)
+		}
+		return nil
+	})
 	cmd.Process.Signal(syscall.SIGINT)
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("watch after SIGINT: %v (want exit 0)\n%s", err, stderr.String())

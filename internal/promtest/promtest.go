@@ -63,6 +63,25 @@ const bindAttempts = 5
 // once, so that a test's WaitFor can be bounded by scrape intervals.
 func Start(t testing.TB, targets ...string) *Server {
 	t.Helper()
+	return StartWith(t, Config{Targets: targets})
+}
+
+// Config is what StartWith runs Prometheus with.
+type Config struct {
+	// Targets are the "127.0.0.1:PORT" addresses scraped each second.
+	Targets []string
+	// Rules is a rule file's YAML (groups:), evaluated each second; empty
+	// for none.
+	Rules string
+	// Alertmanager is the "127.0.0.1:PORT" address alerts are sent to;
+	// empty for none.
+	Alertmanager string
+}
+
+// StartWith is Start with rules and an Alertmanager.
+func StartWith(t testing.TB, cfg Config) *Server {
+	t.Helper()
+	targets := cfg.Targets
 	bin, err := exec.LookPath("prometheus")
 	if err != nil {
 		t.Skip("prometheus not on PATH (Debian: apt-get install prometheus): this is tested against a real Prometheus only")
@@ -79,7 +98,18 @@ func Start(t testing.TB, targets ...string) *Server {
 	// last-first, so it is removed only after Prometheus has exited.
 	dir := t.TempDir()
 	config := filepath.Join(dir, "prometheus.yml")
-	if err := os.WriteFile(config, []byte(configYAML(targets)), 0o644); err != nil {
+	yml := configYAML(targets)
+	if cfg.Rules != "" {
+		rules := filepath.Join(dir, "rules.yml")
+		if err := os.WriteFile(rules, []byte(cfg.Rules), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		yml += "rule_files: [" + strconv.Quote(rules) + "]\n"
+	}
+	if cfg.Alertmanager != "" {
+		yml += "alerting:\n  alertmanagers:\n    - static_configs:\n        - targets: [" + strconv.Quote(cfg.Alertmanager) + "]\n"
+	}
+	if err := os.WriteFile(config, []byte(yml), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	s := launch(t, bin, config, filepath.Join(dir, "data"))
@@ -112,7 +142,7 @@ func Start(t testing.TB, targets ...string) *Server {
 // refuses such a configuration), and a local target answers well within it.
 func configYAML(targets []string) string {
 	var b strings.Builder
-	b.WriteString("global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\n")
+	b.WriteString("global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\n  evaluation_interval: 1s\n")
 	b.WriteString("scrape_configs:\n  - job_name: dumpdiff\n    static_configs:\n      - targets: [")
 	for i, target := range targets {
 		if i > 0 {

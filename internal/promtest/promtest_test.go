@@ -125,6 +125,7 @@ func TestConfigYAML(t *testing.T) {
 	want := `global:
   scrape_interval: 1s
   scrape_timeout: 1s
+  evaluation_interval: 1s
 scrape_configs:
   - job_name: dumpdiff
     static_configs:

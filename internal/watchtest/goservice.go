@@ -145,7 +145,8 @@ func goModuleRoot() (string, error) {
 // GoService is a running testdata/watch/goservice. Its methods may be
 // called from any goroutine.
 type GoService struct {
-	bin string
+	bin  string
+	args []string // the service's flags beyond -addr
 
 	mu   sync.Mutex
 	url  string // http://127.0.0.1:PORT, the same after Restart
@@ -167,10 +168,13 @@ type goProcess struct {
 // listening and steady (healthy). The test's cleanup stops it; the
 // service also exits by itself when its stdin closes (the test binary
 // died) and after 10 minutes.
-func StartGoService(t testing.TB) *GoService {
+//
+// args are the service's flags beyond -addr ("-flight": serve package
+// handler's flight recorder).
+func StartGoService(t testing.TB, args ...string) *GoService {
 	t.Helper()
-	s := &GoService{bin: goServiceBinary(t)}
-	p, base, err := startGoProcess(s.bin, "127.0.0.1:0")
+	s := &GoService{bin: goServiceBinary(t), args: args}
+	p, base, err := startGoProcess(s.bin, "127.0.0.1:0", args...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +231,7 @@ func (s *GoService) Restart(t testing.TB) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	testwait.Eventually(t, goRebindWithin, func() error {
-		p, base, err := startGoProcess(s.bin, s.addr)
+		p, base, err := startGoProcess(s.bin, s.addr, s.args...)
 		if errors.Is(err, errGoAddrInUse) {
 			return fmt.Errorf("restart on %s: %w", s.addr, err) // the port is not free yet
 		}
@@ -249,8 +253,8 @@ var errGoAddrInUse = errors.New("address already in use")
 
 // startGoProcess runs the service on addr and waits for its listening
 // line; it returns the base URL the service printed.
-func startGoProcess(bin, addr string) (*goProcess, string, error) {
-	cmd := exec.Command(bin, "-addr", addr)
+func startGoProcess(bin, addr string, args ...string) (*goProcess, string, error) {
+	cmd := exec.Command(bin, append([]string{"-addr", addr}, args...)...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, "", err

@@ -41,7 +41,7 @@
 //     a second, a worker busy for a few microseconds each, so between
 //     jobs the workers are idle.
 //   - net/http/pprof at /debug/pprof/, package handler's flight recorder
-//     (handler.FlightPath), and the control endpoint.
+//     (handler.FlightPath, with -flight), and the control endpoint.
 //
 // # Phases (POST /phase?to=NAME; GET /phase tells the current state)
 //
@@ -161,6 +161,7 @@ type config struct {
 	leakRate int           // /lookup calls a second in the leak phase
 	maxLeaks int           // most watchdogs alive at once
 	maxLife  time.Duration // the process exits after this, whatever happens
+	flight   bool          // serve package handler's flight recorder (it runs all the time: off unless asked)
 }
 
 func parseFlags(args []string) (config, error) {
@@ -173,6 +174,7 @@ func parseFlags(args []string) (config, error) {
 	fs.IntVar(&c.leakRate, "leak-rate", 50, "/lookup calls a second in the leak phase")
 	fs.IntVar(&c.maxLeaks, "max-leaks", 5000, "most leaked goroutines alive at once")
 	fs.DurationVar(&c.maxLife, "max-life", 10*time.Minute, "exit after this long")
+	fs.BoolVar(&c.flight, "flight", false, "run and serve package handler's flight recorder")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -445,12 +447,15 @@ type service struct {
 
 func (s *service) routes() *http.ServeMux {
 	mux := http.NewServeMux()
-	// package handler's flight recorder: watch fetches its snapshot when
-	// an incident opens (the seconds before it, one moment a second).
-	if f, err := handler.NewFlight(5*time.Second, 8<<20); err == nil {
-		mux.Handle(handler.FlightPath, f)
-	} else {
-		log.Printf("flight recorder: %v", err)
+	// package handler's flight recorder (-flight): watch fetches its
+	// snapshot when an incident opens (the seconds before it, one moment
+	// a second).
+	if s.cfg.flight {
+		if f, err := handler.NewFlight(5*time.Second, 8<<20); err == nil {
+			mux.Handle(handler.FlightPath, f)
+		} else {
+			log.Printf("flight recorder: %v", err)
+		}
 	}
 	mux.HandleFunc("GET /work", s.handleWork)
 	mux.HandleFunc("GET /lookup", s.handleLookup)
