@@ -53,6 +53,7 @@ func TestFormatsFixtures(t *testing.T) {
 	}{
 		{"openj9-docs__javacore-deadlock-excerpt.txt", FormatJavacore, true, nil},
 		{"openj9-docs__javacore-threads-excerpt.txt", FormatJavacore, true, nil},
+		{"javacore-analyser__ibm-j9-8.0.6.15__quoted-name.txt", FormatJavacore, false, nil},
 		{"intellij__simple-deadlock.txt", FormatJVMText, false, nil},
 		{"intellij__virtual-threads-deadlock.txt", FormatJVMText, false, nil},
 		{"threadinfo-jdk17__three-way.txt", FormatJVMText, false, nil},
