@@ -24,6 +24,7 @@ func TestFormatsFixtureFindings(t *testing.T) {
 	}{
 		{"openj9-docs__javacore-deadlock-excerpt.txt", []string{"Worker Thread 1", "Worker Thread 2", "Worker Thread 3"}, "", true},
 		{"openj9-docs__javacore-threads-excerpt.txt", nil, "", true},
+		{"javacore-analyser__ibm-j9-8.0.6.15__quoted-name.txt", nil, "", false},
 		{"intellij__simple-deadlock.txt", []string{"Thread-1", "Thread-2"}, "", false},
 		{"intellij__virtual-threads-deadlock.txt", []string{"Scope-A-worker-0", "Scope-B-worker-0"}, "", false},
 		{"threadinfo-jdk17__three-way.txt", []string{"ring-0", "ring-1", "ring-2"}, "holder", false},

@@ -161,8 +161,20 @@ func goPool(t *parse.Thread, opt Options) (string, bool) {
 		fn = t.CreatedBy.Func
 	} else if n := len(t.Frames); n > 0 {
 		// No creator, or one known by its goroutine id alone (CockroachDB's
-		// debug=3 proto): the entry frame.
+		// debug=3 proto, a debug=1 profile): the entry frame; where that is
+		// the runtime's and the goroutine runs code of its own above it
+		// (`go pprof.Do(ctx, labels, f)` enters at runtime/pprof.Do), the
+		// outermost frame that is not the runtime's: that goroutine is the
+		// program's work, not the runtime's.
 		fn = t.Frames[n-1].Func
+		if runtimeFunc(fn) {
+			for i := n - 2; i >= 0; i-- {
+				if f := t.Frames[i].Func; !runtimeFunc(f) {
+					fn = f
+					break
+				}
+			}
+		}
 	}
 	fn = normalizeGeneric(fn)
 	switch {
@@ -174,8 +186,7 @@ func goPool(t *parse.Thread, opt Options) (string, bool) {
 		return "unknown", false
 	case (t.CreatedBy == nil || opt.byEntry) && (fn == "main.main" || fn == "runtime.main"):
 		return "main", false // the main goroutine itself; its children are the main.main pool
-	case strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "internal/") ||
-		strings.HasPrefix(fn, "os/signal.") || strings.HasPrefix(fn, "runtime/"):
+	case runtimeFunc(fn):
 		return "runtime", true
 	case strings.HasPrefix(fn, "net/http.(*Server).Serve"):
 		return "net/http server connections", false
@@ -185,6 +196,13 @@ func goPool(t *parse.Thread, opt Options) (string, bool) {
 		return "net/http server connections", false
 	}
 	return fn, false
+}
+
+// runtimeFunc reports whether fn is the Go runtime's own (its packages,
+// the internal ones, os/signal's loop).
+func runtimeFunc(fn string) bool {
+	return strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "internal/") ||
+		strings.HasPrefix(fn, "os/signal.") || strings.HasPrefix(fn, "runtime/")
 }
 
 // normalizeGeneric writes a generic Go function's type arguments as

@@ -487,7 +487,8 @@ func TestLabelFromFile(t *testing.T) {
 
 // TestGoPool: goroutines are pooled by creator; goroutine 1 is main
 // whatever its stack's bottom shows; generic creators are one pool in
-// every encoding.
+// every encoding; without a creator's function, by the entry frame, or
+// above a runtime entry the program's own outermost frame.
 func TestGoPool(t *testing.T) {
 	tests := []struct {
 		name string
@@ -501,6 +502,14 @@ func TestGoPool(t *testing.T) {
 		{"generic creator, debug=2", &parse.Thread{ID: 9, CreatedBy: &parse.Creator{Func: "main.startPool[...]"}}, "main.startPool[...]"},
 		{"generic entry, proto", &parse.Thread{Frames: []*parse.Frame{{Func: "main.worker[go.shape.string]"}}}, "main.worker[...]"},
 		{"runtime", &parse.Thread{ID: 2, Frames: []*parse.Frame{{Func: "runtime.forcegchelper"}}}, "runtime"},
+		// go pprof.Do(ctx, labels, f) in CockroachDB's debug=3 (its creator
+		// known by id only) or a debug=1 profile: the program's, not the
+		// runtime's (testdata/formats/cockroach-go-debug3.pb.gz).
+		{"entered at runtime/pprof.Do, creator by id", &parse.Thread{ID: 22, CreatedBy: &parse.Creator{Parent: 12},
+			Frames: []*parse.Frame{{Func: "runtime.gopark"}, {Func: "runtime.block"}, {Func: "main.fetch"},
+				{Func: "main.fanout.func1"}, {Func: "runtime/pprof.Do"}}}, "main.fanout.func1"},
+		{"the runtime's throughout, entered at runtime/pprof", &parse.Thread{ID: 5,
+			Frames: []*parse.Frame{{Func: "runtime.gopark"}, {Func: "runtime/pprof.profileWriter"}}}, "runtime"},
 	}
 	for _, tt := range tests {
 		got, _ := goPool(tt.t, Options{})

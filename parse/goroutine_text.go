@@ -390,6 +390,9 @@ type goTextScan struct {
 	// tests is where the prologue's go test timeout is in its list of
 	// running tests (goroutine_notes.go's testsLine).
 	tests testsState
+	// bare is the last file line that had lost its TAB, with the TAB put
+	// back (unknown): valid until the next line is read.
+	bare []byte
 }
 
 // parseGoText reads one Go text dump (see the state machine above).
@@ -610,8 +613,12 @@ func parseGoText(p *textParser) *Dump {
 // one: a goroutine header after a lead-in (goroutine_notes.go), or a file
 // line (or the no-stack line) whose TAB became spaces or no-break spaces:
 // after a function or "created by" line, the first such line fixes the
-// dump's frame indentation (indent.go) and is read with a TAB. Otherwise
-// line is given back as it is.
+// dump's frame indentation (indent.go) and is read with a TAB. A file
+// line that lost its TAB altogether (a log stream that trims each line,
+// as Heroku's does: "/usr/local/go/src/net/http/server.go:1697 +0xd0") is
+// read with one where a file line is due, and only there: the line after
+// a function or "created by" line that reads as "path:line" (bareFileLine).
+// Otherwise line is given back as it is.
 func (s *goTextScan) unknown(line []byte, kind goLineKind, paren int) ([]byte, goLineKind, int) {
 	if i := goLeadIn(line); i > 0 {
 		s.leadIn = true
@@ -627,6 +634,10 @@ func (s *goTextScan) unknown(line []byte, kind goLineKind, paren int) ([]byte, g
 	}
 	n := goFrameIndent(line)
 	if n == 0 {
+		if (s.state == gsWantFile || s.state == gsWantCreatorFile) && bareFileLine(line) {
+			s.bare = append(append(s.bare[:0], '\t'), line...)
+			return s.bare, glFile, 0
+		}
 		return line, kind, paren
 	}
 	if s.state != gsWantFile && s.state != gsWantCreatorFile && !bytes.HasPrefix(line[n:], []byte("goroutine running on other thread")) {

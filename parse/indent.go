@@ -193,17 +193,37 @@ func goFrameIndent(line []byte) int {
 	if bytes.HasPrefix(rest, []byte("goroutine running on other thread")) {
 		return i
 	}
-	// fileLoc's test, on the line as it would read with a TAB.
+	if !fileLocShape(rest) {
+		return 0
+	}
+	return i
+}
+
+// fileLocShape is fileLoc's test on a file line without its indentation:
+// "path:line", then the end or a space ("/src/main.go:12 +0x1d").
+func fileLocShape(rest []byte) bool {
 	c := bytes.LastIndexByte(rest, ':')
 	if c <= 0 || c+1 >= len(rest) || !isDigit(rest[c+1]) {
-		return 0
+		return false
 	}
 	e := c + 1
 	for e < len(rest) && isDigit(rest[e]) {
 		e++
 	}
-	if e < len(rest) && rest[e] != ' ' {
-		return 0
+	return e == len(rest) || rest[e] == ' '
+}
+
+// bareFileLine reports whether line is a Go file line that lost its TAB:
+// not indented at all, and "path:line" with no space in the path (a
+// sentence with a time or an address in it has one: "listening on
+// 127.0.0.1:8080").
+func bareFileLine(line []byte) bool {
+	if len(line) == 0 || line[0] == ' ' || line[0] == '\t' || bytes.HasPrefix(line, nbsp) {
+		return false
 	}
-	return i
+	c := bytes.LastIndexByte(line, ':')
+	if c <= 0 || bytes.IndexByte(line[:c], ' ') >= 0 {
+		return false
+	}
+	return fileLocShape(line)
 }

@@ -96,3 +96,33 @@ func TestGoFramesReindented(t *testing.T) {
 		t.Errorf("prefix %q, skipped %+v; want none", d.Prefix, d.Skipped)
 	}
 }
+
+// TestBareFileLine: a Go file line that lost its TAB is known by its
+// "path:line" alone, with no space in the path; a sentence with an address
+// or a time in it, an indented line, a header, a function line are not.
+func TestBareFileLine(t *testing.T) {
+	tests := []struct {
+		name string
+		line string
+		want bool
+	}{
+		{"file line", "/usr/local/go/src/net/http/server.go:1697 +0xd0", true},
+		{"file line with fp", "/usr/local/go/src/runtime/proc.go:462 +0xce fp=0x951e7a8eea0 sp=0x951e7a8ee80 pc=0x479a2e", true},
+		{"inlined, no offset", "/usr/local/go/src/runtime/proc.go:1967", true},
+		{"trimpath", "github.com/x/y/main.go:12 +0x1d", true},
+		{"windows", "C:/Go/src/runtime/proc.go:250 +0x1d", true},
+		{"indented by a TAB", "\t/src/main.go:12 +0x1d", false},
+		{"indented by spaces", "    /src/main.go:12 +0x1d", false},
+		{"a sentence with an address", "listening on 127.0.0.1:8080", false},
+		{"a time", "2019/05/30 22:30:09 started", false},
+		{"a header", "goroutine 1 [running]:", false},
+		{"a function line", "main.main()", false},
+		{"no line number", "/src/main.go:abc", false},
+		{"empty", "", false},
+	}
+	for _, tt := range tests {
+		if got := bareFileLine([]byte(tt.line)); got != tt.want {
+			t.Errorf("%s: bareFileLine(%q) = %v, want %v", tt.name, tt.line, got, tt.want)
+		}
+	}
+}

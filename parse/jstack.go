@@ -281,6 +281,11 @@ type jstackScanner struct {
 	// full is true when the dump began with its "Full thread dump" line.
 	full      bool
 	lastBlank bool // the line last read was blank
+	// bareFrames is true once a frame line of this dump was read without
+	// its indentation ("at a.B.c(B.java:1)" at column 0: a log stream that
+	// trims each line): a frame line not understood is then the thread's
+	// too (badThreadLine), indented or not.
+	bareFrames bool
 	// nameOnly is a header that was a quoted name alone, held until the
 	// next line tells whether it starts a thread (actuator_text.go); nil
 	// if none. nameOnlyNo is its line.
@@ -432,7 +437,9 @@ func (s *jstackScanner) blank() {
 func (s *jstackScanner) line(line, t []byte) bool {
 	indented := len(t) < len(line)
 	if s.nameOnly != nil {
-		if indented && bytes.HasPrefix(t, prefixState) || s.excerpt != nil && s.excerpt.nameOnly && bytes.HasPrefix(t, []byte("at ")) {
+		// The state line under it, indented or not (a log stream that
+		// trims each line, as Heroku's, leaves it at column 0).
+		if bytes.HasPrefix(t, prefixState) || s.excerpt != nil && s.excerpt.nameOnly && bytes.HasPrefix(t, []byte("at ")) {
 			s.t = &Thread{Weight: 1, Line: s.nameOnlyNo, JVM: &JVM{Name: s.p.in.bytes(bytes.TrimSpace(s.nameOnly)[1 : len(bytes.TrimSpace(s.nameOnly))-1])}}
 			s.orphan = false
 			s.mounted = -1
@@ -552,6 +559,9 @@ func (s *jstackScanner) threadLine(line, t []byte) bool {
 		if f == nil {
 			return s.badThreadLine(line, t, "frame line not understood")
 		}
+		if len(t) == len(line) {
+			s.bareFrames = true
+		}
 		s.flushPending()
 		s.fbuf = append(s.fbuf, f)
 		s.state = stThread
@@ -638,9 +648,10 @@ func (s *jstackScanner) threadLine(line, t []byte) bool {
 // thread that does not parse ("\tat java.util.con", a line cut in the
 // middle): it is recorded as skipped and the thread goes on, so that the
 // frames after it are still the thread's. With lines held back before it,
-// or without indentation, it is a foreign line like any other (false).
+// or without indentation in a dump whose frames are indented, it is a
+// foreign line like any other (false).
 func (s *jstackScanner) badThreadLine(line, t []byte, reason string) bool {
-	if len(s.pending) > 0 || len(t) == len(line) {
+	if len(s.pending) > 0 || len(t) == len(line) && !s.bareFrames {
 		return false
 	}
 	if s.p.ls.cut() {

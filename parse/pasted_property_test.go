@@ -236,6 +236,11 @@ var pasteRewrites = []pasteRewrite{
 	{name: "trailing whitespace stripped", apply: func(text string, _ Runtime) (string, bool) {
 		return mapLines(text, func(_ int, l string) string { return strings.TrimRight(l, " \t") }), true
 	}},
+	// A log stream that trims each line (Heroku's: a Go file line starts at
+	// its path, a JVM frame at "at").
+	{name: "leading whitespace stripped", apply: func(text string, _ Runtime) (string, bool) {
+		return mapLines(text, func(_ int, l string) string { return strings.TrimLeft(l, " \t") }), strings.Contains(text, "\n\t")
+	}},
 	{name: "JSON string field of a log line", apply: func(text string, _ Runtime) (string, bool) {
 		v, err := json.Marshal(text)
 		if err != nil {

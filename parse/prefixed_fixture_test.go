@@ -2,8 +2,11 @@ package parse
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -89,4 +92,112 @@ func TestPrefixedFixtures(t *testing.T) {
 			}
 		})
 	}
+}
+
+// prefixBehind says how to take each public shape's prefix off its lines,
+// written from the source's shape (testdata/prefixed/README.md), not by
+// the learner: what is left is the dump behind the prefix.
+var prefixBehind = map[string]*regexp.Regexp{
+	"shape-compose-v1.go.log":            regexp.MustCompile(`^test_1 +\|( |$)`),
+	"shape-compose-v2.go.log":            regexp.MustCompile(`^museum-1 +\|( |$)`),
+	"shape-compose-v2.jvm.log":           regexp.MustCompile(`^museum-1 +\|( |$)`),
+	"shape-forego.go.log":                regexp.MustCompile(`^\[00\] web\.1 +\| `),
+	"shape-gha-lineno.go.log":            regexp.MustCompile(`^ *[0-9]+ [0-9T:.-]+Z `),
+	"shape-heroku.go.log":                regexp.MustCompile(`^[0-9T:.+-]+ app\[web\.1\]: `),
+	"shape-java-service-wrapper.jvm.log": regexp.MustCompile(`^INFO +\| jvm 1 +\| [0-9/]+ [0-9:]+ \| `),
+	"shape-jenkins-timestamper.go.log":   regexp.MustCompile(`^[0-9]{2}:[0-9]{2}:[0-9]{2}  `),
+	"shape-jenkins-timestamper.jvm.log":  regexp.MustCompile(`^[0-9]{2}:[0-9]{2}:[0-9]{2}  `),
+	"shape-logcat-brief.go.log":          regexp.MustCompile(`^E/Go +\( *[0-9]+\): `),
+	"shape-logcat-studio.go.log":         regexp.MustCompile(`^[0-9-]+ [0-9:.]+ [0-9]+-[0-9]+ +Go +com\.celzero\.bravedns +E  `),
+	"shape-packer-plugin.go.log":         regexp.MustCompile(`^[0-9/]+ [0-9:]+ packer-post-processor-compress: `),
+	"shape-terraform-hclog.go.log":       regexp.MustCompile(`^[0-9T:.+-]+ \[DEBUG\] plugin\.terraform-provider-vsphere_v1\.11\.0_x4: `),
+	"shape-terraform-remote-exec.go.log": regexp.MustCompile(`^null_resource\.build_dcos \(remote-exec\): `),
+	"shape-vagrant.go.log":               regexp.MustCompile(`^    default: `),
+}
+
+// TestPrefixedReadsAsBehind: each public shape (shape-*) and each public
+// log (public-*) of testdata/prefixed reads as the dump behind its prefix
+// reads (the same dumps, threads, states and frames), and a shape over
+// testdata/pasted's dump as that dump itself.
+func TestPrefixedReadsAsBehind(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(prefixedDir, "*.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	origin := map[Runtime]string{
+		RuntimeGo:  "../testdata/pasted/go-sigquit.stderr.txt",
+		RuntimeJVM: "../testdata/pasted/jvm-kill3.stdout.txt",
+	}
+	n := 0
+	for _, path := range files {
+		name := filepath.Base(path)
+		public := strings.HasPrefix(name, "public-")
+		if !public && !strings.HasPrefix(name, "shape-") {
+			continue
+		}
+		n++
+		t.Run(name, func(t *testing.T) {
+			raw, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var behind string
+			if public {
+				behind = test2jsonOutput(t, raw) // go test -json: the Output fields
+			} else {
+				re := prefixBehind[name]
+				if re == nil {
+					t.Fatalf("%s: no prefix written for it in prefixBehind", name)
+				}
+				var b strings.Builder
+				for _, l := range strings.SplitAfter(string(raw), "\n") {
+					b.WriteString(re.ReplaceAllString(l, ""))
+				}
+				behind = b.String()
+			}
+			got, err := Parse(name, bytes.NewReader(raw))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := Parse(name, strings.NewReader(behind))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g, w := dumpFingerprint(got), dumpFingerprint(want); g != w {
+				t.Errorf("reads otherwise than the dump behind its prefix: %s", firstDiff(w, g))
+			}
+			if public {
+				return
+			}
+			rt := RuntimeGo
+			if strings.HasSuffix(name, ".jvm.log") {
+				rt = RuntimeJVM
+			}
+			orig, err := ParseFile(origin[rt])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g, w := dumpFingerprint(got), dumpFingerprint(orig); g != w {
+				t.Errorf("reads otherwise than %s: %s", origin[rt], firstDiff(w, g))
+			}
+		})
+	}
+	if n < len(prefixBehind)+2 {
+		t.Errorf("%d public shapes and logs, want the %d shapes of prefixBehind and the 2 gotestsum logs", n, len(prefixBehind))
+	}
+}
+
+// test2jsonOutput is the text of a go test -json stream: its events'
+// Output fields, in order.
+func test2jsonOutput(t *testing.T, raw []byte) string {
+	t.Helper()
+	var b strings.Builder
+	for i, l := range bytes.Split(bytes.TrimSpace(raw), []byte("\n")) {
+		var ev struct{ Output string }
+		if err := json.Unmarshal(l, &ev); err != nil {
+			t.Fatalf("line %d: %v", i+1, err)
+		}
+		b.WriteString(ev.Output)
+	}
+	return b.String()
 }

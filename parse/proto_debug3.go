@@ -24,9 +24,13 @@ import (
 // creator's function is not in the labels: Func is empty), and the four
 // labels are taken off Labels (they are the runtime's, not the program's).
 //
-// No file of this format was found in a public repository: the labels are
-// those a goroutine viewer's debug=3 reader and its test read; the tests
-// build such profiles with github.com/google/pprof/profile (synthetic).
+// As the fork writes them (cockroachdb/go pull request 9; real files in
+// testdata/formats/cockroach-go-debug3.pb.gz, made with that fork's
+// runtime): the numbers are numeric labels, go::goroutine_created_by is
+// absent for goroutine 1 only, go::goroutine_wait_minutes only when over 0,
+// and a goroutine created but not yet run has no frames. The stacks keep
+// the runtime frames a traceback hides (runtime.gopark...), as debug=0's
+// do; a call's arguments and the creator's function are not carried.
 
 // Label keys of debug=3.
 const (

@@ -35,11 +35,11 @@ created by main.worker in goroutine 100
 	/src/main.go:14 +0x1f
 `
 
-// debug3Profile builds a debug=3 profile (synthetic: no real file of the
-// format was found) with github.com/google/pprof/profile: one sample of
-// value 1 per goroutine, the go::goroutine* labels beside a program's
-// label, the numbers as numeric labels except goroutine 101's, written
-// as strings (both forms are read).
+// debug3Profile builds a debug=3 profile with github.com/google/pprof/profile
+// (synthetic, beside the real files TestDebug3RealMatchesDebug2 reads): one
+// sample of value 1 per goroutine, the go::goroutine* labels beside a
+// program's label, the numbers as numeric labels (as the fork writes them)
+// except goroutine 101's, written as strings (read too).
 func debug3Profile() *profile.Profile {
 	fnMain := &profile.Function{ID: 1, Name: "main.main", Filename: "/src/main.go"}
 	fnWorker := &profile.Function{ID: 2, Name: "main.worker", Filename: "/src/main.go"}

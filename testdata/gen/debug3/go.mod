@@ -1,0 +1,3 @@
+module debug3gen
+
+go 1.26
