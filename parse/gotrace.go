@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -543,7 +542,7 @@ func traceDumps(name string, start trace.Time, moments []traceMoment, note strin
 			}
 			t.NoStack = len(t.Frames) == 0
 			if s.waiting {
-				t.WaitAddr = traceLockSite(t.Frames)
+				t.WaitAddr = lockSite(t.Frames)
 			}
 			if s.waiting {
 				if s.since != 0 {
@@ -566,38 +565,4 @@ func traceDumps(name string, start trace.Time, moments []traceMoment, note strin
 		last.Skipped = append(last.Skipped, Skipped{Reason: note})
 	}
 	return out
-}
-
-// traceLockSites are the lock calls whose caller names a lock in a trace,
-// which prints no argument: one lock per call site (an approximation: two
-// caches whose get takes its own mutex share the site).
-var traceLockSites = map[string]bool{
-	"sync.(*Mutex).Lock":    true,
-	"sync.(*RWMutex).RLock": true,
-	"sync.(*RWMutex).Lock":  true,
-}
-
-// traceLockSite is the site key of the lock t waits for ("@main.(*cache).get:185"),
-// or "" when t does not wait in a sync lock.
-func traceLockSite(frames []*Frame) string {
-	for i, f := range frames {
-		if traceLockSites[f.Func] && i+1 < len(frames) {
-			c := frames[i+1]
-			return LockSitePrefix + c.Func + ":" + strconv.Itoa(c.Line)
-		}
-	}
-	return ""
-}
-
-// LockSitePrefix starts a Thread.WaitAddr that is no address but the frame
-// taking the lock, in formats that print no lock argument (traces).
-const LockSitePrefix = "@"
-
-// LockShown is how reports write a lock address or site: "<0xc000123>" for
-// an address, "the lock taken at main.(*cache).get:185" for a site.
-func LockShown(addr string) string {
-	if site, ok := strings.CutPrefix(addr, LockSitePrefix); ok {
-		return "the lock taken at " + site
-	}
-	return "<" + addr + ">"
 }

@@ -51,6 +51,11 @@ func goroutineLabels(t *Thread, s *profile.Sample, in *interner) bool {
 	if st := s.Label[goLabelState]; len(st) > 0 {
 		t.State = in.str(st[0])
 	}
+	// No call arguments, so no lock address: the frame that takes the
+	// lock names it (lockSite), as in an execution trace.
+	if t.WaitAddr == "" && t.Weight == 1 {
+		t.WaitAddr = lockSite(t.Frames)
+	}
 	if w, ok := protoLabelInt(s, goLabelWait); ok {
 		t.WaitMinutes = int(w)
 	}

@@ -160,3 +160,45 @@ func tracebackShows(fn string) bool {
 	rest, ok := strings.CutPrefix(fn, "runtime.")
 	return !ok || (rest != "" && rest[0] >= 'A' && rest[0] <= 'Z')
 }
+
+// TestDebug3LockSites: debug=3 carries no call arguments, so its lock
+// waiters are keyed by the frame that takes the lock; the goroutines that
+// wait on one mutex in debug=2 (one address) share one site in debug=3.
+// (A WaitGroup or Cond waiter has an address in debug=2 and no site.)
+func TestDebug3LockSites(t *testing.T) {
+	d3, err := ParseFile(filepath.Join(formatsDir, "cockroach-go-debug3.pb.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d2, err := ParseFile(filepath.Join(formatsDir, "cockroach-go-debug2.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	addrs, sites := map[string]int{}, map[string]int{}
+	locks := map[string]bool{"sync.Mutex.Lock": true, "sync.RWMutex.RLock": true, "sync.RWMutex.Lock": true}
+	for _, th := range d2[0].Threads {
+		if th.WaitAddr != "" && locks[th.State] {
+			addrs[th.WaitAddr]++
+		}
+	}
+	for _, th := range d3[0].Threads {
+		if th.WaitAddr != "" {
+			if !strings.HasPrefix(th.WaitAddr, LockSitePrefix) {
+				t.Errorf("goroutine %d: %q is no site", th.ID, th.WaitAddr)
+			}
+			sites[th.WaitAddr]++
+		}
+	}
+	if len(addrs) == 0 || len(sites) != len(addrs) {
+		t.Fatalf("debug=2 locks %v, debug=3 sites %v: want one site a lock", addrs, sites)
+	}
+	for a, n := range addrs {
+		found := false
+		for _, m := range sites {
+			found = found || m == n
+		}
+		if !found {
+			t.Errorf("lock %s has %d waiters in debug=2, no site as many in debug=3 (%v)", a, n, sites)
+		}
+	}
+}
