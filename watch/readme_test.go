@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -11,7 +12,8 @@ import (
 // TestREADMEPrometheus checks the README's Prometheus scrape job and alert
 // rule with Debian's promtool: the scrape config is valid, the rule file
 // is valid, and the alert fires (promtool test rules) on a critical
-// finding open for two minutes and not on a warning.
+// finding open for two minutes and not on a warning; and the Alertmanager
+// receiver that points at /trigger with amtool.
 func TestREADMEPrometheus(t *testing.T) {
 	promtool, err := exec.LookPath("promtool")
 	if err != nil {
@@ -35,9 +37,11 @@ func TestREADMEPrometheus(t *testing.T) {
 		blocks = append(blocks, rest[:j])
 		rest = rest[j+3:]
 	}
-	if len(blocks) != 2 {
-		t.Fatalf("the Watch section has %d yaml blocks, want the scrape job and the rule", len(blocks))
+	if len(blocks) != 3 {
+		t.Fatalf("the Watch section has %d yaml blocks, want the scrape job, the rule and the Alertmanager receiver", len(blocks))
 	}
+	// By what each holds, in whatever order the README tells them.
+	slices.SortFunc(blocks, func(a, b string) int { return yamlRank(a) - yamlRank(b) })
 	dir := t.TempDir()
 	write := func(name, text string) string {
 		p := filepath.Join(dir, name)
@@ -50,6 +54,16 @@ func TestREADMEPrometheus(t *testing.T) {
 		t.Helper()
 		if out, err := exec.Command(promtool, args...).CombinedOutput(); err != nil {
 			t.Errorf("promtool %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	// The receiver pointing Alertmanager at /trigger, in a configuration
+	// that routes to it, checked by Alertmanager's own amtool.
+	if amtool, err := exec.LookPath("amtool"); err != nil {
+		t.Log("no amtool (Debian's prometheus-alertmanager): the README's receiver is not checked")
+	} else {
+		am := write("alertmanager.yml", "route:\n  receiver: dumpdiff\n"+blocks[2])
+		if out, err := exec.Command(amtool, "check-config", am).CombinedOutput(); err != nil {
+			t.Errorf("amtool check-config: %v\n%s", err, out)
 		}
 	}
 	check("check", "config", write("prometheus.yml", blocks[0]))
@@ -75,4 +89,16 @@ tests:
             exp_annotations:
               summary: "not-recovered in main.(*workerPool).start on svc: the incident bundle is under dumpdiff's DIR/incidents/"
 `))
+}
+
+// yamlRank orders the README's blocks: the scrape job, the rule file, the
+// Alertmanager receiver.
+func yamlRank(b string) int {
+	switch {
+	case strings.Contains(b, "scrape_configs:"):
+		return 0
+	case strings.Contains(b, "groups:"):
+		return 1
+	}
+	return 2
 }
