@@ -38,12 +38,15 @@ cases=("$@")
 	onedump-pool-healthy-c3p0 onedump-pool-healthy-dbcp2 onedump-pool-healthy-tomcat)
 
 # excerpt FILE FRAME: the thread entries of FILE whose stack holds FRAME, each from its quoted
-# header line to the blank line after it, as a person pastes the threads they looked at.
+# header line to the next one (its "Locked ownable synchronizers" too), as a person pastes the
+# threads they looked at.
 excerpt() {
 	awk -v frame="$2" '
-		/^"/ { block = $0 "\n"; inblock = 1; next }
-		inblock && /^$/ { if (block ~ frame) printf "%s\n", block; inblock = 0; next }
+		function flush() { if (inblock && block ~ frame) printf "%s", block; inblock = 0 }
+		/^"/ { flush(); block = $0 "\n"; inblock = 1; next }
+		/^JNI global refs/ { flush(); next }
 		inblock { block = block $0 "\n" }
+		END { flush() }
 	' "$1"
 }
 
