@@ -345,6 +345,14 @@ func (s *sentences) poolExhausted() {
 		title = strings.TrimSuffix(f.Kind, "-exhausted")
 	}
 	s.add("%s exhausted at %s: %d %s %s wait for %s", title, s.moment(f.At), f.Counts[f.At], f.Pool, s.unit(), noun)
+	switch f.Basis {
+	case "persists":
+		s.add("the very same %s waited at every moment given: the pool was empty at each, and a wait that persists is an exhausted pool whatever the count", strings.TrimSuffix(s.unit(), "s"))
+	case "one-dump-cut", "held-cut":
+		s.add("they are most of this paste of %d %s, which a person cut from a dump", s.r.Moments[f.At].Threads, s.unit())
+	case "one-dump-process", "held-process":
+		s.add("every application %s of this dump waits on what it names: nothing else of the process runs or rests", strings.TrimSuffix(s.unit(), "s"))
+	}
 	held := 0
 	for _, h := range f.Holders {
 		held += h.Count
