@@ -15,7 +15,7 @@ const (
 var stuckDetector = &Detector{
 	Name:  KindStuck,
 	Kinds: []string{KindStuck},
-	Doc:   "the very same threads in the same wait and culprit at every moment given, most of their pool, with no rise needed: what a first dump taken mid-incident shows",
+	Doc:   "the very same threads in the same wait and culprit at every moment given, most of their pool, with no rise needed: what a first dump taken mid-incident shows; at any count, and on one dump as one dump's evidence, threads in a named wait (a peer's reply, a pool's item, a lock) that are most of a paste a person cut, or that are with their lock's holders every application thread of the dump",
 	Requires: []*Detector{timelineDetector, leakedDetector, deadlockDetector, eventLoopDetector, contentionDetector, poolExhaustedDetector, explosionDetector,
 		spinningDetector},
 	Folds: "nothing; a group that rose from a healthy first moment is the timeline's (not-recovered), a Go group blocked for minutes the leak's",
