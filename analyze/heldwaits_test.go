@@ -242,3 +242,31 @@ func TestHeldWaitPublicPastes(t *testing.T) {
 		})
 	}
 }
+
+// TestHeldWaitThreadInfoPaste: a thread printed by ThreadInfo.toString (no
+// header a cut would lose, so not marked a cut), waiting for ever in Druid's
+// takeLast under Hibernate (alibaba/druid issue #3823's frames): the only
+// thread given, so the whole of what was given waits for a connection: the
+// pool exhausted on one dump's evidence.
+func TestHeldWaitThreadInfoPaste(t *testing.T) {
+	text := `"pool-34-thread-1" Id=512 WAITING on java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject@6cef7362
+	at sun.misc.Unsafe.park(Native Method)
+	-  waiting on java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject@6cef7362
+	at java.util.concurrent.locks.LockSupport.park(LockSupport.java:175)
+	at java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject.await(AbstractQueuedSynchronizer.java:2039)
+	at com.alibaba.druid.pool.DruidDataSource.takeLast(DruidDataSource.java:1891)
+	at com.alibaba.druid.pool.DruidDataSource.getConnectionInternal(DruidDataSource.java:1452)
+	at com.alibaba.druid.pool.DruidDataSource.getConnectionDirect(DruidDataSource.java:1247)
+	at com.alibaba.druid.pool.DruidDataSource.getConnection(DruidDataSource.java:1227)
+	at org.hibernate.engine.jdbc.connections.internal.DatasourceConnectionProviderImpl.getConnection(DatasourceConnectionProviderImpl.java:122)
+
+`
+	ds, err := parse.Parse("paste.txt", strings.NewReader(text))
+	if err != nil || len(ds) != 1 || len(ds[0].Threads) != 1 || ds[0].Cut {
+		t.Fatalf("paste: %v (%d dumps)", err, len(ds))
+	}
+	fs := Analyze([]Input{{Label: "paste", Dump: ds[0]}}, Options{}).Findings
+	if len(fs) != 1 || fs[0].Kind != KindDBPoolExhausted || fs[0].Basis != "one-dump-process" || fs[0].Severity != Warning {
+		t.Fatalf("findings %v, want the DB pool exhausted on one dump's evidence", kindsOf(fs))
+	}
+}
