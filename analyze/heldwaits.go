@@ -7,9 +7,11 @@ import "github.com/dumpdiff/dumpdiff/parse"
 // threads can say). A group in a named wait (Resource.Named: a peer's
 // reply, a pool's item, a lock) is held when, at every moment given:
 //
-//   - the dump is a cut a person made (parse.Dump.Cut) and the group is at
-//     least ChosenShare of the application threads it holds: the person
-//     chose these threads, and most of what they chose waits there; or
+//   - the dump is a cut a person made (parse.Dump.Cut) of application
+//     threads only (a cut with the runtime's own threads is a whole dump
+//     that lost its head) and the group is at least ChosenShare of them:
+//     the person chose these threads, and most of what they chose waits
+//     there; or
 //   - the dump is whole and every application thread in it is in a named
 //     wait, or holds a lock one of them waits for: nothing of the process
 //     runs or rests besides the wait and its holder.
@@ -33,10 +35,11 @@ func heldWaits(r *Result) map[*Group]string {
 		if d == nil {
 			return nil
 		}
-		app, named := 0, 0
+		app, named, internal := 0, 0, 0
 		holders := lockHolders(r, m)
 		for _, pl := range r.Pools {
 			if pl.Internal {
+				internal += pl.Counts[m]
 				continue
 			}
 			app += pl.Counts[m]
@@ -56,6 +59,11 @@ func heldWaits(r *Result) map[*Group]string {
 				}
 			}
 		}
+		// A cut that kept the runtime's own threads (the Reference
+		// Handler, the GC's, the compiler's: in every whole dump, in no
+		// paste of the threads that matter) is a whole dump that lost its
+		// head, not a choice: it is judged as a whole one.
+		chosen := d.Cut && internal == 0
 		for _, pl := range r.Pools {
 			if pl.Internal {
 				continue
@@ -67,9 +75,9 @@ func heldWaits(r *Result) map[*Group]string {
 				w := ""
 				switch {
 				case g.Counts[m] == 0:
-				case d.Cut && float64(g.Counts[m]) >= ChosenShare*float64(app):
+				case chosen && float64(g.Counts[m]) >= ChosenShare*float64(app):
 					w = "cut"
-				case !d.Cut && named == app:
+				case !chosen && named == app:
 					w = "process"
 				}
 				if m == 0 && w != "" {
