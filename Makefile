@@ -66,6 +66,7 @@ fixtures:
 	bash ./testdata/gen/verdicts-spin/gen.sh
 	bash ./testdata/gen/verdicts-spin/gen-go.sh
 	bash ./testdata/gen/verdicts-pools/gen.sh
+	bash ./testdata/gen/verdicts-onedump/gen.sh
 	bash ./testdata/gen/watch/gen.sh
 
 # Compare parse speed and peak RSS against peers (bench/ is its own module).

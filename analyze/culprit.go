@@ -18,7 +18,7 @@ var frameworkPrefixes = []string{
 	"ch.qos.logback.", "org.slf4j.", "org.apache.logging.", "org.hibernate.", "com.fasterxml.", "org.apache.commons.",
 	"com.google.common.", "io.micrometer.", "org.h2.", "org.junit.", "io.grpc.", "org.glassfish.", "org.jboss.",
 	"weblogic.", "com.ibm.", "org.aspectj.", "net.bytebuddy.", "io.opentelemetry.", "brave.", "com.mchange.",
-	"redis.clients.", "io.lettuce.", "com.mongodb.", "org.apache.kafka.",
+	"redis.clients.", "io.lettuce.", "com.mongodb.", "org.apache.kafka.", "com.alibaba.druid.", "com.jolbox.bonecp.", "io.agroal.",
 }
 
 // goLibraries are Go modules that are not the application: drivers,

@@ -49,6 +49,21 @@ func runContention(p *Pass) []Finding {
 	// claimed once the findings are made (no second scan of every thread).
 	claimed := map[lockKey][][]*parse.Thread{}
 	goLocks := p.goLocks // gathered by the build
+	// heldThreads are, per moment, the threads of the held waits
+	// (heldWaits): their lock counts whatever their number; heldLock are
+	// the locks they wait for.
+	heldThreads := make([]map[*parse.Thread]bool, len(r.Moments))
+	for g := range heldWaits(r) {
+		for m, ts := range g.Threads {
+			if heldThreads[m] == nil {
+				heldThreads[m] = map[*parse.Thread]bool{}
+			}
+			for _, t := range ts {
+				heldThreads[m][t] = true
+			}
+		}
+	}
+	heldLock := map[lockKey]bool{}
 	poolCounts := map[string][]int{}
 	for _, pl := range r.Pools {
 		poolCounts[pl.Name] = pl.Counts
@@ -58,6 +73,10 @@ func runContention(p *Pass) []Finding {
 	// are ContentionShare of their pool (at two moments: see below).
 	enough := func(m int, k lockKey, ws []*parse.Thread, oneWaiter bool) bool {
 		if len(ws) >= ContentionMin {
+			return true
+		}
+		if goLocks == nil && heldThreads[m][ws[0]] { // Go's own evidence is the minutes it prints (LockHeldMinutes)
+			heldLock[k] = true // a paste of them, or nothing else runs: any count (heldWaits)
 			return true
 		}
 		if goLocks != nil && longHeld(ws) > 0 {
@@ -287,7 +306,7 @@ func runContention(p *Pass) []Finding {
 	// from hand to hand, is traffic. Where one thread waited, it is the
 	// very same thread at each of them.
 	order = slices.DeleteFunc(order, func(k lockKey) bool {
-		if maxOf(acc[k].Counts) >= ContentionMin || acc[k].Wait != nil {
+		if maxOf(acc[k].Counts) >= ContentionMin || acc[k].Wait != nil || heldLock[k] && len(r.Moments) == 1 {
 			return false
 		}
 		var one, waiter threadID

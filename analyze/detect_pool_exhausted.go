@@ -18,7 +18,7 @@ var poolExhaustedDetector = &Detector{
 	Claims: ClaimsGroups,
 	Folds:  "the waiters' and the holders' timeline findings",
 	Thresholds: []Threshold{
-		{"PoolWaitMin", PoolWaitMin, "threads waiting for a pooled resource (a DB connection) at one moment to call the pool exhausted: one or two waiters are a pool working at its edge for an instant"},
+		{"PoolWaitMin", PoolWaitMin, "threads waiting for a pooled resource (a DB connection) at one moment to call the pool exhausted: one or two waiters are a pool working at its edge for an instant; any number is enough when the very same waiter is there at every moment of several (a wait that persists is an empty pool, whatever the count), or when the wait is held by the dump's structure (a paste of the waiters a person cut, a process with nothing else running: ChosenShare)"},
 	},
 	Run: runPoolExhausted,
 }
@@ -31,6 +31,7 @@ var poolExhaustedDetector = &Detector{
 func runPoolExhausted(p *Pass) []Finding {
 	r := p.R
 	n := len(r.Moments)
+	held := heldWaits(r)
 	var fs []Finding
 	for _, res := range resources {
 		if res.Pool == "" {
@@ -54,8 +55,32 @@ func runPoolExhausted(p *Pass) []Finding {
 			}
 		}
 		at := peakAt(counts)
-		if len(waiters) == 0 || counts[at] < PoolWaitMin {
+		if len(waiters) == 0 {
 			continue
+		}
+		// Fewer than PoolWaitMin waiters: the pool was empty at that moment,
+		// which says exhausted only when the wait persists (the very same
+		// waiter at every moment of several) or the dump's structure holds
+		// it (heldWaits); else a pool at its edge for an instant.
+		min, basis := PoolWaitMin, ""
+		if counts[at] < PoolWaitMin {
+			persists := 0
+			for _, g := range waiters {
+				if n > 1 {
+					persists += g.Always
+				}
+				if w := held[g]; w != "" && basis == "" {
+					basis = heldBasis(n, w)
+				}
+			}
+			switch {
+			case persists > 0:
+				min, basis = 1, "persists"
+			case basis != "":
+				min = 1
+			default:
+				continue
+			}
 		}
 		// The largest waiting group names the finding.
 		main := 0
@@ -69,12 +94,16 @@ func runPoolExhausted(p *Pass) []Finding {
 		f.ID = findingID(f.Kind, res.ID)
 		f.Resource = res.ID
 		f.Counts = counts
-		f.Since = firstAtLeast(counts, PoolWaitMin)
+		f.Since = firstAtLeast(counts, min)
 		f.FromStart = f.Since == 0
+		f.Basis = basis
 		last := counts[n-1]
 		f.Severity = Warning
-		if n == 1 || last >= PoolWaitMin && float64(last-counts[0]) > RecoveredShare*float64(counts[at]-counts[0]) || f.FromStart && last >= PoolWaitMin {
+		if n == 1 && basis == "" || last >= min && float64(last-counts[0]) > RecoveredShare*float64(counts[at]-counts[0]) || f.FromStart && last >= min {
 			f.Severity = Critical
+		}
+		if n == 1 && basis != "" {
+			f.Severity = Warning // one dump cannot tell stuck from busy
 		}
 		// Entries, culprits and evidence of every waiting group.
 		ents := map[entryKey]int{}

@@ -9,12 +9,13 @@ const (
 	StuckMin       = 5
 	StuckTaskFloor = 2
 	StuckShare     = 0.5
+	ChosenShare    = 0.5
 )
 
 var stuckDetector = &Detector{
 	Name:  KindStuck,
 	Kinds: []string{KindStuck},
-	Doc:   "the very same threads in the same wait and culprit at every moment given, most of their pool, with no rise needed: what a first dump taken mid-incident shows",
+	Doc:   "the very same threads in the same wait and culprit at every moment given, most of their pool, with no rise needed: what a first dump taken mid-incident shows; at any count, and on one dump as one dump's evidence, threads in a named wait (a peer's reply, a pool's item, a lock) that are most of a paste a person cut, or that are with their lock's holders every application thread of the dump",
 	Requires: []*Detector{timelineDetector, leakedDetector, deadlockDetector, eventLoopDetector, contentionDetector, poolExhaustedDetector, explosionDetector,
 		spinningDetector},
 	Folds: "nothing; a group that rose from a healthy first moment is the timeline's (not-recovered), a Go group blocked for minutes the leak's",
@@ -22,6 +23,7 @@ var stuckDetector = &Detector{
 		{"StuckMin", StuckMin, "without a rise, the very same threads in the same wait and culprit at every moment are stuck from this many, when they wait in a loop of their own (a reader per connection, a consumer per partition wait in one place by design)"},
 		{"StuckTaskFloor", StuckTaskFloor, "…or from this many when they wait inside a task a pool gave them, their pool's share deciding (a fixed pool of 8 with 8 held is stuck): the floor because one thread in one long call cannot be told from noise"},
 		{"StuckShare", StuckShare, "…and when they are at least this share of their pool at the last moment: one long call is not a stuck pool. Threads in a wait that costs no CPU (a read, a connect) whose cpu= rose by CPURanMin between every two moments are not counted: they ran between the dumps"},
+		{"ChosenShare", ChosenShare, "below every count above, threads in a named wait (a peer's reply, a pool's item, a lock) are the story of a paste a person cut from a dump when they are at least this share of its application threads (the person chose them; a whole dump pasted without its head is mostly other threads), and of a whole dump when every application thread is in a named wait or holds the lock one waits for (nothing else runs or rests); on one dump this is said as one dump's evidence, which cannot tell stuck from busy"},
 	},
 	Run: runStuck,
 }
@@ -29,8 +31,11 @@ var stuckDetector = &Detector{
 func runStuck(p *Pass) []Finding {
 	r := p.R
 	n := len(r.Moments)
-	if n < 2 {
-		return nil // one moment cannot show that threads stay
+	// One moment cannot show that threads stay: what it says is the
+	// held waits' (heldWaits), said as one dump's evidence.
+	held := heldWaits(r)
+	if n < 2 && len(held) == 0 {
+		return nil
 	}
 	told := map[*Group]bool{}
 	for _, f := range append(p.Found(timelineDetector), p.Found(leakedDetector)...) {
@@ -62,21 +67,29 @@ func runStuck(p *Pass) []Finding {
 			// never left are as stuck as those there from the start; but some
 			// must be there from the first moment, else it rose, and a rise is
 			// the timeline's to judge.
-			held := g.held()
-			if told[g] || g.Category != Waiting || g.Rest || g.Always == 0 || held < min ||
-				float64(held) < StuckShare*float64(pl.Counts[n-1]) {
+			stayed := g.held()
+			why := held[g]
+			if told[g] || why == "" && (n < 2 || g.Category != Waiting || g.Rest || g.Always == 0 || stayed < min ||
+				float64(stayed) < StuckShare*float64(pl.Counts[n-1])) {
 				continue
 			}
 			claim := p.explainedBy(g, n-1)
-			if claim != "" && p.GroupClaim(g) == claim {
-				continue // a pool-exhausted finding tells it
+			if claim != "" && (p.GroupClaim(g) == claim || why != "" && n == 1) {
+				continue // a pool-exhausted finding tells it; on one dump, whatever finding explains it
 			}
 			f := groupFinding(KindStuck, pl, g, n-1)
 			f.Severity = Critical
 			f.Since, f.FromStart = 0, true
-			f.Same = held
+			f.Same = stayed
 			f.Always = g.Always
 			f.CausedBy = claim
+			if why != "" {
+				f.Basis = heldBasis(n, why)
+				if n == 1 {
+					f.Severity = Warning // one dump cannot tell stuck from busy
+					f.Same = g.Counts[0]
+				}
+			}
 			fs = append(fs, f)
 		}
 	}

@@ -144,7 +144,13 @@ type Finding struct {
 	// cpu=: the same frames at every moment while others are blocked on a
 	// lock it holds) or "mixed"; contention "owner-printed", "owner-inferred" or
 	// "owner-joined" (LockFact.OwnerFrom); growing
-	// "whole-pool" when the pool's count rose, not one state's (Go).
+	// "whole-pool" when the pool's count rose, not one state's (Go); stuck
+	// and <resource>-pool-exhausted "one-dump-cut" or "one-dump-process"
+	// (one moment: a paste a person cut, most of it in the wait; a whole
+	// dump whose every application thread is in a named wait: heldWaits),
+	// "held-cut" or "held-process" (the same, with the very same threads at
+	// every moment of several); pool-exhausted "persists" (fewer than
+	// PoolWaitMin, the very same waiter at every moment of several).
 	Basis string
 	// Headline is the Go runtime's fatal error line ("all goroutines are
 	// asleep - deadlock!"); "" otherwise.

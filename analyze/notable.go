@@ -98,6 +98,11 @@ func notables(r *Result, cls *classes) []Notable {
 				n.Why, n.Rank = "blocked on a monitor", 1
 			case waits && isMain(r.Runtime, t, si):
 				n.Why, n.Rank = "main is waiting, not in a pool's loop", 2
+			case waits && pooled(si.sig.Resource):
+				// Fewer than the pool-exhausted detector's minimum (else it
+				// tells them): a pool at its edge for an instant, or an
+				// exhausted one; the next dump tells.
+				n.Why, n.Rank = "waiting to borrow from a pool, which was empty at this moment", 3
 			case waits && poolSize[si.pool] == 1 && !peerRead(si.sig.Resource):
 				// A lone thread reading a peer is ordinary (a listener, an
 				// IDE's control socket); waiting on a lock, a future or a
@@ -146,6 +151,12 @@ func isMain(rt parse.Runtime, t *parse.Thread, si stackInfo) bool {
 // internalThread reports a runtime's own thread (JVM-internal), never notable.
 func internalThread(rt parse.Runtime, t *parse.Thread, names []string) bool {
 	return rt == parse.RuntimeJVM && jvmInternal(t, names)
+}
+
+// pooled reports a resource a bounded pool lends (a DB connection).
+func pooled(resource string) bool {
+	r := resourceByID(resource)
+	return r != nil && r.Pool != ""
 }
 
 // peerRead reports a wait on a peer's bytes (a socket read, a file

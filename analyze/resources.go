@@ -26,26 +26,34 @@ type Resource struct {
 	// it left the wait and came back. Lock and park waits are not still:
 	// HotSpot's monitor waiters and timed parks wake to poll.
 	Still bool
+	// Named, when set, says the wait names what holds the thread outside
+	// its own process's work: a peer's reply, a pool's item, a lock another
+	// thread holds. A dump whose threads are all in such waits (or a paste
+	// a person cut of such threads) says what they wait on, with its
+	// culprit and remedy (heldWaits). Waits on the process's own work (a
+	// future, a latch, a queue, a notify), a timer or the netpoller are not
+	// named: one dump cannot say who is late.
+	Named bool
 }
 
 // resources are every resource a signature row may name.
 var resources = []Resource{
-	{ID: "db-connection", Noun: "a DB connection", Pool: "db", Title: "DB connection pool", Items: "connections"},
-	{ID: "redis-connection", Noun: "a Redis connection", Pool: "redis", Title: "Redis connection pool", Items: "connections"},
-	{ID: "http-connection", Noun: "an HTTP client connection", Pool: "http", Title: "HTTP client connection pool", Items: "connections"},
-	{ID: "pooled-object", Noun: "an object from a pool (commons-pool2)", Pool: "object", Title: "object pool", Items: "objects"},
-	{ID: "peer-reply", Still: true, Noun: "a reply from a peer"},
-	{ID: "peer-connect", Still: true, Noun: "a peer to accept a connection"},
-	{ID: "peer-drain", Still: true, Noun: "a peer to read what is written"},
-	{ID: "monitor", Noun: "a monitor (synchronized) held by another thread"},
-	{ID: "lock", Noun: "a lock held by another thread"},
-	{ID: "permit", Noun: "a semaphore permit"},
+	{ID: "db-connection", Named: true, Noun: "a DB connection", Pool: "db", Title: "DB connection pool", Items: "connections"},
+	{ID: "redis-connection", Named: true, Noun: "a Redis connection", Pool: "redis", Title: "Redis connection pool", Items: "connections"},
+	{ID: "http-connection", Named: true, Noun: "an HTTP client connection", Pool: "http", Title: "HTTP client connection pool", Items: "connections"},
+	{ID: "pooled-object", Named: true, Noun: "an object from a pool (commons-pool2)", Pool: "object", Title: "object pool", Items: "objects"},
+	{ID: "peer-reply", Still: true, Named: true, Noun: "a reply from a peer"},
+	{ID: "peer-connect", Still: true, Named: true, Noun: "a peer to accept a connection"},
+	{ID: "peer-drain", Still: true, Named: true, Noun: "a peer to read what is written"},
+	{ID: "monitor", Named: true, Noun: "a monitor (synchronized) held by another thread"},
+	{ID: "lock", Named: true, Noun: "a lock held by another thread"},
+	{ID: "permit", Named: true, Noun: "a semaphore permit"},
 	{ID: "task-result", Noun: "the result of another task"},
 	{ID: "latch", Noun: "a latch or barrier to open"},
 	{ID: "queue-space", Noun: "room in a full queue (its consumers to take)"},
 	{ID: "peer-handoff", Noun: "a peer to take a hand-off"},
 	{ID: "pipe-space", Noun: "room in a full pipe (its reader to read)"},
-	{ID: "row-lock", Noun: "a row lock another transaction holds until it ends"},
+	{ID: "row-lock", Named: true, Noun: "a row lock another transaction holds until it ends"},
 	{ID: "channel", Noun: "a channel operation"},
 	{ID: "condition", Noun: "a notify or signal"},
 	{ID: "file", Still: true, Noun: "a file, pipe or console"},

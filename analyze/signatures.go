@@ -134,7 +134,19 @@ var signatures = []Signature{
 			"org.apache.commons.dbcp2.PoolingDataSource.getConnection", "org.apache.commons.dbcp2.BasicDataSource.getConnection",
 			"org.apache.tomcat.jdbc.pool.ConnectionPool.borrowConnection",
 			"com.mchange.v2.resourcepool.BasicResourcePool.awaitAvailable",
+			// Alibaba Druid waits in takeLast (maxWait -1, the default: for
+			// ever) or pollLast (a maxWait); BoneCP polls its partition's queue.
+			"com.alibaba.druid.pool.DruidDataSource.takeLast", "com.alibaba.druid.pool.DruidDataSource.pollLast",
+			"com.jolbox.bonecp.DefaultConnectionStrategy.getConnectionInternal",
 		},
+		Explain: "waiting for a connection from the DB connection pool: the pool is exhausted"},
+	// Agroal 1.x waits for its housekeeping thread to create a connection
+	// (FutureTask.get under handlerFromSharedCache); Agroal 2 creates it on
+	// the caller's thread, whose frames (a connect, a driver's read) sit
+	// above the same method: only a parked thread there is waiting.
+	{ID: "db-pool-wait", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "db-connection", Depth: 6,
+		States:  []string{"WAITING", "TIMED_WAITING"},
+		Anchors: []string{"io.agroal.pool.ConnectionPool.handlerFromSharedCache"},
 		Explain: "waiting for a connection from the DB connection pool: the pool is exhausted"},
 	// commons-pool2 lends whatever its caller pools: a Redis client's
 	// connections, or anything else; DBCP2 above is the DB case.

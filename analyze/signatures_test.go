@@ -77,6 +77,70 @@ func TestSignatures(t *testing.T) {
 			"java.net.SocketInputStream.read", "com.mongodb.connection.SocketStream.read",
 			"com.mongodb.connection.InternalStreamConnection.receiveResponseBuffers",
 			"com.mongodb.connection.InternalStreamConnection.receiveMessage"), "socket-read", "mongodb"},
+		// Alibaba Druid, no Druid here: public jstack output of threads
+		// waiting for a connection for ever (maxWait -1) in alibaba/druid
+		// issues #3823 (JDK 8, a pool-34 worker under Hibernate) and #4584
+		// (JDK 11, an XNIO task), and with a maxWait under the pool's fair
+		// lock in #3717 (JDK 8).
+		{"druid takeLast jdk8", parse.RuntimeJVM, thread("WAITING",
+			"sun.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.park",
+			"java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject.await",
+			"com.alibaba.druid.pool.DruidDataSource.takeLast", "com.alibaba.druid.pool.DruidDataSource.getConnectionInternal",
+			"com.alibaba.druid.pool.DruidDataSource.getConnectionDirect", "com.alibaba.druid.pool.DruidDataSource.getConnection",
+			"org.hibernate.engine.jdbc.connections.internal.DatasourceConnectionProviderImpl.getConnection"), "db-pool-wait", ""},
+		{"druid takeLast jdk11", parse.RuntimeJVM, thread("WAITING",
+			"jdk.internal.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.park",
+			"java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject.await",
+			"com.alibaba.druid.pool.DruidDataSource.takeLast", "com.alibaba.druid.pool.DruidDataSource.getConnectionInternal",
+			"com.alibaba.druid.pool.DruidDataSource.getConnectionDirect"), "db-pool-wait", ""},
+		{"druid pollLast fair lock", parse.RuntimeJVM, thread("WAITING",
+			"sun.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.park",
+			"java.util.concurrent.locks.AbstractQueuedSynchronizer.parkAndCheckInterrupt",
+			"java.util.concurrent.locks.AbstractQueuedSynchronizer.acquireQueued",
+			"java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject.awaitNanos",
+			"com.alibaba.druid.pool.DruidDataSource.pollLast", "com.alibaba.druid.pool.DruidDataSource.getConnectionInternal",
+			"com.alibaba.druid.pool.DruidDataSource.getConnectionDirect", "com.alibaba.druid.filter.FilterChainImpl.dataSource_connect"), "db-pool-wait", ""},
+		// BoneCP, no BoneCP here: zalando-zmon/zmon-controller issue #90
+		// (JDK 8, Tomcat request threads under Spring's transaction manager).
+		{"bonecp partition poll", parse.RuntimeJVM, thread("TIMED_WAITING",
+			"sun.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.parkNanos",
+			"java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject.awaitNanos",
+			"java.util.concurrent.LinkedBlockingQueue.poll", "com.jolbox.bonecp.DefaultConnectionStrategy.getConnectionInternal",
+			"com.jolbox.bonecp.AbstractConnectionStrategy.getConnection", "com.jolbox.bonecp.BoneCP.getConnection",
+			"com.jolbox.bonecp.BoneCPDataSource.getConnection"), "db-pool-wait", ""},
+		// Agroal 1.x, no Agroal here: a Quarkus executor thread parked for
+		// a new connection, as Narayana's ARJUNA012381 warning printed it
+		// (JDK 11; quoted in the notes of Takaichi00/quarkus-sample). The
+		// same method on top of a running thread is Agroal 2 creating the
+		// connection itself: not a wait for the pool.
+		{"agroal waits for a new connection", parse.RuntimeJVM, thread("WAITING",
+			"jdk.internal.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.park",
+			"java.util.concurrent.FutureTask.awaitDone", "java.util.concurrent.FutureTask.get",
+			"io.agroal.pool.ConnectionPool.handlerFromSharedCache", "io.agroal.pool.ConnectionPool.getConnection",
+			"io.agroal.pool.DataSource.getConnection"), "db-pool-wait", ""},
+		{"agroal creating a connection", parse.RuntimeJVM, thread("RUNNABLE",
+			"io.agroal.pool.ConnectionPool.handlerFromSharedCache", "io.agroal.pool.ConnectionPool.getConnection",
+			"io.agroal.pool.DataSource.getConnection"), "running", ""},
+		// c3p0 0.9.1.2, commons-dbcp2 2.9.0 and Tomcat JDBC 10.1.60 on JDK 17,
+		// one waiter each (testdata/verdicts/onedump-pool-*).
+		{"c3p0 awaitAvailable", parse.RuntimeJVM, thread("WAITING",
+			"java.lang.Object.wait", "com.mchange.v2.resourcepool.BasicResourcePool.awaitAvailable",
+			"com.mchange.v2.resourcepool.BasicResourcePool.prelimCheckoutResource", "com.mchange.v2.resourcepool.BasicResourcePool.checkoutResource",
+			"com.mchange.v2.c3p0.impl.C3P0PooledConnectionPool.checkoutPooledConnection",
+			"com.mchange.v2.c3p0.impl.AbstractPoolBackedDataSource.getConnection"), "db-pool-wait", ""},
+		{"dbcp2 borrow", parse.RuntimeJVM, thread("WAITING",
+			"jdk.internal.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.park",
+			"java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionNode.block", "java.util.concurrent.ForkJoinPool.unmanagedBlock",
+			"java.util.concurrent.ForkJoinPool.managedBlock", "java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject.await",
+			"org.apache.commons.pool2.impl.LinkedBlockingDeque.takeFirst", "org.apache.commons.pool2.impl.GenericObjectPool.borrowObject",
+			"org.apache.commons.pool2.impl.GenericObjectPool.borrowObject", "org.apache.commons.dbcp2.PoolingDataSource.getConnection",
+			"org.apache.commons.dbcp2.BasicDataSource.getConnection"), "db-pool-wait", ""},
+		{"tomcat jdbc borrow", parse.RuntimeJVM, thread("TIMED_WAITING",
+			"jdk.internal.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.parkNanos",
+			"java.util.concurrent.locks.AbstractQueuedSynchronizer.acquire", "java.util.concurrent.locks.AbstractQueuedSynchronizer.tryAcquireSharedNanos",
+			"java.util.concurrent.CountDownLatch.await", "org.apache.tomcat.jdbc.pool.FairBlockingQueue.poll",
+			"org.apache.tomcat.jdbc.pool.ConnectionPool.borrowConnection", "org.apache.tomcat.jdbc.pool.ConnectionPool.getConnection",
+			"org.apache.tomcat.jdbc.pool.DataSourceProxy.getConnection"), "db-pool-wait", ""},
 		// JDK 17, HikariCP 2.7.9 (testdata/scenarios/hikari-pool-exhausted).
 		{"hikari getConnection", parse.RuntimeJVM, thread("TIMED_WAITING",
 			"jdk.internal.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.parkNanos",

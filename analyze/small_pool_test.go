@@ -48,7 +48,8 @@ func jstackPool(n, k int, task bool) string {
 // when they are StuckShare of their pool and at least StuckTaskFloor
 // inside a pool's task, or StuckMin in a loop of their own; the pool is
 // saturated when every thread is held in a task (from SaturatedTaskFloor)
-// or, from SaturatedMin threads, whatever they run.
+// or, from SaturatedMin threads, whatever they run. With every thread held
+// the dumps' whole process waits, and the pool is stuck at any size.
 func TestSmallPoolThresholds(t *testing.T) {
 	for _, task := range []bool{true, false} {
 		for n := 1; n <= 12; n++ {
@@ -65,7 +66,9 @@ func TestSmallPoolThresholds(t *testing.T) {
 				if task {
 					min = StuckTaskFloor
 				}
-				wantStuck := k >= min && float64(k) >= StuckShare*float64(n)
+				// Or every thread held: these dumps hold no other application
+				// thread, so the process does nothing but wait (heldWaits).
+				wantStuck := k >= min && float64(k) >= StuckShare*float64(n) || k == n
 				wantSaturated := k == n && (task && n >= SaturatedTaskFloor || n >= SaturatedMin)
 				var stuck, saturated bool
 				for _, f := range Analyze(in, Options{}).Findings {

@@ -186,6 +186,7 @@ func parseJavacore(p *textParser) *Dump {
 	if s.cuts > 0 && s.d.Excerpt != "" {
 		s.d.Excerpt += fmt.Sprintf(`; cut in %d place(s) ("...")`, s.cuts)
 	}
+	s.d.Cut = s.d.Excerpt != "" // every excerpt of a javacore is a person's cut
 	return s.d
 }
 

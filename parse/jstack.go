@@ -159,6 +159,7 @@ func parseJVMText(p *textParser) *Dump {
 	s.run()
 	s.ij.place(d)
 	s.excerptNote()
+	d.Cut = d.Excerpt != "" // every excerpt of a jstack is a person's cut
 	return d
 }
 

@@ -110,6 +110,13 @@ type Dump struct {
 	// a paste of some threads, read for what it holds; empty for a whole
 	// dump.
 	Excerpt string `json:",omitempty"`
+	// Cut is true when the dump is a part a person cut out of a whole one
+	// (a paste that starts at a thread, a record or a deadlock report:
+	// Excerpt says which): its threads are the ones that person chose, so
+	// what most of them share is what they were shown. False for a whole
+	// dump, and for a tool's aggregation of a whole one (Excerpt says it
+	// too: an aggregation is not a choice).
+	Cut     bool `json:",omitempty"`
 	Threads []*Thread
 	// Deadlocks are the deadlock reports the JVM printed ("Found one Java-level
 	// deadlock:"); nil when none.

@@ -150,11 +150,13 @@ func labelsText(ls []labelCount) string {
 func (rs *rows) oneDumpHint(command bool) string {
 	// What the detectors still judge on one moment (README, "Judged on
 	// what you give it").
-	n, shows := "threads", "a deadlock, an exhausted or saturated pool, lock contention, a thread spinning"
+	// A named wait that every thread of a paste, or of the whole process,
+	// is in speaks on one dump too (analyze's heldWaits).
+	n, shows := "threads", "a deadlock, an exhausted or saturated pool, lock contention, a thread spinning, a wait most of a paste or every thread is in"
 	if rs.runtime == parse.RuntimeGo {
 		// Go prints no CPU time: spinning needs two moments to tell; a
 		// leak shows in the wait the runtime prints.
-		n, shows = "goroutines", "a deadlock, an exhausted or saturated pool, lock contention, goroutines the runtime shows leaked"
+		n, shows = "goroutines", "a deadlock, an exhausted or saturated pool, lock contention, goroutines the runtime shows leaked, a wait every goroutine is in"
 	}
 	end := "."
 	if command {

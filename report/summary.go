@@ -180,7 +180,7 @@ func (s *sentences) caveat() {
 	case f.Kind == analyze.KindKeptAlive:
 		// One dump shows it whole: main is gone and what is left rests.
 	case len(s.r.Moments) == 1 && f.Kind != analyze.KindDeadlock:
-		s.add("one dump: it cannot tell stuck from busy; take another in 10–30 s")
+		s.add("one dump cannot tell stuck from busy: take another %s later and give both (%s)", oneDumpInterval, captureHint(s.r.Runtime))
 	case f.FromStart && f.Kind != analyze.KindDeadlock && f.Kind != analyze.KindContention:
 		s.add("already so at %s, the first moment given: with no healthy moment before, it cannot say when this began or that load brought it", s.moment(0))
 	}
@@ -250,10 +250,17 @@ func (s *sentences) timeline() {
 func (s *sentences) stuck() {
 	f := s.f
 	n := len(f.Counts)
-	if f.Always >= f.Same {
+	switch {
+	case f.Basis == "one-dump-cut":
+		s.add("%d of %d %s %s %s in this paste of %d %s, which a person cut from a dump: most of what they chose waits there",
+			f.Counts[0], f.PoolCounts[0], f.Pool, s.unit(), stateText(f.State, f.Via), s.r.Moments[0].Threads, s.unit())
+	case f.Basis == "one-dump-process":
+		s.add("%d of %d %s %s %s, and every application %s of this dump waits on what it names (or holds the lock one waits for): nothing else of the process runs or rests",
+			f.Counts[0], f.PoolCounts[0], f.Pool, s.unit(), stateText(f.State, f.Via), strings.TrimSuffix(s.unit(), "s"))
+	case f.Always >= f.Same:
 		s.add("%d of %d %s %s stuck %s at every moment given (%s to %s): the very same %s, in the same place",
 			f.Same, f.PoolCounts[n-1], f.Pool, s.unit(), stateText(f.State, f.Via), s.moment(0), s.moment(n-1), s.unit())
-	} else {
+	default:
 		s.add("%d of %d %s %s stuck %s at %s: once there, none left (%d of them at every moment from %s)",
 			f.Same, f.PoolCounts[n-1], f.Pool, s.unit(), stateText(f.State, f.Via), s.moment(n-1), f.Always, s.moment(0))
 	}
@@ -347,6 +354,14 @@ func (s *sentences) poolExhausted() {
 		title = strings.TrimSuffix(f.Kind, "-exhausted")
 	}
 	s.add("%s exhausted at %s: %d %s %s wait for %s", title, s.moment(f.At), f.Counts[f.At], f.Pool, s.unit(), noun)
+	switch f.Basis {
+	case "persists":
+		s.add("the very same %s waited at every moment given: the pool was empty at each, and a wait that persists is an exhausted pool whatever the count", strings.TrimSuffix(s.unit(), "s"))
+	case "one-dump-cut", "held-cut":
+		s.add("they are most of this paste of %d %s, which a person cut from a dump", s.r.Moments[f.At].Threads, s.unit())
+	case "one-dump-process", "held-process":
+		s.add("every application %s of this dump waits on what it names: nothing else of the process runs or rests", strings.TrimSuffix(s.unit(), "s"))
+	}
 	held := 0
 	for _, h := range f.Holders {
 		held += h.Count
@@ -421,6 +436,11 @@ func (s *sentences) contention() {
 		o := "the holder is " + stateText(l.Owner.State, "")
 		if l.Owner.State == "running" {
 			o = "the holder is running, not waiting" // on CPU or runnable, holding the lock (spinning says why)
+			if f.CausedBy == "" {
+				// No spinning finding: its frames are all there is. One dump
+				// shows where it runs, not for how long.
+				o = "the holder is running, not waiting: likely spinning or slow while holding the lock (its frames say where it runs, not for how long: weaker evidence than CPU time; dumps 10 s apart in the same frames would make it spinning)"
+			}
 		}
 		if l.Owner.Culprit != "" && l.Owner.Culprit != l.Owner.Frame {
 			o += " at " + l.Owner.Culprit

@@ -411,6 +411,9 @@ func (t *textView) leadBlock(f *findingRow, pre string) []string {
 		state = len(parts)
 		parts = append(parts, s)
 	}
+	if f.holder != "" {
+		parts = append(parts, f.holder) // the holder first: the waiters follow from it
+	}
 	if f.culprit != "" {
 		parts = append(parts, "culprit "+ShortFrame(f.culprit))
 	}
