@@ -220,6 +220,9 @@ func runContention(p *Pass) []Finding {
 			f.Lock = &LockFact{Address: at.addr, Class: k.class, OwnerInferred: inferred}
 			if owner != nil {
 				o := p.ref(m, owner)
+				if s := p.signature(m, owner); s != nil && s.Category != Running && s.Category != Other {
+					o.Waits = true
+				}
 				if r.Runtime == parse.RuntimeJVM {
 					// A holder that waits itself: for what, and whom.
 					if wk, wo, _, ok := dl.waitOf(owner); ok {

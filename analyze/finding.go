@@ -195,6 +195,15 @@ type ThreadRef struct {
 	Culprit string // first application frame; "" if none
 	// WaitsFor is the lock it is blocked on; nil if none.
 	WaitsFor *LockRef
+	// Handoff is the hand-off it waits on as a producer (a lock's holder
+	// waiting for room in a library's buffer), Consumers who is on its
+	// other side and ConsumerLoop as Finding's; "" and nil when none.
+	Handoff      string
+	Consumers    []HolderGroup
+	ConsumerLoop bool
+	// Waits: its state is a wait, not work (a lock's holder asleep, in
+	// I/O, on a future): the holder's wait is then its waiters' root.
+	Waits bool
 }
 
 // LockRef is a lock without its owner. A class's initialization (a

@@ -94,6 +94,9 @@ type findingRow struct {
 	// labels are the pprof label values most of its goroutines carry
 	// (findingLabels); nil when none.
 	labels []labelCount
+	// holder is the lock's holder and what it does, for a finding on a
+	// lock whose holder is printed (holderLead); "" otherwise.
+	holder string
 	// explain is its state's sentence from the signature table ("blocked
 	// reading from a socket: waiting for the peer to answer"); "" when it
 	// names no state.
@@ -349,7 +352,7 @@ func findingRowOf(r *analyze.Result, f *analyze.Finding) findingRow {
 		counts: f.Counts, summary: Summary(r, f), head: headClause(r, f), frame: f.Frame, culprit: f.Culprit,
 		entries: f.Entries, limit: f.Limit, at: f.At, causedBy: f.CausedBy, recovery: recoveryOf(r, f),
 		series: findingSeries(r, f), remedy: remedyOf(f), since: f.Since,
-		fromStart: f.FromStart, labels: findingLabels(r, f)}
+		fromStart: f.FromStart, labels: findingLabels(r, f), holder: holderLead(f)}
 	if g := findingGroup(r, f); g != nil {
 		fr.groups = StackGroups(g, f.At)
 		fr.explain = g.Explain

@@ -1,0 +1,34 @@
+package analyze
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+// TestHolderFixtures judges the holder as the story (issue 33) on real
+// Java 17 programs (testdata/verdicts/*, testdata/gen/verdicts-holders;
+// each README.md written from the source before dumpdiff ran), each
+// beside a healthy run of the same program that says nothing.
+func TestHolderFixtures(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "verdicts")
+	runFixtureCases(t, dir, []fixtureCase{
+		// log4j 1.2.17's AsyncAppender, its buffer full: one worker holds
+		// the logger's monitor and waits in append for the dispatcher,
+		// itself in a socket write; 35 workers blocked on the logger.
+		{"log4j1-stuck", []string{"1", "2", "3"}, []want{
+			{KindContention, "request-worker-*", "monitor-blocked", func(t *testing.T, f Finding) {
+				eq(t, "lock class", f.Lock.Class, "org.apache.log4j.Logger")
+				o := f.Lock.Owner
+				eq(t, "the holder waits", o.Waits, true)
+				eq(t, "in", o.State, "queue-put")
+				eq(t, "on", o.Handoff, "log4j 1.2's AsyncAppender buffer")
+				eq(t, "for", len(o.Consumers), 1)
+				eq(t, "its consumer, busy", o.Consumers[0], HolderGroup{Pool: "AsyncAppender-Dispatcher-Thread-*", State: "socket-write", Count: 1})
+				eq(t, "a root", f.CausedBy, "")
+			}},
+			{KindStuck, "request-worker-*", "monitor-blocked", nil},
+			{KindSaturated, "request-worker-*", "monitor-blocked", nil},
+		}},
+		{"log4j1-healthy", []string{"1", "2", "3"}, nil},
+	})
+}
