@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"cmp"
 	"maps"
 	"slices"
 	"sort"
@@ -149,8 +150,16 @@ func runContention(p *Pass) []Finding {
 			if !enough(m, at, ws, one) {
 				continue
 			}
+			// A read-write lock held for reading prints no holder; its
+			// readers wait behind the writer queued first, which waits for
+			// the read holders (rwlock-stuck).
+			var writer *parse.Thread
+			writers := 0
 			if owner == nil && r.Runtime == parse.RuntimeJVM {
-				continue // no owner printed: nothing says who blocks them
+				writer, writers = queuedWriter(ws)
+				if writer == nil {
+					continue // no owner printed: nothing says who blocks them
+				}
 			}
 			var spinning string
 			if owner != nil {
@@ -187,11 +196,15 @@ func runContention(p *Pass) []Finding {
 					w.Goroutines = max(w.Goroutines, len(ws))
 				}
 			}
-			if owner != nil {
+			if owner != nil || writer != nil {
 				if ownerIDs[k] == nil {
 					ownerIDs[k] = make([]threadID, len(r.Moments))
 				}
-				ownerIDs[k][m] = identity(r.Runtime, owner)
+				// The same writer queued at each moment: the lock did not
+				// move, as the same owner says for another lock.
+				ownerIDs[k][m] = identity(r.Runtime, cmp.Or(owner, writer))
+			}
+			if owner != nil {
 				if ownerFrames[k] == nil {
 					ownerFrames[k] = make([]string, len(r.Moments))
 				}
@@ -245,6 +258,10 @@ func runContention(p *Pass) []Finding {
 				default:
 					f.Basis = "owner-printed"
 				}
+			} else if writer != nil {
+				w := p.ref(m, writer)
+				f.Lock.QueuedWriter, f.Lock.Queued = &w, writers
+				f.Basis = "queued-writer"
 			} else {
 				f.Basis = "owner-unknown"
 			}
@@ -533,4 +550,50 @@ func movedLock(k lockKey, m int, owner *parse.Thread, ws []*parse.Thread, frame 
 		}
 	}
 	return found, n == 1
+}
+
+// sharedLocks are the locks that readers share and a writer takes alone:
+// the frames a writer and a reader wait in. A queued writer lets no new
+// reader in (the JDK's ReentrantReadWriteLock, fair or not, and
+// StampedLock), so the readers waiting with a writer wait behind it.
+var sharedLocks = []struct{ writer, reader []string }{
+	{[]string{"java.util.concurrent.locks.ReentrantReadWriteLock$WriteLock.*"},
+		[]string{"java.util.concurrent.locks.ReentrantReadWriteLock$ReadLock.*"}},
+	{[]string{"java.util.concurrent.locks.StampedLock.writeLock*", "java.util.concurrent.locks.StampedLock.tryWriteLock"},
+		[]string{"java.util.concurrent.locks.StampedLock.readLock*", "java.util.concurrent.locks.StampedLock.tryReadLock"}},
+}
+
+// queuedWriter is, among the waiters ws of one lock, the first that
+// waits to take it for writing while another waits to read it, and how
+// many wait to write; nil when no reader and writer wait together.
+func queuedWriter(ws []*parse.Thread) (*parse.Thread, int) {
+	for _, sl := range sharedLocks {
+		var first *parse.Thread
+		writers, readers := 0, 0
+		for _, t := range ws {
+			switch {
+			case inTop(t, sl.writer, 8):
+				if first == nil {
+					first = t
+				}
+				writers++
+			case inTop(t, sl.reader, 8):
+				readers++
+			}
+		}
+		if first != nil && readers > 0 {
+			return first, writers
+		}
+	}
+	return nil, 0
+}
+
+// inTop reports whether one of t's top n frames matches anchors.
+func inTop(t *parse.Thread, anchors []string, n int) bool {
+	for _, f := range t.Frames[:min(len(t.Frames), n)] {
+		if anchorMatch(anchors, f.Func) {
+			return true
+		}
+	}
+	return false
 }

@@ -185,6 +185,12 @@ type LockFact struct {
 	// not print it (a JSON dump's j.u.c lock, joined from "Thread.print -l
 	// beside" by parse.JoinLockOwners); empty when printed or inferred.
 	OwnerFrom string
+	// QueuedWriter is, for a read-write lock no thread prints as held
+	// (HotSpot prints no holder of a read lock), the writer queued first
+	// among its waiters: its readers wait behind it, and it waits for the
+	// read holders; Queued how many writers wait. nil and 0 otherwise.
+	QueuedWriter *ThreadRef
+	Queued       int
 }
 
 // ThreadRef names one thread with where it is and what it waits for.

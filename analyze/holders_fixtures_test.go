@@ -30,5 +30,28 @@ func TestHolderFixtures(t *testing.T) {
 			{KindSaturated, "request-worker-*", "monitor-blocked", nil},
 		}},
 		{"log4j1-healthy", []string{"1", "2", "3"}, nil},
+		// A ReentrantReadWriteLock held for reading (no holder printed):
+		// eight readers queue behind the writer queued first; and a
+		// write lock held while its holder waits on a future whose task
+		// waits for the read lock.
+		{"rwlock-stuck", []string{"1", "2", "3"}, []want{
+			{KindContention, "query-worker-*", "lock-wait", func(t *testing.T, f Finding) {
+				eq(t, "basis", f.Basis, "queued-writer")
+				eq(t, "no holder printed", f.Lock.Owner == nil, true)
+				eq(t, "behind", f.Lock.QueuedWriter.Name, "catalog-writer")
+				eq(t, "writers", f.Lock.Queued, 1)
+				eq(t, "waiters at the last moment", f.Counts[2], 9)
+			}},
+			{KindStuck, "query-worker-*", "lock-wait", func(t *testing.T, f Finding) {
+				eq(t, "follows from the contention", f.CausedBy != "", true)
+			}},
+			{KindSaturated, "query-worker-*", "lock-wait", nil},
+			{KindContention, "settings-loader-*", "lock-wait", func(t *testing.T, f Finding) {
+				eq(t, "holder", f.Lock.Owner.Name, "settings-writer")
+				eq(t, "the holder waits", f.Lock.Owner.Waits, true)
+				eq(t, "on a future", f.Lock.Owner.State, "future-wait")
+			}},
+		}},
+		{"rwlock-healthy", []string{"1", "2", "3"}, nil},
 	})
 }

@@ -295,6 +295,9 @@ func holderFirst(l *analyze.LockFact) bool {
 // socket-read at AccountCache.reload:100"); "" when no holder is printed.
 func holderLead(f *analyze.Finding) string {
 	l := f.Lock
+	if f.Kind == analyze.KindContention && l != nil && l.Owner == nil && l.QueuedWriter != nil {
+		return fmt.Sprintf("behind the writer %q, which waits for the read lock's holders", l.QueuedWriter.Name)
+	}
 	if f.Kind != analyze.KindContention || l == nil || l.Owner == nil || l.OwnerInferred {
 		return ""
 	}
@@ -460,6 +463,13 @@ func (s *sentences) contention() {
 		head = fmt.Sprintf("%d %s %s wait for %s at %s", f.Counts[f.At], f.Pool, s.unit(), lock, s.moment(f.At))
 	}
 	switch {
+	case l.Owner == nil && l.QueuedWriter != nil:
+		w := l.QueuedWriter
+		head += fmt.Sprintf(", queued behind the writer %q (%s at %s), which waits for the lock's readers: a read lock's holders are not printed",
+			w.Name, stateName(w.State, ""), ownerWhere(w))
+		if l.Queued > 1 {
+			head += fmt.Sprintf(" (%d writers queued)", l.Queued)
+		}
 	case l.Owner == nil:
 		head += ": no goroutine shows who holds it"
 	case l.OwnerInferred:
