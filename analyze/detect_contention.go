@@ -25,7 +25,7 @@ const (
 var contentionDetector = &Detector{
 	Name:     KindContention,
 	Kinds:    []string{KindContention},
-	Doc:      "many threads wait for one lock: a JVM monitor or j.u.c lock with its printed owner, a class's initialization (its holder the thread in its <clinit>) or a class loader's lock its waiters print no line for (its holder the thread that took it in loadClass), a Go sync.Mutex or RWMutex (by address) with its likely holder; one lock across moments even when the GC moved it (by its class, owner and waiters)",
+	Doc:      "many threads wait for one lock: a JVM monitor or j.u.c lock with its printed owner, a class's initialization (its holder the thread in its <clinit>) or a class loader's lock its waiters print no line for (its holder the thread that took it in loadClass), a read-write lock held for reading (no holder printed) behind the writer queued first, a Go sync.Mutex or RWMutex (by address) with its likely holder; event loops blocked on a lock count as a pool's work; one lock across moments even when the GC moved it (by its class, owner and waiters)",
 	Requires: []*Detector{deadlockDetector, spinningDetector},
 	Claims:   ClaimsThreads,
 	Folds:    "nothing; its lock is left to the deadlock when its owner is in or blocked on a cycle, and follows from a spinning owner",
@@ -74,9 +74,12 @@ func runContention(p *Pass) []Finding {
 		}
 		pools := map[string]int{}
 		tasks := 0
+		loops := p.opt.roleTable().EventLoops
 		for _, t := range ws {
 			pools[p.info(m, t).pool]++
-			if inPoolTask(t) {
+			// An event loop serves every connection of its channels: a
+			// pool's work as much as a task is (main-holder-stuck).
+			if inPoolTask(t) || anyFramePrefix(t, loops) {
 				tasks++
 			}
 		}

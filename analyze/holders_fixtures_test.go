@@ -11,24 +11,36 @@ import (
 // beside a healthy run of the same program that says nothing.
 func TestHolderFixtures(t *testing.T) {
 	dir := filepath.Join("..", "testdata", "verdicts")
+	log4j1 := []want{
+		{KindContention, "request-worker-*", "monitor-blocked", func(t *testing.T, f Finding) {
+			eq(t, "lock class", f.Lock.Class, "org.apache.log4j.Logger")
+			o := f.Lock.Owner
+			eq(t, "the holder waits", o.Waits, true)
+			eq(t, "in", o.State, "queue-put")
+			eq(t, "on", o.Handoff, "log4j 1.2's AsyncAppender buffer")
+			eq(t, "for", len(o.Consumers), 1)
+			eq(t, "its consumer, busy", o.Consumers[0], HolderGroup{Pool: "AsyncAppender-Dispatcher-Thread-*", State: "socket-write", Count: 1})
+			eq(t, "a root", f.CausedBy, "")
+		}},
+		{KindStuck, "request-worker-*", "monitor-blocked", nil},
+		{KindSaturated, "request-worker-*", "monitor-blocked", nil},
+	}
+	mainHolder := []want{
+		{KindContention, "nioEventLoopGroup-3-*", "monitor-blocked", func(t *testing.T, f Finding) {
+			eq(t, "holder", f.Lock.Owner.Name, "main")
+			eq(t, "the holder waits", f.Lock.Owner.Waits, true)
+			eq(t, "in", f.Lock.Owner.State, "socket-read")
+		}},
+		{KindEventLoopBlocked, "nioEventLoopGroup-3-*", "monitor-blocked", func(t *testing.T, f Finding) {
+			eq(t, "follows from the contention", f.CausedBy != "", true)
+		}},
+	}
 	runFixtureCases(t, dir, []fixtureCase{
 		// log4j 1.2.17's AsyncAppender, its buffer full: one worker holds
 		// the logger's monitor and waits in append for the dispatcher,
 		// itself in a socket write; 35 workers blocked on the logger.
-		{"log4j1-stuck", []string{"1", "2", "3"}, []want{
-			{KindContention, "request-worker-*", "monitor-blocked", func(t *testing.T, f Finding) {
-				eq(t, "lock class", f.Lock.Class, "org.apache.log4j.Logger")
-				o := f.Lock.Owner
-				eq(t, "the holder waits", o.Waits, true)
-				eq(t, "in", o.State, "queue-put")
-				eq(t, "on", o.Handoff, "log4j 1.2's AsyncAppender buffer")
-				eq(t, "for", len(o.Consumers), 1)
-				eq(t, "its consumer, busy", o.Consumers[0], HolderGroup{Pool: "AsyncAppender-Dispatcher-Thread-*", State: "socket-write", Count: 1})
-				eq(t, "a root", f.CausedBy, "")
-			}},
-			{KindStuck, "request-worker-*", "monitor-blocked", nil},
-			{KindSaturated, "request-worker-*", "monitor-blocked", nil},
-		}},
+		{"log4j1-stuck", []string{"1", "2", "3"}, log4j1},
+		{"jdk25-log4j1-stuck", []string{"1", "2", "3"}, log4j1},
 		{"log4j1-healthy", []string{"1", "2", "3"}, nil},
 		// A ReentrantReadWriteLock held for reading (no holder printed):
 		// eight readers queue behind the writer queued first; and a
@@ -53,5 +65,11 @@ func TestHolderFixtures(t *testing.T) {
 			}},
 		}},
 		{"rwlock-healthy", []string{"1", "2", "3"}, nil},
+		// main holds a monitor through its startup, reading from a
+		// config server that never answers; Netty's worker event loops
+		// block on it (Netty 4.1.48 on Java 17, then Temurin 25).
+		{"main-holder-stuck", []string{"1", "2", "3"}, mainHolder},
+		{"jdk25-main-holder-stuck", []string{"1", "2", "3"}, mainHolder},
+		{"main-holder-healthy", []string{"1", "2", "3"}, nil},
 	})
 }
