@@ -3,13 +3,13 @@ package analyze
 import "github.com/dumpdiff/dumpdiff/parse"
 
 var eventLoopDetector = &Detector{
-	Name:   KindEventLoopBlocked,
-	Kinds:  []string{KindEventLoopBlocked},
-	Doc:    "an event loop thread (Netty, Vert.x, gRPC's Netty transport) blocked in a wait instead of its selector: every connection it serves waits with it; one thread is enough, on one dump",
+	Name:     KindEventLoopBlocked,
+	Kinds:    []string{KindEventLoopBlocked},
+	Doc:      "an event loop thread (Netty, Vert.x, gRPC's Netty transport) blocked in a wait instead of its selector: every connection it serves waits with it; one thread is enough, on one dump",
 	Requires: []*Detector{contentionDetector},
 	Claims:   ClaimsGroups,
 	Folds:    "the loop threads' own timeline and stuck findings; follows from the contention its blocked loops wait in",
-	Run:    runEventLoop,
+	Run:      runEventLoop,
 }
 
 // blocksLoop reports whether a state blocks the thread it is in: a wait on
