@@ -71,5 +71,9 @@ func TestHolderFixtures(t *testing.T) {
 		{"main-holder-stuck", []string{"1", "2", "3"}, mainHolder},
 		{"jdk25-main-holder-stuck", []string{"1", "2", "3"}, mainHolder},
 		{"main-holder-healthy", []string{"1", "2", "3"}, nil},
+		// JDK queues: the producers of a full queue are stuck (their busy
+		// consumers are not named yet: README.md); the control is quiet.
+		{"queue-busy-stuck", []string{"1", "2", "3"}, []want{{KindStuck, "ingest-*", "queue-put", nil}}},
+		{"queue-busy-healthy", []string{"1", "2", "3"}, nil},
 	})
 }
