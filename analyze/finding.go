@@ -124,6 +124,15 @@ type Finding struct {
 	Handoff      string
 	Consumers    []HolderGroup
 	ConsumerLoop bool
+	// Busy are, when no thread waits on a JDK queue's other side at At,
+	// its consumers busy elsewhere (busyConsumers): by pool, state and
+	// culprit; nil when no moment showed one taking.
+	Busy []HolderGroup
+	// OtherTakers are the threads waiting to take from a JDK queue of the
+	// hand-off's class at At while its producers wait: a full queue has
+	// items to take and a waiting putter a taker to pair with, so they
+	// wait on another queue of that class, not on this one.
+	OtherTakers int
 	// Wait is how long Go goroutines have waited, as printed; nil when not.
 	Wait *WaitFact
 	// Parents is how many distinct goroutines created the threads concerned

@@ -100,6 +100,15 @@ func handoffConsumers(r *Result, opt Options, cls *classes) {
 		}
 		f.Handoff, f.ConsumerLoop = side.Name, side.Loop
 		f.Consumers = consumerGroups(r, opt, cls, r.Moments[f.At].Dump, side)
+		if !side.Loop {
+			// A JDK queue's takers waiting while its producers wait are
+			// another queue's (OtherTakers); its own consumers are busy.
+			for _, c := range f.Consumers {
+				f.OtherTakers += c.Count
+			}
+			f.Consumers = nil
+			f.Busy = busyConsumers(r, opt, cls, f.At, side)
+		}
 	}
 	// A lock's holder that waits on a hand-off (issue 33: log4j 1.2's
 	// AsyncAppender waits for room in its buffer under the logger's
@@ -125,6 +134,69 @@ func handoffConsumers(r *Result, opt Options, cls *classes) {
 		f.Lock.Owner.Handoff, f.Lock.Owner.ConsumerLoop = side.Name, side.Loop
 		f.Lock.Owner.Consumers = consumerGroups(r, opt, cls, d, side)
 	}
+}
+
+// busyConsumers are, for a JDK queue whose producers wait with no thread
+// waiting to take at moment at, its consumers busy elsewhere: the threads
+// seen waiting to take from a queue of its class at another moment (by
+// identity), and those running the method that took (the consumer's own
+// loop, "QueueApp$Enricher.run") at moment at, grouped by pool, state
+// and culprit. A busy consumer's stack names no queue: the moments when
+// it waited on one tie it to it (queue-busy-rising).
+func busyConsumers(r *Result, opt Options, cls *classes, at int, side *handoffSide) []HolderGroup {
+	ids := map[threadID]bool{}
+	loops := map[string]bool{}
+	for m, mo := range r.Moments {
+		if mo.Dump == nil || m == at {
+			continue
+		}
+		for _, t := range mo.Dump.Threads {
+			if handoffOf(t) != nil || !consumes(t, side) {
+				continue
+			}
+			// The method that took: the consumer's own loop, outside
+			// the JDK (an executor's idle worker takes in the JDK's
+			// getTask, and every busy worker runs it: not a consumer).
+			c := culprit(r.Runtime, t)
+			if c == nil || anyPrefix(c.Func, jdkPackages) {
+				continue
+			}
+			loops[c.Func] = true
+			if id := identity(r.Runtime, t); id != (threadID{}) {
+				ids[id] = true
+			}
+		}
+	}
+	if len(ids) == 0 && len(loops) == 0 {
+		return nil
+	}
+	var out []HolderGroup
+	for _, t := range r.Moments[at].Dump.Threads {
+		if handoffOf(t) != nil || consumes(t, side) {
+			continue
+		}
+		seen := ids[identity(r.Runtime, t)]
+		for _, f := range t.Frames {
+			seen = seen || loops[f.Func]
+		}
+		if !seen {
+			continue
+		}
+		pool, _ := poolName(r.Runtime, t, opt)
+		state := stateOf(classifyIn(cls.sigs, r.Runtime, t))
+		c := FrameString(culprit(r.Runtime, t))
+		found := false
+		for k := range out {
+			if g := &out[k]; g.Pool == pool && g.State == state && g.Culprit == c {
+				g.Count += max(t.Weight, 1)
+				found = true
+			}
+		}
+		if !found {
+			out = append(out, HolderGroup{Pool: pool, State: state, Culprit: c, Count: max(t.Weight, 1)})
+		}
+	}
+	return out
 }
 
 // threadNamed is the one thread of d that threadLabel names label; nil

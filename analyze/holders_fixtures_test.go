@@ -75,5 +75,16 @@ func TestHolderFixtures(t *testing.T) {
 		// consumers are not named yet: README.md); the control is quiet.
 		{"queue-busy-stuck", []string{"1", "2", "3"}, []want{{KindStuck, "ingest-*", "queue-put", nil}}},
 		{"queue-busy-healthy", []string{"1", "2", "3"}, nil},
+		// The same queue stalling after the first dump: the consumers
+		// seen taking then are named, busy in their socket read; the
+		// report threads waiting on another queue of that class are not.
+		{"queue-busy-rising", []string{"1", "2", "3"}, []want{{KindNotRecovered, "ingest-*", "queue-put", func(t *testing.T, f Finding) {
+			eq(t, "hand-off", f.Handoff, "LinkedBlockingQueue")
+			eq(t, "no consumer waiting on it", len(f.Consumers), 0)
+			eq(t, "takers of another queue", f.OtherTakers, 3)
+			eq(t, "busy consumers", len(f.Busy), 1)
+			eq(t, "busy in", f.Busy[0], HolderGroup{Pool: "enricher-*", State: "socket-read",
+				Culprit: "com.example.holders.QueueApp$Enricher.enrich(QueueApp.java:114)", Count: 2})
+		}}}},
 	})
 }

@@ -264,6 +264,26 @@ func (s *sentences) consumers() {
 	if f.Handoff == "" {
 		return
 	}
+	if len(f.Consumers) == 0 && len(f.Busy) > 0 {
+		var what []string
+		for i, g := range f.Busy {
+			if i == 3 {
+				what = append(what, fmt.Sprintf("%d more", len(f.Busy)-3))
+				break
+			}
+			w := fmt.Sprintf("%d %s in %s", g.Count, g.Pool, g.State)
+			if g.Culprit != "" {
+				w += " at " + g.Culprit
+			}
+			what = append(what, w)
+		}
+		s.add("no thread waits to take from %s: its consumers, the threads seen taking from one at another moment, are busy: %s", article(f.Handoff), strings.Join(what, ", "))
+		return
+	}
+	if f.OtherTakers > 0 {
+		s.add("no thread waits to take from this %s (the %d waiting to take from one wait on another: a full queue has items to take)", f.Handoff, f.OtherTakers)
+		return
+	}
 	s.add("%s", consumersText(f.Handoff, f.Consumers, f.ConsumerLoop))
 }
 

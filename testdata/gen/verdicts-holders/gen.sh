@@ -12,6 +12,7 @@
 #   main-holder-healthy/1..3.txt com.example.holders.MainHolderApp healthy
 #   queue-busy-stuck/1..3.txt    com.example.holders.QueueApp stuck  (JDK queues, a latch)
 #   queue-busy-healthy/1..3.txt  com.example.holders.QueueApp healthy
+#   queue-busy-rising/1..3.txt   com.example.holders.QueueApp rising  (stalls after dump 1)
 #
 # JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64 runs them on Temurin 25 instead (the jdk25-*
 # cases: `JAVA_HOME=... bash gen.sh jdk25-log4j1-stuck`).
@@ -38,7 +39,7 @@ for f in ${cp//:/ }; do
 done
 declare -A MAIN=([log4j1]=Log4j1App [rwlock]=RwLockApp [main-holder]=MainHolderApp [queue-busy]=QueueApp)
 cases=("$@")
-((${#cases[@]})) || cases=(log4j1-stuck log4j1-healthy rwlock-stuck rwlock-healthy main-holder-stuck main-holder-healthy queue-busy-stuck queue-busy-healthy)
+((${#cases[@]})) || cases=(log4j1-stuck log4j1-healthy rwlock-stuck rwlock-healthy main-holder-stuck main-holder-healthy queue-busy-stuck queue-busy-healthy queue-busy-rising)
 "${bin}javac" -nowarn -cp "$cp" -d "$tmp/classes" $(find "$here/src" -name '*.java')
 for c in "${cases[@]}"; do
 	base=${c#jdk25-}

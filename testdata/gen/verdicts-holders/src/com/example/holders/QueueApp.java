@@ -23,19 +23,35 @@ import java.util.concurrent.TimeUnit;
  * </ul>
  * In "healthy" the service answers, the archive is fast and the warm-up counts down; the
  * producers put at a rate the consumers keep up with; the report threads then wait on their
- * own queue for work.
+ * own queue for work. "rising" is "healthy" until 5 s after "ready", then the service stops
+ * answering and the archive stops (a stall that begins between the first dump and the second).
  */
 public final class QueueApp {
     static final Object ARCHIVE = new Object();
+    /** When the service and the archive stop: at once (stuck), 5 s after ready (rising), never. */
+    static volatile long stallAt = Long.MAX_VALUE;
+
+    static boolean stalled() {
+        return System.currentTimeMillis() >= stallAt;
+    }
 
     public static void main(String[] args) throws Exception {
-        boolean stuck = args.length > 0 && args[0].equals("stuck");
+        String mode = args.length > 0 ? args[0] : "healthy";
+        boolean stuck = mode.equals("stuck");
+        if (stuck) {
+            stallAt = 0;
+        } else if (mode.equals("rising")) {
+            stallAt = System.currentTimeMillis() + 1500 + 5000;
+        }
         ServerSocket service = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-        daemon("lookup-service", () -> serve(service, stuck));
+        daemon("lookup-service", () -> serve(service));
 
         BlockingQueue<Long> events = new LinkedBlockingQueue<>(8);
         for (int i = 1; i <= 6; i++) {
-            daemon("ingest-" + i, () -> Ingest.run(events, stuck));
+            // rising: a light load before the stall (an event every 200 ms a producer), so
+            // that the first dump finds the consumers waiting in take.
+            long pace = mode.equals("rising") ? 200 : 40;
+            daemon("ingest-" + i, () -> Ingest.run(events, stuck, pace));
         }
         for (int i = 1; i <= 2; i++) {
             daemon("enricher-" + i, () -> Enricher.run(events, service.getLocalPort()));
@@ -45,7 +61,7 @@ public final class QueueApp {
         for (int i = 1; i <= 4; i++) {
             daemon("audit-" + i, () -> Audit.run(audits, stuck));
         }
-        daemon("archiver", () -> Audit.archive(stuck));
+        daemon("archiver", Audit::archive);
         daemon("audit-sink", () -> Audit.sink(audits));
 
         CountDownLatch warm = new CountDownLatch(1);
@@ -65,12 +81,12 @@ public final class QueueApp {
     }
 
     static final class Ingest {
-        static void run(BlockingQueue<Long> q, boolean stuck) {
+        static void run(BlockingQueue<Long> q, boolean stuck, long pace) {
             for (long id = 0; ; id++) {
                 try {
                     q.put(id);
                     if (!stuck) {
-                        Thread.sleep(40);
+                        Thread.sleep(pace);
                     }
                 } catch (InterruptedException e) {
                     return;
@@ -114,10 +130,10 @@ public final class QueueApp {
             }
         }
 
-        static void archive(boolean stuck) {
+        static void archive() {
             for (;;) {
                 synchronized (ARCHIVE) {
-                    pause(stuck ? Long.MAX_VALUE : 2);
+                    pause(stalled() ? Long.MAX_VALUE : 2);
                 }
                 pause(20);
             }
@@ -154,14 +170,14 @@ public final class QueueApp {
         }
     }
 
-    static void serve(ServerSocket ss, boolean stuck) {
+    static void serve(ServerSocket ss) {
         try {
             for (;;) {
                 Socket c = ss.accept();
                 daemon("lookup-conn", () -> {
                     try (c) {
                         c.getInputStream().read();
-                        if (stuck) {
+                        if (stalled()) {
                             Thread.sleep(Long.MAX_VALUE); // accepted, never answers
                         }
                         pause(5);
