@@ -226,6 +226,9 @@ type ThreadRef struct {
 type LockRef struct {
 	Address, Class string
 	Holder         string // name of the thread holding it; "" if not printed
+	// Handoff, when set, says the wait is for room in this hand-off, and
+	// Holder is its one consumer thread (no lock: Address and Class "").
+	Handoff string
 }
 
 // CycleMember is one thread of a deadlock cycle.

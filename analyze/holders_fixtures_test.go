@@ -42,6 +42,28 @@ func TestHolderFixtures(t *testing.T) {
 		{"log4j1-stuck", []string{"1", "2", "3"}, log4j1},
 		{"jdk25-log4j1-stuck", []string{"1", "2", "3"}, log4j1},
 		{"log4j1-healthy", []string{"1", "2", "3"}, nil},
+		// The dispatcher itself logs (reload4j issue #75's stall): it is
+		// BLOCKED on the root logger that the waiting producer holds, a
+		// cycle of a lock edge and a hand-off edge.
+		{"log4j1-cycle-stuck", []string{"1", "2", "3"}, []want{
+			{KindDeadlock, "AsyncAppender-Dispatcher-Thread-*", "monitor-blocked", func(t *testing.T, f Finding) {
+				eq(t, "basis", f.Basis, "handoff")
+				eq(t, "two threads", len(f.Cycle), 2)
+				var h *LockRef
+				for _, m := range f.Cycle {
+					if m.WaitsFor != nil && m.WaitsFor.Handoff != "" {
+						h = m.WaitsFor
+					}
+				}
+				eq(t, "a hand-off edge", h != nil, true)
+				eq(t, "on", h.Handoff, "log4j 1.2's AsyncAppender buffer")
+				eq(t, "to", h.Holder, "AsyncAppender-Dispatcher-Thread-0")
+				eq(t, "blocked on the cycle", len(f.Blocked), 11)
+			}},
+			{KindStuck, "request-worker-*", "monitor-blocked", nil},
+			{KindSaturated, "request-worker-*", "monitor-blocked", nil},
+		}},
+		{"log4j1-cycle-healthy", []string{"1", "2", "3"}, nil},
 		// A ReentrantReadWriteLock held for reading (no holder printed):
 		// eight readers queue behind the writer queued first; and a
 		// write lock held while its holder waits on a future whose task

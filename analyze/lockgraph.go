@@ -11,16 +11,56 @@ import (
 type lockGraph struct {
 	locks dumpLocks                       // printed holders and the waits the structure shows
 	next  map[*parse.Thread]*parse.Thread // blocked thread → holder of what it waits for
+	// handoffs are the producers whose edge is a hand-off: they wait for
+	// room that only the hand-off's one consumer thread makes.
+	handoffs map[*parse.Thread]*handoffSide
 }
 
 func newLockGraph(d *parse.Dump) *lockGraph {
 	g := &lockGraph{locks: newDumpLocks(d), next: map[*parse.Thread]*parse.Thread{}}
+	var producers []*parse.Thread
 	for _, t := range d.Threads {
 		if _, o, _, ok := g.locks.waitOf(t); ok && o != nil && o != t {
 			g.next[t] = o
+		} else if waitsOnObject(t) && handoffOf(t) != nil {
+			producers = append(producers, t)
+		}
+	}
+	// A producer of a library's hand-off waits for its consumer thread
+	// (the side's own loop): when the dump has exactly one, that is an
+	// edge as a lock's holder is (log4j1-cycle-stuck: the AsyncAppender's
+	// dispatcher, blocked on the logger its producer holds).
+	for _, t := range producers {
+		side := handoffOf(t)
+		if !side.Loop {
+			continue // a JDK queue's consumers are any thread's: no one edge
+		}
+		var one *parse.Thread
+		n := 0
+		for _, c := range d.Threads {
+			if c != t && handoffOf(c) == nil && consumes(c, side) {
+				one, n = c, n+1
+			}
+		}
+		if n == 1 {
+			if g.handoffs == nil {
+				g.handoffs = map[*parse.Thread]*handoffSide{}
+			}
+			g.next[t], g.handoffs[t] = one, side
 		}
 	}
 	return g
+}
+
+// waitsOnObject reports whether t waits on a monitor (Object.wait) or
+// parks: a printed "waiting on" or "parking to wait for" line.
+func waitsOnObject(t *parse.Thread) bool {
+	for _, l := range t.Locks() {
+		if l.Kind == parse.LockWaitingOn || l.Kind == parse.LockParking {
+			return true
+		}
+	}
+	return false
 }
 
 // basis is how the cycle's edges are known: basisClassInit when one of
@@ -29,6 +69,10 @@ func newLockGraph(d *parse.Dump) *lockGraph {
 func (g *lockGraph) basis(cycle []*parse.Thread) string {
 	b := "lock-graph"
 	for _, t := range cycle {
+		if g.handoffs[t] != nil {
+			b = basisHandoff
+			continue
+		}
 		if _, _, wb, _ := g.locks.waitOf(t); wb == basisClassInit {
 			return wb
 		} else if wb != "" {
@@ -37,6 +81,10 @@ func (g *lockGraph) basis(cycle []*parse.Thread) string {
 	}
 	return b
 }
+
+// basisHandoff: one of the cycle's edges is a producer waiting for the
+// one consumer thread of a library's hand-off.
+const basisHandoff = "handoff"
 
 // cycles finds the cycles of the graph, each once, in thread order.
 func (g *lockGraph) cycles(d *parse.Dump) [][]*parse.Thread {
@@ -208,6 +256,9 @@ func isLockClass(class string) bool {
 // lockRef describes the lock t waits for, with its holder; nil if none.
 // A class's initialization has no address, and Class is the class.
 func (g *lockGraph) lockRef(rt parse.Runtime, t *parse.Thread) *LockRef {
+	if side := g.handoffs[t]; side != nil {
+		return &LockRef{Handoff: side.Name, Holder: threadLabel(rt, g.next[t])}
+	}
 	k, o, _, ok := g.locks.waitOf(t)
 	if !ok {
 		return nil

@@ -197,6 +197,9 @@ type JSONLockRef struct {
 	Address string `json:"address"`
 	Class   string `json:"class"`
 	Holder  string `json:"holder"`
+	// Handoff is set when the wait is for room in a hand-off (a library's
+	// buffer) and Holder its one consumer thread.
+	Handoff string `json:"handoff,omitempty"`
 }
 
 // JSONHolder is what some holders of an exhausted resource do.
@@ -329,7 +332,7 @@ func jsonThreads(ts []analyze.ThreadRef) []JSONThread {
 func jsonThread(t analyze.ThreadRef) JSONThread {
 	j := JSONThread{Name: t.Name, State: t.State, Frame: t.Frame, Culprit: t.Culprit}
 	if w := t.WaitsFor; w != nil {
-		j.WaitsFor = JSONLockRef{Address: w.Address, Class: w.Class, Holder: w.Holder}
+		j.WaitsFor = JSONLockRef{Address: w.Address, Class: w.Class, Holder: w.Holder, Handoff: w.Handoff}
 	}
 	return j
 }

@@ -592,6 +592,8 @@ func (s *sentences) deadlock() {
 		how = "found from the class initializers on their stacks, which the JVM does not report"
 	case "loader-lock":
 		how = "found from the class loaders' locks"
+	case "handoff":
+		how = "found from the lock lines and a hand-off: a producer waits for the one thread that takes from it"
 	}
 	when := "at " + s.moment(f.Since)
 	if seen := countNonZero(f.Counts); seen == len(f.Counts) && seen > 1 {
@@ -608,7 +610,9 @@ func (s *sentences) deadlock() {
 		if m.Culprit != "" {
 			c += " at " + m.Culprit
 		}
-		if w := m.WaitsFor; w != nil && w.Address == "" && w.Class != "" {
+		if w := m.WaitsFor; w != nil && w.Handoff != "" {
+			c += fmt.Sprintf(" waits for room in %s, which only %q empties", w.Handoff, w.Holder)
+		} else if w != nil && w.Address == "" && w.Class != "" {
 			c += fmt.Sprintf(" waits for class %s to be initialized", w.Class) // a class's initialization
 			if w.Holder != "" {
 				c += fmt.Sprintf(", which %q initializes", w.Holder)

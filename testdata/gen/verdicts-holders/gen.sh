@@ -6,6 +6,8 @@
 #
 #   log4j1-stuck/1..3.txt     com.example.holders.Log4j1App stuck    (log4j 1.2 AsyncAppender)
 #   log4j1-healthy/1..3.txt   com.example.holders.Log4j1App healthy
+#   log4j1-cycle-stuck/1..3.txt   com.example.holders.Log4j1CycleApp stuck (the dispatcher logs)
+#   log4j1-cycle-healthy/1..3.txt com.example.holders.Log4j1CycleApp healthy
 #   rwlock-stuck/1..3.txt     com.example.holders.RwLockApp stuck    (ReentrantReadWriteLock)
 #   rwlock-healthy/1..3.txt   com.example.holders.RwLockApp healthy
 #   main-holder-stuck/1..3.txt   com.example.holders.MainHolderApp stuck  (Netty event loop)
@@ -37,9 +39,9 @@ cp=$j/log4j-1.2.jar:$j/netty-common.jar:$j/netty-transport.jar:$j/netty-buffer.j
 for f in ${cp//:/ }; do
 	[[ -f $f ]] || { echo "missing $f (apt-get install liblog4j1.2-java libnetty-java)" >&2; exit 1; }
 done
-declare -A MAIN=([log4j1]=Log4j1App [rwlock]=RwLockApp [main-holder]=MainHolderApp [queue-busy]=QueueApp)
+declare -A MAIN=([log4j1]=Log4j1App [log4j1-cycle]=Log4j1CycleApp [rwlock]=RwLockApp [main-holder]=MainHolderApp [queue-busy]=QueueApp)
 cases=("$@")
-((${#cases[@]})) || cases=(log4j1-stuck log4j1-healthy rwlock-stuck rwlock-healthy main-holder-stuck main-holder-healthy queue-busy-stuck queue-busy-healthy queue-busy-rising)
+((${#cases[@]})) || cases=(log4j1-stuck log4j1-healthy log4j1-cycle-stuck log4j1-cycle-healthy rwlock-stuck rwlock-healthy main-holder-stuck main-holder-healthy queue-busy-stuck queue-busy-healthy queue-busy-rising)
 "${bin}javac" -nowarn -cp "$cp" -d "$tmp/classes" $(find "$here/src" -name '*.java')
 for c in "${cases[@]}"; do
 	base=${c#jdk25-}
