@@ -265,6 +265,13 @@ func runContention(p *Pass) []Finding {
 				w := p.ref(m, writer)
 				f.Lock.QueuedWriter, f.Lock.Queued = &w, writers
 				f.Basis = "queued-writer"
+				if h := likelyReader(d, ws); h != nil {
+					o := p.ref(m, h)
+					if s := p.signature(m, h); s != nil && s.Category != Running && s.Category != Other {
+						o.Waits = true
+					}
+					f.Lock.Owner, f.Lock.OwnerInferred = &o, true
+				}
 			} else {
 				f.Basis = "owner-unknown"
 			}
@@ -599,4 +606,39 @@ func inTop(t *parse.Thread, anchors []string, n int) bool {
 		}
 	}
 	return false
+}
+
+// likelyReader is the thread that likely holds a read-write lock for
+// reading when the dump prints no holder: the one thread, not among its
+// waiters ws, that runs a method of a class whose methods take the lock
+// (the waiters' first application frames: "RwLockApp$Catalog.query"
+// takes it, "RwLockApp$Catalog.refresh" runs past it). nil when none or
+// more than one: then nothing tells which.
+func likelyReader(d *parse.Dump, ws []*parse.Thread) *parse.Thread {
+	classes := map[string]bool{}
+	waiting := map[*parse.Thread]bool{}
+	for _, t := range ws {
+		waiting[t] = true
+		if c := culprit(parse.RuntimeJVM, t); c != nil {
+			if i := strings.LastIndexByte(c.Func, '.'); i > 0 {
+				classes[c.Func[:i]] = true
+			}
+		}
+	}
+	var found *parse.Thread
+	for _, t := range d.Threads {
+		if waiting[t] {
+			continue
+		}
+		for _, f := range t.Frames {
+			if i := strings.LastIndexByte(f.Func, '.'); i > 0 && classes[f.Func[:i]] {
+				if found != nil {
+					return nil
+				}
+				found = t
+				break
+			}
+		}
+	}
+	return found
 }

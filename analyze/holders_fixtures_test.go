@@ -71,7 +71,9 @@ func TestHolderFixtures(t *testing.T) {
 		{"rwlock-stuck", []string{"1", "2", "3"}, []want{
 			{KindContention, "query-worker-*", "lock-wait", func(t *testing.T, f Finding) {
 				eq(t, "basis", f.Basis, "queued-writer")
-				eq(t, "no holder printed", f.Lock.Owner == nil, true)
+				eq(t, "no holder printed: the likely reader inferred", f.Lock.OwnerInferred, true)
+				eq(t, "the likely reader", f.Lock.Owner.Name, "catalog-refresher")
+				eq(t, "in", f.Lock.Owner.State, "socket-read")
 				eq(t, "behind", f.Lock.QueuedWriter.Name, "catalog-writer")
 				eq(t, "writers", f.Lock.Queued, 1)
 				eq(t, "waiters at the last moment", f.Counts[2], 9)

@@ -52,3 +52,48 @@ func TestQueuedWriterProperty(t *testing.T) {
 		}
 	}
 }
+
+// TestLikelyReaderProperty: in generated dumps, waiters whose first
+// application frame is a method of one class, and 0 to 3 other threads
+// that run some method of that class (at any depth) beside threads that
+// run other classes only, likelyReader names the one such thread, and
+// no one when there are none or several.
+func TestLikelyReaderProperty(t *testing.T) {
+	rng := rand.New(rand.NewPCG(33, 3))
+	park := []*parse.Frame{{Func: "jdk.internal.misc.Unsafe.park"}, {Func: "java.util.concurrent.locks.LockSupport.park"},
+		{Func: "java.util.concurrent.locks.ReentrantReadWriteLock$ReadLock.lock"}}
+	for i := range 300 {
+		class := "com.example.Store" + string(rune('A'+rng.IntN(26)))
+		d := &parse.Dump{}
+		var ws []*parse.Thread
+		for range 1 + rng.IntN(6) {
+			fs := append(append([]*parse.Frame(nil), park...), &parse.Frame{Func: class + ".read"}, &parse.Frame{Func: "com.example.App.run"})
+			w := &parse.Thread{Frames: fs}
+			ws = append(ws, w)
+			d.Threads = append(d.Threads, w)
+		}
+		readers := rng.IntN(4)
+		var want *parse.Thread
+		for k := range readers {
+			// Deeper and deeper below its own work: a socket read, a sleep.
+			fs := []*parse.Frame{{Func: "sun.nio.ch.SocketDispatcher.read0"}}
+			for range k {
+				fs = append(fs, &parse.Frame{Func: "com.example.Util.step"})
+			}
+			fs = append(fs, &parse.Frame{Func: class + ".refresh"}, &parse.Frame{Func: "java.lang.Thread.run"})
+			th := &parse.Thread{Frames: fs}
+			d.Threads = append(d.Threads, th)
+			want = th
+		}
+		for range rng.IntN(5) {
+			d.Threads = append(d.Threads, &parse.Thread{Frames: []*parse.Frame{{Func: "java.lang.Thread.sleep"}, {Func: "com.example.Other.loop"}}})
+		}
+		rng.Shuffle(len(d.Threads), func(a, b int) { d.Threads[a], d.Threads[b] = d.Threads[b], d.Threads[a] })
+		if readers != 1 {
+			want = nil
+		}
+		if got := likelyReader(d, ws); got != want {
+			t.Fatalf("case %d: %d threads run %s past its lock: got %p, want %p", i, readers, class, got, want)
+		}
+	}
+}

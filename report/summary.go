@@ -315,8 +315,12 @@ func holderFirst(l *analyze.LockFact) bool {
 // socket-read at AccountCache.reload:100"); "" when no holder is printed.
 func holderLead(f *analyze.Finding) string {
 	l := f.Lock
-	if f.Kind == analyze.KindContention && l != nil && l.Owner == nil && l.QueuedWriter != nil {
-		return fmt.Sprintf("behind the writer %q, which waits for the read lock's holders", l.QueuedWriter.Name)
+	if f.Kind == analyze.KindContention && l != nil && l.QueuedWriter != nil {
+		s := fmt.Sprintf("behind the writer %q, which waits for the readers", l.QueuedWriter.Name)
+		if o := l.Owner; o != nil {
+			s += fmt.Sprintf(": likely %q %s at %s", o.Name, stateText(o.State, ""), ShortFrame(ownerWhere(o)))
+		}
+		return s
 	}
 	if f.Kind != analyze.KindContention || l == nil || l.Owner == nil || l.OwnerInferred {
 		return ""
@@ -483,13 +487,17 @@ func (s *sentences) contention() {
 		head = fmt.Sprintf("%d %s %s wait for %s at %s", f.Counts[f.At], f.Pool, s.unit(), lock, s.moment(f.At))
 	}
 	switch {
-	case l.Owner == nil && l.QueuedWriter != nil:
+	case l.Owner == nil && l.QueuedWriter != nil: // no reader in sight
 		w := l.QueuedWriter
 		head += fmt.Sprintf(", queued behind the writer %q (%s at %s), which waits for the lock's readers: a read lock's holders are not printed",
 			w.Name, stateName(w.State, ""), ownerWhere(w))
 		if l.Queued > 1 {
 			head += fmt.Sprintf(" (%d writers queued)", l.Queued)
 		}
+	case l.QueuedWriter != nil:
+		w, o := l.QueuedWriter, l.Owner
+		head += fmt.Sprintf(", queued behind the writer %q (%s at %s), which waits for the lock's readers; likely held for reading by %q, %s at %s (inferred: it runs the class whose methods take the lock, without waiting for it; a read lock's holders are not printed)",
+			w.Name, stateName(w.State, ""), ownerWhere(w), o.Name, stateText(o.State, ""), ownerWhere(o))
 	case l.Owner == nil:
 		head += ": no goroutine shows who holds it"
 	case l.OwnerInferred:
@@ -525,7 +533,7 @@ func (s *sentences) contention() {
 		if l.Owner.Culprit != "" && l.Owner.Culprit != l.Owner.Frame {
 			o += " at " + l.Owner.Culprit
 		}
-		if holderFirst(l) {
+		if holderFirst(l) || l.QueuedWriter != nil {
 			o = "the holder" // waiting, and where, the head says
 		}
 		if w := l.Owner.WaitsFor; w != nil {
