@@ -25,6 +25,44 @@ func TestHolderFixtures(t *testing.T) {
 		{KindStuck, "request-worker-*", "monitor-blocked", nil},
 		{KindSaturated, "request-worker-*", "monitor-blocked", nil},
 	}
+	log4j1Cycle := []want{
+		{KindDeadlock, "AsyncAppender-Dispatcher-Thread-*", "monitor-blocked", func(t *testing.T, f Finding) {
+			eq(t, "basis", f.Basis, "handoff")
+			eq(t, "two threads", len(f.Cycle), 2)
+			var h *LockRef
+			for _, m := range f.Cycle {
+				if m.WaitsFor != nil && m.WaitsFor.Handoff != "" {
+					h = m.WaitsFor
+				}
+			}
+			eq(t, "a hand-off edge", h != nil, true)
+			eq(t, "on", h.Handoff, "log4j 1.2's AsyncAppender buffer")
+			eq(t, "to", h.Holder, "AsyncAppender-Dispatcher-Thread-0")
+			eq(t, "blocked on the cycle", len(f.Blocked), 11)
+		}},
+		{KindStuck, "request-worker-*", "monitor-blocked", nil},
+		{KindSaturated, "request-worker-*", "monitor-blocked", nil},
+	}
+	rwlock := []want{
+		{KindContention, "query-worker-*", "lock-wait", func(t *testing.T, f Finding) {
+			eq(t, "basis", f.Basis, "queued-writer")
+			eq(t, "no holder printed: the likely reader inferred", f.Lock.OwnerInferred, true)
+			eq(t, "the likely reader", f.Lock.Owner.Name, "catalog-refresher")
+			eq(t, "in", f.Lock.Owner.State, "socket-read")
+			eq(t, "behind", f.Lock.QueuedWriter.Name, "catalog-writer")
+			eq(t, "writers", f.Lock.Queued, 1)
+			eq(t, "waiters at the last moment", f.Counts[2], 9)
+		}},
+		{KindStuck, "query-worker-*", "lock-wait", func(t *testing.T, f Finding) {
+			eq(t, "follows from the contention", f.CausedBy != "", true)
+		}},
+		{KindSaturated, "query-worker-*", "lock-wait", nil},
+		{KindContention, "settings-loader-*", "lock-wait", func(t *testing.T, f Finding) {
+			eq(t, "holder", f.Lock.Owner.Name, "settings-writer")
+			eq(t, "the holder waits", f.Lock.Owner.Waits, true)
+			eq(t, "on a future", f.Lock.Owner.State, "future-wait")
+		}},
+	}
 	mainHolder := []want{
 		{KindContention, "nioEventLoopGroup-3-*", "monitor-blocked", func(t *testing.T, f Finding) {
 			eq(t, "holder", f.Lock.Owner.Name, "main")
@@ -45,49 +83,15 @@ func TestHolderFixtures(t *testing.T) {
 		// The dispatcher itself logs (reload4j issue #75's stall): it is
 		// BLOCKED on the root logger that the waiting producer holds, a
 		// cycle of a lock edge and a hand-off edge.
-		{"log4j1-cycle-stuck", []string{"1", "2", "3"}, []want{
-			{KindDeadlock, "AsyncAppender-Dispatcher-Thread-*", "monitor-blocked", func(t *testing.T, f Finding) {
-				eq(t, "basis", f.Basis, "handoff")
-				eq(t, "two threads", len(f.Cycle), 2)
-				var h *LockRef
-				for _, m := range f.Cycle {
-					if m.WaitsFor != nil && m.WaitsFor.Handoff != "" {
-						h = m.WaitsFor
-					}
-				}
-				eq(t, "a hand-off edge", h != nil, true)
-				eq(t, "on", h.Handoff, "log4j 1.2's AsyncAppender buffer")
-				eq(t, "to", h.Holder, "AsyncAppender-Dispatcher-Thread-0")
-				eq(t, "blocked on the cycle", len(f.Blocked), 11)
-			}},
-			{KindStuck, "request-worker-*", "monitor-blocked", nil},
-			{KindSaturated, "request-worker-*", "monitor-blocked", nil},
-		}},
+		{"log4j1-cycle-stuck", []string{"1", "2", "3"}, log4j1Cycle},
+		{"jdk25-log4j1-cycle-stuck", []string{"1", "2", "3"}, log4j1Cycle},
 		{"log4j1-cycle-healthy", []string{"1", "2", "3"}, nil},
 		// A ReentrantReadWriteLock held for reading (no holder printed):
 		// eight readers queue behind the writer queued first; and a
 		// write lock held while its holder waits on a future whose task
 		// waits for the read lock.
-		{"rwlock-stuck", []string{"1", "2", "3"}, []want{
-			{KindContention, "query-worker-*", "lock-wait", func(t *testing.T, f Finding) {
-				eq(t, "basis", f.Basis, "queued-writer")
-				eq(t, "no holder printed: the likely reader inferred", f.Lock.OwnerInferred, true)
-				eq(t, "the likely reader", f.Lock.Owner.Name, "catalog-refresher")
-				eq(t, "in", f.Lock.Owner.State, "socket-read")
-				eq(t, "behind", f.Lock.QueuedWriter.Name, "catalog-writer")
-				eq(t, "writers", f.Lock.Queued, 1)
-				eq(t, "waiters at the last moment", f.Counts[2], 9)
-			}},
-			{KindStuck, "query-worker-*", "lock-wait", func(t *testing.T, f Finding) {
-				eq(t, "follows from the contention", f.CausedBy != "", true)
-			}},
-			{KindSaturated, "query-worker-*", "lock-wait", nil},
-			{KindContention, "settings-loader-*", "lock-wait", func(t *testing.T, f Finding) {
-				eq(t, "holder", f.Lock.Owner.Name, "settings-writer")
-				eq(t, "the holder waits", f.Lock.Owner.Waits, true)
-				eq(t, "on a future", f.Lock.Owner.State, "future-wait")
-			}},
-		}},
+		{"rwlock-stuck", []string{"1", "2", "3"}, rwlock},
+		{"jdk25-rwlock-stuck", []string{"1", "2", "3"}, rwlock},
 		{"rwlock-healthy", []string{"1", "2", "3"}, nil},
 		// main holds a monitor through its startup, reading from a
 		// config server that never answers; Netty's worker event loops
@@ -99,6 +103,14 @@ func TestHolderFixtures(t *testing.T) {
 		// consumers are not named yet: README.md); the control is quiet.
 		{"queue-busy-stuck", []string{"1", "2", "3"}, []want{{KindStuck, "ingest-*", "queue-put", nil}}},
 		{"queue-busy-healthy", []string{"1", "2", "3"}, nil},
+		// Temurin 25's run of it caught both enrichers in their lookup
+		// at the first dump, before the stall: nothing ties them to the
+		// queue, and the finding says only that no thread takes from it.
+		{"jdk25-queue-busy-rising", []string{"1", "2", "3"}, []want{{KindNotRecovered, "ingest-*", "queue-put", func(t *testing.T, f Finding) {
+			eq(t, "no consumer waiting on it", len(f.Consumers), 0)
+			eq(t, "takers of another queue", f.OtherTakers, 3)
+			eq(t, "no consumer seen taking", len(f.Busy), 0)
+		}}}},
 		// The same queue stalling after the first dump: the consumers
 		// seen taking then are named, busy in their socket read; the
 		// report threads waiting on another queue of that class are not.
