@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -39,6 +40,7 @@ func TestHolderFixtures(t *testing.T) {
 			eq(t, "on", h.Handoff, "log4j 1.2's AsyncAppender buffer")
 			eq(t, "to", h.Holder, "AsyncAppender-Dispatcher-Thread-0")
 			eq(t, "blocked on the cycle", len(f.Blocked), 11)
+			eq(t, "the hand-off deadlock's remedy", strings.Contains(f.Remedy, "Blocking=false"), true)
 		}},
 		{KindStuck, "request-worker-*", "monitor-blocked", nil},
 		{KindSaturated, "request-worker-*", "monitor-blocked", nil},
@@ -51,6 +53,7 @@ func TestHolderFixtures(t *testing.T) {
 			eq(t, "in", f.Lock.Owner.State, "socket-read")
 			eq(t, "behind", f.Lock.QueuedWriter.Name, "catalog-writer")
 			eq(t, "writers", f.Lock.Queued, 1)
+			eq(t, "the read lock's remedy", strings.HasPrefix(f.Remedy, "a thread holds the read lock"), true)
 			eq(t, "waiters at the last moment", f.Counts[2], 9)
 		}},
 		{KindStuck, "query-worker-*", "lock-wait", func(t *testing.T, f Finding) {
