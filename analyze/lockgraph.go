@@ -30,19 +30,28 @@ func newLockGraph(d *parse.Dump) *lockGraph {
 	// (the side's own loop): when the dump has exactly one, that is an
 	// edge as a lock's holder is (log4j1-cycle-stuck: the AsyncAppender's
 	// dispatcher, blocked on the logger its producer holds).
+	// Each side's consumers are found once: a thousand producers of one
+	// appender share its one consumer.
+	type found struct {
+		one *parse.Thread
+		n   int
+	}
+	sides := map[*handoffSide]found{}
 	for _, t := range producers {
 		side := handoffOf(t)
 		if !side.Loop {
 			continue // a JDK queue's consumers are any thread's: no one edge
 		}
-		var one *parse.Thread
-		n := 0
-		for _, c := range d.Threads {
-			if c != t && handoffOf(c) == nil && consumes(c, side) {
-				one, n = c, n+1
+		c, ok := sides[side]
+		if !ok {
+			for _, x := range d.Threads {
+				if consumes(x, side) && handoffOf(x) == nil {
+					c.one, c.n = x, c.n+1
+				}
 			}
+			sides[side] = c
 		}
-		if n == 1 {
+		if one := c.one; c.n == 1 && one != t {
 			if g.handoffs == nil {
 				g.handoffs = map[*parse.Thread]*handoffSide{}
 			}
