@@ -229,6 +229,10 @@ type LockRef struct {
 	// Handoff, when set, says the wait is for room in this hand-off, and
 	// Holder is its one consumer thread (no lock: Address and Class "").
 	Handoff string
+	// Future, when set, says the wait is for a future (a FutureTask's
+	// get), and Holder the thread running a task, the one the cycle
+	// goes through (the dump prints not which task a thread runs).
+	Future bool
 }
 
 // CycleMember is one thread of a deadlock cycle.

@@ -60,10 +60,13 @@ func TestHolderFixtures(t *testing.T) {
 			eq(t, "follows from the contention", f.CausedBy != "", true)
 		}},
 		{KindSaturated, "query-worker-*", "lock-wait", nil},
-		{KindContention, "settings-loader-*", "lock-wait", func(t *testing.T, f Finding) {
-			eq(t, "holder", f.Lock.Owner.Name, "settings-writer")
-			eq(t, "the holder waits", f.Lock.Owner.Waits, true)
-			eq(t, "on a future", f.Lock.Owner.State, "future-wait")
+		// A cycle through the future: the writer waits for a task that
+		// waits for its lock.
+		{KindDeadlock, "settings-writer", "future-wait", func(t *testing.T, f Finding) {
+			eq(t, "basis", f.Basis, "future")
+			eq(t, "two threads", len(f.Cycle), 2)
+			eq(t, "the writer waits for the loader's task", f.Cycle[0].WaitsFor.Future && f.Cycle[0].WaitsFor.Holder == "settings-loader-1", true)
+			eq(t, "the future deadlock's remedy", strings.HasPrefix(f.Remedy, "a thread waits for a future while it holds a lock"), true)
 		}},
 	}
 	mainHolder := []want{

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/dumpdiff/dumpdiff/parse"
@@ -14,6 +15,9 @@ type lockGraph struct {
 	// handoffs are the producers whose edge is a hand-off: they wait for
 	// room that only the hand-off's one consumer thread makes.
 	handoffs map[*parse.Thread]*handoffSide
+	// futures are the threads whose edge is a future they wait for, to a
+	// thread running a future's task (futureEdges).
+	futures map[*parse.Thread]bool
 }
 
 func newLockGraph(d *parse.Dump) *lockGraph {
@@ -58,7 +62,78 @@ func newLockGraph(d *parse.Dump) *lockGraph {
 			g.next[t], g.handoffs[t] = one, side
 		}
 	}
+	g.futureEdges(d)
 	return g
+}
+
+// futureRuns are the frames of a thread running a future's task, and
+// futureWaits the classes a thread parks on to wait for one: a
+// FutureTask's get and its run (an executor's submit).
+var (
+	futureRuns  = []string{"java.util.concurrent.FutureTask.run", "java.util.concurrent.FutureTask.runAndReset"}
+	futureWaits = []string{"java.util.concurrent.FutureTask"}
+)
+
+// futureEdges adds, for a thread waiting on a FutureTask, an edge to the
+// thread that runs a future's task when every thread running one waits,
+// through the graph, for the waiter itself: whichever of them runs its
+// future cannot finish, and a task not started waits behind them in
+// their pool (rwlock-stuck: settings-writer holds the write lock and
+// waits for a task that waits for the read lock). The dump does not
+// print which task a thread runs: the edge goes to the first of them,
+// the rest wait on the cycle.
+func (g *lockGraph) futureEdges(d *parse.Dump) {
+	var waiters, runners []*parse.Thread
+	for _, t := range d.Threads {
+		if g.next[t] != nil {
+			if inTop(t, futureRuns, len(t.Frames)) {
+				runners = append(runners, t)
+			}
+			continue
+		}
+		for _, l := range t.Locks() {
+			if l.Kind == parse.LockParking && slices.Contains(futureWaits, l.Class) {
+				waiters = append(waiters, t)
+			}
+		}
+		if inTop(t, futureRuns, len(t.Frames)) {
+			runners = append(runners, t)
+		}
+	}
+	for _, w := range waiters {
+		var first *parse.Thread
+		all := len(runners) > 0
+		for _, r := range runners {
+			if r == w {
+				continue
+			}
+			if !g.leadsTo(r, w) {
+				all = false
+				break
+			}
+			if first == nil {
+				first = r
+			}
+		}
+		if all && first != nil {
+			if g.futures == nil {
+				g.futures = map[*parse.Thread]bool{}
+			}
+			g.next[w], g.futures[w] = first, true
+		}
+	}
+}
+
+// leadsTo reports whether t's chain of waits reaches to.
+func (g *lockGraph) leadsTo(t, to *parse.Thread) bool {
+	seen := map[*parse.Thread]bool{}
+	for cur := g.next[t]; cur != nil && !seen[cur]; cur = g.next[cur] {
+		if cur == to {
+			return true
+		}
+		seen[cur] = true
+	}
+	return false
 }
 
 // waitsOnObject reports whether t waits on a monitor (Object.wait) or
@@ -82,6 +157,10 @@ func (g *lockGraph) basis(cycle []*parse.Thread) string {
 			b = basisHandoff
 			continue
 		}
+		if g.futures[t] {
+			b = basisFuture
+			continue
+		}
 		if _, _, wb, _ := g.locks.waitOf(t); wb == basisClassInit {
 			return wb
 		} else if wb != "" {
@@ -94,6 +173,10 @@ func (g *lockGraph) basis(cycle []*parse.Thread) string {
 // basisHandoff: one of the cycle's edges is a producer waiting for the
 // one consumer thread of a library's hand-off.
 const basisHandoff = "handoff"
+
+// basisFuture: one of the cycle's edges is a thread waiting for a future
+// whose every possible runner waits for it.
+const basisFuture = "future"
 
 // cycles finds the cycles of the graph, each once, in thread order.
 func (g *lockGraph) cycles(d *parse.Dump) [][]*parse.Thread {
@@ -267,6 +350,9 @@ func isLockClass(class string) bool {
 func (g *lockGraph) lockRef(rt parse.Runtime, t *parse.Thread) *LockRef {
 	if side := g.handoffs[t]; side != nil {
 		return &LockRef{Handoff: side.Name, Holder: threadLabel(rt, g.next[t])}
+	}
+	if g.futures[t] {
+		return &LockRef{Future: true, Holder: threadLabel(rt, g.next[t])}
 	}
 	k, o, _, ok := g.locks.waitOf(t)
 	if !ok {

@@ -64,6 +64,9 @@ func (p remedyProof) poolSelfWait() bool { return p.basis == "pool-self-wait" }
 // its hand-off's one consumer thread (basis handoff).
 func (p remedyProof) handoffCycle() bool { return p.basis == basisHandoff }
 
+// futureCycle: a deadlock one of whose edges is a wait for a future.
+func (p remedyProof) futureCycle() bool { return p.basis == basisFuture }
+
 // queuedWriter: readers of a read-write lock behind a queued writer.
 func (p remedyProof) queuedWriter() bool { return p.basis == "queued-writer" }
 
@@ -129,6 +132,8 @@ var remedies = []Remedy{
 		Text: "the classes' static initializers wait for each other ({culprit}): initialize them in one order at startup, or take the reference to the other class out of the static initializer; a restart is the only way out now"},
 	{ID: "handoff-deadlock", Kinds: []string{KindDeadlock}, proof: remedyProof.handoffCycle,
 		Text: "a producer holds a lock while it waits for room in a hand-off, and the hand-off's only consumer waits for that lock (an appender that logs through the logger it serves): keep the consumer off the producers' locks, or let the hand-off drop or time out rather than block (log4j 1.2's AsyncAppender: Blocking=false); a restart is the only way out now"},
+	{ID: "future-deadlock", Kinds: []string{KindDeadlock}, proof: remedyProof.futureCycle,
+		Text: "a thread waits for a future while it holds a lock the future's task needs ({culprit}): release the lock before waiting, or run the task inline under the lock; a restart is the only way out now"},
 	{ID: "deadlock", Kinds: []string{KindDeadlock},
 		Text: "the threads wait for each other's locks and never go on: take the locks in one order everywhere (or with a timeout); a restart is the only way out now"},
 	{ID: "orphaned-send", Kinds: []string{KindLeaked, KindGrowing, KindNotRecovered}, States: []string{"chan-send"},

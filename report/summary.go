@@ -602,6 +602,8 @@ func (s *sentences) deadlock() {
 		how = "found from the class loaders' locks"
 	case "handoff":
 		how = "found from the lock lines and a hand-off: a producer waits for the one thread that takes from it"
+	case "future":
+		how = "found from the lock lines and a future: every thread that runs a future's task waits for the thread that waits for the future"
 	}
 	when := "at " + s.moment(f.Since)
 	if seen := countNonZero(f.Counts); seen == len(f.Counts) && seen > 1 {
@@ -618,7 +620,9 @@ func (s *sentences) deadlock() {
 		if m.Culprit != "" {
 			c += " at " + m.Culprit
 		}
-		if w := m.WaitsFor; w != nil && w.Handoff != "" {
+		if w := m.WaitsFor; w != nil && w.Future {
+			c += fmt.Sprintf(" waits for a future whose task %q runs or holds up", w.Holder)
+		} else if w != nil && w.Handoff != "" {
 			c += fmt.Sprintf(" waits for room in %s, which only %q empties", w.Handoff, w.Holder)
 		} else if w != nil && w.Address == "" && w.Class != "" {
 			c += fmt.Sprintf(" waits for class %s to be initialized", w.Class) // a class's initialization
