@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"cmp"
 	"maps"
 	"slices"
 	"sort"
@@ -24,7 +25,7 @@ const (
 var contentionDetector = &Detector{
 	Name:     KindContention,
 	Kinds:    []string{KindContention},
-	Doc:      "many threads wait for one lock: a JVM monitor or j.u.c lock with its printed owner, a class's initialization (its holder the thread in its <clinit>) or a class loader's lock its waiters print no line for (its holder the thread that took it in loadClass), a Go sync.Mutex or RWMutex (by address) with its likely holder; one lock across moments even when the GC moved it (by its class, owner and waiters)",
+	Doc:      "many threads wait for one lock: a JVM monitor or j.u.c lock with its printed owner, a class's initialization (its holder the thread in its <clinit>) or a class loader's lock its waiters print no line for (its holder the thread that took it in loadClass), a read-write lock held for reading (no holder printed) behind the writer queued first, a Go sync.Mutex or RWMutex (by address) with its likely holder; event loops blocked on a lock count as a pool's work; one lock across moments even when the GC moved it (by its class, owner and waiters)",
 	Requires: []*Detector{deadlockDetector, spinningDetector},
 	Claims:   ClaimsThreads,
 	Folds:    "nothing; its lock is left to the deadlock when its owner is in or blocked on a cycle, and follows from a spinning owner",
@@ -92,9 +93,12 @@ func runContention(p *Pass) []Finding {
 		}
 		pools := map[string]int{}
 		tasks := 0
+		loops := p.opt.roleTable().EventLoops
 		for _, t := range ws {
 			pools[p.info(m, t).pool]++
-			if inPoolTask(t) {
+			// An event loop serves every connection of its channels: a
+			// pool's work as much as a task is (main-holder-stuck).
+			if inPoolTask(t) || anyFramePrefix(t, loops) {
 				tasks++
 			}
 		}
@@ -168,8 +172,16 @@ func runContention(p *Pass) []Finding {
 			if !enough(m, at, ws, one) {
 				continue
 			}
+			// A read-write lock held for reading prints no holder; its
+			// readers wait behind the writer queued first, which waits for
+			// the read holders (rwlock-stuck).
+			var writer *parse.Thread
+			writers := 0
 			if owner == nil && r.Runtime == parse.RuntimeJVM {
-				continue // no owner printed: nothing says who blocks them
+				writer, writers = queuedWriter(ws)
+				if writer == nil {
+					continue // no owner printed: nothing says who blocks them
+				}
 			}
 			var spinning string
 			if owner != nil {
@@ -215,11 +227,15 @@ func runContention(p *Pass) []Finding {
 					f.Wait.Measured, f.Wait.AtLeast = d, atLeast
 				}
 			}
-			if owner != nil {
+			if owner != nil || writer != nil {
 				if ownerIDs[k] == nil {
 					ownerIDs[k] = make([]threadID, len(r.Moments))
 				}
-				ownerIDs[k][m] = identity(r.Runtime, owner)
+				// The same writer queued at each moment: the lock did not
+				// move, as the same owner says for another lock.
+				ownerIDs[k][m] = identity(r.Runtime, cmp.Or(owner, writer))
+			}
+			if owner != nil {
 				if ownerFrames[k] == nil {
 					ownerFrames[k] = make([]string, len(r.Moments))
 				}
@@ -248,6 +264,9 @@ func runContention(p *Pass) []Finding {
 			f.Lock = &LockFact{Address: at.addr, Class: k.class, OwnerInferred: inferred}
 			if owner != nil {
 				o := p.ref(m, owner)
+				if s := p.signature(m, owner); s != nil && s.Category != Running && s.Category != Other {
+					o.Waits = true
+				}
 				if r.Runtime == parse.RuntimeJVM {
 					// A holder that waits itself: for what, and whom.
 					if wk, wo, _, ok := dl.waitOf(owner); ok {
@@ -269,6 +288,17 @@ func runContention(p *Pass) []Finding {
 					f.Lock.OwnerFrom = lockFrom(owner, at.addr)
 				default:
 					f.Basis = "owner-printed"
+				}
+			} else if writer != nil {
+				w := p.ref(m, writer)
+				f.Lock.QueuedWriter, f.Lock.Queued = &w, writers
+				f.Basis = "queued-writer"
+				if h := likelyReader(d, ws); h != nil {
+					o := p.ref(m, h)
+					if s := p.signature(m, h); s != nil && s.Category != Running && s.Category != Other {
+						o.Waits = true
+					}
+					f.Lock.Owner, f.Lock.OwnerInferred = &o, true
 				}
 			} else {
 				f.Basis = "owner-unknown"
@@ -558,4 +588,85 @@ func movedLock(k lockKey, m int, owner *parse.Thread, ws []*parse.Thread, frame 
 		}
 	}
 	return found, n == 1
+}
+
+// sharedLocks are the locks that readers share and a writer takes alone:
+// the frames a writer and a reader wait in. A queued writer lets no new
+// reader in (the JDK's ReentrantReadWriteLock, fair or not, and
+// StampedLock), so the readers waiting with a writer wait behind it.
+var sharedLocks = []struct{ writer, reader []string }{
+	{[]string{"java.util.concurrent.locks.ReentrantReadWriteLock$WriteLock.*"},
+		[]string{"java.util.concurrent.locks.ReentrantReadWriteLock$ReadLock.*"}},
+	{[]string{"java.util.concurrent.locks.StampedLock.writeLock*", "java.util.concurrent.locks.StampedLock.tryWriteLock"},
+		[]string{"java.util.concurrent.locks.StampedLock.readLock*", "java.util.concurrent.locks.StampedLock.tryReadLock"}},
+}
+
+// queuedWriter is, among the waiters ws of one lock, the first that
+// waits to take it for writing while another waits to read it, and how
+// many wait to write; nil when no reader and writer wait together.
+func queuedWriter(ws []*parse.Thread) (*parse.Thread, int) {
+	for _, sl := range sharedLocks {
+		var first *parse.Thread
+		writers, readers := 0, 0
+		for _, t := range ws {
+			switch {
+			case inTop(t, sl.writer, 8):
+				if first == nil {
+					first = t
+				}
+				writers++
+			case inTop(t, sl.reader, 8):
+				readers++
+			}
+		}
+		if first != nil && readers > 0 {
+			return first, writers
+		}
+	}
+	return nil, 0
+}
+
+// inTop reports whether one of t's top n frames matches anchors.
+func inTop(t *parse.Thread, anchors []string, n int) bool {
+	for _, f := range t.Frames[:min(len(t.Frames), n)] {
+		if anchorMatch(anchors, f.Func) {
+			return true
+		}
+	}
+	return false
+}
+
+// likelyReader is the thread that likely holds a read-write lock for
+// reading when the dump prints no holder: the one thread, not among its
+// waiters ws, that runs a method of a class whose methods take the lock
+// (the waiters' first application frames: "RwLockApp$Catalog.query"
+// takes it, "RwLockApp$Catalog.refresh" runs past it). nil when none or
+// more than one: then nothing tells which.
+func likelyReader(d *parse.Dump, ws []*parse.Thread) *parse.Thread {
+	classes := map[string]bool{}
+	waiting := map[*parse.Thread]bool{}
+	for _, t := range ws {
+		waiting[t] = true
+		if c := culprit(parse.RuntimeJVM, t); c != nil {
+			if i := strings.LastIndexByte(c.Func, '.'); i > 0 {
+				classes[c.Func[:i]] = true
+			}
+		}
+	}
+	var found *parse.Thread
+	for _, t := range d.Threads {
+		if waiting[t] {
+			continue
+		}
+		for _, f := range t.Frames {
+			if i := strings.LastIndexByte(f.Func, '.'); i > 0 && classes[f.Func[:i]] {
+				if found != nil {
+					return nil
+				}
+				found = t
+				break
+			}
+		}
+	}
+	return found
 }

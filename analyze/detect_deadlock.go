@@ -10,7 +10,7 @@ import (
 var deadlockDetector = &Detector{
 	Name:   KindDeadlock,
 	Kinds:  []string{KindDeadlock},
-	Doc:    "threads that wait for each other in a cycle of locks (the JVM's report or the lock graph, class initializations and class loaders' locks included), a pool whose every worker waits for work queued behind it in the same pool, or a Go program its runtime stopped as asleep",
+	Doc:    "threads that wait for each other in a cycle of locks (the JVM's report or the lock graph, class initializations, class loaders' locks, a producer waiting for its hand-off's one consumer thread and a wait for a future whose every runner waits for the waiter included), a pool whose every worker waits for work queued behind it in the same pool, or a Go program its runtime stopped as asleep",
 	Claims: ClaimsThreads,
 	Folds:  "the JVM's report and the lock graph of the same cycle; the threads that only wait on the cycle; contention on the cycle's locks",
 	Run:    runDeadlock,

@@ -3,12 +3,13 @@ package analyze
 import "github.com/dumpdiff/dumpdiff/parse"
 
 var eventLoopDetector = &Detector{
-	Name:   KindEventLoopBlocked,
-	Kinds:  []string{KindEventLoopBlocked},
-	Doc:    "an event loop thread (Netty, Vert.x, gRPC's Netty transport) blocked in a wait instead of its selector: every connection it serves waits with it; one thread is enough, on one dump",
-	Claims: ClaimsGroups,
-	Folds:  "the loop threads' own timeline and stuck findings",
-	Run:    runEventLoop,
+	Name:     KindEventLoopBlocked,
+	Kinds:    []string{KindEventLoopBlocked},
+	Doc:      "an event loop thread (Netty, Vert.x, gRPC's Netty transport) blocked in a wait instead of its selector: every connection it serves waits with it; one thread is enough, on one dump",
+	Requires: []*Detector{contentionDetector},
+	Claims:   ClaimsGroups,
+	Folds:    "the loop threads' own timeline and stuck findings; follows from the contention its blocked loops wait in",
+	Run:      runEventLoop,
 }
 
 // blocksLoop reports whether a state blocks the thread it is in: a wait on
@@ -32,6 +33,9 @@ func runEventLoop(p *Pass) []Finding {
 			continue
 		}
 		counts := make([]int, len(r.Moments))
+		// causes are the contention findings its blocked loops wait in,
+		// per moment: a lock's holder is their story (main-holder-stuck).
+		causes := make([]string, len(r.Moments))
 		var groups []*Group
 		per := map[*Group][]int{}
 		for _, g := range pl.States {
@@ -43,6 +47,9 @@ func runEventLoop(p *Pass) []Finding {
 					if per[g] == nil {
 						per[g] = make([]int, len(r.Moments))
 						groups = append(groups, g)
+					}
+					if c := p.ThreadClaimOf(contentionDetector, m, t); c != "" {
+						causes[m] = c
 					}
 					w := max(t.Weight, 1)
 					per[g][m] += w
@@ -66,6 +73,7 @@ func runEventLoop(p *Pass) []Finding {
 		f.Counts = counts
 		f.Since = firstAtLeast(counts, 1)
 		f.FromStart = counts[0] > 0
+		f.CausedBy = causes[at]
 		culps := map[string]int{}
 		ents := map[entryKey]int{}
 		f.Evidence = nil

@@ -82,7 +82,7 @@ func TestRunOrder(t *testing.T) {
 	for _, x := range detectors().order {
 		got = append(got, x.Name)
 	}
-	want := []string{"deadlock", "spinning", "event-loop-blocked", "contention", "pool-exhausted", "explosion", "timeline", "leaked",
+	want := []string{"deadlock", "spinning", "contention", "event-loop-blocked", "pool-exhausted", "explosion", "timeline", "leaked",
 		"stuck", "saturated", "common-pool-starved", "kept-alive"}
 	if !slices.Equal(got, want) {
 		t.Errorf("run order %v, want %v", got, want)

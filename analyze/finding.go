@@ -128,6 +128,15 @@ type Finding struct {
 	Handoff      string
 	Consumers    []HolderGroup
 	ConsumerLoop bool
+	// Busy are, when no thread waits on a JDK queue's other side at At,
+	// its consumers busy elsewhere (busyConsumers): by pool, state and
+	// culprit; nil when no moment showed one taking.
+	Busy []HolderGroup
+	// OtherTakers are the threads waiting to take from a JDK queue of the
+	// hand-off's class at At while its producers wait: a full queue has
+	// items to take and a waiting putter a taker to pair with, so they
+	// wait on another queue of that class, not on this one.
+	OtherTakers int
 	// Wait is how long Go goroutines have waited, as printed; nil when not.
 	Wait *WaitFact
 	// Parents is how many distinct goroutines created the threads concerned
@@ -195,6 +204,12 @@ type LockFact struct {
 	// not print it (a JSON dump's j.u.c lock, joined from "Thread.print -l
 	// beside" by parse.JoinLockOwners); empty when printed or inferred.
 	OwnerFrom string
+	// QueuedWriter is, for a read-write lock no thread prints as held
+	// (HotSpot prints no holder of a read lock), the writer queued first
+	// among its waiters: its readers wait behind it, and it waits for the
+	// read holders; Queued how many writers wait. nil and 0 otherwise.
+	QueuedWriter *ThreadRef
+	Queued       int
 }
 
 // ThreadRef names one thread with where it is and what it waits for.
@@ -205,6 +220,15 @@ type ThreadRef struct {
 	Culprit string // first application frame; "" if none
 	// WaitsFor is the lock it is blocked on; nil if none.
 	WaitsFor *LockRef
+	// Handoff is the hand-off it waits on as a producer (a lock's holder
+	// waiting for room in a library's buffer), Consumers who is on its
+	// other side and ConsumerLoop as Finding's; "" and nil when none.
+	Handoff      string
+	Consumers    []HolderGroup
+	ConsumerLoop bool
+	// Waits: its state is a wait, not work (a lock's holder asleep, in
+	// I/O, on a future): the holder's wait is then its waiters' root.
+	Waits bool
 }
 
 // LockRef is a lock without its owner. A class's initialization (a
@@ -212,6 +236,13 @@ type ThreadRef struct {
 type LockRef struct {
 	Address, Class string
 	Holder         string // name of the thread holding it; "" if not printed
+	// Handoff, when set, says the wait is for room in this hand-off, and
+	// Holder is its one consumer thread (no lock: Address and Class "").
+	Handoff string
+	// Future, when set, says the wait is for a future (a FutureTask's
+	// get), and Holder the thread running a task, the one the cycle
+	// goes through (the dump prints not which task a thread runs).
+	Future bool
 }
 
 // CycleMember is one thread of a deadlock cycle.

@@ -25,6 +25,12 @@ type handoffSide struct {
 // puts into (tested on real frames: testdata/verdicts/handoff-stuck,
 // task-wait-stuck, logging-stuck, log4j-stuck).
 var handoffSides = []handoffSide{
+	// log4j 1.2's (and reload4j's) AsyncAppender: append waits on its
+	// buffer (an ArrayList, Object.wait) for room, under the logger's
+	// monitor; its Dispatcher thread empties it into the appenders
+	// (log4j 1.2.17: testdata/verdicts/log4j1-stuck).
+	{Name: "log4j 1.2's AsyncAppender buffer", Producer: []string{"org.apache.log4j.AsyncAppender.append"},
+		Consumer: []string{"org.apache.log4j.AsyncAppender$Dispatcher.run"}, Loop: true},
 	// logback's AsyncAppender: the application's log calls put events
 	// into its ArrayBlockingQueue, its one worker thread appends them
 	// (logback 1.2.11: testdata/verdicts/logging-stuck).
@@ -93,24 +99,143 @@ func handoffConsumers(r *Result, opt Options, cls *classes) {
 			continue
 		}
 		f.Handoff, f.ConsumerLoop = side.Name, side.Loop
-		for _, t := range r.Moments[f.At].Dump.Threads {
+		f.Consumers = consumerGroups(r, opt, cls, r.Moments[f.At].Dump, side)
+		if !side.Loop {
+			// A JDK queue's takers waiting while its producers wait are
+			// another queue's (OtherTakers); its own consumers are busy.
+			for _, c := range f.Consumers {
+				f.OtherTakers += c.Count
+			}
+			f.Consumers = nil
+			f.Busy = busyConsumers(r, opt, cls, f.At, side)
+		}
+	}
+	// A lock's holder that waits on a hand-off (issue 33: log4j 1.2's
+	// AsyncAppender waits for room in its buffer under the logger's
+	// monitor): the holder's wait is the root, and who it waits for is
+	// the hand-off's other side.
+	for i := range r.Findings {
+		f := &r.Findings[i]
+		if f.Lock == nil || f.Lock.Owner == nil || f.At < 0 || f.At >= len(r.Moments) || r.Moments[f.At].Dump == nil {
+			continue
+		}
+		d := r.Moments[f.At].Dump
+		o := threadNamed(r.Runtime, d, f.Lock.Owner.Name)
+		if o == nil {
+			continue
+		}
+		if s := classifyIn(cls.sigs, r.Runtime, o); s == nil || s.Category != Waiting {
+			continue // a holder at work, not waiting on the hand-off
+		}
+		side := handoffOf(o)
+		if side == nil {
+			continue
+		}
+		f.Lock.Owner.Handoff, f.Lock.Owner.ConsumerLoop = side.Name, side.Loop
+		f.Lock.Owner.Consumers = consumerGroups(r, opt, cls, d, side)
+	}
+}
+
+// busyConsumers are, for a JDK queue whose producers wait with no thread
+// waiting to take at moment at, its consumers busy elsewhere: the threads
+// seen waiting to take from a queue of its class at another moment (by
+// identity), and those running the method that took (the consumer's own
+// loop, "QueueApp$Enricher.run") at moment at, grouped by pool, state
+// and culprit. A busy consumer's stack names no queue: the moments when
+// it waited on one tie it to it (queue-busy-rising).
+func busyConsumers(r *Result, opt Options, cls *classes, at int, side *handoffSide) []HolderGroup {
+	ids := map[threadID]bool{}
+	loops := map[string]bool{}
+	for m, mo := range r.Moments {
+		if mo.Dump == nil || m == at {
+			continue
+		}
+		for _, t := range mo.Dump.Threads {
 			if handoffOf(t) != nil || !consumes(t, side) {
 				continue
 			}
-			pool, _ := poolName(r.Runtime, t, opt)
-			state := stateOf(classifyIn(cls.sigs, r.Runtime, t))
-			found := false
-			for k := range f.Consumers {
-				if c := &f.Consumers[k]; c.Pool == pool && c.State == state {
-					c.Count += max(t.Weight, 1)
-					found = true
-				}
+			// The method that took: the consumer's own loop, outside
+			// the JDK (an executor's idle worker takes in the JDK's
+			// getTask, and every busy worker runs it: not a consumer).
+			c := culprit(r.Runtime, t)
+			if c == nil || anyPrefix(c.Func, jdkPackages) {
+				continue
 			}
-			if !found {
-				f.Consumers = append(f.Consumers, HolderGroup{Pool: pool, State: state, Count: max(t.Weight, 1)})
+			loops[c.Func] = true
+			if id := identity(r.Runtime, t); id != (threadID{}) {
+				ids[id] = true
 			}
 		}
 	}
+	if len(ids) == 0 && len(loops) == 0 {
+		return nil
+	}
+	var out []HolderGroup
+	for _, t := range r.Moments[at].Dump.Threads {
+		if handoffOf(t) != nil || consumes(t, side) {
+			continue
+		}
+		seen := ids[identity(r.Runtime, t)]
+		for _, f := range t.Frames {
+			seen = seen || loops[f.Func]
+		}
+		if !seen {
+			continue
+		}
+		pool, _ := poolName(r.Runtime, t, opt)
+		state := stateOf(classifyIn(cls.sigs, r.Runtime, t))
+		c := FrameString(culprit(r.Runtime, t))
+		found := false
+		for k := range out {
+			if g := &out[k]; g.Pool == pool && g.State == state && g.Culprit == c {
+				g.Count += max(t.Weight, 1)
+				found = true
+			}
+		}
+		if !found {
+			out = append(out, HolderGroup{Pool: pool, State: state, Culprit: c, Count: max(t.Weight, 1)})
+		}
+	}
+	return out
+}
+
+// threadNamed is the one thread of d that threadLabel names label; nil
+// when none or more than one.
+func threadNamed(rt parse.Runtime, d *parse.Dump, label string) *parse.Thread {
+	var found *parse.Thread
+	for _, t := range d.Threads {
+		if threadLabel(rt, t) == label {
+			if found != nil {
+				return nil
+			}
+			found = t
+		}
+	}
+	return found
+}
+
+// consumerGroups are the threads of d on side's consumer side, grouped
+// by pool and state, producers left out.
+func consumerGroups(r *Result, opt Options, cls *classes, d *parse.Dump, side *handoffSide) []HolderGroup {
+	var out []HolderGroup
+	for _, t := range d.Threads {
+		if handoffOf(t) != nil || !consumes(t, side) {
+			continue
+		}
+		pool, _ := poolName(r.Runtime, t, opt)
+		state := stateOf(classifyIn(cls.sigs, r.Runtime, t))
+		found := false
+		for k := range out {
+			if c := &out[k]; c.Pool == pool && c.State == state {
+				c.Count += max(t.Weight, 1)
+				found = true
+			}
+		}
+		if !found {
+			out = append(out, HolderGroup{Pool: pool, State: state, Count: max(t.Weight, 1)})
+		}
+	}
+	return out
 }
 
 // consumes reports whether t is on the consumer side of side: one of its

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/dumpdiff/dumpdiff/parse"
@@ -11,16 +12,139 @@ import (
 type lockGraph struct {
 	locks dumpLocks                       // printed holders and the waits the structure shows
 	next  map[*parse.Thread]*parse.Thread // blocked thread → holder of what it waits for
+	// handoffs are the producers whose edge is a hand-off: they wait for
+	// room that only the hand-off's one consumer thread makes.
+	handoffs map[*parse.Thread]*handoffSide
+	// futures are the threads whose edge is a future they wait for, to a
+	// thread running a future's task (futureEdges).
+	futures map[*parse.Thread]bool
 }
 
 func newLockGraph(d *parse.Dump) *lockGraph {
 	g := &lockGraph{locks: newDumpLocks(d), next: map[*parse.Thread]*parse.Thread{}}
+	var producers []*parse.Thread
 	for _, t := range d.Threads {
 		if _, o, _, ok := g.locks.waitOf(t); ok && o != nil && o != t {
 			g.next[t] = o
+		} else if waitsOnObject(t) && handoffOf(t) != nil {
+			producers = append(producers, t)
 		}
 	}
+	// A producer of a library's hand-off waits for its consumer thread
+	// (the side's own loop): when the dump has exactly one, that is an
+	// edge as a lock's holder is (log4j1-cycle-stuck: the AsyncAppender's
+	// dispatcher, blocked on the logger its producer holds).
+	// Each side's consumers are found once: a thousand producers of one
+	// appender share its one consumer.
+	type found struct {
+		one *parse.Thread
+		n   int
+	}
+	sides := map[*handoffSide]found{}
+	for _, t := range producers {
+		side := handoffOf(t)
+		if !side.Loop {
+			continue // a JDK queue's consumers are any thread's: no one edge
+		}
+		c, ok := sides[side]
+		if !ok {
+			for _, x := range d.Threads {
+				if consumes(x, side) && handoffOf(x) == nil {
+					c.one, c.n = x, c.n+1
+				}
+			}
+			sides[side] = c
+		}
+		if one := c.one; c.n == 1 && one != t {
+			if g.handoffs == nil {
+				g.handoffs = map[*parse.Thread]*handoffSide{}
+			}
+			g.next[t], g.handoffs[t] = one, side
+		}
+	}
+	g.futureEdges(d)
 	return g
+}
+
+// futureRuns are the frames of a thread running a future's task, and
+// futureWaits the classes a thread parks on to wait for one: a
+// FutureTask's get and its run (an executor's submit).
+var (
+	futureRuns  = []string{"java.util.concurrent.FutureTask.run", "java.util.concurrent.FutureTask.runAndReset"}
+	futureWaits = []string{"java.util.concurrent.FutureTask"}
+)
+
+// futureEdges adds, for a thread waiting on a FutureTask, an edge to the
+// thread that runs a future's task when every thread running one waits,
+// through the graph, for the waiter itself: whichever of them runs its
+// future cannot finish, and a task not started waits behind them in
+// their pool (rwlock-stuck: settings-writer holds the write lock and
+// waits for a task that waits for the read lock). The dump does not
+// print which task a thread runs: the edge goes to the first of them,
+// the rest wait on the cycle.
+func (g *lockGraph) futureEdges(d *parse.Dump) {
+	var waiters, runners []*parse.Thread
+	for _, t := range d.Threads {
+		if g.next[t] != nil {
+			if inTop(t, futureRuns, len(t.Frames)) {
+				runners = append(runners, t)
+			}
+			continue
+		}
+		for _, l := range t.Locks() {
+			if l.Kind == parse.LockParking && slices.Contains(futureWaits, l.Class) {
+				waiters = append(waiters, t)
+			}
+		}
+		if inTop(t, futureRuns, len(t.Frames)) {
+			runners = append(runners, t)
+		}
+	}
+	for _, w := range waiters {
+		var first *parse.Thread
+		all := len(runners) > 0
+		for _, r := range runners {
+			if r == w {
+				continue
+			}
+			if !g.leadsTo(r, w) {
+				all = false
+				break
+			}
+			if first == nil {
+				first = r
+			}
+		}
+		if all && first != nil {
+			if g.futures == nil {
+				g.futures = map[*parse.Thread]bool{}
+			}
+			g.next[w], g.futures[w] = first, true
+		}
+	}
+}
+
+// leadsTo reports whether t's chain of waits reaches to.
+func (g *lockGraph) leadsTo(t, to *parse.Thread) bool {
+	seen := map[*parse.Thread]bool{}
+	for cur := g.next[t]; cur != nil && !seen[cur]; cur = g.next[cur] {
+		if cur == to {
+			return true
+		}
+		seen[cur] = true
+	}
+	return false
+}
+
+// waitsOnObject reports whether t waits on a monitor (Object.wait) or
+// parks: a printed "waiting on" or "parking to wait for" line.
+func waitsOnObject(t *parse.Thread) bool {
+	for _, l := range t.Locks() {
+		if l.Kind == parse.LockWaitingOn || l.Kind == parse.LockParking {
+			return true
+		}
+	}
+	return false
 }
 
 // basis is how the cycle's edges are known: basisClassInit when one of
@@ -29,6 +153,14 @@ func newLockGraph(d *parse.Dump) *lockGraph {
 func (g *lockGraph) basis(cycle []*parse.Thread) string {
 	b := "lock-graph"
 	for _, t := range cycle {
+		if g.handoffs[t] != nil {
+			b = basisHandoff
+			continue
+		}
+		if g.futures[t] {
+			b = basisFuture
+			continue
+		}
 		if _, _, wb, _ := g.locks.waitOf(t); wb == basisClassInit {
 			return wb
 		} else if wb != "" {
@@ -37,6 +169,14 @@ func (g *lockGraph) basis(cycle []*parse.Thread) string {
 	}
 	return b
 }
+
+// basisHandoff: one of the cycle's edges is a producer waiting for the
+// one consumer thread of a library's hand-off.
+const basisHandoff = "handoff"
+
+// basisFuture: one of the cycle's edges is a thread waiting for a future
+// whose every possible runner waits for it.
+const basisFuture = "future"
 
 // cycles finds the cycles of the graph, each once, in thread order.
 func (g *lockGraph) cycles(d *parse.Dump) [][]*parse.Thread {
@@ -208,6 +348,12 @@ func isLockClass(class string) bool {
 // lockRef describes the lock t waits for, with its holder; nil if none.
 // A class's initialization has no address, and Class is the class.
 func (g *lockGraph) lockRef(rt parse.Runtime, t *parse.Thread) *LockRef {
+	if side := g.handoffs[t]; side != nil {
+		return &LockRef{Handoff: side.Name, Holder: threadLabel(rt, g.next[t])}
+	}
+	if g.futures[t] {
+		return &LockRef{Future: true, Holder: threadLabel(rt, g.next[t])}
+	}
 	k, o, _, ok := g.locks.waitOf(t)
 	if !ok {
 		return nil

@@ -60,6 +60,16 @@ type remedyProof struct {
 // its queue, not its locks).
 func (p remedyProof) poolSelfWait() bool { return p.basis == "pool-self-wait" }
 
+// handoffCycle: a deadlock one of whose edges is a producer waiting for
+// its hand-off's one consumer thread (basis handoff).
+func (p remedyProof) handoffCycle() bool { return p.basis == basisHandoff }
+
+// futureCycle: a deadlock one of whose edges is a wait for a future.
+func (p remedyProof) futureCycle() bool { return p.basis == basisFuture }
+
+// queuedWriter: readers of a read-write lock behind a queued writer.
+func (p remedyProof) queuedWriter() bool { return p.basis == "queued-writer" }
+
 // lockHeldMinutes: a lock's waiter has waited minutes, as Go prints.
 func (p remedyProof) lockHeldMinutes() bool { return p.heldMinutes > 0 }
 
@@ -120,12 +130,18 @@ var remedies = []Remedy{
 		Text: "the pool's tasks wait for work they submitted to the same pool ({culprit}): run the parts on another executor (or inline), or never block a pool's thread on its own pool's futures; a restart is the only way out now"},
 	{ID: "class-init-deadlock", Kinds: []string{KindDeadlock}, States: []string{"class-init-wait"},
 		Text: "the classes' static initializers wait for each other ({culprit}): initialize them in one order at startup, or take the reference to the other class out of the static initializer; a restart is the only way out now"},
+	{ID: "handoff-deadlock", Kinds: []string{KindDeadlock}, proof: remedyProof.handoffCycle,
+		Text: "a producer holds a lock while it waits for room in a hand-off, and the hand-off's only consumer waits for that lock (an appender that logs through the logger it serves): keep the consumer off the producers' locks, or let the hand-off drop or time out rather than block (log4j 1.2's AsyncAppender: Blocking=false); a restart is the only way out now"},
+	{ID: "future-deadlock", Kinds: []string{KindDeadlock}, proof: remedyProof.futureCycle,
+		Text: "a thread waits for a future while it holds a lock the future's task needs ({culprit}): release the lock before waiting, or run the task inline under the lock; a restart is the only way out now"},
 	{ID: "deadlock", Kinds: []string{KindDeadlock},
 		Text: "the threads wait for each other's locks and never go on: take the locks in one order everywhere (or with a timeout); a restart is the only way out now"},
 	{ID: "orphaned-send", Kinds: []string{KindLeaked, KindGrowing, KindNotRecovered}, States: []string{"chan-send"},
 		Text: "goroutines block sending on a channel nobody receives from any more (its reader returned, on a timeout?): give the channel room for the one answer (buffer 1), or select on the context's Done beside the send ({culprit})"},
 	{ID: "lock-held-minutes", Kinds: []string{KindContention}, proof: remedyProof.lockHeldMinutes,
 		Text: "the lock has not been had for minutes: its holder is stuck (in I/O with no deadline, or waiting on something its waiters hold); find it in the stacks (a goroutine inside the lock's methods, past the Lock call) and give its wait a deadline, or release the lock before it waits"},
+	{ID: "read-lock-behind-writer", Kinds: []string{KindContention}, proof: remedyProof.queuedWriter,
+		Text: "a thread holds the read lock while it waits (I/O, a future), and the queued writer keeps every new reader out: do the slow work outside the read lock (copy, then release), or give it a timeout; a writer that can wait should tryLock with a timeout"},
 	{ID: "contention", Kinds: []string{KindContention},
 		Text: "one thread at a time holds the lock and the rest wait for it: shorten what the holder does under the lock, or take the slow work (I/O) out of it"},
 }

@@ -317,6 +317,12 @@ var signatures = []Signature{
 	// an offer with a timeout, the only offer that parks) waits for the
 	// consumers to take: back-pressure, never a rest (testdata/verdicts/
 	// task-wait-stuck: six producers behind a stuck consumer).
+	// log4j 1.2's (reload4j's) AsyncAppender buffer, full: append waits
+	// on it (Object.wait) for its dispatcher to empty it, the logger's
+	// monitor held (testdata/verdicts/log4j1-stuck).
+	{ID: "queue-put", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "queue-space", Depth: 4,
+		Anchors: []string{"org.apache.log4j.AsyncAppender.append"}, LockKinds: []parse.LockKind{parse.LockWaitingOn},
+		Explain: "a producer waiting for room in a full blocking queue: back-pressure, its consumers do not keep up"},
 	{ID: "queue-put", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "queue-space", Depth: 8,
 		Anchors: []string{"java.util.concurrent.ArrayBlockingQueue.put", "java.util.concurrent.ArrayBlockingQueue.offer",
 			"java.util.concurrent.LinkedBlockingQueue.put", "java.util.concurrent.LinkedBlockingQueue.offer",

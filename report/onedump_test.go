@@ -54,7 +54,7 @@ func TestOneDumpSentences(t *testing.T) {
 		t.Errorf("running holder: want it named and said likely spinning or slow, got\n%s", s)
 	}
 	rs := buildRows(r, Options{})
-	if len(rs.findings) == 0 || !strings.HasPrefix(rs.findings[0].holder, "held by index-rebuilder, running at IndexRebuilder.rebuild") {
+	if len(rs.findings) == 0 || !strings.HasPrefix(rs.findings[0].holder, `held by "index-rebuilder", running at IndexRebuilder.rebuild`) {
 		t.Errorf("the lead's holder: %+v", rs.findings)
 	}
 }

@@ -67,11 +67,7 @@ type findingRow struct {
 	counts   []int // may be shorter than moments or empty
 	summary  string
 	// head is the summary's first clause, the finding's claim (headClause).
-	head string
-	// holder is who holds a contended lock and what it does, for the
-	// verdict's line ("held by index-rebuilder, running at
-	// IndexRebuilder.rebuild:60"); "" where no holder is known.
-	holder  string
+	head    string
 	frame   string
 	culprit string
 	entries []analyze.FrameCount // entry points at the finding's moment, most first
@@ -98,6 +94,9 @@ type findingRow struct {
 	// labels are the pprof label values most of its goroutines carry
 	// (findingLabels); nil when none.
 	labels []labelCount
+	// holder is the lock's holder and what it does, for a finding on a
+	// lock whose holder is printed (holderLead); "" otherwise.
+	holder string
 	// explain is its state's sentence from the signature table ("blocked
 	// reading from a socket: waiting for the peer to answer"); "" when it
 	// names no state.
@@ -353,19 +352,7 @@ func findingRowOf(r *analyze.Result, f *analyze.Finding) findingRow {
 		counts: f.Counts, summary: Summary(r, f), head: headClause(r, f), frame: f.Frame, culprit: f.Culprit,
 		entries: f.Entries, limit: f.Limit, at: f.At, causedBy: f.CausedBy, recovery: recoveryOf(r, f),
 		series: findingSeries(r, f), remedy: remedyOf(f), since: f.Since,
-		fromStart: f.FromStart, labels: findingLabels(r, f)}
-	if l := f.Lock; l != nil && l.Owner != nil && f.Kind == analyze.KindContention {
-		st := stateText(l.Owner.State, "")
-		if l.Owner.State == "running" {
-			st = "running" // on CPU or runnable: the lead of the story
-		}
-		fr.holder = "held by " + l.Owner.Name + ", " + st
-		if w := l.Owner.Culprit; w != "" {
-			fr.holder += " at " + ShortFrame(w)
-		} else if l.Owner.Frame != "" {
-			fr.holder += " at " + ShortFrame(l.Owner.Frame)
-		}
-	}
+		fromStart: f.FromStart, labels: findingLabels(r, f), holder: holderLead(f)}
 	if g := findingGroup(r, f); g != nil {
 		fr.groups = StackGroups(g, f.At)
 		fr.explain = g.Explain

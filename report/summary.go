@@ -280,27 +280,128 @@ func (s *sentences) consumers() {
 	if f.Handoff == "" {
 		return
 	}
-	switch {
-	case len(f.Consumers) == 0 && f.ConsumerLoop:
-		s.add("no consumer thread of %s is alive: nothing takes from it", f.Handoff)
-		return
-	case len(f.Consumers) == 0:
-		s.add("no thread waits to take from %s: its consumers are busy elsewhere or gone", article(f.Handoff))
+	if len(f.Consumers) == 0 && len(f.Busy) > 0 {
+		var what []string
+		for i, g := range f.Busy {
+			if i == 3 {
+				what = append(what, fmt.Sprintf("%d more", len(f.Busy)-3))
+				break
+			}
+			w := fmt.Sprintf("%d %s in %s", g.Count, g.Pool, g.State)
+			if g.Culprit != "" {
+				w += " at " + g.Culprit
+			}
+			what = append(what, w)
+		}
+		s.add("no thread waits to take from %s: its consumers, the threads seen taking from one at another moment, are busy: %s", article(f.Handoff), strings.Join(what, ", "))
 		return
 	}
+	if f.OtherTakers > 0 {
+		s.add("no thread waits to take from this %s (the %d waiting to take from one wait on another: a full queue has items to take)", f.Handoff, f.OtherTakers)
+		return
+	}
+	s.add("%s", consumersText(f.Handoff, f.Consumers, f.ConsumerLoop))
+}
+
+// consumersText is who waits on the other side of hand-off h: its own
+// consumer threads (loop), those waiting to take from one of its class,
+// or that none is there to take.
+func consumersText(h string, cs []analyze.HolderGroup, loop bool) string {
+	switch {
+	case len(cs) == 0 && loop:
+		return fmt.Sprintf("no consumer thread of %s is alive: nothing takes from it", h)
+	case len(cs) == 0:
+		return fmt.Sprintf("no thread waits to take from %s: its consumers are busy elsewhere or gone", article(h))
+	}
+	if loop {
+		return fmt.Sprintf("they wait for the consumer of %s: %s", h, consumerList(cs))
+	}
+	return fmt.Sprintf("waiting to take from %s of that class: %s", article(h), consumerList(cs))
+}
+
+// holderFirst: the lock's holder is printed and waits itself, so the
+// contention's sentence leads with it (issue 33: a holder that waits is
+// the root cause, whatever it waits on; its waiters follow).
+func holderFirst(l *analyze.LockFact) bool {
+	return l.Owner != nil && l.Owner.Waits && !l.OwnerInferred
+}
+
+// holderLead is the lock's holder as a finding's lead names it, before
+// its waiters: who, and what it does ("held by "cache-loader", waiting in
+// socket-read at AccountCache.reload:100"); "" when no holder is printed.
+func holderLead(f *analyze.Finding) string {
+	l := f.Lock
+	if f.Kind == analyze.KindContention && l != nil && l.QueuedWriter != nil {
+		s := fmt.Sprintf("behind the writer %q, which waits for the readers", l.QueuedWriter.Name)
+		if o := l.Owner; o != nil {
+			s += fmt.Sprintf(": likely %q %s at %s", o.Name, stateText(o.State, ""), ShortFrame(ownerWhere(o)))
+		}
+		return s
+	}
+	if f.Kind != analyze.KindContention || l == nil || l.Owner == nil || l.OwnerInferred {
+		return ""
+	}
+	o := l.Owner
+	s := fmt.Sprintf("held by %q", o.Name)
+	where := ownerWhere(o)
+	switch {
+	case o.Waits && o.State != "":
+		s += ", waiting in " + stateName(o.State, "")
+	case o.State == "running":
+		s += ", running"
+	default:
+		return s
+	}
+	if where != "" {
+		s += " at " + ShortFrame(where)
+	}
+	if o.Handoff != "" && len(o.Consumers) > 0 {
+		s += " for " + consumerList(o.Consumers)
+	}
+	return s
+}
+
+// holderConsumers says who is on the other side of the hand-off h a
+// lock's holder waits on.
+func holderConsumers(h string, cs []analyze.HolderGroup, loop bool) string {
+	if len(cs) == 0 {
+		if loop {
+			return "whose consumer thread is gone: nothing takes from it"
+		}
+		return "and no thread waits to take from " + article(h)
+	}
+	return "whose consumer is " + consumerList(cs)
+}
+
+// consumerList names consumer groups: "1 AsyncAppender-Dispatcher-Thread-*
+// in socket-write", at most three and "N more".
+func consumerList(cs []analyze.HolderGroup) string {
 	var what []string
-	for i, c := range f.Consumers {
+	for i, c := range cs {
 		if i == 3 {
-			what = append(what, fmt.Sprintf("%d more", len(f.Consumers)-3))
+			what = append(what, fmt.Sprintf("%d more", len(cs)-3))
 			break
 		}
 		what = append(what, fmt.Sprintf("%d %s in %s", c.Count, c.Pool, c.State))
 	}
-	if f.ConsumerLoop {
-		s.add("they wait for the consumer of %s: %s", f.Handoff, strings.Join(what, ", "))
-		return
+	return strings.Join(what, ", ")
+}
+
+// ownerWhere is where a lock's holder is: its first application frame,
+// else its top frame.
+func ownerWhere(o *analyze.ThreadRef) string {
+	if o.Culprit != "" {
+		return o.Culprit
 	}
-	s.add("waiting to take from %s of that class: %s", article(f.Handoff), strings.Join(what, ", "))
+	return o.Frame
+}
+
+// prefixed is s after pre, or "" when s is empty.
+func prefixed(pre, s string) string {
+	if s == "" {
+		return ""
+	}
+	return pre + s
 }
 
 // article puts "a" or "an" before a class name; a name that has its own
@@ -410,12 +511,28 @@ func (s *sentences) contention() {
 		head = fmt.Sprintf("%d %s %s wait for %s at %s", f.Counts[f.At], f.Pool, s.unit(), lock, s.moment(f.At))
 	}
 	switch {
+	case l.Owner == nil && l.QueuedWriter != nil: // no reader in sight
+		w := l.QueuedWriter
+		head += fmt.Sprintf(", queued behind the writer %q (%s at %s), which waits for the lock's readers: a read lock's holders are not printed",
+			w.Name, stateName(w.State, ""), ownerWhere(w))
+		if l.Queued > 1 {
+			head += fmt.Sprintf(" (%d writers queued)", l.Queued)
+		}
+	case l.QueuedWriter != nil:
+		w, o := l.QueuedWriter, l.Owner
+		head += fmt.Sprintf(", queued behind the writer %q (%s at %s), which waits for the lock's readers; likely held for reading by %q, %s at %s (inferred: it runs the class whose methods take the lock, without waiting for it; a read lock's holders are not printed)",
+			w.Name, stateName(w.State, ""), ownerWhere(w), o.Name, stateText(o.State, ""), ownerWhere(o))
 	case l.Owner == nil:
 		head += ": no goroutine shows who holds it"
 	case l.OwnerInferred:
 		head += fmt.Sprintf(", likely held by %s in %s (inferred: it runs the code that takes the lock — the waiters' function past its Lock, or another method of the same type — without waiting for it; Go prints no owner)", l.Owner.Name, l.Owner.Frame)
 	case l.OwnerFrom != "":
 		head += fmt.Sprintf(", held by %q in %s (owner from %s: this dump names none)", l.Owner.Name, l.Owner.Frame, l.OwnerFrom)
+	case holderFirst(l):
+		// The holder first (issue 33): a holder that waits is the root
+		// cause, its waiters follow.
+		head = fmt.Sprintf("%q holds %s while it waits (%s at %s): %d%s %s wait for it at %s", l.Owner.Name, lock,
+			stateName(l.Owner.State, ""), ownerWhere(l.Owner), f.Counts[f.At], prefixed(" ", f.Pool), s.unit(), s.moment(f.At))
 	default:
 		head += fmt.Sprintf(", held by %q in %s", l.Owner.Name, l.Owner.Frame)
 	}
@@ -445,6 +562,9 @@ func (s *sentences) contention() {
 		if l.Owner.Culprit != "" && l.Owner.Culprit != l.Owner.Frame {
 			o += " at " + l.Owner.Culprit
 		}
+		if holderFirst(l) || l.QueuedWriter != nil {
+			o = "the holder" // waiting, and where, the head says
+		}
 		if w := l.Owner.WaitsFor; w != nil {
 			// A holder that waits: the lock it waits for is the story's root.
 			if w.Address == "" && w.Class != "" {
@@ -456,7 +576,12 @@ func (s *sentences) contention() {
 				o += fmt.Sprintf(" held by %q", w.Holder)
 			}
 		}
-		s.add("%s", o)
+		if h := l.Owner.Handoff; h != "" {
+			o += ", waiting for room in " + h + ", " + holderConsumers(h, l.Owner.Consumers, l.Owner.ConsumerLoop)
+		}
+		if o != "the holder" {
+			s.add("%s", o)
+		}
 	}
 	if len(f.Entries) > 0 {
 		s.add("waiting from %s", frames(f.Entries))
@@ -504,6 +629,10 @@ func (s *sentences) deadlock() {
 		how = "found from the class initializers on their stacks, which the JVM does not report"
 	case "loader-lock":
 		how = "found from the class loaders' locks"
+	case "handoff":
+		how = "found from the lock lines and a hand-off: a producer waits for the one thread that takes from it"
+	case "future":
+		how = "found from the lock lines and a future: every thread that runs a future's task waits for the thread that waits for the future"
 	}
 	when := "at " + s.moment(f.Since)
 	if seen := countNonZero(f.Counts); seen == len(f.Counts) && seen > 1 {
@@ -520,7 +649,11 @@ func (s *sentences) deadlock() {
 		if m.Culprit != "" {
 			c += " at " + m.Culprit
 		}
-		if w := m.WaitsFor; w != nil && w.Address == "" && w.Class != "" {
+		if w := m.WaitsFor; w != nil && w.Future {
+			c += fmt.Sprintf(" waits for a future whose task %q runs or holds up", w.Holder)
+		} else if w != nil && w.Handoff != "" {
+			c += fmt.Sprintf(" waits for room in %s, which only %q empties", w.Handoff, w.Holder)
+		} else if w != nil && w.Address == "" && w.Class != "" {
 			c += fmt.Sprintf(" waits for class %s to be initialized", w.Class) // a class's initialization
 			if w.Holder != "" {
 				c += fmt.Sprintf(", which %q initializes", w.Holder)

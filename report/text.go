@@ -298,6 +298,9 @@ func (t *textView) leadSection() {
 func (t *textView) tailLine(f *findingRow, sevW int) string {
 	sev := strings.ToUpper(f.severity.String())
 	parts := []string{kindInWords(f.kind)}
+	if f.holder != "" {
+		parts = append(parts, f.holder) // as the lead names it, the holder first
+	}
 	if f.pool != "" {
 		parts = append(parts, f.pool)
 	}
@@ -388,6 +391,23 @@ func (t *textView) leadBlock(f *findingRow, pre string) []string {
 		what = "↳ " + what
 	}
 	parts := []string{what}
+	if f.holder != "" && len(f.counts) > 0 {
+		// The holder first, its waiters after it (issue 33); the state is
+		// the lock's, which the kind says.
+		who := "threads"
+		if f.pool != "" {
+			who = f.pool
+		}
+		n := f.counts[min(max(f.at, 0), len(f.counts)-1)]
+		parts = append(parts, f.holder, fmt.Sprintf("%d %s wait for it", n, who))
+		if since := t.sinceWords(f); since != "" {
+			parts = append(parts, since)
+		}
+		if f.culprit != "" {
+			parts = append(parts, "culprit "+ShortFrame(f.culprit))
+		}
+		return capLead(wrapParts(parts, t.width, pre, pre), pre, t.width)
+	}
 	if f.pool != "" {
 		parts = append(parts, f.pool)
 	}
@@ -423,13 +443,18 @@ func (t *textView) leadBlock(f *findingRow, pre string) []string {
 		parts[state] = fmt.Sprint(f.counts[min(max(f.at, 0), len(f.counts)-1)]) + " " + stateName(f.state, f.via)
 		ls = wrapParts(parts, t.width, pre, pre)
 	}
+	return capLead(ls, pre, t.width)
+}
+
+// capLead keeps a lead block within leadLinesPerFinding lines: the lines
+// past the cap go onto the last one, cut at the width.
+func capLead(ls []string, pre string, width int) []string {
 	if len(ls) > leadLinesPerFinding {
-		// The lines past the cap go onto the last one, cut at the width.
 		rest := make([]string, 0, len(ls)-leadLinesPerFinding+1)
 		for _, l := range ls[leadLinesPerFinding-1:] {
 			rest = append(rest, strings.TrimSpace(l))
 		}
-		ls = append(ls[:leadLinesPerFinding-1], truncate(pre+strings.Join(rest, " · "), t.width))
+		ls = append(ls[:leadLinesPerFinding-1], truncate(pre+strings.Join(rest, " · "), width))
 	}
 	return ls
 }
