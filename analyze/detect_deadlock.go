@@ -123,6 +123,23 @@ func runDeadlock(p *Pass) []Finding {
 			if !ok {
 				f := Finding{ID: "deadlock go-runtime", Kind: KindDeadlock, Severity: Critical, Basis: "go-runtime",
 					Headline: d.Headline, Counts: make([]int, len(r.Moments)), At: m, Since: m}
+				// The runtime stops the program when no goroutine can run:
+				// every goroutine it printed is a member, and what each
+				// waits for is the story (main on a WaitGroup nobody can
+				// Done, a worker on a channel nobody can send on). The
+				// runtime's own goroutines wait by design.
+				for _, t := range d.Threads {
+					if pool, internal := poolName(r.Runtime, t, p.opt); !internal {
+						if f.Cycle == nil {
+							f.Pool = pool
+						}
+						f.Cycle = append(f.Cycle, p.ref(m, t))
+						p.ClaimThread(m, t, f.ID)
+					}
+				}
+				if len(f.Cycle) > 0 {
+					f.State, f.Culprit = f.Cycle[0].State, f.Cycle[0].Culprit // main's, first in the report
+				}
 				i = len(fs)
 				index[key] = i
 				fs = append(fs, f)

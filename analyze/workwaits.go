@@ -1,0 +1,157 @@
+package analyze
+
+import (
+	"strings"
+
+	"github.com/dumpdiff/dumpdiff/parse"
+)
+
+// A goroutine the Go runtime prints as waiting for minutes is stuck or at
+// rest by what its wait is under, not by its name or its count (issue 33):
+// a handler blocked 42 minutes sending on a channel, a request reading an
+// upstream for 317, is stuck even alone and in one dump; an accept loop
+// waiting for days, a service's own worker selecting on its job channel,
+// a signal.Notify or ticker loop, rest in their goroutine's own loop.
+
+// workLevel is what a goroutine's wait is under.
+type workLevel int8
+
+const (
+	// ownLoop: the goroutine's own function (the one `go` started, its
+	// bottom frame) waits, or no frame of the application is on the
+	// stack: its top-level loop rests between the units it handles.
+	ownLoop workLevel = iota
+	// underCall: the first application frame is not the goroutine's own
+	// function: its body called something that waits (a worker's
+	// process(job), main's run()).
+	underCall
+	// underWork: a frame where a server or runner hands the goroutine one
+	// unit of work (Roles.GoWork: a request's handler, a group's task)
+	// sits below the wait.
+	underWork
+)
+
+// goWork tells what t's wait is under (workLevel), work the frames of
+// Roles.GoWork. One pass over the frames, once a distinct stack.
+func goWork(t *parse.Thread, work []string) workLevel {
+	var bottom *parse.Frame
+	for i := len(t.Frames) - 1; i >= 0; i-- {
+		// runtime.goexit and runtime.main stand under every goroutine in
+		// the proto; debug=2 hides them.
+		if f := t.Frames[i]; !strings.HasPrefix(f.Func, "runtime.") {
+			bottom = f
+			break
+		}
+	}
+	for i, f := range t.Frames {
+		if i > 0 && anchorMatch(work, f.Func) {
+			return underWork
+		}
+	}
+	if c := culprit(parse.RuntimeGo, t); c != nil && c != bottom {
+		return underCall
+	}
+	return ownLoop
+}
+
+// workWaits are a group's goroutines at one moment whose printed wait is
+// LeakWaitMinutes or more while they wait under a call (workLevel
+// underCall or more) or a unit of work (underWork), by printed minutes.
+type workWaits struct {
+	n          int         // goroutines, weights included
+	call, work map[int]int // minutes → goroutines; work ⊆ call
+	samples    []string    // up to 5 of them
+}
+
+func (ww *workWaits) add(l workLevel, t *parse.Thread, w int) {
+	if ww.call == nil {
+		ww.call = map[int]int{}
+	}
+	ww.n += w
+	ww.call[t.WaitMinutes] += w
+	if l == underWork {
+		if ww.work == nil {
+			ww.work = map[int]int{}
+		}
+		ww.work[t.WaitMinutes] += w
+	}
+	if len(ww.samples) < 5 {
+		ww.samples = append(ww.samples, threadLabel(parse.RuntimeGo, t))
+	}
+}
+
+// goWorkWaits finds, in Go dumps, the goroutines stuck in their work: a
+// wait the runtime prints as WorkWaitMinutes or more that is no rest (a
+// send, a pool's or a client's wait) under a call their own function made,
+// or a rest (a select, a receive, a read, a Cond) under a unit of work a
+// server or runner gave them, from WorkRestMinutes and from LeakRestOver
+// times the process's ordinary wait (restFloor), fewer than LeakMin of
+// them: a long poll answers within a minute or two, and a streaming
+// endpoint's handlers rest between events by the hundred, alike. A lock's waiters are the contention
+// detector's (LockHeldMinutes); groups told by another finding stay its.
+// One dump is enough: the runtime printed how long. The groups found are
+// added to told.
+func goWorkWaits(p *Pass, told map[*Group]bool) []Finding {
+	r := p.R
+	if r.Runtime != parse.RuntimeGo {
+		return nil
+	}
+	var hist [][]minuteCount // the moments' printed waits, found on first use
+	var fs []Finding
+	for _, pl := range r.Pools {
+		if pl.Internal {
+			continue
+		}
+		for _, g := range pl.States {
+			if g.workWaits == nil || told[g] || g.Category != Waiting || g.Resource == "lock" {
+				continue
+			}
+			best := -1
+			var wf WaitFact
+			for m, ww := range g.workWaits {
+				if ww.n == 0 {
+					continue
+				}
+				h, floor := ww.call, WorkWaitMinutes
+				if g.Rest {
+					if hist == nil {
+						hist = momentMinutes(r)
+					}
+					h, floor = ww.work, max(WorkRestMinutes, restFloor(r.Totals[m]-g.Counts[m], hist[m], g.waits[m].minutes))
+				}
+				w := waitsFrom(sortedMinutes(h), floor)
+				if g.Rest && w.Goroutines >= LeakMin {
+					continue // many alike: a streaming endpoint's design, or a leak (the leak detector's)
+				}
+				// The latest moment with the most: the longest waits.
+				if w.Goroutines > 0 && w.Goroutines >= wf.Goroutines {
+					best, wf = m, w
+				}
+			}
+			if best < 0 || p.explainedBy(g, best) != "" {
+				continue
+			}
+			f := groupFinding(KindStuck, pl, g, best)
+			f.Severity = Warning
+			f.Basis = "work-wait"
+			f.Wait = &wf
+			f.Same = wf.Goroutines
+			f.Since = best
+			for m, ww := range g.workWaits {
+				if ww.n > 0 {
+					f.Since = min(f.Since, m)
+				}
+			}
+			f.FromStart = f.Since == 0
+			f.Evidence = nil
+			for m, ww := range g.workWaits {
+				if ww.n > 0 {
+					f.Evidence = append(f.Evidence, Evidence{Moment: m, Count: ww.n, Threads: ww.samples})
+				}
+			}
+			told[g] = true
+			fs = append(fs, f)
+		}
+	}
+	return fs
+}
