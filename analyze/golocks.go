@@ -69,12 +69,24 @@ func (lw *lockWaits) lockOf(s *slot, t *parse.Thread) goLock {
 }
 
 // add files t, a goroutine of a lock group, when it waits on a lock by
-// address (a weighted profile sample names no one address).
+// address (a weighted profile sample names no one address), or, where Go
+// printed the lock frame's arguments as "(...)" (an inlined RLock), by the
+// receiver type of the method that called Lock (lockByType).
 func (lw *lockWaits) add(s *slot, t *parse.Thread) {
-	if t.WaitAddr == "" || t.Weight > 1 {
+	if t.Weight > 1 {
 		return
 	}
-	k := lockKey{t.WaitAddr, lw.lockOf(s, t).class}
+	gl := lw.lockOf(s, t)
+	addr := t.WaitAddr
+	if addr == "" {
+		if gl.caller == nil {
+			return
+		}
+		if addr = receiverType(gl.caller.Func); addr == "" {
+			return
+		}
+	}
+	k := lockKey{addr, gl.class}
 	a := lw.byKey[k]
 	if a == nil {
 		a = &lockAcc{slots: map[*slot]int{}}
@@ -87,6 +99,7 @@ func (lw *lockWaits) add(s *slot, t *parse.Thread) {
 // done returns the moment's locks: ts are its goroutines as the dump holds
 // them and in their slot numbers, table the slots by number.
 func (lw *lockWaits) done(ts []*parse.Thread, in []int32, table []*slot) goMomentLocks {
+	lw.joinByType()
 	out := goMomentLocks{waiters: make(map[lockKey][]*parse.Thread, len(lw.byKey)), facts: map[lockKey]*waiterFacts{}}
 	for k, a := range lw.byKey {
 		out.waiters[k] = a.threads
@@ -104,6 +117,40 @@ func (lw *lockWaits) done(ts []*parse.Thread, in []int32, table []*slot) goMomen
 	}
 	out.held = lw.holders(ts, in, table)
 	return out
+}
+
+// joinByType files the waiters of a lock keyed by type (lockByType) under
+// the one lock of that class, printed with its address, whose waiters are
+// in methods of the same type: an RLock inlined as "(...)" and a writer's
+// Lock printing the address wait on the same RWMutex.
+func (lw *lockWaits) joinByType() {
+	for k, a := range lw.byKey {
+		if !lockByType(k.addr) {
+			continue
+		}
+		var into lockKey
+		n := 0
+		for k2, a2 := range lw.byKey {
+			if lockByType(k2.addr) || k2.class != k.class {
+				continue
+			}
+			for s := range a2.slots {
+				if c := lw.lock[s.n].caller; c != nil && receiverType(c.Func) == k.addr {
+					into, n = k2, n+1
+					break
+				}
+			}
+		}
+		if n != 1 {
+			continue // none, or several values of the type with their addresses: kept apart
+		}
+		a2 := lw.byKey[into]
+		a2.threads = append(a2.threads, a.threads...)
+		for s, c := range a.slots {
+			a2.slots[s] += c
+		}
+		delete(lw.byKey, k)
+	}
 }
 
 // holders guesses the goroutine holding each contended Go lock: Go prints
@@ -237,6 +284,13 @@ func (lw *lockWaits) holders(ts []*parse.Thread, in []int32, table []*slot) map[
 	}
 	return out
 }
+
+// lockByType tells a lock key made of its caller's receiver type, not
+// an address: Go printed no address ("sync.(*RWMutex).RLock(...)",
+// inlined), and the lock is taken as the one lock of that type's values
+// its methods take (c.mu of (*config).get) — one key for every value of
+// the type, which is right for the one config or cache of a service.
+func lockByType(addr string) bool { return addr != "" && !strings.HasPrefix(addr, "0x") }
 
 // receiverType is the pointer receiver type of a Go method,
 // "main.(*cache)" of "main.(*cache).get" (and of its closures,

@@ -398,6 +398,10 @@ func (s *sentences) contention() {
 	if l.Class != "" {
 		lock += " (a " + l.Class + ")"
 	}
+	if l.Address != "" && !strings.HasPrefix(l.Address, "0x") && l.Class != "" && f.Basis != "class-init" {
+		// A Go lock whose address was not printed: the type whose methods take it.
+		lock = fmt.Sprintf("a %s of %s (Go printed no address: the lock its methods take)", l.Class, l.Address)
+	}
 	if l.Address == "" && l.Class != "" {
 		lock = "class " + l.Class + " to be initialized" // a class's initialization has no address
 	}
