@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -22,6 +23,7 @@ type goMomentLocks struct {
 	waiters map[lockKey][]*parse.Thread
 	held    map[lockKey]*parse.Thread
 	facts   map[lockKey]*waiterFacts
+	cycles  []goCycle // the deadlock detector's
 }
 
 // lockWaits gathers one moment's lock waiters.
@@ -116,6 +118,7 @@ func (lw *lockWaits) done(ts []*parse.Thread, in []int32, table []*slot) goMomen
 		out.facts[k] = wf
 	}
 	out.held = lw.holders(ts, in, table)
+	out.cycles = lw.cycles(out.held)
 	return out
 }
 
@@ -306,4 +309,187 @@ func receiverType(fn string) string {
 		return ""
 	}
 	return fn[:i+j+1]
+}
+
+// goCycle is a cycle of goroutines waiting for each other's Go locks, as
+// the lock graph infers it (Go prints no owner): each member waits for
+// the lock the next one holds.
+type goCycle struct {
+	members []*parse.Thread
+	waits   []lockKey      // what each member waits for
+	holders []*parse.Thread // who holds it (the next member)
+	blocked []*parse.Thread // waiters of the cycle's locks outside it
+	basis   string          // "go-lock-graph", or "go-rlock-reentry"
+}
+
+// cycles finds the moment's lock cycles: a waits-for graph whose edges are
+// a lock's waiter to its holder. The holders are held's (one goroutine
+// runs the code that takes the lock without waiting for it), and two
+// more the graph alone can tell:
+//   - a goroutine waiting at the very Lock line where a waiter of lock k
+//     waits, for another lock of the class, has passed the function's
+//     earlier Lock calls: with two locks taken in opposite orders
+//     (transfer(a, b) beside transfer(b, a)) each holds what the other
+//     waits for. Only a cycle confirms it: such an edge is kept only in
+//     one.
+//   - a goroutine waiting in RLock whose own stack, below the method that
+//     calls RLock, runs another method of the same receiver type holds
+//     the read lock already (snapshot → count); a writer waiting in Lock
+//     waits for it to drain, and it, behind the queued writer, for the
+//     writer (go-rlock-reentry).
+func (lw *lockWaits) cycles(held map[lockKey]*parse.Thread) []goCycle {
+	waits := map[*parse.Thread]lockKey{}
+	line := map[*parse.Thread]*parse.Frame{} // each waiter's lock caller
+	for k, a := range lw.byKey {
+		for _, t := range a.threads {
+			waits[t] = k
+			line[t] = lockCaller(t)
+		}
+	}
+	if len(waits) < 2 {
+		return nil
+	}
+	var out []goCycle
+	inCycle := map[*parse.Thread]bool{}
+	// Re-entered read locks behind a queued writer.
+	for k, a := range lw.byKey {
+		if k.class != "sync.RWMutex" {
+			continue
+		}
+		var reader, writer *parse.Thread
+		readers := 0
+		for _, t := range a.threads {
+			switch {
+			case rlockWaiter(t) && reentered(t):
+				reader = t
+				readers++
+			case !rlockWaiter(t) && writer == nil:
+				writer = t
+			}
+		}
+		if readers != 1 || writer == nil {
+			continue
+		}
+		c := goCycle{members: []*parse.Thread{reader, writer}, waits: []lockKey{k, k}, holders: []*parse.Thread{writer, reader}, basis: "go-rlock-reentry"}
+		for _, t := range a.threads {
+			if t != reader && t != writer {
+				c.blocked = append(c.blocked, t)
+			}
+		}
+		inCycle[reader], inCycle[writer] = true, true
+		out = append(out, c)
+	}
+	// The graph: held's edges, and the same-line edges (unique only). The
+	// waiters at one Lock line are found by the line: a line that dozens
+	// wait at is a crowd on one lock, no pair taking two in turn.
+	type at struct {
+		fn   string
+		line int
+	}
+	byLine := map[at][]*parse.Thread{}
+	for t := range waits {
+		if c := line[t]; c != nil {
+			byLine[at{c.Func, c.Line}] = append(byLine[at{c.Func, c.Line}], t)
+		}
+	}
+	next := map[*parse.Thread]*parse.Thread{}
+	for t, k := range waits {
+		if inCycle[t] {
+			continue
+		}
+		if h := held[k]; h != nil && h != t {
+			next[t] = h
+			continue
+		}
+		c := line[t]
+		if c == nil || len(byLine[at{c.Func, c.Line}]) > 16 {
+			continue
+		}
+		var cand *parse.Thread
+		n := 0
+		for _, u := range byLine[at{c.Func, c.Line}] {
+			if k2 := waits[u]; u != t && k2 != k && k2.class == k.class {
+				cand, n = u, n+1
+			}
+		}
+		if n == 1 {
+			next[t] = cand
+		}
+	}
+	done := map[*parse.Thread]bool{}
+	for _, k := range slices.SortedFunc(maps.Keys(lw.byKey), compareLockKeys) {
+		for _, t := range lw.byKey[k].threads {
+			if done[t] || inCycle[t] {
+				continue
+			}
+			pos := map[*parse.Thread]int{}
+			var path []*parse.Thread
+			for cur := t; cur != nil && !done[cur]; cur = next[cur] {
+				if i, ok := pos[cur]; ok {
+					c := goCycle{basis: "go-lock-graph"}
+					for j, m := range path[i:] {
+						c.members = append(c.members, m)
+						c.waits = append(c.waits, waits[m])
+						c.holders = append(c.holders, path[i:][(j+1)%len(path[i:])])
+						inCycle[m] = true
+					}
+					out = append(out, c)
+					break
+				}
+				pos[cur] = len(path)
+				path = append(path, cur)
+			}
+			for _, x := range path {
+				done[x] = true
+			}
+		}
+	}
+	// The waiters of a cycle's locks outside it wait on it.
+	for i := range out {
+		c := &out[i]
+		if c.basis != "go-lock-graph" {
+			continue
+		}
+		for _, k := range c.waits {
+			for _, t := range lw.byKey[k].threads {
+				if !inCycle[t] && !slices.Contains(c.blocked, t) {
+					c.blocked = append(c.blocked, t)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// rlockWaiter: t waits to take a read lock (an RLock frame on its stack).
+func rlockWaiter(t *parse.Thread) bool {
+	for _, f := range t.Frames {
+		if strings.HasSuffix(f.Func, "(*RWMutex).RLock") || strings.HasSuffix(f.Func, "(*RWMutex).rlock") {
+			return true
+		}
+	}
+	return false
+}
+
+// reentered: below the method that calls RLock, t's stack runs another
+// frame of the same pointer receiver type (or the same function again):
+// the read lock that method's type guards was taken already, further
+// down (snapshot holding c.mu.RLock calls count, which takes it again).
+func reentered(t *parse.Thread) bool {
+	c := lockCaller(t)
+	if c == nil {
+		return false
+	}
+	rt := receiverType(c.Func)
+	below := false
+	for _, f := range t.Frames {
+		if f == c {
+			below = true
+			continue
+		}
+		if below && (f.Func == c.Func || rt != "" && receiverType(f.Func) == rt) {
+			return true
+		}
+	}
+	return false
 }

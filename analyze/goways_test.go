@@ -35,6 +35,32 @@ func TestGoWaitsFixtures(t *testing.T) {
 			fixtureCase{"go-asleep", []string{v + "-chan.txt"}, []want{{KindDeadlock, "main", "chan-receive", asleep("chan-receive main.asleepChan", "chan-send main.asleepChan.func1")}}},
 		)
 	}
+	members := func(f Finding) string {
+		var ms []string
+		for _, m := range f.Cycle {
+			ms = append(ms, strings.SplitN(m.Culprit, " ", 2)[0]+" waits "+m.WaitsFor.Class+" held by "+fmt.Sprint(m.WaitsFor.Holder != ""))
+		}
+		return strings.Join(ms, "; ")
+	}
+	cycles := []want{
+		{KindDeadlock, "main.cycles", "mutex-wait", func(t *testing.T, f Finding) {
+			eq(t, "basis", f.Basis, "go-lock-graph")
+			eq(t, "members", members(f), "main.transfer waits sync.Mutex held by true; main.transfer waits sync.Mutex held by true")
+			eq(t, "blocked", len(f.Blocked), 0)
+		}},
+		{KindDeadlock, "main.cycles", "rwmutex-wait", func(t *testing.T, f Finding) {
+			eq(t, "basis", f.Basis, "go-rlock-reentry")
+			eq(t, "members", members(f), "main.(*registry).count waits sync.RWMutex held by true; main.(*registry).add waits sync.RWMutex held by true")
+			eq(t, "blocked", len(f.Blocked), 3)
+		}},
+		{KindContention, "main.cycles", "mutex-wait", func(t *testing.T, f Finding) {
+			eq(t, "waiters", f.Counts[f.At], 4)
+			eq(t, "holder", strings.HasPrefix(f.Lock.Owner.Culprit, "main.(*queue).flush"), true)
+			eq(t, "holder state", f.Lock.Owner.State, "chan-receive")
+		}},
+		// The pushers and the transfers stay in their wait at every moment.
+		{KindStuck, "main.cycles", "mutex-wait", nil},
+	}
 	for _, v := range []string{"", "-go113"} {
 		body := func(t *testing.T, f Finding) {
 			eq(t, "basis", f.Basis, "long-wait")
@@ -50,10 +76,14 @@ func TestGoWaitsFixtures(t *testing.T) {
 			// connections rest, few and bounded.
 			fixtureCase{"go-waits-bodies-healthy" + v, []string{"1.txt.gz", "2.txt.gz", "3.txt.gz"}, nil},
 			fixtureCase{"go-waits-bodies-healthy" + v, []string{"1.txt.gz"}, nil},
+			// Three lock stories: AB-BA, a read lock re-taken behind a
+			// queued writer (deadlocks, not contentions), and a mutex held
+			// across a channel wait (contention, its holder the root).
+			fixtureCase{"go-waits-cycles" + v, []string{"1", "2", "3"}, cycles},
+			fixtureCase{"go-waits-cycles" + v, []string{"1"}, cycles[:3]}, // one moment shows no stay
 			fixtureCase{"go-waits-cycles-healthy" + v, []string{"1", "2", "3"}, nil},
 			fixtureCase{"go-waits-cycles-healthy" + v, []string{"1"}, nil},
 		)
 	}
 	runFixtureCases(t, dir, tests)
-	_ = fmt.Sprint
 }

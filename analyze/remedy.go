@@ -60,6 +60,9 @@ type remedyProof struct {
 // its queue, not its locks).
 func (p remedyProof) poolSelfWait() bool { return p.basis == "pool-self-wait" }
 
+// rlockReentry: a read lock taken again by its holder behind a writer.
+func (p remedyProof) rlockReentry() bool { return p.basis == "go-rlock-reentry" }
+
 // goAsleep: the Go runtime stopped the program, every goroutine blocked.
 func (p remedyProof) goAsleep() bool { return p.basis == "go-runtime" }
 
@@ -123,6 +126,8 @@ var remedies = []Remedy{
 		Text: "the pool's tasks wait for work they submitted to the same pool ({culprit}): run the parts on another executor (or inline), or never block a pool's thread on its own pool's futures; a restart is the only way out now"},
 	{ID: "class-init-deadlock", Kinds: []string{KindDeadlock}, States: []string{"class-init-wait"},
 		Text: "the classes' static initializers wait for each other ({culprit}): initialize them in one order at startup, or take the reference to the other class out of the static initializer; a restart is the only way out now"},
+	{ID: "rlock-reentry", Kinds: []string{KindDeadlock}, proof: remedyProof.rlockReentry,
+		Text: "a goroutine that holds a sync.RWMutex's read lock takes it again ({culprit}) while a writer waits: a waiting writer stops new readers, so neither goes on; never RLock what the caller holds (pass the locked state down, or split the method into a locked and an unlocked part); a restart is the only way out now"},
 	{ID: "go-asleep", Kinds: []string{KindDeadlock}, proof: remedyProof.goAsleep,
 		Text: "every goroutine waits for another that can no longer act (a WaitGroup whose Done never comes, a channel whose other side returned or never started): make each wait end on every path (defer wg.Done() first thing in the goroutine, close the channel when its sender is done, select on a context beside it) ({culprit})"},
 	{ID: "deadlock", Kinds: []string{KindDeadlock},

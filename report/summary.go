@@ -502,6 +502,10 @@ func (s *sentences) deadlock() {
 		how = "found from the class initializers on their stacks, which the JVM does not report"
 	case "loader-lock":
 		how = "found from the class loaders' locks"
+	case "go-lock-graph":
+		how = "inferred from the goroutines' lock waits and the code that holds them: Go prints no owner"
+	case "go-rlock-reentry":
+		how = "inferred: a goroutine holding the read lock takes it again while a writer waits, and a waiting writer stops new readers; Go prints no owner"
 	}
 	when := "at " + s.moment(f.Since)
 	if seen := countNonZero(f.Counts); seen == len(f.Counts) && seen > 1 {
