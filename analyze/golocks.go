@@ -316,7 +316,7 @@ func receiverType(fn string) string {
 // the lock the next one holds.
 type goCycle struct {
 	members []*parse.Thread
-	waits   []lockKey      // what each member waits for
+	waits   []lockKey       // what each member waits for
 	holders []*parse.Thread // who holds it (the next member)
 	blocked []*parse.Thread // waiters of the cycle's locks outside it
 	basis   string          // "go-lock-graph", or "go-rlock-reentry"
