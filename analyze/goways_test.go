@@ -85,5 +85,14 @@ func TestGoWaitsFixtures(t *testing.T) {
 			fixtureCase{"go-waits-cycles-healthy" + v, []string{"1"}, nil},
 		)
 	}
+	// errgroup's limit (x/sync v0.22.0, Go 1.26): a slot, a permit, not
+	// a bare chan send; the very same 10 callers at every dump.
+	tests = append(tests,
+		fixtureCase{"go-errgroup-stuck", []string{"1", "2", "3"}, []want{{KindStuck, "main.startRequests", "semaphore-wait", func(t *testing.T, f Finding) {
+			eq(t, "same", f.Always, 10)
+			eq(t, "resource", f.Resource, "permit")
+		}}}},
+		fixtureCase{"go-errgroup-healthy", []string{"1", "2", "3"}, nil},
+	)
 	runFixtureCases(t, dir, tests)
 }

@@ -449,6 +449,12 @@ var signatures = []Signature{
 		States: []string{"chan receive", "chan receive (nil chan)", "chan receive (synctest)"}, StateAlone: true,
 		Anchors: []string{"runtime.chanrecv1", "runtime.chanrecv2", "runtime.chanrecv"}, Depth: 3,
 		Explain: "blocked receiving from a channel"},
+	// golang.org/x/sync/errgroup's limit (SetLimit) is a semaphore of its
+	// own: Go sends on the group's channel until a running task returns.
+	// A slot of the limit, not a bare chan send (before the chan rows).
+	{ID: "semaphore-wait", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "permit", Depth: 1,
+		Anchors: []string{"*golang.org/x/sync/errgroup.(*Group).Go"}, States: []string{"chan send"},
+		Explain: "waiting for a slot of an errgroup's limit (golang.org/x/sync/errgroup SetLimit): its running tasks have not returned"},
 	{ID: "chan-send", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "channel",
 		States: []string{"chan send", "chan send (nil chan)", "chan send (synctest)"}, StateAlone: true,
 		Anchors: []string{"runtime.chansend1", "runtime.chansend"}, Depth: 3,

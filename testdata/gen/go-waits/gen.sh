@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates testdata/verdicts/go-waits-* and go-asleep from main.go here
+# Regenerates testdata/verdicts/go-waits-*, go-asleep and go-errgroup-* from main.go here
 # (stdlib only), run by two real toolchains side by side: the installed Go
 # (1.26) and Go 1.13.15 (from the module proxy, run without modules: GOENV=off,
 # GO111MODULE=off). Each long-running mode writes its own debug=2 dumps at 65,
@@ -35,6 +35,13 @@ for v in 126 113; do
 		grep -q 'all goroutines are asleep' "$asleep/go1.${v#1}-$m.txt" || { echo "go$v asleep -mode $m: no report" >&2; exit 1; }
 	done
 done
+# golang.org/x/sync/errgroup's limit (its own module, Go 1.26 only: x/sync
+# needs modules): dumps 2 s after start, 5 s apart (~12 s).
+(cd "$here/errgroup" && GOFLAGS=-mod=mod GOSUMDB=off go build -o "$tmp/errgroup" .)
+for m in stuck healthy; do
+	mkdir -p "$repo/testdata/verdicts/go-errgroup-$m"
+	"$tmp/errgroup" -mode "$m" -out "$repo/testdata/verdicts/go-errgroup-$m" &
+done
 pids=()
 for v in 126 113; do
 	suffix=""; [[ $v == 113 ]] && suffix="-go113"
@@ -50,6 +57,7 @@ for v in 126 113; do
 	done
 done
 for p in "${pids[@]}"; do wait "$p"; done
+wait
 for mode in ${MODES:-handlers bodies cycles}; do
 	for d in "$repo"/testdata/verdicts/go-waits-$mode*; do
 		echo "$(basename "$d"): $(grep -c '^goroutine ' "$d/1.txt") goroutines in 1.txt" >&2
