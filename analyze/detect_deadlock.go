@@ -93,7 +93,11 @@ func runDeadlock(p *Pass) []Finding {
 				ref := func(t *parse.Thread) *LockRef {
 					for i, x := range c.members {
 						if x == t {
-							return &LockRef{Address: c.waits[i].addr, Class: c.waits[i].class, Holder: threadLabel(r.Runtime, c.holders[i])}
+							ref := &LockRef{Address: c.waits[i].addr, Class: c.waits[i].class}
+							if h := c.holders[i]; h != nil {
+								ref.Holder = threadLabel(r.Runtime, h) // nil: one of the others, which is not printed
+							}
+							return ref
 						}
 					}
 					for _, k := range c.waits {

@@ -165,11 +165,9 @@ func (lw *lockWaits) holders(ts []*parse.Thread, in []int32, table []*slot) map[
 		k     lockKey
 		lines map[int]bool // lines of the function's Lock calls
 	}
+	// Every lock's, counted or not: the lock graph (cycles) asks too.
 	byFunc := map[string][]*call{}
 	for k, a := range lw.byKey {
-		if !a.counts() {
-			continue
-		}
 		calls := map[string]*call{}
 		for s := range a.slots {
 			if c := lw.lock[s.n].caller; c != nil {
@@ -190,9 +188,6 @@ func (lw *lockWaits) holders(ts []*parse.Thread, in []int32, table []*slot) map[
 	// holding the cache's mutex across its read).
 	byType := map[string][]lockKey{}
 	for k, a := range lw.byKey {
-		if !a.counts() {
-			continue
-		}
 		for s := range a.slots {
 			if c := lw.lock[s.n].caller; c != nil {
 				if rt := receiverType(c.Func); rt != "" && !slices.Contains(byType[rt], k) {
@@ -326,12 +321,11 @@ type goCycle struct {
 // a lock's waiter to its holder. The holders are held's (one goroutine
 // runs the code that takes the lock without waiting for it), and two
 // more the graph alone can tell:
-//   - a goroutine waiting at the very Lock line where a waiter of lock k
-//     waits, for another lock of the class, has passed the function's
-//     earlier Lock calls: with two locks taken in opposite orders
-//     (transfer(a, b) beside transfer(b, a)) each holds what the other
-//     waits for. Only a cycle confirms it: such an edge is kept only in
-//     one.
+//   - goroutines waiting at the very same Lock line, each for another lock
+//     of the class, none of them with a holder elsewhere, have passed the
+//     function's earlier Lock calls and hold what the others wait for:
+//     locks taken in opposite orders (transfer(a, b) beside
+//     transfer(b, a)).
 //   - a goroutine waiting in RLock whose own stack, below the method that
 //     calls RLock, runs another method of the same receiver type holds
 //     the read lock already (snapshot → count); a writer waiting in Lock
@@ -379,41 +373,77 @@ func (lw *lockWaits) cycles(held map[lockKey]*parse.Thread) []goCycle {
 		inCycle[reader], inCycle[writer] = true, true
 		out = append(out, c)
 	}
-	// The graph: held's edges, and the same-line edges (unique only). The
-	// waiters at one Lock line are found by the line: a line that dozens
-	// wait at is a crowd on one lock, no pair taking two in turn.
+	// Goroutines waiting at one Lock line, each for another lock of the
+	// class and none of those locks with a holder elsewhere, took the
+	// function's earlier locks: each holds one the others wait for (the
+	// locks are taken in opposite orders), and every one is in a cycle
+	// among them — with two, each holds the other's; with more, which
+	// holds which the dump does not print. A line that dozens wait at is a
+	// crowd on one lock, no ring.
 	type at struct {
 		fn   string
 		line int
 	}
 	byLine := map[at][]*parse.Thread{}
-	for t := range waits {
-		if c := line[t]; c != nil {
-			byLine[at{c.Func, c.Line}] = append(byLine[at{c.Func, c.Line}], t)
-		}
-	}
-	next := map[*parse.Thread]*parse.Thread{}
-	for t, k := range waits {
-		if inCycle[t] {
-			continue
-		}
-		if h := held[k]; h != nil && h != t {
-			next[t] = h
-			continue
-		}
-		c := line[t]
-		if c == nil || len(byLine[at{c.Func, c.Line}]) > 16 {
-			continue
-		}
-		var cand *parse.Thread
-		n := 0
-		for _, u := range byLine[at{c.Func, c.Line}] {
-			if k2 := waits[u]; u != t && k2 != k && k2.class == k.class {
-				cand, n = u, n+1
+	var lines []at
+	for _, k := range slices.SortedFunc(maps.Keys(lw.byKey), compareLockKeys) {
+		for _, t := range lw.byKey[k].threads {
+			if c := line[t]; c != nil && held[k] == nil && !inCycle[t] {
+				a := at{c.Func, c.Line}
+				if byLine[a] == nil {
+					lines = append(lines, a)
+				}
+				byLine[a] = append(byLine[a], t)
 			}
 		}
-		if n == 1 {
-			next[t] = cand
+	}
+	// A lock is held by one goroutine: the larger group is taken first,
+	// and a group waiting for a lock a ring holds is blocked behind it,
+	// no ring of its own.
+	slices.SortStableFunc(lines, func(a, b at) int { return len(byLine[b]) - len(byLine[a]) })
+	ringHeld := map[lockKey]bool{}
+	for _, a := range lines {
+		ts := byLine[a]
+		if len(ts) < 2 || len(ts) > 16 {
+			continue
+		}
+		ring := true
+		seen := map[lockKey]bool{}
+		for _, t := range ts {
+			k := waits[t]
+			if seen[k] || ringHeld[k] || k.class != waits[ts[0]].class {
+				ring = false
+				break
+			}
+			seen[k] = true
+		}
+		if ring {
+			for k := range seen {
+				ringHeld[k] = true
+			}
+		}
+		if !ring {
+			continue
+		}
+		c := goCycle{basis: "go-lock-graph"}
+		for i, t := range ts {
+			c.members = append(c.members, t)
+			c.waits = append(c.waits, waits[t])
+			var h *parse.Thread
+			if len(ts) == 2 {
+				h = ts[1-i]
+			}
+			c.holders = append(c.holders, h)
+			inCycle[t] = true
+		}
+		out = append(out, c)
+	}
+	// The graph of held's edges: a waiter to the goroutine that runs the
+	// lock's code without waiting for it.
+	next := map[*parse.Thread]*parse.Thread{}
+	for t, k := range waits {
+		if h := held[k]; h != nil && h != t && !inCycle[t] {
+			next[t] = h
 		}
 	}
 	done := map[*parse.Thread]bool{}
