@@ -84,8 +84,7 @@ func (ww *workWaits) add(l workLevel, t *parse.Thread, w int) {
 // wait the runtime prints as WorkWaitMinutes or more that is no rest (a
 // send, a pool's or a client's wait) under a call their own function made,
 // or a rest (a select, a receive, a read, a Cond) under a unit of work a
-// server or runner gave them, from WorkRestMinutes and from LeakRestOver
-// times the process's ordinary wait (restFloor), fewer than LeakMin of
+// server or runner gave them, from WorkRestMinutes, fewer than LeakMin of
 // them: a long poll answers within a minute or two, and a streaming
 // endpoint's handlers rest between events by the hundred, alike. A lock's waiters are the contention
 // detector's (LockHeldMinutes); groups told by another finding stay its.
@@ -96,7 +95,6 @@ func goWorkWaits(p *Pass, told map[*Group]bool) []Finding {
 	if r.Runtime != parse.RuntimeGo {
 		return nil
 	}
-	var hist [][]minuteCount // the moments' printed waits, found on first use
 	var fs []Finding
 	for _, pl := range r.Pools {
 		if pl.Internal {
@@ -112,12 +110,14 @@ func goWorkWaits(p *Pass, told map[*Group]bool) []Finding {
 				if ww.n == 0 {
 					continue
 				}
+				// A rest under work counts from WorkRestMinutes, not from the
+				// process's ordinary wait (restFloor): each stuck request
+				// brings goroutines that wait as long as it does (its
+				// connection's background read), and a crowd stuck behind
+				// one holder makes minutes ordinary.
 				h, floor := ww.call, WorkWaitMinutes
 				if g.Rest {
-					if hist == nil {
-						hist = momentMinutes(r)
-					}
-					h, floor = ww.work, max(WorkRestMinutes, restFloor(r.Totals[m]-g.Counts[m], hist[m], g.waits[m].minutes))
+					h, floor = ww.work, WorkRestMinutes
 				}
 				w := waitsFrom(sortedMinutes(h), floor)
 				if g.Rest && w.Goroutines >= LeakMin {
