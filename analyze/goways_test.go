@@ -61,7 +61,36 @@ func TestGoWaitsFixtures(t *testing.T) {
 		// The pushers and the transfers stay in their wait at every moment.
 		{KindStuck, "main.cycles", "mutex-wait", nil},
 	}
+	stuckFor := func(n, minutes int, culprit string) func(t *testing.T, f Finding) {
+		return func(t *testing.T, f Finding) {
+			eq(t, "basis", f.Basis, "work-wait")
+			eq(t, "goroutines", f.Wait.Goroutines, n)
+			eq(t, "minutes", f.Wait.MinMinutes, minutes)
+			eq(t, "culprit", strings.SplitN(f.Culprit, " ", 2)[0], culprit)
+		}
+	}
+	srv := "net/http server connections"
+	handlers := []want{
+		// 48 readers behind the reload for minutes: contention with its
+		// holder, not a leak.
+		{KindContention, srv, "rwmutex-wait", func(t *testing.T, f Finding) {
+			eq(t, "waiters", f.Counts[f.At], 48)
+			eq(t, "lock", f.Lock.Address, "main.(*config)")
+			eq(t, "holder", strings.SplitN(f.Lock.Owner.Culprit, " ", 2)[0], "main.query")
+			eq(t, "holder state", f.Lock.Owner.State, "socket-read")
+		}},
+		// Handlers stuck in their work, few, in one dump too.
+		{KindStuck, srv, "chan-send", stuckFor(3, 5, "main.(*server).handleExport")},
+		{KindStuck, srv, "select", stuckFor(2, 5, "main.(*server).handleWatch")},
+		{KindStuck, srv, "socket-read", stuckFor(2, 5, "main.query")},
+	}
 	for _, v := range []string{"", "-go113"} {
+		tests = append(tests,
+			fixtureCase{"go-waits-handlers" + v, []string{"1.txt.gz", "2.txt.gz", "3.txt.gz"}, handlers},
+			fixtureCase{"go-waits-handlers" + v, []string{"1.txt.gz"}, handlers},
+			fixtureCase{"go-waits-handlers-healthy" + v, []string{"1.txt.gz", "2.txt.gz", "3.txt.gz"}, nil},
+			fixtureCase{"go-waits-handlers-healthy" + v, []string{"1.txt.gz"}, nil},
+		)
 		body := func(t *testing.T, f Finding) {
 			eq(t, "basis", f.Basis, "long-wait")
 			eq(t, "goroutines", f.Wait.Goroutines, 120)
@@ -95,4 +124,29 @@ func TestGoWaitsFixtures(t *testing.T) {
 		fixtureCase{"go-errgroup-healthy", []string{"1", "2", "3"}, nil},
 	)
 	runFixtureCases(t, dir, tests)
+}
+
+// TestGoWaitsCorpus: two public-format sources of the shared corpus. A Go
+// 1.15.6 debug=2 dump whose goroutines print a minute of wait each
+// (DataDog/gostackparse's waitsince fixture: an accept loop, a receive
+// and sleeps in their own loops, a client connection's loops) is at rest:
+// nothing. Go 1.26's own deadlock report with GOTRACEBACK=all names each
+// goroutine and its wait (main in a WaitGroup, a Mutex, a Cond, a select,
+// a send).
+func TestGoWaitsCorpus(t *testing.T) {
+	const corpusGo = "../../shared/corpus/go/"
+	t.Run("waitsince", func(t *testing.T) {
+		r := Analyze(corpusInputs(t, corpusGo+"gostackparse__go1.15.6__waitsince-minutes.txt"), Options{})
+		checkVerdicts(t, r, nil)
+	})
+	t.Run("asleep", func(t *testing.T) {
+		r := Analyze(corpusInputs(t, corpusGo+"dumpdiff-gen__go1.26.8__fatal-deadlock-gotraceback-all.txt"), Options{})
+		checkVerdicts(t, r, []want{{KindDeadlock, "main", "waitgroup-wait", func(t *testing.T, f Finding) {
+			var states []string
+			for _, m := range f.Cycle {
+				states = append(states, m.State)
+			}
+			eq(t, "members", strings.Join(states, " "), "waitgroup-wait mutex-wait cond-wait select chan-send")
+		}}})
+	})
 }
