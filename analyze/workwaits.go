@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/dumpdiff/dumpdiff/parse"
@@ -96,13 +97,17 @@ func goWorkWaits(p *Pass, told map[*Group]bool) []Finding {
 		return nil
 	}
 	var fs []Finding
+	running := make([]map[string]bool, len(r.Moments)) // per moment, found on first use (orphans)
 	for _, pl := range r.Pools {
 		if pl.Internal {
 			continue
 		}
 		for _, g := range pl.States {
-			if g.workWaits == nil || told[g] || g.Category != Waiting || g.Resource == "lock" {
+			if told[g] || g.Category != Waiting || g.Resource == "lock" || g.workWaits == nil && (g.Rest || !printsLong(g)) {
 				continue
+			}
+			if g.workWaits == nil && !g.Rest {
+				g.workWaits = orphans(r, g, running)
 			}
 			best := -1
 			var wf WaitFact
@@ -154,4 +159,80 @@ func goWorkWaits(p *Pass, told map[*Group]bool) []Finding {
 		}
 	}
 	return fs
+}
+
+// printsLong: some goroutine of g printed a wait of LeakWaitMinutes or
+// more at some moment.
+func printsLong(g *Group) bool {
+	for _, w := range g.waits {
+		if w.Goroutines > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// orphans are g's goroutines, in a wait that is no rest in their own
+// function for LeakWaitMinutes and more, whose requester has left: the
+// function that started them runs no more where it ran (its parent, as
+// Go 1.21+ prints it, is gone or runs something else; where no parent is
+// printed, no goroutine of the dump runs it). A searcher whose handler gave
+// up sends its answer to nobody. Filed as under a call (workWaits); nil
+// when there are none. running caches, per moment, the functions the
+// dump's goroutines run.
+func orphans(r *Result, g *Group, running []map[string]bool) []workWaits {
+	var out []workWaits
+	for m, ts := range g.Threads {
+		if g.waits[m].Goroutines == 0 || r.Moments[m].Dump == nil {
+			continue
+		}
+		var byID map[int64]*parse.Thread
+		for _, t := range ts {
+			if t.WaitMinutes < LeakWaitMinutes || t.CreatedBy == nil || t.CreatedBy.Func == "" {
+				continue
+			}
+			fn := t.CreatedBy.Func
+			left := false
+			if id := t.CreatedBy.Parent; id != 0 {
+				if byID == nil {
+					byID = map[int64]*parse.Thread{}
+					for _, u := range r.Moments[m].Dump.Threads {
+						byID[u.ID] = u
+					}
+				}
+				par := byID[id]
+				left = par == nil || !slices.ContainsFunc(par.Frames, func(f *parse.Frame) bool { return f.Func == fn })
+			} else {
+				if running[m] == nil {
+					running[m] = runningFuncs(r.Moments[m].Dump)
+				}
+				left = !running[m][fn]
+			}
+			if left {
+				if out == nil {
+					out = make([]workWaits, len(r.Moments))
+				}
+				out[m].add(underCall, t, max(t.Weight, 1))
+			}
+		}
+	}
+	return out
+}
+
+// runningFuncs are the functions on the dump's goroutines' stacks, each
+// distinct stack read once (the parser shares one Frames slice among
+// goroutines with identical stacks).
+func runningFuncs(d *parse.Dump) map[string]bool {
+	out := map[string]bool{}
+	seen := map[**parse.Frame]bool{}
+	for _, t := range d.Threads {
+		if len(t.Frames) == 0 || seen[&t.Frames[0]] {
+			continue
+		}
+		seen[&t.Frames[0]] = true
+		for _, f := range t.Frames {
+			out[f.Func] = true
+		}
+	}
+	return out
 }

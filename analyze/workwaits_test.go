@@ -20,6 +20,9 @@ type workShape struct {
 	state  string
 	frames []string
 	stuck  func(minutes, n int) bool
+	// creator is the function that started them: main.startI, which
+	// goroutine 1 runs for the whole dump, unless set.
+	creator string
 }
 
 // handler frames a request's handler runs under (net/http).
@@ -30,29 +33,34 @@ var workShapes = []workShape{
 	// own loop made, is stuck from WorkWaitMinutes, alone too (LeakMin
 	// and more: leaked).
 	{"handler send", "chan send", append([]string{"main.(*server).handleExport"}, handlerFrames...),
-		func(m, _ int) bool { return m >= WorkWaitMinutes }},
+		func(m, _ int) bool { return m >= WorkWaitMinutes }, ""},
 	{"worker's call send", "chan send", []string{"main.process", "main.worker"},
-		func(m, _ int) bool { return m >= WorkWaitMinutes }},
+		func(m, _ int) bool { return m >= WorkWaitMinutes }, ""},
 	// A rest under a handler from WorkRestMinutes, when fewer than
 	// LeakMin rest alike (a streaming endpoint's hundreds are its design).
 	{"handler select", "select", append([]string{"main.(*server).handleWatch"}, handlerFrames...),
-		func(m, n int) bool { return m >= WorkRestMinutes && n < LeakMin }},
+		func(m, n int) bool { return m >= WorkRestMinutes && n < LeakMin }, ""},
 	{"handler receive", "chan receive", append([]string{"main.(*server).handleWait"}, handlerFrames...),
-		func(m, n int) bool { return m >= WorkRestMinutes && n < LeakMin }},
+		func(m, n int) bool { return m >= WorkRestMinutes && n < LeakMin }, ""},
 	// Rests of the goroutine's own loop: never, however long.
-	{"worker's own receive", "chan receive", []string{"main.(*server).worker"}, func(int, int) bool { return false }},
-	{"ticker loop", "select", []string{"main.tick"}, func(int, int) bool { return false }},
-	{"own loop's call receive", "chan receive", []string{"main.next", "main.consume"}, func(int, int) bool { return false }},
+	{"worker's own receive", "chan receive", []string{"main.(*server).worker"}, func(int, int) bool { return false }, ""},
+	{"ticker loop", "select", []string{"main.tick"}, func(int, int) bool { return false }, ""},
+	{"own loop's call receive", "chan receive", []string{"main.next", "main.consume"}, func(int, int) bool { return false }, ""},
 	{"accept", "IO wait", []string{"internal/poll.runtime_pollWait", "internal/poll.(*FD).Accept", "net.(*netFD).accept",
-		"net.(*TCPListener).accept", "net.(*TCPListener).Accept", "net/http.(*Server).Serve"}, func(int, int) bool { return false }},
-	// A send in the goroutine's own function (a generator's loop) is the
-	// leak detector's, by count: not stuck alone.
-	{"generator's own send", "chan send", []string{"main.generate"}, func(m, n int) bool { return m >= LeakWaitMinutes && n >= LeakMin }},
+		"net.(*TCPListener).accept", "net.(*TCPListener).Accept", "net/http.(*Server).Serve"}, func(int, int) bool { return false }, ""},
+	// A send in the goroutine's own function (a generator's loop) whose
+	// starter still runs is the leak detector's, by count: not stuck alone.
+	{"generator's own send", "chan send", []string{"main.generate"}, func(m, n int) bool { return m >= LeakWaitMinutes && n >= LeakMin }, ""},
+	// The same send made by a function that runs no more (a handler that
+	// gave up): its requester left, stuck alone.
+	{"orphaned send", "chan send", []string{"main.(*server).handleSearch.func1"}, func(m, _ int) bool { return m >= LeakWaitMinutes },
+		"main.(*server).handleSearch"},
 }
 
 // TestWorkWaitProperty: in 400 generated one-dump processes, each a random
 // mix of the shapes above with random counts and printed minutes (0 to
-// 400), all made by one parent (a pool, a server's accept loop), a shape's
+// 400), all made by one parent (main, still in the function that started
+// them, or, for the orphans, no more), a shape's
 // goroutines are told exactly when the rule of its shape says so: what
 // the wait is under decides, not the state or how long the rest of the
 // process has waited.
@@ -60,6 +68,13 @@ func TestWorkWaitProperty(t *testing.T) {
 	rng := rand.New(rand.NewPCG(33, 1))
 	for c := range 400 {
 		var b strings.Builder
+		// main runs the functions that started the goroutines (main.startI,
+		// one a shape: one pool each) for the whole dump.
+		b.WriteString("goroutine 1 [sync.WaitGroup.Wait]:\nsync.(*WaitGroup).Wait(0x1)\n\t/go/src/sync/waitgroup.go:118 +0x1\n")
+		for i := range workShapes {
+			fmt.Fprintf(&b, "main.start%d()\n\t/src/main.go:%d +0x1\n", i, 80+i)
+		}
+		b.WriteString("main.main()\n\t/src/main.go:70 +0x1\n\n")
 		id := 10
 		type placed struct {
 			sh         workShape
@@ -83,8 +98,12 @@ func TestWorkWaitProperty(t *testing.T) {
 				for j, f := range sh.frames {
 					fmt.Fprintf(&b, "%s(0x1)\n\t/src/main.go:%d +0x2a\n", f, 10+j)
 				}
-				// One creator a shape, one parent.
-				fmt.Fprintf(&b, "created by main.start%d in goroutine 1\n\t/src/main.go:90 +0x1f\n\n", i)
+				// One creator a shape, one parent: goroutine 1.
+				creator := sh.creator
+				if creator == "" {
+					creator = fmt.Sprintf("main.start%d", i)
+				}
+				fmt.Fprintf(&b, "created by %s in goroutine 1\n\t/src/main.go:90 +0x1f\n\n", creator)
 				id++
 			}
 		}
