@@ -133,7 +133,7 @@ var remedies = []Remedy{
 	{ID: "deadlock", Kinds: []string{KindDeadlock},
 		Text: "the threads wait for each other's locks and never go on: take the locks in one order everywhere (or with a timeout); a restart is the only way out now"},
 	{ID: "unclosed-body", Kinds: []string{KindLeaked, KindGrowing, KindNotRecovered}, States: []string{"http-body-wait"},
-		Text: "HTTP responses' bodies are never closed, and each keeps its connection (and two goroutines): close every response body (defer resp.Body.Close() after the error check), read it to its end to reuse the connection ({culprit})"},
+		Text: "HTTP responses' bodies are never closed, and each keeps its connection (and two goroutines): close every response body (defer resp.Body.Close() after the error check), read it to its end to reuse the connection; the caller that dropped it is not on these goroutines' stacks: look for the requests whose response is not closed on every path"},
 	{ID: "orphaned-send", Kinds: []string{KindLeaked, KindGrowing, KindNotRecovered, KindStuck}, States: []string{"chan-send"},
 		Text: "goroutines block sending on a channel nobody receives from any more (its reader returned, on a timeout?): give the channel room for the one answer (buffer 1), or select on the context's Done beside the send ({culprit})"},
 	{ID: "lock-held-minutes", Kinds: []string{KindContention}, proof: remedyProof.lockHeldMinutes,
