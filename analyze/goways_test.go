@@ -83,6 +83,10 @@ func TestGoWaitsFixtures(t *testing.T) {
 		{KindStuck, srv, "chan-send", stuckFor(3, 5, "main.(*server).handleExport")},
 		{KindStuck, srv, "select", stuckFor(2, 5, "main.(*server).handleWatch")},
 		{KindStuck, srv, "socket-read", stuckFor(2, 5, "main.query")},
+		// Searchers their handlers gave up on, sending to nobody in their
+		// own function (Go 1.13 prints no parent: no goroutine runs
+		// handleSearch).
+		{KindStuck, "main.(*server).handleSearch", "chan-send", stuckFor(2, 5, "main.(*server).handleSearch.func1")},
 	}
 	for _, v := range []string{"", "-go113"} {
 		tests = append(tests,

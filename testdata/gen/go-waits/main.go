@@ -12,6 +12,9 @@
 //     accepted and never answers, with no deadline (IO wait under a handler);
 //   - 2 requests to /watch block in their handler in a select on a channel
 //     nobody closes (a rest under a handler);
+//   - 2 requests to /search start a searcher goroutine each and give up
+//     after 50 ms; the searcher's answer (200 ms) goes on a channel with
+//     no room: it blocks sending, its handler gone back to its connection;
 //   - 48 requests to /config wait in (*config).get's RLock for the
 //     config's RWMutex, write-held by (*config).reload, which reads the same
 //     silent upstream (contention with its holder, not a leak);
@@ -141,6 +144,7 @@ func (c *config) get(k string) string {
 }
 
 type server struct {
+	stuck bool
 	exp   *exporter
 	cfg   *config
 	up    string
@@ -168,6 +172,29 @@ func (s *server) handleWatch(w http.ResponseWriter, r *http.Request) {
 
 func (s *server) handleConfig(w http.ResponseWriter, r *http.Request) {
 	fmt.Fprintln(w, s.cfg.get("motd"))
+}
+
+// handleSearch searches in a goroutine of its own (200 ms) and gives up
+// after 50 ms; stuck: the answer's channel has no room, so the searcher,
+// whose requester is gone, blocks sending it for good (healthy: room for
+// the one answer).
+func (s *server) handleSearch(w http.ResponseWriter, r *http.Request) {
+	size := 1
+	if s.stuck {
+		size = 0
+	}
+	res := make(chan string, size)
+	q := r.URL.Query().Get("q")
+	go func() {
+		time.Sleep(200 * time.Millisecond) // the search, slower than its requester waits
+		res <- "found " + q
+	}()
+	select {
+	case v := <-res:
+		fmt.Fprintln(w, v)
+	case <-time.After(50 * time.Millisecond):
+		http.Error(w, "timeout", http.StatusGatewayTimeout)
+	}
 }
 
 func (s *server) handleOK(w http.ResponseWriter, r *http.Request) {
@@ -253,7 +280,7 @@ func rests() {
 
 func handlers(stuck bool) {
 	up := upstream(stuck)
-	s := &server{exp: &exporter{out: make(chan string)}, cfg: &config{vals: map[string]string{}, up: up}, up: up,
+	s := &server{stuck: stuck, exp: &exporter{out: make(chan string)}, cfg: &config{vals: map[string]string{}, up: up}, up: up,
 		ready: make(chan struct{}), jobs: make(chan int)}
 	if !stuck {
 		close(s.ready)
@@ -268,6 +295,7 @@ func handlers(stuck bool) {
 	mux.HandleFunc("/watch", s.handleWatch)
 	mux.HandleFunc("/config", s.handleConfig)
 	mux.HandleFunc("/ok", s.handleOK)
+	mux.HandleFunc("/search", s.handleSearch)
 	addr := listen(mux)
 	if !stuck {
 		go s.exp.consume(false)
@@ -288,6 +316,9 @@ func handlers(stuck bool) {
 	for i := 0; i < 2; i++ {
 		send(addr, fmt.Sprintf("/lookup?k=%d", i))
 		send(addr, "/watch")
+	}
+	for i := 0; i < 2; i++ {
+		send(addr, fmt.Sprintf("/search?q=%d", i))
 	}
 	for i := 0; i < 48; i++ {
 		send(addr, "/config")
