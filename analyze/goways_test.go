@@ -100,11 +100,21 @@ func TestGoWaitsFixtures(t *testing.T) {
 			eq(t, "goroutines", f.Wait.Goroutines, 120)
 			eq(t, "resource", f.Resource, "response-body")
 		}
+		kept := func(t *testing.T, f Finding) {
+			eq(t, "basis", f.Basis, "idle-kept")
+			eq(t, "goroutines", f.Wait.Goroutines, 240) // a readLoop and a writeLoop each
+		}
 		tests = append(tests,
 			// 120 client connections whose bodies nobody closes: a leak
 			// of connections, in one dump too.
 			fixtureCase{"go-waits-bodies" + v, []string{"1.txt.gz", "2.txt.gz", "3.txt.gz"}, []want{{KindLeaked, "net/http client connections", "http-body-wait", body}}},
 			fixtureCase{"go-waits-bodies" + v, []string{"1.txt.gz"}, []want{{KindLeaked, "net/http client connections", "http-body-wait", body}}},
+			// 120 idle connections kept by Transports made per request, idle
+			// past net/http's timeout: more than one client's pool keeps.
+			fixtureCase{"go-waits-transports" + v, []string{"1.txt.gz", "2.txt.gz", "3.txt.gz"}, []want{{KindLeaked, "net/http client connections", "http-conn-idle", kept}}},
+			fixtureCase{"go-waits-transports" + v, []string{"1.txt.gz"}, []want{{KindLeaked, "net/http client connections", "http-conn-idle", kept}}},
+			fixtureCase{"go-waits-transports-healthy" + v, []string{"1.txt.gz", "2.txt.gz", "3.txt.gz"}, nil},
+			fixtureCase{"go-waits-transports-healthy" + v, []string{"1.txt.gz"}, nil},
 			// The same client closing its bodies: its pooled keep-alive
 			// connections rest, few and bounded.
 			fixtureCase{"go-waits-bodies-healthy" + v, []string{"1.txt.gz", "2.txt.gz", "3.txt.gz"}, nil},

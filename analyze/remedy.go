@@ -63,6 +63,9 @@ func (p remedyProof) poolSelfWait() bool { return p.basis == "pool-self-wait" }
 // rlockReentry: a read lock taken again by its holder behind a writer.
 func (p remedyProof) rlockReentry() bool { return p.basis == "go-rlock-reentry" }
 
+// idleKept: rests a library's pool would not keep (basis idle-kept).
+func (p remedyProof) idleKept() bool { return p.basis == "idle-kept" }
+
 // goAsleep: the Go runtime stopped the program, every goroutine blocked.
 func (p remedyProof) goAsleep() bool { return p.basis == "go-runtime" }
 
@@ -134,6 +137,8 @@ var remedies = []Remedy{
 		Text: "the threads wait for each other's locks and never go on: take the locks in one order everywhere (or with a timeout); a restart is the only way out now"},
 	{ID: "unclosed-body", Kinds: []string{KindLeaked, KindGrowing, KindNotRecovered}, States: []string{"http-body-wait"},
 		Text: "HTTP responses' bodies are never closed, and each keeps its connection (and two goroutines): close every response body (defer resp.Body.Close() after the error check), read it to its end to reuse the connection; the caller that dropped it is not on these goroutines' stacks: look for the requests whose response is not closed on every path"},
+	{ID: "idle-kept", Kinds: []string{KindLeaked}, proof: remedyProof.idleKept,
+		Text: "more idle connections than one client's pool keeps, idle for minutes: clients (Transports) made per request and dropped keep theirs for good; share one http.Client for the process, or set an idle timeout (IdleConnTimeout) and CloseIdleConnections on what you drop"},
 	{ID: "orphaned-send", Kinds: []string{KindLeaked, KindGrowing, KindNotRecovered, KindStuck}, States: []string{"chan-send"},
 		Text: "goroutines block sending on a channel nobody receives from any more (its reader returned, on a timeout?): give the channel room for the one answer (buffer 1), or select on the context's Done beside the send ({culprit})"},
 	{ID: "lock-held-minutes", Kinds: []string{KindContention}, proof: remedyProof.lockHeldMinutes,

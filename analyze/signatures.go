@@ -79,6 +79,13 @@ type Signature struct {
 	// returns and Tomcat keeps the JVM up), not kept alive by accident
 	// (the kept-alive detector).
 	Serves bool
+	// PoolKeeps, when set, is the most goroutines a library's pool keeps
+	// at rest in this state (net/http's Transport: 100 idle connections,
+	// a readLoop and a writeLoop each), closing those idle past its
+	// timeout: more, idle for LeakIdleMinutes and more, are kept by pools
+	// nobody uses any more (a client made per request) — the leak
+	// detector's.
+	PoolKeeps int
 	// OwnWait: the anchor is a loop that runs its tasks on its own thread
 	// (a java.util.Timer's mainLoop), which rests there only while no
 	// frame outside the JDK sits above it: above, a task of the loop
@@ -421,9 +428,14 @@ var signatures = []Signature{
 	{ID: "http-body-wait", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "response-body", Depth: 1,
 		States: []string{"select"}, Anchors: []string{"net/http.(*persistConn).readLoop"},
 		Explain: "an HTTP client connection lent to its caller with the response body open: back to the pool only once the body is read to its end or closed"},
+	// A client's idle connection rests in its pool, which keeps at most
+	// MaxIdleConns (100 by default) and closes those idle past
+	// IdleConnTimeout (90 s by default): PoolKeeps.
+	{ID: "http-conn-idle", Runtime: parse.RuntimeGo, Category: Idle, Depth: 20, PoolKeeps: 200,
+		Anchors: []string{"net/http.(*persistConn).readLoop", "net/http.(*persistConn).writeLoop"},
+		Explain: "net/http connection waiting for traffic (a client's idle connection, a server's kept-alive one): idle"},
 	{ID: "http-conn-idle", Runtime: parse.RuntimeGo, Category: Idle, Depth: 20,
-		Anchors: []string{"net/http.(*persistConn).readLoop", "net/http.(*persistConn).writeLoop", "net/http.(*connReader).backgroundRead",
-			"net/http.(*conn).readRequest"},
+		Anchors: []string{"net/http.(*connReader).backgroundRead", "net/http.(*conn).readRequest"},
 		Explain: "net/http connection waiting for traffic (a client's idle connection, a server's kept-alive one): idle"},
 	// Go 1.26 waits for the next request on a kept-alive connection in
 	// (*conn).serve → bufio Peek, with no handler on the stack; caught the

@@ -633,6 +633,13 @@ func (s *sentences) leaked() {
 		if f.Same > 0 {
 			s.add("%d are the same goroutines at every moment", f.Same)
 		}
+	case "idle-kept":
+		w := f.Wait
+		long := fmt.Sprintf("%d–%d minutes", w.MinMinutes, w.MaxMinutes)
+		if w.MinMinutes == w.MaxMinutes {
+			long = words.Plural(w.MaxMinutes, "minute")
+		}
+		s.add("suspected leak: %d %s goroutines %s for %s at %s, as the runtime prints: more than one client's pool keeps at rest, and idle past the timeout a used pool applies", w.Goroutines, f.Pool, stateText(f.State, f.Via), long, s.moment(f.At))
 	case "mass":
 		where := f.Culprit
 		if where == "" {

@@ -5,7 +5,8 @@
 # GO111MODULE=off). Each long-running mode writes its own debug=2 dumps at 65,
 # 70 and 75 s (the runtime prints a wait as minutes from one minute), the
 # handlers modes at 330, 335 and 340 s (a request resting under its handler
-# is stuck from 5 minutes: WorkRestMinutes); the
+# is stuck from 5 minutes: WorkRestMinutes), the transports modes at 130,
+# 135 and 140 s (idle past net/http's default 90 s idle timeout); the
 # asleep modes stop at once with Go's "all goroutines are asleep" report,
 # kept as the runtime wrote it on stderr. Built with CGO_ENABLED=0: a
 # program linked with cgo is never told asleep (the runtime cannot see
@@ -45,10 +46,11 @@ done
 pids=()
 for v in 126 113; do
 	suffix=""; [[ $v == 113 ]] && suffix="-go113"
-	for mode in ${MODES:-handlers bodies cycles}; do
+	for mode in ${MODES:-handlers bodies transports cycles}; do
 		for m in "$mode" "$mode-healthy"; do
 			first=65s
 			[[ $mode == handlers ]] && first=330s
+			[[ $mode == transports ]] && first=130s # idle past net/http's 90 s idle timeout
 			dir=$repo/testdata/verdicts/go-waits-$m$suffix
 			mkdir -p "$dir"
 			"$tmp/go$v" -mode "$m" -first "$first" -out "$dir" &
@@ -58,7 +60,7 @@ for v in 126 113; do
 done
 for p in "${pids[@]}"; do wait "$p"; done
 wait
-for mode in ${MODES:-handlers bodies cycles}; do
+for mode in ${MODES:-handlers bodies transports cycles}; do
 	for d in "$repo"/testdata/verdicts/go-waits-$mode*; do
 		echo "$(basename "$d"): $(grep -c '^goroutine ' "$d/1.txt") goroutines in 1.txt" >&2
 		# The services' dumps (hundreds of goroutines) are kept gzipped.

@@ -33,6 +33,11 @@
 // same live keep-alive load. bodies-healthy closes every body: its
 // connections go back to the pool (2 idle per host).
 //
+// transports (stuck) — the same poller makes a client with a Transport of
+// its own for each of its 120 calls (bodies read and closed): each keeps
+// its idle connection for good (no idle timeout), 120 of them.
+// transports-healthy shares one client: at most 2 idle connections.
+//
 // cycles (stuck) — three lock stories no goroutine can leave:
 //   - AB-BA: two transfers lock their accounts in opposite orders;
 //   - a reader of (*registry) re-takes the read lock (snapshot → count) while
@@ -348,6 +353,35 @@ func bodies(stuck bool) {
 	}()
 }
 
+// transports: a poller calls the API 120 times in its first ~3 s; stuck:
+// each call makes a client with a Transport of its own (no idle timeout)
+// and drops it, body read and closed — every Transport keeps its one idle
+// connection for good; healthy: one client for every call, its pool
+// keeping at most 2 idle connections to the host.
+func transports(stuck bool) {
+	api := listen(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintln(w, "ok")
+	}))
+	rests()
+	load(api, "/", 20)
+	go func() {
+		shared := &http.Client{Transport: &http.Transport{}}
+		for i := 0; i < 120; i++ {
+			client := shared
+			if stuck {
+				client = &http.Client{Transport: &http.Transport{}}
+			}
+			resp, err := client.Get("http://" + api + "/poll")
+			if err == nil {
+				ioutil.ReadAll(resp.Body)
+				resp.Body.Close()
+			}
+			time.Sleep(25 * time.Millisecond)
+		}
+		select {} // the poller stays, idle
+	}()
+}
+
 type account struct {
 	mu      sync.Mutex
 	balance int
@@ -502,7 +536,7 @@ func cycles(stuck bool) {
 }
 
 func main() {
-	mode := flag.String("mode", "handlers", "handlers, handlers-healthy, bodies, bodies-healthy, cycles, cycles-healthy")
+	mode := flag.String("mode", "handlers", "handlers, handlers-healthy, bodies, bodies-healthy, transports, transports-healthy, cycles, cycles-healthy")
 	out := flag.String("out", ".", "folder for the dumps 1.txt, 2.txt, 3.txt")
 	first := flag.Duration("first", 65*time.Second, "when the first dump is written")
 	every := flag.Duration("every", 5*time.Second, "time between dumps")
@@ -512,6 +546,8 @@ func main() {
 		handlers(*mode == "handlers")
 	case "bodies", "bodies-healthy":
 		bodies(*mode == "bodies")
+	case "transports", "transports-healthy":
+		transports(*mode == "transports")
 	case "cycles", "cycles-healthy":
 		cycles(*mode == "cycles")
 	default:

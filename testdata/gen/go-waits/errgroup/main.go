@@ -61,8 +61,9 @@ func main() {
 	batch.SetLimit(2)
 	switch *mode {
 	case "stuck":
-		request(0)
-		request(0) // the 2 slots, taken for good
+		for range 2 {
+			request(0) // the 2 slots, taken for good
+		}
 		startRequests()
 	case "healthy":
 		go feed()
