@@ -60,6 +60,9 @@ type classified struct {
 	// task: the stack runs a task of a pool (taskFrames under its top):
 	// its wait is the task's, not its own thread's loop.
 	task bool
+	// work: what a goroutine's wait is under (goWork): its own loop, a
+	// call its body made, or a unit of work a server or runner gave it.
+	work workLevel
 }
 
 // entryKey is an entry point and whether it is a health check.
@@ -161,7 +164,8 @@ type localGroup struct {
 	lastMinutes, lastN int
 	marked             int
 	markedSamples      []string
-	inTask             int // threads (weights included) whose stack runs a pool's task
+	workWaits          workWaits // of waits: those whose wait is under a call or a unit of work
+	inTask             int       // threads (weights included) whose stack runs a pool's task
 	pool               *localPool
 	g                  *Group // after merge
 }
@@ -446,6 +450,9 @@ func (mb *momentBuild) classify(t *parse.Thread) *classified {
 	}
 	c.culprit = FrameString(culprit(rt, t))
 	c.task = rt == parse.RuntimeJVM && inPoolTask(t)
+	if rt == parse.RuntimeGo {
+		c.work = goWork(t, mb.b.opt.roleTable().GoWork)
+	}
 	mb.classes[string(mb.key)] = c
 	return c
 }
@@ -521,7 +528,7 @@ func (mb *momentBuild) add(t *parse.Thread) *slot {
 		lg.samples = append(lg.samples, threadLabel(rt, t))
 	}
 	if rt == parse.RuntimeGo {
-		mb.headerFacts(lg, t, w)
+		mb.headerFacts(lg, t, w, s.c.work)
 	}
 	id := identity(rt, t)
 	if id == (threadID{}) {
@@ -543,8 +550,11 @@ func (mb *momentBuild) add(t *parse.Thread) *slot {
 
 // headerFacts counts what the leak detector asks of a goroutine's header:
 // its printed wait and the runtime's leaked mark.
-func (mb *momentBuild) headerFacts(lg *localGroup, t *parse.Thread, w int) {
+func (mb *momentBuild) headerFacts(lg *localGroup, t *parse.Thread, w int, work workLevel) {
 	if t.WaitMinutes >= LeakWaitMinutes {
+		if work > ownLoop {
+			lg.workWaits.add(work, t, w)
+		}
 		lw := &lg.waits
 		if lw.Goroutines == 0 || t.WaitMinutes < lw.MinMinutes {
 			lw.MinMinutes = t.WaitMinutes
@@ -632,6 +642,12 @@ func (b *builder) merge(mb *momentBuild) {
 		lg.flushMinutes()
 		g.waits[m].minutes = sortedMinutes(lg.minutes)
 		g.marked[m], g.markedSamples[m] = lg.marked, lg.markedSamples
+		if lg.workWaits.n > 0 {
+			if g.workWaits == nil {
+				g.workWaits = make([]workWaits, b.n)
+			}
+			g.workWaits[m] = lg.workWaits
+		}
 		if len(lg.threads) > 0 {
 			g.Stacks[m] = lg.threads[0]
 		}

@@ -183,6 +183,9 @@ func runContention(p *Pass) []Finding {
 					continue // no owner printed: nothing says who blocks them
 				}
 			}
+			if r.Runtime == parse.RuntimeGo && !slices.ContainsFunc(ws, func(t *parse.Thread) bool { return p.ThreadClaimOf(deadlockDetector, m, t) == "" }) {
+				continue // every waiter is in or behind a Go lock cycle: the deadlock tells it
+			}
 			var spinning string
 			if owner != nil {
 				if p.ThreadClaimOf(deadlockDetector, m, owner) != "" {

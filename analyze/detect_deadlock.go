@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -24,7 +25,7 @@ func runDeadlock(p *Pass) []Finding {
 	r := p.R
 	var fs []Finding
 	index := map[string]int{} // cycle key → index in fs
-	add := func(m int, d *parse.Dump, g *lockGraph, cycle, blocked []*parse.Thread, basis string) {
+	add := func(m int, d *parse.Dump, lockRef func(*parse.Thread) *LockRef, cycle, blocked []*parse.Thread, basis string) {
 		key := cycleKey(cycle)
 		i, ok := index[key]
 		if !ok {
@@ -43,8 +44,8 @@ func runDeadlock(p *Pass) []Finding {
 			f.Culprit = FrameString(culprit(r.Runtime, first))
 			for _, t := range cycle {
 				ref := p.ref(m, t)
-				if g != nil {
-					ref.WaitsFor = g.lockRef(r.Runtime, t)
+				if lockRef != nil {
+					ref.WaitsFor = lockRef(t)
 				}
 				f.Cycle = append(f.Cycle, ref)
 			}
@@ -67,8 +68,8 @@ func runDeadlock(p *Pass) []Finding {
 		for _, t := range blocked {
 			if !have[threadLabel(r.Runtime, t)] {
 				ref := p.ref(m, t)
-				if g != nil {
-					ref.WaitsFor = g.lockRef(r.Runtime, t)
+				if lockRef != nil {
+					ref.WaitsFor = lockRef(t)
 				}
 				f.Blocked = append(f.Blocked, ref)
 				have[ref.Name] = true
@@ -86,8 +87,32 @@ func runDeadlock(p *Pass) []Finding {
 		if d == nil {
 			continue
 		}
+		if r.Runtime == parse.RuntimeGo && p.goLocks != nil {
+			// Go prints no owner: the lock graph the build inferred.
+			for _, c := range p.goLocks[m].cycles {
+				ref := func(t *parse.Thread) *LockRef {
+					for i, x := range c.members {
+						if x == t {
+							ref := &LockRef{Address: c.waits[i].addr, Class: c.waits[i].class}
+							if h := c.holders[i]; h != nil {
+								ref.Holder = threadLabel(r.Runtime, h) // nil: one of the others, which is not printed
+							}
+							return ref
+						}
+					}
+					for _, k := range c.waits {
+						if slices.Contains(p.goLocks[m].waiters[k], t) {
+							return &LockRef{Address: k.addr, Class: k.class}
+						}
+					}
+					return nil
+				}
+				add(m, d, ref, c.members, c.blocked, c.basis)
+			}
+		}
 		if r.Runtime == parse.RuntimeJVM {
 			g := newLockGraph(d)
+			lockRef := func(t *parse.Thread) *LockRef { return g.lockRef(r.Runtime, t) }
 			cycles := g.cycles(d)
 			covered := map[int]bool{}
 			for _, dl := range d.Deadlocks {
@@ -104,16 +129,16 @@ func runDeadlock(p *Pass) []Finding {
 					if subset(c, inReport) {
 						covered[ci] = true
 						found = true
-						add(m, d, g, c, g.blockedOn(d, c), "jvm-report")
+						add(m, d, lockRef, c, g.blockedOn(d, c), "jvm-report")
 					}
 				}
 				if !found {
-					add(m, d, g, reported, nil, "jvm-report")
+					add(m, d, lockRef, reported, nil, "jvm-report")
 				}
 			}
 			for ci, c := range cycles {
 				if !covered[ci] {
-					add(m, d, g, c, g.blockedOn(d, c), g.basis(c))
+					add(m, d, lockRef, c, g.blockedOn(d, c), g.basis(c))
 				}
 			}
 		}
@@ -123,6 +148,23 @@ func runDeadlock(p *Pass) []Finding {
 			if !ok {
 				f := Finding{ID: "deadlock go-runtime", Kind: KindDeadlock, Severity: Critical, Basis: "go-runtime",
 					Headline: d.Headline, Counts: make([]int, len(r.Moments)), At: m, Since: m}
+				// The runtime stops the program when no goroutine can run:
+				// every goroutine it printed is a member, and what each
+				// waits for is the story (main on a WaitGroup nobody can
+				// Done, a worker on a channel nobody can send on). The
+				// runtime's own goroutines wait by design.
+				for _, t := range d.Threads {
+					if pool, internal := poolName(r.Runtime, t, p.opt); !internal {
+						if f.Cycle == nil {
+							f.Pool = pool
+						}
+						f.Cycle = append(f.Cycle, p.ref(m, t))
+						p.ClaimThread(m, t, f.ID)
+					}
+				}
+				if len(f.Cycle) > 0 {
+					f.State, f.Culprit = f.Cycle[0].State, f.Cycle[0].Culprit // main's, first in the report
+				}
 				i = len(fs)
 				index[key] = i
 				fs = append(fs, f)
@@ -146,7 +188,11 @@ func subset(c []*parse.Thread, in map[*parse.Thread]bool) bool {
 func cycleKey(ts []*parse.Thread) string {
 	var ns []string
 	for _, t := range ts {
-		ns = append(ns, t.Name())
+		n := t.Name()
+		if n == "" && t.JVM == nil {
+			n = threadLabel(parse.RuntimeGo, t) // "goroutine 21": a goroutine has no name
+		}
+		ns = append(ns, n)
 	}
 	sort.Strings(ns)
 	return strings.Join(ns, ", ")

@@ -19,6 +19,7 @@ const (
 	LeakFlatSpread  = 0.1
 	LeakMassShare   = 0.5
 	LeakMassMin     = 50
+	LeakIdleMinutes = 2
 )
 
 var leakedDetector = &Detector{
@@ -28,8 +29,8 @@ var leakedDetector = &Detector{
 		"(in a rest — select, chan receive, sync.Cond, WaitGroup — only far longer than the dump's other goroutines, and made one per request: distinct parents, or before Go 1.21 waits that spread); " +
 		"or, when no wait is printed, one stack holding most of the process's goroutines at every moment (\"N of M goroutines at F\"), or a large flat count in a wait that is not a rest. " +
 		"What rests by design stays idle by its signature (accept, idle keep-alive connections, sleep) or its count per creator (one ticker or accept loop: below LeakMin); goroutines serving a live server connection are its peer's",
-	Requires: []*Detector{timelineDetector},
-	Folds:    "nothing; a pool the timeline already calls growing or not-recovered makes a runtime-marked leak critical",
+	Requires: []*Detector{timelineDetector, contentionDetector},
+	Folds:    "nothing; a pool the timeline already calls growing or not-recovered makes a runtime-marked leak critical; a lock's waiters the contention detector tells (many goroutines on one lock for minutes wait for its holder: contention, not a leak)",
 	Thresholds: []Threshold{
 		{"LeakMin", LeakMin, "goroutines of one creator in one wait, printed as long, for a suspected leak: a few are slow calls, and a loop that rests by design (a ticker, an accept loop) is one per creator"},
 		{"LeakWaitMinutes", LeakWaitMinutes, "a wait the Go runtime prints (in minutes, from 1) this long on a send or a lock is not passing through: a request does not wait a minute on a channel"},
@@ -39,6 +40,7 @@ var leakedDetector = &Detector{
 		{"LeakFlatMin", LeakFlatMin, "without identities or wait times (debug=1, proto): this many goroutines of one creator in a wait that is not a rest at every moment"},
 		{"LeakFlatSpread", LeakFlatSpread, "…varying by at most this share of their count; and the most a stack held by mass may fall below its peak"},
 		{"LeakMassShare", LeakMassShare, "when no long wait is printed, one stack (one pool, one culprit) is a suspect when it holds at least this share of the process's goroutines at every moment, flat or growing: a busy server spreads its goroutines over its connections' handful of stacks"},
+		{"LeakIdleMinutes", LeakIdleMinutes, "goroutines at rest in a library's pool (a client's idle connection) count as kept by pools nobody uses when more than the pool keeps (its row's PoolKeeps) have been idle this long, as printed: past net/http's default 90 s idle timeout, which a used pool applies"},
 		{"LeakMassMin", LeakMassMin, "…and at least this many goroutines at every moment: in a small process one stack holding half is ordinary"},
 	},
 	Run: runLeaked,
@@ -66,8 +68,18 @@ func runLeaked(p *Pass) []Finding {
 			continue
 		}
 		for _, g := range pl.States {
+			if g.Category == Idle && !told[pl.Name+"\x00"+g.State] {
+				if f, ok := keptIdle(p, pl, g); ok {
+					fs = append(fs, f)
+					said[pl.Name] = true
+				}
+				continue
+			}
 			if g.Category != Waiting || told[pl.Name+"\x00"+g.State] {
 				continue
+			}
+			if lockTold(p, g) {
+				continue // the lock's contention tells them, with its holder
 			}
 			if f, ok := longWait(p, pl, g, hist); ok {
 				fs = append(fs, f)
@@ -220,6 +232,59 @@ func momentMinutes(r *Result) [][]minuteCount {
 		out[m] = sortedMinutes(h)
 	}
 	return out
+}
+
+// keptIdle: more goroutines of g than their library's pool keeps
+// (Signature.PoolKeeps) have rested LeakIdleMinutes and more: pools nobody
+// uses keep them (a client, and its Transport, made per request and
+// dropped with its idle connection). The moment with the most.
+func keptIdle(p *Pass, pl *Pool, g *Group) (Finding, bool) {
+	best := -1
+	var wf WaitFact
+	for m, lw := range g.waits {
+		t := g.Stacks[m]
+		if t == nil || lw.Goroutines == 0 {
+			continue
+		}
+		s := p.signature(m, t)
+		if s == nil || s.PoolKeeps == 0 {
+			continue
+		}
+		if w := waitsFrom(lw.minutes, LeakIdleMinutes); w.Goroutines > s.PoolKeeps && w.Goroutines >= wf.Goroutines {
+			best, wf = m, w
+		}
+	}
+	if best < 0 {
+		return Finding{}, false
+	}
+	f := groupFinding(KindLeaked, pl, g, best)
+	f.Severity = Warning
+	f.Basis = "idle-kept"
+	f.Wait = &wf
+	f.Same = g.Always
+	f.Since = firstAtLeast(g.Counts, 1)
+	f.FromStart = f.Since == 0
+	return f, true
+}
+
+// lockTold: most of g's goroutines wait on a lock whose contention
+// finding claims them, at some moment.
+func lockTold(p *Pass, g *Group) bool {
+	if g.Resource != "lock" {
+		return false
+	}
+	for m, ts := range g.Threads {
+		n := 0
+		for _, t := range ts {
+			if p.ThreadClaimOf(contentionDetector, m, t) != "" {
+				n++
+			}
+		}
+		if n > 0 && 2*n >= len(ts) {
+			return true
+		}
+	}
+	return false
 }
 
 // connectionBound tells a pool of goroutines that serve a live server

@@ -10,6 +10,9 @@ const (
 	StuckTaskFloor = 2
 	StuckShare     = 0.5
 	ChosenShare    = 0.5
+	// Go's printed waits in work (goWorkWaits).
+	WorkWaitMinutes = 1
+	WorkRestMinutes = 5
 )
 
 var stuckDetector = &Detector{
@@ -22,6 +25,8 @@ var stuckDetector = &Detector{
 	Thresholds: []Threshold{
 		{"StuckMin", StuckMin, "without a rise, the very same threads in the same wait and culprit at every moment are stuck from this many, when they wait in a loop of their own (a reader per connection, a consumer per partition wait in one place by design)"},
 		{"StuckTaskFloor", StuckTaskFloor, "…or from this many when they wait inside a task a pool gave them, their pool's share deciding (a fixed pool of 8 with 8 held is stuck): the floor because one thread in one long call cannot be told from noise"},
+		{"WorkWaitMinutes", WorkWaitMinutes, "in Go, a goroutine the runtime prints as waiting this many minutes (from 1) under its own work is stuck, alone and in one dump: in a send, a pool's or a client's wait under a call its own function made (a request does not wait a minute for a channel or a connection); in a rest (select, receive, a read, a Cond) only under a unit of work a server or runner gave it (Roles.GoWork), from WorkRestMinutes. A goroutine whose own function waits (an accept loop, a worker on its job channel, a signal or ticker loop) rests there for days by design, and a lock's waiters are contention's"},
+		{"WorkRestMinutes", WorkRestMinutes, "…a rest under a unit of work counts from this many minutes, when fewer than LeakMin of the group rest that long: a long poll answers within a minute or two; a streaming endpoint's handlers (server-sent events, websockets) rest between events by the hundred, alike, which is the leak detector's to judge by their parents and spread (a few streams held open longer read as stuck: the dump prints nothing that tells a stream from a request that never ends). Not relative to the process's ordinary wait: each stuck request brings goroutines that wait as long (its connection's background read), and a crowd behind one holder makes minutes ordinary"},
 		{"StuckShare", StuckShare, "…and when they are at least this share of their pool at the last moment: one long call is not a stuck pool. Threads in a wait that costs no CPU (a read, a connect) whose cpu= rose by CPURanMin between every two moments are not counted: they ran between the dumps"},
 		{"ChosenShare", ChosenShare, "below every count above, threads in a named wait (a peer's reply, a pool's item, a lock) are the story of a paste a person cut from a dump when they are at least this share of its application threads (the person chose them; a whole dump pasted without its head is mostly other threads), and of a whole dump when every application thread is in a named wait or holds the lock one waits for (nothing else runs or rests); on one dump this is said as one dump's evidence, which cannot tell stuck from busy"},
 	},
@@ -34,9 +39,6 @@ func runStuck(p *Pass) []Finding {
 	// One moment cannot show that threads stay: what it says is the
 	// held waits' (heldWaits), said as one dump's evidence.
 	held := heldWaits(r)
-	if n < 2 && len(held) == 0 {
-		return nil
-	}
 	told := map[*Group]bool{}
 	for _, f := range append(p.Found(timelineDetector), p.Found(leakedDetector)...) {
 		for _, pl := range r.Pools {
@@ -50,7 +52,12 @@ func runStuck(p *Pass) []Finding {
 			}
 		}
 	}
-	var fs []Finding
+	// Go prints how long each goroutine has waited: one moment shows a
+	// goroutine stuck in its work (the groups found are told).
+	fs := goWorkWaits(p, told)
+	if n < 2 && len(held) == 0 {
+		return fs // one moment cannot show that threads stay
+	}
 	for _, pl := range r.Pools {
 		if pl.Internal {
 			continue

@@ -85,6 +85,7 @@ func (e *ExtensionError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File
 //	common-pool  = acme-shared-*                    # pools shared by the whole process
 //	not-spinning = com.acme.net.Poller.poll         # frames a runnable thread waits in
 //	up-by-design = AcmeUI-Event-*                   # non-daemon threads that keep a JVM up by design
+//	go-work      = github.com/acme/rpc.(*Server).dispatch  # frames where a Go server hands a goroutine a request
 func ParseExtensions(r io.Reader, file string) (*Extensions, error) {
 	ext := &Extensions{}
 	var errs []error
@@ -195,7 +196,7 @@ func ParseExtensions(r io.Reader, file string) (*Extensions, error) {
 		case inRoles:
 			table, ok := roleKeys[key]
 			if !ok {
-				bad(n, "unknown [roles] key %q (want jvm-internal, dump-writer, event-loop, common-pool, not-spinning, up-by-design)", key)
+				bad(n, "unknown [roles] key %q (want jvm-internal, dump-writer, event-loop, common-pool, not-spinning, up-by-design, go-work)", key)
 				continue
 			}
 			*table(&ext.Roles) = append(*table(&ext.Roles), commaList(val)...)

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -22,6 +23,7 @@ type goMomentLocks struct {
 	waiters map[lockKey][]*parse.Thread
 	held    map[lockKey]*parse.Thread
 	facts   map[lockKey]*waiterFacts
+	cycles  []goCycle // the deadlock detector's
 }
 
 // lockWaits gathers one moment's lock waiters.
@@ -69,12 +71,24 @@ func (lw *lockWaits) lockOf(s *slot, t *parse.Thread) goLock {
 }
 
 // add files t, a goroutine of a lock group, when it waits on a lock by
-// address (a weighted profile sample names no one address).
+// address (a weighted profile sample names no one address), or, where Go
+// printed the lock frame's arguments as "(...)" (an inlined RLock), by the
+// receiver type of the method that called Lock (lockByType).
 func (lw *lockWaits) add(s *slot, t *parse.Thread) {
-	if t.WaitAddr == "" || t.Weight > 1 {
+	if t.Weight > 1 {
 		return
 	}
-	k := lockKey{t.WaitAddr, lw.lockOf(s, t).class}
+	gl := lw.lockOf(s, t)
+	addr := t.WaitAddr
+	if addr == "" {
+		if gl.caller == nil {
+			return
+		}
+		if addr = receiverType(gl.caller.Func); addr == "" {
+			return
+		}
+	}
+	k := lockKey{addr, gl.class}
 	a := lw.byKey[k]
 	if a == nil {
 		a = &lockAcc{slots: map[*slot]int{}}
@@ -87,6 +101,7 @@ func (lw *lockWaits) add(s *slot, t *parse.Thread) {
 // done returns the moment's locks: ts are its goroutines as the dump holds
 // them and in their slot numbers, table the slots by number.
 func (lw *lockWaits) done(ts []*parse.Thread, in []int32, table []*slot) goMomentLocks {
+	lw.joinByType()
 	out := goMomentLocks{waiters: make(map[lockKey][]*parse.Thread, len(lw.byKey)), facts: map[lockKey]*waiterFacts{}}
 	for k, a := range lw.byKey {
 		out.waiters[k] = a.threads
@@ -103,7 +118,42 @@ func (lw *lockWaits) done(ts []*parse.Thread, in []int32, table []*slot) goMomen
 		out.facts[k] = wf
 	}
 	out.held = lw.holders(ts, in, table)
+	out.cycles = lw.cycles(out.held)
 	return out
+}
+
+// joinByType files the waiters of a lock keyed by type (lockByType) under
+// the one lock of that class, printed with its address, whose waiters are
+// in methods of the same type: an RLock inlined as "(...)" and a writer's
+// Lock printing the address wait on the same RWMutex.
+func (lw *lockWaits) joinByType() {
+	for k, a := range lw.byKey {
+		if !lockByType(k.addr) {
+			continue
+		}
+		var into lockKey
+		n := 0
+		for k2, a2 := range lw.byKey {
+			if lockByType(k2.addr) || k2.class != k.class {
+				continue
+			}
+			for s := range a2.slots {
+				if c := lw.lock[s.n].caller; c != nil && receiverType(c.Func) == k.addr {
+					into, n = k2, n+1
+					break
+				}
+			}
+		}
+		if n != 1 {
+			continue // none, or several values of the type with their addresses: kept apart
+		}
+		a2 := lw.byKey[into]
+		a2.threads = append(a2.threads, a.threads...)
+		for s, c := range a.slots {
+			a2.slots[s] += c
+		}
+		delete(lw.byKey, k)
+	}
 }
 
 // holders guesses the goroutine holding each contended Go lock: Go prints
@@ -115,11 +165,9 @@ func (lw *lockWaits) holders(ts []*parse.Thread, in []int32, table []*slot) map[
 		k     lockKey
 		lines map[int]bool // lines of the function's Lock calls
 	}
+	// Every lock's, counted or not: the lock graph (cycles) asks too.
 	byFunc := map[string][]*call{}
 	for k, a := range lw.byKey {
-		if !a.counts() {
-			continue
-		}
 		calls := map[string]*call{}
 		for s := range a.slots {
 			if c := lw.lock[s.n].caller; c != nil {
@@ -140,9 +188,6 @@ func (lw *lockWaits) holders(ts []*parse.Thread, in []int32, table []*slot) map[
 	// holding the cache's mutex across its read).
 	byType := map[string][]lockKey{}
 	for k, a := range lw.byKey {
-		if !a.counts() {
-			continue
-		}
 		for s := range a.slots {
 			if c := lw.lock[s.n].caller; c != nil {
 				if rt := receiverType(c.Func); rt != "" && !slices.Contains(byType[rt], k) {
@@ -238,6 +283,13 @@ func (lw *lockWaits) holders(ts []*parse.Thread, in []int32, table []*slot) map[
 	return out
 }
 
+// lockByType tells a lock key made of its caller's receiver type, not
+// an address: Go printed no address ("sync.(*RWMutex).RLock(...)",
+// inlined), and the lock is taken as the one lock of that type's values
+// its methods take (c.mu of (*config).get) — one key for every value of
+// the type, which is right for the one config or cache of a service.
+func lockByType(addr string) bool { return addr != "" && !strings.HasPrefix(addr, "0x") }
+
 // receiverType is the pointer receiver type of a Go method,
 // "main.(*cache)" of "main.(*cache).get" (and of its closures,
 // "main.(*cache).get.func1"); "" for a function or a value receiver
@@ -252,4 +304,222 @@ func receiverType(fn string) string {
 		return ""
 	}
 	return fn[:i+j+1]
+}
+
+// goCycle is a cycle of goroutines waiting for each other's Go locks, as
+// the lock graph infers it (Go prints no owner): each member waits for
+// the lock the next one holds.
+type goCycle struct {
+	members []*parse.Thread
+	waits   []lockKey       // what each member waits for
+	holders []*parse.Thread // who holds it (the next member)
+	blocked []*parse.Thread // waiters of the cycle's locks outside it
+	basis   string          // "go-lock-graph", or "go-rlock-reentry"
+}
+
+// cycles finds the moment's lock cycles: a waits-for graph whose edges are
+// a lock's waiter to its holder. The holders are held's (one goroutine
+// runs the code that takes the lock without waiting for it), and two
+// more the graph alone can tell:
+//   - goroutines waiting at the very same Lock line, each for another lock
+//     of the class, none of them with a holder elsewhere, have passed the
+//     function's earlier Lock calls and hold what the others wait for:
+//     locks taken in opposite orders (transfer(a, b) beside
+//     transfer(b, a)).
+//   - a goroutine waiting in RLock whose own stack, below the method that
+//     calls RLock, runs another method of the same receiver type holds
+//     the read lock already (snapshot → count); a writer waiting in Lock
+//     waits for it to drain, and it, behind the queued writer, for the
+//     writer (go-rlock-reentry).
+func (lw *lockWaits) cycles(held map[lockKey]*parse.Thread) []goCycle {
+	waits := map[*parse.Thread]lockKey{}
+	line := map[*parse.Thread]*parse.Frame{} // each waiter's lock caller
+	for k, a := range lw.byKey {
+		for _, t := range a.threads {
+			waits[t] = k
+			line[t] = lockCaller(t)
+		}
+	}
+	if len(waits) < 2 {
+		return nil
+	}
+	var out []goCycle
+	inCycle := map[*parse.Thread]bool{}
+	// Re-entered read locks behind a queued writer.
+	for k, a := range lw.byKey {
+		if k.class != "sync.RWMutex" {
+			continue
+		}
+		var reader, writer *parse.Thread
+		readers := 0
+		for _, t := range a.threads {
+			switch {
+			case rlockWaiter(t) && reentered(t):
+				reader = t
+				readers++
+			case !rlockWaiter(t) && writer == nil:
+				writer = t
+			}
+		}
+		if readers != 1 || writer == nil {
+			continue
+		}
+		c := goCycle{members: []*parse.Thread{reader, writer}, waits: []lockKey{k, k}, holders: []*parse.Thread{writer, reader}, basis: "go-rlock-reentry"}
+		for _, t := range a.threads {
+			if t != reader && t != writer {
+				c.blocked = append(c.blocked, t)
+			}
+		}
+		inCycle[reader], inCycle[writer] = true, true
+		out = append(out, c)
+	}
+	// Goroutines waiting at one Lock line, each for another lock of the
+	// class and none of those locks with a holder elsewhere, took the
+	// function's earlier locks: each holds one the others wait for (the
+	// locks are taken in opposite orders), and every one is in a cycle
+	// among them — with two, each holds the other's; with more, which
+	// holds which the dump does not print. A line that dozens wait at is a
+	// crowd on one lock, no ring.
+	type at struct {
+		fn   string
+		line int
+	}
+	byLine := map[at][]*parse.Thread{}
+	var lines []at
+	for _, k := range slices.SortedFunc(maps.Keys(lw.byKey), compareLockKeys) {
+		for _, t := range lw.byKey[k].threads {
+			if c := line[t]; c != nil && held[k] == nil && !inCycle[t] {
+				a := at{c.Func, c.Line}
+				if byLine[a] == nil {
+					lines = append(lines, a)
+				}
+				byLine[a] = append(byLine[a], t)
+			}
+		}
+	}
+	// A lock is held by one goroutine: the larger group is taken first,
+	// and a group waiting for a lock a ring holds is blocked behind it,
+	// no ring of its own.
+	slices.SortStableFunc(lines, func(a, b at) int { return len(byLine[b]) - len(byLine[a]) })
+	ringHeld := map[lockKey]bool{}
+	for _, a := range lines {
+		ts := byLine[a]
+		if len(ts) < 2 || len(ts) > 16 {
+			continue
+		}
+		ring := true
+		seen := map[lockKey]bool{}
+		for _, t := range ts {
+			k := waits[t]
+			if seen[k] || ringHeld[k] || k.class != waits[ts[0]].class {
+				ring = false
+				break
+			}
+			seen[k] = true
+		}
+		if ring {
+			for k := range seen {
+				ringHeld[k] = true
+			}
+		}
+		if !ring {
+			continue
+		}
+		c := goCycle{basis: "go-lock-graph"}
+		for i, t := range ts {
+			c.members = append(c.members, t)
+			c.waits = append(c.waits, waits[t])
+			var h *parse.Thread
+			if len(ts) == 2 {
+				h = ts[1-i]
+			}
+			c.holders = append(c.holders, h)
+			inCycle[t] = true
+		}
+		out = append(out, c)
+	}
+	// The graph of held's edges: a waiter to the goroutine that runs the
+	// lock's code without waiting for it.
+	next := map[*parse.Thread]*parse.Thread{}
+	for t, k := range waits {
+		if h := held[k]; h != nil && h != t && !inCycle[t] {
+			next[t] = h
+		}
+	}
+	done := map[*parse.Thread]bool{}
+	for _, k := range slices.SortedFunc(maps.Keys(lw.byKey), compareLockKeys) {
+		for _, t := range lw.byKey[k].threads {
+			if done[t] || inCycle[t] {
+				continue
+			}
+			pos := map[*parse.Thread]int{}
+			var path []*parse.Thread
+			for cur := t; cur != nil && !done[cur]; cur = next[cur] {
+				if i, ok := pos[cur]; ok {
+					c := goCycle{basis: "go-lock-graph"}
+					for j, m := range path[i:] {
+						c.members = append(c.members, m)
+						c.waits = append(c.waits, waits[m])
+						c.holders = append(c.holders, path[i:][(j+1)%len(path[i:])])
+						inCycle[m] = true
+					}
+					out = append(out, c)
+					break
+				}
+				pos[cur] = len(path)
+				path = append(path, cur)
+			}
+			for _, x := range path {
+				done[x] = true
+			}
+		}
+	}
+	// The waiters of a cycle's locks outside it wait on it.
+	for i := range out {
+		c := &out[i]
+		if c.basis != "go-lock-graph" {
+			continue
+		}
+		for _, k := range c.waits {
+			for _, t := range lw.byKey[k].threads {
+				if !inCycle[t] && !slices.Contains(c.blocked, t) {
+					c.blocked = append(c.blocked, t)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// rlockWaiter: t waits to take a read lock (an RLock frame on its stack).
+func rlockWaiter(t *parse.Thread) bool {
+	for _, f := range t.Frames {
+		if strings.HasSuffix(f.Func, "(*RWMutex).RLock") || strings.HasSuffix(f.Func, "(*RWMutex).rlock") {
+			return true
+		}
+	}
+	return false
+}
+
+// reentered: below the method that calls RLock, t's stack runs another
+// frame of the same pointer receiver type (or the same function again):
+// the read lock that method's type guards was taken already, further
+// down (snapshot holding c.mu.RLock calls count, which takes it again).
+func reentered(t *parse.Thread) bool {
+	c := lockCaller(t)
+	if c == nil {
+		return false
+	}
+	rt := receiverType(c.Func)
+	below := false
+	for _, f := range t.Frames {
+		if f == c {
+			below = true
+			continue
+		}
+		if below && (f.Func == c.Func || rt != "" && receiverType(f.Func) == rt) {
+			return true
+		}
+	}
+	return false
 }

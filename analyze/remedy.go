@@ -70,6 +70,15 @@ func (p remedyProof) futureCycle() bool { return p.basis == basisFuture }
 // queuedWriter: readers of a read-write lock behind a queued writer.
 func (p remedyProof) queuedWriter() bool { return p.basis == "queued-writer" }
 
+// rlockReentry: a read lock taken again by its holder behind a writer.
+func (p remedyProof) rlockReentry() bool { return p.basis == "go-rlock-reentry" }
+
+// idleKept: rests a library's pool would not keep (basis idle-kept).
+func (p remedyProof) idleKept() bool { return p.basis == "idle-kept" }
+
+// goAsleep: the Go runtime stopped the program, every goroutine blocked.
+func (p remedyProof) goAsleep() bool { return p.basis == "go-runtime" }
+
 // lockHeldMinutes: a lock's waiter has waited minutes, as Go prints.
 func (p remedyProof) lockHeldMinutes() bool { return p.heldMinutes > 0 }
 
@@ -134,9 +143,17 @@ var remedies = []Remedy{
 		Text: "a producer holds a lock while it waits for room in a hand-off, and the hand-off's only consumer waits for that lock (an appender that logs through the logger it serves): keep the consumer off the producers' locks, or let the hand-off drop or time out rather than block (log4j 1.2's AsyncAppender: Blocking=false); a restart is the only way out now"},
 	{ID: "future-deadlock", Kinds: []string{KindDeadlock}, proof: remedyProof.futureCycle,
 		Text: "a thread waits for a future while it holds a lock the future's task needs ({culprit}): release the lock before waiting, or run the task inline under the lock; a restart is the only way out now"},
+	{ID: "rlock-reentry", Kinds: []string{KindDeadlock}, proof: remedyProof.rlockReentry,
+		Text: "a goroutine that holds a sync.RWMutex's read lock takes it again ({culprit}) while a writer waits: a waiting writer stops new readers, so neither goes on; never RLock what the caller holds (pass the locked state down, or split the method into a locked and an unlocked part); a restart is the only way out now"},
+	{ID: "go-asleep", Kinds: []string{KindDeadlock}, proof: remedyProof.goAsleep,
+		Text: "every goroutine waits for another that can no longer act (a WaitGroup whose Done never comes, a channel whose other side returned or never started): make each wait end on every path (defer wg.Done() first thing in the goroutine, close the channel when its sender is done, select on a context beside it) ({culprit})"},
 	{ID: "deadlock", Kinds: []string{KindDeadlock},
 		Text: "the threads wait for each other's locks and never go on: take the locks in one order everywhere (or with a timeout); a restart is the only way out now"},
-	{ID: "orphaned-send", Kinds: []string{KindLeaked, KindGrowing, KindNotRecovered}, States: []string{"chan-send"},
+	{ID: "unclosed-body", Kinds: []string{KindLeaked, KindGrowing, KindNotRecovered}, States: []string{"http-body-wait"},
+		Text: "HTTP responses' bodies are never closed, and each keeps its connection (and two goroutines): close every response body (defer resp.Body.Close() after the error check), read it to its end to reuse the connection; the caller that dropped it is not on these goroutines' stacks: look for the requests whose response is not closed on every path"},
+	{ID: "idle-kept", Kinds: []string{KindLeaked}, proof: remedyProof.idleKept,
+		Text: "more idle connections than one client's pool keeps, idle for minutes: clients (Transports) made per request and dropped keep theirs for good; share one http.Client for the process, or set an idle timeout (IdleConnTimeout) and CloseIdleConnections on what you drop"},
+	{ID: "orphaned-send", Kinds: []string{KindLeaked, KindGrowing, KindNotRecovered, KindStuck}, States: []string{"chan-send"},
 		Text: "goroutines block sending on a channel nobody receives from any more (its reader returned, on a timeout?): give the channel room for the one answer (buffer 1), or select on the context's Done beside the send ({culprit})"},
 	{ID: "lock-held-minutes", Kinds: []string{KindContention}, proof: remedyProof.lockHeldMinutes,
 		Text: "the lock has not been had for minutes: its holder is stuck (in I/O with no deadline, or waiting on something its waiters hold); find it in the stacks (a goroutine inside the lock's methods, past the Lock call) and give its wait a deadline, or release the lock before it waits"},

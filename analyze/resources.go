@@ -55,6 +55,7 @@ var resources = []Resource{
 	{ID: "pipe-space", Noun: "room in a full pipe (its reader to read)"},
 	{ID: "row-lock", Named: true, Noun: "a row lock another transaction holds until it ends"},
 	{ID: "channel", Noun: "a channel operation"},
+	{ID: "response-body", Noun: "its caller to read the response body to its end or close it"},
 	{ID: "condition", Noun: "a notify or signal"},
 	{ID: "file", Still: true, Noun: "a file, pipe or console"},
 	{ID: "syscall", Noun: "a system call"},

@@ -218,6 +218,7 @@ type Group struct {
 	// waits are those whose printed wait is LeakWaitMinutes or more;
 	// marked those the runtime marked leaked, with up to 5 of their names.
 	waits         []longWaits
+	workWaits     []workWaits // nil when no goroutine of the group waits minutes in work
 	marked        []int
 	markedSamples [][]string
 	// inTask are, per moment, the threads (weights included) whose stack

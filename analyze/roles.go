@@ -39,6 +39,12 @@ type Roles struct {
 	// event thread serves its windows until they close (the kept-alive
 	// detector stays quiet).
 	UpByDesign []string
+	// GoWork are frames (anchors: a trailing "*" is a prefix, a leading one
+	// any vendoring path) where a Go server or runner hands a goroutine one
+	// unit of work: a request to its handler, a task to its group. A wait
+	// above one is the work's, however the goroutine rests between units
+	// (goWork).
+	GoWork []string
 }
 
 // builtinRoles are the built-in tables. Each entry comes from a real dump
@@ -50,6 +56,17 @@ var builtinRoles = Roles{
 	CommonPools: []string{jvmCommonPool},
 	NotSpinning: []string{"sun.nio.ch.EPoll.wait", "sun.nio.ch.KQueue.poll", "sun.nio.ch.WEPoll.wait", "sun.nio.ch.SelectorImpl.", "sun.nio.ch.Net.poll"},
 	UpByDesign:  []string{"AWT-EventQueue-*"},
+	GoWork:      goWorkFrames,
+}
+
+// goWorkFrames are where Go's servers and runners hand a goroutine one
+// unit of work (Roles.GoWork): net/http's and fasthttp's request to its
+// handler, gRPC's call to its method, a task of errgroup or of
+// sync.WaitGroup.Go (Go 1.25).
+var goWorkFrames = []string{
+	"net/http.serverHandler.ServeHTTP", "*google.golang.org/grpc.(*Server).processUnaryRPC",
+	"*google.golang.org/grpc.(*Server).processStreamingRPC", "github.com/valyala/fasthttp.(*Server).serveConn",
+	"*golang.org/x/sync/errgroup.(*Group).Go.func*", "sync.(*WaitGroup).Go.func*",
 }
 
 // jvmCommonPool is the pool of the JVM's ForkJoinPool.commonPool().
@@ -184,11 +201,12 @@ func roleTables(ext *Extensions) *Roles {
 		CommonPools: cat(builtinRoles.CommonPools, x.CommonPools),
 		NotSpinning: cat(builtinRoles.NotSpinning, x.NotSpinning),
 		UpByDesign:  cat(builtinRoles.UpByDesign, x.UpByDesign),
+		GoWork:      cat(builtinRoles.GoWork, x.GoWork),
 	}
 }
 
 func (r *Roles) empty() bool {
-	return len(r.JVMInternal)+len(r.DumpWriters)+len(r.EventLoops)+len(r.CommonPools)+len(r.NotSpinning)+len(r.UpByDesign) == 0
+	return len(r.JVMInternal)+len(r.DumpWriters)+len(r.EventLoops)+len(r.CommonPools)+len(r.NotSpinning)+len(r.UpByDesign)+len(r.GoWork) == 0
 }
 
 // roleKeys are the [roles] block's keys, each the table it adds to.
@@ -199,6 +217,7 @@ var roleKeys = map[string]func(*Roles) *[]string{
 	"common-pool":  func(r *Roles) *[]string { return &r.CommonPools },
 	"not-spinning": func(r *Roles) *[]string { return &r.NotSpinning },
 	"up-by-design": func(r *Roles) *[]string { return &r.UpByDesign },
+	"go-work":      func(r *Roles) *[]string { return &r.GoWork },
 }
 
 // roles are the role tables of an analysis: those Analyze merged once, or

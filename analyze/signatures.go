@@ -79,6 +79,13 @@ type Signature struct {
 	// returns and Tomcat keeps the JVM up), not kept alive by accident
 	// (the kept-alive detector).
 	Serves bool
+	// PoolKeeps, when set, is the most goroutines a library's pool keeps
+	// at rest in this state (net/http's Transport: 100 idle connections,
+	// a readLoop and a writeLoop each), closing those idle past its
+	// timeout: more, idle for LeakIdleMinutes and more, are kept by pools
+	// nobody uses any more (a client made per request) — the leak
+	// detector's.
+	PoolKeeps int
 	// OwnWait: the anchor is a loop that runs its tasks on its own thread
 	// (a java.util.Timer's mainLoop), which rests there only while no
 	// frame outside the JDK sits above it: above, a task of the loop
@@ -430,9 +437,23 @@ var signatures = []Signature{
 	{ID: "http-client-wait", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "peer-reply", Depth: 8,
 		Anchors: []string{"net/http.(*persistConn).roundTrip"},
 		Explain: "waiting for an HTTP response from an upstream (net/http client)"},
+	// A client connection's readLoop waits in a select, not in a read,
+	// while its response's body is lent to the caller: the connection
+	// goes back to the pool (or closes) only once the caller reads the
+	// body to its end or closes it. No rest: lent for a minute and more,
+	// by LeakMin and more, the bodies are not closed (the leak detector);
+	// a caller streaming one long body holds one connection.
+	{ID: "http-body-wait", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "response-body", Depth: 1,
+		States: []string{"select"}, Anchors: []string{"net/http.(*persistConn).readLoop"},
+		Explain: "an HTTP client connection lent to its caller with the response body open: back to the pool only once the body is read to its end or closed"},
+	// A client's idle connection rests in its pool, which keeps at most
+	// MaxIdleConns (100 by default) and closes those idle past
+	// IdleConnTimeout (90 s by default): PoolKeeps.
+	{ID: "http-conn-idle", Runtime: parse.RuntimeGo, Category: Idle, Depth: 20, PoolKeeps: 200,
+		Anchors: []string{"net/http.(*persistConn).readLoop", "net/http.(*persistConn).writeLoop"},
+		Explain: "net/http connection waiting for traffic (a client's idle connection, a server's kept-alive one): idle"},
 	{ID: "http-conn-idle", Runtime: parse.RuntimeGo, Category: Idle, Depth: 20,
-		Anchors: []string{"net/http.(*persistConn).readLoop", "net/http.(*persistConn).writeLoop", "net/http.(*connReader).backgroundRead",
-			"net/http.(*conn).readRequest"},
+		Anchors: []string{"net/http.(*connReader).backgroundRead", "net/http.(*conn).readRequest"},
 		Explain: "net/http connection waiting for traffic (a client's idle connection, a server's kept-alive one): idle"},
 	// Go 1.26 waits for the next request on a kept-alive connection in
 	// (*conn).serve → bufio Peek, with no handler on the stack; caught the
@@ -458,6 +479,12 @@ var signatures = []Signature{
 		States: []string{"chan receive", "chan receive (nil chan)", "chan receive (synctest)"}, StateAlone: true,
 		Anchors: []string{"runtime.chanrecv1", "runtime.chanrecv2", "runtime.chanrecv"}, Depth: 3,
 		Explain: "blocked receiving from a channel"},
+	// golang.org/x/sync/errgroup's limit (SetLimit) is a semaphore of its
+	// own: Go sends on the group's channel until a running task returns.
+	// A slot of the limit, not a bare chan send (before the chan rows).
+	{ID: "semaphore-wait", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "permit", Depth: 1,
+		Anchors: []string{"*golang.org/x/sync/errgroup.(*Group).Go"}, States: []string{"chan send"},
+		Explain: "waiting for a slot of an errgroup's limit (golang.org/x/sync/errgroup SetLimit): its running tasks have not returned"},
 	{ID: "chan-send", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "channel",
 		States: []string{"chan send", "chan send (nil chan)", "chan send (synctest)"}, StateAlone: true,
 		Anchors: []string{"runtime.chansend1", "runtime.chansend"}, Depth: 3,

@@ -303,6 +303,14 @@ func TestSignatures(t *testing.T) {
 		{"go persistConn readLoop", parse.RuntimeGo, thread("IO wait", "internal/poll.runtime_pollWait", "internal/poll.(*pollDesc).wait",
 			"internal/poll.(*pollDesc).waitRead", "internal/poll.(*FD).Read", "net.(*netFD).Read", "net.(*conn).Read",
 			"net/http.(*persistConn).Read", "bufio.(*Reader).fill", "bufio.(*Reader).Peek", "net/http.(*persistConn).readLoop"), "http-conn-idle", ""},
+		// testdata/verdicts/go-errgroup-stuck (x/sync v0.22.0): Go waits for a slot of SetLimit's limit;
+		// the proto prints the runtime's send under it.
+		{"go errgroup limit", parse.RuntimeGo, thread("chan send", "golang.org/x/sync/errgroup.(*Group).Go", "main.request", "main.startRequests.gowrap1"), "semaphore-wait", ""},
+		{"go errgroup limit proto", parse.RuntimeGo, thread("", "runtime.gopark", "runtime.chansend", "runtime.chansend1", "golang.org/x/sync/errgroup.(*Group).Go", "main.request"), "semaphore-wait", ""},
+		// testdata/verdicts/go-waits-bodies (Go 1.26 and 1.13): a connection whose response body is lent
+		// to its caller, the readLoop waiting for it to be read or closed; its writeLoop is idle.
+		{"go persistConn readLoop body lent", parse.RuntimeGo, thread("select", "net/http.(*persistConn).readLoop"), "http-body-wait", ""},
+		{"go persistConn writeLoop", parse.RuntimeGo, thread("select", "net/http.(*persistConn).writeLoop"), "http-conn-idle", ""},
 		// corpus go-profiler-notes go1.15.6 debug=1: a kept-alive server connection waiting for its next request.
 		{"go server keep-alive", parse.RuntimeGo, thread("IO wait", "internal/poll.runtime_pollWait", "internal/poll.(*pollDesc).wait",
 			"internal/poll.(*pollDesc).waitRead", "internal/poll.(*FD).Read", "net.(*netFD).Read", "net.(*conn).Read",

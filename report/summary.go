@@ -249,6 +249,10 @@ func (s *sentences) timeline() {
 
 func (s *sentences) stuck() {
 	f := s.f
+	if f.Basis == "work-wait" {
+		s.workWait()
+		return
+	}
 	n := len(f.Counts)
 	switch {
 	case f.Basis == "one-dump-cut":
@@ -269,6 +273,22 @@ func (s *sentences) stuck() {
 	}
 	s.consumers()
 	s.cpu()
+	s.culpritAndEntries()
+	s.cause()
+}
+
+// workWait tells goroutines stuck in their work by the wait Go prints.
+func (s *sentences) workWait() {
+	f, w := s.f, s.f.Wait
+	long := fmt.Sprintf("%d–%d minutes", w.MinMinutes, w.MaxMinutes)
+	if w.MinMinutes == w.MaxMinutes {
+		long = words.Plural(w.MaxMinutes, "minute")
+	}
+	s.add("%d %s goroutines stuck %s for %s at %s, as the runtime prints, inside their work (a request's handler, a task, a call their own loop made): a wait that long there is no rest",
+		w.Goroutines, f.Pool, stateText(f.State, f.Via), long, s.moment(f.At))
+	if f.Resource != "" {
+		s.add("waiting for %s", analyze.ResourceNoun(f.Resource))
+	}
 	s.culpritAndEntries()
 	s.cause()
 }
@@ -503,6 +523,10 @@ func (s *sentences) contention() {
 	if l.Class != "" {
 		lock += " (a " + l.Class + ")"
 	}
+	if l.Address != "" && !strings.HasPrefix(l.Address, "0x") && l.Class != "" && f.Basis != "class-init" {
+		// A Go lock whose address was not printed: the type whose methods take it.
+		lock = fmt.Sprintf("a %s of %s (Go printed no address: the lock its methods take)", l.Class, l.Address)
+	}
 	if l.Address == "" && l.Class != "" {
 		lock = "class " + l.Class + " to be initialized" // a class's initialization has no address
 	}
@@ -607,6 +631,9 @@ func (s *sentences) deadlock() {
 	f := s.f
 	if f.Basis == "go-runtime" {
 		s.add("the Go runtime stopped the program at %s: %q", s.moment(f.At), f.Headline)
+		if len(f.Cycle) > 0 {
+			s.add("no goroutine could go on: %s", asleepMembers(f.Cycle))
+		}
 		return
 	}
 	if f.Basis == "pool-self-wait" {
@@ -633,6 +660,10 @@ func (s *sentences) deadlock() {
 		how = "found from the lock lines and a hand-off: a producer waits for the one thread that takes from it"
 	case "future":
 		how = "found from the lock lines and a future: every thread that runs a future's task waits for the thread that waits for the future"
+	case "go-lock-graph":
+		how = "inferred from the goroutines' lock waits and the code that holds them: Go prints no owner"
+	case "go-rlock-reentry":
+		how = "inferred: a goroutine holding the read lock takes it again while a writer waits, and a waiting writer stops new readers; Go prints no owner"
 	}
 	when := "at " + s.moment(f.Since)
 	if seen := countNonZero(f.Counts); seen == len(f.Counts) && seen > 1 {
@@ -677,6 +708,25 @@ func (s *sentences) deadlock() {
 		}
 		s.add("%d more threads wait on the cycle without being in it: %s (their contention is this deadlock)", k, strings.Join(bs, ", "))
 	}
+}
+
+// asleepMembers says what each goroutine of a program Go stopped as
+// asleep waits for, and where: "goroutine 1 waits for a sync.WaitGroup
+// at main.asleepWG (main.go:25)", the first six.
+func asleepMembers(ms []analyze.ThreadRef) string {
+	var out []string
+	for i, m := range ms {
+		if i == 6 {
+			out = append(out, fmt.Sprintf("and %d more", len(ms)-6))
+			break
+		}
+		c := m.Name + " " + stateText(m.State, "")
+		if m.Culprit != "" {
+			c += " at " + m.Culprit
+		}
+		out = append(out, c)
+	}
+	return strings.Join(out, ", ")
 }
 
 // poolSelfWait tells a pool whose every worker waits on work queued
@@ -745,6 +795,13 @@ func (s *sentences) leaked() {
 		if f.Same > 0 {
 			s.add("%d are the same goroutines at every moment", f.Same)
 		}
+	case "idle-kept":
+		w := f.Wait
+		long := fmt.Sprintf("%d–%d minutes", w.MinMinutes, w.MaxMinutes)
+		if w.MinMinutes == w.MaxMinutes {
+			long = words.Plural(w.MaxMinutes, "minute")
+		}
+		s.add("suspected leak: %d %s goroutines %s for %s at %s, as the runtime prints: more than one client's pool keeps at rest, and idle past the timeout a used pool applies", w.Goroutines, f.Pool, stateText(f.State, f.Via), long, s.moment(f.At))
 	case "mass":
 		where := f.Culprit
 		if where == "" {

@@ -1,0 +1,238 @@
+package analyze
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/dumpdiff/dumpdiff/parse"
+)
+
+// A goroutine the Go runtime prints as waiting for minutes is stuck or at
+// rest by what its wait is under, not by its name or its count (issue 33):
+// a handler blocked 42 minutes sending on a channel, a request reading an
+// upstream for 317, is stuck even alone and in one dump; an accept loop
+// waiting for days, a service's own worker selecting on its job channel,
+// a signal.Notify or ticker loop, rest in their goroutine's own loop.
+
+// workLevel is what a goroutine's wait is under.
+type workLevel int8
+
+const (
+	// ownLoop: the goroutine's own function (the one `go` started, its
+	// bottom frame) waits, or no frame of the application is on the
+	// stack: its top-level loop rests between the units it handles.
+	ownLoop workLevel = iota
+	// underCall: the first application frame is not the goroutine's own
+	// function: its body called something that waits (a worker's
+	// process(job), main's run()).
+	underCall
+	// underWork: a frame where a server or runner hands the goroutine one
+	// unit of work (Roles.GoWork: a request's handler, a group's task)
+	// sits below the wait.
+	underWork
+)
+
+// goWork tells what t's wait is under (workLevel), work the frames of
+// Roles.GoWork. One pass over the frames, once a distinct stack.
+func goWork(t *parse.Thread, work []string) workLevel {
+	var bottom *parse.Frame
+	for i := len(t.Frames) - 1; i >= 0; i-- {
+		// runtime.goexit and runtime.main stand under every goroutine in
+		// the proto; debug=2 hides them.
+		if f := t.Frames[i]; !strings.HasPrefix(f.Func, "runtime.") {
+			bottom = f
+			break
+		}
+	}
+	for i, f := range t.Frames {
+		if i > 0 && anchorMatch(work, f.Func) {
+			return underWork
+		}
+	}
+	if c := culprit(parse.RuntimeGo, t); c != nil && c != bottom {
+		return underCall
+	}
+	return ownLoop
+}
+
+// workWaits are a group's goroutines at one moment whose printed wait is
+// LeakWaitMinutes or more while they wait under a call (workLevel
+// underCall or more) or a unit of work (underWork), by printed minutes.
+type workWaits struct {
+	n          int         // goroutines, weights included
+	call, work map[int]int // minutes → goroutines; work ⊆ call
+	samples    []string    // up to 5 of them
+}
+
+func (ww *workWaits) add(l workLevel, t *parse.Thread, w int) {
+	if ww.call == nil {
+		ww.call = map[int]int{}
+	}
+	ww.n += w
+	ww.call[t.WaitMinutes] += w
+	if l == underWork {
+		if ww.work == nil {
+			ww.work = map[int]int{}
+		}
+		ww.work[t.WaitMinutes] += w
+	}
+	if len(ww.samples) < 5 {
+		ww.samples = append(ww.samples, threadLabel(parse.RuntimeGo, t))
+	}
+}
+
+// goWorkWaits finds, in Go dumps, the goroutines stuck in their work: a
+// wait the runtime prints as WorkWaitMinutes or more that is no rest (a
+// send, a pool's or a client's wait) under a call their own function made,
+// or a rest (a select, a receive, a read, a Cond) under a unit of work a
+// server or runner gave them, from WorkRestMinutes, fewer than LeakMin of
+// them: a long poll answers within a minute or two, and a streaming
+// endpoint's handlers rest between events by the hundred, alike. A lock's waiters are the contention
+// detector's (LockHeldMinutes); groups told by another finding stay its.
+// One dump is enough: the runtime printed how long. The groups found are
+// added to told.
+func goWorkWaits(p *Pass, told map[*Group]bool) []Finding {
+	r := p.R
+	if r.Runtime != parse.RuntimeGo {
+		return nil
+	}
+	var fs []Finding
+	running := make([]map[string]bool, len(r.Moments)) // per moment, found on first use (orphans)
+	for _, pl := range r.Pools {
+		if pl.Internal {
+			continue
+		}
+		for _, g := range pl.States {
+			if told[g] || g.Category != Waiting || g.Resource == "lock" || g.workWaits == nil && (g.Rest || !printsLong(g)) {
+				continue
+			}
+			if g.workWaits == nil && !g.Rest {
+				g.workWaits = orphans(r, g, running)
+			}
+			best := -1
+			var wf WaitFact
+			for m, ww := range g.workWaits {
+				if ww.n == 0 {
+					continue
+				}
+				// A rest under work counts from WorkRestMinutes, not from the
+				// process's ordinary wait (restFloor): each stuck request
+				// brings goroutines that wait as long as it does (its
+				// connection's background read), and a crowd stuck behind
+				// one holder makes minutes ordinary.
+				h, floor := ww.call, WorkWaitMinutes
+				if g.Rest {
+					h, floor = ww.work, WorkRestMinutes
+				}
+				w := waitsFrom(sortedMinutes(h), floor)
+				if g.Rest && w.Goroutines >= LeakMin {
+					continue // many alike: a streaming endpoint's design, or a leak (the leak detector's)
+				}
+				// The latest moment with the most: the longest waits.
+				if w.Goroutines > 0 && w.Goroutines >= wf.Goroutines {
+					best, wf = m, w
+				}
+			}
+			if best < 0 || p.explainedBy(g, best) != "" {
+				continue
+			}
+			f := groupFinding(KindStuck, pl, g, best)
+			f.Severity = Warning
+			f.Basis = "work-wait"
+			f.Wait = &wf
+			f.Same = wf.Goroutines
+			f.Since = best
+			for m, ww := range g.workWaits {
+				if ww.n > 0 {
+					f.Since = min(f.Since, m)
+				}
+			}
+			f.FromStart = f.Since == 0
+			f.Evidence = nil
+			for m, ww := range g.workWaits {
+				if ww.n > 0 {
+					f.Evidence = append(f.Evidence, Evidence{Moment: m, Count: ww.n, Threads: ww.samples})
+				}
+			}
+			told[g] = true
+			fs = append(fs, f)
+		}
+	}
+	return fs
+}
+
+// printsLong: some goroutine of g printed a wait of LeakWaitMinutes or
+// more at some moment.
+func printsLong(g *Group) bool {
+	for _, w := range g.waits {
+		if w.Goroutines > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// orphans are g's goroutines, in a wait that is no rest in their own
+// function for LeakWaitMinutes and more, whose requester has left: the
+// function that started them runs no more where it ran (its parent, as
+// Go 1.21+ prints it, is gone or runs something else; where no parent is
+// printed, no goroutine of the dump runs it). A searcher whose handler gave
+// up sends its answer to nobody. Filed as under a call (workWaits); nil
+// when there are none. running caches, per moment, the functions the
+// dump's goroutines run.
+func orphans(r *Result, g *Group, running []map[string]bool) []workWaits {
+	var out []workWaits
+	for m, ts := range g.Threads {
+		if g.waits[m].Goroutines == 0 || r.Moments[m].Dump == nil {
+			continue
+		}
+		var byID map[int64]*parse.Thread
+		for _, t := range ts {
+			if t.WaitMinutes < LeakWaitMinutes || t.CreatedBy == nil || t.CreatedBy.Func == "" {
+				continue
+			}
+			fn := t.CreatedBy.Func
+			left := false
+			if id := t.CreatedBy.Parent; id != 0 {
+				if byID == nil {
+					byID = map[int64]*parse.Thread{}
+					for _, u := range r.Moments[m].Dump.Threads {
+						byID[u.ID] = u
+					}
+				}
+				par := byID[id]
+				left = par == nil || !slices.ContainsFunc(par.Frames, func(f *parse.Frame) bool { return f.Func == fn })
+			} else {
+				if running[m] == nil {
+					running[m] = runningFuncs(r.Moments[m].Dump)
+				}
+				left = !running[m][fn]
+			}
+			if left {
+				if out == nil {
+					out = make([]workWaits, len(r.Moments))
+				}
+				out[m].add(underCall, t, max(t.Weight, 1))
+			}
+		}
+	}
+	return out
+}
+
+// runningFuncs are the functions on the dump's goroutines' stacks, each
+// distinct stack read once (the parser shares one Frames slice among
+// goroutines with identical stacks).
+func runningFuncs(d *parse.Dump) map[string]bool {
+	out := map[string]bool{}
+	seen := map[**parse.Frame]bool{}
+	for _, t := range d.Threads {
+		if len(t.Frames) == 0 || seen[&t.Frames[0]] {
+			continue
+		}
+		seen[&t.Frames[0]] = true
+		for _, f := range t.Frames {
+			out[f.Func] = true
+		}
+	}
+	return out
+}

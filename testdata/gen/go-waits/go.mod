@@ -1,0 +1,3 @@
+module gowaits
+
+go 1.21
