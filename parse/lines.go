@@ -78,6 +78,9 @@ type lineSource struct {
 	// source and the split of a line read ahead.
 	learnSrc []byte
 	learnTmp prefixLine
+	// goesOn is, while a dump is read, its format's textFormat.goesOn:
+	// the lines that go on with it after a fenced part ends (fence.go).
+	goesOn func(line []byte) bool
 }
 
 // rawLine is a line read ahead and queued.
@@ -106,7 +109,9 @@ func newLineSource(name string, r io.Reader, max int) *lineSource {
 func (s *lineSource) next() ([]byte, bool) {
 	if !s.back && s.mode == nil && len(s.queue) == 0 {
 		rest := s.blk[s.pos:]
-		if i := bytes.IndexByte(rest, '\n'); i >= 0 && i <= s.max {
+		// A fence inside a dump may be the end of one part of a paste
+		// (fence.go): nextSlow looks.
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 && i <= s.max && (i == 0 || s.goesOn == nil || rest[0] != '`' && rest[0] != '~') {
 			s.pos += i + 1
 			line := rest[:i]
 			if i > 0 && line[i-1] == '\r' {
@@ -137,6 +142,9 @@ func (s *lineSource) nextSlow() ([]byte, bool) {
 		line, ok = s.nextPrefixed()
 	} else {
 		line, ok = s.read()
+		for ok && s.goesOn != nil && isFence(line) && s.fenceGap(line) {
+			line, ok = s.read()
+		}
 	}
 	if !ok {
 		return nil, false

@@ -133,6 +133,11 @@ type textFormat struct {
 	// before it. It returns at the end of input or after unreading the first
 	// line that is not part of the dump.
 	parse func(p *textParser) *Dump
+	// goesOn reports whether line, the first in a fenced block after a
+	// closing fence and prose, goes on with a dump of this format (a
+	// thread's first line) rather than starting one of its own (fence.go);
+	// nil for a format never pasted in parts.
+	goesOn func(line []byte) bool
 }
 
 // refusal recognises a format dumpdiff does not read, to name it in the
@@ -317,7 +322,9 @@ func (o Options) parseText(name string, r io.Reader, in *interner, gz bool) ([]*
 		if looks == "" && len(dumps) == 0 {
 			startLine = append(startLine[:0], line...) // for a refusal, if no dump is found there
 		}
+		ls.goesOn = tf.goesOn
 		d := tf.parse(p)
+		ls.goesOn = nil
 		html = html || ls.inHTML()
 		ls.endPrefix()
 		held := ls.takeHeld(start, ls.lastKept())

@@ -398,6 +398,10 @@ var pasteRewrites = []pasteRewrite{
 	{name: "wrapped at 40, tabs as 4 spaces", format: FormatGoDebug1, apply: func(text string, rt Runtime) (string, bool) {
 		return wrapAt(40, true)(strings.ReplaceAll(text, "\t", "    "), rt)
 	}},
+	{name: "gp= m= between id and state", format: FormatGoText, apply: goHeaderGap("")},
+	{name: "... between id and state", format: FormatGoText, apply: goHeaderGap("alternate")},
+	{name: "two fenced parts, prose between", apply: fencedParts(2)},
+	{name: "three fenced parts, prose between", apply: fencedParts(3)},
 	{name: "goleak report", rt: RuntimeGo, records: true, apply: goleakReport},
 	{name: "grpc leakcheck", rt: RuntimeGo, records: true, apply: leakcheckReport(false)},
 	{name: "grpc leakcheck via t.Errorf", rt: RuntimeGo, records: true, apply: leakcheckReport(true)},
@@ -439,7 +443,7 @@ type pasteInput struct {
 	want string // the fingerprint of the dump as written
 	// prefixed is true when the dump is read under a prefix already.
 	prefixed bool
-	format Format // the format of its first dump
+	format   Format // the format of its first dump
 	// aggregated is true for a tool's grouped listing of goroutines
 	// (goroutine_aggregated.go): no test framework prints one.
 	aggregated bool
