@@ -281,6 +281,9 @@ func (o Options) parseText(name string, r io.Reader, in *interner, gz bool) ([]*
 					continue
 				}
 			}
+			if len(line) > 0 && line[0] == '`' && ls.codeStart(line, prev) {
+				continue // inline code (inline_code.go): read again without its backticks
+			}
 		}
 		if tf == nil && shape == nil && ls.mode == nil && mayStartBody(line, prev) {
 			// A paste of JVM threads that starts at frames or at a quoted

@@ -402,6 +402,14 @@ var pasteRewrites = []pasteRewrite{
 	{name: "... between id and state", format: FormatGoText, apply: goHeaderGap("alternate")},
 	{name: "two fenced parts, prose between", apply: fencedParts(2)},
 	{name: "three fenced parts, prose between", apply: fencedParts(3)},
+	{name: "inline code: a backtick around", apply: func(text string, _ Runtime) (string, bool) {
+		return "`" + strings.TrimSuffix(text, "\n") + "`\n", true
+	}},
+	{name: "Slack block: ``` glued to the text", apply: func(text string, _ Runtime) (string, bool) {
+		// From the text's first line on: a bare ``` line is a fence, and
+		// a close glued to the last line after one is not read (left).
+		return "look at this:\n```" + strings.Trim(text, "\n") + "```\nthoughts?\n", true
+	}},
 	{name: "goleak report", rt: RuntimeGo, records: true, apply: goleakReport},
 	{name: "grpc leakcheck", rt: RuntimeGo, records: true, apply: leakcheckReport(false)},
 	{name: "grpc leakcheck via t.Errorf", rt: RuntimeGo, records: true, apply: leakcheckReport(true)},

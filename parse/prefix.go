@@ -210,9 +210,11 @@ type prefixMode struct {
 // line just returned by next, split into pl (rule 1): next returns that
 // line again, without its prefix.
 func (s *lineSource) beginPrefix(sh *prefixShape, pl *prefixLine, startsDump func([]byte) bool) {
-	html := s.mode != nil && s.mode.stage.html // an HTML block goes on under the prefix
-	s.mode = &prefixMode{shape: sh, pin: append([]byte(nil), pl.source...), startsDump: startsDump}
-	s.mode.stage.html = html
+	var st lineStage // an HTML block or inline code goes on under the prefix
+	if s.mode != nil {
+		st = s.mode.stage
+	}
+	s.mode = &prefixMode{shape: sh, pin: append([]byte(nil), pl.source...), startsDump: startsDump, stage: st}
 	s.first = append(s.first[:0], pl.text...)
 	s.line = s.first
 	s.back = true
