@@ -20,6 +20,7 @@ var textFormats = []textFormat{
 	{format: FormatJVMPlain, starts: startsJVMPlain, parse: parseJVMPlain},
 	{format: FormatJavacore, starts: startsJavacore, parse: parseJavacore, goesOn: goesOnJavacore},
 	{format: FormatJVMText, starts: startsJVMText, parse: parseJVMText, goesOn: goesOnJVMText},
+	{format: formatJRockit, starts: startsJRockit, parse: parseJRockit, goesOn: goesOnJVMText},
 }
 
 var refusals = append(goRefusals, jvmRefusals...)

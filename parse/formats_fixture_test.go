@@ -65,6 +65,7 @@ func TestFormatsFixtures(t *testing.T) {
 		{"panicparse__go-long-wait-leak.txt", FormatGoText, true, nil},
 		{"panicparse__go1.26.8-debug2.txt", FormatGoText, true, nil},
 		{"gotraceanalyzer__go-long-wait-leak.txt", FormatGoText, true, nil},
+		{"jrockit__written-from-the-format.txt", FormatJVMText, false, nil},
 	}
 	if len(tests) != len(counts) {
 		t.Errorf("COUNTS.tsv has %d files, the test %d: a file without its expectations", len(counts), len(tests))
