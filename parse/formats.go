@@ -15,12 +15,12 @@ var binaryFormats = []binaryFormat{
 var textFormats = []textFormat{
 	{format: FormatJFR, starts: startsJFRText, parse: parseJFRText},
 	{format: FormatGoDebug1, starts: startsGoDebug1, parse: parseGoDebug1, goesOn: goesOnGoDebug1},
-	{format: FormatGoText, starts: startsGoText, parse: parseGoText, goesOn: isGoHeader},
+	{format: FormatGoText, starts: startsGoText, parse: parseGoText, goesOn: isGoHeader, join: goJoin},
 	{format: formatGoAggregated, starts: startsGoAggregated, parse: parseGoAggregated},
 	{format: FormatJVMPlain, starts: startsJVMPlain, parse: parseJVMPlain},
 	{format: FormatJavacore, starts: startsJavacore, parse: parseJavacore, goesOn: goesOnJavacore},
-	{format: FormatJVMText, starts: startsJVMText, parse: parseJVMText, goesOn: goesOnJVMText},
-	{format: formatJRockit, starts: startsJRockit, parse: parseJRockit, goesOn: goesOnJVMText},
+	{format: FormatJVMText, starts: startsJVMText, parse: parseJVMText, goesOn: goesOnJVMText, join: jvmJoin},
+	{format: formatJRockit, starts: startsJRockit, parse: parseJRockit, goesOn: goesOnJVMText, join: jvmJoin},
 }
 
 var refusals = append(goRefusals, jvmRefusals...)

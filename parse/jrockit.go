@@ -68,9 +68,11 @@ const jrockitForeignMax = 16
 // read into Dumps of FormatJVMText (the analysis reads one JVM model).
 const formatJRockit Format = "jvm-jrockit"
 
-// startsJRockit claims the "===== FULL THREAD DUMP" line.
+// startsJRockit claims the "===== FULL THREAD DUMP" line, as JRockit
+// writes it, at the line's start: an indented one is a paste's (the indent
+// shape's), and a learned prefix ends where the line starts.
 func startsJRockit(line, _ []byte) bool {
-	return bytes.HasPrefix(bytes.TrimSpace(line), jrockitStart)
+	return bytes.HasPrefix(line, jrockitStart)
 }
 
 // jrockitScan is one dump being read.
@@ -95,7 +97,7 @@ type jrockitScan struct {
 func parseJRockit(p *textParser) *Dump {
 	ls := p.ls
 	line, ok := ls.next()
-	if !ok || !startsJRockit(line, nil) {
+	if !ok || !bytes.HasPrefix(bytes.TrimSpace(line), jrockitStart) {
 		return nil
 	}
 	s := &jrockitScan{p: p, d: &Dump{Format: FormatJVMText}, waitOn: -1}

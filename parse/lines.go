@@ -78,6 +78,12 @@ type lineSource struct {
 	// source and the split of a line read ahead.
 	learnSrc []byte
 	learnTmp prefixLine
+	// join is, while a dump is read, its format's rules for lines a tool
+	// cut (rejoin.go); joins records the lines joined, as held does;
+	// cutBuf holds a cut line and its join.
+	join   *lineJoin
+	joins  []Skipped
+	cutBuf []byte
 	// goesOn is, while a dump is read, its format's textFormat.goesOn:
 	// the lines that go on with it after a fenced part ends (fence.go).
 	goesOn func(line []byte) bool

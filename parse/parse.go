@@ -138,6 +138,9 @@ type textFormat struct {
 	// thread's first line) rather than starting one of its own (fence.go);
 	// nil for a format never pasted in parts.
 	goesOn func(line []byte) bool
+	// join is the format's rules for a line a prefixing tool cut in two
+	// (rejoin.go); nil for a format not so cut.
+	join *lineJoin
 }
 
 // refusal recognises a format dumpdiff does not read, to name it in the
@@ -325,12 +328,13 @@ func (o Options) parseText(name string, r io.Reader, in *interner, gz bool) ([]*
 		if looks == "" && len(dumps) == 0 {
 			startLine = append(startLine[:0], line...) // for a refusal, if no dump is found there
 		}
-		ls.goesOn = tf.goesOn
+		ls.goesOn, ls.join = tf.goesOn, tf.join
 		d := tf.parse(p)
-		ls.goesOn = nil
+		ls.goesOn, ls.join = nil, nil
 		html = html || ls.inHTML()
 		ls.endPrefix()
 		held := ls.takeHeld(start, ls.lastKept())
+		joins := ls.takeJoins(start, ls.lastKept())
 		prev = prev[:0]
 		if d == nil {
 			if looks == "" && len(dumps) == 0 {
@@ -348,6 +352,7 @@ func (o Options) parseText(name string, r io.Reader, in *interner, gz bool) ([]*
 			}
 			continue
 		}
+		d.Joined = joins
 		if len(held) > 0 {
 			d.Skipped = append(d.Skipped, held...)
 			sort.SliceStable(d.Skipped, func(i, j int) bool { return d.Skipped[i].Line < d.Skipped[j].Line })

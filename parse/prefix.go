@@ -322,7 +322,7 @@ func (s *lineSource) nextUnprefixed() ([]byte, bool) {
 			continue
 		}
 		if !m.pl.partial {
-			return m.pl.text, true
+			return s.rejoinCut(m, m.pl.text, no), true // a line the tool cut (rejoin.go)
 		}
 		// Pieces of one long line (rule 2), read until the last piece; a
 		// line grown past the limit is skipped whole, its later pieces too.
