@@ -71,7 +71,7 @@ func (s *lineSource) codeStart(line, prev []byte) bool {
 	if !startsText(rest, prev) && !s.startsWithin(rest) {
 		return false
 	}
-	s.addStage(&inlineCode{n: n})
+	s.addRewrite(&inlineCode{n: n})
 	s.line = rest
 	s.back = true
 	return true

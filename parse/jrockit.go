@@ -351,7 +351,7 @@ func jrockitFrameText(line []byte) ([]byte, bool) {
 		return nil, false
 	}
 	loc := text[bytes.LastIndexByte(text, '(')+1 : len(text)-1]
-	if bytes.IndexByte(loc, ';') >= 0 || bytes.IndexAny(loc, ". ") < 0 {
+	if bytes.IndexByte(loc, ';') >= 0 || !bytes.ContainsAny(loc, ". ") {
 		return nil, false
 	}
 	dotted := bytes.Clone(text)

@@ -147,7 +147,7 @@ type textFormat struct {
 // error instead of the generic "no dump found".
 type refusal struct {
 	matches func(line []byte) bool
-	looks   string // "jrockit thread dump is not supported yet"
+	looks   string // "java stack frames without a thread header, ..."
 }
 
 // textParser is what a text format's parser works with.
@@ -288,7 +288,7 @@ func (o Options) parseText(name string, r io.Reader, in *interner, gz bool) ([]*
 				continue // inline code (inline_code.go): read again without its backticks
 			}
 		}
-		if tf == nil && shape == nil && ls.mode == nil && mayStartBody(line, prev) {
+		if tf == nil && shape == nil && !ls.staged() && mayStartBody(line, prev) {
 			// A paste of JVM threads that starts at frames or at a quoted
 			// name alone (jstack_excerpt.go): a line a log prints too, so
 			// it is asked last, looking ahead. The look ahead may move

@@ -52,8 +52,8 @@ type lineJoin struct {
 }
 
 // rejoinCut is rules 1 to 3 on text, the text of the line just read under
-// the prefix mode m, numbered no; it returns the line to give.
-func (s *lineSource) rejoinCut(m *prefixMode, text []byte, no int) []byte {
+// the prefix stage m, numbered no; it returns the line to give.
+func (s *lineSource) rejoinCut(m *prefixStage, text []byte, no int) []byte {
 	j := s.join
 	if j == nil || len(text) == 0 || !j.cut(text) && (j.mayGoOn == nil || !j.mayGoOn(text)) {
 		return text
