@@ -39,8 +39,9 @@ import (
 //     header whose id the dump already holds ends it (a second capture:
 //     goroutine_text.go).
 //
-// Only lines read as they are (no prefix or stage) are looked at: a quoted
-// or indented paste in parts is not joined.
+// Only lines read without a prefix are looked at (as read, or under the
+// stages a dump learns: stage.go): a quoted or indented paste in parts is
+// not joined.
 //
 // Cost: one byte compare a line while a dump is read (next's fast path),
 // and a look ahead of at most fenceLookMax lines at a fence.

@@ -402,6 +402,9 @@ var pasteRewrites = []pasteRewrite{
 	{name: "... between id and state", format: FormatGoText, apply: goHeaderGap("alternate")},
 	{name: "two fenced parts, prose between", apply: fencedParts(2)},
 	{name: "three fenced parts, prose between", apply: fencedParts(3)},
+	{name: "two fenced parts, tabs as 4 spaces", apply: func(text string, rt Runtime) (string, bool) {
+		return fencedParts(2)(strings.ReplaceAll(text, "\t", "    "), rt)
+	}},
 	{name: "inline code: a backtick around", apply: func(text string, _ Runtime) (string, bool) {
 		return "`" + strings.TrimSuffix(text, "\n") + "`\n", true
 	}},

@@ -89,6 +89,12 @@ type lineStage struct {
 func (st *lineStage) readAt(s *lineSource, i int) ([]byte, bool) {
 	if i < 0 {
 		raw, ok := s.read()
+		// One dump pasted in fenced parts (fence.go), under the stages a
+		// dump learns (a Go dump whose TABs became spaces); a prefix's
+		// lines are not looked at.
+		for ok && s.goesOn != nil && isFence(raw) && s.prefixOn() == nil && s.fenceGap(raw) {
+			raw, ok = s.read()
+		}
 		s.raw = raw
 		return raw, ok
 	}
