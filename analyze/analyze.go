@@ -79,6 +79,10 @@ func prepare(in []Input, opt Options) (*Result, Options, *builder) {
 		r.Moments[i].Threads = n
 		r.Totals = append(r.Totals, n)
 		r.Warnings = append(r.Warnings, skippedWarnings(labels[i], x.Dump.Skipped)...)
+		if j := x.Dump.Joined; len(j) > 0 {
+			r.Warnings = append(r.Warnings, fmt.Sprintf("%s: %d line(s) a prefixing tool cut in two read joined, first at line %d (%s)",
+				labels[i], len(j), j[0].Line, j[0].Reason))
+		}
 		if e := x.Dump.Excerpt; e != "" {
 			r.Warnings = append(r.Warnings, fmt.Sprintf("%s: an excerpt, not a whole dump (%s): read for the threads it holds; "+
 				"threads it left out are in no count", labels[i], e))

@@ -19,6 +19,9 @@ var frameworkPrefixes = []string{
 	"com.google.common.", "io.micrometer.", "org.h2.", "org.junit.", "io.grpc.", "org.glassfish.", "org.jboss.",
 	"weblogic.", "com.ibm.", "org.aspectj.", "net.bytebuddy.", "io.opentelemetry.", "brave.", "com.mchange.",
 	"redis.clients.", "io.lettuce.", "com.mongodb.", "org.apache.kafka.", "com.alibaba.druid.", "com.jolbox.bonecp.", "io.agroal.",
+	// The JVM vendors' own code: JRockit's locks and waits run in
+	// jrockit.vm (Threads.shortNap under a blocked monitor enter).
+	"jrockit.", "bea.jrockit.", "com.jrockit.", "openj9.",
 }
 
 // goLibraries are Go modules that are not the application: drivers,

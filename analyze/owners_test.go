@@ -28,6 +28,7 @@ func TestFormatsFixtureFindings(t *testing.T) {
 		{"intellij__simple-deadlock.txt", []string{"Thread-1", "Thread-2"}, "", false},
 		{"intellij__virtual-threads-deadlock.txt", []string{"Scope-A-worker-0", "Scope-B-worker-0"}, "", false},
 		{"threadinfo-jdk17__three-way.txt", []string{"ring-0", "ring-1", "ring-2"}, "holder", false},
+		{"jrockit__written-from-the-format.txt", []string{"Thread-0", "Thread-1", "Thread-2"}, "", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
@@ -98,6 +99,27 @@ var ringFormats = []struct {
 			fmt.Fprintf(b, "%q daemon prio=5 Id=%d BLOCKED on java.lang.Object@b%03x owned by %q Id=%d\n", name(i), 0x40+i, next, name(next), 0x40+next)
 			fmt.Fprintf(b, "\tat app//Ring.step(Ring.java:18)\n\t-  blocked on java.lang.Object@b%03x\n\n", next)
 		}
+	}},
+	{"jrockit", func(b *strings.Builder, order []int, n int, name func(int) string) {
+		// JRockit prints a blocked thread's lock without its holder; the
+		// circular lock chain after the threads names each holder.
+		b.WriteString("===== FULL THREAD DUMP ===============\nMon Feb 06 11:38:58 2012\nOracle JRockit(R) R28.0.0-679-130297-1.6.0_17-20100312-2123-windows-ia32\n\n")
+		for _, i := range order {
+			next := (i + 1) % n
+			fmt.Fprintf(b, "%q id=%d idx=0x%x tid=%d prio=5 alive, in native, blocked\n", name(i), 0x40+i, 0x4+4*i, 3000+i)
+			fmt.Fprintf(b, "    -- Blocked trying to get lock: java/lang/Object@0x0B%03X[thin lock]\n", next)
+			b.WriteString("    at jrockit/vm/Threads.shortNap(I)V(Native Method)\n    at Ring.step(Ring.java:18)\n    at jrockit/vm/RNI.c2java(IIIII)V(Native Method)\n    -- end of trace\n\n")
+		}
+		b.WriteString("Circular (deadlocked) lock chains\n=================================\nChain 2:\n")
+		for k := 0; k <= n; k++ {
+			i := (order[0] + k) % n
+			fmt.Fprintf(b, "%q id=%d idx=0x%x tid=%d", name(i), 0x40+i, 0x4+4*i, 3000+i)
+			if k < n {
+				fmt.Fprintf(b, " waiting for java/lang/Object@0x0B%03X held by:", (i+1)%n)
+			}
+			b.WriteString("\n")
+		}
+		b.WriteString("\n===== END OF THREAD DUMP ===============\n")
 	}},
 	{"intellij", func(b *strings.Builder, order []int, n int, name func(int) string) {
 		for _, i := range order {

@@ -30,6 +30,9 @@ func WriteCanonical(w io.Writer, dumps []*Dump) error {
 		if d.Prefix != "" {
 			fmt.Fprintf(bw, " prefix=%q", d.Prefix)
 		}
+		if len(d.Joined) > 0 {
+			fmt.Fprintf(bw, " joined=%d", len(d.Joined))
+		}
 		bw.WriteString("\n")
 		if d.Headline != "" {
 			fmt.Fprintf(bw, "  headline %q\n", d.Headline)
@@ -51,6 +54,9 @@ func WriteCanonical(w io.Writer, dumps []*Dump) error {
 		}
 		for _, s := range d.Skipped {
 			fmt.Fprintf(bw, "  skipped %d %q: %s\n", s.Line, s.Text, s.Reason)
+		}
+		for _, s := range d.Joined {
+			fmt.Fprintf(bw, "  joined %d %q: %s\n", s.Line, s.Text, s.Reason)
 		}
 	}
 	return bw.Flush()

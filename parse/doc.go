@@ -45,20 +45,26 @@
 //	        escape.go                     a dump inside a JSON string field,
 //	                                      or HTML-escaped
 //	        indent.go                     frame lines whose TAB became spaces
-//	                                      (a stage: one type with undo and
-//	                                      rank, turned on with addStage)
+//	        inline_code.go                a dump between backticks (inline
+//	                                      code, Slack's ```)
+//	        stage.go                      the stages' one interface: each a
+//	                                      layer that reads the one below it
+//	                                      (read, rank; addStage, addRewrite)
+//	        fence.go                      one dump pasted in fenced parts
+//	        rejoin.go                     lines a prefixing tool cut in two
 //	        goroutine_notes.go            notes and lead-ins between
 //	                                      goroutines (goleak, grpc, go test),
 //	                                      go test's continuation indent
 //	      then the format's parser reads the dump as the runtime wrote it:
 //	        goroutine_text.go, goroutine_fast.go, goroutine_build.go (debug=2,
-//	        panic, SIGQUIT), goroutine_debug1.go, goroutine_labels.go;
+//	        panic, SIGQUIT), goroutine_debug1.go (goroutine_debug1_pasted.go:
+//	        its frame lines mangled or wrapped), goroutine_labels.go;
 //	        jstack.go, jstack_header.go, jstack_frames.go, jstack_deadlock.go
 //	        (jstack, Thread.print, kill -3 in logs), jcmd_plain.go,
 //	        javacore.go (IBM/OpenJ9, excerpts too), actuator_text.go,
 //	        threadinfo.go (ThreadInfo.toString, OpenJ9 jstack), intellij.go
 //	        (IntelliJ's debugger dump), proto_debug3.go (CockroachDB's
-//	        debug=3 labels);
+//	        debug=3 labels), jrockit.go (JRockit's own dumps);
 //	      or a part of a dump read for what it holds, saying so
 //	      (Dump.Excerpt): jstack_excerpt.go (a deadlock report alone, a
 //	      paste from a state line, frames, names over frames),

@@ -146,9 +146,9 @@ func (s *lineSource) htmlStart(line []byte) bool {
 		}
 		pre = 0
 	}
-	st := s.stage()
-	st.html = true
-	s.line = st.undo(st.undoHTML(line[pre:]))
+	h := &htmlStage{}
+	s.addStage(h)
+	s.line = s.stages.undo(h.undoHTML(line[pre:]))
 	s.back = true
 	return true
 }
@@ -156,24 +156,44 @@ func (s *lineSource) htmlStart(line []byte) bool {
 // learnHTML turns the HTML stage on for the line last returned, and
 // returns it unescaped.
 func (s *lineSource) learnHTML() []byte {
-	st := s.stage()
-	st.html = true
-	s.line = st.undo(st.undoHTML(s.line))
+	h := &htmlStage{}
+	s.addStage(h)
+	s.line = s.stages.undo(h.undoHTML(s.line))
 	return s.line
 }
 
-// undoHTML is the HTML stage of lineStage.undo: line with its entities
-// undone, cut at </pre> (which ends the stage).
-func (st *lineStage) undoHTML(line []byte) []byte {
+// htmlStage is rule 2's stage (stage.go, rank -3): every line with its
+// entities undone, on the line as read, before a prefix is looked for or
+// taken off; it lasts past a dump, and ends at </pre>.
+type htmlStage struct {
+	hbuf  []byte // the last line unescaped
+	ended bool   // </pre> was read: later lines are as read
+}
+
+func (h *htmlStage) rank() int   { return rankHTML }
+func (h *htmlStage) lasts() bool { return true }
+func (h *htmlStage) over() bool  { return h.ended }
+
+func (h *htmlStage) read(s *lineSource, below lineReader) ([]byte, bool) {
+	line, ok := below.next()
+	if !ok || h.ended {
+		return line, ok
+	}
+	return h.undoHTML(line), true
+}
+
+// undoHTML is line with its entities undone, cut at </pre> (which ends the
+// stage).
+func (h *htmlStage) undoHTML(line []byte) []byte {
 	if i := bytes.Index(line, []byte("</pre>")); i >= 0 {
 		line = line[:i]
-		st.html = false
+		h.ended = true
 	}
 	if bytes.IndexByte(line, '&') < 0 {
 		return line
 	}
-	st.hbuf = unescapeHTML(st.hbuf[:0], line)
-	return st.hbuf
+	h.hbuf = unescapeHTML(h.hbuf[:0], line)
+	return h.hbuf
 }
 
 // isEscapedQuote reports whether b begins with a quote HTML-escaped:

@@ -114,9 +114,12 @@ func headlessSources(t *testing.T) []headlessSource {
 		}
 		lines := strings.Split(text, "\n")
 		for i, d := range dumps {
-			if d.Format != FormatJVMText || d.Excerpt != "" || d.Prefix != "" || len(d.Threads) < 3 || strings.HasPrefix(filepath.Base(p), "intellij__") {
+			if d.Format != FormatJVMText || d.Excerpt != "" || d.Prefix != "" || len(d.Threads) < 3 || strings.HasPrefix(filepath.Base(p), "intellij__") ||
+				strings.HasPrefix(strings.TrimSpace(lines[max(0, d.Source.Line-1)]), string(jrockitStart)) {
 				// IntelliJ's debugger prints no "Full thread dump" line:
 				// a paste from its middle is not told from the whole.
+				// JRockit's threads (jrockit.go) are read whole only: a
+				// paste of their middle is no excerpt dumpdiff reads.
 				continue
 			}
 			end := len(lines)

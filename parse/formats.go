@@ -1,5 +1,7 @@
 package parse
 
+import "bytes"
+
 // The detection chain. Order matters: the first format that claims the
 // input (binary) or a line (text) wins. These tables are read-only.
 
@@ -12,12 +14,26 @@ var binaryFormats = []binaryFormat{
 
 var textFormats = []textFormat{
 	{format: FormatJFR, starts: startsJFRText, parse: parseJFRText},
-	{format: FormatGoDebug1, starts: startsGoDebug1, parse: parseGoDebug1},
-	{format: FormatGoText, starts: startsGoText, parse: parseGoText},
+	{format: FormatGoDebug1, starts: startsGoDebug1, parse: parseGoDebug1, goesOn: goesOnGoDebug1},
+	{format: FormatGoText, starts: startsGoText, parse: parseGoText, goesOn: isGoHeader, join: goJoin},
 	{format: formatGoAggregated, starts: startsGoAggregated, parse: parseGoAggregated},
 	{format: FormatJVMPlain, starts: startsJVMPlain, parse: parseJVMPlain},
-	{format: FormatJavacore, starts: startsJavacore, parse: parseJavacore},
-	{format: FormatJVMText, starts: startsJVMText, parse: parseJVMText},
+	{format: FormatJavacore, starts: startsJavacore, parse: parseJavacore, goesOn: goesOnJavacore},
+	{format: FormatJVMText, starts: startsJVMText, parse: parseJVMText, goesOn: goesOnJVMText, join: jvmJoin},
+	{format: formatJRockit, starts: startsJRockit, parse: parseJRockit, goesOn: goesOnJVMText, join: jvmJoin},
 }
 
 var refusals = append(goRefusals, jvmRefusals...)
+
+// goesOnGoDebug1 is a debug=1 record line ("3 @ 0x48618e ..."): a profile
+// pasted in parts goes on with one (fence.go).
+func goesOnGoDebug1(line []byte) bool { return classifyDebug1Line(line) == d1Record }
+
+// goesOnJavacore is a javacore thread record: a thread's first line.
+func goesOnJavacore(line []byte) bool { return bytes.HasPrefix(line, []byte("3XMTHREADINFO ")) }
+
+// goesOnJVMText is a JVM thread's quoted name, or a frame: a dump pasted in
+// parts goes on with a thread, or in the middle of one.
+func goesOnJVMText(line []byte) bool {
+	return len(line) > 0 && line[0] == '"' || bytes.HasPrefix(bytes.TrimLeft(line, " \t"), []byte("at "))
+}

@@ -3,6 +3,7 @@ package parse
 import (
 	"bytes"
 	"fmt"
+	"sort"
 )
 
 // Go goroutine profile, debug=1 text (/debug/pprof/goroutine?debug=1,
@@ -68,6 +69,17 @@ func classifyDebug1Line(line []byte) debug1LineKind {
 		return d1Frame
 	case bytes.HasPrefix(line, []byte("# labels: ")):
 		return d1Labels
+	case line[0] == '#':
+		// Pasted: the TABs became spaces or no-break spaces, or ran
+		// together into one space (debug1Pasted).
+		rest := skipWhite(line[1:])
+		switch {
+		case len(rest) == len(line)-1:
+		case bytes.HasPrefix(rest, []byte("0x")):
+			return d1Frame
+		case bytes.HasPrefix(rest, []byte("labels:")):
+			return d1Labels
+		}
 	case line[0] >= '0' && line[0] <= '9':
 		if i := bytes.Index(line, []byte(" @")); i > 0 {
 			if _, ok := parseInt(line, ' '); ok {
@@ -95,6 +107,7 @@ func parseGoDebug1(p *textParser) *Dump {
 	var cur *Thread
 	var frames []*Frame
 	cache := make(map[string]*Frame)
+	w := debug1Wrap{in: p.in}
 	flush := func() {
 		if cur != nil && len(frames) > 0 {
 			cur.Frames = append([]*Frame(nil), frames...)
@@ -114,6 +127,10 @@ func parseGoDebug1(p *textParser) *Dump {
 		}
 		k := classifyDebug1Line(line)
 	again:
+		no := ls.lineNo()
+		if k == d1Frame || k == d1Labels || k == d1Record {
+			line = w.whole(ls, line, k) // may read the line after it and give it back
+		}
 		switch k {
 		case d1Blank:
 			flush()
@@ -122,7 +139,7 @@ func parseGoDebug1(p *textParser) *Dump {
 		case d1Record:
 			flush()
 			n, _ := parseInt(line, ' ')
-			cur = &Thread{Weight: int(n), Line: ls.lineNo()}
+			cur = &Thread{Weight: int(n), Line: no}
 			if pcs := debug1PCs(line); len(pcs) > 0 {
 				cur.extra().PCs = pcs
 			}
@@ -130,24 +147,24 @@ func parseGoDebug1(p *textParser) *Dump {
 			continue
 		case d1Labels:
 			if cur == nil {
-				skip(ls.lineNo(), line, "labels outside a record")
+				skip(no, line, "labels outside a record")
 				continue
 			}
-			labels, rest, ok := parseLabelSet(line[len("# labels: "):], p.in)
+			labels, rest, ok := parseLabelSet(debug1LabelText(line), p.in)
 			if !ok || len(bytes.TrimSpace(rest)) > 0 {
-				skip(ls.lineNo(), line, "labels not understood")
+				skip(no, line, "labels not understood")
 				continue
 			}
 			cur.Labels = labels
 			continue
 		case d1Frame:
 			if cur == nil {
-				skip(ls.lineNo(), line, "frame line outside a record")
+				skip(no, line, "frame line outside a record")
 				continue
 			}
 			f := debug1Frame(line, p.in, cache)
 			if f == nil {
-				skip(ls.lineNo(), line, "frame line not understood")
+				skip(no, line, "frame line not understood")
 				continue
 			}
 			frames = append(frames, f)
@@ -179,6 +196,10 @@ func parseGoDebug1(p *textParser) *Dump {
 		goto again
 	}
 	flush()
+	if len(w.held) > 0 {
+		d.Skipped = append(d.Skipped, w.held...)
+		sort.SliceStable(d.Skipped, func(i, j int) bool { return d.Skipped[i].Line < d.Skipped[j].Line })
+	}
 	// The runtime prints as total the number of goroutines its records
 	// count, so a sum that differs is a profile cut short (head, a copy
 	// made while it was written) or with records removed.

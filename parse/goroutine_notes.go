@@ -141,7 +141,7 @@ func (c *contIndent) undo(line []byte) []byte {
 // off every later line of the dump that begins with them, and returns the
 // line without them.
 func (s *lineSource) learnCont(n int) []byte {
-	s.addStage(&contIndent{cont: bytes.Clone(s.line[:n])})
+	s.addRewrite(&contIndent{cont: bytes.Clone(s.line[:n])})
 	s.line = s.line[n:]
 	return s.line
 }

@@ -185,8 +185,8 @@ func argsParen(line []byte) int {
 	return i
 }
 
-// isGoHeader reports whether line starts like "goroutine 1 [" or
-// "goroutine 1 gp=0x...".
+// isGoHeader reports whether line starts like "goroutine 1 [",
+// "goroutine 1 gp=0x..." or "goroutine 1 ... [".
 func isGoHeader(line []byte) bool {
 	_, _, header := goHeaderStart(line)
 	return header
@@ -214,7 +214,17 @@ func goHeaderStart(line []byte) (id int64, ok, header bool) {
 	if !ok {
 		id = 0
 	}
-	return id, ok, line[j+1] == '[' || line[j+1] == 'g'
+	switch line[j+1] {
+	case '[', 'g':
+		return id, ok, true
+	case '.', 0xe2:
+		// "goroutine 25 ... [select]:", "goroutine 25 … [select]:": a
+		// person's elision of the "gp=... m=..." between the id and the
+		// state (Go 1.23+ under GOTRACEBACK=system), or of nothing.
+		rest := line[j+1:]
+		return id, ok, (bytes.HasPrefix(rest, []byte("...")) || bytes.HasPrefix(rest, []byte("…"))) && bytes.Contains(rest, []byte(" ["))
+	}
+	return id, ok, false
 }
 
 // isGoStart reports whether line begins the prologue of a crash dump:

@@ -1,9 +1,6 @@
 package parse
 
-import (
-	"bytes"
-	"slices"
-)
+import "bytes"
 
 // The indentation stage. A runtime indents few lines, and with one byte:
 // a Go dump puts a TAB before each file line, a JVM dump a TAB before
@@ -29,79 +26,14 @@ import (
 //	     no-break spaces of every later line into spaces (learnNBSP);
 //	     the JVM parser reads any run of spaces and TABs as indentation.
 //
-// The stage lives in the line source's mode (prefix.go), after the
-// prefix is taken off, and ends with the dump (endPrefix). Cost: nothing
+// The stages are rewriters (stage.go), after the prefix is taken off
+// (ranks 1 and 2), and end with the dump (endPrefix). Cost: nothing
 // on a dump indented as written (the mode stays nil and the Go fast path
 // runs); on a re-indented dump, one prefix compare and one copy into a
 // reused buffer per indented line, and the line-by-line path.
 
 // nbsp is U+00A0 NO-BREAK SPACE in UTF-8.
 var nbsp = []byte{0xc2, 0xa0}
-
-// stage is one rewrite of the lines of a dump after its prefix is read
-// off: learned once per dump by its parser, from the first line it could
-// not read as it is, then applied to every later line of the dump, before
-// the parser sees it (prefix.go, nextPrefixed). A new rewrite is a type
-// with undo and rank in a file of its own, turned on with
-// lineSource.addStage; the line source needs no change for it.
-type stage interface {
-	// undo returns line rewritten: line itself when it needs nothing,
-	// else a rewrite in the stage's own buffer, valid until the next call.
-	undo(line []byte) []byte
-	// rank orders the stages of a dump, lowest first, one of each rank:
-	// go test's continuation indent comes off (0) before a frame's
-	// indentation is read (1) or no-break spaces are (2).
-	rank() int
-}
-
-// lineStage is the stages of a dump, and its HTML stage (escape.go),
-// which undoes entities on the line as read, before the prefix.
-type lineStage struct {
-	list []stage // by rank
-	// html is true inside an HTML block (escape.go): entities undone.
-	html bool
-	hbuf []byte // the last line unescaped
-}
-
-// empty reports whether the stage undoes nothing.
-func (st *lineStage) empty() bool { return len(st.list) == 0 && !st.html }
-
-// undo returns line with the learned stages undone, in rank order (HTML
-// escapes are undone before, on the line as read: readStaged).
-//
-// Cost: one interface call a stage a line, only in a dump that learned
-// one.
-func (st *lineStage) undo(line []byte) []byte {
-	for _, x := range st.list {
-		line = x.undo(line)
-	}
-	return line
-}
-
-// add turns x on in its rank's place; it replaces a stage of that rank.
-func (st *lineStage) add(x stage) {
-	i := 0
-	for i < len(st.list) && st.list[i].rank() < x.rank() {
-		i++
-	}
-	if i < len(st.list) && st.list[i].rank() == x.rank() {
-		st.list[i] = x
-		return
-	}
-	st.list = slices.Insert(st.list, i, x)
-}
-
-// stage returns the mode's stages, making the mode (without a prefix)
-// when the dump had none.
-func (s *lineSource) stage() *lineStage {
-	if s.mode == nil {
-		s.mode = &prefixMode{}
-	}
-	return &s.mode.stage
-}
-
-// addStage turns x on for the rest of the dump being read.
-func (s *lineSource) addStage(x stage) { s.stage().add(x) }
 
 // frameIndent is what stands for the TAB before a Go file line ("    ",
 // no-break spaces): every line that begins with exactly it begins with a
@@ -155,7 +87,7 @@ func (n *nbspIndent) undo(line []byte) []byte {
 // to the first n bytes of the line last returned, and returns that line
 // with them undone (the line next gives back after unread, too).
 func (s *lineSource) learnFrameIndent(n int) []byte {
-	s.addStage(&frameIndent{frame: bytes.Clone(s.line[:n])})
+	s.addRewrite(&frameIndent{frame: bytes.Clone(s.line[:n])})
 	s.line = s.stage().undo(s.line)
 	return s.line
 }
@@ -163,7 +95,7 @@ func (s *lineSource) learnFrameIndent(n int) []byte {
 // learnNBSP makes leading no-break spaces read as spaces for the rest of
 // the dump being read, and returns the line last returned so read.
 func (s *lineSource) learnNBSP() []byte {
-	s.addStage(&nbspIndent{})
+	s.addRewrite(&nbspIndent{})
 	s.line = s.stage().undo(s.line)
 	return s.line
 }

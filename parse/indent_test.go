@@ -34,35 +34,35 @@ func TestGoFrameIndent(t *testing.T) {
 }
 
 func TestIndentStageUndo(t *testing.T) {
-	frame := func(f string) stage { return &frameIndent{frame: []byte(f)} }
+	frame := func(f string) rewriter { return &frameIndent{frame: []byte(f)} }
 	nb := &nbspIndent{}
-	cont := func(c string) stage { return &contIndent{cont: []byte(c)} }
+	cont := func(c string) rewriter { return &contIndent{cont: []byte(c)} }
 	tests := []struct {
 		name   string
-		stages []stage // added in this order
+		stages []rewriter // added in this order
 		line   string
 		want   string
 	}{
-		{"frame spaces", []stage{frame("    ")}, "    /a.go:1 +0x1", "\t/a.go:1 +0x1"},
-		{"frame spaces, deeper", []stage{frame("    ")}, "        /a.go:1", "\t    /a.go:1"},
-		{"frame nbsp", []stage{frame("\u00a0\u00a0")}, "\u00a0\u00a0/a.go:1", "\t/a.go:1"},
-		{"frame: other line", []stage{frame("    ")}, "main.main()", "main.main()"},
-		{"frame: shorter indent", []stage{frame("    ")}, "  x", "  x"},
-		{"nbsp", []stage{nb}, "\u00a0\u00a0\u00a0\u00a0at a.B.c(B.java:1)", "    at a.B.c(B.java:1)"},
-		{"nbsp mixed with spaces", []stage{nb}, "\u00a0 \u00a0 - locked <0x1>", "    - locked <0x1>"},
-		{"nbsp inside the text kept", []stage{nb}, "\u00a0at a\u00a0b", " at a\u00a0b"},
-		{"nbsp: not indented", []stage{nb}, `"main" #1`, `"main" #1`},
-		{"cont", []stage{cont("        ")}, "        main.main()", "main.main()"},
-		{"cont: other line", []stage{cont("        ")}, "    x", "    x"},
-		{"cont, then the frame: in rank order whatever the order learned", []stage{frame("    "), cont("        ")}, "            /a.go:1", "\t/a.go:1"},
-		{"frame learned again replaces it", []stage{frame("  "), frame("    ")}, "    /a.go:1", "\t/a.go:1"},
+		{"frame spaces", []rewriter{frame("    ")}, "    /a.go:1 +0x1", "\t/a.go:1 +0x1"},
+		{"frame spaces, deeper", []rewriter{frame("    ")}, "        /a.go:1", "\t    /a.go:1"},
+		{"frame nbsp", []rewriter{frame("\u00a0\u00a0")}, "\u00a0\u00a0/a.go:1", "\t/a.go:1"},
+		{"frame: other line", []rewriter{frame("    ")}, "main.main()", "main.main()"},
+		{"frame: shorter indent", []rewriter{frame("    ")}, "  x", "  x"},
+		{"nbsp", []rewriter{nb}, "\u00a0\u00a0\u00a0\u00a0at a.B.c(B.java:1)", "    at a.B.c(B.java:1)"},
+		{"nbsp mixed with spaces", []rewriter{nb}, "\u00a0 \u00a0 - locked <0x1>", "    - locked <0x1>"},
+		{"nbsp inside the text kept", []rewriter{nb}, "\u00a0at a\u00a0b", " at a\u00a0b"},
+		{"nbsp: not indented", []rewriter{nb}, `"main" #1`, `"main" #1`},
+		{"cont", []rewriter{cont("        ")}, "        main.main()", "main.main()"},
+		{"cont: other line", []rewriter{cont("        ")}, "    x", "    x"},
+		{"cont, then the frame: in rank order whatever the order learned", []rewriter{frame("    "), cont("        ")}, "            /a.go:1", "\t/a.go:1"},
+		{"frame learned again replaces it", []rewriter{frame("  "), frame("    ")}, "    /a.go:1", "\t/a.go:1"},
 		{"none", nil, "    /a.go:1", "    /a.go:1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var st lineStage
 			for _, x := range tt.stages {
-				st.add(x)
+				st.add(rewriteStage{x})
 			}
 			if got := string(st.undo([]byte(tt.line))); got != tt.want {
 				t.Errorf("undo(%q) = %q, want %q", tt.line, got, tt.want)

@@ -399,7 +399,6 @@ func TestJVMRefusals(t *testing.T) {
 	tests := []struct{ name, in, looks string }{
 		{"ibm javacore", "0SECTION       TITLE subcomponent dump routine\nNULL           ===============================\n1TICHARSET     UTF-8\n", "ibm javacore without a thread (no 3XMTHREADINFO line)"},
 		{"ibm classic", "1XMTHDINFO Thread Info\nNULL -----------\n2XMFULLTHDDUMP Full thread dump Classic VM (J2RE 1.3.1 IBM Windows 32):\n", "ibm javacore without a thread (no 3XMTHREADINFO line)"},
-		{"jrockit", "\n===== FULL THREAD DUMP ===============\nSun Jul 20 17:03:48 2014\nBEA JRockit(R) R27.6.5-32\n", "jrockit thread dump is not supported yet"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -33,11 +33,4 @@ var jvmRefusals = []refusal{
 		},
 		looks: excerptFramesRefusal,
 	},
-	{
-		// JRockit: "===== FULL THREAD DUMP ===============".
-		matches: func(line []byte) bool {
-			return bytes.HasPrefix(trimIndent(line), []byte("===== FULL THREAD DUMP"))
-		},
-		looks: "jrockit thread dump is not supported yet",
-	},
 }

@@ -24,8 +24,9 @@ import (
 // Parsers read it through its methods alone (next, unread, replace,
 // lineNo and prevNo, cut, current, asRead and readAgain to give lines
 // back as read, buffered and took for the Go fast path, peek for the
-// prefix learner); its fields are written by it and its stages
-// (prefix.go, prefix_learn.go, indent.go, escape.go), no one else.
+// prefix learner); its fields are written by it and its stages, each a
+// layer of one interface (stage.go: HTML, a prefix, inline code, the
+// indentation rewrites), no one else.
 //
 // Cost: one bufio.Reader of 1 MiB, scanned in place: a line is found with
 // one bytes.IndexByte over the bytes already buffered (blk), and
@@ -66,8 +67,12 @@ type lineSource struct {
 	// dump, whole: those after the dump's last line are read again when it
 	// ends (endPrefix), so that nothing the parser read past is lost.
 	foreign []rawLine
-	mode    *prefixMode
-	first   []byte // the first line of a prefixed dump, without its prefix
+	// stages are the reader's stages turned on (stage.go); nil when none:
+	// lines are given as read. stagesOff is set by a stage that ends them
+	// all (a paste that ended), for the line being read.
+	stages    *lineStage
+	stagesOff bool
+	first     []byte // the first line of a prefixed dump, without its prefix
 	// raw is, in a prefixed dump, the line last read with its prefix (it
 	// aliases the reader's buffer); nil for a line joined from records.
 	raw []byte
@@ -78,6 +83,15 @@ type lineSource struct {
 	// source and the split of a line read ahead.
 	learnSrc []byte
 	learnTmp prefixLine
+	// join is, while a dump is read, its format's rules for lines a tool
+	// cut (rejoin.go); joins records the lines joined, as held does;
+	// cutBuf holds a cut line and its join.
+	join   *lineJoin
+	joins  []Skipped
+	cutBuf []byte
+	// goesOn is, while a dump is read, its format's textFormat.goesOn:
+	// the lines that go on with it after a fenced part ends (fence.go).
+	goesOn func(line []byte) bool
 }
 
 // rawLine is a line read ahead and queued.
@@ -104,9 +118,11 @@ func newLineSource(name string, r io.Reader, max int) *lineSource {
 // The common case, a raw line whose newline is already buffered, is
 // handled here without a call: this runs once per line of every input.
 func (s *lineSource) next() ([]byte, bool) {
-	if !s.back && s.mode == nil && len(s.queue) == 0 {
+	if !s.back && s.stages == nil && len(s.queue) == 0 {
 		rest := s.blk[s.pos:]
-		if i := bytes.IndexByte(rest, '\n'); i >= 0 && i <= s.max {
+		// A fence inside a dump may be the end of one part of a paste
+		// (fence.go): nextSlow looks.
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 && i <= s.max && (i == 0 || s.goesOn == nil || rest[0] != '`' && rest[0] != '~') {
 			s.pos += i + 1
 			line := rest[:i]
 			if i > 0 && line[i-1] == '\r' {
@@ -133,10 +149,13 @@ func (s *lineSource) nextSlow() ([]byte, bool) {
 	s.before = s.n
 	var line []byte
 	var ok bool
-	if s.mode != nil {
-		line, ok = s.nextPrefixed()
+	if s.stages != nil {
+		line, ok = s.nextStaged()
 	} else {
 		line, ok = s.read()
+		for ok && s.goesOn != nil && isFence(line) && s.fenceGap(line) {
+			line, ok = s.read()
+		}
 	}
 	if !ok {
 		return nil, false
@@ -348,7 +367,7 @@ func (s *lineSource) longCount() int { return s.longLines }
 // indent.go, escape.go). Otherwise nil. A parser may consume whole lines
 // of them with took, as that many calls of next would.
 func (s *lineSource) buffered() []byte {
-	if s.back || s.mode != nil || len(s.queue) > 0 {
+	if s.back || s.stages != nil || len(s.queue) > 0 {
 		return nil
 	}
 	return s.blk[s.pos:]
@@ -371,7 +390,7 @@ func (s *lineSource) took(size, n int, last []byte) {
 // one read while lines wait in the queue.
 func (s *lineSource) asRead() (rawLine, bool) {
 	raw := s.line
-	if s.mode != nil {
+	if s.stages != nil {
 		raw = s.raw
 	}
 	if raw == nil || s.back || len(s.queue) > 0 {
@@ -391,11 +410,17 @@ func (s *lineSource) readAgain(last rawLine, lines ...rawLine) {
 
 // staged reports whether lines are read under a prefix or a stage
 // (prefix.go, indent.go, escape.go).
-func (s *lineSource) staged() bool { return s.mode != nil }
+func (s *lineSource) staged() bool { return s.stages != nil }
 
 // inHTML reports whether lines are read with their HTML escapes undone
 // (escape.go).
-func (s *lineSource) inHTML() bool { return s.mode != nil && s.mode.stage.html }
+func (s *lineSource) inHTML() bool {
+	if s.stages == nil {
+		return false
+	}
+	h, ok := s.stages.find(rankHTML).(*htmlStage)
+	return ok && !h.ended
+}
 
 // lastKept is the number of the last line a parser kept: the line before
 // the one it gave back, if it gave one back.

@@ -124,6 +124,10 @@ type Dump struct {
 	// Skipped are the lines inside the dump that no rule understood. They are
 	// kept, with their position, so that nothing is dropped silently.
 	Skipped []Skipped
+	// Joined are the lines a prefixing tool cut in two (concurrently) that
+	// were read joined again (rejoin.go): each the rest's position and
+	// text, and the line it was joined to; nil when none.
+	Joined []Skipped `json:",omitempty"`
 	// PCFrames are, for a Go proto, each location's frames by its address
 	// (a call's PC, as a debug=1 frame line prints it), innermost inlined
 	// first; nil for other formats. ResolveHiddenFrames reads them.

@@ -136,13 +136,21 @@ type textFormat struct {
 	// before it. It returns at the end of input or after unreading the first
 	// line that is not part of the dump.
 	parse func(p *textParser) *Dump
+	// goesOn reports whether line, the first in a fenced block after a
+	// closing fence and prose, goes on with a dump of this format (a
+	// thread's first line) rather than starting one of its own (fence.go);
+	// nil for a format never pasted in parts.
+	goesOn func(line []byte) bool
+	// join is the format's rules for a line a prefixing tool cut in two
+	// (rejoin.go); nil for a format not so cut.
+	join *lineJoin
 }
 
 // refusal recognises a format dumpdiff does not read, to name it in the
 // error instead of the generic "no dump found".
 type refusal struct {
 	matches func(line []byte) bool
-	looks   string // "jrockit thread dump is not supported yet"
+	looks   string // "java stack frames without a thread header, ..."
 }
 
 // textParser is what a text format's parser works with.
@@ -279,8 +287,11 @@ func (o Options) parseText(name string, r io.Reader, in *interner, gz bool) ([]*
 					continue
 				}
 			}
+			if len(line) > 0 && line[0] == '`' && ls.codeStart(line, prev) {
+				continue // inline code (inline_code.go): read again without its backticks
+			}
 		}
-		if tf == nil && shape == nil && ls.mode == nil && mayStartBody(line, prev) {
+		if tf == nil && shape == nil && !ls.staged() && mayStartBody(line, prev) {
 			// A paste of JVM threads that starts at frames or at a quoted
 			// name alone (jstack_excerpt.go): a line a log prints too, so
 			// it is asked last, looking ahead. The look ahead may move
@@ -320,10 +331,13 @@ func (o Options) parseText(name string, r io.Reader, in *interner, gz bool) ([]*
 		if looks == "" && len(dumps) == 0 {
 			startLine = append(startLine[:0], line...) // for a refusal, if no dump is found there
 		}
+		ls.goesOn, ls.join = tf.goesOn, tf.join
 		d := tf.parse(p)
+		ls.goesOn, ls.join = nil, nil
 		html = html || ls.inHTML()
 		ls.endPrefix()
 		held := ls.takeHeld(start, ls.lastKept())
+		joins := ls.takeJoins(start, ls.lastKept())
 		prev = prev[:0]
 		if d == nil {
 			if looks == "" && len(dumps) == 0 {
@@ -341,6 +355,7 @@ func (o Options) parseText(name string, r io.Reader, in *interner, gz bool) ([]*
 			}
 			continue
 		}
+		d.Joined = joins
 		if len(held) > 0 {
 			d.Skipped = append(d.Skipped, held...)
 			sort.SliceStable(d.Skipped, func(i, j int) bool { return d.Skipped[i].Line < d.Skipped[j].Line })

@@ -35,6 +35,8 @@ type pasteRewrite struct {
 	name string
 	// rt limits the rewrite to one runtime's dumps; "" for both.
 	rt Runtime
+	// format limits the rewrite to one format's dumps; "" for every one.
+	format Format
 	// records is true for a rewrite that wraps the runtime's goroutine
 	// records in a test framework's report: not for a tool's listing.
 	records bool
@@ -197,6 +199,141 @@ func leakcheckReport(tlog bool) func(string, Runtime) (string, bool) {
 	}
 }
 
+// collapseWhite makes each run of TABs and spaces one space: a page
+// that collapses white space (HTML outside <pre>), a chat that drops TABs.
+func collapseWhite(text string, _ Runtime) (string, bool) {
+	var b strings.Builder
+	white := false
+	for _, c := range text {
+		if c == ' ' || c == '\t' {
+			if !white {
+				b.WriteByte(' ')
+			}
+			white = true
+			continue
+		}
+		white = false
+		b.WriteRune(c)
+	}
+	return b.String(), strings.Contains(text, "\t")
+}
+
+// wrapAt breaks every line longer than width as a terminal or a mail
+// client does: atSpace breaks it at its last run of white space before
+// width (fold -s, the white space dropped, as an editor strips it);
+// otherwise it cuts it at width, in the middle of a word (fold).
+func wrapAt(width int, atSpace bool) func(string, Runtime) (string, bool) {
+	return func(text string, _ Runtime) (string, bool) {
+		wrapped := false
+		out := mapLines(text, func(_ int, l string) string {
+			var parts []string
+			for len(l) > width {
+				cut := width
+				if atSpace {
+					i := strings.LastIndexAny(l[:width], " \t")
+					if i <= 0 {
+						break
+					}
+					j := i
+					for j > 0 && (l[j-1] == ' ' || l[j-1] == '\t') {
+						j--
+					}
+					if j == 0 {
+						break
+					}
+					parts = append(parts, l[:j])
+					l = strings.TrimLeft(l[i:], " \t")
+					wrapped = true
+					continue
+				}
+				parts = append(parts, l[:cut])
+				l = l[cut:]
+				wrapped = true
+			}
+			return strings.Join(append(parts, l), "\n")
+		})
+		return out, wrapped
+	}
+}
+
+// goHeaderGap rewrites the text between a goroutine header's id and its
+// state: with, or the runtime's "gp=0x... m=..." fields when with is "".
+// Go 1.23 and later print those fields under GOTRACEBACK=system and
+// crash; a person shortening a header writes "..." or "…" there.
+func goHeaderGap(with string) func(string, Runtime) (string, bool) {
+	return func(text string, _ Runtime) (string, bool) {
+		n := 0
+		out := mapLines(text, func(_ int, l string) string {
+			if !isThreadStart(l, RuntimeGo) {
+				return l
+			}
+			f := strings.SplitN(l, " ", 3)
+			open := strings.Index(l, " [")
+			if len(f) < 3 || open < len(f[0])+len(f[1])+1 {
+				return l
+			}
+			gap := with
+			if gap == "" {
+				gap = fmt.Sprintf("gp=0x%x m=nil", 0xc000102a80+n*0x1c0)
+			} else if gap == "alternate" {
+				gap = []string{"...", "…", "gp=0xc0001 ..."}[n%3]
+			}
+			n++
+			return f[0] + " " + f[1] + " " + gap + l[open:]
+		})
+		return out, n > 0
+	}
+}
+
+// threadStarts returns the indexes of the lines that start a thread
+// after a blank line: goroutine headers, debug=1 records, JVM thread
+// headers.
+func threadStarts(lines []string, rt Runtime) []int {
+	var at []int
+	for i := 1; i < len(lines); i++ {
+		if lines[i-1] != "" {
+			continue
+		}
+		if isThreadStart(lines[i], rt) || rt == RuntimeGo && classifyDebug1Line([]byte(lines[i])) == d1Record {
+			at = append(at, i)
+		}
+	}
+	return at
+}
+
+// fencedParts pastes a dump as parts fenced apart with prose between,
+// cut at thread starts: one message too long for a chat, a comment that
+// goes on.
+func fencedParts(parts int) func(string, Runtime) (string, bool) {
+	prose := []string{
+		"Seen on prod-3 after the deploy; the dump is long, so in %d parts:",
+		"(the rest, it did not fit in one block)",
+		"and the last part:",
+	}
+	return func(text string, rt Runtime) (string, bool) {
+		lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+		at := threadStarts(lines, rt)
+		if len(at) < parts {
+			return "", false
+		}
+		var b strings.Builder
+		from := 0
+		for k := 0; k < parts; k++ {
+			to := len(lines)
+			if k < parts-1 {
+				to = at[(k+1)*len(at)/parts]
+			}
+			p := prose[min(k, len(prose)-1)]
+			if k == 0 {
+				p = fmt.Sprintf(p, parts)
+			}
+			fmt.Fprintf(&b, "%s\n\n```\n%s\n```\n\n", p, strings.TrimRight(strings.Join(lines[from:to], "\n"), "\n"))
+			from = to
+		}
+		return b.String(), true
+	}
+}
+
 // pasteRewrites are the rewrites of the property test.
 var pasteRewrites = []pasteRewrite{
 	{name: "tabs as 2 spaces", apply: replaceTabs("  ")},
@@ -260,6 +397,27 @@ var pasteRewrites = []pasteRewrite{
 		return "<html><head><title>Console Output</title></head><body>\n<h1>Build #412</h1>\n<pre class=\"console-output\">" +
 			html.EscapeString(text) + "</pre>\n</body></html>\n", true
 	}},
+	{name: "white space collapsed", format: FormatGoDebug1, apply: collapseWhite},
+	{name: "wrapped at 60 (fold)", format: FormatGoDebug1, apply: wrapAt(60, false)},
+	{name: "wrapped at 60 at spaces (fold -s)", format: FormatGoDebug1, apply: wrapAt(60, true)},
+	{name: "wrapped at 40, tabs as 4 spaces", format: FormatGoDebug1, apply: func(text string, rt Runtime) (string, bool) {
+		return wrapAt(40, true)(strings.ReplaceAll(text, "\t", "    "), rt)
+	}},
+	{name: "gp= m= between id and state", format: FormatGoText, apply: goHeaderGap("")},
+	{name: "... between id and state", format: FormatGoText, apply: goHeaderGap("alternate")},
+	{name: "two fenced parts, prose between", apply: fencedParts(2)},
+	{name: "three fenced parts, prose between", apply: fencedParts(3)},
+	{name: "two fenced parts, tabs as 4 spaces", apply: func(text string, rt Runtime) (string, bool) {
+		return fencedParts(2)(strings.ReplaceAll(text, "\t", "    "), rt)
+	}},
+	{name: "inline code: a backtick around", apply: func(text string, _ Runtime) (string, bool) {
+		return "`" + strings.TrimSuffix(text, "\n") + "`\n", true
+	}},
+	{name: "Slack block: ``` glued to the text", apply: func(text string, _ Runtime) (string, bool) {
+		// From the text's first line on: a bare ``` line is a fence, and
+		// a close glued to the last line after one is not read (left).
+		return "look at this:\n```" + strings.Trim(text, "\n") + "```\nthoughts?\n", true
+	}},
 	{name: "goleak report", rt: RuntimeGo, records: true, apply: goleakReport},
 	{name: "grpc leakcheck", rt: RuntimeGo, records: true, apply: leakcheckReport(false)},
 	{name: "grpc leakcheck via t.Errorf", rt: RuntimeGo, records: true, apply: leakcheckReport(true)},
@@ -301,6 +459,7 @@ type pasteInput struct {
 	want string // the fingerprint of the dump as written
 	// prefixed is true when the dump is read under a prefix already.
 	prefixed bool
+	format   Format // the format of its first dump
 	// aggregated is true for a tool's grouped listing of goroutines
 	// (goroutine_aggregated.go): no test framework prints one.
 	aggregated bool
@@ -387,7 +546,7 @@ func pasteInputs(t *testing.T) []pasteInput {
 			continue
 		}
 		f := dumps[0].Format
-		if f != FormatGoText && f != FormatJVMText && f != FormatJavacore {
+		if f != FormatGoText && f != FormatGoDebug1 && f != FormatJVMText && f != FormatJavacore {
 			continue
 		}
 		text := strings.ReplaceAll(string(b), "\r\n", "\n")
@@ -400,7 +559,7 @@ func pasteInputs(t *testing.T) []pasteInput {
 		if err != nil {
 			continue
 		}
-		out = append(out, pasteInput{name: strings.TrimPrefix(strings.TrimPrefix(p, "../"), "../../shared/"), text: text, rt: rt,
+		out = append(out, pasteInput{name: strings.TrimPrefix(strings.TrimPrefix(p, "../"), "../../shared/"), text: text, rt: rt, format: f,
 			want: dumpFingerprint(dumps), prefixed: dumps[0].Prefix != "", aggregated: strings.HasPrefix(dumps[0].Excerpt, "aggregated by ")})
 	}
 	return out
@@ -419,7 +578,7 @@ func TestPastedSameDumps(t *testing.T) {
 	var failures []string
 	for _, in := range inputs {
 		for ri, rw := range pasteRewrites {
-			if rw.rt != "" && rw.rt != in.rt || rw.prefix && in.prefixed || rw.records && in.aggregated {
+			if rw.rt != "" && rw.rt != in.rt || rw.format != "" && rw.format != in.format || rw.prefix && in.prefixed || rw.records && in.aggregated {
 				continue
 			}
 			text, ok := rw.apply(in.text, in.rt)
@@ -528,12 +687,13 @@ func TestPastedCutAtEnd(t *testing.T) {
 		return text[:i+len(frameStart)+len(line)/2]
 	}
 	inputs := []struct {
-		rt   Runtime
-		name string
-		text string
+		rt     Runtime
+		format Format
+		name   string
+		text   string
 	}{
-		{RuntimeGo, "go debug=2", cutIn(goText, "\nmain.")},
-		{RuntimeJVM, "jstack", cutIn(jvm, "\n\tat ")},
+		{RuntimeGo, FormatGoText, "go debug=2", cutIn(goText, "\nmain.")},
+		{RuntimeJVM, FormatJVMText, "jstack", cutIn(jvm, "\n\tat ")},
 	}
 	truncated := func(dumps []*Dump) bool {
 		for _, d := range dumps {
@@ -551,7 +711,7 @@ func TestPastedCutAtEnd(t *testing.T) {
 			t.Fatalf("%s cut as it is: not reported truncated (%v): %+v", in.name, err, summarize(orig))
 		}
 		for _, rw := range pasteRewrites {
-			if rw.rt != "" && rw.rt != in.rt {
+			if rw.rt != "" && rw.rt != in.rt || rw.format != "" && rw.format != in.format {
 				continue
 			}
 			text, ok := rw.apply(in.text, in.rt)

@@ -46,11 +46,11 @@ import (
 // syslog message each run of 8 spaces is given back as a TAB, which Go
 // dumps need before their file lines.
 //
-// States of lineSource (mode) and their edges:
+// States of lineSource (its prefix stage, stage.go) and their edges:
 //
 //	raw        lines as read                  -> prefixed (parseText: findPrefix, beginPrefix)
 //	prefixed   lines without the pin          -> raw (end of the dump: endPrefix;
-//	           (nextPrefixed; rules 2, 3)           a paste's end: pasteGoesOn false, rule 4)
+//	           (prefixStage.read; rules 2, 3)      a paste's end: pasteGoesOn false, rule 4)
 //	           partial records joined         -> prefixed
 //
 // Cost: nothing in raw mode past one nil check per line; in prefixed mode
@@ -189,8 +189,9 @@ func (p *prefixSplits) at(i int, prev []byte, scratch *prefixLine) (*prefixLine,
 	return scratch, ok
 }
 
-// prefixMode is the prefix of the dump being read.
-type prefixMode struct {
+// prefixStage is the prefix of the dump being read: a stage (stage.go,
+// rank -2) that reads the prefix off each line (rules 2 to 4).
+type prefixStage struct {
 	shape *prefixShape
 	pin   []byte // paste: the prefix; collector: the source
 	// startsDump reports whether a line, as it is, starts a dump: a dump
@@ -200,41 +201,39 @@ type prefixMode struct {
 	startsDump func(line []byte) bool
 	pl         prefixLine
 	join       []byte // a line joined from partial records
-	// stage is the dump's indentation and escape stage (indent.go,
-	// escape.go), applied after the prefix; a mode with no shape holds
-	// only it.
-	stage lineStage
 }
+
+func (p *prefixStage) rank() int { return rankPrefix }
 
 // beginPrefix starts reading a prefixed dump whose first line was the
 // line just returned by next, split into pl (rule 1): next returns that
-// line again, without its prefix.
+// line again, without its prefix. The stages already on (an HTML block,
+// inline code) go on under it.
 func (s *lineSource) beginPrefix(sh *prefixShape, pl *prefixLine, startsDump func([]byte) bool) {
-	html := s.mode != nil && s.mode.stage.html // an HTML block goes on under the prefix
-	s.mode = &prefixMode{shape: sh, pin: append([]byte(nil), pl.source...), startsDump: startsDump}
-	s.mode.stage.html = html
+	s.addStage(&prefixStage{shape: sh, pin: append([]byte(nil), pl.source...), startsDump: startsDump})
 	s.first = append(s.first[:0], pl.text...)
 	s.line = s.first
 	s.back = true
 }
 
-// endPrefix ends the prefixed dump: later lines are read as they are. The
+// endPrefix ends the dump's stages: later lines are read as they are, but
+// for a stage that lasts past the dump (an HTML block, to its </pre>). The
 // foreign lines read after the dump's last kept line (the parser read on
 // to find its end) are queued to be read again, and are no longer held:
 // another process's dump there is a dump, not lines skipped between two.
 func (s *lineSource) endPrefix() {
-	if m := s.mode; s.back && m != nil && m.shape != nil && s.raw != nil && s.n == s.rawN {
+	if s.back && s.prefixOn() != nil && s.raw != nil && s.n == s.rawN {
 		// The line given back (the next dump's first line: a second
 		// "Full thread dump" in one paste) is given as read, prefix and
 		// all, so that the next dump is read under the prefix too.
 		s.line = s.raw
 	}
 	s.raw = nil
-	if m := s.mode; m != nil && m.stage.html {
-		// An HTML block goes on past the dump, to its </pre>.
-		s.mode = &prefixMode{stage: lineStage{html: true}}
-	} else {
-		s.mode = nil
+	if st := s.stages; st != nil {
+		st.keepLasting()
+		if len(st.list) == 0 {
+			s.stages = nil
+		}
 	}
 	last := s.lastKept()
 	var again []rawLine
@@ -271,27 +270,11 @@ func (s *lineSource) holdForeign(no int, raw []byte, reason string) {
 	s.foreign = append(s.foreign, rawLine{no: no, text: append([]byte(nil), raw...), partial: s.rawPartial})
 }
 
-// nextPrefixed is next in a prefixed dump (rules 2 to 4), or in a dump
-// with an indentation stage; the stage is applied to each line given.
-func (s *lineSource) nextPrefixed() ([]byte, bool) {
-	line, ok := s.nextUnprefixed()
-	if m := s.mode; ok && m != nil {
-		line = m.stage.undo(line)
-		if m.shape == nil && m.stage.empty() {
-			s.mode = nil // an HTML block ended: back to lines as read
-		}
-	}
-	return line, ok
-}
-
-// nextUnprefixed is nextPrefixed before the indentation stage.
-func (s *lineSource) nextUnprefixed() ([]byte, bool) {
-	m := s.mode
-	if m.shape == nil {
-		return s.readStaged()
-	}
+// read is the stage's: the next line of the dump without its prefix
+// (rules 2 to 4), reading the lines as read (HTML undone, if on) below.
+func (m *prefixStage) read(s *lineSource, below lineReader) ([]byte, bool) {
 	for {
-		raw, ok := s.readStaged()
+		raw, ok := below.next()
 		if !ok {
 			return nil, false
 		}
@@ -301,10 +284,10 @@ func (s *lineSource) nextUnprefixed() ([]byte, bool) {
 				return raw[len(m.pin):], true
 			case isPasteBlank(raw, m.pin):
 				return raw[:0], true
-			case s.pasteGoesOn(raw):
+			case m.pasteGoesOn(s, raw):
 				continue
 			}
-			s.mode = nil // the paste is over: the lines read ahead come back as they are
+			s.stagesOff = true // the paste is over: the lines read ahead come back as they are
 			return s.read()
 		}
 		if len(bytes.TrimSpace(raw)) == 0 {
@@ -320,7 +303,7 @@ func (s *lineSource) nextUnprefixed() ([]byte, bool) {
 			continue
 		}
 		if !m.pl.partial {
-			return m.pl.text, true
+			return s.rejoinCut(m, m.pl.text, no), true // a line the tool cut (rejoin.go)
 		}
 		// Pieces of one long line (rule 2), read until the last piece; a
 		// line grown past the limit is skipped whole, its later pieces too.
@@ -358,27 +341,15 @@ func (s *lineSource) nextUnprefixed() ([]byte, bool) {
 	}
 }
 
-// readStaged is read in a dump with a mode: the line as read is kept in
-// raw (to be read again as read), and given with its HTML escapes undone
-// when the HTML stage is on (escape.go).
-func (s *lineSource) readStaged() ([]byte, bool) {
-	raw, ok := s.read()
-	s.raw = raw
-	if ok && s.mode.stage.html {
-		raw = s.mode.stage.undoHTML(raw)
-	}
-	return raw, ok
-}
-
 // pasteGoesOn reads ahead after first, a line without the paste's prefix
 // (rule 4). When the prefix comes back within pasteGap lines, the lines
 // without it are recorded as skipped and the rest is queued to be read
 // again: true. Otherwise every line read is queued as it is: false.
-func (s *lineSource) pasteGoesOn(first []byte) bool {
-	pin := s.mode.pin
+func (m *prefixStage) pasteGoesOn(s *lineSource, first []byte) bool {
+	pin := m.pin
 	look := []rawLine{{no: s.rawN, text: append([]byte(nil), first...), partial: s.rawPartial}}
 	found := false
-	for nonBlank := 1; nonBlank <= pasteGap && len(look) < pasteLookMax && !s.mode.startsDump(look[len(look)-1].text); {
+	for nonBlank := 1; nonBlank <= pasteGap && len(look) < pasteLookMax && !m.startsDump(look[len(look)-1].text); {
 		raw, ok := s.read()
 		if !ok {
 			break
@@ -402,7 +373,7 @@ func (s *lineSource) pasteGoesOn(first []byte) bool {
 			keep = append(keep, l)
 			continue
 		}
-		s.hold(l.no, l.text, fmt.Sprintf("line without the %s %q the dump's other lines begin with", s.mode.shape.name, pin))
+		s.hold(l.no, l.text, fmt.Sprintf("line without the %s %q the dump's other lines begin with", m.shape.name, pin))
 	}
 	s.queue = append(keep, s.queue...)
 	return true

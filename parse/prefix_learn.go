@@ -643,6 +643,7 @@ func strongStart(text []byte) *textFormat {
 //	goroutine          Go headers, lead-ins, debug=1 "goroutine profile: total"
 //	panic: , fatal error: , runtime stack:, SIG   a Go panic's or signal's first line
 //	Full thread dump, Threads class SMR info:     HotSpot
+//	FULL THREAD DUMP   JRockit
 //	jdk.ThreadDump {   jfr print
 //	0SECTION, XMTH     javacore: 0SECTION, 1XMTHDINFO, 3XMTHREADINFO
 //	Thread.State, deadlock, Java stack information   a JVM excerpt's first
@@ -653,7 +654,7 @@ func strongStart(text []byte) *textFormat {
 // the list to strongStart on every line of every committed dump.
 var startNeedles = [][]byte{
 	[]byte("goroutine"), []byte("panic: "), []byte("fatal error: "), []byte("runtime stack:"), []byte("SIG"),
-	[]byte("Full thread dump"), []byte("Threads class SMR info:"), []byte("jdk.ThreadDump {"),
+	[]byte("Full thread dump"), []byte("Threads class SMR info:"), []byte("jdk.ThreadDump {"), []byte("FULL THREAD DUMP"),
 	[]byte("0SECTION"), []byte("XMTH"),
 	[]byte("Thread.State"), []byte("deadlock"), []byte("Java stack information"),
 }

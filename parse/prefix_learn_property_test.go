@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -157,6 +158,14 @@ type learnCase struct {
 	strip bool
 	// foreign: another source's lines are put between the dump's.
 	foreign bool
+	// cut: as concurrently does when another process's output comes
+	// between two chunks of one line, some lines are cut in two, another
+	// source's line between the pieces, the rest prefixed again; only
+	// where the format's own rules prove the cut (rejoin.go: the first
+	// piece no whole line, or one that may go on, the rest no line's
+	// start). rt is the dump's runtime, whose rules those are.
+	cut bool
+	rt  Runtime
 }
 
 // drawParts draws the pieces of one tool's prefix and the row they count in.
@@ -211,6 +220,8 @@ func (g *prefixGen) draw() learnCase {
 		}
 	case k == 4:
 		c.foreign, c.kind = true, "another source interleaved"
+	case k == 5:
+		c.foreign, c.cut, c.kind = true, true, "lines cut, another source between"
 	}
 	c.strip = g.r.IntN(2) == 0
 	return c
@@ -222,7 +233,38 @@ func (c learnCase) apply(g *prefixGen, text string) string {
 	other := "zz-other-" + fmt.Sprint(g.r.IntN(100)) + " ~ "
 	t0 := time.Date(2026, 12, 1, 10, 38, 11, 89203512, time.UTC)
 	stream := []string{"stdout", "stderr"}[g.r.IntN(2)]
-	for i, l := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+	j := goJoin
+	if c.rt == RuntimeJVM {
+		j = jvmJoin
+	}
+	var cutLines []string
+	for _, l := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+		// A dump's first line (or a JVM dump's date line before it) is
+		// read before the dump is: a cut there is not rejoined (the
+		// reader looks for dumps line by line), and is not drawn.
+		if !c.cut || g.r.IntN(12) != 0 || j.cut([]byte(l)) || startsText([]byte(l), nil) || isDateLine([]byte(l)) {
+			cutLines = append(cutLines, l)
+			continue
+		}
+		var at []int
+		for p := 1; p < len(l); p++ {
+			a, r := []byte(l[:p]), []byte(l[p:])
+			if (j.cut(a) || j.mayGoOn != nil && j.mayGoOn(a)) && j.rest(r) && len(bytes.TrimSpace(r)) > 0 {
+				at = append(at, p)
+			}
+		}
+		if len(at) == 0 {
+			cutLines = append(cutLines, l)
+			continue
+		}
+		p := at[g.r.IntN(len(at))]
+		cutLines = append(cutLines, l[:p], "\x00"+other+"GET /health 200 1ms", l[p:])
+	}
+	for i, l := range cutLines {
+		if rest, ok := strings.CutPrefix(l, "\x00"); ok {
+			b.WriteString(rest + "\n") // the other source's line between two pieces
+			continue
+		}
 		if c.foreign && g.r.IntN(30) == 0 {
 			fmt.Fprintf(&b, "%sGET /health 200 %dms\n", other, g.r.IntN(90))
 		}
@@ -280,6 +322,10 @@ func TestLearnedPrefixSameDumps(t *testing.T) {
 			seed := uint64(ii)*1000 + uint64(k)
 			g := &prefixGen{r: rand.New(rand.NewPCG(seed, 32))}
 			c := g.draw()
+			c.rt = in.rt
+			if c.cut && (in.aggregated || in.format != FormatGoText && in.format != FormatJVMText) {
+				c.cut = false // a format without rejoin rules (rejoin.go): interleaved only
+			}
 			text := c.apply(g, in.text)
 			tl := tallies[c.kind]
 			if tl == nil {

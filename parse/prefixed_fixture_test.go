@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -200,4 +201,30 @@ func test2jsonOutput(t *testing.T, raw []byte) string {
 		b.WriteString(ev.Output)
 	}
 	return b.String()
+}
+
+// TestCutLinesJoined: the lines concurrently cut in two (testdata/prefixed
+// README: two in each file, by their line numbers) are read joined, each
+// join said with the rest's position.
+func TestCutLinesJoined(t *testing.T) {
+	for name, want := range map[string][]int{
+		"cut-concurrently.go.log":  {215, 407},
+		"cut-concurrently.jvm.log": {285, 315},
+	} {
+		dumps, err := ParseFile(filepath.Join(prefixedDir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(dumps) != 1 {
+			t.Errorf("%s: %d dumps, want 1", name, len(dumps))
+			continue
+		}
+		var got []int
+		for _, j := range dumps[0].Joined {
+			got = append(got, j.Line)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s: joined lines %v, want %v", name, got, want)
+		}
+	}
 }

@@ -1,0 +1,181 @@
+package parse
+
+import (
+	"bytes"
+	"fmt"
+)
+
+// Lines cut by the tool that prefixed them. A tool that runs several
+// processes and prefixes each one's output (npm's concurrently) reads their
+// output in chunks; when another process's chunk comes between two chunks
+// of one line, it ends the line there and prints the rest, prefixed again,
+// as a line of its own. The Go runtime writes a traceback in many small
+// writes, so its lines are cut so:
+//
+//	[checkout] runtime.chanrecv2
+//	[orders] GET /health 200 80ms
+//	[checkout] (0x0?, 0x0?)
+//
+// and the dump, read line by line, ends at the cut ("truncated"), its rest
+// read as a second dump. Rules (lineSource.rejoinCut, on each line of a
+// dump read under a collector's or a learned prefix):
+//
+//  1. A line that is no whole line of the dump's format (its textFormat.cut:
+//     a Go function line without its closing ')', a file line without its
+//     line number, a JVM frame or lock line without its ')'), or a Go file
+//     line, whose fields a cut may end early, is looked past.
+//  2. The next line of the same source (lines of other sources between are
+//     held, as rule 3 of prefix.go holds them) is its rest when it starts
+//     no line of the format (textFormat.rest: not a tab or a function
+//     name, not a quote or an indentation) and the two joined are a whole
+//     line. They are given as one line, numbered by the first.
+//  3. Otherwise nothing is joined, and the lines read ahead are read again
+//     as they were.
+//
+// Each join is recorded in the dump's Joined, with the rest's position: a
+// line the parser reads is one the tool cut, and it is said.
+//
+// Cost: nothing on a dump read as it is; under a prefix, one call of the
+// format's cut a line, and a look ahead of a few lines at a cut one.
+
+// rejoinLook bounds the lines of other sources between a cut line and its
+// rest: concurrently's other processes print a line or two in between.
+const rejoinLook = 8
+
+// lineJoin is the format's rules for rejoinCut, set while a dump is read.
+type lineJoin struct {
+	cut  func(line []byte) bool // line is no whole line (rule 1)
+	rest func(line []byte) bool // line starts no line of the format (rule 2)
+	// mayGoOn reports whether a whole line may still have lost its end
+	// (a Go file line's fields).
+	mayGoOn func(line []byte) bool
+}
+
+// rejoinCut is rules 1 to 3 on text, the text of the line just read under
+// the prefix stage m, numbered no; it returns the line to give.
+func (s *lineSource) rejoinCut(m *prefixStage, text []byte, no int) []byte {
+	j := s.join
+	if j == nil || len(text) == 0 || !j.cut(text) && (j.mayGoOn == nil || !j.mayGoOn(text)) {
+		return text
+	}
+	s.cutBuf = append(s.cutBuf[:0], text...) // reading ahead moves the reader's buffer
+	if s.raw != nil {
+		s.raw = bytes.Clone(s.raw)
+	}
+	var look []rawLine
+	var foreign []int
+	partial := s.rawPartial
+	for len(look) <= rejoinLook {
+		raw, ok := s.read()
+		if !ok {
+			break
+		}
+		look = append(look, rawLine{no: s.rawN, text: bytes.Clone(raw), partial: s.rawPartial})
+		if !m.shape.split(raw, &m.pl) || !bytes.Equal(m.pl.source, m.pin) || m.pl.partial {
+			foreign = append(foreign, len(look)-1)
+			continue
+		}
+		rest := m.pl.text
+		if len(bytes.TrimSpace(rest)) > 0 && j.rest(rest) {
+			joined := append(bytes.Clone(s.cutBuf), rest...)
+			if !j.cut(joined) {
+				for _, k := range foreign {
+					s.holdForeign(look[k].no, look[k].text, fmt.Sprintf("line from another source between line %d, cut by the tool that prefixed it, and its rest", no))
+				}
+				s.joins = append(s.joins, Skipped{Line: s.rawN, Text: string(rest[:min(len(rest), 200)]),
+					Reason: fmt.Sprintf("the rest of line %d, cut by the tool that prefixed it (a line of another source printed between its pieces): joined to it", no)})
+				s.cutBuf = joined
+				s.joinedAt, s.raw = no, nil
+				return s.cutBuf
+			}
+		}
+		break
+	}
+	// No rest: every line read ahead is read again as it was.
+	s.queue = append(look, s.queue...)
+	s.rawN, s.rawPartial = no, partial
+	return s.cutBuf
+}
+
+// takeJoins returns the joins recorded for lines from first to last and
+// forgets every one up to last (as takeHeld).
+func (s *lineSource) takeJoins(first, last int) []Skipped {
+	var in []Skipped
+	k := 0
+	for _, h := range s.joins {
+		switch {
+		case h.Line > last:
+			s.joins[k] = h
+			k++
+		case h.Line >= first:
+			in = append(in, h)
+		}
+	}
+	s.joins = s.joins[:k]
+	return in
+}
+
+// goJoin is the Go text format's rules.
+var goJoin = &lineJoin{
+	cut: func(l []byte) bool {
+		switch classifyGoLine(l) {
+		case glUnknown:
+			return true
+		case glFile:
+			return !goFileWhole(l)
+		}
+		return false
+	},
+	rest:    func(l []byte) bool { return classifyGoLine(l) == glUnknown },
+	mayGoOn: func(l []byte) bool { return len(l) > 0 && l[0] == '\t' },
+}
+
+// goFileWhole reports whether l is a whole Go file line:
+// "\t/path/file.go:123", then " +0x1d" and " fp=0x.. sp=0x.. pc=0x.." or
+// not, nothing else after.
+func goFileWhole(l []byte) bool {
+	if len(l) < 2 || l[0] != '\t' {
+		return false
+	}
+	rest := l[1:]
+	if bytes.HasPrefix(rest, []byte("goroutine running on other thread")) {
+		return true
+	}
+	fields := bytes.Split(rest, []byte(" "))
+	// From the end: the frame pointers, then the offset, then path:line.
+	n := len(fields)
+	if n >= 4 && hexField(fields[n-1], "pc=0x") && hexField(fields[n-2], "sp=0x") && hexField(fields[n-3], "fp=0x") {
+		n -= 3
+	}
+	if n >= 2 && hexField(fields[n-1], "+0x") {
+		n--
+	}
+	loc := bytes.Join(fields[:n], []byte(" "))
+	c := bytes.LastIndexByte(loc, ':')
+	return c > 0 && allDigits(loc[c+1:])
+}
+
+// hexField reports whether f is prefix then hex digits.
+func hexField(f []byte, prefix string) bool {
+	rest, ok := bytes.CutPrefix(f, []byte(prefix))
+	return ok && len(rest) > 0 && isHexWord(rest)
+}
+
+// jvmJoin is the JVM text format's rules.
+var jvmJoin = &lineJoin{
+	cut: func(l []byte) bool {
+		t := bytes.TrimLeft(l, " \t")
+		switch {
+		case bytes.HasPrefix(t, []byte("at ")), bytes.HasPrefix(t, []byte("- ")):
+			return !bytes.HasSuffix(bytes.TrimRight(t, " "), []byte(")"))
+		case len(t) > 0 && t[0] == '"':
+			// A thread header cut before its nid (a long name): none of
+			// HotSpot's, ThreadInfo's or IntelliJ's fields after the name.
+			return !isHotSpotHeader(t) && !isThreadInfoHeader(t) && !bytes.Contains(t, []byte(" nid=")) && !bytes.Contains(t, []byte(" t@"))
+		}
+		return false
+	},
+	rest: func(l []byte) bool {
+		return len(l) > 0 && l[0] != '"' && l[0] != '\t' && l[0] != ' '
+	},
+}
