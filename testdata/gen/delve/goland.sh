@@ -15,8 +15,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 d=$here/../../debuggers
 dir=$(grep -o '/[^ ]*/blocked/main.go' "$d/delve-v1.27.2.debug2.txt" | head -1 | sed 's|/blocked/main.go$||')
 # The goroutines pasted, and after which ones the person cut ("<snip>").
-keep=" 1 21 22 23 25 29 31 32 34 35 37 "
-snip=" 1 23 32 "
+# Not goroutine 1: -t cut its stack at 10 frames, GoLand would not.
+keep=" 21 22 23 25 29 31 32 34 35 37 "
+snip=" 21 23 32 "
 awk -v keep="$keep" -v snip="$snip" -v dir="$dir" '
 	function path(p) { sub(/^\.\//, dir "/", p); return p }
 	FNR == 1 { file++ }
