@@ -267,7 +267,18 @@ func delveStackID(prev []byte) int64 {
 // startsDelve claims a goroutine header, or the first frame of a stack
 // printed alone ("0  0x… in f", after a "(dlv) stack" prompt or at a
 // line's start).
+//
+// Cost: one byte for almost every line (the prefix learner asks at every
+// word of a line that names a goroutine).
 func startsDelve(line, _ []byte) bool {
+	if len(line) < 8 {
+		return false
+	}
+	switch line[0] {
+	case ' ', '\t', '(', 'G', '*', '0', nbsp[0]:
+	default:
+		return false
+	}
 	s := trimDelve(line)
 	if len(s) < 8 {
 		return false
