@@ -314,10 +314,15 @@ func TestDebuggerLinesNamed(t *testing.T) {
 	}
 }
 
-// TestGoLandProse: "Goroutine 5" in prose, no frame under it, is no dump.
-func TestGoLandProse(t *testing.T) {
-	_, err := Parse("note.txt", strings.NewReader("Goroutine 5\nwas the one that hung, see below.\n"))
-	if err == nil {
-		t.Fatal("a line of prose read as a dump")
+// TestNotGoroutines: "Goroutine 5" in prose, no frame under it, and an
+// OS thread's stack under Delve's "Thread N at" line are no dump.
+func TestNotGoroutines(t *testing.T) {
+	for _, text := range []string{
+		"Goroutine 5\nwas the one that hung, see below.\n",
+		"Thread 3354812 at 0x4797e3 /go/src/runtime/sys_linux_amd64.s:555 runtime.futex\n0  0x00000000004797e3 in runtime.futex\n   at /go/src/runtime/sys_linux_amd64.s:555\n1  0x000000000043c6b6 in runtime.futexsleep\n   at /go/src/runtime/os_linux.go:69\n",
+	} {
+		if d, err := Parse("note.txt", strings.NewReader(text)); err == nil {
+			t.Errorf("read as %d dumps: %q", len(d), text)
+		}
 	}
 }

@@ -244,6 +244,22 @@ func parseDelveAt(s []byte) (file []byte, line int, ok bool) {
 	return s[:c], atoiBytes(s[c+1:]), true
 }
 
+// isDelveThread reports whether line is Delve's header of an OS thread's
+// stack: "Thread 3354812 at 0x4797e3 /src/runtime/sys_linux_amd64.s:555
+// runtime.futex".
+func isDelveThread(line []byte) bool {
+	s := trimDelve(line)
+	if !bytes.HasPrefix(s, []byte("Thread ")) {
+		return false
+	}
+	s = s[len("Thread "):]
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return i > 0 && bytes.HasPrefix(s[i:], []byte(" at 0x"))
+}
+
 // delveStackID reads the goroutine's id from the command before a stack
 // printed alone, "(dlv) goroutine 22 stack" (also "bt", "stack -full",
 // "stacktrace"); 0 for any other line.
@@ -329,6 +345,15 @@ type delveScan struct {
 func parseDelve(p *textParser) *Dump {
 	s := &delveScan{p: p, d: &Dump{Format: FormatGoText}, kinds: map[string]int{}, footer: -1}
 	ls := p.ls
+	if line, ok := ls.next(); ok {
+		if _, _, frame := parseDelveFrame(trimDelve(line)); frame && isDelveThread(p.prev) {
+			// An OS thread's stack ("Thread 3354812 at 0x4797e3 …" over
+			// frames: Delve's thread bt): not a goroutine's. Its lines
+			// are passed over.
+			return nil
+		}
+		ls.unread()
+	}
 	first := true
 	for {
 		raw, ok := ls.next()
