@@ -341,7 +341,17 @@ type delveScan struct {
 	groupNo    int
 }
 
-// parseDelve reads one listing (see the top of this file).
+// parseDelve reads one listing (see the top of this file). The scan's
+// edges (delveScan.line):
+//
+//	header    -> labels, frame 0, header, Total, footer, end
+//	frame N   -> its "at" line (then defer, args and locals, frame N+1,
+//	             "(truncated)", error:), header, Total, footer, end
+//	Total     -> blank, a group's name (kept until a header follows), end
+//	footer    -> end (the footer is the listing's last line)
+//	a prompt  -> end (another command's output begins)
+//
+// A stack printed alone starts at its frame 0 with no header.
 func parseDelve(p *textParser) *Dump {
 	s := &delveScan{p: p, d: &Dump{Format: FormatGoText}, kinds: map[string]int{}, footer: -1}
 	ls := p.ls
