@@ -17,6 +17,8 @@ var textFormats = []textFormat{
 	{format: FormatGoDebug1, starts: startsGoDebug1, parse: parseGoDebug1, goesOn: goesOnGoDebug1},
 	{format: FormatGoText, starts: startsGoText, parse: parseGoText, goesOn: isGoHeader, join: goJoin},
 	{format: formatGoAggregated, starts: startsGoAggregated, parse: parseGoAggregated},
+	{format: formatDelve, starts: startsDelve, parse: parseDelve},
+	{format: formatGoLand, starts: startsGoLand, parse: parseGoLand},
 	{format: FormatJVMPlain, starts: startsJVMPlain, parse: parseJVMPlain},
 	{format: FormatJavacore, starts: startsJavacore, parse: parseJavacore, goesOn: goesOnJavacore},
 	{format: FormatJVMText, starts: startsJVMText, parse: parseJVMText, goesOn: goesOnJVMText, join: jvmJoin},

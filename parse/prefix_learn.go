@@ -622,6 +622,11 @@ func strongStart(text []byte) *textFormat {
 			}
 		case FormatJVMPlain:
 			return nil
+		case formatGoLand:
+			// "Goroutine 87" is a line of prose as often as GoLand's:
+			// read at a line's start or under a known prefix, never
+			// learned from. (Delve's headers name a location and a PC.)
+			return nil
 		case formatGoAggregated:
 			// panicparse's group header ("1: running [3 minutes]") is a
 			// line any log prints: read at a line's start, or under a
@@ -648,6 +653,7 @@ func strongStart(text []byte) *textFormat {
 //	0SECTION, XMTH     javacore: 0SECTION, 1XMTHDINFO, 3XMTHREADINFO
 //	Thread.State, deadlock, Java stack information   a JVM excerpt's first
 //	                   line (jstack_excerpt.go): a state line, a deadlock report
+//	Goroutine          Delve's goroutine headers (delve.go)
 //
 // and a quoted thread name's headers (HotSpot, ThreadInfo, IntelliJ, NetBeans t@N), which
 // need a '"' and "Id=", " nid=" or " t@" (mayStartInside). TestStartNeedles holds
@@ -657,6 +663,7 @@ var startNeedles = [][]byte{
 	[]byte("Full thread dump"), []byte("Threads class SMR info:"), []byte("jdk.ThreadDump {"), []byte("FULL THREAD DUMP"),
 	[]byte("0SECTION"), []byte("XMTH"),
 	[]byte("Thread.State"), []byte("deadlock"), []byte("Java stack information"),
+	[]byte("Goroutine "),
 }
 
 // mayStartInside reports whether a dump's first line may start somewhere

@@ -1,0 +1,3 @@
+module example.com/blocked
+
+go 1.26
