@@ -96,8 +96,8 @@ func TestDelveTranscripts(t *testing.T) {
 	}
 }
 
-// byID maps a dump's goroutines by id.
-func byID(d *Dump) map[int64]*Thread {
+// threadsByID maps a dump's goroutines by id.
+func threadsByID(d *Dump) map[int64]*Thread {
 	m := map[int64]*Thread{}
 	for _, t := range d.Threads {
 		m[t.ID] = t
@@ -139,9 +139,9 @@ func TestDelveAgreesWithDebug2(t *testing.T) {
 	}
 	for _, v := range []string{"v1.27.2", "v1.23.1"} {
 		t.Run(v, func(t *testing.T) {
-			rt := byID(parseDebuggerFile(t, "delve-"+v+".debug2.txt")[0])
+			rt := threadsByID(parseDebuggerFile(t, "delve-"+v+".debug2.txt")[0])
 			plain := parseDebuggerFile(t, "delve-"+v+".goroutines.txt")[0]
-			stacks := byID(parseDebuggerFile(t, "delve-"+v+".goroutines-t.txt")[0])
+			stacks := threadsByID(parseDebuggerFile(t, "delve-"+v+".goroutines-t.txt")[0])
 			waited, compared := 0, 0
 			for _, g := range plain.Threads {
 				r := rt[g.ID]
@@ -212,7 +212,7 @@ func TestDelveAgreesWithDebug2(t *testing.T) {
 			// What the runtime's dump has that Delve's has not: the
 			// handler of the request that took it, nothing else.
 			for id, r := range rt {
-				if byID(plain)[id] != nil {
+				if threadsByID(plain)[id] != nil {
 					continue
 				}
 				if r.CreatedBy == nil || !strings.HasPrefix(r.CreatedBy.Func, "net/http.") {
@@ -237,7 +237,7 @@ func served(t *Thread) bool {
 // TestDelveLabelsAndStack: -l gives goroutine 36 the labels the program
 // set; "goroutine 22 stack" is goroutine 22 with -t's frames.
 func TestDelveLabelsAndStack(t *testing.T) {
-	l := byID(parseDebuggerFile(t, "delve-v1.27.2.goroutines-l.txt")[0])
+	l := threadsByID(parseDebuggerFile(t, "delve-v1.27.2.goroutines-l.txt")[0])
 	if diff := cmp.Diff(map[string]string{"job": "import", "tenant": "acme"}, l[36].Labels); diff != "" {
 		t.Errorf("goroutine 36's labels (-want +got):\n%s", diff)
 	}
@@ -247,7 +247,7 @@ func TestDelveLabelsAndStack(t *testing.T) {
 		}
 	}
 	st := parseDebuggerFile(t, "delve-v1.27.2.stack.txt")[0].Threads[0]
-	tt := byID(parseDebuggerFile(t, "delve-v1.27.2.goroutines-t.txt")[0])[22]
+	tt := threadsByID(parseDebuggerFile(t, "delve-v1.27.2.goroutines-t.txt")[0])[22]
 	if st.ID != 22 || st.State != "" || cmp.Diff(frameList(tt.Frames), frameList(st.Frames)) != "" {
 		t.Errorf("stack: id %d state %q frames %v; want 22, no state, %v", st.ID, st.State, frameList(st.Frames), frameList(tt.Frames))
 	}
@@ -257,7 +257,7 @@ func TestDelveLabelsAndStack(t *testing.T) {
 // frames Delve gave for it (GoLand's source) and main.main as creator.
 func TestGoLandAgreesWithDelve(t *testing.T) {
 	g := parseDebuggerFile(t, "goland__blocked.txt")[0]
-	d := byID(parseDebuggerFile(t, "delve-v1.27.2.goroutines-t.txt")[0])
+	d := threadsByID(parseDebuggerFile(t, "delve-v1.27.2.goroutines-t.txt")[0])
 	var ids []int64
 	for _, th := range g.Threads {
 		ids = append(ids, th.ID)
