@@ -133,9 +133,10 @@ func jvmInternal(t *parse.Thread, names []string) bool {
 }
 
 // runtimePackages are the frames of a JVM's own code, of every vendor:
-// the JDK's, OpenJ9's and IBM's, JRockit's.
+// the JDK's, OpenJ9's and IBM's, JRockit's; and of the IDE launcher
+// IntelliJ puts in every JVM it starts (idea_rt: its Ctrl-Break monitor).
 var runtimePackages = append([]string{"openj9.", "com.ibm.oti.", "com.ibm.jit.", "com.ibm.misc.", "com.ibm.lang.",
-	"com.ibm.tools.attach.", "com.ibm.jvm.", "jrockit.", "bea.jrockit.", "com.jrockit."}, jdkPackages...)
+	"com.ibm.tools.attach.", "com.ibm.jvm.", "jrockit.", "bea.jrockit.", "com.jrockit.", "com.intellij.rt."}, jdkPackages...)
 
 // runsApplication reports whether one of t's frames is outside the
 // runtime's own packages.

@@ -88,6 +88,9 @@ var jvmInternalNames = []string{
 	"JMX server connection timeout*", "Code Cacheable Sweeper", "Java Thread Stack Watcher",
 	// The debugger's agent (-agentlib:jdwp) and RMI's and JMX's own loops.
 	"JDWP *", "RMI GC Daemon", "JMX client heartbeat*",
+	// IntelliJ IDEA's launcher (idea_rt, AppMainV2) in every JVM it starts:
+	// it reads a socket from the IDE for ever, waiting for Ctrl-Break.
+	"Monitor Ctrl-Break",
 	// OpenJ9 and IBM J9 (javacores of Semeru 21 and IBM Java 8 in the
 	// corpus, jdk/ibm-flamegrapher__*): its GC, JIT, profiler, finalizer,
 	// attach and signal threads. The JIT appends " Suspended" to an idle
