@@ -2,14 +2,12 @@ package promtest
 
 import (
 	"fmt"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/dumpdiff/dumpdiff/internal/testwait"
 )
@@ -46,21 +44,10 @@ func StartAlertmanager(t testing.TB, webhook string) *Alertmanager {
 	if err := os.WriteFile(config, []byte(yml), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	addr := freeAddr(t)
-	s := &Server{URL: "http://" + addr, exited: make(chan struct{}), stderr: &tail{},
-		client: &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{Proxy: nil}}}
-	s.cmd = exec.Command(bin, "--config.file="+config, "--storage.path="+filepath.Join(dir, "data"),
-		"--web.listen-address="+addr, "--web.external-url="+s.URL+"/", "--cluster.listen-address=", "--log.level=warn")
-	s.cmd.Stderr = s.stderr
-	s.cmd.SysProcAttr = dieWithParent()
-	if err := s.cmd.Start(); err != nil {
-		t.Fatalf("promtest: starting %s: %v", bin, err)
-	}
-	go func() {
-		s.cmd.Wait()
-		close(s.exited)
-	}()
-	t.Cleanup(s.stop)
+	s := spawn(t, bin, func(addr, url string) []string {
+		return []string{"--config.file=" + config, "--storage.path=" + filepath.Join(dir, "data"),
+			"--web.listen-address=" + addr, "--web.external-url=" + url + "/", "--cluster.listen-address=", "--log.level=warn"}
+	})
 	testwait.Eventually(t, readyWithin, func() error {
 		select {
 		case <-s.exited:
@@ -72,5 +59,5 @@ func StartAlertmanager(t testing.TB, webhook string) *Alertmanager {
 		}
 		return nil
 	})
-	return &Alertmanager{Addr: addr, srv: s}
+	return &Alertmanager{Addr: strings.TrimPrefix(s.URL, "http://"), srv: s}
 }

@@ -158,6 +158,24 @@ func configYAML(targets []string) string {
 // not wait for it.
 func launch(t testing.TB, bin, config, storage string) *Server {
 	t.Helper()
+	return spawn(t, bin, func(addr, url string) []string {
+		return []string{
+			"--config.file=" + config,
+			"--storage.tsdb.path=" + storage,
+			"--web.listen-address=" + addr,
+			// Without it Prometheus builds its external URL from the
+			// host's name; this keeps every URL it prints on 127.0.0.1.
+			"--web.external-url=" + url + "/",
+			"--log.level=warn",
+		}
+	})
+}
+
+// spawn starts bin (Prometheus or Alertmanager) listening on a free
+// 127.0.0.1 port, with the flags args makes for that address and URL, and
+// registers its stop; it does not wait for it.
+func spawn(t testing.TB, bin string, args func(addr, url string) []string) *Server {
+	t.Helper()
 	addr := freeAddr(t)
 	s := &Server{
 		URL:    "http://" + addr,
@@ -166,15 +184,7 @@ func launch(t testing.TB, bin, config, storage string) *Server {
 		// Proxy nil: the API is on 127.0.0.1 and no HTTP_PROXY applies.
 		client: &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{Proxy: nil}},
 	}
-	s.cmd = exec.Command(bin,
-		"--config.file="+config,
-		"--storage.tsdb.path="+storage,
-		"--web.listen-address="+addr,
-		// Without it Prometheus builds its external URL from the host's
-		// name; this keeps every URL it prints on 127.0.0.1.
-		"--web.external-url="+s.URL+"/",
-		"--log.level=warn",
-	)
+	s.cmd = exec.Command(bin, args(addr, s.URL)...)
 	s.cmd.Stderr = s.stderr
 	s.cmd.SysProcAttr = dieWithParent()
 	if err := s.cmd.Start(); err != nil {
