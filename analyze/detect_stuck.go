@@ -18,7 +18,7 @@ const (
 var stuckDetector = &Detector{
 	Name:  KindStuck,
 	Kinds: []string{KindStuck},
-	Doc:   "the very same threads in the same wait and culprit at every moment given, most of their pool, with no rise needed: what a first dump taken mid-incident shows; at any count, and on one dump as one dump's evidence, threads in a named wait (a peer's reply, a pool's item, a lock) that are most of a paste a person cut, or that are with their lock's holders every application thread of the dump",
+	Doc:   "the very same threads in the same wait and culprit at every moment given, most of their pool, with no rise needed: what a first dump taken mid-incident shows; at any count, and on one dump as one dump's evidence, threads in a named wait (a peer's reply, a pool's item, a lock) that are most of a paste a person cut, or that are with their lock's holders every application thread of the dump; and the waiting goroutines of the tests go test stopped at their -timeout (its own verdict, on one dump)",
 	Requires: []*Detector{timelineDetector, leakedDetector, deadlockDetector, eventLoopDetector, contentionDetector, poolExhaustedDetector, explosionDetector,
 		spinningDetector},
 	Folds: "nothing; a group that rose from a healthy first moment is the timeline's (not-recovered), a Go group blocked for minutes the leak's",
@@ -54,6 +54,11 @@ func runStuck(p *Pass) []Finding {
 	}
 	// Go prints how long each goroutine has waited: one moment shows a
 	// goroutine stuck in its work (the groups found are told).
+	// go test's own verdict: the tests it stopped at their deadline hung,
+	// on what their goroutines wait for; that is the one-dump story.
+	if hung := hungTests(p, told); len(hung) > 0 && n < 2 {
+		return hung
+	}
 	fs := goWorkWaits(p, told)
 	if n < 2 && len(held) == 0 {
 		return fs // one moment cannot show that threads stay

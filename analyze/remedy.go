@@ -76,6 +76,9 @@ func (p remedyProof) rlockReentry() bool { return p.basis == "go-rlock-reentry" 
 // idleKept: rests a library's pool would not keep (basis idle-kept).
 func (p remedyProof) idleKept() bool { return p.basis == "idle-kept" }
 
+// testTimeout: go test stopped a test at its deadline (basis test-timeout).
+func (p remedyProof) testTimeout() bool { return p.basis == "test-timeout" }
+
 // goAsleep: the Go runtime stopped the program, every goroutine blocked.
 func (p remedyProof) goAsleep() bool { return p.basis == "go-runtime" }
 
@@ -147,6 +150,8 @@ var remedies = []Remedy{
 		Text: "a goroutine that holds a sync.RWMutex's read lock takes it again ({culprit}) while a writer waits: a waiting writer stops new readers, so neither goes on; never RLock what the caller holds (pass the locked state down, or split the method into a locked and an unlocked part); a restart is the only way out now"},
 	{ID: "go-asleep", Kinds: []string{KindDeadlock}, proof: remedyProof.goAsleep,
 		Text: "every goroutine waits for another that can no longer act (a WaitGroup whose Done never comes, a channel whose other side returned or never started): make each wait end on every path (defer wg.Done() first thing in the goroutine, close the channel when its sender is done, select on a context beside it) ({culprit})"},
+	{ID: "test-hung", Kinds: []string{KindStuck}, proof: remedyProof.testTimeout,
+		Text: "the test waits for something that never comes ({culprit}): give the wait a deadline (select on a timer or t.Context(), a context with timeout), and make every goroutine the test starts end on every path (defer wg.Done(), close the channel it waits on); go test -run TESTNAME -timeout 30s -v shows it again quickly"},
 	{ID: "deadlock", Kinds: []string{KindDeadlock},
 		Text: "the threads wait for each other's locks and never go on: take the locks in one order everywhere (or with a timeout); a restart is the only way out now"},
 	{ID: "unclosed-body", Kinds: []string{KindLeaked, KindGrowing, KindNotRecovered}, States: []string{"http-body-wait"},

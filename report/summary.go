@@ -175,7 +175,7 @@ func (s *sentences) caveat() {
 	}
 	measured := f.Wait != nil && (f.Wait.MaxMinutes > 0 || f.Wait.Measured > 0 && !f.Wait.AtLeast)
 	switch {
-	case f.Basis == "long-wait" || f.Basis == "runtime" || f.Basis == "cpu-lifetime" || measured:
+	case f.Basis == "long-wait" || f.Basis == "runtime" || f.Basis == "cpu-lifetime" || f.Basis == "test-timeout" || measured:
 		// The runtime's own clock or mark: not a snapshot's guess.
 	case f.Kind == analyze.KindKeptAlive:
 		// One dump shows it whole: main is gone and what is left rests.
@@ -255,6 +255,11 @@ func (s *sentences) stuck() {
 	}
 	n := len(f.Counts)
 	switch {
+	case f.Basis == "test-timeout":
+		s.add("go test stopped the test at its deadline (%s): %d of its %s wait %s, and the test waits with them",
+			f.Headline, f.Counts[f.At], s.unit(), stateText(f.State, f.Via))
+		s.culpritAndEntries()
+		return
 	case f.Basis == "one-dump-cut":
 		s.add("%d of %d %s %s %s in this paste of %d %s, which a person cut from a dump: most of what they chose waits there",
 			f.Counts[0], f.PoolCounts[0], f.Pool, s.unit(), stateText(f.State, f.Via), s.r.Moments[0].Threads, s.unit())

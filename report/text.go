@@ -266,6 +266,11 @@ func (t *textView) leadSection() {
 	}
 	shown, shownTodo := leadFit(blocks, todoBlocks, leadBudget)
 	t.add(t.st.Head("VERDICT"))
+	// go test's own verdict first: which tests hung (the document views'
+	// "Hung" fact).
+	if hung := t.hungSentence(); hung != "" {
+		t.add(wrap(hung, t.width, indent, indent)...)
+	}
 	t.tail = t.tailLine(&t.findings[0], sevW)
 	for i, b := range blocks[:shown] {
 		f := t.findings[i]
@@ -504,10 +509,7 @@ func (t *textView) verdictSection() {
 		}
 		return
 	}
-	t.add(t.st.Head("FINDINGS"))
-	if hung != "" {
-		t.add(wrap(hung, t.width, indent, indent)...)
-	}
+	t.add(t.st.Head("FINDINGS")) // the hung tests are said in the lead (leadSection)
 	const sevW = 8 // "CRITICAL"
 	body := strings.Repeat(" ", len(indent)+sevW+2)
 	for _, f := range t.findings {
