@@ -510,7 +510,7 @@ func (t *textView) verdictSection() {
 		return
 	}
 	t.add(t.st.Head("FINDINGS")) // the hung tests are said in the lead (leadSection)
-	const sevW = 8 // "CRITICAL"
+	const sevW = 8               // "CRITICAL"
 	body := strings.Repeat(" ", len(indent)+sevW+2)
 	for _, f := range t.findings {
 		sev := strings.ToUpper(f.severity.String())
