@@ -86,6 +86,13 @@ func classifyDebug1Line(line []byte) debug1LineKind {
 				return d1Record
 			}
 		}
+		// A frame line whose '#' a Markdown heading took
+		// (debug1Hashless): "0x523d1a main.f+0x1a /src/main.go:9".
+		if bytes.HasPrefix(line, []byte("0x")) && bytes.Contains(line, []byte("+0x")) {
+			return d1Frame
+		}
+	case bytes.HasPrefix(line, []byte("labels: {")):
+		return d1Labels // its '#' taken by a heading
 	}
 	return d1Unknown
 }

@@ -70,8 +70,20 @@ func whiteAt(b []byte) int {
 // debug1LabelText is the label set of a labels line: what follows
 // "# labels: ", with any white space around "labels:".
 func debug1LabelText(line []byte) []byte {
-	rest := skipWhite(line[1:])
+	rest := debug1Hashless(line)
 	return skipWhite(rest[len("labels:"):])
+}
+
+// debug1Hashless is line past its '#' and the white space after it; a
+// line whose '#' is gone is taken as it is, past its white space. A page
+// that renders Markdown makes "#\t0x523d1a\tmain.f+0x1a\t/src/main.go:9"
+// a heading of the rest: pasted from it, the frame and label lines lose
+// their '#' (an ATX heading is '#' and a space or TAB).
+func debug1Hashless(line []byte) []byte {
+	if len(line) > 0 && line[0] == '#' {
+		return skipWhite(line[1:])
+	}
+	return skipWhite(line)
 }
 
 // debug1Canonical appends to dst the frame line as the runtime writes it,
@@ -81,10 +93,10 @@ func debug1LabelText(line []byte) []byte {
 // strict refuses white space inside the location, for a line joined from
 // pieces (a space there is the wrap's).
 func debug1Canonical(dst, line []byte, strict bool) ([]byte, bool) {
-	if len(line) == 0 || line[0] != '#' {
+	if len(line) == 0 {
 		return dst, false
 	}
-	rest := skipWhite(line[1:])
+	rest := debug1Hashless(line)
 	n := whiteAt(rest)
 	pc := rest[:n]
 	if _, ok := parseHex(pc); !ok {

@@ -199,6 +199,21 @@ func leakcheckReport(tlog bool) func(string, Runtime) (string, bool) {
 	}
 }
 
+// headingAteHash is a debug=1 profile pasted from a page that rendered it
+// as Markdown: a line "#", then a space or TAB, is a heading, shown
+// without its '#' and the white space after it (frame and label lines).
+func headingAteHash(text string, _ Runtime) (string, bool) {
+	lines := strings.Split(text, "\n")
+	changed := false
+	for i, l := range lines {
+		if strings.HasPrefix(l, "#\t") || strings.HasPrefix(l, "# ") {
+			lines[i] = strings.TrimLeft(l[1:], " \t")
+			changed = true
+		}
+	}
+	return strings.Join(lines, "\n"), changed
+}
+
 // collapseWhite makes each run of TABs and spaces one space: a page
 // that collapses white space (HTML outside <pre>), a chat that drops TABs.
 func collapseWhite(text string, _ Runtime) (string, bool) {
@@ -398,6 +413,7 @@ var pasteRewrites = []pasteRewrite{
 			html.EscapeString(text) + "</pre>\n</body></html>\n", true
 	}},
 	{name: "white space collapsed", format: FormatGoDebug1, apply: collapseWhite},
+	{name: "# taken by a Markdown heading", format: FormatGoDebug1, apply: headingAteHash},
 	{name: "wrapped at 60 (fold)", format: FormatGoDebug1, apply: wrapAt(60, false)},
 	{name: "wrapped at 60 at spaces (fold -s)", format: FormatGoDebug1, apply: wrapAt(60, true)},
 	{name: "wrapped at 40, tabs as 4 spaces", format: FormatGoDebug1, apply: func(text string, rt Runtime) (string, bool) {
