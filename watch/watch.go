@@ -520,9 +520,13 @@ func (tw *target) tick(ctx context.Context, at time.Time, trig *trigger) {
 		return // abandoned: Run writes the manifest
 	}
 	primary, wrote := false, false
+	disk := "" // a file that failed on the ring's own disk (full): not the target's fault
 	for _, f := range files {
 		if f.Error != "" {
 			w.metrics.captureError(tw.name, f.Reason)
+		}
+		if f.Reason == capture.ReasonDisk && disk == "" {
+			disk = f.Error
 		}
 		primary = primary || f.Primary && f.OK()
 		wrote = wrote || f.OK()
@@ -543,6 +547,10 @@ func (tw *target) tick(ctx context.Context, at time.Time, trig *trigger) {
 		// the target is not to blame; what was recorded before is kept.
 		w.metrics.captureError(tw.name, capture.ReasonDisk)
 		tw.diskTrouble(err.Error())
+	case disk != "" && !primary:
+		// The dump was fetched but could not be written (the manifest
+		// still could): the disk's trouble, not the target's.
+		tw.diskTrouble(disk)
 	default:
 		tw.diskOK()
 	}
@@ -555,7 +563,7 @@ func (tw *target) tick(ctx context.Context, at time.Time, trig *trigger) {
 		w.metrics.captureSeconds.WithLabelValues(tw.name).Observe(took.Seconds())
 		w.metrics.lastCapture.WithLabelValues(tw.name).Set(float64(at.UnixNano()) / 1e9)
 		tw.setUp()
-	} else if err == nil {
+	} else if err == nil && disk == "" {
 		why := "no dump"
 		for _, f := range files {
 			if f.Primary && f.Error != "" {
