@@ -3,7 +3,7 @@ GO ?= go
 PKGS := ./...
 FUZZTIME ?= 20s
 
-.PHONY: build test bench fuzz lint fixtures bench-peers bench-1m
+.PHONY: build test bench fuzz lint fixtures fixtures-tools bench-peers bench-1m
 
 # The commit is stamped by the linker too: a build with -buildvcs=false (or
 # from a tree the toolchain cannot read as a repository) still says which
@@ -68,6 +68,31 @@ fixtures:
 	bash ./testdata/gen/verdicts-pools/gen.sh
 	bash ./testdata/gen/verdicts-onedump/gen.sh
 	bash ./testdata/gen/watch/gen.sh
+	bash ./testdata/gen/verdicts-cycles/gen.sh
+	bash ./testdata/gen/verdicts-handoff/gen.sh
+	bash ./testdata/gen/verdicts-holders/gen.sh
+	bash ./testdata/gen/verdicts-spin-edges/gen.sh
+	bash ./testdata/gen/roles/gen.sh
+	bash ./testdata/gen/go-lock-held/gen.sh
+	bash ./testdata/gen/go-waits/gen.sh
+	bash ./testdata/gen/gotimeout/gen.sh
+	bash ./testdata/gen/gotrace/gen.sh
+	bash ./testdata/gen/threadinfo/gen.sh
+	bash ./testdata/gen/excerpts/gen.sh
+	bash ./testdata/gen/prefixed/shapes.sh
+
+# Fixtures that need a tool fetched or built first, each as its script
+# says: Delve from the module proxy (delve/gen.sh, then delve/goland.sh),
+# CockroachDB's Go fork built from its source (debug3/gen.sh), npm's
+# concurrently, foreman and pm2 in NPM_BIN (prefixed/gen.sh and
+# prefixed/cutlines/gen.sh), gotraceanalyzer's source
+# (excerpts/aggregated.sh GTA_SRC). By hand only.
+fixtures-tools:
+	bash ./testdata/gen/delve/gen.sh
+	bash ./testdata/gen/delve/goland.sh
+	bash ./testdata/gen/debug3/gen.sh
+	bash ./testdata/gen/prefixed/gen.sh
+	bash ./testdata/gen/prefixed/cutlines/gen.sh
 
 # Compare parse speed and peak RSS against peers (bench/ is its own module).
 bench-peers:
