@@ -1,11 +1,8 @@
 package parse
 
 import (
-	"bufio"
 	"fmt"
-	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -14,25 +11,7 @@ import (
 
 // debuggersCounts reads testdata/debuggers/COUNTS.tsv: goroutines per
 // file, counted with grep, not by this parser.
-func debuggersCounts(t *testing.T) map[string]int {
-	t.Helper()
-	f, err := os.Open(filepath.Join(debuggersDir, "COUNTS.tsv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	out := map[string]int{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		name, n, _ := strings.Cut(sc.Text(), "\t")
-		v, err := strconv.Atoi(n)
-		if err != nil {
-			t.Fatalf("COUNTS.tsv: bad line %q", sc.Text())
-		}
-		out[name] = v
-	}
-	return out
-}
+func debuggersCounts(t *testing.T) map[string]int { return countsTSV(t, debuggersDir) }
 
 func parseDebuggerFile(t *testing.T, name string) []*Dump {
 	t.Helper()

@@ -19,9 +19,13 @@ const formatsDir = "../testdata/formats"
 
 // formatsCounts reads testdata/formats/COUNTS.tsv: threads per file,
 // counted with grep, not by this parser.
-func formatsCounts(t *testing.T) map[string]int {
+func formatsCounts(t *testing.T) map[string]int { return countsTSV(t, formatsDir) }
+
+// countsTSV reads dir's COUNTS.tsv ("file<TAB>n" a line): threads or
+// goroutines per file, counted with grep, not by this parser.
+func countsTSV(t *testing.T, dir string) map[string]int {
 	t.Helper()
-	f, err := os.Open(filepath.Join(formatsDir, "COUNTS.tsv"))
+	f, err := os.Open(filepath.Join(dir, "COUNTS.tsv"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +36,7 @@ func formatsCounts(t *testing.T) map[string]int {
 		name, n, _ := strings.Cut(sc.Text(), "\t")
 		v, err := strconv.Atoi(n)
 		if err != nil {
-			t.Fatalf("COUNTS.tsv: bad line %q", sc.Text())
+			t.Fatalf("%s/COUNTS.tsv: bad line %q", dir, sc.Text())
 		}
 		out[name] = v
 	}
