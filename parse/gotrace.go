@@ -316,7 +316,7 @@ func applyTransition(tab *traceTable, ev trace.Event, st trace.StateTransition) 
 		// Back from a system call, it runs in the function that made it:
 		// the call's stack is where this run was last seen (a running
 		// goroutine's stack is written only by CPU samples).
-		prev := g.episode
+		prev := *g.episode // a copy: newStay may clear and reuse the stay itself
 		g.episode = g.newStay()
 		g.episode.frames, g.episode.raw, g.episode.byStack, g.episode.bottom = prev.frames, prev.raw, prev.byStack, prev.bottom
 	} else {

@@ -123,6 +123,14 @@ func TestGoTraceWaits(t *testing.T) {
 	if waiters != 30 {
 		t.Fatalf("%d goroutines wait for the cache's mutex, want 30", waiters)
 	}
+	// main runs at the end, back from the system calls of os.Create (the
+	// trace writes no stack of a running goroutine): its stack is the last
+	// call's, where this run was last seen.
+	for _, th := range last.Threads {
+		if th.ID == 1 && (th.State != "running" || th.NoStack || !strings.HasPrefix(th.Frames[0].Func, "syscall.")) {
+			t.Errorf("main at the end: %q, %d frames, want running in its last system call's stack", th.State, len(th.Frames))
+		}
+	}
 }
 
 // TestGoTraceRefusals: a trace older than Go 1.22 is refused with what to
