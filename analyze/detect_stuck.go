@@ -56,7 +56,7 @@ func runStuck(p *Pass) []Finding {
 	// goroutine stuck in its work (the groups found are told).
 	// go test's own verdict: the tests it stopped at their deadline hung,
 	// on what their goroutines wait for; that is the one-dump story.
-	if hung := hungTests(p, told); len(hung) > 0 && n < 2 {
+	if hung := hungTests(p); len(hung) > 0 && n < 2 {
 		return hung
 	}
 	fs := goWorkWaits(p, told)

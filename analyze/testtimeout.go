@@ -14,7 +14,7 @@ import (
 // hung on: stuck, on this one dump, with the framework's deadline as the
 // evidence (no second moment is needed: the deadline passed). Goroutines
 // that run are left out (a test that spins shows as running work).
-func hungTests(p *Pass, told map[*Group]bool) []Finding {
+func hungTests(p *Pass) []Finding {
 	r := p.R
 	var fs []Finding
 	for m, mo := range r.Moments {
