@@ -84,7 +84,7 @@ type ptokKind uint8
 
 const (
 	ptLit    ptokKind = iota // these bytes
-	ptSpace                  // one or more spaces; none too as the first token or as padding; exactly lit as the last
+	ptSpace                  // one or more spaces; none too as the first token or as padding; exactly lit as the last, or fewer before a tab
 	ptDigits                 // one or more ASCII digits
 	ptHex                    // one or more hex digits
 	ptANSI                   // any number of ANSI CSI sequences ("\x1b[36m"), none too
@@ -334,10 +334,24 @@ func (sh *learnedShape) match(line []byte) (n int, stamp []byte, ok bool) {
 			i += len(t.lit)
 		case ptSpace:
 			if ti == last && ti > 0 {
-				if len(line)-i < len(t.lit) || string(line[i:i+len(t.lit)]) != string(t.lit) {
+				if len(line)-i >= len(t.lit) && string(line[i:i+len(t.lit)]) == string(t.lit) {
+					i += len(t.lit)
+					continue
+				}
+				// The prefix was learned from a line the dump indents with
+				// spaces ("[info]   Goroutine 1 - User:", Delve's), so its
+				// last spaces hold the dump's own; a line the dump indents
+				// with a tab ("[info] \t 0  0x..." its frames) carries fewer
+				// of them (none after "api-1 |") before its tab. Those
+				// spaces are the prefix's, the tab the dump's.
+				j := i
+				for j < len(line) && j-i < len(t.lit) && line[j] == ' ' {
+					j++
+				}
+				if j == len(line) || line[j] != '\t' {
 					return 0, nil, false
 				}
-				i += len(t.lit)
+				i = j
 				continue
 			}
 			j := i
@@ -654,6 +668,7 @@ func strongStart(text []byte) *textFormat {
 //	Thread.State, deadlock, Java stack information   a JVM excerpt's first
 //	                   line (jstack_excerpt.go): a state line, a deadlock report
 //	Goroutine          Delve's goroutine headers (delve.go)
+//	0  0x              Delve's stack listing: its frame 0 ("0  0x0000000000489b0e in runtime.gopark")
 //
 // and a quoted thread name's headers (HotSpot, ThreadInfo, IntelliJ, NetBeans t@N), which
 // need a '"' and "Id=", " nid=" or " t@" (mayStartInside). TestStartNeedles holds
@@ -663,7 +678,7 @@ var startNeedles = [][]byte{
 	[]byte("Full thread dump"), []byte("Threads class SMR info:"), []byte("jdk.ThreadDump {"), []byte("FULL THREAD DUMP"),
 	[]byte("0SECTION"), []byte("XMTH"),
 	[]byte("Thread.State"), []byte("deadlock"), []byte("Java stack information"),
-	[]byte("Goroutine "),
+	[]byte("Goroutine "), []byte("0  0x"),
 }
 
 // mayStartInside reports whether a dump's first line may start somewhere

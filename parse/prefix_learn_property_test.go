@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -469,4 +471,66 @@ func ppListingText(text string) bool {
 		return ok
 	}
 	return false
+}
+
+// TestLearnedPrefixDebuggers is the same property over the debuggers'
+// listings (testdata/debuggers: Delve's goroutines -t/-l/-g/-group and
+// stack, GoLand's copied stacks), which indent their headers with spaces
+// and their frames with a tab: the prefix learned from a header then
+// holds the header's indent, and a frame carries fewer of those spaces
+// before its tab (learnedShape.match).
+func TestLearnedPrefixDebuggers(t *testing.T) {
+	paths, _ := filepath.Glob("../testdata/debuggers/*.txt")
+	type input struct{ name, text, want string }
+	var inputs []input
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dumps, err := Parse(p, bytes.NewReader(b))
+		if err != nil || len(dumps) == 0 {
+			continue // a transcript with no listing in it
+		}
+		if first, _, _ := strings.Cut(string(b), "\n"); startsGoLand([]byte(first), nil) {
+			continue // GoLand's "Goroutine 87" is prose as often: never learned from (strongStart)
+		}
+		inputs = append(inputs, input{p, string(b), dumpFingerprint(dumps)})
+	}
+	if len(inputs) < 5 {
+		t.Fatalf("%d debugger listings in testdata/debuggers: want the committed ones", len(inputs))
+	}
+	tried, same := 0, 0
+	var failures []string
+	for ii, in := range inputs {
+		for k := range learnCases {
+			seed := uint64(ii)*1000 + uint64(k)
+			g := &prefixGen{r: rand.New(rand.NewPCG(seed, 33))}
+			c := g.draw()
+			c.rt, c.cut = RuntimeGo, false // no rejoin rules for a debugger's lines
+			text := c.apply(g, in.text)
+			tried++
+			dumps, err := Parse(in.name, strings.NewReader(text))
+			if got := dumpFingerprint(dumps); err == nil && got == in.want {
+				same++
+				continue
+			} else if err == nil {
+				failures = append(failures, fmt.Sprintf("%s, seed %d (%s): %s", in.name, seed, c.kind, firstDiff(in.want, got)))
+			} else {
+				failures = append(failures, fmt.Sprintf("%s, seed %d (%s): %v", in.name, seed, c.kind, err))
+			}
+		}
+	}
+	t.Logf("%d of %d prefixed debugger listings read as the listing itself (%d listings)", same, tried, len(inputs))
+	// 287 of 288 when this was written (GoLand's listings left out: never learned). The one known miss: another
+	// source's line between "(dlv) goroutine 22 stack" and the listing it
+	// prints, so the listing's goroutine id (read from the line before it,
+	// delveStackID) is lost: the stack is read, as goroutine 0.
+	const debuggerKnownMisses = 1
+	for _, f := range failures {
+		t.Log(f)
+	}
+	if len(failures) > debuggerKnownMisses {
+		t.Errorf("%d of %d prefixed debugger listings not read as the listing (at most %d known): see the log", len(failures), tried, debuggerKnownMisses)
+	}
 }
