@@ -79,6 +79,9 @@ type lineSource struct {
 	// learnBuf holds the line a prefix was learned on (prefix_learn.go),
 	// which outlives the lines read ahead to confirm it.
 	learnBuf []byte
+	// lineBeforeJoin holds a line outside a dump while joinCutStart looks
+	// ahead for its rest (prefix_learn.go).
+	lineBeforeJoin []byte
 	// learnSrc and learnTmp are learnConfirm's scratch: the first line's
 	// source and the split of a line read ahead.
 	learnSrc []byte

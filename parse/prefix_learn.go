@@ -797,8 +797,13 @@ func (s *lineSource) learnPrefix(line, prev []byte, pl *prefixLine) (sh *prefixS
 	if !mayStartInside(line) {
 		return nil, nil, nil, line
 	}
+	cutAt := -1 // the line read ahead that is line's rest (joinCutStart); -1 if none
 	if _, tf := peel(line, nil, nil); tf == nil {
-		return nil, nil, nil, line // no candidate: the cost of a line outside a dump
+		joined, at := s.joinCutStart(line)
+		if at < 0 {
+			return nil, nil, nil, line // no candidate: the cost of a line outside a dump
+		}
+		line, cutAt = joined, at
 	}
 	// Lines are read ahead from here: line is kept in a buffer of its own.
 	s.learnBuf = append(s.learnBuf[:0], line...)
@@ -812,7 +817,16 @@ func (s *lineSource) learnPrefix(line, prev []byte, pl *prefixLine) (sh *prefixS
 		return lp.split(line, pl) && !pl.partial && s.learnConfirm(lp.split, pl.source)
 	})
 	if tf == nil {
+		if cutAt >= 0 {
+			return nil, nil, nil, s.lineBeforeJoin // nothing joined: the line as it was
+		}
 		return nil, nil, nil, line
+	}
+	if cutAt >= 0 {
+		rest := s.queue[cutAt]
+		s.queue = slices.Delete(s.queue, cutAt, cutAt+1)
+		s.joins = append(s.joins, Skipped{Line: rest.no, Text: string(rest.text[:min(len(rest.text), 200)]),
+			Reason: fmt.Sprintf("the rest of line %d, the dump's first, cut by the tool that prefixed it (a line of another source printed between its pieces): joined to it", s.rawN)})
 	}
 	if len(prev) > 0 && lp.split(prev, &lp.tmp) && !lp.tmp.partial && bytes.Equal(lp.tmp.source, pl.source) {
 		pv = append([]byte(nil), lp.tmp.text...)
@@ -820,6 +834,58 @@ func (s *lineSource) learnPrefix(line, prev []byte, pl *prefixLine) (sh *prefixS
 	lp.split(line, pl)
 	pl.buf = nil
 	return &lp.shape, pv, tf, line
+}
+
+// joinCutStart finds the rest of a dump's first line that the tool which
+// prefixed it cut in two (rejoin.go: npm's concurrently ends a line where
+// another process's chunk comes between two writes of one line, and the
+// Go runtime writes a goroutine header in pieces: "goroutine ", the id,
+// " [", the reason, "]:"): line holds a start word after some text (it
+// passed mayStartInside) but no whole start, and one of the next
+// rejoinLook lines carries the text before the start word as a prefix of
+// the same shape, with the start's rest after it, so that the two joined
+// start a dump (strongStart). It returns the joined line and the rest's
+// place among the lines read ahead; -1 when there is none. The caller
+// takes the rest out only when the prefix is confirmed.
+//
+// A cut before the start word ("gorou" / "tine 1 [running]:") leaves no
+// piece that mayStartInside passes, and is not found: looking for it would
+// cost a look ahead on every line outside a dump.
+//
+// Cost: on a line outside a dump that holds a start word but starts no
+// dump, a look ahead of rejoinLook lines, and at each word boundary of
+// the line's first learnMaxPrefix bytes that is followed by a start word,
+// the shape learned and matched on each.
+func (s *lineSource) joinCutStart(line []byte) ([]byte, int) {
+	s.lineBeforeJoin = append(s.lineBeforeJoin[:0], line...)
+	line = s.lineBeforeJoin // peek may move the reader's buffer under line
+	end := min(len(line), learnMaxPrefix+1)
+	for j := 0; j < rejoinLook; j++ {
+		m, ok := s.peek(j)
+		if !ok {
+			break
+		}
+		for k := 1; k < end; k++ {
+			// A word boundary as peel sees one: after a word, or after an
+			// ANSI colour code ("\x1b[0mgoroutine").
+			if line[k] == ' ' || isWordByte(line[k-1]) && !(line[k-1] == 'm' && bytes.LastIndexByte(line[max(0, k-16):k], 0x1b) >= 0) || !mayStartInside(line[k:]) {
+				continue
+			}
+			ls := learnShape(line[:k])
+			if ls == nil {
+				continue
+			}
+			n, _, ok := ls.match(m.text)
+			if !ok || n == len(m.text) {
+				continue
+			}
+			joined := append(bytes.Clone(line), m.text[n:]...)
+			if strongStart(joined[k:]) != nil {
+				return joined, j
+			}
+		}
+	}
+	return nil, -1
 }
 
 // learnConfirm is rule 3: at least learnConfirmNeed of the next learnLook

@@ -241,16 +241,23 @@ func (c learnCase) apply(g *prefixGen, text string) string {
 	}
 	var cutLines []string
 	for _, l := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
-		// A dump's first line (or a JVM dump's date line before it) is
-		// read before the dump is: a cut there is not rejoined (the
-		// reader looks for dumps line by line), and is not drawn.
-		if !c.cut || g.r.IntN(12) != 0 || j.cut([]byte(l)) || startsText([]byte(l), nil) || isDateLine([]byte(l)) {
+		// A dump's first line is cut only after its start word
+		// (joinCutStart: a piece before it holds nothing to look for),
+		// and a JVM dump's date line not at all.
+		first := startsText([]byte(l), nil)
+		if !c.cut || g.r.IntN(12) != 0 || j.cut([]byte(l)) || isDateLine([]byte(l)) {
 			cutLines = append(cutLines, l)
 			continue
 		}
 		var at []int
 		for p := 1; p < len(l); p++ {
 			a, r := []byte(l[:p]), []byte(l[p:])
+			if first {
+				if mayStartInside(a) && strongStart(a) == nil && len(bytes.TrimSpace(r)) > 0 {
+					at = append(at, p)
+				}
+				continue
+			}
 			if (j.cut(a) || j.mayGoOn != nil && j.mayGoOn(a)) && j.rest(r) && len(bytes.TrimSpace(r)) > 0 {
 				at = append(at, p)
 			}
@@ -371,7 +378,11 @@ func TestLearnedPrefixSameDumps(t *testing.T) {
 	// five misses this test once allowed (a SIGQUIT after a learned prefix
 	// inside a docker record; a counter outgrowing its padding) were fixed
 	// as classes: layers nest to any depth, padding beside a field may
-	// vanish, a collector's shape is confirmed on the next lines.
+	// vanish, a collector's shape is confirmed on the next lines. Since
+	// cuts are drawn in headers, state lines and a dump's first line too
+	// (joinCutStart, goJoin and jvmJoin's header and state rules): 3000
+	// of 3000; 11999 of 12000 with 96 cases an input (the miss: an
+	// IntelliJ header cut after "nid=NA cont", which reads as whole).
 	const learnKnownMisses = 0
 	for _, f := range failures {
 		t.Log(f)

@@ -123,6 +123,11 @@ var goJoin = &lineJoin{
 			return true
 		case glFile:
 			return !goFileWhole(l)
+		case glHeader:
+			// Every goroutine header ends with its ':' ("]:", any Go);
+			// the runtime writes one in pieces ("goroutine ", the id,
+			// " [", the reason, "]:"), and a cut may end it at any.
+			return !bytes.HasSuffix(bytes.TrimRight(l, " "), []byte(":"))
 		}
 		return false
 	},
@@ -161,6 +166,54 @@ func hexField(f []byte, prefix string) bool {
 	return ok && len(rest) > 0 && isHexWord(rest)
 }
 
+// jvmFixedLines are lines HotSpot prints as they are, whole: one of them
+// cut leaves a piece that is a part of it.
+var jvmFixedLines = [][]byte{
+	[]byte("Java stack information for the threads listed above:"),
+	[]byte("Found one Java-level deadlock:"),
+	[]byte("Locked ownable synchronizers:"),
+	[]byte("Threads class SMR info:"),
+}
+
+// jvmFixedCut reports whether t is the start of one of jvmFixedLines, cut
+// (at least its first word and the space after it: "Found " alone is
+// prose as often).
+func jvmFixedCut(t []byte) bool {
+	t = bytes.TrimRight(t, " ")
+	for _, f := range jvmFixedLines {
+		if len(t) < len(f) && bytes.HasPrefix(f, t) && bytes.IndexByte(t, ' ') > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// hasTAt reports whether t holds a NetBeans/VisualVM thread id, " t@"
+// and its digits ("- Thread t@332"); " t@" alone is a header cut there.
+func hasTAt(t []byte) bool {
+	i := bytes.Index(t, []byte(" t@"))
+	return i >= 0 && i+3 < len(t) && isDigit(t[i+3])
+}
+
+// jvmStates are the states a HotSpot state line names (Thread.State).
+var jvmStates = [][]byte{[]byte("NEW"), []byte("RUNNABLE"), []byte("BLOCKED"), []byte("WAITING"), []byte("TIMED_WAITING"), []byte("TERMINATED")}
+
+// jvmStateWhole reports whether s, what follows "java.lang.Thread.State:",
+// is whole: a state, then nothing or its detail in parentheses closed
+// ("WAITING (parking)"). HotSpot writes the label and the state in two
+// writes, so a cut may fall between them or in either.
+func jvmStateWhole(s []byte) bool {
+	for _, st := range jvmStates {
+		rest, ok := bytes.CutPrefix(s, st)
+		if !ok || len(rest) > 0 && rest[0] != ' ' {
+			continue
+		}
+		rest = bytes.TrimSpace(rest)
+		return len(rest) == 0 || rest[0] == '(' && rest[len(rest)-1] == ')'
+	}
+	return false
+}
+
 // jvmJoin is the JVM text format's rules.
 var jvmJoin = &lineJoin{
 	cut: func(l []byte) bool {
@@ -168,14 +221,33 @@ var jvmJoin = &lineJoin{
 		switch {
 		case bytes.HasPrefix(t, []byte("at ")), bytes.HasPrefix(t, []byte("- ")):
 			return !bytes.HasSuffix(bytes.TrimRight(t, " "), []byte(")"))
+		case bytes.HasPrefix(t, prefixState):
+			return !jvmStateWhole(bytes.TrimSpace(t[len(prefixState):]))
+		case bytes.HasPrefix(t, []byte("Full thread dump ")):
+			return !bytes.HasSuffix(bytes.TrimRight(t, " "), []byte(":"))
+		case jvmFixedCut(t):
+			return true
+		case len(t) > 2 && bytes.HasPrefix(prefixState, t):
+			return true // "java.lang.Thread.St": the state line cut in its label
 		case len(t) > 0 && t[0] == '"':
 			// A thread header cut before its nid (a long name): none of
 			// HotSpot's, ThreadInfo's or IntelliJ's fields after the name.
-			return !isHotSpotHeader(t) && !isThreadInfoHeader(t) && !bytes.Contains(t, []byte(" nid=")) && !bytes.Contains(t, []byte(" t@"))
+			return !isHotSpotHeader(t) && !isThreadInfoHeader(t) && !bytes.Contains(t, []byte(" nid=")) && !hasTAt(t)
 		}
 		return false
 	},
 	rest: func(l []byte) bool {
-		return len(l) > 0 && l[0] != '"' && l[0] != '\t' && l[0] != ' '
+		if len(l) == 0 || l[0] == '"' || l[0] == '\t' {
+			return false
+		}
+		if l[0] != ' ' {
+			return true
+		}
+		// HotSpot writes a header in pieces, so a rest may start with a
+		// space (" #142 daemon prio=5 ..."); an indented line of its own
+		// is not one.
+		t := bytes.TrimLeft(l, " ")
+		return len(t) > 0 && !bytes.HasPrefix(t, []byte("at ")) && !bytes.HasPrefix(t, []byte("- ")) &&
+			!bytes.HasPrefix(t, prefixState) && !bytes.HasPrefix(t, []byte("Locked ownable synchronizers:"))
 	},
 }
