@@ -840,52 +840,148 @@ func (s *lineSource) learnPrefix(line, prev []byte, pl *prefixLine) (sh *prefixS
 // prefixed it cut in two (rejoin.go: npm's concurrently ends a line where
 // another process's chunk comes between two writes of one line, and the
 // Go runtime writes a goroutine header in pieces: "goroutine ", the id,
-// " [", the reason, "]:"): line holds a start word after some text (it
-// passed mayStartInside) but no whole start, and one of the next
-// rejoinLook lines carries the text before the start word as a prefix of
-// the same shape, with the start's rest after it, so that the two joined
-// start a dump (strongStart). It returns the joined line and the rest's
-// place among the lines read ahead; -1 when there is none. The caller
-// takes the rest out only when the prefix is confirmed.
+// " [", the reason, "]:"): line holds, after some text, a piece of a
+// start line that ends the line unfinished (cutStartPieces), and one of
+// the next rejoinLook lines carries the text before the piece as a prefix
+// of the same shape, with the start's rest after it, so that the two
+// joined start a dump (strongStart). It returns the joined line and the
+// rest's place among the lines read ahead; -1 when there is none. The
+// caller takes the rest out only when the prefix is confirmed.
 //
-// A cut before the start word ("gorou" / "tine 1 [running]:") leaves no
-// piece that mayStartInside passes, and is not found: looking for it would
-// cost a look ahead on every line outside a dump.
+// Only the starts that a piece of does not start a dump itself are looked
+// for (a piece of "panic: ..." or "Full thread dump ..." does), and a cut
+// before the start word ("gorou" / "tine 1 [running]:") is not found.
 //
 // Cost: on a line outside a dump that holds a start word but starts no
-// dump, a look ahead of rejoinLook lines, and at each word boundary of
-// the line's first learnMaxPrefix bytes that is followed by a start word,
-// the shape learned and matched on each.
+// dump, one check of each place a piece's word starts; the look ahead only
+// when the line ends in such a piece (a log line that names a goroutine,
+// "goroutine 5 finished", does not).
 func (s *lineSource) joinCutStart(line []byte) ([]byte, int) {
+	end := min(len(line), learnMaxPrefix+1)
+	var at []int // where a piece starts
+	for k := 1; k < end; k++ {
+		// A word boundary as peel sees one: after a word, or after an
+		// ANSI colour code ("\x1b[0mgoroutine").
+		switch line[k] {
+		case 'g', 'S', 'j', '=': // the first bytes of cutStartPiece's starts
+		default:
+			continue
+		}
+		if isWordByte(line[k-1]) && !(line[k-1] == 'm' && bytes.LastIndexByte(line[max(0, k-16):k], 0x1b) >= 0) {
+			continue
+		}
+		if cutStartPiece(line[k:]) {
+			at = append(at, k)
+		}
+	}
+	if len(at) == 0 {
+		return nil, -1
+	}
 	s.lineBeforeJoin = append(s.lineBeforeJoin[:0], line...)
 	line = s.lineBeforeJoin // peek may move the reader's buffer under line
-	end := min(len(line), learnMaxPrefix+1)
+	// The spaces before a piece are the prefix's and perhaps the dump's own
+	// indent too ("[x]    java.lang.Thread.State: WAI"), which the rest's
+	// line does not carry ("[x] TING (parking)"): a shape for each count
+	// of them, the most first, so the rest keeps none of the prefix's.
+	type cand struct {
+		k  int // where the piece starts in line
+		sh *learnedShape
+	}
+	var cands []cand
+	for _, k := range at {
+		core := k
+		for core > 0 && line[core-1] == ' ' {
+			core--
+		}
+		for c := k; c >= core && c > 0; c-- {
+			if c < k && c == core {
+				break // the prefix keeps at least one of its spaces
+			}
+			if sh := learnShape(line[:c]); sh != nil {
+				cands = append(cands, cand{k, sh})
+			}
+		}
+	}
 	for j := 0; j < rejoinLook; j++ {
 		m, ok := s.peek(j)
 		if !ok {
 			break
 		}
-		for k := 1; k < end; k++ {
-			// A word boundary as peel sees one: after a word, or after an
-			// ANSI colour code ("\x1b[0mgoroutine").
-			if line[k] == ' ' || isWordByte(line[k-1]) && !(line[k-1] == 'm' && bytes.LastIndexByte(line[max(0, k-16):k], 0x1b) >= 0) || !mayStartInside(line[k:]) {
-				continue
-			}
-			ls := learnShape(line[:k])
-			if ls == nil {
-				continue
-			}
-			n, _, ok := ls.match(m.text)
+		for _, cd := range cands {
+			n, _, ok := cd.sh.match(m.text)
 			if !ok || n == len(m.text) {
 				continue
 			}
 			joined := append(bytes.Clone(line), m.text[n:]...)
-			if strongStart(joined[k:]) != nil {
+			if strongStart(joined[cd.k:]) != nil {
 				return joined, j
 			}
 		}
 	}
 	return nil, -1
+}
+
+// cutStartPiece reports whether t, to the end of the line, is a piece of
+// a dump's first line cut before its end, of a start whose pieces start
+// no dump themselves:
+//
+//	goroutine 1 [chan rec         a goroutine header before its "]:"
+//	goroutine 1 gp=0xc000002380   (GOTRACEBACK=system's fields before the reason)
+//	SIGQU, SIGQUIT: qu            a signal's line before its end
+//	java.lang.Thread.State: RUNN  a JVM excerpt's first state line before its state's end
+//	===== FULL THREAD DUMP ===    JRockit's first line before its end
+func cutStartPiece(t []byte) bool {
+	switch {
+	case bytes.HasPrefix(t, []byte("goroutine")):
+		r := t[len("goroutine"):]
+		if len(r) == 0 {
+			return true
+		}
+		if r[0] != ' ' {
+			return false
+		}
+		r = r[1:]
+		d := 0
+		for d < len(r) && isDigit(r[d]) {
+			d++
+		}
+		if d == len(r) {
+			return true // "goroutine 12"
+		}
+		if d == 0 || r[d] != ' ' {
+			return false
+		}
+		r = r[d+1:]
+		// The reason in brackets, or the traceback's fields before it; no
+		// "]:" yet, or the header would be whole.
+		gp := []byte("gp=")
+		return (len(r) == 0 || r[0] == '[' || bytes.HasPrefix(r, gp) || bytes.HasPrefix(gp, r)) && !bytes.Contains(r, []byte("]:"))
+	case bytes.HasPrefix(t, []byte("SIG")):
+		r := t[3:]
+		u := 0
+		for u < len(r) && r[u] >= 'A' && r[u] <= 'Z' {
+			u++
+		}
+		if u == len(r) {
+			return true // "SIGQU"
+		}
+		if r[u] != ':' {
+			return false
+		}
+		for _, c := range r[u+1:] {
+			if c != ' ' && (c < 'a' || c > 'z') {
+				return false // "SIGQUIT: quit" and the like: lower-case words
+			}
+		}
+		return true
+	case bytes.HasPrefix(t, prefixState):
+		return !jvmStateWhole(bytes.TrimSpace(t[len(prefixState):]))
+	case len(t) < len(prefixState) && bytes.HasPrefix(prefixState, t) && bytes.HasSuffix(t, []byte("Thread.State")):
+		return true // cut before the label's ':'
+	case len(t) < len(jrockitStart) && bytes.HasPrefix(jrockitStart, t) && bytes.Contains(t, []byte("FULL")):
+		return true // JRockit's "===== FULL THREAD DUMP ====" before its last '='
+	}
+	return false
 }
 
 // learnConfirm is rule 3: at least learnConfirmNeed of the next learnLook

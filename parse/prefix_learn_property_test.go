@@ -545,3 +545,40 @@ func TestLearnedPrefixDebuggers(t *testing.T) {
 		t.Errorf("%d of %d prefixed debugger listings not read as the listing (at most %d known): see the log", len(failures), tried, debuggerKnownMisses)
 	}
 }
+
+// TestCutStartPiece: every piece of a committed dump's goroutine header
+// cut after its start word is a piece joinCutStart looks ahead for, and
+// log lines that name a goroutine or a signal are not (the look ahead
+// would then run on every such line of a log: a 200,000-line log of them
+// took 52 s instead of 0.8 s before the pieces were told apart).
+func TestCutStartPiece(t *testing.T) {
+	pieces := 0
+	for _, in := range pasteInputs(t) {
+		for _, l := range strings.Split(in.text, "\n") {
+			b := []byte(strings.TrimRight(l, " "))
+			if !isGoHeader(b) || b[len(b)-1] != ':' {
+				continue
+			}
+			for p := len("goroutine"); p < len(b); p++ {
+				if strongStart(b[:p]) != nil {
+					continue // a piece that starts a dump itself needs no join
+				}
+				pieces++
+				if !cutStartPiece(b[:p]) {
+					t.Fatalf("%s: %q cut at %d: %q is not taken for a piece", in.name, l, p, b[:p])
+				}
+			}
+		}
+	}
+	if pieces < 1000 {
+		t.Fatalf("only %d header pieces checked", pieces)
+	}
+	for _, l := range []string{
+		"goroutine 5 finished; no deadlock seen", "goroutine leak detected", "goroutines: 12",
+		"SIGTERM received, shutting down", "SIGHUP: reloading config 2", "java.lang.Thread.State is an enum",
+	} {
+		if cutStartPiece([]byte(l)) {
+			t.Errorf("cutStartPiece(%q) = true: a log line would be looked ahead of", l)
+		}
+	}
+}
