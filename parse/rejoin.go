@@ -195,6 +195,29 @@ func hasTAt(t []byte) bool {
 	return i >= 0 && i+3 < len(t) && isDigit(t[i+3])
 }
 
+// intellijWords are the words IntelliJ's dump writes after "nid=NA" in a
+// header, before its ["id":…] meta (intellij.go).
+var intellijWords = map[string]bool{
+	"runnable": true, "waiting": true, "sleeping": true, "for": true, "monitor": true, "entry": true,
+	"container": true, "virtual": true, "mounted": true, "unmounted": true, "blocked": true,
+	"parked": true, "on": true, "object": true, "zombie": true, "wait": true,
+}
+
+// intellijCut reports whether rest, an IntelliJ header after "nid=NA ",
+// was cut: in a word it does not write, or in its meta before the ']'.
+func intellijCut(rest []byte) bool {
+	words, meta, hasMeta := bytes.Cut(rest, []byte(" ["))
+	if hasMeta {
+		return !bytes.HasSuffix(bytes.TrimRight(meta, " "), []byte("]"))
+	}
+	for _, w := range bytes.Fields(words) {
+		if !intellijWords[string(w)] {
+			return true
+		}
+	}
+	return false
+}
+
 // jvmStates are the states a HotSpot state line names (Thread.State).
 var jvmStates = [][]byte{[]byte("NEW"), []byte("RUNNABLE"), []byte("BLOCKED"), []byte("WAITING"), []byte("TIMED_WAITING"), []byte("TERMINATED")}
 
@@ -232,6 +255,15 @@ var jvmJoin = &lineJoin{
 		case len(t) > 0 && t[0] == '"':
 			// A thread header cut before its nid (a long name): none of
 			// HotSpot's, ThreadInfo's or IntelliJ's fields after the name.
+			if i := bytes.Index(t, []byte(" nid=")); i > 0 {
+				v := bytes.TrimRight(t[i+len(" nid="):], " ")
+				switch {
+				case bytes.HasPrefix(v, []byte("NA ")):
+					return intellijCut(v[3:]) // IntelliJ's
+				case len(v) < 2 || bytes.HasPrefix([]byte("NA"), v) || bytes.Equal(v, []byte("0x")):
+					return true // cut in the nid: "nid=", "nid=N", "nid=NA", "nid=0x"
+				}
+			}
 			return !isHotSpotHeader(t) && !isThreadInfoHeader(t) && !bytes.Contains(t, []byte(" nid=")) && !hasTAt(t)
 		}
 		return false
