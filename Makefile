@@ -76,6 +76,7 @@ fixtures:
 	bash ./testdata/gen/go-lock-held/gen.sh
 	bash ./testdata/gen/go-waits/gen.sh
 	bash ./testdata/gen/gotimeout/gen.sh
+	bash ./testdata/gen/goleak/gen.sh
 	bash ./testdata/gen/gotrace/gen.sh
 	bash ./testdata/gen/threadinfo/gen.sh
 	bash ./testdata/gen/excerpts/gen.sh

@@ -427,6 +427,9 @@ func runtimeMarked(p *Pass) []Finding {
 		f.State, f.Via = "", ""
 		f.Severity = Warning
 		f.Basis = "runtime"
+		if d := r.Moments[at].Dump; d != nil && d.Kind == "goleak" {
+			f.Basis = "leak-check" // the test's leak checker marked them, not the runtime
+		}
 		f.Counts = a.counts
 		f.Since = firstAtLeast(a.counts, 1)
 		f.Evidence = nil
@@ -446,8 +449,12 @@ func runtimeMarked(p *Pass) []Finding {
 	return fs
 }
 
+// isLeaked reports whether t is marked leaked: by the runtime (Go 1.26+'s
+// goroutine leak profile, or a goroutine's "leaked" flag), or by the test's
+// leak checker (goleak: every goroutine it prints was left running by the
+// test, its verdict, as go test's timeout is for a hung test).
 func isLeaked(t *parse.Thread, d *parse.Dump) bool {
-	if d != nil && d.Kind == "goroutineleak" {
+	if d != nil && (d.Kind == "goroutineleak" || d.Kind == "goleak") {
 		return true
 	}
 	for _, fl := range t.Flags() {

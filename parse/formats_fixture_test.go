@@ -73,8 +73,8 @@ func TestFormatsFixtures(t *testing.T) {
 		{"jrockit__written-from-the-format.txt", FormatJVMText, false, nil},
 	}
 	// The debug=3 profile and its debug=2 have a test of their own
-	// (TestDebug3RealMatchesDebug2).
-	if len(tests) != len(counts)-2 {
+	// (TestDebug3RealMatchesDebug2), and goleak's three (TestGoleakRecords).
+	if len(tests) != len(counts)-2-3 {
 		t.Errorf("COUNTS.tsv has %d files, the test %d: a file without its expectations", len(counts), len(tests))
 	}
 	for _, tt := range tests {
@@ -358,5 +358,50 @@ func TestIntelliJOlderShape(t *testing.T) {
 		Owner: "kafka-consumer-1", OwnerID: 10574}}
 	if diff := cmp.Diff(want, hb.Locks()); diff != "" {
 		t.Errorf("heartbeat's locks (-want +got):\n%s", diff)
+	}
+}
+
+// TestGoleakRecords: go test's output when goleak fails a test, with
+// goleak 1.1.12, 1.2.1 and 1.3.0 (testdata/gen/goleak: the same test, a
+// pool whose Close forgets its workers and a read with no deadline): each
+// reads as one dump of the goroutines goleak printed (counted in
+// COUNTS.tsv by its records), of kind "goleak", with the same states,
+// stacks and creators in each version, though 1.3.0 prints no goroutine
+// header (its record is the header) and the others print both.
+func TestGoleakRecords(t *testing.T) {
+	counts := formatsCounts(t)
+	var first []string
+	for _, v := range []string{"1.1.12", "1.2.1", "1.3.0"} {
+		name := "goleak-v" + v + ".txt"
+		dumps, err := ParseFile(filepath.Join(formatsDir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(dumps) != 1 {
+			t.Fatalf("%s: %d dumps, want 1", name, len(dumps))
+		}
+		d := dumps[0]
+		if d.ThreadCount() != counts[name] || d.Kind != "goleak" {
+			t.Errorf("%s: %d goroutines, kind %q; want %d, goleak", name, d.ThreadCount(), d.Kind, counts[name])
+		}
+		var got []string
+		for _, th := range d.Threads {
+			var fs []string
+			for _, f := range th.Frames {
+				fs = append(fs, f.Func)
+			}
+			c := ""
+			if th.CreatedBy != nil {
+				c = th.CreatedBy.Func
+			}
+			got = append(got, fmt.Sprintf("%s %v by %s", th.State, fs, c))
+		}
+		if first == nil {
+			first = got
+			continue
+		}
+		if diff := cmp.Diff(first, got); diff != "" {
+			t.Errorf("%s reads otherwise than goleak-v1.1.12.txt (-1.1.12 +%s):\n%s", name, v, diff)
+		}
 	}
 }

@@ -48,9 +48,12 @@ func FuzzGoText(f *testing.F) {
 	addCorpusSeeds(f, "*.txt", 16<<10)
 	f.Add([]byte("goroutine 7 [select labels:{\"pool\": \"ingest\", \"route\": \"/api/v1/items[0],[1]\"}]:\nmain.w()\n\t/x.go:1 +0x1\n"))
 	f.Add([]byte("goroutine 31 [select] {pool: ingest, route: \"/api/v1/items[0],[1]\"}:\nmain.w(...)\n\t/x.go:1\n"))
-	if b, err := os.ReadFile(filepath.Join(formatsDir, "go-test-timeout-v.txt")); err == nil {
-		f.Add(b)
+	for _, name := range []string{"go-test-timeout-v.txt", "goleak-v1.3.0.txt"} {
+		if b, err := os.ReadFile(filepath.Join(formatsDir, name)); err == nil {
+			f.Add(b)
+		}
 	}
+	f.Add([]byte("[Goroutine 9 in state chan receive] {k: \"a, with b\"}, with main.w on top of the stack:\nmain.w()\n\t/x.go:1 +0x1\n"))
 	f.Add([]byte("panic: x\n\ngoroutine 1 [running]:\n\tgoroutine running on other thread; stack unavailable\n[originating from goroutine 2]:\nmain.a()\n\t/a.go:1 +0x1\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		dumps, _ := Parse("fuzz.txt", bytes.NewReader(data))

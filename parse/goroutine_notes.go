@@ -1,6 +1,10 @@
 package parse
 
-import "bytes"
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+)
 
 // Notes and lead-ins: what tools and people put around a Go dump's
 // goroutines.
@@ -144,4 +148,71 @@ func (s *lineSource) learnCont(n int) []byte {
 	s.addRewrite(&contIndent{cont: bytes.Clone(s.line[:n])})
 	s.line = s.line[n:]
 	return s.line
+}
+
+// goleak (go.uber.org/goleak) fails a test that leaves goroutines behind,
+// printing each one after a record of its own (t.Error's message, indented
+// by go test):
+//
+//	leak_test.go:62: found unexpected goroutines:
+//	    [Goroutine 9 in state chan receive, with example.com/gl.(*pool).work on top of the stack:
+//	    example.com/gl.(*pool).work(...)                                       goleak 1.3+: the record
+//	    	/tmp/gl/leak_test.go:28                                             is the header
+//	     Goroutine 13 in state select (no cases), with ...
+//	    goroutine 13 [select (no cases)]:                                      before 1.3: the header
+//	    ]                                                                      follows it
+//
+// Since 1.3 (2023) the record is the goroutine's only header: it is read
+// as "goroutine 9 [chan receive]:". The dump is goleak's verdict: every
+// goroutine in it was left running by the test (Dump.Kind "goleak").
+
+// goleakHeadline is the dump's headline: goleak's own words.
+const goleakHeadline = "goleak: found unexpected goroutines"
+
+// goleakRec is a record read and held until the next line.
+type goleakRec struct {
+	no           int // its line; 0 when none is held
+	id           int64
+	line, header []byte // the record, and the header it stands for
+}
+
+// goleakHeader writes the goroutine header a record stands for: goleak's
+// state is the header's text after the id, its '[' and last ']' trimmed,
+// so a header with labels after its reason (Go 1.27: "[chan receive]
+// {pool: consumers}:") kept its ']' inside.
+func goleakHeader(buf []byte, id int64, state []byte) []byte {
+	buf = fmt.Appendf(buf[:0], "goroutine %d [%s", id, state)
+	if !bytes.Contains(state, []byte("] {")) {
+		buf = append(buf, ']')
+	}
+	return append(buf, ':')
+}
+
+// goleakRecord reads goleak's record of a goroutine: its id and state.
+func goleakRecord(line []byte) (id int64, state []byte, ok bool) {
+	t := line
+	if len(t) > 0 && (t[0] == '[' || t[0] == ' ') {
+		t = t[1:] // the first record opens goleak's list, the others follow ", "'s space
+	}
+	rest, found := bytes.CutPrefix(t, []byte("Goroutine "))
+	if !found || !bytes.HasSuffix(t, []byte(" on top of the stack:")) {
+		return 0, nil, false
+	}
+	sp := bytes.IndexByte(rest, ' ')
+	if sp <= 0 {
+		return 0, nil, false
+	}
+	n, err := strconv.ParseInt(string(rest[:sp]), 10, 64)
+	if err != nil || n < 0 {
+		return 0, nil, false
+	}
+	st, found := bytes.CutPrefix(rest[sp:], []byte(" in state "))
+	if !found {
+		return 0, nil, false
+	}
+	i := bytes.LastIndex(st, []byte(", with ")) // a label's value may hold one; a function's name not
+	if i <= 0 {
+		return 0, nil, false
+	}
+	return n, st[:i], true
 }

@@ -340,7 +340,11 @@ func startsGoText(line, prev []byte) bool {
 	if len(line) == 0 {
 		return false
 	}
-	return isGoHeader(line) || isGoStart(line) || goLeadIn(line) > 0
+	if isGoHeader(line) || isGoStart(line) || goLeadIn(line) > 0 {
+		return true
+	}
+	_, _, ok := goleakRecord(line)
+	return ok
 }
 
 // goPrologueMax is how many lines a prologue may hold before its first
@@ -397,6 +401,12 @@ type goTextScan struct {
 	// test log's "panic: test timed out" between its goroutines) does not
 	// make it one.
 	prologued bool
+	// record is goleak's line about the goroutine that follows, read and
+	// held until the next line says whether goleak printed the goroutine's
+	// header after it (goleak before 1.3) or not (1.3+: the record is the
+	// header): goroutine_notes.go's goleakRecord.
+	record   goleakRec
+	recordAt int // the line of the record being read as a header
 	// tests is where the prologue's go test timeout is in its list of
 	// running tests (goroutine_notes.go's testsLine).
 	tests testsState
@@ -432,6 +442,34 @@ func parseGoText(p *textParser) *Dump {
 		}
 		if kind == glUnknown {
 			line, kind, paren = s.unknown(line, kind, paren)
+		}
+		if kind == glUnknown {
+			if id, st, ok := goleakRecord(line); ok {
+				s.record = goleakRec{no: ls.lineNo(), id: id, line: append(s.record.line[:0], line...),
+					header: goleakHeader(s.record.header, id, st)}
+				s.d.Kind = "goleak"
+				if s.d.Headline == "" {
+					s.d.Headline = goleakHeadline
+				}
+				continue
+			}
+		}
+		if s.record.no > 0 && kind == glBlank {
+			continue // a note, a blank line, then the header it is about
+		}
+		if s.record.no > 0 {
+			rec := s.record
+			s.record.no = 0
+			if kind == glHeader {
+				// goleak before 1.3: the goroutine's own header follows.
+				s.skip(rec.no, rec.line, "goleak's line before a goroutine: skipped")
+			} else {
+				// goleak 1.3+: the record is the header; the line read is
+				// the goroutine's first.
+				ls.unread()
+				line, kind, paren = rec.header, glHeader, 0
+				s.recordAt = rec.no
+			}
 		}
 	again:
 		s.last = kind
@@ -802,7 +840,11 @@ func (s *goTextScan) headerID(line []byte, id int64, ok bool) {
 	if ok {
 		s.seen.add(id)
 	}
-	s.b.headerID(line, s.p.ls.lineNo(), id, ok)
+	no := s.p.ls.lineNo()
+	if s.recordAt > 0 {
+		no, s.recordAt = s.recordAt, 0 // a goleak record read as the header
+	}
+	s.b.headerID(line, no, id, ok)
 	s.headers++
 	s.inGoroutine = true
 	s.state = gsGoroutine

@@ -147,6 +147,44 @@ func goleakReport(text string, _ Runtime) (string, bool) {
 	return b.String(), n > 0
 }
 
+// goleak13Report writes the goroutines of a Go dump as goleak 1.3+
+// prints them (go.uber.org/goleak internal/stack: "Goroutine %v in state
+// %v, with %v on top of the stack:\n%s", the state the header's text in
+// brackets, the stack without its header), inside go test's t.Error
+// indentation: the record is each goroutine's only header. A header with
+// the traceback's fields before its reason (GOTRACEBACK=system's "gp=")
+// goleak itself reads wrong: such dumps are left out.
+func goleak13Report(text string, _ Runtime) (string, bool) {
+	recs, ok := goRecordsOf(text)
+	if !ok || len(recs) == 0 {
+		return "", false
+	}
+	var b strings.Builder
+	b.WriteString("--- FAIL: TestLeak (0.45s)\n    leak_test.go:62: found unexpected goroutines:\n")
+	for k, rec := range recs {
+		h := strings.TrimSuffix(rec[0], ":")
+		parts := strings.SplitN(h, " ", 3)
+		if len(parts) != 3 || !strings.HasPrefix(parts[2], "[") {
+			return "", false
+		}
+		state := strings.TrimSuffix(strings.TrimPrefix(parts[2], "["), "]")
+		top := "unknown"
+		if len(rec) > 1 {
+			top = strings.SplitN(rec[1], "(", 2)[0]
+		}
+		open := " "
+		if k == 0 {
+			open = "["
+		}
+		fmt.Fprintf(&b, "        %sGoroutine %s in state %s, with %s on top of the stack:\n", open, parts[1], state, top)
+		for _, r := range rec[1:] {
+			b.WriteString("        " + r + "\n")
+		}
+	}
+	b.WriteString("        ]\nFAIL\n")
+	return b.String(), true
+}
+
 // goRecordsOf splits a Go dump of one capture into its goroutine records
 // (header to blank line); ok false for several captures (an id seen
 // twice).
@@ -435,6 +473,7 @@ var pasteRewrites = []pasteRewrite{
 		return "look at this:\n```" + strings.Trim(text, "\n") + "```\nthoughts?\n", true
 	}},
 	{name: "goleak report", rt: RuntimeGo, records: true, apply: goleakReport},
+	{name: "goleak 1.3 report: the record is the header", rt: RuntimeGo, records: true, apply: goleak13Report},
 	{name: "grpc leakcheck", rt: RuntimeGo, records: true, apply: leakcheckReport(false)},
 	{name: "grpc leakcheck via t.Errorf", rt: RuntimeGo, records: true, apply: leakcheckReport(true)},
 	{name: "=== RUN between goroutines", rt: RuntimeGo, apply: func(text string, rt Runtime) (string, bool) {

@@ -175,7 +175,7 @@ func (s *sentences) caveat() {
 	}
 	measured := f.Wait != nil && (f.Wait.MaxMinutes > 0 || f.Wait.Measured > 0 && !f.Wait.AtLeast)
 	switch {
-	case f.Basis == "long-wait" || f.Basis == "runtime" || f.Basis == "cpu-lifetime" || f.Basis == "test-timeout" || measured:
+	case f.Basis == "long-wait" || f.Basis == "runtime" || f.Basis == "leak-check" || f.Basis == "cpu-lifetime" || f.Basis == "test-timeout" || measured:
 		// The runtime's own clock or mark: not a snapshot's guess.
 	case f.Kind == analyze.KindKeptAlive:
 		// One dump shows it whole: main is gone and what is left rests.
@@ -784,6 +784,8 @@ func (s *sentences) leaked() {
 		if f.Severity == analyze.Critical {
 			s.add("and the pool only rose: the strongest evidence of a leak")
 		}
+	case "leak-check":
+		s.add("goleak found %d goroutines of %s still running when the test ended (its verdict: the test left them behind)", f.Counts[f.At], f.Pool)
 	case "long-wait":
 		w := f.Wait
 		long := fmt.Sprintf("%d–%d minutes", w.MinMinutes, w.MaxMinutes)
