@@ -67,6 +67,8 @@ fixtures:
 	bash ./testdata/gen/verdicts-spin/gen-go.sh
 	bash ./testdata/gen/verdicts-pools/gen.sh
 	bash ./testdata/gen/verdicts-onedump/gen.sh
+	bash ./testdata/gen/verdicts-borrow/gen.sh
+	bash ./testdata/gen/verdicts-hotloop/gen.sh
 	bash ./testdata/gen/watch/gen.sh
 	bash ./testdata/gen/verdicts-cycles/gen.sh
 	bash ./testdata/gen/verdicts-handoff/gen.sh

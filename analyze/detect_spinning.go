@@ -25,7 +25,8 @@ var spinningDetector = &Detector{
 	Kinds: []string{KindSpinning},
 	Doc: "the same thread runnable in the same loop at every moment from its first, its CPU time growing with the wall clock " +
 		"(JVM cpu=; at one moment, cpu= most of its elapsed=), or the same goroutine running in the same functions at every moment given " +
-		"(Go prints no CPU: the weaker evidence), or a JVM thread that prints no cpu= (JDK 8) in the same frames at every moment while others are blocked on a lock it holds (the frames alone, said so); critical when threads wait for it (a lock it holds, a task of its pool), else busy work",
+		"(Go prints no CPU: the weaker evidence), or a JVM thread that prints no cpu= (JDK 8) in the same frames at every moment while others are blocked on a lock it holds (the frames alone, said so), or, in one dump, threads RUNNABLE in code that loops for ever only over a corrupted structure " +
+		"(a HashMap written by threads at once: one thread in a tree bin's rebalancing, three in one lookup or put, or one with a javacore's CPU total past HotLoopCPU and no age; the loop's shape, said so); critical when threads wait for it (a lock it holds, a task of its pool), else busy work",
 	Claims: ClaimsThreads,
 	Folds:  "nothing; contention on a lock it holds and threads stuck on its tasks' results follow from it",
 	Thresholds: []Threshold{
@@ -334,8 +335,15 @@ func runSpinning(p *Pass) []Finding {
 	}
 	var keys []key
 	byKey := map[key]*acc{}
+	var hot map[*parse.Thread]*HotLoop // the loops of the last moment by their shape (hotloops.go)
+	if r.Runtime == parse.RuntimeJVM {
+		hot = hotLoopThreads(r.Moments[n-1].Dump)
+	}
 	for i := range order {
 		sp, ok := spinningAt(r, flat[i*n:(i+1)*n], lc)
+		if !ok {
+			sp, ok = loopShaped(flat[i*n:(i+1)*n], hot)
+		}
 		if !ok || restTop[i] && (sp.basis != "cpu-growth" || float64(sp.cpu) < SpinRestCPUShare*float64(sp.wall)) {
 			continue
 		}

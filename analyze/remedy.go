@@ -76,6 +76,9 @@ func (p remedyProof) rlockReentry() bool { return p.basis == "go-rlock-reentry" 
 // idleKept: rests a library's pool would not keep (basis idle-kept).
 func (p remedyProof) idleKept() bool { return p.basis == "idle-kept" }
 
+// loopShape: threads loop for ever in a map's own frames (basis loop-shape).
+func (p remedyProof) loopShape() bool { return p.basis == "loop-shape" }
+
 // testTimeout: go test stopped a test at its deadline (basis test-timeout).
 func (p remedyProof) testTimeout() bool { return p.basis == "test-timeout" }
 
@@ -152,6 +155,9 @@ var remedies = []Remedy{
 		Text: "every goroutine waits for another that can no longer act (a WaitGroup whose Done never comes, a channel whose other side returned or never started): make each wait end on every path (defer wg.Done() first thing in the goroutine, close the channel when its sender is done, select on a context beside it) ({culprit})"},
 	{ID: "test-hung", Kinds: []string{KindStuck}, proof: remedyProof.testTimeout,
 		Text: "the test waits for something that never comes ({culprit}): give the wait a deadline (select on a timer or t.Context(), a context with timeout), and make every goroutine the test starts end on every path (defer wg.Done(), close the channel it waits on); go test -run TESTNAME -timeout 30s -v shows it again quickly"},
+	// A loop by its shape (hotloops.go): a map written by threads at once.
+	{ID: "corrupted-map", Kinds: []string{KindSpinning}, proof: remedyProof.loopShape,
+		Text: "a HashMap (or a HashSet on one, a WeakHashMap, an IdentityHashMap) is written by several threads at once without a lock, and its links now form a cycle the threads loop in for ever: make it a ConcurrentHashMap (or guard every access, reads too, with one lock) where the application shares it (the frames under {culprit}); the corrupted map never heals: a restart is the only way out now"},
 	{ID: "deadlock", Kinds: []string{KindDeadlock},
 		Text: "the threads wait for each other's locks and never go on: take the locks in one order everywhere (or with a timeout); a restart is the only way out now"},
 	{ID: "unclosed-body", Kinds: []string{KindLeaked, KindGrowing, KindNotRecovered}, States: []string{"http-body-wait"},

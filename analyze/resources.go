@@ -41,7 +41,7 @@ var resources = []Resource{
 	{ID: "db-connection", Named: true, Noun: "a DB connection", Pool: "db", Title: "DB connection pool", Items: "connections"},
 	{ID: "redis-connection", Named: true, Noun: "a Redis connection", Pool: "redis", Title: "Redis connection pool", Items: "connections"},
 	{ID: "http-connection", Named: true, Noun: "an HTTP client connection", Pool: "http", Title: "HTTP client connection pool", Items: "connections"},
-	{ID: "pooled-object", Named: true, Noun: "an object from a pool (commons-pool2)", Pool: "object", Title: "object pool", Items: "objects"},
+	{ID: "pooled-object", Named: true, Noun: "an object from a pool", Pool: "object", Title: "object pool", Items: "objects"},
 	{ID: "peer-reply", Still: true, Named: true, Noun: "a reply from a peer"},
 	{ID: "peer-connect", Still: true, Named: true, Noun: "a peer to accept a connection"},
 	{ID: "peer-drain", Still: true, Named: true, Noun: "a peer to read what is written"},
@@ -221,6 +221,9 @@ func viaFor(table []Signature, sig *Signature, t *parse.Thread) (via, holds stri
 	}
 	if sig.ViaMonitor {
 		via = monitorClass(t)
+	}
+	if sig.Borrow {
+		via = borrowPool(t) // the pool's class: which pool, when a process has several
 	}
 	rest = sig.Rest || v != nil && v.Rest && via != "" || sig.RestUnlessVia && via == ""
 	if sig.TaskWait && inPoolTask(t) {

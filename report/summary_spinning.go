@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dumpdiff/dumpdiff/analyze"
 	"github.com/dumpdiff/dumpdiff/internal/words"
 )
 
@@ -48,6 +49,16 @@ func (s *sentences) spinning() {
 	case "same-frames-holder":
 		s.add("runnable in the same functions at every moment from %s to %s, holding a lock others are blocked on at each", s.moment(f.Since), s.moment(f.At))
 		s.add("this JVM prints no cpu= (JDK 8): the same frames are weaker evidence than a CPU time that grew")
+	case "loop-shape":
+		// One dump's frames: code that loops for ever only over a
+		// corrupted structure (analyze's table of known loops).
+		for _, fr := range append([]string{f.Culprit}, f.Loop...) {
+			if h := analyze.KnownLoop(fr); h != nil {
+				s.add("runnable at %s in %s, which loops for ever only over %s (known from %s)", s.moment(f.At), fr, h.Structure, h.Source)
+				break
+			}
+		}
+		s.add("the loop's shape in the frames of one dump, no CPU time grown between moments: weaker evidence than a CPU time that grew")
 	default:
 		s.add("running or runnable in the same functions at every moment from %s to %s", s.moment(f.Since), s.moment(f.At))
 		s.add("Go prints no CPU time per goroutine: the same frames are weaker evidence than a CPU time that grew")

@@ -1,0 +1,191 @@
+package analyze
+
+import (
+	"strings"
+	"time"
+
+	"github.com/dumpdiff/dumpdiff/parse"
+)
+
+// Spinning seen in one dump by the loop's shape (issue 33). Some code runs
+// for ever only when the structure it walks is corrupted: a java.util.HashMap
+// written by several threads at once gets a cycle in a bin's list or in a
+// tree bin's parent links, and the threads that walk it next loop in the
+// HashMap's own frames and never return. A thread RUNNABLE there is
+// spinning whatever the moments given: one dump, no cpu= (JDK 8), a
+// javacore's CPU total without a lifetime, a machine that starved it of
+// CPU. The frames are the evidence, weaker than a CPU time that grew, and
+// the finding says so.
+//
+// What separates the loop from a busy service passing through the same
+// map (a request caught in HashMap.put): the frames of a tree bin's
+// rebalancing and parent walk (root, balanceInsertion, untreeify) run a
+// few steps in a sound map, so one thread caught in them is the loop; the
+// lookups and puts every service runs need several threads RUNNABLE in the
+// same function of the same dump (HotLoop.Threads), or a printed CPU time
+// past HotLoopCPU.
+
+// HotLoop is one row of the table of loops that are endless only over a
+// corrupted structure.
+type HotLoop struct {
+	// Func is the looping function, an anchor (anchorGlob: a leading '*'
+	// takes a relocated copy).
+	Func string
+	// Top is how many frames from the top Func may sit: the loop's own
+	// callees (a node's allocation, the keys' hashCode, equals or
+	// compareTo, the reflection comparableClassFor runs) are above it.
+	Top int
+	// Threads is how many threads of one dump must be RUNNABLE in Func at
+	// once to call it the loop: 1 where a sound structure passes through
+	// Func in a few steps (no busy service is caught there), more where
+	// every busy service is found in it now and then (a lookup, a put:
+	// 3, above the 2 of the busy control; the loop's reports show 4 and
+	// more, every writer of the map caught in it).
+	Threads int
+	// Structure names what is corrupted, for the reader.
+	Structure string
+	// Source says where the loop is known from.
+	Source string
+}
+
+// HotLoopCPU is the printed CPU time (seconds) that makes one thread in a
+// loop of the table spinning where Threads asks for more, when its age is
+// not printed: a javacore prints each thread's CPU total (3XMCPUTIME) but
+// not how long the thread has lived. A minute of CPU is said as the
+// weaker evidence it is: a thread that lived for days and was caught in a
+// put could have it; it is the loop's frames with it that tell.
+const HotLoopCPU = 60
+
+const hashMapRace = "a java.util.HashMap (or a HashSet on one) written by several threads at once: a cycle in its links"
+
+// hotLoops is the table. The JDK 8+ tree-bin frames are the ones reached
+// by the races of JDK-8080255 and its reports (adoptium/temurin-build#4428:
+// untreeify → replacementNode on JDK 21; testdata/verdicts/hashmap-loop-stuck:
+// the same loop, run here on JDK 17); JDK 7's resize (transfer) and its
+// get/put loops are Paul Tyma's "A Beautiful Race Condition" (2009) and the
+// dumps of alibaba/fastjson#713 (getEntry) and sriki77's 2016 write-up
+// (four threads in HashMap.put).
+var hotLoops = []HotLoop{
+	{Func: "java.util.HashMap$TreeNode.root", Top: 1, Threads: 1, Structure: hashMapRace,
+		Source: "JDK-8080255 (a cycle of parent links); testdata/verdicts/hashmap-root-stuck"},
+	{Func: "java.util.HashMap$TreeNode.balanceInsertion", Top: 3, Threads: 1, Structure: hashMapRace,
+		Source: "JDK-8080255; testdata/verdicts/hashmap-root-stuck"},
+	{Func: "java.util.HashMap$TreeNode.balanceDeletion", Top: 3, Threads: 1, Structure: hashMapRace, Source: "JDK-8080255"},
+	{Func: "java.util.HashMap$TreeNode.moveRootToFront", Top: 1, Threads: 1, Structure: hashMapRace, Source: "JDK-8080255"},
+	{Func: "java.util.HashMap$TreeNode.untreeify", Top: 3, Threads: 1, Structure: hashMapRace,
+		Source: "adoptium/temurin-build#4428; testdata/verdicts/hashmap-loop-stuck"},
+	{Func: "java.util.HashMap.transfer", Top: 2, Threads: 2, Structure: hashMapRace, Source: "JDK 7 resize: A Beautiful Race Condition"},
+	// A put into a tree bin is what a busy service does: four threads
+	// putting into maps of their own showed two in putTreeVal at once, at
+	// the same line (testdata/verdicts/hashmap-busy-healthy/2.txt), so the
+	// lookups and puts need three.
+	{Func: "java.util.HashMap$TreeNode.putTreeVal", Top: 6, Threads: 3, Structure: hashMapRace, Source: "testdata/verdicts/hashmap-loop-stuck"},
+	{Func: "java.util.HashMap$TreeNode.find", Top: 4, Threads: 3, Structure: hashMapRace, Source: "testng-team/testng#772"},
+	{Func: "java.util.HashMap$TreeNode.treeify", Top: 6, Threads: 3, Structure: hashMapRace, Source: "JDK-8080255"},
+	{Func: "java.util.HashMap.getNode", Top: 3, Threads: 3, Structure: hashMapRace, Source: "JDK 8+ get over a cycled bin"},
+	{Func: "java.util.HashMap.getEntry", Top: 3, Threads: 3, Structure: hashMapRace, Source: "alibaba/fastjson#713 (JDK 7)"},
+	{Func: "java.util.HashMap.putVal", Top: 3, Threads: 3, Structure: hashMapRace, Source: "JDK 8+ put over a cycled bin"},
+	{Func: "java.util.HashMap.put", Top: 3, Threads: 3, Structure: hashMapRace, Source: "sriki77.blogspot.com 2016 (JDK 7: four threads at put's loop)"},
+	{Func: "java.util.WeakHashMap.get", Top: 3, Threads: 3, Structure: "a java.util.WeakHashMap written by several threads at once", Source: "WeakHashMap's bins are the same lists"},
+	{Func: "java.util.WeakHashMap.put", Top: 3, Threads: 3, Structure: "a java.util.WeakHashMap written by several threads at once", Source: "WeakHashMap's bins are the same lists"},
+	{Func: "java.util.IdentityHashMap.get", Top: 2, Threads: 3, Structure: "a java.util.IdentityHashMap written by several threads at once: a full table probed for ever",
+		Source: "IdentityHashMap probes until an empty slot"},
+	{Func: "java.util.IdentityHashMap.put", Top: 2, Threads: 3, Structure: "a java.util.IdentityHashMap written by several threads at once: a full table probed for ever",
+		Source: "IdentityHashMap probes until an empty slot"},
+}
+
+// hotLoopOf is the row of the table whose function t runs within its
+// row's top frames; nil when none. Only a RUNNABLE thread is in a loop.
+func hotLoopOf(t *parse.Thread) *HotLoop {
+	if t.State != "RUNNABLE" || t.JVM == nil {
+		return nil
+	}
+	for i := range hotLoops {
+		h := &hotLoops[i]
+		for j, f := range t.Frames {
+			if j >= h.Top {
+				break
+			}
+			if anchorGlob(h.Func, f.Func) {
+				return h
+			}
+		}
+	}
+	return nil
+}
+
+// KnownLoop is the row of the table for a loop's function as a finding
+// shows it ("java.util.HashMap$TreeNode.root(HashMap.java:1884)"); nil
+// when the function is in none.
+func KnownLoop(frame string) *HotLoop {
+	fn := frame
+	if i := strings.IndexByte(frame, '('); i >= 0 {
+		fn = frame[:i]
+	}
+	for i := range hotLoops {
+		if anchorGlob(hotLoops[i].Func, fn) {
+			return &hotLoops[i]
+		}
+	}
+	return nil
+}
+
+// hotLoopThreads are the threads of one dump that spin by the loop's
+// shape: in a row's function with as many others as the row asks for, or
+// alone with a printed CPU total past HotLoopCPU and no age printed. One pass over the dump's
+// threads; rows are matched only on RUNNABLE ones.
+func hotLoopThreads(d *parse.Dump) map[*parse.Thread]*HotLoop {
+	if d == nil {
+		return nil
+	}
+	var in map[*parse.Thread]*HotLoop
+	count := map[*HotLoop]int{}
+	for _, t := range d.Threads {
+		if h := hotLoopOf(t); h != nil {
+			if in == nil {
+				in = map[*parse.Thread]*HotLoop{}
+			}
+			in[t] = h
+			count[h]++
+		}
+	}
+	for t, h := range in {
+		// A CPU total with no age (a javacore's) past HotLoopCPU makes one
+		// thread enough; where the age is printed (HotSpot's elapsed=),
+		// the lifetime rule weighs the two (cpu= most of elapsed=), and a
+		// long-lived busy thread's minute of CPU proves nothing.
+		if count[h] < h.Threads && (t.Elapsed > 0 || t.CPU < HotLoopCPU*time.Second) {
+			delete(in, t)
+		}
+	}
+	return in
+}
+
+// loopShaped tells whether the thread whose stacks by moment are s spins
+// by its loop's shape at the last moment (hot: hotLoopThreads of that
+// moment), where spinningAt found no evidence. A loop of a corrupted
+// structure never ends once entered, however little CPU the machine gave
+// it (a starved host, a collector that has the cores): its CPU share is
+// not asked. A row that a busy service also passes through (Threads > 1)
+// asks more of a thread seen at earlier moments: the same row at each
+// (a busy thread moves on; one in the loop stays).
+func loopShaped(s []*parse.Thread, hot map[*parse.Thread]*HotLoop) (spinner, bool) {
+	n := len(s)
+	last := s[n-1]
+	h := hot[last]
+	if last == nil || h == nil {
+		return spinner{}, false
+	}
+	since := n - 1
+	for since > 0 && s[since-1] != nil && hotLoopOf(s[since-1]) == h {
+		since--
+	}
+	if h.Threads > 1 {
+		for _, t := range s[:since] {
+			if t != nil {
+				return spinner{}, false // elsewhere at an earlier moment: a busy thread
+			}
+		}
+	}
+	return spinner{since: since, stacks: s[since:], basis: "loop-shape"}, true
+}

@@ -1,0 +1,347 @@
+package analyze
+
+import (
+	"fmt"
+	"math/rand"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dumpdiff/dumpdiff/parse"
+)
+
+// TestHotLoopRows checks the table of known loops on stacks from public
+// dumps and write-ups (each cited), one thread each: a row whose frames
+// are hot only when corrupted takes it alone; a lookup or put row does not,
+// unless the thread printed a CPU time past HotLoopCPU.
+func TestHotLoopRows(t *testing.T) {
+	tests := []struct {
+		name   string
+		frames []string
+		cpu    time.Duration
+		age    time.Duration // elapsed=; 0 when not printed (a javacore, JDK 8)
+		row    string        // the row hotLoopOf finds; "" for none
+		alone  bool          // hotLoopThreads takes the thread alone
+	}{
+		// JDK 8, no cpu=: a thread of a Chinese write-up's
+		// MultiThreadMap_Put demo (jstack -l, "thread###92", a GitHub
+		// notes repository), the loop of JDK-8080255.
+		{"jdk8 balanceInsertion under split", []string{"java.util.HashMap$TreeNode.balanceInsertion", "java.util.HashMap$TreeNode.treeify",
+			"java.util.HashMap$TreeNode.split", "java.util.HashMap.resize", "java.util.HashMap.putVal", "java.util.HashMap.put",
+			"com.gustavo.map.MultiThreadMap_Put$Putting.run"}, 0, 0, "java.util.HashMap$TreeNode.balanceInsertion", true},
+		// JDK 21, cpu=140087.53ms elapsed=141.94s: a Korean write-up's
+		// Pricing.quote, one thread of four still on CPU after 2 minutes
+		// (the lifetime rule's too).
+		{"jdk21 balanceInsertion with cpu", []string{"java.util.HashMap$TreeNode.balanceInsertion", "java.util.HashMap$TreeNode.treeify",
+			"java.util.HashMap$TreeNode.split", "java.util.HashMap.resize", "java.util.HashMap.putVal", "java.util.HashMap.put", "Pricing.quote"},
+			140087 * time.Millisecond, 141940 * time.Millisecond, "java.util.HashMap$TreeNode.balanceInsertion", true},
+		// JDK 21 (jhsdb's frames, re-written as jstack's): adoptium/temurin-build#4428.
+		{"jdk21 untreeify", []string{"java.util.HashMap.replacementNode", "java.util.HashMap$TreeNode.untreeify", "java.util.HashMap$TreeNode.split",
+			"java.util.HashMap.resize", "java.util.HashMap.putVal", "java.util.HashMap.put"}, 0, 0, "java.util.HashMap$TreeNode.untreeify", true},
+		// JDK 17, cpu=524424262.14ms elapsed=524446.40s: HtmlUnit/htmlunit#988,
+		// a lookup in a tree bin: the find row; with its age printed, the
+		// lifetime rule weighs its CPU (cpu≈elapsed), not this table.
+		{"jdk17 find with cpu", []string{"java.util.HashMap$TreeNode.find", "java.util.HashMap$TreeNode.getTreeNode", "java.util.HashMap.getNode",
+			"java.util.HashMap.containsKey", "org.htmlunit.corejs.javascript.Hashtable.has"}, 524424262 * time.Millisecond,
+			524446400 * time.Millisecond, "java.util.HashMap$TreeNode.find", false},
+		// The same as a javacore prints it: a CPU total, no age.
+		{"javacore find with cpu", []string{"java.util.HashMap$TreeNode.find", "java.util.HashMap$TreeNode.getTreeNode", "java.util.HashMap.getNode",
+			"java.util.HashMap.containsKey", "org.htmlunit.corejs.javascript.Hashtable.has"}, 957 * time.Second, 0,
+			"java.util.HashMap$TreeNode.find", true},
+		// The same find with no CPU printed (JDK 8): one thread in a lookup
+		// is what a busy service shows too.
+		{"find alone no cpu", []string{"java.util.HashMap$TreeNode.find", "java.util.HashMap$TreeNode.getTreeNode", "java.util.HashMap.getNode",
+			"java.util.HashMap.containsKey", "org.htmlunit.corejs.javascript.Hashtable.has"}, 0, 0, "java.util.HashMap$TreeNode.find", false},
+		// JDK 7's resize under HashSet.add: OpenTSDB/opentsdb#823 (JSON
+		// thread dump, pool-6-thread-48).
+		{"jdk7 transfer", []string{"java.util.HashMap.transfer", "java.util.HashMap.resize", "java.util.HashMap.addEntry", "java.util.HashMap.put",
+			"java.util.HashSet.add", "net.opentsdb.core.SaltScanner$ScannerCB$1MatchCB.call"}, 0, 0, "java.util.HashMap.transfer", false},
+		// JDK 7 get: alibaba/fastjson#713, one thread.
+		{"jdk7 getEntry", []string{"java.util.HashMap.getEntry", "java.util.HashMap.get", "com.alibaba.fastjson.JSONObject.get"}, 0, 0,
+			"java.util.HashMap.getEntry", false},
+		// A busy put (testdata/verdicts/hashmap-busy-healthy/1.txt): the put
+		// row, not alone.
+		{"busy put", []string{"java.util.HashMap.resize", "java.util.HashMap.putVal", "java.util.HashMap.put", "com.example.hotloop.HashMapRace.index"}, 0, 0,
+			"java.util.HashMap.putVal", false},
+		// A busy thread that lived 10 days with 65 s of CPU, caught once in a
+		// put: its age printed, no loop by the table.
+		{"long-lived busy put", []string{"java.util.HashMap.putVal", "java.util.HashMap.put", "com.example.Cache.put"}, 65 * time.Second,
+			240 * time.Hour, "java.util.HashMap.putVal", false},
+		// A ConcurrentHashMap is no row: its own loops are not the table's.
+		{"chm", []string{"java.util.concurrent.ConcurrentHashMap.putVal", "java.util.concurrent.ConcurrentHashMap.put", "com.example.Cache.put"}, 0, 0, "", false},
+		// The loop's function below its window: the thread runs the
+		// application's code the map called (a key's hashCode that parses).
+		{"deep", []string{"com.example.Key.parse", "com.example.Key.parse", "com.example.Key.hashCode", "java.util.HashMap.hash",
+			"java.util.HashMap.put", "com.example.App.run"}, 0, 0, "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			th := thread("RUNNABLE", tt.frames...)
+			th.JVM = &parse.JVM{CPU: tt.cpu, Elapsed: tt.age}
+			h := hotLoopOf(th)
+			got := ""
+			if h != nil {
+				got = h.Func
+			}
+			if got != tt.row {
+				t.Fatalf("row %q, want %q", got, tt.row)
+			}
+			alone := hotLoopThreads(&parse.Dump{Threads: []*parse.Thread{th}})[th] != nil
+			if alone != tt.alone {
+				t.Errorf("alone %v, want %v", alone, tt.alone)
+			}
+			// Not RUNNABLE: never a loop.
+			th.State = "BLOCKED"
+			if hotLoopOf(th) != nil {
+				t.Errorf("a BLOCKED thread in a loop row")
+			}
+		})
+	}
+}
+
+// jstackLoop writes one jstack moment of a JDK 17 process: k "worker-N"
+// threads RUNNABLE in a known loop's function (row's), with the loop's
+// callees above it (0..above frames), b busy threads in the
+// application's own code, and w threads waiting in a pool; cpu, when set,
+// is every looping thread's printed cpu= (elapsed= ten times more, or a
+// second more when lifetime: the lifetime rule's).
+func jstackLoop(row HotLoop, k, above, b, w int, cpu time.Duration, lifetime bool) string {
+	var s strings.Builder
+	s.WriteString("2026-12-06 08:00:00\nFull thread dump OpenJDK 64-Bit Server VM (17.0.15+6-Debian-1deb12u1 mixed mode, sharing):\n\n")
+	id := 20
+	head := func(name string, state string, cpu, elapsed time.Duration) {
+		id++
+		fmt.Fprintf(&s, "\"%s\" #%d prio=5 os_prio=0 cpu=%.2fms elapsed=%.2fs tid=0x00007f00000%04x nid=0x%x %s  [0x00007f0000000000]\n",
+			name, id, float64(cpu)/float64(time.Millisecond), elapsed.Seconds(), id, 100+id, state)
+	}
+	tail := "\tat java.lang.Thread.run(java.base@17.0.15/Thread.java:840)\n\n   Locked ownable synchronizers:\n\t- None\n\n"
+	i := strings.LastIndexByte(row.Func, '.')
+	class, method := row.Func[:i], row.Func[i+1:]
+	file := "HashMap.java"
+	switch {
+	case strings.Contains(class, "WeakHashMap"):
+		file = "WeakHashMap.java"
+	case strings.Contains(class, "IdentityHashMap"):
+		file = "IdentityHashMap.java"
+	}
+	for i := 1; i <= k; i++ {
+		age := 10*cpu + time.Second // a tenth of its life: not the lifetime rule's
+		if lifetime {
+			age = cpu + time.Second
+		}
+		head(fmt.Sprintf("worker-%d", i), "runnable", cpu, age)
+		s.WriteString("   java.lang.Thread.State: RUNNABLE\n")
+		for j := range above {
+			fmt.Fprintf(&s, "\tat com.example.Key.compareTo%d(Key.java:%d)\n", j, 10+j)
+		}
+		fmt.Fprintf(&s, "\tat %s.%s(java.base@17.0.15/%s:%d)\n", class, method, file, 2000+i)
+		s.WriteString("\tat com.example.Index.add(Index.java:40)\n\tat com.example.Worker.run(Worker.java:12)\n" + tail)
+	}
+	for i := 1; i <= b; i++ {
+		head(fmt.Sprintf("busy-%d", i), "runnable", time.Second, 2*time.Second)
+		fmt.Fprintf(&s, "   java.lang.Thread.State: RUNNABLE\n\tat com.example.Report.sum(Report.java:%d)\n\tat com.example.Report.run(Report.java:9)\n%s", 20+i, tail)
+	}
+	for i := 1; i <= w; i++ {
+		head(fmt.Sprintf("idle-%d", i), "waiting on condition", time.Millisecond, 60*time.Second)
+		s.WriteString("   java.lang.Thread.State: WAITING (parking)\n" +
+			"\tat jdk.internal.misc.Unsafe.park(java.base@17.0.15/Native Method)\n" +
+			"\tat java.util.concurrent.locks.LockSupport.park(java.base@17.0.15/LockSupport.java:341)\n" +
+			"\tat java.util.concurrent.LinkedBlockingQueue.take(java.base@17.0.15/LinkedBlockingQueue.java:435)\n" +
+			"\tat java.util.concurrent.ThreadPoolExecutor.getTask(java.base@17.0.15/ThreadPoolExecutor.java:1062)\n" +
+			"\tat java.util.concurrent.ThreadPoolExecutor.runWorker(java.base@17.0.15/ThreadPoolExecutor.java:1122)\n" +
+			"\tat java.util.concurrent.ThreadPoolExecutor$Worker.run(java.base@17.0.15/ThreadPoolExecutor.java:635)\n" + tail)
+	}
+	return s.String()
+}
+
+// javacoreLoop writes the same moment as jstackLoop in an OpenJ9
+// javacore's thread section: state:R, each thread's CPU total
+// (3XMCPUTIME) and no age; frames with '/' as javacores print them.
+func javacoreLoop(row HotLoop, k, above, b, w int, cpu time.Duration) string {
+	var s strings.Builder
+	s.WriteString("NULL           ------------------------------------------------------------------------\n" +
+		"0SECTION       THREADS subcomponent dump routine\nNULL           =================================\nNULL\n" +
+		"1XMTHDINFO     Thread Details\nNULL\nNULL\n")
+	id := 20
+	head := func(name, state string, cpu time.Duration) {
+		id++
+		fmt.Fprintf(&s, "3XMTHREADINFO      \"%s\" J9VMThread:0x0000000000%06X, omrthread_t:0x00007F3F8C%06X, java/lang/Thread:0x00000000FFF%05X, state:%s, prio=5\n",
+			name, id, id, id, state)
+		fmt.Fprintf(&s, "3XMJAVALTHREAD            (java/lang/Thread getId:0x%X, isDaemon:false)\n", id)
+		fmt.Fprintf(&s, "3XMTHREADINFO1            (native thread ID:0x%X, native priority:0x5, native policy:UNKNOWN, vmstate:%s, vm thread flags:0x00000020)\n", 0x6000+id, state)
+		fmt.Fprintf(&s, "3XMCPUTIME               CPU usage total: %.9f secs, current category=\"Application\"\n", cpu.Seconds())
+		s.WriteString("3XMTHREADINFO3           Java callstack:\n")
+	}
+	at := func(frame string) { fmt.Fprintf(&s, "4XESTACKTRACE                at %s\n", frame) }
+	end := func() { s.WriteString("NULL\n") }
+	class, method := row.Func[:strings.LastIndexByte(row.Func, '.')], row.Func[strings.LastIndexByte(row.Func, '.')+1:]
+	for i := 1; i <= k; i++ {
+		head(fmt.Sprintf("worker-%d", i), "R", cpu)
+		for j := range above {
+			at(fmt.Sprintf("com/example/Key.compareTo%d(Key.java:%d)", j, 10+j))
+		}
+		at(fmt.Sprintf("%s.%s(HashMap.java:%d(Compiled Code))", strings.ReplaceAll(class, ".", "/"), method, 2000+i))
+		at("com/example/Index.add(Index.java:40)")
+		at("com/example/Worker.run(Worker.java:12)")
+		end()
+	}
+	for i := 1; i <= b; i++ {
+		head(fmt.Sprintf("busy-%d", i), "R", time.Second)
+		at(fmt.Sprintf("com/example/Report.sum(Report.java:%d)", 20+i))
+		at("com/example/Report.run(Report.java:9)")
+		end()
+	}
+	for i := 1; i <= w; i++ {
+		head(fmt.Sprintf("idle-%d", i), "P", time.Millisecond)
+		at("jdk/internal/misc/Unsafe.park(Native Method)")
+		at("java/util/concurrent/locks/LockSupport.park(LockSupport.java:341)")
+		at("java/util/concurrent/LinkedBlockingQueue.take(LinkedBlockingQueue.java:435)")
+		at("java/util/concurrent/ThreadPoolExecutor.getTask(ThreadPoolExecutor.java:1062)")
+		at("java/util/concurrent/ThreadPoolExecutor.runWorker(ThreadPoolExecutor.java:1122)")
+		at("java/util/concurrent/ThreadPoolExecutor$Worker.run(ThreadPoolExecutor.java:635)")
+		at("java/lang/Thread.run(Thread.java:840)")
+		end()
+	}
+	return s.String()
+}
+
+// TestHotLoopProperty derives the one-dump rule from generated dumps: k
+// threads in a row's function (its callees 0..Top-1 frames above it, or
+// just below its window), with busy and idle threads beside them, as
+// jstack (cpu= a tenth of elapsed=: a busy service's) or as a javacore
+// (a CPU total, no age: 5 s, or past HotLoopCPU). One spinning finding of
+// the k threads when k reaches the row's Threads, or, in a javacore, the
+// CPU total is past HotLoopCPU; none when the function is below the
+// window. The busy and idle threads never change it. A jstack thread
+// whose cpu= is most of its elapsed= is the lifetime rule's, whatever its
+// frames (checked too).
+func TestHotLoopProperty(t *testing.T) {
+	rng := rand.New(rand.NewSource(27))
+	for i := range 400 {
+		row := hotLoops[rng.Intn(len(hotLoops))]
+		k := rng.Intn(5)
+		above := rng.Intn(row.Top) // within the row's window
+		deep := rng.Intn(4) == 0   // or just below it
+		if deep {
+			above = row.Top
+		}
+		b, w := rng.Intn(4), rng.Intn(6)
+		var text string
+		want := 0
+		switch rng.Intn(3) {
+		case 0: // jstack, a busy service's cpu=
+			text = jstackLoop(row, k, above, b, w, 50*time.Millisecond, false)
+			if !deep && k >= row.Threads {
+				want = k
+			}
+		case 1: // jstack, cpu= most of elapsed=: the lifetime rule
+			text = jstackLoop(row, k, above, b, w, 100*time.Second, true)
+			want = k
+		default: // javacore, a CPU total and no age
+			hot := rng.Intn(2) == 0
+			cpu := 5 * time.Second
+			if hot {
+				cpu = (HotLoopCPU + 897) * time.Second // 957 s
+			}
+			text = javacoreLoop(row, k, above, b, w, cpu)
+			if !deep && (k >= row.Threads || hot) {
+				want = k
+			}
+		}
+		ds, err := parse.Parse("1.txt", strings.NewReader(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := 0
+		for _, f := range Analyze([]Input{{Dump: ds[0]}}, Options{}).Findings {
+			if f.Kind == KindSpinning {
+				if f.Basis != "loop-shape" && f.Basis != "cpu-lifetime" {
+					t.Errorf("#%d: basis %q", i, f.Basis)
+				}
+				got += f.Counts[0]
+			}
+		}
+		if got != want {
+			t.Fatalf("#%d %s k=%d above=%d deep=%v: %d spinning, want %d\n%s", i, row.Func, k, above, deep, got, want, text)
+		}
+	}
+}
+
+// TestHotLoopFixtures runs the real program of testdata/verdicts/hashmap-*
+// (a HashMap written by four threads at once, looping in untreeify, and in
+// another run in root and balanceInsertion; the same puts into maps of
+// their own), each README written from the program's source, its own
+// report of the looping thread and the raw dumps.
+func TestHotLoopFixtures(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "verdicts")
+	loop := []want{{KindSpinning, "indexer-*", "running", func(t *testing.T, f Finding) {
+		eq(t, "basis", f.Basis, "loop-shape")
+		eq(t, "count", f.Counts[len(f.Counts)-1], 1)
+		eq(t, "thread", f.Evidence[len(f.Evidence)-1].Threads[0], "indexer-3")
+		eq(t, "loop", strings.Contains(strings.Join(f.Loop, " "), "java.util.HashMap$TreeNode.untreeify("), true)
+	}}}
+	root := func(moments int) []want {
+		return []want{{KindSpinning, "indexer-*", "running", func(t *testing.T, f Finding) {
+			eq(t, "count", f.Counts[len(f.Counts)-1], 4)
+			eq(t, "since", f.Since, 0)
+			eq(t, "culprit", strings.HasPrefix(f.Culprit, "java.util.HashMap$TreeNode.root("), true)
+			if moments == 1 {
+				eq(t, "basis", f.Basis, "loop-shape")
+			}
+		}}}
+	}
+	runFixtureCases(t, dir, []fixtureCase{
+		{"hashmap-loop-stuck", []string{"1"}, loop},
+		{"hashmap-loop-stuck", []string{"2"}, loop},
+		// Off CPU between them (the collector had the cores), yet in the
+		// same endless loop at both: spinning by its shape.
+		{"hashmap-loop-stuck", []string{"1", "2"}, loop},
+		// indexer-3 is gone at 3 (its loop's OutOfMemoryError ended it).
+		{"hashmap-loop-stuck", []string{"1", "2", "3"}, nil},
+		// The classic tree-bin loops, all four indexers, starved to 5% CPU.
+		{"hashmap-root-stuck", []string{"1"}, root(1)},
+		{"hashmap-root-stuck", []string{"3"}, root(1)},
+		{"hashmap-root-stuck", []string{"1", "2", "3"}, root(3)},
+		{"hashmap-busy-healthy", []string{"1"}, nil},
+		{"hashmap-busy-healthy", []string{"2"}, nil},
+		{"hashmap-busy-healthy", []string{"3"}, nil},
+	})
+}
+
+// TestHotLoopMoments: across moments, a lookup or put row (Threads > 1)
+// needs the very threads in it at every moment they were seen (a busy
+// thread moves on; one in the loop stays), while a tree bin's loop needs
+// only the last; a measured CPU share does not veto either.
+func TestHotLoopMoments(t *testing.T) {
+	for _, row := range hotLoops {
+		for _, before := range []bool{true, false} { // in the row's window at the moment before
+			above := 0
+			if !before {
+				above = row.Top // the same threads, elsewhere (below the window)
+			}
+			var in []Input
+			for m, text := range []string{jstackLoop(row, 3, above, 1, 1, 50*time.Millisecond, false),
+				jstackLoop(row, 3, 0, 1, 1, 60*time.Millisecond, false)} {
+				ds, err := parse.Parse(fmt.Sprintf("%d.txt", m+1), strings.NewReader(text))
+				if err != nil {
+					t.Fatal(err)
+				}
+				in = append(in, Input{Dump: ds[0]})
+			}
+			want := 0
+			if before || row.Threads == 1 {
+				want = 3
+			}
+			got := 0
+			for _, f := range Analyze(in, Options{}).Findings {
+				if f.Kind == KindSpinning {
+					got += f.Counts[1]
+				}
+			}
+			if got != want {
+				t.Errorf("%s, in it before %v: %d spinning, want %d", row.Func, before, got, want)
+			}
+		}
+	}
+}
