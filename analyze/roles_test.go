@@ -363,6 +363,7 @@ dump-writer  = com.acme.diag.DumpServlet.dump
 event-loop   = com.acme.net.Reactor.run
 common-pool  = acme-shared-*
 not-spinning = com.acme.net.Poller.poll
+cpu-native   = com.acme.fast.Hash.mix
 up-by-design = AcmeUI-Event-*
 `), "team.signatures")
 	if err != nil {
@@ -375,7 +376,7 @@ up-by-design = AcmeUI-Event-*
 	}{
 		{r.JVMInternal, "acme-jvm-*"}, {r.JVMInternal, "Acme Agent Sampler"}, {r.DumpWriters, "com.acme.diag.DumpServlet.dump"},
 		{r.EventLoops, "com.acme.net.Reactor.run"}, {r.CommonPools, "acme-shared-*"}, {r.NotSpinning, "com.acme.net.Poller.poll"},
-		{r.UpByDesign, "AcmeUI-Event-*"},
+		{r.CPUNatives, "com.acme.fast.Hash.mix"}, {r.UpByDesign, "AcmeUI-Event-*"},
 	} {
 		if !slices.Contains(tt.table, tt.entry) {
 			t.Errorf("%q not added: %v", tt.entry, tt.table)
@@ -384,7 +385,7 @@ up-by-design = AcmeUI-Event-*
 	// Each built-in table is kept whole beside the additions.
 	for i, pair := range [][2][]string{{builtinRoles.JVMInternal, r.JVMInternal}, {builtinRoles.DumpWriters, r.DumpWriters},
 		{builtinRoles.EventLoops, r.EventLoops}, {builtinRoles.CommonPools, r.CommonPools}, {builtinRoles.NotSpinning, r.NotSpinning},
-		{builtinRoles.UpByDesign, r.UpByDesign}} {
+		{builtinRoles.CPUNatives, r.CPUNatives}, {builtinRoles.UpByDesign, r.UpByDesign}} {
 		for _, e := range pair[0] {
 			if !slices.Contains(pair[1], e) {
 				t.Errorf("table %d lost built-in %q", i, e)
