@@ -122,6 +122,10 @@ var jvmInternalNames = []string{
 	// compilation thread's name.
 	"GC Worker", "GC Slave", "JIT Compilation Thread-*", "JIT Diagnostic Compilation Thread*", "JIT-SamplerThread",
 	"IProfiler", "Finalizer thread", "Concurrent Mark Helper", "Attach API wait loop", "VM Runtime State Listener",
+	// IBM's classic JVM (1.3–1.4, corpus samurai__ibm-classic-*): its
+	// signal thread, which also writes the javacore, and its JIT's
+	// profiler; OpenJ9's trace engine still names both as the VM's.
+	"Signal dispatcher", "JIT PProfiler thread",
 	// OpenJ9's main-exit helper (a javacore in eclipse-openj9/openj9#7995)
 	// and its signal reporter (a native thread, eclipse-openj9/openj9#12224).
 	"DestroyJavaVM helper thread", "Signal Reporter",

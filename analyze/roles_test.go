@@ -187,6 +187,24 @@ func TestVendorThreadsInternal(t *testing.T) {
 			"VM Runtime State Listener"},
 		app: []string{"pool-2-thread-1", "zip file reaper", "derby.rawStoreDaemon", "Thread-35", "main", "ClassloaderMapProcessingThread-37"},
 	}, {
+		// IBM's classic JVM (1.3.1, 1.4.0, 1.4.2 on Windows, WebLogic 8):
+		// its signal thread is "Signal dispatcher" (and writes the
+		// javacore: it owns the heap and registry locks in 2LKREGMON),
+		// its JIT's profiler "JIT PProfiler thread"; OpenJ9's trace engine
+		// still lists the two among the VM's own (runtime/rastrace/
+		// trcengine.c, reportVMTermination's ignoreThreads).
+		file:     "samurai__ibm-classic-1.4.0-win32__javacore.dmp",
+		internal: []string{"Signal dispatcher", "JIT PProfiler thread", "Reference Handler", "Finalizer"},
+		app:      []string{"Thread-1", "Thread-2", "Thread-3"},
+	}, {
+		file:     "samurai__ibm-classic-1.4.2-win32__javacore.txt",
+		internal: []string{"Signal dispatcher", "Reference Handler", "Finalizer"},
+		app:      []string{"main", "weblogic.time.TimeEventGenerator", "ExecuteThread: '6' for queue: 'weblogic.kernel.Default'"},
+	}, {
+		file:     "samurai__ibm-classic-1.3.1-win32__javacore-excerpt.dmp",
+		internal: []string{"Signal dispatcher", "Reference Handler", "Finalizer"},
+		app:      []string{"main"},
+	}, {
 		// OpenJ9 threads seen in public issues, not in the corpus: a
 		// javacore's "DestroyJavaVM helper thread" (eclipse-openj9/openj9#7995),
 		// gdb's "Signal Reporter" (eclipse-openj9/openj9#12224).
