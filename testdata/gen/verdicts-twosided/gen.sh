@@ -6,6 +6,9 @@
 #   twosided-stuck/1..3.txt     com.example.twosided.TwoSidedApp stuck    (a nested monitor
 #                               lock-out, the same with ReentrantLock and Condition, a lost wake-up)
 #   twosided-healthy/1..3.txt   com.example.twosided.TwoSidedApp healthy
+#   nested-queue-stuck/1..3.txt   com.example.twosided.NestedQueueApp stuck  (a producer holding its
+#                                 queue while it waits on a "not full" signal: eugenp/tutorials#14031)
+#   nested-queue-healthy/1..3.txt com.example.twosided.NestedQueueApp healthy
 #
 # JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64 runs them on Temurin 25 instead (the jdk25-*
 # cases: `JAVA_HOME=... bash gen.sh jdk25-twosided-stuck`).
@@ -25,9 +28,9 @@ cleanup() {
 }
 trap cleanup EXIT
 bin=${JAVA_HOME:+$JAVA_HOME/bin/}
-declare -A MAIN=([twosided]=TwoSidedApp)
+declare -A MAIN=([twosided]=TwoSidedApp [nested-queue]=NestedQueueApp)
 cases=("$@")
-((${#cases[@]})) || cases=(twosided-stuck twosided-healthy)
+((${#cases[@]})) || cases=(twosided-stuck twosided-healthy nested-queue-stuck nested-queue-healthy)
 "${bin}javac" -nowarn -d "$tmp/classes" $(find "$here/src" -name '*.java')
 for c in "${cases[@]}"; do
 	base=${c#jdk25-}
