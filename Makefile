@@ -73,6 +73,10 @@ fixtures:
 	bash ./testdata/gen/verdicts-cycles/gen.sh
 	bash ./testdata/gen/verdicts-handoff/gen.sh
 	bash ./testdata/gen/verdicts-holders/gen.sh
+	bash ./testdata/gen/verdicts-peers/gen.sh
+	JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64 bash ./testdata/gen/verdicts-peers/gen.sh jdk25-peers-stuck
+	bash ./testdata/gen/verdicts-twosided/gen.sh
+	JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64 bash ./testdata/gen/verdicts-twosided/gen.sh jdk25-twosided-stuck
 	bash ./testdata/gen/verdicts-spin-edges/gen.sh
 	bash ./testdata/gen/roles/gen.sh
 	bash ./testdata/gen/go-lock-held/gen.sh

@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"cmp"
+	"fmt"
 	"maps"
 	"slices"
 	"sort"
@@ -32,7 +33,7 @@ var contentionDetector = &Detector{
 	Thresholds: []Threshold{
 		{"ContentionMin", ContentionMin, "threads waiting on one lock at one moment: two or three waiters on a lock are ordinary traffic…"},
 		{"ContentionFloor", ContentionFloor, "…unless they are this many or more, run tasks of a pool, are at least ContentionShare of it, and the lock has the same owner at two moments or more: half of a small pool held behind one owner is that pool held; a lock passed from hand to hand between dumps is traffic, and one waiter is any lock's…"},
-		{"ContentionOne", ContentionOne, "…except the very same one thread, half its pool or more, behind the very same owner at two moments or more while that owner itself waits (asleep, in I/O: not running): a pool of two with one worker held behind a holder that waits on a remote call is that pool held, the holder its cause"},
+		{"ContentionOne", ContentionOne, "…except the very same one thread, half its pool or more, behind the very same owner at two moments or more while that owner itself waits (asleep, in I/O: not running): a pool of two with one worker held behind a holder that waits on a remote call is that pool held, the holder its cause; and threads of their own, from this many, the very same ones behind the very same owner that waits at every moment they wait, two or more (they take turns on a lock by design, but not behind a holder asleep or in I/O)"},
 		{"ContentionShare", ContentionShare, "share of their pool the waiters of one lock must be to count below ContentionMin: a few waiters of a large pool are traffic"},
 		{"LockHeldMinutes", LockHeldMinutes, "a Go lock that one goroutine has waited for this many minutes, as the runtime prints (from 1), counts with any number of waiters: traffic passes in microseconds, and a lock not had in a minute is held by a stuck holder or a cycle (a WaitGroup, a Cond or a channel are not locks and are the leak detector's)"},
 	},
@@ -72,7 +73,11 @@ func runContention(p *Pass) []Finding {
 	// enough tells whether ws, the waiters of lock k at moment m, are
 	// enough to count: ContentionMin, or down to ContentionFloor when they
 	// are ContentionShare of their pool (at two moments: see below).
-	enough := func(m int, k lockKey, ws []*parse.Thread, oneWaiter bool) bool {
+	// ownWaiters are, per lock admitted for threads of their own behind
+	// an owner that waits, the waiters' identities per moment: the very
+	// same at each (see the filter below).
+	ownWaiters := map[lockKey][]string{}
+	enough := func(m int, k lockKey, ws []*parse.Thread, oneWaiter, ownerWaits bool) bool {
 		if len(ws) >= ContentionMin {
 			return true
 		}
@@ -104,7 +109,27 @@ func runContention(p *Pass) []Finding {
 		}
 		pool := mostCommon(pools)
 		if 2*tasks <= len(ws) {
-			return false
+			// Threads of their own take turns on a lock by design, but
+			// not behind an owner that waits itself (asleep, in I/O) at
+			// every moment they wait, the very same threads: that owner
+			// holds them (the filter below checks both).
+			if !ownerWaits {
+				return false
+			}
+			if ownWaiters[k] == nil {
+				ownWaiters[k] = make([]string, len(r.Moments))
+			}
+			ids := make([]string, 0, len(ws))
+			for _, t := range ws {
+				id := identity(r.Runtime, t)
+				if id == (threadID{}) {
+					return false
+				}
+				ids = append(ids, fmt.Sprint(id))
+			}
+			slices.Sort(ids)
+			ownWaiters[k][m] = strings.Join(ids, "\x00")
+			return true
 		}
 		if c := poolCounts[pool]; 2*pools[pool] > len(ws) && c != nil {
 			return float64(len(ws)) >= ContentionShare*float64(c[m])
@@ -168,8 +193,9 @@ func runContention(p *Pass) []Finding {
 			// One waiter counts only behind an owner that waits itself
 			// (ContentionOne); the same thread and owner are checked
 			// across moments below.
-			one := len(ws) == 1 && owner != nil && !inferred && p.signature(m, owner) != nil && p.signature(m, owner).Category != Running
-			if !enough(m, at, ws, one) {
+			waits := owner != nil && !inferred && p.signature(m, owner) != nil && p.signature(m, owner).Category != Running
+			one := len(ws) == 1 && waits
+			if !enough(m, at, ws, one, waits) {
 				continue
 			}
 			// A read-write lock held for reading prints no holder; its
@@ -344,9 +370,17 @@ func runContention(p *Pass) []Finding {
 		}
 		var one, waiter threadID
 		held := 0
+		own := ""
 		for m, id := range ownerIDs[k] {
 			if acc[k].Counts[m] == 0 {
 				continue
+			}
+			if ow := ownWaiters[k]; ow != nil {
+				// Threads of their own: the very same at every moment.
+				if ow[m] == "" || own != "" && ow[m] != own {
+					return true
+				}
+				own = ow[m]
 			}
 			if id == (threadID{}) || held > 0 && id != one {
 				return true // an owner unknown, or another: the lock moved

@@ -11,7 +11,7 @@ import (
 var deadlockDetector = &Detector{
 	Name:   KindDeadlock,
 	Kinds:  []string{KindDeadlock},
-	Doc:    "threads that wait for each other in a cycle of locks (the JVM's report or the lock graph, class initializations, class loaders' locks, a producer waiting for its hand-off's one consumer thread and a wait for a future whose every runner waits for the waiter included), a pool whose every worker waits for work queued behind it in the same pool, or a Go program its runtime stopped as asleep",
+	Doc:    "threads that wait for each other in a cycle of locks (the JVM's report or the lock graph, class initializations, class loaders' locks, a producer waiting for its hand-off's one consumer thread and a wait for a future whose every runner waits for the waiter included), a pool whose every worker waits for work queued behind it in the same pool, a holder waiting untimed for a notify or signal while threads of its own class that would send it are blocked on a lock it holds (a nested wait), threads waiting untimed on one object from two or more of its own methods with nobody inside it (a lost wake-up: each side waits for the other), or a Go program its runtime stopped as asleep",
 	Claims: ClaimsThreads,
 	Folds:  "the JVM's report and the lock graph of the same cycle; the threads that only wait on the cycle; contention on the cycle's locks",
 	Run:    runDeadlock,
@@ -173,7 +173,9 @@ func runDeadlock(p *Pass) []Finding {
 			fs[i].Evidence = append(fs[i].Evidence, Evidence{Moment: m, Count: d.ThreadCount()})
 		}
 	}
-	return append(fs, poolSelfWaits(p)...)
+	fs = append(fs, poolSelfWaits(p)...)
+	fs = append(fs, nestedWaitFindings(p)...)
+	return append(fs, lostWakeupFindings(p)...)
 }
 
 func subset(c []*parse.Thread, in map[*parse.Thread]bool) bool {

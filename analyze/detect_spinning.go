@@ -25,7 +25,7 @@ var spinningDetector = &Detector{
 	Kinds: []string{KindSpinning},
 	Doc: "the same thread runnable in the same loop at every moment from its first, its CPU time growing with the wall clock " +
 		"(JVM cpu=; at one moment, cpu= most of its elapsed=), or the same goroutine running in the same functions at every moment given " +
-		"(Go prints no CPU: the weaker evidence), or a JVM thread that prints no cpu= (JDK 8) in the same frames at every moment while others are blocked on a lock it holds (the frames alone, said so), or, in one dump, threads RUNNABLE in code that loops for ever only over a corrupted structure " +
+		"(Go prints no CPU: the weaker evidence), or a JVM thread that prints no cpu= (JDK 8) in the same frames at every moment while others are blocked on a lock it holds, or in the same application frames over SpinMinWall, out of native code, while others wait for it (its task's result, a lock no thread prints as held when it is the one thread that could hold it: inferred) (the frames alone, said so), or, in one dump, threads RUNNABLE in code that loops for ever only over a corrupted structure " +
 		"(a HashMap written by threads at once: one thread in a tree bin's rebalancing, three in one lookup or put, or one with a javacore's CPU total past HotLoopCPU and no age; the loop's shape, said so); critical when threads wait for it (a lock it holds, a task of its pool), else busy work",
 	Claims: ClaimsThreads,
 	Folds:  "nothing; contention on a lock it holds and threads stuck on its tasks' results follow from it",
@@ -108,10 +108,22 @@ func sameLoop(rt parse.Runtime, a, b *parse.Thread) bool {
 			}
 		}
 	}
+	if a.JVM != nil && b.JVM != nil && a.CPU == 0 && b.CPU == 0 {
+		// JDK 8: the same application frames under library code of any
+		// depth (a regex backtracking 40 frames deep) are the same work
+		// too; such a thread spins only where others wait for it
+		// (framesAlone), which is the evidence the frames lack.
+		return javaTop(a) && javaTop(b) && sameAppPart(rt, a, b)
+	}
 	if a.JVM == nil || b.JVM == nil || a.CPU == 0 || b.CPU == 0 {
-		return false // Go, JDK 8: the frames are all the evidence, the window decides
+		return false // Go: the frames are all the evidence, the window decides
 	}
 	return sameAppPart(rt, a, b) || betweenTasks(a, b) || betweenTasks(b, a)
+}
+
+// javaTop reports whether t's top frame is Java code, not a native method.
+func javaTop(t *parse.Thread) bool {
+	return len(t.Frames) > 0 && t.Frames[0].Note != "Native Method"
 }
 
 // sameAppPart reports whether a and b have the same application frames
@@ -222,7 +234,7 @@ func loopFrames(rt parse.Runtime, ts []*parse.Thread) []string {
 type spinner struct {
 	since  int
 	stacks []*parse.Thread // moments since..n-1
-	basis  string          // "cpu-growth", "cpu-lifetime", "same-frames" (Go), "same-frames-holder" (a JVM without cpu=)
+	basis  string          // "cpu-growth", "cpu-lifetime", "same-frames" (Go), "same-frames-holder", "same-frames-awaited" (a JVM without cpu=)
 	cpu    time.Duration   // grown (cpu-growth) or used in its life (cpu-lifetime); 0 for same-frames
 	wall   time.Duration   // what cpu is measured over; 0 for same-frames
 }
@@ -340,7 +352,7 @@ func runSpinning(p *Pass) []Finding {
 		hot = hotLoopThreads(r.Moments[n-1].Dump)
 	}
 	for i := range order {
-		sp, ok := spinningAt(r, flat[i*n:(i+1)*n], lc)
+		sp, ok := spinningAt(r, flat[i*n:(i+1)*n], lc, roles.CPUNatives)
 		if !ok {
 			sp, ok = loopShaped(flat[i*n:(i+1)*n], hot)
 		}
@@ -356,9 +368,22 @@ func runSpinning(p *Pass) []Finding {
 		}
 		a.spins = append(a.spins, sp)
 	}
+	// A JDK 8 thread spinning on its frames alone, the only one of the
+	// dump, may be the owner of a lock that plain jstack prints threads
+	// parked on but no owner of (inferOwner).
+	alone := 0
+	for _, k := range keys {
+		for _, sp := range byKey[k].spins {
+			if sp.basis == "same-frames-awaited" {
+				alone++
+			}
+		}
+	}
 	var fs []Finding
 	for _, k := range keys {
-		fs = append(fs, spinningFinding(p, byKey[k].pool, byKey[k].spins))
+		if f, ok := spinningFinding(p, byKey[k].pool, byKey[k].spins, alone == 1); ok {
+			fs = append(fs, f)
+		}
 	}
 	return fs
 }
@@ -403,7 +428,7 @@ func spinCandidate(p *Pass, m int, g *Group, t *parse.Thread) (rest, ok bool) {
 
 // spinningAt tells whether the thread whose stacks by moment are s spins
 // at the last moment, and on what evidence.
-func spinningAt(r *Result, s []*parse.Thread, lc *loopCache) (spinner, bool) {
+func spinningAt(r *Result, s []*parse.Thread, lc *loopCache, natives []string) (spinner, bool) {
 	n := len(s)
 	last := s[n-1]
 	if last == nil {
@@ -439,13 +464,26 @@ func spinningAt(r *Result, s []*parse.Thread, lc *loopCache) (spinner, bool) {
 		// A JVM that prints no cpu= (JDK 8) is not judged by its frames
 		// alone: a RUNNABLE thread in a native call is as often blocked in
 		// the kernel (waiting for a child process, a file watch) as
-		// running. But a holder in the same loop at every moment given,
-		// not in a native call, while others are blocked on a lock it holds
-		// at every moment, is what an engineer calls it: spinning, on the
-		// frames alone (the weaker evidence, said so).
+		// running, and a batch computing for minutes is work. But a thread
+		// in the same loop at every moment given, not in a native call,
+		// while others are blocked on a lock it holds at every moment, is
+		// what an engineer calls it: spinning, on the frames alone (the
+		// weaker evidence, said so). So is one in the same application
+		// frames at every moment over SpinMinWall, out of native code but
+		// for natives that return at once (Roles.CPUNatives), when others
+		// wait for it at the last moment (a lock JDK 8's plain jstack
+		// prints no owner of, a task's result, a latch its tasks count
+		// down): runSpinning keeps it only then (same-frames-awaited).
 		if first.JVM != nil {
-			if first.CPU == 0 && last.CPU == 0 && since == 0 && !sameDump(r.Moments[0].Dump, r.Moments[n-1].Dump) && heldAwaited(r, s) {
+			if first.CPU != 0 || last.CPU != 0 || since != 0 || sameDump(r.Moments[0].Dump, r.Moments[n-1].Dump) {
+				return spinner{}, false
+			}
+			if heldAwaited(r, s) {
 				sp.basis = "same-frames-holder"
+				return sp, true
+			}
+			if wall >= SpinMinWall*time.Second && framesAlone(r.Runtime, s, natives) {
+				sp.basis = "same-frames-awaited"
 				return sp, true
 			}
 			return spinner{}, false
@@ -472,6 +510,22 @@ func spinningAt(r *Result, s []*parse.Thread, lc *loopCache) (spinner, bool) {
 		}
 	}
 	return lifetime(sp, last)
+}
+
+// framesAlone reports whether the thread whose stacks by moment are s is,
+// at every moment, in the application's frames with Java code or a native
+// of natives (one that returns at once) on top: a JVM thread that prints
+// no cpu= and computes, not one blocked in the kernel under a native call.
+func framesAlone(rt parse.Runtime, s []*parse.Thread, natives []string) bool {
+	for _, t := range s {
+		if t == nil || t.JVM == nil || t.State != "RUNNABLE" || culprit(rt, t) == nil {
+			return false
+		}
+		if !javaTop(t) && !anchorMatch(natives, t.Frames[0].Func) {
+			return false
+		}
+	}
+	return true
 }
 
 // heldAwaited reports whether the thread whose stacks by moment are s is,
@@ -540,8 +594,11 @@ func lifetime(sp spinner, last *parse.Thread) (spinner, bool) {
 }
 
 // spinningFinding is one finding for the spinning threads of one pool
-// under one caller, with who waits for them at the last moment.
-func spinningFinding(p *Pass, pl *Pool, spins []spinner) Finding {
+// under one caller, with who waits for them at the last moment; none
+// (false) for threads found on their frames alone that nobody waits for
+// (same-frames-awaited). inferOwner: the spinners may own the locks no
+// thread of the dump prints as its own.
+func spinningFinding(p *Pass, pl *Pool, spins []spinner, inferOwner bool) (Finding, bool) {
 	r := p.R
 	n := len(r.Moments)
 	last := spins[0].stacks[len(spins[0].stacks)-1]
@@ -563,9 +620,11 @@ func spinningFinding(p *Pass, pl *Pool, spins []spinner) Finding {
 			claims[sp.since+i]++
 		}
 	}
-	for m, c := range claims {
-		p.reserveClaims(m, c)
+	awaitedOnly := true
+	for _, sp := range spins {
+		awaitedOnly = awaitedOnly && sp.basis == "same-frames-awaited"
 	}
+	var claimed []*parse.Thread // by moment, in the order of spins' stacks
 	for _, sp := range spins {
 		f.Since = min(f.Since, sp.since)
 		for i, t := range sp.stacks {
@@ -574,7 +633,7 @@ func spinningFinding(p *Pass, pl *Pool, spins []spinner) Finding {
 			if len(names[m]) < 5 {
 				names[m] = append(names[m], threadLabel(r.Runtime, t))
 			}
-			p.ClaimThread(m, t, f.ID)
+			claimed = append(claimed, t)
 		}
 		t := sp.stacks[len(sp.stacks)-1]
 		lastThreads = append(lastThreads, t)
@@ -603,11 +662,29 @@ func spinningFinding(p *Pass, pl *Pool, spins []spinner) Finding {
 			f.Evidence = append(f.Evidence, Evidence{Moment: m, Count: f.Counts[m], Threads: ns})
 		}
 	}
-	spinWaiters(p, &f, lastThreads)
+	inferred := spinWaiters(p, &f, lastThreads, inferOwner && awaitedOnly)
+	if awaitedOnly && f.Waiting == 0 {
+		return Finding{}, false // the frames alone, and nobody waits: a computation, not a finding
+	}
 	if f.Waiting > 0 {
 		f.Severity = Critical
 	}
-	return f
+	for m, c := range claims {
+		p.reserveClaims(m, c)
+	}
+	i := 0
+	for _, sp := range spins {
+		for j := range sp.stacks {
+			p.ClaimThread(sp.since+j, claimed[i], f.ID)
+			i++
+		}
+	}
+	// The waiters of a lock whose owner is inferred have no contention
+	// finding (no owner printed): they follow from the spinner.
+	for _, w := range inferred {
+		p.ClaimThread(n-1, w, f.ID)
+	}
+	return f, true
 }
 
 // spinWaiters fills in who waits for the spinning threads ts at the last
@@ -617,18 +694,24 @@ func spinningFinding(p *Pass, pl *Pool, spins []spinner) Finding {
 // submitted from (javac names a lambda
 // after the method defining it: a waiter in RequestHandler.handle waits
 // for a task whose entry is RequestHandler.lambda$handle$0).
-func spinWaiters(p *Pass, f *Finding, ts []*parse.Thread) {
+//
+// inferOwner (JDK 8, one thread spinning on its frames alone): threads
+// parked on a lock no thread prints as held wait for the spinners too;
+// they are returned.
+func spinWaiters(p *Pass, f *Finding, ts []*parse.Thread, inferOwner bool) []*parse.Thread {
 	r := p.R
 	m := len(r.Moments) - 1
 	d := r.Moments[m].Dump
 	if d == nil {
-		return
+		return nil
 	}
 	mine := map[*parse.Thread]bool{}
 	for _, t := range ts {
 		mine[t] = true
 	}
 	var waiters []*parse.Thread
+	var inferred unowned
+	var claim []*parse.Thread
 	perLock := map[lockKey][]*parse.Thread{}
 	var lockOrder []lockKey
 	owner := map[lockKey]*parse.Thread{}
@@ -667,6 +750,18 @@ func spinWaiters(p *Pass, f *Finding, ts []*parse.Thread) {
 			}
 			for _, k := range ks {
 				addLock(k, byAddr[k], held[k.addr])
+			}
+		}
+		if inferOwner {
+			// JDK 8's plain jstack (and kill -3) prints the threads parked
+			// on a java.util.concurrent lock but not its owner: with one
+			// thread of the dump spinning in the same frames at every
+			// moment, that thread is the owner an engineer would name,
+			// said as inferred (LockFact.OwnerInferred).
+			inferred = unownedLockWaiters(r.Runtime, d, mine)
+			for _, k := range inferred.keys {
+				addLock(k, inferred.waiters[k], ts[0])
+				claim = append(claim, inferred.waiters[k]...)
 			}
 		}
 	case parse.RuntimeGo:
@@ -741,11 +836,64 @@ func spinWaiters(p *Pass, f *Finding, ts []*parse.Thread) {
 	if best >= 0 {
 		k := lockOrder[best]
 		o := p.ref(m, owner[k])
-		f.Lock = &LockFact{Address: k.addr, Class: k.class, Owner: &o, OwnerInferred: r.Runtime == parse.RuntimeGo}
+		f.Lock = &LockFact{Address: k.addr, Class: k.class, Owner: &o, OwnerInferred: r.Runtime == parse.RuntimeGo || inferred.waiters[k] != nil}
 		for i := range f.Blocked {
 			if w := f.Blocked[i].WaitsFor; w != nil && w.Address == k.addr {
 				w.Holder = o.Name
 			}
 		}
 	}
+	return claim
+}
+
+// unowned are the java.util.concurrent locks threads of a dump park on
+// that no thread of it prints as held, with their waiters, in the order met.
+type unowned struct {
+	keys    []lockKey
+	waiters map[lockKey][]*parse.Thread
+}
+
+// unownedLockWaiters are the threads of d, but mine, parked on a
+// java.util.concurrent lock (waitsFor's parking kind) no thread of d prints
+// among its held or ownable locks: a dump taken without -l. None when
+// another thread of d could as well be the owner: one in the
+// application's code, not waiting on such a lock, that runs or is runnable
+// (in a socket read, a child process: a holder blocked in I/O) or sleeps.
+func unownedLockWaiters(rt parse.Runtime, d *parse.Dump, mine map[*parse.Thread]bool) unowned {
+	owned := map[string]bool{}
+	for _, t := range d.Threads {
+		for _, l := range t.Locks() {
+			if l.Kind == parse.LockHeld || l.Kind == parse.LockOwnable {
+				owned[l.Address] = true
+			}
+		}
+	}
+	u := unowned{waiters: map[lockKey][]*parse.Thread{}}
+	parked := map[*parse.Thread]bool{}
+	for _, t := range d.Threads {
+		if mine[t] {
+			continue
+		}
+		for _, l := range t.Locks() {
+			if l.Kind != parse.LockParking || l.Address == "" || owned[l.Address] || !isLockClass(l.Class) {
+				continue
+			}
+			k := lockKey{l.Address, l.Class}
+			if u.waiters[k] == nil {
+				u.keys = append(u.keys, k)
+			}
+			u.waiters[k] = append(u.waiters[k], t)
+			parked[t] = true
+			break
+		}
+	}
+	for _, t := range d.Threads {
+		if mine[t] || parked[t] || culprit(rt, t) == nil {
+			continue
+		}
+		if t.State == "RUNNABLE" || len(t.Frames) > 0 && t.Frames[0].Func == "java.lang.Thread.sleep" {
+			return unowned{} // another could hold it
+		}
+	}
+	return u
 }

@@ -24,7 +24,7 @@ var stuckDetector = &Detector{
 	Folds: "nothing; a group that rose from a healthy first moment is the timeline's (not-recovered), a Go group blocked for minutes the leak's",
 	Thresholds: []Threshold{
 		{"StuckMin", StuckMin, "without a rise, the very same threads in the same wait and culprit at every moment are stuck from this many, when they wait in a loop of their own (a reader per connection, a consumer per partition wait in one place by design)"},
-		{"StuckTaskFloor", StuckTaskFloor, "…or from this many when they wait inside a task a pool gave them, their pool's share deciding (a fixed pool of 8 with 8 held is stuck): the floor because one thread in one long call cannot be told from noise"},
+		{"StuckTaskFloor", StuckTaskFloor, "…or from this many when they wait inside a task a pool gave them, or untimed at a latch, barrier or phaser as threads of their own (a gathering whose peers never come), their pool's share deciding (a fixed pool of 8 with 8 held is stuck): the floor because one thread in one long call cannot be told from noise, and one thread on a latch is main's shutdown latch by design"},
 		{"WorkWaitMinutes", WorkWaitMinutes, "in Go, a goroutine the runtime prints as waiting this many minutes (from 1) under its own work is stuck, alone and in one dump: in a send, a pool's or a client's wait under a call its own function made (a request does not wait a minute for a channel or a connection); in a rest (select, receive, a read, a Cond) only under a unit of work a server or runner gave it (Roles.GoWork), from WorkRestMinutes. A goroutine whose own function waits (an accept loop, a worker on its job channel, a signal or ticker loop) rests there for days by design, and a lock's waiters are contention's"},
 		{"WorkRestMinutes", WorkRestMinutes, "…a rest under a unit of work counts from this many minutes, when fewer than LeakMin of the group rest that long: a long poll answers within a minute or two; a streaming endpoint's handlers (server-sent events, websockets) rest between events by the hundred, alike, which is the leak detector's to judge by their parents and spread (a few streams held open longer read as stuck: the dump prints nothing that tells a stream from a request that never ends). Not relative to the process's ordinary wait: each stuck request brings goroutines that wait as long (its connection's background read), and a crowd behind one holder makes minutes ordinary"},
 		{"StuckShare", StuckShare, "…and when they are at least this share of their pool at the last moment: one long call is not a stuck pool. Threads in a wait that costs no CPU (a read, a connect) whose cpu= rose by CPURanMin between every two moments are not counted: they ran between the dumps"},
@@ -75,13 +75,19 @@ func runStuck(p *Pass) []Finding {
 			if g.pooledWork(n-1) && !virtualPool(pl) {
 				min = StuckTaskFloor
 			}
+			// A gathering of peers (a latch, a barrier, a phaser) whose
+			// waiters stay: no rest, from the floor (gathered).
+			rest := g.Rest
+			if rest && gathered(g, n) {
+				rest, min = false, StuckTaskFloor
+			}
 			// Stayed, not Always: threads that joined at a later moment and
 			// never left are as stuck as those there from the start; but some
 			// must be there from the first moment, else it rose, and a rise is
 			// the timeline's to judge.
 			stayed := g.held()
 			why := held[g]
-			if told[g] || why == "" && (n < 2 || g.Category != Waiting || g.Rest || g.Always == 0 || stayed < min ||
+			if told[g] || why == "" && (n < 2 || g.Category != Waiting || rest || g.Always == 0 || stayed < min ||
 				float64(stayed) < StuckShare*float64(pl.Counts[n-1])) {
 				continue
 			}
@@ -140,6 +146,32 @@ func linkTaskWaits(fs, all []Finding) {
 			}
 		}
 	}
+}
+
+// gathered reports whether g's threads wait, at every moment, untimed, at
+// a gathering of peers (Resource "latch": a CountDownLatch, a
+// CyclicBarrier, a Phaser) as threads of their own: a latch wait rests by
+// design for one thread (main on its shutdown latch, a lone waiter) or
+// with a timeout in a loop (the latch as an interruptible sleep,
+// TIMED_WAITING), but threads of one pool gathered and kept waiting wait
+// for peers that do not come (a counter that failed before it counted, a
+// party that never arrived): the floor StuckTaskFloor and the pool's share
+// keep the lone waiter out (testdata/verdicts/peers-stuck).
+func gathered(g *Group, n int) bool {
+	if g.Resource != "latch" || g.Category != Waiting {
+		return false
+	}
+	for m := range n {
+		if m >= len(g.Threads) {
+			return false
+		}
+		for _, t := range g.Threads[m] {
+			if t.State != "WAITING" {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // held is how many of the group's threads stayed in its wait (Stayed)

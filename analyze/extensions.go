@@ -84,6 +84,7 @@ func (e *ExtensionError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File
 //	event-loop   = com.acme.net.Reactor.run         # frames of an event loop
 //	common-pool  = acme-shared-*                    # pools shared by the whole process
 //	not-spinning = com.acme.net.Poller.poll         # frames a runnable thread waits in
+//	cpu-native   = com.acme.fast.Hash.mix           # native methods that compute and return at once
 //	up-by-design = AcmeUI-Event-*                   # non-daemon threads that keep a JVM up by design
 //	go-work      = github.com/acme/rpc.(*Server).dispatch  # frames where a Go server hands a goroutine a request
 func ParseExtensions(r io.Reader, file string) (*Extensions, error) {
@@ -196,7 +197,7 @@ func ParseExtensions(r io.Reader, file string) (*Extensions, error) {
 		case inRoles:
 			table, ok := roleKeys[key]
 			if !ok {
-				bad(n, "unknown [roles] key %q (want jvm-internal, dump-writer, event-loop, common-pool, not-spinning, up-by-design, go-work)", key)
+				bad(n, "unknown [roles] key %q (want jvm-internal, dump-writer, event-loop, common-pool, not-spinning, cpu-native, up-by-design, go-work)", key)
 				continue
 			}
 			*table(&ext.Roles) = append(*table(&ext.Roles), commaList(val)...)

@@ -151,8 +151,11 @@ type Finding struct {
 	// "cpu-lifetime" (one moment's cpu= against elapsed=), "same-frames"
 	// (Go, which prints no CPU), "same-frames-holder" (a JVM that prints no
 	// cpu=: the same frames at every moment while others are blocked on a
-	// lock it holds), "loop-shape" (one dump: RUNNABLE in code that loops
-	// for ever only over a corrupted structure, hotloops.go) or "mixed"; contention "owner-printed", "owner-inferred" or
+	// lock it holds), "same-frames-awaited" (a JVM that prints no cpu=:
+	// the same application frames at every moment over SpinMinWall, out of
+	// native code, while others wait for it at the last moment), "loop-shape"
+	// (one dump: RUNNABLE in code that loops for ever only over a corrupted
+	// structure, hotloops.go) or "mixed"; contention "owner-printed", "owner-inferred" or
 	// "owner-joined" (LockFact.OwnerFrom); growing
 	// "whole-pool" when the pool's count rose, not one state's (Go); stuck
 	// and <resource>-pool-exhausted "one-dump-cut" or "one-dump-process"

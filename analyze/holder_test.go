@@ -58,7 +58,6 @@ func TestSpinningHolderWithoutCPU(t *testing.T) {
 		{"small-pool-stuck", []string{"1", "2", "3"}, ""},
 		{"holder-db-stuck", []string{"1", "2", "3"}, ""},
 		{"jvm-idle", []string{"1", "2", "3"}, ""},
-		{"jvm-spin-parser", []string{"1", "2"}, ""},
 	} {
 		t.Run(c.dir+"/"+strings.Join(c.moments, ","), func(t *testing.T) {
 			r := Analyze(loadWithoutCPU(t, filepath.Join(verdicts, c.dir), c.moments), Options{})

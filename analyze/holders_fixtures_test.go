@@ -11,6 +11,10 @@ import (
 // each README.md written from the source before dumpdiff ran), each
 // beside a healthy run of the same program that says nothing.
 func TestHolderFixtures(t *testing.T) {
+	auditSink := want{KindContention, "audit-sink", "monitor-blocked", func(t *testing.T, f Finding) {
+		eq(t, "owner", f.Lock.Owner.Name, "archiver")
+		eq(t, "owner waits", f.Lock.Owner.Waits, true)
+	}}
 	dir := filepath.Join("..", "testdata", "verdicts")
 	log4j1 := []want{
 		{KindContention, "request-worker-*", "monitor-blocked", func(t *testing.T, f Finding) {
@@ -106,8 +110,14 @@ func TestHolderFixtures(t *testing.T) {
 		{"jdk25-main-holder-stuck", []string{"1", "2", "3"}, mainHolder},
 		{"main-holder-healthy", []string{"1", "2", "3"}, nil},
 		// JDK queues: the producers of a full queue are stuck (their busy
-		// consumers are not named yet: README.md); the control is quiet.
-		{"queue-busy-stuck", []string{"1", "2", "3"}, []want{{KindStuck, "ingest-*", "queue-put", nil}}},
+		// consumers are not named yet: README.md); the three report
+		// threads on a latch whose counter is gone are a gathering that
+		// never opened (TestPeersGathered); the audit queue's consumer,
+		// a thread of its own, is blocked behind the archiver asleep with
+		// the ARCHIVE monitor: contention naming it (the holder first);
+		// the control is quiet.
+		{"queue-busy-stuck", []string{"1", "2", "3"}, []want{{KindStuck, "ingest-*", "queue-put", nil}, {KindStuck, "report-*", "latch-wait", nil},
+			auditSink}},
 		{"queue-busy-healthy", []string{"1", "2", "3"}, nil},
 		// Temurin 25's run of it caught both enrichers in their lookup
 		// at the first dump, before the stall: nothing ties them to the
@@ -116,7 +126,7 @@ func TestHolderFixtures(t *testing.T) {
 			eq(t, "no consumer waiting on it", len(f.Consumers), 0)
 			eq(t, "takers of another queue", f.OtherTakers, 3)
 			eq(t, "no consumer seen taking", len(f.Busy), 0)
-		}}}},
+		}}, auditSink}},
 		// The same queue stalling after the first dump: the consumers
 		// seen taking then are named, busy in their socket read; the
 		// report threads waiting on another queue of that class are not.
@@ -127,6 +137,6 @@ func TestHolderFixtures(t *testing.T) {
 			eq(t, "busy consumers", len(f.Busy), 1)
 			eq(t, "busy in", f.Busy[0], HolderGroup{Pool: "enricher-*", State: "socket-read",
 				Culprit: "com.example.holders.QueueApp$Enricher.enrich(QueueApp.java:114)", Count: 2})
-		}}}},
+		}}, auditSink}},
 	})
 }

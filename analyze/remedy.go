@@ -67,6 +67,13 @@ func (p remedyProof) handoffCycle() bool { return p.basis == basisHandoff }
 // futureCycle: a deadlock one of whose edges is a wait for a future.
 func (p remedyProof) futureCycle() bool { return p.basis == basisFuture }
 
+// nestedWait: a holder waiting for a notify or signal while the threads
+// that would send it are blocked on a lock it holds.
+func (p remedyProof) nestedWait() bool { return p.basis == "nested-wait" }
+
+// lostWakeup: both sides of one object's wait/notify waiting at once.
+func (p remedyProof) lostWakeup() bool { return p.basis == "lost-wakeup" }
+
 // queuedWriter: readers of a read-write lock behind a queued writer.
 func (p remedyProof) queuedWriter() bool { return p.basis == "queued-writer" }
 
@@ -149,6 +156,10 @@ var remedies = []Remedy{
 		Text: "a producer holds a lock while it waits for room in a hand-off, and the hand-off's only consumer waits for that lock (an appender that logs through the logger it serves): keep the consumer off the producers' locks, or let the hand-off drop or time out rather than block (log4j 1.2's AsyncAppender: Blocking=false); a restart is the only way out now"},
 	{ID: "future-deadlock", Kinds: []string{KindDeadlock}, proof: remedyProof.futureCycle,
 		Text: "a thread waits for a future while it holds a lock the future's task needs ({culprit}): release the lock before waiting, or run the task inline under the lock; a restart is the only way out now"},
+	{ID: "nested-wait", Kinds: []string{KindDeadlock}, proof: remedyProof.nestedWait,
+		Text: "a thread waits for a notify or signal ({culprit}) while it holds a lock, and the code that would send it must take that lock first: release the outer lock before waiting (wait on the lock you hold, or on a Condition of it), or notify without it; give the wait a timeout; a restart is the only way out now"},
+	{ID: "lost-wakeup", Kinds: []string{KindDeadlock}, proof: remedyProof.lostWakeup,
+		Text: "both sides of one object's wait/notify wait at once ({culprit}): a notify() woke a thread of the same side and the other side was never woken; use notifyAll(), or one Condition per side (notFull, notEmpty) with signal, and wait in a loop on its condition; a java.util.concurrent BlockingQueue does this right; a restart is the only way out now"},
 	{ID: "rlock-reentry", Kinds: []string{KindDeadlock}, proof: remedyProof.rlockReentry,
 		Text: "a goroutine that holds a sync.RWMutex's read lock takes it again ({culprit}) while a writer waits: a waiting writer stops new readers, so neither goes on; never RLock what the caller holds (pass the locked state down, or split the method into a locked and an unlocked part); a restart is the only way out now"},
 	{ID: "go-asleep", Kinds: []string{KindDeadlock}, proof: remedyProof.goAsleep,

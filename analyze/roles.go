@@ -34,6 +34,13 @@ type Roles struct {
 	// stronger CPU evidence (SpinRestCPUShare), for a select that returns at
 	// once looks like an idle one; a library's own selector loop never.
 	NotSpinning []string
+	// CPUNatives are the JDK's native methods that compute and return at
+	// once (a CAS, a clock, a hash, an array copy): a loop calling one is
+	// caught in it as often as in its Java frames. Where the JVM prints no
+	// cpu= (JDK 8), a runnable thread under any other native method may be
+	// blocked in the kernel (a socket or file read, a child process), so
+	// only these may top a loop judged by its frames alone.
+	CPUNatives []string
 	// UpByDesign are names (a trailing "*" is a prefix) of non-daemon
 	// threads that keep a JVM up by design once main has returned: a GUI's
 	// event thread serves its windows until they close (the kept-alive
@@ -55,8 +62,26 @@ var builtinRoles = Roles{
 	EventLoops:  eventLoops,
 	CommonPools: []string{jvmCommonPool},
 	NotSpinning: []string{"sun.nio.ch.EPoll.wait", "sun.nio.ch.KQueue.poll", "sun.nio.ch.WEPoll.wait", "sun.nio.ch.SelectorImpl.", "sun.nio.ch.Net.poll"},
+	CPUNatives:  cpuNatives,
 	UpByDesign:  []string{"AWT-EventQueue-*"},
 	GoWork:      goWorkFrames,
+}
+
+// cpuNatives are JDK natives that return at once (Roles.CPUNatives), as
+// JDK 6–8 print them on top of a hot loop: sun.misc.Unsafe's CAS under an
+// atomic's retry loop, the clocks a busy-wait reads, Thread.yield and
+// isInterrupted in a spin-wait, identity hashes, array copies and
+// reflection's checks in a computation.
+var cpuNatives = []string{
+	"sun.misc.Unsafe.compareAndSwap*", "sun.misc.Unsafe.getAndAdd*", "sun.misc.Unsafe.get*Volatile", "sun.misc.Unsafe.put*Volatile",
+	"jdk.internal.misc.Unsafe.compareAndSet*", "jdk.internal.misc.Unsafe.compareAndExchange*",
+	"java.lang.System.nanoTime", "java.lang.System.currentTimeMillis", "java.lang.System.arraycopy", "java.lang.System.identityHashCode",
+	"java.lang.Object.hashCode", "java.lang.Object.getClass", "java.lang.Object.clone", "java.lang.Thread.yield", "java.lang.Thread.onSpinWait",
+	"java.lang.Thread.isInterrupted", "java.lang.Thread.currentThread", "java.lang.Throwable.fillInStackTrace",
+	"java.lang.Class.isInstance", "java.lang.Class.isAssignableFrom", "java.lang.Class.isArray", "java.lang.Class.getComponentType",
+	"java.lang.StrictMath.*", "java.lang.Float.floatToRawIntBits", "java.lang.Float.intBitsToFloat",
+	"java.lang.Double.doubleToRawLongBits", "java.lang.Double.longBitsToDouble", "java.lang.String.intern",
+	"java.lang.reflect.Array.newArray", "java.lang.reflect.Array.get*", "java.util.zip.CRC32.update*", "java.util.zip.Adler32.update*",
 }
 
 // goWorkFrames are where Go's servers and runners hand a goroutine one
@@ -97,6 +122,10 @@ var jvmInternalNames = []string{
 	// compilation thread's name.
 	"GC Worker", "GC Slave", "JIT Compilation Thread-*", "JIT Diagnostic Compilation Thread*", "JIT-SamplerThread",
 	"IProfiler", "Finalizer thread", "Concurrent Mark Helper", "Attach API wait loop", "VM Runtime State Listener",
+	// IBM's classic JVM (1.3–1.4, corpus samurai__ibm-classic-*): its
+	// signal thread, which also writes the javacore, and its JIT's
+	// profiler; OpenJ9's trace engine still names both as the VM's.
+	"Signal dispatcher", "JIT PProfiler thread",
 	// OpenJ9's main-exit helper (a javacore in eclipse-openj9/openj9#7995)
 	// and its signal reporter (a native thread, eclipse-openj9/openj9#12224).
 	"DestroyJavaVM helper thread", "Signal Reporter",
@@ -203,13 +232,14 @@ func roleTables(ext *Extensions) *Roles {
 		EventLoops:  cat(builtinRoles.EventLoops, x.EventLoops),
 		CommonPools: cat(builtinRoles.CommonPools, x.CommonPools),
 		NotSpinning: cat(builtinRoles.NotSpinning, x.NotSpinning),
+		CPUNatives:  cat(builtinRoles.CPUNatives, x.CPUNatives),
 		UpByDesign:  cat(builtinRoles.UpByDesign, x.UpByDesign),
 		GoWork:      cat(builtinRoles.GoWork, x.GoWork),
 	}
 }
 
 func (r *Roles) empty() bool {
-	return len(r.JVMInternal)+len(r.DumpWriters)+len(r.EventLoops)+len(r.CommonPools)+len(r.NotSpinning)+len(r.UpByDesign)+len(r.GoWork) == 0
+	return len(r.JVMInternal)+len(r.DumpWriters)+len(r.EventLoops)+len(r.CommonPools)+len(r.NotSpinning)+len(r.CPUNatives)+len(r.UpByDesign)+len(r.GoWork) == 0
 }
 
 // roleKeys are the [roles] block's keys, each the table it adds to.
@@ -219,6 +249,7 @@ var roleKeys = map[string]func(*Roles) *[]string{
 	"event-loop":   func(r *Roles) *[]string { return &r.EventLoops },
 	"common-pool":  func(r *Roles) *[]string { return &r.CommonPools },
 	"not-spinning": func(r *Roles) *[]string { return &r.NotSpinning },
+	"cpu-native":   func(r *Roles) *[]string { return &r.CPUNatives },
 	"up-by-design": func(r *Roles) *[]string { return &r.UpByDesign },
 	"go-work":      func(r *Roles) *[]string { return &r.GoWork },
 }

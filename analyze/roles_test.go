@@ -74,9 +74,16 @@ func TestRolesFixtures(t *testing.T) {
 			}}},
 	}, {
 		// The Finalizer blocked in a finalize(): the application's work,
-		// a pool of its own; notable, not folded.
+		// a pool of its own, not folded; behind a holder asleep at both
+		// moments, the very same thread: contention naming the holder
+		// (issue 33, the holder first: threads of their own behind an
+		// owner that waits).
 		name: "jvm-roles-finalizer-blocked", moments: both,
 		pools: map[string][]string{"Finalizer": {"monitor-blocked=1,1"}},
+		want: []want{{KindContention, "Finalizer", "monitor-blocked", func(t *testing.T, f Finding) {
+			eq(t, "owner", f.Lock.Owner.Name, "registry-compactor")
+			eq(t, "culprit", strings.Contains(f.Culprit, "NativeHandle.finalize"), true)
+		}}},
 	}, {
 		name: "jvm-roles-finalizer-idle", moments: both,
 		pools: map[string][]string{"Finalizer": nil},
@@ -121,8 +128,9 @@ func TestRolesFixtures(t *testing.T) {
 			checkVerdicts(t, r, tt.want)
 		})
 	}
-	// The blocked Finalizer is a notable thread, its culprit the finalize().
-	r := Analyze(loadMoments(t, filepath.Join(rolesDir, "jvm-roles-finalizer-blocked"), both), Options{})
+	// At one moment (no finding: one dump cannot show the holder stays)
+	// the blocked Finalizer is a notable thread, its culprit the finalize().
+	r := Analyze(loadMoments(t, filepath.Join(rolesDir, "jvm-roles-finalizer-blocked"), both[:1]), Options{})
 	found := false
 	for _, n := range r.Notable {
 		found = found || n.Thread == "Finalizer" && strings.Contains(n.Culprit, "NativeHandle.finalize")
@@ -186,6 +194,24 @@ func TestVendorThreadsInternal(t *testing.T) {
 			"JIT-SamplerThread", "IProfiler", "Finalizer thread", "Concurrent Mark Helper", "Attach API wait loop", "Signal Dispatcher",
 			"VM Runtime State Listener"},
 		app: []string{"pool-2-thread-1", "zip file reaper", "derby.rawStoreDaemon", "Thread-35", "main", "ClassloaderMapProcessingThread-37"},
+	}, {
+		// IBM's classic JVM (1.3.1, 1.4.0, 1.4.2 on Windows, WebLogic 8):
+		// its signal thread is "Signal dispatcher" (and writes the
+		// javacore: it owns the heap and registry locks in 2LKREGMON),
+		// its JIT's profiler "JIT PProfiler thread"; OpenJ9's trace engine
+		// still lists the two among the VM's own (runtime/rastrace/
+		// trcengine.c, reportVMTermination's ignoreThreads).
+		file:     "samurai__ibm-classic-1.4.0-win32__javacore.dmp",
+		internal: []string{"Signal dispatcher", "JIT PProfiler thread", "Reference Handler", "Finalizer"},
+		app:      []string{"Thread-1", "Thread-2", "Thread-3"},
+	}, {
+		file:     "samurai__ibm-classic-1.4.2-win32__javacore.txt",
+		internal: []string{"Signal dispatcher", "Reference Handler", "Finalizer"},
+		app:      []string{"main", "weblogic.time.TimeEventGenerator", "ExecuteThread: '6' for queue: 'weblogic.kernel.Default'"},
+	}, {
+		file:     "samurai__ibm-classic-1.3.1-win32__javacore-excerpt.dmp",
+		internal: []string{"Signal dispatcher", "Reference Handler", "Finalizer"},
+		app:      []string{"main"},
 	}, {
 		// OpenJ9 threads seen in public issues, not in the corpus: a
 		// javacore's "DestroyJavaVM helper thread" (eclipse-openj9/openj9#7995),
@@ -363,6 +389,7 @@ dump-writer  = com.acme.diag.DumpServlet.dump
 event-loop   = com.acme.net.Reactor.run
 common-pool  = acme-shared-*
 not-spinning = com.acme.net.Poller.poll
+cpu-native   = com.acme.fast.Hash.mix
 up-by-design = AcmeUI-Event-*
 `), "team.signatures")
 	if err != nil {
@@ -375,7 +402,7 @@ up-by-design = AcmeUI-Event-*
 	}{
 		{r.JVMInternal, "acme-jvm-*"}, {r.JVMInternal, "Acme Agent Sampler"}, {r.DumpWriters, "com.acme.diag.DumpServlet.dump"},
 		{r.EventLoops, "com.acme.net.Reactor.run"}, {r.CommonPools, "acme-shared-*"}, {r.NotSpinning, "com.acme.net.Poller.poll"},
-		{r.UpByDesign, "AcmeUI-Event-*"},
+		{r.CPUNatives, "com.acme.fast.Hash.mix"}, {r.UpByDesign, "AcmeUI-Event-*"},
 	} {
 		if !slices.Contains(tt.table, tt.entry) {
 			t.Errorf("%q not added: %v", tt.entry, tt.table)
@@ -384,7 +411,7 @@ up-by-design = AcmeUI-Event-*
 	// Each built-in table is kept whole beside the additions.
 	for i, pair := range [][2][]string{{builtinRoles.JVMInternal, r.JVMInternal}, {builtinRoles.DumpWriters, r.DumpWriters},
 		{builtinRoles.EventLoops, r.EventLoops}, {builtinRoles.CommonPools, r.CommonPools}, {builtinRoles.NotSpinning, r.NotSpinning},
-		{builtinRoles.UpByDesign, r.UpByDesign}} {
+		{builtinRoles.CPUNatives, r.CPUNatives}, {builtinRoles.UpByDesign, r.UpByDesign}} {
 		for _, e := range pair[0] {
 			if !slices.Contains(pair[1], e) {
 				t.Errorf("table %d lost built-in %q", i, e)

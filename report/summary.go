@@ -665,6 +665,10 @@ func (s *sentences) deadlock() {
 		how = "found from the lock lines and a hand-off: a producer waits for the one thread that takes from it"
 	case "future":
 		how = "found from the lock lines and a future: every thread that runs a future's task waits for the thread that waits for the future"
+	case "nested-wait":
+		how = "a nested wait: the first waits, untimed, for a notify or signal while it holds the lock the others are blocked on, and the thread that would send it is among them (they run the class the wait is in, or no other thread is free to send it)"
+	case "lost-wakeup":
+		how = "a lost wake-up: they wait, untimed, on one object from its own methods at once, nobody else inside it, so each side waits for the other to notify (a notify that woke the wrong side, a signal sent before the wait)"
 	case "go-lock-graph":
 		how = "inferred from the goroutines' lock waits and the code that holds them: Go prints no owner"
 	case "go-rlock-reentry":

@@ -59,6 +59,9 @@ func (s *sentences) spinning() {
 			}
 		}
 		s.add("the loop's shape in the frames of one dump, no CPU time grown between moments: weaker evidence than a CPU time that grew")
+	case "same-frames-awaited":
+		s.add("runnable in the same application frames at every moment from %s to %s, out of native code, while others wait for it", s.moment(f.Since), s.moment(f.At))
+		s.add("this JVM prints no cpu= (JDK 8): the same frames are weaker evidence than a CPU time that grew")
 	default:
 		s.add("running or runnable in the same functions at every moment from %s to %s", s.moment(f.Since), s.moment(f.At))
 		s.add("Go prints no CPU time per goroutine: the same frames are weaker evidence than a CPU time that grew")
@@ -72,7 +75,10 @@ func (s *sentences) spinning() {
 			lock += " (a " + l.Class + ")"
 		}
 		held := "holds"
-		if l.OwnerInferred {
+		switch {
+		case l.OwnerInferred && f.Basis == "same-frames-awaited":
+			held = "likely holds (inferred: the dump prints threads parked on the lock but no owner, as jstack without -l does, and this is the one thread of the dump running the same frames at every moment)"
+		case l.OwnerInferred:
 			held = "likely holds (inferred: it runs the waiters' function past the Lock; Go prints no owner)"
 		}
 		s.add("%s %s %s while it runs", l.Owner.Name, held, lock)

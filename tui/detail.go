@@ -263,7 +263,7 @@ func (d *detailPane) facts() []fact {
 		if o := l.Owner; o != nil && o.Name != "" {
 			s += " held by " + refText(*o)
 			if l.OwnerInferred {
-				s += " (inferred: Go prints no owner)"
+				s += " (inferred: the dump prints no owner)" // Go never does; a JVM dump without -l, a read lock
 			}
 		} else {
 			s += " (owner not printed)"
