@@ -95,13 +95,14 @@ func Detectors() []*Detector {
 		commonPoolDetector,
 		explosionDetector,
 		keptAliveDetector,
+		vthreadSchedulerDetector,
 	}
 }
 
 // Kinds are every finding kind, in the order findings of one severity are
 // listed.
 var Kinds = append(append([]string{KindDeadlock, KindSpinning, KindEventLoopBlocked, KindStuck, KindNotRecovered, KindGrowing, KindLeaked,
-	KindSaturated, KindCommonPoolStarved}, poolExhaustedKinds()...), KindContention, KindExplosion, KindKeptAlive, KindRecovered)
+	KindSaturated, KindVThreadSchedulerSaturated, KindCommonPoolStarved}, poolExhaustedKinds()...), KindContention, KindExplosion, KindKeptAlive, KindRecovered)
 
 // table is a checked table of detectors in run order.
 type table struct {

@@ -137,6 +137,14 @@ type Finding struct {
 	// items to take and a waiting putter a taker to pair with, so they
 	// wait on another queue of that class, not on this one.
 	OtherTakers int
+	// Scheduler is, for vthread-scheduler-saturated, the virtual-thread
+	// scheduler's reading at each moment (by Result.Moments index; Read
+	// false where none was taken); nil for other kinds.
+	Scheduler []SchedulerReading
+	// Pinned is, for vthread-scheduler-saturated, how many of the mounted
+	// virtual threads at At wait while mounted (their carrier does no
+	// work: pinned); Holders are all of them. 0 otherwise.
+	Pinned int
 	// Wait is how long Go goroutines have waited, as printed; nil when not.
 	Wait *WaitFact
 	// Parents is how many distinct goroutines created the threads concerned

@@ -76,6 +76,14 @@ func (p remedyProof) rlockReentry() bool { return p.basis == "go-rlock-reentry" 
 // idleKept: rests a library's pool would not keep (basis idle-kept).
 func (p remedyProof) idleKept() bool { return p.basis == "idle-kept" }
 
+// vthreadPinned: a saturated virtual-thread scheduler whose mounted
+// virtual threads wait while mounted (basis pinned).
+func (p remedyProof) vthreadPinned() bool { return p.basis == "pinned" }
+
+// vthreadRunning: a saturated virtual-thread scheduler whose mounted
+// virtual threads all run (basis running).
+func (p remedyProof) vthreadRunning() bool { return p.basis == "running" }
+
 // testTimeout: go test stopped a test at its deadline (basis test-timeout).
 func (p remedyProof) testTimeout() bool { return p.basis == "test-timeout" }
 
@@ -152,6 +160,10 @@ var remedies = []Remedy{
 		Text: "every goroutine waits for another that can no longer act (a WaitGroup whose Done never comes, a channel whose other side returned or never started): make each wait end on every path (defer wg.Done() first thing in the goroutine, close the channel when its sender is done, select on a context beside it) ({culprit})"},
 	{ID: "test-hung", Kinds: []string{KindStuck}, proof: remedyProof.testTimeout,
 		Text: "the test waits for something that never comes ({culprit}): give the wait a deadline (select on a timer or t.Context(), a context with timeout), and make every goroutine the test starts end on every path (defer wg.Done(), close the channel it waits on); go test -run TESTNAME -timeout 30s -v shows it again quickly"},
+	{ID: "vthread-pinned-saturation", Kinds: []string{KindVThreadSchedulerSaturated}, proof: remedyProof.vthreadPinned,
+		Text: "virtual threads block while pinned to their carriers ({culprit}): a wait under a native frame or for a class's initialization keeps the carrier, and the queue waits for it; do not block there (initialize the class at startup, take the slow call out of the static initializer or the native callback), or run that call on a platform thread pool; more carriers (jdk.virtualThreadScheduler.parallelism) only postpone it"},
+	{ID: "vthread-cpu-saturation", Kinds: []string{KindVThreadSchedulerSaturated}, proof: remedyProof.vthreadRunning,
+		Text: "the mounted virtual threads compute ({culprit}) and keep their carriers until done, while requests queue: virtual threads add no CPU; run the computation on a bounded platform thread pool sized to the cores, or bound how many requests compute at once, and keep virtual threads for waiting"},
 	{ID: "deadlock", Kinds: []string{KindDeadlock},
 		Text: "the threads wait for each other's locks and never go on: take the locks in one order everywhere (or with a timeout); a restart is the only way out now"},
 	{ID: "unclosed-body", Kinds: []string{KindLeaked, KindGrowing, KindNotRecovered}, States: []string{"http-body-wait"},
