@@ -7,26 +7,21 @@ import (
 	"github.com/dumpdiff/dumpdiff/parse"
 )
 
-// KindVThreadSchedulerSaturated: the JVM's virtual-thread scheduler has
-// every carrier mounted while virtual threads queue for one, moment after
-// moment (jcmd Thread.vthread_scheduler beside the dumps, JDK 24+).
-const KindVThreadSchedulerSaturated = "vthread-scheduler-saturated"
-
 // Thresholds of the virtual-thread scheduler's saturation.
 const (
-	// schedMinMoments readings in a row, to the last: one reading cannot
+	// SchedMinMoments readings in a row, to the last: one reading cannot
 	// tell a queue that drains in a millisecond (a burst of requests
 	// fanning out) from one that never does.
-	schedMinMoments = 2
-	// schedMinQueued virtual threads waiting for a carrier at each of
+	SchedMinMoments = 2
+	// SchedMinQueued virtual threads waiting for a carrier at each of
 	// them: a fan-out of a few dozen tasks queues for microseconds while
 	// every carrier is busy, and a healthy service reads 0 between its
 	// bursts (testdata/verdicts/vthread-sched-healthy: 0 at every moment).
-	schedMinQueued = 100
-	// schedDrainingShare: a queue that has fallen below this share of its
+	SchedMinQueued = 100
+	// SchedDrainingShare: a queue that has fallen below this share of its
 	// peak by the last moment is draining (the carriers catch up), not
 	// saturated.
-	schedDrainingShare = 0.5
+	SchedDrainingShare = 0.5
 )
 
 var vthreadSchedulerDetector = &Detector{
@@ -35,11 +30,12 @@ var vthreadSchedulerDetector = &Detector{
 	Doc: "every carrier of the JVM's virtual-thread scheduler is mounted while its queue of virtual threads stays high or grows, from a moment to the last " +
 		"(jcmd Thread.vthread_scheduler beside the dumps, JDK 24+), with what the mounted virtual threads do (pinned in a wait, or running)",
 	Thresholds: []Threshold{
-		{Name: "schedMinMoments", Value: schedMinMoments, Doc: "one reading cannot tell a queue that drains in a millisecond from one that never does"},
-		{Name: "schedMinQueued", Value: schedMinQueued, Doc: "a fan-out queues a few dozen virtual threads for microseconds while every carrier is busy; a healthy service reads 0 between bursts"},
-		{Name: "schedDrainingShare", Value: schedDrainingShare, Doc: "a queue below half its peak at the last moment is draining: the carriers catch up"},
+		{"SchedMinMoments", SchedMinMoments, "one reading cannot tell a queue that drains in a millisecond from one that never does"},
+		{"SchedMinQueued", SchedMinQueued, "a fan-out queues a few dozen virtual threads for microseconds while every carrier is busy; a healthy service reads 0 between bursts"},
+		{"SchedDrainingShare", SchedDrainingShare, "a queue below half its peak at the last moment is draining: the carriers catch up"},
 	},
-	Run: runVThreadScheduler,
+	Folds: "nothing: the pools of the virtual threads it queues rise as its consequence (their timeline findings stand beside it)",
+	Run:   runVThreadScheduler,
 }
 
 // SchedulerReading is the virtual-thread scheduler at one moment
@@ -54,13 +50,13 @@ type SchedulerReading struct {
 }
 
 // schedSaturated reports whether a reading has every carrier mounted and
-// at least schedMinQueued virtual threads waiting for one.
+// at least SchedMinQueued virtual threads waiting for one.
 func schedSaturated(s *parse.VThreadScheduler) bool {
-	return s != nil && s.Parallelism > 0 && s.Mounted >= s.Parallelism && s.Queued >= schedMinQueued
+	return s != nil && s.Parallelism > 0 && s.Mounted >= s.Parallelism && s.Queued >= SchedMinQueued
 }
 
 // runVThreadScheduler finds, per target, the run of saturated readings
-// that ends at the target's last moment; schedMinMoments of them make a
+// that ends at the target's last moment; SchedMinMoments of them make a
 // finding, unless the queue is draining. What the mounted virtual
 // threads do at the last moment is its evidence: blocked while mounted
 // (pinned: a native frame or a class initializer under the wait) or
@@ -86,7 +82,7 @@ func runVThreadScheduler(p *Pass) []Finding {
 		for k := len(ms) - 1; k >= 0 && schedSaturated(sched(r, ms[k])); k-- {
 			run++
 		}
-		if run < schedMinMoments {
+		if run < SchedMinMoments {
 			continue
 		}
 		since := ms[len(ms)-run]
@@ -94,7 +90,7 @@ func runVThreadScheduler(p *Pass) []Finding {
 		for _, m := range ms[len(ms)-run:] {
 			peak = max(peak, sched(r, m).Queued)
 		}
-		if float64(sched(r, last).Queued) < schedDrainingShare*float64(peak) {
+		if float64(sched(r, last).Queued) < SchedDrainingShare*float64(peak) {
 			continue
 		}
 		fs = append(fs, schedFinding(p, target, since, last))

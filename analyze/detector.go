@@ -38,6 +38,10 @@ const (
 	// every one at rest in its pool, keep the JVM from ever exiting.
 	KindKeptAlive = "kept-alive"
 	KindRecovered = "recovered"
+	// KindVThreadSchedulerSaturated: the JVM's virtual-thread scheduler has
+	// every carrier mounted while virtual threads queue for one, moment
+	// after moment (jcmd Thread.vthread_scheduler beside the dumps, JDK 24+).
+	KindVThreadSchedulerSaturated = "vthread-scheduler-saturated"
 )
 
 // Detector is one row of the table of verdicts, with the guarantees of

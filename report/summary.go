@@ -902,6 +902,10 @@ func (s *sentences) commonPool() {
 // mounted virtual threads do.
 func (s *sentences) vthreadScheduler() {
 	f := s.f
+	if f.At < 0 || f.At >= len(f.Scheduler) || !f.Scheduler[f.At].Read {
+		s.add("virtual-thread scheduler saturated at %s", s.moment(f.At))
+		return
+	}
 	at := f.Scheduler[f.At]
 	from := "at every moment"
 	if f.Since > 0 {
