@@ -167,7 +167,9 @@ type Finding struct {
 	// dump whose every application thread is in a named wait: heldWaits),
 	// "held-cut" or "held-process" (the same, with the very same threads at
 	// every moment of several); pool-exhausted "persists" (fewer than
-	// PoolWaitMin, the very same waiter at every moment of several).
+	// PoolWaitMin, the very same waiter at every moment of several);
+	// vthread-scheduler-saturated "pinned" (mounted virtual threads wait
+	// while mounted) or "running" (they all run: CPU-bound).
 	Basis string
 	// Headline is the Go runtime's fatal error line ("all goroutines are
 	// asleep - deadlock!"); "" otherwise.
