@@ -26,7 +26,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *       about 10 requests in flight, carriers mostly free, nothing queued.
  * </ul>
  *
- * Prints "ready" once the arrivals run, and exits when its stdin closes.
+ * A second argument sets the milliseconds between arrivals (2 unless
+ * given). Prints "ready" once the arrivals run, and exits when its stdin
+ * closes.
  * Run with -Djdk.virtualThreadScheduler.parallelism=4 (gen.sh does).
  */
 public class QuoteService {
@@ -34,6 +36,7 @@ public class QuoteService {
 
     public static void main(String[] args) throws Exception {
         String mode = args.length > 0 ? args[0] : "healthy";
+        long every = args.length > 1 ? Long.parseLong(args[1]) : 2;
         Runnable request = switch (mode) {
             case "cpu" -> () -> { Pricing.simulate(200); served.incrementAndGet(); };
             case "pinned" -> () -> { RateTable.rate("EURUSD"); served.incrementAndGet(); };
@@ -45,7 +48,7 @@ public class QuoteService {
             try {
                 while (true) {
                     factory.newThread(request).start();
-                    Thread.sleep(2); // 500 requests a second
+                    Thread.sleep(every); // 500 requests a second by default
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
