@@ -44,7 +44,8 @@ type VThreadScheduler struct {
 	// MXBean's queuedVirtualThreadCount).
 	Queued int64
 	// Delayed is how many timed wake-ups (sleeps, timed parks) are
-	// pending ("delayed", JDK 25); -1 when not printed.
+	// pending ("delayed", JDK 25; JDK 24's timers' queued tasks summed);
+	// -1 when not printed.
 	Delayed int64
 }
 
@@ -85,14 +86,25 @@ func isDigits(b []byte) bool {
 
 // parseVThreadScheduler reads the scheduler's line into a dump of no
 // threads. A line it cannot read is an error with its position; an item
-// it does not know is kept in Dump.Skipped.
+// or a line it does not know is kept in Dump.Skipped.
 //
-// States: the "PID:" line (ProcessID), then the scheduler's line, then
-// nothing but blank lines.
+// States, in order: the "PID:" line (ProcessID); the scheduler's line;
+// on JDK 24, the timers beside it, a "Delayed task schedulers:" header and
+// one "[i] ScheduledThreadPoolExecutor@...[..., queued tasks = N, ...]"
+// line each (summed into Delayed: JDK 25 prints that count on the
+// scheduler's line). A line after the scheduler's that is neither is
+// skipped and kept.
+//
+//	28569:
+//	java.util.concurrent.ForkJoinPool@69a75ffc[Running, parallelism = 16, size = 1, active = 0, running = 0, steals = 3, tasks = 0, submissions = 0]
+//
+//	Delayed task schedulers:
+//	[0] java.util.concurrent.ScheduledThreadPoolExecutor@219727f4[Running, pool size = 0, active threads = 0, queued tasks = 0, completed tasks = 0]
 func parseVThreadScheduler(name string, data []byte, _ *interner) ([]*Dump, error) {
 	d := &Dump{Format: FormatVThreadScheduler, Source: Source{File: name}}
 	n := 0
 	var s *VThreadScheduler
+	timers := false // inside "Delayed task schedulers:"
 	for line := range strings.Lines(string(data)) {
 		n++
 		line = strings.TrimSpace(line)
@@ -102,8 +114,19 @@ func parseVThreadScheduler(name string, data []byte, _ *interner) ([]*Dump, erro
 		case s == nil && d.ProcessID == 0 && strings.HasSuffix(line, ":") && isDigits([]byte(line[:len(line)-1])):
 			d.ProcessID, _ = strconv.Atoi(line[:len(line)-1])
 			continue
+		case s != nil && line == "Delayed task schedulers:":
+			timers = true
+			continue
+		case s != nil && timers && strings.HasPrefix(line, "["):
+			if q, ok := timerQueued(line); ok {
+				s.Delayed = max(s.Delayed, 0) + q
+				continue
+			}
+			d.Skipped = append(d.Skipped, Skipped{Line: n, Text: cut(line, 200), Reason: "virtual-thread scheduler: a timer line without its queued tasks"})
+			continue
 		case s != nil:
-			return nil, &SyntaxError{File: name, Line: n, Msg: fmt.Sprintf("virtual-thread scheduler: a second line after the scheduler's: %q", cut(line, 80))}
+			d.Skipped = append(d.Skipped, Skipped{Line: n, Text: cut(line, 200), Reason: "virtual-thread scheduler: a line after the scheduler's not read"})
+			continue
 		}
 		var err error
 		if s, err = schedulerLine(d, name, n, line); err != nil {
@@ -115,6 +138,22 @@ func parseVThreadScheduler(name string, data []byte, _ *interner) ([]*Dump, erro
 	}
 	d.Scheduler = s
 	return []*Dump{d}, nil
+}
+
+// timerQueued reads a JDK 24 timer's queued tasks:
+//
+//	[2] java.util.concurrent.ScheduledThreadPoolExecutor@3242d43a[Running, pool size = 1, active threads = 0, queued tasks = 0, completed tasks = 1]
+func timerQueued(line string) (int64, bool) {
+	_, rest, ok := strings.Cut(line, "queued tasks = ")
+	if !ok {
+		return 0, false
+	}
+	end := 0
+	for end < len(rest) && rest[end] >= '0' && rest[end] <= '9' {
+		end++
+	}
+	q, err := strconv.ParseInt(rest[:end], 10, 64)
+	return q, err == nil
 }
 
 // schedulerLine reads "Pool[State, key = value, ...]" (jcmd) or

@@ -58,6 +58,12 @@ func Input(m *capture.Manifest, target, label string, read Read, note func(strin
 		if g.Kind == capture.FileVThreadScheduler {
 			if len(aux) > 0 && aux[0].Scheduler != nil {
 				d.Scheduler = aux[0].Scheduler
+				// What of it was not read is the moment's, said with it.
+				for _, sk := range aux[0].Skipped {
+					sk.Reason = fmt.Sprintf("%s line %d: %s", g.Path, sk.Line, sk.Reason)
+					sk.Line = 0
+					d.Skipped = append(d.Skipped, sk)
+				}
 			}
 			continue
 		}
