@@ -13,9 +13,15 @@
 #   healthy  every request waits 20 ms for a downstream reply (unmounted) and prices in
 #            microseconds: carriers mostly free, nothing queued
 #
-# Usage: bash testdata/gen/java-vsched/gen.sh   (~30 s). Needs JDK25_HOME (default
-# /usr/lib/jvm/temurin-25-jdk-amd64), jcmd on PATH and Go; without a JDK 25 it says so and
-# exits 0.
+#   testdata/verdicts/vthread-sched-tomcat-{cpu,healthy}/: TomcatLogin.java, Debian's Tomcat 10.1
+#   embedded with its requests on virtual threads (useVirtualThreads), parallelism 2, under
+#   testdata/gen/load's open-model load: GET /login (PBKDF2, 600,000 iterations: CPU-bound) at 20
+#   a second, or GET /quote (a 20 ms sleep) at 100 a second; captured the same way, 2 s into
+#   the load
+#
+# Usage: bash testdata/gen/java-vsched/gen.sh   (~90 s). Needs JDK25_HOME (default
+# /usr/lib/jvm/temurin-25-jdk-amd64), jcmd on PATH and Go, and Debian's libtomcat10-java
+# (installed when missing); without a JDK 25 it says so and exits 0.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../../.." && pwd)
@@ -47,4 +53,43 @@ for mode in cpu pinned healthy; do
 	exec {fd}>&- # stdin closes: the service exits
 	wait "$pid" || true
 	echo "$mode: $(cat "$out"/*vthread-scheduler.txt | grep -o 'active = [0-9]*, .*submissions = [0-9]*' | tr '\n' ' ')" >&2
+done
+
+# The second source: Debian's Tomcat on virtual threads, under an open-model load.
+if ! dpkg -s libtomcat10-java >/dev/null 2>&1; then
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libtomcat10-java >/dev/null
+fi
+cp=$(ls /usr/share/java/tomcat10-{catalina,coyote,util,util-scan,juli,api,servlet-api,jaspic-api,annotations-api}.jar | tr '\n' ':')
+"$JDK/bin/javac" -nowarn -d "$work/tomcat" -cp "$cp" "$here/src/com/example/vsched/TomcatLogin.java" 2>&1 | grep -v '^Note:' >&2 || true
+(cd "$repo" && go build -o "$work/load" ./testdata/gen/load)
+port=18557
+for mode in cpu healthy; do
+	mkfifo "$work/tomcat-$mode.in"
+	"$JDK/bin/java" -Xmx256m -Djdk.virtualThreadScheduler.parallelism=2 -cp "$work/tomcat:$cp" \
+		com.example.vsched.TomcatLogin "$port" <"$work/tomcat-$mode.in" >"$work/tomcat-$mode.out" 2>&1 &
+	pid=$!
+	pids+=("$pid")
+	exec {fd}>"$work/tomcat-$mode.in"
+	for _ in $(seq 100); do grep -q '^ready' "$work/tomcat-$mode.out" 2>/dev/null && break; sleep 0.1; done
+	grep -q '^ready' "$work/tomcat-$mode.out" || { echo "tomcat $mode: not ready" >&2; exit 1; }
+	for _ in 1 2 3; do # warm: the first login compiles PBKDF2's loop
+		curl -s "http://127.0.0.1:$port/login" >/dev/null
+		curl -s "http://127.0.0.1:$port/quote" >/dev/null
+	done
+	case $mode in
+	cpu) "$work/load" -name login -url "http://127.0.0.1:$port/login" -rate 20 -duration 30s -max 600 -timeout 120s >&2 & ;;
+	healthy) "$work/load" -name quote -url "http://127.0.0.1:$port/quote" -rate 100 -duration 30s -max 3000 -timeout 10s >&2 & ;;
+	esac
+	load=$!
+	pids+=("$load")
+	sleep 2
+	out=$repo/testdata/verdicts/vthread-sched-tomcat-$mode
+	mkdir -p "$out"
+	find "$out" -mindepth 1 ! -name README.md -delete
+	"$work/dumpdiff" capture --pid "$pid" --count 3 --every 2s --out "$work/tomcat-$mode-capture" >&2
+	cp "$work/tomcat-$mode-capture"/* "$out/"
+	kill "$load" 2>/dev/null || true
+	exec {fd}>&-
+	wait "$pid" || true
+	echo "tomcat $mode: $(cat "$out"/*vthread-scheduler.txt | grep -o 'active = [0-9]*, .*submissions = [0-9]*' | tr '\n' ' ')" >&2
 done
