@@ -48,13 +48,21 @@ func schedFindings(r *Result) []Finding {
 }
 
 // The verdicts their README.md wrote from the program before dumpdiff
-// ran: saturated by CPU-bound requests, saturated by pinned ones (the
-// pinned one the headline), and the healthy control quiet.
+// ran, of two sources: QuoteService saturated by CPU-bound requests and
+// by pinned ones (the pinned one the headline), Tomcat's virtual threads
+// by PBKDF2 logins; each healthy control quiet.
 func TestVThreadSchedulerVerdicts(t *testing.T) {
 	readings := func(qs ...int64) []SchedulerReading {
 		var out []SchedulerReading
 		for _, q := range qs {
 			out = append(out, SchedulerReading{Read: true, Parallelism: 4, Size: 4, Mounted: 4, Queued: q})
+		}
+		return out
+	}
+	readings2 := func(qs ...int64) []SchedulerReading { // Tomcat's, on 2 carriers
+		out := readings(qs...)
+		for i := range out {
+			out[i].Parallelism, out[i].Size, out[i].Mounted = 2, 2, 2
 		}
 		return out
 	}
@@ -70,6 +78,11 @@ func TestVThreadSchedulerVerdicts(t *testing.T) {
 			Holders: []HolderGroup{{Pool: "request-*", State: "running", Culprit: "com.example.vsched.QuoteService.lambda$main$1(QuoteService.java:39)", Count: 3},
 				{Pool: "request-*", State: "vthread-pinned", Culprit: "com.example.vsched.RateTable.load(QuoteService.java:97)", Count: 1}}}},
 		{"vthread-sched-healthy", nil},
+		{"vthread-sched-tomcat-cpu", &Finding{Pool: "http-nio-127.0.0.1-18557-virt-*", State: "running", Basis: "running", Since: 0, At: 2,
+			Culprit:   "com.example.vsched.Passwords.check(TomcatLogin.java:83)",
+			Scheduler: readings2(112, 157, 220),
+			Holders:   []HolderGroup{{Pool: "http-nio-127.0.0.1-18557-virt-*", State: "running", Culprit: "com.example.vsched.Passwords.check(TomcatLogin.java:83)", Count: 2}}}},
+		{"vthread-sched-tomcat-healthy", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

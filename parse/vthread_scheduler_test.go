@@ -11,9 +11,10 @@ import (
 )
 
 // The scheduler's readings, as real JVMs printed them: jcmd on Temurin 25
-// in the three QuoteService captures (testdata/verdicts/vthread-sched-*:
+// in the QuoteService captures (testdata/verdicts/vthread-sched-*:
 // saturated by CPU-bound requests, by pinned ones, and the healthy
-// control, whose line adds "delayed"), and the MXBean's toString.
+// control, whose line adds "delayed") and the Tomcat ones, and the
+// MXBean's toString.
 func TestVThreadSchedulerFixtures(t *testing.T) {
 	verdicts := filepath.Join("..", "testdata", "verdicts")
 	tests := []struct {
@@ -32,6 +33,14 @@ func TestVThreadSchedulerFixtures(t *testing.T) {
 			{State: "Running", Parallelism: 4, Size: 4, Mounted: 0, Queued: 0, Delayed: 8},
 			{State: "Running", Parallelism: 4, Size: 4, Mounted: 0, Queued: 0, Delayed: 9},
 			{State: "Running", Parallelism: 4, Size: 4, Mounted: 0, Queued: 0, Delayed: 9}}},
+		{"vthread-sched-tomcat-cpu/*-vthread-scheduler.txt", []VThreadScheduler{
+			{State: "Running", Parallelism: 2, Size: 2, Mounted: 2, Queued: 112, Delayed: 0},
+			{State: "Running", Parallelism: 2, Size: 2, Mounted: 2, Queued: 157, Delayed: 0},
+			{State: "Running", Parallelism: 2, Size: 2, Mounted: 2, Queued: 220, Delayed: 0}}},
+		{"vthread-sched-tomcat-healthy/*-vthread-scheduler.txt", []VThreadScheduler{
+			{State: "Running", Parallelism: 2, Size: 2, Mounted: 0, Queued: 0, Delayed: 2},
+			{State: "Running", Parallelism: 2, Size: 2, Mounted: 1, Queued: 0, Delayed: 1},
+			{State: "Running", Parallelism: 2, Size: 2, Mounted: 0, Queued: 0, Delayed: 2}}},
 		{"../jvm/vthread-scheduler/mxbean-25.txt", []VThreadScheduler{
 			{Parallelism: 2, Size: 2, Mounted: 2, Queued: 18, Delayed: -1}}},
 	}

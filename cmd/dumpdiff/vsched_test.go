@@ -24,13 +24,17 @@ func TestVThreadSchedulerCapture(t *testing.T) {
 			"3 in running at com.example.vsched.QuoteService.lambda$main$1(QuoteService.java:39), 1 in vthread-pinned at com.example.vsched.RateTable.load(QuoteService.java:97)",
 			"initialize the class at startup"},
 		{"vthread-sched-healthy", "", ""},
+		{"vthread-sched-tomcat-cpu", "virtual-thread scheduler saturated: 2 of 2 carriers mounted at every moment, queued 112 → 157 → 220; " +
+			"the 2 mounted virtual threads all run (CPU-bound: a virtual thread yields its carrier only when it waits): 2 in running at com.example.vsched.Passwords.check(TomcatLogin.java:83)",
+			"bounded platform thread pool"},
+		{"vthread-sched-tomcat-healthy", "", ""},
 	} {
 		doc := jsonReport(t, dir(tt.name))
 		var got []string
 		for _, f := range doc.Findings {
 			if f.Kind == "vthread-scheduler-saturated" {
 				got = append(got, f.Summary)
-				if len(f.Scheduler) != 3 || f.Scheduler[2] == nil || f.Scheduler[2].Parallelism != 4 || !strings.Contains(f.Remedy, tt.remedy) {
+				if len(f.Scheduler) != 3 || f.Scheduler[2] == nil || f.Scheduler[2].Parallelism < 2 || !strings.Contains(f.Remedy, tt.remedy) {
 					t.Errorf("%s: scheduler %v, remedy %q", tt.name, f.Scheduler, f.Remedy)
 				}
 			}

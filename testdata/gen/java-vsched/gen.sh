@@ -19,7 +19,7 @@
 #   a second, or GET /quote (a 20 ms sleep) at 100 a second; captured the same way, 2 s into
 #   the load
 #
-# Usage: bash testdata/gen/java-vsched/gen.sh   (~90 s). Needs JDK25_HOME (default
+# Usage: bash testdata/gen/java-vsched/gen.sh [quote|tomcat]   (~90 s; one source alone when named). Needs JDK25_HOME (default
 # /usr/lib/jvm/temurin-25-jdk-amd64), jcmd on PATH and Go, and Debian's libtomcat10-java
 # (installed when missing); without a JDK 25 it says so and exits 0.
 set -euo pipefail
@@ -35,7 +35,9 @@ pids=()
 trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"' EXIT
 "$JDK/bin/javac" -d "$work/classes" "$here/src/com/example/vsched/QuoteService.java"
 (cd "$repo" && go build -o "$work/dumpdiff" ./cmd/dumpdiff)
+only=${1:-}
 for mode in cpu pinned healthy; do
+	[ "$only" = tomcat ] && break
 	mkfifo "$work/$mode.in"
 	"$JDK/bin/java" -Xmx256m -Djdk.virtualThreadScheduler.parallelism=4 -cp "$work/classes" \
 		com.example.vsched.QuoteService "$mode" <"$work/$mode.in" >"$work/$mode.out" &
@@ -56,6 +58,7 @@ for mode in cpu pinned healthy; do
 done
 
 # The second source: Debian's Tomcat on virtual threads, under an open-model load.
+[ "$only" = quote ] && exit 0
 if ! dpkg -s libtomcat10-java >/dev/null 2>&1; then
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libtomcat10-java >/dev/null
 fi
