@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os/exec"
 	"strconv"
 	"strings"
 	"time"
@@ -35,8 +36,9 @@ const unknownCommand = "Unknown diagnostic command"
 
 // vthreadScheduler takes `jcmd PID Thread.vthread_scheduler` beside
 // target i's dump at moment label. A target known to be older than JDK 24
-// is not asked, and one that refused the command once is not asked again
-// (TargetRecord.VThreadScheduler "absent"); each moment so taken without it
+// is not asked, and one that refused the command once (or that jcmd is
+// missing for) is not asked again (TargetRecord.VThreadScheduler
+// "absent"); each moment so taken without it
 // is counted (VThreadSchedulerSkipped). Once a read stopped the target
 // longer than the pause budget, it is not taken again either.
 func (r *runner) vthreadScheduler(ctx context.Context, i int, label string) {
@@ -57,7 +59,9 @@ func (r *runner) vthreadScheduler(ctx context.Context, i int, label string) {
 		before, perfErr := readSafepointTime(pid)
 		af, err := runToFile(ctx, r.plan.OutDir, r.plan.MaxBytes, r.plan.Timeout, []string{"jcmd", strconv.Itoa(pid), "Thread.vthread_scheduler"})
 		if err != nil {
-			if strings.Contains(err.Error(), unknownCommand) {
+			// A JVM that has no such command, or no jcmd to ask with (the
+			// dump came from jstack): nothing to read, said once.
+			if strings.Contains(err.Error(), unknownCommand) || errors.Is(err, exec.ErrNotFound) {
 				return res, errAbsent
 			}
 			return res, err
