@@ -59,6 +59,7 @@ fixtures:
 	bash ./testdata/gen/jfr/gen.sh
 	bash ./testdata/gen/pasted/gen.sh
 	bash ./testdata/gen/java-live/gen.sh
+	bash ./testdata/gen/java-vsched/gen.sh
 	bash ./testdata/gen/go-old/gen.sh
 	bash ./testdata/gen/go-mass-leak/gen.sh
 	bash ./testdata/gen/go-idle-long/gen.sh

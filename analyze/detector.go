@@ -38,6 +38,10 @@ const (
 	// every one at rest in its pool, keep the JVM from ever exiting.
 	KindKeptAlive = "kept-alive"
 	KindRecovered = "recovered"
+	// KindVThreadSchedulerSaturated: the JVM's virtual-thread scheduler has
+	// every carrier mounted while virtual threads queue for one, moment
+	// after moment (jcmd Thread.vthread_scheduler beside the dumps, JDK 24+).
+	KindVThreadSchedulerSaturated = "vthread-scheduler-saturated"
 )
 
 // Detector is one row of the table of verdicts, with the guarantees of
@@ -95,13 +99,14 @@ func Detectors() []*Detector {
 		commonPoolDetector,
 		explosionDetector,
 		keptAliveDetector,
+		vthreadSchedulerDetector,
 	}
 }
 
 // Kinds are every finding kind, in the order findings of one severity are
 // listed.
 var Kinds = append(append([]string{KindDeadlock, KindSpinning, KindEventLoopBlocked, KindStuck, KindNotRecovered, KindGrowing, KindLeaked,
-	KindSaturated, KindCommonPoolStarved}, poolExhaustedKinds()...), KindContention, KindExplosion, KindKeptAlive, KindRecovered)
+	KindSaturated, KindVThreadSchedulerSaturated, KindCommonPoolStarved}, poolExhaustedKinds()...), KindContention, KindExplosion, KindKeptAlive, KindRecovered)
 
 // table is a checked table of detectors in run order.
 type table struct {

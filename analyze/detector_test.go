@@ -83,7 +83,7 @@ func TestRunOrder(t *testing.T) {
 		got = append(got, x.Name)
 	}
 	want := []string{"deadlock", "spinning", "contention", "event-loop-blocked", "pool-exhausted", "explosion", "timeline", "leaked",
-		"stuck", "saturated", "common-pool-starved", "kept-alive"}
+		"stuck", "saturated", "common-pool-starved", "kept-alive", "vthread-scheduler-saturated"}
 	if !slices.Equal(got, want) {
 		t.Errorf("run order %v, want %v", got, want)
 	}

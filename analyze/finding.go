@@ -137,6 +137,14 @@ type Finding struct {
 	// items to take and a waiting putter a taker to pair with, so they
 	// wait on another queue of that class, not on this one.
 	OtherTakers int
+	// Scheduler is, for vthread-scheduler-saturated, the virtual-thread
+	// scheduler's reading at each moment (by Result.Moments index; Read
+	// false where none was taken); nil for other kinds.
+	Scheduler []SchedulerReading
+	// Pinned is, for vthread-scheduler-saturated, how many of the mounted
+	// virtual threads at At wait while mounted (their carrier does no
+	// work: pinned); Holders are all of them. 0 otherwise.
+	Pinned int
 	// Wait is how long Go goroutines have waited, as printed; nil when not.
 	Wait *WaitFact
 	// Parents is how many distinct goroutines created the threads concerned
@@ -163,7 +171,9 @@ type Finding struct {
 	// dump whose every application thread is in a named wait: heldWaits),
 	// "held-cut" or "held-process" (the same, with the very same threads at
 	// every moment of several); pool-exhausted "persists" (fewer than
-	// PoolWaitMin, the very same waiter at every moment of several).
+	// PoolWaitMin, the very same waiter at every moment of several);
+	// vthread-scheduler-saturated "pinned" (mounted virtual threads wait
+	// while mounted) or "running" (they all run: CPU-bound).
 	Basis string
 	// Headline is the Go runtime's fatal error line ("all goroutines are
 	// asleep - deadlock!"); "" otherwise.

@@ -86,6 +86,14 @@ func (p remedyProof) idleKept() bool { return p.basis == "idle-kept" }
 // loopShape: threads loop for ever in a map's own frames (basis loop-shape).
 func (p remedyProof) loopShape() bool { return p.basis == "loop-shape" }
 
+// vthreadPinned: a saturated virtual-thread scheduler whose mounted
+// virtual threads wait while mounted (basis pinned).
+func (p remedyProof) vthreadPinned() bool { return p.basis == "pinned" }
+
+// vthreadRunning: a saturated virtual-thread scheduler whose mounted
+// virtual threads all run (basis running).
+func (p remedyProof) vthreadRunning() bool { return p.basis == "running" }
+
 // testTimeout: go test stopped a test at its deadline (basis test-timeout).
 func (p remedyProof) testTimeout() bool { return p.basis == "test-timeout" }
 
@@ -169,6 +177,10 @@ var remedies = []Remedy{
 	// A loop by its shape (hotloops.go): a map written by threads at once.
 	{ID: "corrupted-map", Kinds: []string{KindSpinning}, proof: remedyProof.loopShape,
 		Text: "a HashMap (or a HashSet on one, a WeakHashMap, an IdentityHashMap) is written by several threads at once without a lock, and its links now form a cycle the threads loop in for ever: make it a ConcurrentHashMap (or guard every access, reads too, with one lock) where the application shares it (the frames under {culprit}); the corrupted map never heals: a restart is the only way out now"},
+	{ID: "vthread-pinned-saturation", Kinds: []string{KindVThreadSchedulerSaturated}, proof: remedyProof.vthreadPinned,
+		Text: "virtual threads block while pinned to their carriers ({culprit}): a wait under a native frame or for a class's initialization keeps the carrier, and the queue waits for it; do not block there (initialize the class at startup, take the slow call out of the static initializer or the native callback), or run that call on a platform thread pool; more carriers (jdk.virtualThreadScheduler.parallelism) only postpone it"},
+	{ID: "vthread-cpu-saturation", Kinds: []string{KindVThreadSchedulerSaturated}, proof: remedyProof.vthreadRunning,
+		Text: "the mounted virtual threads compute ({culprit}) and keep their carriers until done, while requests queue: virtual threads add no CPU; run the computation on a bounded platform thread pool sized to the cores, or bound how many requests compute at once, and keep virtual threads for waiting"},
 	{ID: "deadlock", Kinds: []string{KindDeadlock},
 		Text: "the threads wait for each other's locks and never go on: take the locks in one order everywhere (or with a timeout); a restart is the only way out now"},
 	{ID: "unclosed-body", Kinds: []string{KindLeaked, KindGrowing, KindNotRecovered}, States: []string{"http-body-wait"},

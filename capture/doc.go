@@ -49,6 +49,8 @@
 //	each moment: one goroutine per target. Go: debug=1 (count, labels), then
 //	the moment's dump (handler, goroutineleak?debug=2 or goroutine?debug=2
 //	within the budget, debug=0 above it; debug=0 beside a dump the runtime
-//	cut at 64 MiB). JVM: jcmd Thread.print [-l]. Actuator: the JSON. Exec:
-//	the command's output.
+//	cut at 64 MiB). JVM: jcmd Thread.print [-l], or on JDK 21+
+//	Thread.dump_to_file -format=json (Thread.print -l beside it for lock
+//	owners), and on JDK 24+ Thread.vthread_scheduler beside it (vsched.go).
+//	Actuator: the JSON. Exec: the command's output.
 package capture

@@ -29,6 +29,12 @@ type jvmSide struct {
 	// walk at a safepoint, from hsperfdata); 0 when not measured. Past the
 	// pause budget, -l is not taken again.
 	lockPause time.Duration
+	// sched is TargetRecord.VThreadScheduler: "" before the first ask,
+	// "served", or "absent" (before JDK 24, or the command refused).
+	sched string
+	// schedOver: a scheduler read stopped the target longer than the
+	// pause budget; it is not taken again.
+	schedOver bool
 }
 
 // jvmDump takes a thread dump of a local JVM. It first checks that the pid

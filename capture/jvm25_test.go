@@ -105,8 +105,89 @@ func TestJVMVirtualThreads(t *testing.T) {
 	if l := leftovers(pid); len(l) > 0 {
 		t.Errorf("the target's JSON dumps were not removed: %v", l)
 	}
-	if len(m.Files) != 2 || strings.Contains(out, "FAIL") {
-		t.Errorf("files %+v: want the two JSON moments only", m.Files)
+	if len(m.Files) != 4 || strings.Contains(out, "FAIL") {
+		t.Errorf("files %+v: want the two JSON moments and the scheduler beside each", m.Files)
+	}
+	// JDK 24+: the virtual-thread scheduler beside each moment, its own
+	// file, listed in the manifest.
+	for _, label := range []string{"1", "2"} {
+		var sched []File
+		for _, f := range m.Beside("vt", label) {
+			if f.Kind == FileVThreadScheduler {
+				sched = append(sched, f)
+			}
+		}
+		if len(sched) != 1 || sched[0].Tool != "jcmd Thread.vthread_scheduler" || sched[0].Path != "vt__"+label+"-vthread-scheduler.txt" || sched[0].Primary {
+			t.Fatalf("moment %s: scheduler files %+v, want vt__%s-vthread-scheduler.txt beside the dump", label, sched, label)
+		}
+		if text := readFile(t, dir, sched[0].Path); !containsAll(text, "java.util.concurrent.ForkJoinPool@", "parallelism = ", "active = ") {
+			t.Errorf("%s: %q", sched[0].Path, text)
+		}
+	}
+	if tr := m.Targets[0]; tr.VThreadScheduler != "served" || tr.VThreadSchedulerSkipped != 0 {
+		t.Errorf("target %+v: want the scheduler served, no moment skipped", tr)
+	}
+}
+
+// A JVM before JDK 24 has no Thread.vthread_scheduler: a target known to
+// be one (Java 17, from its hsperfdata) is not asked, and its moments are
+// counted as taken without it.
+func TestJVMVThreadSchedulerBeforeJDK24(t *testing.T) {
+	t.Parallel()
+	pid := startJVM(t)
+	m, _, err := run(t, context.Background(), Plan{Targets: []Target{JVMTarget("j", pid)}, Count: 2, Every: time.Millisecond}, nil)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	tr := m.Targets[0]
+	if tr.JavaVersion >= minVThreadScheduler || tr.JavaVersion == 0 {
+		t.Skipf("the java on PATH is Java %d, not one before 24", tr.JavaVersion)
+	}
+	if tr.VThreadScheduler != "absent" || tr.VThreadSchedulerSkipped != 2 {
+		t.Errorf("target %+v: want the scheduler absent and 2 moments skipped", tr)
+	}
+	for _, f := range m.Files {
+		if f.Kind == FileVThreadScheduler {
+			t.Errorf("a scheduler file for Java %d: %+v", tr.JavaVersion, f)
+		}
+	}
+}
+
+// A target that refuses the command (as a JVM before JDK 24 answers,
+// testdata/jvm/vthread-scheduler/jcmd-17-refused.txt) is asked once: the
+// refusal is remembered, no file is recorded for it, and every moment is
+// counted as taken without it. A jcmd in front of the real one answers
+// the refusal and logs what it was asked.
+func TestJVMVThreadSchedulerRefusedOnce(t *testing.T) {
+	bin := jdk25(t)
+	jcmd, _ := exec.LookPath("jcmd")
+	pid := startJava25(t, bin, "10", "0")
+	fake := t.TempDir()
+	log := filepath.Join(fake, "asked")
+	script := "#!/bin/sh\nif [ \"$2\" = Thread.vthread_scheduler ]; then\n\techo \"$2\" >>" + log + "\n\techo \"$1:\"\n\techo 'java.lang.IllegalArgumentException: Unknown diagnostic command' >&2\n\texit 1\nfi\nexec " + jcmd + " \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(fake, "jcmd"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", fake+string(os.PathListSeparator)+os.Getenv("PATH")) // no t.Parallel: the environment is the process's
+	m, _, err := run(t, context.Background(), Plan{Targets: []Target{JVMTarget("vt", pid)}, Count: 3, Every: time.Millisecond}, nil)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if d := m.Dumps("vt"); len(d) != 3 {
+		t.Fatalf("dumps %+v: want 3 moments, the refusal no failure of theirs", m.Files)
+	}
+	b, err := os.ReadFile(log)
+	if err != nil || strings.Count(string(b), "Thread.vthread_scheduler") != 1 {
+		t.Errorf("asked %q (%v): want once", b, err)
+	}
+	tr := m.Targets[0]
+	if tr.VThreadScheduler != "absent" || tr.VThreadSchedulerSkipped != 3 || tr.Fate != FateOK {
+		t.Errorf("target %+v: want the scheduler absent, 3 moments skipped, the target ok", tr)
+	}
+	for _, f := range m.Files {
+		if f.Kind == FileVThreadScheduler {
+			t.Errorf("a file recorded for the refusal: %+v", f)
+		}
 	}
 }
 
@@ -123,7 +204,12 @@ func TestJVMVirtualThreadLockOwners(t *testing.T) {
 	}
 	checkOutDir(t, dir, m)
 	d := m.Dumps("vt")
-	beside := m.Beside("vt", "1")
+	var beside []File
+	for _, f := range m.Beside("vt", "1") {
+		if f.Kind != FileVThreadScheduler { // taken beside every JDK 24+ moment
+			beside = append(beside, f)
+		}
+	}
 	if len(d) != 1 || d[0].Kind != FileJVMJSON || len(beside) != 1 {
 		t.Fatalf("dumps %+v, beside %+v: want a JSON moment and the -l text beside it", d, beside)
 	}

@@ -129,6 +129,17 @@ type TargetRecord struct {
 	// 25) as read from the target; 0 when unknown. From 21 on its moments
 	// are JSON dumps that hold virtual threads.
 	JavaVersion int `json:"java_version,omitempty"`
+	// VThreadScheduler is, for a JVM target, "served" or "absent" once
+	// known: whether it prints its virtual-thread scheduler (`jcmd PID
+	// Thread.vthread_scheduler`, JDK 24+). "absent" is said of a target
+	// known to be older, without asking, or of one that refused the
+	// command; it is not asked again. Empty before the first moment and
+	// for other kinds.
+	VThreadScheduler string `json:"vthread_scheduler,omitempty"`
+	// VThreadSchedulerSkipped counts the target's moments taken without
+	// the scheduler because it is absent (or its read cost more than the
+	// pause budget); 0 when none.
+	VThreadSchedulerSkipped int `json:"vthread_scheduler_skipped,omitempty"`
 	// Fate is what became of the target over every run of the capture:
 	// "ok" (every moment has its dump), "partial" (some moments failed),
 	// "failed" (no moment has a dump); empty before its first moment ends
@@ -202,15 +213,16 @@ type Moment struct {
 type FileKind string
 
 const (
-	FileGoroutine       FileKind = "goroutine"        // Go goroutine dump text (debug=2 format: pprof, goroutineleak?debug=2, package handler, or printed by a command)
-	FileGoroutineDebug1 FileKind = "goroutine-debug1" // pprof goroutine?debug=1: stacks counted ("total N"), with labels
-	FileGoroutineProto  FileKind = "goroutine-proto"  // pprof debug=0: gzipped profile.proto with labels and runtime frames
-	FileGoroutineLeak   FileKind = "goroutineleak"    // pprof goroutineleak debug=2 text beside the dump (manifests before the pause budget)
-	FileJVM             FileKind = "jvm-threads"      // HotSpot thread dump (jcmd Thread.print [-l], jstack [-l])
-	FileActuator        FileKind = "actuator-threads" // Spring Boot Actuator /threaddump JSON (ThreadInfo list)
-	FileJVMJSON         FileKind = "jvm-json"         // jcmd Thread.dump_to_file -format=json (JDK 21+): every thread, virtual ones included
-	FileGoroutineTrace  FileKind = "goroutine-trace"  // package handler's flight recorder snapshot: a Go execution trace of the seconds before the moment
-	FileUnknown         FileKind = "unknown"          // a command failed before its output was recognized
+	FileGoroutine        FileKind = "goroutine"             // Go goroutine dump text (debug=2 format: pprof, goroutineleak?debug=2, package handler, or printed by a command)
+	FileGoroutineDebug1  FileKind = "goroutine-debug1"      // pprof goroutine?debug=1: stacks counted ("total N"), with labels
+	FileGoroutineProto   FileKind = "goroutine-proto"       // pprof debug=0: gzipped profile.proto with labels and runtime frames
+	FileGoroutineLeak    FileKind = "goroutineleak"         // pprof goroutineleak debug=2 text beside the dump (manifests before the pause budget)
+	FileJVM              FileKind = "jvm-threads"           // HotSpot thread dump (jcmd Thread.print [-l], jstack [-l])
+	FileActuator         FileKind = "actuator-threads"      // Spring Boot Actuator /threaddump JSON (ThreadInfo list)
+	FileJVMJSON          FileKind = "jvm-json"              // jcmd Thread.dump_to_file -format=json (JDK 21+): every thread, virtual ones included
+	FileGoroutineTrace   FileKind = "goroutine-trace"       // package handler's flight recorder snapshot: a Go execution trace of the seconds before the moment
+	FileVThreadScheduler FileKind = "jvm-vthread-scheduler" // jcmd Thread.vthread_scheduler (JDK 24+) beside a JVM dump: the virtual-thread scheduler's parallelism, size, mounted carriers, queue
+	FileUnknown          FileKind = "unknown"               // a command failed before its output was recognized
 )
 
 // File is one dump file, or one failed attempt at it.
@@ -224,8 +236,9 @@ type File struct {
 	// Tool is what produced the file: for a JVM "jcmd", "jcmd -l",
 	// "jstack", "jstack -l" or "jcmd Thread.dump_to_file" (JSON, JDK 21+); for a Go target the endpoint
 	// ("goroutine?debug=2", "goroutineleak?debug=2", "handler",
-	// "goroutine?debug=1", "goroutine?debug=0"). Empty for commands and in
-	// older manifests.
+	// "goroutine?debug=1", "goroutine?debug=0"), "jcmd
+	// Thread.vthread_scheduler" beside a JVM dump. Empty for commands and
+	// in older manifests.
 	Tool string `json:"tool,omitempty"`
 	// Started is when the request or command started; DurationMS how long it
 	// took until the file was on disk (or failed), in milliseconds.

@@ -296,7 +296,7 @@ func newRunner(plan Plan, prog Progress, prev *Manifest) *runner {
 			r.targets[i] = &goSide{leak: old.GoroutineLeak, handler: old.Handler, flight: old.Flight}
 		}
 		if t.Kind == KindJVM {
-			r.jvm[i] = &jvmSide{}
+			r.jvm[i] = &jvmSide{sched: m.Targets[r.tidx[i]].VThreadScheduler}
 		}
 	}
 	return r
@@ -410,15 +410,16 @@ func (r *runner) target(ctx context.Context, i int, label string) {
 		f, ok := r.file(ctx, t, label, j, func(ctx context.Context) (fetched, error) {
 			return r.jvmDump(ctx, i)
 		})
-		if !ok || f.Kind != FileJVMJSON {
+		if !ok {
 			return
 		}
-		if want, _ := r.wantLockOwners(i); want {
+		if want, _ := r.wantLockOwners(i); want && f.Kind == FileJVMJSON {
 			b := fileJob{kind: FileJVM, name: prefix + "-locks", what: "jcmd -l (lock owners)"}
 			r.file(ctx, t, label, b, func(ctx context.Context) (fetched, error) {
 				return r.lockOwners(ctx, i)
 			})
 		}
+		r.vthreadScheduler(ctx, i, label)
 	case KindExec:
 		j := fileJob{kind: FileUnknown, primary: true, name: prefix, what: "command"}
 		r.file(ctx, t, label, j, func(ctx context.Context) (fetched, error) {

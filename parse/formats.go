@@ -10,6 +10,7 @@ var binaryFormats = []binaryFormat{
 	{format: FormatJVMJSON, claim: claimJVMJSON, parse: parseJVMJSON},
 	{format: FormatActuatorJSON, claim: claimActuatorJSON, parse: parseActuatorJSON},
 	{format: FormatJFR, claim: claimJFRJSON, parse: parseJFRJSONData},
+	{format: FormatVThreadScheduler, claim: claimVThreadScheduler, parse: parseVThreadScheduler},
 }
 
 var textFormats = []textFormat{

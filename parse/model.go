@@ -132,6 +132,10 @@ type Dump struct {
 	// (a call's PC, as a debug=1 frame line prints it), innermost inlined
 	// first; nil for other formats. ResolveHiddenFrames reads them.
 	PCFrames map[uint64][]*Frame
+	// Scheduler is the JVM's virtual-thread scheduler at this moment (jcmd
+	// Thread.vthread_scheduler, JDK 24+), read beside the thread dump; nil
+	// when not taken.
+	Scheduler *VThreadScheduler `json:",omitempty"`
 }
 
 // ThreadCount returns the number of threads or goroutines in d, weights included.

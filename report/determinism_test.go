@@ -78,7 +78,9 @@ func dumpFiles(t *testing.T, dir string) []string {
 		default:
 			continue // README.md, COUNTS.tsv, the proto beside a moment
 		}
-		if e.IsDir() || strings.Contains(n, "-debug1") || strings.HasPrefix(n, ".") {
+		// A capture's manifest, and the scheduler read beside a moment, are
+		// no dumps of their own.
+		if e.IsDir() || strings.Contains(n, "-debug1") || strings.HasPrefix(n, ".") || n == "manifest.json" || strings.Contains(n, "-vthread-scheduler") {
 			continue
 		}
 		out = append(out, filepath.Join(dir, n))

@@ -147,6 +147,25 @@ type JSONFinding struct {
 	Handoff      string       `json:"handoff,omitempty"`
 	Consumers    []JSONHolder `json:"consumers,omitempty"`
 	ConsumerLoop bool         `json:"consumer_loop,omitempty"`
+
+	// Scheduler and Pinned are vthread-scheduler-saturated's
+	// (analyze.Finding.Scheduler, Pinned): the virtual-thread scheduler's
+	// reading at each moment (null where none was taken), and how many of
+	// the mounted virtual threads wait while mounted; omitted for other
+	// findings.
+	Scheduler []*JSONSchedulerReading `json:"scheduler,omitempty"`
+	Pinned    int                     `json:"pinned,omitempty"`
+}
+
+// JSONSchedulerReading is the JVM's virtual-thread scheduler at one
+// moment (jcmd Thread.vthread_scheduler): its parallelism, carrier
+// threads, carriers running a virtual thread, and virtual threads queued
+// for one; -1 where the JVM printed none.
+type JSONSchedulerReading struct {
+	Parallelism int   `json:"parallelism"`
+	Size        int   `json:"size"`
+	Mounted     int   `json:"mounted"`
+	Queued      int64 `json:"queued"`
 }
 
 // JSONFrameCount is a frame and how many threads show it.
@@ -311,6 +330,14 @@ func jsonFinding(r *analyze.Result, f *analyze.Finding) JSONFinding {
 		jf.Holders = append(jf.Holders, JSONHolder{Pool: h.Pool, State: h.State, Via: h.Via, Culprit: h.Culprit, Count: h.Count})
 	}
 	jf.Handoff, jf.ConsumerLoop = f.Handoff, f.ConsumerLoop
+	for _, sr := range f.Scheduler {
+		var j *JSONSchedulerReading
+		if sr.Read {
+			j = &JSONSchedulerReading{Parallelism: sr.Parallelism, Size: sr.Size, Mounted: sr.Mounted, Queued: sr.Queued}
+		}
+		jf.Scheduler = append(jf.Scheduler, j)
+	}
+	jf.Pinned = f.Pinned
 	for _, h := range f.Consumers {
 		jf.Consumers = append(jf.Consumers, JSONHolder{Pool: h.Pool, State: h.State, Via: h.Via, Culprit: h.Culprit, Count: h.Count})
 	}

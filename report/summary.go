@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"github.com/dumpdiff/dumpdiff/parse"
+	"strconv"
 	"strings"
 	"time"
 
@@ -40,6 +41,8 @@ func SummaryClauses(r *analyze.Result, f *analyze.Finding) []string {
 		s.eventLoop()
 	case analyze.KindCommonPoolStarved:
 		s.commonPool()
+	case analyze.KindVThreadSchedulerSaturated:
+		s.vthreadScheduler()
 	case analyze.KindKeptAlive:
 		s.keptAlive()
 	case analyze.KindSpinning:
@@ -898,4 +901,79 @@ func (s *sentences) commonPool() {
 	s.culpritAndEntries()
 	s.add("parallel streams and CompletableFuture.*Async calls without an executor queue behind them: give blocking tasks their own executor")
 	s.cause()
+}
+
+// vthreadScheduler: "virtual-thread scheduler saturated: 4 of 4 carriers
+// mounted at every moment, queued 1,143 → 1,600 → 2,075", then what the
+// mounted virtual threads do.
+func (s *sentences) vthreadScheduler() {
+	f := s.f
+	if f.At < 0 || f.At >= len(f.Scheduler) || !f.Scheduler[f.At].Read {
+		s.add("virtual-thread scheduler saturated at %s", s.moment(f.At))
+		return
+	}
+	at := f.Scheduler[f.At]
+	from := "at every moment"
+	if f.Since > 0 {
+		from = "from " + s.moment(f.Since) + " on"
+	}
+	var queued []string
+	for _, r := range f.Scheduler {
+		if r.Read {
+			queued = append(queued, groupDigits(r.Queued))
+		}
+	}
+	s.add("virtual-thread scheduler saturated: %d of %d carriers mounted %s, queued %s", at.Mounted, at.Parallelism, from, strings.Join(queued, " → "))
+	if at.Size > at.Parallelism {
+		s.add("%d carrier threads exist (the pool compensates for blocked ones)", at.Size)
+	}
+	mounted := 0
+	var what []string
+	for i, h := range f.Holders {
+		mounted += h.Count
+		if i == 3 {
+			what = append(what, fmt.Sprintf("%d more", len(f.Holders)-3))
+			continue
+		}
+		if i > 3 {
+			continue
+		}
+		w := fmt.Sprintf("%d %s", h.Count, stateText(h.State, h.Via))
+		if h.Culprit != "" {
+			w += " at " + h.Culprit
+		}
+		what = append(what, w)
+	}
+	switch {
+	case mounted == 0:
+		s.add("the dump at %s shows no mounted virtual thread (a Thread.print dump lists none; take a JSON dump, JDK 21+)", s.moment(f.At))
+	case f.Pinned > 0:
+		verb := "wait"
+		if f.Pinned == 1 {
+			verb = "waits"
+		}
+		s.add("%d of the %d mounted virtual threads %s while mounted (pinned: its carrier does no work): %s", f.Pinned, mounted, verb, strings.Join(what, ", "))
+	default:
+		s.add("the %d mounted virtual threads all run (CPU-bound: a virtual thread yields its carrier only when it waits): %s", mounted, strings.Join(what, ", "))
+	}
+	// The holders name the culprits; the entry points may tell more.
+	s.probes(f.Entries)
+}
+
+// groupDigits writes n with its thousands grouped: 2,300.
+func groupDigits(n int64) string {
+	d := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(d, "-")
+	d = strings.TrimPrefix(d, "-")
+	var b strings.Builder
+	for i, c := range d {
+		if i > 0 && (len(d)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
 }

@@ -214,20 +214,21 @@ func momentTime(m momentRow) string {
 
 // kindWords are the finding kinds in plain words, for the lead.
 var kindWords = map[string]string{
-	analyze.KindNotRecovered:      "never recovered",
-	analyze.KindExplosion:         "thread explosion",
-	analyze.KindSaturated:         "pool saturated",
-	analyze.KindStuck:             "stuck",
-	analyze.KindLeaked:            "leak",
-	analyze.KindGrowing:           "growing",
-	analyze.KindDeadlock:          "deadlock",
-	analyze.KindContention:        "lock contention",
-	analyze.KindSpinning:          "spinning",
-	analyze.KindDBPoolExhausted:   "connection pool exhausted",
-	analyze.KindEventLoopBlocked:  "event loop blocked",
-	analyze.KindCommonPoolStarved: "common pool starved",
-	analyze.KindKeptAlive:         "kept alive",
-	analyze.KindRecovered:         "recovered",
+	analyze.KindNotRecovered:              "never recovered",
+	analyze.KindExplosion:                 "thread explosion",
+	analyze.KindSaturated:                 "pool saturated",
+	analyze.KindStuck:                     "stuck",
+	analyze.KindLeaked:                    "leak",
+	analyze.KindGrowing:                   "growing",
+	analyze.KindDeadlock:                  "deadlock",
+	analyze.KindContention:                "lock contention",
+	analyze.KindSpinning:                  "spinning",
+	analyze.KindDBPoolExhausted:           "connection pool exhausted",
+	analyze.KindEventLoopBlocked:          "event loop blocked",
+	analyze.KindCommonPoolStarved:         "common pool starved",
+	analyze.KindVThreadSchedulerSaturated: "virtual-thread scheduler saturated",
+	analyze.KindKeptAlive:                 "kept alive",
+	analyze.KindRecovered:                 "recovered",
 }
 
 // kindInWords is a finding's kind in words; the id for a kind the table

@@ -10,6 +10,7 @@ import (
 
 	"github.com/dumpdiff/dumpdiff/analyze"
 	"github.com/dumpdiff/dumpdiff/capture"
+	"github.com/dumpdiff/dumpdiff/parse"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -41,9 +42,13 @@ type metrics struct {
 	// (waiting, idle, running, other): every category a series, 0 too.
 	categories map[string]map[analyze.Category]int
 	rings      map[string][2]float64 // target → moments, bytes
+	// scheds is a JDK 24+ target's virtual-thread scheduler at its last
+	// moment (jcmd Thread.vthread_scheduler); none for other targets.
+	scheds map[string]parse.VThreadScheduler
 
 	threadsDesc, findingsDesc, ringMomentsDesc, ringBytesDesc *prometheus.Desc
 	categoryDesc, findingsOpenDesc                            *prometheus.Desc
+	schedParallelismDesc, schedMountedDesc, schedQueuedDesc   *prometheus.Desc
 }
 
 // Categories are the values of dumpdiff_thread_categories' category label,
@@ -97,6 +102,16 @@ func newMetrics(b Build) *metrics {
 		findings:   map[string][]findingSeries{},
 		categories: map[string]map[analyze.Category]int{},
 		rings:      map[string][2]float64{},
+		scheds:     map[string]parse.VThreadScheduler{},
+		schedParallelismDesc: prometheus.NewDesc("dumpdiff_vthread_scheduler_parallelism",
+			"Carriers the JVM's virtual-thread scheduler runs virtual threads on at once, at the target's last moment (jcmd Thread.vthread_scheduler, JDK 24+; no series for older JVMs).",
+			[]string{"target"}, nil),
+		schedMountedDesc: prometheus.NewDesc("dumpdiff_vthread_scheduler_mounted",
+			"Carriers running a virtual thread at the target's last moment (the scheduler's active count): equal to parallelism while it is saturated.",
+			[]string{"target"}, nil),
+		schedQueuedDesc: prometheus.NewDesc("dumpdiff_vthread_scheduler_queued",
+			"Virtual threads waiting for a carrier at the target's last moment (the scheduler's queued tasks and submissions).",
+			[]string{"target"}, nil),
 		categoryDesc: prometheus.NewDesc("dumpdiff_thread_categories",
 			"Threads (goroutines) of a target's last moment by what their state means for capacity: waiting (on I/O, a lock, a pool), idle (resting for work), running, other (runtime internals, unclassified); every category served, 0 too.",
 			[]string{"target", "category"}, nil),
@@ -217,6 +232,11 @@ func (m *metrics) verdict(target string, r *analyze.Result, top int) {
 	}
 	m.mu.Lock()
 	m.threads[target], m.findings[target], m.categories[target] = ts, fs, cats
+	if last >= 0 && r.Moments[last].Dump != nil && r.Moments[last].Dump.Scheduler != nil {
+		m.scheds[target] = *r.Moments[last].Dump.Scheduler
+	} else {
+		delete(m.scheds, target) // a moment without a reading has none to serve
+	}
 	m.mu.Unlock()
 }
 
@@ -230,6 +250,9 @@ func (c verdictCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- c.m.ringBytesDesc
 	ch <- c.m.categoryDesc
 	ch <- c.m.findingsOpenDesc
+	ch <- c.m.schedParallelismDesc
+	ch <- c.m.schedMountedDesc
+	ch <- c.m.schedQueuedDesc
 }
 
 func (c verdictCollector) Collect(ch chan<- prometheus.Metric) {
@@ -256,6 +279,15 @@ func (c verdictCollector) Collect(ch chan<- prometheus.Metric) {
 			ch <- prometheus.MustNewConstMetric(m.categoryDesc, prometheus.GaugeValue, float64(cats[c]), target, string(c))
 		}
 	}
+	for target, s := range m.scheds {
+		ch <- prometheus.MustNewConstMetric(m.schedParallelismDesc, prometheus.GaugeValue, float64(s.Parallelism), target)
+		if s.Mounted >= 0 { // -1: not printed
+			ch <- prometheus.MustNewConstMetric(m.schedMountedDesc, prometheus.GaugeValue, float64(s.Mounted), target)
+		}
+		if s.Queued >= 0 {
+			ch <- prometheus.MustNewConstMetric(m.schedQueuedDesc, prometheus.GaugeValue, float64(s.Queued), target)
+		}
+	}
 	for target, r := range m.rings {
 		ch <- prometheus.MustNewConstMetric(m.ringMomentsDesc, prometheus.GaugeValue, r[0], target)
 		ch <- prometheus.MustNewConstMetric(m.ringBytesDesc, prometheus.GaugeValue, r[1], target)
@@ -273,6 +305,7 @@ func (m *metrics) clear(target string) {
 	delete(m.threads, target)
 	delete(m.findings, target)
 	delete(m.categories, target)
+	delete(m.scheds, target)
 	m.mu.Unlock()
 }
 

@@ -22,7 +22,8 @@ type Read func(path string, primary bool) ([]*parse.Dump, error)
 
 // Input is target's moment label of manifest m: its dump (read through
 // read), with the encodings beside it as aux dumps, and a JDK 21+ JSON
-// moment's lock owners joined from the Thread.print -l beside it. ok is
+// moment's lock owners joined from the Thread.print -l beside it, and a
+// JDK 24+ moment's virtual-thread scheduler as its Dump.Scheduler. ok is
 // false when nothing usable was kept for that moment. What the reader
 // should know (a file beside that could not be read, an owner join) goes
 // to note; an error reading the dump itself is returned.
@@ -50,6 +51,20 @@ func Input(m *capture.Manifest, target, label string, read Read, note func(strin
 		aux, err := read(g.Path, false)
 		if err != nil {
 			note(fmt.Sprintf("%v (kept out of the analysis)", err))
+			continue
+		}
+		// The virtual-thread scheduler beside a JDK 24+ moment: part of
+		// the moment, not a dump of threads.
+		if g.Kind == capture.FileVThreadScheduler {
+			if len(aux) > 0 && aux[0].Scheduler != nil {
+				d.Scheduler = aux[0].Scheduler
+				// What of it was not read is the moment's, said with it.
+				for _, sk := range aux[0].Skipped {
+					sk.Reason = fmt.Sprintf("%s line %d: %s", g.Path, sk.Line, sk.Reason)
+					sk.Line = 0
+					d.Skipped = append(d.Skipped, sk)
+				}
+			}
 			continue
 		}
 		// Thread.print -l beside a JDK 21+ JSON moment: the owners of the

@@ -101,7 +101,8 @@ func (j JDK) Start(t testing.TB, src string, opts []string, args ...string) int 
 }
 
 // Compile compiles the Java file src into a temporary folder and returns
-// the folder (the class path) and the class, the file's name.
+// the folder (the class path) and the class, the file's name, under the
+// package the file declares (its "package a.b;" line) if any.
 func (j JDK) Compile(t testing.TB, src string) (dir, class string) {
 	t.Helper()
 	dir = t.TempDir()
@@ -112,7 +113,17 @@ func (j JDK) Compile(t testing.TB, src string) (dir, class string) {
 	if out, err := exec.Command(j.Javac, "-d", dir, abs).CombinedOutput(); err != nil {
 		t.Fatalf("javac %s: %v\n%s", src, err, out)
 	}
-	return dir, strings.TrimSuffix(filepath.Base(src), ".java")
+	class = strings.TrimSuffix(filepath.Base(src), ".java")
+	b, err := os.ReadFile(abs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for line := range strings.Lines(string(b)) {
+		if pkg, ok := strings.CutPrefix(strings.TrimSpace(line), "package "); ok {
+			return dir, strings.TrimSuffix(strings.TrimSpace(pkg), ";") + "." + class
+		}
+	}
+	return dir, class
 }
 
 // StartSource is Start for a source held in the test: it is written to
