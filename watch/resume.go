@@ -26,8 +26,8 @@ type incidentState struct {
 	Open     bool     `json:"open"`
 }
 
-func (inc *incident) saveState(target string, open bool) error {
-	b, err := json.MarshalIndent(incidentState{Target: target, Findings: inc.findings, Since: inc.since, After: inc.after, Open: open}, "", "  ")
+func (inc *incident) saveState(target string, st story, open bool) error {
+	b, err := json.MarshalIndent(incidentState{Target: target, Findings: st.findings, Since: st.since, After: st.after, Open: open}, "", "  ")
 	if err != nil {
 		return err
 	}
@@ -64,7 +64,7 @@ func (tw *target) resumeIncident() {
 			w.logf("%s: incident %s left open, not continued: %v", tw.name, dir, err)
 			return
 		}
-		inc := &incident{dir: dir, findings: st.Findings, since: st.Since, after: st.After, man: *m, src: tw.rec.Dir(), hardLink: w.cfg.link, trigger: m.Trigger}
+		inc := &incident{dir: dir, man: *m, src: tw.rec.Dir(), hardLink: w.cfg.link}
 		inc.man.Error = ""
 		for _, mo := range m.Moments {
 			rm := ringMoment{label: mo.Label, moment: mo}
@@ -91,22 +91,22 @@ func (tw *target) resumeIncident() {
 			inc.moments = append(inc.moments, rm)
 		}
 		tw.incident = inc
-		tw.open = map[string]bool{}
-		for _, k := range st.Findings {
-			tw.open[k] = true
-		}
+		var pin []string
+		tw.verdict, pin = resumed(st, m.Trigger, labels(m))
 		// The healthy before, where the ring still has it.
-		var healthy []string
-		for _, mo := range m.Moments {
-			if mo.Label == st.Since {
-				break
-			}
-			healthy = append(healthy, mo.Label)
-		}
-		tw.ring.pin(healthy)
+		tw.ring.pin(pin)
 		w.metrics.incidentOpen.WithLabelValues(tw.name).Set(1)
 		w.logf("%s: incident %s, left open at the last stop, continued (%d moments, %s)", tw.name, dir, len(m.Moments),
 			strings.ReplaceAll(strings.Join(st.Findings, ", "), "\x00", " "))
 		return
 	}
+}
+
+// labels are the labels of m's moments, oldest first.
+func labels(m *capture.Manifest) []string {
+	var out []string
+	for _, mo := range m.Moments {
+		out = append(out, mo.Label)
+	}
+	return out
 }

@@ -17,10 +17,13 @@ import (
 // in memory as parsed inputs, so that a tick parses only its own moment
 // and the analysis never reads the disk again.
 type ring struct {
-	rec   *capture.Recorder
-	keep  int
-	share int64 // its share of Config.MaxBytes
-	opt   analyze.Options
+	rec *capture.Recorder
+	// forget removes a moment from the ring's folder and manifest
+	// (rec.Forget; tests: a ring of no folder).
+	forget func(label string) (int64, error)
+	keep   int
+	share  int64 // its share of Config.MaxBytes
+	opt    analyze.Options
 
 	mu      sync.Mutex
 	moments []ringMoment // oldest first
@@ -108,7 +111,7 @@ func newRing(rec *capture.Recorder, keep int, share int64, opt analyze.Options) 
 	// Each ring keeps its moments' builds from one analysis to the next
 	// (analyze.Cache): a ring is analyzed by its own target's loop only.
 	opt.Cache = analyze.NewCache()
-	return &ring{rec: rec, keep: keep, share: share, opt: opt}
+	return &ring{rec: rec, forget: rec.Forget, keep: keep, share: share, opt: opt}
 }
 
 // resume reads the moments an earlier watch left in the folder and
@@ -160,9 +163,8 @@ func (g *ring) load(m *capture.Manifest, label string) error {
 	}
 	x, ok, err := captured.Input(m, target, label, read, func(n string) { notes = append(notes, n) })
 	rm.input, rm.ok = x, ok && err == nil
+	g.put(rm)
 	g.mu.Lock()
-	g.moments = append(g.moments, rm)
-	g.bytes += rm.bytes
 	g.notes = notes
 	g.mu.Unlock()
 	if err != nil {
@@ -172,6 +174,14 @@ func (g *ring) load(m *capture.Manifest, label string) error {
 		return errors.New("no dump kept")
 	}
 	return nil
+}
+
+// put adds a moment read as the newest.
+func (g *ring) put(rm ringMoment) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.moments = append(g.moments, rm)
+	g.bytes += rm.bytes
 }
 
 // inputs are the ring's readable moments, oldest first.
@@ -245,7 +255,7 @@ func (g *ring) evictTo(keep int, share int64) (n int, last int64, err error) {
 		g.release()
 		g.bytes -= old.bytes
 		g.mu.Unlock()
-		if _, ferr := g.rec.Forget(old.label); ferr != nil {
+		if _, ferr := g.forget(old.label); ferr != nil {
 			err = errors.Join(err, ferr)
 		}
 		n++

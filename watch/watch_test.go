@@ -166,14 +166,6 @@ func TestResume(t *testing.T) {
 	}
 }
 
-func labels(m *capture.Manifest) []string {
-	var out []string
-	for _, mo := range m.Moments {
-		out = append(out, mo.Label)
-	}
-	return out
-}
-
 // TestTargetDiesAndReturns: a target that stops listening is up 0, its
 // refusals are counted, it is retried with backoff, and when it listens
 // again on the same port it is up 1 and its ring goes on; the other
