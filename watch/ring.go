@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
-	"sync"
 
 	"github.com/dumpdiff/dumpdiff/analyze"
 	"github.com/dumpdiff/dumpdiff/capture"
@@ -25,7 +24,9 @@ type ring struct {
 	share  int64 // its share of Config.MaxBytes
 	opt    analyze.Options
 
-	mu      sync.Mutex
+	// No lock: a ring is its target's loop's alone (resume before the
+	// loop starts, sayStop after it ended; the metrics get its size as
+	// values, metrics.ring).
 	moments []ringMoment // oldest first
 	bytes   int64
 	notes   []string // what reading the last moment had to say
@@ -45,8 +46,6 @@ const maxPinnedShare = 4
 // keep/maxPinnedShare of them (at least one); their bytes still count.
 // unpin lets them go once the incident's moments are gone.
 func (g *ring) pin(labels []string) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
 	g.until = nil
 	n := min(len(labels), max(1, g.keep/maxPinnedShare))
 	g.pinned = map[string]bool{}
@@ -61,8 +60,6 @@ func (g *ring) pin(labels []string) {
 // with, and a pool back at rest reads as recovered, not as a rise from a
 // ring that holds only the incident.
 func (g *ring) unpin(since string) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
 	if g.pinned == nil {
 		return
 	}
@@ -122,8 +119,6 @@ func (g *ring) resume() int {
 		g.load(m, mo.Label)
 	}
 	g.evict()
-	g.mu.Lock()
-	defer g.mu.Unlock()
 	return len(g.moments)
 }
 
@@ -132,9 +127,7 @@ func (g *ring) resume() int {
 // lock owner join), for the log.
 func (g *ring) add(label string) (notes []string, err error) {
 	err = g.load(g.rec.Manifest(), label)
-	g.mu.Lock()
 	notes = g.notes
-	g.mu.Unlock()
 	return notes, err
 }
 
@@ -164,9 +157,7 @@ func (g *ring) load(m *capture.Manifest, label string) error {
 	x, ok, err := captured.Input(m, target, label, read, func(n string) { notes = append(notes, n) })
 	rm.input, rm.ok = x, ok && err == nil
 	g.put(rm)
-	g.mu.Lock()
 	g.notes = notes
-	g.mu.Unlock()
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", label, err)
 	}
@@ -178,16 +169,12 @@ func (g *ring) load(m *capture.Manifest, label string) error {
 
 // put adds a moment read as the newest.
 func (g *ring) put(rm ringMoment) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
 	g.moments = append(g.moments, rm)
 	g.bytes += rm.bytes
 }
 
 // inputs are the ring's readable moments, oldest first.
 func (g *ring) inputs() []analyze.Input {
-	g.mu.Lock()
-	defer g.mu.Unlock()
 	in := make([]analyze.Input, 0, len(g.moments))
 	for _, rm := range g.moments {
 		if rm.ok {
@@ -199,15 +186,11 @@ func (g *ring) inputs() []analyze.Input {
 
 // snapshot is a copy of the ring's moments, for an incident.
 func (g *ring) snapshot() []ringMoment {
-	g.mu.Lock()
-	defer g.mu.Unlock()
 	return slices.Clone(g.moments)
 }
 
 // last is the newest moment.
 func (g *ring) last() (ringMoment, bool) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
 	if len(g.moments) == 0 {
 		return ringMoment{}, false
 	}
@@ -225,12 +208,10 @@ func (g *ring) analyze() *analyze.Result {
 // what that moment outgrows the one before (evict, after it, takes care
 // of that).
 func (g *ring) makeRoom() error {
-	g.mu.Lock()
 	var next int64
 	if n := len(g.moments); n > 0 {
 		next = g.moments[n-1].bytes
 	}
-	g.mu.Unlock()
 	_, _, err := g.evictTo(g.keep-1, g.share-next)
 	return err
 }
@@ -242,19 +223,16 @@ func (g *ring) evict() (n int, last int64, err error) { return g.evictTo(g.keep,
 
 func (g *ring) evictTo(keep int, share int64) (n int, last int64, err error) {
 	for {
-		g.mu.Lock()
 		// The oldest moment not pinned; the newest is never passed over
 		// for a pinned one (pins hold the past, not the present).
 		i := slices.IndexFunc(g.moments, func(rm ringMoment) bool { return !g.pinned[rm.label] })
 		if len(g.moments) == 0 || len(g.moments) <= keep && g.bytes <= share || i < 0 {
-			g.mu.Unlock()
 			return n, last, err
 		}
 		old := g.moments[i]
 		g.moments = slices.Delete(g.moments, i, i+1)
 		g.release()
 		g.bytes -= old.bytes
-		g.mu.Unlock()
 		if _, ferr := g.forget(old.label); ferr != nil {
 			err = errors.Join(err, ferr)
 		}
@@ -265,7 +243,5 @@ func (g *ring) evictTo(keep int, share int64) (n int, last int64, err error) {
 
 // stats are the ring's size, for the metrics.
 func (g *ring) stats() (moments int, bytes int64) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
 	return len(g.moments), g.bytes
 }

@@ -325,8 +325,10 @@ type watcher struct {
 	metrics *metrics
 	targets []*target
 	sem     chan struct{} // analyses at once: one per CPU
-	logMu   sync.Mutex
-	hooks   sync.WaitGroup // --on-incident commands running
+	// logMu keeps log lines whole: every target's loop, the trigger
+	// handlers and the --on-incident hooks' goroutines write the log.
+	logMu sync.Mutex
+	hooks sync.WaitGroup // --on-incident commands running
 }
 
 func (w *watcher) logf(format string, a ...any) {
