@@ -8,8 +8,6 @@ import (
 	"strings"
 
 	"github.com/dumpdiff/dumpdiff/capture"
-	"github.com/dumpdiff/dumpdiff/internal/captured"
-	"github.com/dumpdiff/dumpdiff/parse"
 )
 
 // stateName is an incident bundle's own record of what it follows, so
@@ -67,27 +65,13 @@ func (tw *target) resumeIncident() {
 		inc := &incident{dir: dir, man: *m, src: tw.rec.Dir(), hardLink: w.cfg.link}
 		inc.man.Error = ""
 		for _, mo := range m.Moments {
-			rm := ringMoment{label: mo.Label, moment: mo}
-			for _, f := range m.Files {
-				if f.Moment == mo.Label {
-					rm.files = append(rm.files, f)
-					rm.bytes += f.Size
-				}
+			rm, notes, err := readMoment(m, dir, tw.name, mo.Label)
+			for _, n := range notes {
+				w.logf("%s: incident %s, moment %s: %s", tw.name, dir, mo.Label, n)
 			}
-			note := func(n string) { w.logf("%s: incident %s, moment %s: %s", tw.name, dir, mo.Label, n) }
-			read := func(path string, primary bool) ([]*parse.Dump, error) {
-				ds, err := parse.ParseFile(filepath.Join(dir, path))
-				ds, n, err := captured.KeepPartial(ds, err)
-				if n != "" {
-					note(n)
-				}
-				return ds, err
-			}
-			x, ok, err := captured.Input(m, tw.name, mo.Label, read, note)
 			if err != nil {
-				note(err.Error() + " (left out of its reports)")
+				w.logf("%s: incident %s, moment %s: %v (left out of its reports)", tw.name, dir, mo.Label, err)
 			}
-			rm.input, rm.ok = x, ok && err == nil
 			inc.moments = append(inc.moments, rm)
 		}
 		tw.incident = inc

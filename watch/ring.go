@@ -29,7 +29,6 @@ type ring struct {
 	// values, metrics.ring).
 	moments []ringMoment // oldest first
 	bytes   int64
-	notes   []string // what reading the last moment had to say
 	// pinned are moments eviction passes over: the healthy moments before
 	// an open incident (pin), so the ring compares with them however long
 	// the incident lasts.
@@ -126,13 +125,31 @@ func (g *ring) resume() int {
 // it had to say (a file beside it that could not be read, a cut input, a
 // lock owner join), for the log.
 func (g *ring) add(label string) (notes []string, err error) {
-	err = g.load(g.rec.Manifest(), label)
-	notes = g.notes
-	return notes, err
+	return g.load(g.rec.Manifest(), label)
 }
 
-func (g *ring) load(m *capture.Manifest, label string) error {
-	rm := ringMoment{label: label}
+func (g *ring) load(m *capture.Manifest, label string) (notes []string, err error) {
+	rm, notes, err := readMoment(m, g.rec.Dir(), g.rec.Targets()[0].Name, label)
+	g.put(rm)
+	if err != nil {
+		return notes, fmt.Errorf("reading %s: %w", label, err)
+	}
+	if !rm.ok {
+		return notes, errors.New("no dump kept")
+	}
+	return notes, nil
+}
+
+// readMoment reads moment label of the capture folder dir, whose manifest
+// is m, as a ring moment: its record, its files and bytes, and its parsed
+// input, as the main command reads a capture. The ring reads its own
+// moments with it and resume an incident bundle's: one reader for both.
+// notes are what reading had to say (a file beside it that could not be
+// read, a cut input, a lock owner join); err when its dump could not be
+// read. rm is the moment whatever happened (ok false when it cannot be
+// analyzed): its files are still counted.
+func readMoment(m *capture.Manifest, dir, target, label string) (rm ringMoment, notes []string, err error) {
+	rm.label = label
 	for _, mo := range m.Moments {
 		if mo.Label == label {
 			rm.moment = mo
@@ -144,10 +161,8 @@ func (g *ring) load(m *capture.Manifest, label string) error {
 			rm.bytes += f.Size
 		}
 	}
-	target := g.rec.Targets()[0].Name
-	var notes []string
 	read := func(path string, primary bool) ([]*parse.Dump, error) {
-		dumps, err := parse.ParseFile(filepath.Join(g.rec.Dir(), path))
+		dumps, err := parse.ParseFile(filepath.Join(dir, path))
 		dumps, note, err := captured.KeepPartial(dumps, err)
 		if note != "" {
 			notes = append(notes, note)
@@ -156,15 +171,7 @@ func (g *ring) load(m *capture.Manifest, label string) error {
 	}
 	x, ok, err := captured.Input(m, target, label, read, func(n string) { notes = append(notes, n) })
 	rm.input, rm.ok = x, ok && err == nil
-	g.put(rm)
-	g.notes = notes
-	if err != nil {
-		return fmt.Errorf("reading %s: %w", label, err)
-	}
-	if !ok {
-		return errors.New("no dump kept")
-	}
-	return nil
+	return rm, notes, err
 }
 
 // put adds a moment read as the newest.
