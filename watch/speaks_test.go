@@ -25,10 +25,13 @@ func TestWatchSpeaks(t *testing.T) {
 			url := "http://" + srv.Addr + "/debug/pprof/goroutine"
 			r := start(t, Config{Targets: []capture.Target{capture.PprofTarget("api", url)}, Every: 15 * time.Millisecond, Keep: 5,
 				Quiet: quiet, Build: Build{Version: "v9.9.9", Commit: "0123456789ab", GoVersion: "go1.26"}})
-			r.waitLog(t, "watching api every 15ms into "+r.cfg.Dir, 1, 10*time.Second)
-			r.waitLog(t, "metrics at "+r.metrics+"/metrics", 1, time.Second)
-			first := lastIndex(t, r, "api")
-			r.waitIndex(t, "api", first+3, 20*time.Second)
+			r.more(t, "api", 3, time.Minute)
+			// Said before the first tick.
+			for _, want := range []string{"watching api every 15ms into " + r.cfg.Dir, "metrics at " + r.metrics + "/metrics"} {
+				if !strings.Contains(r.log.String(), want) {
+					t.Errorf("the start line does not say %q; log:\n%s", want, r.log)
+				}
+			}
 			// The moment's line: target, time, threads, verdict.
 			tick := regexp.MustCompile(`dumpdiff watch: api \d\d:\d\d:\d\d · \d+ threads \(.*idle.*\) · no findings`)
 			ticks := len(tick.FindAllString(r.log.String(), -1))

@@ -138,12 +138,16 @@ type tickReport struct {
 	label  string    // the moment's label
 	floor  bool      // under the free-space floor: nothing taken
 	take   takeDecision
+	// result is the ring's analysis with the moment; nil when there was
+	// none.
+	result *analyze.Result
 	// decision is the incident step's, when it ran (an analysis, or the
 	// target gone silent); nil when it did not.
 	decision *decision
 	// ring are the labels of the ring's moments after the tick, oldest
-	// first.
-	ring []string
+	// first, and ringBytes their bytes on disk.
+	ring      []string
+	ringBytes int64
 }
 
 func (c *Config) defaults() error {
@@ -515,9 +519,10 @@ func (tw *target) tick(ctx context.Context, at time.Time, trig *trigger) {
 	rep := tickReport{target: tw.name, at: at, label: l}
 	if w.cfg.tick != nil {
 		defer func() {
-			for _, rm := range tw.ring.snapshot() {
+			for _, rm := range tw.ring.moments {
 				rep.ring = append(rep.ring, rm.label)
 			}
+			rep.ringBytes = tw.ring.bytes
 			w.cfg.tick(rep)
 		}()
 	}
@@ -618,7 +623,7 @@ func (tw *target) tick(ctx context.Context, at time.Time, trig *trigger) {
 			w.logf("%s", momentLine(tw.name, at, r, w.cfg.Alert))
 		}
 		dd := tw.incidents(ctx, r, l, trig)
-		rep.decision = &dd
+		rep.result, rep.decision = r, &dd
 	}
 	if n, freed, err := tw.ring.evict(); err != nil {
 		w.logf("%s: evicting the oldest moments: %v", tw.name, err)
