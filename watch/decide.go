@@ -30,9 +30,11 @@ import (
 //     next moment that can record it;
 //   - an incident continued after a restart (resumed).
 //
-// The ring decides which moment eviction takes (ring.evictTo, the pins
-// and their release) and the trigger handler the rate limit (fire): both
-// are plain functions of their state too, tested in their own tables.
+// Decided elsewhere, beside the state they read: which moment eviction
+// takes (ring.evictTo, with the pins and their release: TestDecide runs
+// the ring beside the step), the free-space floor (tick and openIncident
+// read the disk's free space), the ticks an overrun skips (loop, on the
+// wall clock) and a trigger's rate limit (fire, under target.mu).
 
 // health is what the loop knows of a target's answers between ticks.
 type health struct {

@@ -229,7 +229,9 @@ func startWith(t *testing.T, cfg Config, ticks *tickLog) *running {
 }
 
 // stop ends the run and returns Run's error; a run that does not stop
-// within 20 s fails the test.
+// within two minutes (a hang: each target's moment in flight is abandoned,
+// its manifest written and synced; 50 of them took over 20 s under -race
+// at load 40) fails the test.
 func (r *running) stop(t *testing.T) error {
 	t.Helper()
 	r.cancel()
@@ -239,8 +241,8 @@ func (r *running) stop(t *testing.T) error {
 			close(r.done)
 		}
 		return err
-	case <-time.After(20 * time.Second):
-		t.Fatalf("watch did not stop within 20 s; log:\n%s", r.log)
+	case <-time.After(2 * time.Minute):
+		t.Fatalf("watch did not stop within two minutes; log:\n%s", r.log)
 	}
 	return nil
 }

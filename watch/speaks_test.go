@@ -32,8 +32,10 @@ func TestWatchSpeaks(t *testing.T) {
 					t.Errorf("the start line does not say %q; log:\n%s", want, r.log)
 				}
 			}
-			// The moment's line: target, time, threads, verdict.
-			tick := regexp.MustCompile(`dumpdiff watch: api \d\d:\d\d:\d\d · \d+ threads \(.*idle.*\) · no findings`)
+			// The moment's line: target, time, threads, verdict (this test
+			// process's own goroutines: the tests before it in the process,
+			// with -count above all, may leave some that make a finding).
+			tick := regexp.MustCompile(`dumpdiff watch: api \d\d:\d\d:\d\d · \d+ threads \(.*idle.*\) · (no findings|(CRITICAL|WARNING|INFO) .*)\n`)
 			ticks := len(tick.FindAllString(r.log.String(), -1))
 			if quiet && ticks > 0 || !quiet && ticks < 3 {
 				t.Errorf("quiet %v: %d lines per moment; log:\n%s", quiet, ticks, r.log)
@@ -47,9 +49,11 @@ func TestWatchSpeaks(t *testing.T) {
 					t.Errorf("no zero series for capture errors of reason %s", reason)
 				}
 			}
+			// Every severity served, 0 too (the count is this test process's
+			// findings: see the moment's line).
 			for _, sev := range []string{"critical", "warning", "info"} {
-				if !strings.Contains(page, `dumpdiff_findings_open{severity="`+sev+`",target="api"} 0`) {
-					t.Errorf("no zero series of open %s findings", sev)
+				if !strings.Contains(page, `dumpdiff_findings_open{severity="`+sev+`",target="api"} `) {
+					t.Errorf("no series of open %s findings", sev)
 				}
 			}
 			for _, c := range Categories {
