@@ -12,13 +12,14 @@
 //	        disk again
 //	     ── analyze.Analyze over the ring's inputs (the main command's
 //	        detectors and options, nothing special-cased)
-//	     ── metrics (metrics.go), incidents (incident.go)
+//	     ── metrics (metrics.go), incidents (decided in decide.go,
+//	        applied in incident.go)
 //	     ── evict: oldest moments out until the ring holds at most Keep
 //	        moments and its share of MaxBytes; while an incident is open
 //	        (and until its moments are gone) the healthy moments before
 //	        it are pinned, so the ring always holds the "before"
 //
-// A target whose moment fails is retried with backoff (backoff) and is
+// A target whose moment fails is retried with backoff (backoffTicks) and is
 // `dumpdiff_target_up 0` meanwhile; watch itself stops only on its
 // context (SIGINT, SIGTERM): the capture in flight is abandoned, every
 // manifest and every open incident's reports are written, and Run returns
@@ -35,8 +36,14 @@
 //	                              incident.json (what it follows: a watch
 //	                              started again continues it, resume.go)
 //
-// Files: watch.go (Config, Run, the target loop), ring.go (the parsed
-// moments and eviction), incident.go (bundles), resume.go (an incident
-// continued after a restart), metrics.go (the
-// Prometheus collectors), disk_unix.go (free space).
+// What happens is decided apart from doing it: decide.go holds the
+// decisions (a moment's outcome, the backoff, incidents open, join, close,
+// pin and unpin) as pure functions of a value the loop keeps and what the
+// tick brought, the clock's time among it; the loop applies them.
+//
+// Files: watch.go (Config, Run, the target loop), decide.go (the
+// decisions), ring.go (the parsed moments and eviction), incident.go
+// (bundles: applying the decisions), resume.go (an incident continued
+// after a restart), trigger.go (POST /trigger and Config.Trigger),
+// metrics.go (the Prometheus collectors), disk_unix.go (free space).
 package watch

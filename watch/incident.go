@@ -4,13 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -25,93 +23,70 @@ import (
 // ring's name).
 const incidentsDir = "incidents"
 
-// incident is one open bundle: DIR/incidents/<time>-<target>/.
+// incident is one open bundle: DIR/incidents/<time>-<target>/. What it
+// follows (its findings, moments, trigger) is the decisions' story
+// (decide.go); this is what the loop keeps to write it.
 type incident struct {
-	dir      string
-	findings []string // story keys of the findings it is about, in the order they opened
-	moments  []ringMoment
-	after    int // moments added since it opened
-	man      capture.Manifest
-	src      string // the ring's folder the files are linked from
-	since    string // the label of the moment its first finding was first seen
-	trigger  string // what asked for it (a trigger's reason); "" when a finding opened it
+	dir     string
+	moments []ringMoment
+	man     capture.Manifest
+	src     string // the ring's folder the files are linked from
 
 	hardLink func(oldname, newname string) error // Config.link
 }
 
-// incidents acts on the verdict of the moment just taken: an alert
-// finding that was not open at the last analysis opens an incident (or
-// joins the one open); an open incident takes the moment, and closes
-// when none of its findings is open any more, or after IncidentMax
-// moments.
-//
-// A triggered moment (trig not nil) opens an incident whatever the verdict
-// (its findings, if any, are the incident's), or joins the one open; an
-// incident a trigger opened with no finding closes at the next moment
-// that has none: the bundle holds the moments before, the triggered one
-// and one after.
-func (tw *target) incidents(ctx context.Context, r *analyze.Result, label string, trig *trigger) {
+// incidents decides what the verdict of the moment just taken (label)
+// does to incidents (decide) and applies it: the bundle opened, the moment
+// added, findings and a trigger that join, the close; the log, metrics,
+// pins and --on-incident hook that go with them.
+func (tw *target) incidents(ctx context.Context, r *analyze.Result, label string, trig *trigger) decision {
 	w := tw.w
-	open := map[string]*analyze.Finding{}
-	var newly []*analyze.Finding
-	for i := range r.Findings {
-		f := &r.Findings[i]
-		if f.Severity < w.cfg.Alert || f.Recovered {
-			continue
-		}
-		k := storyKey(f)
-		if open[k] != nil {
-			continue
-		}
-		open[k] = f
-		if !tw.open[k] {
-			newly = append(newly, f)
-		}
-	}
-	tw.open = map[string]bool{}
-	for id := range open {
-		tw.open[id] = true
-	}
-	inc := tw.incident
-	if inc == nil {
-		if (len(newly) > 0 || trig != nil) && !tw.openIncident(ctx, r, newly, trig) {
-			// Not recorded: it opens at the next moment it can be.
-			for _, f := range newly {
-				delete(tw.open, storyKey(f))
-			}
-		}
-		return
-	}
-	if rm, ok := tw.ring.last(); ok && rm.label == label {
-		if err := inc.add(rm); err != nil {
-			w.logf("%s: incident %s: moment %s not kept: %v", tw.name, inc.dir, when(label), err)
-		} else {
-			w.logf("%s: incident moment %s (%d of at most %d) in %s", tw.name, when(label), inc.after, w.cfg.IncidentMax, inc.dir)
-		}
-	}
-	for _, f := range newly {
-		inc.findings = append(inc.findings, storyKey(f))
-		w.logf("%s: incident %s: also %s", tw.name, inc.dir, oneLine(r, f))
-	}
+	v := verdict{at: w.cfg.now(), r: r, label: label, alert: w.cfg.Alert, max: w.cfg.IncidentMax}
 	if trig != nil {
-		w.logf("%s: incident %s: trigger (%s) joins it", tw.name, inc.dir, trig.reason)
+		v.trigger = trig.reason
 	}
-	still := slices.ContainsFunc(inc.findings, func(id string) bool { return open[id] != nil })
-	switch {
-	case !still && len(inc.findings) == 0:
-		tw.closeIncident(fmt.Sprintf("recovered after %d moments: triggered (%s), no finding", inc.after, inc.trigger))
-	case !still:
-		tw.closeIncident(fmt.Sprintf("recovered after %d moments", inc.after))
-	case inc.after >= w.cfg.IncidentMax:
-		tw.closeIncident(fmt.Sprintf("still open after %d moments (--incident-max)", inc.after))
-	}
+	next, d := decide(tw.verdict, v)
+	tw.apply(ctx, r, next, d)
+	return d
 }
 
-// openIncident makes the bundle from the ring's moments; false when it
-// could not.
-func (tw *target) openIncident(ctx context.Context, r *analyze.Result, opened []*analyze.Finding, trig *trigger) bool {
+// apply does what decision d says, and makes next the target's state.
+func (tw *target) apply(ctx context.Context, r *analyze.Result, next verdictState, d decision) {
 	w := tw.w
-	now := w.cfg.now()
+	inc := tw.incident
+	switch {
+	case d.open:
+		if !tw.openIncident(ctx, r, d) {
+			// Not recorded: it opens at the next moment it can be.
+			next = notOpened(next, d)
+		}
+	case inc != nil:
+		if rm, ok := tw.ring.last(); ok && d.add != "" && rm.label == d.add {
+			if err := inc.add(rm, tw.name, *d.story); err != nil {
+				w.logf("%s: incident %s: moment %s not kept: %v", tw.name, inc.dir, when(d.add), err)
+			} else {
+				w.logf("%s: incident moment %s (%d of at most %d) in %s", tw.name, when(d.add), d.after, w.cfg.IncidentMax, inc.dir)
+			}
+		}
+		for _, f := range d.opened {
+			w.logf("%s: incident %s: also %s", tw.name, inc.dir, oneLine(r, f))
+		}
+		if d.trigger != "" {
+			w.logf("%s: incident %s: trigger (%s) joins it", tw.name, inc.dir, d.trigger)
+		}
+		if d.close != "" {
+			tw.closeIncident(d)
+		}
+	}
+	tw.verdict = next
+}
+
+// openIncident makes the bundle from the ring's moments (decision d
+// opened it); false when it could not.
+func (tw *target) openIncident(ctx context.Context, r *analyze.Result, d decision) bool {
+	w := tw.w
+	now := d.at
+	opened, st := d.opened, *d.story
 	// Bundles are never removed by watch: under the free-space floor none
 	// is opened (its moments would stay once the ring forgets them).
 	if free, ok := freeBytes(w.cfg.Dir); ok && w.cfg.MinFree > 0 && free < uint64(w.cfg.MinFree) {
@@ -119,8 +94,8 @@ func (tw *target) openIncident(ctx context.Context, r *analyze.Result, opened []
 		what := ""
 		if len(opened) > 0 {
 			what = oneLine(r, opened[0])
-		} else if trig != nil {
-			what = "triggered: " + trig.reason
+		} else if d.trigger != "" {
+			what = "triggered: " + d.trigger
 		}
 		w.logf("%s: incident not recorded (%s): %s has %s free, under the floor of %s", tw.name, what, w.cfg.Dir, capture.HumanBytes(int64(free)), capture.HumanBytes(w.cfg.MinFree))
 		return false
@@ -147,13 +122,7 @@ func (tw *target) openIncident(ctx context.Context, r *analyze.Result, opened []
 	m := tw.rec.Manifest()
 	inc := &incident{dir: dir, src: tw.rec.Dir(), hardLink: w.cfg.link, man: capture.Manifest{Version: capture.ManifestVersion, Started: now,
 		Schedule: m.Schedule, Targets: m.Targets, MaxPause: m.MaxPause, Moments: []capture.Moment{}, Files: []capture.File{}}}
-	for _, f := range opened {
-		inc.findings = append(inc.findings, storyKey(f))
-	}
-	if trig != nil {
-		inc.trigger = trig.reason
-		inc.man.Trigger = trig.reason
-	}
+	inc.man.Trigger = st.trigger
 	ring := tw.ring.snapshot()
 	for _, rm := range ring {
 		if err := inc.link(rm); err != nil {
@@ -166,39 +135,23 @@ func (tw *target) openIncident(ctx context.Context, r *analyze.Result, opened []
 		// that opened it.
 		inc.flight(ctx, tw, ring[len(ring)-1].label)
 	}
-	if err := inc.write(r, false); err != nil {
+	if err := inc.write(r, time.Time{}); err != nil {
 		w.logf("%s: incident %s: %v", tw.name, dir, err)
 	}
 	tw.incident = inc
 	defer func() {
-		if err := inc.saveState(tw.name, true); err != nil {
+		if err := inc.saveState(tw.name, st, true); err != nil {
 			w.logf("%s: incident %s: %v", tw.name, dir, err)
 		}
 	}()
-	// The moments before the first of its findings are the healthy
-	// before: the ring keeps them while the incident is open.
-	since := len(r.Moments)
-	if trig != nil {
-		since = len(r.Moments) - 1 // the triggered moment: the ones before are the before
-	}
-	for _, f := range opened {
-		since = min(since, f.Since)
-	}
-	var healthy []string
-	for _, mo := range r.Moments[:max(0, since)] {
-		healthy = append(healthy, mo.Label)
-	}
-	if since < len(r.Moments) {
-		inc.since = r.Moments[since].Label
-	}
-	tw.ring.pin(healthy)
+	tw.ring.pin(d.pin)
 	w.metrics.incidentOpened(tw.name)
 	var how string
 	switch {
-	case trig != nil && len(opened) > 0:
-		how = "triggered (" + trig.reason + "): " + openLine(r, opened)
-	case trig != nil:
-		how = "triggered (" + trig.reason + ")"
+	case d.trigger != "" && len(opened) > 0:
+		how = "triggered (" + d.trigger + "): " + openLine(r, opened)
+	case d.trigger != "":
+		how = "triggered (" + d.trigger + ")"
 	default:
 		how = openLine(r, opened)
 	}
@@ -226,12 +179,11 @@ func (inc *incident) flight(ctx context.Context, tw *target, label string) {
 	}
 }
 
-// add takes a moment after the open.
-func (inc *incident) add(rm ringMoment) error {
-	inc.after++
+// add takes a moment after the open (st is the incident's story with it).
+func (inc *incident) add(rm ringMoment, target string, st story) error {
 	err := inc.link(rm)
 	inc.man.Recount()
-	if serr := inc.saveState(inc.man.Targets[0].Name, true); serr != nil {
+	if serr := inc.saveState(target, st, true); serr != nil {
 		err = errors.Join(err, serr)
 	}
 	if werr := capture.WriteManifest(inc.dir, &inc.man); werr != nil {
@@ -260,10 +212,11 @@ func (inc *incident) link(rm ringMoment) error {
 	return errors.Join(errs...)
 }
 
-// write writes the bundle's manifest and reports (r is its analysis).
-func (inc *incident) write(r *analyze.Result, closed bool) error {
-	if closed {
-		inc.man.Finished = time.Now()
+// write writes the bundle's manifest and reports (r is its analysis);
+// closed is when it closed, zero while it is open.
+func (inc *incident) write(r *analyze.Result, closed time.Time) error {
+	if !closed.IsZero() {
+		inc.man.Finished = closed
 	}
 	inc.man.Recount()
 	errs := []error{capture.WriteManifest(inc.dir, &inc.man)}
@@ -281,14 +234,15 @@ func (inc *incident) write(r *analyze.Result, closed bool) error {
 	return errors.Join(errs...)
 }
 
-// closeIncident writes the bundle's last analysis and reports.
-func (tw *target) closeIncident(why string) {
+// closeIncident writes the bundle's last analysis and reports (decision d
+// closed it).
+func (tw *target) closeIncident(d decision) {
 	inc := tw.incident
 	if inc == nil {
 		return
 	}
 	tw.incident = nil
-	tw.ring.unpin(inc.since)
+	tw.ring.unpin(d.unpin)
 	w := tw.w
 	var in []analyze.Input
 	for _, rm := range inc.moments {
@@ -296,20 +250,20 @@ func (tw *target) closeIncident(why string) {
 			in = append(in, rm.input)
 		}
 	}
-	if inc.man.Error == "" && !strings.HasPrefix(why, "recovered") {
-		inc.man.Error = why
+	if inc.man.Error == "" && !strings.HasPrefix(d.close, "recovered") {
+		inc.man.Error = d.close
 	}
 	w.sem <- struct{}{}
 	r := analyze.Analyze(in, tw.ring.opt)
 	<-w.sem
-	if err := inc.write(r, true); err != nil {
+	if err := inc.write(r, d.at); err != nil {
 		w.logf("%s: incident %s: %v", tw.name, inc.dir, err)
 	}
-	if err := inc.saveState(tw.name, false); err != nil {
+	if err := inc.saveState(tw.name, *d.story, false); err != nil {
 		w.logf("%s: incident %s: %v", tw.name, inc.dir, err)
 	}
 	w.metrics.incidentClosed(tw.name)
-	w.logf("%s: incident closed: %s; %d moments in %s", tw.name, why, len(inc.moments), inc.dir)
+	w.logf("%s: incident closed: %s; %d moments in %s", tw.name, d.close, len(inc.moments), inc.dir)
 	w.onIncident(inc.dir, "close")
 }
 
@@ -327,10 +281,10 @@ func (tw *target) stop() {
 		}
 	}
 	inc.man.Error = "watch stopped while the incident was open"
-	if err := inc.write(analyze.Analyze(in, tw.ring.opt), false); err != nil {
+	if err := inc.write(analyze.Analyze(in, tw.ring.opt), time.Time{}); err != nil {
 		tw.w.logf("%s: incident %s: %v", tw.name, inc.dir, err)
 	}
-	if err := inc.saveState(tw.name, true); err != nil {
+	if err := inc.saveState(tw.name, *tw.verdict.inc, true); err != nil {
 		tw.w.logf("%s: incident %s: %v", tw.name, inc.dir, err)
 	}
 	tw.w.logf("%s: incident left open at stop: %d moments in %s", tw.name, len(inc.moments), inc.dir)

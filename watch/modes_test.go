@@ -12,7 +12,6 @@ import (
 
 	"github.com/dumpdiff/dumpdiff/capture"
 	"github.com/dumpdiff/dumpdiff/internal/modetest"
-	"github.com/dumpdiff/dumpdiff/internal/testwait"
 )
 
 // TestBundleCopyModes: a bundle on a file system the ring is not on
@@ -34,24 +33,19 @@ func TestBundleCopyModes(t *testing.T) {
 		`cat ` + src + `/$(( n < 5 ? n : 5 )).txt`
 	root := filepath.Join(tmp, "watch")
 	var refused atomic.Int32
-	log := testwait.NewLog("cmd: incident moment")
 	r := start(t, Config{Targets: []capture.Target{capture.ExecTarget("cmd", script)}, Every: 20 * time.Millisecond,
-		Dir: filepath.Join(root, "out"), MinFree: -1, Log: log,
+		Dir: filepath.Join(root, "out"), MinFree: -1,
 		link: func(oldname, newname string) error {
 			refused.Add(1)
 			return &os.LinkError{Op: "link", Old: oldname, New: newname, Err: syscall.EXDEV}
 		}})
-	select {
-	case <-log.Seen():
-	case <-time.After(time.Minute): // a bound on a hang, not a wait for an event
-		t.Fatalf("no incident moment within a minute:\n%s", log)
-	}
+	r.waitDecisions(t, "cmd", "incident moment", added, 1, time.Minute)
 	if err := r.stop(t); err != nil {
 		t.Fatal(err)
 	}
 	bundles, _ := filepath.Glob(filepath.Join(r.cfg.Dir, incidentsDir, "*"))
 	if len(bundles) != 1 {
-		t.Fatalf("bundles %v, want 1:\n%s", bundles, log)
+		t.Fatalf("bundles %v, want 1:\n%s", bundles, r.log)
 	}
 	m, err := capture.ReadManifest(bundles[0])
 	if err != nil {
@@ -70,7 +64,7 @@ func TestBundleCopyModes(t *testing.T) {
 		}
 	}
 	if copied == 0 || int(refused.Load()) < copied {
-		t.Fatalf("%d bundle files copied, %d links refused: the copy was not taken:\n%s", copied, refused.Load(), log)
+		t.Fatalf("%d bundle files copied, %d links refused: the copy was not taken:\n%s", copied, refused.Load(), r.log)
 	}
 	files, dirs := modetest.Check(t, root)
 	// Folders: root, Dir, the ring, incidents/, the bundle. Files: at

@@ -8,8 +8,6 @@ import (
 	"strings"
 
 	"github.com/dumpdiff/dumpdiff/capture"
-	"github.com/dumpdiff/dumpdiff/internal/captured"
-	"github.com/dumpdiff/dumpdiff/parse"
 )
 
 // stateName is an incident bundle's own record of what it follows, so
@@ -26,8 +24,8 @@ type incidentState struct {
 	Open     bool     `json:"open"`
 }
 
-func (inc *incident) saveState(target string, open bool) error {
-	b, err := json.MarshalIndent(incidentState{Target: target, Findings: inc.findings, Since: inc.since, After: inc.after, Open: open}, "", "  ")
+func (inc *incident) saveState(target string, st story, open bool) error {
+	b, err := json.MarshalIndent(incidentState{Target: target, Findings: st.findings, Since: st.since, After: st.after, Open: open}, "", "  ")
 	if err != nil {
 		return err
 	}
@@ -64,49 +62,35 @@ func (tw *target) resumeIncident() {
 			w.logf("%s: incident %s left open, not continued: %v", tw.name, dir, err)
 			return
 		}
-		inc := &incident{dir: dir, findings: st.Findings, since: st.Since, after: st.After, man: *m, src: tw.rec.Dir(), hardLink: w.cfg.link, trigger: m.Trigger}
+		inc := &incident{dir: dir, man: *m, src: tw.rec.Dir(), hardLink: w.cfg.link}
 		inc.man.Error = ""
 		for _, mo := range m.Moments {
-			rm := ringMoment{label: mo.Label, moment: mo}
-			for _, f := range m.Files {
-				if f.Moment == mo.Label {
-					rm.files = append(rm.files, f)
-					rm.bytes += f.Size
-				}
+			rm, notes, err := readMoment(m, dir, tw.name, mo.Label)
+			for _, n := range notes {
+				w.logf("%s: incident %s, moment %s: %s", tw.name, dir, mo.Label, n)
 			}
-			note := func(n string) { w.logf("%s: incident %s, moment %s: %s", tw.name, dir, mo.Label, n) }
-			read := func(path string, primary bool) ([]*parse.Dump, error) {
-				ds, err := parse.ParseFile(filepath.Join(dir, path))
-				ds, n, err := captured.KeepPartial(ds, err)
-				if n != "" {
-					note(n)
-				}
-				return ds, err
-			}
-			x, ok, err := captured.Input(m, tw.name, mo.Label, read, note)
 			if err != nil {
-				note(err.Error() + " (left out of its reports)")
+				w.logf("%s: incident %s, moment %s: %v (left out of its reports)", tw.name, dir, mo.Label, err)
 			}
-			rm.input, rm.ok = x, ok && err == nil
 			inc.moments = append(inc.moments, rm)
 		}
 		tw.incident = inc
-		tw.open = map[string]bool{}
-		for _, k := range st.Findings {
-			tw.open[k] = true
-		}
+		var pin []string
+		tw.verdict, pin = resumed(st, m.Trigger, labels(m))
 		// The healthy before, where the ring still has it.
-		var healthy []string
-		for _, mo := range m.Moments {
-			if mo.Label == st.Since {
-				break
-			}
-			healthy = append(healthy, mo.Label)
-		}
-		tw.ring.pin(healthy)
+		tw.ring.pin(pin)
 		w.metrics.incidentOpen.WithLabelValues(tw.name).Set(1)
 		w.logf("%s: incident %s, left open at the last stop, continued (%d moments, %s)", tw.name, dir, len(m.Moments),
 			strings.ReplaceAll(strings.Join(st.Findings, ", "), "\x00", " "))
 		return
 	}
+}
+
+// labels are the labels of m's moments, oldest first.
+func labels(m *capture.Manifest) []string {
+	var out []string
+	for _, mo := range m.Moments {
+		out = append(out, mo.Label)
+	}
+	return out
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
-	"sync"
 
 	"github.com/dumpdiff/dumpdiff/analyze"
 	"github.com/dumpdiff/dumpdiff/capture"
@@ -17,15 +16,19 @@ import (
 // in memory as parsed inputs, so that a tick parses only its own moment
 // and the analysis never reads the disk again.
 type ring struct {
-	rec   *capture.Recorder
-	keep  int
-	share int64 // its share of Config.MaxBytes
-	opt   analyze.Options
+	rec *capture.Recorder
+	// forget removes a moment from the ring's folder and manifest
+	// (rec.Forget; tests: a ring of no folder).
+	forget func(label string) (int64, error)
+	keep   int
+	share  int64 // its share of Config.MaxBytes
+	opt    analyze.Options
 
-	mu      sync.Mutex
+	// No lock: a ring is its target's loop's alone (resume before the
+	// loop starts, sayStop after it ended; the metrics get its size as
+	// values, metrics.ring).
 	moments []ringMoment // oldest first
 	bytes   int64
-	notes   []string // what reading the last moment had to say
 	// pinned are moments eviction passes over: the healthy moments before
 	// an open incident (pin), so the ring compares with them however long
 	// the incident lasts.
@@ -42,8 +45,6 @@ const maxPinnedShare = 4
 // keep/maxPinnedShare of them (at least one); their bytes still count.
 // unpin lets them go once the incident's moments are gone.
 func (g *ring) pin(labels []string) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
 	g.until = nil
 	n := min(len(labels), max(1, g.keep/maxPinnedShare))
 	g.pinned = map[string]bool{}
@@ -58,8 +59,6 @@ func (g *ring) pin(labels []string) {
 // with, and a pool back at rest reads as recovered, not as a rise from a
 // ring that holds only the incident.
 func (g *ring) unpin(since string) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
 	if g.pinned == nil {
 		return
 	}
@@ -108,7 +107,7 @@ func newRing(rec *capture.Recorder, keep int, share int64, opt analyze.Options) 
 	// Each ring keeps its moments' builds from one analysis to the next
 	// (analyze.Cache): a ring is analyzed by its own target's loop only.
 	opt.Cache = analyze.NewCache()
-	return &ring{rec: rec, keep: keep, share: share, opt: opt}
+	return &ring{rec: rec, forget: rec.Forget, keep: keep, share: share, opt: opt}
 }
 
 // resume reads the moments an earlier watch left in the folder and
@@ -119,8 +118,6 @@ func (g *ring) resume() int {
 		g.load(m, mo.Label)
 	}
 	g.evict()
-	g.mu.Lock()
-	defer g.mu.Unlock()
 	return len(g.moments)
 }
 
@@ -128,15 +125,31 @@ func (g *ring) resume() int {
 // it had to say (a file beside it that could not be read, a cut input, a
 // lock owner join), for the log.
 func (g *ring) add(label string) (notes []string, err error) {
-	err = g.load(g.rec.Manifest(), label)
-	g.mu.Lock()
-	notes = g.notes
-	g.mu.Unlock()
-	return notes, err
+	return g.load(g.rec.Manifest(), label)
 }
 
-func (g *ring) load(m *capture.Manifest, label string) error {
-	rm := ringMoment{label: label}
+func (g *ring) load(m *capture.Manifest, label string) (notes []string, err error) {
+	rm, notes, err := readMoment(m, g.rec.Dir(), g.rec.Targets()[0].Name, label)
+	g.put(rm)
+	if err != nil {
+		return notes, fmt.Errorf("reading %s: %w", label, err)
+	}
+	if !rm.ok {
+		return notes, errors.New("no dump kept")
+	}
+	return notes, nil
+}
+
+// readMoment reads moment label of the capture folder dir, whose manifest
+// is m, as a ring moment: its record, its files and bytes, and its parsed
+// input, as the main command reads a capture. The ring reads its own
+// moments with it and resume an incident bundle's: one reader for both.
+// notes are what reading had to say (a file beside it that could not be
+// read, a cut input, a lock owner join); err when its dump could not be
+// read. rm is the moment whatever happened (ok false when it cannot be
+// analyzed): its files are still counted.
+func readMoment(m *capture.Manifest, dir, target, label string) (rm ringMoment, notes []string, err error) {
+	rm.label = label
 	for _, mo := range m.Moments {
 		if mo.Label == label {
 			rm.moment = mo
@@ -148,10 +161,8 @@ func (g *ring) load(m *capture.Manifest, label string) error {
 			rm.bytes += f.Size
 		}
 	}
-	target := g.rec.Targets()[0].Name
-	var notes []string
 	read := func(path string, primary bool) ([]*parse.Dump, error) {
-		dumps, err := parse.ParseFile(filepath.Join(g.rec.Dir(), path))
+		dumps, err := parse.ParseFile(filepath.Join(dir, path))
 		dumps, note, err := captured.KeepPartial(dumps, err)
 		if note != "" {
 			notes = append(notes, note)
@@ -160,24 +171,17 @@ func (g *ring) load(m *capture.Manifest, label string) error {
 	}
 	x, ok, err := captured.Input(m, target, label, read, func(n string) { notes = append(notes, n) })
 	rm.input, rm.ok = x, ok && err == nil
-	g.mu.Lock()
+	return rm, notes, err
+}
+
+// put adds a moment read as the newest.
+func (g *ring) put(rm ringMoment) {
 	g.moments = append(g.moments, rm)
 	g.bytes += rm.bytes
-	g.notes = notes
-	g.mu.Unlock()
-	if err != nil {
-		return fmt.Errorf("reading %s: %w", label, err)
-	}
-	if !ok {
-		return errors.New("no dump kept")
-	}
-	return nil
 }
 
 // inputs are the ring's readable moments, oldest first.
 func (g *ring) inputs() []analyze.Input {
-	g.mu.Lock()
-	defer g.mu.Unlock()
 	in := make([]analyze.Input, 0, len(g.moments))
 	for _, rm := range g.moments {
 		if rm.ok {
@@ -189,15 +193,11 @@ func (g *ring) inputs() []analyze.Input {
 
 // snapshot is a copy of the ring's moments, for an incident.
 func (g *ring) snapshot() []ringMoment {
-	g.mu.Lock()
-	defer g.mu.Unlock()
 	return slices.Clone(g.moments)
 }
 
 // last is the newest moment.
 func (g *ring) last() (ringMoment, bool) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
 	if len(g.moments) == 0 {
 		return ringMoment{}, false
 	}
@@ -215,12 +215,10 @@ func (g *ring) analyze() *analyze.Result {
 // what that moment outgrows the one before (evict, after it, takes care
 // of that).
 func (g *ring) makeRoom() error {
-	g.mu.Lock()
 	var next int64
 	if n := len(g.moments); n > 0 {
 		next = g.moments[n-1].bytes
 	}
-	g.mu.Unlock()
 	_, _, err := g.evictTo(g.keep-1, g.share-next)
 	return err
 }
@@ -232,20 +230,17 @@ func (g *ring) evict() (n int, last int64, err error) { return g.evictTo(g.keep,
 
 func (g *ring) evictTo(keep int, share int64) (n int, last int64, err error) {
 	for {
-		g.mu.Lock()
 		// The oldest moment not pinned; the newest is never passed over
 		// for a pinned one (pins hold the past, not the present).
 		i := slices.IndexFunc(g.moments, func(rm ringMoment) bool { return !g.pinned[rm.label] })
 		if len(g.moments) == 0 || len(g.moments) <= keep && g.bytes <= share || i < 0 {
-			g.mu.Unlock()
 			return n, last, err
 		}
 		old := g.moments[i]
 		g.moments = slices.Delete(g.moments, i, i+1)
 		g.release()
 		g.bytes -= old.bytes
-		g.mu.Unlock()
-		if _, ferr := g.rec.Forget(old.label); ferr != nil {
+		if _, ferr := g.forget(old.label); ferr != nil {
 			err = errors.Join(err, ferr)
 		}
 		n++
@@ -255,7 +250,5 @@ func (g *ring) evictTo(keep int, share int64) (n int, last int64, err error) {
 
 // stats are the ring's size, for the metrics.
 func (g *ring) stats() (moments int, bytes int64) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
 	return len(g.moments), g.bytes
 }

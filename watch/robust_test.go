@@ -34,7 +34,7 @@ func TestInvalidUTF8Names(t *testing.T) {
 	dump := filepath.Join(t.TempDir(), "dump.txt")
 	os.WriteFile(dump, b, 0o644)
 	r := start(t, Config{Targets: []capture.Target{capture.ExecTarget("cmd", "cat "+dump)}, Every: 50 * time.Millisecond})
-	r.waitMoments(t, "cmd", 2, 20*time.Second)
+	r.waitMoments(t, "cmd", 2, time.Minute)
 	resp, err := http.Get(r.metrics + "/metrics")
 	if err != nil {
 		t.Fatal(err)
@@ -51,7 +51,7 @@ func TestInvalidUTF8Names(t *testing.T) {
 // a moment, and dumpdiff_ticks_skipped_total says so.
 func TestSkippedTicks(t *testing.T) {
 	r := start(t, Config{Targets: []capture.Target{capture.ExecTarget("slow", "sleep 0.15; cat "+absPath(t, realJVMDump))}, Every: 100 * time.Millisecond})
-	m := r.waitMoments(t, "slow", 4, 20*time.Second)
+	m := r.waitMoments(t, "slow", 4, time.Minute)
 	page := r.scrape(t)
 	if v := metricValue(page, `dumpdiff_ticks_skipped_total{target="slow"}`); v < 2 {
 		t.Errorf("ticks skipped %v after %d moments of 150 ms at 100 ms a tick", v, len(m.Moments))
@@ -125,11 +125,12 @@ func TestHookBounded(t *testing.T) {
 func TestTargetGoesDown(t *testing.T) {
 	svc := watchtest.StartGoService(t)
 	r := start(t, Config{Targets: []capture.Target{capture.PprofTarget("svc", svc.URL())}, Every: 250 * time.Millisecond, Keep: 10})
-	r.waitMoments(t, "svc", 3, 30*time.Second)
+	r.waitMoments(t, "svc", 3, time.Minute)
 	svc.Phase(t, "exhaust")
-	r.waitLog(t, "svc: incident opened", 1, 30*time.Second)
+	r.waitDecisions(t, "svc", "incident opened", opened, 1, time.Minute)
 	svc.Stop()
-	r.waitLog(t, "svc: incident closed: the target stopped answering", 1, 30*time.Second)
+	// The tick that closed it cleared the target's series before it ended.
+	r.waitDecisions(t, "svc", "incident closed as the target stopped answering", closed("the target stopped answering"), 1, time.Minute)
 	page := r.scrape(t)
 	if strings.Contains(page, `dumpdiff_findings{`) || strings.Contains(page, `dumpdiff_threads{`) {
 		t.Errorf("a dead target's verdict is still served:\n%s", page)
@@ -165,11 +166,12 @@ func TestFullDiskEviction(t *testing.T) {
 		}
 	}
 	f.Close()
-	r.waitLog(t, "(each tick tries again)", 1, 20*time.Second) // watch met the full disk
+	// Watch met the full disk, then moments are written again.
+	r.takes(t, "svc", "the disk's trouble", func(d takeDecision) bool { return d.diskSay != "" }, 1, time.Minute)
 	os.Remove(filler)
-	r.waitLog(t, "moments are written again", 1, 20*time.Second)
+	r.takes(t, "svc", "moments written again", func(d takeDecision) bool { return d.diskBack }, 1, time.Minute)
 	// The ring turns over once more than it holds after the disk has room.
-	r.waitIndex(t, "svc", lastIndex(t, r, "svc")+4, 20*time.Second)
+	r.more(t, "svc", 4, time.Minute)
 	if err := r.stop(t); err != nil {
 		t.Fatal(err)
 	}
@@ -273,8 +275,11 @@ func TestActuatorTarget(t *testing.T) {
 			t.Errorf("an Actuator moment kept as %s", f.Path)
 		}
 	}
-	r.waitMetric(t, `dumpdiff_target_up{target="boot"}`, 1, 10*time.Second)
-	if !strings.Contains(r.scrape(t), `dumpdiff_threads{pool=`) {
+	page := r.scrape(t) // after the moments' ticks: their metrics are set
+	if v := metricValue(page, `dumpdiff_target_up{target="boot"}`); v != 1 {
+		t.Errorf("dumpdiff_target_up of the Actuator target: %v", v)
+	}
+	if !strings.Contains(page, `dumpdiff_threads{pool=`) {
 		t.Errorf("no threads served for the Actuator target")
 	}
 }

@@ -2,7 +2,6 @@ package watch
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/dumpdiff/dumpdiff/capture"
 	"github.com/dumpdiff/dumpdiff/internal/promtest"
-	"github.com/dumpdiff/dumpdiff/internal/testwait"
 	"github.com/dumpdiff/dumpdiff/internal/watchtest"
 )
 
@@ -59,13 +57,8 @@ func TestTrigger(t *testing.T) {
 	}
 	// A loaded machine can make the service's start look like a finding
 	// that opened an incident before the trigger: the trigger then joins it.
-	opened, joined := "svc: incident opened: triggered (alert HighLatency (Alertmanager))", "trigger (alert HighLatency (Alertmanager)) joins it"
-	testwait.Eventually(t, 30*time.Second, func() error {
-		if r.log.count(opened)+r.log.count(joined) == 0 {
-			return fmt.Errorf("the trigger neither opened nor joined an incident; log:\n%s", r.log)
-		}
-		return nil
-	})
+	reps := r.waitDecisions(t, "svc", "trigger that opened or joined an incident", triggered("alert HighLatency (Alertmanager)"), 1, time.Minute)
+	joined := decisions(reps, func(d decision) bool { return d.trigger != "" && !d.open }) > 0
 
 	code, a, hdr := postTrigger(t, r.metrics, "?reason=again", "", "")
 	if code != http.StatusTooManyRequests || a.Limited["svc"] <= 0 || hdr.Get("Retry-After") == "" {
@@ -82,12 +75,12 @@ func TestTrigger(t *testing.T) {
 		t.Errorf("GET /trigger: %v %v", resp, err)
 	}
 
-	if r.log.count(joined) > 0 {
+	if joined {
 		t.Skipf("an incident opened by a finding before the trigger (the service's start under load); the trigger joined it:\n%s", r.log)
 	}
 	// It closes at the first later moment with no finding open (the
 	// next, on a healthy service; later when a loaded machine shows one).
-	r.waitLog(t, "svc: incident closed: recovered after", 1, 60*time.Second)
+	r.waitDecisions(t, "svc", "incident closed as recovered", closed("recovered after"), 1, 2*time.Minute)
 	bundles, _ := filepath.Glob(filepath.Join(r.cfg.Dir, incidentsDir, "*-svc*"))
 	if len(bundles) != 1 {
 		t.Fatalf("bundles %v, want the triggered one; log:\n%s", bundles, r.log)
@@ -144,14 +137,8 @@ func TestAlertmanagerTrigger(t *testing.T) {
 	am := promtest.StartAlertmanager(t, r.metrics+"/trigger")
 	rules := "groups:\n  - name: dumpdiff-test\n    rules:\n      - alert: ServiceWatched\n        expr: dumpdiff_target_up{target=\"svc\"} == 1\n        labels:\n          severity: page\n"
 	promtest.StartWith(t, promtest.Config{Targets: []string{strings.TrimPrefix(r.metrics, "http://")}, Rules: rules, Alertmanager: am.Addr})
-	opened, joined := "svc: incident opened: triggered (alert ServiceWatched (Alertmanager))", "trigger (alert ServiceWatched (Alertmanager)) joins it"
-	testwait.Eventually(t, 60*time.Second, func() error {
-		if r.log.count(opened)+r.log.count(joined) == 0 {
-			return fmt.Errorf("no trigger from Alertmanager yet; log:\n%s", r.log)
-		}
-		return nil
-	})
-	if r.log.count(joined) > 0 {
+	reps := r.waitDecisions(t, "svc", "trigger from Alertmanager", triggered("alert ServiceWatched (Alertmanager)"), 1, 2*time.Minute)
+	if decisions(reps, func(d decision) bool { return d.trigger != "" && !d.open }) > 0 {
 		t.Skipf("an incident opened by a finding before the alert (the service's start under load); the alert joined it:\n%s", r.log)
 	}
 	bundles, _ := filepath.Glob(filepath.Join(r.cfg.Dir, incidentsDir, "*-svc*"))

@@ -125,6 +125,29 @@ type Config struct {
 	// link makes a bundle's hard link to a ring's file (tests: one that
 	// fails, as across file systems); nil means os.Link.
 	link func(oldname, newname string) error
+	// tick is called by a target's loop after each of its ticks, with
+	// what the tick did (tests wait on it instead of on time); nil for
+	// none. Called from each target's goroutine.
+	tick func(tickReport)
+}
+
+// tickReport is what one tick of a target did, for Config.tick.
+type tickReport struct {
+	target string
+	at     time.Time // the tick's time on the grid (or a trigger's)
+	label  string    // the moment's label
+	floor  bool      // under the free-space floor: nothing taken
+	take   takeDecision
+	// result is the ring's analysis with the moment; nil when there was
+	// none.
+	result *analyze.Result
+	// decision is the incident step's, when it ran (an analysis, or the
+	// target gone silent); nil when it did not.
+	decision *decision
+	// ring are the labels of the ring's moments after the tick, oldest
+	// first, and ringBytes their bytes on disk.
+	ring      []string
+	ringBytes int64
 }
 
 func (c *Config) defaults() error {
@@ -306,8 +329,10 @@ type watcher struct {
 	metrics *metrics
 	targets []*target
 	sem     chan struct{} // analyses at once: one per CPU
-	logMu   sync.Mutex
-	hooks   sync.WaitGroup // --on-incident commands running
+	// logMu keeps log lines whole: every target's loop, the trigger
+	// handlers and the --on-incident hooks' goroutines write the log.
+	logMu sync.Mutex
+	hooks sync.WaitGroup // --on-incident commands running
 }
 
 func (w *watcher) logf(format string, a ...any) {
@@ -423,13 +448,16 @@ type target struct {
 	// trig holds the pending triggered moment (one at a time).
 	trig chan trigger
 
+	// mu guards lastTrigger: fire runs on the HTTP server's goroutines
+	// and the Config.Trigger one, several at once, beside the loop.
 	mu          sync.Mutex
 	lastTrigger time.Time // when the last triggered moment was asked for
-	incident    *incident
-	open        map[string]bool // story keys of the findings at alert severity open at the last analysis
-	failures    int             // consecutive moments without a dump
-	down        bool
-	disk        bool // the last moment could not be written
+
+	// The rest is the loop's alone (tick, one goroutine; resume before the
+	// loop starts, stop after it ended): no lock.
+	health   health       // its answers (judgeTake)
+	verdict  verdictState // the incident decisions' state (decide)
+	incident *incident    // the open bundle; nil exactly when verdict.inc is
 }
 
 // loop takes a moment at every tick (start + k·Every) until ctx ends. A
@@ -467,7 +495,7 @@ func (tw *target) loop(ctx context.Context, start time.Time) {
 		if ctx.Err() != nil {
 			return
 		}
-		step := every * time.Duration(tw.backoff())
+		step := every * time.Duration(backoffTicks(tw.health.failures, every))
 		now := tw.w.cfg.now()
 		after := next.Add(step)
 		if after.Before(now) {
@@ -484,29 +512,27 @@ func (tw *target) loop(ctx context.Context, start time.Time) {
 	}
 }
 
-// backoff is how many ticks to wait before the next moment: 1 while the
-// target answers, then 2, 4, ... up to maxBackoff (and maxBackoffTime).
-func (tw *target) backoff() int {
-	tw.mu.Lock()
-	k := tw.failures
-	tw.mu.Unlock()
-	n := 1
-	for i := 1; i < k && n < maxBackoff; i++ {
-		n *= 2
-	}
-	if lim := int(maxBackoffTime / tw.w.cfg.Every); n > lim {
-		n = max(1, lim)
-	}
-	return n
-}
-
 // tick takes one moment, analyzes the ring, and acts on the verdict.
 func (tw *target) tick(ctx context.Context, at time.Time, trig *trigger) {
 	w := tw.w
 	l := tw.unique(label(at, w.cfg.Every))
+	rep := tickReport{target: tw.name, at: at, label: l}
+	if w.cfg.tick != nil {
+		defer func() {
+			for _, rm := range tw.ring.moments {
+				rep.ring = append(rep.ring, rm.label)
+			}
+			rep.ringBytes = tw.ring.bytes
+			w.cfg.tick(rep)
+		}()
+	}
 	if free, ok := freeBytes(w.cfg.Dir); ok && w.cfg.MinFree > 0 && free < uint64(w.cfg.MinFree) {
 		w.metrics.captureError(tw.name, capture.ReasonDisk)
-		tw.diskTrouble(fmt.Sprintf("%s has %s free, under the floor of %s: no moment written", w.cfg.Dir, capture.HumanBytes(int64(free)), capture.HumanBytes(w.cfg.MinFree)))
+		var say string
+		if tw.health, say = tw.health.trouble(fmt.Sprintf("%s has %s free, under the floor of %s: no moment written", w.cfg.Dir, capture.HumanBytes(int64(free)), capture.HumanBytes(w.cfg.MinFree))); say != "" {
+			w.logf("%s: %s (each tick tries again)", tw.name, say)
+		}
+		rep.floor = true
 		return
 	}
 	if err := tw.ring.makeRoom(); err != nil {
@@ -519,17 +545,10 @@ func (tw *target) tick(ctx context.Context, at time.Time, trig *trigger) {
 	if ctx.Err() != nil {
 		return // abandoned: Run writes the manifest
 	}
-	primary, wrote := false, false
-	disk := "" // a file that failed on the ring's own disk (full): not the target's fault
 	for _, f := range files {
 		if f.Error != "" {
 			w.metrics.captureError(tw.name, f.Reason)
 		}
-		if f.Reason == capture.ReasonDisk && disk == "" {
-			disk = f.Error
-		}
-		primary = primary || f.Primary && f.OK()
-		wrote = wrote || f.OK()
 		if f.Cost != nil && (f.Cost.PauseMS > 0 || f.Cost.PauseSource != "") {
 			// Measured (a measured 0 too: a JSON dump's safepoint may take
 			// under a millisecond).
@@ -538,41 +557,50 @@ func (tw *target) tick(ctx context.Context, at time.Time, trig *trigger) {
 			w.metrics.pause.WithLabelValues(tw.name).Observe(f.Cost.EstimatedPauseMS / 1000)
 		}
 	}
-	switch {
-	case errors.Is(err, capture.ErrMomentExists):
+	var d takeDecision
+	tw.health, d = judgeTake(tw.health, files, err)
+	rep.take = d
+	if d.skip {
 		w.logf("%s: %v: tick skipped", tw.name, err) // not this tick's moment: never forgotten
 		return
-	case err != nil:
-		// The ring's folder cannot be written (full, removed, read-only):
-		// the target is not to blame; what was recorded before is kept.
-		w.metrics.captureError(tw.name, capture.ReasonDisk)
-		tw.diskTrouble(err.Error())
-	case disk != "" && !primary:
-		// The dump was fetched but could not be written (the manifest
-		// still could): the disk's trouble, not the target's.
-		tw.diskTrouble(disk)
-	default:
-		tw.diskOK()
 	}
-	if !wrote {
+	if d.diskErr {
+		w.metrics.captureError(tw.name, capture.ReasonDisk)
+	}
+	if d.diskSay != "" {
+		w.logf("%s: %s (each tick tries again)", tw.name, d.diskSay)
+	}
+	if d.diskBack {
+		w.logf("%s: moments are written again", tw.name)
+	}
+	if d.forget {
 		// Nothing of the moment was kept: its record goes, its failures
 		// are counted.
 		tw.rec.Forget(l)
 	}
-	if primary {
+	if d.up {
 		w.metrics.captureSeconds.WithLabelValues(tw.name).Observe(took.Seconds())
 		w.metrics.lastCapture.WithLabelValues(tw.name).Set(float64(at.UnixNano()) / 1e9)
-		tw.setUp()
-	} else if err == nil && disk == "" {
-		why := "no dump"
-		for _, f := range files {
-			if f.Primary && f.Error != "" {
-				why = f.Error
-			}
+		w.metrics.up.WithLabelValues(tw.name).Set(1)
+		if d.upAgain {
+			w.logf("%s: up again", tw.name)
 		}
-		tw.setDown(why, !wrote)
 	}
-	if !wrote {
+	if d.down != "" {
+		w.metrics.up.WithLabelValues(tw.name).Set(0)
+		if d.downSay {
+			w.logf("%s: down: %s (retried with backoff)", tw.name, d.down)
+		}
+	}
+	if d.silent {
+		// What it said last is not what it says now: no threads and no
+		// findings are served for it, and an open incident ends here.
+		w.metrics.clear(tw.name)
+		next, dd := decide(tw.verdict, verdict{at: w.cfg.now(), gone: d.down})
+		tw.apply(ctx, nil, next, dd)
+		rep.decision = &dd
+	}
+	if !d.read {
 		return
 	}
 	// A moment whose dump failed may still count from what was kept
@@ -594,7 +622,8 @@ func (tw *target) tick(ctx context.Context, at time.Time, trig *trigger) {
 		if !w.cfg.Quiet {
 			w.logf("%s", momentLine(tw.name, at, r, w.cfg.Alert))
 		}
-		tw.incidents(ctx, r, l, trig)
+		dd := tw.incidents(ctx, r, l, trig)
+		rep.result, rep.decision = r, &dd
 	}
 	if n, freed, err := tw.ring.evict(); err != nil {
 		w.logf("%s: evicting the oldest moments: %v", tw.name, err)
@@ -647,28 +676,6 @@ func momentLine(name string, at time.Time, r *analyze.Result, alert analyze.Seve
 	return s
 }
 
-// diskTrouble says, once until it is over, that moments cannot be
-// written; the target stays as up as it was.
-func (tw *target) diskTrouble(why string) {
-	tw.mu.Lock()
-	was := tw.disk
-	tw.disk = true
-	tw.mu.Unlock()
-	if !was {
-		tw.w.logf("%s: %s (each tick tries again)", tw.name, why)
-	}
-}
-
-func (tw *target) diskOK() {
-	tw.mu.Lock()
-	was := tw.disk
-	tw.disk = false
-	tw.mu.Unlock()
-	if was {
-		tw.w.logf("%s: moments are written again", tw.name)
-	}
-}
-
 // unique is l, or l-2, l-3... when the ring already has l (a restart
 // within the second its last moment was taken).
 func (tw *target) unique(l string) string {
@@ -681,40 +688,4 @@ func (tw *target) unique(l string) string {
 		l = fmt.Sprintf("%s-%d", base, n)
 	}
 	return l
-}
-
-// setDown records a moment without a dump; the first after an up one is
-// said on the log. silent is true when nothing of the moment was kept (the
-// target did not answer at all, not only its full dump failed).
-func (tw *target) setDown(why string, silent bool) {
-	tw.mu.Lock()
-	tw.failures++
-	was := tw.down
-	tw.down = true
-	tw.mu.Unlock()
-	tw.w.metrics.up.WithLabelValues(tw.name).Set(0)
-	if !was {
-		tw.w.logf("%s: down: %s (retried with backoff)", tw.name, why)
-	}
-	if silent {
-		// What it said last is not what it says now: no threads and no
-		// findings are served for it, and an open incident ends here (a
-		// crash, an OOM kill, a restart is often how one ends).
-		tw.w.metrics.clear(tw.name)
-		tw.open = nil
-		if tw.incident != nil {
-			tw.closeIncident("the target stopped answering: " + why)
-		}
-	}
-}
-
-func (tw *target) setUp() {
-	tw.mu.Lock()
-	was := tw.down
-	tw.failures, tw.down = 0, false
-	tw.mu.Unlock()
-	tw.w.metrics.up.WithLabelValues(tw.name).Set(1)
-	if was {
-		tw.w.logf("%s: up again", tw.name)
-	}
 }
