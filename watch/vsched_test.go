@@ -98,7 +98,14 @@ func TestVThreadSchedulerWatched(t *testing.T) {
 	pid := javatest.InBin(bin).Start(t, "../testdata/gen/java-vsched/src/com/example/vsched/QuoteService.java",
 		[]string{"-Xmx128m", "-XX:TieredStopAtLevel=1", "-Djdk.virtualThreadScheduler.parallelism=2"}, "cpu", "20")
 	r := start(t, Config{Targets: []capture.Target{capture.JVMTarget("quotes", pid)}, Every: 500 * time.Millisecond, Keep: 20})
-	r.waitLog(t, "quotes: incident opened: CRITICAL", 1, 60*time.Second)
+	r.waitDecisions(t, "quotes", "an incident opened on the saturated scheduler", func(d decision) bool {
+		for _, f := range d.opened {
+			if f.Kind == analyze.KindVThreadSchedulerSaturated && f.Severity == analyze.Critical {
+				return d.open
+			}
+		}
+		return false
+	}, 1, 60*time.Second)
 	page := r.scrape(t)
 	value := func(series string) float64 {
 		for line := range strings.Lines(page) {
