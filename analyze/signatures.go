@@ -452,8 +452,13 @@ var signatures = []Signature{
 	{ID: "http-conn-idle", Runtime: parse.RuntimeGo, Category: Idle, Depth: 20, PoolKeeps: 200,
 		Anchors: []string{"net/http.(*persistConn).readLoop", "net/http.(*persistConn).writeLoop"},
 		Explain: "net/http connection waiting for traffic (a client's idle connection, a server's kept-alive one): idle"},
+	// The background read a handler's connection starts (Go 1.22+ wraps
+	// the go statement: a goroutine created and not yet run shows only
+	// startBackgroundRead.gowrapN, runnable; in every dump fetched from
+	// the pprof handler, the request that writes it): the connection's,
+	// not running work.
 	{ID: "http-conn-idle", Runtime: parse.RuntimeGo, Category: Idle, Depth: 20,
-		Anchors: []string{"net/http.(*connReader).backgroundRead", "net/http.(*conn).readRequest"},
+		Anchors: []string{"net/http.(*connReader).backgroundRead", "net/http.(*conn).readRequest", "net/http.(*connReader).startBackgroundRead.gowrap*"},
 		Explain: "net/http connection waiting for traffic (a client's idle connection, a server's kept-alive one): idle"},
 	// Go 1.26 waits for the next request on a kept-alive connection in
 	// (*conn).serve → bufio Peek, with no handler on the stack; caught the

@@ -325,6 +325,9 @@ func TestSignatures(t *testing.T) {
 		{"go server keep-alive 1.26 runnable", parse.RuntimeGo, thread("runnable", "internal/poll.runtime_pollWait", "internal/poll.(*pollDesc).wait",
 			"internal/poll.(*pollDesc).waitRead", "internal/poll.(*FD).Read", "net.(*netFD).Read", "net.(*conn).Read",
 			"net/http.(*connReader).Read", "bufio.(*Reader).fill", "bufio.(*Reader).Peek", "net/http.(*conn).serve"), "http-conn-idle", ""},
+		// Go 1.26 and 1.27.3 (testdata/verdicts/go-peerwaits-healthy/1.txt.gz,
+		// -go127): the pprof request's background read, created, not yet run.
+		{"go background read not yet run", parse.RuntimeGo, thread("runnable", "net/http.(*connReader).startBackgroundRead.gowrap2"), "http-conn-idle", ""},
 		// A handler reading its request body is not idle.
 		{"go handler reading body", parse.RuntimeGo, thread("IO wait", "internal/poll.runtime_pollWait", "internal/poll.(*pollDesc).wait",
 			"internal/poll.(*FD).Read", "net.(*netFD).Read", "net.(*conn).Read", "net/http.(*connReader).Read", "bufio.(*Reader).Read",
