@@ -249,7 +249,7 @@ func (s *sentences) timeline() {
 
 func (s *sentences) stuck() {
 	f := s.f
-	if f.Basis == "work-wait" {
+	if f.Basis == "work-wait" || f.Basis == "no-adders" {
 		s.workWait()
 		return
 	}
@@ -289,8 +289,13 @@ func (s *sentences) workWait() {
 	if w.MinMinutes == w.MaxMinutes {
 		long = words.Plural(w.MaxMinutes, "minute")
 	}
-	s.add("%d %s goroutines stuck %s for %s at %s, as the runtime prints, inside their work (a request's handler, a task, a call their own loop made): a wait that long there is no rest",
-		w.Goroutines, f.Pool, stateText(f.State, f.Via), long, s.moment(f.At))
+	if f.Basis == "no-adders" {
+		s.add("%d %s goroutines stuck %s for %s at %s, as the runtime prints, with nothing left that can count it down: no goroutine they started is alive, nor any running a closure of their function (a worker returned without Done)",
+			w.Goroutines, f.Pool, stateText(f.State, f.Via), long, s.moment(f.At))
+	} else {
+		s.add("%d %s goroutines stuck %s for %s at %s, as the runtime prints, inside their work (a request's handler, a task, a call their own loop made): a wait that long there is no rest",
+			w.Goroutines, f.Pool, stateText(f.State, f.Via), long, s.moment(f.At))
+	}
 	if f.Resource != "" {
 		s.add("waiting for %s", analyze.ResourceNoun(f.Resource))
 	}
