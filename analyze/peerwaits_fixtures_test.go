@@ -7,7 +7,7 @@ import (
 )
 
 // TestPeerWaitFixtures judges the real dumps of issue 33's peer waits
-// (testdata/verdicts/go-wg-*, go-peerwaits-*;
+// (testdata/verdicts/go-wg-*, go-pool-peer-*, peer-pool-*, go-peerwaits-*;
 // each README says how they were made and what was expected, written
 // before dumpdiff ran on them), each dump alone and together.
 func TestPeerWaitFixtures(t *testing.T) {
@@ -23,6 +23,13 @@ func TestPeerWaitFixtures(t *testing.T) {
 		}
 		eq(t, "remedy", strings.Contains(f.Remedy, "returned without Done"), true)
 	}
+	onePool := func(n int) func(t *testing.T, f Finding) {
+		return func(t *testing.T, f Finding) {
+			eq(t, "basis", f.Basis, "one-dump-pool")
+			eq(t, "waiting", f.Counts[0], n)
+			eq(t, "severity", f.Severity, Warning)
+		}
+	}
 	tests := []fixtureCase{
 		// A WaitGroup whose goroutines all returned without Done: Go 1.26
 		// (parents printed) and Go 1.13 (none: by creator function).
@@ -32,6 +39,19 @@ func TestPeerWaitFixtures(t *testing.T) {
 		{"go-wg-healthy", []string{"1.txt.gz", "2.txt.gz", "3.txt.gz"}, nil},
 		{"go-wg-healthy-go113", []string{"1.txt.gz"}, nil},
 		{"go-wg-healthy-go113", []string{"1.txt.gz", "2.txt.gz", "3.txt.gz"}, nil},
+		// A pool of 8 all in an HTTP client's round trip, one dump.
+		{"go-pool-peer-stuck", []string{"1"}, []want{{KindStuck, "main.main", "http-client-wait", onePool(8)}}},
+		{"go-pool-peer-stuck", []string{"3"}, []want{{KindStuck, "main.main", "http-client-wait", onePool(8)}}},
+		{"go-pool-peer-stuck-go113", []string{"2"}, []want{{KindStuck, "main.main", "http-client-wait", onePool(8)}}},
+		{"go-pool-peer-healthy", []string{"1"}, nil},
+		{"go-pool-peer-healthy", []string{"1", "2", "3"}, nil},
+		{"go-pool-peer-healthy-go113", []string{"2"}, nil},
+		{"go-pool-peer-healthy-go113", []string{"1", "2", "3"}, nil},
+		// The JVM's: 6 of 6 workers in the JDK HTTP client's read.
+		{"peer-pool-stuck", []string{"2"}, []want{{KindStuck, "report-worker-*", "socket-read", onePool(6)}}},
+		{"peer-pool-healthy", []string{"1"}, nil},
+		{"peer-pool-healthy", []string{"2"}, nil},
+		{"peer-pool-healthy", []string{"1", "2", "3"}, nil},
 		// The service of go-peerwaits: its healthy part stays quiet on
 		// Go 1.26 and 1.27, alone and with its stuck part.
 		{"go-peerwaits-healthy", []string{"1.txt.gz"}, nil},

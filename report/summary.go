@@ -263,6 +263,9 @@ func (s *sentences) stuck() {
 	case f.Basis == "one-dump-cut":
 		s.add("%d of %d %s %s %s in this paste of %d %s, which a person cut from a dump: most of what they chose waits there",
 			f.Counts[0], f.PoolCounts[0], f.Pool, s.unit(), stateText(f.State, f.Via), s.r.Moments[0].Threads, s.unit())
+	case f.Basis == "one-dump-pool":
+		s.add("%d of %d %s %s %s at this one dump, each inside the work its pool gave it: most of the pool waits on one peer (told from %d%% of a pool and %d %s)",
+			f.Counts[0], f.PoolCounts[0], f.Pool, s.unit(), stateText(f.State, f.Via), int(analyze.PeerShare*100), analyze.PeerWaitMin, s.unit())
 	case f.Basis == "one-dump-process":
 		s.add("%d of %d %s %s %s, and every application %s of this dump waits on what it names (or holds the lock one waits for): nothing else of the process runs or rests",
 			f.Counts[0], f.PoolCounts[0], f.Pool, s.unit(), stateText(f.State, f.Via), strings.TrimSuffix(s.unit(), "s"))
