@@ -63,6 +63,34 @@ func TestPeerWaitFixtures(t *testing.T) {
 	runFixtureCases(t, dir, tests)
 }
 
+// TestRequestResponseFixtures: net/http's HTTP/2 client and net/rpc wait
+// for their reply in a select or a receive, as a goroutine's own loop rests;
+// under these calls, a minute of it is a request stuck on its peer (Go
+// 1.22.10, 1.26, 1.27.3; testdata/verdicts/go-calls-*, READMEs written
+// first). Their controls, the same clients answered at once, stay quiet:
+// the HTTP/2 connection's read loop and net/rpc's input loop rest.
+func TestRequestResponseFixtures(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "verdicts")
+	workWait := func(n int) func(t *testing.T, f Finding) {
+		return func(t *testing.T, f Finding) {
+			eq(t, "basis", f.Basis, "work-wait")
+			eq(t, "told", f.Wait.Goroutines, n)
+		}
+	}
+	var tests []fixtureCase
+	for _, v := range []string{"", "-go122", "-go127"} {
+		tests = append(tests,
+			fixtureCase{"go-calls-stuck" + v, []string{"1.txt.gz"}, []want{
+				{KindStuck, "main.main", "http-client-wait", workWait(3)},
+				{KindStuck, "main.main", "rpc-wait", workWait(2)},
+			}},
+			fixtureCase{"go-calls-healthy" + v, []string{"1.txt.gz"}, nil},
+			fixtureCase{"go-calls-healthy" + v, []string{"1.txt.gz", "2.txt.gz", "3.txt.gz"}, nil},
+		)
+	}
+	runFixtureCases(t, dir, tests)
+}
+
 // TestPeerWaitsService: in go-peerwaits-stuck (Go 1.26 and 1.27.3), the
 // semaphore's 8 waiters and runBatch's WaitGroup are told, and nothing of
 // the healthy part beside them; the reads of an application's own client

@@ -437,6 +437,25 @@ var signatures = []Signature{
 	{ID: "http-client-wait", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "peer-reply", Depth: 8,
 		Anchors: []string{"net/http.(*persistConn).roundTrip"},
 		Explain: "waiting for an HTTP response from an upstream (net/http client)"},
+	// Request/response clients whose wait for the reply is a select or a
+	// receive, not a read: the same select or receive in the goroutine's
+	// own loop is a rest, under one of these a request waiting for its
+	// peer (issue 33). net/http's HTTP/2 client waits in its round trip's
+	// select (bundled in net/http up to Go 1.26, net/http/internal/http2
+	// from 1.27, golang.org/x/net/http2), its stream's writer beside it;
+	// net/rpc's Call receives on the call's Done channel.
+	{ID: "http-client-wait", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "peer-reply", Depth: 2,
+		States: []string{"select"},
+		Anchors: []string{"net/http.(*http2ClientConn).roundTrip", "net/http.(*http2ClientConn).RoundTrip",
+			"net/http/internal/http2.(*ClientConn).roundTrip", "net/http/internal/http2.(*ClientConn).RoundTrip",
+			"*golang.org/x/net/http2.(*ClientConn).roundTrip", "*golang.org/x/net/http2.(*ClientConn).RoundTrip",
+			"net/http.(*http2clientStream).writeRequest", "net/http/internal/http2.(*clientStream).writeRequest",
+			"*golang.org/x/net/http2.(*clientStream).writeRequest"},
+		Explain: "waiting for an HTTP/2 response from an upstream (net/http client)"},
+	{ID: "rpc-wait", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "peer-reply", Depth: 2,
+		States:  []string{"chan receive"},
+		Anchors: []string{"net/rpc.(*Client).Call"},
+		Explain: "waiting for the reply of a net/rpc call (Client.Call has no deadline)"},
 	// A client connection's readLoop waits in a select, not in a read,
 	// while its response's body is lent to the caller: the connection
 	// goes back to the pool (or closes) only once the caller reads the
