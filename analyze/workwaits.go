@@ -66,8 +66,21 @@ type workWaits struct {
 	call, work map[int]int // minutes → goroutines; work ⊆ call
 	samples    []string    // up to 5 of them
 	// culprits and entries of these goroutines (their group may hold
-	// others of the same state that rest): what the finding names.
-	culprits, entries map[string]int
+	// others of the same state that rest), of all (call) and of those
+	// under a unit of work (work): what the finding names.
+	callNames, workNames frameNames
+}
+
+// frameNames counts the culprits and entry points of goroutines.
+type frameNames struct{ culprits, entries map[string]int }
+
+func (fn *frameNames) add(t *parse.Thread, w int) {
+	if fn.culprits == nil {
+		fn.culprits, fn.entries = map[string]int{}, map[string]int{}
+	}
+	fn.culprits[FrameString(culprit(parse.RuntimeGo, t))] += w
+	e, _ := entryPoint(parse.RuntimeGo, t)
+	fn.entries[e] += w
 }
 
 func (ww *workWaits) add(l workLevel, t *parse.Thread, w int) {
@@ -85,12 +98,10 @@ func (ww *workWaits) add(l workLevel, t *parse.Thread, w int) {
 	if len(ww.samples) < 5 {
 		ww.samples = append(ww.samples, threadLabel(parse.RuntimeGo, t))
 	}
-	if ww.culprits == nil {
-		ww.culprits, ww.entries = map[string]int{}, map[string]int{}
+	ww.callNames.add(t, w)
+	if l == underWork {
+		ww.workNames.add(t, w)
 	}
-	ww.culprits[FrameString(culprit(parse.RuntimeGo, t))] += w
-	e, _ := entryPoint(parse.RuntimeGo, t)
-	ww.entries[e] += w
 }
 
 // frameCounts are counts by frame, most first, then by name; "" left out.
@@ -162,11 +173,11 @@ func goWorkWaits(p *Pass, told map[*Group]bool) []Finding {
 				// connection's background read), and a crowd stuck behind
 				// one holder makes minutes ordinary.
 				h, floor := ww.call, WorkWaitMinutes
-				if g.Rest && !ww.gone {
+				if restOnly(g, ww) {
 					h, floor = ww.work, WorkRestMinutes
 				}
 				w := waitsFrom(sortedMinutes(h), floor)
-				if g.Rest && !ww.gone && w.Goroutines >= LeakMin {
+				if restOnly(g, ww) && w.Goroutines >= LeakMin {
 					continue // many alike: a streaming endpoint's design, or a leak (the leak detector's)
 				}
 				// The latest moment with the most: the longest waits.
@@ -181,10 +192,14 @@ func goWorkWaits(p *Pass, told map[*Group]bool) []Finding {
 			f.Severity = Warning
 			f.Basis = "work-wait"
 			// Named by the goroutines told, not by others of the group.
-			if cs := frameCounts(g.workWaits[best].culprits); len(cs) > 0 {
+			names := g.workWaits[best].callNames
+			if restOnly(g, g.workWaits[best]) {
+				names = g.workWaits[best].workNames
+			}
+			if cs := frameCounts(names.culprits); len(cs) > 0 {
 				f.Culprit, f.Culprits = cs[0].Func, cs
 			}
-			if es := frameCounts(g.workWaits[best].entries); len(es) > 0 {
+			if es := frameCounts(names.entries); len(es) > 0 {
 				f.Entries = es
 			}
 			for _, ww := range g.workWaits {
@@ -213,6 +228,10 @@ func goWorkWaits(p *Pass, told map[*Group]bool) []Finding {
 	}
 	return fs
 }
+
+// restOnly: g rests, so only its waits under a unit of work count (from
+// WorkRestMinutes), unless what would end them is gone.
+func restOnly(g *Group, ww workWaits) bool { return g.Rest && !ww.gone }
 
 // printsLong: some goroutine of g printed a wait of LeakWaitMinutes or
 // more at some moment.
