@@ -452,6 +452,14 @@ func (mb *momentBuild) classify(t *parse.Thread) *classified {
 	c.task = rt == parse.RuntimeJVM && inPoolTask(t)
 	if rt == parse.RuntimeGo {
 		c.work = goWork(t, mb.b.opt.roleTable().GoWork)
+		// A known client's request called straight from the goroutine's
+		// own function (a refresh loop calling net/rpc's Call) is a call
+		// its function made, as under a helper: the request waits for its
+		// peer. A goroutine with no frame of the application (a client's
+		// own reader) stays in its own loop.
+		if c.work == ownLoop && c.sig != nil && !c.rest && c.sig.Resource == "peer-reply" && c.via != "" && c.culprit != "" {
+			c.work = underCall
+		}
 	}
 	mb.classes[string(mb.key)] = c
 	return c

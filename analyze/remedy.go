@@ -97,6 +97,9 @@ func (p remedyProof) vthreadRunning() bool { return p.basis == "running" }
 // testTimeout: go test stopped a test at its deadline (basis test-timeout).
 func (p remedyProof) testTimeout() bool { return p.basis == "test-timeout" }
 
+// noAdders: a WaitGroup nothing left can count down (basis no-adders).
+func (p remedyProof) noAdders() bool { return p.basis == "no-adders" }
+
 // goAsleep: the Go runtime stopped the program, every goroutine blocked.
 func (p remedyProof) goAsleep() bool { return p.basis == "go-runtime" }
 
@@ -172,6 +175,8 @@ var remedies = []Remedy{
 		Text: "a goroutine that holds a sync.RWMutex's read lock takes it again ({culprit}) while a writer waits: a waiting writer stops new readers, so neither goes on; never RLock what the caller holds (pass the locked state down, or split the method into a locked and an unlocked part); a restart is the only way out now"},
 	{ID: "go-asleep", Kinds: []string{KindDeadlock}, proof: remedyProof.goAsleep,
 		Text: "every goroutine waits for another that can no longer act (a WaitGroup whose Done never comes, a channel whose other side returned or never started): make each wait end on every path (defer wg.Done() first thing in the goroutine, close the channel when its sender is done, select on a context beside it) ({culprit})"},
+	{ID: "waitgroup-no-adders", Kinds: []string{KindStuck}, proof: remedyProof.noAdders,
+		Text: "a goroutine counted in the WaitGroup returned without Done (an early return, a recovered panic): call Done in a defer at the top of each one, or start them with WaitGroup.Go or errgroup, which cannot forget it ({culprit})"},
 	{ID: "test-hung", Kinds: []string{KindStuck}, proof: remedyProof.testTimeout,
 		Text: "the test waits for something that never comes ({culprit}): give the wait a deadline (select on a timer or t.Context(), a context with timeout), and make every goroutine the test starts end on every path (defer wg.Done(), close the channel it waits on); go test -run TESTNAME -timeout 30s -v shows it again quickly"},
 	// A loop by its shape (hotloops.go): a map written by threads at once.

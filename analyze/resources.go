@@ -155,6 +155,9 @@ var vias = []Via{
 	{ID: "kafka", Prefixes: []string{"org.apache.kafka.", "github.com/segmentio/kafka-go", "github.com/IBM/sarama", "github.com/Shopify/sarama",
 		"github.com/twmb/franz-go"}},
 	{ID: "grpc", Prefixes: []string{"io.grpc.", "google.golang.org/grpc"}},
+	// net/rpc's caller (not its client's input loop, which reads every
+	// reply in its own loop: a rest).
+	{ID: "net/rpc", Prefixes: []string{"net/rpc.(*Client).Call", "net/rpc.(*Client).Go"}},
 }
 
 // viaOf tells what a thread's socket state waits on (see vias); nil when

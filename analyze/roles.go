@@ -86,11 +86,17 @@ var cpuNatives = []string{
 
 // goWorkFrames are where Go's servers and runners hand a goroutine one
 // unit of work (Roles.GoWork): net/http's and fasthttp's request to its
-// handler, gRPC's call to its method, a task of errgroup or of
-// sync.WaitGroup.Go (Go 1.25).
+// handler, gRPC's unary call to its method (processUnaryRPC; from grpc-go
+// 1.7x one processRPC serves both kinds, and a unary call passes through
+// its wrapUnaryHandler closure), a task of errgroup or of
+// sync.WaitGroup.Go (Go 1.25). Not a streaming call: a watch stream rests
+// between its messages for hours by design, as a server-sent-events
+// handler does; what it waits on that is no rest still counts under a
+// call its handler made.
 var goWorkFrames = []string{
 	"net/http.serverHandler.ServeHTTP", "*google.golang.org/grpc.(*Server).processUnaryRPC",
-	"*google.golang.org/grpc.(*Server).processStreamingRPC", "github.com/valyala/fasthttp.(*Server).serveConn",
+	"*google.golang.org/grpc.(*Server).register.(*Server).wrapUnaryHandler.func*", "*google.golang.org/grpc.(*Server).wrapUnaryHandler.func*",
+	"github.com/valyala/fasthttp.(*Server).serveConn",
 	"*golang.org/x/sync/errgroup.(*Group).Go.func*", "sync.(*WaitGroup).Go.func*",
 }
 

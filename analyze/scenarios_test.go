@@ -103,7 +103,14 @@ func TestScenarioVerdicts(t *testing.T) {
 				eq(t, "caused by", f.CausedBy, "stuck "+tomcat+" socket-read http-client")
 			}},
 		}},
+		// One dump: all 200 workers wait on one peer inside their
+		// requests, said as that dump's evidence (issue 33), the pool
+		// saturated by it.
 		{"slow-upstream-no-timeout", "single", []want{
+			{KindStuck, tomcat, "socket-read", func(t *testing.T, f Finding) {
+				eq(t, "basis", f.Basis, "one-dump-pool")
+				eq(t, "waiting", f.Counts[0], 200)
+			}},
 			{KindSaturated, tomcat, "socket-read", func(t *testing.T, f Finding) {
 				eq(t, "waiting", f.Waiting, 200)
 				eq(t, "limit source", f.Limit.Source, "default")
@@ -126,7 +133,14 @@ func TestScenarioVerdicts(t *testing.T) {
 			{KindRecovered, tomcat, "future-wait", nil},
 		}},
 		{"completablefuture-thread-per-task", "no-before", []want{{KindStuck, "Thread-*", "socket-read", nil}}},
-		{"completablefuture-thread-per-task", "single", nil},
+		// One dump: the 976 task threads of the moment all read the one
+		// upstream, with no timeout: said as that dump's evidence.
+		{"completablefuture-thread-per-task", "single", []want{
+			{KindStuck, "Thread-*", "socket-read", func(t *testing.T, f Finding) {
+				eq(t, "basis", f.Basis, "one-dump-pool")
+				eq(t, "waiting", f.Counts[0], 976)
+			}},
+		}},
 		{"mypage-pool-stuck", "full", []want{
 			{KindNotRecovered, "mypage-*", "socket-read", func(t *testing.T, f Finding) {
 				eq(t, "at peak", f.Counts[f.At], 70)

@@ -461,6 +461,25 @@ var signatures = []Signature{
 	{ID: "http-client-wait", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "peer-reply", Depth: 8,
 		Anchors: []string{"net/http.(*persistConn).roundTrip"},
 		Explain: "waiting for an HTTP response from an upstream (net/http client)"},
+	// Request/response clients whose wait for the reply is a select or a
+	// receive, not a read: the same select or receive in the goroutine's
+	// own loop is a rest, under one of these a request waiting for its
+	// peer (issue 33). net/http's HTTP/2 client waits in its round trip's
+	// select (bundled in net/http up to Go 1.26, net/http/internal/http2
+	// from 1.27, golang.org/x/net/http2), its stream's writer beside it;
+	// net/rpc's Call receives on the call's Done channel.
+	{ID: "http-client-wait", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "peer-reply", Depth: 2,
+		States: []string{"select"},
+		Anchors: []string{"net/http.(*http2ClientConn).roundTrip", "net/http.(*http2ClientConn).RoundTrip",
+			"net/http/internal/http2.(*ClientConn).roundTrip", "net/http/internal/http2.(*ClientConn).RoundTrip",
+			"*golang.org/x/net/http2.(*ClientConn).roundTrip", "*golang.org/x/net/http2.(*ClientConn).RoundTrip",
+			"net/http.(*http2clientStream).writeRequest", "net/http/internal/http2.(*clientStream).writeRequest",
+			"*golang.org/x/net/http2.(*clientStream).writeRequest"},
+		Explain: "waiting for an HTTP/2 response from an upstream (net/http client)"},
+	{ID: "rpc-wait", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "peer-reply", Depth: 2,
+		States:  []string{"chan receive"},
+		Anchors: []string{"net/rpc.(*Client).Call"},
+		Explain: "waiting for the reply of a net/rpc call (Client.Call has no deadline)"},
 	// A client connection's readLoop waits in a select, not in a read,
 	// while its response's body is lent to the caller: the connection
 	// goes back to the pool (or closes) only once the caller reads the
@@ -476,8 +495,13 @@ var signatures = []Signature{
 	{ID: "http-conn-idle", Runtime: parse.RuntimeGo, Category: Idle, Depth: 20, PoolKeeps: 200,
 		Anchors: []string{"net/http.(*persistConn).readLoop", "net/http.(*persistConn).writeLoop"},
 		Explain: "net/http connection waiting for traffic (a client's idle connection, a server's kept-alive one): idle"},
+	// The background read a handler's connection starts (Go 1.22+ wraps
+	// the go statement: a goroutine created and not yet run shows only
+	// startBackgroundRead.gowrapN, runnable; in every dump fetched from
+	// the pprof handler, the request that writes it): the connection's,
+	// not running work.
 	{ID: "http-conn-idle", Runtime: parse.RuntimeGo, Category: Idle, Depth: 20,
-		Anchors: []string{"net/http.(*connReader).backgroundRead", "net/http.(*conn).readRequest"},
+		Anchors: []string{"net/http.(*connReader).backgroundRead", "net/http.(*conn).readRequest", "net/http.(*connReader).startBackgroundRead.gowrap*"},
 		Explain: "net/http connection waiting for traffic (a client's idle connection, a server's kept-alive one): idle"},
 	// Go 1.26 waits for the next request on a kept-alive connection in
 	// (*conn).serve → bufio Peek, with no handler on the stack; caught the

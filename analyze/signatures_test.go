@@ -325,6 +325,29 @@ func TestSignatures(t *testing.T) {
 		{"go server keep-alive 1.26 runnable", parse.RuntimeGo, thread("runnable", "internal/poll.runtime_pollWait", "internal/poll.(*pollDesc).wait",
 			"internal/poll.(*pollDesc).waitRead", "internal/poll.(*FD).Read", "net.(*netFD).Read", "net.(*conn).Read",
 			"net/http.(*connReader).Read", "bufio.(*Reader).fill", "bufio.(*Reader).Peek", "net/http.(*conn).serve"), "http-conn-idle", ""},
+		// Go 1.26 and 1.27.3 (testdata/verdicts/go-peerwaits-healthy/1.txt.gz,
+		// -go127): the pprof request's background read, created, not yet run.
+		{"go background read not yet run", parse.RuntimeGo, thread("runnable", "net/http.(*connReader).startBackgroundRead.gowrap2"), "http-conn-idle", ""},
+		// Request/response clients' selects and receives (testdata/verdicts/go-calls-stuck*):
+		// HTTP/2 round trips of Go 1.22.10, 1.26 and 1.27.3, the stream's writer, net/rpc's Call.
+		{"go http2 round trip 1.22", parse.RuntimeGo, thread("select", "net/http.(*http2ClientConn).RoundTrip",
+			"net/http.(*http2Transport).RoundTripOpt", "net/http.(*http2Transport).RoundTrip", "net/http.(*Transport).roundTrip",
+			"net/http.(*Transport).RoundTrip", "net/http.send", "net/http.(*Client).send", "net/http.(*Client).do",
+			"net/http.(*Client).Do", "net/http.(*Client).Get", "main.(*syncer).pull", "main.(*syncer).run"), "http-client-wait", "http-client"},
+		{"go http2 round trip 1.26", parse.RuntimeGo, thread("select", "net/http.(*http2ClientConn).roundTrip",
+			"net/http.(*http2ClientConn).RoundTrip", "net/http.(*http2Transport).RoundTripOpt", "main.(*syncer).pull"), "http-client-wait", ""},
+		{"go http2 round trip 1.27", parse.RuntimeGo, thread("select", "net/http/internal/http2.(*ClientConn).roundTrip",
+			"net/http/internal/http2.(*ClientConn).RoundTrip", "main.(*syncer).pull"), "http-client-wait", ""},
+		{"go http2 stream writer 1.27", parse.RuntimeGo, thread("select", "net/http/internal/http2.(*clientStream).writeRequest",
+			"net/http/internal/http2.(*clientStream).doRequest"), "http-client-wait", ""},
+		{"go net/rpc call", parse.RuntimeGo, thread("chan receive", "net/rpc.(*Client).Call", "main.refresh"), "rpc-wait", "net/rpc"},
+		// The HTTP/2 client connection's own read loop and net/rpc's input loop rest.
+		{"go http2 client read loop", parse.RuntimeGo, thread("IO wait", "internal/poll.runtime_pollWait", "internal/poll.(*pollDesc).wait",
+			"internal/poll.(*pollDesc).waitRead", "internal/poll.(*FD).Read", "net.(*netFD).Read", "net.(*conn).Read",
+			"crypto/tls.(*atLeastReader).Read", "bytes.(*Buffer).ReadFrom", "crypto/tls.(*Conn).readFromUntil",
+			"crypto/tls.(*Conn).readRecordOrCCS", "crypto/tls.(*Conn).readRecord", "crypto/tls.(*Conn).Read", "bufio.(*Reader).Read",
+			"io.ReadAtLeast", "io.ReadFull", "net/http.http2readFrameHeader", "net/http.(*http2Framer).ReadFrame",
+			"net/http.(*http2clientConnReadLoop).run", "net/http.(*http2ClientConn).readLoop"), "socket-read", ""},
 		// A handler reading its request body is not idle.
 		{"go handler reading body", parse.RuntimeGo, thread("IO wait", "internal/poll.runtime_pollWait", "internal/poll.(*pollDesc).wait",
 			"internal/poll.(*FD).Read", "net.(*netFD).Read", "net.(*conn).Read", "net/http.(*connReader).Read", "bufio.(*Reader).Read",

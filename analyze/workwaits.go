@@ -59,9 +59,28 @@ func goWork(t *parse.Thread, work []string) workLevel {
 // LeakWaitMinutes or more while they wait under a call (workLevel
 // underCall or more) or a unit of work (underWork), by printed minutes.
 type workWaits struct {
-	n          int         // goroutines, weights included
+	n int // goroutines, weights included
+	// gone: what would end these waits is gone (adderless): a rest that
+	// counts from WorkWaitMinutes like a wait that is no rest.
+	gone       bool
 	call, work map[int]int // minutes → goroutines; work ⊆ call
 	samples    []string    // up to 5 of them
+	// culprits and entries of these goroutines (their group may hold
+	// others of the same state that rest), of all (call) and of those
+	// under a unit of work (work): what the finding names.
+	callNames, workNames frameNames
+}
+
+// frameNames counts the culprits and entry points of goroutines.
+type frameNames struct{ culprits, entries map[string]int }
+
+func (fn *frameNames) add(t *parse.Thread, w int) {
+	if fn.culprits == nil {
+		fn.culprits, fn.entries = map[string]int{}, map[string]int{}
+	}
+	fn.culprits[FrameString(culprit(parse.RuntimeGo, t))] += w
+	e, _ := entryPoint(parse.RuntimeGo, t)
+	fn.entries[e] += w
 }
 
 func (ww *workWaits) add(l workLevel, t *parse.Thread, w int) {
@@ -79,6 +98,27 @@ func (ww *workWaits) add(l workLevel, t *parse.Thread, w int) {
 	if len(ww.samples) < 5 {
 		ww.samples = append(ww.samples, threadLabel(parse.RuntimeGo, t))
 	}
+	ww.callNames.add(t, w)
+	if l == underWork {
+		ww.workNames.add(t, w)
+	}
+}
+
+// frameCounts are counts by frame, most first, then by name; "" left out.
+func frameCounts(h map[string]int) []FrameCount {
+	var out []FrameCount
+	for fn, n := range h {
+		if fn != "" {
+			out = append(out, FrameCount{Func: fn, Count: n})
+		}
+	}
+	slices.SortFunc(out, func(a, b FrameCount) int {
+		if a.Count != b.Count {
+			return b.Count - a.Count
+		}
+		return strings.Compare(a.Func, b.Func)
+	})
+	return out
 }
 
 // goWorkWaits finds, in Go dumps, the goroutines stuck in their work: a
@@ -103,6 +143,18 @@ func goWorkWaits(p *Pass, told map[*Group]bool) []Finding {
 			continue
 		}
 		for _, g := range pl.States {
+			if !told[g] && g.Resource == "latch" && printsLong(g) {
+				// A latch nothing left can count down is stuck wherever
+				// it waits: those moments' story is theirs.
+				for m, ww := range adderless(r, g) {
+					if ww.n > 0 {
+						if g.workWaits == nil {
+							g.workWaits = make([]workWaits, len(r.Moments))
+						}
+						g.workWaits[m] = ww
+					}
+				}
+			}
 			if told[g] || g.Category != Waiting || g.Resource == "lock" || g.workWaits == nil && (g.Rest || !printsLong(g)) {
 				continue
 			}
@@ -121,11 +173,11 @@ func goWorkWaits(p *Pass, told map[*Group]bool) []Finding {
 				// connection's background read), and a crowd stuck behind
 				// one holder makes minutes ordinary.
 				h, floor := ww.call, WorkWaitMinutes
-				if g.Rest {
+				if restOnly(g, ww) {
 					h, floor = ww.work, WorkRestMinutes
 				}
 				w := waitsFrom(sortedMinutes(h), floor)
-				if g.Rest && w.Goroutines >= LeakMin {
+				if restOnly(g, ww) && w.Goroutines >= LeakMin {
 					continue // many alike: a streaming endpoint's design, or a leak (the leak detector's)
 				}
 				// The latest moment with the most: the longest waits.
@@ -139,6 +191,22 @@ func goWorkWaits(p *Pass, told map[*Group]bool) []Finding {
 			f := groupFinding(KindStuck, pl, g, best)
 			f.Severity = Warning
 			f.Basis = "work-wait"
+			// Named by the goroutines told, not by others of the group.
+			names := g.workWaits[best].callNames
+			if restOnly(g, g.workWaits[best]) {
+				names = g.workWaits[best].workNames
+			}
+			if cs := frameCounts(names.culprits); len(cs) > 0 {
+				f.Culprit, f.Culprits = cs[0].Func, cs
+			}
+			if es := frameCounts(names.entries); len(es) > 0 {
+				f.Entries = es
+			}
+			for _, ww := range g.workWaits {
+				if ww.gone && ww.n > 0 {
+					f.Basis = "no-adders"
+				}
+			}
 			f.Wait = &wf
 			f.Same = wf.Goroutines
 			f.Since = best
@@ -160,6 +228,10 @@ func goWorkWaits(p *Pass, told map[*Group]bool) []Finding {
 	}
 	return fs
 }
+
+// restOnly: g rests, so only its waits under a unit of work count (from
+// WorkRestMinutes), unless what would end them is gone.
+func restOnly(g *Group, ww workWaits) bool { return g.Rest && !ww.gone }
 
 // printsLong: some goroutine of g printed a wait of LeakWaitMinutes or
 // more at some moment.
@@ -217,6 +289,143 @@ func orphans(r *Result, g *Group, running []map[string]bool) []workWaits {
 		}
 	}
 	return out
+}
+
+// adderless are g's goroutines waiting on a latch (a sync.WaitGroup, an
+// errgroup's Wait) for LeakWaitMinutes and more with nothing left that
+// could count it down: none of the goroutines they started is alive (by
+// the parent Go 1.21+ prints; where none is printed, no goroutine was
+// created by a function of their stack) and no goroutine runs a closure of
+// a function of their stack (a task they handed to a pool, which would
+// call Done). Their counter can never reach zero: a worker returned
+// without Done (an early return, a panic recovered above it). A waiter
+// that handed its work to a pool as a method value, not a closure, is
+// told the same (a known limit, said in the README). Only whole dumps
+// count: not an excerpt, nor a crash report. Filed as gone waits
+// under a call; nil when there are none.
+func adderless(r *Result, g *Group) []workWaits {
+	var out []workWaits
+	for m, ts := range g.Threads {
+		d := r.Moments[m].Dump
+		// Only a dump of every goroutine, each with its stack, shows that
+		// the adders are gone: not an excerpt (a paste a person cut, a
+		// debugger's one-line listing), nor a crash report (a panic prints
+		// only the goroutine that crashed unless GOTRACEBACK says more,
+		// and the dump does not say which).
+		if g.waits[m].Goroutines == 0 || d == nil || d.Excerpt != "" || d.Kind == "panic" {
+			continue
+		}
+		var idx *adderIndex
+		for _, t := range ts {
+			if t.WaitMinutes < LeakWaitMinutes {
+				continue
+			}
+			if idx == nil {
+				idx = newAdderIndex(d)
+			}
+			if idx.adders(t) {
+				continue
+			}
+			if out == nil {
+				out = make([]workWaits, len(r.Moments))
+			}
+			out[m].gone = true
+			out[m].add(underCall, t, max(t.Weight, 1))
+		}
+	}
+	return out
+}
+
+// adderIndex is what one dump says of the goroutines that could count a
+// latch down: the children of each goroutine (by printed parent), the
+// functions that created goroutines, and the functions whose closures
+// some goroutine runs. One pass over the dump, each distinct stack once.
+type adderIndex struct {
+	parents  bool            // the dump prints parents (Go 1.21+)
+	children map[int64]int   // parent goroutine → live children
+	creators map[string]bool // functions that created a live goroutine
+	closures map[string]int  // function → live goroutines running a closure of it
+}
+
+func newAdderIndex(d *parse.Dump) *adderIndex {
+	x := &adderIndex{children: map[int64]int{}, creators: map[string]bool{}, closures: map[string]int{}}
+	shared := map[**parse.Frame]int{} // goroutines a distinct stack stands for
+	var stacks [][]*parse.Frame
+	for _, u := range d.Threads {
+		if c := u.CreatedBy; c != nil {
+			if c.Parent != 0 {
+				x.parents = true
+				x.children[c.Parent]++
+			}
+			x.creators[c.Func] = true
+		}
+		if len(u.Frames) == 0 {
+			continue
+		}
+		if shared[&u.Frames[0]] == 0 {
+			stacks = append(stacks, u.Frames)
+		}
+		shared[&u.Frames[0]] += max(u.Weight, 1)
+	}
+	for _, fs := range stacks {
+		for o := range closureOwners(fs) {
+			x.closures[o] += shared[&fs[0]]
+		}
+	}
+	return x
+}
+
+// adders tells whether some goroutine of the dump could still count t's
+// latch down: a child of t, or another goroutine running a closure of one
+// of t's functions.
+func (x *adderIndex) adders(t *parse.Thread) bool {
+	if x.parents && x.children[t.ID] > 0 {
+		return true
+	}
+	own := closureOwners(t.Frames)
+	for _, f := range t.Frames {
+		if !x.parents && x.creators[f.Func] {
+			return true
+		}
+		n := x.closures[f.Func]
+		if own[f.Func] {
+			n-- // t's own
+		}
+		if n > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// closureOwners are the functions frames run a closure of (closureOwner).
+func closureOwners(frames []*parse.Frame) map[string]bool {
+	out := map[string]bool{}
+	for _, f := range frames {
+		if o := closureOwner(f.Func); o != "" {
+			out[o] = true
+		}
+	}
+	return out
+}
+
+// closureOwner is the function a closure or go-statement wrapper belongs
+// to, as the compiler names them ("main.runBatch" for main.runBatch.func1,
+// main.runBatch.func1.2 and main.runBatch.gowrap1); "" for any other
+// function.
+func closureOwner(fn string) string {
+	from := strings.LastIndexByte(fn, '/') + 1
+	for i := from; i < len(fn); i++ {
+		if fn[i] != '.' {
+			continue
+		}
+		for _, k := range []string{".func", ".gowrap"} {
+			if strings.HasPrefix(fn[i:], k) && i+len(k) < len(fn) && fn[i+len(k)] >= '0' && fn[i+len(k)] <= '9' {
+				return fn[:i]
+			}
+		}
+	}
+	return ""
 }
 
 // runningFuncs are the functions on the dump's goroutines' stacks, each

@@ -42,6 +42,17 @@ var workShapes = []workShape{
 		func(m, n int) bool { return m >= WorkRestMinutes && n < LeakMin }, ""},
 	{"handler receive", "chan receive", append([]string{"main.(*server).handleWait"}, handlerFrames...),
 		func(m, n int) bool { return m >= WorkRestMinutes && n < LeakMin }, ""},
+	// gRPC (grpc-go 1.85, frames of testdata/libs/go-grpc/1.txt): a
+	// unary method resting is a request's rest, from WorkRestMinutes; a
+	// server-streaming method resting is its stream's, never.
+	{"grpc unary receive", "chan receive", []string{"main.(*slowServer).Get", "main.init.func1",
+		"google.golang.org/grpc.(*Server).register.(*Server).wrapUnaryHandler.func1", "google.golang.org/grpc.(*Server).processRPC",
+		"google.golang.org/grpc.(*Server).handleStream", "google.golang.org/grpc.(*Server).serveStreams.func2.1"},
+		func(m, n int) bool { return m >= WorkRestMinutes && n < LeakMin }, "google.golang.org/grpc.(*Server).serveStreams.func2"},
+	{"grpc stream receive", "chan receive", []string{"main.(*slowServer).Watch", "main.init.func2",
+		"google.golang.org/grpc.(*Server).processRPC", "google.golang.org/grpc.(*Server).handleStream",
+		"google.golang.org/grpc.(*Server).serveStreams.func2.1"},
+		func(int, int) bool { return false }, "google.golang.org/grpc.(*Server).serveStreams.func2"},
 	// Rests of the goroutine's own loop: never, however long.
 	{"worker's own receive", "chan receive", []string{"main.(*server).worker"}, func(int, int) bool { return false }, ""},
 	{"ticker loop", "select", []string{"main.tick"}, func(int, int) bool { return false }, ""},

@@ -65,7 +65,11 @@ type findingRow struct {
 	state    string
 	via      string
 	counts   []int // may be shorter than moments or empty
-	summary  string
+	// told is how many of the group's the finding is about when the
+	// analysis says fewer than its count (Go's printed waits: those
+	// stuck in their work, beside others of the same state); 0 if all.
+	told    int
+	summary string
 	// head is the summary's first clause, the finding's claim (headClause).
 	head    string
 	frame   string
@@ -353,6 +357,9 @@ func findingRowOf(r *analyze.Result, f *analyze.Finding) findingRow {
 		entries: f.Entries, limit: f.Limit, at: f.At, causedBy: f.CausedBy, recovery: recoveryOf(r, f),
 		series: findingSeries(r, f), remedy: remedyOf(f), since: f.Since,
 		fromStart: f.FromStart, labels: findingLabels(r, f), holder: holderLead(f)}
+	if f.Wait != nil && (f.Basis == "work-wait" || f.Basis == "no-adders") {
+		fr.told = f.Wait.Goroutines
+	}
 	if g := findingGroup(r, f); g != nil {
 		fr.groups = StackGroups(g, f.At)
 		fr.explain = g.Explain

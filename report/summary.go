@@ -252,7 +252,7 @@ func (s *sentences) timeline() {
 
 func (s *sentences) stuck() {
 	f := s.f
-	if f.Basis == "work-wait" {
+	if f.Basis == "work-wait" || f.Basis == "no-adders" {
 		s.workWait()
 		return
 	}
@@ -266,6 +266,9 @@ func (s *sentences) stuck() {
 	case f.Basis == "one-dump-cut":
 		s.add("%d of %d %s %s %s in this paste of %d %s, which a person cut from a dump: most of what they chose waits there",
 			f.Counts[0], f.PoolCounts[0], f.Pool, s.unit(), stateText(f.State, f.Via), s.r.Moments[0].Threads, s.unit())
+	case f.Basis == "one-dump-pool":
+		s.add("%d of %d %s %s %s at this one dump, each inside the work its pool gave it: most of the pool waits on one peer (told from %d%% of a pool and %d %s)",
+			f.Counts[0], f.PoolCounts[0], f.Pool, s.unit(), stateText(f.State, f.Via), int(analyze.PeerShare*100), analyze.PeerWaitMin, s.unit())
 	case f.Basis == "one-dump-process":
 		s.add("%d of %d %s %s %s, and every application %s of this dump waits on what it names (or holds the lock one waits for): nothing else of the process runs or rests",
 			f.Counts[0], f.PoolCounts[0], f.Pool, s.unit(), stateText(f.State, f.Via), strings.TrimSuffix(s.unit(), "s"))
@@ -292,8 +295,13 @@ func (s *sentences) workWait() {
 	if w.MinMinutes == w.MaxMinutes {
 		long = words.Plural(w.MaxMinutes, "minute")
 	}
-	s.add("%d %s goroutines stuck %s for %s at %s, as the runtime prints, inside their work (a request's handler, a task, a call their own loop made): a wait that long there is no rest",
-		w.Goroutines, f.Pool, stateText(f.State, f.Via), long, s.moment(f.At))
+	if f.Basis == "no-adders" {
+		s.add("%d %s goroutines stuck %s for %s at %s, as the runtime prints, with nothing left that can count it down: no goroutine they started is alive, nor any running a closure of their function (a worker returned without Done)",
+			w.Goroutines, f.Pool, stateText(f.State, f.Via), long, s.moment(f.At))
+	} else {
+		s.add("%d %s goroutines stuck %s for %s at %s, as the runtime prints, inside their work (a request's handler, a task, a call their own loop made): a wait that long there is no rest",
+			w.Goroutines, f.Pool, stateText(f.State, f.Via), long, s.moment(f.At))
+	}
 	if f.Resource != "" {
 		s.add("waiting for %s", analyze.ResourceNoun(f.Resource))
 	}

@@ -426,6 +426,9 @@ func (t *textView) leadBlock(f *findingRow, pre string) []string {
 	state := -1
 	if len(f.counts) > 0 {
 		n := f.counts[min(max(f.at, 0), len(f.counts)-1)]
+		if f.told > 0 {
+			n = f.told
+		}
 		s := fmt.Sprint(n)
 		// The state in words: its sentence's first part ("blocked
 		// reading from a socket"), else its id.

@@ -1,0 +1,3 @@
+module gocalls
+
+go 1.21

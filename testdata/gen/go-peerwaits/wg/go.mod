@@ -1,0 +1,3 @@
+module gowg
+
+go 1.21
