@@ -29,6 +29,9 @@ func TestFormatsFixtureFindings(t *testing.T) {
 		{"intellij__virtual-threads-deadlock.txt", []string{"Scope-A-worker-0", "Scope-B-worker-0"}, "", false},
 		{"threadinfo-jdk17__three-way.txt", []string{"ring-0", "ring-1", "ring-2"}, "holder", false},
 		{"jrockit__written-from-the-format.txt", []string{"Thread-0", "Thread-1", "Thread-2"}, "", false},
+		{"jhsdb-jdk17__deadlock.txt", []string{"worker-1", "worker-2"}, "", false},
+		{"jhsdb-jdk25__deadlock.txt", []string{"worker-1", "worker-2"}, "", false},
+		{"intellij-tests__jstack-F-jdk8.txt", nil, "", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {

@@ -80,7 +80,7 @@ func startsJVMText(line, prev []byte) bool {
 		return true
 	}
 	return isDateLine(line) || isPIDLine(line) || isThreadInfoHeader(line) || isHotSpotHeader(line) ||
-		bytes.Equal(line, prefixSMR) || isIntelliJContainer(line) || startsJVMExcerpt(line)
+		bytes.Equal(line, prefixSMR) || isIntelliJContainer(line) || startsJVMExcerpt(line) || isSAStart(line)
 }
 
 // prefixSMR is the first line of the block HotSpot prints before the threads
@@ -143,6 +143,14 @@ func parseJVMText(p *textParser) *Dump {
 		}
 		p.ls.unread()
 		s.state = stThread
+	case d.ProcessID == 0 && d.Time.IsZero() && isSAStart(line):
+		// The Serviceability Agent's dump (jstack_sa.go): its first
+		// line, or a JDK 8 thread header.
+		s.sa = true
+		if isSAThreadHeader(line) {
+			p.ls.unread()
+			s.state = stThread
+		}
 	case d.ProcessID == 0 && d.Time.IsZero() && bytes.Equal(line, prefixSMR):
 		d.Excerpt = `no "Full thread dump" line: it starts at "Threads class SMR info:"`
 		p.ls.unread()
@@ -157,6 +165,9 @@ func parseJVMText(p *textParser) *Dump {
 		return nil
 	}
 	s.run()
+	if s.sa {
+		saLocks(d)
+	}
 	s.ij.place(d)
 	s.excerptNote()
 	d.Cut = d.Excerpt != "" // every excerpt of a jstack is a person's cut
@@ -305,6 +316,10 @@ type jstackScanner struct {
 	// resumed is true while the current thread is one already in the
 	// dump, given more lines (an excerpt's deadlock stack copy).
 	resumed bool
+	// sa is true in a Serviceability Agent's dump (jhsdb jstack, jstack
+	// -F: jstack_sa.go): its deadlock report comes before the threads,
+	// its frames are "- " lines.
+	sa bool
 }
 
 // run reads lines until the dump ends.
@@ -457,6 +472,19 @@ func (s *jstackScanner) line(line, t []byte) bool {
 		s.startDeadlock(t)
 		return true
 	}
+	if s.sa && !indented {
+		switch {
+		case bytes.Equal(t, saNoDeadlock):
+			return true
+		case isSAThreadHeader(t):
+			s.endThread()
+			s.flushPending()
+			th := saThread(t, s.p.in)
+			th.Line = s.p.ls.lineNo()
+			s.t, s.orphan, s.mounted, s.sawStateLine, s.state = th, false, -1, false, stThread
+			return true
+		}
+	}
 	switch s.state {
 	case stDeadlock, stDeadlockStacks:
 		return s.deadlockLine(line, t)
@@ -571,6 +599,18 @@ func (s *jstackScanner) threadLine(line, t []byte) bool {
 		if !s.resumable() {
 			return false
 		}
+		if isSAFrame(t[2:]) {
+			// The agent's frame, in any JVM text: an excerpt of its dump
+			// starts at a thread, without its first line (jstack_sa.go).
+			f := saFrame(t[2:], s.p.in)
+			if f == nil {
+				return s.badThreadLine(line, t, "frame line not understood")
+			}
+			s.flushPending()
+			s.fbuf = append(s.fbuf, f)
+			s.state = stThread
+			return true
+		}
 		body, owner := cutOwnedBy(t[2:])
 		l, ok := parseLockLine(body, s.p.in, s.state == stOwnable)
 		if !ok {
@@ -636,6 +676,10 @@ func (s *jstackScanner) threadLine(line, t []byte) bool {
 			th.MountedVirtual = int64(atoiBytes(t[len("Mounted virtual thread #"):]))
 		}
 		s.mounted = len(s.fbuf)
+		return true
+	case bytes.HasPrefix(t, saVMState):
+		// The agent's "JavaThread state: _thread_blocked": the VM's view,
+		// beside the state line; nothing reads it.
 		return true
 	case bytes.Equal(t, []byte("No compile task")), bytes.HasPrefix(t, []byte("Compiling:")):
 		// Compiler threads name their current task; the model has no

@@ -47,6 +47,10 @@ type pasteRewrite struct {
 	// apply rewrites a whole file; ok false when the rewrite does not fit
 	// the text (no thread boundary to put a note at).
 	apply func(text string, rt Runtime) (string, bool)
+	// keeps is the fingerprint of what a form that prints less than the
+	// dump keeps (the Serviceability Agent's frames have no file); nil for
+	// a rewrite that keeps all of dumpFingerprint.
+	keeps func(dumps []*Dump) string
 }
 
 func mapLines(text string, f func(i int, line string) string) string {
@@ -465,6 +469,8 @@ var pasteRewrites = []pasteRewrite{
 			return fmt.Sprintf("2026-12-01 10:38:11.%03d  INFO 4242 --- [nio-8080-exec-%d] c.e.orders.OrderController : order %d placed", k%1000, k%9+1, k)
 		})
 	}},
+	{name: "jhsdb jstack (the agent's frames)", rt: RuntimeJVM, format: FormatJVMText, apply: saRewrite(false), keeps: saKeeps(false)},
+	{name: "jstack -F of JDK 8", rt: RuntimeJVM, format: FormatJVMText, apply: saRewrite(true), keeps: saKeeps(true)},
 }
 
 // pasteInput is one committed dump for the property test.
@@ -479,6 +485,7 @@ type pasteInput struct {
 	// aggregated is true for a tool's grouped listing of goroutines
 	// (goroutine_aggregated.go): no test framework prints one.
 	aggregated bool
+	dumps      []*Dump // the dumps as written, for a rewrite's keeps
 }
 
 // dumpFingerprint is what a paste must keep: the dumps, and of each
@@ -576,7 +583,7 @@ func pasteInputs(t *testing.T) []pasteInput {
 			continue
 		}
 		out = append(out, pasteInput{name: strings.TrimPrefix(strings.TrimPrefix(p, "../"), "../../shared/"), text: text, rt: rt, format: f,
-			want: dumpFingerprint(dumps), prefixed: dumps[0].Prefix != "", aggregated: strings.HasPrefix(dumps[0].Excerpt, "aggregated by ")})
+			want: dumpFingerprint(dumps), prefixed: dumps[0].Prefix != "", aggregated: strings.HasPrefix(dumps[0].Excerpt, "aggregated by "), dumps: dumps})
 	}
 	return out
 }
@@ -603,12 +610,15 @@ func TestPastedSameDumps(t *testing.T) {
 			}
 			tallies[ri].tried++
 			dumps, err := Parse(in.name, strings.NewReader(text))
-			got := dumpFingerprint(dumps)
-			if err == nil && got == in.want {
+			want, got := in.want, dumpFingerprint(dumps)
+			if rw.keeps != nil {
+				want, got = rw.keeps(in.dumps), rw.keeps(dumps)
+			}
+			if err == nil && got == want {
 				tallies[ri].same++
 				continue
 			}
-			why := firstDiff(in.want, got)
+			why := firstDiff(want, got)
 			if err != nil {
 				why = err.Error()
 			}

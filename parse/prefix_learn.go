@@ -664,6 +664,7 @@ var startNeedles = [][]byte{
 	[]byte("0SECTION"), []byte("XMTH"),
 	[]byte("Thread.State"), []byte("deadlock"), []byte("Java stack information"),
 	[]byte("Goroutine "),
+	[]byte("Deadlock Detection:"), []byte(": (state = "), // the Serviceability Agent's (jstack_sa.go)
 }
 
 // mayStartInside reports whether a dump's first line may start somewhere
