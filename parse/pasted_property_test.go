@@ -469,6 +469,8 @@ var pasteRewrites = []pasteRewrite{
 			return fmt.Sprintf("2026-12-01 10:38:11.%03d  INFO 4242 --- [nio-8080-exec-%d] c.e.orders.OrderController : order %d placed", k%1000, k%9+1, k)
 		})
 	}},
+	{name: "debug=1 without its header line", format: FormatGoDebug1, apply: dropDebug1Header(false)},
+	{name: "debug=1 without header, quoted \"> \"", format: FormatGoDebug1, prefix: true, apply: dropDebug1Header(true)},
 	{name: "jhsdb jstack (the agent's frames)", rt: RuntimeJVM, format: FormatJVMText, apply: saRewrite(false), keeps: saKeeps(false)},
 	{name: "jstack -F of JDK 8", rt: RuntimeJVM, format: FormatJVMText, apply: saRewrite(true), keeps: saKeeps(true)},
 }
@@ -486,6 +488,30 @@ type pasteInput struct {
 	// (goroutine_aggregated.go): no test framework prints one.
 	aggregated bool
 	dumps      []*Dump // the dumps as written, for a rewrite's keeps
+}
+
+// dropDebug1Header is a debug=1 profile pasted from its first record:
+// every "goroutine profile: total N" line left out (a profile's first
+// line, and the first of each profile after it), in prose that ends
+// with a colon (quoted under "> " when quote), as a person pastes the
+// records that matter.
+func dropDebug1Header(quote bool) func(string, Runtime) (string, bool) {
+	return func(text string, _ Runtime) (string, bool) {
+		var b strings.Builder
+		b.WriteString("The profile:\n\n")
+		dropped := false
+		for _, l := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+			if _, ok := debug1Header([]byte(l)); ok {
+				dropped = true
+				continue
+			}
+			if quote {
+				l = strings.TrimRight("> "+l, " ")
+			}
+			b.WriteString(l + "\n")
+		}
+		return b.String(), dropped
+	}
 }
 
 // dumpFingerprint is what a paste must keep: the dumps, and of each
