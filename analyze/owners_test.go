@@ -32,6 +32,10 @@ func TestFormatsFixtureFindings(t *testing.T) {
 		{"jhsdb-jdk17__deadlock.txt", []string{"worker-1", "worker-2"}, "", false},
 		{"jhsdb-jdk25__deadlock.txt", []string{"worker-1", "worker-2"}, "", false},
 		{"intellij-tests__jstack-F-jdk8.txt", nil, "", false},
+		{"openj9-docs__javacore-locks-contention.txt", nil, "Worker Thread 0", true},
+		{"openj9-docs__javacore-locks-deadlock.txt", []string{"Worker Thread 1", "Worker Thread 2", "Worker Thread 3"}, "", true},
+		{"openj9-docs__javacore-locks-healthy.txt", nil, "", true},
+		{"javacore-analyser__ibm-j9-8.0.6.15__locks-section.txt", nil, "", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {

@@ -74,6 +74,10 @@ func TestFormatsFixtures(t *testing.T) {
 		{"jhsdb-jdk17__deadlock.txt", FormatJVMText, false, nil},
 		{"jhsdb-jdk25__deadlock.txt", FormatJVMText, false, nil},
 		{"intellij-tests__jstack-F-jdk8.txt", FormatJVMText, false, nil},
+		{"openj9-docs__javacore-locks-contention.txt", FormatJavacore, true, nil},
+		{"openj9-docs__javacore-locks-deadlock.txt", FormatJavacore, true, nil},
+		{"openj9-docs__javacore-locks-healthy.txt", FormatJavacore, true, nil},
+		{"javacore-analyser__ibm-j9-8.0.6.15__locks-section.txt", FormatJavacore, true, nil},
 	}
 	// The debug=3 profile and its debug=2 have a test of their own
 	// (TestDebug3RealMatchesDebug2).

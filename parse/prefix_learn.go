@@ -627,6 +627,13 @@ func strongStart(text []byte) *textFormat {
 			// read at a line's start or under a known prefix, never
 			// learned from. (Delve's headers name a location and a PC.)
 			return nil
+		case FormatGoDebug1:
+			// A record line starts a profile without its header only when
+			// a frame follows (goroutine_debug1.go): read at a line's
+			// start or under a known prefix, never learned from.
+			if isDebug1Record(text) {
+				return nil
+			}
 		case formatGoAggregated:
 			// panicparse's group header ("1: running [3 minutes]") is a
 			// line any log prints: read at a line's start, or under a
@@ -651,9 +658,11 @@ func strongStart(text []byte) *textFormat {
 //	FULL THREAD DUMP   JRockit
 //	jdk.ThreadDump {   jfr print
 //	0SECTION, XMTH     javacore: 0SECTION, 1XMTHDINFO, 3XMTHREADINFO
+//	1LK                a javacore's LOCKS section pasted alone (javacore_locks.go)
 //	Thread.State, deadlock, Java stack information   a JVM excerpt's first
 //	                   line (jstack_excerpt.go): a state line, a deadlock report
 //	Goroutine          Delve's goroutine headers (delve.go)
+//	Deadlock Detection:, : (state =    the Serviceability Agent's (jstack_sa.go)
 //
 // and a quoted thread name's headers (HotSpot, ThreadInfo, IntelliJ, NetBeans t@N), which
 // need a '"' and "Id=", " nid=" or " t@" (mayStartInside). TestStartNeedles holds
@@ -661,7 +670,7 @@ func strongStart(text []byte) *textFormat {
 var startNeedles = [][]byte{
 	[]byte("goroutine"), []byte("panic: "), []byte("fatal error: "), []byte("runtime stack:"), []byte("SIG"),
 	[]byte("Full thread dump"), []byte("Threads class SMR info:"), []byte("jdk.ThreadDump {"), []byte("FULL THREAD DUMP"),
-	[]byte("0SECTION"), []byte("XMTH"),
+	[]byte("0SECTION"), []byte("XMTH"), []byte("1LK"),
 	[]byte("Thread.State"), []byte("deadlock"), []byte("Java stack information"),
 	[]byte("Goroutine "),
 	[]byte("Deadlock Detection:"), []byte(": (state = "), // the Serviceability Agent's (jstack_sa.go)
