@@ -471,6 +471,7 @@ var pasteRewrites = []pasteRewrite{
 	}},
 	{name: "debug=1 without its header line", format: FormatGoDebug1, apply: dropDebug1Header(false)},
 	{name: "debug=1 without header, quoted \"> \"", format: FormatGoDebug1, prefix: true, apply: dropDebug1Header(true)},
+	{name: "Eclipse's Copy Stack", rt: RuntimeJVM, format: FormatJVMText, apply: eclipseRewrite, keeps: eclipseKeeps},
 	{name: "jhsdb jstack (the agent's frames)", rt: RuntimeJVM, format: FormatJVMText, apply: saRewrite(false), keeps: saKeeps(false)},
 	{name: "jstack -F of JDK 8", rt: RuntimeJVM, format: FormatJVMText, apply: saRewrite(true), keeps: saKeeps(true)},
 }

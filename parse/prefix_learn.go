@@ -663,6 +663,7 @@ func strongStart(text []byte) *textFormat {
 //	                   line (jstack_excerpt.go): a state line, a deadlock report
 //	Goroutine          Delve's goroutine headers (delve.go)
 //	Deadlock Detection:, : (state =    the Serviceability Agent's (jstack_sa.go)
+//	Thread [           Eclipse's thread line (eclipse.go)
 //
 // and a quoted thread name's headers (HotSpot, ThreadInfo, IntelliJ, NetBeans t@N), which
 // need a '"' and "Id=", " nid=" or " t@" (mayStartInside). TestStartNeedles holds
@@ -674,6 +675,7 @@ var startNeedles = [][]byte{
 	[]byte("Thread.State"), []byte("deadlock"), []byte("Java stack information"),
 	[]byte("Goroutine "),
 	[]byte("Deadlock Detection:"), []byte(": (state = "), // the Serviceability Agent's (jstack_sa.go)
+	[]byte("Thread ["), // Eclipse's thread line (eclipse.go)
 }
 
 // mayStartInside reports whether a dump's first line may start somewhere
