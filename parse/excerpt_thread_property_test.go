@@ -59,7 +59,9 @@ var headlessCuts = []headlessCut{
 				break // the threads only: no trailer, no deadlock report
 			}
 			switch {
-			case isHotSpotHeader([]byte(l)) || isThreadAtHeader([]byte(l)):
+			case isHotSpotHeader([]byte(l)) && strings.Contains(l, " nid=") || isThreadAtHeader([]byte(l)):
+				// (A header with no nid, a JDK 25 carrier's, is left whole:
+				// the abbreviation is of the threads a reporter names.)
 				out = append(out, l[:strings.LastIndex(l, `" `)+1])
 			case strings.HasPrefix(strings.TrimLeft(l, " "), "java.lang.Thread.State:"):
 			default:

@@ -93,8 +93,9 @@ var prefixSMR = []byte("Threads class SMR info:")
 //	"main" #1 prio=5 os_prio=0 cpu=1124.82ms elapsed=116459.50s tid=0x00007f6aec016800 nid=0xaba runnable  [0x00007f6af4245000]
 //	"VM Thread" os_prio=0 tid=0x00007fcb3c0f4440 nid=0x22a3 runnable
 //
-// The quoted name must be followed by prio= (or os_prio=), tid=0x and nid=
-// fields: a log line that merely starts with a quote has none of them.
+// The quoted name must be followed by prio= (or os_prio=) and tid=0x and
+// nid= fields, or by the thread number (" #1 "): a log line that merely
+// starts with a quote has none of them.
 func isHotSpotHeader(line []byte) bool {
 	if len(line) < 20 || line[0] != '"' {
 		return false
@@ -104,8 +105,25 @@ func isHotSpotHeader(line []byte) bool {
 		return false
 	}
 	rest := line[end+1:]
-	return bytes.Contains(rest, []byte("prio=")) && bytes.Contains(rest, []byte(" tid=0x")) &&
-		bytes.Contains(rest, []byte(" nid="))
+	if !bytes.Contains(rest, []byte("prio=")) {
+		return false
+	}
+	return bytes.Contains(rest, []byte(" tid=0x")) && bytes.Contains(rest, []byte(" nid=")) || hasThreadNumber(rest)
+}
+
+// hasThreadNumber reports whether rest, a header's text after the quoted
+// name, begins with HotSpot's thread number (" #12 "): a header a paste
+// or a tool left without its tid= and nid= ("main" #1 prio=5 os_prio=0
+// waiting on condition) is still one.
+func hasThreadNumber(rest []byte) bool {
+	if len(rest) < 3 || rest[0] != ' ' || rest[1] != '#' {
+		return false
+	}
+	i := 2
+	for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
+		i++
+	}
+	return i > 2 && i < len(rest) && rest[i] == ' '
 }
 
 // parseJVMText reads one JVM text dump; see the state machine above.
@@ -525,8 +543,19 @@ func (s *jstackScanner) line(line, t []byte) bool {
 		s.state = stThread
 		return true
 	}
+	if !indented && t[0] != '"' && isLostQuoteHeader(t) {
+		// A header whose opening quote was lost (`worker-1" #12 prio=5 …`):
+		// read with it, not given to the thread before as a foreign line.
+		line = append([]byte{'"'}, t...)
+		t = line
+	}
 	if t[0] == '"' && !indented {
 		th := parseThreadHeader(line, s.p.in)
+		if th == nil {
+			if fixed := closeQuote(t); fixed != nil {
+				th = parseThreadHeader(fixed, s.p.in) // `"worker-2 #13 prio=5 …`: its closing quote lost
+			}
+		}
 		if th == nil && isNameOnlyHeader(t) {
 			// A quoted name with no id, priority or state. No JVM prints
 			// that; it is a thread only if its state line follows

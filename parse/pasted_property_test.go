@@ -471,6 +471,30 @@ var pasteRewrites = []pasteRewrite{
 	}},
 	{name: "debug=1 without its header line", format: FormatGoDebug1, apply: dropDebug1Header(false)},
 	{name: "debug=1 without header, quoted \"> \"", format: FormatGoDebug1, prefix: true, apply: dropDebug1Header(true)},
+	{name: "headers without tid= and nid=", rt: RuntimeJVM, format: FormatJVMText, apply: mapHeaders(dropIDs)},
+	{name: "from its first thread, without tid=, nid=", rt: RuntimeJVM, format: FormatJVMText, apply: func(text string, rt Runtime) (string, bool) {
+		// A paste that starts at its first thread (no "Full thread dump"
+		// line), whose headers lost their ids: it starts at such a header.
+		i := strings.Index(text, "\n\"")
+		if i < 0 || strings.Count(text, "Full thread dump") != 1 || strings.Contains(text, "Found one Java-level deadlock") || !strings.Contains(text, "\nJNI global refs") {
+			// One whole dump to its end: an excerpt has no "Full thread
+			// dump" line to say a missing end is a cut.
+			return "", false
+		}
+		return mapHeaders(dropIDs)(text[i+1:], rt)
+	}},
+	{name: "a header's closing quote lost", rt: RuntimeJVM, format: FormatJVMText, apply: mapHeaders(func(k int, h string) string {
+		if q := strings.Index(h[1:], `" `); k%3 == 1 && q > 0 && !strings.Contains(h[1:q+1], `"`) {
+			return h[:q+1] + h[q+2:]
+		}
+		return h
+	})},
+	{name: "a header's opening quote lost", rt: RuntimeJVM, format: FormatJVMText, apply: mapHeaders(func(k int, h string) string {
+		if k%3 == 1 {
+			return h[1:]
+		}
+		return h
+	})},
 	{name: "Eclipse's Copy Stack", rt: RuntimeJVM, format: FormatJVMText, apply: eclipseRewrite, keeps: eclipseKeeps},
 	{name: "jhsdb jstack (the agent's frames)", rt: RuntimeJVM, format: FormatJVMText, apply: saRewrite(false), keeps: saKeeps(false)},
 	{name: "jstack -F of JDK 8", rt: RuntimeJVM, format: FormatJVMText, apply: saRewrite(true), keeps: saKeeps(true)},
@@ -489,6 +513,39 @@ type pasteInput struct {
 	// (goroutine_aggregated.go): no test framework prints one.
 	aggregated bool
 	dumps      []*Dump // the dumps as written, for a rewrite's keeps
+}
+
+// dropIDs takes the tid= and nid= fields out of a header.
+func dropIDs(_ int, h string) string {
+	for _, f := range []string{" tid=", " nid="} {
+		if i := strings.Index(h, f); i > 0 {
+			j := strings.IndexByte(h[i+1:], ' ')
+			if j < 0 {
+				h = h[:i]
+			} else {
+				h = h[:i] + h[i+1+j:]
+			}
+		}
+	}
+	return h
+}
+
+// mapHeaders rewrites each HotSpot thread header with #N (the k-th) as
+// f says, and reports whether the dump has any: a header that a tool or
+// a paste mangled. Headers of other shapes (ThreadInfo's, IntelliJ's)
+// are left alone.
+func mapHeaders(f func(k int, header string) string) func(string, Runtime) (string, bool) {
+	return func(text string, _ Runtime) (string, bool) {
+		k := 0
+		out := mapLines(text, func(_ int, l string) string {
+			if !isHotSpotHeader([]byte(l)) || strings.Contains(l, " nid=NA") || !strings.Contains(l, `" #`) {
+				return l
+			}
+			k++
+			return f(k-1, l)
+		})
+		return out, k > 0
+	}
 }
 
 // dropDebug1Header is a debug=1 profile pasted from its first record:

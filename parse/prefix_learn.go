@@ -666,7 +666,8 @@ func strongStart(text []byte) *textFormat {
 //	Thread [           Eclipse's thread line (eclipse.go)
 //
 // and a quoted thread name's headers (HotSpot, ThreadInfo, IntelliJ, NetBeans t@N), which
-// need a '"' and "Id=", " nid=" or " t@" (mayStartInside). TestStartNeedles holds
+// need a '"' and "Id=", " nid=", " t@" or `" #` (HotSpot's thread number, a
+// header without its ids: mayStartInside). TestStartNeedles holds
 // the list to strongStart on every line of every committed dump.
 var startNeedles = [][]byte{
 	[]byte("goroutine"), []byte("panic: "), []byte("fatal error: "), []byte("runtime stack:"), []byte("SIG"),
@@ -690,7 +691,8 @@ func mayStartInside(line []byte) bool {
 			return true
 		}
 	}
-	return bytes.IndexByte(line, '"') >= 0 && (bytes.Contains(line, []byte("Id=")) || bytes.Contains(line, []byte(" nid=")) || bytes.Contains(line, []byte(" t@")))
+	return bytes.IndexByte(line, '"') >= 0 && (bytes.Contains(line, []byte("Id=")) || bytes.Contains(line, []byte(" nid=")) || bytes.Contains(line, []byte(" t@")) ||
+		bytes.Contains(line, []byte(`" #`)))
 }
 
 // learnedPrefix is a prefix shape made of layers (rule 6), of which at
