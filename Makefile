@@ -86,6 +86,7 @@ fixtures:
 	bash ./testdata/gen/goleak/gen.sh
 	bash ./testdata/gen/gotrace/gen.sh
 	bash ./testdata/gen/threadinfo/gen.sh
+	bash ./testdata/gen/jhsdb/gen.sh
 	bash ./testdata/gen/excerpts/gen.sh
 	bash ./testdata/gen/prefixed/shapes.sh
 

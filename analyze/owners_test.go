@@ -29,6 +29,14 @@ func TestFormatsFixtureFindings(t *testing.T) {
 		{"intellij__virtual-threads-deadlock.txt", []string{"Scope-A-worker-0", "Scope-B-worker-0"}, "", false},
 		{"threadinfo-jdk17__three-way.txt", []string{"ring-0", "ring-1", "ring-2"}, "holder", false},
 		{"jrockit__written-from-the-format.txt", []string{"Thread-0", "Thread-1", "Thread-2"}, "", false},
+		{"jhsdb-jdk17__deadlock.txt", []string{"worker-1", "worker-2"}, "", false},
+		{"jhsdb-jdk25__deadlock.txt", []string{"worker-1", "worker-2"}, "", false},
+		{"intellij-tests__jstack-F-jdk8.txt", nil, "", false},
+		{"openj9-docs__javacore-locks-contention.txt", nil, "Worker Thread 0", true},
+		{"openj9-docs__javacore-locks-deadlock.txt", []string{"Worker Thread 1", "Worker Thread 2", "Worker Thread 3"}, "", true},
+		{"openj9-docs__javacore-locks-healthy.txt", nil, "", true},
+		{"javacore-analyser__ibm-j9-8.0.6.15__locks-section.txt", nil, "", true},
+		{"eclipse__written-from-the-format.txt", []string{"worker-1", "worker-2"}, "", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {

@@ -59,7 +59,9 @@ var headlessCuts = []headlessCut{
 				break // the threads only: no trailer, no deadlock report
 			}
 			switch {
-			case isHotSpotHeader([]byte(l)) || isThreadAtHeader([]byte(l)):
+			case isHotSpotHeader([]byte(l)) && strings.Contains(l, " nid=") || isThreadAtHeader([]byte(l)):
+				// (A header with no nid, a JDK 25 carrier's, is left whole:
+				// the abbreviation is of the threads a reporter names.)
 				out = append(out, l[:strings.LastIndex(l, `" `)+1])
 			case strings.HasPrefix(strings.TrimLeft(l, " "), "java.lang.Thread.State:"):
 			default:
@@ -115,11 +117,15 @@ func headlessSources(t *testing.T) []headlessSource {
 		lines := strings.Split(text, "\n")
 		for i, d := range dumps {
 			if d.Format != FormatJVMText || d.Excerpt != "" || d.Prefix != "" || len(d.Threads) < 3 || strings.HasPrefix(filepath.Base(p), "intellij__") ||
-				strings.HasPrefix(strings.TrimSpace(lines[max(0, d.Source.Line-1)]), string(jrockitStart)) {
+				strings.HasPrefix(strings.TrimSpace(lines[max(0, d.Source.Line-1)]), string(jrockitStart)) ||
+				isSAStart([]byte(strings.TrimSpace(lines[max(0, d.Source.Line-1)]))) {
 				// IntelliJ's debugger prints no "Full thread dump" line:
 				// a paste from its middle is not told from the whole.
 				// JRockit's threads (jrockit.go) are read whole only: a
 				// paste of their middle is no excerpt dumpdiff reads.
+				// The Serviceability Agent's lock lines are mended from its
+				// deadlock report (jstack_sa.go), which a paste of its
+				// threads leaves out.
 				continue
 			}
 			end := len(lines)

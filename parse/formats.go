@@ -20,6 +20,7 @@ var textFormats = []textFormat{
 	{format: formatGoAggregated, starts: startsGoAggregated, parse: parseGoAggregated},
 	{format: formatDelve, starts: startsDelve, parse: parseDelve},
 	{format: formatGoLand, starts: startsGoLand, parse: parseGoLand},
+	{format: formatEclipse, starts: startsEclipse, parse: parseEclipse},
 	{format: FormatJVMPlain, starts: startsJVMPlain, parse: parseJVMPlain},
 	{format: FormatJavacore, starts: startsJavacore, parse: parseJavacore, goesOn: goesOnJavacore},
 	{format: FormatJVMText, starts: startsJVMText, parse: parseJVMText, goesOn: goesOnJVMText, join: jvmJoin},

@@ -71,6 +71,14 @@ func TestFormatsFixtures(t *testing.T) {
 		{"panicparse__go1.26.8-debug2.txt", FormatGoText, true, nil},
 		{"gotraceanalyzer__go-long-wait-leak.txt", FormatGoText, true, nil},
 		{"jrockit__written-from-the-format.txt", FormatJVMText, false, nil},
+		{"jhsdb-jdk17__deadlock.txt", FormatJVMText, false, nil},
+		{"jhsdb-jdk25__deadlock.txt", FormatJVMText, false, nil},
+		{"intellij-tests__jstack-F-jdk8.txt", FormatJVMText, false, nil},
+		{"openj9-docs__javacore-locks-contention.txt", FormatJavacore, true, nil},
+		{"openj9-docs__javacore-locks-deadlock.txt", FormatJavacore, true, nil},
+		{"openj9-docs__javacore-locks-healthy.txt", FormatJavacore, true, nil},
+		{"javacore-analyser__ibm-j9-8.0.6.15__locks-section.txt", FormatJavacore, true, nil},
+		{"eclipse__written-from-the-format.txt", FormatJVMText, true, nil},
 	}
 	// The debug=3 profile and its debug=2 have a test of their own
 	// (TestDebug3RealMatchesDebug2), and goleak's three (TestGoleakRecords).

@@ -48,6 +48,20 @@ func TestGoCounts(t *testing.T) {
 			if len(dumps) != wantDumps || g != wantG {
 				t.Errorf("%d dumps, %d goroutines; counted %d, %d (%s)", len(dumps), g, wantDumps, wantG, cols[3])
 			}
+			if len(dumps) != 1 || dumps[0].Format != FormatGoDebug1 {
+				return
+			}
+			// A debug=1 profile pasted without its header line reads from
+			// its first record: the same goroutines, said to be an excerpt.
+			b, err := os.ReadFile(filepath.Join("../testdata/go", cols[0]))
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, rest, _ := strings.Cut(string(b), "\n")
+			cut, err := Parse(cols[0], strings.NewReader(rest))
+			if err != nil || len(cut) != 1 || cut[0].ThreadCount() != wantG || cut[0].Excerpt != headerless || !cut[0].Cut || len(cut[0].Skipped) != 0 {
+				t.Errorf("without its header: %d dumps (%v), want 1 of %d goroutines, an excerpt, nothing skipped", len(cut), err, wantG)
+			}
 		})
 	}
 	if n == 0 {

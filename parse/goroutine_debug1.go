@@ -30,11 +30,23 @@ import (
 // says so: the profile was cut.
 
 // startsGoDebug1 claims "goroutine profile: total N" and
-// "goroutineleak profile: total N".
+// "goroutineleak profile: total N", and a record line ("3 @ 0x48618e
+// 0x41896e"): a profile pasted without its header starts there. The
+// record is a profile's only if a frame or labels line follows it
+// (parseGoDebug1 reads on to see).
 func startsGoDebug1(line, prev []byte) bool {
 	_, ok := debug1Header(line)
-	return ok
+	return ok || isDebug1Record(line)
 }
+
+// isDebug1Record reports whether line is a debug=1 record line: a count,
+// " @ ", and program counters only ("3 @ 0x48618e 0x41896e 0x418492").
+func isDebug1Record(line []byte) bool {
+	return len(line) > 0 && line[0] >= '1' && line[0] <= '9' && classifyDebug1Line(line) == d1Record && debug1PCs(line) != nil
+}
+
+// headerless says what a profile read from its first record lacks.
+const headerless = `no "goroutine profile: total N" line: it starts at a record`
 
 // debug1Header returns the dump kind of a debug=1 header line.
 func debug1Header(line []byte) (kind string, ok bool) {
@@ -105,13 +117,39 @@ func parseGoDebug1(p *textParser) *Dump {
 		return nil
 	}
 	kind, ok := debug1Header(line)
+	var first *Thread // the record a profile without its header starts at
 	if !ok {
-		return nil
+		// A record line: the profile's if a frame or labels line follows
+		// (a count and addresses alone are a log's as well).
+		if !isDebug1Record(line) {
+			return nil
+		}
+		n, _ := parseInt(line, ' ')
+		first = &Thread{Weight: int(n), Line: ls.lineNo()}
+		if pcs := debug1PCs(line); len(pcs) > 0 {
+			first.extra().PCs = pcs
+		}
+		next, ok := ls.next()
+		if !ok {
+			return nil
+		}
+		ls.unread() // read again below, or by the caller
+		if k := classifyDebug1Line(next); k != d1Frame && k != d1Labels {
+			return nil
+		}
 	}
-	total, _ := parseInt(line[bytes.LastIndexByte(line, ' ')+1:], 0)
-	header, headerLn := string(line), ls.lineNo()
+	var total int64
+	var header string
+	headerLn := 0
 	d := &Dump{Kind: kind}
-	var cur *Thread
+	if first == nil {
+		total, _ = parseInt(line[bytes.LastIndexByte(line, ' ')+1:], 0)
+		header, headerLn = string(line), ls.lineNo()
+	} else {
+		d.Excerpt, d.Cut = headerless, true
+		d.Threads = append(d.Threads, first)
+	}
+	cur := first
 	var frames []*Frame
 	cache := make(map[string]*Frame)
 	w := debug1Wrap{in: p.in}
@@ -209,8 +247,9 @@ func parseGoDebug1(p *textParser) *Dump {
 	}
 	// The runtime prints as total the number of goroutines its records
 	// count, so a sum that differs is a profile cut short (head, a copy
-	// made while it was written) or with records removed.
-	if sum := d.ThreadCount(); int64(sum) != total {
+	// made while it was written) or with records removed. Without the
+	// header there is no total to check.
+	if sum := d.ThreadCount(); first == nil && int64(sum) != total {
 		d.Skipped = append([]Skipped{{Line: headerLn, Text: header,
 			Reason: fmt.Sprintf("profile says total %d, records sum to %d: truncated?", total, sum)}}, d.Skipped...)
 	}

@@ -178,3 +178,33 @@ func TestGoDebug1Cut(t *testing.T) {
 		})
 	}
 }
+
+// TestDebug1RecordStart: a record line starts a profile only when a frame
+// or labels line follows it; a count and addresses in a log are passed
+// over, and the lines after them are read as they are.
+func TestDebug1RecordStart(t *testing.T) {
+	tests := []struct {
+		name, in string
+		threads  int // -1: no dump
+	}{
+		{"record and frame", "2 @ 0x1 0x2\n#\t0x1\tmain.f+0x1\t/a.go:3\n", 2},
+		{"record and labels", "2 @ 0x1\n# labels: {\"k\":\"v\"}\n#\t0x1\tmain.f+0x1\t/a.go:3\n", 2},
+		{"record and prose", "2 @ 0x1 0x2\nthe cache held 2 @ 0x1\n", -1},
+		{"not addresses", "2 @ home\n#\t0x1\tmain.f+0x1\t/a.go:3\n", -1},
+		{"record then a goroutine", "2 @ 0x1\ngoroutine 1 [running]:\nmain.main()\n\t/a.go:3 +0x1\n", 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dumps, err := Parse("t.txt", strings.NewReader(tt.in))
+			if tt.threads < 0 {
+				if err == nil {
+					t.Fatalf("read %d dumps, want none", len(dumps))
+				}
+				return
+			}
+			if err != nil || len(dumps) != 1 || dumps[0].ThreadCount() != tt.threads {
+				t.Fatalf("%d dumps (%v); want 1 of %d", len(dumps), err, tt.threads)
+			}
+		})
+	}
+}

@@ -65,6 +65,10 @@ func FuzzGoDebug1(f *testing.F) {
 	addCorpusSeeds(f, "*debug1*.txt", 16<<10)
 	f.Add([]byte("goroutine profile: total 2\n1 @ 0x1 0x2\n# labels: {\"k\":\"v\"}\n#\t0x1\tmain.f+0x1\t/a.go:3\n\n"))
 	f.Add([]byte("goroutineleak profile: total 1\n1 @ 0x1\n"))
+	// Without the header (a paste from the first record), and a count
+	// with addresses that no frame follows.
+	f.Add([]byte("3 @ 0x48444e 0x4181ce\n# labels: {\"k\":\"v\"}\n#\t0x4181cd\tmain.f+0x1\t/a.go:3\n\n1 @ 0x1\n#\t0x1\tmain.g+0x1\t/a.go:4\n"))
+	f.Add([]byte("2 @ 0x1 0x2\nnot a frame\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		dumps, _ := Parse("fuzz.txt", bytes.NewReader(data))
 		checkDumps(t, dumps)

@@ -61,8 +61,26 @@ var javacoreTitle = []byte("TITLE subcomponent dump routine")
 // startsJavacore reports whether line is a javacore's first line: its
 // TITLE section, or the thread section or a thread record of an excerpt.
 func startsJavacore(line, _ []byte) bool {
-	return bytes.HasPrefix(line, []byte("0SECTION")) && (bytes.Contains(line, javacoreTitle) || bytes.Contains(line, javacoreThreads)) ||
-		bytes.HasPrefix(line, []byte("1XMTHDINFO")) || bytes.HasPrefix(line, javacoreThreadTag)
+	return bytes.HasPrefix(line, []byte("0SECTION")) && (bytes.Contains(line, javacoreTitle) || bytes.Contains(line, javacoreThreads) || bytes.Contains(line, javacoreLocks)) ||
+		bytes.HasPrefix(line, []byte("1XMTHDINFO")) || bytes.HasPrefix(line, javacoreThreadTag) || isLocksStart(line)
+}
+
+// javacoreLocks ends the LOCKS section's header line (javacore_locks.go).
+var javacoreLocks = []byte("LOCKS subcomponent dump routine")
+
+// isLocksStart reports whether line starts a part of a LOCKS section
+// pasted without its header: its monitor pool or its deadlock report
+// (javacore_locks.go).
+func isLocksStart(line []byte) bool {
+	if len(line) < 11 || line[0] != '1' || line[1] != 'L' || line[2] != 'K' {
+		return false
+	}
+	for _, t := range []string{"1LKPOOLINFO ", "1LKMONPOOLDUMP ", "1LKDEADLOCK "} {
+		if bytes.HasPrefix(line, []byte(t)) {
+			return true
+		}
+	}
+	return false
 }
 
 // javacoreThreads ends the THREADS section's header line, where an
@@ -116,6 +134,16 @@ type javacoreScan struct {
 	// J9VMThread, to be given its Java id once every thread is read.
 	owners []javacoreOwner
 	cuts   int // "..." lines of an excerpt
+	// mons are the LOCKS section's monitors (javacore_locks.go), read
+	// into threads only when the javacore has no thread record; mon is
+	// the one whose queues are being read, nil if none.
+	mons []javacoreMonitor
+	mon  *javacoreMonitor
+	// dlRefs are the threads of the deadlock report being read, as its
+	// 2LKDEADLOCKTHR lines name them (name and J9VMThread), the first
+	// again at the end; dlAll those of each report added to the dump.
+	dlRefs []javacoreRef
+	dlAll  [][]javacoreRef
 }
 
 // javacoreOwner is a blocking lock's owner as a javacore names it.
@@ -155,8 +183,13 @@ func parseJavacore(p *textParser) *Dump {
 		}
 		if first {
 			startTag = string(tag)
-			if startTag == "0SECTION" && !bytes.Contains(text, javacoreTitle) {
+			switch {
+			case startTag == "0SECTION" && bytes.Contains(text, javacoreLocks):
+				startTag = "LOCKS"
+			case startTag == "0SECTION" && !bytes.Contains(text, javacoreTitle):
 				startTag = "THREADS"
+			case isLocksStart(line):
+				startTag = "LOCKS"
 			}
 		}
 		first = false
@@ -169,11 +202,17 @@ func parseJavacore(p *textParser) *Dump {
 	if s.d.Time.IsZero() {
 		s.d.Time = s.local
 	}
+	locksOnly := len(s.d.Threads) == 0 && (len(s.mons) > 0 || len(s.d.Deadlocks) > 0)
+	if locksOnly {
+		s.locksThreads()
+	}
 	if len(s.d.Threads) == 0 {
 		return nil
 	}
 	s.resolveOwners()
 	switch {
+	case locksOnly:
+		s.d.Excerpt = "no javacore THREADS section: its threads are those its LOCKS section names, without stacks"
 	case startTag == "THREADS":
 		s.d.Excerpt = "no javacore TITLE section: it starts at its THREADS section"
 	case startTag == "1XMTHDINFO":
@@ -230,7 +269,10 @@ func (s *javacoreScan) line(line, tag, text []byte) bool {
 		}
 	case "1LKDEADLOCK":
 		s.endDeadlock()
+		s.mon = nil
 		s.dl = &Deadlock{Line: s.p.ls.lineNo()}
+	case "2LKMONINUSE", "3LKMONOBJECT", "2LKREGMON", "3LKWAITERQ", "3LKNOTIFYQ", "3LKWAITER", "3LKWAITNOTIFY":
+		s.monitorLine(tag, text)
 	case "2LKDEADLOCKTHR", "4LKDEADLOCKOBJ", "4LKDEADLOCKMON":
 		if s.dl != nil {
 			s.deadlockLine(tag, text)
@@ -328,10 +370,16 @@ func (s *javacoreScan) deadlockLine(tag, text []byte) {
 			return
 		}
 		n := string(name[:q])
+		r := javacoreRefOf(text[len("Thread "):], s.p.in)
+		r.name = n
+		s.dlRefs = append(s.dlRefs, r)
 		if k := len(dl.Cycle); k > 0 {
 			dl.Cycle[k-1].Holder = n
-			if dl.Cycle[0].Thread == n {
-				s.endDeadlock() // the cycle is closed
+			// The cycle is closed where its first thread is named again:
+			// the same J9VMThread where printed (two threads may share a
+			// name), else the same name.
+			if first := s.dlRefs[0]; first.vmt != "" && first.vmt == r.vmt || (first.vmt == "" || r.vmt == "") && dl.Cycle[0].Thread == n {
+				s.endDeadlock()
 				return
 			}
 		}
@@ -348,8 +396,9 @@ func (s *javacoreScan) deadlockLine(tag, text []byte) {
 func (s *javacoreScan) endDeadlock() {
 	if s.dl != nil && len(s.dl.Cycle) > 0 {
 		s.d.Deadlocks = append(s.d.Deadlocks, *s.dl)
+		s.dlAll = append(s.dlAll, s.dlRefs)
 	}
-	s.dl = nil
+	s.dl, s.dlRefs = nil, nil
 }
 
 // javacoreThread reads a 3XMTHREADINFO header's text.

@@ -220,13 +220,18 @@ func FuzzJavacore(f *testing.F) {
 			f.Add(b[:min(len(b), 8<<10)])
 		}
 	}
-	for _, name := range []string{"openj9-docs__javacore-deadlock-excerpt.txt", "openj9-docs__javacore-threads-excerpt.txt"} {
+	for _, name := range []string{"openj9-docs__javacore-deadlock-excerpt.txt", "openj9-docs__javacore-threads-excerpt.txt",
+		"openj9-docs__javacore-locks-contention.txt", "openj9-docs__javacore-locks-deadlock.txt", "openj9-docs__javacore-locks-healthy.txt"} {
 		if b, err := os.ReadFile(filepath.Join(formatsDir, name)); err == nil {
 			f.Add(b)
 		}
 	}
 	f.Add([]byte("0SECTION       TITLE subcomponent dump routine\n3XMTHREADINFO      \"a\" J9VMThread:0x1, state:B, prio=5\n" +
 		"3XMTHREADBLOCK     Blocked on: x/Y@0x1 Owned by: \"b\n4XESTACKTRACE at a/B.c(Bytecode PC:1)\n5XESTACKTRACE (entered lock: q, entry count: 1)\n"))
+	// A LOCKS section's lines cut and out of order: a waiter before any
+	// monitor, a report whose cycle never closes, an owner without its id.
+	f.Add([]byte("1LKMONPOOLDUMP x\n3LKWAITER \"a\" (J9VMThread:0x1)\n3LKMONOBJECT o@0x2: owner \"b\n3LKWAITERQ\n3LKWAITER \"c\" (0x3)\n" +
+		"1LKDEADLOCK d\n2LKDEADLOCKTHR  Thread \"a\" (0x1)\n4LKDEADLOCKOBJ o@0x2\n2LKDEADLOCKTHR  Thread \"a\" (0x4)\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		dumps, _ := Parse("fuzz.txt", bytes.NewReader(data))
 		checkDumps(t, dumps)

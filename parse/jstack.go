@@ -80,7 +80,7 @@ func startsJVMText(line, prev []byte) bool {
 		return true
 	}
 	return isDateLine(line) || isPIDLine(line) || isThreadInfoHeader(line) || isHotSpotHeader(line) ||
-		bytes.Equal(line, prefixSMR) || isIntelliJContainer(line) || startsJVMExcerpt(line)
+		bytes.Equal(line, prefixSMR) || isIntelliJContainer(line) || startsJVMExcerpt(line) || isSAStart(line)
 }
 
 // prefixSMR is the first line of the block HotSpot prints before the threads
@@ -93,8 +93,9 @@ var prefixSMR = []byte("Threads class SMR info:")
 //	"main" #1 prio=5 os_prio=0 cpu=1124.82ms elapsed=116459.50s tid=0x00007f6aec016800 nid=0xaba runnable  [0x00007f6af4245000]
 //	"VM Thread" os_prio=0 tid=0x00007fcb3c0f4440 nid=0x22a3 runnable
 //
-// The quoted name must be followed by prio= (or os_prio=), tid=0x and nid=
-// fields: a log line that merely starts with a quote has none of them.
+// The quoted name must be followed by prio= (or os_prio=) and tid=0x and
+// nid= fields, or by the thread number (" #1 "): a log line that merely
+// starts with a quote has none of them.
 func isHotSpotHeader(line []byte) bool {
 	if len(line) < 20 || line[0] != '"' {
 		return false
@@ -104,8 +105,25 @@ func isHotSpotHeader(line []byte) bool {
 		return false
 	}
 	rest := line[end+1:]
-	return bytes.Contains(rest, []byte("prio=")) && bytes.Contains(rest, []byte(" tid=0x")) &&
-		bytes.Contains(rest, []byte(" nid="))
+	if !bytes.Contains(rest, []byte("prio=")) {
+		return false
+	}
+	return bytes.Contains(rest, []byte(" tid=0x")) && bytes.Contains(rest, []byte(" nid=")) || hasThreadNumber(rest)
+}
+
+// hasThreadNumber reports whether rest, a header's text after the quoted
+// name, begins with HotSpot's thread number (" #12 "): a header a paste
+// or a tool left without its tid= and nid= ("main" #1 prio=5 os_prio=0
+// waiting on condition) is still one.
+func hasThreadNumber(rest []byte) bool {
+	if len(rest) < 3 || rest[0] != ' ' || rest[1] != '#' {
+		return false
+	}
+	i := 2
+	for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
+		i++
+	}
+	return i > 2 && i < len(rest) && rest[i] == ' '
 }
 
 // parseJVMText reads one JVM text dump; see the state machine above.
@@ -143,6 +161,14 @@ func parseJVMText(p *textParser) *Dump {
 		}
 		p.ls.unread()
 		s.state = stThread
+	case d.ProcessID == 0 && d.Time.IsZero() && isSAStart(line):
+		// The Serviceability Agent's dump (jstack_sa.go): its first
+		// line, or a JDK 8 thread header.
+		s.sa = true
+		if isSAThreadHeader(line) {
+			p.ls.unread()
+			s.state = stThread
+		}
 	case d.ProcessID == 0 && d.Time.IsZero() && bytes.Equal(line, prefixSMR):
 		d.Excerpt = `no "Full thread dump" line: it starts at "Threads class SMR info:"`
 		p.ls.unread()
@@ -157,6 +183,9 @@ func parseJVMText(p *textParser) *Dump {
 		return nil
 	}
 	s.run()
+	if s.sa {
+		saLocks(d)
+	}
 	s.ij.place(d)
 	s.excerptNote()
 	d.Cut = d.Excerpt != "" // every excerpt of a jstack is a person's cut
@@ -305,6 +334,10 @@ type jstackScanner struct {
 	// resumed is true while the current thread is one already in the
 	// dump, given more lines (an excerpt's deadlock stack copy).
 	resumed bool
+	// sa is true in a Serviceability Agent's dump (jhsdb jstack, jstack
+	// -F: jstack_sa.go): its deadlock report comes before the threads,
+	// its frames are "- " lines.
+	sa bool
 }
 
 // run reads lines until the dump ends.
@@ -457,6 +490,19 @@ func (s *jstackScanner) line(line, t []byte) bool {
 		s.startDeadlock(t)
 		return true
 	}
+	if s.sa && !indented {
+		switch {
+		case bytes.Equal(t, saNoDeadlock):
+			return true
+		case isSAThreadHeader(t):
+			s.endThread()
+			s.flushPending()
+			th := saThread(t, s.p.in)
+			th.Line = s.p.ls.lineNo()
+			s.t, s.orphan, s.mounted, s.sawStateLine, s.state = th, false, -1, false, stThread
+			return true
+		}
+	}
 	switch s.state {
 	case stDeadlock, stDeadlockStacks:
 		return s.deadlockLine(line, t)
@@ -497,8 +543,19 @@ func (s *jstackScanner) line(line, t []byte) bool {
 		s.state = stThread
 		return true
 	}
+	if !indented && t[0] != '"' && isLostQuoteHeader(t) {
+		// A header whose opening quote was lost (`worker-1" #12 prio=5 …`):
+		// read with it, not given to the thread before as a foreign line.
+		line = append([]byte{'"'}, t...)
+		t = line
+	}
 	if t[0] == '"' && !indented {
 		th := parseThreadHeader(line, s.p.in)
+		if th == nil {
+			if fixed := closeQuote(t); fixed != nil {
+				th = parseThreadHeader(fixed, s.p.in) // `"worker-2 #13 prio=5 …`: its closing quote lost
+			}
+		}
 		if th == nil && isNameOnlyHeader(t) {
 			// A quoted name with no id, priority or state. No JVM prints
 			// that; it is a thread only if its state line follows
@@ -571,6 +628,18 @@ func (s *jstackScanner) threadLine(line, t []byte) bool {
 		if !s.resumable() {
 			return false
 		}
+		if isSAFrame(t[2:]) {
+			// The agent's frame, in any JVM text: an excerpt of its dump
+			// starts at a thread, without its first line (jstack_sa.go).
+			f := saFrame(t[2:], s.p.in)
+			if f == nil {
+				return s.badThreadLine(line, t, "frame line not understood")
+			}
+			s.flushPending()
+			s.fbuf = append(s.fbuf, f)
+			s.state = stThread
+			return true
+		}
 		body, owner := cutOwnedBy(t[2:])
 		l, ok := parseLockLine(body, s.p.in, s.state == stOwnable)
 		if !ok {
@@ -636,6 +705,10 @@ func (s *jstackScanner) threadLine(line, t []byte) bool {
 			th.MountedVirtual = int64(atoiBytes(t[len("Mounted virtual thread #"):]))
 		}
 		s.mounted = len(s.fbuf)
+		return true
+	case bytes.HasPrefix(t, saVMState):
+		// The agent's "JavaThread state: _thread_blocked": the VM's view,
+		// beside the state line; nothing reads it.
 		return true
 	case bytes.Equal(t, []byte("No compile task")), bytes.HasPrefix(t, []byte("Compiling:")):
 		// Compiler threads name their current task; the model has no

@@ -55,6 +55,9 @@ func (s *jstackScanner) deadlockLine(line, t []byte) bool {
 		s.endThread()
 		s.finishReport()
 		s.state = stTrailer
+		if s.sa {
+			s.state = stPreamble // the agent's threads come after its report (jstack_sa.go)
+		}
 		s.dl, s.edge = nil, nil
 		return true
 	case !indented && len(t) >= 4 && t[0] == '"' && bytes.HasSuffix(t, []byte(`":`)): // `"name":`, not a bare `":` nor a name-less `"":`

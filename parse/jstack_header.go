@@ -109,6 +109,37 @@ func parseThreadHeader(line []byte, in *interner) *Thread {
 	return th
 }
 
+// closeQuote returns a HotSpot header whose name lost its closing quote
+// (`"worker-2 #13 prio=5 os_prio=0 tid=0x… nid=0x… waiting …`) with the
+// quote put back: the name ends where HotSpot's fields begin, the thread
+// number (" #13 ", and JDK 21's " [24323]" after it), " daemon" or " prio=". nil when line has its closing
+// quote or none of the fields; a copy, on this rare path only.
+func closeQuote(line []byte) []byte {
+	if len(line) < 3 || line[0] != '"' || bytes.IndexByte(line[1:], '"') >= 0 {
+		return nil
+	}
+	k := bytes.Index(line, []byte(" prio="))
+	if k <= 1 {
+		return nil
+	}
+	name := line[1:k]
+	name = bytes.TrimSuffix(name, []byte(" daemon"))
+	if b := bytes.LastIndex(name, []byte(" [")); b > 0 && name[len(name)-1] == ']' && allDigits(name[b+2:len(name)-1]) {
+		name = name[:b] // JDK 21+: the OS thread id after the number ("#14 [24323]")
+	}
+	if h := bytes.LastIndex(name, []byte(" #")); h > 0 && allDigits(name[h+2:]) {
+		name = name[:h]
+	}
+	if len(name) == 0 {
+		return nil
+	}
+	fixed := make([]byte, 0, len(line)+1)
+	fixed = append(fixed, '"')
+	fixed = append(fixed, name...)
+	fixed = append(fixed, '"')
+	return append(fixed, line[1+len(name):]...)
+}
+
 func nextWord(b []byte) []byte {
 	b = trimIndent(b)
 	i := 0

@@ -118,7 +118,8 @@ func FuzzJVMText(f *testing.F) {
 		}
 		f.Add(data)
 	}
-	for _, name := range []string{"intellij__simple-deadlock.txt", "intellij__virtual-threads-deadlock.txt", "threadinfo-jdk17__three-way.txt"} {
+	for _, name := range []string{"intellij__simple-deadlock.txt", "intellij__virtual-threads-deadlock.txt", "threadinfo-jdk17__three-way.txt",
+		"eclipse__written-from-the-format.txt", "jhsdb-jdk17__deadlock.txt", "intellij-tests__jstack-F-jdk8.txt"} {
 		if b, err := os.ReadFile(filepath.Join(formatsDir, name)); err == nil {
 			f.Add(b[:min(len(b), 8<<10)])
 		}

@@ -47,6 +47,10 @@ type pasteRewrite struct {
 	// apply rewrites a whole file; ok false when the rewrite does not fit
 	// the text (no thread boundary to put a note at).
 	apply func(text string, rt Runtime) (string, bool)
+	// keeps is the fingerprint of what a form that prints less than the
+	// dump keeps (the Serviceability Agent's frames have no file); nil for
+	// a rewrite that keeps all of dumpFingerprint.
+	keeps func(dumps []*Dump) string
 }
 
 func mapLines(text string, f func(i int, line string) string) string {
@@ -504,6 +508,35 @@ var pasteRewrites = []pasteRewrite{
 			return fmt.Sprintf("2026-12-01 10:38:11.%03d  INFO 4242 --- [nio-8080-exec-%d] c.e.orders.OrderController : order %d placed", k%1000, k%9+1, k)
 		})
 	}},
+	{name: "debug=1 without its header line", format: FormatGoDebug1, apply: dropDebug1Header(false)},
+	{name: "debug=1 without header, quoted \"> \"", format: FormatGoDebug1, prefix: true, apply: dropDebug1Header(true)},
+	{name: "headers without tid= and nid=", rt: RuntimeJVM, format: FormatJVMText, apply: mapHeaders(dropIDs)},
+	{name: "from its first thread, without tid=, nid=", rt: RuntimeJVM, format: FormatJVMText, apply: func(text string, rt Runtime) (string, bool) {
+		// A paste that starts at its first thread (no "Full thread dump"
+		// line), whose headers lost their ids: it starts at such a header.
+		i := strings.Index(text, "\n\"")
+		if i < 0 || strings.Count(text, "Full thread dump") != 1 || strings.Contains(text, "Found one Java-level deadlock") || !strings.Contains(text, "\nJNI global refs") {
+			// One whole dump to its end: an excerpt has no "Full thread
+			// dump" line to say a missing end is a cut.
+			return "", false
+		}
+		return mapHeaders(dropIDs)(text[i+1:], rt)
+	}},
+	{name: "a header's closing quote lost", rt: RuntimeJVM, format: FormatJVMText, apply: mapHeaders(func(k int, h string) string {
+		if q := strings.Index(h[1:], `" `); k%3 == 1 && q > 0 && !strings.Contains(h[1:q+1], `"`) {
+			return h[:q+1] + h[q+2:]
+		}
+		return h
+	})},
+	{name: "a header's opening quote lost", rt: RuntimeJVM, format: FormatJVMText, apply: mapHeaders(func(k int, h string) string {
+		if k%3 == 1 {
+			return h[1:]
+		}
+		return h
+	})},
+	{name: "Eclipse's Copy Stack", rt: RuntimeJVM, format: FormatJVMText, apply: eclipseRewrite, keeps: eclipseKeeps},
+	{name: "jhsdb jstack (the agent's frames)", rt: RuntimeJVM, format: FormatJVMText, apply: saRewrite(false), keeps: saKeeps(false)},
+	{name: "jstack -F of JDK 8", rt: RuntimeJVM, format: FormatJVMText, apply: saRewrite(true), keeps: saKeeps(true)},
 }
 
 // pasteInput is one committed dump for the property test.
@@ -518,6 +551,64 @@ type pasteInput struct {
 	// aggregated is true for a tool's grouped listing of goroutines
 	// (goroutine_aggregated.go): no test framework prints one.
 	aggregated bool
+	dumps      []*Dump // the dumps as written, for a rewrite's keeps
+}
+
+// dropIDs takes the tid= and nid= fields out of a header.
+func dropIDs(_ int, h string) string {
+	for _, f := range []string{" tid=", " nid="} {
+		if i := strings.Index(h, f); i > 0 {
+			j := strings.IndexByte(h[i+1:], ' ')
+			if j < 0 {
+				h = h[:i]
+			} else {
+				h = h[:i] + h[i+1+j:]
+			}
+		}
+	}
+	return h
+}
+
+// mapHeaders rewrites each HotSpot thread header with #N (the k-th) as
+// f says, and reports whether the dump has any: a header that a tool or
+// a paste mangled. Headers of other shapes (ThreadInfo's, IntelliJ's)
+// are left alone.
+func mapHeaders(f func(k int, header string) string) func(string, Runtime) (string, bool) {
+	return func(text string, _ Runtime) (string, bool) {
+		k := 0
+		out := mapLines(text, func(_ int, l string) string {
+			if !isHotSpotHeader([]byte(l)) || strings.Contains(l, " nid=NA") || !strings.Contains(l, `" #`) {
+				return l
+			}
+			k++
+			return f(k-1, l)
+		})
+		return out, k > 0
+	}
+}
+
+// dropDebug1Header is a debug=1 profile pasted from its first record:
+// every "goroutine profile: total N" line left out (a profile's first
+// line, and the first of each profile after it), in prose that ends
+// with a colon (quoted under "> " when quote), as a person pastes the
+// records that matter.
+func dropDebug1Header(quote bool) func(string, Runtime) (string, bool) {
+	return func(text string, _ Runtime) (string, bool) {
+		var b strings.Builder
+		b.WriteString("The profile:\n\n")
+		dropped := false
+		for _, l := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+			if _, ok := debug1Header([]byte(l)); ok {
+				dropped = true
+				continue
+			}
+			if quote {
+				l = strings.TrimRight("> "+l, " ")
+			}
+			b.WriteString(l + "\n")
+		}
+		return b.String(), dropped
+	}
 }
 
 // dumpFingerprint is what a paste must keep: the dumps, and of each
@@ -615,7 +706,7 @@ func pasteInputs(t *testing.T) []pasteInput {
 			continue
 		}
 		out = append(out, pasteInput{name: strings.TrimPrefix(strings.TrimPrefix(p, "../"), "../../shared/"), text: text, rt: rt, format: f,
-			want: dumpFingerprint(dumps), prefixed: dumps[0].Prefix != "", aggregated: strings.HasPrefix(dumps[0].Excerpt, "aggregated by ")})
+			want: dumpFingerprint(dumps), prefixed: dumps[0].Prefix != "", aggregated: strings.HasPrefix(dumps[0].Excerpt, "aggregated by "), dumps: dumps})
 	}
 	return out
 }
@@ -642,12 +733,15 @@ func TestPastedSameDumps(t *testing.T) {
 			}
 			tallies[ri].tried++
 			dumps, err := Parse(in.name, strings.NewReader(text))
-			got := dumpFingerprint(dumps)
-			if err == nil && got == in.want {
+			want, got := in.want, dumpFingerprint(dumps)
+			if rw.keeps != nil {
+				want, got = rw.keeps(in.dumps), rw.keeps(dumps)
+			}
+			if err == nil && got == want {
 				tallies[ri].same++
 				continue
 			}
-			why := firstDiff(in.want, got)
+			why := firstDiff(want, got)
 			if err != nil {
 				why = err.Error()
 			}

@@ -641,6 +641,13 @@ func strongStart(text []byte) *textFormat {
 			// read at a line's start or under a known prefix, never
 			// learned from. (Delve's headers name a location and a PC.)
 			return nil
+		case FormatGoDebug1:
+			// A record line starts a profile without its header only when
+			// a frame follows (goroutine_debug1.go): read at a line's
+			// start or under a known prefix, never learned from.
+			if isDebug1Record(text) {
+				return nil
+			}
 		case formatGoAggregated:
 			// panicparse's group header ("1: running [3 minutes]") is a
 			// line any log prints: read at a line's start, or under a
@@ -665,20 +672,26 @@ func strongStart(text []byte) *textFormat {
 //	FULL THREAD DUMP   JRockit
 //	jdk.ThreadDump {   jfr print
 //	0SECTION, XMTH     javacore: 0SECTION, 1XMTHDINFO, 3XMTHREADINFO
+//	1LK                a javacore's LOCKS section pasted alone (javacore_locks.go)
 //	Thread.State, deadlock, Java stack information   a JVM excerpt's first
 //	                   line (jstack_excerpt.go): a state line, a deadlock report
 //	Goroutine          Delve's goroutine headers (delve.go)
 //	0  0x              Delve's stack listing: its frame 0 ("0  0x0000000000489b0e in runtime.gopark")
+//	Deadlock Detection:, : (state =    the Serviceability Agent's (jstack_sa.go)
+//	Thread [           Eclipse's thread line (eclipse.go)
 //
 // and a quoted thread name's headers (HotSpot, ThreadInfo, IntelliJ, NetBeans t@N), which
-// need a '"' and "Id=", " nid=" or " t@" (mayStartInside). TestStartNeedles holds
+// need a '"' and "Id=", " nid=", " t@" or `" #` (HotSpot's thread number, a
+// header without its ids: mayStartInside). TestStartNeedles holds
 // the list to strongStart on every line of every committed dump.
 var startNeedles = [][]byte{
 	[]byte("goroutine"), []byte("panic: "), []byte("fatal error: "), []byte("runtime stack:"), []byte("SIG"),
 	[]byte("Full thread dump"), []byte("Threads class SMR info:"), []byte("jdk.ThreadDump {"), []byte("FULL THREAD DUMP"),
-	[]byte("0SECTION"), []byte("XMTH"),
+	[]byte("0SECTION"), []byte("XMTH"), []byte("1LK"),
 	[]byte("Thread.State"), []byte("deadlock"), []byte("Java stack information"),
 	[]byte("Goroutine "), []byte("0  0x"),
+	[]byte("Deadlock Detection:"), []byte(": (state = "), // the Serviceability Agent's (jstack_sa.go)
+	[]byte("Thread ["), // Eclipse's thread line (eclipse.go)
 }
 
 // mayStartInside reports whether a dump's first line may start somewhere
@@ -693,7 +706,8 @@ func mayStartInside(line []byte) bool {
 			return true
 		}
 	}
-	return bytes.IndexByte(line, '"') >= 0 && (bytes.Contains(line, []byte("Id=")) || bytes.Contains(line, []byte(" nid=")) || bytes.Contains(line, []byte(" t@")))
+	return bytes.IndexByte(line, '"') >= 0 && (bytes.Contains(line, []byte("Id=")) || bytes.Contains(line, []byte(" nid=")) || bytes.Contains(line, []byte(" t@")) ||
+		bytes.Contains(line, []byte(`" #`)))
 }
 
 // learnedPrefix is a prefix shape made of layers (rule 6), of which at
