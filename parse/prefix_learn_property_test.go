@@ -253,6 +253,13 @@ func (c learnCase) apply(g *prefixGen, text string) string {
 		for p := 1; p < len(l); p++ {
 			a, r := []byte(l[:p]), []byte(l[p:])
 			if first {
+				// A start line is cut after its start word; Eclipse's and
+				// the Serviceability Agent's lines have no rejoin rules
+				// (rejoin.go), as Delve's have none, and are not cut.
+				lb := []byte(l)
+				if startsEclipse(lb, nil) || isSAStart(lb) || isSAThreadHeader(bytes.TrimSpace(lb)) {
+					break
+				}
 				if mayStartInside(a) && strongStart(a) == nil && len(bytes.TrimSpace(r)) > 0 {
 					at = append(at, p)
 				}

@@ -215,7 +215,9 @@ func intellijCut(rest []byte) bool {
 			return true
 		}
 	}
-	return false
+	// A container is printed with its meta always ("container
+	// [\"type\":\"container\",…]"): one without is cut before it.
+	return bytes.HasSuffix(words, []byte("container"))
 }
 
 // jvmStates are the states a HotSpot state line names (Thread.State).
@@ -269,6 +271,9 @@ var jvmJoin = &lineJoin{
 		return false
 	},
 	rest: func(l []byte) bool {
+		if len(l) > 3 && l[0] == '"' && l[1] == ' ' && l[2] == '#' && isDigit(l[3]) {
+			return true // a header cut in its name's closing quote: `" #134 daemon prio=5 ...`
+		}
 		if len(l) == 0 || l[0] == '"' || l[0] == '\t' {
 			return false
 		}
