@@ -56,7 +56,7 @@ import (
 // objects threads need. What is kept is the symbols, the classes' field
 // layouts, the frames of the threads' stacks, the thread objects and the
 // ids still wanted: none of it grows with the heap, and all of it counts
-// against hprofBudget, so a hostile file ends with an error, not with the
+// against Options.HPROFBudget (256 MiB), so a hostile file ends with an error, not with the
 // machine's memory.
 //
 // Passes: a thread's name is a String whose byte[] may lie anywhere in the
@@ -75,12 +75,6 @@ var hprofMagic = []byte("JAVA PROFILE 1.0.")
 
 // isHPROF reports whether head starts an HPROF file.
 func isHPROF(head []byte) bool { return bytes.HasPrefix(head, hprofMagic) }
-
-// hprofBudget caps what the reader keeps: symbols, class layouts, frames,
-// thread objects and wanted ids, each counted at its size in memory. A real
-// dump of a large service keeps a few tens of MiB (its symbols); the cap is
-// for a hostile or corrupt file.
-const hprofBudget = 256 << 20
 
 // hprofPasses is the most passes over a file: the first, then at most three
 // for objects that came before what names them (Thread -> String -> byte[],
@@ -293,9 +287,9 @@ type hprofState struct {
 	readAll           bool // the first pass read the file to its end
 }
 
-func newHPROFState() *hprofState {
+func newHPROFState(budget int64) *hprofState {
 	return &hprofState{
-		budget:      hprofBudget,
+		budget:      budget,
 		symbols:     map[uint64]uint64{},
 		classSerial: map[uint32]uint64{},
 		className:   map[uint64]uint64{},
@@ -313,9 +307,9 @@ func newHPROFState() *hprofState {
 	}
 }
 
-// errHPROFBudget is a file that asks the reader to keep more than
-// hprofBudget.
-var errHPROFBudget = fmt.Errorf("it holds more symbols, classes, frames or threads than %s of memory: not a dump a JVM writes", byteSize(hprofBudget))
+// errHPROFBudget is a file that asks the reader to keep more than its
+// budget.
+var errHPROFBudget = errors.New("it holds more symbols, classes, frames or threads than the reader keeps (Options.HPROFBudget): not a dump a JVM writes")
 
 // spend counts n bytes kept; false past the budget.
 func (s *hprofState) spend(n int) bool {
@@ -371,7 +365,7 @@ func (o Options) parseHPROF(name string, br *bufio.Reader, path string, gz bool)
 			first = r
 		}
 	}
-	s := newHPROFState()
+	s := newHPROFState(o.hprofBudget())
 	at, err := s.scan(first)
 	if err != nil && s.pass == 0 && (errors.Is(err, errHPROFNotDump) || at == 0) {
 		return nil, &NoDumpError{File: name, Looks: "an HPROF file that does not read: " + err.Error()}

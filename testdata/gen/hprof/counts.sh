@@ -12,6 +12,7 @@ dir=$(cd "$here/../../hprof" && pwd)
 {
 	printf '# file\tjava threads in jstack\thidden from heap dumps\texpected in the heap dump\tRUNNABLE\tBLOCKED\tWAITING\tTIMED_WAITING\ttask-N\treport-N\tworker-N\thttp-N\n'
 	for f in "$dir"/*.jstack.txt; do
+		case $f in *.before.jstack.txt) continue ;; esac
 		name=$(basename "$f" .jstack.txt).hprof.gz
 		awk -v file="$name" '
 			/^"[^"]*" #[0-9]+ / {

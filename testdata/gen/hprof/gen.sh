@@ -5,7 +5,8 @@
 #
 #   threads   thread per task until "unable to create native thread" (a cgroup v1 pids.max
 #             caps this JVM alone); HeapDumpOnOutOfMemoryError is set but HotSpot does not
-#             write a dump for this error, so the dump is jcmd GC.heap_dump at the limit
+#             write a dump for this error, so the dump is jcmd GC.heap_dump at the limit;
+#             a jstack -l of the same JVM before its tasks is kept too (.before.jstack.txt)
 #   heap      8 report workers BLOCKED behind a monitor held over a silent socket read, then
 #             "Java heap space": the dump is HeapDumpOnOutOfMemoryError's own
 #   healthy   a small HTTP service and its client: jcmd GC.heap_dump (the control)
@@ -71,6 +72,8 @@ for pair in $jdks; do
 		"$jh/bin/jcmd" "$pid" VM.version >/dev/null # the Attach Listener, before any limit
 		case $scene in
 		threads)
+			# the same JVM before its tasks: for the comparison across moments
+			"$jh/bin/jstack" -l "$pid" >"$tmp/$name.before.jstack.txt"
 			touch "$tmp/go"
 			waitfor "$tmp/$name.log" 'OOM after'
 			"$jh/bin/jstack" -l "$pid" >"$tmp/$name.jstack.txt"
