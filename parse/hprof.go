@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -197,7 +198,6 @@ type hprofLayout struct {
 	kind     hprofKind
 	size     int
 	name     int
-	nameChar bool // name is a char[] (JDK 8), not a String
 	tid      int
 	eetop    int
 	daemon   int
@@ -276,6 +276,11 @@ type hprofState struct {
 	threads  map[uint64]*hprofThreadObj
 	syncs    []hprofSync
 	want     map[uint64]hprofWant
+	wantBits []uint64 // a filter of want's ids (mayWant)
+	kinds    [1024]struct {
+		class uint64
+		kind  hprofKind
+	}
 	strings  map[uint64]hprofString
 	chars    map[uint64]string
 	holders  map[uint64]hprofHolder
@@ -300,6 +305,7 @@ func newHPROFState(budget int64) *hprofState {
 		rootSet:     map[uint64]bool{},
 		threads:     map[uint64]*hprofThreadObj{},
 		want:        map[uint64]hprofWant{},
+		wantBits:    make([]uint64, hprofWantBits/64),
 		strings:     map[uint64]hprofString{},
 		chars:       map[uint64]string{},
 		holders:     map[uint64]hprofHolder{},
@@ -595,6 +601,9 @@ func (s *hprofState) segment(h *hprofReader, length int64) error {
 	end := h.offset() + length
 	id := int64(s.id)
 	for length < 0 && !h.atEnd() || h.offset() < end {
+		if s.skipFast(h) {
+			continue
+		}
 		tag, err := h.u1()
 		if err != nil {
 			return err
@@ -638,6 +647,87 @@ func (s *hprofState) segment(h *hprofReader, length int64) error {
 	}
 	return nil
 }
+
+// skipFast is the hot loop: most sub-records are instances and arrays no
+// thread needs. Their headers are read straight from the buffer, without a
+// check a field, and their bodies skipped; false leaves the sub-record to
+// the full reading (a thread, a lock, a wanted object, a class not met yet,
+// a header across the buffer's end, anything else).
+func (s *hprofState) skipFast(h *hprofReader) bool {
+	id := s.id
+	b := h.buf[h.pos:h.end]
+	if len(b) < 2+2*id+8 {
+		return false
+	}
+	at := func(off int) uint64 {
+		if id == 4 {
+			return uint64(binary.BigEndian.Uint32(b[off:]))
+		}
+		return binary.BigEndian.Uint64(b[off:])
+	}
+	switch b[0] {
+	case hprofInstanceDump:
+		obj, class := at(1), at(1+id+4)
+		n := binary.BigEndian.Uint32(b[1+2*id+4:])
+		if s.mayWant(obj) || s.pass == 0 && s.kind(class) != kindOther {
+			return false
+		}
+		h.pos += 1 + 2*id + 8
+		return h.skip(int64(n)) == nil
+	case hprofPrimArrayDump:
+		obj := at(1)
+		n := binary.BigEndian.Uint32(b[1+id+4:])
+		sz := hprofTypeSize(b[1+id+8], id)
+		if s.mayWant(obj) || sz == 0 || b[1+id+8] == hprofObject {
+			return false
+		}
+		h.pos += 1 + id + 9
+		return h.skip(int64(n)*int64(sz)) == nil
+	case hprofObjArrayDump:
+		n := binary.BigEndian.Uint32(b[1+id+4:])
+		h.pos += 1 + 2*id + 8
+		return h.skip(int64(n)*int64(id)) == nil
+	}
+	return false
+}
+
+// kind is what instances of class are to the reader, through a small cache
+// before the layouts' map (one lookup a heap object otherwise); kindUnknown
+// for a class with no layout yet.
+func (s *hprofState) kind(class uint64) hprofKind {
+	c := &s.kinds[(class>>3)%uint64(len(s.kinds))]
+	if c.class == class && c.class != 0 {
+		return c.kind
+	}
+	l := s.layouts[class]
+	if l == nil {
+		if s.classes[class] == nil {
+			return kindUnknown
+		}
+		l = s.layout(class)
+	}
+	c.class, c.kind = class, l.kind
+	return l.kind
+}
+
+// mayWant reports whether obj may be wanted: a bit of a filter of the
+// wanted ids before the map (false: surely not).
+func (s *hprofState) mayWant(obj uint64) bool {
+	if len(s.want) == 0 {
+		return false
+	}
+	k := wantBit(obj)
+	return s.wantBits[k>>6]&(1<<(k&63)) != 0
+}
+
+// wantBit is obj's bit in wantBits.
+func wantBit(obj uint64) uint64 {
+	return (obj * 0x9E3779B97F4A7C15 >> 40) & (hprofWantBits - 1)
+}
+
+// hprofWantBits is the size of the wanted ids' filter, in bits (512 KiB):
+// a few thousand ids leave it nearly empty.
+const hprofWantBits = 1 << 22
 
 func (s *hprofState) rootThread(h *hprofReader) error {
 	obj, _ := h.ident()
@@ -949,6 +1039,8 @@ func (s *hprofState) wantID(obj uint64, w hprofWant) {
 		return // past the budget: said as not read
 	}
 	s.want[obj] |= w
+	k := wantBit(obj)
+	s.wantBits[k>>6] |= 1 << (k & 63)
 }
 
 // threadObj keeps a Thread object's fields and asks for the objects they
@@ -1113,6 +1205,7 @@ func (s *hprofState) prune() {
 	}
 	s.threads = live
 	clear(s.want)
+	clear(s.wantBits)
 	for _, r := range s.roots {
 		t := s.threads[r.obj]
 		if t == nil {

@@ -64,10 +64,19 @@ type writer struct {
 	n  int64
 }
 
-func (w *writer) u1(v byte)   { w.w.WriteByte(v); w.n++ }
-func (w *writer) u2(v uint16) { var b [2]byte; binary.BigEndian.PutUint16(b[:], v); w.w.Write(b[:]); w.n += 2 }
-func (w *writer) u4(v uint32) { var b [4]byte; binary.BigEndian.PutUint32(b[:], v); w.w.Write(b[:]); w.n += 4 }
-func (w *writer) u8(v uint64) { var b [8]byte; binary.BigEndian.PutUint64(b[:], v); w.w.Write(b[:]); w.n += 8 }
+func (w *writer) u1(v byte) { w.w.WriteByte(v); w.n++ }
+func (w *writer) u4(v uint32) {
+	var b [4]byte
+	binary.BigEndian.PutUint32(b[:], v)
+	w.w.Write(b[:])
+	w.n += 4
+}
+func (w *writer) u8(v uint64) {
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], v)
+	w.w.Write(b[:])
+	w.n += 8
+}
 func (w *writer) ident(v uint64) {
 	if w.id == 4 {
 		w.u4(uint32(v))
