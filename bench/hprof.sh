@@ -33,14 +33,19 @@ if [ ! -s "$file" ]; then
 	(cd .. && go run ./internal/hprofgen/cmd/hprofgen -o "bench/$file" -gib "$gib")
 fi
 size=$(stat -c %s "$file")
-cat "$file" >/dev/null # into the page cache
 echo "== $file: $size bytes; $runs rounds"
 g=() d=() r=() gc=() dc=()
 for i in $(seq "$runs"); do
+	# Each command reads the file just read by cat: from the page cache when
+	# it holds the file, not the pages the other command left.
+	cat "$file" >/dev/null
 	/usr/bin/time -f '%e %U %S %M' -o "$data/t.grep" grep -c 'no line of a heap dump holds this' "$file" >"$data/out.grep" || true
+	cat "$file" >/dev/null
 	/usr/bin/time -f '%e %U %S %M' -o "$data/t.dd" "$bin/dumpdiff" parse --stats "$file" >"$data/out.dd"
-	read -r ge gu gs _ <"$data/t.grep"
-	read -r de du ds dm <"$data/t.dd"
+	# the last line: time writes "Command exited with non-zero status 1"
+	# first for grep, which finds nothing
+	read -r ge gu gs _ < <(tail -n1 "$data/t.grep")
+	read -r de du ds dm < <(tail -n1 "$data/t.dd")
 	gcpu=$(awk -v u="$gu" -v s="$gs" 'BEGIN { print u + s }')
 	dcpu=$(awk -v u="$du" -v s="$ds" 'BEGIN { print u + s }')
 	echo "round $i: grep -c ${ge}s wall ${gcpu}s CPU; dumpdiff parse ${de}s wall ${dcpu}s CPU, peak RSS $((dm / 1024)) MiB: $(cat "$data/out.dd")"

@@ -91,6 +91,25 @@ func TestHPROFFixtures(t *testing.T) {
 					t.Errorf("%s-N: %d threads, jstack says %d", p, pools[p], n)
 				}
 			}
+			// Read once, as from standard input: the same threads, and
+			// the names that lie before their threads (in every real dump
+			// here) said not read; the file took a second pass for them.
+			f, err := os.Open(filepath.Join("../testdata/hprof", c.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			one, err := Parse("-", f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			said := false
+			for _, sk := range one[0].Skipped {
+				said = said || strings.Contains(sk.Reason, "cannot be read again")
+			}
+			if len(one[0].Threads) != len(d.Threads) || !said {
+				t.Errorf("one pass: %d threads (a file: %d), skipped %+v", len(one[0].Threads), len(d.Threads), one[0].Skipped)
+			}
 			js, err := ParseFile(filepath.Join("../testdata/hprof", strings.TrimSuffix(c.file, ".hprof.gz")+".jstack.txt"))
 			if err != nil {
 				t.Fatal(err)

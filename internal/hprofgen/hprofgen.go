@@ -425,16 +425,17 @@ func (g *gen) write() {
 	w.rec(0x2C, 0)
 }
 
-// filler writes about FillerBytes of objects no thread names: small
-// instances (7 in 10), byte[] of up to 2 KiB and object arrays, as a heap
-// holds them.
+// filler writes about FillerBytes of objects no thread names, about 80
+// bytes a record as in a Java heap: small instances (7 in 10), byte[] of
+// 16-255 bytes (2 in 10), object arrays of 1-16 elements, and one byte[]
+// of 1 MiB in 100,000 (read past by seeking).
 func (g *gen) filler(s *sub, cs map[string]class) {
 	if g.spec.FillerBytes <= 0 {
 		return
 	}
 	rng := rand.New(rand.NewPCG(g.spec.Seed, 1))
 	fc := g.classes["com/example/Filler"]
-	arr := make([]byte, 64<<10)
+	arr := make([]byte, 1<<20)
 	for i := range arr {
 		arr[i] = byte(rng.IntN(256))
 	}
@@ -442,14 +443,16 @@ func (g *gen) filler(s *sub, cs map[string]class) {
 	for written < g.spec.FillerBytes {
 		before := len(s.buf)
 		id := g.newID()
-		switch r := rng.IntN(10); {
-		case r < 7:
+		switch r := rng.IntN(100_000); {
+		case r == 0:
+			s.prim(id, 8, len(arr), arr) // a buffer of 1 MiB, one in 100,000
+		case r < 70_000:
 			s.instance(id, fc, g.body(cs, "com/example/Filler", values{"next": id - 8, "count": uint64(r), "total": id}))
-		case r < 9:
-			n := 16 + rng.IntN(2048)
+		case r < 90_000:
+			n := 16 + rng.IntN(240)
 			s.prim(id, 8, n, arr[:n])
 		default:
-			n := 1 + rng.IntN(64)
+			n := 1 + rng.IntN(16)
 			s.buf = append(s.buf, 0x22)
 			s.id(id)
 			s.u4(1)
