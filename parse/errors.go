@@ -37,7 +37,7 @@ type NoDumpError struct {
 
 func (e *NoDumpError) Error() string {
 	msg := "expected a Go goroutine dump (debug=2, panic, SIGQUIT), a goroutine profile (debug=1 text or proto), " +
-		"or a JVM thread dump (jstack, jcmd Thread.print, kill -3, jcmd JSON, Spring Boot Actuator, JFR, IBM or OpenJ9 javacore)"
+		"or a JVM thread dump (jstack, jcmd Thread.print, kill -3, jcmd JSON, Spring Boot Actuator, JFR, IBM or OpenJ9 javacore, a HotSpot heap dump)"
 	if e.Looks != "" {
 		msg = e.Looks
 	}

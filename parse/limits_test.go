@@ -30,7 +30,7 @@ func TestLongLines(t *testing.T) {
 		{"last line, no newline", smallGoDump + "\n" + long, 64, 1, nil, ""},
 		{"outside any dump", long + "\n" + smallGoDump, 64, 1, nil, ""},
 		{"no dump", long + "\n" + long + "\nhello\n", 64, 0, nil,
-			"no dump found: expected a Go goroutine dump (debug=2, panic, SIGQUIT), a goroutine profile (debug=1 text or proto), or a JVM thread dump (jstack, jcmd Thread.print, kill -3, jcmd JSON, Spring Boot Actuator, JFR, IBM or OpenJ9 javacore) (2 line(s) longer than 64 bytes skipped unread)"},
+			"no dump found: expected a Go goroutine dump (debug=2, panic, SIGQUIT), a goroutine profile (debug=1 text or proto), or a JVM thread dump (jstack, jcmd Thread.print, kill -3, jcmd JSON, Spring Boot Actuator, JFR, IBM or OpenJ9 javacore, a HotSpot heap dump) (2 line(s) longer than 64 bytes skipped unread)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -31,6 +31,10 @@ const (
 	// FlightRecorder snapshot, /debug/pprof/trace): the goroutines as the
 	// trace had them at one generation's boundary (gotrace.go).
 	FormatGoTrace Format = "go-trace"
+	// FormatHPROF is the threads of a HotSpot heap dump (HPROF 1.0.2:
+	// -XX:+HeapDumpOnOutOfMemoryError, jcmd GC.heap_dump, jmap -dump) at
+	// the dump's time (hprof.go).
+	FormatHPROF Format = "jvm-hprof"
 )
 
 // Runtime tells which runtime wrote a dump.

@@ -17,6 +17,10 @@ type Options struct {
 	// read whole (JSON, proto, a JFR recording from a stream) may hold.
 	// 0 means DefaultMaxInflated.
 	MaxInflated int64
+	// HPROFBudget caps what the heap dump reader keeps of a file: its
+	// symbols, class layouts, frames, thread objects and wanted ids, in
+	// bytes of memory (hprof.go). 0 means DefaultHPROFBudget.
+	HPROFBudget int64
 	// JFR is the path of the JDK's jfr tool; empty means the jfr on the
 	// PATH, else $JAVA_HOME/bin/jfr.
 	JFR string
@@ -32,6 +36,9 @@ type Options struct {
 const (
 	DefaultMaxLine     = 1 << 20 // 1 MiB
 	DefaultMaxInflated = 2 << 30 // 2 GiB
+	// DefaultHPROFBudget: a real dump of a large service keeps a few tens
+	// of MiB (its symbols); the cap is for a hostile or corrupt file.
+	DefaultHPROFBudget = 256 << 20 // 256 MiB
 )
 
 func (o Options) maxLine() int {
@@ -46,6 +53,13 @@ func (o Options) maxInflated() int64 {
 		return o.MaxInflated
 	}
 	return DefaultMaxInflated
+}
+
+func (o Options) hprofBudget() int64 {
+	if o.HPROFBudget > 0 {
+		return o.HPROFBudget
+	}
+	return DefaultHPROFBudget
 }
 
 func (o Options) now() time.Time {

@@ -74,6 +74,9 @@ func (o Options) parse(name string, br *bufio.Reader, path string) ([]*Dump, err
 	if isJFRRecording(head) {
 		return o.parseJFRRecording(name, br, path)
 	}
+	if head, _ := br.Peek(len(hprofMagic)); isHPROF(head) {
+		return o.parseHPROF(name, br, path, false)
+	}
 	gz := len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b
 	if gz {
 		zr, err := gzip.NewReader(br)
@@ -84,7 +87,13 @@ func (o Options) parse(name string, br *bufio.Reader, path string) ([]*Dump, err
 			return nil, fmt.Errorf("%s: reading gzip: %w", name, err)
 		}
 		defer zr.Close()
-		br = bufio.NewReaderSize(&capReader{r: zr, max: o.maxInflated(), what: "gzip stream"}, 1<<20)
+		inner := bufio.NewReaderSize(zr, 1<<20)
+		if head, _ = inner.Peek(len(hprofMagic)); isHPROF(head) {
+			// A heap dump is read as a stream in bounded memory, however
+			// far it expands: no cap on the stream (hprof.go).
+			return o.parseHPROF(name, inner, path, true)
+		}
+		br = bufio.NewReaderSize(&capReader{r: inner, max: o.maxInflated(), what: "gzip stream"}, 1<<20)
 		if head, _ = br.Peek(4); isJFRRecording(head) {
 			return o.parseJFRRecording(name, br, "")
 		}

@@ -28,12 +28,16 @@ func TestDependencyPolicy(t *testing.T) {
 		// Test helpers: no package may import them outside its tests.
 		"internal/javatest":   {},
 		"internal/benchinput": {"analyze", "parse"},
+		"internal/hprofgen":   {},
 		"internal/captured":   {"analyze", "capture", "parse"},
 		"internal/promtest":   {"internal/testwait"},
 		"internal/testwait":   {},
 		"internal/modetest":   {"internal/private"},
 		"internal/watchtest":  {"internal/javatest", "internal/testwait"},
 		"watch":               {"analyze", "capture", "parse", "report", "internal/captured", "internal/private"},
+
+		// The benchmark's generator of heap dumps (make bench-hprof).
+		"internal/hprofgen/cmd/hprofgen": {"internal/hprofgen"},
 	}
 	// Third-party imports per package: the profile format and the execution
 	// trace reader (Go's own, from x/exp) for parse, the
@@ -51,6 +55,7 @@ func TestDependencyPolicy(t *testing.T) {
 		"internal/modetest":   {},
 		"internal/javatest":   {},
 		"internal/benchinput": {},
+		"internal/hprofgen":   {},
 		"internal/captured":   {},
 		"internal/promtest":   {},
 		"internal/testwait":   {},
