@@ -33,7 +33,12 @@ func TestDependencyPolicy(t *testing.T) {
 		"internal/testwait":   {},
 		"internal/modetest":   {"internal/private"},
 		"internal/watchtest":  {"internal/javatest", "internal/testwait"},
-		"watch":               {"analyze", "capture", "parse", "report", "internal/captured", "internal/private"},
+		"watch":               {"analyze", "capture", "parse", "report", "internal/bearer", "internal/captured", "internal/private"},
+		// The bearer-token check of the HTTP endpoints (watch, mcpserver).
+		"internal/bearer": {},
+		// The MCP server: the analysis and its views through their own
+		// packages; the command hands it the command's loading.
+		"mcpserver": {"analyze", "capture", "parse", "report", "watch", "internal/bearer"},
 	}
 	// Third-party imports per package: the profile format and the execution
 	// trace reader (Go's own, from x/exp) for parse, the
@@ -56,6 +61,8 @@ func TestDependencyPolicy(t *testing.T) {
 		"internal/testwait":   {},
 		"internal/watchtest":  {},
 		"watch":               {"github.com/prometheus/client_golang/"},
+		"internal/bearer":     {},
+		"mcpserver":           {"github.com/modelcontextprotocol/go-sdk/"},
 		"tui":                 {"charm.land/", "github.com/charmbracelet/", "github.com/lucasb-eyer/go-colorful", "github.com/mattn/go-runewidth", "github.com/rivo/uniseg", "github.com/clipperhouse/"},
 	}
 	for pkg, ok := range allowed {
