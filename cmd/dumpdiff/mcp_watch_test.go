@@ -19,19 +19,18 @@ import (
 	"github.com/dumpdiff/dumpdiff/watch"
 )
 
-// TestMCPWatchBundle makes a real watch folder (watch.Run in the test's
-// process) whose target is a command printing the HikariCP scenario's
-// dumps in turn, before then the pool exhausted, as --exec takes them; a
-// trigger opens a bundle whatever the verdict. Then the server lists the
-// folder's incidents and analyzes the bundle: the bundle's findings are
-// what `dumpdiff --format json BUNDLE` says.
-func TestMCPWatchBundle(t *testing.T) {
+// makeWatchFolder makes a real watch folder, root/watch: watch.Run in the
+// test's process, its target a command printing the HikariCP scenario's
+// dumps in turn (before, then the pool exhausted) as --exec takes them; a
+// trigger opens a bundle whatever the verdict. It returns once the folder
+// has a bundle and watch has stopped (the open incident's reports written
+// as it stands).
+func makeWatchFolder(t *testing.T, root string) string {
+	t.Helper()
 	scen, err := filepath.Abs("../../testdata/scenarios/hikari-pool-exhausted")
 	if err != nil {
 		t.Fatal(err)
 	}
-	root := t.TempDir()
-	root, _ = filepath.EvalSymlinks(root)
 	dir := filepath.Join(root, "watch")
 	counter := filepath.Join(root, "n")
 	cmd := fmt.Sprintf(`n=$(cat %[1]s 2>/dev/null || echo 0); echo $((n+1)) > %[1]s; `+
@@ -70,7 +69,16 @@ func TestMCPWatchBundle(t *testing.T) {
 		return nil
 	})
 	stop() // the open incident's reports are written as it stands
+	return dir
+}
 
+// TestMCPWatchBundle: the server lists a real watch folder's incidents and
+// analyzes the bundle: the bundle's findings, moments and warnings are what
+// `dumpdiff --format json BUNDLE` says.
+func TestMCPWatchBundle(t *testing.T) {
+	root := t.TempDir()
+	root, _ = filepath.EvalSymlinks(root)
+	makeWatchFolder(t, root)
 	cs := mcpClient(t, mcpserver.Config{Roots: []string{root}})
 	var incs mcpserver.Incidents
 	callTool(t, cs, "incidents", map[string]any{"folder": "watch"}, &incs)
