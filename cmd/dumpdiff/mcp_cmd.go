@@ -6,7 +6,6 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/dumpdiff/dumpdiff/analyze"
@@ -71,7 +70,7 @@ symlinks resolved; answers come in pages bounded in size.`,
 				if tokenFile != "" {
 					return fmt.Errorf("--token-file is for --listen: stdio has no one else to keep out")
 				}
-				return s.Run(cmd.Context(), &mcp.StdioTransport{})
+				return s.Run(cmd.Context(), mcpserver.Stdio(cmd.InOrStdin(), cmd.OutOrStdout()))
 			}
 			token, err := readTokenFile(tokenFile)
 			if err != nil {

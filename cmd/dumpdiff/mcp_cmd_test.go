@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -509,5 +511,76 @@ func TestMCPStdioBinary(t *testing.T) {
 	want, _ := cliJSON(t, filepath.Join(root, "go-slow-upstream-leak"))
 	if d := cmp.Diff(want.Findings, findingsOf(t, cs, v.AnalysisID, v)); d != "" {
 		t.Errorf("findings over stdio differ from the JSON report's (-json +mcp):\n%s", d)
+	}
+	stdioMalformed(t, bin, root)
+}
+
+// stdioMalformed writes malformed lines to the binary's stdin between good
+// ones: each is answered with its JSON-RPC error and the server goes on to
+// answer the next request; it exits 0 when stdin closes. Each answer is
+// read as it comes: nothing here waits on time.
+func stdioMalformed(t *testing.T, bin, root string) {
+	cmd := exec.Command(bin, "mcp", "--root", root)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outPipe, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	out := bufio.NewScanner(outPipe)
+	out.Buffer(nil, 1<<20)
+	exchange := func(line string) map[string]any {
+		t.Helper()
+		if _, err := io.WriteString(in, line+"\n"); err != nil {
+			t.Fatal(err)
+		}
+		for {
+			if !out.Scan() {
+				t.Fatalf("after %q: the server answered nothing (%v)", line, out.Err())
+			}
+			var m map[string]any
+			if err := json.Unmarshal(out.Bytes(), &m); err != nil {
+				t.Fatalf("after %q: %q is not JSON", line, out.Text())
+			}
+			if _, answer := m["id"]; answer {
+				return m
+			}
+			// A notification (the resources a call added): not the answer.
+		}
+	}
+	code := func(m map[string]any) float64 {
+		e, _ := m["error"].(map[string]any)
+		c, _ := e["code"].(float64)
+		return c
+	}
+	if m := exchange("this is not json"); code(m) != -32700 {
+		t.Errorf("a line that is not JSON: %v, want a parse error", m)
+	}
+	if m := exchange(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`); m["result"] == nil {
+		t.Fatalf("initialize after a bad line: %v", m)
+	}
+	io.WriteString(in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	if m := exchange(`[1,2`); code(m) != -32700 {
+		t.Errorf("a cut JSON line: %v", m)
+	}
+	if m := exchange(`42`); code(m) != -32600 {
+		t.Errorf("JSON that is no message: %v, want invalid request", m)
+	}
+	m := exchange(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"analyze","arguments":{"paths":"not a list"}}}`)
+	if r, _ := m["result"].(map[string]any); r == nil || r["isError"] != true {
+		t.Errorf("arguments of the wrong type: %v, want a tool error", m)
+	}
+	m = exchange(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"analyze","arguments":{"paths":["hikari-pool-exhausted"]}}}`)
+	if r, _ := m["result"].(map[string]any); r == nil || r["isError"] == true {
+		t.Errorf("a good call after the bad ones: %v", m)
+	}
+	in.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("the server's exit after stdin closed: %v", err)
 	}
 }
