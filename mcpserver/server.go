@@ -147,8 +147,8 @@ func (s *Server) Run(ctx context.Context, t mcp.Transport) error { return s.srv.
 
 // keep stores a and drops the oldest beyond Keep.
 func (s *Server) keep(a *analysis) {
+	var dropped []string
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.next++
 	a.id = "a" + strconv.Itoa(s.next)
 	s.analyses[a.id] = a
@@ -157,7 +157,12 @@ func (s *Server) keep(a *analysis) {
 		old := s.order[0]
 		s.order = s.order[1:]
 		delete(s.analyses, old)
-		s.srv.RemoveResources(reportURIs(old)...)
+		dropped = append(dropped, reportURIs(old)...)
+	}
+	s.mu.Unlock()
+	// Outside the lock: removing notifies the clients.
+	if len(dropped) > 0 {
+		s.srv.RemoveResources(dropped...)
 	}
 }
 
