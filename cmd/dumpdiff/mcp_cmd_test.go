@@ -361,7 +361,9 @@ func TestMCPCaptureAllowList(t *testing.T) {
 		t.Fatal(err)
 	}
 	root := t.TempDir()
-	listed := capture.ExecTarget("", "cat "+dump)
+	// The command carries the header's token, as a pasted one would: it is
+	// a secret wherever it shows (capture scrubs it; so does the server).
+	listed := capture.ExecTarget("", "cat "+dump+" # s3cr3t-token")
 	cs := mcpClient(t, mcpserver.Config{Roots: []string{root}, AllowCapture: true, Targets: []capture.Target{listed},
 		Plan: capture.Plan{Headers: map[string][]string{"Authorization": {"Bearer s3cr3t-token"}}}})
 	if got := toolError(t, cs, "capture", map[string]any{"target": "cat /etc/passwd", "out": "x"}); !strings.Contains(got, "not on this server's list") {
@@ -391,8 +393,19 @@ func TestMCPCaptureAllowList(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ := json.Marshal(tools)
-	if strings.Contains(string(b), "s3cr3t-token") {
-		t.Errorf("a tool description holds the header's token")
+	if strings.Contains(string(b), "s3cr3t-token") || !strings.Contains(string(b), "REDACTED") {
+		t.Errorf("the capture tool's description holds the token, or does not show it redacted")
+	}
+	// Errors too: an unlisted target's refusal lists the targets.
+	if got := toolError(t, cs, "capture", map[string]any{"target": "nope", "out": "x"}); strings.Contains(got, "s3cr3t-token") || !strings.Contains(got, "REDACTED") {
+		t.Errorf("a refusal holds the token: %q", got)
+	}
+	if cb, _ := json.Marshal(c); strings.Contains(string(cb), "s3cr3t-token") {
+		t.Errorf("the capture's answer holds the token")
+	}
+	man, err := os.ReadFile(filepath.Join(c.Out, "manifest.json"))
+	if err != nil || strings.Contains(string(man), "s3cr3t-token") {
+		t.Errorf("the capture's manifest holds the token (%v)", err)
 	}
 }
 
@@ -582,5 +595,33 @@ func stdioMalformed(t *testing.T, bin, root string) {
 	in.Close()
 	if err := cmd.Wait(); err != nil {
 		t.Errorf("the server's exit after stdin closed: %v", err)
+	}
+}
+
+// TestMCPKeepsTheLastAnalyses: the server keeps Keep analyses (each holds
+// its parsed dumps); an older id is refused with what to do, and its
+// report resources are gone from the list.
+func TestMCPKeepsTheLastAnalyses(t *testing.T) {
+	root, _ := filepath.Abs("../../testdata/scenarios")
+	cs := mcpClient(t, mcpserver.Config{Roots: []string{root}, Keep: 2})
+	var ids []string
+	for _, p := range []string{"mypage-pool-stuck", "hikari-pool-exhausted", "slow-upstream-bulkhead"} {
+		var v mcpserver.Verdict
+		callTool(t, cs, "analyze", map[string]any{"paths": []string{p}}, &v)
+		ids = append(ids, v.AnalysisID)
+	}
+	if got := toolError(t, cs, "pools", map[string]any{"analysis_id": ids[0]}); !strings.Contains(got, "keeps the last 2") {
+		t.Errorf("the dropped analysis %s: %q", ids[0], got)
+	}
+	var p mcpserver.Pools
+	callTool(t, cs, "pools", map[string]any{"analysis_id": ids[2]}, &p)
+	res, err := cs.ListResources(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res.Resources {
+		if strings.HasPrefix(r.URI, "dumpdiff://analysis/"+ids[0]+"/") {
+			t.Errorf("the dropped analysis' report is still listed: %s", r.URI)
+		}
 	}
 }
