@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/dumpdiff/dumpdiff/analyze"
 	"github.com/dumpdiff/dumpdiff/capture"
 	"github.com/dumpdiff/dumpdiff/mcpserver"
 	"github.com/dumpdiff/dumpdiff/report"
@@ -624,4 +625,24 @@ func TestMCPKeepsTheLastAnalyses(t *testing.T) {
 			t.Errorf("the dropped analysis' report is still listed: %s", r.URI)
 		}
 	}
+}
+
+// TestMCPPanicIsAToolError: a panic inside a tool is answered as a tool
+// error naming the tool, and the server answers the next call.
+func TestMCPPanicIsAToolError(t *testing.T) {
+	root, _ := filepath.Abs("../../testdata/scenarios")
+	calls := 0
+	cs := mcpClient(t, mcpserver.Config{Roots: []string{root}, Analyze: func(paths []string, opt mcpserver.AnalyzeOptions) ([]*analyze.Result, []string, error) {
+		calls++
+		if calls == 1 {
+			var m map[string]int
+			m["boom"]++ // a nil map: the bug a panic stands for
+		}
+		return mcpAnalyze(analysisFlags{})(paths, opt)
+	}})
+	if got := toolError(t, cs, "analyze", map[string]any{"paths": []string{"mypage-pool-stuck"}}); !strings.Contains(got, "analyze failed inside dumpdiff") {
+		t.Errorf("a panic: %q", got)
+	}
+	var v mcpserver.Verdict
+	callTool(t, cs, "analyze", map[string]any{"paths": []string{"mypage-pool-stuck"}}, &v)
 }
