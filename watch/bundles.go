@@ -23,9 +23,10 @@ type Incident struct {
 	// Open is true while the watch that wrote it had it open (or stopped
 	// with it open: the next watch continues it).
 	Open bool
-	// Findings are the findings it is about, as "kind pool state" (the
-	// story keys), in the order they opened; empty for a triggered bundle
-	// that no finding opened.
+	// Findings are the findings it is about, as "pool state via" (their
+	// story keys; a finding of no one pool, a deadlock, by its id), in the
+	// order they opened; empty for a triggered bundle that no finding
+	// opened.
 	Findings []string
 	Since    string    // the label of the moment its first finding was first seen
 	Trigger  string    // what asked for it (a trigger's reason); "" when a finding opened it

@@ -646,3 +646,23 @@ func TestMCPPanicIsAToolError(t *testing.T) {
 	var v mcpserver.Verdict
 	callTool(t, cs, "analyze", map[string]any{"paths": []string{"mypage-pool-stuck"}}, &v)
 }
+
+// TestMCPCommandRefusals: the command's own refusals, before serving.
+func TestMCPCommandRefusals(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"mcp", "--root", dir, "--pid", "4242"}, "targets given without --allow-capture"},
+		{[]string{"mcp", "--root", dir, "--token-file", filepath.Join(dir, "tok")}, "--token-file is for --listen"},
+		{[]string{"mcp", "--root", filepath.Join(dir, "missing")}, "--root"},
+		{[]string{"mcp", "--root", dir, "--order", "args"}, "each analyze call gives its own order"},
+		{[]string{"mcp", "--root", dir, "--listen", "127.0.0.1:0", "--token-file", filepath.Join(dir, "missing")}, "--token-file"},
+	} {
+		code, _, stderr := runArgs(t, c.args...)
+		if code == 0 || !strings.Contains(stderr, c.want) {
+			t.Errorf("dumpdiff %s: exit %d, %q; want a refusal saying %q", strings.Join(c.args, " "), code, stderr, c.want)
+		}
+	}
+}
