@@ -635,8 +635,7 @@ func TestMCPPanicIsAToolError(t *testing.T) {
 	cs := mcpClient(t, mcpserver.Config{Roots: []string{root}, Analyze: func(paths []string, opt mcpserver.AnalyzeOptions) ([]*analyze.Result, []string, error) {
 		calls++
 		if calls == 1 {
-			var m map[string]int
-			m["boom"]++ // a nil map: the bug a panic stands for
+			panic("a bug in the analysis")
 		}
 		return mcpAnalyze(analysisFlags{})(paths, opt)
 	}})
