@@ -217,3 +217,8 @@ func (s secrets) scrubLoad(l LoadRecord) LoadRecord {
 	l.OutputTail = inertLines(s.scrub(l.OutputTail))
 	return l
 }
+
+// Redact is text with every secret of p replaced by REDACTED, as this
+// package scrubs what it writes (see Plan.Headers): for a caller that
+// hands on text near the plan (the MCP server's answers and errors).
+func (p Plan) Redact(text string) string { return p.secrets().scrub(text) }

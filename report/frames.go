@@ -175,9 +175,13 @@ func threadTitle(t *parse.Thread) string {
 	return name
 }
 
-// markedStack is a group's stack, one line a frame (lock lines under
-// their frame, as stackLines), with "◀ culprit" and "◀ entry point" after
-// those frames. Control characters are spaces.
+// MarkedStack is a group's stack as every report prints it: one line a
+// frame (lock lines under their frame, the creator last), with "◀ culprit"
+// and "◀ entry point" after those frames. Control characters are spaces;
+// nil when the group has no stack.
+func MarkedStack(sg StackGroup, rt parse.Runtime) []string { return markedStack(sg, rt) }
+
+// markedStack is MarkedStack.
 func markedStack(sg StackGroup, rt parse.Runtime) []string {
 	if sg.Stack == nil {
 		return nil

@@ -265,7 +265,7 @@ func (s *statePane) markdown(w io.Writer) {
 		}
 		var lines []string
 		for _, op := range s.diff {
-			lines = append(lines, diffText(op))
+			lines = append(lines, op.Text())
 		}
 		mdFenced(w, "diff", lines)
 		return

@@ -43,7 +43,7 @@ func TestCompareFollowsTheThread(t *testing.T) {
 	}
 	left, right := 0, 0
 	for _, op := range st.diff {
-		switch op.kind {
+		switch op.Kind {
 		case '-':
 			left++
 		case '+':

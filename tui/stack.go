@@ -165,58 +165,6 @@ func stackText(t *parse.Thread, lines []stackLine) string {
 	return strings.Join(out, "\n")
 }
 
-// diffOp is one line of a stack comparison.
-type diffOp struct {
-	kind        byte   // ' ' in both, '-' only left, '+' only right
-	left, right string // frame texts; empty on the missing side
-	// lf and rf are the frames; nil on the missing side.
-	lf, rf *parse.Frame
-}
-
-// diffStacks aligns two stacks from the top on their functions (longest
-// common subsequence; stacks are a few dozen frames, so O(n·m) is cheap).
-// Frames with the same function but another line count as the same, and
-// show both texts.
-func diffStacks(a, b *parse.Thread) []diffOp {
-	var fa, fb []*parse.Frame
-	if a != nil {
-		fa = a.Frames
-	}
-	if b != nil {
-		fb = b.Frames
-	}
-	n, m := len(fa), len(fb)
-	lcs := make([][]int, n+1)
-	for i := range lcs {
-		lcs[i] = make([]int, m+1)
-	}
-	for i := n - 1; i >= 0; i-- {
-		for j := m - 1; j >= 0; j-- {
-			if fa[i].Func == fb[j].Func {
-				lcs[i][j] = lcs[i+1][j+1] + 1
-			} else {
-				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
-			}
-		}
-	}
-	var ops []diffOp
-	i, j := 0, 0
-	for i < n || j < m {
-		switch {
-		case i < n && j < m && fa[i].Func == fb[j].Func:
-			ops = append(ops, diffOp{' ', frameText(fa[i]), frameText(fb[j]), fa[i], fb[j]})
-			i, j = i+1, j+1
-		case j == m || (i < n && lcs[i+1][j] >= lcs[i][j+1]):
-			ops = append(ops, diffOp{'-', frameText(fa[i]), "", fa[i], nil})
-			i++
-		default:
-			ops = append(ops, diffOp{'+', "", frameText(fb[j]), nil, fb[j]})
-			j++
-		}
-	}
-	return ops
-}
-
 // stackView is a stack that scrolls, with a line cursor when it has the
 // keys (tab): the state, cycle and finding panes show a thread in one.
 type stackView struct {

@@ -53,8 +53,8 @@ type statePane struct {
 	// representative stacks are compared.
 	follow  bool
 	cmpKey  threadKey
-	diff    []diffOp // representative stacks at cmpFrom and moment
-	diffOff int      // first line of the comparison shown
+	diff    []report.DiffOp // representative stacks at cmpFrom and moment
+	diffOff int             // first line of the comparison shown
 }
 
 // newStatePane opens gi at moment, or at its largest moment when it has no
@@ -143,7 +143,7 @@ func (s *statePane) refresh() {
 	s.list.scroll(len(s.threads), s.listHeight())
 	s.showSelected()
 	if s.compare {
-		s.diff = diffStacks(s.cmpStack(s.cmpFrom), s.cmpStack(s.moment))
+		s.diff = report.DiffStacks(s.cmpStack(s.cmpFrom), s.cmpStack(s.moment))
 	}
 }
 
@@ -363,7 +363,7 @@ func (s *statePane) copy() tea.Cmd {
 	if s.compare {
 		var lines []string
 		for _, op := range s.diff {
-			lines = append(lines, diffText(op))
+			lines = append(lines, op.Text())
 		}
 		if len(lines) == 0 {
 			return status("nothing to copy: " + s.emptySide())
@@ -753,17 +753,6 @@ func (s *statePane) View() string {
 	return strings.Join(lines, "\n")
 }
 
-// diffText is one comparison line as text: "- frame", "+ frame", "  a → b".
-func diffText(op diffOp) string {
-	text := op.left
-	if op.kind == '+' {
-		text = op.right
-	} else if op.kind == ' ' && op.left != op.right {
-		text = op.left + " → " + op.right
-	}
-	return string(op.kind) + " " + text
-}
-
 // frameCell is a frame's text for a column of w cells: whole when it fits,
 // else shortened as the reports shorten frames (class or receiver and
 // method, and the line: "UpstreamClient.fetch:25"), so the method and its
@@ -791,7 +780,7 @@ func (s *statePane) compareView(room int) []string {
 	}
 	same, left, right := 0, 0, 0
 	for _, op := range s.diff {
-		switch op.kind {
+		switch op.Kind {
 		case ' ':
 			same++
 		case '-':
@@ -829,21 +818,21 @@ func (s *statePane) compareView(room int) []string {
 		var l string
 		if side {
 			mark := "  "
-			if op.kind != ' ' {
-				mark = string(op.kind) + " "
-			} else if op.left != op.right {
+			if op.Kind != ' ' {
+				mark = string(op.Kind) + " "
+			} else if op.Left != op.Right {
 				mark = "~ "
 			}
 			// A frame too long for its column loses its middle, not
 			// its end: the file and line stay.
-			l = mark + fitMiddle(culprit(op.lf, lmk, op.left, colW), colW) + " │ " + cutMiddle(culprit(op.rf, rmk, op.right, colW), colW)
+			l = mark + fitMiddle(culprit(op.LF, lmk, op.Left, colW), colW) + " │ " + cutMiddle(culprit(op.RF, rmk, op.Right, colW), colW)
 		} else {
-			l = cut(diffText(op), s.width)
-			if op.rf != nil && matchesAny(op.rf, rmk.culprits) || op.rf == nil && op.lf != nil && matchesAny(op.lf, lmk.culprits) {
-				l = cut(diffText(op), s.width-2) + " ◀"
+			l = cut(op.Text(), s.width)
+			if op.RF != nil && matchesAny(op.RF, rmk.culprits) || op.RF == nil && op.LF != nil && matchesAny(op.LF, lmk.culprits) {
+				l = cut(op.Text(), s.width-2) + " ◀"
 			}
 		}
-		switch op.kind {
+		switch op.Kind {
 		case '-':
 			l = s.st.removed.Render(l)
 		case '+':

@@ -1,15 +1,15 @@
 package watch
 
 import (
-	"crypto/subtle"
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/dumpdiff/dumpdiff/internal/bearer"
 )
 
 // Triggers: a moment taken now, on request, that opens an incident bundle
@@ -141,28 +141,17 @@ func (w *watcher) triggerHandler(rw http.ResponseWriter, r *http.Request) {
 // trigger costs the target a dump: not for anyone who can reach the port).
 func (w *watcher) triggerAllowed(rw http.ResponseWriter, r *http.Request) bool {
 	if tok := w.cfg.TriggerToken; tok != "" {
-		got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-		if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(tok)) != 1 {
-			rw.Header().Set("WWW-Authenticate", `Bearer realm="dumpdiff watch"`)
-			http.Error(rw, "a trigger needs the bearer token (--token-file)", http.StatusUnauthorized)
+		if !bearer.Authorized(r, tok) {
+			bearer.Refuse(rw, "dumpdiff watch", "a trigger needs the bearer token (--token-file)")
 			return false
 		}
 		return true
 	}
-	if !loopback(w.cfg.Listener) {
+	if !bearer.Loopback(w.cfg.Listener) {
 		http.Error(rw, "triggers on an address other than loopback need a bearer token (--token-file)", http.StatusForbidden)
 		return false
 	}
 	return true
-}
-
-// loopback reports whether l listens on a loopback address only.
-func loopback(l net.Listener) bool {
-	if l == nil {
-		return false
-	}
-	a, ok := l.Addr().(*net.TCPAddr)
-	return ok && a.IP.IsLoopback()
 }
 
 // amPayload is the part of Alertmanager's webhook payload (version 4) a

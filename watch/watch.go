@@ -18,6 +18,7 @@ import (
 
 	"github.com/dumpdiff/dumpdiff/analyze"
 	"github.com/dumpdiff/dumpdiff/capture"
+	"github.com/dumpdiff/dumpdiff/internal/bearer"
 	"github.com/dumpdiff/dumpdiff/internal/private"
 )
 
@@ -299,7 +300,7 @@ func (w *watcher) sayStart() {
 		strings.Join(names, ", "), w.cfg.Every, w.cfg.Dir, w.cfg.Keep, capture.HumanBytes(w.cfg.MaxBytes))
 	if w.cfg.Listener != nil {
 		s += "; metrics at http://" + w.cfg.Listener.Addr().String() + "/metrics, triggers at POST /trigger"
-		if !loopback(w.cfg.Listener) {
+		if !bearer.Loopback(w.cfg.Listener) {
 			defer w.logf("warning: %s is not a loopback address: the metrics (target names, thread counts, findings) are open to whoever reaches it, and triggers %s",
 				w.cfg.Listener.Addr(), map[bool]string{true: "take the bearer token", false: "are refused (no --token-file)"}[w.cfg.TriggerToken != ""])
 		}

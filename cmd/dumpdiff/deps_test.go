@@ -34,7 +34,12 @@ func TestDependencyPolicy(t *testing.T) {
 		"internal/testwait":   {},
 		"internal/modetest":   {"internal/private"},
 		"internal/watchtest":  {"internal/javatest", "internal/testwait"},
-		"watch":               {"analyze", "capture", "parse", "report", "internal/captured", "internal/private"},
+		"watch":               {"analyze", "capture", "parse", "report", "internal/bearer", "internal/captured", "internal/private"},
+		// The bearer-token check of the HTTP endpoints (watch, mcpserver).
+		"internal/bearer": {},
+		// The MCP server: the analysis and its views through their own
+		// packages; the command hands it the command's loading.
+		"mcpserver": {"analyze", "capture", "parse", "report", "watch", "internal/bearer"},
 
 		// The benchmark's generator of heap dumps (make bench-hprof).
 		"internal/hprofgen/cmd/hprofgen": {"internal/hprofgen"},
@@ -61,6 +66,8 @@ func TestDependencyPolicy(t *testing.T) {
 		"internal/testwait":   {},
 		"internal/watchtest":  {},
 		"watch":               {"github.com/prometheus/client_golang/"},
+		"internal/bearer":     {},
+		"mcpserver":           {"github.com/modelcontextprotocol/go-sdk/"},
 		"tui":                 {"charm.land/", "github.com/charmbracelet/", "github.com/lucasb-eyer/go-colorful", "github.com/mattn/go-runewidth", "github.com/rivo/uniseg", "github.com/clipperhouse/"},
 	}
 	for pkg, ok := range allowed {

@@ -61,7 +61,7 @@ func newRootCmd() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newParseCmd(), newTUICmd(), newCaptureCmd(), newWatchCmd(), newVersionCmd())
+	root.AddCommand(newParseCmd(), newTUICmd(), newCaptureCmd(), newWatchCmd(), newMCPCmd(), newVersionCmd())
 	root.Version = versionText()
 	root.SetVersionTemplate("{{.Version}}\n")
 	addAnalysis(root)

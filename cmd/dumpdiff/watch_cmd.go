@@ -85,14 +85,8 @@ runs until SIGINT or SIGTERM, then writes every manifest and exits 0.`,
 				return err
 			}
 			cfg.Analysis = analyze.Options{PoolBy: poolBy, Extensions: ext}
-			if tokenFile != "" {
-				b, err := os.ReadFile(tokenFile)
-				if err != nil {
-					return fmt.Errorf("--token-file: %w", err)
-				}
-				if cfg.TriggerToken = strings.TrimSpace(string(b)); cfg.TriggerToken == "" {
-					return fmt.Errorf("--token-file %s is empty", tokenFile)
-				}
+			if cfg.TriggerToken, err = readTokenFile(tokenFile); err != nil {
+				return err
 			}
 			trig, stop := triggerSignal()
 			defer stop()
@@ -148,4 +142,22 @@ func parseSizeUnit(flag, s string, bare int64) (int64, error) {
 		return 0, fmt.Errorf("%s %q: want a size such as 1073741824, 512MiB or 1GiB", flag, s)
 	}
 	return n * mult, nil
+}
+
+// readTokenFile reads the bearer token of --token-file (watch's triggers,
+// the MCP server's HTTP): the file's text without surrounding space; ""
+// when path is "". An empty file is an error, not "no token".
+func readTokenFile(path string) (string, error) {
+	if path == "" {
+		return "", nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("--token-file: %w", err)
+	}
+	tok := strings.TrimSpace(string(b))
+	if tok == "" {
+		return "", fmt.Errorf("--token-file %s is empty", path)
+	}
+	return tok, nil
 }
