@@ -747,6 +747,27 @@ func (s *hprofState) rootThread(h *hprofReader) error {
 	return nil
 }
 
+// skipTyped skips n entries of a class dump's constant pool or static
+// fields: each its head (a constant's index, a field's name id), a type
+// byte and a value of that type.
+func (s *hprofState) skipTyped(h *hprofReader, n uint16, head func(), class uint64, what string) error {
+	for range n {
+		head()
+		t, err := h.u1()
+		if err != nil {
+			return err
+		}
+		sz := hprofTypeSize(t, s.id)
+		if sz == 0 {
+			return fmt.Errorf("class 0x%x: %s of unknown type %d", class, what, t)
+		}
+		if err := h.skip(int64(sz)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // classDump reads a CLASS DUMP: its super class and instance fields are
 // kept (first pass), the rest skipped.
 func (s *hprofState) classDump(h *hprofReader) error {
@@ -761,37 +782,15 @@ func (s *hprofState) classDump(h *hprofReader) error {
 	if err != nil {
 		return err
 	}
-	for range cp {
-		h.u2()
-		t, err := h.u1()
-		if err != nil {
-			return err
-		}
-		sz := hprofTypeSize(t, s.id)
-		if sz == 0 {
-			return fmt.Errorf("class 0x%x: constant of unknown type %d", class, t)
-		}
-		if err := h.skip(int64(sz)); err != nil {
-			return err
-		}
+	if err := s.skipTyped(h, cp, func() { h.u2() }, class, "constant"); err != nil {
+		return err
 	}
 	statics, err := h.u2()
 	if err != nil {
 		return err
 	}
-	for range statics {
-		h.ident()
-		t, err := h.u1()
-		if err != nil {
-			return err
-		}
-		sz := hprofTypeSize(t, s.id)
-		if sz == 0 {
-			return fmt.Errorf("class 0x%x: static field of unknown type %d", class, t)
-		}
-		if err := h.skip(int64(sz)); err != nil {
-			return err
-		}
+	if err := s.skipTyped(h, statics, func() { h.ident() }, class, "static field"); err != nil {
+		return err
 	}
 	count, err := h.u2()
 	if err != nil {

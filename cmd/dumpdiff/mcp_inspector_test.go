@@ -105,29 +105,7 @@ func TestMCPInspectorCLI(t *testing.T) {
 	// HTTP: one server for every call.
 	srv := exec.CommandContext(ctx, bin, "mcp", "--root", scen, "--root", tmp, "--listen", "127.0.0.1:0",
 		"--allow-capture", "--exec", "cat "+dump)
-	stderr, err := srv.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { srv.Process.Kill(); srv.Wait() }()
-	addr := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			if m := regexp.MustCompile(`http://127\.0\.0\.1:\d+/mcp`).FindString(sc.Text()); m != "" {
-				addr <- m
-			}
-		}
-	}()
-	var url string
-	select {
-	case url = <-addr:
-	case <-time.After(30 * time.Second):
-		t.Fatal("the server did not say its address within 30 s")
-	}
+	url := serveMCP(t, srv)
 	call := func(tool string, args ...string) map[string]any {
 		t.Helper()
 		a := []string{url, "--method", "tools/call", "--tool-name", tool}
@@ -295,29 +273,7 @@ func TestMCPConformance(t *testing.T) {
 	defer cancel()
 	scen, _ := filepath.Abs("../../testdata/scenarios")
 	srv := exec.CommandContext(ctx, bin, "mcp", "--root", scen, "--listen", "127.0.0.1:0")
-	stderr, err := srv.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { srv.Process.Kill(); srv.Wait() }()
-	addr := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			if m := regexp.MustCompile(`http://127\.0\.0\.1:\d+/mcp`).FindString(sc.Text()); m != "" {
-				addr <- m
-			}
-		}
-	}()
-	var url string
-	select {
-	case url = <-addr:
-	case <-time.After(30 * time.Second):
-		t.Fatal("the server did not say its address within 30 s")
-	}
+	url := serveMCP(t, srv)
 	baseline := filepath.Join(tmp, "baseline.yml")
 	if err := os.WriteFile(baseline, []byte(conformanceBaseline), 0o644); err != nil {
 		t.Fatal(err)
@@ -331,4 +287,34 @@ func TestMCPConformance(t *testing.T) {
 	if !strings.Contains(string(out), "server-initialize: 1 passed") || !strings.Contains(string(out), "tools-list: 1 passed") {
 		t.Errorf("the suite's summary does not show initialize and tools-list passing:\n%s", out)
 	}
+}
+
+// serveMCP starts srv, a `dumpdiff mcp --listen 127.0.0.1:0`, and returns
+// the address it says it serves on; srv is stopped when the test ends.
+func serveMCP(t *testing.T, srv *exec.Cmd) string {
+	t.Helper()
+	stderr, err := srv.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Process.Kill(); srv.Wait() })
+	addr := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if m := regexp.MustCompile(`http://127\.0\.0\.1:\d+/mcp`).FindString(sc.Text()); m != "" {
+				addr <- m
+			}
+		}
+	}()
+	select {
+	case url := <-addr:
+		return url
+	case <-time.After(30 * time.Second): // a bound on a hang, not a synchronization
+		t.Fatal("the server did not say its address within 30 s")
+	}
+	return ""
 }
