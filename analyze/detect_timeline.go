@@ -22,7 +22,7 @@ var timelineDetector = &Detector{
 		{"MinRise", MinRise, "a waiting state must rise by at least this many threads over its first count: a few requests in flight come and go between two dumps of a healthy service"},
 		{"RiseFactor", RiseFactor, "…and to at least this many times its first count: a busy pool moving 40 → 46 is not a rise"},
 		{"RecoveredShare", RecoveredShare, "a rise is recovered when its last count is within this share of the rise above the first count: a tail of slow requests still finishing is recovery (a pool-exhausted finding is critical above it)"},
-		{"NotRecoveredCriticalMin", NotRecoveredCriticalMin, "a state that did not recover is critical from this many threads left at the last moment (or half its pool): a handful left over is worth a look, not a page"},
+		{"NotRecoveredCriticalMin", NotRecoveredCriticalMin, "a state that did not recover is critical from this many threads left at the last moment (or half its pool), its rise seen at two moments when three or more are given: a handful left over is worth a look, not a page, and a rise at the newest moment alone (a watch ring's last tick, a machine that stalled) cannot show that threads stay"},
 	},
 	Run: runTimeline,
 }
@@ -87,7 +87,12 @@ func timelineFinding(p *Pass, pl *Pool, g *Group) (Finding, bool) {
 		kind, sev = KindGrowing, Critical
 	case float64(last-base) > RecoveredShare*float64(peak-base):
 		kind, sev = KindNotRecovered, Warning
-		if last >= NotRecoveredCriticalMin || (pl.Counts[n-1] > 0 && 2*last >= pl.Counts[n-1]) {
+		// Critical needs the rise seen at two moments at least: of three
+		// or more, a rise at the last one alone (a watch ring's newest
+		// tick, a stall of a moment) cannot show that threads stay. Two
+		// moments (before, after) are all a comparison has.
+		once := n >= 3 && firstRise(c) == n-1
+		if !once && (last >= NotRecoveredCriticalMin || (pl.Counts[n-1] > 0 && 2*last >= pl.Counts[n-1])) {
 			sev = Critical
 		}
 	default:
