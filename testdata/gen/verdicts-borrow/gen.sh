@@ -17,6 +17,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../../.." && pwd)
+. "$here/../jstack3.sh"
 tmp=$(mktemp -d /tmp/dumpdiff-verdicts-borrow.XXXXXX)
 pid= up=
 cleanup() {
@@ -48,18 +49,9 @@ for c in "${cases[@]}"; do
 	[[ -n $port ]] || { cat "$tmp/up.log" >&2; exit 1; }
 	java -Xmx64m -XX:+UseSerialGC -cp "$tmp/classes:$cp" com.example.borrow.BorrowApp "$mode" "$port" >"$tmp/out.log" 2>&1 &
 	pid=$!
-	for _ in $(seq 1 100); do
-		grep -q '^ready$' "$tmp/out.log" && break
-		sleep 0.1
-	done
-	grep -q '^ready$' "$tmp/out.log" || { cat "$tmp/out.log" >&2; exit 1; }
-	sleep 3
+	wait_ready "$tmp/out.log"
 	dir=$repo/testdata/verdicts/$c
-	mkdir -p "$dir"
-	for i in 1 2 3; do
-		jstack -l "$pid" >"$dir/$i.txt"
-		[[ $i == 3 ]] || sleep 5
-	done
+	jstack3 "$pid" "$dir"
 	kill "$pid" "$up"
 	wait "$pid" "$up" 2>/dev/null || true
 	pid= up=

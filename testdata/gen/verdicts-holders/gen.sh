@@ -26,6 +26,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../../.." && pwd)
+. "$here/../jstack3.sh"
 tmp=$(mktemp -d /tmp/dumpdiff-verdicts-holders.XXXXXX)
 pid=
 cleanup() {
@@ -49,18 +50,9 @@ for c in "${cases[@]}"; do
 	[[ -n $main ]] || { echo "unknown case $c" >&2; exit 1; }
 	"${bin}java" -Xmx128m -XX:+UseSerialGC -cp "$tmp/classes:$cp" "com.example.holders.$main" "${c##*-}" >"$tmp/out.log" 2>&1 &
 	pid=$!
-	for _ in $(seq 1 200); do
-		grep -q '^ready$' "$tmp/out.log" && break
-		sleep 0.1
-	done
-	grep -q '^ready$' "$tmp/out.log" || { cat "$tmp/out.log" >&2; exit 1; }
-	sleep 3
+	wait_ready "$tmp/out.log"
 	dir=$repo/testdata/verdicts/$c
-	mkdir -p "$dir"
-	for i in 1 2 3; do
-		"${bin}jstack" -l "$pid" >"$dir/$i.txt"
-		[[ $i == 3 ]] || sleep 5
-	done
+	jstack3 "$pid" "$dir"
 	kill -KILL "$pid" # a stuck program's shutdown hooks would wait
 	wait "$pid" 2>/dev/null || true
 	pid=
