@@ -1,13 +1,10 @@
 package analyze
 
 import (
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/dumpdiff/dumpdiff/parse"
 )
 
 // cpuFields are what a jstack header has that JDK 8 does not print (cpu=,
@@ -17,19 +14,7 @@ var cpuFields = regexp.MustCompile(` (cpu=[0-9.]+ms|elapsed=[0-9.]+s)`)
 // loadWithoutCPU parses dir's moments with cpu= and elapsed= taken out.
 func loadWithoutCPU(t *testing.T, dir string, moments []string) []Input {
 	t.Helper()
-	var in []Input
-	for _, m := range moments {
-		b, err := os.ReadFile(filepath.Join(dir, m+".txt"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		ds, err := parse.Parse(m+".txt", strings.NewReader(cpuFields.ReplaceAllString(string(b), "")))
-		if err != nil {
-			t.Fatal(err)
-		}
-		in = append(in, Input{Label: m, Dump: ds[0]})
-	}
-	return in
+	return loadRewritten(t, dir, moments, func(_ int, s string) string { return cpuFields.ReplaceAllString(s, "") })
 }
 
 // TestSpinningHolderWithoutCPU (issue 33, "the holder first"): a holder

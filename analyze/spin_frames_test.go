@@ -3,7 +3,6 @@ package analyze
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -23,20 +22,9 @@ var ownableSections = regexp.MustCompile(`(?m)^\s+Locked ownable synchronizers:\
 // no cpu=, no elapsed=, no ownable synchronizers.
 func loadAsJDK8(t *testing.T, dir string, moments []string) []Input {
 	t.Helper()
-	var in []Input
-	for _, m := range moments {
-		b, err := os.ReadFile(filepath.Join(dir, m+".txt"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		text := ownableSections.ReplaceAllString(cpuFields.ReplaceAllString(string(b), ""), "")
-		ds, err := parse.Parse(m+".txt", strings.NewReader(text))
-		if err != nil {
-			t.Fatal(err)
-		}
-		in = append(in, Input{Label: m, Dump: ds[0]})
-	}
-	return in
+	return loadRewritten(t, dir, moments, func(_ int, s string) string {
+		return ownableSections.ReplaceAllString(cpuFields.ReplaceAllString(s, ""), "")
+	})
 }
 
 // TestSpinningFramesAlone (issue 33, "spinning by frames alone where no
