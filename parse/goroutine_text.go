@@ -481,7 +481,11 @@ func parseGoText(p *textParser) *Dump {
 				if parseGoHeader(line, p.in, &t) {
 					s.header(line)
 				} else {
-					s.skip(ls.lineNo(), line, s.cutReason("goroutine header not understood"))
+					no := ls.lineNo()
+					if s.recordAt > 0 {
+						no, s.recordAt = s.recordAt, 0 // a goleak record's header: the record's line
+					}
+					s.skip(no, line, s.cutReason("goroutine header not understood"))
 				}
 				continue
 			}
