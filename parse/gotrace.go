@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"cmp"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 	"time"
@@ -27,8 +26,8 @@ import (
 // start; goroutines created inside it have their creator.
 //
 // Memory: the table holds the live goroutines, and each moment a Thread per
-// goroutine sharing interned frames; the events are read one at a time
-// (x/exp/trace keeps one generation of the stream). The input is capped at
+// goroutine sharing interned frames; a few generations of the stream are
+// held at a time (traceGenerations.replay), each decoded by x/exp/trace. The input is capped at
 // Options.MaxInflated like any dump, so a huge or hostile trace ends with
 // an error, not with the machine's memory.
 
@@ -79,12 +78,13 @@ const traceEndGap = 100 * time.Millisecond
 type traceG struct {
 	id      int64
 	state   trace.GoState
-	reason  string     // the trace's reason for the current wait ("chan receive"); empty if not said
-	episode *traceWait // the current state's stack; shared by the moments that saw it
-	since   trace.Time // when it entered the current state; 0 when before the trace
-	created *Creator   // nil when created before the trace (or not resolved yet: see creator)
-	sample  []*Frame   // the last CPU sample's stack while running; nil if none
-	system  bool       // the runtime's own goroutine (see traceSystem)
+	reason  string      // the trace's reason for the current wait ("chan receive"); empty if not said
+	episode *traceWait  // the current state's stack; shared by the moments that saw it
+	since   trace.Time  // when it entered the current state; 0 when before the trace
+	created *Creator    // nil when created before the trace (or not resolved yet: see creator)
+	sample  []*Frame    // the last CPU sample's stack while running; nil if none
+	sampled trace.Stack // a CPU sample's stack not read into sample yet (trace.NoStack when none)
+	system  bool        // the runtime's own goroutine (see traceSystem)
 	// start and creator are the stacks where the goroutine starts and of
 	// its creator's go statement, until resolve reads them; parent is the
 	// creating goroutine.
@@ -93,6 +93,10 @@ type traceG struct {
 	resolved       bool // start and creator read
 	systemKnown    bool // system was judged from a stack
 	seen           bool // a moment holds it: never reused
+	// before is true when the generation it was replayed in (a
+	// traceChunk) first saw it in a state record: it was alive before the
+	// generation began.
+	before bool
 }
 
 // traceTable is the goroutines alive at the current point of the trace,
@@ -101,6 +105,10 @@ type traceG struct {
 type traceTable struct {
 	gs   map[int64]*traceG
 	free []*traceG
+	// ended is the goroutines alive before the generation began that ended
+	// in it (traceChunk; traceTable.merge takes them out of the table of the
+	// generations before).
+	ended []int64
 }
 
 // traceWait is one stay of a goroutine in one state. Its stack may be filled
@@ -120,6 +128,9 @@ type traceWait struct {
 	// bottom is the outermost function of the fullest stack read: where the
 	// goroutine started, runtime frames included; "" when none was read.
 	bottom string
+	// recorded is true once a generation's state record gave the stack
+	// (traceTable.merge).
+	recorded bool
 	// seen is true once a moment holds the stay: it is shared from then on,
 	// and the goroutine's next stay is a new one. Until then the next stay
 	// reuses it (most stays of a busy service's goroutines end unseen: one
@@ -172,92 +183,81 @@ type traceSeen struct {
 }
 
 // parseGoTrace reads the trace in br as moments, one a generation.
+//
+// Generations are read in parallel, each by a reader of its own
+// (traceGenerations splits the stream; replayTraceChunk replays one
+// generation into a table of its own), and joined in order into one table
+// (traceTable.merge) whose copy at each boundary is a moment. Decoding is
+// most of the cost (x/exp/trace orders the per-P batches event by event),
+// and a generation is self-contained by the format's design (a flight
+// recorder starts its snapshot at any generation), so on n cores about n
+// generations are decoded at once (bench/flight-cost.sh times it). The
+// moments are the ones one reader of the whole stream gives
+// (TestGoTraceChunksAsWhole).
 func (o Options) parseGoTrace(name string, br *bufio.Reader) ([]*Dump, error) {
 	head, _ := br.Peek(16)
 	if v := goTraceVersion(head); v < goTraceOldest {
 		return nil, &NoDumpError{File: name, Looks: fmt.Sprintf("a Go execution trace of Go 1.%d's format: only Go 1.22 and later write "+
 			"a goroutine's state and stack at every generation; record it again with Go 1.22+ (runtime/trace, or /debug/pprof/trace?seconds=5)", v)}
 	}
-	r, err := trace.NewReader(&capReader{r: br, max: o.maxInflated(), what: "Go execution trace"})
+	split, err := newTraceGenerations(&capReader{r: br, max: o.maxInflated(), what: "Go execution trace"})
 	if err != nil {
 		return nil, fmt.Errorf("%s: a Go execution trace: %w", name, err)
 	}
-	in := newInterner()
 	tab := &traceTable{gs: make(map[int64]*traceG)}
-	gs := tab.gs
-	var moments []traceMoment
+	ms := &traceMoments{in: newInterner()}
 	var clock *trace.ClockSnapshot
-	var start, last trace.Time
+	var start, last, end trace.Time
 	events := 0
-	changed := false // an event since the last moment
-	take := func(at trace.Time) {
-		m := traceMoment{at: at}
-		if clock != nil {
-			m.wall = clock.Wall.Add(time.Duration(at - clock.Trace)).UTC()
-		}
-		for _, g := range gs {
-			g.resolve(in)
-			if g.system {
-				continue
-			}
-			g.seen = true
-			if g.episode != nil {
-				g.episode.seen = true
-			}
-			m.threads = append(m.threads, traceSeen{g: g, run: g.state, reason: g.reason, episode: g.episode, since: g.since, waiting: g.state == trace.GoWaiting, sample: g.sample})
-		}
-		// A boundary right after the last one (the writer's own advance of
-		// the generation, then the stream's final Sync) repeats it: the
-		// later view replaces it (traceEndGap).
-		if n := len(moments); n > 0 && time.Duration(at-moments[n-1].at) < traceEndGap {
-			moments[n-1] = m
-		} else {
-			moments = append(moments, m)
-		}
-		changed = false
-	}
+	take := func(at trace.Time) { ms.take(tab, at, clock) }
 	var readErr error
-	batches := readTraceEvents(r)
-	for b := range batches {
-		if b.err != nil && b.err != io.EOF {
-			readErr = b.err
-		}
-		for _, ev := range b.events {
+	pending := false // the generation merged last changed the table: a moment is due at the next boundary
+	chunks, stop := split.replay(traceWorkers())
+	for ch := range chunks {
+		c := <-ch
+		if c.events > 0 {
 			if events == 0 {
-				start = ev.Time()
+				start = c.first
 			}
-			events++
-			last = ev.Time()
-			switch ev.Kind() {
-			case trace.EventSync:
-				if s := ev.Sync(); s.ClockSnapshot != nil {
-					c := *s.ClockSnapshot
-					clock = &c
-				}
-				if changed && len(gs) > 0 {
-					take(ev.Time())
-				}
-			case trace.EventStackSample:
-				if g := gs[int64(ev.Goroutine())]; g != nil && g.state == trace.GoRunning {
-					g.sample = traceShown(traceFrames(ev.Stack(), in))
-					changed = true
-				}
-			case trace.EventStateTransition:
-				st := ev.StateTransition()
-				if st.Resource.Kind != trace.ResourceGoroutine {
-					continue
-				}
-				changed = true
-				applyTransition(tab, ev, st)
+			// The next generation's first event (its Sync) is the boundary:
+			// the moment of the last one is taken there, with its clock, as
+			// one reader of the whole stream takes it. That reader keeps
+			// event times rising (an event no later than the last is put a
+			// nanosecond after it); each generation's reader does so from
+			// its own start, so its times are raised to follow the last
+			// generation's: its n events end at least n after it.
+			at := max(c.first, last+1)
+			if c.clock != nil {
+				clock = c.clock
+			}
+			if pending && len(tab.gs) > 0 {
+				take(at)
+			}
+			events += c.events
+			n := trace.Time(c.events)
+			if c.end != 0 {
+				n-- // its closing Sync is not in the whole stream but at its end
+			}
+			last = max(c.last, last+n)
+			end = 0
+			if c.end != 0 {
+				end = last + 1
 			}
 		}
-		b.recycle()
+		tab.merge(c)
+		pending = pending && c.events == 0 || c.changed
+		if c.err != nil {
+			readErr = c.err
+			stop()
+			break
+		}
 	}
-	// The stream ends with a Sync of its own; events after it, if any, end
-	// in one more moment (or refresh the last: traceEndGap).
-	if changed && len(gs) > 0 {
-		take(last)
+	// The stream ends with a Sync of its own: the last generation's moment
+	// is taken at the last event.
+	if pending && len(tab.gs) > 0 {
+		take(max(end, last))
 	}
+	moments := ms.moments
 	if readErr != nil {
 		if len(moments) == 0 {
 			return nil, fmt.Errorf("%s: a Go execution trace, unreadable after %d events: %w", name, events, readErr)
@@ -271,72 +271,38 @@ func (o Options) parseGoTrace(name string, br *bufio.Reader) ([]*Dump, error) {
 	return traceDumps(name, start, moments, ""), nil
 }
 
-// traceBatchLen is how many events the decoding goroutine hands over at
-// a time: large enough that the hand-over costs nothing beside decoding
-// (a channel operation per 4,096 events), small enough that the batches in
-// flight (traceBatchesAhead of them) hold a few hundred KiB, not a
-// generation.
-const (
-	traceBatchLen     = 4096
-	traceBatchesAhead = 2
-)
-
-// traceBatch is events decoded in order, and the error that ended the
-// stream after them (io.EOF at its end); nil while it goes on.
-type traceBatch struct {
-	events []trace.Event
-	err    error
-	free   chan<- []trace.Event
+// traceMoments is the moments taken so far, and the frames they share.
+type traceMoments struct {
+	in      *interner
+	moments []traceMoment
 }
 
-// recycle hands b's slice back to the decoder.
-func (b traceBatch) recycle() {
-	select {
-	case b.free <- b.events[:0]:
-	default:
+// take copies the table tab as the moment at at, its wall time told by
+// clock (nil before Go 1.25: no wall time).
+func (ms *traceMoments) take(tab *traceTable, at trace.Time, clock *trace.ClockSnapshot) {
+	m := traceMoment{at: at}
+	if clock != nil {
+		m.wall = clock.Wall.Add(time.Duration(at - clock.Trace)).UTC()
 	}
-}
-
-// readTraceEvents decodes r's events in a goroutine of its own and hands
-// them over in batches, the last one carrying the error that ended the
-// stream. Decoding (x/exp/trace's ordering of the per-P batches) is half
-// the cost of reading a trace and replaying the events into the table the
-// other half: on two cores the two overlap (a 34 MB, 10 s snapshot of a
-// service at 32,000 requests a second: 1.54 s to 0.9 s wall). The events
-// read only their own generation's tables, which the reader never changes
-// once built, so they are safe to read in another goroutine. A panic in
-// the decoder (a trace the library does not expect) ends the stream with
-// an error instead of the process. The consumer must read the channel to
-// its end.
-func readTraceEvents(r *trace.Reader) <-chan traceBatch {
-	out := make(chan traceBatch, traceBatchesAhead)
-	free := make(chan []trace.Event, traceBatchesAhead+2)
-	go func() {
-		defer close(out)
-		buf := make([]trace.Event, 0, traceBatchLen)
-		defer func() {
-			if p := recover(); p != nil {
-				out <- traceBatch{events: buf, err: fmt.Errorf("the trace decoder failed: %v", p), free: free}
-			}
-		}()
-		for {
-			ev, err := r.ReadEvent()
-			if err != nil {
-				out <- traceBatch{events: buf, err: err, free: free}
-				return
-			}
-			buf = append(buf, ev)
-			if len(buf) == traceBatchLen {
-				out <- traceBatch{events: buf, free: free}
-				select {
-				case buf = <-free:
-				default:
-					buf = make([]trace.Event, 0, traceBatchLen)
-				}
-			}
+	for _, g := range tab.gs {
+		g.resolve(ms.in)
+		if g.system {
+			continue
 		}
-	}()
-	return out
+		g.seen = true
+		if g.episode != nil {
+			g.episode.seen = true
+		}
+		m.threads = append(m.threads, traceSeen{g: g, run: g.state, reason: g.reason, episode: g.episode, since: g.since, waiting: g.state == trace.GoWaiting, sample: g.sample})
+	}
+	// A boundary right after the last one (the writer's own advance of the
+	// generation, then the stream's final Sync) repeats it: the later view
+	// replaces it (traceEndGap).
+	if n := len(ms.moments); n > 0 && time.Duration(at-ms.moments[n-1].at) < traceEndGap {
+		ms.moments[n-1] = m
+	} else {
+		ms.moments = append(ms.moments, m)
+	}
 }
 
 // applyTransition replays one goroutine's change of state into gs.
@@ -345,6 +311,9 @@ func applyTransition(tab *traceTable, ev trace.Event, st trace.StateTransition) 
 	from, to := st.Goroutine()
 	g := tab.gs[id]
 	if to == trace.GoNotExist {
+		if g == nil || g.before {
+			tab.ended = append(tab.ended, id)
+		}
 		if g != nil {
 			delete(tab.gs, id)
 			if !g.seen {
@@ -360,6 +329,7 @@ func applyTransition(tab *traceTable, ev trace.Event, st trace.StateTransition) 
 		} else {
 			g = &traceG{id: id, state: trace.GoUndetermined}
 		}
+		g.before = from != trace.GoNotExist
 		tab.gs[id] = g
 	}
 	if from == trace.GoNotExist {
@@ -378,7 +348,7 @@ func applyTransition(tab *traceTable, ev trace.Event, st trace.StateTransition) 
 	}
 	g.state = to
 	g.reason = st.Reason
-	g.sample = nil
+	g.sample, g.sampled = nil, trace.NoStack
 	if to == trace.GoRunning && from == trace.GoSyscall && st.Stack == trace.NoStack && g.episode != nil {
 		// Back from a system call, it runs in the function that made it:
 		// the call's stack is where this run was last seen (a running
@@ -416,6 +386,9 @@ func (g *traceG) newStay() *traceWait {
 func (g *traceG) resolve(in *interner) {
 	if g.episode != nil {
 		g.episode.resolve(in)
+	}
+	if g.sampled != trace.NoStack {
+		g.sample, g.sampled = traceShown(traceFrames(g.sampled, in)), trace.NoStack
 	}
 	if !g.systemKnown {
 		// A goroutine's start never changes: judged once, from the first
