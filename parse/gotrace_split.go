@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 
 	"golang.org/x/exp/trace"
 )
@@ -45,6 +46,9 @@ type traceGenerations struct {
 	held    []byte
 	heldGen uint64
 	done    bool
+	// free is buffers of generations already decoded, for the next ones:
+	// x/exp/trace copies what it keeps of a batch.
+	free chan []byte
 }
 
 // newTraceGenerations reads the header of the stream r.
@@ -57,7 +61,7 @@ func newTraceGenerations(r io.Reader) (*traceGenerations, error) {
 	if !isGoTrace(header) {
 		return nil, errors.New("the header does not read as a Go execution trace's")
 	}
-	return &traceGenerations{r: br, header: header, minor: goTraceVersion(header)}, nil
+	return &traceGenerations{r: br, header: header, minor: goTraceVersion(header), free: make(chan []byte, 4)}, nil
 }
 
 // next returns the next generation as a stream of its own: the header,
@@ -70,7 +74,13 @@ func (s *traceGenerations) next() ([]byte, error) {
 	if s.done {
 		return nil, io.EOF
 	}
-	buf := append(make([]byte, 0, 1<<20), s.header...)
+	var buf []byte
+	select {
+	case buf = <-s.free:
+	default:
+		buf = make([]byte, 0, 1<<20)
+	}
+	buf = append(buf[:0], s.header...)
 	var gen uint64
 	if s.held != nil {
 		buf, gen = append(buf, s.held...), s.heldGen
@@ -155,7 +165,7 @@ func readTraceBatch(r *bufio.Reader, buf []byte) ([]byte, uint64, traceFrame, er
 		return traceRest(r, buf)
 	}
 	n := len(buf)
-	buf = append(buf, make([]byte, size)...)
+	buf = slices.Grow(buf, int(size))[:n+int(size)]
 	if got, err := io.ReadFull(r, buf[n:]); err != nil {
 		buf = buf[:n+got]
 		if err == io.EOF || err == io.ErrUnexpectedEOF {
@@ -232,6 +242,10 @@ func (s *traceGenerations) replay(workers int) (<-chan chan *traceChunk, func())
 			}
 			go func() {
 				c := replayTraceChunk(data)
+				select {
+				case s.free <- data:
+				default:
+				}
 				<-slots
 				ch <- c
 			}()
