@@ -341,8 +341,10 @@ func applyTransition(tab *traceTable, ev trace.Event, st trace.StateTransition) 
 	}
 	if from == to && g.state == to && g.episode != nil {
 		// A generation's state record: the same stay, its stack in full.
-		if st.Stack != trace.NoStack {
-			g.episode.raw = st.Stack
+		// Every generation writes it again, the same: it is read once
+		// (traceWait.recorded), as traceTable.merge reads it.
+		if st.Stack != trace.NoStack && !g.episode.recorded {
+			g.episode.raw, g.episode.recorded = st.Stack, true
 		}
 		return
 	}

@@ -18,8 +18,8 @@ import (
 // README's, written from the program before dumpdiff read its output.
 func TestGoTraceAsDumps(t *testing.T) {
 	dirs, _ := filepath.Glob("../../testdata/gotrace/*-go1.*")
-	if len(dirs) < 12 {
-		t.Fatalf("want 4 scenarios × 3 Go versions in testdata/gotrace, found %d", len(dirs))
+	if len(dirs) < 16 {
+		t.Fatalf("want 4 scenarios × 3 Go versions (and leak, mutex × Go 1.22, 1.23) in testdata/gotrace, found %d", len(dirs))
 	}
 	want := map[string][]string{ // scenario → the finding kinds the README expects
 		"leak":    {"growing"},
@@ -59,11 +59,25 @@ func TestGoTraceAsDumps(t *testing.T) {
 			// just before WriteTo); it is left out.
 			a, b := lastStates(tr), lastStates(d2)
 			a, b = withoutPool(a, "main"), withoutPool(b, "main")
+			if strings.HasSuffix(name, "-go1.22") {
+				// Go 1.22's format writes no stack for a goroutine blocked
+				// since before the trace began (1.23 added it): the
+				// runtime's own, which debug=2 leaves out, cannot be told
+				// there and read as unclassified.
+				a = withoutPool(a, "unknown")
+			}
 			if scenario == "leak" || scenario == "healthy" {
 				// Busy goroutines move between states all the time: the
 				// two instants a few milliseconds apart agree on the
-				// states, not on each state's count.
+				// states, not on each state's count; and one state held
+				// for a millisecond (a fetch's sleep) may be in one only.
 				a, b = keysOnly(a), keysOnly(b)
+				if ca, cb := common(a, b), common(b, a); len(a)-len(ca) <= 1 && len(b)-len(cb) <= 1 && len(ca) >= 3 {
+					a, b = ca, cb
+				}
+				if !slices.Contains(a, "main.fetch/chan-send") && scenario == "leak" {
+					t.Errorf("last moment without the leak: trace %v, debug2 %v", lastStates(tr), lastStates(d2))
+				}
 			}
 			if !slices.Equal(a, b) {
 				t.Errorf("last moment differs:\n trace  %v\n debug2 %v", a, b)
@@ -115,6 +129,17 @@ func keysOnly(xs []string) []string {
 	out := make([]string, len(xs))
 	for i, x := range xs {
 		out[i] = x[:strings.LastIndex(x, "=")]
+	}
+	return out
+}
+
+// common is the elements of xs that ys also has.
+func common(xs, ys []string) []string {
+	var out []string
+	for _, x := range xs {
+		if slices.Contains(ys, x) {
+			out = append(out, x)
+		}
 	}
 	return out
 }

@@ -95,7 +95,7 @@ func dedupeSameDump(in []analyze.Input, warn *loadNotes) []analyze.Input {
 		first := map[uint64]int{}
 		for _, i := range idx {
 			fp := in[i].Dump.Fingerprint(seed)
-			if j, ok := first[fp]; ok {
+			if j, ok := first[fp]; ok && !ownMoments(in[i], in[j]) {
 				drop[i] = true
 				if k := momentTime(in[i]); k.IsZero() {
 					// No time to tell a copy from a second dump of a process
@@ -119,6 +119,16 @@ func dedupeSameDump(in []analyze.Input, warn *loadNotes) []analyze.Input {
 	}
 	sameTimeDiffer(out, warn)
 	return out
+}
+
+// ownMoments reports whether a and b are two moments of one file whose
+// format takes its moments itself, at times it knows apart even where it
+// prints no wall clock: a Go execution trace's generations (Go 1.22–1.24
+// write no clock snapshot). The same goroutines in the same places there
+// are two seconds in which nothing moved, never a copy.
+func ownMoments(a, b analyze.Input) bool {
+	return a.Dump.Format == parse.FormatGoTrace && b.Dump.Format == parse.FormatGoTrace &&
+		a.Dump.Source.File == b.Dump.Source.File && a.Dump.Source.Index != b.Dump.Source.Index
 }
 
 // sameTimeDiffer says where two kept moments of one target print the same

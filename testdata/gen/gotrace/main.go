@@ -21,6 +21,11 @@
 //	         short CPU work and short sleeps; a producer feeds them; an
 //	         accept loop waits for connections. Nothing is stuck.
 //
+// Under Go 1.25+ the trace is the flight recorder's snapshot
+// (recorder_flight.go); under older Go (old/, a module of Go 1.22's) it is
+// the whole execution trace of the run, runtime/trace.Start to Stop
+// (recorder_start.go): the formats of Go 1.22 and 1.23.
+//
 // Usage: gotrace -scenario NAME -out DIR   (takes about 6 s)
 package main
 
@@ -32,7 +37,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/pprof"
-	"runtime/trace"
 	"sync"
 	"time"
 )
@@ -46,10 +50,7 @@ func main() {
 	if err := os.MkdirAll(filepath.Join(*out, "debug2"), 0o755); err != nil {
 		log.Fatal(err)
 	}
-	fr := trace.NewFlightRecorder(trace.FlightRecorderConfig{MinAge: 10 * time.Second, MaxBytes: 16 << 20})
-	if err := fr.Start(); err != nil {
-		log.Fatal(err)
-	}
+	rec := startRecorder(filepath.Join(*out, "flight.trace"))
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		log.Fatal(err)
@@ -84,17 +85,7 @@ func main() {
 		time.Sleep(time.Second)
 		writeDump(filepath.Join(*out, "debug2", fmt.Sprintf("moment-%d", i)))
 	}
-	f, err := os.Create(filepath.Join(*out, "flight.trace"))
-	if err != nil {
-		log.Fatal(err)
-	}
-	if _, err := fr.WriteTo(f); err != nil {
-		log.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		log.Fatal(err)
-	}
-	fr.Stop()
+	rec.stop()
 }
 
 // writeDump writes the goroutine profile as debug=2 text (stem.txt) and,

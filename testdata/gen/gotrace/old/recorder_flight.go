@@ -1,0 +1,1 @@
+../recorder_flight.go

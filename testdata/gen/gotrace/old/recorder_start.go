@@ -1,0 +1,1 @@
+../recorder_start.go
