@@ -81,7 +81,9 @@ func onCPULife(cpu, life time.Duration) bool {
 //     minutes), which is no news;
 //   - a share of a recent interval (top) past SpinTopShare: on CPU now,
 //     as any busy thread is; a second dump tells whether it stays in the
-//     same frames.
+//     same frames;
+//   - a share of the thread's life (ps) past SpinLifeShare whose life
+//     the table does not give (no TIME, no ELAPSED column).
 func cpuNote(t *parse.Thread, d *parse.Dump) string {
 	cpu, life, _ := cpuLife(t, d)
 	if life == 0 && cpu >= HotLoopCPU*time.Second && d != nil && d.Cut {
@@ -89,6 +91,11 @@ func cpuNote(t *parse.Thread, d *parse.Dump) string {
 	}
 	if c := t.SideCPU; c != nil && !c.Life && c.Share >= SpinTopShare {
 		return "on CPU now (" + c.Tool + " " + percent(c.Share) + "), as a busy thread is too: a second dump tells whether it stays in these frames"
+	}
+	if c := t.SideCPU; c != nil && c.Life && c.Age() == 0 && c.Share >= SpinLifeShare {
+		// ps without TIME or ELAPSED: a share of a life of unknown length
+		// (a thread started a second ago computes all of it).
+		return "on CPU " + percent(c.Share) + " of its life (" + c.Tool + "), its age not printed: add TIME to the ps columns, or a second dump tells"
 	}
 	return ""
 }

@@ -310,3 +310,36 @@ func TestLifeShareOnRealDumps(t *testing.T) {
 	}
 	t.Logf("healthy controls: at most %.2f of a life (%s); runaways over: %v; under: %v", healthyMax, healthyAt, over, under)
 }
+
+// TestCPUNote: the CPU evidence too weak for a finding, as a notable
+// line: top's share of its interval, a ps share with no life, a CPU total
+// with no life in a paste a person cut; none below their thresholds, and
+// none for a whole dump's CPU total (a long-lived server's workers).
+func TestCPUNote(t *testing.T) {
+	running := func(cpu time.Duration, side *parse.ThreadCPU) *parse.Thread {
+		th := thread("RUNNABLE", "com.example.Report.sum", "com.example.Report.run")
+		th.JVM = &parse.JVM{CPU: cpu, SideCPU: side}
+		return th
+	}
+	cut, whole := &parse.Dump{Cut: true}, &parse.Dump{}
+	for _, tt := range []struct {
+		name string
+		th   *parse.Thread
+		d    *parse.Dump
+		want string // a word of the note; "" for none
+	}{
+		{"top hot", running(0, &parse.ThreadCPU{Share: SpinTopShare + 0.01, Tool: "top"}), whole, "on CPU now"},
+		{"top cool", running(0, &parse.ThreadCPU{Share: SpinTopShare - 0.01, Tool: "top"}), whole, ""},
+		{"ps no age", running(0, &parse.ThreadCPU{Share: SpinLifeShare + 0.01, Life: true, Tool: "ps"}), whole, "of its life"},
+		{"ps no age cool", running(0, &parse.ThreadCPU{Share: SpinLifeShare - 0.01, Life: true, Tool: "ps"}), whole, ""},
+		{"total in a cut", running(HotLoopCPU*time.Second, nil), cut, "age not printed"},
+		{"total under", running(HotLoopCPU*time.Second-time.Second, nil), cut, ""},
+		{"total in a whole dump", running(957*time.Second, nil), whole, ""},
+		{"top TIME+ in a cut", running(0, &parse.ThreadCPU{Share: 0.1, CPU: 2 * time.Hour, Tool: "top"}), cut, "age not printed"},
+	} {
+		got := cpuNote(tt.th, tt.d)
+		if tt.want == "" && got != "" || tt.want != "" && !strings.Contains(got, tt.want) {
+			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
