@@ -156,7 +156,9 @@ type Finding struct {
 	// "loader-lock" (a class loader's lock its waiters print no line for)
 	// or "go-runtime"; leaked "runtime", "long-wait" or
 	// "flat-count"; spinning "cpu-growth" (cpu= grew between moments),
-	// "cpu-lifetime" (one moment's cpu= against elapsed=), "same-frames"
+	// "cpu-lifetime" (one moment's cpu= against elapsed=), "cpu-lifetime-ps"
+	// (a ps row beside the dump: %CPU over the thread's life), "cpu-uptime"
+	// (a javacore's CPU total against the JVM's uptime), "same-frames"
 	// (Go, which prints no CPU), "same-frames-holder" (a JVM that prints no
 	// cpu=: the same frames at every moment while others are blocked on a
 	// lock it holds), "same-frames-awaited" (a JVM that prints no cpu=:

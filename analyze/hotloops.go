@@ -68,9 +68,13 @@ const hashMapRace = "a java.util.HashMap (or a HashSet on one) written by severa
 var hotLoops = []HotLoop{
 	{Func: "java.util.HashMap$TreeNode.root", Top: 1, Threads: 1, Structure: hashMapRace,
 		Source: "JDK-8080255 (a cycle of parent links); testdata/verdicts/hashmap-root-stuck"},
-	{Func: "java.util.HashMap$TreeNode.balanceInsertion", Top: 3, Threads: 1, Structure: hashMapRace,
+	// A tree bin's rebalancing runs in every put into it and every
+	// remove from it: four threads putting into sets of their own showed
+	// one in balanceInsertion (testdata/verdicts/hashset-busy-healthy/3.txt),
+	// so alone it proves nothing; beside a proven loop it is one more.
+	{Func: "java.util.HashMap$TreeNode.balanceInsertion", Top: 3, Threads: 3, Structure: hashMapRace,
 		Source: "JDK-8080255; testdata/verdicts/hashmap-root-stuck"},
-	{Func: "java.util.HashMap$TreeNode.balanceDeletion", Top: 3, Threads: 1, Structure: hashMapRace, Source: "JDK-8080255"},
+	{Func: "java.util.HashMap$TreeNode.balanceDeletion", Top: 3, Threads: 3, Structure: hashMapRace, Source: "JDK-8080255"},
 	{Func: "java.util.HashMap$TreeNode.moveRootToFront", Top: 1, Threads: 1, Structure: hashMapRace, Source: "JDK-8080255"},
 	{Func: "java.util.HashMap$TreeNode.untreeify", Top: 3, Threads: 1, Structure: hashMapRace,
 		Source: "adoptium/temurin-build#4428; testdata/verdicts/hashmap-loop-stuck"},
@@ -78,8 +82,13 @@ var hotLoops = []HotLoop{
 	// A put into a tree bin is what a busy service does: four threads
 	// putting into maps of their own showed two in putTreeVal at once, at
 	// the same line (testdata/verdicts/hashmap-busy-healthy/2.txt), so the
-	// lookups and puts need three.
-	{Func: "java.util.HashMap$TreeNode.putTreeVal", Top: 6, Threads: 3, Structure: hashMapRace, Source: "testdata/verdicts/hashmap-loop-stuck"},
+	// lookups and puts need three; and four threads adding to sets of
+	// their own showed three in putTreeVal at the very line the looping
+	// ones are at (a compiled loop is caught at its back edge's safepoint
+	// poll, busy or looping: hashset-busy-healthy/3.txt), so it needs
+	// four.
+	{Func: "java.util.HashMap$TreeNode.putTreeVal", Top: 6, Threads: 4, Structure: hashMapRace,
+		Source: "testdata/verdicts/hashmap-loop-stuck; testdata/verdicts/hashset-loop-stuck (HashSet.add, JDK 17); OpenTSDB/opentsdb#823 (a HashSet shared by scanner callbacks)"},
 	{Func: "java.util.HashMap$TreeNode.find", Top: 4, Threads: 3, Structure: hashMapRace, Source: "testng-team/testng#772"},
 	{Func: "java.util.HashMap$TreeNode.treeify", Top: 6, Threads: 3, Structure: hashMapRace, Source: "JDK-8080255"},
 	{Func: "java.util.HashMap.getNode", Top: 3, Threads: 3, Structure: hashMapRace, Source: "JDK 8+ get over a cycled bin"},
@@ -88,17 +97,53 @@ var hotLoops = []HotLoop{
 	{Func: "java.util.HashMap.put", Top: 3, Threads: 3, Structure: hashMapRace, Source: "sriki77.blogspot.com 2016 (JDK 7: four threads at put's loop)"},
 	{Func: "java.util.WeakHashMap.get", Top: 3, Threads: 3, Structure: "a java.util.WeakHashMap written by several threads at once", Source: "WeakHashMap's bins are the same lists"},
 	{Func: "java.util.WeakHashMap.put", Top: 3, Threads: 3, Structure: "a java.util.WeakHashMap written by several threads at once", Source: "WeakHashMap's bins are the same lists"},
-	{Func: "java.util.IdentityHashMap.get", Top: 2, Threads: 3, Structure: "a java.util.IdentityHashMap written by several threads at once: a full table probed for ever",
+	// An IdentityHashMap probes in its own body (get's and put's while
+	// loop): Top 1, for a busy put is caught in the resize it calls too
+	// (testdata/verdicts/identity-busy-healthy/1.txt: two in put, one in
+	// resize under put), which is no probe.
+	{Func: "java.util.IdentityHashMap.get", Top: 1, Threads: 3, Structure: "a java.util.IdentityHashMap written by several threads at once: a full table probed for ever",
 		Source: "IdentityHashMap probes until an empty slot"},
-	{Func: "java.util.IdentityHashMap.put", Top: 2, Threads: 3, Structure: "a java.util.IdentityHashMap written by several threads at once: a full table probed for ever",
-		Source: "IdentityHashMap probes until an empty slot"},
+	{Func: "java.util.IdentityHashMap.put", Top: 1, Threads: 3, Structure: "a java.util.IdentityHashMap written by several threads at once: a full table probed for ever",
+		Source: "testdata/verdicts/identity-loop-stuck (JDK 17: four writers at put's probe)"},
+	// java.util.TreeMap: concurrent puts and removes leave a cycle in the
+	// red-black tree's parent or child links. Every row is a part of a put
+	// or a remove that a busy service runs (the walk down, the
+	// rebalancing, successor's walk in a remove or an iteration): four
+	// writers of maps of their own showed two in put at once
+	// (testdata/verdicts/treemap-busy-healthy), so each needs three.
+	{Func: "java.util.TreeMap.fixAfterInsertion", Top: 3, Threads: 3, Structure: treeMapRace,
+		Source: "RoaringBitmap/RoaringBitmap#775 (a cycled TreeMap's while loop); testdata/verdicts/treemap-loop-stuck (JDK 17)"},
+	{Func: "java.util.TreeMap.fixAfterDeletion", Top: 3, Threads: 3, Structure: treeMapRace,
+		Source: "RoaringBitmap/RoaringBitmap#775; testdata/verdicts/treemap-loop-stuck (JDK 17: three writers there at once in a run here)"},
+	{Func: "java.util.TreeMap.put", Top: 2, Threads: 3, Structure: treeMapRace,
+		Source: "kolmafia/kolmafia#3591 (concurrent puts: TreeMap.put spins for ever, ~1000% CPU); testdata/verdicts/treemap-loop-stuck (JDK 17)"},
+	{Func: "java.util.TreeMap.getEntry", Top: 2, Threads: 3, Structure: treeMapRace, Source: "a get walking a cycled tree"},
+	{Func: "java.util.TreeMap.getEntryUsingComparator", Top: 2, Threads: 3, Structure: treeMapRace, Source: "a get walking a cycled tree"},
+	{Func: "java.util.TreeMap.successor", Top: 2, Threads: 3, Structure: treeMapRace,
+		Source: "testdata/verdicts/treemap-loop-stuck (a remove walking a cycled tree, JDK 17)"},
+	// Cliff Click's NonBlockingHashMap (high-scale-lib, and its copy in
+	// JCTools): a resize's copy that never completes keeps every reader
+	// and writer helping it (jruby/jruby#3612: RUNNABLE in help_copy_impl,
+	// no progress). A sound map's copy is helped in chunks while it
+	// resizes, which a busy service is caught in too: two threads at once.
+	{Func: "*.NonBlockingHashMap*$CHM.help_copy_impl", Top: 3, Threads: 2,
+		Structure: "a NonBlockingHashMap whose resize's copy never completes", Source: "jruby/jruby#3612 (high-scale-lib 1.1.4, NonBlockingHashMapLong)"},
 }
+
+const treeMapRace = "a java.util.TreeMap written by several threads at once: a cycle in its tree's links"
 
 // hotLoopOf is the row of the table whose function t runs within its
 // row's top frames; nil when none. Only a RUNNABLE thread is in a loop.
 func hotLoopOf(t *parse.Thread) *HotLoop {
+	h, _ := hotLoopFrame(t)
+	return h
+}
+
+// hotLoopFrame is hotLoopOf with the frame of t that its row's function
+// matched.
+func hotLoopFrame(t *parse.Thread) (*HotLoop, *parse.Frame) {
 	if t.State != "RUNNABLE" || t.JVM == nil {
-		return nil
+		return nil, nil
 	}
 	for i := range hotLoops {
 		h := &hotLoops[i]
@@ -107,11 +152,11 @@ func hotLoopOf(t *parse.Thread) *HotLoop {
 				break
 			}
 			if anchorGlob(h.Func, f.Func) {
-				return h
+				return h, f
 			}
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 // KnownLoop is the row of the table for a loop's function as a finding
@@ -149,12 +194,25 @@ func hotLoopThreads(d *parse.Dump) map[*parse.Thread]*HotLoop {
 			count[h]++
 		}
 	}
+	// A row with its threads proves its structure corrupted in this dump:
+	// then every thread in a row of that structure is in the loop too (a
+	// remove walking the same cycle as three puts), however few there.
+	proven := map[string]bool{}
+	for h, c := range count {
+		if c >= h.Threads {
+			proven[h.Structure] = true
+		}
+	}
 	for t, h := range in {
-		// A CPU total with no age (a javacore's) past HotLoopCPU makes one
-		// thread enough; where the age is printed (HotSpot's elapsed=),
-		// the lifetime rule weighs the two (cpu= most of elapsed=), and a
-		// long-lived busy thread's minute of CPU proves nothing.
-		if count[h] < h.Threads && (t.Elapsed > 0 || t.CPU < HotLoopCPU*time.Second) {
+		if proven[h.Structure] {
+			continue
+		}
+		// A CPU total with no age of its own (a javacore's, bounded only
+		// by the JVM's uptime; top's TIME+) past HotLoopCPU makes one
+		// thread enough; where the thread's age is printed (HotSpot's
+		// elapsed=, a ps row: cpuLife), the lifetime rule weighs the two,
+		// and a long-lived busy thread's minute of CPU proves nothing.
+		if cpu, _, from := cpuLife(t, d); count[h] < h.Threads && (from == lifeHotSpot || from == lifePS || cpu < HotLoopCPU*time.Second) {
 			delete(in, t)
 		}
 	}

@@ -130,6 +130,8 @@ type javacoreScan struct {
 	frames map[string]*Frame
 	buf    []byte // a frame's text with its class's '/' as '.'
 	local  time.Time
+	// started is the JVM's start (1CISTARTTIME), local; zero if not printed.
+	started time.Time
 	// owners are the blocking locks whose owner is named with its
 	// J9VMThread, to be given its Java id once every thread is read.
 	owners []javacoreOwner
@@ -202,6 +204,9 @@ func parseJavacore(p *textParser) *Dump {
 	if s.d.Time.IsZero() {
 		s.d.Time = s.local
 	}
+	if !s.started.IsZero() && !s.local.IsZero() && s.local.After(s.started) {
+		s.d.Uptime = s.local.Sub(s.started)
+	}
 	locksOnly := len(s.d.Threads) == 0 && (len(s.mons) > 0 || len(s.d.Deadlocks) > 0)
 	if locksOnly {
 		s.locksThreads()
@@ -261,6 +266,11 @@ func (s *javacoreScan) line(line, tag, text []byte) bool {
 		}
 	case "1TIDATETIME":
 		s.local = javacoreTime(text)
+	case "1CISTARTTIME":
+		// "JVM start time: 2024/11/18 at 10:58:05:137", local as 1TIDATETIME.
+		if v, ok := bytes.CutPrefix(text, []byte("JVM start time: ")); ok {
+			s.started = javacoreTime(append([]byte("Date: "), v...))
+		}
 	case "1CIJAVAVERSION":
 		s.d.Version = string(text)
 	case "1CIPROCESSID":

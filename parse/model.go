@@ -97,6 +97,11 @@ type Dump struct {
 	// Version is the runtime version as printed ("Java HotSpot(TM) 64-Bit
 	// Server VM (25.91-b14 mixed mode)", "21.0.10+7-LTS"); empty if not printed.
 	Version string
+	// Uptime is how long the process had run at the dump: a javacore's
+	// JVM start time (1CISTARTTIME) to its date (1TIDATETIME, both local);
+	// 0 when not printed. No thread of the process is older: it bounds the
+	// age of threads whose age is not printed.
+	Uptime time.Duration `json:",omitempty"`
 	// ProcessID is the process id printed by jcmd (leading "PID:" line or JSON
 	// processId); 0 if not printed.
 	ProcessID int
@@ -325,6 +330,10 @@ type JVM struct {
 	// Container is the jcmd JSON/plain thread container ("<root>",
 	// "java.util.concurrent.ThreadPoolExecutor@5a2e4553"); empty otherwise.
 	Container string
+	// SideCPU is the thread's row of a CPU table printed beside the dump
+	// (top -H, ps -L: cputable.go), matched by its native id; nil when
+	// none was given or none matched.
+	SideCPU *ThreadCPU `json:",omitempty"`
 	// Locks are the lock lines under the stack ("- locked <0x...>", "-
 	// parking to wait for", ownable synchronizers), in printed order; nil
 	// if none. Read them with Thread.Locks.

@@ -178,7 +178,7 @@ func (s *sentences) caveat() {
 	}
 	measured := f.Wait != nil && (f.Wait.MaxMinutes > 0 || f.Wait.Measured > 0 && !f.Wait.AtLeast)
 	switch {
-	case f.Basis == "long-wait" || f.Basis == "runtime" || f.Basis == "leak-check" || f.Basis == "cpu-lifetime" || f.Basis == "test-timeout" || measured:
+	case f.Basis == "long-wait" || f.Basis == "runtime" || f.Basis == "leak-check" || f.Basis == "cpu-lifetime" || f.Basis == "cpu-lifetime-ps" || f.Basis == "cpu-uptime" || f.Basis == "test-timeout" || measured:
 		// The runtime's own clock or mark: not a snapshot's guess.
 	case f.Kind == analyze.KindKeptAlive:
 		// One dump shows it whole: main is gone and what is left rests.

@@ -46,6 +46,12 @@ func (s *sentences) spinning() {
 		s.add("on CPU %s between %s and %s, in the same loop at every moment", s.share(), s.moment(f.Since), s.moment(f.At))
 	case "cpu-lifetime":
 		s.add("on CPU %s, nearly all its life, runnable in a loop at %s", s.share(), s.moment(f.At))
+	case "cpu-lifetime-ps":
+		s.add("on CPU %s, most of its life by the ps line beside the dump (its %%CPU is over the thread's life), runnable in these frames at %s", s.share(), s.moment(f.At))
+		s.add("one moment's frames: a second dump would show whether it stays in them")
+	case "cpu-uptime":
+		s.add("on CPU %s at least, most of the JVM's uptime (the javacore prints no age per thread: its share is at least this), runnable in these frames at %s", s.share(), s.moment(f.At))
+		s.add("one moment's frames: a second dump would show whether it stays in them")
 	case "same-frames-holder":
 		s.add("runnable in the same functions at every moment from %s to %s, holding a lock others are blocked on at each", s.moment(f.Since), s.moment(f.At))
 		s.add("this JVM prints no cpu= (JDK 8): the same frames are weaker evidence than a CPU time that grew")

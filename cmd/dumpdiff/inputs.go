@@ -44,6 +44,7 @@ func loadInputs(args []string, opt loadOptions, stdin io.Reader, warn *loadNotes
 		}
 	}
 	pre.start(files...)
+	var side []sideRows // files of CPU rows and no dump (cputables.go)
 	for _, a := range args {
 		if a == "-" {
 			if stdinUsed {
@@ -67,7 +68,7 @@ func loadInputs(args []string, opt loadOptions, stdin io.Reader, warn *loadNotes
 			return nil, fmt.Errorf("reading %s: %w", a, errors.Unwrap(err))
 		}
 		if st.IsDir() {
-			xs, err := loadDir(a, seen, pre, warn)
+			xs, err := loadDir(a, seen, pre, warn, &side, len(in))
 			if err != nil {
 				return nil, err
 			}
@@ -81,12 +82,19 @@ func loadInputs(args []string, opt loadOptions, stdin io.Reader, warn *loadNotes
 		seen[canonicalPath(a)] = a
 		dumps, err := keepPartial(pre.get(a))(warn)
 		if err != nil {
+			var nd *parse.NoDumpError
+			if rows := cpuRowsOf(a); errors.As(err, &nd) && len(rows) > 0 {
+				warn.add("%s", sideNote(a, rows))
+				side = append(side, sideRows{file: a, after: len(in), rows: rows})
+				continue
+			}
 			return nil, err
 		}
 		for _, d := range dumps {
 			in = append(in, analyze.Input{Dump: d})
 		}
 	}
+	attachCPUTables(in, side, warn) // in the order given: a table goes with the dump before it
 	in = dedupeInputs(in, warn)
 	// Labels name the moments in the order given, before any reordering:
 	// they follow their dumps.
@@ -194,7 +202,12 @@ func keepPartial(dumps []*parse.Dump, err error) func(warn *loadNotes) ([]*parse
 }
 
 // loadDir reads a folder of dumps.
-func loadDir(dir string, seen map[string]string, pre *prefetch, warn *loadNotes) ([]analyze.Input, error) {
+//
+// A file of the folder that holds no dump but a CPU table (top -H, ps -L)
+// is added to side, as given after the folder's first moment (before is
+// how many moments were loaded before the folder): a table taken at the
+// first of the dumps goes with it, unless top's clock says another.
+func loadDir(dir string, seen map[string]string, pre *prefetch, warn *loadNotes, side *[]sideRows, before int) ([]analyze.Input, error) {
 	if xs, ok, err := loadManifest(dir, pre, warn); ok || err != nil {
 		return xs, err
 	}
@@ -233,6 +246,11 @@ func loadDir(dir string, seen map[string]string, pre *prefetch, warn *loadNotes)
 		if err != nil {
 			var nd *parse.NoDumpError
 			if errors.As(err, &nd) {
+				if rows := cpuRowsOf(path); len(rows) > 0 {
+					warn.add("%s", sideNote(path, rows))
+					*side = append(*side, sideRows{file: path, after: before + 1, rows: rows})
+					continue
+				}
 				warn.add("skipping %s: no dump in it", path)
 				continue
 			}

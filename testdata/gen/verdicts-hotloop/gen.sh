@@ -10,6 +10,19 @@
 #                                 says what the committed dumps show)
 #   hashmap-busy-healthy/1..3.txt HashMapRace healthy 4: the same puts, each thread into a map
 #                                 of its own: a busy service caught in HashMap.put
+#   treemap-loop-stuck/1..3.txt   CollectionRace treemap race 4: a shared java.util.TreeMap
+#                                 (src/CollectionRace.java)
+#   treemap-busy-healthy/1..3.txt CollectionRace treemap healthy 4: a TreeMap each
+#   hashset-loop-stuck/1..3.txt   CollectionRace hashset race 4: a shared java.util.HashSet
+#   hashset-busy-healthy/1..3.txt CollectionRace hashset healthy 4: a HashSet each
+#   identity-{loop-stuck,busy-healthy}: the same for an IdentityHashMap
+#   weakhashmap-{loop-stuck,busy-healthy}: the same for a WeakHashMap (not committed: its race
+#                                 made no loop in 90 s here)
+#   nbhm-busy-healthy/1..3.txt    CollectionRace nbhm shared 4: JCTools' NonBlockingHashMap
+#                                 (Debian's libjctools-java, /usr/share/java/jctools-core.jar)
+#                                 shared as it is made to be, resized now and then
+# Beside the dumps of every case: top-H.out (`top -H -b -n 1`) and, for the CollectionRace
+# cases, ps-L.out (`ps -L -o pid,lwp,pcpu,time,etimes,comm`), both at the first dump.
 #
 # The race is a race: it loops after seconds or minutes (the program prints "ready" once a
 # thread has made no progress for 3 s while RUNNABLE); this script waits up to 15 minutes.
@@ -36,9 +49,16 @@ for c in "${cases[@]}"; do
 	case $c in
 	hashmap-loop-stuck | hashmap-root-stuck) mode=race ;; # which loop the race lands in is chance
 	hashmap-busy-healthy) mode=healthy ;;
+	treemap-loop-stuck | hashset-loop-stuck | identity-loop-stuck | weakhashmap-loop-stuck) mode=race ;;
+	treemap-busy-healthy | hashset-busy-healthy | identity-busy-healthy | weakhashmap-busy-healthy) mode=healthy ;;
+	nbhm-busy-healthy) mode=shared ;;
 	*) echo "unknown case $c" >&2; exit 2 ;;
 	esac
-	java -Xmx256m -cp "$tmp/classes" com.example.hotloop.HashMapRace "$mode" 4 >"$tmp/out.log" 2>&1 &
+	case $c in
+	hashmap-*) main=(com.example.hotloop.HashMapRace "$mode" 4) ;;
+	*) main=(com.example.hotloop.CollectionRace "${c%%-*}" "$mode" 4) ;;
+	esac
+	java -Xmx256m -cp "$tmp/classes:/usr/share/java/jctools-core.jar" "${main[@]}" >"$tmp/out.log" 2>&1 &
 	pid=$!
 	for _ in $(seq 1 9000); do
 		grep -q '^ready$' "$tmp/out.log" && break
@@ -50,7 +70,10 @@ for c in "${cases[@]}"; do
 	mkdir -p "$dir"
 	for i in 1 2 3; do
 		jstack -l "$pid" >"$dir/$i.txt"
-		[[ $i == 1 ]] && top -H -b -n 1 -p "$pid" >"$dir/top-H.out"
+		if [[ $i == 1 ]]; then
+			top -H -b -n 1 -p "$pid" >"$dir/top-H.out"
+			[[ $c == hashmap-* ]] || ps -L -o pid,lwp,pcpu,time,etimes,comm -p "$pid" >"$dir/ps-L.out"
+		fi
 		[[ $i == 3 ]] || sleep 5
 	done
 	kill "$pid"
