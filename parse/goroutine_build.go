@@ -48,6 +48,7 @@ type goBuilder struct {
 	slabs    [][]Thread
 	nthreads int
 	skipped  []Skipped
+	partial  []Skipped // function lines read without their file line (orphan)
 
 	cur *Thread   // goroutine being built; nil when none
 	anc *Ancestor // ancestor block receiving frames; nil if none
@@ -195,7 +196,7 @@ func (b *goBuilder) apply(op goOp, lineNo int, data []byte) {
 		b.frameFile(data, lineNo)
 	case opOrphan:
 		if len(b.funcKey) > 0 {
-			b.skip(b.funcLn, b.funcKey[:len(b.funcKey)-1], "function line without its file line")
+			b.orphan()
 			b.funcKey = b.funcKey[:0]
 		}
 	case opEnd:
@@ -248,6 +249,39 @@ func (b *goBuilder) skip(lineNo int, line []byte, reason string) {
 		line = line[:200]
 	}
 	b.skipped = append(b.skipped, Skipped{Line: lineNo, Text: string(line), Reason: reason})
+}
+
+// orphan keeps the function line awaiting its file line, which did not
+// come (a person elided it with "...", or the paste was cut after it), as
+// a frame without a file: the frame is often the culprit (the caller of
+// the wait the lines above show), and its goroutine keeps it. It is said
+// in Dump.Partial, not dropped. A line outside a goroutine is skipped as
+// before.
+func (b *goBuilder) orphan() {
+	fn := b.funcKey[:len(b.funcKey)-1]
+	if b.cur == nil {
+		b.skip(b.funcLn, fn, "function line without its file line")
+		return
+	}
+	b.orphanAt(b.funcLn, fn, "function line without its file line: read as a frame without its file")
+}
+
+// orphanAt is orphan for the line at lineNo, text, said with reason.
+func (b *goBuilder) orphanAt(lineNo int, text []byte, reason string) {
+	fn := b.funcKey[:len(b.funcKey)-1]
+	if len(text) > 200 {
+		text = text[:200]
+	}
+	b.partial = append(b.partial, Skipped{Line: lineNo, Text: string(text), Reason: reason})
+	// The key "func\x00" (no location) is no file line's: cache2 holds
+	// it apart from every frame read with one.
+	l, ok := b.cache2[string(b.funcKey)]
+	if !ok {
+		f := b.in.frame(b.in.bytes(fn), "", 0, "", "")
+		l = &goLoc{f: f, lock: strings.HasPrefix(f.Func, "sync.(*") || strings.HasPrefix(f.Func, "internal/sync.(*")}
+		b.cache2[string(b.funcKey)] = l
+	}
+	b.found(l)
 }
 
 // endThread stores the frames collected for the current goroutine.
@@ -471,7 +505,9 @@ func (b *goBuilder) fileLine(line []byte, lineNo int) {
 	}
 	loc, colon := fileLoc(line)
 	if colon < 0 {
-		b.skip(lineNo, line, "file line without a line number")
+		// A file line cut before its number (a paste cut in its path):
+		// its function is kept, as a function line without a file line.
+		b.orphanAt(lineNo, line, "file line without a line number: its function read as a frame without its file")
 		return
 	}
 	if l := guess; l != nil && l.loc == string(loc) && l.f.Func == string(fn) {
@@ -481,7 +517,7 @@ func (b *goBuilder) fileLine(line []byte, lineNo int) {
 	l, ok := b.cache[string(loc)]
 	if !ok || l.f.Func != string(fn) {
 		if _, l = b.slowFrame(fn, loc, colon, l, line); l == nil {
-			b.skip(lineNo, line, "file line without a line number")
+			b.orphanAt(lineNo, line, "file line without a line number: its function read as a frame without its file")
 			return
 		}
 	}

@@ -254,7 +254,7 @@ func (s *goTextScan) fastHeader(ls *lineSource, rest []byte) bool {
 	if !header {
 		return false
 	}
-	if ok && s.seen.has(id) {
+	if ok && s.seen.has(id) || placeholderID(line) > 0 {
 		return false
 	}
 	s.end()

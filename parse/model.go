@@ -132,6 +132,11 @@ type Dump struct {
 	// were read joined again (rejoin.go): each the rest's position and
 	// text, and the line it was joined to; nil when none.
 	Joined []Skipped `json:",omitempty"`
+	// Partial are the lines read with a part of them missing: a Go
+	// function line whose file line a person or a cut left out, read as
+	// a frame without its file (Frame.File ""): each its position, text
+	// and what is missing; nil when none.
+	Partial []Skipped `json:",omitempty"`
 	// PCFrames are, for a Go proto, each location's frames by its address
 	// (a call's PC, as a debug=1 frame line prints it), innermost inlined
 	// first; nil for other formats. ResolveHiddenFrames reads them.
