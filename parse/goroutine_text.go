@@ -583,6 +583,7 @@ func parseGoText(p *textParser) *Dump {
 				s.dropFunc = s.state == gsSystem
 				if !s.dropFunc {
 					s.b.funcLine(line[:paren], ls.lineNo())
+					s.b.recv = s.b.argAddr(line, paren)
 					if a := syncWaitAddr(line, paren); a != nil {
 						s.b.apply(opWaitAddr, ls.lineNo(), a)
 					}

@@ -179,6 +179,8 @@ func TestParseGoTextShapes(t *testing.T) {
 					ID: 24, State: "select", Weight: 1, Line: 1,
 					Frames:    []*Frame{fr("net/http.(*persistConn).readLoop", "/usr/lib/go/src/net/http/transport.go", 2238)},
 					CreatedBy: &Creator{Func: "net/http.(*Transport).dialConn", File: "/usr/lib/go/src/net/http/transport.go", Line: 1776, Parent: 21},
+					// readLoop's receiver, printed as its first argument.
+					GoExtra: &GoExtra{Receivers: []Receiver{{Frame: 0, Addr: 0xc0000be480}}},
 				}},
 			}},
 		},
