@@ -77,7 +77,6 @@ func TestValueHolderProperty(t *testing.T) {
 			fmt.Fprintf(&b, "goroutine %d [%s]:\nsync.runtime_SemacquireMutex(0x1, 0x0, 0x1)\n\t/go/src/runtime/sema.go:95 +0x25\n", id, lockState)
 			b.WriteString("sync.(*Mutex).Lock(0xc0000f0008)\n\t/go/src/sync/mutex.go:92 +0x55\nmain.(*registry).add(0xc0000f0000)\n\t/src/reg.go:9 +0x1\n")
 			fmt.Fprintf(&b, "main.(*store).register(%#x)\n\t/src/store.go:60 +0x1\ncreated by main.main in goroutine 1\n\t/src/main.go:6 +0x1\n\n", v)
-			id++
 		}
 		ds, err := parse.Parse("d.txt", strings.NewReader(b.String()))
 		if err != nil {
