@@ -83,6 +83,10 @@ func prepare(in []Input, opt Options) (*Result, Options, *builder) {
 			r.Warnings = append(r.Warnings, fmt.Sprintf("%s: %d line(s) a prefixing tool cut in two read joined, first at line %d (%s)",
 				labels[i], len(j), j[0].Line, j[0].Reason))
 		}
+		if pt := x.Dump.Partial; len(pt) > 0 {
+			r.Warnings = append(r.Warnings, fmt.Sprintf("%s: %d frame line(s) read with a part missing, first at line %d (%s): %q",
+				labels[i], len(pt), pt[0].Line, pt[0].Reason, pt[0].Text))
+		}
 		if e := x.Dump.Excerpt; e != "" {
 			r.Warnings = append(r.Warnings, fmt.Sprintf("%s: an excerpt, not a whole dump (%s): read for the threads it holds; "+
 				"threads it left out are in no count", labels[i], e))

@@ -308,6 +308,9 @@ func runContention(p *Pass) []Finding {
 				owned[k] = owner
 				f.Lock.Owner = &o
 				switch {
+				case inferred && goLocks != nil && goLocks[m].byValue[at] != 0:
+					f.Basis = "owner-by-receiver"
+					f.Lock.OwnerReceiver = fmt.Sprintf("%#x", goLocks[m].byValue[at])
 				case inferred:
 					f.Basis = "owner-inferred"
 				case structural[at] != "":

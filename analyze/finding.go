@@ -165,7 +165,7 @@ type Finding struct {
 	// the same application frames at every moment over SpinMinWall, out of
 	// native code, while others wait for it at the last moment), "loop-shape"
 	// (one dump: RUNNABLE in code that loops for ever only over a corrupted
-	// structure, hotloops.go) or "mixed"; contention "owner-printed", "owner-inferred" or
+	// structure, hotloops.go) or "mixed"; contention "owner-printed", "owner-inferred", "owner-by-receiver" or
 	// "owner-joined" (LockFact.OwnerFrom); growing
 	// "whole-pool" when the pool's count rose, not one state's (Go); stuck
 	// and <resource>-pool-exhausted "one-dump-cut" or "one-dump-process"
@@ -216,6 +216,10 @@ type LockFact struct {
 	// OwnerInferred is true when the owner is a guess (Go prints no owner:
 	// a goroutine of the waiters' function past the Lock call).
 	OwnerInferred bool
+	// OwnerReceiver is, for a Go owner inferred by value, the receiver
+	// (as printed, "0xc000010000") of the method it runs, the one the
+	// waiters' methods lock; "" otherwise.
+	OwnerReceiver string
 	// OwnerFrom says where the owner came from when the waiters' dump did
 	// not print it (a JSON dump's j.u.c lock, joined from "Thread.print -l
 	// beside" by parse.JoinLockOwners); empty when printed or inferred.

@@ -22,6 +22,9 @@ import (
 type goMomentLocks struct {
 	waiters map[lockKey][]*parse.Thread
 	held    map[lockKey]*parse.Thread
+	// byValue are the receivers (as printed) of the held locks whose
+	// holder the waiters' receiver told (valueHolders).
+	byValue map[lockKey]uint64
 	facts   map[lockKey]*waiterFacts
 	cycles  []goCycle // the deadlock detector's
 }
@@ -117,7 +120,7 @@ func (lw *lockWaits) done(ts []*parse.Thread, in []int32, table []*slot) goMomen
 		}
 		out.facts[k] = wf
 	}
-	out.held = lw.holders(ts, in, table)
+	out.held, out.byValue = lw.holders(ts, in, table)
 	out.cycles = lw.cycles(out.held)
 	return out
 }
@@ -160,7 +163,7 @@ func (lw *lockWaits) joinByType() {
 // no owner, but the holder is often a goroutine of the waiters' own
 // function past its Lock call (same function, another line), not waiting
 // on the lock itself. A lock with no such goroutine, or several, gets none.
-func (lw *lockWaits) holders(ts []*parse.Thread, in []int32, table []*slot) map[lockKey]*parse.Thread {
+func (lw *lockWaits) holders(ts []*parse.Thread, in []int32, table []*slot) (map[lockKey]*parse.Thread, map[lockKey]uint64) {
 	type call struct {
 		k     lockKey
 		lines map[int]bool // lines of the function's Lock calls
@@ -197,7 +200,7 @@ func (lw *lockWaits) holders(ts []*parse.Thread, in []int32, table []*slot) map[
 		}
 	}
 	if len(byFunc) == 0 && len(byType) == 0 {
-		return nil
+		return nil, nil
 	}
 	// A lock's candidates: how many, and the first in dump order (only a
 	// lone candidate is named).
@@ -275,12 +278,115 @@ func (lw *lockWaits) holders(ts []*parse.Thread, in []int32, table []*slot) map[
 			out[k] = c.t
 		}
 	}
+	// The waiters' receiver, where debug=2 prints it, names the value
+	// whose lock they wait for; one goroutine inside a method of that
+	// very value, not waiting on the lock, is its likely holder (a flush
+	// holding the store's mutex across its fsync), before any guess by
+	// function or type.
+	byValue := map[lockKey]uint64{}
+	for k, h := range lw.valueHolders(ts) {
+		out[k], byValue[k] = h.t, h.addr
+	}
 	for k, c := range typeCands {
 		if _, ok := out[k]; !ok && c.n == 1 && cands[k] == nil {
 			out[k] = c.t
 		}
 	}
+	return out, byValue
+}
+
+// valueHolders are the holders the waiters' receivers tell: for each lock
+// whose waiters' lock callers are methods (the frame that called Lock)
+// printing their receiver (parse.GoExtra.Receivers, debug=2), the one
+// goroutine of ts, waiting in no Lock, that runs a method of the same
+// pointer type on the same address (in a syscall, an I/O wait, a read, a
+// sleep, a select: whatever it does, it does holding the lock). A lock with no such
+// goroutine, or several, gets none: Go prints no owner, and two
+// goroutines in the value's methods cannot be told apart.
+func (lw *lockWaits) valueHolders(ts []*parse.Thread) map[lockKey]valueHolder {
+	type value struct {
+		typ  string
+		addr uint64
+	}
+	byValue := map[value][]lockKey{}
+	waiting := map[*parse.Thread]lockKey{}
+	for k, a := range lw.byKey {
+		for _, t := range a.threads {
+			waiting[t] = k
+			c := lockCaller(t)
+			if c == nil || t.GoExtra == nil {
+				continue
+			}
+			rt := receiverType(c.Func)
+			if rt == "" {
+				continue
+			}
+			for _, r := range t.Receivers {
+				if r.Frame < len(t.Frames) && t.Frames[r.Frame] == c {
+					v := value{rt, r.Addr}
+					if !slices.Contains(byValue[v], k) {
+						byValue[v] = append(byValue[v], k)
+					}
+					break
+				}
+			}
+		}
+	}
+	if len(byValue) == 0 {
+		return nil
+	}
+	type cand struct {
+		n    int
+		t    *parse.Thread
+		addr uint64
+	}
+	cands := map[lockKey]*cand{}
+	addrOf := map[lockKey]uint64{}
+	for v, ks := range byValue {
+		for _, k := range ks {
+			addrOf[k] = v.addr
+		}
+	}
+	for _, u := range ts {
+		if _, w := waiting[u]; w || u.GoExtra == nil || len(u.Receivers) == 0 {
+			// A goroutine waiting in Lock is no holder by value: it may
+			// hold the lock and wait for another (a chain the function
+			// and type rules read), or be one more waiter of the value.
+			continue
+		}
+		var ks []lockKey // the locks u may hold, each once
+		for _, r := range u.Receivers {
+			if r.Frame >= len(u.Frames) {
+				continue
+			}
+			for _, k := range byValue[value{receiverType(u.Frames[r.Frame].Func), r.Addr}] {
+				if !slices.Contains(ks, k) {
+					ks = append(ks, k)
+				}
+			}
+		}
+		for _, k := range ks {
+			if c := cands[k]; c != nil {
+				c.n++
+			} else {
+				cands[k] = &cand{1, u, addrOf[k]}
+			}
+		}
+	}
+	out := map[lockKey]valueHolder{}
+	for k, c := range cands {
+		if c.n == 1 {
+			out[k] = valueHolder{c.t, c.addr}
+		}
+	}
 	return out
+}
+
+// valueHolder is a lock's holder told by value, and the receiver it
+// shares with the waiters.
+type valueHolder struct {
+	t    *parse.Thread
+	addr uint64
 }
 
 // lockByType tells a lock key made of its caller's receiver type, not

@@ -63,7 +63,10 @@ func heldWaits(r *Result) map[*Group]string {
 		// Handler, the GC's, the compiler's: in every whole dump, in no
 		// paste of the threads that matter) is a whole dump that lost its
 		// head, not a choice: it is judged as a whole one.
-		chosen := d.Cut && internal == 0
+		// A Go paste without goroutine 1 (which runs while the process
+		// lives) is a part a person chose too, cut or not (wholeGoDump);
+		// a crash report is the runtime's choice, not theirs.
+		chosen := (d.Cut || r.Runtime == parse.RuntimeGo && d.Kind != "panic" && !wholeGoDump(d)) && internal == 0
 		for _, pl := range r.Pools {
 			if pl.Internal {
 				continue

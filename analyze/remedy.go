@@ -98,7 +98,7 @@ func (p remedyProof) vthreadRunning() bool { return p.basis == "running" }
 func (p remedyProof) testTimeout() bool { return p.basis == "test-timeout" }
 
 // noAdders: a WaitGroup nothing left can count down (basis no-adders).
-func (p remedyProof) noAdders() bool { return p.basis == "no-adders" }
+func (p remedyProof) noAdders() bool { return p.basis == "no-adders" || p.basis == "paste-no-adders" }
 
 // goAsleep: the Go runtime stopped the program, every goroutine blocked.
 func (p remedyProof) goAsleep() bool { return p.basis == "go-runtime" }

@@ -58,6 +58,10 @@ var resources = []Resource{
 	{ID: "response-body", Noun: "its caller to read the response body to its end or close it"},
 	{ID: "condition", Noun: "a notify or signal"},
 	{ID: "file", Still: true, Noun: "a file, pipe or console"},
+	// A file's sync to its device (fsync, fdatasync, FileChannel.force)
+	// waits for the disk, outside the process: a device or a file system
+	// that stalls (a full or failing disk, a network volume) holds it.
+	{ID: "disk-sync", Still: true, Named: true, Noun: "the disk to write a file's data through (fsync)"},
 	{ID: "syscall", Noun: "a system call"},
 	{ID: "fd", Noun: "a file descriptor in the netpoller"},
 	{ID: "time", Noun: "a timer (Thread.sleep, time.Sleep)"},

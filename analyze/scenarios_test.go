@@ -261,7 +261,9 @@ func TestVerdictFixtures(t *testing.T) {
 				eq(t, "class", f.Lock.Class, "sync.Mutex")
 				eq(t, "inferred", f.Lock.OwnerInferred, true)
 				eq(t, "owner culprit", f.Lock.Owner.Culprit, "main.(*store).fetchUpstream (main.go:65)")
-				eq(t, "basis", f.Basis, "owner-inferred")
+				// fetchUpstream's receiver is printed, the waiters' too: the
+				// same holder, told by the value they share (issue 33).
+				eq(t, "basis", f.Basis, "owner-by-receiver")
 			}},
 		}},
 		{"go-mutex-contention", []string{"go1.27.3"}, []want{

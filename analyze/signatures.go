@@ -596,6 +596,14 @@ var signatures = []Signature{
 	{ID: "sleep", Runtime: parse.RuntimeGo, Category: Idle, Resource: "time", States: []string{"sleep"}, StateAlone: true,
 		Anchors: []string{"time.Sleep"}, Depth: 2,
 		Explain: "in time.Sleep"},
+	// A file's sync to disk, in whatever state the runtime prints it
+	// ("syscall", "runnable" while it returns): os.(*File).Sync is 5 to 8
+	// frames under the system call (Go 1.26: Syscall6, RawSyscall6,
+	// Syscall, fsync, Fsync, (*FD).Fsync.func1, ignoringEINTR, (*FD).Fsync).
+	{ID: "file-sync", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "disk-sync", Depth: 10,
+		Anchors: []string{"syscall.Fsync", "syscall.Fdatasync", "internal/poll.(*FD).Fsync", "os.(*File).Sync",
+			"golang.org/x/sys/unix.Fsync", "golang.org/x/sys/unix.Fdatasync", "syscall.SyncFileRange"},
+		Explain: "syncing a file to disk (fsync): waiting for the device"},
 	{ID: "syscall", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "syscall", Rest: true, States: []string{"syscall"},
 		Explain: "in a system call"},
 	{ID: "running", Runtime: parse.RuntimeGo, Category: Running, States: []string{"running", "runnable"},

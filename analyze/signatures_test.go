@@ -427,6 +427,13 @@ func TestSignatures(t *testing.T) {
 		{"go x/sync semaphore", parse.RuntimeGo, thread("select", "golang.org/x/sync/semaphore.(*Weighted).Acquire", "main.export"), "semaphore-wait", ""},
 		{"go x/sync semaphore, proto frames", parse.RuntimeGo, thread("", "runtime.gopark", "runtime.selectgo", "golang.org/x/sync/semaphore.(*Weighted).Acquire", "main.export"), "semaphore-wait", ""},
 		{"go syscall", parse.RuntimeGo, thread("syscall", "syscall.Syscall", "os.(*File).Read"), "syscall", ""},
+		// A file's fsync: Go 1.26 (a loop writing and syncing a file on
+		// /work, its own debug=2 dump) and dockerd 17.03's Go 1.7
+		// (moby/moby#32809, "runnable" as the syscall returns).
+		{"go fsync 1.26", parse.RuntimeGo, thread("syscall", "syscall.Syscall", "syscall.Fsync", "internal/poll.(*FD).Fsync.func1",
+			"internal/poll.ignoringEINTR", "internal/poll.(*FD).Fsync", "os.(*File).Sync", "main.main.func1"), "file-sync", ""},
+		{"go fsync old", parse.RuntimeGo, thread("runnable", "syscall.Syscall", "syscall.Fsync", "os.(*File).Sync",
+			"github.com/docker/docker/pkg/ioutils.(*atomicFileWriter).Close", "github.com/docker/docker/container.(*Container).ToDisk"), "file-sync", ""},
 		// JDK 17.0.15, producers in a full ArrayBlockingQueue's put under
 		// an executor (testdata/verdicts/task-wait-stuck).
 		{"jvm queue put", parse.RuntimeJVM, thread("WAITING", "jdk.internal.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.park",

@@ -143,6 +143,7 @@ func goWorkWaits(p *Pass, told map[*Group]bool) []Finding {
 			continue
 		}
 		for _, g := range pl.States {
+			gone := false
 			if !told[g] && g.Resource == "latch" && printsLong(g) {
 				// A latch nothing left can count down is stuck wherever
 				// it waits: those moments' story is theirs.
@@ -152,7 +153,15 @@ func goWorkWaits(p *Pass, told map[*Group]bool) []Finding {
 							g.workWaits = make([]workWaits, len(r.Moments))
 						}
 						g.workWaits[m] = ww
+						gone = true
 					}
+				}
+			}
+			if !told[g] && g.Resource == "latch" && !gone {
+				if f, ok := pasteLatchFinding(r, pl, g); ok {
+					told[g] = true
+					fs = append(fs, f)
+					continue
 				}
 			}
 			if told[g] || g.Category != Waiting || g.Resource == "lock" || g.workWaits == nil && (g.Rest || !printsLong(g)) {
@@ -312,7 +321,7 @@ func adderless(r *Result, g *Group) []workWaits {
 		// debugger's one-line listing), nor a crash report (a panic prints
 		// only the goroutine that crashed unless GOTRACEBACK says more,
 		// and the dump does not say which).
-		if g.waits[m].Goroutines == 0 || d == nil || d.Excerpt != "" || d.Kind == "panic" {
+		if g.waits[m].Goroutines == 0 || d == nil || !wholeGoDump(d) {
 			continue
 		}
 		var idx *adderIndex
@@ -334,6 +343,148 @@ func adderless(r *Result, g *Group) []workWaits {
 		}
 	}
 	return out
+}
+
+// pasteAdderless are g's goroutines at moment m, a paste (a dump that is
+// not whole, wholeGoDump: an excerpt, goroutines without goroutine 1;
+// not a crash report, whose own verdict the deadlock detector reads,
+// nor a tool's own list), waiting on a latch with
+// nothing in the paste that could count it down: adderless's test (no
+// child, no goroutine created by a function of its stack, no closure of
+// one running) and, as the paste shows no parents and no wait time to
+// lean on, no other goroutine running code of the package of the
+// waiter's culprit (a pool's worker of that package may call Done: it
+// is told apart only where it is not in the paste). Nil when none.
+func pasteAdderless(r *Result, g *Group, m int) []*parse.Thread {
+	d := r.Moments[m].Dump
+	if d == nil || d.Kind == "panic" || wholeGoDump(d) || ownVerdict(d) || len(g.Threads[m]) == 0 {
+		return nil
+	}
+	var out []*parse.Thread
+	var idx *adderIndex
+	for _, t := range g.Threads[m] {
+		c := culprit(parse.RuntimeGo, t)
+		if c == nil {
+			continue // no application frame: whose latch it is, the paste does not say
+		}
+		if idx == nil {
+			idx = newAdderIndex(d)
+		}
+		if idx.adders(t) || packageRuns(d, t, funcPackage(c.Func)) {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// wholeGoDump: d shows every goroutine of its process, each with its
+// stack, so that goroutines it lacks are gone: not an excerpt (a paste a
+// person cut or edited, a dump cut at its end), not a crash report (a
+// panic prints only the goroutine that crashed unless GOTRACEBACK says
+// more, and the dump does not say which), nor a tool's list of its own
+// choice (goleak's, the leak profile's); and, where the dump prints
+// goroutine ids, goroutine 1 is in it: main runs while the process
+// lives, so a dump without it is a part of one (a paste of the
+// goroutines that mattered to its author, runtime.Stack of one).
+func wholeGoDump(d *parse.Dump) bool {
+	if d.Excerpt != "" || d.Kind == "panic" || ownVerdict(d) {
+		return false
+	}
+	ids := false
+	for _, t := range d.Threads {
+		if t.ID == 1 {
+			return true
+		}
+		ids = ids || t.ID > 0
+	}
+	return !ids // a profile (debug=1, proto) prints no ids, and is whole
+}
+
+// ownVerdict: d is a tool's list of the goroutines it judged (goleak's
+// report, the runtime's goroutine leak profile): its verdict is read as
+// such, not re-judged.
+func ownVerdict(d *parse.Dump) bool { return d.Kind == "goleak" || d.Kind == "goroutineleak" }
+
+// packageRuns: a goroutine of d other than t, not itself waiting on a
+// latch, runs a frame of package pkg.
+func packageRuns(d *parse.Dump, t *parse.Thread, pkg string) bool {
+	for _, u := range d.Threads {
+		if u == t || len(u.Frames) > 0 && len(t.Frames) > 0 && &u.Frames[0] == &t.Frames[0] {
+			continue // t, or a goroutine with t's very stack: another waiter
+		}
+		for _, f := range u.Frames {
+			if funcPackage(f.Func) == pkg {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// funcPackage is the import path of a Go function's package
+// ("github.com/evanw/esbuild/internal/bundler" of
+// "github.com/evanw/esbuild/internal/bundler.ScanBundle").
+func funcPackage(fn string) string {
+	slash := strings.LastIndexByte(fn, '/')
+	if dot := strings.IndexByte(fn[slash+1:], '.'); dot >= 0 {
+		return fn[:slash+1+dot]
+	}
+	return fn
+}
+
+// pasteLatchFinding is the finding on g's goroutines waiting, in a paste,
+// on a latch nothing in the paste could count down (pasteAdderless), at
+// the last moment that has them: at Info, as the paste is not the whole
+// dump and what would count it down may be in what was left out (the
+// summary says so and what to look for). Basis "paste-no-adders".
+func pasteLatchFinding(r *Result, pl *Pool, g *Group) (Finding, bool) {
+	for m := len(r.Moments) - 1; m >= 0; m-- {
+		ts := pasteAdderless(r, g, m)
+		if len(ts) == 0 {
+			continue
+		}
+		f := groupFinding(KindStuck, pl, g, m)
+		// The runtime's printed minute says the latch has not opened in
+		// that long, what the whole dump's rule needs too: a warning.
+		// Without it, the paste shows a wait of unknown age: info.
+		f.Severity = Info
+		if slices.IndexFunc(ts, func(t *parse.Thread) bool { return t.WaitMinutes < LeakWaitMinutes }) < 0 {
+			f.Severity = Warning
+		}
+		f.Basis = "paste-no-adders"
+		f.Since = m
+		var names frameNames
+		var samples []string
+		n := 0
+		for _, t := range ts {
+			w := max(t.Weight, 1)
+			n += w
+			names.add(t, w)
+			if len(samples) < 5 {
+				samples = append(samples, threadLabel(parse.RuntimeGo, t))
+			}
+		}
+		if cs := frameCounts(names.culprits); len(cs) > 0 {
+			f.Culprit, f.Culprits = cs[0].Func, cs
+		}
+		if es := frameCounts(names.entries); len(es) > 0 {
+			f.Entries = es
+		}
+		f.Same = n
+		for _, t := range ts {
+			if t.WaitMinutes > 0 {
+				if f.Wait == nil || f.Wait.Goroutines == 0 {
+					f.Wait = &WaitFact{MinMinutes: t.WaitMinutes, MaxMinutes: t.WaitMinutes}
+				}
+				f.Wait.MinMinutes, f.Wait.MaxMinutes = min(f.Wait.MinMinutes, t.WaitMinutes), max(f.Wait.MaxMinutes, t.WaitMinutes)
+				f.Wait.Goroutines += max(t.Weight, 1)
+			}
+		}
+		f.Evidence = []Evidence{{Moment: m, Count: n, Threads: samples}}
+		return f, true
+	}
+	return Finding{}, false
 }
 
 // adderIndex is what one dump says of the goroutines that could count a

@@ -58,6 +58,9 @@ func WriteCanonical(w io.Writer, dumps []*Dump) error {
 		for _, s := range d.Joined {
 			fmt.Fprintf(bw, "  joined %d %q: %s\n", s.Line, s.Text, s.Reason)
 		}
+		for _, s := range d.Partial {
+			fmt.Fprintf(bw, "  partial %d %q: %s\n", s.Line, s.Text, s.Reason)
+		}
 	}
 	return bw.Flush()
 }

@@ -48,6 +48,7 @@ type goBuilder struct {
 	slabs    [][]Thread
 	nthreads int
 	skipped  []Skipped
+	partial  []Skipped // function lines read without their file line (orphan)
 
 	cur *Thread   // goroutine being built; nil when none
 	anc *Ancestor // ancestor block receiving frames; nil if none
@@ -59,6 +60,12 @@ type goBuilder struct {
 	pending  bool
 	creators map[Creator]*Creator
 	lastC    *Creator
+
+	// recv is the first argument of the function line awaiting its file
+	// line, when it is an address ("0xc000123400"; 0 otherwise), kept
+	// for the frame's receiver (GoExtra.Receivers) while the dump holds
+	// at most parse.ReceiversMax goroutines.
+	recv uint64
 
 	frames  []*Frame // scratch for a stack read from the trie (stackNode.path)
 	funcKey []byte   // "func\x00" of the function line awaiting its file line; empty if none
@@ -121,6 +128,9 @@ type goLoc struct {
 	// "internal/sync.(*Mutex).lockSlow"), whose first argument
 	// syncWaitAddr reads: its function line starts the same way.
 	lock bool
+	// method is true for a pointer receiver's method ("pkg.(*T).m",
+	// its closures too), whose first argument is the receiver.
+	method bool
 }
 
 // stackNode is a node of the trie of the frame sequences read in a dump:
@@ -195,7 +205,7 @@ func (b *goBuilder) apply(op goOp, lineNo int, data []byte) {
 		b.frameFile(data, lineNo)
 	case opOrphan:
 		if len(b.funcKey) > 0 {
-			b.skip(b.funcLn, b.funcKey[:len(b.funcKey)-1], "function line without its file line")
+			b.orphan()
 			b.funcKey = b.funcKey[:0]
 		}
 	case opEnd:
@@ -248,6 +258,40 @@ func (b *goBuilder) skip(lineNo int, line []byte, reason string) {
 		line = line[:200]
 	}
 	b.skipped = append(b.skipped, Skipped{Line: lineNo, Text: string(line), Reason: reason})
+}
+
+// orphan keeps the function line awaiting its file line, which did not
+// come (a person elided it with "...", or the paste was cut after it), as
+// a frame without a file: the frame is often the culprit (the caller of
+// the wait the lines above show), and its goroutine keeps it. It is said
+// in Dump.Partial, not dropped. A line outside a goroutine is skipped as
+// before.
+func (b *goBuilder) orphan() {
+	fn := b.funcKey[:len(b.funcKey)-1]
+	if b.cur == nil {
+		b.skip(b.funcLn, fn, "function line without its file line")
+		return
+	}
+	b.orphanAt(b.funcLn, fn, "function line without its file line: read as a frame without its file")
+}
+
+// orphanAt is orphan for the line at lineNo, text, said with reason.
+func (b *goBuilder) orphanAt(lineNo int, text []byte, reason string) {
+	fn := b.funcKey[:len(b.funcKey)-1]
+	if len(text) > 200 {
+		text = text[:200]
+	}
+	b.partial = append(b.partial, Skipped{Line: lineNo, Text: string(text), Reason: reason})
+	// The key "func\x00" (no location) is no file line's: cache2 holds
+	// it apart from every frame read with one.
+	l, ok := b.cache2[string(b.funcKey)]
+	if !ok {
+		f := b.in.frame(b.in.bytes(fn), "", 0, "", "")
+		l = &goLoc{f: f, lock: strings.HasPrefix(f.Func, "sync.(*") || strings.HasPrefix(f.Func, "internal/sync.(*"),
+			method: strings.Contains(f.Func, ".(*")}
+		b.cache2[string(b.funcKey)] = l
+	}
+	b.found(l)
 }
 
 // endThread stores the frames collected for the current goroutine.
@@ -438,6 +482,7 @@ type goStatus struct {
 
 // funcLine starts a frame: its function, awaiting its file line.
 func (b *goBuilder) funcLine(fn []byte, lineNo int) {
+	b.recv = 0 // the caller sets it after, from the whole line
 	b.funcKey = append(append(b.funcKey[:0], fn...), 0)
 	b.funcLn = lineNo
 }
@@ -471,7 +516,9 @@ func (b *goBuilder) fileLine(line []byte, lineNo int) {
 	}
 	loc, colon := fileLoc(line)
 	if colon < 0 {
-		b.skip(lineNo, line, "file line without a line number")
+		// A file line cut before its number (a paste cut in its path):
+		// its function is kept, as a function line without a file line.
+		b.orphanAt(lineNo, line, "file line without a line number: its function read as a frame without its file")
 		return
 	}
 	if l := guess; l != nil && l.loc == string(loc) && l.f.Func == string(fn) {
@@ -481,7 +528,7 @@ func (b *goBuilder) fileLine(line []byte, lineNo int) {
 	l, ok := b.cache[string(loc)]
 	if !ok || l.f.Func != string(fn) {
 		if _, l = b.slowFrame(fn, loc, colon, l, line); l == nil {
-			b.skip(lineNo, line, "file line without a line number")
+			b.orphanAt(lineNo, line, "file line without a line number: its function read as a frame without its file")
 			return
 		}
 	}
@@ -491,6 +538,7 @@ func (b *goBuilder) fileLine(line []byte, lineNo int) {
 // found appends the frame of location l to the stack being read, and
 // moves down the trie.
 func (b *goBuilder) found(l *goLoc) {
+	b.receiver(l)
 	n := b.node
 	c := n.next
 	if c == nil || c.loc != l {
@@ -505,8 +553,50 @@ func (b *goBuilder) found(l *goLoc) {
 	b.node = c
 }
 
+// receiver keeps the receiver of the frame of l being read (b.recv) when
+// l is a method's and the goroutine is one of the first ReceiversMax.
+func (b *goBuilder) receiver(l *goLoc) {
+	if b.recv != 0 && l.method && b.cur != nil && b.anc == nil && b.nthreads <= ReceiversMax {
+		x := b.cur.extra()
+		x.Receivers = append(x.Receivers, Receiver{Frame: b.node.depth, Addr: b.recv})
+	}
+	b.recv = 0
+}
+
+// argAddr is the first argument of a function line when it is an address
+// ("0xc000123400"; a receiver is never 0): 0 otherwise, and when the dump
+// holds more than ReceiversMax goroutines (nobody keeps it then). A value
+// Go 1.18+ marks with '?' ("0xc000123400?", "0x0?": a register argument
+// the runtime found in a stale spill slot) is not taken: the runtime says
+// it may be wrong, and a wrong one would name a wrong holder. paren is
+// the index of the '(' opening the arguments.
+func (b *goBuilder) argAddr(line []byte, paren int) uint64 {
+	if b.nthreads > ReceiversMax || paren+3 >= len(line) || line[paren+1] != '0' || line[paren+2] != 'x' {
+		return 0
+	}
+	var v uint64
+	i := paren + 3
+	for ; i < len(line) && i < paren+3+16; i++ {
+		c := line[i]
+		switch {
+		case c >= '0' && c <= '9':
+			v = v<<4 | uint64(c-'0')
+		case c >= 'a' && c <= 'f':
+			v = v<<4 | uint64(c-'a'+10)
+		default:
+			goto end
+		}
+	}
+end:
+	if i < len(line) && line[i] != ',' && line[i] != ')' {
+		return 0
+	}
+	return v
+}
+
 // foundKid is found for the location of c, a child of the current node.
 func (b *goBuilder) foundKid(c *stackNode) {
+	b.receiver(c.loc)
 	if n := b.node; n.next != c {
 		n.next = c
 	}
@@ -530,7 +620,8 @@ func (b *goBuilder) slowFrame(fn, loc []byte, colon int, l *goLoc, line []byte) 
 	}
 	f := b.in.frame(b.in.bytes(fn), b.in.bytes(loc[:colon]), int(n), "", "")
 	l2 := &goLoc{loc: string(loc), f: f, raw: string(line),
-		lock: strings.HasPrefix(f.Func, "sync.(*") || strings.HasPrefix(f.Func, "internal/sync.(*")}
+		lock:   strings.HasPrefix(f.Func, "sync.(*") || strings.HasPrefix(f.Func, "internal/sync.(*"),
+		method: strings.Contains(f.Func, ".(*")}
 	b.cache2[string(b.funcKey)] = l2
 	if l == nil {
 		b.cache[l2.loc] = l2

@@ -184,6 +184,9 @@ func (s *goTextScan) fastFrames(ls *lineSource) {
 			}
 		}
 		if l != nil {
+			if l.method {
+				b.recv = b.argAddr(fl, paren)
+			}
 			if l.lock && b.anc == nil && b.cur.WaitAddr == "" {
 				if a := syncWaitAddr(fl, paren); a != nil {
 					b.cur.WaitAddr = string(a)
@@ -195,6 +198,7 @@ func (s *goTextScan) fastFrames(ls *lineSource) {
 		}
 		s.fast++
 		b.funcLine(fl[:paren], ls.prevNo())
+		b.recv = b.argAddr(fl, paren)
 		if a := syncWaitAddr(fl, paren); a != nil {
 			b.apply(opWaitAddr, ls.prevNo(), a)
 		}
@@ -254,7 +258,7 @@ func (s *goTextScan) fastHeader(ls *lineSource, rest []byte) bool {
 	if !header {
 		return false
 	}
-	if ok && s.seen.has(id) {
+	if ok && s.seen.has(id) || placeholderID(line) > 0 {
 		return false
 	}
 	s.end()

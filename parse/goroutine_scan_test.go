@@ -18,18 +18,22 @@ func TestGoLineAfterFunc(t *testing.T) {
 		frames  []string // "func file:line" of each goroutine's frames, joined by " | "
 		noStack bool
 		skipped []Skipped
+		partial []Skipped // frames kept without their file
 	}{
+		// A function line without its file line is kept as a frame
+		// without a file (issue 33: the culprit is often that frame),
+		// and said in Partial.
 		{"blank", "goroutine 1 [running]:\nmain.main()\n\ngoroutine 2 [select]:\nmain.f()\n\t/a.go:1 +0x1\n",
-			[]string{"", "main.f /a.go:1"}, false,
-			[]Skipped{{Line: 2, Text: "main.main", Reason: "function line without its file line"}}},
+			[]string{"main.main :0", "main.f /a.go:1"}, false, nil,
+			[]Skipped{{Line: 2, Text: "main.main", Reason: "function line without its file line: read as a frame without its file"}}},
 		{"no stack", "goroutine 1 [running]:\nmain.main()\n\tgoroutine running on other thread; stack unavailable\nmain.f()\n\t/a.go:1 +0x1\n",
-			[]string{"main.f /a.go:1"}, true,
-			[]Skipped{{Line: 2, Text: "main.main", Reason: "function line without its file line"}}},
+			[]string{"main.main :0 | main.f /a.go:1"}, true, nil,
+			[]Skipped{{Line: 2, Text: "main.main", Reason: "function line without its file line: read as a frame without its file"}}},
 		{"tab alone", "goroutine 1 [running]:\nmain.main()\n\t\nmain.f()\n\t/a.go:2\n",
-			[]string{"main.f /a.go:2"}, false,
-			[]Skipped{{Line: 3, Text: "\t", Reason: "file line without a line number"}}},
+			[]string{"main.main :0 | main.f /a.go:2"}, false, nil,
+			[]Skipped{{Line: 3, Text: "\t", Reason: "file line without a line number: its function read as a frame without its file"}}},
 		{"path starting with g", "goroutine 1 [running]:\nmain.main()\n\tg/a.go:3 +0x1\n",
-			[]string{"main.main g/a.go:3"}, false, nil},
+			[]string{"main.main g/a.go:3"}, false, nil, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -53,6 +57,9 @@ func TestGoLineAfterFunc(t *testing.T) {
 			}
 			if diff := cmp.Diff(tt.skipped, dumps[0].Skipped); diff != "" {
 				t.Errorf("skipped (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.partial, dumps[0].Partial); diff != "" {
+				t.Errorf("partial (-want +got):\n%s", diff)
 			}
 		})
 	}

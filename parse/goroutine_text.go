@@ -2,6 +2,7 @@ package parse
 
 import (
 	"bytes"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -104,9 +105,19 @@ func classifyGoLineParen(line []byte) (goLineKind, int) {
 		if bytes.HasPrefix(line, []byte("...")) && bytes.HasSuffix(line, []byte("elided...")) {
 			return glElided, 0
 		}
+		if personElision(line) {
+			return glElided, 0
+		}
+	case 0xe2:
+		if personElision(line) {
+			return glElided, 0
+		}
 	case '[':
 		if bytes.HasPrefix(line, []byte("[originating from goroutine ")) {
 			return glOrigin, 0
+		}
+		if personElision(line) {
+			return glElided, 0
 		}
 	case '-':
 		if isDashes(line) {
@@ -202,6 +213,12 @@ func goHeaderStart(line []byte) (id int64, ok, header bool) {
 	}
 	j := len(p)
 	ok = true
+	if n := placeholderID(line); n > 0 {
+		// "goroutine NNNNN [chan send, 49 minutes]:": a person replaced
+		// the id; read as id 0, which no repeat check counts.
+		j += n
+		return 0, true, j+1 < len(line) && line[j] == ' ' && line[j+1] == '['
+	}
 	for ; j < len(line) && line[j] >= '0' && line[j] <= '9'; j++ {
 		if id > (1<<62)/10 {
 			ok = false // as parseInt
@@ -410,6 +427,14 @@ type goTextScan struct {
 	// tests is where the prologue's go test timeout is in its list of
 	// running tests (goroutine_notes.go's testsLine).
 	tests testsState
+	// edits are what a person changed in the dump, in the order first met
+	// ("frames elided with \"...\"", "goroutine ids replaced", "frames
+	// written on one line"): a paste a person made of a dump, not the
+	// runtime's text (finish: Dump.Excerpt and Dump.Cut).
+	edits []string
+	// one is a frame a person wrote on one line (oneLineFrame), split:
+	// its function line and its file line, with a TAB.
+	one []byte
 	// bare is the last file line that had lost its TAB, with the TAB put
 	// back (unknown): valid until the next line is read.
 	bare []byte
@@ -511,7 +536,7 @@ func parseGoText(p *textParser) *Dump {
 		case glHeader:
 			s.orphan()
 			id, ok := goHeaderID(line)
-			if ok && s.seen.has(id) {
+			if ok && placeholderID(line) == 0 && s.seen.has(id) {
 				// A second capture appended to the same file: a new dump.
 				ls.unread()
 				return s.finish()
@@ -558,6 +583,7 @@ func parseGoText(p *textParser) *Dump {
 				s.dropFunc = s.state == gsSystem
 				if !s.dropFunc {
 					s.b.funcLine(line[:paren], ls.lineNo())
+					s.b.recv = s.b.argAddr(line, paren)
 					if a := syncWaitAddr(line, paren); a != nil {
 						s.b.apply(opWaitAddr, ls.lineNo(), a)
 					}
@@ -572,6 +598,9 @@ func parseGoText(p *textParser) *Dump {
 				s.state = gsWantCreatorFile
 				continue
 			case glElided:
+				if !bytes.HasSuffix(line, []byte("elided...")) {
+					s.edit(`frames elided by a person ("...")`)
+				}
 				s.b.apply(opElided, ls.lineNo(), line)
 				continue
 			case glOrigin:
@@ -682,6 +711,19 @@ func (s *goTextScan) unknown(line []byte, kind goLineKind, paren int) ([]byte, g
 	if s.leadIn && s.state == gsGoroutine {
 		if l, k, p, ok := s.continued(line); ok {
 			return l, k, p
+		}
+	}
+	if s.state == gsGoroutine || s.state == gsWantFile {
+		if fn, file, ok := oneLineFrame(line); ok {
+			s.orphan() // a function line before it without its file line
+			s.edit("frames written on one line")
+			s.b.funcLine(fn[:argsParen(fn)], s.p.ls.lineNo())
+			if a := syncWaitAddr(fn, argsParen(fn)); a != nil {
+				s.b.apply(opWaitAddr, s.p.ls.lineNo(), a)
+			}
+			s.one = append(append(s.one[:0], '\t'), file...)
+			s.state = gsWantFile
+			return s.one, glFile, 0
 		}
 	}
 	n := goFrameIndent(line)
@@ -841,7 +883,9 @@ func (s *goTextScan) header(line []byte) {
 // headerID is header with the goroutine's id already read.
 func (s *goTextScan) headerID(line []byte, id int64, ok bool) {
 	s.carry = false
-	if ok {
+	if ph := placeholderID(line) > 0; ph {
+		s.edit("goroutine ids replaced")
+	} else if ok {
 		s.seen.add(id)
 	}
 	no := s.p.ls.lineNo()
@@ -897,6 +941,7 @@ func (s *goTextScan) finish() *Dump {
 	}
 	d := s.d
 	d.Threads = s.b.threads()
+	d.Partial = s.b.partial
 	if len(s.b.skipped) > 0 {
 		d.Skipped = append(d.Skipped, s.b.skipped...)
 		sort.SliceStable(d.Skipped, func(i, j int) bool {
@@ -906,7 +951,85 @@ func (s *goTextScan) finish() *Dump {
 		})
 		d.Skipped = mergeSkipped(d.Skipped)
 	}
+	// A person's edits make the dump a paste of their choice (Cut); a dump
+	// that only ends cut lost its tail in a copy or a transfer, which is
+	// no choice, but the goroutines after the cut are not there either.
+	if len(s.edits) > 0 {
+		d.Excerpt, d.Cut = "a paste a person edited: "+strings.Join(s.edits, ", "), true
+	} else if truncated(d.Skipped) || len(d.Partial) > 0 {
+		d.Excerpt = "lines of the dump are cut: what was after the cut is not in it"
+	}
 	return d
+}
+
+// edit notes what a person changed in the dump (goTextScan.edits), once.
+func (s *goTextScan) edit(what string) {
+	if !slices.Contains(s.edits, what) {
+		s.edits = append(s.edits, what)
+	}
+}
+
+// truncated: the skipped lines say the dump was cut at its end (checkCut,
+// cutBefore).
+func truncated(sk []Skipped) bool {
+	for _, x := range sk {
+		if strings.HasSuffix(x.Reason, goCut) || strings.HasSuffix(x.Reason, goCutAfter) || strings.HasSuffix(x.Reason, "without its stack: truncated") {
+			return true
+		}
+	}
+	return false
+}
+
+// personElision reports whether line is a person's mark for lines left
+// out of a paste, alone on its line: "...", "…", "[...]", "... (12 more)".
+// The runtime's own ("...additional frames elided...", "...8 frames
+// elided...") are classified before it is asked.
+//
+//	...
+//	[...]
+//	... (3 more frames)
+func personElision(line []byte) bool {
+	t := bytes.TrimSpace(line)
+	for _, m := range [][]byte{[]byte("[...]"), []byte("[…]"), []byte("..."), []byte("…")} {
+		if bytes.HasPrefix(t, m) {
+			rest := bytes.TrimSpace(t[len(m):])
+			if len(rest) == 0 {
+				return true
+			}
+			// "(12 more)", "(3 more frames)", "(snip)": a note in parentheses.
+			return rest[0] == '(' && rest[len(rest)-1] == ')' && bytes.IndexByte(rest[1:len(rest)-1], '(') < 0 && !bytes.Contains(rest, []byte("0x"))
+		}
+	}
+	return false
+}
+
+// oneLineFrame splits a frame a person wrote on one line, its function
+// and its file separated by spaces or a TAB, into the runtime's two
+// lines; ok is false for any other line.
+//
+//	runtime.chansend(...) runtime/chan.go:283
+//	main.(*ctx).readInputLoop(0xc000123400) io_helpers.go:66 +0xd2
+func oneLineFrame(line []byte) (fn, file []byte, ok bool) {
+	p := argsParen(line)
+	if p <= 0 {
+		return nil, nil, false
+	}
+	// The arguments end at the last ')' before the file: a path holds no
+	// ')' in Go's own or a module's tree (a Windows "Program Files (x86)"
+	// path is written with its TAB, never on one line).
+	end := bytes.LastIndexByte(line, ')')
+	if end < p {
+		return nil, nil, false
+	}
+	rest := line[end+1:]
+	sp := 0
+	for sp < len(rest) && (rest[sp] == ' ' || rest[sp] == '\t') {
+		sp++
+	}
+	if sp == 0 || sp == len(rest) || !bareFileLine(rest[sp:]) {
+		return nil, nil, false
+	}
+	return line[:end+1], rest[sp:], true
 }
 
 // elidedCount returns N of "...N frames elided..." and 0 for
@@ -940,9 +1063,37 @@ func parseInt(b []byte, stop byte) (int64, bool) {
 	return n, i < len(b) && b[i] == stop
 }
 
-// goHeaderID returns N of "goroutine N ...".
+// goHeaderID returns N of "goroutine N ..."; 0 for a person's placeholder
+// ("goroutine NNNNN [", placeholderID).
 func goHeaderID(line []byte) (int64, bool) {
+	if placeholderID(line) > 0 {
+		return 0, true
+	}
 	return parseInt(line[len("goroutine "):], ' ')
+}
+
+// placeholderID is the length of the placeholder a person wrote for a
+// goroutine's id in a header ("goroutine NNNNN [chan send]:", "goroutine
+// XXX [select]:", "goroutine ? [running]:"), 0 when the id is a number
+// or the header is not one: one letter or '?' repeated 2 to 12 times,
+// then " [".
+func placeholderID(line []byte) int {
+	const p = "goroutine "
+	if len(line) < len(p)+3 || string(line[:len(p)]) != p {
+		return 0
+	}
+	c := line[len(p)]
+	if c != 'N' && c != 'X' && c != 'x' && c != 'n' && c != '?' {
+		return 0
+	}
+	n := 0
+	for len(p)+n < len(line) && line[len(p)+n] == c {
+		n++
+	}
+	if n < 2 || n > 12 || !bytes.HasPrefix(line[len(p)+n:], []byte(" [")) {
+		return 0
+	}
+	return n
 }
 
 // parseGoHeader fills t from a goroutine header:

@@ -179,6 +179,8 @@ func TestParseGoTextShapes(t *testing.T) {
 					ID: 24, State: "select", Weight: 1, Line: 1,
 					Frames:    []*Frame{fr("net/http.(*persistConn).readLoop", "/usr/lib/go/src/net/http/transport.go", 2238)},
 					CreatedBy: &Creator{Func: "net/http.(*Transport).dialConn", File: "/usr/lib/go/src/net/http/transport.go", Line: 1776, Parent: 21},
+					// readLoop's receiver, printed as its first argument.
+					GoExtra: &GoExtra{Receivers: []Receiver{{Frame: 0, Addr: 0xc0000be480}}},
 				}},
 			}},
 		},
@@ -381,8 +383,10 @@ func TestParseGoTextShapes(t *testing.T) {
 				"\t/src/main.go:9 +0x25\n",
 			want: []*Dump{{
 				Source: Source{File: "test.txt", Line: 1}, Format: FormatGoText,
-				Threads: []*Thread{{ID: 1, State: "running", Weight: 1, Line: 1, Frames: []*Frame{fr("main.other", "/src/main.go", 9)}}},
-				Skipped: []Skipped{{Line: 2, Text: "main.main", Reason: "function line without its file line"}},
+				// Kept without its file (issue 33: it is often the culprit), and said.
+				Threads: []*Thread{{ID: 1, State: "running", Weight: 1, Line: 1, Frames: []*Frame{fr("main.main", "", 0), fr("main.other", "/src/main.go", 9)}}},
+				Partial: []Skipped{{Line: 2, Text: "main.main", Reason: "function line without its file line: read as a frame without its file"}},
+				Excerpt: "lines of the dump are cut: what was after the cut is not in it",
 			}},
 		},
 		{

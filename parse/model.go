@@ -137,6 +137,11 @@ type Dump struct {
 	// were read joined again (rejoin.go): each the rest's position and
 	// text, and the line it was joined to; nil when none.
 	Joined []Skipped `json:",omitempty"`
+	// Partial are the lines read with a part of them missing: a Go
+	// function line whose file line a person or a cut left out, read as
+	// a frame without its file (Frame.File ""): each its position, text
+	// and what is missing; nil when none.
+	Partial []Skipped `json:",omitempty"`
 	// PCFrames are, for a Go proto, each location's frames by its address
 	// (a call's PC, as a debug=1 frame line prints it), innermost inlined
 	// first; nil for other formats. ResolveHiddenFrames reads them.
@@ -251,11 +256,33 @@ type GoExtra struct {
 	// (return addresses, innermost first, the runtime's hidden frames
 	// included: runtime.gopark, runtime.selectgo...); nil in other formats.
 	PCs []uint64
+	// Receivers are the pointer receivers its method frames print as their
+	// first argument ("main.(*store).flush(0xc000123400, ...)": 0xc000123400
+	// at that frame's index), top first, in Go text dumps of at most
+	// ReceiversMax goroutines; nil when none is printed (debug=1, proto,
+	// "(...)" arguments) or the dump is larger. Two goroutines in methods
+	// of one value print the same address: a lock's holder is told from
+	// its waiters by it (Go prints no owner).
+	Receivers []Receiver
 	// FramePCs are the PCs its printed frame lines give ("#\t0x6a68d5\t..."),
 	// one per Frames entry (a call's PC: its return address less one); nil
 	// in other formats. See ResolveHiddenFrames.
 	FramePCs []uint64
 }
+
+// Receiver is a method frame's pointer receiver as printed.
+type Receiver struct {
+	Frame int    // index in Thread.Frames
+	Addr  uint64 // the address, 0xc000123400
+}
+
+// ReceiversMax is the most goroutines a Go text dump may hold for their
+// frames' receivers to be kept (GoExtra.Receivers): the receivers cost a
+// few words a method frame, and a dump of a million goroutines (issue 31)
+// would pay a hundred megabytes for what a lock's holder needs. Pastes
+// and the dumps of most incidents hold far fewer; a larger dump tells
+// holders without them (by function and type).
+const ReceiversMax = 20000
 
 // Flags returns t's Go header flags (GoExtra.Flags); nil if none.
 func (t *Thread) Flags() []string {

@@ -200,6 +200,9 @@ type JSONLock struct {
 	// OwnerFrom is where the owner came from when the dump did not print
 	// it ("Thread.print -l beside"); omitted when printed or inferred.
 	OwnerFrom string `json:"owner_from,omitempty"`
+	// OwnerReceiver is, for a Go owner inferred by value, the receiver it
+	// shares with the waiters ("0xc000010000"); omitted otherwise.
+	OwnerReceiver string `json:"owner_receiver,omitempty"`
 }
 
 // JSONThread is one thread with where it is and what it waits for.
@@ -321,7 +324,7 @@ func jsonFinding(r *analyze.Result, f *analyze.Finding) JSONFinding {
 		jf.Labels = append(jf.Labels, JSONLabel{Key: l.key, Value: l.value, Count: l.count, Of: l.of})
 	}
 	if l := f.Lock; l != nil {
-		jf.Lock = JSONLock{Address: l.Address, Class: l.Class, OwnerInferred: l.OwnerInferred, OwnerFrom: l.OwnerFrom}
+		jf.Lock = JSONLock{Address: l.Address, Class: l.Class, OwnerInferred: l.OwnerInferred, OwnerFrom: l.OwnerFrom, OwnerReceiver: l.OwnerReceiver}
 		if l.Owner != nil {
 			jf.Lock.Owner = jsonThread(*l.Owner)
 		}

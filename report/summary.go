@@ -263,6 +263,19 @@ func (s *sentences) stuck() {
 			f.Headline, f.Counts[f.At], s.unit(), stateText(f.State, f.Via))
 		s.culpritAndEntries()
 		return
+	case f.Basis == "paste-no-adders":
+		ex := "it holds no goroutine 1, which runs while the process lives"
+		if f.At >= 0 && f.At < len(s.r.Moments) && s.r.Moments[f.At].Dump != nil && s.r.Moments[f.At].Dump.Excerpt != "" {
+			ex = s.r.Moments[f.At].Dump.Excerpt
+		}
+		if w := f.Wait; w != nil && w.MaxMinutes > 0 {
+			ex += fmt.Sprintf("; the runtime prints %s of waiting", words.Plural(w.MaxMinutes, "minute"))
+		}
+		s.add("%d %s %s %s in this paste, and nothing in the paste could count it down: no goroutine it started, none running a closure of its functions or code of its package. "+
+			"The paste is not the whole dump (%s), so this is what it shows, not a proof: look in the whole dump for goroutines that call Done on it; if there are none, it never opens",
+			f.Same, f.Pool, s.unit(), stateText(f.State, f.Via), ex)
+		s.culpritAndEntries()
+		return
 	case f.Basis == "one-dump-cut":
 		s.add("%d of %d %s %s %s in this paste of %d %s, which a person cut from a dump: most of what they chose waits there",
 			f.Counts[0], f.PoolCounts[0], f.Pool, s.unit(), stateText(f.State, f.Via), s.r.Moments[0].Threads, s.unit())
@@ -374,11 +387,14 @@ func holderLead(f *analyze.Finding) string {
 		}
 		return s
 	}
-	if f.Kind != analyze.KindContention || l == nil || l.Owner == nil || l.OwnerInferred {
+	if f.Kind != analyze.KindContention || l == nil || l.Owner == nil || l.OwnerInferred && l.OwnerReceiver == "" {
 		return ""
 	}
 	o := l.Owner
 	s := fmt.Sprintf("held by %q", o.Name)
+	if l.OwnerInferred {
+		s = "likely held by " + o.Name // by the receiver it shares with the waiters
+	}
 	where := ownerWhere(o)
 	switch {
 	case o.Waits && o.State != "":
@@ -564,6 +580,15 @@ func (s *sentences) contention() {
 			w.Name, stateName(w.State, ""), ownerWhere(w), o.Name, stateText(o.State, ""), ownerWhere(o))
 	case l.Owner == nil:
 		head += ": no goroutine shows who holds it"
+	case l.OwnerInferred && l.OwnerReceiver != "":
+		// The holder first (issue 33), said as the weaker evidence it is.
+		o := l.Owner
+		does := stateText(o.State, "")
+		if where := ownerWhere(o); where != "" {
+			does += " at " + where
+		}
+		head = fmt.Sprintf("%s likely holds %s: it is inside a method of the very value the waiters lock (receiver %s), not waiting for the lock, and is %s; %d%s %s wait for it at %s (inferred from the printed receivers: Go prints no owner)",
+			o.Name, lock, l.OwnerReceiver, does, f.Counts[f.At], prefixed(" ", f.Pool), s.unit(), s.moment(f.At))
 	case l.OwnerInferred:
 		head += fmt.Sprintf(", likely held by %s in %s (inferred: it runs the code that takes the lock — the waiters' function past its Lock, or another method of the same type — without waiting for it; Go prints no owner)", l.Owner.Name, l.Owner.Frame)
 	case l.OwnerFrom != "":
@@ -602,7 +627,7 @@ func (s *sentences) contention() {
 		if l.Owner.Culprit != "" && l.Owner.Culprit != l.Owner.Frame {
 			o += " at " + l.Owner.Culprit
 		}
-		if holderFirst(l) || l.QueuedWriter != nil {
+		if holderFirst(l) || l.QueuedWriter != nil || l.OwnerReceiver != "" {
 			o = "the holder" // waiting, and where, the head says
 		}
 		if w := l.Owner.WaitsFor; w != nil {
