@@ -207,7 +207,7 @@ var remedies = []Remedy{
 		Text: "more idle connections than one client's pool keeps, idle for minutes: clients (Transports) made per request and dropped keep theirs for good; share one http.Client for the process, or set an idle timeout (IdleConnTimeout) and CloseIdleConnections on what you drop"},
 	{ID: "send-behind-busy-pool", Kinds: []string{KindLeaked, KindGrowing, KindNotRecovered, KindStuck}, States: []string{"chan-send"},
 		proof: remedyProof.siblingsStuck,
-		Text: "goroutines block sending on a channel ({culprit}) while other goroutines of their pool, started by the same function, are stuck in another wait (this pool's other finding): those may be the channel's receivers, alive and busy behind that wait rather than gone; fix what they wait for first, and give the send a way out (select on the context's Done beside it) so the feeder does not hang with them"},
+		Text:  "goroutines block sending on a channel ({culprit}) while other goroutines of their pool, started by the same function, are stuck in another wait (this pool's other finding): those may be the channel's receivers, alive and busy behind that wait rather than gone; fix what they wait for first, and give the send a way out (select on the context's Done beside it) so the feeder does not hang with them"},
 	{ID: "orphaned-send", Kinds: []string{KindLeaked, KindGrowing, KindNotRecovered, KindStuck}, States: []string{"chan-send"},
 		Text: "goroutines block sending on a channel nobody receives from any more (its reader returned, on a timeout?): give the channel room for the one answer (buffer 1), or select on the context's Done beside the send ({culprit})"},
 	{ID: "lock-held-minutes", Kinds: []string{KindContention}, proof: remedyProof.lockHeldMinutes,
