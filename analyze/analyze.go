@@ -27,6 +27,7 @@ func prepare(in []Input, opt Options) (*Result, Options, *builder) {
 	}
 	r := &Result{Version: "1"}
 	in = resolveDebug1(in)
+	in = qualifyShortClasses(in, signatureTable(opt.Extensions), roleTables(opt.Extensions))
 	r.Runtime, r.Warnings = runtimeOf(in)
 	labels := make([]string, len(in)) // as the warnings name the moments
 	for i, x := range in {

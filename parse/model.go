@@ -120,8 +120,12 @@ type Dump struct {
 	// what most of them share is what they were shown. False for a whole
 	// dump, and for a tool's aggregation of a whole one (Excerpt says it
 	// too: an aggregation is not a choice).
-	Cut     bool `json:",omitempty"`
-	Threads []*Thread
+	Cut bool `json:",omitempty"`
+	// ShortClasses is true when the format prints each frame's class
+	// without its package (Eclipse's Copy Stack: "Thread.sleep(long)");
+	// false when frames are printed whole.
+	ShortClasses bool `json:",omitempty"`
+	Threads      []*Thread
 	// Deadlocks are the deadlock reports the JVM printed ("Found one Java-level
 	// deadlock:"); nil when none.
 	Deadlocks []Deadlock
