@@ -205,6 +205,8 @@ var remedies = []Remedy{
 		Text: "HTTP responses' bodies are never closed, and each keeps its connection (and two goroutines): close every response body (defer resp.Body.Close() after the error check), read it to its end to reuse the connection; the caller that dropped it is not on these goroutines' stacks: look for the requests whose response is not closed on every path"},
 	{ID: "idle-kept", Kinds: []string{KindLeaked}, proof: remedyProof.idleKept,
 		Text: "more idle connections than one client's pool keeps, idle for minutes: clients (Transports) made per request and dropped keep theirs for good; share one http.Client for the process, or set an idle timeout (IdleConnTimeout) and CloseIdleConnections on what you drop"},
+	{ID: "dns-no-answer", Kinds: []string{KindStuck, KindNotRecovered, KindGrowing, KindSaturated}, States: []string{"dns-lookup"},
+		Text: "a name lookup waits for a DNS server that does not answer ({culprit}): bound the resolver's wait (resolv.conf's options timeout and attempts for InetAddress and Go's resolver; com.sun.jndi.dns.timeout.initial and .retries for JNDI), cache what it answered (networkaddress.cache.ttl), and check the server the host names"},
 	{ID: "send-behind-busy-pool", Kinds: []string{KindLeaked, KindGrowing, KindNotRecovered, KindStuck}, States: []string{"chan-send"},
 		proof: remedyProof.siblingsStuck,
 		Text:  "goroutines block sending on a channel ({culprit}) while other goroutines of their pool, started by the same function, are stuck in another wait (this pool's other finding): those may be the channel's receivers, alive and busy behind that wait rather than gone; fix what they wait for first, and give the send a way out (select on the context's Done beside it) so the feeder does not hang with them"},

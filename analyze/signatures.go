@@ -239,6 +239,26 @@ var signatures = []Signature{
 	{ID: "connection-idle", Serves: true, Runtime: parse.RuntimeJVM, Category: Idle, Depth: 4,
 		Anchors: []string{"com.sun.jmx.remote.internal.ArrayNotificationBuffer.fetchNotifications"},
 		Explain: "an RMI or JMX server connection waiting for its client's next call or notification: idle"},
+	// A name lookup waits for a DNS server's answer: a round trip by
+	// nature, never a rest, whatever the loop around it. The JDK's own
+	// resolver (InetAddress → the native lookupAllHostAddr, RUNNABLE in
+	// the C library's resolver) and JNDI's DNS provider (DnsClient over a
+	// DatagramSocket; testdata/verdicts/client-waits-stuck, JDK 17).
+	{ID: "dns-lookup", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "peer-reply", Depth: 10,
+		Anchors: []string{"java.net.Inet6AddressImpl.lookupAllHostAddr", "java.net.Inet4AddressImpl.lookupAllHostAddr",
+			"com.sun.jndi.dns.DnsClient.doUdpQuery", "com.sun.jndi.dns.DnsClient.doTcpQuery"},
+		Explain: "waiting for a DNS server's answer to a name lookup"},
+	// A UDP receive rests in the loop of a listener (a UDP server, a
+	// multicast or syslog receiver) by design; inside a task a pool gave
+	// the thread it waits for the task's reply (TaskWait). JDK 15+ receives
+	// in DatagramChannelImpl (Net.poll, RUNNABLE) under DatagramSocket.receive,
+	// JDK 8–14 in PlainDatagramSocketImpl.receive0.
+	{ID: "udp-receive", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "peer-reply", Rest: true, TaskWait: true, Depth: 6,
+		Anchors: []string{"sun.nio.ch.DatagramChannelImpl.receive", "sun.nio.ch.DatagramChannelImpl.blockingReceive",
+			"sun.nio.ch.DatagramChannelImpl.trustedBlockingReceive", "java.net.DatagramSocket.receive",
+			"java.net.PlainDatagramSocketImpl.receive0", "java.net.AbstractPlainDatagramSocketImpl.receive",
+			"java.net.DualStackPlainDatagramSocketImpl.socketReceiveOrPeekData"},
+		Explain: "receiving a UDP datagram"},
 	{ID: "socket-read", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "peer-reply", Depth: 6,
 		Anchors: []string{
 			"java.net.SocketInputStream.socketRead0", "java.net.SocketInputStream.socketRead",
