@@ -44,7 +44,7 @@ var stuckDetector = &Detector{
 	Folds: "nothing; a group that rose from a healthy first moment is the timeline's (not-recovered), a Go group blocked for minutes the leak's",
 	Thresholds: []Threshold{
 		{"StuckMin", StuckMin, "without a rise, the very same threads in the same wait and culprit at every moment are stuck from this many, when they wait in a loop of their own (a reader per connection, a consumer per partition wait in one place by design)"},
-		{"StuckTaskFloor", StuckTaskFloor, "…or from this many when they wait inside a task a pool gave them, or untimed at a latch, barrier or phaser as threads of their own (a gathering whose peers never come), their pool's share deciding (a fixed pool of 8 with 8 held is stuck): the floor because one thread in one long call cannot be told from noise, and one thread on a latch is main's shutdown latch by design"},
+		{"StuckTaskFloor", StuckTaskFloor, "…or from this many when they wait inside a task a pool gave them, or for room in a full queue (a producer's back-pressure, no rest of its loop), or untimed at a latch, barrier or phaser as threads of their own (a gathering whose peers never come), their pool's share deciding (a fixed pool of 8 with 8 held is stuck): the floor because one thread in one long call cannot be told from noise, and one thread on a latch is main's shutdown latch by design"},
 		{"WorkWaitMinutes", WorkWaitMinutes, "in Go, a goroutine the runtime prints as waiting this many minutes (from 1) under its own work is stuck, alone and in one dump: in a send, a pool's or a client's wait under a call its own function made (a request does not wait a minute for a channel or a connection); in a rest (select, receive, a read, a Cond) only under a unit of work a server or runner gave it (Roles.GoWork), from WorkRestMinutes. A goroutine whose own function waits (an accept loop, a worker on its job channel, a signal or ticker loop) rests there for days by design, and a lock's waiters are contention's"},
 		{"WorkRestMinutes", WorkRestMinutes, "…a rest under a unit of work counts from this many minutes, when fewer than LeakMin of the group rest that long: a long poll answers within a minute or two; a streaming endpoint's handlers (server-sent events, websockets) rest between events by the hundred, alike, which is the leak detector's to judge by their parents and spread (a few streams held open longer read as stuck: the dump prints nothing that tells a stream from a request that never ends). Not relative to the process's ordinary wait: each stuck request brings goroutines that wait as long (its connection's background read), and a crowd behind one holder makes minutes ordinary"},
 		{"StuckShare", StuckShare, "…and when they are at least this share of their pool at the last moment: one long call is not a stuck pool. Threads in a wait that costs no CPU (a read, a connect) whose cpu= rose by CPURanMin between every two moments are not counted: they ran between the dumps"},
@@ -111,6 +111,14 @@ func runStuck(p *Pass) []Finding {
 			rest := g.Rest
 			if rest && gathered(g, n) {
 				rest, min = false, StuckTaskFloor
+			}
+			// Producers waiting for room in a full queue at every moment:
+			// back-pressure, not a rest of their own loop (issue 33: the
+			// producer side of a hand-off), from the floor.
+			if g.Resource == "queue-space" && g.Category == Waiting {
+				if min > StuckTaskFloor {
+					min = StuckTaskFloor
+				}
 			}
 			// A thread's own round trip that stays: stuck alone.
 			one := !rest && oneRoundTrip(r, g, n)
@@ -226,10 +234,6 @@ func (g *Group) held() int {
 	}
 	return g.Stayed
 }
-
-// basisRoundTrip marks a stuck finding of a thread's own round trip that
-// stays (oneRoundTrip) below the task floor.
-const basisRoundTrip = "round-trip"
 
 // oneRoundTrip reports whether g's threads wait for the answer to their
 // own request — under a round-trip client or an HTTP client's response

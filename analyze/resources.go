@@ -140,6 +140,10 @@ type Via struct {
 	RoundTrip bool
 }
 
+// basisRoundTrip marks a stuck finding of a thread's own round trip that
+// stays (oneRoundTrip) below the task floor.
+const basisRoundTrip = "round-trip"
+
 // replyHeads are the frames of HTTP clients waiting for the head of the
 // response to the request they sent: a round trip, whatever streams after
 // it. JDK 8–25's HttpURLConnection, Apache HttpClient 4 and 5, OkHttp 3

@@ -460,6 +460,17 @@ var signatures = []Signature{
 		Anchors: []string{"github.com/redis/go-redis/v9/internal/pool.(*ConnPool).waitTurn", "github.com/redis/go-redis/v9/internal.(*FastSemaphore).Acquire",
 			"github.com/go-redis/redis/v8/internal/pool.(*ConnPool).waitTurn", "github.com/gomodule/redigo/redis.(*Pool).waitVacantConn"},
 		Explain: "waiting for a Redis connection from the client's pool (go-redis PoolSize, redigo MaxActive): the pool is exhausted"},
+	// A name lookup waits for a DNS server's answer: a round trip by
+	// nature. Go's own resolver runs each query in a goroutine of its own
+	// (exchange → dnsPacketRoundTrip, a UDP read with the resolver's
+	// deadline) while the caller waits in lookupIPAddr's select; the cgo
+	// resolver waits in getaddrinfo, in a system call (testdata/verdicts/
+	// go-lookups-stuck).
+	{ID: "dns-lookup", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "peer-reply", Depth: 8,
+		Anchors: []string{"net.(*Resolver).lookupIPAddr", "net.(*Resolver).exchange", "net.dnsPacketRoundTrip", "net.dnsStreamRoundTrip",
+			"net.(*Resolver).goLookupIPCNAMEOrder*", "net.(*Resolver).tryOneName", "net._C2func_getaddrinfo", "net.cgoLookupHostIP",
+			"net.cgoLookupIP", "net.(*Resolver).lookupHost", "net.(*Resolver).LookupHost"},
+		Explain: "waiting for a DNS server's answer to a name lookup"},
 	// net/http waits here when MaxConnsPerHost is reached, and briefly
 	// while it dials a new connection.
 	{ID: "http-pool-wait", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "http-connection", Depth: 2,
@@ -556,7 +567,7 @@ var signatures = []Signature{
 	{ID: "chan-send", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "channel",
 		States: []string{"chan send", "chan send (nil chan)", "chan send (synctest)"}, StateAlone: true,
 		Anchors: []string{"runtime.chansend1", "runtime.chansend"}, Depth: 3,
-		Explain: "blocked sending on a channel nobody receives from"},
+		Explain: "blocked sending on a channel: no receiver takes it (its receivers busy elsewhere, or gone)"},
 	// golang.org/x/sync/semaphore waits for a permit in a select on its
 	// own channel: a permit, not a bare select (vendored copies too).
 	{ID: "semaphore-wait", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "permit", Depth: 2,

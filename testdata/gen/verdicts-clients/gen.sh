@@ -5,7 +5,12 @@
 # JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64 makes the jdk25-client-waits-* cases.
 # The READMEs were written by hand from the source before dumpdiff ran; the JVM is killed on exit.
 #
-# Usage: bash testdata/gen/verdicts-clients/gen.sh [CASE...]   (default: client-waits-stuck client-waits-healthy)
+# backlog-busy and backlog-keepup (com.example.clients.BacklogApp backlog|keepup: a bounded queue
+# whose consumers are busy at every instant, and its control) and executor-busy, executor-keepup
+# (com.example.clients.BlockingExecutorApp busy|keepup: a ThreadPoolExecutor whose rejection handler
+# waits for room in its queue) are made the same way.
+#
+# Usage: bash testdata/gen/verdicts-clients/gen.sh [CASE...]   (default: every case)
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../../.." && pwd)
@@ -19,10 +24,13 @@ cleanup() {
 trap cleanup EXIT
 bin=${JAVA_HOME:+$JAVA_HOME/bin/}
 cases=("$@")
-((${#cases[@]})) || cases=(client-waits-stuck client-waits-healthy)
+((${#cases[@]})) || cases=(client-waits-stuck client-waits-healthy backlog-busy backlog-keepup executor-busy executor-keepup)
+declare -A MAIN=([client-waits]=ClientWaitsApp [backlog]=BacklogApp [executor]=BlockingExecutorApp)
+declare -A MODE=([client-waits-stuck]=stuck [client-waits-healthy]=healthy [backlog-busy]=backlog [backlog-keepup]=keepup [executor-busy]=busy [executor-keepup]=keepup)
 "${bin}javac" -nowarn -d "$tmp/classes" $(find "$here/src" -name '*.java')
 for c in "${cases[@]}"; do
-	"${bin}java" -Xmx64m -XX:+UseSerialGC -cp "$tmp/classes" com.example.clients.ClientWaitsApp "${c##*-}" >"$tmp/out.log" 2>&1 &
+	base=${c#jdk25-}
+	"${bin}java" -Xmx64m -XX:+UseSerialGC -cp "$tmp/classes" "com.example.clients.${MAIN[${base%-*}]}" "${MODE[$base]}" >"$tmp/out.log" 2>&1 &
 	pid=$!
 	wait_ready "$tmp/out.log"
 	dir=$repo/testdata/verdicts/$c
