@@ -27,7 +27,10 @@ func prepare(in []Input, opt Options) (*Result, Options, *builder) {
 	}
 	r := &Result{Version: "1"}
 	in = resolveDebug1(in)
+	in = qualifyShortClasses(in, signatureTable(opt.Extensions), roleTables(opt.Extensions))
 	r.Runtime, r.Warnings = runtimeOf(in)
+	in, held := heldByAll(in)
+	r.Warnings = append(r.Warnings, held...)
 	labels := make([]string, len(in)) // as the warnings name the moments
 	for i, x := range in {
 		label := x.Label

@@ -437,6 +437,7 @@ func runContention(p *Pass) []Finding {
 		for _, pl := range r.Pools {
 			if pl.Name == f.Pool {
 				f.PoolCounts = pl.Counts
+				unseenMonitors(r, f, pl)
 			}
 		}
 		fs = append(fs, *f)
@@ -709,4 +710,26 @@ func likelyReader(d *parse.Dump, ws []*parse.Thread) *parse.Thread {
 		}
 	}
 	return found
+}
+
+// unseenMonitors counts f's waiters at the moments whose dump records no
+// monitor (Dump.NoMonitors: a heap dump beside jstack moments) as the
+// threads of f's pool in f's state there: such a moment cannot say which
+// monitor they wait for, and a 0 there was read as the contention gone
+// ("8 → 0" beside a jstack whose 8 were BLOCKED in the same frames). A
+// moment whose dump prints monitors keeps what it shows.
+func unseenMonitors(r *Result, f *Finding, pl *Pool) {
+	if f.State == "" {
+		return
+	}
+	for m := range r.Moments {
+		if d := r.Moments[m].Dump; d == nil || !d.NoMonitors || f.Counts[m] != 0 {
+			continue
+		}
+		for _, g := range pl.States {
+			if g.State == f.State && m < len(g.Counts) {
+				f.Counts[m] += g.Counts[m]
+			}
+		}
+	}
 }

@@ -1,6 +1,11 @@
 package analyze
 
-import "strings"
+import (
+	"strings"
+	"time"
+
+	"github.com/dumpdiff/dumpdiff/parse"
+)
 
 // The stuck detector's thresholds. What each protects against is said
 // once, in the detector's Thresholds below (README.md's table is made from
@@ -22,6 +27,12 @@ const (
 	// PeerWaitMin is the floor: one or two workers in one call at one
 	// instant are a call in flight, not told from noise.
 	PeerWaitMin = 3
+	// RoundTripStay is how long a JVM thread's own round trip (a query,
+	// an HTTP call's response head, a name lookup, a peer's reply inside a
+	// scheduled job or a pool's task) must stay unanswered, the very same
+	// thread in the same place from the first moment to the last, to be
+	// stuck alone (oneRoundTrip).
+	RoundTripStay = 8 // seconds
 )
 
 var stuckDetector = &Detector{
@@ -33,12 +44,13 @@ var stuckDetector = &Detector{
 	Folds: "nothing; a group that rose from a healthy first moment is the timeline's (not-recovered), a Go group blocked for minutes the leak's",
 	Thresholds: []Threshold{
 		{"StuckMin", StuckMin, "without a rise, the very same threads in the same wait and culprit at every moment are stuck from this many, when they wait in a loop of their own (a reader per connection, a consumer per partition wait in one place by design)"},
-		{"StuckTaskFloor", StuckTaskFloor, "…or from this many when they wait inside a task a pool gave them, or untimed at a latch, barrier or phaser as threads of their own (a gathering whose peers never come), their pool's share deciding (a fixed pool of 8 with 8 held is stuck): the floor because one thread in one long call cannot be told from noise, and one thread on a latch is main's shutdown latch by design"},
+		{"StuckTaskFloor", StuckTaskFloor, "…or from this many when they wait inside a task a pool gave them, or for room in a full queue (a producer's back-pressure, no rest of its loop), or untimed at a latch, barrier or phaser as threads of their own (a gathering whose peers never come), their pool's share deciding (a fixed pool of 8 with 8 held is stuck): the floor because one thread in one long call cannot be told from noise, and one thread on a latch is main's shutdown latch by design"},
 		{"WorkWaitMinutes", WorkWaitMinutes, "in Go, a goroutine the runtime prints as waiting this many minutes (from 1) under its own work is stuck, alone and in one dump: in a send, a pool's or a client's wait under a call its own function made (a request does not wait a minute for a channel or a connection); in a rest (select, receive, a read, a Cond) only under a unit of work a server or runner gave it (Roles.GoWork), from WorkRestMinutes. A goroutine whose own function waits (an accept loop, a worker on its job channel, a signal or ticker loop) rests there for days by design, and a lock's waiters are contention's"},
 		{"WorkRestMinutes", WorkRestMinutes, "…a rest under a unit of work counts from this many minutes, when fewer than LeakMin of the group rest that long: a long poll answers within a minute or two; a streaming endpoint's handlers (server-sent events, websockets) rest between events by the hundred, alike, which is the leak detector's to judge by their parents and spread (a few streams held open longer read as stuck: the dump prints nothing that tells a stream from a request that never ends). Not relative to the process's ordinary wait: each stuck request brings goroutines that wait as long (its connection's background read), and a crowd behind one holder makes minutes ordinary"},
 		{"StuckShare", StuckShare, "…and when they are at least this share of their pool at the last moment: one long call is not a stuck pool. Threads in a wait that costs no CPU (a read, a connect) whose cpu= rose by CPURanMin between every two moments are not counted: they ran between the dumps"},
 		{"PeerShare", PeerShare, "on one whole dump, threads in a named wait on a peer (a reply under a DB driver's query, an HTTP or gRPC call), each inside the unit of work its pool gave it, are their pool's story from this share of the pool's threads: most of the pool then serves at that peer's pace, where a healthy busy pool spreads over the CPU, several peers and idle workers; said as one dump's evidence, which cannot tell stuck from busy"},
 		{"PeerWaitMin", PeerWaitMin, "…and from this many threads: one or two workers in one call at one instant are a call in flight, not told from noise"},
+		{"RoundTripStay", RoundTripStay, "below StuckTaskFloor, a JVM thread waiting for the answer to its own request (a JDBC query's result, an HTTP client's response head, a DNS lookup, a peer's reply inside a scheduled job or a pool's task), the very same thread in the same place with no CPU from the first moment to the last, is stuck alone when the moments span this many seconds (and it is its pool's share): an answer that late is no call in flight of a service, and its dumps, 5 s apart, span 9.6 s and more; said as a warning (one thread cannot tell a 30 s report query from a hang). A thread reading in its own loop (a push client's reader, a server connection between requests, a UDP listener) rests there and is not counted"},
 		{"ChosenShare", ChosenShare, "below every count above, threads in a named wait (a peer's reply, a pool's item, a lock) are the story of a paste a person cut from a dump when they are at least this share of its application threads (the person chose them; a whole dump pasted without its head is mostly other threads), and of a whole dump when every application thread is in a named wait or holds the lock one waits for (nothing else runs or rests); on one dump this is said as one dump's evidence, which cannot tell stuck from busy"},
 	},
 	Run: runStuck,
@@ -100,6 +112,19 @@ func runStuck(p *Pass) []Finding {
 			if rest && gathered(g, n) {
 				rest, min = false, StuckTaskFloor
 			}
+			// Producers waiting for room in a full queue at every moment:
+			// back-pressure, not a rest of their own loop (issue 33: the
+			// producer side of a hand-off), from the floor.
+			if g.Resource == "queue-space" && g.Category == Waiting {
+				if min > StuckTaskFloor {
+					min = StuckTaskFloor
+				}
+			}
+			// A thread's own round trip that stays: stuck alone.
+			one := !rest && oneRoundTrip(r, g, n)
+			if one {
+				min = 1
+			}
 			// Stayed, not Always: threads that joined at a later moment and
 			// never left are as stuck as those there from the start; but some
 			// must be there from the first moment, else it rose, and a rise is
@@ -120,6 +145,10 @@ func runStuck(p *Pass) []Finding {
 			f.Same = stayed
 			f.Always = g.Always
 			f.CausedBy = claim
+			if one && stayed < StuckTaskFloor && why == "" {
+				f.Severity = Warning // one thread: a slow call or a stuck one
+				f.Basis = basisRoundTrip
+			}
 			if why != "" {
 				f.Basis = heldBasis(n, why)
 				if n == 1 {
@@ -204,4 +233,24 @@ func (g *Group) held() int {
 		return g.Stayed - g.StayedRan
 	}
 	return g.Stayed
+}
+
+// oneRoundTrip reports whether g's threads wait for the answer to their
+// own request — under a round-trip client or an HTTP client's response
+// head (roundTrip), in a name lookup, or for a peer's reply inside a task
+// a pool gave them (a scheduled job) — over moments that span
+// RoundTripStay: a JVM's moments, each printing its time.
+func oneRoundTrip(r *Result, g *Group, n int) bool {
+	if r.Runtime != parse.RuntimeJVM || n < 2 || g.Resource != "peer-reply" || g.Category != Waiting {
+		return false
+	}
+	first, last := r.Moments[0].Time, r.Moments[n-1].Time
+	if first.IsZero() || last.IsZero() || last.Sub(first) < RoundTripStay*time.Second {
+		return false
+	}
+	var t *parse.Thread
+	if n-1 < len(g.Stacks) {
+		t = g.Stacks[n-1]
+	}
+	return g.State == "dns-lookup" || roundTrip(g.Via, t) || g.pooledWork(n-1)
 }

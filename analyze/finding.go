@@ -132,6 +132,11 @@ type Finding struct {
 	// its consumers busy elsewhere (busyConsumers): by pool, state and
 	// culprit; nil when no moment showed one taking.
 	Busy []HolderGroup
+	// BusyInferred is true when no moment showed a thread taking from the
+	// queue's class, and Busy are instead the threads running the same
+	// application frames at every moment (runningThrough): its likely
+	// consumers, which no busy consumer's stack can prove.
+	BusyInferred bool `json:",omitempty"`
 	// OtherTakers are the threads waiting to take from a JDK queue of the
 	// hand-off's class at At while its producers wait: a full queue has
 	// items to take and a waiting putter a taker to pair with, so they

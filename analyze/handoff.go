@@ -1,6 +1,10 @@
 package analyze
 
-import "github.com/dumpdiff/dumpdiff/parse"
+import (
+	"time"
+
+	"github.com/dumpdiff/dumpdiff/parse"
+)
 
 // A hand-off has two sides: producers that wait for room or a taker (a
 // full queue's put, a SynchronousQueue's put, a transfer, a full pipe's
@@ -108,6 +112,11 @@ func handoffConsumers(r *Result, opt Options, cls *classes) {
 			}
 			f.Consumers = nil
 			f.Busy = busyConsumers(r, opt, cls, f.At, side)
+			if f.Busy == nil && !takenEver(r, side) {
+				f.Busy = runningThrough(r, opt, cls, f.At)
+				f.BusyInferred = f.Busy != nil
+			}
+			waitedFor(r, f)
 		}
 	}
 	// A lock's holder that waits on a hand-off (issue 33: log4j 1.2's
@@ -146,6 +155,7 @@ func handoffConsumers(r *Result, opt Options, cls *classes) {
 func busyConsumers(r *Result, opt Options, cls *classes, at int, side *handoffSide) []HolderGroup {
 	ids := map[threadID]bool{}
 	loops := map[string]bool{}
+	pools := map[string]bool{} // the pools of the threads seen taking
 	for m, mo := range r.Moments {
 		if mo.Dump == nil || m == at {
 			continue
@@ -154,35 +164,42 @@ func busyConsumers(r *Result, opt Options, cls *classes, at int, side *handoffSi
 			if handoffOf(t) != nil || !consumes(t, side) {
 				continue
 			}
-			// The method that took: the consumer's own loop, outside
-			// the JDK (an executor's idle worker takes in the JDK's
-			// getTask, and every busy worker runs it: not a consumer).
-			c := culprit(r.Runtime, t)
-			if c == nil || anyPrefix(c.Func, jdkPackages) {
-				continue
-			}
-			loops[c.Func] = true
+			// The very thread that took is a consumer, wherever it took
+			// (an executor's worker in the JDK's getTask too: that thread
+			// took from a queue of this class).
 			if id := identity(r.Runtime, t); id != (threadID{}) {
 				ids[id] = true
+			}
+			pool, _ := poolName(r.Runtime, t, opt)
+			pools[pool] = true
+			// The method that took, when it is the consumer's own loop
+			// outside the JDK, marks every thread running it (an
+			// executor's getTask is every busy worker's: not a mark).
+			if c := culprit(r.Runtime, t); c != nil && !anyPrefix(c.Func, jdkPackages) {
+				loops[c.Func] = true
 			}
 		}
 	}
 	if len(ids) == 0 && len(loops) == 0 {
 		return nil
 	}
+	// Threads of the takers' pools that ran through every moment, never
+	// caught taking, are consumers of the same kind.
+	through := runningThroughIDs(r, cls)
 	var out []HolderGroup
 	for _, t := range r.Moments[at].Dump.Threads {
 		if handoffOf(t) != nil || consumes(t, side) {
 			continue
 		}
-		seen := ids[identity(r.Runtime, t)]
+		id := identity(r.Runtime, t)
+		pool, _ := poolName(r.Runtime, t, opt)
+		seen := ids[id] || through[id] && pools[pool]
 		for _, f := range t.Frames {
 			seen = seen || loops[f.Func]
 		}
 		if !seen {
 			continue
 		}
-		pool, _ := poolName(r.Runtime, t, opt)
 		state := stateOf(classifyIn(cls.sigs, r.Runtime, t))
 		c := FrameString(culprit(r.Runtime, t))
 		found := false
@@ -251,4 +268,131 @@ func consumes(t *parse.Thread, side *handoffSide) bool {
 		}
 	}
 	return false
+}
+
+// takenEver reports whether any moment shows a thread waiting to take from
+// a queue of side's class (then busyConsumers names them, or they are
+// another queue's).
+func takenEver(r *Result, side *handoffSide) bool {
+	for _, mo := range r.Moments {
+		if mo.Dump == nil {
+			continue
+		}
+		for _, t := range mo.Dump.Threads {
+			if handoffOf(t) == nil && consumes(t, side) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// runningThroughIDs are the threads that run the same application frames
+// at every moment: the very same thread, running (not waiting), with the
+// same culprit outside the JDK at each, and its cpu= grown by CPURanMin
+// between every two moments where printed (a thread in a native wait that
+// reads as running used none); nil with one moment (nothing stays in one).
+func runningThroughIDs(r *Result, cls *classes) map[threadID]bool {
+	n := len(r.Moments)
+	if n < 2 {
+		return nil
+	}
+	type seen struct {
+		culprit string
+		cpu     time.Duration
+		moments int
+		ok      bool
+	}
+	through := map[threadID]*seen{}
+	for m, mo := range r.Moments {
+		if mo.Dump == nil {
+			return nil
+		}
+		for _, t := range mo.Dump.Threads {
+			id := identity(r.Runtime, t)
+			if id == (threadID{}) || handoffOf(t) != nil {
+				continue
+			}
+			s := through[id]
+			if s == nil {
+				if m > 0 {
+					continue
+				}
+				s = &seen{ok: true}
+				through[id] = s
+			}
+			sig := classifyIn(cls.sigs, r.Runtime, t)
+			c := culprit(r.Runtime, t)
+			cpu := t.Java().CPU
+			switch {
+			case sig == nil || sig.Category != Running || c == nil || anyPrefix(c.Func, jdkPackages):
+				s.ok = false
+			case m > 0 && (c.Func != s.culprit || cpu > 0 && s.cpu > 0 && cpu-s.cpu < CPURanMin):
+				s.ok = false
+			}
+			if c != nil {
+				s.culprit = c.Func
+			}
+			s.cpu = cpu
+			s.moments++
+		}
+	}
+	out := map[threadID]bool{}
+	for id, s := range through {
+		if s.ok && s.moments == n {
+			out[id] = true
+		}
+	}
+	return out
+}
+
+// runningThrough are, when no moment shows a queue's consumer waiting to
+// take (the producers wait for room in a full queue, and every consumer
+// takes the next item the instant it is done), the threads at moment at
+// that ran through every moment (runningThroughIDs): the queue's likely
+// consumers, grouped by pool, state and culprit; nil when none did.
+func runningThrough(r *Result, opt Options, cls *classes, at int) []HolderGroup {
+	through := runningThroughIDs(r, cls)
+	if len(through) == 0 {
+		return nil
+	}
+	var out []HolderGroup
+	for _, t := range r.Moments[at].Dump.Threads {
+		if !through[identity(r.Runtime, t)] {
+			continue
+		}
+		pool, _ := poolName(r.Runtime, t, opt)
+		state := stateOf(classifyIn(cls.sigs, r.Runtime, t))
+		c := FrameString(culprit(r.Runtime, t))
+		found := false
+		for k := range out {
+			if g := &out[k]; g.Pool == pool && g.State == state && g.Culprit == c {
+				g.Count += max(t.Weight, 1)
+				found = true
+			}
+		}
+		if !found {
+			out = append(out, HolderGroup{Pool: pool, State: state, Culprit: c, Count: max(t.Weight, 1)})
+		}
+	}
+	return out
+}
+
+// waitedFor counts f's producers as waiting for the spinning findings on
+// the pools of its likely consumers (f.Busy): a consumer that computes at
+// every moment while producers wait for room has them waiting for it, and
+// its finding must not say that nothing waits for it.
+func waitedFor(r *Result, f *Finding) {
+	for i := range r.Findings {
+		g := &r.Findings[i]
+		if g.Kind != KindSpinning || g.Waiting > 0 {
+			continue
+		}
+		for _, b := range f.Busy {
+			if b.Pool == g.Pool {
+				g.Waiting = f.Counts[f.At]
+				break
+			}
+		}
+	}
 }

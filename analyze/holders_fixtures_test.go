@@ -115,9 +115,11 @@ func TestHolderFixtures(t *testing.T) {
 		// never opened (TestPeersGathered); the audit queue's consumer,
 		// a thread of its own, is blocked behind the archiver asleep with
 		// the ARCHIVE monitor: contention naming it (the holder first);
-		// the control is quiet.
+		// the control is quiet. The four audit producers in the full
+		// audit queue's put are stuck too, as its README wanted: a
+		// producer's back-pressure counts from StuckTaskFloor (issue 33).
 		{"queue-busy-stuck", []string{"1", "2", "3"}, []want{{KindStuck, "ingest-*", "queue-put", nil}, {KindStuck, "report-*", "latch-wait", nil},
-			auditSink}},
+			{KindStuck, "audit-*", "queue-put", nil}, auditSink}},
 		{"queue-busy-healthy", []string{"1", "2", "3"}, nil},
 		// Temurin 25's run of it caught both enrichers in their lookup
 		// at the first dump, before the stall: nothing ties them to the

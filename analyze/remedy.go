@@ -54,7 +54,20 @@ type remedyProof struct {
 	// heldMinutes is the longest wait a lock's waiter printed (Go), when
 	// the finding is about a lock not had in minutes; 0 otherwise.
 	heldMinutes int
+	// siblingStuck: another finding that stays (stuck, not recovered,
+	// leaked, saturated, growing, contention) is on the same pool, in a wait for
+	// something other than a channel (a permit, a reply, a lock).
+	siblingStuck bool
 }
+
+// siblingsStuck: the pool's other goroutines are stuck in another wait.
+// A sender's receivers are most often its siblings (a feeder and the
+// workers one function started: `go p.worker()` ×8, `go feed()`); a Go
+// dump prints no channel's address on a blocked send, so the pool is the
+// evidence there is, and the row says "may be". A send whose pool has no
+// other stuck wait keeps the orphaned-send row: nothing alive is seen
+// that could receive.
+func (p remedyProof) siblingsStuck() bool { return p.siblingStuck }
 
 // poolSelfWait: a pool waiting on its own queued work (a deadlock through
 // its queue, not its locks).
@@ -192,6 +205,11 @@ var remedies = []Remedy{
 		Text: "HTTP responses' bodies are never closed, and each keeps its connection (and two goroutines): close every response body (defer resp.Body.Close() after the error check), read it to its end to reuse the connection; the caller that dropped it is not on these goroutines' stacks: look for the requests whose response is not closed on every path"},
 	{ID: "idle-kept", Kinds: []string{KindLeaked}, proof: remedyProof.idleKept,
 		Text: "more idle connections than one client's pool keeps, idle for minutes: clients (Transports) made per request and dropped keep theirs for good; share one http.Client for the process, or set an idle timeout (IdleConnTimeout) and CloseIdleConnections on what you drop"},
+	{ID: "dns-no-answer", Kinds: []string{KindStuck, KindNotRecovered, KindGrowing, KindSaturated}, States: []string{"dns-lookup"},
+		Text: "a name lookup waits for a DNS server that does not answer ({culprit}): bound the resolver's wait (resolv.conf's options timeout and attempts for InetAddress and Go's resolver; com.sun.jndi.dns.timeout.initial and .retries for JNDI), cache what it answered (networkaddress.cache.ttl), and check the server the host names"},
+	{ID: "send-behind-busy-pool", Kinds: []string{KindLeaked, KindGrowing, KindNotRecovered, KindStuck}, States: []string{"chan-send"},
+		proof: remedyProof.siblingsStuck,
+		Text:  "goroutines block sending on a channel ({culprit}) while other goroutines of their pool, started by the same function, are stuck in another wait (this pool's other finding): those may be the channel's receivers, alive and busy behind that wait rather than gone; fix what they wait for first, and give the send a way out (select on the context's Done beside it) so the feeder does not hang with them"},
 	{ID: "orphaned-send", Kinds: []string{KindLeaked, KindGrowing, KindNotRecovered, KindStuck}, States: []string{"chan-send"},
 		Text: "goroutines block sending on a channel nobody receives from any more (its reader returned, on a timeout?): give the channel room for the one answer (buffer 1), or select on the context's Done beside the send ({culprit})"},
 	{ID: "lock-held-minutes", Kinds: []string{KindContention}, proof: remedyProof.lockHeldMinutes,
@@ -232,9 +250,16 @@ func (r *Remedy) fits(f *Finding, p remedyProof) bool {
 // first): the first row that fits.
 func setRemedies(r *Result, ext *Extensions) {
 	table := remedyTable(ext)
+	work := roleTables(ext).GoWork
 	for i := range r.Findings {
 		f := &r.Findings[i]
 		p := proofOf(r, f)
+		// A sender serving one request (under a server's or runner's
+		// unit of work) has other requests for siblings, not its
+		// receivers.
+		if p.siblingStuck && len(p.frames) > 0 && goWork(&parse.Thread{Frames: p.frames}, work) == underWork {
+			p.siblingStuck = false
+		}
 		for k := range table {
 			if table[k].fits(f, p) {
 				f.Remedy = table[k].Text
@@ -253,6 +278,7 @@ func proofOf(r *Result, f *Finding) remedyProof {
 	if f.Wait != nil && f.Kind == KindContention {
 		p.heldMinutes = f.Wait.MaxMinutes
 	}
+	p.siblingStuck = siblingStuck(r, f)
 	g := groupOf(r, f)
 	if g == nil {
 		return p
@@ -267,6 +293,25 @@ func proofOf(r *Result, f *Finding) remedyProof {
 		p.entries = append(p.entries, e...)
 	}
 	return p
+}
+
+// siblingStuck reports whether another finding of f's pool, one that
+// stays, is about a wait for something other than a channel.
+func siblingStuck(r *Result, f *Finding) bool {
+	if f.Pool == "" {
+		return false
+	}
+	for i := range r.Findings {
+		g := &r.Findings[i]
+		if g == f || g.Pool != f.Pool || g.Recovered || g.Resource == "" || g.Resource == "channel" {
+			continue
+		}
+		switch g.Kind {
+		case KindStuck, KindNotRecovered, KindLeaked, KindSaturated, KindGrowing, KindContention:
+			return true
+		}
+	}
+	return false
 }
 
 // groupOf is the group of f's pool in f's state (its via, or the first

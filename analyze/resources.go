@@ -134,19 +134,63 @@ type Via struct {
 	// is the via instead: a driver used through a standard API (pgx
 	// under database/sql is database/sql's; pgx alone is pgx's).
 	Outer string
+	// RoundTrip is true when every read under this caller waits for the
+	// answer to a request it sent (a JDBC query's result, a net/rpc call),
+	// never for what a peer pushes when it likes: a Redis client's blocking
+	// pop, a Kafka consumer's poll, a MongoDB change stream, a gRPC stream
+	// are long polls by design, and an HTTP client's body may be a watch
+	// stream (a Kubernetes watch over OkHttp): HTTP clients are round trips
+	// only while they wait for a response's head (replyHeads).
+	RoundTrip bool
+}
+
+// basisRoundTrip marks a stuck finding of a thread's own round trip that
+// stays (oneRoundTrip) below the task floor.
+const basisRoundTrip = "round-trip"
+
+// replyHeads are the frames of HTTP clients waiting for the head of the
+// response to the request they sent: a round trip, whatever streams after
+// it. JDK 8–25's HttpURLConnection, Apache HttpClient 4 and 5, OkHttp 3
+// and 4.
+var replyHeads = []string{
+	"sun.net.www.http.HttpClient.parseHTTP",
+	"org.apache.http.impl.io.DefaultHttpResponseParser.parseHead", "org.apache.http.impl.conn.DefaultHttpResponseParser.parseHead",
+	"org.apache.http.impl.AbstractHttpClientConnection.receiveResponseHeader", "org.apache.http.impl.DefaultBHttpClientConnection.receiveResponseHeader",
+	"org.apache.hc.core5.http.impl.io.DefaultBHttpClientConnection.receiveResponseHeader",
+	"okhttp3.internal.http1.Http1ExchangeCodec.readResponseHeaders", "okhttp3.internal.http1.Http1Codec.readResponseHeaders",
+}
+
+// roundTrip reports whether t, in a wait for a peer's reply under via,
+// waits for the answer to a request it sent: under a round-trip client
+// (Via.RoundTrip) or an HTTP client's wait for a response's head.
+func roundTrip(via string, t *parse.Thread) bool {
+	for i := range vias {
+		if vias[i].ID == via && vias[i].RoundTrip {
+			return true
+		}
+	}
+	if via != "http-client" || t == nil {
+		return false
+	}
+	for _, f := range t.Frames {
+		if anyPrefix(f.Func, replyHeads) {
+			return true
+		}
+	}
+	return false
 }
 
 // vias are tested on real stacks in signatures_test.go.
 var vias = []Via{
-	{ID: "jdbc org.postgresql", Prefixes: []string{"org.postgresql."}, Holds: "db-connection"},
-	{ID: "jdbc com.mysql", Prefixes: []string{"com.mysql."}, Holds: "db-connection"},
-	{ID: "jdbc oracle", Prefixes: []string{"oracle.jdbc.", "oracle.net."}, Holds: "db-connection"},
-	{ID: "jdbc sqlserver", Prefixes: []string{"com.microsoft.sqlserver."}, Holds: "db-connection"},
-	{ID: "jdbc org.mariadb", Prefixes: []string{"org.mariadb."}, Holds: "db-connection"},
+	{ID: "jdbc org.postgresql", Prefixes: []string{"org.postgresql."}, Holds: "db-connection", RoundTrip: true},
+	{ID: "jdbc com.mysql", Prefixes: []string{"com.mysql."}, Holds: "db-connection", RoundTrip: true},
+	{ID: "jdbc oracle", Prefixes: []string{"oracle.jdbc.", "oracle.net."}, Holds: "db-connection", RoundTrip: true},
+	{ID: "jdbc sqlserver", Prefixes: []string{"com.microsoft.sqlserver."}, Holds: "db-connection", RoundTrip: true},
+	{ID: "jdbc org.mariadb", Prefixes: []string{"org.mariadb."}, Holds: "db-connection", RoundTrip: true},
 	// pgx (pgconn, pgxpool, puddle) is its own client unless it drives
 	// database/sql (github.com/jackc/pgx/v5/stdlib): then database/sql's.
-	{ID: "pgx", Prefixes: []string{"github.com/jackc/pgx", "github.com/jackc/pgconn", "github.com/jackc/puddle"}, Holds: "db-connection", Outer: "database/sql"},
-	{ID: "database/sql", Prefixes: []string{"database/sql.", "github.com/lib/pq.", "github.com/go-sql-driver/mysql."}, Holds: "db-connection"},
+	{ID: "pgx", Prefixes: []string{"github.com/jackc/pgx", "github.com/jackc/pgconn", "github.com/jackc/puddle"}, Holds: "db-connection", Outer: "database/sql", RoundTrip: true},
+	{ID: "database/sql", Prefixes: []string{"database/sql.", "github.com/lib/pq.", "github.com/go-sql-driver/mysql."}, Holds: "db-connection", RoundTrip: true},
 	// Pooling HTTP clients: a thread reading under them holds one of the
 	// pool's connections. Same id as the next row: the JSON contract.
 	{ID: "http-client", Prefixes: []string{"org.apache.http.", "org.apache.hc.", "okhttp3.", "net/http.(*persistConn)"}, Holds: "http-connection"},
@@ -161,7 +205,7 @@ var vias = []Via{
 	{ID: "grpc", Prefixes: []string{"io.grpc.", "google.golang.org/grpc"}},
 	// net/rpc's caller (not its client's input loop, which reads every
 	// reply in its own loop: a rest).
-	{ID: "net/rpc", Prefixes: []string{"net/rpc.(*Client).Call", "net/rpc.(*Client).Go"}},
+	{ID: "net/rpc", Prefixes: []string{"net/rpc.(*Client).Call", "net/rpc.(*Client).Go"}, RoundTrip: true},
 }
 
 // viaOf tells what a thread's socket state waits on (see vias); nil when

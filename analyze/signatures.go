@@ -239,6 +239,26 @@ var signatures = []Signature{
 	{ID: "connection-idle", Serves: true, Runtime: parse.RuntimeJVM, Category: Idle, Depth: 4,
 		Anchors: []string{"com.sun.jmx.remote.internal.ArrayNotificationBuffer.fetchNotifications"},
 		Explain: "an RMI or JMX server connection waiting for its client's next call or notification: idle"},
+	// A name lookup waits for a DNS server's answer: a round trip by
+	// nature, never a rest, whatever the loop around it. The JDK's own
+	// resolver (InetAddress → the native lookupAllHostAddr, RUNNABLE in
+	// the C library's resolver) and JNDI's DNS provider (DnsClient over a
+	// DatagramSocket; testdata/verdicts/client-waits-stuck, JDK 17).
+	{ID: "dns-lookup", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "peer-reply", Depth: 10,
+		Anchors: []string{"java.net.Inet6AddressImpl.lookupAllHostAddr", "java.net.Inet4AddressImpl.lookupAllHostAddr",
+			"com.sun.jndi.dns.DnsClient.doUdpQuery", "com.sun.jndi.dns.DnsClient.doTcpQuery"},
+		Explain: "waiting for a DNS server's answer to a name lookup"},
+	// A UDP receive rests in the loop of a listener (a UDP server, a
+	// multicast or syslog receiver) by design; inside a task a pool gave
+	// the thread it waits for the task's reply (TaskWait). JDK 15+ receives
+	// in DatagramChannelImpl (Net.poll, RUNNABLE) under DatagramSocket.receive,
+	// JDK 8–14 in PlainDatagramSocketImpl.receive0.
+	{ID: "udp-receive", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "peer-reply", Rest: true, TaskWait: true, Depth: 6,
+		Anchors: []string{"sun.nio.ch.DatagramChannelImpl.receive", "sun.nio.ch.DatagramChannelImpl.blockingReceive",
+			"sun.nio.ch.DatagramChannelImpl.trustedBlockingReceive", "java.net.DatagramSocket.receive",
+			"java.net.PlainDatagramSocketImpl.receive0", "java.net.AbstractPlainDatagramSocketImpl.receive",
+			"java.net.DualStackPlainDatagramSocketImpl.socketReceiveOrPeekData"},
+		Explain: "receiving a UDP datagram"},
 	{ID: "socket-read", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "peer-reply", Depth: 6,
 		Anchors: []string{
 			"java.net.SocketInputStream.socketRead0", "java.net.SocketInputStream.socketRead",
@@ -440,6 +460,17 @@ var signatures = []Signature{
 		Anchors: []string{"github.com/redis/go-redis/v9/internal/pool.(*ConnPool).waitTurn", "github.com/redis/go-redis/v9/internal.(*FastSemaphore).Acquire",
 			"github.com/go-redis/redis/v8/internal/pool.(*ConnPool).waitTurn", "github.com/gomodule/redigo/redis.(*Pool).waitVacantConn"},
 		Explain: "waiting for a Redis connection from the client's pool (go-redis PoolSize, redigo MaxActive): the pool is exhausted"},
+	// A name lookup waits for a DNS server's answer: a round trip by
+	// nature. Go's own resolver runs each query in a goroutine of its own
+	// (exchange → dnsPacketRoundTrip, a UDP read with the resolver's
+	// deadline) while the caller waits in lookupIPAddr's select; the cgo
+	// resolver waits in getaddrinfo, in a system call (testdata/verdicts/
+	// go-lookups-stuck).
+	{ID: "dns-lookup", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "peer-reply", Depth: 8,
+		Anchors: []string{"net.(*Resolver).lookupIPAddr", "net.(*Resolver).exchange", "net.dnsPacketRoundTrip", "net.dnsStreamRoundTrip",
+			"net.(*Resolver).goLookupIPCNAMEOrder*", "net.(*Resolver).tryOneName", "net._C2func_getaddrinfo", "net.cgoLookupHostIP",
+			"net.cgoLookupIP", "net.(*Resolver).lookupHost", "net.(*Resolver).LookupHost"},
+		Explain: "waiting for a DNS server's answer to a name lookup"},
 	// net/http waits here when MaxConnsPerHost is reached, and briefly
 	// while it dials a new connection.
 	{ID: "http-pool-wait", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "http-connection", Depth: 2,
@@ -536,7 +567,7 @@ var signatures = []Signature{
 	{ID: "chan-send", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "channel",
 		States: []string{"chan send", "chan send (nil chan)", "chan send (synctest)"}, StateAlone: true,
 		Anchors: []string{"runtime.chansend1", "runtime.chansend"}, Depth: 3,
-		Explain: "blocked sending on a channel nobody receives from"},
+		Explain: "blocked sending on a channel: no receiver takes it (its receivers busy elsewhere, or gone)"},
 	// golang.org/x/sync/semaphore waits for a permit in a select on its
 	// own channel: a permit, not a bare select (vendored copies too).
 	{ID: "semaphore-wait", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "permit", Depth: 2,

@@ -434,6 +434,27 @@ func TestSignatures(t *testing.T) {
 			"internal/poll.ignoringEINTR", "internal/poll.(*FD).Fsync", "os.(*File).Sync", "main.main.func1"), "file-sync", ""},
 		{"go fsync old", parse.RuntimeGo, thread("runnable", "syscall.Syscall", "syscall.Fsync", "os.(*File).Sync",
 			"github.com/docker/docker/pkg/ioutils.(*atomicFileWriter).Close", "github.com/docker/docker/container.(*Container).ToDisk"), "file-sync", ""},
+		// Name lookups and UDP receives (issue 33; testdata/verdicts/
+		// client-waits-stuck, nightly-jobs-stuck: JDK 17.0.15; go-lookups-stuck:
+		// Go 1.26.8).
+		{"jvm dns lookup InetAddress", parse.RuntimeJVM, thread("RUNNABLE", "java.net.Inet6AddressImpl.lookupAllHostAddr",
+			"java.net.InetAddress$PlatformNameService.lookupAllHostAddr", "java.net.InetAddress.getAddressesFromNameService",
+			"java.net.InetAddress$NameServiceAddresses.get", "java.net.InetAddress.getAllByName0", "java.net.InetAddress.getAllByName",
+			"java.net.InetAddress.getAllByName", "java.net.InetAddress.getByName", "com.example.clients.NightlyJobsApp$Resolve.once"), "dns-lookup", ""},
+		{"jvm dns lookup JNDI", parse.RuntimeJVM, thread("RUNNABLE", "sun.nio.ch.Net.poll", "sun.nio.ch.SelChImpl.park",
+			"sun.nio.ch.DatagramChannelImpl.trustedBlockingReceive", "sun.nio.ch.DatagramChannelImpl.blockingReceive",
+			"sun.nio.ch.DatagramSocketAdaptor.receive", "java.net.DatagramSocket.receive", "com.sun.jndi.dns.DnsClient.doUdpQuery",
+			"com.sun.jndi.dns.DnsClient.query", "com.sun.jndi.dns.Resolver.query", "com.example.clients.ClientWaitsApp$Lookup.address"), "dns-lookup", ""},
+		{"jvm udp receive", parse.RuntimeJVM, thread("RUNNABLE", "sun.nio.ch.Net.poll", "sun.nio.ch.SelChImpl.park",
+			"sun.nio.ch.DatagramChannelImpl.trustedBlockingReceive", "sun.nio.ch.DatagramChannelImpl.blockingReceive",
+			"sun.nio.ch.DatagramSocketAdaptor.receive", "java.net.DatagramSocket.receive", "com.example.clients.NightlyJobsApp.lambda$listener$2",
+			"java.lang.Thread.run"), "udp-receive", ""},
+		{"go dns lookup caller", parse.RuntimeGo, thread("chan receive", "net.(*Resolver).goLookupIPCNAMEOrder.func4",
+			"net.(*Resolver).goLookupIPCNAMEOrder", "net.(*Resolver).goLookupHostOrder", "net.(*Resolver).lookupHost",
+			"net.(*Resolver).LookupHost", "main.lookup", "main.refresh"), "dns-lookup", ""},
+		{"go dns lookup cgo", parse.RuntimeGo, thread("syscall", "net._C2func_getaddrinfo", "net._C_getaddrinfo.func1", "net._C_getaddrinfo",
+			"net.cgoLookupHostIP", "net.cgoLookupIP.func1", "net.doBlockingWithCtx[...]", "net.cgoLookupIP", "net.cgoLookupHost",
+			"net.(*Resolver).lookupHost", "net.(*Resolver).LookupHost", "main.lookup", "main.refresh"), "dns-lookup", ""},
 		// JDK 17.0.15, producers in a full ArrayBlockingQueue's put under
 		// an executor (testdata/verdicts/task-wait-stuck).
 		{"jvm queue put", parse.RuntimeJVM, thread("WAITING", "jdk.internal.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.park",

@@ -211,6 +211,7 @@ func parseEclipse(p *textParser) *Dump {
 		break
 	}
 	eclipseStates(d)
+	d.ShortClasses = true
 	d.Excerpt = fmt.Sprintf("Eclipse's debugger stacks (%d threads): no JVM state is printed (read from the monitors), classes without their packages", len(d.Threads))
 	return d
 }

@@ -1318,7 +1318,7 @@ func (s *hprofState) frame(in *interner, fid uint64) *Frame {
 // JVM wrote them (its threads list, as jstack's).
 func (s *hprofState) dump(name string) *Dump {
 	in := newInterner()
-	d := &Dump{Source: Source{File: name}, Format: FormatHPROF, Time: s.time}
+	d := &Dump{Source: Source{File: name}, Format: FormatHPROF, Time: s.time, NoMonitors: true, JavaThreadsOnly: true}
 	owned := map[uint64][]Lock{}
 	for _, sy := range s.syncs {
 		owned[sy.owner] = append(owned[sy.owner], Lock{Kind: LockOwnable, Address: hprofAddress(sy.id), Class: s.javaName(sy.class), Frame: -1})

@@ -125,8 +125,21 @@ type Dump struct {
 	// what most of them share is what they were shown. False for a whole
 	// dump, and for a tool's aggregation of a whole one (Excerpt says it
 	// too: an aggregation is not a choice).
-	Cut     bool `json:",omitempty"`
-	Threads []*Thread
+	Cut bool `json:",omitempty"`
+	// ShortClasses is true when the format prints each frame's class
+	// without its package (Eclipse's Copy Stack: "Thread.sleep(long)");
+	// false when frames are printed whole.
+	ShortClasses bool `json:",omitempty"`
+	// NoMonitors is true when the format records no monitor a thread holds
+	// or waits to enter (a heap dump: HPROF keeps a BLOCKED thread's state
+	// and stack, not its monitor, nor an owner); false when lock lines are
+	// printed where there are any.
+	NoMonitors bool `json:",omitempty"`
+	// JavaThreadsOnly is true when the format holds only the Java threads
+	// the JVM shows to tools (a heap dump: no GC, VM or compiler threads,
+	// none of HotSpot's hidden Java threads); false for a thread dump.
+	JavaThreadsOnly bool `json:",omitempty"`
+	Threads         []*Thread
 	// Deadlocks are the deadlock reports the JVM printed ("Found one Java-level
 	// deadlock:"); nil when none.
 	Deadlocks []Deadlock

@@ -342,6 +342,10 @@ func (s *sentences) consumers() {
 			}
 			what = append(what, w)
 		}
+		if f.BusyInferred {
+			s.add("no thread waits to take from %s at any moment: its consumers take the next item the instant they are done; running the same application frames at every moment, its likely consumers (a busy consumer's stack names no queue): %s", article(f.Handoff), strings.Join(what, ", "))
+			return
+		}
 		s.add("no thread waits to take from %s: its consumers, the threads seen taking from one at another moment, are busy: %s", article(f.Handoff), strings.Join(what, ", "))
 		return
 	}

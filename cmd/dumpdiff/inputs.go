@@ -107,6 +107,7 @@ func loadInputs(args []string, opt loadOptions, stdin io.Reader, warn *loadNotes
 		}
 	}
 	in = dedupeSameDump(in, warn)
+	in = dateByElapsed(in, warn)
 	if !opt.argsOrder {
 		in = orderByTime(in, warn)
 	}

@@ -141,8 +141,11 @@ func TestUntimedKeepTheirPlace(t *testing.T) {
 	if !strings.HasPrefix(lines[0], "2026-") {
 		t.Fatalf("first line %q is not jstack's date", lines[0])
 	}
+	// Without elapsed= either (a JDK 8 dump prints none), nothing dates
+	// it: it keeps its place (with elapsed=, TestDateByElapsedProperty
+	// and the case below).
 	untimed := filepath.Join(t.TempDir(), "middle.txt")
-	os.WriteFile(untimed, []byte(lines[1]), 0o600)
+	os.WriteFile(untimed, []byte(elapsedField.ReplaceAllString(lines[1], "")), 0o600)
 	code, out, errs := runArgs(t, "--format", "json", dir+"after.txt", untimed, dir+"before.txt")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -157,6 +160,18 @@ func TestUntimedKeepTheirPlace(t *testing.T) {
 		}
 	}
 	_ = out
+
+	// With its threads' elapsed=, the same dump given first is dated
+	// against the others and put at its moment.
+	dated := filepath.Join(t.TempDir(), "middle.txt")
+	os.WriteFile(dated, []byte(lines[1]), 0o600)
+	_, errs = textReport(t, dated, dir+"after.txt", dir+"before.txt")
+	if got := momentLabels(jsonReport(t, dated, dir+"after.txt", dir+"before.txt")); got != "before,middle,after" {
+		t.Errorf("order %s, want before,middle,after (middle dated by its threads' elapsed=)", got)
+	}
+	if !strings.Contains(errs, "prints no time: dated") {
+		t.Errorf("stderr does not say how middle was dated:\n%s", errs)
+	}
 
 	g := "../../testdata/scenarios/go-slow-upstream-leak/"
 	_, errs = textReport(t, g+"after.txt", g+"before.txt")
