@@ -697,6 +697,25 @@ func (s *jstackScanner) threadLine(line, t []byte) bool {
 			th.JVM.Locks = append(th.JVM.Locks, l)
 		}
 		return true
+	case bytes.HasPrefix(t, []byte("owned by ")) && th.ID != 0 && len(s.fbuf) == 0 && bytes.HasPrefix([]byte(th.StateDetail), []byte("on ")) &&
+		!bytes.Contains([]byte(th.StateDetail), []byte(" owned by ")):
+		// Apache Karaf's `threads` (openHAB's console): the owner of
+		// the lock in the header's "on lock=X@hash", on a line of its
+		// own under the header, its name unquoted (threadinfo.go).
+		name, id, ok := bytes.Cut(t[len("owned by "):], []byte(" Id="))
+		for ok {
+			// The name may hold " Id=" itself: the last one is the id's.
+			n, rest, more := bytes.Cut(id, []byte(" Id="))
+			if !more {
+				break
+			}
+			name, id = append(append(append([]byte{}, name...), " Id="...), n...), rest
+		}
+		if !ok || len(id) == 0 || !allDigits(id) {
+			return false
+		}
+		th.StateDetail = s.p.in.str(th.StateDetail + ` owned by "` + string(name) + `" Id=` + string(id))
+		return true
 	case bytes.HasPrefix(t, []byte("Carrying virtual thread #")):
 		th.MountedVirtual = int64(atoiBytes(t[len("Carrying virtual thread #"):]))
 		return true
