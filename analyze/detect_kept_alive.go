@@ -10,7 +10,10 @@ var keptAliveDetector = &Detector{
 	Name:  KindKeptAlive,
 	Kinds: []string{KindKeptAlive},
 	Doc: "a JVM that cannot exit: main has returned (DestroyJavaVM waits, no main thread) while non-daemon application threads, " +
-		"every one at rest in its pool, stay alive; a process that serves (an acceptor, a selector, a server connection) is up by design; " +
+		"every one at rest in its pool, stay alive, some waiting untimed for what nothing left can give (a leaked executor's idle workers, " +
+		"a timer with nothing scheduled, a consumer whose producer is gone); threads built to run forever are up by design: a process that " +
+		"serves (an acceptor, a selector, a server connection), a scheduled executor with a task queued (its leader's timed wait), " +
+		"any thread still running application code that could submit, put or notify (a producer between its puts); " +
 		"on one dump, where the dump prints the daemon flag",
 	Folds: "nothing",
 	Run:   runKeptAlive,
