@@ -16,7 +16,8 @@ import (
 // verdicts-keptalive; each README.md written from the source before
 // dumpdiff ran). A leaked executor keeps the JVM up; threads built to run
 // forever (a producer and its consumer, over a queue or a monitor, a
-// scheduled executor with a periodic task) do not make a finding.
+// scheduled executor or a Timer with a periodic task) do not make a
+// finding.
 func TestKeptAliveForeverFixtures(t *testing.T) {
 	dir := filepath.Join("..", "testdata", "verdicts")
 	all := []string{"1", "2", "3"}
@@ -34,7 +35,8 @@ func TestKeptAliveForeverFixtures(t *testing.T) {
 				fixtureCase{p + "keptalive-leaked", cut, []want{{KindKeptAlive, "pool-1-thread-*", "pool-idle", leaked(4)}}},
 				fixtureCase{p + "keptalive-prodcons", cut, nil},
 				fixtureCase{p + "keptalive-waitnotify", cut, nil},
-				fixtureCase{p + "keptalive-scheduled", cut, nil})
+				fixtureCase{p + "keptalive-scheduled", cut, nil},
+				fixtureCase{p + "keptalive-timer", cut, nil})
 		}
 	}
 	runFixtureCases(t, dir, tests)

@@ -16,21 +16,27 @@ import (
 // signal"): real Java 17 and Temurin 25 programs (testdata/gen/
 // verdicts-keptalive, READMEs written from the source first): an
 // Object.wait and a Condition.await whose senders signalled before the
-// wait and ended are stuck, said as an inference; the same waits with
-// live senders are quiet; one dump says nothing.
+// wait and ended, a flag set without a notify and a signal on the wrong
+// Condition are stuck, said as an inference; the same waits with live
+// senders are quiet; one dump says nothing.
 func TestMissedSignalFixtures(t *testing.T) {
 	dir := filepath.Join("..", "testdata", "verdicts")
-	orphan := func(t *testing.T, f Finding) {
-		eq(t, "basis", f.Basis, "no-signaller")
-		eq(t, "severity", f.Severity, Warning)
-		eq(t, "class", WaitClass(f.Culprit), "com.example.keptalive2.MissedSignalApp")
+	orphanIn := func(class string) func(t *testing.T, f Finding) {
+		return func(t *testing.T, f Finding) {
+			eq(t, "basis", f.Basis, "no-signaller")
+			eq(t, "severity", f.Severity, Warning)
+			eq(t, "class", WaitClass(f.Culprit), class)
+		}
 	}
+	orphan, tracker := orphanIn("com.example.keptalive2.MissedSignalApp"), orphanIn("com.example.keptalive2.jobs.JobTracker")
 	var tests []fixtureCase
 	for _, p := range []string{"", "jdk25-"} {
 		for _, cut := range [][]string{{"1", "2", "3"}, {"2", "3"}} {
 			tests = append(tests,
 				fixtureCase{p + "missed-signal-stuck", cut, []want{{KindStuck, "result-waiter", "object-wait", orphan}, {KindStuck, "reply-waiter", "park", orphan}}},
-				fixtureCase{p + "missed-signal-healthy", cut, nil})
+				fixtureCase{p + "missed-signal-healthy", cut, nil},
+				fixtureCase{p + "missed-notify-stuck", cut, []want{{KindStuck, "job-waiter", "object-wait", tracker}, {KindStuck, "batch-waiter", "park", tracker}}},
+				fixtureCase{p + "missed-notify-healthy", cut, nil})
 		}
 		tests = append(tests, fixtureCase{p + "missed-signal-stuck", []string{"1"}, nil})
 	}

@@ -8,9 +8,13 @@
 #   keptalive-prodcons/1..3.txt    ForeverApp prodcons    (producer/consumer threads, forever by design)
 #   keptalive-waitnotify/1..3.txt  ForeverApp waitnotify  (the same over wait/notify)
 #   keptalive-scheduled/1..3.txt   ForeverApp scheduled   (a scheduled pool printing every second)
+#   keptalive-timer/1..3.txt       ForeverApp timer       (a non-daemon java.util.Timer printing every second)
 #   missed-signal-stuck/1..3.txt   MissedSignalApp stuck  (Object.wait and Condition.await after the
 #                                  signal was sent by threads that ended)
 #   missed-signal-healthy/1..3.txt MissedSignalApp healthy (the same waits, senders alive)
+#   missed-notify-stuck/1..3.txt   jobs.JobTracker stuck  (a flag set without notify; a signal on another
+#                                  Condition of the same lock; the senders ended)
+#   missed-notify-healthy/1..3.txt jobs.JobTracker healthy (the same waits, senders alive)
 #   pool-barrier-stuck/1..3.txt    PoolBarrierApp stuck   (pool tasks at a CyclicBarrier, a CountDownLatch and
 #                                  a Phaser whose last party is queued behind them)
 #   pool-barrier-healthy/1..3.txt  PoolBarrierApp healthy (pool tasks at a barrier and a phaser whose last
@@ -35,9 +39,9 @@ cleanup() {
 }
 trap cleanup EXIT
 bin=${JAVA_HOME:+$JAVA_HOME/bin/}
-declare -A MAIN=([keptalive]=ForeverApp [missed-signal]=MissedSignalApp [pool-barrier]=PoolBarrierApp)
+declare -A MAIN=([keptalive]=ForeverApp [missed-signal]=MissedSignalApp [pool-barrier]=PoolBarrierApp [missed-notify]=jobs.JobTracker)
 cases=("$@")
-((${#cases[@]})) || cases=(keptalive-leaked keptalive-prodcons keptalive-waitnotify keptalive-scheduled missed-signal-stuck missed-signal-healthy pool-barrier-stuck pool-barrier-healthy)
+((${#cases[@]})) || cases=(keptalive-leaked keptalive-prodcons keptalive-waitnotify keptalive-scheduled missed-signal-stuck missed-signal-healthy pool-barrier-stuck pool-barrier-healthy keptalive-timer missed-notify-stuck missed-notify-healthy)
 "${bin}javac" -nowarn -d "$tmp/classes" $(find "$here/src" -name '*.java')
 for c in "${cases[@]}"; do
 	base=${c#jdk25-}

@@ -1,5 +1,7 @@
 package com.example.keptalive2;
 
+import java.util.Timer;
+import java.util.TimerTask;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutorService;
@@ -20,6 +22,7 @@ import java.util.concurrent.TimeUnit;
  *       every 300 ms, the consumer waits for it. Healthy.
  *   <li>scheduled: a scheduled pool of 2 prints a line every second (scheduleAtFixedRate).
  *       Healthy.
+ *   <li>timer: a non-daemon java.util.Timer ("ticker") prints a line every second. Healthy.
  * </ul>
  */
 public final class ForeverApp {
@@ -31,6 +34,7 @@ public final class ForeverApp {
             case "prodcons" -> prodcons();
             case "waitnotify" -> waitnotify();
             case "scheduled" -> scheduled();
+            case "timer" -> timer();
             default -> throw new IllegalArgumentException(args[0]);
         }
         System.out.println("ready");
@@ -122,5 +126,16 @@ public final class ForeverApp {
         ses.scheduleAtFixedRate(
                 () -> System.out.println("tick " + (System.nanoTime() - start) / 1_000_000_000L),
                 0, 1, TimeUnit.SECONDS);
+    }
+
+    static void timer() {
+        Timer t = new Timer("ticker", false);
+        long start = System.nanoTime();
+        t.scheduleAtFixedRate(new TimerTask() {
+            @Override
+            public void run() {
+                System.out.println("tick " + (System.nanoTime() - start) / 1_000_000_000L);
+            }
+        }, 0, 1000);
     }
 }
