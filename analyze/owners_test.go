@@ -117,6 +117,9 @@ var ringFormats = []struct {
 			next := (i + 1) % n
 			fmt.Fprintf(b, "%q Id=%d in BLOCKED on lock=java.lang.Object@b%03x\n     owned by %s Id=%d\n", name(i), 0x40+i, next, name(next), 0x40+next)
 			fmt.Fprintf(b, "    at app//Ring.step(Ring.java:18)\n      - locked java.lang.Object@b%03x\n    at java.base@17.0.4/java.lang.Thread.run(Thread.java:833)\n\n", i)
+			if i%2 == 0 { // `threads --monitors`: the locks again, with their depth
+				fmt.Fprintf(b, "    Locked monitors: count = 1\n      - java.lang.Object@b%03x locked at \n          0 app//Ring.step(Ring.java:18)\n\n", i)
+			}
 		}
 	}},
 	{"jrockit", func(b *strings.Builder, order []int, n int, name func(int) string) {

@@ -300,11 +300,15 @@ type jstackScanner struct {
 	t            *Thread // thread being read; nil before the first header
 	mounted      int     // index in t.Frames where "Mounted virtual thread" frames start; -1 if none
 	sawStateLine bool
-	orphan       bool     // after a header that could not be read: its lines are skipped
-	fbuf         []*Frame // frames of the current thread, copied to it at its end
-	pending      []pendingLine
-	dl           *Deadlock     // deadlock report being read
-	edge         *DeadlockEdge // edge being read
+	orphan       bool // after a header that could not be read: its lines are skipped
+	// karafMonitors is true in the "Locked monitors: count = N" section
+	// Apache Karaf's `threads --monitors` prints under a thread: its lines
+	// repeat the stack's "- locked" lines, with the depth (threadinfo.go).
+	karafMonitors bool
+	fbuf          []*Frame // frames of the current thread, copied to it at its end
+	pending       []pendingLine
+	dl            *Deadlock     // deadlock report being read
+	edge          *DeadlockEdge // edge being read
 	// frames caches frame lines by their text: one map lookup per frame line
 	// instead of one per field. The frames themselves come from the interner.
 	frames map[string]*Frame
@@ -608,6 +612,17 @@ func (s *jstackScanner) line(line, t []byte) bool {
 // continues the thread (see the package comment of this file).
 func (s *jstackScanner) threadLine(line, t []byte) bool {
 	th := s.t
+	if s.karafMonitors && len(t) < len(line) {
+		// "- java.lang.Object@19469ea2 locked at " and the depth and
+		// frame under it ("0 app//Svc.lockBoth(Svc.java:68)"): the
+		// stack printed each lock already, at its frame.
+		if bytes.HasPrefix(t, []byte("- ")) && bytes.HasSuffix(bytes.TrimRight(t, " "), []byte(" locked at")) {
+			return true
+		}
+		if d, f, ok := bytes.Cut(t, []byte(" ")); ok && allDigits(d) && parseFrame(f, s.p.in) != nil {
+			return true
+		}
+	}
 	switch {
 	case bytes.HasPrefix(t, []byte("at ")):
 		if !s.resumable() {
@@ -678,6 +693,10 @@ func (s *jstackScanner) threadLine(line, t []byte) bool {
 		bytes.HasPrefix(t, []byte("Locked synchronizers: count =")),
 		bytes.HasPrefix(t, []byte("Number of locked synchronizers = ")): // ThreadInfo
 		s.state = stOwnable
+		s.karafMonitors = false
+		return true
+	case bytes.HasPrefix(t, []byte("Locked monitors: count =")) && th.ID != 0: // Karaf's --monitors
+		s.karafMonitors = true
 		return true
 	case bytes.Equal(t, []byte("...")) && len(t) < len(line) && s.state == stThread:
 		// ThreadInfo.toString cuts a stack at 8 frames; the frames
@@ -915,6 +934,7 @@ func (s *jstackScanner) flushPending() {
 // stack, innermost first: the virtual thread's frames, then the carrier's.
 func (s *jstackScanner) endThread() {
 	th := s.t
+	s.karafMonitors = false
 	if th == nil {
 		return
 	}

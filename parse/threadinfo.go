@@ -31,6 +31,11 @@ import "bytes"
 //	    at com.example.Svc.update(Svc.java:20)
 //	      - locked java.lang.Object@5e2de80c
 //
+// With --monitors and --locks it adds, under a thread, "Locked monitors:
+// count = N" (each "- X@hash locked at " over its depth and frame: the
+// stack's "- locked" lines again, read as known and kept nowhere) and
+// "Locked synchronizers: count = N" (the ownable synchronizers held).
+//
 // The owner is printed in the header only: `owned by "ring-1" Id=13` is
 // given to the thread's wait (its lock line of the same object, or a
 // lock made from the header's "on X@hash" when the stack printed none),
