@@ -85,7 +85,9 @@ func orphanWait(p *Pass, g *Group, n int, kept bool) bool {
 		}
 		d := p.R.Moments[m].Dump
 		for _, t := range ts {
-			if t.State != "WAITING" || kept && !t.Java().Daemon || restLoop(t, g.State) != "" && restLoop(t, g.State) != "monitor" && restLoop(t, g.State) != "condition" ||
+			// A pool's or a timer's rest loop waits for work by design.
+			rest := restLoop(t, g.State)
+			if t.State != "WAITING" || kept && !t.Java().Daemon || rest == "executor" || rest == "timer" ||
 				anyFramePrefix(t, []string{"java.lang.Thread.join"}) || inPoolTask(t) {
 				return false
 			}
