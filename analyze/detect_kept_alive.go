@@ -10,7 +10,10 @@ var keptAliveDetector = &Detector{
 	Name:  KindKeptAlive,
 	Kinds: []string{KindKeptAlive},
 	Doc: "a JVM that cannot exit: main has returned (DestroyJavaVM waits, no main thread) while non-daemon application threads, " +
-		"every one at rest in its pool, stay alive; a process that serves (an acceptor, a selector, a server connection) is up by design; " +
+		"every one at rest in its pool, stay alive, some waiting untimed for what nothing left can give (a leaked executor's idle workers, " +
+		"a timer with nothing scheduled, a consumer whose producer is gone); threads built to run forever are up by design: a process that " +
+		"serves (an acceptor, a selector, a server connection), a scheduled executor with a task queued (its leader's timed wait), " +
+		"any thread still running application code that could submit, put or notify (a producer between its puts); " +
 		"on one dump, where the dump prints the daemon flag",
 	Folds: "nothing",
 	Run:   runKeptAlive,
@@ -81,20 +84,51 @@ func keptAliveAt(p *Pass, m int, d *parse.Dump) ([]HolderGroup, []*parse.Thread,
 	counts := map[key]int{}
 	var keepers []*parse.Thread
 	n := 0
+	// working: pools with a thread in a timed rest (a scheduled executor's
+	// leader waiting for its queued task's next run, a Timer with a task
+	// due): they wake on their own and run, by design.
+	working := map[string]bool{}
+	leaked := 0 // keepers that wait, untimed, for what nothing left can give
+	feeders := false
 	for _, t := range d.Threads {
 		si := p.info(m, t)
 		if si.sig != nil && si.sig.Serves {
 			return nil, nil, 0
 		}
-		if t.Java().Daemon || jvmInternal(t, roles.JVMInternal) {
+		if jvmInternal(t, roles.JVMInternal) {
+			continue
+		}
+		feeders = feeders || canFeed(t)
+		if t.Java().Daemon {
 			continue
 		}
 		if si.sig == nil || !(si.sig.Category == Idle || si.sig.Rest) {
 			return nil, nil, 0
 		}
+		if timedRest(t) {
+			working[si.pool] = true
+		}
 		counts[key{si.pool, si.state, si.culprit, restLoop(t, si.state)}] += max(t.Weight, 1)
 		keepers = append(keepers, t)
 		n += max(t.Weight, 1)
+	}
+	// What the JVM is kept alive by is a leak only where a keeper waits
+	// untimed in a pool with no timed member (a leaked executor's idle
+	// workers, a timer with nothing scheduled, a consumer or a monitor's
+	// waiter) and no thread left runs application code that could submit,
+	// put or notify (a producer between its puts, a sender sleeping between
+	// signals): a program built to run forever has such a thread, or a
+	// scheduled task queued, at every moment (testdata/verdicts/keptalive-*).
+	if feeders {
+		return nil, nil, 0
+	}
+	for _, t := range keepers {
+		if !timedRest(t) && !working[p.info(m, t).pool] {
+			leaked += max(t.Weight, 1)
+		}
+	}
+	if leaked == 0 {
+		return nil, nil, 0
 	}
 	var gs []HolderGroup
 	for k, c := range counts {
@@ -107,4 +141,33 @@ func keptAliveAt(p *Pass, m int, d *parse.Dump) ([]HolderGroup, []*parse.Thread,
 		return gs[i].Pool < gs[j].Pool
 	})
 	return gs, keepers, n
+}
+
+// timedRest: t rests with a deadline (TIMED_WAITING; where no state is
+// printed, a timed park on its stack): it wakes on its own, as a scheduled
+// executor's leader does for its queued task, a Timer for its next task and
+// a cached pool's idle worker to end itself.
+func timedRest(t *parse.Thread) bool {
+	if t.State != "" {
+		return t.State == "TIMED_WAITING"
+	}
+	return anyFramePrefix(t, []string{"java.util.concurrent.locks.LockSupport.parkNanos"})
+}
+
+// canFeed: t can still act on another thread's wait: it is not in an
+// untimed wait itself (it runs, sleeps, waits with a deadline or for a
+// lock it will get) and runs application code (a frame outside the JDK
+// and the known frameworks): a producer between its puts, a sender between
+// its signals, a coordinator between its rounds. A library's own thread
+// (a pool's housekeeper) feeds none of the application's waits.
+func canFeed(t *parse.Thread) bool {
+	if t.State == "WAITING" || t.State == "" && !timedRest(t) {
+		return false
+	}
+	for _, f := range t.Frames {
+		if !anyPrefix(f.Func, jdkPackages) && isAppFrame(parse.RuntimeJVM, f) {
+			return true
+		}
+	}
+	return false
 }

@@ -38,9 +38,9 @@ const (
 var stuckDetector = &Detector{
 	Name:  KindStuck,
 	Kinds: []string{KindStuck},
-	Doc:   "the very same threads in the same wait and culprit at every moment given, most of their pool, with no rise needed: what a first dump taken mid-incident shows; at any count, and on one dump as one dump's evidence, threads in a named wait (a peer's reply, a pool's item, a lock) that are most of a paste a person cut, or that are with their lock's holders every application thread of the dump, or a known client's peer wait held by most of a pool's workers inside their work; Go goroutines the runtime prints waiting minutes in their work, or on a WaitGroup nothing left can count down; and the waiting goroutines of the tests go test stopped at their -timeout (its own verdict, on one dump)",
+	Doc:   "the very same threads in the same wait and culprit at every moment given, most of their pool, with no rise needed: what a first dump taken mid-incident shows; at any count, and on one dump as one dump's evidence, threads in a named wait (a peer's reply, a pool's item, a lock) that are most of a paste a person cut, or that are with their lock's holders every application thread of the dump, or a known client's peer wait held by most of a pool's workers inside their work; a JVM thread alone in the same untimed Object.wait or Condition.await at every moment with no thread left that could signal it (none runs its package but in an untimed wait of its own, in a process that takes no calls: a missed signal, said as an inference); Go goroutines the runtime prints waiting minutes in their work, or on a WaitGroup nothing left can count down; and the waiting goroutines of the tests go test stopped at their -timeout (its own verdict, on one dump)",
 	Requires: []*Detector{timelineDetector, leakedDetector, deadlockDetector, eventLoopDetector, contentionDetector, poolExhaustedDetector, explosionDetector,
-		spinningDetector},
+		spinningDetector, keptAliveDetector},
 	Folds: "nothing; a group that rose from a healthy first moment is the timeline's (not-recovered), a Go group blocked for minutes the leak's",
 	Thresholds: []Threshold{
 		{"StuckMin", StuckMin, "without a rise, the very same threads in the same wait and culprit at every moment are stuck from this many, when they wait in a loop of their own (a reader per connection, a consumer per partition wait in one place by design)"},
@@ -159,6 +159,11 @@ func runStuck(p *Pass) []Finding {
 			fs = append(fs, f)
 		}
 	}
+	skip := map[[2]string]bool{}
+	for _, f := range fs {
+		skip[[2]string{f.Pool, f.State}] = true
+	}
+	fs = append(fs, noSignallerWaits(p, skip)...)
 	linkTaskWaits(fs, append(p.FoundAll(), fs...))
 	return fs
 }
@@ -222,6 +227,13 @@ func gathered(g *Group, n int) bool {
 	return true
 }
 
+// gatherWaits are the waits for peers or another task (a latch, a
+// barrier, a phaser, a future's result): untimed, they do not wake to poll
+// as a monitor's waiters do, so cpu= grown between every two dumps means
+// the thread was let through and came back (a barrier that trips every
+// round), as for Still resources.
+var gatherWaits = map[string]bool{"latch": true, "task-result": true}
+
 // held is how many of the group's threads stayed in its wait (Stayed)
 // without running between the dumps: in a wait that costs no CPU
 // (Resource.Still), a thread whose cpu= rose between every two dumps
@@ -229,7 +241,7 @@ func gathered(g *Group, n int) bool {
 // threads do, answering requests between reads; they look held and are
 // not. Where cpu= is not printed (Go, JDK 8) StayedRan is 0.
 func (g *Group) held() int {
-	if r := resourceByID(g.Resource); r != nil && r.Still {
+	if r := resourceByID(g.Resource); r != nil && r.Still || gatherWaits[g.Resource] {
 		return g.Stayed - g.StayedRan
 	}
 	return g.Stayed

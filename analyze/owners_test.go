@@ -37,6 +37,7 @@ func TestFormatsFixtureFindings(t *testing.T) {
 		{"openj9-docs__javacore-locks-healthy.txt", nil, "", true},
 		{"javacore-analyser__ibm-j9-8.0.6.15__locks-section.txt", nil, "", true},
 		{"eclipse__written-from-the-format.txt", []string{"worker-1", "worker-2"}, "", true},
+		{"karaf-threads-jdk17__rules.txt", []string{"lock-a", "lock-b"}, "rule-holder", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
@@ -106,6 +107,19 @@ var ringFormats = []struct {
 			next := (i + 1) % n
 			fmt.Fprintf(b, "%q daemon prio=5 Id=%d BLOCKED on java.lang.Object@b%03x owned by %q Id=%d\n", name(i), 0x40+i, next, name(next), 0x40+next)
 			fmt.Fprintf(b, "\tat app//Ring.step(Ring.java:18)\n\t-  blocked on java.lang.Object@b%03x\n\n", next)
+		}
+	}},
+	// Apache Karaf's `threads` (the openHAB console): the lock in the
+	// header, its owner unquoted on the line under it (parse/threadinfo.go).
+	{"karaf", func(b *strings.Builder, order []int, n int, name func(int) string) {
+		b.WriteString("openhab> threads\n")
+		for _, i := range order {
+			next := (i + 1) % n
+			fmt.Fprintf(b, "%q Id=%d in BLOCKED on lock=java.lang.Object@b%03x\n     owned by %s Id=%d\n", name(i), 0x40+i, next, name(next), 0x40+next)
+			fmt.Fprintf(b, "    at app//Ring.step(Ring.java:18)\n      - locked java.lang.Object@b%03x\n    at java.base@17.0.4/java.lang.Thread.run(Thread.java:833)\n\n", i)
+			if i%2 == 0 { // `threads --monitors`: the locks again, with their depth
+				fmt.Fprintf(b, "    Locked monitors: count = 1\n      - java.lang.Object@b%03x locked at \n          0 app//Ring.step(Ring.java:18)\n\n", i)
+			}
 		}
 	}},
 	{"jrockit", func(b *strings.Builder, order []int, n int, name func(int) string) {

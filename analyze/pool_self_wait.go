@@ -3,6 +3,7 @@ package analyze
 import (
 	"maps"
 	"slices"
+	"time"
 
 	"github.com/dumpdiff/dumpdiff/parse"
 )
@@ -113,11 +114,24 @@ func poolSelfWaits(p *Pass) []Finding {
 		for m := since; m <= last && same; m++ {
 			same = at[m] != nil && len(at[m]) == len(at[since]) && sameIdentities(r.Runtime, at[m], ids)
 		}
-		if !same {
+		if !same || ranBetweenAny(r.Runtime, at[since:last+1]) {
 			continue
 		}
 		ts := at[last]
-		f := Finding{ID: findingID(KindDeadlock, "pool-self-wait", pool), Kind: KindDeadlock, Severity: Critical, Basis: "pool-self-wait",
+		// A peer that can still come: a thread not in an untimed wait that
+		// runs the tasks' own class (a coordinator that arrives at the
+		// barrier between its rounds, a producer that counts the latch down).
+		if d := r.Moments[last].Dump; d != nil && signallerIn(d, ts[0], p.opt.roleTable().JVMInternal) {
+			continue
+		}
+		// Tasks that meet at a latch, a barrier or a phaser wait for their
+		// peers, not for a result they submitted: the parties the pool
+		// cannot run at once are queued behind them, or one never came.
+		basis := "pool-self-wait"
+		if p.info(last, ts[0]).state == "latch-wait" {
+			basis = "pool-barrier-wait"
+		}
+		f := Finding{ID: findingID(KindDeadlock, basis, pool), Kind: KindDeadlock, Severity: Critical, Basis: basis,
 			Pool: pool, Counts: make([]int, len(r.Moments)), At: last, Since: since, FromStart: since == 0,
 			Same: len(ts), Always: len(ts), Limit: Limit{Size: len(ts), Source: "observed"}, Waiting: len(ts)}
 		states, culps := map[string]int{}, map[string]int{}
@@ -197,4 +211,27 @@ func sameIdentities(rt parse.Runtime, ts []*parse.Thread, ids map[threadID]bool)
 		}
 	}
 	return true
+}
+
+// ranBetweenAny: a thread followed across the moments at (the same
+// threads at each) printed a cpu= that grew by CPURanMin or more between
+// two of them: it left its untimed wait and came back (a barrier that
+// trips every round, a future completed and waited for again), which a
+// pool waiting on itself never does. Where cpu= is not printed (JDK 8),
+// nothing is told.
+func ranBetweenAny(rt parse.Runtime, at [][]*parse.Thread) bool {
+	prev := map[threadID]time.Duration{}
+	for _, ts := range at {
+		for _, t := range ts {
+			id, c := identity(rt, t), t.Java().CPU
+			if c <= 0 {
+				continue
+			}
+			if p, ok := prev[id]; ok && c-p >= CPURanMin {
+				return true
+			}
+			prev[id] = c
+		}
+	}
+	return false
 }

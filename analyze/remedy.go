@@ -71,7 +71,8 @@ func (p remedyProof) siblingsStuck() bool { return p.siblingStuck }
 
 // poolSelfWait: a pool waiting on its own queued work (a deadlock through
 // its queue, not its locks).
-func (p remedyProof) poolSelfWait() bool { return p.basis == "pool-self-wait" }
+func (p remedyProof) poolSelfWait() bool    { return p.basis == "pool-self-wait" }
+func (p remedyProof) poolBarrierWait() bool { return p.basis == "pool-barrier-wait" }
 
 // handoffCycle: a deadlock one of whose edges is a producer waiting for
 // its hand-off's one consumer thread (basis handoff).
@@ -111,7 +112,8 @@ func (p remedyProof) vthreadRunning() bool { return p.basis == "running" }
 func (p remedyProof) testTimeout() bool { return p.basis == "test-timeout" }
 
 // noAdders: a WaitGroup nothing left can count down (basis no-adders).
-func (p remedyProof) noAdders() bool { return p.basis == "no-adders" || p.basis == "paste-no-adders" }
+func (p remedyProof) noAdders() bool    { return p.basis == "no-adders" || p.basis == "paste-no-adders" }
+func (p remedyProof) noSignaller() bool { return p.basis == "no-signaller" }
 
 // goAsleep: the Go runtime stopped the program, every goroutine blocked.
 func (p remedyProof) goAsleep() bool { return p.basis == "go-runtime" }
@@ -172,6 +174,8 @@ var remedies = []Remedy{
 	{ID: "timed-socket-read", Kinds: []string{KindNotRecovered, KindStuck, KindSaturated}, States: []string{"socket-read"},
 		Frames: []string{"NioSocketImpl.timedRead"},
 		Text:   "the read has a timeout, yet the threads pile up behind the slow peer: bound how many may wait on it at once (a bulkhead) so that other work keeps a thread"},
+	{ID: "pool-barrier-wait", Kinds: []string{KindDeadlock}, proof: remedyProof.poolBarrierWait,
+		Text: "the pool's tasks wait for each other at a latch, barrier or phaser ({culprit}), and the parties that would open it are not running: queued behind them in a pool smaller than the parties, or failed before they arrived: run each party on a thread of its own (or a pool at least as large as the parties), count down or arrive in a finally block, and await with a timeout (a broken barrier then frees the rest); a restart is the only way out now"},
 	{ID: "pool-self-wait", Kinds: []string{KindDeadlock}, proof: remedyProof.poolSelfWait,
 		Text: "the pool's tasks wait for work they submitted to the same pool ({culprit}): run the parts on another executor (or inline), or never block a pool's thread on its own pool's futures; a restart is the only way out now"},
 	{ID: "class-init-deadlock", Kinds: []string{KindDeadlock}, States: []string{"class-init-wait"},
@@ -188,6 +192,8 @@ var remedies = []Remedy{
 		Text: "a goroutine that holds a sync.RWMutex's read lock takes it again ({culprit}) while a writer waits: a waiting writer stops new readers, so neither goes on; never RLock what the caller holds (pass the locked state down, or split the method into a locked and an unlocked part); a restart is the only way out now"},
 	{ID: "go-asleep", Kinds: []string{KindDeadlock}, proof: remedyProof.goAsleep,
 		Text: "every goroutine waits for another that can no longer act (a WaitGroup whose Done never comes, a channel whose other side returned or never started): make each wait end on every path (defer wg.Done() first thing in the goroutine, close the channel when its sender is done, select on a context beside it) ({culprit})"},
+	{ID: "missed-signal", Kinds: []string{KindStuck}, proof: remedyProof.noSignaller,
+		Text: "a wait for a notify or signal that nothing left will send ({culprit}): a signal sent before the wait is lost, and a sender that ended sends none; wait in a loop on a condition the sender sets under the same lock (while (!done) wait()), or hand the result over with a CountDownLatch, a CompletableFuture or a BlockingQueue, which keep it for a late waiter; give the wait a timeout; a restart is the only way out now"},
 	{ID: "waitgroup-no-adders", Kinds: []string{KindStuck}, proof: remedyProof.noAdders,
 		Text: "a goroutine counted in the WaitGroup returned without Done (an early return, a recovered panic): call Done in a defer at the top of each one, or start them with WaitGroup.Go or errgroup, which cannot forget it ({culprit})"},
 	{ID: "test-hung", Kinds: []string{KindStuck}, proof: remedyProof.testTimeout,

@@ -140,6 +140,60 @@ var deadlockCuts = []deadlockCut{
 	}},
 	{"summary", "summary", func(_ *rand.Rand, l []string) []string { return l }},
 	{"stacks", "stacks", func(_ *rand.Rand, l []string) []string { return l }},
+	// Pasted from the line below the title (issue 33, "unread JVM
+	// forms"): the first report without "Found one Java-level deadlock:"
+	// and its rule; the summary alone so; its entries joined on one line
+	// each; the stack copy without its "Java stack information" line.
+	{"no title", "all", func(_ *rand.Rand, l []string) []string { return untitled(l) }},
+	{"summary, no title", "summary", func(_ *rand.Rand, l []string) []string { return untitled(l) }},
+	{"entries on one line", "all", func(_ *rand.Rand, l []string) []string { return joinEntries(untitled(l)) }},
+	{"summary on one line", "summary", func(_ *rand.Rand, l []string) []string { return joinEntries(untitled(l)) }},
+	{"stacks, no title", "stacks", func(_ *rand.Rand, l []string) []string { return untitled(l) }},
+}
+
+// untitled drops a cut's first title line ("Found one Java-level
+// deadlock:" or "Java stack information ...") and the rule under it.
+func untitled(l []string) []string {
+	if len(l) == 0 {
+		return l
+	}
+	if t := []byte(strings.TrimSpace(l[0])); !isDeadlockStart(t) && !isDeadlockStacks(t) {
+		return l
+	}
+	l = l[1:]
+	if len(l) > 0 && strings.HasPrefix(strings.TrimSpace(l[0]), "=") {
+		l = l[1:]
+	}
+	return l
+}
+
+// joinEntries joins each summary entry (`"T1":`, its waiting line(s) and
+// its "which is held by" line) on one line, as a paste into a chat does.
+func joinEntries(l []string) []string {
+	var out []string
+	for i := 0; i < len(l); i++ {
+		t := strings.TrimSpace(l[i])
+		if isReportName([]byte(t)) && i+1 < len(l) && strings.HasPrefix(strings.TrimSpace(l[i+1]), "waiting ") {
+			line := t
+			j := i + 1
+			for ; j < len(l); j++ {
+				u := strings.TrimSpace(l[j])
+				if u == "" || strings.HasPrefix(u, "\"") {
+					break
+				}
+				line += " " + u
+				if strings.HasPrefix(u, "which is held by ") {
+					j++
+					break
+				}
+			}
+			out = append(out, line)
+			i = j - 1
+			continue
+		}
+		out = append(out, l[i])
+	}
+	return out
 }
 
 func eachLine(l []string, f func(string) string) []string {

@@ -79,6 +79,7 @@ func TestFormatsFixtures(t *testing.T) {
 		{"openj9-docs__javacore-locks-healthy.txt", FormatJavacore, true, nil},
 		{"javacore-analyser__ibm-j9-8.0.6.15__locks-section.txt", FormatJavacore, true, nil},
 		{"eclipse__written-from-the-format.txt", FormatJVMText, true, nil},
+		{"karaf-threads-jdk17__rules.txt", FormatJVMText, false, nil},
 	}
 	// The debug=3 profile and its debug=2 have a test of their own
 	// (TestDebug3RealMatchesDebug2), and goleak's three (TestGoleakRecords).

@@ -300,11 +300,15 @@ type jstackScanner struct {
 	t            *Thread // thread being read; nil before the first header
 	mounted      int     // index in t.Frames where "Mounted virtual thread" frames start; -1 if none
 	sawStateLine bool
-	orphan       bool     // after a header that could not be read: its lines are skipped
-	fbuf         []*Frame // frames of the current thread, copied to it at its end
-	pending      []pendingLine
-	dl           *Deadlock     // deadlock report being read
-	edge         *DeadlockEdge // edge being read
+	orphan       bool // after a header that could not be read: its lines are skipped
+	// karafMonitors is true in the "Locked monitors: count = N" section
+	// Apache Karaf's `threads --monitors` prints under a thread: its lines
+	// repeat the stack's "- locked" lines, with the depth (threadinfo.go).
+	karafMonitors bool
+	fbuf          []*Frame // frames of the current thread, copied to it at its end
+	pending       []pendingLine
+	dl            *Deadlock     // deadlock report being read
+	edge          *DeadlockEdge // edge being read
 	// frames caches frame lines by their text: one map lookup per frame line
 	// instead of one per field. The frames themselves come from the interner.
 	frames map[string]*Frame
@@ -608,6 +612,17 @@ func (s *jstackScanner) line(line, t []byte) bool {
 // continues the thread (see the package comment of this file).
 func (s *jstackScanner) threadLine(line, t []byte) bool {
 	th := s.t
+	if s.karafMonitors && len(t) < len(line) {
+		// "- java.lang.Object@19469ea2 locked at " and the depth and
+		// frame under it ("0 app//Svc.lockBoth(Svc.java:68)"): the
+		// stack printed each lock already, at its frame.
+		if bytes.HasPrefix(t, []byte("- ")) && bytes.HasSuffix(bytes.TrimRight(t, " "), []byte(" locked at")) {
+			return true
+		}
+		if d, f, ok := bytes.Cut(t, []byte(" ")); ok && allDigits(d) && parseFrame(f, s.p.in) != nil {
+			return true
+		}
+	}
 	switch {
 	case bytes.HasPrefix(t, []byte("at ")):
 		if !s.resumable() {
@@ -678,6 +693,10 @@ func (s *jstackScanner) threadLine(line, t []byte) bool {
 		bytes.HasPrefix(t, []byte("Locked synchronizers: count =")),
 		bytes.HasPrefix(t, []byte("Number of locked synchronizers = ")): // ThreadInfo
 		s.state = stOwnable
+		s.karafMonitors = false
+		return true
+	case bytes.HasPrefix(t, []byte("Locked monitors: count =")) && th.ID != 0: // Karaf's --monitors
+		s.karafMonitors = true
 		return true
 	case bytes.Equal(t, []byte("...")) && len(t) < len(line) && s.state == stThread:
 		// ThreadInfo.toString cuts a stack at 8 frames; the frames
@@ -696,6 +715,25 @@ func (s *jstackScanner) threadLine(line, t []byte) bool {
 			}
 			th.JVM.Locks = append(th.JVM.Locks, l)
 		}
+		return true
+	case bytes.HasPrefix(t, []byte("owned by ")) && th.ID != 0 && len(s.fbuf) == 0 && bytes.HasPrefix([]byte(th.StateDetail), []byte("on ")) &&
+		!bytes.Contains([]byte(th.StateDetail), []byte(" owned by ")):
+		// Apache Karaf's `threads` (openHAB's console): the owner of
+		// the lock in the header's "on lock=X@hash", on a line of its
+		// own under the header, its name unquoted (threadinfo.go).
+		name, id, ok := bytes.Cut(t[len("owned by "):], []byte(" Id="))
+		for ok {
+			// The name may hold " Id=" itself: the last one is the id's.
+			n, rest, more := bytes.Cut(id, []byte(" Id="))
+			if !more {
+				break
+			}
+			name, id = append(append(append([]byte{}, name...), " Id="...), n...), rest
+		}
+		if !ok || len(id) == 0 || !allDigits(id) {
+			return false
+		}
+		th.StateDetail = s.p.in.str(th.StateDetail + ` owned by "` + string(name) + `" Id=` + string(id))
 		return true
 	case bytes.HasPrefix(t, []byte("Carrying virtual thread #")):
 		th.MountedVirtual = int64(atoiBytes(t[len("Carrying virtual thread #"):]))
@@ -896,6 +934,7 @@ func (s *jstackScanner) flushPending() {
 // stack, innermost first: the virtual thread's frames, then the carrier's.
 func (s *jstackScanner) endThread() {
 	th := s.t
+	s.karafMonitors = false
 	if th == nil {
 		return
 	}

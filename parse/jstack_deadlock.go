@@ -60,6 +60,15 @@ func (s *jstackScanner) deadlockLine(line, t []byte) bool {
 		}
 		s.dl, s.edge = nil, nil
 		return true
+	case s.state == stDeadlock && isOneLineEdge(t):
+		// An entry the paste joined on one line (jstack_excerpt.go).
+		name, waiting, holder := splitOneLineEdge(t)
+		s.dl.Cycle = append(s.dl.Cycle, DeadlockEdge{Thread: s.p.in.bytes(name), Waiting: string(waiting), Holder: s.p.in.bytes(holder)})
+		s.edge = &s.dl.Cycle[len(s.dl.Cycle)-1]
+		if s.reportOnly() {
+			s.excerptEdge(s.edge.Thread)
+		}
+		return true
 	case !indented && len(t) >= 4 && t[0] == '"' && bytes.HasSuffix(t, []byte(`":`)): // `"name":`, not a bare `":` nor a name-less `"":`
 		if s.state == stDeadlock {
 			s.dl.Cycle = append(s.dl.Cycle, DeadlockEdge{Thread: s.p.in.bytes(t[1 : len(t)-2])})

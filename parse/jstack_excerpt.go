@@ -62,6 +62,9 @@ type jstackExcerpt struct {
 	start string
 	// unnamed counts the threads read without a name.
 	unnamed int
+	// headless is true for a deadlock report pasted without its title
+	// line ("Found one Java-level deadlock:"), said in Dump.Excerpt.
+	headless bool
 	// nameOnly is true in a paste whose threads are quoted names over
 	// their frames (a reporter's abbreviation): a name alone followed by
 	// a frame is a thread.
@@ -280,14 +283,82 @@ func isHexDigit(c byte) bool {
 // a line a log may print too: startsJVMBody decides, looking ahead.)
 func startsJVMExcerpt(line []byte) bool {
 	return isDeadlockStart(line) || isDeadlockStacks(line) || isStateStart(line) ||
-		isLostQuoteHeader(line) || isThreadAtHeader(line)
+		isLostQuoteHeader(line) || isThreadAtHeader(line) || isOneLineEdge(trimIndent(line))
+}
+
+// A deadlock report pasted without its title (issue 33, "unread JVM
+// forms"): its summary's entries alone, as HotSpot prints them or joined
+// on one line by the paste, or its stack copy without the "Java stack
+// information ..." line:
+//
+//	"T1":
+//	  waiting to lock monitor 0x00007f3c18001440 (object 0x00000000fc0dfed8, a java.lang.Object),
+//	  which is held by "T2"
+//	"T1": waiting to lock monitor 0x00007f3c18001440 (object 0x00000000fc0dfed8, a java.lang.Object), which is held by "T2"
+//	"T1":
+//		at com.example.Transfer.run(Transfer.java:32)
+//
+// A `"name":` line alone is a JSON key too: it starts a report only where
+// the line after it is an entry's line or a frame (startsJVMBody looks).
+
+// isReportName reports whether t (indentation removed) is a report
+// entry's `"name":` line: a quoted name and a colon, nothing after.
+func isReportName(t []byte) bool {
+	t = bytes.TrimRight(t, " \t")
+	return len(t) >= 4 && t[0] == '"' && bytes.HasSuffix(t, []byte(`":`))
+}
+
+// oneLineEdgeSep is what follows the name in an entry joined on one line.
+var oneLineEdgeSep = []byte(`": waiting `)
+
+// isOneLineEdge reports whether t (indentation removed) is a report entry
+// joined on one line: `"T1": waiting to lock monitor ..., which is held
+// by "T2"` (or `waiting for ownable synchronizer ...`).
+func isOneLineEdge(t []byte) bool {
+	if len(t) < 8 || t[0] != '"' {
+		return false
+	}
+	i := bytes.Index(t, oneLineEdgeSep)
+	return i > 0 && bytes.IndexByte(t[1:i], '"') < 0 && bytes.Contains(t[i:], []byte("which is held by "))
+}
+
+// splitOneLineEdge cuts a one-line entry into its name, what it waits
+// for and the holder's name ("" if not quoted).
+func splitOneLineEdge(t []byte) (name, waiting, holder []byte) {
+	i := bytes.Index(t, oneLineEdgeSep)
+	name, rest := t[1:i], t[i+3:]
+	j := bytes.LastIndex(rest, []byte("which is held by "))
+	waiting = bytes.TrimRight(rest[:j], " ")
+	h := bytes.TrimSpace(rest[j+len("which is held by "):])
+	if len(h) > 1 && h[0] == '"' && h[len(h)-1] == '"' {
+		holder = h[1 : len(h)-1]
+	}
+	return name, waiting, holder
+}
+
+// startHeadless begins a report pasted without its title at line, an
+// entry of its summary (isOneLineEdge, or isReportName over an entry's
+// line) or of its stack copy (isReportName over a frame).
+func (s *jstackScanner) startHeadless(line []byte) {
+	s.excerpt.report = true
+	s.excerpt.headless = true
+	if n, ok := s.p.ls.peek(0); isReportName(trimIndent(line)) && ok && bytes.HasPrefix(trimIndent(n.text), []byte("at ")) {
+		s.startStacksOnly()
+		s.p.ls.unread()
+		return
+	}
+	s.d.Deadlocks = append(s.d.Deadlocks, Deadlock{Line: s.p.ls.lineNo(), Kind: "Java-level"})
+	s.dl = &s.d.Deadlocks[len(s.d.Deadlocks)-1]
+	s.edge = nil
+	s.state = stDeadlock
+	s.p.ls.unread()
 }
 
 // startsBody reports whether line is a line startsJVMBody may have
 // claimed: a frame or a quoted name alone.
 func startsBody(line []byte) bool {
 	t := trimIndent(line)
-	return isNameOnlyHeader(t) || bytes.HasPrefix(t, []byte("at "))
+	return isNameOnlyHeader(t) || isReportName(t) || bytes.HasPrefix(t, []byte("at "))
 }
 
 // mayStartBody is startsBody without the frames that follow a frame, an
@@ -297,7 +368,7 @@ func startsBody(line []byte) bool {
 // log of exception traces pays one look a trace, not one a frame.
 func mayStartBody(line, prev []byte) bool {
 	t := trimIndent(line)
-	return isNameOnlyHeader(t) || bytes.HasPrefix(t, []byte("at ")) && !inTrace(prev)
+	return isNameOnlyHeader(t) || isReportName(t) || bytes.HasPrefix(t, []byte("at ")) && !inTrace(prev)
 }
 
 // inTrace reports whether prev, the line before a frame, puts that frame
@@ -370,6 +441,16 @@ func isLostQuoteHeader(line []byte) bool {
 // exception's message or "Caused by:" belong to that trace.
 func startsJVMBody(ls *lineSource, line, prev []byte) bool {
 	t := trimIndent(line)
+	if isReportName(t) {
+		// A deadlock report's entry without its title: an entry's line
+		// or a frame must follow.
+		n, ok := ls.peek(0)
+		if !ok {
+			return false
+		}
+		nt := trimIndent(n.text)
+		return isEdgeLine(nt) && bytes.HasPrefix(nt, []byte("waiting ")) || bytes.HasPrefix(nt, []byte("at ")) && parseFrame(nt[3:], newInterner()) != nil
+	}
 	if isNameOnlyHeader(t) {
 		n, ok := ls.peek(0)
 		if !ok {
@@ -424,6 +505,8 @@ func (s *jstackScanner) startExcerpt(line []byte) bool {
 	case isDeadlockStacks(line):
 		s.excerpt.report = true
 		s.startStacksOnly()
+	case isOneLineEdge(trimIndent(line)) || isReportName(trimIndent(line)):
+		s.startHeadless(line)
 	case isThreadAtHeader(line):
 		s.excerpt.start = `no "Full thread dump" line: it starts at a thread`
 		s.p.ls.unread()
@@ -482,6 +565,9 @@ func (s *jstackScanner) excerptNote() {
 	}
 	if ex.reports > 0 {
 		s.d.Excerpt = "only the JVM's deadlock report: the threads it names, no others"
+		if ex.headless {
+			s.d.Excerpt += `; without its title ("Found one Java-level deadlock:")`
+		}
 		if !ex.stacks {
 			s.d.Excerpt += `; without its stack copy ("Java stack information ..."), so without frames`
 		}

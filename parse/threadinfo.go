@@ -19,6 +19,23 @@ import "bytes"
 //		Number of locked synchronizers = 1                       ownable synchronizers held
 //		- java.util.concurrent.locks.ReentrantLock$NonfairSync@5caf905d
 //
+// Apache Karaf's `threads` command (the openHAB console's; Karaf's
+// ThreadsAction, shell/commands) prints the same ThreadInfo its own way:
+// "in STATE on lock=X@hash" in the header, the owner on the line under it
+// and unquoted, each frame and "- locked X@hash" indented by four spaces
+// (more for the lock), a blank line after each thread:
+//
+//	"Karaf local console user openhab" Id=89 in WAITING on lock=org.apache.felix.gogo.runtime.CommandSessionImpl$JobImpl@6ca35f93
+//	"worker-2" Id=91 in BLOCKED on lock=java.lang.Object@1b2c3d4e
+//	     owned by worker-1 Id=90
+//	    at com.example.Svc.update(Svc.java:20)
+//	      - locked java.lang.Object@5e2de80c
+//
+// With --monitors and --locks it adds, under a thread, "Locked monitors:
+// count = N" (each "- X@hash locked at " over its depth and frame: the
+// stack's "- locked" lines again, read as known and kept nowhere) and
+// "Locked synchronizers: count = N" (the ownable synchronizers held).
+//
 // The owner is printed in the header only: `owned by "ring-1" Id=13` is
 // given to the thread's wait (its lock line of the same object, or a
 // lock made from the header's "on X@hash" when the stack printed none),
@@ -68,6 +85,7 @@ func threadInfoOwner(detail string) (obj, owner string, id int64, ok bool) {
 	if !found {
 		return "", "", 0, false
 	}
+	rest, _ = cutPrefixString(rest, "lock=") // Karaf's "in BLOCKED on lock=X@hash"
 	i := bytes.Index([]byte(rest), []byte(` owned by "`))
 	if i <= 0 {
 		return "", "", 0, false

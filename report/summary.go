@@ -295,6 +295,10 @@ func (s *sentences) stuck() {
 	if f.Resource != "" {
 		s.add("waiting for %s", analyze.ResourceNoun(f.Resource))
 	}
+	if f.Basis == "no-signaller" {
+		s.add("untimed, and no thread left could send it: none runs the class the wait is in (%s) but in an untimed wait of its own; inferred from the stacks (a signal sent before the wait, or a sender that ended): a callback the dump cannot show could still send it",
+			analyze.WaitClass(f.Culprit))
+	}
 	s.consumers()
 	s.cpu()
 	s.culpritAndEntries()
@@ -681,7 +685,7 @@ func (s *sentences) deadlock() {
 		}
 		return
 	}
-	if f.Basis == "pool-self-wait" {
+	if f.Basis == "pool-self-wait" || f.Basis == "pool-barrier-wait" {
 		s.poolSelfWait()
 		return
 	}
@@ -786,13 +790,22 @@ func (s *sentences) poolSelfWait() {
 	if seen := countNonZero(f.Counts); seen > 1 {
 		when = fmt.Sprintf("the very same threads at %d moments from %s", seen, s.moment(f.Since))
 	}
-	s.add("every worker of %s (%d of %d) waits for a task's result, and none is free to run the tasks queued behind them in the same pool (%s)",
-		f.Pool, f.Counts[f.At], f.Limit.Size, when)
+	if f.Basis == "pool-barrier-wait" {
+		s.add("every worker of %s (%d of %d) waits for its peers at a latch, barrier or phaser, and none is free to run a party queued behind them in the same pool (%s)",
+			f.Pool, f.Counts[f.At], f.Limit.Size, when)
+	} else {
+		s.add("every worker of %s (%d of %d) waits for a task's result, and none is free to run the tasks queued behind them in the same pool (%s)",
+			f.Pool, f.Counts[f.At], f.Limit.Size, when)
+	}
 	if f.Culprit != "" {
 		s.add("the tasks wait at %s", f.Culprit)
 	}
 	if len(f.Cycle) > 0 && f.Cycle[0].WaitsFor != nil {
 		s.add("on a %s", f.Cycle[0].WaitsFor.Class)
+	}
+	if f.Basis == "pool-barrier-wait" {
+		s.add("no other thread runs a task or the tasks' class that could arrive: the parties still to come are queued behind them, or never came")
+		return
 	}
 	s.add("no other thread runs a task that could complete them")
 }
