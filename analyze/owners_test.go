@@ -36,6 +36,8 @@ func TestFormatsFixtureFindings(t *testing.T) {
 		{"openj9-docs__javacore-locks-deadlock.txt", []string{"Worker Thread 1", "Worker Thread 2", "Worker Thread 3"}, "", true},
 		{"openj9-docs__javacore-locks-healthy.txt", nil, "", true},
 		{"javacore-analyser__ibm-j9-8.0.6.15__locks-section.txt", nil, "", true},
+		{"openj9-docs__javacore-locks-one-monitor.txt", nil, "Worker Thread 0", true},
+		{"javacore-analyser__ibm-j9-8.0.6.15__regmon-excerpt.txt", nil, "", true},
 		{"eclipse__written-from-the-format.txt", []string{"worker-1", "worker-2"}, "", true},
 	}
 	for _, tt := range tests {

@@ -573,6 +573,10 @@ func (s *sentences) contention() {
 		// cause, its waiters follow.
 		head = fmt.Sprintf("%q holds %s while it waits (%s at %s): %d%s %s wait for it at %s", l.Owner.Name, lock,
 			stateName(l.Owner.State, ""), ownerWhere(l.Owner), f.Counts[f.At], prefixed(" ", f.Pool), s.unit(), s.moment(f.At))
+	case l.Owner.Frame == "":
+		// A holder named without its stack (a javacore's LOCKS section
+		// pasted alone, a deadlock report without its stacks).
+		head += fmt.Sprintf(", held by %q (the input names it, not its stack)", l.Owner.Name)
 	default:
 		head += fmt.Sprintf(", held by %q in %s", l.Owner.Name, l.Owner.Frame)
 	}
@@ -589,7 +593,7 @@ func (s *sentences) contention() {
 	if len(l.Addresses) > 1 {
 		s.add("one lock at %d addresses (%s): the garbage collector moved it between moments; its class, holder and waiters stayed", len(l.Addresses), strings.Join(l.Addresses, ", "))
 	}
-	if l.Owner != nil {
+	if l.Owner != nil && (l.Owner.Frame != "" || l.Owner.WaitsFor != nil) { // a holder without a stack: nothing more to say of it
 		o := "the holder is " + stateText(l.Owner.State, "")
 		if l.Owner.State == "running" {
 			o = "the holder is running, not waiting" // on CPU or runnable, holding the lock (spinning says why)
