@@ -1,6 +1,11 @@
 package analyze
 
-import "strings"
+import (
+	"maps"
+	"strings"
+
+	"github.com/dumpdiff/dumpdiff/parse"
+)
 
 // The stuck detector's thresholds. What each protects against is said
 // once, in the detector's Thresholds below (README.md's table is made from
@@ -22,6 +27,9 @@ const (
 	// PeerWaitMin is the floor: one or two workers in one call at one
 	// instant are a call in flight, not told from noise.
 	PeerWaitMin = 3
+	// A lone lock waiter whose holder no dump prints (sameLockWait).
+	StuckLockMoments = 3
+	StuckLockSpan    = 10 // seconds
 )
 
 var stuckDetector = &Detector{
@@ -39,6 +47,8 @@ var stuckDetector = &Detector{
 		{"StuckShare", StuckShare, "…and when they are at least this share of their pool at the last moment: one long call is not a stuck pool. Threads in a wait that costs no CPU (a read, a connect) whose cpu= rose by CPURanMin between every two moments are not counted: they ran between the dumps"},
 		{"PeerShare", PeerShare, "on one whole dump, threads in a named wait on a peer (a reply under a DB driver's query, an HTTP or gRPC call), each inside the unit of work its pool gave it, are their pool's story from this share of the pool's threads: most of the pool then serves at that peer's pace, where a healthy busy pool spreads over the CPU, several peers and idle workers; said as one dump's evidence, which cannot tell stuck from busy"},
 		{"PeerWaitMin", PeerWaitMin, "…and from this many threads: one or two workers in one call at one instant are a call in flight, not told from noise"},
+		{"StuckLockMoments", StuckLockMoments, "…and from one thread: the very same threads parked on the very same lock object in the same frames at this many moments or more, every moment given, with no holder printed (a read lock, a library's own lock on LockSupport: IntelliJ's ReadMostlyRWLock): a healthy lock passes in milliseconds, a waiter caught on it three times 5 s apart waits for a holder that does not let go; the holder's finding (contention) tells it where a holder is printed"},
+		{"StuckLockSpan", StuckLockSpan, "…spanning this many seconds or more from the first moment to the last: dumps taken in a burst catch a busy lock's waiter twice by chance"},
 		{"ChosenShare", ChosenShare, "below every count above, threads in a named wait (a peer's reply, a pool's item, a lock) are the story of a paste a person cut from a dump when they are at least this share of its application threads (the person chose them; a whole dump pasted without its head is mostly other threads), and of a whole dump when every application thread is in a named wait or holds the lock one waits for (nothing else runs or rests); on one dump this is said as one dump's evidence, which cannot tell stuck from busy"},
 	},
 	Run: runStuck,
@@ -78,6 +88,27 @@ func runStuck(p *Pass) []Finding {
 	if hung := hungTests(p); len(hung) > 0 && n < 2 {
 		return hung
 	}
+	// The locks a contention finding tells (its holder, or the writer
+	// queued first): their lone waiters are its.
+	toldLocks := map[string]bool{}
+	for _, f := range p.Found(contentionDetector) {
+		if f.Lock != nil {
+			toldLocks[f.Lock.Address] = true
+			for _, a := range f.Lock.Addresses {
+				toldLocks[a] = true
+			}
+		}
+	}
+	// The locks a deadlock's threads wait for, each held by one of them:
+	// a lone waiter on one follows from the deadlock.
+	cycleLocks := map[string]string{}
+	for _, f := range p.Found(deadlockDetector) {
+		for _, c := range f.Cycle {
+			if c.WaitsFor != nil && c.WaitsFor.Address != "" {
+				cycleLocks[c.WaitsFor.Address] = f.ID
+			}
+		}
+	}
 	fs := goWorkWaits(p, told)
 	if n < 2 && len(held) == 0 {
 		return fs // one moment cannot show that threads stay
@@ -100,6 +131,11 @@ func runStuck(p *Pass) []Finding {
 			if rest && gathered(g, n) {
 				rest, min = false, StuckTaskFloor
 			}
+			lockCause := ""
+			if addr, ok := sameLockWait(r, g, n, toldLocks); ok && p.explainedBy(g, n-1) == "" {
+				min = 1 // alone, and no other finding tells its wait
+				lockCause = cycleLocks[addr]
+			}
 			// Stayed, not Always: threads that joined at a later moment and
 			// never left are as stuck as those there from the start; but some
 			// must be there from the first moment, else it rose, and a rise is
@@ -120,6 +156,9 @@ func runStuck(p *Pass) []Finding {
 			f.Same = stayed
 			f.Always = g.Always
 			f.CausedBy = claim
+			if f.CausedBy == "" {
+				f.CausedBy = lockCause // behind a lock a deadlock's thread holds
+			}
 			if why != "" {
 				f.Basis = heldBasis(n, why)
 				if n == 1 {
@@ -193,6 +232,53 @@ func gathered(g *Group, n int) bool {
 	return true
 }
 
+// sameLockWait reports whether g's threads wait for a lock (Resource
+// "lock") whose holder no dump prints, the very same threads parked on
+// the very same lock object at every moment, StuckLockMoments or more
+// spanning StuckLockSpan seconds (the detector's thresholds say why);
+// addr is one lock they wait for.
+func sameLockWait(r *Result, g *Group, n int, told map[string]bool) (addr string, ok bool) {
+	if g.Resource != "lock" || g.Category != Waiting || n < StuckLockMoments || len(g.Threads) < n {
+		return "", false
+	}
+	first, last := r.Moments[0].Time, r.Moments[n-1].Time
+	if first.IsZero() || last.Sub(first).Seconds() < StuckLockSpan {
+		return "", false
+	}
+	waits := func(m int) map[string]string {
+		out := map[string]string{}
+		for _, t := range g.Threads[m] {
+			for _, l := range t.Locks() {
+				if l.Kind == parse.LockParking && l.Address != "" && l.Owner == "" {
+					out[t.Name()] = l.Address
+				}
+			}
+		}
+		return out
+	}
+	w0 := waits(0)
+	if len(w0) == 0 || len(w0) != len(g.Threads[0]) {
+		return "", false
+	}
+	for _, a := range w0 {
+		if told[a] {
+			return "", false
+		}
+		for m := range n {
+			if d := r.Moments[m].Dump; d != nil && heldAt(d, a) {
+				return "", false // its holder printed: contention's to judge
+			}
+		}
+		addr = a
+	}
+	for m := 1; m < n; m++ {
+		if !maps.Equal(w0, waits(m)) {
+			return "", false
+		}
+	}
+	return addr, true
+}
+
 // held is how many of the group's threads stayed in its wait (Stayed)
 // without running between the dumps: in a wait that costs no CPU
 // (Resource.Still), a thread whose cpu= rose between every two dumps
@@ -204,4 +290,17 @@ func (g *Group) held() int {
 		return g.Stayed - g.StayedRan
 	}
 	return g.Stayed
+}
+
+// heldAt reports whether a thread of d holds the lock at addr (a monitor
+// it locked, an ownable synchronizer).
+func heldAt(d *parse.Dump, addr string) bool {
+	for _, t := range d.Threads {
+		for _, l := range t.Locks() {
+			if (l.Kind == parse.LockOwnable || l.Kind == parse.LockHeld) && l.Address == addr {
+				return true
+			}
+		}
+	}
+	return false
 }
