@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"maps"
+	"slices"
 	"strings"
 
 	"github.com/dumpdiff/dumpdiff/parse"
@@ -151,6 +152,12 @@ func runStuck(p *Pass) []Finding {
 				continue // a pool-exhausted finding tells it; on one dump, whatever finding explains it
 			}
 			f := groupFinding(KindStuck, pl, g, n-1)
+			if g.Resource == "monitor" || g.Resource == "lock" {
+				// Blocked on one lock while holding another: a link of a
+				// chain, and a root for the threads behind it, even when a
+				// paste holds none of them (judge4 45).
+				f.Holding = heldWhileWaiting(g.Threads[n-1])
+			}
 			f.Severity = Critical
 			f.Since, f.FromStart = 0, true
 			f.Same = stayed
@@ -303,4 +310,32 @@ func heldAt(d *parse.Dump, addr string) bool {
 		}
 	}
 	return false
+}
+
+// heldWhileWaiting are the locks threads ts hold while they wait, other
+// than one they wait on (Object.wait prints the monitor it released as
+// locked too), the first three by address; nil if none.
+func heldWhileWaiting(ts []*parse.Thread) []LockRef {
+	seen := map[string]bool{}
+	var out []LockRef
+	for _, t := range ts {
+		waits := map[string]bool{}
+		for _, l := range t.Locks() {
+			if l.Kind == parse.LockWaitingOn || l.Kind == parse.LockWaitingTo || l.Kind == parse.LockParking {
+				waits[l.Address] = true
+			}
+		}
+		for _, l := range t.Locks() {
+			if (l.Kind == parse.LockHeld || l.Kind == parse.LockOwnable) && l.Address != "" && !waits[l.Address] && !seen[l.Address] &&
+				!anchorMatch(workerLocks, l.Class) {
+				seen[l.Address] = true
+				out = append(out, LockRef{Address: l.Address, Class: l.Class})
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b LockRef) int { return strings.Compare(a.Address, b.Address) })
+	if len(out) > 3 {
+		out = out[:3]
+	}
+	return out
 }

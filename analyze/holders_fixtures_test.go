@@ -130,6 +130,13 @@ func TestHolderFixtures(t *testing.T) {
 		// wait by its structure, and alone, the very same thread on the
 		// very same lock at three moments 11 s apart with no holder
 		// printed, it is stuck (StuckLockMoments); the control is quiet.
+		// A holder that itself waits, pasted alone (judge4 45's class):
+		// the finding says what it holds while it waits.
+		{"holder-paste-stuck", []string{"1"}, []want{{KindStuck, "book-keeper", "monitor-blocked", func(t *testing.T, f Finding) {
+			eq(t, "holds one lock", len(f.Holding), 1)
+			eq(t, "the order book", f.Holding[0], LockRef{Address: "0x00000000fc0e0808", Class: "com.example.cycles.OrderBook"})
+		}}}},
+		{"holder-paste-healthy", []string{"1"}, nil},
 		{"liblock-stuck", []string{"1", "2", "3"}, libLock},
 		{"jdk25-liblock-stuck", []string{"1", "2", "3"}, libLock},
 		{"liblock-healthy", []string{"1", "2", "3"}, nil},

@@ -3,6 +3,7 @@ package analyze
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -146,5 +147,64 @@ func TestJDKLockCaller(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no finding names the LDAP pool's lock caller: %v", r.Findings)
+	}
+}
+
+// TestHoldingPasteProperty: every thread of the committed verdict runs
+// (testdata/verdicts/*/1.txt) blocked on a lock while it holds another,
+// pasted alone as a ticket pastes it, gives a stuck finding that names
+// every monitor it holds (but the one it waits on, and a pool worker's
+// own lock), up to three.
+func TestHoldingPasteProperty(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "verdicts", "*", "1.txt"))
+	tried := 0
+	for _, file := range files {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ds, err := parse.ParseFile(file)
+		if err != nil || ds[0].Format.Runtime() != parse.RuntimeJVM {
+			continue
+		}
+		for _, th := range ds[0].Threads {
+			if th.State != "BLOCKED" || th.Name() == "" {
+				continue
+			}
+			want := heldWhileWaiting([]*parse.Thread{th})
+			if len(want) == 0 {
+				continue
+			}
+			// The thread's text: its header to the blank line after it.
+			text := string(b)
+			i := strings.Index(text, "\""+th.Name()+"\" ")
+			if i < 0 {
+				continue
+			}
+			j := strings.Index(text[i:], "\n\n")
+			if j < 0 {
+				j = len(text) - i
+			}
+			paste := "The thread that holds it:\n\n```\n" + text[i:i+j] + "\n```\n"
+			pd, err := parse.Parse("paste.md", strings.NewReader(paste))
+			if err != nil {
+				t.Errorf("%s %s: %v", file, th.Name(), err)
+				continue
+			}
+			tried++
+			var got []LockRef
+			for _, f := range Analyze([]Input{{Dump: pd[0]}}, Options{}).Findings {
+				if f.Kind == KindStuck {
+					got = f.Holding
+				}
+			}
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("%s %s pasted alone: holding %v, want %v", file, th.Name(), got, want)
+			}
+		}
+	}
+	t.Logf("blocked holders pasted alone: %d", tried)
+	if tried < 3 {
+		t.Errorf("only %d blocked holders in the verdict runs: the testdata has more", tried)
 	}
 }

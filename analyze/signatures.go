@@ -118,6 +118,12 @@ var taskFrames = []string{
 	"java.util.TimerThread.mainLoop", // a Timer's task, when frames outside the JDK sit above it (taskLoops)
 }
 
+// workerLocks are the ownable synchronizers a pool's worker holds on
+// itself while it runs a task (jstack -l lists one under every busy
+// ThreadPoolExecutor worker): no other thread ever waits for one.
+var workerLocks = []string{"java.util.concurrent.ThreadPoolExecutor$Worker", "org.apache.tomcat.util.threads.ThreadPoolExecutor$Worker",
+	"*.ThreadPoolExecutor$Worker"}
+
 // taskLoops are loops that run their tasks on their own thread, between
 // their own waits: a thread in one runs a task only when a frame outside
 // the JDK sits above the loop (inPoolTask); else it rests in the loop.

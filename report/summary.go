@@ -282,6 +282,17 @@ func (s *sentences) stuck() {
 	if f.Resource != "" {
 		s.add("waiting for %s", analyze.ResourceNoun(f.Resource))
 	}
+	if len(f.Holding) > 0 {
+		var ls []string
+		for _, l := range f.Holding {
+			ls = append(ls, fmt.Sprintf("%s (a %s)", parse.LockShown(l.Address), l.Class))
+		}
+		who, w := "it holds", "it waits"
+		if f.Counts[f.At] > 1 {
+			who, w = "they hold", "they wait"
+		}
+		s.add("%s %s while %s: whoever needs it waits behind a holder that itself waits", who, strings.Join(ls, ", "), w)
+	}
 	s.consumers()
 	s.cpu()
 	s.culpritAndEntries()
