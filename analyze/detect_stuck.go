@@ -152,6 +152,9 @@ func runStuck(p *Pass) []Finding {
 				continue // a pool-exhausted finding tells it; on one dump, whatever finding explains it
 			}
 			f := groupFinding(KindStuck, pl, g, n-1)
+			if g.Resource == "class-init" {
+				f.InitClass = initClass(g.Threads[n-1])
+			}
 			if g.Resource == "monitor" || g.Resource == "lock" {
 				// Blocked on one lock while holding another: a link of a
 				// chain, and a root for the threads behind it, even when a
@@ -338,4 +341,17 @@ func heldWhileWaiting(ts []*parse.Thread) []LockRef {
 		out = out[:3]
 	}
 	return out
+}
+
+// initClass is the class ts wait to see initialized ("waiting on the
+// Class initialization monitor for C"); "" when none prints it.
+func initClass(ts []*parse.Thread) string {
+	for _, t := range ts {
+		for _, l := range t.Locks() {
+			if l.Kind == parse.LockClassInit && l.Class != "" {
+				return l.Class
+			}
+		}
+	}
+	return ""
 }

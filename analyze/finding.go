@@ -112,6 +112,10 @@ type Finding struct {
 	// the one they wait on, the first three by address: whoever needs one
 	// waits behind a holder that itself waits (stuck; nil elsewhere).
 	Holding []LockRef
+	// InitClass is the class whose initialization the stuck threads wait
+	// for (Resource "class-init"), as their lock line names it; "" when
+	// not printed, and elsewhere.
+	InitClass string
 	// Cycle are the threads of a deadlock cycle, each with the lock it waits
 	// for and who holds it; Blocked are threads that wait on the cycle
 	// without being in it (their contention is folded into the deadlock),

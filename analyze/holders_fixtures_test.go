@@ -79,6 +79,9 @@ func TestHolderFixtures(t *testing.T) {
 		eq(t, "culprit", strings.HasPrefix(f.Culprit, "com.example.holders.LibLockApp$ReadMostlyLock.writeLock("), true)
 		eq(t, "the very same thread", f.Same, 1)
 	}}}
+	classInitPaste := []want{{KindStuck, "(unnamed 1)", "class-init-wait", func(t *testing.T, f Finding) {
+		eq(t, "the class", f.InitClass, "com.example.cycles.TaxRules")
+	}}}
 	mainHolder := []want{
 		{KindContention, "nioEventLoopGroup-3-*", "monitor-blocked", func(t *testing.T, f Finding) {
 			eq(t, "holder", f.Lock.Owner.Name, "main")
@@ -137,6 +140,11 @@ func TestHolderFixtures(t *testing.T) {
 			eq(t, "the order book", f.Holding[0], LockRef{Address: "0x00000000fc0e0808", Class: "com.example.cycles.OrderBook"})
 		}}}},
 		{"holder-paste-healthy", []string{"1"}, nil},
+		// A class-initialization wait pasted alone (judge4 14's class):
+		// the finding names the class (Java 17, Temurin 25).
+		{"class-init-paste-stuck", []string{"1"}, classInitPaste},
+		{"class-init-paste-stuck", []string{"2-jdk25"}, classInitPaste},
+		{"class-init-paste-healthy", []string{"1"}, nil},
 		{"liblock-stuck", []string{"1", "2", "3"}, libLock},
 		{"jdk25-liblock-stuck", []string{"1", "2", "3"}, libLock},
 		{"liblock-healthy", []string{"1", "2", "3"}, nil},

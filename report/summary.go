@@ -279,7 +279,10 @@ func (s *sentences) stuck() {
 		s.add("%d of %d %s %s stuck %s at %s: once there, none left (%d of them at every moment from %s)",
 			f.Same, f.PoolCounts[n-1], f.Pool, s.unit(), stateText(f.State, f.Via), s.moment(n-1), f.Always, s.moment(0))
 	}
-	if f.Resource != "" {
+	switch {
+	case f.InitClass != "":
+		s.add("waiting for class %s to be initialized: another thread runs its static initializer (<clinit>), and every thread that touches the class waits for it", f.InitClass)
+	case f.Resource != "":
 		s.add("waiting for %s", analyze.ResourceNoun(f.Resource))
 	}
 	if len(f.Holding) > 0 {
