@@ -28,6 +28,9 @@ const (
 	// PeerWaitMin is the floor: one or two workers in one call at one
 	// instant are a call in flight, not told from noise.
 	PeerWaitMin = 3
+	// Hand-offs nothing left can serve (orphanedWaits): every
+	// application thread, this many or more, waits untimed on one.
+	OrphanedMin = 2
 	// A lone lock waiter whose holder no dump prints (sameLockWait).
 	StuckLockMoments = 3
 	StuckLockSpan    = 10 // seconds
@@ -48,6 +51,7 @@ var stuckDetector = &Detector{
 		{"StuckShare", StuckShare, "…and when they are at least this share of their pool at the last moment: one long call is not a stuck pool. Threads in a wait that costs no CPU (a read, a connect) whose cpu= rose by CPURanMin between every two moments are not counted: they ran between the dumps"},
 		{"PeerShare", PeerShare, "on one whole dump, threads in a named wait on a peer (a reply under a DB driver's query, an HTTP or gRPC call), each inside the unit of work its pool gave it, are their pool's story from this share of the pool's threads: most of the pool then serves at that peer's pace, where a healthy busy pool spreads over the CPU, several peers and idle workers; said as one dump's evidence, which cannot tell stuck from busy"},
 		{"PeerWaitMin", PeerWaitMin, "…and from this many threads: one or two workers in one call at one instant are a call in flight, not told from noise"},
+		{"OrphanedMin", OrphanedMin, "…and from one thread, at two moments or more: threads waiting untimed on a hand-off (a latch, room in a full queue, a future, a notify) when every application thread of the process, this many or more, waits so at every moment, the very same: no thread is left to count the latch down, take from the queue or signal (its counter or consumer died). One thread alone on a latch is main's shutdown latch by design; a consumer resting in take, a pool's idle worker, a running thread could be the other side"},
 		{"StuckLockMoments", StuckLockMoments, "…and from one thread: the very same threads parked on the very same lock object in the same frames at this many moments or more, every moment given, with no holder printed (a read lock, a library's own lock on LockSupport: IntelliJ's ReadMostlyRWLock): a healthy lock passes in milliseconds, a waiter caught on it three times 5 s apart waits for a holder that does not let go; the holder's finding (contention) tells it where a holder is printed"},
 		{"StuckLockSpan", StuckLockSpan, "…spanning this many seconds or more from the first moment to the last: dumps taken in a burst catch a busy lock's waiter twice by chance"},
 		{"ChosenShare", ChosenShare, "below every count above, threads in a named wait (a peer's reply, a pool's item, a lock) are the story of a paste a person cut from a dump when they are at least this share of its application threads (the person chose them; a whole dump pasted without its head is mostly other threads), and of a whole dump when every application thread is in a named wait or holds the lock one waits for (nothing else runs or rests); on one dump this is said as one dump's evidence, which cannot tell stuck from busy"},
@@ -110,6 +114,13 @@ func runStuck(p *Pass) []Finding {
 			}
 		}
 	}
+	// Hand-offs nothing left can serve, where no other finding tells the
+	// process's story (a deadlock's threads wait on hand-offs too: their
+	// counterparts are there, stuck, not gone).
+	var orphaned map[*Group]bool
+	if len(p.FoundAll()) == 0 {
+		orphaned = orphanedWaits(r)
+	}
 	fs := goWorkWaits(p, told)
 	if n < 2 && len(held) == 0 {
 		return fs // one moment cannot show that threads stay
@@ -143,8 +154,12 @@ func runStuck(p *Pass) []Finding {
 			// the timeline's to judge.
 			stayed := g.held()
 			why := held[g]
-			if told[g] || why == "" && (n < 2 || g.Category != Waiting || rest || g.Always == 0 || stayed < min ||
-				float64(stayed) < StuckShare*float64(pl.Counts[n-1])) {
+			stuckAnyway := why != "" || n >= 2 && g.Category == Waiting && !rest && g.Always > 0 && stayed >= min &&
+				float64(stayed) >= StuckShare*float64(pl.Counts[n-1])
+			// A hand-off nothing left can serve: stuck from one thread,
+			// where no other finding tells it.
+			orphan := !stuckAnyway && orphaned[g] && p.explainedBy(g, n-1) == ""
+			if told[g] || !stuckAnyway && !orphan {
 				continue
 			}
 			claim := p.explainedBy(g, n-1)
@@ -168,6 +183,9 @@ func runStuck(p *Pass) []Finding {
 			f.CausedBy = claim
 			if f.CausedBy == "" {
 				f.CausedBy = lockCause // behind a lock a deadlock's thread holds
+			}
+			if orphan && why == "" {
+				f.Basis = "orphaned"
 			}
 			if why != "" {
 				f.Basis = heldBasis(n, why)
@@ -354,4 +372,56 @@ func initClass(ts []*parse.Thread) string {
 		}
 	}
 	return ""
+}
+
+// handoffResources are the waits for another thread of the process to
+// act (count down, take, complete, signal), as opposed to a peer, a lock
+// or a rest.
+var handoffResources = []string{"latch", "queue-space", "peer-handoff", "task-result", "condition"}
+
+// orphanedWaits are the groups waiting untimed on a hand-off when, at
+// every moment (two or more), every application thread of the process,
+// OrphanedMin or more, is in such a wait, the very same threads: nothing
+// left runs, rests in a loop or serves that could be the other side.
+func orphanedWaits(r *Result) map[*Group]bool {
+	n := len(r.Moments)
+	if n < 2 {
+		return nil
+	}
+	var groups []*Group
+	for m := range n {
+		app, waiting := 0, 0
+		for _, pl := range r.Pools {
+			if pl.Internal {
+				continue
+			}
+			app += pl.Counts[m]
+			for _, g := range pl.States {
+				if g.Counts[m] == 0 || g.Category != Waiting || !slices.Contains(handoffResources, g.Resource) {
+					continue
+				}
+				untimed := true
+				for _, t := range g.Threads[m] {
+					untimed = untimed && t.State == "WAITING"
+				}
+				if !untimed {
+					continue
+				}
+				waiting += g.Counts[m]
+				if m == n-1 {
+					groups = append(groups, g)
+				}
+			}
+		}
+		if app < OrphanedMin || waiting != app {
+			return nil
+		}
+	}
+	out := map[*Group]bool{}
+	for _, g := range groups {
+		if g.Always >= g.Counts[n-1] && g.held() >= g.Counts[n-1] {
+			out[g] = true
+		}
+	}
+	return out
 }

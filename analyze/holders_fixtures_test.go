@@ -79,6 +79,8 @@ func TestHolderFixtures(t *testing.T) {
 		eq(t, "culprit", strings.HasPrefix(f.Culprit, "com.example.holders.LibLockApp$ReadMostlyLock.writeLock("), true)
 		eq(t, "the very same thread", f.Same, 1)
 	}}}
+	orphanBasis := func(t *testing.T, f Finding) { eq(t, "basis", f.Basis, "orphaned") }
+	orphan := []want{{KindStuck, "main", "latch-wait", orphanBasis}, {KindStuck, "metrics-collector", "queue-put", orphanBasis}}
 	classInitPaste := []want{{KindStuck, "(unnamed 1)", "class-init-wait", func(t *testing.T, f Finding) {
 		eq(t, "the class", f.InitClass, "com.example.cycles.TaxRules")
 	}}}
@@ -145,6 +147,12 @@ func TestHolderFixtures(t *testing.T) {
 		{"class-init-paste-stuck", []string{"1"}, classInitPaste},
 		{"class-init-paste-stuck", []string{"2-jdk25"}, classInitPaste},
 		{"class-init-paste-healthy", []string{"1"}, nil},
+		// Hand-offs whose other side died: a latch nobody counts down,
+		// a full queue nobody takes from; nothing else of the application
+		// alive (judge4 33's class).
+		{"orphan-stuck", []string{"1", "2", "3"}, orphan},
+		{"jdk25-orphan-stuck", []string{"1", "2", "3"}, orphan},
+		{"orphan-healthy", []string{"1", "2", "3"}, nil},
 		{"liblock-stuck", []string{"1", "2", "3"}, libLock},
 		{"jdk25-liblock-stuck", []string{"1", "2", "3"}, libLock},
 		{"liblock-healthy", []string{"1", "2", "3"}, nil},

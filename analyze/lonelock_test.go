@@ -208,3 +208,67 @@ func TestHoldingPasteProperty(t *testing.T) {
 		t.Errorf("only %d blocked holders in the verdict runs: the testdata has more", tried)
 	}
 }
+
+// TestOrphanedWaitsProperty: the waiters of orphan-stuck (a latch whose
+// counter died, a full queue whose consumer died: Java 17 and Temurin
+// 25) are stuck exactly when every application thread waits untimed on a
+// hand-off at every moment, two moments or more. Drawn at random: how
+// many moments, and at one moment a thread added that could be the other
+// side (the healthy run's consumer resting in take, or running), or one
+// waiter's wait made timed.
+func TestOrphanedWaitsProperty(t *testing.T) {
+	healthy := loadMoments(t, filepath.Join("..", "testdata", "verdicts", "orphan-healthy"), []string{"1"})[0].Dump
+	var consumer *parse.Thread
+	for _, th := range healthy.Threads {
+		if th.Name() == "metrics-sender" {
+			consumer = th
+		}
+	}
+	if consumer == nil {
+		t.Fatal("orphan-healthy/1.txt has no metrics-sender")
+	}
+	r := rand.New(rand.NewPCG(33, 45))
+	tried := 0
+	for _, dir := range []string{"orphan-stuck", "jdk25-orphan-stuck"} {
+		base := loadMoments(t, filepath.Join("..", "testdata", "verdicts", dir), []string{"1", "2", "3"})
+		for range 40 {
+			n := 1 + r.IntN(3)
+			change := r.IntN(4) // 0: none, 1: a consumer resting in take, 2: a thread running, 3: a timed wait
+			at := r.IntN(n)
+			var in []Input
+			for m := range n {
+				d := cloneDump(base[m].Dump)
+				if m == at {
+					switch change {
+					case 1:
+						d.Threads = append(d.Threads, consumer)
+					case 2:
+						c := *consumer
+						c.State = "RUNNABLE"
+						c.Frames = []*parse.Frame{{Func: "com.example.holders.OrphanApp.compute"}, {Func: "java.lang.Thread.run"}}
+						d.Threads = append(d.Threads, &c)
+					case 3:
+						for _, th := range d.Threads {
+							if th.Name() == "main" {
+								th.State = "TIMED_WAITING"
+							}
+						}
+					}
+				}
+				in = append(in, Input{Label: fmt.Sprint(m + 1), Dump: d})
+			}
+			want := n >= 2 && change == 0
+			stuck := map[string]bool{}
+			for _, f := range Analyze(in, Options{}).Findings {
+				if f.Kind == KindStuck {
+					stuck[f.Pool] = true
+				}
+			}
+			tried++
+			if got := stuck["main"] && stuck["metrics-collector"]; got != want || !want && (stuck["main"] || stuck["metrics-collector"]) {
+				t.Errorf("%s: %d moments, change %d at %d: stuck %v, want both %v", dir, n, change, at, stuck, want)
+			}
+		}
+	}
+	t.Logf("orphaned hand-offs drawn: %d", tried)
+}

@@ -272,6 +272,9 @@ func (s *sentences) stuck() {
 	case f.Basis == "one-dump-process":
 		s.add("%d of %d %s %s %s, and every application %s of this dump waits on what it names (or holds the lock one waits for): nothing else of the process runs or rests",
 			f.Counts[0], f.PoolCounts[0], f.Pool, s.unit(), stateText(f.State, f.Via), strings.TrimSuffix(s.unit(), "s"))
+	case f.Basis == "orphaned":
+		s.add("%d of %d %s %s stuck %s at every moment given (%s to %s), and every application %s of the process waits so on a hand-off: none is left to count it down, take from it or signal it (its counter or consumer is gone)",
+			f.Same, f.PoolCounts[n-1], f.Pool, s.unit(), stateText(f.State, f.Via), s.moment(0), s.moment(n-1), strings.TrimSuffix(s.unit(), "s"))
 	case f.Always >= f.Same:
 		s.add("%d of %d %s %s stuck %s at every moment given (%s to %s): the very same %s, in the same place",
 			f.Same, f.PoolCounts[n-1], f.Pool, s.unit(), stateText(f.State, f.Via), s.moment(0), s.moment(n-1), s.unit())
