@@ -51,7 +51,7 @@ var stuckDetector = &Detector{
 		{"StuckShare", StuckShare, "…and when they are at least this share of their pool at the last moment: one long call is not a stuck pool. Threads in a wait that costs no CPU (a read, a connect) whose cpu= rose by CPURanMin between every two moments are not counted: they ran between the dumps"},
 		{"PeerShare", PeerShare, "on one whole dump, threads in a named wait on a peer (a reply under a DB driver's query, an HTTP or gRPC call), each inside the unit of work its pool gave it, are their pool's story from this share of the pool's threads: most of the pool then serves at that peer's pace, where a healthy busy pool spreads over the CPU, several peers and idle workers; said as one dump's evidence, which cannot tell stuck from busy"},
 		{"PeerWaitMin", PeerWaitMin, "…and from this many threads: one or two workers in one call at one instant are a call in flight, not told from noise"},
-		{"OrphanedMin", OrphanedMin, "…and from one thread, at two moments or more: threads waiting untimed on a hand-off (a latch, room in a full queue, a future, a notify) when every application thread of the process, this many or more, waits so at every moment, the very same: no thread is left to count the latch down, take from the queue or signal (its counter or consumer died). One thread alone on a latch is main's shutdown latch by design; a consumer resting in take, a pool's idle worker, a running thread could be the other side"},
+		{"OrphanedMin", OrphanedMin, "…and from one thread, at two moments or more, where no other finding is: threads waiting untimed on a hand-off (a latch, room in a full queue, a future, a notify) when every application thread of the process, this many or more, waits so at every moment, the very same, one of them a producer waiting for room: no thread is left to take from the queue, count the latch down or signal (its consumer or counter died). Latches and notifies alone are main's shutdown latch and threads parked until a signal by design; a consumer resting in take, a pool's idle worker, a running thread could be the other side"},
 		{"StuckLockMoments", StuckLockMoments, "…and from one thread: the very same threads parked on the very same lock object in the same frames at this many moments or more, every moment given, with no holder printed (a read lock, a library's own lock on LockSupport: IntelliJ's ReadMostlyRWLock): a healthy lock passes in milliseconds, a waiter caught on it three times 5 s apart waits for a holder that does not let go; the holder's finding (contention) tells it where a holder is printed"},
 		{"StuckLockSpan", StuckLockSpan, "…spanning this many seconds or more from the first moment to the last: dumps taken in a burst catch a busy lock's waiter twice by chance"},
 		{"ChosenShare", ChosenShare, "below every count above, threads in a named wait (a peer's reply, a pool's item, a lock) are the story of a paste a person cut from a dump when they are at least this share of its application threads (the person chose them; a whole dump pasted without its head is mostly other threads), and of a whole dump when every application thread is in a named wait or holds the lock one waits for (nothing else runs or rests); on one dump this is said as one dump's evidence, which cannot tell stuck from busy"},
@@ -121,6 +121,11 @@ func runStuck(p *Pass) []Finding {
 	if len(p.FoundAll()) == 0 {
 		orphaned = orphanedWaits(r)
 	}
+	type orphanAt struct {
+		pl *Pool
+		g  *Group
+	}
+	var orphans []orphanAt
 	fs := goWorkWaits(p, told)
 	if n < 2 && len(held) == 0 {
 		return fs // one moment cannot show that threads stay
@@ -162,6 +167,10 @@ func runStuck(p *Pass) []Finding {
 			if told[g] || !stuckAnyway && !orphan {
 				continue
 			}
+			if orphan {
+				orphans = append(orphans, orphanAt{pl, g})
+				continue // said only if nothing else is (below)
+			}
 			claim := p.explainedBy(g, n-1)
 			if claim != "" && (p.GroupClaim(g) == claim || why != "" && n == 1) {
 				continue // a pool-exhausted finding tells it; on one dump, whatever finding explains it
@@ -184,9 +193,6 @@ func runStuck(p *Pass) []Finding {
 			if f.CausedBy == "" {
 				f.CausedBy = lockCause // behind a lock a deadlock's thread holds
 			}
-			if orphan && why == "" {
-				f.Basis = "orphaned"
-			}
 			if why != "" {
 				f.Basis = heldBasis(n, why)
 				if n == 1 {
@@ -194,6 +200,18 @@ func runStuck(p *Pass) []Finding {
 					f.Same = g.Counts[0]
 				}
 			}
+			fs = append(fs, f)
+		}
+	}
+	// The orphaned hand-offs are the story only when nothing else is: a
+	// stuck group found above has its counterparts (stuck, not gone).
+	if len(fs) == 0 {
+		for _, o := range orphans {
+			f := groupFinding(KindStuck, o.pl, o.g, n-1)
+			f.Severity = Critical
+			f.Since, f.FromStart = 0, true
+			f.Same, f.Always = o.g.held(), o.g.Always
+			f.Basis = "orphaned"
 			fs = append(fs, f)
 		}
 	}
@@ -381,8 +399,9 @@ var handoffResources = []string{"latch", "queue-space", "peer-handoff", "task-re
 
 // orphanedWaits are the groups waiting untimed on a hand-off when, at
 // every moment (two or more), every application thread of the process,
-// OrphanedMin or more, is in such a wait, the very same threads: nothing
-// left runs, rests in a loop or serves that could be the other side.
+// OrphanedMin or more, is in such a wait, the very same threads, one of
+// them a producer waiting for a taker: nothing left runs, rests in a loop
+// or serves that could be the other side.
 func orphanedWaits(r *Result) map[*Group]bool {
 	n := len(r.Moments)
 	if n < 2 {
@@ -407,6 +426,9 @@ func orphanedWaits(r *Result) map[*Group]bool {
 				if !untimed {
 					continue
 				}
+				if g.Always < g.Counts[m] {
+					return nil // threads came and went: the hand-off is served
+				}
 				waiting += g.Counts[m]
 				if m == n-1 {
 					groups = append(groups, g)
@@ -416,6 +438,18 @@ func orphanedWaits(r *Result) map[*Group]bool {
 		if app < OrphanedMin || waiting != app {
 			return nil
 		}
+	}
+	// A producer's side among them (room in a full queue, a hand-off to a
+	// taker) whose taker is gone: without one, latches and notifies alone
+	// are main's shutdown latch and threads parked until a signal or a
+	// shutdown hook that comes later (TestPeersGatheredProperty's lone
+	// waiter).
+	producer := false
+	for _, g := range groups {
+		producer = producer || g.Resource == "queue-space" || g.Resource == "peer-handoff"
+	}
+	if !producer {
+		return nil
 	}
 	out := map[*Group]bool{}
 	for _, g := range groups {
