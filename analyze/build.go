@@ -449,6 +449,9 @@ func (mb *momentBuild) classify(t *parse.Thread) *classified {
 		c.top = normalizeGeneric(t.Frames[0].Func)
 	}
 	c.culprit = FrameString(culprit(rt, t))
+	if c.culprit == "" {
+		c.culprit = FrameString(jdkLockCaller(rt, t, c.sig)) // the JDK taking its own lock: who took it
+	}
 	c.task = rt == parse.RuntimeJVM && inPoolTask(t)
 	if rt == parse.RuntimeGo {
 		c.work = goWork(t, mb.b.opt.roleTable().GoWork)

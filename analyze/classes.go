@@ -54,6 +54,9 @@ func (c *classes) info(m int, t *parse.Thread, key *[]byte) stackInfo {
 	}
 	sig := classifyIn(c.sigs, c.rt, t)
 	si := stackInfo{sig: sig, state: stateOf(sig), culprit: FrameString(culprit(c.rt, t))}
+	if si.culprit == "" {
+		si.culprit = FrameString(jdkLockCaller(c.rt, t, sig))
+	}
 	si.pool, _ = poolName(c.rt, t, c.opt)
 	si.entry.fn, si.entry.probe = entryPoint(c.rt, t)
 	return si

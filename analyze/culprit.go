@@ -70,6 +70,28 @@ func isAppFrame(rt parse.Runtime, f *parse.Frame) bool {
 	return fn != ""
 }
 
+// jdkLockCaller is, for a thread waiting for a lock with no application
+// frame (the JDK's own code taking a JDK lock: com.sun.jndi.ldap.pool.
+// Connections.removePooledConnection under ReentrantLock.lock, judge4 12),
+// the frame that called the lock: the first under the park plumbing and
+// java.util.concurrent.locks. nil when sig is no lock wait, or the stack
+// holds nothing else.
+func jdkLockCaller(rt parse.Runtime, t *parse.Thread, sig *Signature) *parse.Frame {
+	if rt != parse.RuntimeJVM || sig == nil || sig.Resource != "lock" {
+		return nil
+	}
+	for _, f := range t.Frames {
+		if anyPrefix(f.Func, jvmParkFrames) || strings.HasPrefix(f.Func, "java.util.concurrent.locks.") {
+			continue
+		}
+		if f.Func == "java.lang.Thread.run" || f.Func == "java.lang.Thread.runWith" {
+			return nil
+		}
+		return f
+	}
+	return nil
+}
+
 // culprit returns the first application frame of t, or nil.
 func culprit(rt parse.Runtime, t *parse.Thread) *parse.Frame {
 	for _, f := range t.Frames {

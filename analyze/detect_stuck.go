@@ -1,6 +1,8 @@
 package analyze
 
 import (
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -33,6 +35,12 @@ const (
 	// thread in the same place from the first moment to the last, to be
 	// stuck alone (oneRoundTrip).
 	RoundTripStay = 8 // seconds
+	// Hand-offs nothing left can serve (orphanedWaits): every
+	// application thread, this many or more, waits untimed on one.
+	OrphanedMin = 2
+	// A lone lock waiter whose holder no dump prints (sameLockWait).
+	StuckLockMoments = 3
+	StuckLockSpan    = 10 // seconds
 )
 
 var stuckDetector = &Detector{
@@ -51,6 +59,9 @@ var stuckDetector = &Detector{
 		{"PeerShare", PeerShare, "on one whole dump, threads in a named wait on a peer (a reply under a DB driver's query, an HTTP or gRPC call), each inside the unit of work its pool gave it, are their pool's story from this share of the pool's threads: most of the pool then serves at that peer's pace, where a healthy busy pool spreads over the CPU, several peers and idle workers; said as one dump's evidence, which cannot tell stuck from busy"},
 		{"PeerWaitMin", PeerWaitMin, "…and from this many threads: one or two workers in one call at one instant are a call in flight, not told from noise"},
 		{"RoundTripStay", RoundTripStay, "below StuckTaskFloor, a JVM thread waiting for the answer to its own request (a JDBC query's result, an HTTP client's response head, a DNS lookup, a peer's reply inside a scheduled job or a pool's task), the very same thread in the same place with no CPU from the first moment to the last, is stuck alone when the moments span this many seconds (and it is its pool's share): an answer that late is no call in flight of a service, and its dumps, 5 s apart, span 9.6 s and more; said as a warning (one thread cannot tell a 30 s report query from a hang). A thread reading in its own loop (a push client's reader, a server connection between requests, a UDP listener) rests there and is not counted"},
+		{"OrphanedMin", OrphanedMin, "…and from one thread, at two moments or more, where no other finding is: threads waiting untimed on a hand-off (a latch, room in a full queue, a future, a notify) when every application thread of the process, this many or more, waits so at every moment, the very same, one of them a producer waiting for room: no thread is left to take from the queue, count the latch down or signal (its consumer or counter died). Latches and notifies alone are main's shutdown latch and threads parked until a signal by design; a consumer resting in take, a pool's idle worker, a running thread could be the other side"},
+		{"StuckLockMoments", StuckLockMoments, "…and from one thread: the very same threads parked on the very same lock object in the same frames at this many moments or more, every moment given, with no holder printed (a read lock, a library's own lock on LockSupport: IntelliJ's ReadMostlyRWLock): a healthy lock passes in milliseconds, a waiter caught on it three times 5 s apart waits for a holder that does not let go; the holder's finding (contention) tells it where a holder is printed"},
+		{"StuckLockSpan", StuckLockSpan, "…spanning this many seconds or more from the first moment to the last: dumps taken in a burst catch a busy lock's waiter twice by chance"},
 		{"ChosenShare", ChosenShare, "below every count above, threads in a named wait (a peer's reply, a pool's item, a lock) are the story of a paste a person cut from a dump when they are at least this share of its application threads (the person chose them; a whole dump pasted without its head is mostly other threads), and of a whole dump when every application thread is in a named wait or holds the lock one waits for (nothing else runs or rests); on one dump this is said as one dump's evidence, which cannot tell stuck from busy"},
 	},
 	Run: runStuck,
@@ -90,6 +101,39 @@ func runStuck(p *Pass) []Finding {
 	if hung := hungTests(p); len(hung) > 0 && n < 2 {
 		return hung
 	}
+	// The locks a contention finding tells (its holder, or the writer
+	// queued first): their lone waiters are its.
+	toldLocks := map[string]bool{}
+	for _, f := range p.Found(contentionDetector) {
+		if f.Lock != nil {
+			toldLocks[f.Lock.Address] = true
+			for _, a := range f.Lock.Addresses {
+				toldLocks[a] = true
+			}
+		}
+	}
+	// The locks a deadlock's threads wait for, each held by one of them:
+	// a lone waiter on one follows from the deadlock.
+	cycleLocks := map[string]string{}
+	for _, f := range p.Found(deadlockDetector) {
+		for _, c := range f.Cycle {
+			if c.WaitsFor != nil && c.WaitsFor.Address != "" {
+				cycleLocks[c.WaitsFor.Address] = f.ID
+			}
+		}
+	}
+	// Hand-offs nothing left can serve, where no other finding tells the
+	// process's story (a deadlock's threads wait on hand-offs too: their
+	// counterparts are there, stuck, not gone).
+	var orphaned map[*Group]bool
+	if len(p.FoundAll()) == 0 {
+		orphaned = orphanedWaits(r)
+	}
+	type orphanAt struct {
+		pl *Pool
+		g  *Group
+	}
+	var orphans []orphanAt
 	fs := goWorkWaits(p, told)
 	if n < 2 && len(held) == 0 {
 		return fs // one moment cannot show that threads stay
@@ -125,21 +169,43 @@ func runStuck(p *Pass) []Finding {
 			if one {
 				min = 1
 			}
+			lockCause := ""
+			if addr, ok := sameLockWait(r, g, n, toldLocks); ok && p.explainedBy(g, n-1) == "" {
+				min = 1 // alone, and no other finding tells its wait
+				lockCause = cycleLocks[addr]
+			}
 			// Stayed, not Always: threads that joined at a later moment and
 			// never left are as stuck as those there from the start; but some
 			// must be there from the first moment, else it rose, and a rise is
 			// the timeline's to judge.
 			stayed := g.held()
 			why := held[g]
-			if told[g] || why == "" && (n < 2 || g.Category != Waiting || rest || g.Always == 0 || stayed < min ||
-				float64(stayed) < StuckShare*float64(pl.Counts[n-1])) {
+			stuckAnyway := why != "" || n >= 2 && g.Category == Waiting && !rest && g.Always > 0 && stayed >= min &&
+				float64(stayed) >= StuckShare*float64(pl.Counts[n-1])
+			// A hand-off nothing left can serve: stuck from one thread,
+			// where no other finding tells it.
+			orphan := !stuckAnyway && orphaned[g] && p.explainedBy(g, n-1) == ""
+			if told[g] || !stuckAnyway && !orphan {
 				continue
+			}
+			if orphan {
+				orphans = append(orphans, orphanAt{pl, g})
+				continue // said only if nothing else is (below)
 			}
 			claim := p.explainedBy(g, n-1)
 			if claim != "" && (p.GroupClaim(g) == claim || why != "" && n == 1) {
 				continue // a pool-exhausted finding tells it; on one dump, whatever finding explains it
 			}
 			f := groupFinding(KindStuck, pl, g, n-1)
+			if g.Resource == "class-init" {
+				f.InitClass = initClass(g.Threads[n-1])
+			}
+			if g.Resource == "monitor" || g.Resource == "lock" {
+				// Blocked on one lock while holding another: a link of a
+				// chain, and a root for the threads behind it, even when a
+				// paste holds none of them (judge4 45).
+				f.Holding = heldWhileWaiting(g.Threads[n-1])
+			}
 			f.Severity = Critical
 			f.Since, f.FromStart = 0, true
 			f.Same = stayed
@@ -149,6 +215,9 @@ func runStuck(p *Pass) []Finding {
 				f.Severity = Warning // one thread: a slow call or a stuck one
 				f.Basis = basisRoundTrip
 			}
+			if f.CausedBy == "" {
+				f.CausedBy = lockCause // behind a lock a deadlock's thread holds
+			}
 			if why != "" {
 				f.Basis = heldBasis(n, why)
 				if n == 1 {
@@ -156,6 +225,18 @@ func runStuck(p *Pass) []Finding {
 					f.Same = g.Counts[0]
 				}
 			}
+			fs = append(fs, f)
+		}
+	}
+	// The orphaned hand-offs are the story only when nothing else is: a
+	// stuck group found above has its counterparts (stuck, not gone).
+	if len(fs) == 0 {
+		for _, o := range orphans {
+			f := groupFinding(KindStuck, o.pl, o.g, n-1)
+			f.Severity = Critical
+			f.Since, f.FromStart = 0, true
+			f.Same, f.Always = o.g.held(), o.g.Always
+			f.Basis = "orphaned"
 			fs = append(fs, f)
 		}
 	}
@@ -234,6 +315,53 @@ func gathered(g *Group, n int) bool {
 // round), as for Still resources.
 var gatherWaits = map[string]bool{"latch": true, "task-result": true}
 
+// sameLockWait reports whether g's threads wait for a lock (Resource
+// "lock") whose holder no dump prints, the very same threads parked on
+// the very same lock object at every moment, StuckLockMoments or more
+// spanning StuckLockSpan seconds (the detector's thresholds say why);
+// addr is one lock they wait for.
+func sameLockWait(r *Result, g *Group, n int, told map[string]bool) (addr string, ok bool) {
+	if g.Resource != "lock" || g.Category != Waiting || n < StuckLockMoments || len(g.Threads) < n {
+		return "", false
+	}
+	first, last := r.Moments[0].Time, r.Moments[n-1].Time
+	if first.IsZero() || last.Sub(first).Seconds() < StuckLockSpan {
+		return "", false
+	}
+	waits := func(m int) map[string]string {
+		out := map[string]string{}
+		for _, t := range g.Threads[m] {
+			for _, l := range t.Locks() {
+				if l.Kind == parse.LockParking && l.Address != "" && l.Owner == "" {
+					out[t.Name()] = l.Address
+				}
+			}
+		}
+		return out
+	}
+	w0 := waits(0)
+	if len(w0) == 0 || len(w0) != len(g.Threads[0]) {
+		return "", false
+	}
+	for _, a := range w0 {
+		if told[a] {
+			return "", false
+		}
+		for m := range n {
+			if d := r.Moments[m].Dump; d != nil && heldAt(d, a) {
+				return "", false // its holder printed: contention's to judge
+			}
+		}
+		addr = a
+	}
+	for m := 1; m < n; m++ {
+		if !maps.Equal(w0, waits(m)) {
+			return "", false
+		}
+	}
+	return addr, true
+}
+
 // held is how many of the group's threads stayed in its wait (Stayed)
 // without running between the dumps: in a wait that costs no CPU
 // (Resource.Still), a thread whose cpu= rose between every two dumps
@@ -265,4 +393,126 @@ func oneRoundTrip(r *Result, g *Group, n int) bool {
 		t = g.Stacks[n-1]
 	}
 	return g.State == "dns-lookup" || roundTrip(g.Via, t) || g.pooledWork(n-1)
+}
+
+// heldAt reports whether a thread of d holds the lock at addr (a monitor
+// it locked, an ownable synchronizer).
+func heldAt(d *parse.Dump, addr string) bool {
+	for _, t := range d.Threads {
+		for _, l := range t.Locks() {
+			if (l.Kind == parse.LockOwnable || l.Kind == parse.LockHeld) && l.Address == addr {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// heldWhileWaiting are the locks threads ts hold while they wait, other
+// than one they wait on (Object.wait prints the monitor it released as
+// locked too), the first three by address; nil if none.
+func heldWhileWaiting(ts []*parse.Thread) []LockRef {
+	seen := map[string]bool{}
+	var out []LockRef
+	for _, t := range ts {
+		waits := map[string]bool{}
+		for _, l := range t.Locks() {
+			if l.Kind == parse.LockWaitingOn || l.Kind == parse.LockWaitingTo || l.Kind == parse.LockParking {
+				waits[l.Address] = true
+			}
+		}
+		for _, l := range t.Locks() {
+			if (l.Kind == parse.LockHeld || l.Kind == parse.LockOwnable) && l.Address != "" && !waits[l.Address] && !seen[l.Address] &&
+				!anchorMatch(workerLocks, l.Class) {
+				seen[l.Address] = true
+				out = append(out, LockRef{Address: l.Address, Class: l.Class})
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b LockRef) int { return strings.Compare(a.Address, b.Address) })
+	if len(out) > 3 {
+		out = out[:3]
+	}
+	return out
+}
+
+// initClass is the class ts wait to see initialized ("waiting on the
+// Class initialization monitor for C"); "" when none prints it.
+func initClass(ts []*parse.Thread) string {
+	for _, t := range ts {
+		for _, l := range t.Locks() {
+			if l.Kind == parse.LockClassInit && l.Class != "" {
+				return l.Class
+			}
+		}
+	}
+	return ""
+}
+
+// handoffResources are the waits for another thread of the process to
+// act (count down, take, complete, signal), as opposed to a peer, a lock
+// or a rest.
+var handoffResources = []string{"latch", "queue-space", "peer-handoff", "task-result", "condition"}
+
+// orphanedWaits are the groups waiting untimed on a hand-off when, at
+// every moment (two or more), every application thread of the process,
+// OrphanedMin or more, is in such a wait, the very same threads, one of
+// them a producer waiting for a taker: nothing left runs, rests in a loop
+// or serves that could be the other side.
+func orphanedWaits(r *Result) map[*Group]bool {
+	n := len(r.Moments)
+	if n < 2 {
+		return nil
+	}
+	var groups []*Group
+	for m := range n {
+		app, waiting := 0, 0
+		for _, pl := range r.Pools {
+			if pl.Internal {
+				continue
+			}
+			app += pl.Counts[m]
+			for _, g := range pl.States {
+				if g.Counts[m] == 0 || g.Category != Waiting || !slices.Contains(handoffResources, g.Resource) {
+					continue
+				}
+				untimed := true
+				for _, t := range g.Threads[m] {
+					untimed = untimed && t.State == "WAITING"
+				}
+				if !untimed {
+					continue
+				}
+				if g.Always < g.Counts[m] {
+					return nil // threads came and went: the hand-off is served
+				}
+				waiting += g.Counts[m]
+				if m == n-1 {
+					groups = append(groups, g)
+				}
+			}
+		}
+		if app < OrphanedMin || waiting != app {
+			return nil
+		}
+	}
+	// A producer's side among them (room in a full queue, a hand-off to a
+	// taker) whose taker is gone: without one, latches and notifies alone
+	// are main's shutdown latch and threads parked until a signal or a
+	// shutdown hook that comes later (TestPeersGatheredProperty's lone
+	// waiter).
+	producer := false
+	for _, g := range groups {
+		producer = producer || g.Resource == "queue-space" || g.Resource == "peer-handoff"
+	}
+	if !producer {
+		return nil
+	}
+	out := map[*Group]bool{}
+	for _, g := range groups {
+		if g.Always >= g.Counts[n-1] && g.held() >= g.Counts[n-1] {
+			out[g] = true
+		}
+	}
+	return out
 }

@@ -107,6 +107,15 @@ type Finding struct {
 	Starved []FrameCount
 	// Lock is the contended lock, with its owner (contention).
 	Lock *LockFact
+	// Holding are locks the stuck threads hold while they wait for a lock (a monitor
+	// locked in one of their frames, an ownable synchronizer), other than
+	// the one they wait on, the first three by address: whoever needs one
+	// waits behind a holder that itself waits (stuck; nil elsewhere).
+	Holding []LockRef
+	// InitClass is the class whose initialization the stuck threads wait
+	// for (Resource "class-init"), as their lock line names it; "" when
+	// not printed, and elsewhere.
+	InitClass string
 	// Cycle are the threads of a deadlock cycle, each with the lock it waits
 	// for and who holds it; Blocked are threads that wait on the cycle
 	// without being in it (their contention is folded into the deadlock),

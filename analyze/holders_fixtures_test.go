@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dumpdiff/dumpdiff/parse"
 )
 
 // TestHolderFixtures judges the holder as the story (issue 33) on real
@@ -73,6 +75,15 @@ func TestHolderFixtures(t *testing.T) {
 			eq(t, "the future deadlock's remedy", strings.HasPrefix(f.Remedy, "a thread waits for a future while it holds a lock"), true)
 		}},
 	}
+	libLock := []want{{KindStuck, "ui-writer", "lock-wait", func(t *testing.T, f Finding) {
+		eq(t, "culprit", strings.HasPrefix(f.Culprit, "com.example.holders.LibLockApp$ReadMostlyLock.writeLock("), true)
+		eq(t, "the very same thread", f.Same, 1)
+	}}}
+	orphanBasis := func(t *testing.T, f Finding) { eq(t, "basis", f.Basis, "orphaned") }
+	orphan := []want{{KindStuck, "main", "latch-wait", orphanBasis}, {KindStuck, "metrics-collector", "queue-put", orphanBasis}}
+	classInitPaste := []want{{KindStuck, "(unnamed 1)", "class-init-wait", func(t *testing.T, f Finding) {
+		eq(t, "the class", f.InitClass, "com.example.cycles.TaxRules")
+	}}}
 	mainHolder := []want{
 		{KindContention, "nioEventLoopGroup-3-*", "monitor-blocked", func(t *testing.T, f Finding) {
 			eq(t, "holder", f.Lock.Owner.Name, "main")
@@ -121,6 +132,33 @@ func TestHolderFixtures(t *testing.T) {
 		{"queue-busy-stuck", []string{"1", "2", "3"}, []want{{KindStuck, "ingest-*", "queue-put", nil}, {KindStuck, "report-*", "latch-wait", nil},
 			{KindStuck, "audit-*", "queue-put", nil}, auditSink}},
 		{"queue-busy-healthy", []string{"1", "2", "3"}, nil},
+		// A library's own read-write lock on LockSupport (as IntelliJ's
+		// ReadMostlyRWLock): the writer parked under writeLock is a lock
+		// wait by its structure, and alone, the very same thread on the
+		// very same lock at three moments 11 s apart with no holder
+		// printed, it is stuck (StuckLockMoments); the control is quiet.
+		// A holder that itself waits, pasted alone (judge4 45's class):
+		// the finding says what it holds while it waits.
+		{"holder-paste-stuck", []string{"1"}, []want{{KindStuck, "book-keeper", "monitor-blocked", func(t *testing.T, f Finding) {
+			eq(t, "holds one lock", len(f.Holding), 1)
+			eq(t, "the order book", f.Holding[0], LockRef{Address: "0x00000000fc0e0808", Class: "com.example.cycles.OrderBook"})
+		}}}},
+		{"holder-paste-healthy", []string{"1"}, nil},
+		// A class-initialization wait pasted alone (judge4 14's class):
+		// the finding names the class (Java 17, Temurin 25).
+		{"class-init-paste-stuck", []string{"1"}, classInitPaste},
+		{"class-init-paste-stuck", []string{"2-jdk25"}, classInitPaste},
+		{"class-init-paste-healthy", []string{"1"}, nil},
+		// Hand-offs whose other side died: a latch nobody counts down,
+		// a full queue nobody takes from; nothing else of the application
+		// alive (judge4 33's class).
+		{"orphan-stuck", []string{"1", "2", "3"}, orphan},
+		{"jdk25-orphan-stuck", []string{"1", "2", "3"}, orphan},
+		{"orphan-healthy", []string{"1", "2", "3"}, nil},
+		{"liblock-stuck", []string{"1", "2", "3"}, libLock},
+		{"jdk25-liblock-stuck", []string{"1", "2", "3"}, libLock},
+		{"liblock-healthy", []string{"1", "2", "3"}, nil},
+		{"liblock-healthy", []string{"freeze"}, nil},
 		// Temurin 25's run of it caught both enrichers in their lookup
 		// at the first dump, before the stall: nothing ties them to the
 		// queue, and the finding says only that no thread takes from it.
@@ -141,4 +179,33 @@ func TestHolderFixtures(t *testing.T) {
 				Culprit: "com.example.holders.QueueApp$Enricher.enrich(QueueApp.java:114)", Count: 2})
 		}}, auditSink}},
 	})
+}
+
+// TestFreezeDumpLockLine: IntelliJ's own dump of liblock-stuck (the
+// program writes it in ThreadDumper's shape, from ThreadMXBean) reads
+// every line, and its " on LOCK" line is ui-writer's park on the
+// library's lock, which classifies it as a lock wait.
+func TestFreezeDumpLockLine(t *testing.T) {
+	for _, dir := range []string{"liblock-stuck", "jdk25-liblock-stuck"} {
+		ms := loadMoments(t, filepath.Join("..", "testdata", "verdicts", dir), []string{"freeze"})
+		d := ms[0].Dump
+		eq(t, dir+": lines skipped", len(d.Skipped), 0)
+		r := Analyze(ms, Options{})
+		found := false
+		for _, pl := range r.Pools {
+			for _, g := range pl.States {
+				if pl.Name != "ui-writer" {
+					continue
+				}
+				found = true
+				eq(t, dir+": ui-writer's state", g.State, "lock-wait")
+				th := g.Threads[0][0]
+				ls := th.Locks()
+				eq(t, dir+": one lock line", len(ls), 1)
+				eq(t, dir+": its kind", ls[0].Kind, parse.LockParking)
+				eq(t, dir+": its class", ls[0].Class, "com.example.holders.LibLockApp$ReadMostlyLock")
+			}
+		}
+		eq(t, dir+": ui-writer read", found, true)
+	}
 }

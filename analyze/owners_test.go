@@ -36,6 +36,8 @@ func TestFormatsFixtureFindings(t *testing.T) {
 		{"openj9-docs__javacore-locks-deadlock.txt", []string{"Worker Thread 1", "Worker Thread 2", "Worker Thread 3"}, "", true},
 		{"openj9-docs__javacore-locks-healthy.txt", nil, "", true},
 		{"javacore-analyser__ibm-j9-8.0.6.15__locks-section.txt", nil, "", true},
+		{"openj9-docs__javacore-locks-one-monitor.txt", nil, "Worker Thread 0", true},
+		{"javacore-analyser__ibm-j9-8.0.6.15__regmon-excerpt.txt", nil, "", true},
 		{"eclipse__written-from-the-format.txt", []string{"worker-1", "worker-2"}, "", true},
 		{"karaf-threads-jdk17__rules.txt", []string{"lock-a", "lock-b"}, "rule-holder", false},
 	}
@@ -229,5 +231,41 @@ func TestJavacoreWaiterNotHolder(t *testing.T) {
 	h := holders(ds[0])
 	if o := h["0x00000000E06FA928"]; o == nil || o.Name() != "Default Executor-thread-135" {
 		t.Errorf("holder of LogToFile@0x00000000E06FA928 = %v, want Default Executor-thread-135 (its Owned by)", o)
+	}
+}
+
+// TestLockReportFindings: a deadlock detector's report made here
+// (testdata/formats/README.md, "A deadlock detector's report") gives the
+// two deadlocks its program made, from the lock lines, and neither holds
+// the thread blocked behind a sleeping holder.
+func TestLockReportFindings(t *testing.T) {
+	for _, file := range []string{"lockreport-jdk17__intellij-framing.txt", "lockreport-jdk17__detector-framing.txt", "lockreport-jdk25__detector-framing.txt"} {
+		t.Run(file, func(t *testing.T) {
+			ds, err := parse.ParseFile(filepath.Join("..", "testdata", "formats", file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := Analyze([]Input{{Dump: ds[0]}}, Options{})
+			var cycles []string
+			for _, f := range r.Findings {
+				if f.Kind != KindDeadlock {
+					continue
+				}
+				var ms []string
+				for _, c := range f.Cycle {
+					ms = append(ms, c.Name)
+				}
+				sort.Strings(ms)
+				cycles = append(cycles, strings.Join(ms, " + ")+" ("+f.Basis+")")
+			}
+			sort.Strings(cycles)
+			want := []string{
+				"AWT-EventQueue-0 11.1.3#IU-117.499, eap:true + ApplicationImpl pooled thread 0 (lock-graph)",
+				"ring-0 + ring-1 + ring-2 (lock-graph)",
+			}
+			if fmt.Sprint(cycles) != fmt.Sprint(want) {
+				t.Errorf("deadlocks %q, want %q", cycles, want)
+			}
+		})
 	}
 }

@@ -97,6 +97,14 @@ type Signature struct {
 	// or under the borrow (what the pool lends for: "*.getConnection").
 	Borrow    bool
 	BorrowFor []string
+	// Parked: the top frame is the park plumbing (jvmParkFrames): the row
+	// names what a parked thread waits for by the frame under the park,
+	// never a thread running in the same method.
+	Parked bool
+	// LockClasses, when set, match the class of a lock the thread parks on
+	// ("parking to wait for <0x…> (a …ReentrantLock$NonfairSync)"): the
+	// object says what the wait is when the frames above it were cut.
+	LockClasses []string
 }
 
 // taskFrames are where an executor's worker runs a task it was given: a
@@ -109,6 +117,12 @@ var taskFrames = []string{
 	"org.eclipse.jetty.util.thread.QueuedThreadPool.runJob", "org.quartz.core.JobRunShell.run", "java.lang.VirtualThread.run",
 	"java.util.TimerThread.mainLoop", // a Timer's task, when frames outside the JDK sit above it (taskLoops)
 }
+
+// workerLocks are the ownable synchronizers a pool's worker holds on
+// itself while it runs a task (jstack -l lists one under every busy
+// ThreadPoolExecutor worker): no other thread ever waits for one.
+var workerLocks = []string{"java.util.concurrent.ThreadPoolExecutor$Worker", "org.apache.tomcat.util.threads.ThreadPoolExecutor$Worker",
+	"*.ThreadPoolExecutor$Worker"}
 
 // taskLoops are loops that run their tasks on their own thread, between
 // their own waits: a thread in one runs a task only when a frame outside
@@ -364,6 +378,20 @@ var signatures = []Signature{
 			"java.util.concurrent.locks.AbstractQueuedLongSynchronizer.acquire*", "java.util.concurrent.locks.AbstractQueuedLongSynchronizer.tryAcquire*",
 			"java.util.concurrent.locks.StampedLock.*Lock", "java.util.concurrent.locks.AbstractQueuedSynchronizer.acquire"},
 		Explain: "waiting for a java.util.concurrent lock held by another thread"},
+	// A lock by its structure: parked right under a method that takes a
+	// lock (a library's own lock: IntelliJ's ReadMostlyRWLock.writeLock,
+	// judge4 10; a class's lock()/readLock()/writeLock()), or parked on a
+	// ReentrantLock's or ReentrantReadWriteLock's Sync with the frames
+	// above the park cut from a paste (a Condition's await parks on its
+	// ConditionObject: only an acquire parks on the Sync).
+	{ID: "lock-wait", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "lock", Depth: 1, Parked: true,
+		Anchors: []string{"*.lock", "*.lockInterruptibly", "*.readLock", "*.writeLock", "*.lockRead", "*.lockWrite",
+			"*.acquireReadLock", "*.acquireWriteLock"},
+		Explain: "waiting for a lock held by another thread (parked under the method that takes it)"},
+	{ID: "lock-wait", Runtime: parse.RuntimeJVM, Category: Waiting, Resource: "lock", Parked: true,
+		LockKinds:   []parse.LockKind{parse.LockParking},
+		LockClasses: []string{"java.util.concurrent.locks.ReentrantLock$*Sync", "java.util.concurrent.locks.ReentrantReadWriteLock$*Sync"},
+		Explain:     "waiting for a java.util.concurrent lock held by another thread"},
 	// The producer's side of a queue: a put into a full bounded queue (or
 	// an offer with a timeout, the only offer that parks) waits for the
 	// consumers to take: back-pressure, never a rest (testdata/verdicts/
@@ -679,6 +707,12 @@ func (s *Signature) matches(t *parse.Thread) bool {
 	if len(s.LockKinds) > 0 && !hasLockKind(t, s.LockKinds) {
 		return false
 	}
+	if s.Parked && (len(t.Frames) == 0 || !anyPrefix(t.Frames[0].Func, jvmParkFrames)) {
+		return false
+	}
+	if len(s.LockClasses) > 0 && !parksOnClass(t, s.LockClasses) {
+		return false
+	}
 	if len(s.Details) > 0 && !slices.Contains(s.Details, t.Java().StateDetail) {
 		return false
 	}
@@ -752,6 +786,17 @@ func (s *Signature) matches(t *parse.Thread) bool {
 		return stateOK // a row with exclusions also needs its state
 	}
 	return stateOK || s.Runtime == parse.RuntimeGo
+}
+
+// parksOnClass reports whether t parks on a lock whose class matches one
+// of classes (anchorGlob).
+func parksOnClass(t *parse.Thread, classes []string) bool {
+	for _, l := range t.Locks() {
+		if l.Kind == parse.LockParking && anchorMatch(classes, l.Class) {
+			return true
+		}
+	}
+	return false
 }
 
 func hasLockKind(t *parse.Thread, kinds []parse.LockKind) bool {

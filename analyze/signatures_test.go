@@ -279,6 +279,26 @@ func TestSignatures(t *testing.T) {
 			"jdk.internal.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.park",
 			"java.util.concurrent.locks.AbstractQueuedSynchronizer.acquire", "java.util.concurrent.locks.AbstractQueuedSynchronizer.acquire",
 			"java.util.concurrent.locks.ReentrantLock$Sync.lock", "java.util.concurrent.locks.ReentrantLock.lock"), "lock-wait", ""},
+		// A library's own lock by its structure: parked right under its
+		// writeLock (judge4 10, IntelliJ's ReadMostlyRWLock in a CLion
+		// freeze, JDK 8; testdata/verdicts/liblock-stuck, JDK 17).
+		{"library writeLock", parse.RuntimeJVM, thread("TIMED_WAITING",
+			"sun.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.parkNanos",
+			"com.intellij.openapi.application.impl.ReadMostlyRWLock.writeLock", "com.intellij.openapi.application.impl.ApplicationImpl.runWriteAction"), "lock-wait", ""},
+		// The same method name on a thread that runs in it is no wait.
+		{"running in a lock method", parse.RuntimeJVM, thread("RUNNABLE",
+			"com.example.SpinLock.lock", "com.example.Cache.put"), "running", ""},
+		// A park under a Condition's await is no lock wait, whatever calls it.
+		{"condition await under lock()", parse.RuntimeJVM, thread("WAITING",
+			"jdk.internal.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.park",
+			"java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject.await", "com.example.Gate.lock"), "park", ""},
+		// A ReentrantLock waiter whose frames above the park a paste cut
+		// (judge4 12, JDK 21: "LockSupport.park(java.bas"): the Sync it parks
+		// on says it.
+		{"reentrantlock cut above the park", parse.RuntimeJVM, withLock(thread("WAITING", "jdk.internal.misc.Unsafe.park"),
+			parse.Lock{Kind: parse.LockParking, Address: "0x0000000400a9eaf8", Class: "java.util.concurrent.locks.ReentrantLock$NonfairSync"}), "lock-wait", ""},
+		{"condition cut above the park", parse.RuntimeJVM, withLock(thread("WAITING", "jdk.internal.misc.Unsafe.park"),
+			parse.Lock{Kind: parse.LockParking, Address: "0x0000000400a9eb00", Class: "java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject"}), "park", ""},
 		{"blocking queue consumer", parse.RuntimeJVM, thread("WAITING",
 			"jdk.internal.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.park",
 			"java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject.await", "java.util.concurrent.LinkedBlockingQueue.take",
@@ -693,4 +713,13 @@ func TestSleepInsideATaskIsWork(t *testing.T) {
 	if ownLoop == nil || ownLoop.Category != Idle {
 		t.Errorf("a sleep in its own loop: %+v, want idle", ownLoop)
 	}
+}
+
+// withLock gives t (a JVM thread) lock line l.
+func withLock(t *parse.Thread, l parse.Lock) *parse.Thread {
+	if t.JVM == nil {
+		t.JVM = &parse.JVM{}
+	}
+	t.JVM.Locks = append(t.JVM.Locks, l)
+	return t
 }

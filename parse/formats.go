@@ -25,6 +25,7 @@ var textFormats = []textFormat{
 	{format: FormatJavacore, starts: startsJavacore, parse: parseJavacore, goesOn: goesOnJavacore},
 	{format: FormatJVMText, starts: startsJVMText, parse: parseJVMText, goesOn: goesOnJVMText, join: jvmJoin},
 	{format: formatJRockit, starts: startsJRockit, parse: parseJRockit, goesOn: goesOnJVMText, join: jvmJoin},
+	{format: formatLockReport, starts: startsLockReport, parse: parseLockReport},
 }
 
 var refusals = append(goRefusals, jvmRefusals...)

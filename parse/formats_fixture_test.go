@@ -78,8 +78,13 @@ func TestFormatsFixtures(t *testing.T) {
 		{"openj9-docs__javacore-locks-deadlock.txt", FormatJavacore, true, nil},
 		{"openj9-docs__javacore-locks-healthy.txt", FormatJavacore, true, nil},
 		{"javacore-analyser__ibm-j9-8.0.6.15__locks-section.txt", FormatJavacore, true, nil},
+		{"openj9-docs__javacore-locks-one-monitor.txt", FormatJavacore, true, nil},
+		{"javacore-analyser__ibm-j9-8.0.6.15__regmon-excerpt.txt", FormatJavacore, true, nil},
 		{"eclipse__written-from-the-format.txt", FormatJVMText, true, nil},
 		{"karaf-threads-jdk17__rules.txt", FormatJVMText, false, nil},
+		{"lockreport-jdk17__intellij-framing.txt", FormatJVMText, true, nil},
+		{"lockreport-jdk17__detector-framing.txt", FormatJVMText, true, nil},
+		{"lockreport-jdk25__detector-framing.txt", FormatJVMText, true, nil},
 	}
 	// The debug=3 profile and its debug=2 have a test of their own
 	// (TestDebug3RealMatchesDebug2), and goleak's three (TestGoleakRecords).

@@ -195,3 +195,94 @@ func intellijLockLine(t []byte, in *interner) (l Lock, isLock, ok bool) {
 	l.Owner, l.OwnerID = in.str(name), id
 	return l, true, true
 }
+
+// IntelliJ's own thread dumps (a freeze report, "Dump Threads" of the
+// IDE itself: com.intellij.diagnostic.ThreadDumper) are written from
+// ThreadMXBean, in jstack's shape with fixed header fields and the
+// ThreadInfo's lock on a line of its own, before the frames:
+//
+//	"AWT-EventQueue-0 2017.1.1#CL-171.4073.41 CLion, eap:false, …" prio=0 tid=0x0 nid=0x0 waiting on condition
+//	     java.lang.Thread.State: TIMED_WAITING
+//	 on com.intellij.openapi.application.impl.ReadMostlyRWLock@78b535fc
+//	        at sun.misc.Unsafe.park(Native Method)
+//
+// The lock line is " on " getLockName(), then ` owned by "NAME" Id=N`
+// when getLockOwnerName() is set, then " (suspended)", " (in native)"
+// (ThreadDumper.dumpCallStack, intellij-community platform/util). The
+// lock is class@identityHash, one object's in every thread of the dump,
+// read as its address. Its kind is the thread's: BLOCKED waits to enter
+// the monitor; parked under Unsafe.park, a j.u.c lock or a blocker;
+// under Object.wait, the monitor it waits on.
+
+// isFreezeDump reports whether th's header is ThreadDumper's: prio=0
+// tid=0x0 nid=0x0 (a JVM prints none of these three).
+func isFreezeDump(th *Thread) bool {
+	return th.JVM != nil && th.JVM.TID == "0x0" && th.JVM.NativeID == "0x0" && th.JVM.Priority == 0
+}
+
+// freezeLockLine reads ThreadDumper's lock line (trimmed): "on
+// java.lang.Object@1d37a147 owned by "pool-1" Id=42 (in native)".
+func freezeLockLine(t []byte, in *interner) (Lock, bool) {
+	rest := t[len("on "):]
+	for _, tail := range []string{" (in native)", " (suspended)"} {
+		rest = bytes.TrimSuffix(rest, []byte(tail))
+	}
+	l := Lock{Frame: 0}
+	if o := bytes.Index(rest, []byte(` owned by "`)); o > 0 {
+		owner := rest[o+len(` owned by "`):]
+		q := bytes.LastIndex(owner, []byte(`" Id=`))
+		if q < 0 {
+			return l, false
+		}
+		l.Owner = in.bytes(owner[:q])
+		l.OwnerID = int64(atoiBytes(owner[q+len(`" Id=`):]))
+		rest = rest[:o]
+	}
+	at := bytes.LastIndexByte(rest, '@')
+	if at <= 0 || bytes.IndexByte(rest, ' ') >= 0 || !isHexDigits(rest[at+1:]) {
+		return l, false
+	}
+	l.Class = in.bytes(rest[:at])
+	l.Address = in.bytes(append([]byte("0x"), rest[at+1:]...))
+	return l, true
+}
+
+// isFreezeTail reports whether t is ThreadDumper's lock line without a
+// lock: " (in native)", " (suspended)" or both.
+func isFreezeTail(t []byte) bool {
+	t = bytes.TrimSpace(t)
+	for len(t) > 0 {
+		switch {
+		case bytes.HasPrefix(t, []byte("(in native)")):
+			t = bytes.TrimSpace(t[len("(in native)"):])
+		case bytes.HasPrefix(t, []byte("(suspended)")):
+			t = bytes.TrimSpace(t[len("(suspended)"):])
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// freezeLockKind gives ThreadDumper's lock line its kind, from the state
+// and the top frame read after it.
+func freezeLockKind(th *Thread) {
+	for i := range th.JVM.Locks {
+		l := &th.JVM.Locks[i]
+		if l.Kind != "" {
+			continue
+		}
+		top := ""
+		if len(th.Frames) > 0 {
+			top = th.Frames[0].Func
+		}
+		switch {
+		case th.State == "BLOCKED":
+			l.Kind = LockWaitingTo
+		case top == "java.lang.Object.wait" || top == "java.lang.Object.wait0":
+			l.Kind = LockWaitingOn
+		default:
+			l.Kind = LockParking
+		}
+	}
+}

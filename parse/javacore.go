@@ -62,20 +62,39 @@ var javacoreTitle = []byte("TITLE subcomponent dump routine")
 // TITLE section, or the thread section or a thread record of an excerpt.
 func startsJavacore(line, _ []byte) bool {
 	return bytes.HasPrefix(line, []byte("0SECTION")) && (bytes.Contains(line, javacoreTitle) || bytes.Contains(line, javacoreThreads) || bytes.Contains(line, javacoreLocks)) ||
-		bytes.HasPrefix(line, []byte("1XMTHDINFO")) || bytes.HasPrefix(line, javacoreThreadTag) || isLocksStart(line)
+		bytes.HasPrefix(line, []byte("1XMTHDINFO")) || bytes.HasPrefix(line, javacoreThreadTag) || isLocksStart(line) || isMonitorStart(line)
 }
 
 // javacoreLocks ends the LOCKS section's header line (javacore_locks.go).
 var javacoreLocks = []byte("LOCKS subcomponent dump routine")
 
 // isLocksStart reports whether line starts a part of a LOCKS section
-// pasted without its header: its monitor pool or its deadlock report
-// (javacore_locks.go).
+// pasted without its header: its monitor pool, its registered (VM)
+// monitors, one monitor of either, or its deadlock report
+// (javacore_locks.go). A ticket pastes one monitor alone, from its
+// 2LKREGMON line (eclipse-openj9/openj9#8724: "2LKREGMON VM class table
+// lock (0x…): Flat locked by "Default Executor-thread-14" (…)" and its
+// waiters); each tag is OpenJ9's own, so no other text starts with one.
 func isLocksStart(line []byte) bool {
 	if len(line) < 11 || line[0] != '1' || line[1] != 'L' || line[2] != 'K' {
 		return false
 	}
-	for _, t := range []string{"1LKPOOLINFO ", "1LKMONPOOLDUMP ", "1LKDEADLOCK "} {
+	for _, t := range []string{"1LKPOOLINFO ", "1LKMONPOOLDUMP ", "1LKDEADLOCK ", "1LKREGMONDUMP "} {
+		if bytes.HasPrefix(line, []byte(t)) {
+			return true
+		}
+	}
+	return false
+}
+
+// isMonitorStart reports whether line starts one monitor of a LOCKS
+// section: "2LKREGMON" (a VM monitor), "2LKMONINUSE" or "3LKMONOBJECT"
+// (an object monitor of the pool).
+func isMonitorStart(line []byte) bool {
+	if len(line) < 11 || line[1] != 'L' || line[2] != 'K' {
+		return false
+	}
+	for _, t := range []string{"2LKREGMON ", "2LKMONINUSE ", "3LKMONOBJECT "} {
 		if bytes.HasPrefix(line, []byte(t)) {
 			return true
 		}
@@ -190,7 +209,7 @@ func parseJavacore(p *textParser) *Dump {
 				startTag = "LOCKS"
 			case startTag == "0SECTION" && !bytes.Contains(text, javacoreTitle):
 				startTag = "THREADS"
-			case isLocksStart(line):
+			case isLocksStart(line), isMonitorStart(line):
 				startTag = "LOCKS"
 			}
 		}

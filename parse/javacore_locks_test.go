@@ -265,3 +265,69 @@ func TestLocksDeadlockProperty(t *testing.T) {
 		t.Errorf("only %d deadlock reports fit: the testdata has more", tried)
 	}
 }
+
+// TestLocksMonitorExcerptProperty: a LOCKS section pasted from one of its
+// monitors on, without the section's header or the pool's (a ticket
+// quotes the monitor that matters, eclipse-openj9/openj9#8724 from a
+// "2LKREGMON … Flat locked by" line), reads back as the same graph. Each
+// dump's monitors are written two ways: the object monitors cut before
+// their first 2LKMONINUSE (or 3LKMONOBJECT) line, and the same monitors
+// as registered VM monitors ("2LKREGMON  <name> lock (0x…): Flat locked
+// by …") with nothing before them.
+func TestLocksMonitorExcerptProperty(t *testing.T) {
+	tried, same := 0, 0
+	for _, in := range pasteInputs(t) {
+		if in.rt != RuntimeJVM || len(in.dumps) != 1 {
+			continue
+		}
+		d := in.dumps[0]
+		g := monitorsOf(d)
+		if len(g.addrs) == 0 {
+			continue
+		}
+		whole := locksSection(d, g)
+		cutAt := func(tag string) string {
+			i := strings.Index(whole, "\n"+tag)
+			if i < 0 {
+				t.Fatalf("%s: no %s line in the written section", in.name, tag)
+			}
+			return whole[i+1:]
+		}
+		regs := strings.NewReplacer("2LKMONINUSE", "NULL       ").Replace(cutAt("2LKMONINUSE"))
+		var b strings.Builder
+		for _, line := range strings.Split(regs, "\n") {
+			if obj, ok := strings.CutPrefix(line, "3LKMONOBJECT       "); ok {
+				// java/lang/Object@0xB56658D8: owner → a VM monitor named by the class
+				at, rest, _ := strings.Cut(obj, ": ")
+				class, addr, _ := strings.Cut(at, "@")
+				line = fmt.Sprintf("2LKREGMON          %s lock (%s): %s", class, addr, rest)
+			}
+			if strings.HasPrefix(line, "NULL       ") {
+				continue
+			}
+			b.WriteString(line + "\n")
+		}
+		for _, text := range []string{cutAt("2LKMONINUSE"), cutAt("3LKMONOBJECT"), b.String()} {
+			tried++
+			dumps, err := Parse(in.name, strings.NewReader(text))
+			if err != nil || len(dumps) != 1 {
+				t.Errorf("%s: %d dumps, %v, from:\n%.300s", in.name, len(dumps), err, text)
+				continue
+			}
+			want, got := graphLines(d, g), readGraphLines(dumps[0])
+			if strings.Join(want, "\n") != strings.Join(got, "\n") {
+				t.Errorf("%s: the monitors pasted alone read another graph:\n%s", in.name, firstDiff(strings.Join(want, "\n"), strings.Join(got, "\n")))
+				continue
+			}
+			if dumps[0].Format != FormatJavacore || dumps[0].Excerpt == "" {
+				t.Errorf("%s: format %s, excerpt %q", in.name, dumps[0].Format, dumps[0].Excerpt)
+				continue
+			}
+			same++
+		}
+	}
+	t.Logf("monitors pasted without the section's header that read back as the same graph: %d of %d", same, tried)
+	if tried < 30 || same != tried {
+		t.Errorf("%d of %d read back (the testdata has more than 10 dumps with monitors, three texts each)", same, tried)
+	}
+}

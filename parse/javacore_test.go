@@ -221,7 +221,8 @@ func FuzzJavacore(f *testing.F) {
 		}
 	}
 	for _, name := range []string{"openj9-docs__javacore-deadlock-excerpt.txt", "openj9-docs__javacore-threads-excerpt.txt",
-		"openj9-docs__javacore-locks-contention.txt", "openj9-docs__javacore-locks-deadlock.txt", "openj9-docs__javacore-locks-healthy.txt"} {
+		"openj9-docs__javacore-locks-contention.txt", "openj9-docs__javacore-locks-deadlock.txt", "openj9-docs__javacore-locks-healthy.txt",
+		"openj9-docs__javacore-locks-one-monitor.txt"} {
 		if b, err := os.ReadFile(filepath.Join(formatsDir, name)); err == nil {
 			f.Add(b)
 		}

@@ -734,6 +734,15 @@ func (s *jstackScanner) threadLine(line, t []byte) bool {
 			return false
 		}
 		th.StateDetail = s.p.in.str(th.StateDetail + ` owned by "` + string(name) + `" Id=` + string(id))
+	case len(t) > 0 && t[0] == '(' && isFreezeDump(th) && len(s.fbuf) == 0 && isFreezeTail(t):
+		return true // " (in native)", " (suspended)" with no lock: nothing the model holds
+	case len(t) > 3 && t[0] == 'o' && t[1] == 'n' && t[2] == ' ' && isFreezeDump(th) && len(s.fbuf) == 0:
+		l, ok := freezeLockLine(t, s.p.in)
+		if !ok {
+			return false
+		}
+		s.flushPending()
+		th.JVM.Locks = append(th.JVM.Locks, l) // its kind is the frames' to tell (freezeLockKind)
 		return true
 	case bytes.HasPrefix(t, []byte("Carrying virtual thread #")):
 		th.MountedVirtual = int64(atoiBytes(t[len("Carrying virtual thread #"):]))
@@ -970,6 +979,9 @@ func (s *jstackScanner) endThread() {
 		}
 	}
 	threadInfoWait(th, s.p.in)
+	if isFreezeDump(th) {
+		freezeLockKind(th)
+	}
 	if s.resumed {
 		s.resumed = false // in the dump already
 	} else {

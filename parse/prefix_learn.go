@@ -691,7 +691,9 @@ var startNeedles = [][]byte{
 	[]byte("Thread.State"), []byte("deadlock"), []byte("Java stack information"),
 	[]byte("Goroutine "), []byte("0  0x"),
 	[]byte("Deadlock Detection:"), []byte(": (state = "), // the Serviceability Agent's (jstack_sa.go)
-	[]byte("Thread ["), // Eclipse's thread line (eclipse.go)
+	[]byte("Thread ["),                  // Eclipse's thread line (eclipse.go)
+	[]byte("LKMON"), []byte("LKREGMON"), // one monitor of a LOCKS section (javacore.go: isMonitorStart)
+	[]byte(" is waiting to lock "), // a deadlock detector's report (lockreport.go)
 }
 
 // mayStartInside reports whether a dump's first line may start somewhere

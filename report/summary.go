@@ -285,6 +285,9 @@ func (s *sentences) stuck() {
 	case f.Basis == "one-dump-process":
 		s.add("%d of %d %s %s %s, and every application %s of this dump waits on what it names (or holds the lock one waits for): nothing else of the process runs or rests",
 			f.Counts[0], f.PoolCounts[0], f.Pool, s.unit(), stateText(f.State, f.Via), strings.TrimSuffix(s.unit(), "s"))
+	case f.Basis == "orphaned":
+		s.add("%d of %d %s %s stuck %s at every moment given (%s to %s), and every application %s of the process waits so on a hand-off: none is left to count it down, take from it or signal it (its counter or consumer is gone)",
+			f.Same, f.PoolCounts[n-1], f.Pool, s.unit(), stateText(f.State, f.Via), s.moment(0), s.moment(n-1), strings.TrimSuffix(s.unit(), "s"))
 	case f.Always >= f.Same:
 		s.add("%d of %d %s %s stuck %s at every moment given (%s to %s): the very same %s, in the same place",
 			f.Same, f.PoolCounts[n-1], f.Pool, s.unit(), stateText(f.State, f.Via), s.moment(0), s.moment(n-1), s.unit())
@@ -292,12 +295,26 @@ func (s *sentences) stuck() {
 		s.add("%d of %d %s %s stuck %s at %s: once there, none left (%d of them at every moment from %s)",
 			f.Same, f.PoolCounts[n-1], f.Pool, s.unit(), stateText(f.State, f.Via), s.moment(n-1), f.Always, s.moment(0))
 	}
-	if f.Resource != "" {
+	switch {
+	case f.InitClass != "":
+		s.add("waiting for class %s to be initialized: another thread runs its static initializer (<clinit>), and every thread that touches the class waits for it", f.InitClass)
+	case f.Resource != "":
 		s.add("waiting for %s", analyze.ResourceNoun(f.Resource))
 	}
 	if f.Basis == "no-signaller" {
 		s.add("untimed, and no thread left could send it: none runs the class the wait is in (%s) but in an untimed wait of its own; inferred from the stacks (a signal sent before the wait, or a sender that ended): a callback the dump cannot show could still send it",
 			analyze.WaitClass(f.Culprit))
+	}
+	if len(f.Holding) > 0 {
+		var ls []string
+		for _, l := range f.Holding {
+			ls = append(ls, fmt.Sprintf("%s (a %s)", parse.LockShown(l.Address), l.Class))
+		}
+		who, w := "it holds", "it waits"
+		if f.Counts[f.At] > 1 {
+			who, w = "they hold", "they wait"
+		}
+		s.add("%s %s while %s: whoever needs it waits behind a holder that itself waits", who, strings.Join(ls, ", "), w)
 	}
 	s.consumers()
 	s.cpu()
@@ -606,6 +623,10 @@ func (s *sentences) contention() {
 		// cause, its waiters follow.
 		head = fmt.Sprintf("%q holds %s while it waits (%s at %s): %d%s %s wait for it at %s", l.Owner.Name, lock,
 			stateName(l.Owner.State, ""), ownerWhere(l.Owner), f.Counts[f.At], prefixed(" ", f.Pool), s.unit(), s.moment(f.At))
+	case l.Owner.Frame == "":
+		// A holder named without its stack (a javacore's LOCKS section
+		// pasted alone, a deadlock report without its stacks).
+		head += fmt.Sprintf(", held by %q (the input names it, not its stack)", l.Owner.Name)
 	default:
 		head += fmt.Sprintf(", held by %q in %s", l.Owner.Name, l.Owner.Frame)
 	}
@@ -622,7 +643,7 @@ func (s *sentences) contention() {
 	if len(l.Addresses) > 1 {
 		s.add("one lock at %d addresses (%s): the garbage collector moved it between moments; its class, holder and waiters stayed", len(l.Addresses), strings.Join(l.Addresses, ", "))
 	}
-	if l.Owner != nil {
+	if l.Owner != nil && (l.Owner.Frame != "" || l.Owner.WaitsFor != nil) { // a holder without a stack: nothing more to say of it
 		o := "the holder is " + stateText(l.Owner.State, "")
 		if l.Owner.State == "running" {
 			o = "the holder is running, not waiting" // on CPU or runnable, holding the lock (spinning says why)

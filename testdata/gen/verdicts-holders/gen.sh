@@ -15,6 +15,11 @@
 #   queue-busy-stuck/1..3.txt    com.example.holders.QueueApp stuck  (JDK queues, a latch)
 #   queue-busy-healthy/1..3.txt  com.example.holders.QueueApp healthy
 #   queue-busy-rising/1..3.txt   com.example.holders.QueueApp rising  (stalls after dump 1)
+#   liblock-stuck/1..3.txt, freeze.txt   com.example.holders.LibLockApp stuck (a library's own RW lock;
+#                                        freeze.txt: the program's own dump in IntelliJ's ThreadDumper shape)
+#   liblock-healthy/1..3.txt, freeze.txt com.example.holders.LibLockApp healthy
+#   orphan-stuck/1..3.txt     com.example.holders.OrphanApp stuck  (a latch and a queue whose other side died)
+#   orphan-healthy/1..3.txt   com.example.holders.OrphanApp healthy
 #
 # JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64 runs them on Temurin 25 instead (the jdk25-*
 # cases: `JAVA_HOME=... bash gen.sh jdk25-log4j1-stuck`).
@@ -40,7 +45,7 @@ cp=$j/log4j-1.2.jar:$j/netty-common.jar:$j/netty-transport.jar:$j/netty-buffer.j
 for f in ${cp//:/ }; do
 	[[ -f $f ]] || { echo "missing $f (apt-get install liblog4j1.2-java libnetty-java)" >&2; exit 1; }
 done
-declare -A MAIN=([log4j1]=Log4j1App [log4j1-cycle]=Log4j1CycleApp [rwlock]=RwLockApp [main-holder]=MainHolderApp [queue-busy]=QueueApp)
+declare -A MAIN=([log4j1]=Log4j1App [log4j1-cycle]=Log4j1CycleApp [rwlock]=RwLockApp [main-holder]=MainHolderApp [queue-busy]=QueueApp [liblock]=LibLockApp [orphan]=OrphanApp)
 cases=("$@")
 ((${#cases[@]})) || cases=(log4j1-stuck log4j1-healthy log4j1-cycle-stuck log4j1-cycle-healthy rwlock-stuck rwlock-healthy main-holder-stuck main-holder-healthy queue-busy-stuck queue-busy-healthy queue-busy-rising)
 "${bin}javac" -nowarn -cp "$cp" -d "$tmp/classes" $(find "$here/src" -name '*.java')
@@ -48,10 +53,12 @@ for c in "${cases[@]}"; do
 	base=${c#jdk25-}
 	main=${MAIN[${base%-*}]:-}
 	[[ -n $main ]] || { echo "unknown case $c" >&2; exit 1; }
-	"${bin}java" -Xmx128m -XX:+UseSerialGC -cp "$tmp/classes:$cp" "com.example.holders.$main" "${c##*-}" >"$tmp/out.log" 2>&1 &
+	dir=$repo/testdata/verdicts/$c
+	extra=()
+	[[ $main == LibLockApp ]] && mkdir -p "$dir" && extra=("$dir/freeze.txt")
+	"${bin}java" -Xmx128m -XX:+UseSerialGC -cp "$tmp/classes:$cp" "com.example.holders.$main" "${c##*-}" "${extra[@]}" >"$tmp/out.log" 2>&1 &
 	pid=$!
 	wait_ready "$tmp/out.log"
-	dir=$repo/testdata/verdicts/$c
 	jstack3 "$pid" "$dir"
 	kill -KILL "$pid" # a stuck program's shutdown hooks would wait
 	wait "$pid" 2>/dev/null || true
