@@ -734,6 +734,7 @@ func (s *jstackScanner) threadLine(line, t []byte) bool {
 			return false
 		}
 		th.StateDetail = s.p.in.str(th.StateDetail + ` owned by "` + string(name) + `" Id=` + string(id))
+		return true
 	case len(t) > 0 && t[0] == '(' && isFreezeDump(th) && len(s.fbuf) == 0 && isFreezeTail(t):
 		return true // " (in native)", " (suspended)" with no lock: nothing the model holds
 	case len(t) > 3 && t[0] == 'o' && t[1] == 'n' && t[2] == ' ' && isFreezeDump(th) && len(s.fbuf) == 0:
