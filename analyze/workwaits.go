@@ -138,6 +138,11 @@ func goWorkWaits(p *Pass, told map[*Group]bool) []Finding {
 	}
 	var fs []Finding
 	running := make([]map[string]bool, len(r.Moments)) // per moment, found on first use (orphans)
+	held := heldGoroutines(r)
+	if held != nil && held.span > 0 && held.span < HeldSpanMin {
+		held = nil // moments that close show calls in flight
+	}
+	work := p.opt.roleTable().GoWork
 	for _, pl := range r.Pools {
 		if pl.Internal {
 			continue
@@ -155,10 +160,10 @@ func goWorkWaits(p *Pass, told map[*Group]bool) []Finding {
 					}
 				}
 			}
-			if told[g] || g.Category != Waiting || g.Resource == "lock" || g.workWaits == nil && (g.Rest || !printsLong(g)) {
+			if told[g] || g.Category != Waiting || g.Resource == "lock" || g.workWaits == nil && (g.Rest || !printsLong(g) && held == nil) {
 				continue
 			}
-			if g.workWaits == nil && !g.Rest {
+			if g.workWaits == nil && !g.Rest && printsLong(g) {
 				g.workWaits = orphans(r, g, running)
 			}
 			best := -1
@@ -185,7 +190,16 @@ func goWorkWaits(p *Pass, told map[*Group]bool) []Finding {
 					best, wf = m, w
 				}
 			}
-			if best < 0 || p.explainedBy(g, best) != "" {
+			if best < 0 {
+				// No wait printed long enough: the ids may show one that
+				// lasted every moment given (heldgo.go).
+				if f, ok := heldFinding(p, pl, g, held, work); ok {
+					told[g] = true
+					fs = append(fs, f)
+				}
+				continue
+			}
+			if p.explainedBy(g, best) != "" {
 				continue
 			}
 			f := groupFinding(KindStuck, pl, g, best)

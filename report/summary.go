@@ -256,6 +256,10 @@ func (s *sentences) stuck() {
 		s.workWait()
 		return
 	}
+	if f.Basis == "held-moments" {
+		s.heldWait()
+		return
+	}
 	n := len(f.Counts)
 	switch {
 	case f.Basis == "test-timeout":
@@ -302,6 +306,23 @@ func (s *sentences) workWait() {
 		s.add("%d %s goroutines stuck %s for %s at %s, as the runtime prints, inside their work (a request's handler, a task, a call their own loop made): a wait that long there is no rest",
 			w.Goroutines, f.Pool, stateText(f.State, f.Via), long, s.moment(f.At))
 	}
+	if f.Resource != "" {
+		s.add("waiting for %s", analyze.ResourceNoun(f.Resource))
+	}
+	s.culpritAndEntries()
+	s.cause()
+}
+
+// heldWait says what the goroutines' ids showed: the same goroutines in
+// the same wait at every moment, for at least the moments' span.
+func (s *sentences) heldWait() {
+	f, w := s.f, s.f.Wait
+	span := "the dumps print no time: at least the time between the first and the last capture"
+	if w.HeldSpan > 0 {
+		span = "at least " + w.HeldSpan.Round(time.Second).String() + ", the first dump to the last"
+	}
+	s.add("%d %s goroutines stuck %s at each of the %d moments given, the very same goroutines (by id) with the very same stack, inside their work (a request's handler, a task, a call their own loop made): waiting %s (the runtime prints a wait's age only from one minute), unless each left and came back to the very same frames between every two dumps",
+		w.Held, f.Pool, stateText(f.State, f.Via), w.HeldMoments, span)
 	if f.Resource != "" {
 		s.add("waiting for %s", analyze.ResourceNoun(f.Resource))
 	}

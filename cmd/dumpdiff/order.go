@@ -96,14 +96,27 @@ func dedupeSameDump(in []analyze.Input, warn *loadNotes) []analyze.Input {
 		for _, i := range idx {
 			fp := in[i].Dump.Fingerprint(seed)
 			if j, ok := first[fp]; ok {
-				drop[i] = true
 				if k := momentTime(in[i]); k.IsZero() {
 					// No time to tell a copy from a second dump of a process
-					// in which nothing moved: say both.
-					warn.add("warning: %s is the same dump as %s (neither prints a time; the same threads in the same places): read as one moment. If it was taken later, nothing moved in between, itself a sign that the process is stuck",
+					// in which nothing moved. A profile that aggregates
+					// goroutines by stack (debug=1, proto) prints no id and
+					// no dumper of its own: three captures of an idle or a
+					// stalled process are identical, so two files are two
+					// moments, in their places (a merge would also move a
+					// third capture equal to the first before the second).
+					// A dump that prints ids prints its dumper too, whose id
+					// a later capture changes: the same one twice is a copy.
+					if aggregated(in[i].Dump) && momentName(in[i]) != momentName(in[j]) {
+						warn.add("note: %s holds the same goroutines in the same places as %s; its format (%s) prints no time and no goroutine id, so a later capture in which nothing moved (an idle process's as much as a stalled one's) cannot be told from a copy: read as two moments",
+							momentName(in[i]), momentName(in[j]), in[i].Dump.Format)
+						continue
+					}
+					drop[i] = true
+					warn.add("warning: %s is the same dump as %s (neither prints a time; the same threads, ids and places): read as one moment, a copy. Were it a later capture, not even the goroutine that printed it changed",
 						momentName(in[i]), momentName(in[j]))
 					continue
 				}
+				drop[i] = true
 				warn.add("warning: %s is the same dump as %s (same time, same threads in the same places): read as one moment",
 					momentName(in[i]), momentName(in[j]))
 				continue
@@ -119,6 +132,17 @@ func dedupeSameDump(in []analyze.Input, warn *loadNotes) []analyze.Input {
 	}
 	sameTimeDiffer(out, warn)
 	return out
+}
+
+// aggregated: d counts threads by stack and prints no thread's id (a Go
+// debug=1 profile, a proto goroutine profile).
+func aggregated(d *parse.Dump) bool {
+	for _, t := range d.Threads {
+		if t.ID != 0 {
+			return false
+		}
+	}
+	return len(d.Threads) > 0
 }
 
 // sameTimeDiffer says where two kept moments of one target print the same

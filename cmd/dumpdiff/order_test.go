@@ -243,3 +243,30 @@ func TestTUIShowsTimeOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestAggregatedSameIsTwoMoments: debug=1 profiles print no time and no
+// goroutine id, so two files holding the same records are two captures of
+// a process in which nothing moved as likely as a copy: both are moments,
+// in their places, with a note (go-moments-stuck-debug1's 1.txt and 3.txt,
+// taken 10 s apart, are identical); the very same file given twice is a
+// copy, read once.
+func TestAggregatedSameIsTwoMoments(t *testing.T) {
+	d := "../../testdata/verdicts/go-moments-stuck-debug1/"
+	code, out, errs := runArgs(t, "--format", "json", d+"1.txt", d+"2.txt", d+"3.txt")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if n := strings.Count(out, `"file":`); n != 3 {
+		t.Errorf("%d moments, want 3:\n%s", n, errs)
+	}
+	if !strings.Contains(errs, "note: ") || strings.Contains(errs, "is the same dump as") || strings.Contains(errs, "sign that the process is stuck") {
+		t.Errorf("want a note, no merge and no word of stuck:\n%s", errs)
+	}
+	code, out, errs = runArgs(t, "--format", "json", d+"1.txt", d+"2.txt", d+"2.txt")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if n := strings.Count(out, `"file":`); n != 2 || !strings.Contains(errs, "read once") {
+		t.Errorf("the same file twice: %d moments, want 2 (a copy):\n%s", n, errs)
+	}
+}
