@@ -1,9 +1,6 @@
 package analyze
 
-import (
-	"strings"
-	"time"
-)
+import "strings"
 
 // The stuck detector's thresholds. What each protects against is said
 // once, in the detector's Thresholds below (README.md's table is made from
@@ -26,9 +23,9 @@ const (
 	// instant are a call in flight, not told from noise.
 	PeerWaitMin = 3
 	// Go goroutines held, by their id, in a wait at every moment
-	// (heldgo.go): HeldWaitMin and HeldSpanMin.
+	// (heldgo.go): HeldWaitMin and HeldSpanSeconds.
 	HeldWaitMin = 2
-	HeldSpanMin = 4 * time.Second
+	HeldSpanSeconds = 4
 )
 
 var stuckDetector = &Detector{
@@ -44,7 +41,7 @@ var stuckDetector = &Detector{
 		{"WorkWaitMinutes", WorkWaitMinutes, "in Go, a goroutine the runtime prints as waiting this many minutes (from 1) under its own work is stuck, alone and in one dump: in a send, a pool's or a client's wait under a call its own function made (a request does not wait a minute for a channel or a connection); in a rest (select, receive, a read, a Cond) only under a unit of work a server or runner gave it (Roles.GoWork), from WorkRestMinutes. A goroutine whose own function waits (an accept loop, a worker on its job channel, a signal or ticker loop) rests there for days by design, and a lock's waiters are contention's"},
 		{"WorkRestMinutes", WorkRestMinutes, "…a rest under a unit of work counts from this many minutes, when fewer than LeakMin of the group rest that long: a long poll answers within a minute or two; a streaming endpoint's handlers (server-sent events, websockets) rest between events by the hundred, alike, which is the leak detector's to judge by their parents and spread (a few streams held open longer read as stuck: the dump prints nothing that tells a stream from a request that never ends). Not relative to the process's ordinary wait: each stuck request brings goroutines that wait as long (its connection's background read), and a crowd behind one holder makes minutes ordinary"},
 		{"HeldWaitMin", HeldWaitMin, "in Go, goroutines that the dumps print with the same id, in the same wait, with the same stack at every moment given (two at least) waited at least the moments' span, printed or not: stuck from this many, in the waits the printed minutes count (no rest, under a call their own function made or a request's work; not a lock's, which contention and deadlock follow), when no minute is printed yet (a stall under a minute old). The floor because one goroutine in one slow call cannot be told from noise, and the id cannot tell a goroutine that stayed from one that came back to the same frames between every two dumps (a producer held back by its consumer at each look)"},
-		{"HeldSpanMin", HeldSpanMin.Seconds(), "…and, when the dumps print their times, over at least this many seconds: dumps closer than that show calls in flight (a request to a slow upstream answers within seconds); dumps 5 s apart span 4.6–5.4 s between two of them, taken by hand or by a schedule"},
+		{"HeldSpanSeconds", HeldSpanSeconds, "…and, when the dumps print their times, over at least this many seconds: dumps closer than that show calls in flight (a request to a slow upstream answers within seconds); dumps 5 s apart span 4.6–5.4 s between two of them, taken by hand or by a schedule"},
 		{"StuckShare", StuckShare, "…and when they are at least this share of their pool at the last moment: one long call is not a stuck pool. Threads in a wait that costs no CPU (a read, a connect) whose cpu= rose by CPURanMin between every two moments are not counted: they ran between the dumps"},
 		{"PeerShare", PeerShare, "on one whole dump, threads in a named wait on a peer (a reply under a DB driver's query, an HTTP or gRPC call), each inside the unit of work its pool gave it, are their pool's story from this share of the pool's threads: most of the pool then serves at that peer's pace, where a healthy busy pool spreads over the CPU, several peers and idle workers; said as one dump's evidence, which cannot tell stuck from busy"},
 		{"PeerWaitMin", PeerWaitMin, "…and from this many threads: one or two workers in one call at one instant are a call in flight, not told from noise"},

@@ -42,7 +42,7 @@ var (
 // counting exactly them; the same sends by goroutines replaced at each
 // moment (new ids: a busy service's brief waits), or held in their own
 // function's send, or held in a receive (a rest), or seen at only some
-// moments, give none. With the moments' times closer than HeldSpanMin,
+// moments, give none. With the moments' times closer than HeldSpanSeconds,
 // none either. Seeded; the seed is in the failure.
 func TestHeldGoroutinesProperty(t *testing.T) {
 	for seed := range uint64(300) {
@@ -95,7 +95,7 @@ func TestHeldGoroutinesProperty(t *testing.T) {
 				got = append(got, f)
 			}
 		}
-		want := held >= HeldWaitMin && !(close && time.Duration(n-1)*time.Second < HeldSpanMin)
+		want := held >= HeldWaitMin && !(close && time.Duration(n-1)*time.Second < HeldSpanSeconds*time.Second)
 		if !want {
 			if len(got) > 0 {
 				t.Errorf("seed %d (n %d held %d replaced %d own %d rest %d partial %d close %v): %d held-moments findings, want none: %+v",

@@ -3,6 +3,7 @@ package analyze
 import (
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/dumpdiff/dumpdiff/parse"
 )
@@ -139,7 +140,7 @@ func goWorkWaits(p *Pass, told map[*Group]bool) []Finding {
 	var fs []Finding
 	running := make([]map[string]bool, len(r.Moments)) // per moment, found on first use (orphans)
 	held := heldGoroutines(r)
-	if held != nil && held.span > 0 && held.span < HeldSpanMin {
+	if held != nil && held.span > 0 && held.span < HeldSpanSeconds*time.Second {
 		held = nil // moments that close show calls in flight
 	}
 	work := p.opt.roleTable().GoWork
