@@ -24,7 +24,7 @@ const (
 	PeerWaitMin = 3
 	// Go goroutines held, by their id, in a wait at every moment
 	// (heldgo.go): HeldWaitMin and HeldSpanSeconds.
-	HeldWaitMin = 2
+	HeldWaitMin     = 2
 	HeldSpanSeconds = 4
 )
 
