@@ -136,8 +136,27 @@ func runStuck(p *Pass) []Finding {
 			fs = append(fs, f)
 		}
 	}
+	fs = dropHeldTold(fs)
 	linkTaskWaits(fs, append(p.FoundAll(), fs...))
 	return fs
+}
+
+// dropHeldTold drops the findings told from the goroutines' ids alone
+// (held-moments) of a group that another stuck finding tells.
+func dropHeldTold(fs []Finding) []Finding {
+	other := map[string]bool{}
+	for _, f := range fs {
+		if f.Basis != "held-moments" {
+			other[f.ID] = true
+		}
+	}
+	out := fs[:0]
+	for _, f := range fs {
+		if f.Basis != "held-moments" || !other[f.ID] {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // linkTaskWaits: threads stuck waiting for a task's result (Future.get)

@@ -194,8 +194,10 @@ func goWorkWaits(p *Pass, told map[*Group]bool) []Finding {
 			if best < 0 {
 				// No wait printed long enough: the ids may show one that
 				// lasted every moment given (heldgo.go).
+				// Not told: the very same threads at every moment, most of
+				// their pool, are the stuck pool's (critical), which then
+				// stands for this (runStuck).
 				if f, ok := heldFinding(p, pl, g, held, work); ok {
-					told[g] = true
 					fs = append(fs, f)
 				}
 				continue
