@@ -293,6 +293,10 @@ type WaitFact struct {
 	// time. 0 when the finding is not told from the ids (heldgo.go).
 	Held, HeldMoments int
 	HeldSpan          time.Duration
+	// HeldRecords: the dumps print no ids (debug=1): Held counts the
+	// goroutines of records with the same stack and count at every moment,
+	// the same goroutines or others that took their places.
+	HeldRecords bool `json:",omitempty"`
 }
 
 // measuredWait is the longest wait an execution trace measured among ts;

@@ -1,6 +1,8 @@
 package analyze
 
 import (
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/dumpdiff/dumpdiff/parse"
@@ -29,6 +31,66 @@ type goHeld struct {
 	// span is the last moment's time less the first's: the least time
 	// they waited; 0 when a moment carries no time.
 	span time.Duration
+	// records: the moments print no ids (debug=1 profiles): held are the
+	// records with the same stack and the same count at every moment,
+	// the same goroutines or others that took their places alike, the
+	// weaker evidence.
+	records bool
+}
+
+// heldRecords is heldGoroutines for moments that aggregate goroutines by
+// stack and print no id (a debug=1 profile): a record of the last moment
+// is held when every earlier moment has a record with the same state and
+// frames and the same count. nil when a moment is not such a profile.
+func heldRecords(r *Result) *goHeld {
+	n := len(r.Moments)
+	key := func(t *parse.Thread) string {
+		var b strings.Builder
+		b.WriteString(t.State)
+		for _, f := range t.Frames {
+			fmt.Fprintf(&b, "|%s:%d", f.Func, f.Line)
+		}
+		return b.String()
+	}
+	byKey := make([]map[string]int, n-1)
+	for m := range n {
+		d := r.Moments[m].Dump
+		if d == nil || len(d.Threads) == 0 {
+			return nil
+		}
+		for _, t := range d.Threads {
+			if t.ID != 0 {
+				return nil
+			}
+		}
+		if m < n-1 {
+			byKey[m] = map[string]int{}
+			for _, t := range d.Threads {
+				byKey[m][key(t)] += max(t.Weight, 1)
+			}
+		}
+	}
+	h := &goHeld{held: map[*parse.Thread]bool{}, moments: n, records: true}
+	if t0, t1 := r.Moments[0].Time, r.Moments[n-1].Time; !t0.IsZero() && t1.After(t0) {
+		h.span = t1.Sub(t0)
+	}
+	for _, t := range r.Moments[n-1].Dump.Threads {
+		if len(t.Frames) == 0 {
+			continue
+		}
+		k, w := key(t), max(t.Weight, 1)
+		same := true
+		for m := range n - 1 {
+			if byKey[m][k] != w {
+				same = false
+				break
+			}
+		}
+		if same {
+			h.held[t] = true
+		}
+	}
+	return h
 }
 
 // heldGoroutines follows every goroutine of the last moment back through
@@ -40,6 +102,9 @@ func heldGoroutines(r *Result) *goHeld {
 	n := len(r.Moments)
 	if r.Runtime != parse.RuntimeGo || n < 2 {
 		return nil
+	}
+	if h := heldRecords(r); h != nil {
+		return h
 	}
 	byID := make([]map[int64]*parse.Thread, n-1)
 	for m := range n - 1 {
@@ -118,7 +183,7 @@ func heldWorkWaits(r *Result, g *Group, h *goHeld, work []string) workWaits {
 			continue
 		}
 		if l := goWork(t, work); l > ownLoop {
-			ww.add(l, t, 1)
+			ww.add(l, t, max(t.Weight, 1))
 		}
 	}
 	return ww
@@ -143,7 +208,7 @@ func heldFinding(p *Pass, pl *Pool, g *Group, h *goHeld, work []string) (Finding
 	if es := frameCounts(ww.callNames.entries); len(es) > 0 {
 		f.Entries = es
 	}
-	f.Wait = &WaitFact{Goroutines: ww.n, Held: ww.n, HeldMoments: h.moments, HeldSpan: h.span}
+	f.Wait = &WaitFact{Goroutines: ww.n, Held: ww.n, HeldMoments: h.moments, HeldSpan: h.span, HeldRecords: h.records}
 	f.Same, f.Always = ww.n, ww.n
 	f.Since, f.FromStart = 0, true
 	f.Evidence = nil

@@ -128,7 +128,8 @@ func TestHeldGoroutinesProperty(t *testing.T) {
 	}
 }
 
-// TestHeldNoIDs: debug=1 records carry no id: nothing is held.
+// TestHeldNoIDs: debug=1 records carry no id: what is held is records
+// (the weaker evidence), never goroutines by id.
 func TestHeldNoIDs(t *testing.T) {
 	rec := "goroutine profile: total 3\n3 @ 0x1 0x2\n#\t0x1\tmain.process+0x1\t/src/app/main.go:52\n#\t0x2\tmain.batchWorker+0x1\t/src/app/main.go:57\n\n"
 	var ins []Input
@@ -140,7 +141,66 @@ func TestHeldNoIDs(t *testing.T) {
 		ins = append(ins, Input{Dump: ds[0]})
 	}
 	r := Analyze(ins, Options{})
-	if h := heldGoroutines(r); h != nil {
-		t.Errorf("debug=1 records held: %+v", h)
+	if h := heldGoroutines(r); h == nil || !h.records || len(h.held) != 1 {
+		t.Errorf("debug=1 records: %+v, want the one record held as a record", h)
+	}
+}
+
+// TestHeldRecordsProperty: debug=1 profiles print no ids; a record of an
+// HTTP client's wait under a call (main.fetch under main.worker) with the
+// same count at every moment is held (HeldRecords, the weaker evidence)
+// from HeldWaitMin; a count that changes between moments, or a record
+// missing at one, is not. Seeded.
+func TestHeldRecordsProperty(t *testing.T) {
+	rec := func(n int) string {
+		return fmt.Sprintf("%d @ 0x1 0x2 0x3 0x4\n", n) +
+			"#\t0x1\tnet/http.(*persistConn).roundTrip+0x83c\t/usr/local/go/src/net/http/transport.go:2911\n" +
+			"#\t0x2\tnet/http.(*Client).Get+0x5f\t/usr/local/go/src/net/http/client.go:489\n" +
+			"#\t0x3\tmain.fetch+0xb4\t/src/app/main.go:40\n" +
+			"#\t0x4\tmain.worker+0x20\t/src/app/main.go:50\n\n"
+	}
+	for seed := range uint64(100) {
+		rng := rand.New(rand.NewPCG(seed, 34))
+		n := 2 + rng.IntN(3)
+		count := 1 + rng.IntN(5)
+		change := rng.IntN(3) == 0 // the count differs at one moment
+		miss := rng.IntN(4) == 0   // the record is missing at one moment
+		odd := rng.IntN(n)
+		var ins []Input
+		for m := range n {
+			c := count
+			if change && m == odd {
+				c++
+			}
+			body := rec(c)
+			if miss && m == odd {
+				body = ""
+			}
+			total := c
+			if body == "" {
+				total = 0
+			}
+			text := fmt.Sprintf("goroutine profile: total %d\n", total+1) + body +
+				"1 @ 0x9\n#\t0x9\tmain.main+0x10\t/src/app/main.go:9\n\n"
+			ds, err := parse.Parse(fmt.Sprintf("%d.txt", m), strings.NewReader(text))
+			if err != nil || len(ds) != 1 {
+				t.Fatalf("seed %d: %v", seed, err)
+			}
+			ins = append(ins, Input{Dump: ds[0]})
+		}
+		r := Analyze(ins, Options{})
+		var got []Finding
+		for _, f := range r.Findings {
+			if f.Basis == "held-moments" {
+				got = append(got, f)
+			}
+		}
+		want := count >= HeldWaitMin && !change && !miss
+		switch {
+		case want && (len(got) != 1 || !got[0].Wait.HeldRecords || got[0].Wait.Held != count):
+			t.Errorf("seed %d (n %d count %d): findings %+v, want one counting %d from records", seed, n, count, got, count)
+		case !want && len(got) > 0:
+			t.Errorf("seed %d (n %d count %d change %v miss %v): %d held-moments findings, want none", seed, n, count, change, miss, len(got))
+		}
 	}
 }

@@ -321,8 +321,13 @@ func (s *sentences) heldWait() {
 	if w.HeldSpan > 0 {
 		span = "at least " + w.HeldSpan.Round(time.Second).String() + ", the first dump to the last"
 	}
-	s.add("%d %s goroutines stuck %s at each of the %d moments given, the very same goroutines (by id) with the very same stack, inside their work (a request's handler, a task, a call their own loop made): waiting %s (the runtime prints a wait's age only from one minute), unless each left and came back to the very same frames between every two dumps",
-		w.Held, f.Pool, stateText(f.State, f.Via), w.HeldMoments, span)
+	if w.HeldRecords {
+		s.add("%d %s goroutines stuck %s at each of the %d moments given, in records of the very same stack and count, inside their work (a request's handler, a task, a call their own loop made): the profile prints no goroutine ids, so these are the same goroutines waiting %s, or others that took their places one for one (the weaker evidence)",
+			w.Held, f.Pool, stateText(f.State, f.Via), w.HeldMoments, span)
+	} else {
+		s.add("%d %s goroutines stuck %s at each of the %d moments given, the very same goroutines (by id) with the very same stack, inside their work (a request's handler, a task, a call their own loop made): waiting %s (the runtime prints a wait's age only from one minute), unless each left and came back to the very same frames between every two dumps",
+			w.Held, f.Pool, stateText(f.State, f.Via), w.HeldMoments, span)
+	}
 	if f.Resource != "" {
 		s.add("waiting for %s", analyze.ResourceNoun(f.Resource))
 	}

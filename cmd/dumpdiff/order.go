@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"hash/maphash"
+	"os"
 	"sort"
 	"strings"
 	"time"
@@ -111,8 +113,18 @@ func dedupeSameDump(in []analyze.Input, warn *loadNotes) []analyze.Input {
 							momentName(in[i]), momentName(in[j]), in[i].Dump.Format)
 						continue
 					}
+					// A Go dump prints its frames' arguments, which the
+					// model does not keep: a later capture of a process in
+					// which no goroutine moved still differs in them (the
+					// dumper's buffers, a read's slice), where a copy is the
+					// same bytes. Two files of one dump each are compared.
+					if in[i].Dump.Format.Runtime() == parse.RuntimeGo && differentFiles(in, i, j) {
+						warn.add("note: %s holds the same goroutines, with the same ids, in the same places as %s, but its text differs (the printed arguments): a later capture in which every goroutine was where it was, read as two moments",
+							momentName(in[i]), momentName(in[j]))
+						continue
+					}
 					drop[i] = true
-					warn.add("warning: %s is the same dump as %s (neither prints a time; the same threads, ids and places): read as one moment, a copy. Were it a later capture, not even the goroutine that printed it changed",
+					warn.add("warning: %s is the same dump as %s (neither prints a time; the same threads, ids and places): read as one moment, a copy",
 						momentName(in[i]), momentName(in[j]))
 					continue
 				}
@@ -132,6 +144,31 @@ func dedupeSameDump(in []analyze.Input, warn *loadNotes) []analyze.Input {
 	}
 	sameTimeDiffer(out, warn)
 	return out
+}
+
+// differentFiles: inputs i and j are each the one dump of a file of its
+// own, and the two files' bytes differ. False when either file holds more
+// dumps, is stdin or cannot be read again (the dumps are then taken for
+// one: a copy).
+func differentFiles(in []analyze.Input, i, j int) bool {
+	fi, fj := in[i].Dump.Source.File, in[j].Dump.Source.File
+	if fi == fj || fi == "-" || fj == "-" {
+		return false
+	}
+	for k, x := range in {
+		if k != i && k != j && (x.Dump.Source.File == fi || x.Dump.Source.File == fj) {
+			return false
+		}
+	}
+	a, err := os.ReadFile(fi)
+	if err != nil {
+		return false
+	}
+	b, err := os.ReadFile(fj)
+	if err != nil {
+		return false
+	}
+	return !bytes.Equal(a, b)
 }
 
 // aggregated: d counts threads by stack and prints no thread's id (a Go

@@ -17,14 +17,20 @@
 //     sending into the full channel under its handler;
 //   - a ring of 3 goroutines (ringWorker), each holding its mutex and
 //     waiting for the next one's: a deadlock no dump prints an owner for;
+//   - a reporter whose awaitSummary waits for a summary nobody sends (a
+//     receive under a call), and a poller whose readReply reads an
+//     upstream that accepted and never answers, with no deadline (a
+//     socket read under a call): rests by their kind, which the ids do not
+//     tell (a long poll looks the same); pasted alone with their printed
+//     age (-first 330s), they are what the paste is about;
 //   - at rest by design: 3 idle workers of a second pool on their job
 //     channel (nothing to do), the listener's accept loop, a ticker loop,
 //     and a live keep-alive load of 6 clients on /fast (their requests
-//     take a mutex for microseconds and sleep 2 ms; each client keeps its one
+//     take a mutex for microseconds and sleep 2 ms, 30 ms apart; each client keeps its one
 //     connection).
 //
-// healthy: the same service and load, where the collector keeps
-// receiving, the limiter's slots are given back, and the ring's workers
+// healthy: the same service and load, where the summary comes, the
+// upstream answers, the collector keeps receiving, the limiter's slots are given back, and the ring's workers
 // take their two mutexes in one order.
 package main
 
@@ -91,6 +97,72 @@ func ringWorker(i int, stuck bool) {
 	}
 }
 
+// awaitSummary waits for a summary; stuck: nobody ever sends it (a
+// receive under a call the goroutine's own function made).
+func awaitSummary(done <-chan string) string { return <-done }
+
+func report(done chan string, stuck bool) {
+	for {
+		if !stuck {
+			go func() { done <- "ok" }()
+		}
+		awaitSummary(done)
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// readReply reads one reply line from an upstream; stuck: the upstream
+// accepted and never answers, and there is no deadline (a socket read
+// under a call the goroutine's own function made).
+func readReply(c net.Conn) (string, error) {
+	var b [64]byte
+	n, err := c.Read(b[:])
+	return string(b[:n]), err
+}
+
+func poll(addr string) {
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		panic(err)
+	}
+	for {
+		fmt.Fprintln(c, "status")
+		if _, err := readReply(c); err != nil {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// upstream is a line server on 127.0.0.1 that answers each line, or
+// (silent) accepts and never answers.
+func upstream(silent bool) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		panic(err)
+	}
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			go func(c net.Conn) {
+				var b [64]byte
+				for {
+					if _, err := c.Read(b[:]); err != nil {
+						return
+					}
+					if !silent {
+						fmt.Fprintln(c, "up")
+					}
+				}
+			}(c)
+		}
+	}()
+	return l.Addr().String()
+}
+
 func idleWorker(jobs <-chan int) {
 	for j := range jobs {
 		_ = j
@@ -138,7 +210,7 @@ func load(base string) {
 			io.Copy(ioutil.Discard, resp.Body)
 			resp.Body.Close()
 		}
-		time.Sleep(3 * time.Millisecond)
+		time.Sleep(30 * time.Millisecond) // a client waits for its answer a tenth of the time
 	}
 }
 
@@ -174,6 +246,8 @@ func main() {
 	for i := 0; i < 3; i++ {
 		go ringWorker(i, stuck)
 	}
+	go report(make(chan string), stuck)
+	go poll(upstream(stuck))
 	base := serve(stuck)
 	for i := 0; i < 6; i++ {
 		go load(base)
