@@ -54,8 +54,8 @@ func TestPastedRestProperty(t *testing.T) {
 		culprit := []string{"main.readReply ", "main.awaitSummary "}[k]
 		chosen := 1 + rng.IntN(3)
 		age := []int{0, 1, WorkRestMinutes - 1, WorkRestMinutes, 88, 300}[rng.IntN(6)]
-		own := rng.IntN(4)  // old rests in their own function
-		lib := rng.IntN(4)  // old keep-alive reads
+		own := rng.IntN(4) // old rests in their own function
+		lib := rng.IntN(4) // old keep-alive reads
 		whole := rng.IntN(4) == 0
 		var b strings.Builder
 		id := 20
