@@ -89,10 +89,9 @@ func startsGoBody(ls *lineSource, line []byte) bool {
 			}
 			continue
 		}
-		if isGrepSep(n.text) {
-			return true
-		}
-		return false
+		// grep's separator: the group ends, claimed; any other line is
+		// a log's.
+		return isGrepSep(n.text)
 	}
 	// Alone, one frame is a line a log prints as well.
 	return funcs > 1
