@@ -317,7 +317,7 @@ func (s *sentences) workWait() {
 // the same wait at every moment, for at least the moments' span.
 func (s *sentences) heldWait() {
 	f, w := s.f, s.f.Wait
-	span := "the dumps print no time: at least the time between the first and the last capture"
+	span := "at least the time from the first capture to the last (the dumps print no time)"
 	if w.HeldSpan > 0 {
 		span = "at least " + w.HeldSpan.Round(time.Second).String() + ", the first dump to the last"
 	}
