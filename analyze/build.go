@@ -463,6 +463,13 @@ func (mb *momentBuild) classify(t *parse.Thread) *classified {
 		if c.work == ownLoop && c.sig != nil && !c.rest && c.sig.Resource == "peer-reply" && c.via != "" && c.culprit != "" {
 			c.work = underCall
 		}
+		// A stack a person's cut ended above its goroutine's own function
+		// (grep's context, a paste: no "created by", and not main's): the
+		// frame that waits may be under a call the cut took away, so it
+		// is not read as the goroutine's own loop.
+		if c.work == ownLoop && mb.dump != nil && mb.dump.Cut && t.CreatedBy == nil && t.ID != 1 && len(t.Frames) > 0 {
+			c.work = underCall
+		}
 	}
 	mb.classes[string(mb.key)] = c
 	return c

@@ -41,12 +41,16 @@ const (
 	// A lone lock waiter whose holder no dump prints (sameLockWait).
 	StuckLockMoments = 3
 	StuckLockSpan    = 10 // seconds
+	// Go goroutines held, by their id, in a wait at every moment
+	// (heldgo.go): HeldWaitMin and HeldSpanSeconds.
+	HeldWaitMin     = 2
+	HeldSpanSeconds = 4
 )
 
 var stuckDetector = &Detector{
 	Name:  KindStuck,
 	Kinds: []string{KindStuck},
-	Doc:   "the very same threads in the same wait and culprit at every moment given, most of their pool, with no rise needed: what a first dump taken mid-incident shows; at any count, and on one dump as one dump's evidence, threads in a named wait (a peer's reply, a pool's item, a lock) that are most of a paste a person cut, or that are with their lock's holders every application thread of the dump, or a known client's peer wait held by most of a pool's workers inside their work; a JVM thread alone in the same untimed Object.wait or Condition.await at every moment with no thread left that could signal it (none runs its package but in an untimed wait of its own, in a process that takes no calls: a missed signal, said as an inference); Go goroutines the runtime prints waiting minutes in their work, or on a WaitGroup nothing left can count down; and the waiting goroutines of the tests go test stopped at their -timeout (its own verdict, on one dump)",
+	Doc:   "the very same threads in the same wait and culprit at every moment given, most of their pool, with no rise needed: what a first dump taken mid-incident shows; at any count, and on one dump as one dump's evidence, threads in a named wait (a peer's reply, a pool's item, a lock) that are most of a paste a person cut, or that are with their lock's holders every application thread of the dump, or a known client's peer wait held by most of a pool's workers inside their work; a JVM thread alone in the same untimed Object.wait or Condition.await at every moment with no thread left that could signal it (none runs its package but in an untimed wait of its own, in a process that takes no calls: a missed signal, said as an inference); Go goroutines the runtime prints waiting minutes in their work (or, in a paste a person cut, in a rest under a call of their own), or that the dumps show by their ids in the same wait at every moment before any age is printed, or on a WaitGroup nothing left can count down; and the waiting goroutines of the tests go test stopped at their -timeout (its own verdict, on one dump)",
 	Requires: []*Detector{timelineDetector, leakedDetector, deadlockDetector, eventLoopDetector, contentionDetector, poolExhaustedDetector, explosionDetector,
 		spinningDetector, keptAliveDetector},
 	Folds: "nothing; a group that rose from a healthy first moment is the timeline's (not-recovered), a Go group blocked for minutes the leak's",
@@ -54,7 +58,9 @@ var stuckDetector = &Detector{
 		{"StuckMin", StuckMin, "without a rise, the very same threads in the same wait and culprit at every moment are stuck from this many, when they wait in a loop of their own (a reader per connection, a consumer per partition wait in one place by design)"},
 		{"StuckTaskFloor", StuckTaskFloor, "…or from this many when they wait inside a task a pool gave them, or for room in a full queue (a producer's back-pressure, no rest of its loop), or untimed at a latch, barrier or phaser as threads of their own (a gathering whose peers never come), their pool's share deciding (a fixed pool of 8 with 8 held is stuck): the floor because one thread in one long call cannot be told from noise, and one thread on a latch is main's shutdown latch by design"},
 		{"WorkWaitMinutes", WorkWaitMinutes, "in Go, a goroutine the runtime prints as waiting this many minutes (from 1) under its own work is stuck, alone and in one dump: in a send, a pool's or a client's wait under a call its own function made (a request does not wait a minute for a channel or a connection); in a rest (select, receive, a read, a Cond) only under a unit of work a server or runner gave it (Roles.GoWork), from WorkRestMinutes. A goroutine whose own function waits (an accept loop, a worker on its job channel, a signal or ticker loop) rests there for days by design, and a lock's waiters are contention's"},
-		{"WorkRestMinutes", WorkRestMinutes, "…a rest under a unit of work counts from this many minutes, when fewer than LeakMin of the group rest that long: a long poll answers within a minute or two; a streaming endpoint's handlers (server-sent events, websockets) rest between events by the hundred, alike, which is the leak detector's to judge by their parents and spread (a few streams held open longer read as stuck: the dump prints nothing that tells a stream from a request that never ends). Not relative to the process's ordinary wait: each stuck request brings goroutines that wait as long (its connection's background read), and a crowd behind one holder makes minutes ordinary"},
+		{"WorkRestMinutes", WorkRestMinutes, "…a rest under a unit of work counts from this many minutes, when fewer than LeakMin of the group rest that long: a long poll answers within a minute or two; a streaming endpoint's handlers (server-sent events, websockets) rest between events by the hundred, alike, which is the leak detector's to judge by their parents and spread (a few streams held open longer read as stuck: the dump prints nothing that tells a stream from a request that never ends). Not relative to the process's ordinary wait: each stuck request brings goroutines that wait as long (its connection's background read), and a crowd behind one holder makes minutes ordinary. In a paste a person cut (no goroutine 1: goPasted) a rest under a call of the goroutine's own (a read of a reply, a receive nobody sends to) counts from this many too, when it is ChosenShare of the paste: what they kept is what they ask about; a rest in the goroutine's own function and a library's loop (net/http's keep-alive reads, whose age is the connection's idle time up to the process's uptime) never count"},
+		{"HeldWaitMin", HeldWaitMin, "in Go, goroutines that the dumps print with the same id, in the same wait, with the same stack at every moment given (two at least) waited at least the moments' span, printed or not: stuck from this many, in the waits the printed minutes count (no rest, under a call their own function made or a request's work; not a lock's, which contention and deadlock follow), when no minute is printed yet (a stall under a minute old). The floor because one goroutine in one slow call cannot be told from noise, and the id cannot tell a goroutine that stayed from one that came back to the same frames between every two dumps (a producer held back by its consumer at each look)"},
+		{"HeldSpanSeconds", HeldSpanSeconds, "…and, when the dumps print their times, over at least this many seconds: dumps closer than that show calls in flight (a request to a slow upstream answers within seconds); dumps 5 s apart span 4.6–5.4 s between two of them, taken by hand or by a schedule"},
 		{"StuckShare", StuckShare, "…and when they are at least this share of their pool at the last moment: one long call is not a stuck pool. Threads in a wait that costs no CPU (a read, a connect) whose cpu= rose by CPURanMin between every two moments are not counted: they ran between the dumps"},
 		{"PeerShare", PeerShare, "on one whole dump, threads in a named wait on a peer (a reply under a DB driver's query, an HTTP or gRPC call), each inside the unit of work its pool gave it, are their pool's story from this share of the pool's threads: most of the pool then serves at that peer's pace, where a healthy busy pool spreads over the CPU, several peers and idle workers; said as one dump's evidence, which cannot tell stuck from busy"},
 		{"PeerWaitMin", PeerWaitMin, "…and from this many threads: one or two workers in one call at one instant are a call in flight, not told from noise"},
@@ -228,6 +234,7 @@ func runStuck(p *Pass) []Finding {
 			fs = append(fs, f)
 		}
 	}
+	fs = dropHeldTold(fs)
 	// The orphaned hand-offs are the story only when nothing else is: a
 	// stuck group found above has its counterparts (stuck, not gone).
 	if len(fs) == 0 {
@@ -247,6 +254,24 @@ func runStuck(p *Pass) []Finding {
 	fs = append(fs, noSignallerWaits(p, skip)...)
 	linkTaskWaits(fs, append(p.FoundAll(), fs...))
 	return fs
+}
+
+// dropHeldTold drops the findings told from the goroutines' ids alone
+// (held-moments) of a group that another stuck finding tells.
+func dropHeldTold(fs []Finding) []Finding {
+	other := map[string]bool{}
+	for _, f := range fs {
+		if f.Basis != "held-moments" {
+			other[f.ID] = true
+		}
+	}
+	out := fs[:0]
+	for _, f := range fs {
+		if f.Basis != "held-moments" || !other[f.ID] {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // linkTaskWaits: threads stuck waiting for a task's result (Future.get)

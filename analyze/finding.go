@@ -306,6 +306,17 @@ type WaitFact struct {
 	// Measured is a lower bound.
 	Measured time.Duration
 	AtLeast  bool
+	// Held is how many of the goroutines concerned were, by their id, in
+	// the very same wait with the very same stack at each of HeldMoments
+	// moments (all given); HeldSpan is the time from the first of them to
+	// the last, the least time they waited, 0 when the dumps print no
+	// time. 0 when the finding is not told from the ids (heldgo.go).
+	Held, HeldMoments int
+	HeldSpan          time.Duration
+	// HeldRecords: the dumps print no ids (debug=1): Held counts the
+	// goroutines of records with the same stack and count at every moment,
+	// the same goroutines or others that took their places.
+	HeldRecords bool `json:",omitempty"`
 }
 
 // measuredWait is the longest wait an execution trace measured among ts;

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/dumpdiff/dumpdiff/parse"
@@ -19,10 +20,13 @@ func hungTests(p *Pass) []Finding {
 	var fs []Finding
 	for m, mo := range r.Moments {
 		d := mo.Dump
-		if d == nil || len(d.RunningTests) == 0 {
+		if d == nil || len(d.RunningTests) == 0 && !strings.HasPrefix(d.Headline, goTestTimedOut) {
 			continue
 		}
-		names := testNames(d.RunningTests)
+		names := testNames(RunningTests(d))
+		if len(names) == 0 {
+			continue
+		}
 		f := Finding{ID: "stuck test-timeout", Kind: KindStuck, Severity: Critical, Basis: "test-timeout",
 			Headline: d.Headline, Counts: make([]int, len(r.Moments)), At: m, Since: m, FromStart: m == 0}
 		var refs []ThreadRef
@@ -52,6 +56,55 @@ func hungTests(p *Pass) []Finding {
 		fs = append(fs, f)
 	}
 	return fs
+}
+
+// goTestTimedOut is how go test's timeout panic begins, in every Go
+// version (testing's startAlarm: "panic: test timed out after 2s").
+const goTestTimedOut = "panic: test timed out after "
+
+// RunningTests are the tests go test was running when it timed out, in
+// the dump d: as its panic prints them (parse.Dump.RunningTests), or,
+// where it prints none (Go before 1.20), the tests found running under
+// testing.tRunner, each followed by "(running)"; nil when d is no go
+// test timeout.
+func RunningTests(d *parse.Dump) []string {
+	if d == nil {
+		return nil
+	}
+	if len(d.RunningTests) > 0 || !strings.HasPrefix(d.Headline, goTestTimedOut) {
+		return d.RunningTests
+	}
+	var out []string
+	for _, n := range testsUnderRunner(d) {
+		out = append(out, n+" (running)")
+	}
+	return out
+}
+
+// testsUnderRunner are the top-level tests a go test timeout dump shows
+// running when its panic names none (Go before 1.20 printed no "running
+// tests:"): the functions testing.tRunner calls, whose name past the
+// package is a test's (TestX, or a subtest's closure TestX.func1 → TestX).
+// testing's own tRunner (runTests.func1 under main) is not a test.
+func testsUnderRunner(d *parse.Dump) []string {
+	var out []string
+	for _, t := range d.Threads {
+		for i, f := range t.Frames {
+			if f.Func != "testing.tRunner" || i == 0 {
+				continue
+			}
+			fn := t.Frames[i-1].Func
+			if j := strings.LastIndex(fn, "/"); j >= 0 {
+				fn = fn[j+1:]
+			}
+			_, rest, _ := strings.Cut(fn, ".")
+			name, _, _ := strings.Cut(rest, ".")
+			if strings.HasPrefix(name, "Test") && !slices.Contains(out, name) {
+				out = append(out, name)
+			}
+		}
+	}
+	return out
 }
 
 // testNames are the top-level test functions of go test's "running tests:"

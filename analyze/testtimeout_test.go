@@ -14,7 +14,9 @@ import (
 // the same goroutines without go test's header give none (nothing says
 // their wait has a deadline that passed).
 func TestHungTest(t *testing.T) {
-	for _, name := range []string{"go-test-timeout.txt", "go-test-timeout-v.txt"} {
+	for _, name := range []string{"go-test-timeout.txt", "go-test-timeout-v.txt",
+		// Older Go: no "running tests:" before 1.20, one tab in at 1.20.
+		"go-test-timeout-go1.13.txt", "go-test-timeout-go1.16.txt", "go-test-timeout-go1.18.txt", "go-test-timeout-go1.20.txt"} {
 		ds, err := parse.ParseFile(filepath.Join("..", "testdata", "formats", name))
 		if err != nil {
 			t.Fatal(err)
@@ -24,6 +26,9 @@ func TestHungTest(t *testing.T) {
 			if f.Basis == "test-timeout" {
 				hung = append(hung, f)
 			}
+		}
+		if got := RunningTests(ds[0]); len(got) == 0 || !strings.HasPrefix(got[0], "Test") {
+			t.Errorf("%s: running tests %q, want the hung test", name, got)
 		}
 		if len(hung) != 1 || hung[0].Kind != KindStuck || !strings.Contains(hung[0].Culprit, ".Test") {
 			t.Errorf("%s: test-timeout findings %+v, want one stuck finding whose culprit is in the test", name, hung)

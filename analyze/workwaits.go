@@ -3,6 +3,7 @@ package analyze
 import (
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/dumpdiff/dumpdiff/parse"
 )
@@ -138,6 +139,12 @@ func goWorkWaits(p *Pass, told map[*Group]bool) []Finding {
 	}
 	var fs []Finding
 	running := make([]map[string]bool, len(r.Moments)) // per moment, found on first use (orphans)
+	held := heldGoroutines(r)
+	if held != nil && held.span > 0 && held.span < HeldSpanSeconds*time.Second {
+		held = nil // moments that close show calls in flight
+	}
+	work := p.opt.roleTable().GoWork
+	pasted := goPasted(r)
 	for _, pl := range r.Pools {
 		if pl.Internal {
 			continue
@@ -164,10 +171,10 @@ func goWorkWaits(p *Pass, told map[*Group]bool) []Finding {
 					continue
 				}
 			}
-			if told[g] || g.Category != Waiting || g.Resource == "lock" || g.workWaits == nil && (g.Rest || !printsLong(g)) {
+			if told[g] || g.Category != Waiting || g.Resource == "lock" || g.workWaits == nil && (g.Rest || !printsLong(g) && held == nil) {
 				continue
 			}
-			if g.workWaits == nil && !g.Rest {
+			if g.workWaits == nil && !g.Rest && printsLong(g) {
 				g.workWaits = orphans(r, g, running)
 			}
 			best := -1
@@ -184,17 +191,36 @@ func goWorkWaits(p *Pass, told map[*Group]bool) []Finding {
 				h, floor := ww.call, WorkWaitMinutes
 				if restOnly(g, ww) {
 					h, floor = ww.work, WorkRestMinutes
+					if pasted[m] > 0 {
+						// A paste a person cut: the rests under a call of
+						// their own they chose count too (goPasted).
+						h = ww.call
+					}
 				}
 				w := waitsFrom(sortedMinutes(h), floor)
 				if restOnly(g, ww) && w.Goroutines >= LeakMin {
 					continue // many alike: a streaming endpoint's design, or a leak (the leak detector's)
+				}
+				if restOnly(g, ww) && pasted[m] > 0 && len(ww.work) == 0 && float64(w.Goroutines) < ChosenShare*float64(pasted[m]) {
+					continue // not what the paste is about
 				}
 				// The latest moment with the most: the longest waits.
 				if w.Goroutines > 0 && w.Goroutines >= wf.Goroutines {
 					best, wf = m, w
 				}
 			}
-			if best < 0 || p.explainedBy(g, best) != "" {
+			if best < 0 {
+				// No wait printed long enough: the ids may show one that
+				// lasted every moment given (heldgo.go).
+				// Not told: the very same threads at every moment, most of
+				// their pool, are the stuck pool's (critical), which then
+				// stands for this (runStuck).
+				if f, ok := heldFinding(p, pl, g, held, work); ok {
+					fs = append(fs, f)
+				}
+				continue
+			}
+			if p.explainedBy(g, best) != "" {
 				continue
 			}
 			f := groupFinding(KindStuck, pl, g, best)
@@ -236,6 +262,47 @@ func goWorkWaits(p *Pass, told map[*Group]bool) []Finding {
 		}
 	}
 	return fs
+}
+
+// goPasted is, per moment, how many application goroutines a Go paste a
+// person cut from a dump holds; 0 for a whole dump. A paste, not a whole
+// dump: goroutine ids printed, no goroutine 1 (main's, in every whole dump
+// while the program runs: the runtime's pprof writer, its SIGQUIT
+// traceback and runtime.Stack all print it) and no crash (a panic with
+// GOTRACEBACK=single prints the crashing goroutine alone; a leak report
+// is its tool's verdict, the leak detector's). What the person
+// kept is what they ask about: a rest under a call of the goroutine's own
+// (a read of a reply, a receive from a result channel) printed as waiting
+// WorkRestMinutes or more is stuck when it is ChosenShare or more of the
+// paste (issue 33: "IO wait, 88 minutes" in a client's read, pasted
+// alone). A rest in the goroutine's own function (an accept loop, a
+// worker on its job channel) and a library's own loop (net/http's idle
+// keep-alive reads, whose printed age is the connection's idle time, up to
+// the process's uptime) stay rests.
+func goPasted(r *Result) []int {
+	out := make([]int, len(r.Moments))
+	for m, mo := range r.Moments {
+		d := mo.Dump
+		if d == nil || d.Kind != "" && d.Kind != "sigquit" || len(d.Threads) == 0 {
+			continue
+		}
+		whole := false
+		for _, t := range d.Threads {
+			if t.ID == 1 || t.ID == 0 {
+				whole = true // main's, or no ids (an aggregate)
+				break
+			}
+		}
+		if whole {
+			continue
+		}
+		for _, pl := range r.Pools {
+			if !pl.Internal {
+				out[m] += pl.Counts[m]
+			}
+		}
+	}
+	return out
 }
 
 // restOnly: g rests, so only its waits under a unit of work count (from

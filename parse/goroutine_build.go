@@ -423,6 +423,23 @@ func (b *goBuilder) headerID(line []byte, lineNo int, id int64, idOK bool) {
 	b.cur = t
 }
 
+// headerless begins a goroutine whose header was not printed (grep's
+// output, goroutine_grep.go): no id, no state.
+func (b *goBuilder) headerless(lineNo int) {
+	b.endThread()
+	b.restart()
+	if len(b.threadSlab) == 0 {
+		b.slabSize = min(max(2*b.slabSize, 8), 256)
+		b.threadSlab = make([]Thread, b.slabSize)
+		b.slabs = append(b.slabs, b.threadSlab)
+	}
+	t := &b.threadSlab[0]
+	*t = Thread{Line: lineNo, Weight: 1}
+	b.threadSlab = b.threadSlab[1:]
+	b.nthreads++
+	b.cur = t
+}
+
 // threads is the goroutines read, in dump order; nil for none.
 func (b *goBuilder) threads() []*Thread {
 	if b.nthreads == 0 {

@@ -92,7 +92,10 @@ func noteReason(line []byte) string {
 }
 
 // The tests go test was running when it timed out. Its timeout panic
-// (testing's startAlarm, Go 1.21+) names them before the goroutines:
+// (testing's startAlarm, Go 1.20+) names them before the goroutines (Go
+// 1.20–1.22 with "running tests:" at the line's start and each test one
+// tab in; before 1.20 it names none: analyze finds them under
+// testing.tRunner):
 //
 //	panic: test timed out after 10m0s
 //		running tests:
@@ -121,7 +124,9 @@ func (s *goTextScan) testsLine(line []byte) {
 		s.tests = testsTimeout
 	case s.tests == testsTimeout && bytes.Equal(bytes.TrimSpace(line), goRunningTests):
 		s.tests = testsList
-	case s.tests == testsList && len(line) > 2 && line[0] == '\t' && line[1] == '\t':
+	case s.tests == testsList && len(line) > 1 && (line[0] == '\t' || line[0] == ' ') && len(bytes.TrimSpace(line)) > 0:
+		// Go 1.20–1.22 print the list one tab in ("\tTestTransfer (2s)"
+		// under "running tests:"), later ones two under "\trunning tests:".
 		s.d.RunningTests = append(s.d.RunningTests, string(bytes.TrimSpace(line)))
 	default:
 		s.tests = testsNone

@@ -2,6 +2,7 @@ package parse
 
 import (
 	"bytes"
+	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -382,6 +383,9 @@ const (
 	gsWantFile
 	gsWantCreatorFile
 	gsSystem
+	// gsHeaderless: after grep's group separator ("--"): a function line
+	// begins a goroutine whose header grep left out (goroutine_grep.go).
+	gsHeaderless
 )
 
 // goTextScan is the scanner side of one Go text dump parse: it reads and
@@ -438,6 +442,9 @@ type goTextScan struct {
 	// bare is the last file line that had lost its TAB, with the TAB put
 	// back (unknown): valid until the next line is read.
 	bare []byte
+	// grep is how many goroutines began without a header, in grep's
+	// output (goroutine_grep.go); seps how many "--" separated its groups.
+	grep, seps int
 }
 
 // parseGoText reads one Go text dump (see the state machine above).
@@ -498,6 +505,35 @@ func parseGoText(p *textParser) *Dump {
 		}
 	again:
 		s.last = kind
+		if kind == glUnknown && isGrepSep(line) && (s.headers > 0 || s.grep > 0) {
+			// grep's group separator: the group before it ends, and the
+			// next may begin inside a goroutine, without its header.
+			s.orphan()
+			s.end()
+			s.seps++
+			s.state = gsHeaderless
+			continue
+		}
+		if s.headers == 0 && kind == glFunc && prologue == 0 {
+			// The input begins at a frame (a grep group, claimed by
+			// startsGoBody): a goroutine without its header.
+			s.headerless()
+			goto again
+		}
+		if s.state == gsHeaderless && kind != glHeader && kind != glStart {
+			switch kind {
+			case glFunc:
+				s.headerless()
+				goto again
+			case glBlank:
+				continue
+			default:
+				// A group that begins at a frame's file line or a
+				// creator: its function line is before grep's cut.
+				s.skip(ls.lineNo(), line, "grep's group begins after this goroutine's header and function line: skipped")
+				continue
+			}
+		}
 		if s.headers == 0 {
 			// Before the first goroutine: everything is prologue. The builder
 			// has had no op yet, so the scanner may use the interner here.
@@ -942,6 +978,15 @@ func (s *goTextScan) finish() *Dump {
 	d := s.d
 	d.Threads = s.b.threads()
 	d.Partial = s.b.partial
+	switch {
+	case s.seps > 0:
+		d.Excerpt = fmt.Sprintf(`grep's output: %d goroutines in %d groups separated by "--", each cut where grep's context ends; %d without their header (no id, no state printed)`,
+			len(d.Threads), s.seps+1, s.grep)
+		d.Cut = true
+	case s.grep > 0:
+		d.Excerpt = fmt.Sprintf("a paste that begins inside a goroutine: its first of %d goroutines without its header (no id, no state printed)", len(d.Threads))
+		d.Cut = true
+	}
 	if len(s.b.skipped) > 0 {
 		d.Skipped = append(d.Skipped, s.b.skipped...)
 		sort.SliceStable(d.Skipped, func(i, j int) bool {

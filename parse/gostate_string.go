@@ -13,11 +13,12 @@ func _() {
 	_ = x[gsWantFile-2]
 	_ = x[gsWantCreatorFile-3]
 	_ = x[gsSystem-4]
+	_ = x[gsHeaderless-5]
 }
 
-const _goState_name = "PrologueGoroutineWantFileWantCreatorFileSystem"
+const _goState_name = "PrologueGoroutineWantFileWantCreatorFileSystemHeaderless"
 
-var _goState_index = [...]uint8{0, 8, 17, 25, 40, 46}
+var _goState_index = [...]uint8{0, 8, 17, 25, 40, 46, 56}
 
 func (i goState) String() string {
 	idx := int(i) - 0

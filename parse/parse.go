@@ -300,6 +300,15 @@ func (o Options) parseText(name string, r io.Reader, in *interner, gz bool) ([]*
 				continue // inline code (inline_code.go): read again without its backticks
 			}
 		}
+		if tf == nil && shape == nil && !ls.staged() && len(line) > 0 && line[len(line)-1] == ')' && !gluedHeader(prev) && startsGoBody(ls, line) {
+			// grep's output of a Go dump, beginning inside a goroutine
+			// (goroutine_grep.go): asked last, looking ahead.
+			for i := range textFormats {
+				if textFormats[i].format == FormatGoText {
+					tf = &textFormats[i]
+				}
+			}
+		}
 		if tf == nil && shape == nil && !ls.staged() && mayStartBody(line, prev) {
 			// A paste of JVM threads that starts at frames or at a quoted
 			// name alone (jstack_excerpt.go): a line a log prints too, so

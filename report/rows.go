@@ -334,7 +334,7 @@ func momentRows(ms []analyze.Moment, load time.Time) []momentRow {
 			mr.label = fmt.Sprintf("#%d", i+1)
 		}
 		if m.Dump != nil {
-			mr.tests, mr.headline = m.Dump.RunningTests, m.Dump.Headline
+			mr.tests, mr.headline = analyze.RunningTests(m.Dump), m.Dump.Headline
 		}
 		out[i] = mr
 	}
@@ -357,7 +357,7 @@ func findingRowOf(r *analyze.Result, f *analyze.Finding) findingRow {
 		entries: f.Entries, limit: f.Limit, at: f.At, causedBy: f.CausedBy, recovery: recoveryOf(r, f),
 		series: findingSeries(r, f), remedy: remedyOf(f), since: f.Since,
 		fromStart: f.FromStart, labels: findingLabels(r, f), holder: holderLead(f)}
-	if f.Wait != nil && (f.Basis == "work-wait" || f.Basis == "no-adders") {
+	if f.Wait != nil && (f.Basis == "work-wait" || f.Basis == "no-adders" || f.Basis == "held-moments") {
 		fr.told = f.Wait.Goroutines
 	}
 	if g := findingGroup(r, f); g != nil {

@@ -256,6 +256,10 @@ func (s *sentences) stuck() {
 		s.workWait()
 		return
 	}
+	if f.Basis == "held-moments" {
+		s.heldWait()
+		return
+	}
 	n := len(f.Counts)
 	switch {
 	case f.Basis == "test-timeout":
@@ -335,6 +339,28 @@ func (s *sentences) workWait() {
 	} else {
 		s.add("%d %s goroutines stuck %s for %s at %s, as the runtime prints, inside their work (a request's handler, a task, a call their own loop made): a wait that long there is no rest",
 			w.Goroutines, f.Pool, stateText(f.State, f.Via), long, s.moment(f.At))
+	}
+	if f.Resource != "" {
+		s.add("waiting for %s", analyze.ResourceNoun(f.Resource))
+	}
+	s.culpritAndEntries()
+	s.cause()
+}
+
+// heldWait says what the goroutines' ids showed: the same goroutines in
+// the same wait at every moment, for at least the moments' span.
+func (s *sentences) heldWait() {
+	f, w := s.f, s.f.Wait
+	span := "at least the time from the first capture to the last (the dumps print no time)"
+	if w.HeldSpan > 0 {
+		span = "at least " + w.HeldSpan.Round(time.Second).String() + ", the first dump to the last"
+	}
+	if w.HeldRecords {
+		s.add("%d %s goroutines stuck %s at each of the %d moments given, in records of the very same stack and count, inside their work (a request's handler, a task, a call their own loop made): the profile prints no goroutine ids, so these are the same goroutines waiting %s, or others that took their places one for one (the weaker evidence)",
+			w.Held, f.Pool, stateText(f.State, f.Via), w.HeldMoments, span)
+	} else {
+		s.add("%d %s goroutines stuck %s at each of the %d moments given, the very same goroutines (by id) with the very same stack, inside their work (a request's handler, a task, a call their own loop made): waiting %s (the runtime prints a wait's age only from one minute), unless each left and came back to the very same frames between every two dumps",
+			w.Held, f.Pool, stateText(f.State, f.Via), w.HeldMoments, span)
 	}
 	if f.Resource != "" {
 		s.add("waiting for %s", analyze.ResourceNoun(f.Resource))

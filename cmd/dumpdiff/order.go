@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"hash/maphash"
+	"os"
 	"sort"
 	"strings"
 	"time"
@@ -96,14 +98,37 @@ func dedupeSameDump(in []analyze.Input, warn *loadNotes) []analyze.Input {
 		for _, i := range idx {
 			fp := in[i].Dump.Fingerprint(seed)
 			if j, ok := first[fp]; ok && !ownMoments(in[i], in[j]) {
-				drop[i] = true
 				if k := momentTime(in[i]); k.IsZero() {
 					// No time to tell a copy from a second dump of a process
-					// in which nothing moved: say both.
-					warn.add("warning: %s is the same dump as %s (neither prints a time; the same threads in the same places): read as one moment. If it was taken later, nothing moved in between, itself a sign that the process is stuck",
+					// in which nothing moved. A profile that aggregates
+					// goroutines by stack (debug=1, proto) prints no id and
+					// no dumper of its own: three captures of an idle or a
+					// stalled process are identical, so two files are two
+					// moments, in their places (a merge would also move a
+					// third capture equal to the first before the second).
+					// A dump that prints ids prints its dumper too, whose id
+					// a later capture changes: the same one twice is a copy.
+					if aggregated(in[i].Dump) && momentName(in[i]) != momentName(in[j]) {
+						warn.add("note: %s holds the same goroutines in the same places as %s; its format (%s) prints no time and no goroutine id, so a later capture in which nothing moved (an idle process's as much as a stalled one's) cannot be told from a copy: read as two moments",
+							momentName(in[i]), momentName(in[j]), in[i].Dump.Format)
+						continue
+					}
+					// A Go dump prints its frames' arguments, which the
+					// model does not keep: a later capture of a process in
+					// which no goroutine moved still differs in them (the
+					// dumper's buffers, a read's slice), where a copy is the
+					// same bytes. Two files of one dump each are compared.
+					if in[i].Dump.Format.Runtime() == parse.RuntimeGo && differentFiles(in, i, j) {
+						warn.add("note: %s holds the same goroutines, with the same ids, in the same places as %s, but its text differs (the printed arguments): a later capture in which every goroutine was where it was, read as two moments",
+							momentName(in[i]), momentName(in[j]))
+						continue
+					}
+					drop[i] = true
+					warn.add("warning: %s is the same dump as %s (neither prints a time; the same threads, ids and places): read as one moment, a copy",
 						momentName(in[i]), momentName(in[j]))
 					continue
 				}
+				drop[i] = true
 				warn.add("warning: %s is the same dump as %s (same time, same threads in the same places): read as one moment",
 					momentName(in[i]), momentName(in[j]))
 				continue
@@ -129,6 +154,42 @@ func dedupeSameDump(in []analyze.Input, warn *loadNotes) []analyze.Input {
 func ownMoments(a, b analyze.Input) bool {
 	return a.Dump.Format == parse.FormatGoTrace && b.Dump.Format == parse.FormatGoTrace &&
 		a.Dump.Source.File == b.Dump.Source.File && a.Dump.Source.Index != b.Dump.Source.Index
+}
+
+// differentFiles: inputs i and j are each the one dump of a file of its
+// own, and the two files' bytes differ. False when either file holds more
+// dumps, is stdin or cannot be read again (the dumps are then taken for
+// one: a copy).
+func differentFiles(in []analyze.Input, i, j int) bool {
+	fi, fj := in[i].Dump.Source.File, in[j].Dump.Source.File
+	if fi == fj || fi == "-" || fj == "-" {
+		return false
+	}
+	for k, x := range in {
+		if k != i && k != j && (x.Dump.Source.File == fi || x.Dump.Source.File == fj) {
+			return false
+		}
+	}
+	a, err := os.ReadFile(fi)
+	if err != nil {
+		return false
+	}
+	b, err := os.ReadFile(fj)
+	if err != nil {
+		return false
+	}
+	return !bytes.Equal(a, b)
+}
+
+// aggregated: d counts threads by stack and prints no thread's id (a Go
+// debug=1 profile, a proto goroutine profile).
+func aggregated(d *parse.Dump) bool {
+	for _, t := range d.Threads {
+		if t.ID != 0 {
+			return false
+		}
+	}
+	return len(d.Threads) > 0
 }
 
 // sameTimeDiffer says where two kept moments of one target print the same

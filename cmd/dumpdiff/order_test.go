@@ -258,3 +258,42 @@ func TestTUIShowsTimeOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestAggregatedSameIsTwoMoments: debug=1 profiles print no time and no
+// goroutine id, so two files holding the same records are two captures of
+// a process in which nothing moved as likely as a copy: both are moments,
+// in their places, with a note (go-moments-stuck-debug1's 1.txt and 3.txt,
+// taken 10 s apart, are identical); the very same file given twice is a
+// copy, read once. Go debug=2 dumps alike but for their printed arguments
+// are moments too.
+func TestAggregatedSameIsTwoMoments(t *testing.T) {
+	d := "../../testdata/verdicts/go-moments-stuck-debug1/"
+	code, out, errs := runArgs(t, "--format", "json", d+"1.txt", d+"2.txt", d+"3.txt")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if n := strings.Count(out, `"file":`); n != 3 {
+		t.Errorf("%d moments, want 3:\n%s", n, errs)
+	}
+	if !strings.Contains(errs, "note: ") || strings.Contains(errs, "is the same dump as") || strings.Contains(errs, "sign that the process is stuck") {
+		t.Errorf("want a note, no merge and no word of stuck:\n%s", errs)
+	}
+	code, out, errs = runArgs(t, "--format", "json", d+"1.txt", d+"2.txt", d+"2.txt")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if n := strings.Count(out, `"file":`); n != 2 || !strings.Contains(errs, "read once") {
+		t.Errorf("the same file twice: %d moments, want 2 (a copy):\n%s", n, errs)
+	}
+	// debug=2 dumps of a process in which no goroutine moved (the dumper
+	// is main's goroutine, the same id each time): the same ids in the
+	// same places, texts that differ in the printed arguments.
+	g := "../../testdata/verdicts/go-moments-stuck/"
+	code, out, errs = runArgs(t, "--format", "json", g+"1.txt", g+"2.txt", g+"3.txt")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if n := strings.Count(out, `"file":`); n != 3 || strings.Count(errs, "its text differs") != 2 {
+		t.Errorf("go-moments-stuck: %d moments, want 3, each later one said alike:\n%s", n, errs)
+	}
+}

@@ -1,0 +1,3 @@
+module gomoments
+
+go 1.21
