@@ -200,20 +200,21 @@ func busyConsumers(r *Result, opt Options, cls *classes, at int, side *handoffSi
 		if !seen {
 			continue
 		}
-		state := stateOf(classifyIn(cls.sigs, r.Runtime, t))
-		c := FrameString(culprit(r.Runtime, t))
-		found := false
-		for k := range out {
-			if g := &out[k]; g.Pool == pool && g.State == state && g.Culprit == c {
-				g.Count += max(t.Weight, 1)
-				found = true
-			}
-		}
-		if !found {
-			out = append(out, HolderGroup{Pool: pool, State: state, Culprit: c, Count: max(t.Weight, 1)})
-		}
+		out = addHolder(out, pool, stateOf(classifyIn(cls.sigs, r.Runtime, t)), FrameString(culprit(r.Runtime, t)), t)
 	}
 	return out
+}
+
+// addHolder counts t in out's group of its pool, state and culprit, a new
+// group when none is.
+func addHolder(out []HolderGroup, pool, state, c string, t *parse.Thread) []HolderGroup {
+	for k := range out {
+		if g := &out[k]; g.Pool == pool && g.State == state && g.Culprit == c {
+			g.Count += max(t.Weight, 1)
+			return out
+		}
+	}
+	return append(out, HolderGroup{Pool: pool, State: state, Culprit: c, Count: max(t.Weight, 1)})
 }
 
 // threadNamed is the one thread of d that threadLabel names label; nil
@@ -362,18 +363,7 @@ func runningThrough(r *Result, opt Options, cls *classes, at int) []HolderGroup 
 			continue
 		}
 		pool, _ := poolName(r.Runtime, t, opt)
-		state := stateOf(classifyIn(cls.sigs, r.Runtime, t))
-		c := FrameString(culprit(r.Runtime, t))
-		found := false
-		for k := range out {
-			if g := &out[k]; g.Pool == pool && g.State == state && g.Culprit == c {
-				g.Count += max(t.Weight, 1)
-				found = true
-			}
-		}
-		if !found {
-			out = append(out, HolderGroup{Pool: pool, State: state, Culprit: c, Count: max(t.Weight, 1)})
-		}
+		out = addHolder(out, pool, stateOf(classifyIn(cls.sigs, r.Runtime, t)), FrameString(culprit(r.Runtime, t)), t)
 	}
 	return out
 }

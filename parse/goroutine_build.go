@@ -402,15 +402,7 @@ func (b *goBuilder) header(line []byte, lineNo int) {
 func (b *goBuilder) headerID(line []byte, lineNo int, id int64, idOK bool) {
 	b.endThread()
 	b.restart()
-	if len(b.threadSlab) == 0 {
-		// Slabs grow from 8 to 256 threads: a big dump allocates a
-		// slab per 256 goroutines, and a small one (a watch ring holds
-		// hundreds of them) does not carry 256 empty threads.
-		b.slabSize = min(max(2*b.slabSize, 8), 256)
-		b.threadSlab = make([]Thread, b.slabSize)
-		b.slabs = append(b.slabs, b.threadSlab)
-	}
-	t := &b.threadSlab[0]
+	t := b.nextThread()
 	if !idOK || !b.sameStatus(line, id, t) && !b.parseHeader(line, id, t) {
 		*t = Thread{}
 		b.skip(lineNo, line, "goroutine header not understood")
@@ -423,17 +415,25 @@ func (b *goBuilder) headerID(line []byte, lineNo int, id int64, idOK bool) {
 	b.cur = t
 }
 
-// headerless begins a goroutine whose header was not printed (grep's
-// output, goroutine_grep.go): no id, no state.
-func (b *goBuilder) headerless(lineNo int) {
-	b.endThread()
-	b.restart()
+// nextThread is the slab's next free thread, not yet taken (the caller
+// moves the slab past it once it is a goroutine). Slabs grow from 8 to 256
+// threads: a big dump allocates a slab per 256 goroutines, and a small one
+// (a watch ring holds hundreds of them) does not carry 256 empty threads.
+func (b *goBuilder) nextThread() *Thread {
 	if len(b.threadSlab) == 0 {
 		b.slabSize = min(max(2*b.slabSize, 8), 256)
 		b.threadSlab = make([]Thread, b.slabSize)
 		b.slabs = append(b.slabs, b.threadSlab)
 	}
-	t := &b.threadSlab[0]
+	return &b.threadSlab[0]
+}
+
+// headerless begins a goroutine whose header was not printed (grep's
+// output, goroutine_grep.go): no id, no state.
+func (b *goBuilder) headerless(lineNo int) {
+	b.endThread()
+	b.restart()
+	t := b.nextThread()
 	*t = Thread{Line: lineNo, Weight: 1}
 	b.threadSlab = b.threadSlab[1:]
 	b.nthreads++
