@@ -544,7 +544,18 @@ func (tw *target) tick(ctx context.Context, at time.Time, trig *trigger) {
 	files, err := tw.rec.Take(ctx, l, at)
 	took := time.Since(began)
 	if ctx.Err() != nil {
-		return // abandoned: Run writes the manifest
+		// Abandoned: Run writes the manifest. What the moment wrote
+		// before the stop stays (a debug=1 beside a dump cut short) only
+		// within the ring's share: makeRoom kept room for a moment the
+		// size of the last, and no evict follows this one.
+		var wrote int64
+		for _, f := range files {
+			wrote += f.Size
+		}
+		if tw.ring.bytes+wrote > tw.ring.share {
+			tw.rec.Forget(l)
+		}
+		return
 	}
 	for _, f := range files {
 		if f.Error != "" {
