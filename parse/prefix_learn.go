@@ -879,7 +879,7 @@ func (s *lineSource) joinCutStart(line []byte) ([]byte, int) {
 		// A word boundary as peel sees one: after a word, or after an
 		// ANSI colour code ("\x1b[0mgoroutine").
 		switch line[k] {
-		case 'g', 'S', 'j', '=': // the first bytes of cutStartPiece's starts
+		case 'g', 'S', 'j', '=', 'F': // the first bytes of cutStartPiece's starts
 		default:
 			continue
 		}
@@ -946,6 +946,7 @@ func (s *lineSource) joinCutStart(line []byte) ([]byte, int) {
 //	SIGQU, SIGQUIT: qu            a signal's line before its end
 //	java.lang.Thread.State: RUNN  a JVM excerpt's first state line before its state's end
 //	===== FULL THREAD DUMP ===    JRockit's first line before its end
+//	Found one Java-level dead     a deadlock report's title before its ':'
 func cutStartPiece(t []byte) bool {
 	switch {
 	case bytes.HasPrefix(t, []byte("goroutine")):
@@ -996,9 +997,16 @@ func cutStartPiece(t []byte) bool {
 		return true // cut before the label's ':'
 	case len(t) < len(jrockitStart) && bytes.HasPrefix(jrockitStart, t) && bytes.Contains(t, []byte("FULL")):
 		return true // JRockit's "===== FULL THREAD DUMP ====" before its last '='
+	case len(t) < len(deadlockTitle) && bytes.HasPrefix(deadlockTitle, bytes.TrimRight(t, " ")) && bytes.HasPrefix(t, []byte("Found one ")):
+		// A deadlock report's title before its ':' (at least "Found one ":
+		// "Found" alone is prose as often; jvmFixedCut).
+		return true
 	}
 	return false
 }
+
+// deadlockTitle is the first line of HotSpot's deadlock report.
+var deadlockTitle = []byte("Found one Java-level deadlock:")
 
 // learnConfirm is rule 3: at least learnConfirmNeed of the next learnLook
 // lines carry the shape split reads, with text under it and the source

@@ -389,16 +389,10 @@ func TestLearnedPrefixSameDumps(t *testing.T) {
 	// cuts are drawn in headers, state lines and a dump's first line too
 	// (joinCutStart, goJoin and jvmJoin's header and state rules): 3000
 	// of 3000; 12000 of 12000 with 96 cases an input.
-	//
-	// One known miss, on the draws made without the shared corpus (a
-	// clean clone: 1079 of 1080): a deadlock report whose first line is
-	// cut ("Found one Java-level deadlock" | ":") with another source's
-	// line between the two pieces; the first line's look-ahead
-	// (joinCutStart) does not pass over a line of another source, so the
-	// report's first cycle is lost (the same class as the Delve listing's
-	// miss in TestLearnedPrefixDebuggers). dumpdiff at 3b299d4 misses it
-	// the same way.
-	const learnKnownMisses = 1
+	// A deadlock report's title cut with another source's line between
+	// its pieces (drawn without the shared corpus) is joined since
+	// cutStartPiece knows the title: 1080 of 1080 there.
+	const learnKnownMisses = 0
 	for _, f := range failures {
 		t.Log(f)
 	}
