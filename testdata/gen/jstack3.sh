@@ -1,7 +1,8 @@
 # Sourced by the verdict generators that run a small Java program until it
 # prints "ready" and dump it three times (verdicts-peers, verdicts-twosided,
-# verdicts-holders, verdicts-borrow). Uses the caller's $bin (the JDK's bin/
-# with its slash, or empty for the PATH's).
+# verdicts-holders, verdicts-borrow, verdicts-keptalive, verdicts-clients).
+# Uses the caller's $bin (the JDK's bin/ with its slash, or empty for the
+# PATH's).
 
 # wait_ready LOG: waits up to 20 s for a line "ready" in LOG; fails with
 # the log when none comes.
@@ -23,4 +24,17 @@ jstack3() {
 		"${bin:-}jstack" -l "$1" >"$2/$i.txt"
 		[[ $i == 3 ]] || sleep 5
 	done
+}
+
+# dump_started LOG DIR: the program started in the background as $pid
+# (the caller's, which its cleanup kills on exit) prints "ready" in LOG;
+# then jstack3 into DIR, the program killed (a stuck program's shutdown
+# hooks would wait) and $pid cleared, and the threads of a dump said.
+dump_started() {
+	wait_ready "$1"
+	jstack3 "$pid" "$2"
+	kill -KILL "$pid"
+	wait "$pid" 2>/dev/null || true
+	pid=
+	echo "$(basename "$2"): $(grep -c '^"' "$2/1.txt") threads a dump" >&2
 }

@@ -36,11 +36,6 @@ javac -nowarn -cp "$jar" -d "$tmp/classes" $(find "$here/src" -name '*.java')
 for c in "${cases[@]}"; do
 	unshare -m sh -c "mount --bind $tmp/resolv.conf /etc/resolv.conf && exec java -Xmx64m -XX:+UseSerialGC -Dsun.net.inetaddr.ttl=0 -Dsun.net.inetaddr.negative.ttl=0 -cp $tmp/classes:$jar com.example.clients.NightlyJobsApp ${c##*-} jdbc:postgresql://127.0.0.1:$port/postgres?user=app" >"$tmp/out.log" 2>&1 &
 	pid=$!
-	wait_ready "$tmp/out.log"
 	dir=$repo/testdata/verdicts/$c
-	jstack3 "$pid" "$dir"
-	kill -KILL "$pid"
-	wait "$pid" 2>/dev/null || true
-	pid=
-	echo "$c: $(grep -c '^"' "$dir/1.txt") threads a dump" >&2
+	dump_started "$tmp/out.log" "$dir"
 done

@@ -32,11 +32,6 @@ for c in "${cases[@]}"; do
 	base=${c#jdk25-}
 	"${bin}java" -Xmx64m -XX:+UseSerialGC -cp "$tmp/classes" "com.example.clients.${MAIN[${base%-*}]}" "${MODE[$base]}" >"$tmp/out.log" 2>&1 &
 	pid=$!
-	wait_ready "$tmp/out.log"
 	dir=$repo/testdata/verdicts/$c
-	jstack3 "$pid" "$dir"
-	kill -KILL "$pid"
-	wait "$pid" 2>/dev/null || true
-	pid=
-	echo "$c: $(grep -c '^"' "$dir/1.txt") threads a dump" >&2
+	dump_started "$tmp/out.log" "$dir"
 done

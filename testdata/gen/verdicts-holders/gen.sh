@@ -58,10 +58,5 @@ for c in "${cases[@]}"; do
 	[[ $main == LibLockApp ]] && mkdir -p "$dir" && extra=("$dir/freeze.txt")
 	"${bin}java" -Xmx128m -XX:+UseSerialGC -cp "$tmp/classes:$cp" "com.example.holders.$main" "${c##*-}" "${extra[@]}" >"$tmp/out.log" 2>&1 &
 	pid=$!
-	wait_ready "$tmp/out.log"
-	jstack3 "$pid" "$dir"
-	kill -KILL "$pid" # a stuck program's shutdown hooks would wait
-	wait "$pid" 2>/dev/null || true
-	pid=
-	echo "$c: $(grep -c '^"' "$dir/1.txt") threads a dump" >&2
+	dump_started "$tmp/out.log" "$dir"
 done

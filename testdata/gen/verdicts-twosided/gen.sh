@@ -39,11 +39,6 @@ for c in "${cases[@]}"; do
 	[[ -n $main ]] || { echo "unknown case $c" >&2; exit 1; }
 	"${bin}java" -Xmx64m -XX:+UseSerialGC -cp "$tmp/classes" "com.example.twosided.$main" "${c##*-}" >"$tmp/out.log" 2>&1 &
 	pid=$!
-	wait_ready "$tmp/out.log"
 	dir=$repo/testdata/verdicts/$c
-	jstack3 "$pid" "$dir"
-	kill -KILL "$pid" # a stuck program's shutdown hooks would wait
-	wait "$pid" 2>/dev/null || true
-	pid=
-	echo "$c: $(grep -c '^"' "$dir/1.txt") threads a dump" >&2
+	dump_started "$tmp/out.log" "$dir"
 done
