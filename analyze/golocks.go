@@ -309,12 +309,18 @@ func (lw *lockWaits) valueHolders(ts []*parse.Thread) map[lockKey]valueHolder {
 		addr uint64
 	}
 	byValue := map[value][]lockKey{}
-	waiting := map[*parse.Thread]lockKey{}
+	// The waiters that print a receiver: the others cannot be taken for
+	// a holder by value below (a map of every waiter cost a
+	// million-goroutine dump a fifth of a second a moment).
+	waiting := map[*parse.Thread]bool{}
 	for k, a := range lw.byKey {
 		for _, t := range a.threads {
-			waiting[t] = k
+			if t.GoExtra == nil || len(t.Receivers) == 0 {
+				continue
+			}
+			waiting[t] = true
 			c := lockCaller(t)
-			if c == nil || t.GoExtra == nil {
+			if c == nil {
 				continue
 			}
 			rt := receiverType(c.Func)
@@ -348,7 +354,7 @@ func (lw *lockWaits) valueHolders(ts []*parse.Thread) map[lockKey]valueHolder {
 		}
 	}
 	for _, u := range ts {
-		if _, w := waiting[u]; w || u.GoExtra == nil || len(u.Receivers) == 0 {
+		if u.GoExtra == nil || len(u.Receivers) == 0 || waiting[u] {
 			// A goroutine waiting in Lock is no holder by value: it may
 			// hold the lock and wait for another (a chain the function
 			// and type rules read), or be one more waiter of the value.

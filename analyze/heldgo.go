@@ -93,12 +93,17 @@ func heldRecords(r *Result) *goHeld {
 	return h
 }
 
-// heldGoroutines follows every goroutine of the last moment back through
-// the earlier ones by its id; nil when the moments cannot show it: fewer
+// heldGoroutines follows the goroutines of the last moment back through
+// the earlier ones by their id; nil when the moments cannot show it: fewer
 // than two, a moment without a dump, or a format that prints no id (a
 // debug=1 profile aggregates goroutines by stack; its records are not
-// goroutines). One map of ids per earlier moment.
-func heldGoroutines(r *Result) *goHeld {
+// goroutines). Only the goroutines of the groups keep accepts are
+// followed (nil: every group's): the detector asks of a few groups, and a
+// map of every id of every moment cost a million-goroutine analysis 1.4 s
+// of CPU and 240 MB (bench/reader-1m.sh) for goroutines no one asked of.
+// The ids followed are one map; each earlier moment is read once against
+// it.
+func heldGoroutines(r *Result, keep func(*Pool, *Group) bool) *goHeld {
 	n := len(r.Moments)
 	if r.Runtime != parse.RuntimeGo || n < 2 {
 		return nil
@@ -106,42 +111,78 @@ func heldGoroutines(r *Result) *goHeld {
 	if h := heldRecords(r); h != nil {
 		return h
 	}
-	byID := make([]map[int64]*parse.Thread, n-1)
-	for m := range n - 1 {
-		d := r.Moments[m].Dump
-		if d == nil {
-			return nil
-		}
-		byID[m] = make(map[int64]*parse.Thread, len(d.Threads))
-		for _, t := range d.Threads {
-			if t.ID != 0 && t.Weight <= 1 {
-				byID[m][t.ID] = t
-			}
-		}
-		if len(byID[m]) == 0 {
+	for m := range n {
+		if r.Moments[m].Dump == nil {
 			return nil
 		}
 	}
-	last := r.Moments[n-1].Dump
-	if last == nil {
-		return nil
-	}
+	last := n - 1
 	h := &goHeld{held: map[*parse.Thread]bool{}, moments: n}
-	if t0, t1 := r.Moments[0].Time, r.Moments[n-1].Time; !t0.IsZero() && t1.After(t0) {
+	if t0, t1 := r.Moments[0].Time, r.Moments[last].Time; !t0.IsZero() && t1.After(t0) {
 		h.span = t1.Sub(t0)
 	}
-	for _, t := range last.Threads {
+	// The goroutines followed, by id (a later one with the same id wins,
+	// as in the dump's own reading), and what each earlier moment shows
+	// under that id (the later wins there too).
+	at := map[int64]int32{}
+	var ts []*parse.Thread
+	follow := func(t *parse.Thread) {
 		if t.ID == 0 || t.Weight > 1 || len(t.Frames) == 0 {
-			continue
+			return
 		}
-		same := true
-		for m := range n - 1 {
-			if u := byID[m][t.ID]; u == nil || !sameWait(u, t) {
-				same = false
-				break
+		if i, ok := at[t.ID]; ok {
+			ts[i] = t
+			return
+		}
+		at[t.ID] = int32(len(ts))
+		ts = append(ts, t)
+	}
+	if keep == nil {
+		for _, t := range r.Moments[last].Dump.Threads {
+			follow(t)
+		}
+	} else {
+		for _, pl := range r.Pools {
+			for _, g := range pl.States {
+				if last < len(g.Threads) && keep(pl, g) {
+					for _, t := range g.Threads[last] {
+						follow(t)
+					}
+				}
 			}
 		}
-		if same {
+	}
+	if len(ts) == 0 {
+		return h
+	}
+	same := make([]bool, len(ts))
+	for i := range same {
+		same[i] = true
+	}
+	seen := make([]*parse.Thread, len(ts))
+	for m := range last {
+		clear(seen)
+		any := false
+		for _, u := range r.Moments[m].Dump.Threads {
+			if u.ID == 0 || u.Weight > 1 {
+				continue
+			}
+			any = true
+			if i, ok := at[u.ID]; ok {
+				seen[i] = u
+			}
+		}
+		if !any {
+			return nil // a moment without ids: nothing can be followed
+		}
+		for i, u := range seen {
+			if u == nil || !sameWait(u, ts[i]) {
+				same[i] = false
+			}
+		}
+	}
+	for i, t := range ts {
+		if same[i] {
 			h.held[t] = true
 		}
 	}

@@ -141,7 +141,7 @@ func TestHeldNoIDs(t *testing.T) {
 		ins = append(ins, Input{Dump: ds[0]})
 	}
 	r := Analyze(ins, Options{})
-	if h := heldGoroutines(r); h == nil || !h.records || len(h.held) != 1 {
+	if h := heldGoroutines(r, nil); h == nil || !h.records || len(h.held) != 1 {
 		t.Errorf("debug=1 records: %+v, want the one record held as a record", h)
 	}
 }

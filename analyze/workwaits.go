@@ -139,7 +139,11 @@ func goWorkWaits(p *Pass, told map[*Group]bool) []Finding {
 	}
 	var fs []Finding
 	running := make([]map[string]bool, len(r.Moments)) // per moment, found on first use (orphans)
-	held := heldGoroutines(r)
+	// Only the groups the loop below can ask of (heldFinding) are
+	// followed: waits of no lock and no rest, outside the runtime's pools.
+	held := heldGoroutines(r, func(pl *Pool, g *Group) bool {
+		return !pl.Internal && !g.Rest && g.Category == Waiting && g.Resource != "lock"
+	})
 	if held != nil && held.span > 0 && held.span < HeldSpanSeconds*time.Second {
 		held = nil // moments that close show calls in flight
 	}
