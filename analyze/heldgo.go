@@ -219,11 +219,18 @@ func heldWorkWaits(r *Result, g *Group, h *goHeld, work []string) workWaits {
 	if h == nil || g.Rest || last >= len(g.Threads) {
 		return ww
 	}
+	levels := map[stackKey]workLevel{} // goWork's, once a shared stack (frameNames)
 	for _, t := range g.Threads[last] {
 		if !h.held[t] {
 			continue
 		}
-		if l := goWork(t, work); l > ownLoop {
+		k, shared := keyOfStack(t)
+		l, ok := levels[k]
+		if !ok || !shared {
+			l = goWork(t, work)
+			levels[k] = l
+		}
+		if l > ownLoop {
 			ww.add(l, t, max(t.Weight, 1))
 		}
 	}
