@@ -126,7 +126,7 @@ func New(cfg Config) (*Server, error) {
 		s.roots = append(s.roots, rr)
 	}
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "dumpdiff", Title: "dumpdiff: what never recovers in thread dumps", Version: cfg.Version},
-		&mcp.ServerOptions{Instructions: instructions, Capabilities: &mcp.ServerCapabilities{}})
+		&mcp.ServerOptions{Instructions: instructions, Capabilities: &mcp.ServerCapabilities{}, CompletionHandler: s.complete})
 	s.addTools()
 	s.addResources()
 	s.addPrompt()

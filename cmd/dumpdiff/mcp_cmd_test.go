@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -525,6 +526,21 @@ func TestMCPStdioBinary(t *testing.T) {
 	want, _ := cliJSON(t, filepath.Join(root, "go-slow-upstream-leak"))
 	if d := cmp.Diff(want.Findings, findingsOf(t, cs, v.AnalysisID, v)); d != "" {
 		t.Errorf("findings over stdio differ from the JSON report's (-json +mcp):\n%s", d)
+	}
+	// Completion, as a client's argument box asks it: advertised, and
+	// answered for the prompt's paths and the report template's id.
+	if cs.InitializeResult().Capabilities.Completions == nil {
+		t.Errorf("completions not advertised: %+v", cs.InitializeResult().Capabilities)
+	}
+	c, err := cs.Complete(ctx, &mcp.CompleteParams{Ref: &mcp.CompleteReference{Type: "ref/prompt", Name: "investigate_incident"},
+		Argument: mcp.CompleteParamsArgument{Name: "paths", Value: "go-slow-up"}})
+	if err != nil || !slices.Equal(c.Completion.Values, []string{"go-slow-upstream-leak/"}) {
+		t.Errorf("completing the prompt's paths: %+v %v", c, err)
+	}
+	c, err = cs.Complete(ctx, &mcp.CompleteParams{Ref: &mcp.CompleteReference{Type: "ref/resource", URI: "dumpdiff://analysis/{id}/{report}"},
+		Argument: mcp.CompleteParamsArgument{Name: "id", Value: ""}})
+	if err != nil || !slices.Equal(c.Completion.Values, []string{v.AnalysisID}) {
+		t.Errorf("completing the report's id: %+v %v", c, err)
 	}
 	stdioMalformed(t, bin, root)
 }
