@@ -2,6 +2,7 @@ package watch
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -152,4 +153,33 @@ func TestAlertmanagerTrigger(t *testing.T) {
 	if m.Trigger != "alert ServiceWatched (Alertmanager)" || len(m.Moments) < 4 {
 		t.Errorf("bundle: trigger %q, %d moments; want the alert, the 3+ moments before and the triggered one", m.Trigger, len(m.Moments))
 	}
+}
+
+// TestTriggerCarried: a trigger for a target that stopped answering is not
+// lost: its moment gets no dump, the log says so, and the first later
+// moment that answers (the service started again on its port) is the
+// triggered one, opening the incident with the trigger's reason.
+func TestTriggerCarried(t *testing.T) {
+	svc := watchtest.StartGoService(t)
+	r := start(t, Config{Targets: []capture.Target{capture.PprofTarget("svc", svc.URL())}, Every: 250 * time.Millisecond})
+	r.waitMoments(t, "svc", 2, 30*time.Second)
+	svc.Stop()
+	r.takes(t, "svc", "a moment without a dump", func(d takeDecision) bool { return d.down != "" }, 1, time.Minute)
+	code, a, _ := postTrigger(t, r.metrics, "?reason=p99+over+2s", "", "")
+	if code != http.StatusAccepted || len(a.Accepted) != 1 {
+		t.Fatalf("trigger: %d %+v", code, a)
+	}
+	// The triggered moment is taken and gets no answer before the service
+	// is back: said in the log.
+	r.until(t, "svc", time.Minute, func([]tickReport) error {
+		if r.log.count("trigger (p99 over 2s) not answered") == 0 {
+			return fmt.Errorf("no line for the trigger not answered:\n%s", r.log)
+		}
+		return nil
+	})
+	if n := decisions(r.ticks.of("svc"), triggered("p99 over 2s")); n != 0 {
+		t.Fatalf("a decision took the trigger while the target was down (%d)", n)
+	}
+	svc.Restart(t)
+	r.waitDecisions(t, "svc", "the carried trigger answered", triggered("p99 over 2s"), 1, 2*time.Minute)
 }

@@ -467,6 +467,11 @@ type target struct {
 func (tw *target) loop(ctx context.Context, start time.Time) {
 	every := tw.w.cfg.Every
 	next := start
+	// carried is a triggered moment that got no answer (the target down,
+	// the dump refused): the next moment that answers is the triggered
+	// one, so that an alert on a service that stopped answering is not
+	// lost. A newer trigger takes its place.
+	var carried *trigger
 	for {
 		wait := time.Until(next)
 		if wait > 0 {
@@ -478,7 +483,10 @@ func (tw *target) loop(ctx context.Context, start time.Time) {
 			case trig := <-tw.trig:
 				// A triggered moment now; the grid's next tick stays.
 				t.Stop()
-				tw.tick(ctx, tw.w.cfg.now(), &trig)
+				carried = nil
+				if !tw.tick(ctx, tw.w.cfg.now(), &trig) {
+					carried = &trig
+				}
 				continue
 			case <-t.C:
 			}
@@ -486,13 +494,16 @@ func (tw *target) loop(ctx context.Context, start time.Time) {
 		if ctx.Err() != nil {
 			return
 		}
-		var trig *trigger
+		trig := carried
 		select {
 		case t := <-tw.trig: // asked for while the last moment was taken: this one answers it
 			trig = &t
 		default:
 		}
-		tw.tick(ctx, next, trig)
+		carried = nil
+		if !tw.tick(ctx, next, trig) && trig != nil {
+			carried = trig
+		}
 		if ctx.Err() != nil {
 			return
 		}
@@ -513,11 +524,20 @@ func (tw *target) loop(ctx context.Context, start time.Time) {
 	}
 }
 
-// tick takes one moment, analyzes the ring, and acts on the verdict.
-func (tw *target) tick(ctx context.Context, at time.Time, trig *trigger) {
+// tick takes one moment, analyzes the ring, and acts on the verdict. It
+// reports whether the moment was analyzed: a triggered moment that was
+// not is said, and carried by the loop to the next moment.
+func (tw *target) tick(ctx context.Context, at time.Time, trig *trigger) (answered bool) {
 	w := tw.w
 	l := tw.unique(label(at, w.cfg.Every))
 	rep := tickReport{target: tw.name, at: at, label: l}
+	if trig != nil {
+		defer func() {
+			if !answered && ctx.Err() == nil {
+				w.logf("%s: trigger (%s) not answered at %s: the next moment that answers is the triggered one", tw.name, trig.reason, l)
+			}
+		}()
+	}
 	if w.cfg.tick != nil {
 		defer func() {
 			for _, rm := range tw.ring.moments {
@@ -534,7 +554,7 @@ func (tw *target) tick(ctx context.Context, at time.Time, trig *trigger) {
 			w.logf("%s: %s (each tick tries again)", tw.name, say)
 		}
 		rep.floor = true
-		return
+		return false
 	}
 	if err := tw.ring.makeRoom(); err != nil {
 		w.logf("%s: evicting the oldest moments: %v", tw.name, err)
@@ -555,7 +575,7 @@ func (tw *target) tick(ctx context.Context, at time.Time, trig *trigger) {
 		if tw.ring.bytes+wrote > tw.ring.share {
 			tw.rec.Forget(l)
 		}
-		return
+		return false
 	}
 	for _, f := range files {
 		if f.Error != "" {
@@ -574,7 +594,7 @@ func (tw *target) tick(ctx context.Context, at time.Time, trig *trigger) {
 	rep.take = d
 	if d.skip {
 		w.logf("%s: %v: tick skipped", tw.name, err) // not this tick's moment: never forgotten
-		return
+		return false
 	}
 	if d.diskErr {
 		w.metrics.captureError(tw.name, capture.ReasonDisk)
@@ -613,7 +633,7 @@ func (tw *target) tick(ctx context.Context, at time.Time, trig *trigger) {
 		rep.decision = &dd
 	}
 	if !d.read {
-		return
+		return false
 	}
 	// A moment whose dump failed may still count from what was kept
 	// beside it (debug=1), as the main command reads it.
@@ -636,6 +656,7 @@ func (tw *target) tick(ctx context.Context, at time.Time, trig *trigger) {
 		}
 		dd := tw.incidents(ctx, r, l, trig)
 		rep.result, rep.decision = r, &dd
+		answered = true
 	}
 	if n, freed, err := tw.ring.evict(); err != nil {
 		w.logf("%s: evicting the oldest moments: %v", tw.name, err)
@@ -643,6 +664,7 @@ func (tw *target) tick(ctx context.Context, at time.Time, trig *trigger) {
 		w.logf("%s: one moment (%s) is larger than the ring's share of --max-bytes (%s): the ring holds none", tw.name, capture.HumanBytes(freed), capture.HumanBytes(tw.ring.share))
 	}
 	w.metrics.ring(tw.name, tw.ring)
+	return answered
 }
 
 // momentLine is a moment's verdict in one line: "api 12:03:05 · 224
