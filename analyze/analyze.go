@@ -3,6 +3,7 @@ package analyze
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/dumpdiff/dumpdiff/parse"
@@ -63,6 +64,8 @@ func prepare(in []Input, opt Options) (*Result, Options, *builder) {
 		}
 	}
 	dedupeLabels(r.Moments)
+	r.Cautions = processWarnings(r.Moments)
+	r.Warnings = append(slices.Clone(r.Cautions), r.Warnings...)
 	opt.roles = roleTables(opt.Extensions)
 	if r.Runtime == parse.RuntimeJVM {
 		opt.jvmPools = learnJVMPools(in)

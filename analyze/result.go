@@ -79,6 +79,11 @@ type Result struct {
 	// Warnings are things the reader must know about the input: skipped
 	// lines, a moment that mixes runtimes, a dump with no threads.
 	Warnings []string
+	// Cautions are the warnings that say the comparison itself is
+	// unsound (moments of different processes: process.go); each is in
+	// Warnings too, first, and the reports say it beside the verdict,
+	// where it is read.
+	Cautions []string `json:",omitempty"`
 	// Notable are the few threads of the last moment an engineer would
 	// look at first (see Notable), the most unusual first; empty for a
 	// healthy idle service.

@@ -678,6 +678,10 @@ type blockWriter interface {
 
 // write walks the document's sections in their order.
 func (d *document) write(w blockWriter) {
+	// What makes the verdict unsound comes before it, where it is read.
+	for _, c := range d.cautions {
+		w.para("note", "Caution: "+c)
+	}
 	w.verdict(d)
 	if len(d.notable) > 0 {
 		w.heading(1, "notable", inline{txt(headNotable)})

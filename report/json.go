@@ -26,6 +26,9 @@ type JSONReport struct {
 	Pools    []JSONPool    `json:"pools"`
 	Findings []JSONFinding `json:"findings"`
 	Warnings []string      `json:"warnings"`
+	// Cautions are the warnings that say the comparison itself is unsound
+	// (analyze.Result.Cautions), each in Warnings too; omitted when none.
+	Cautions []string `json:"cautions,omitempty"`
 	// Notable are the few threads of the last moment to look at first
 	// (analyze.Notable), the most unusual first; omitted when none.
 	Notable []JSONNotable `json:"notable,omitempty"`
@@ -259,7 +262,7 @@ type JSONEvidence struct {
 func NewJSONReport(r *analyze.Result) *JSONReport {
 	n := len(r.Moments)
 	doc := &JSONReport{Version: SchemaVersion, Runtime: string(r.Runtime),
-		Moments: []JSONMoment{}, Pools: []JSONPool{}, Findings: []JSONFinding{}, Warnings: nonNil(r.Warnings)}
+		Moments: []JSONMoment{}, Pools: []JSONPool{}, Findings: []JSONFinding{}, Warnings: nonNil(r.Warnings), Cautions: r.Cautions}
 	for _, nt := range r.Notable {
 		doc.Notable = append(doc.Notable, JSONNotable{Moment: r.Moments[nt.Moment].Label, Thread: nt.Thread, Count: nt.Count, Pool: nt.Pool,
 			State: nt.State, Via: nt.Via, Culprit: nt.Culprit, Why: nt.Why})

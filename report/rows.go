@@ -26,6 +26,9 @@ type rows struct {
 	internal *poolRow
 	totals   []int // threads per moment, all pools
 	warnings []string
+	// cautions are the warnings that say the comparison itself is unsound
+	// (analyze.Result.Cautions): said beside the verdict too.
+	cautions []string
 	// notable are the last moment's notable threads, each as one line of
 	// words (notableLine), the most unusual first.
 	notable []string
@@ -162,7 +165,7 @@ type frameCount struct {
 // buildRows computes the shared rows of r under opt (defaults applied).
 func buildRows(r *analyze.Result, opt Options) *rows {
 	n := len(r.Moments)
-	rs := &rows{runtime: r.Runtime, totals: fitCounts(r.Totals, n), warnings: r.Warnings}
+	rs := &rows{runtime: r.Runtime, totals: fitCounts(r.Totals, n), warnings: r.Warnings, cautions: r.Cautions}
 	for _, nt := range r.Notable {
 		rs.notable = append(rs.notable, notableLine(r, nt))
 	}

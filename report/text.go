@@ -49,6 +49,7 @@ func Text(w io.Writer, r *analyze.Result, opt Options) error {
 	rs := buildRows(r, opt)
 	t := &textView{rows: rs, width: opt.Width, st: newStyles(opt.Color)}
 	t.titleLine()
+	t.cautionSection()
 	t.leadSection()
 	t.headerSection()
 	t.verdictSection()
@@ -92,6 +93,19 @@ func (t *textView) add(l ...string) { t.lines = append(t.lines, l...) }
 
 // indent is the left margin of everything under a section title.
 const indent = "  "
+
+// cautionSection says, under the title, what makes the verdict below
+// unsound (moments of different processes): a warning at the end of a
+// long report is read after the verdict was believed.
+func (t *textView) cautionSection() {
+	if len(t.cautions) == 0 {
+		return
+	}
+	t.add(t.st.Head("CAUTION"))
+	for _, c := range t.cautions {
+		t.add(wrap(c, t.width, indent, indent)...)
+	}
+}
 
 // titleLine is the report's first line.
 func (t *textView) titleLine() {
