@@ -244,7 +244,7 @@ func loopFrames(rt parse.Runtime, ts []*parse.Thread) []string {
 type spinner struct {
 	since  int
 	stacks []*parse.Thread // moments since..n-1
-	basis  string          // "cpu-growth", "cpu-lifetime" (and cpuLife's others), "same-frames" (Go), "same-frames-holder", "same-frames-awaited" (a JVM without cpu=), "loop-shape"
+	basis  string          // "cpu-growth", "cpu-lifetime" (and cpuLife's others), "same-frames" (Go), "same-frames-holder", "same-frames-awaited" (a JVM without cpu=), "loop-shape", "loop-shape-cut" (one thread alone in a paste: cutAlone)
 	cpu    time.Duration   // grown (cpu-growth) or used in its life (cpu-lifetime); 0 for same-frames
 	wall   time.Duration   // what cpu is measured over; 0 for same-frames
 }
@@ -358,13 +358,14 @@ func runSpinning(p *Pass) []Finding {
 	var keys []key
 	byKey := map[key]*acc{}
 	var hot map[*parse.Thread]*HotLoop // the loops of the last moment by their shape (hotloops.go)
+	var cutLone map[*parse.Thread]bool // …of them, those taken alone in a paste a person cut
 	if r.Runtime == parse.RuntimeJVM {
-		hot = hotLoopThreads(r.Moments[n-1].Dump)
+		hot, cutLone = hotLoopsOf(r.Moments[n-1].Dump)
 	}
 	for i := range order {
 		sp, ok := spinningAt(r, flat[i*n:(i+1)*n], lc, roles.CPUNatives)
 		if !ok {
-			sp, ok = loopShaped(flat[i*n:(i+1)*n], hot)
+			sp, ok = loopShaped(flat[i*n:(i+1)*n], hot, cutLone)
 		}
 		if !ok || restTop[i] && (sp.basis != "cpu-growth" || float64(sp.cpu) < SpinRestCPUShare*float64(sp.wall)) {
 			continue
@@ -620,7 +621,11 @@ func spinningFinding(p *Pass, pl *Pool, spins []spinner, inferOwner bool) (Findi
 		Loop: loopFrames(r.Runtime, spins[0].stacks), Basis: spins[0].basis}
 	named := spinAnchor(r.Runtime, spins[0])
 	f.ID = findingID(KindSpinning, pl.Name, anchorOf(r.Runtime, named))
-	if c := culprit(r.Runtime, named); c != nil && !slices.Contains(f.Loop, FrameString(c)) {
+	if c := culprit(r.Runtime, named); c != nil && spins[0].basis == "loop-shape-cut" {
+		// A map's walk alone in a paste: the map is the JDK's, the fault
+		// the application's that shares it; its frame is the culprit.
+		f.Culprit = FrameString(c)
+	} else if c != nil && !slices.Contains(f.Loop, FrameString(c)) {
 		f.Caller = FrameString(c)
 	}
 	tops, ents := map[*parse.Frame]int{}, map[entryKey]int{}
