@@ -362,12 +362,21 @@ func runSpinning(p *Pass) []Finding {
 	if r.Runtime == parse.RuntimeJVM {
 		hot, cutLone = hotLoopsOf(r.Moments[n-1].Dump)
 	}
+	sps := make([]spinner, len(order))
+	spins := make([]bool, len(order))
 	for i := range order {
 		sp, ok := spinningAt(r, flat[i*n:(i+1)*n], lc, roles.CPUNatives)
 		if !ok {
 			sp, ok = loopShaped(flat[i*n:(i+1)*n], hot, cutLone)
 		}
+		sps[i], spins[i] = sp, ok
+	}
+	for i := range order {
+		sp, ok := sps[i], spins[i]
 		if !ok || restTop[i] && (sp.basis != "cpu-growth" || float64(sp.cpu) < SpinRestCPUShare*float64(sp.wall)) {
+			continue
+		}
+		if sp.basis == "cpu-growth" && busyLikePeers(i, n, flat, pools, spins, sp) {
 			continue
 		}
 		k := key{pools[i], anchorOf(r.Runtime, spinAnchor(r.Runtime, sp))}
@@ -397,6 +406,83 @@ func runSpinning(p *Pass) []Finding {
 		}
 	}
 	return fs
+}
+
+// busyLikePeers reports whether spinner sp (identity i, its stacks by
+// moment flat[i*n:(i+1)*n]) is caught, after moving, where its pool's
+// other work passes through: busy work sampled twice in the same frames,
+// not a loop. Both must hold:
+//
+//   - it moved: its top frame (function and line) is not the same at
+//     every moment it was seen runnable (a thread that never left one
+//     line, as a loop over a corrupted map or a tokenizer that never
+//     advances, is kept whatever its peers do);
+//   - a peer passes through its place: another thread of its pool, not
+//     itself spinning, runnable at every moment of sp's streak, has sp's
+//     last top frame (function and line) on top at one moment of the
+//     streak and another at another: the pool's work reaches that frame
+//     and leaves it.
+//
+// What it protects: a pool of busy workers each running the same
+// application loop (writers into maps of their own, digesters hashing
+// orders, renderers computing checksums), whose CPU grows with the wall
+// clock by design: one of them found twice under the same caller is the
+// work's hot spot, as its peers at the same frame show
+// (testdata/verdicts/treemap-busy-healthy: writer-1 in Integer.valueOf at
+// moment 3, where two of its peers were too; hashset-busy-healthy:
+// writer-1 at putTreeVal:2168, with two peers that were in remove a
+// moment before). One peer is enough: it proves the frame is left. A
+// runaway request among busy ones stays at its place (its top frame the
+// same at every moment, or a place its peers never reach: a regex's
+// backtracking, a parser's own line), and keeps its finding.
+func busyLikePeers(i, n int, flat []*parse.Thread, pools []*Pool, spins []bool, sp spinner) bool {
+	s := flat[i*n : (i+1)*n]
+	last := ownFrames(s[n-1])
+	if len(last) == 0 {
+		return false
+	}
+	place := last[0]
+	moved := false
+	for _, t := range s {
+		if t == nil {
+			continue
+		}
+		if fs := ownFrames(t); len(fs) > 0 && !sameFrame(fs[0], place) {
+			moved = true
+		}
+	}
+	if !moved {
+		return false
+	}
+	for j := range pools {
+		if j == i || pools[j] != pools[i] || spins[j] {
+			continue
+		}
+		p := flat[j*n : (j+1)*n]
+		at, away := false, false
+		for m := sp.since; m < n; m++ {
+			if p[m] == nil || len(ownFrames(p[m])) == 0 {
+				at, away = false, false
+				break
+			}
+			fs := ownFrames(p[m])
+			if sameFrame(fs[0], place) {
+				at = true
+			} else {
+				away = true
+			}
+		}
+		if at && away {
+			return true
+		}
+	}
+	return false
+}
+
+// sameFrame: the same function at the same line (frames of two dumps are
+// not the same pointers).
+func sameFrame(a, b *parse.Frame) bool {
+	return a == b || a.Func == b.Func && a.Line == b.Line && a.Note == b.Note
 }
 
 // spinCandidate tells whether thread t of group g at moment m may be
