@@ -377,7 +377,7 @@ func runSpinning(p *Pass) []Finding {
 		if !ok || restTop[i] && (sp.basis != "cpu-growth" || float64(sp.cpu) < SpinRestCPUShare*float64(sp.wall)) {
 			continue
 		}
-		if sp.basis == "cpu-growth" && busyLikePeers(i, n, flat, pools, spins, sp) {
+		if sp.basis == "cpu-growth" && busyLikePeers(r.Runtime, i, n, flat, pools, spins, sp) {
 			continue
 		}
 		k := key{pools[i], anchorOf(r.Runtime, spinAnchor(r.Runtime, sp))}
@@ -410,14 +410,18 @@ func runSpinning(p *Pass) []Finding {
 }
 
 // busyLikePeers reports whether spinner sp (identity i, its stacks by
-// moment flat[i*n:(i+1)*n]) is caught, after moving, where its pool's
-// other work passes through: busy work sampled twice in the same frames,
-// not a loop. Both must hold:
+// moment flat[i*n:(i+1)*n]) is caught, after returning to its
+// application's code, where its pool's other work passes through: busy
+// work sampled twice in the same frames, not a loop. Both must hold:
 //
-//   - it moved: its top frame (function and line) is not the same at
-//     every moment it was seen runnable (a thread that never left one
-//     line, as a loop over a corrupted map or a tokenizer that never
-//     advances, is kept whatever its peers do);
+//   - it came back (appCall): at some moment it was seen runnable, its
+//     application frames (functions and lines) or the call the innermost
+//     of them was making differ from the last moment's: the call it is in
+//     now is not the one it was in then (a writer's loop that called
+//     TreeMap.put, then Integer.valueOf, from one line). A thread whose
+//     application frames made the same call at every moment (a regex's
+//     backtracking under one matches, a corrupted map's loop under one
+//     put, a tokenizer at one line) is kept, whatever its peers do;
 //   - a peer passes through its place: another thread of its pool, not
 //     itself spinning, runnable at every moment of sp's streak, has sp's
 //     last top frame (function and line) on top at one moment of the
@@ -425,34 +429,27 @@ func runSpinning(p *Pass) []Finding {
 //     and leaves it.
 //
 // What it protects: a pool of busy workers each running the same
-// application loop (writers into maps of their own, digesters hashing
-// orders, renderers computing checksums), whose CPU grows with the wall
-// clock by design: one of them found twice under the same caller is the
-// work's hot spot, as its peers at the same frame show
+// application loop (writers into maps of their own), whose CPU grows with
+// the wall clock by design: one of them found twice under the same caller
+// is the work's hot spot, as its peers at the same frame show
 // (testdata/verdicts/treemap-busy-healthy: writer-1 in Integer.valueOf at
 // moment 3, where two of its peers were too; hashset-busy-healthy:
 // writer-1 at putTreeVal:2168, with two peers that were in remove a
-// moment before). One peer is enough: it proves the frame is left. A
-// runaway request among busy ones stays at its place (its top frame the
-// same at every moment, or a place its peers never reach: a regex's
-// backtracking, a parser's own line), and keeps its finding.
-func busyLikePeers(i, n int, flat []*parse.Thread, pools []*Pool, spins []bool, sp spinner) bool {
+// moment before). One peer is enough: it proves the frame is left.
+func busyLikePeers(rt parse.Runtime, i, n int, flat []*parse.Thread, pools []*Pool, spins []bool, sp spinner) bool {
 	s := flat[i*n : (i+1)*n]
 	last := ownFrames(s[n-1])
 	if len(last) == 0 {
 		return false
 	}
 	place := last[0]
-	moved := false
+	came := false
 	for _, t := range s {
-		if t == nil {
-			continue
-		}
-		if fs := ownFrames(t); len(fs) > 0 && !sameFrame(fs[0], place) {
-			moved = true
+		if t != nil && t != s[n-1] && !sameAppCall(rt, t, s[n-1]) {
+			came = true
 		}
 	}
-	if !moved {
+	if !came {
 		return false
 	}
 	for j := range pools {
@@ -466,8 +463,7 @@ func busyLikePeers(i, n int, flat []*parse.Thread, pools []*Pool, spins []bool, 
 				at, away = false, false
 				break
 			}
-			fs := ownFrames(p[m])
-			if sameFrame(fs[0], place) {
+			if sameFrame(ownFrames(p[m])[0], place) {
 				at = true
 			} else {
 				away = true
@@ -478,6 +474,51 @@ func busyLikePeers(i, n int, flat []*parse.Thread, pools []*Pool, spins []bool, 
 		}
 	}
 	return false
+}
+
+// sameAppCall reports whether a and b have the same application frames
+// (function and line, innermost first) and the innermost of them makes
+// the same call (the function of the frame above it; none when it is the
+// top): the thread has not left the call it was in, as far as the
+// application's code can tell. Threads without application frames never
+// are (nothing to compare).
+func sameAppCall(rt parse.Runtime, a, b *parse.Thread) bool {
+	first := -1
+	var fa, fb []*parse.Frame
+	for k, f := range a.Frames {
+		if isAppFrame(rt, f) {
+			if first < 0 {
+				first = k
+			}
+			fa = append(fa, f)
+		}
+	}
+	callA := ""
+	if first > 0 {
+		callA = a.Frames[first-1].Func
+	}
+	first = -1
+	for k, f := range b.Frames {
+		if isAppFrame(rt, f) {
+			if first < 0 {
+				first = k
+			}
+			fb = append(fb, f)
+		}
+	}
+	callB := ""
+	if first > 0 {
+		callB = b.Frames[first-1].Func
+	}
+	if len(fa) == 0 || len(fa) != len(fb) || callA != callB {
+		return false
+	}
+	for k := range fa {
+		if !sameFrame(fa[k], fb[k]) {
+			return false
+		}
+	}
+	return true
 }
 
 // sameFrame: the same function at the same line (frames of two dumps are
