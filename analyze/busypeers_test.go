@@ -3,6 +3,7 @@ package analyze
 import (
 	"fmt"
 	"math/rand"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -137,4 +138,49 @@ func slicesIndex(s []string, v string) int {
 		}
 	}
 	return -1
+}
+
+// TestBusyPeersFixtures: the real pools of testdata/verdicts (each
+// README's expectation written from the program's source before dumpdiff
+// ran). The busy controls given whole are quiet by busyLikePeers; the
+// runaway among busy validators keeps its finding with validator-1 in it
+// (its three busy peers in it too: each was in a matches call at every
+// moment but one, which three dumps cannot tell from one long call, said
+// in its README); the runaway fixtures whose threads never came back to
+// their application's code, or came back alone, keep theirs.
+func TestBusyPeersFixtures(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "verdicts")
+	spinning := func(name string) []Finding {
+		var out []Finding
+		names, _ := filepath.Glob(filepath.Join(dir, name, "[0-9].txt"))
+		for i := range names {
+			names[i] = strings.TrimSuffix(filepath.Base(names[i]), ".txt")
+		}
+		for _, f := range Analyze(loadMoments(t, filepath.Join(dir, name), names), Options{}).Findings {
+			if f.Kind == KindSpinning {
+				out = append(out, f)
+			}
+		}
+		return out
+	}
+	for _, quiet := range []string{"treemap-busy-healthy", "hashset-busy-healthy", "busy-peers-healthy"} {
+		if fs := spinning(quiet); len(fs) > 0 {
+			t.Errorf("%s: %d spinning findings, want none (busy work): %s", quiet, len(fs), fs[0].Culprit)
+		}
+	}
+	fs := spinning("busy-peers-runaway")
+	found := false
+	for _, f := range fs {
+		for _, e := range f.Evidence {
+			found = found || slicesIndex(e.Threads, "validator-1") >= 0
+		}
+	}
+	if !found {
+		t.Errorf("busy-peers-runaway: validator-1 in no spinning finding (%d findings)", len(fs))
+	}
+	for _, kept := range []string{"jvm-spin-deep", "jdk25-spin-deep", "jvm-spin-resubmit", "jdk25-spin-resubmit", "jvm-spin-regex", "jvm-spin-parser", "treemap-loop-stuck", "hashset-loop-stuck"} {
+		if len(spinning(kept)) == 0 {
+			t.Errorf("%s: no spinning finding, want its runaway", kept)
+		}
+	}
 }

@@ -372,12 +372,16 @@ func runSpinning(p *Pass) []Finding {
 		}
 		sps[i], spins[i] = sp, ok
 	}
+	came := make([]bool, len(order)) // spinners that came back to their application's code (cameBack)
+	for i := range order {
+		came[i] = spins[i] && sps[i].basis == "cpu-growth" && cameBack(r.Runtime, flat[i*n:(i+1)*n])
+	}
 	for i := range order {
 		sp, ok := sps[i], spins[i]
 		if !ok || restTop[i] && (sp.basis != "cpu-growth" || float64(sp.cpu) < SpinRestCPUShare*float64(sp.wall)) {
 			continue
 		}
-		if sp.basis == "cpu-growth" && busyLikePeers(r.Runtime, i, n, flat, pools, spins, sp) {
+		if sp.basis == "cpu-growth" && busyLikePeers(r.Runtime, i, n, flat, pools, spins, came, sp) {
 			continue
 		}
 		k := key{pools[i], anchorOf(r.Runtime, spinAnchor(r.Runtime, sp))}
@@ -410,53 +414,54 @@ func runSpinning(p *Pass) []Finding {
 }
 
 // busyLikePeers reports whether spinner sp (identity i, its stacks by
-// moment flat[i*n:(i+1)*n]) is caught, after returning to its
-// application's code, where its pool's other work passes through: busy
-// work sampled twice in the same frames, not a loop. Both must hold:
+// moment flat[i*n:(i+1)*n]) is busy work of its pool, not a loop: it came
+// back to its application's code between moments (came[i], cameBack),
+// and its pool's other work shows that code returns:
 //
-//   - it came back (appCall): at some moment it was seen runnable, its
-//     application frames (functions and lines) or the call the innermost
-//     of them was making differ from the last moment's: the call it is in
-//     now is not the one it was in then (a writer's loop that called
-//     TreeMap.put, then Integer.valueOf, from one line). A thread whose
-//     application frames made the same call at every moment (a regex's
-//     backtracking under one matches, a corrupted map's loop under one
-//     put, a tokenizer at one line) is kept, whatever its peers do;
-//   - a peer passes through its place: another thread of its pool, not
+//   - another spinner of its pool came back too, in the same application
+//     frames (by function) at the last moment: several threads running one
+//     application loop that calls work which returns, as a pool of busy
+//     workers does (testdata/verdicts/busy-peers-healthy: four validators
+//     each caught twice under ValidatorPool.check, each in another call of
+//     the regex engine at another moment);
+//   - or a peer passes through its place: another thread of its pool, not
 //     itself spinning, runnable at every moment of sp's streak, has sp's
 //     last top frame (function and line) on top at one moment of the
 //     streak and another at another: the pool's work reaches that frame
-//     and leaves it.
+//     and leaves it (treemap-busy-healthy: writer-1 in Integer.valueOf at
+//     moment 3, where two of its peers were too; hashset-busy-healthy:
+//     writer-1 at putTreeVal:2168, with two peers that were in remove a
+//     moment before).
 //
-// What it protects: a pool of busy workers each running the same
-// application loop (writers into maps of their own), whose CPU grows with
-// the wall clock by design: one of them found twice under the same caller
-// is the work's hot spot, as its peers at the same frame show
-// (testdata/verdicts/treemap-busy-healthy: writer-1 in Integer.valueOf at
-// moment 3, where two of its peers were too; hashset-busy-healthy:
-// writer-1 at putTreeVal:2168, with two peers that were in remove a
-// moment before). One peer is enough: it proves the frame is left.
-func busyLikePeers(rt parse.Runtime, i, n int, flat []*parse.Thread, pools []*Pool, spins []bool, sp spinner) bool {
+// What it protects: a pool of busy workers whose CPU grows with the wall
+// clock by design. A thread that never came back (a regex's backtracking
+// under one matches, a corrupted map's loop under one put, a tokenizer at
+// one line) keeps its finding whatever its peers do
+// (busy-peers-runaway: validator-1 among three busy validators); so does
+// a lone thread that came back (a reloader retrying for ever: nothing in
+// the dumps tells it from a loop that serves, and the finding says "busy
+// work, or a runaway"). One peer is enough: it proves the code returns.
+func busyLikePeers(rt parse.Runtime, i, n int, flat []*parse.Thread, pools []*Pool, spins, came []bool, sp spinner) bool {
+	if !came[i] {
+		return false
+	}
 	s := flat[i*n : (i+1)*n]
 	last := ownFrames(s[n-1])
 	if len(last) == 0 {
 		return false
 	}
 	place := last[0]
-	came := false
-	for _, t := range s {
-		if t != nil && t != s[n-1] && !sameAppCall(rt, t, s[n-1]) {
-			came = true
-		}
-	}
-	if !came {
-		return false
-	}
 	for j := range pools {
-		if j == i || pools[j] != pools[i] || spins[j] {
+		if j == i || pools[j] != pools[i] {
 			continue
 		}
 		p := flat[j*n : (j+1)*n]
+		if spins[j] {
+			if came[j] && p[n-1] != nil && sameAppPart(rt, p[n-1], s[n-1]) {
+				return true
+			}
+			continue
+		}
 		at, away := false, false
 		for m := sp.since; m < n; m++ {
 			if p[m] == nil || len(ownFrames(p[m])) == 0 {
@@ -476,49 +481,66 @@ func busyLikePeers(rt parse.Runtime, i, n int, flat []*parse.Thread, pools []*Po
 	return false
 }
 
+// cameBack reports whether the thread whose stacks by moment are s came
+// back to its application's code between moments: at some moment with
+// application frames, those frames (functions and lines) or the call the
+// innermost of them makes differ from another such moment's (sameAppCall).
+// A moment without application frames (a pool's worker between two tasks)
+// tells nothing either way.
+func cameBack(rt parse.Runtime, s []*parse.Thread) bool {
+	var ref *parse.Thread
+	for _, t := range s {
+		if t == nil || culprit(rt, t) == nil {
+			continue
+		}
+		if ref == nil {
+			ref = t
+			continue
+		}
+		if !sameAppCall(rt, t, ref) {
+			return true
+		}
+	}
+	return false
+}
+
 // sameAppCall reports whether a and b have the same application frames
-// (function and line, innermost first) and the innermost of them makes
-// the same call (the function of the frame above it; none when it is the
-// top): the thread has not left the call it was in, as far as the
-// application's code can tell. Threads without application frames never
+// and the innermost of them makes the same call: the thread has not left
+// the call it was in, as far as the application's code can tell. The
+// frames are compared by function and line, but for the innermost's line
+// when it is the top frame (a loop in the application's own code is at
+// one line of its body or another: ResubmitApp's RetryTask.run at lines
+// 37 and 39); the call is the function of the frame above the innermost
+// (none when it is the top). Threads without application frames never
 // are (nothing to compare).
 func sameAppCall(rt parse.Runtime, a, b *parse.Thread) bool {
-	first := -1
-	var fa, fb []*parse.Frame
-	for k, f := range a.Frames {
-		if isAppFrame(rt, f) {
-			if first < 0 {
-				first = k
-			}
-			fa = append(fa, f)
-		}
-	}
-	callA := ""
-	if first > 0 {
-		callA = a.Frames[first-1].Func
-	}
-	first = -1
-	for k, f := range b.Frames {
-		if isAppFrame(rt, f) {
-			if first < 0 {
-				first = k
-			}
-			fb = append(fb, f)
-		}
-	}
-	callB := ""
-	if first > 0 {
-		callB = b.Frames[first-1].Func
-	}
-	if len(fa) == 0 || len(fa) != len(fb) || callA != callB {
+	fa, ta := appCall(rt, a)
+	fb, tb := appCall(rt, b)
+	if len(fa) == 0 || len(fa) != len(fb) || ta != tb {
 		return false
 	}
 	for k := range fa {
-		if !sameFrame(fa[k], fb[k]) {
+		if fa[k].Func != fb[k].Func || (k > 0 || ta != "") && fa[k].Line != fb[k].Line {
 			return false
 		}
 	}
 	return true
+}
+
+// appCall are t's application frames, innermost first, and the function
+// the innermost calls ("" when it is the top frame).
+func appCall(rt parse.Runtime, t *parse.Thread) ([]*parse.Frame, string) {
+	var fs []*parse.Frame
+	call := ""
+	for k, f := range t.Frames {
+		if isAppFrame(rt, f) {
+			if len(fs) == 0 && k > 0 {
+				call = t.Frames[k-1].Func
+			}
+			fs = append(fs, f)
+		}
+	}
+	return fs, call
 }
 
 // sameFrame: the same function at the same line (frames of two dumps are
