@@ -27,7 +27,8 @@ var spinningDetector = &Detector{
 	Doc: "the same thread runnable in the same loop at every moment from its first, its CPU time growing with the wall clock " +
 		"(JVM cpu=; at one moment, cpu= SpinLifeShare of its elapsed=, or of its life by a ps row beside the dump, or of a javacore's JVM uptime), or the same goroutine running in the same functions at every moment given " +
 		"(Go prints no CPU: the weaker evidence), or a JVM thread that prints no cpu= (JDK 8) in the same frames at every moment while others are blocked on a lock it holds, or in the same application frames over SpinMinWall, out of native code, while others wait for it (its task's result, a lock no thread prints as held when it is the one thread that could hold it: inferred) (the frames alone, said so), or, in one dump, threads RUNNABLE in code that loops for ever only over a corrupted structure " +
-		"(a HashMap, TreeMap or NonBlockingHashMap written by threads at once: one thread in a tree bin's parent walk or allocation loop, several in one lookup, put or rebalancing, one more in any row of a structure so proven, or one with a CPU total past HotLoopCPU and no age; the loop's shape, said so); critical when threads wait for it (a lock it holds, a task of its pool), else busy work",
+		"(a HashMap, TreeMap or NonBlockingHashMap written by threads at once: one thread in a tree bin's parent walk or allocation loop, several in one lookup, put or rebalancing, one more in any row of a structure so proven, or one with a CPU total past HotLoopCPU and no age, or one on a JDK 8-or-older hash bin's walk alone in a paste a person cut; the loop's shape, said so); " +
+		"not one that came back to its application's code between moments while another of its pool came back in the same frames or a peer passes through its place (busy work, busyLikePeers); critical when threads wait for it (a lock it holds, a task of its pool), else busy work",
 	Claims: ClaimsThreads,
 	Folds:  "nothing; contention on a lock it holds and threads stuck on its tasks' results follow from it",
 	Thresholds: []Threshold{
@@ -244,7 +245,7 @@ func loopFrames(rt parse.Runtime, ts []*parse.Thread) []string {
 type spinner struct {
 	since  int
 	stacks []*parse.Thread // moments since..n-1
-	basis  string          // "cpu-growth", "cpu-lifetime" (and cpuLife's others), "same-frames" (Go), "same-frames-holder", "same-frames-awaited" (a JVM without cpu=), "loop-shape"
+	basis  string          // "cpu-growth", "cpu-lifetime" (and cpuLife's others), "same-frames" (Go), "same-frames-holder", "same-frames-awaited" (a JVM without cpu=), "loop-shape", "loop-shape-cut" (one thread alone in a paste: cutAlone)
 	cpu    time.Duration   // grown (cpu-growth) or used in its life (cpu-lifetime); 0 for same-frames
 	wall   time.Duration   // what cpu is measured over; 0 for same-frames
 }
@@ -358,15 +359,29 @@ func runSpinning(p *Pass) []Finding {
 	var keys []key
 	byKey := map[key]*acc{}
 	var hot map[*parse.Thread]*HotLoop // the loops of the last moment by their shape (hotloops.go)
+	var cutLone map[*parse.Thread]bool // …of them, those taken alone in a paste a person cut
 	if r.Runtime == parse.RuntimeJVM {
-		hot = hotLoopThreads(r.Moments[n-1].Dump)
+		hot, cutLone = hotLoopsOf(r.Moments[n-1].Dump)
 	}
+	sps := make([]spinner, len(order))
+	spins := make([]bool, len(order))
 	for i := range order {
 		sp, ok := spinningAt(r, flat[i*n:(i+1)*n], lc, roles.CPUNatives)
 		if !ok {
-			sp, ok = loopShaped(flat[i*n:(i+1)*n], hot)
+			sp, ok = loopShaped(flat[i*n:(i+1)*n], hot, cutLone)
 		}
+		sps[i], spins[i] = sp, ok
+	}
+	came := make([]bool, len(order)) // spinners that came back to their application's code (cameBack)
+	for i := range order {
+		came[i] = spins[i] && sps[i].basis == "cpu-growth" && cameBack(r.Runtime, flat[i*n:(i+1)*n])
+	}
+	for i := range order {
+		sp, ok := sps[i], spins[i]
 		if !ok || restTop[i] && (sp.basis != "cpu-growth" || float64(sp.cpu) < SpinRestCPUShare*float64(sp.wall)) {
+			continue
+		}
+		if sp.basis == "cpu-growth" && busyLikePeers(r.Runtime, i, n, flat, pools, spins, came, sp) {
 			continue
 		}
 		k := key{pools[i], anchorOf(r.Runtime, spinAnchor(r.Runtime, sp))}
@@ -396,6 +411,142 @@ func runSpinning(p *Pass) []Finding {
 		}
 	}
 	return fs
+}
+
+// busyLikePeers reports whether spinner sp (identity i, its stacks by
+// moment flat[i*n:(i+1)*n]) is busy work of its pool, not a loop: it came
+// back to its application's code between moments (came[i], cameBack),
+// and its pool's other work shows that code returns:
+//
+//   - another spinner of its pool came back too, in the same application
+//     frames (by function) at the last moment: several threads running one
+//     application loop that calls work which returns, as a pool of busy
+//     workers does (testdata/verdicts/busy-peers-healthy: four validators
+//     each caught twice under ValidatorPool.check, each in another call of
+//     the regex engine at another moment);
+//   - or a peer passes through its place: another thread of its pool, not
+//     itself spinning, runnable at every moment of sp's streak, has sp's
+//     last top frame (function and line) on top at one moment of the
+//     streak and another at another: the pool's work reaches that frame
+//     and leaves it (treemap-busy-healthy: writer-1 in Integer.valueOf at
+//     moment 3, where two of its peers were too; hashset-busy-healthy:
+//     writer-1 at putTreeVal:2168, with two peers that were in remove a
+//     moment before).
+//
+// What it protects: a pool of busy workers whose CPU grows with the wall
+// clock by design. A thread that never came back (a regex's backtracking
+// under one matches, a corrupted map's loop under one put, a tokenizer at
+// one line) keeps its finding whatever its peers do
+// (busy-peers-runaway: validator-1 among three busy validators); so does
+// a lone thread that came back (a reloader retrying for ever: nothing in
+// the dumps tells it from a loop that serves, and the finding says "busy
+// work, or a runaway"). One peer is enough: it proves the code returns.
+func busyLikePeers(rt parse.Runtime, i, n int, flat []*parse.Thread, pools []*Pool, spins, came []bool, sp spinner) bool {
+	if !came[i] {
+		return false
+	}
+	s := flat[i*n : (i+1)*n]
+	last := ownFrames(s[n-1])
+	if len(last) == 0 {
+		return false
+	}
+	place := last[0]
+	for j := range pools {
+		if j == i || pools[j] != pools[i] {
+			continue
+		}
+		p := flat[j*n : (j+1)*n]
+		if spins[j] {
+			if came[j] && p[n-1] != nil && sameAppPart(rt, p[n-1], s[n-1]) {
+				return true
+			}
+			continue
+		}
+		at, away := false, false
+		for m := sp.since; m < n; m++ {
+			if p[m] == nil || len(ownFrames(p[m])) == 0 {
+				at, away = false, false
+				break
+			}
+			if sameFrame(ownFrames(p[m])[0], place) {
+				at = true
+			} else {
+				away = true
+			}
+		}
+		if at && away {
+			return true
+		}
+	}
+	return false
+}
+
+// cameBack reports whether the thread whose stacks by moment are s came
+// back to its application's code between moments: at some moment with
+// application frames, those frames (functions and lines) or the call the
+// innermost of them makes differ from another such moment's (sameAppCall).
+// A moment without application frames (a pool's worker between two tasks)
+// tells nothing either way.
+func cameBack(rt parse.Runtime, s []*parse.Thread) bool {
+	var ref *parse.Thread
+	for _, t := range s {
+		if t == nil || culprit(rt, t) == nil {
+			continue
+		}
+		if ref == nil {
+			ref = t
+			continue
+		}
+		if !sameAppCall(rt, t, ref) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameAppCall reports whether a and b have the same application frames
+// and the innermost of them makes the same call: the thread has not left
+// the call it was in, as far as the application's code can tell. The
+// frames are compared by function and line, but for the innermost's line
+// when it is the top frame (a loop in the application's own code is at
+// one line of its body or another: ResubmitApp's RetryTask.run at lines
+// 37 and 39); the call is the function of the frame above the innermost
+// (none when it is the top). Threads without application frames never
+// are (nothing to compare).
+func sameAppCall(rt parse.Runtime, a, b *parse.Thread) bool {
+	fa, ta := appCall(rt, a)
+	fb, tb := appCall(rt, b)
+	if len(fa) == 0 || len(fa) != len(fb) || ta != tb {
+		return false
+	}
+	for k := range fa {
+		if fa[k].Func != fb[k].Func || (k > 0 || ta != "") && fa[k].Line != fb[k].Line {
+			return false
+		}
+	}
+	return true
+}
+
+// appCall are t's application frames, innermost first, and the function
+// the innermost calls ("" when it is the top frame).
+func appCall(rt parse.Runtime, t *parse.Thread) ([]*parse.Frame, string) {
+	var fs []*parse.Frame
+	call := ""
+	for k, f := range t.Frames {
+		if isAppFrame(rt, f) {
+			if len(fs) == 0 && k > 0 {
+				call = t.Frames[k-1].Func
+			}
+			fs = append(fs, f)
+		}
+	}
+	return fs, call
+}
+
+// sameFrame: the same function at the same line (frames of two dumps are
+// not the same pointers).
+func sameFrame(a, b *parse.Frame) bool {
+	return a == b || a.Func == b.Func && a.Line == b.Line && a.Note == b.Note
 }
 
 // spinCandidate tells whether thread t of group g at moment m may be
@@ -620,7 +771,11 @@ func spinningFinding(p *Pass, pl *Pool, spins []spinner, inferOwner bool) (Findi
 		Loop: loopFrames(r.Runtime, spins[0].stacks), Basis: spins[0].basis}
 	named := spinAnchor(r.Runtime, spins[0])
 	f.ID = findingID(KindSpinning, pl.Name, anchorOf(r.Runtime, named))
-	if c := culprit(r.Runtime, named); c != nil && !slices.Contains(f.Loop, FrameString(c)) {
+	if c := culprit(r.Runtime, named); c != nil && spins[0].basis == "loop-shape-cut" {
+		// A map's walk alone in a paste: the map is the JDK's, the fault
+		// the application's that shares it; its frame is the culprit.
+		f.Culprit = FrameString(c)
+	} else if c != nil && !slices.Contains(f.Loop, FrameString(c)) {
 		f.Caller = FrameString(c)
 	}
 	tops, ents := map[*parse.Frame]int{}, map[entryKey]int{}

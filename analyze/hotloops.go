@@ -46,6 +46,19 @@ type HotLoop struct {
 	Structure string
 	// Source says where the loop is known from.
 	Source string
+	// Alone: one thread in a paste a person cut (parse.Dump.Cut) is the
+	// loop, whatever Threads asks, when Func is its top frame and the
+	// paste shows no other thread running application code elsewhere
+	// (cutAlone). Set only on a hash bin's list walk of a JDK that prints
+	// no module (8 and older): a sound bin holds a node or two, so a
+	// lookup spends its time in the key's hashCode and equals (frames
+	// above the walk, or the caller's), not on the walk's own line. Not
+	// on a tree's walk (TreeMap, a HashMap tree bin), which is log n
+	// compareTo steps a busy service is caught in alone
+	// (treemap-busy-healthy: TreeMap.put and getEntry on top), nor on
+	// JDK 9+'s getNode, putVal, removeNode (hashset-busy-healthy/1.txt:
+	// removeNode on top, a bin of colliding keys).
+	Alone bool
 }
 
 // HotLoopCPU is the printed CPU time (seconds) that makes one thread in a
@@ -78,7 +91,8 @@ var hotLoops = []HotLoop{
 	{Func: "java.util.HashMap$TreeNode.moveRootToFront", Top: 1, Threads: 1, Structure: hashMapRace, Source: "JDK-8080255"},
 	{Func: "java.util.HashMap$TreeNode.untreeify", Top: 3, Threads: 1, Structure: hashMapRace,
 		Source: "adoptium/temurin-build#4428; testdata/verdicts/hashmap-loop-stuck"},
-	{Func: "java.util.HashMap.transfer", Top: 2, Threads: 2, Structure: hashMapRace, Source: "JDK 7 resize: A Beautiful Race Condition"},
+	{Func: "java.util.HashMap.transfer", Top: 2, Threads: 2, Structure: hashMapRace, Alone: true,
+		Source: "JDK 7 resize: A Beautiful Race Condition; OpenTSDB/opentsdb#823 (transfer under HashSet.add, JDK 7)"},
 	// A put into a tree bin is what a busy service does: four threads
 	// putting into maps of their own showed two in putTreeVal at once, at
 	// the same line (testdata/verdicts/hashmap-busy-healthy/2.txt), so the
@@ -92,11 +106,26 @@ var hotLoops = []HotLoop{
 	{Func: "java.util.HashMap$TreeNode.find", Top: 4, Threads: 3, Structure: hashMapRace, Source: "testng-team/testng#772"},
 	{Func: "java.util.HashMap$TreeNode.treeify", Top: 6, Threads: 3, Structure: hashMapRace, Source: "JDK-8080255"},
 	{Func: "java.util.HashMap.getNode", Top: 3, Threads: 3, Structure: hashMapRace, Source: "JDK 8+ get over a cycled bin"},
-	{Func: "java.util.HashMap.getEntry", Top: 3, Threads: 3, Structure: hashMapRace, Source: "alibaba/fastjson#713 (JDK 7)"},
+	{Func: "java.util.HashMap.getEntry", Top: 3, Threads: 3, Structure: hashMapRace, Alone: true,
+		Source: "alibaba/fastjson#713 (JDK 7); languagetool-org/languagetool#13 (under containsKey, JDK 7: one thread pasted, 200% CPU)"},
+	// JDK 6 and 7 walk a bin for a remove in removeEntryForKey, and JDK 6
+	// for a get in get itself (JDK 7 in getEntry, JDK 8+ in getNode,
+	// which then sit above get): get on top is the walk only where it
+	// calls nothing (Top 1).
+	{Func: "java.util.HashMap.removeEntryForKey", Top: 3, Threads: 3, Structure: hashMapRace, Alone: true,
+		Source: "javaee/mojarra#3694 (UIRepeat's child state, JDK 7)"},
+	{Func: "java.util.HashMap.get", Top: 1, Threads: 3, Structure: hashMapRace, Alone: true,
+		Source: "ArcBees/GWTP#281 (HashMap.get(Unknown Source), JDK 6); Red Hat solution 33117 (two threads at get(HashMap.java:303), JDK 6); geek.starbean.net 2010 (Swing's event thread alone in HashMap.get)"},
+	// IBM's JDK (5 to 7) walks a bin in findNonNullKeyEntry, under get
+	// and putImpl (IBM technote swg21597581).
+	{Func: "java.util.HashMap.findNonNullKeyEntry", Top: 3, Threads: 3, Structure: hashMapRace, Alone: true,
+		Source: "IBM technote swg21597581 (IBM JDK 5-7)"},
 	{Func: "java.util.HashMap.putVal", Top: 3, Threads: 3, Structure: hashMapRace, Source: "JDK 8+ put over a cycled bin"},
-	{Func: "java.util.HashMap.put", Top: 3, Threads: 3, Structure: hashMapRace, Source: "sriki77.blogspot.com 2016 (JDK 7: four threads at put's loop)"},
-	{Func: "java.util.WeakHashMap.get", Top: 3, Threads: 3, Structure: "a java.util.WeakHashMap written by several threads at once", Source: "WeakHashMap's bins are the same lists"},
-	{Func: "java.util.WeakHashMap.put", Top: 3, Threads: 3, Structure: "a java.util.WeakHashMap written by several threads at once", Source: "WeakHashMap's bins are the same lists"},
+	{Func: "java.util.HashMap.put", Top: 3, Threads: 3, Structure: hashMapRace, Alone: true,
+		Source: "sriki77.blogspot.com 2016 (JDK 7: four threads at put's loop); fastthread.io's thread-mill pattern (one thread at HashMap.put)"},
+	{Func: "java.util.WeakHashMap.get", Top: 3, Threads: 3, Structure: "a java.util.WeakHashMap written by several threads at once", Alone: true,
+		Source: "WeakHashMap's bins are the same lists, walked in get itself; adam-bien.com, Endless Loops In Unsychronized WeakHashMap (2012: worker threads at WeakHashMap.get)"},
+	{Func: "java.util.WeakHashMap.put", Top: 3, Threads: 3, Structure: "a java.util.WeakHashMap written by several threads at once", Alone: true, Source: "WeakHashMap's bins are the same lists"},
 	// An IdentityHashMap probes in its own body (get's and put's while
 	// loop): Top 1, for a busy put is caught in the resize it calls too
 	// (testdata/verdicts/identity-busy-healthy/1.txt: two in put, one in
@@ -180,9 +209,17 @@ func KnownLoop(frame string) *HotLoop {
 // alone with a printed CPU total past HotLoopCPU and no age printed. One pass over the dump's
 // threads; rows are matched only on RUNNABLE ones.
 func hotLoopThreads(d *parse.Dump) map[*parse.Thread]*HotLoop {
+	in, _ := hotLoopsOf(d)
+	return in
+}
+
+// hotLoopsOf is hotLoopThreads with the threads taken alone in a cut
+// (cutAlone) marked: their evidence is weaker still, and said so.
+func hotLoopsOf(d *parse.Dump) (map[*parse.Thread]*HotLoop, map[*parse.Thread]bool) {
 	if d == nil {
-		return nil
+		return nil, nil
 	}
+	alone := cutAlone(d)
 	var in map[*parse.Thread]*HotLoop
 	count := map[*HotLoop]int{}
 	for _, t := range d.Threads {
@@ -212,11 +249,49 @@ func hotLoopThreads(d *parse.Dump) map[*parse.Thread]*HotLoop {
 		// thread enough; where the thread's age is printed (HotSpot's
 		// elapsed=, a ps row: cpuLife), the lifetime rule weighs the two,
 		// and a long-lived busy thread's minute of CPU proves nothing.
-		if cpu, _, from := cpuLife(t, d); count[h] < h.Threads && (from == lifeHotSpot || from == lifePS || cpu < HotLoopCPU*time.Second) {
+		if cpu, _, from := cpuLife(t, d); count[h] < h.Threads && !alone[t] && (from == lifeHotSpot || from == lifePS || cpu < HotLoopCPU*time.Second) {
 			delete(in, t)
 		}
 	}
-	return in
+	for t := range alone {
+		if in[t] == nil || proven[in[t].Structure] || count[in[t]] >= in[t].Threads {
+			delete(alone, t) // taken on the stronger evidence
+		}
+	}
+	return in, alone
+}
+
+// cutAlone are the threads of d, a paste a person cut, that are the loop
+// by the shape of the paste itself: RUNNABLE with an Alone row's function
+// as their top frame (the walk's own line, nothing of the key's above it),
+// printed without a JDK module (JDK 8 and older, whose HashMap walks its
+// bins in these functions), when no other thread of the paste runs
+// application code elsewhere. The person cut the dump down to these
+// threads: a thread at a hash bin's walk, which a sound map leaves in a
+// step or two, is what they chose to show, and nothing beside it is
+// running. A whole dump is never read so (a busy service has threads in
+// HashMap.get at any moment: the row's Threads decides there), nor a
+// paste that shows other running work (a thread at the walk among others
+// is one sample of a busy process).
+func cutAlone(d *parse.Dump) map[*parse.Thread]bool {
+	if d == nil || !d.Cut {
+		return nil
+	}
+	var out map[*parse.Thread]bool
+	for _, t := range d.Threads {
+		h, f := hotLoopFrame(t)
+		if h != nil && h.Alone && f == t.Frames[0] && f.Module == "" {
+			if out == nil {
+				out = map[*parse.Thread]bool{}
+			}
+			out[t] = true
+			continue
+		}
+		if t.State == "RUNNABLE" && t.JVM != nil && culprit(parse.RuntimeJVM, t) != nil && javaTop(t) {
+			return nil // other running application work in the paste
+		}
+	}
+	return out
 }
 
 // loopShaped tells whether the thread whose stacks by moment are s spins
@@ -227,7 +302,7 @@ func hotLoopThreads(d *parse.Dump) map[*parse.Thread]*HotLoop {
 // not asked. A row that a busy service also passes through (Threads > 1)
 // asks more of a thread seen at earlier moments: the same row at each
 // (a busy thread moves on; one in the loop stays).
-func loopShaped(s []*parse.Thread, hot map[*parse.Thread]*HotLoop) (spinner, bool) {
+func loopShaped(s []*parse.Thread, hot map[*parse.Thread]*HotLoop, alone map[*parse.Thread]bool) (spinner, bool) {
 	n := len(s)
 	last := s[n-1]
 	h := hot[last]
@@ -245,5 +320,9 @@ func loopShaped(s []*parse.Thread, hot map[*parse.Thread]*HotLoop) (spinner, boo
 			}
 		}
 	}
-	return spinner{since: since, stacks: s[since:], basis: "loop-shape"}, true
+	basis := "loop-shape"
+	if alone[last] {
+		basis = "loop-shape-cut"
+	}
+	return spinner{since: since, stacks: s[since:], basis: basis}, true
 }

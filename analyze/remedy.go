@@ -98,7 +98,7 @@ func (p remedyProof) rlockReentry() bool { return p.basis == "go-rlock-reentry" 
 func (p remedyProof) idleKept() bool { return p.basis == "idle-kept" }
 
 // loopShape: threads loop for ever in a map's own frames (basis loop-shape).
-func (p remedyProof) loopShape() bool { return p.basis == "loop-shape" }
+func (p remedyProof) loopShape() bool { return p.basis == "loop-shape" || p.basis == "loop-shape-cut" }
 
 // vthreadPinned: a saturated virtual-thread scheduler whose mounted
 // virtual threads wait while mounted (basis pinned).

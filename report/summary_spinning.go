@@ -37,6 +37,10 @@ func (s *sentences) spinning() {
 			verb = "waits"
 		}
 		head += fmt.Sprintf(", and %s %s for %s", words.Plural(f.Waiting, unit), verb, them)
+	} else if f.Basis == "loop-shape-cut" {
+		// A paste of the loop alone: what waits for it was cut away, if
+		// anything did.
+		head += ": likely a runaway in a corrupted map's loop (a map shared between threads without synchronization)"
 	} else {
 		head += fmt.Sprintf(": nothing in the dump waits for %s (busy work, or a runaway whose callers gave up)", them)
 	}
@@ -65,6 +69,16 @@ func (s *sentences) spinning() {
 			}
 		}
 		s.add("the loop's shape in the frames of one dump, no CPU time grown between moments: weaker evidence than a CPU time that grew")
+	case "loop-shape-cut":
+		// One thread on a hash bin's walk, alone in a paste a person cut
+		// (analyze's cutAlone).
+		for _, fr := range append([]string{f.Culprit}, f.Loop...) {
+			if h := analyze.KnownLoop(fr); h != nil {
+				s.add("runnable at %s on %s's own line, which a sound map leaves in a step or two and which loops for ever only over %s (known from %s)", s.moment(f.At), fr, h.Structure, h.Source)
+				break
+			}
+		}
+		s.add("the only thread running in a paste a person cut, in one moment, no CPU time printed: weaker evidence than a CPU time that grew; a second dump, or top -H beside this one, tells whether it stays")
 	case "same-frames-awaited":
 		s.add("runnable in the same application frames at every moment from %s to %s, out of native code, while others wait for it", s.moment(f.Since), s.moment(f.At))
 		s.add("this JVM prints no cpu= (JDK 8): the same frames are weaker evidence than a CPU time that grew")
