@@ -36,7 +36,7 @@ var (
 		{"select", "github.com/hashicorp/nomad/vendor/github.com/hashicorp/yamux.(*Stream).Read:133"},
 		{"IO wait", "internal/poll.runtime_pollWait:351", "net.(*conn).Read:196", "golang.org/x/net/http2.(*Framer).ReadFrame:498"},
 	}
-	streamBuffers = []string{"bufio.(*Reader).fill:97", "bufio.(*Reader).ReadByte:229", "io.ReadFull:339"}
+	streamBuffers  = []string{"bufio.(*Reader).fill:97", "bufio.(*Reader).ReadByte:229", "io.ReadFull:339"}
 	streamDecoders = []string{"github.com/hashicorp/go-msgpack/codec.(*ioDecReader).readn1:90",
 		"github.com/hashicorp/net-rpc-msgpackrpc.CallWithCodec:32", "google.golang.org/protobuf/encoding/protodelim.UnmarshalFrom:103"}
 )
