@@ -3,6 +3,7 @@ package analyze
 import (
 	"fmt"
 	"math/rand/v2"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -66,5 +67,44 @@ func TestDebug1MassOneMomentProperty(t *testing.T) {
 				t.Errorf("seed %d: mass-one over two moments", seed)
 			}
 		}
+	}
+}
+
+// TestDebug1MassOneMomentFixtures: each debug=1 moment of the leak
+// fixtures given alone (programs run here, Go 1.26 and Go 1.13: their
+// READMEs say the leak) gives the info suspect; the healthy programs'
+// debug=1 moments (a busy server, Go 1.26 and Go 1.13; the libraries'
+// pools) alone give none.
+func TestDebug1MassOneMomentFixtures(t *testing.T) {
+	for _, tt := range []struct {
+		file string
+		want bool
+	}{
+		{"verdicts/go-mass-leak/1-debug1.txt", true},
+		{"verdicts/go113-select-leak/1-debug1.txt", true},
+		{"verdicts/go-long-wait-leak/2-debug1.txt", true},
+		{"verdicts/go-busy-healthy/1-debug1.txt", false},
+		{"verdicts/go113-busy-healthy/2-debug1.txt", false},
+		{"libs/go-grpc/1-debug1.txt", false},
+		{"libs/go-database-sql/1-debug1.txt", false},
+		{"libs/go-generics/1-debug1.txt", false},
+		{"scenarios/go-slow-upstream-leak/before-debug1.txt", false},
+	} {
+		t.Run(tt.file, func(t *testing.T) {
+			dir, file := filepath.Split(filepath.Join("..", "testdata", tt.file))
+			r := Analyze(loadMoments(t, dir, []string{file}), Options{})
+			got := false
+			for _, f := range r.Findings {
+				if f.Basis == "mass-one" {
+					got = true
+					if f.Severity != Info {
+						t.Errorf("%s: severity %s, want info", f.Pool, f.Severity)
+					}
+				}
+			}
+			if got != tt.want {
+				t.Errorf("mass-one %v, want %v", got, tt.want)
+			}
+		})
 	}
 }

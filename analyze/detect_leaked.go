@@ -136,15 +136,19 @@ func byMassOneMoment(p *Pass, said map[string]bool) []Finding {
 			if g.State != "unknown" || c < LeakMassMin || float64(c) < LeakMassShare*float64(r.Totals[0]) {
 				continue
 			}
-			parked := 0
+			// One stack, as byMass keys it: a pool and a culprit (a pool's
+			// workers parked at several places are several).
+			byCulprit := map[string]int{}
 			var top *Shape
+			parked := 0
 			for i := range g.Shapes[0] {
 				sh := &g.Shapes[0][i]
-				if sh.Stack != nil && parse.HiddenRuntimeFrames(sh.Stack) > 0 {
-					parked += sh.Count
-					if top == nil || sh.Count > top.Count {
-						top = sh
-					}
+				if sh.Stack == nil || parse.HiddenRuntimeFrames(sh.Stack) == 0 {
+					continue
+				}
+				byCulprit[sh.Culprit] += sh.Count
+				if k := byCulprit[sh.Culprit]; k > parked || k == parked && sh.Count > top.Count {
+					parked, top = k, sh
 				}
 			}
 			if parked < LeakMassMin || float64(parked) < LeakMassShare*float64(r.Totals[0]) {
