@@ -3,6 +3,7 @@ package analyze
 import (
 	"fmt"
 	"math/rand/v2"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -124,4 +125,34 @@ func TestGoModule(t *testing.T) {
 			t.Errorf("goModule(%q) = %q, want %q", tt.fn, got, tt.want)
 		}
 	}
+}
+
+// TestStreamPasteFixtures: real runs here (testdata/gen/go-stream-paste,
+// Go 1.26 and Go 1.13, yamux and go-msgpack from the module proxy): the
+// client's goroutine pasted alone and cut in a copy, 7 minutes in
+// yamux.(*Stream).Read under go-msgpack's decode, is stuck; the session's
+// own reader pasted and cut likewise is not; the whole dumps tell the
+// lock its waiter waits for, held by the goroutine reading its peer.
+func TestStreamPasteFixtures(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "verdicts")
+	stuck := func(t *testing.T, f Finding) {
+		eq(t, "basis", f.Basis, "work-wait")
+		eq(t, "severity", f.Severity, Warning)
+		eq(t, "minutes", f.Wait.MaxMinutes, 7)
+	}
+	runFixtureCases(t, dir, []fixtureCase{
+		{"go-stream-paste-stuck", []string{"paste"}, []want{{KindStuck, "github.com/hashicorp/go-msgpack/codec.(*Decoder).Decode", "stream-read", stuck}}},
+		{"go-stream-paste-stuck-go113", []string{"paste"}, []want{{KindStuck, "github.com/hashicorp/go-msgpack/codec.(*Decoder).Decode", "stream-read", stuck}}},
+		{"go-stream-paste-healthy", []string{"paste"}, nil},
+		{"go-stream-paste-healthy-go113", []string{"paste"}, nil},
+	})
+	holder := func(t *testing.T, f Finding) {
+		eq(t, "inferred", f.Lock.OwnerInferred, true)
+		eq(t, "owner state", f.Lock.Owner.State, "stream-read")
+		eq(t, "owner culprit", f.Lock.Owner.Culprit, "main.call (main.go:32)")
+	}
+	runFixtureCases(t, filepath.Join("..", "testdata", "gen", "go-stream-paste", "dumps"), []fixtureCase{
+		{"go126", []string{"dump.txt.gz"}, []want{{KindContention, "main.main", "mutex-wait", holder}}},
+		{"go113", []string{"dump.txt.gz"}, []want{{KindContention, "main.main", "mutex-wait", holder}}},
+	})
 }
