@@ -6,9 +6,9 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"net"
-	"bufio"
 	"os"
 	"sync"
 	"time"
