@@ -93,6 +93,7 @@ fixtures:
 	bash ./testdata/gen/excerpts/gen.sh
 	bash ./testdata/gen/prefixed/shapes.sh
 	bash ./testdata/gen/hprof/gen.sh
+	bash ./testdata/gen/go-stream-paste/gen.sh
 
 # Fixtures that need a tool fetched or built first, each as its script
 # says: Delve from the module proxy (delve/gen.sh, then delve/goland.sh),

@@ -402,6 +402,11 @@ func (mb *momentBuild) slowSlot(t *parse.Thread) *slot {
 		// debug=1 prints neither the wait reason nor the runtime frames: a
 		// stack whose own frames name no known wait says nothing of its state.
 		state, explain = "unknown", "the debug=1 profile prints no wait state and no known frame here: take debug=2 or the proto"
+		if parse.HiddenRuntimeFrames(t) > 0 {
+			// Its record's PCs hold frames above the first printed one:
+			// the runtime's, which debug=1 hides; parked there.
+			explain = "parked in the runtime under its first frame, which the debug=1 profile hides (a channel operation or a select, most often): take debug=2 or the proto to tell which"
+		}
 	}
 	gk := groupKey{pname, state, c.via}
 	lg := mb.groups[gk]
@@ -468,6 +473,15 @@ func (mb *momentBuild) classify(t *parse.Thread) *classified {
 		// frame that waits may be under a call the cut took away, so it
 		// is not read as the goroutine's own loop.
 		if c.work == ownLoop && mb.dump != nil && mb.dump.Cut && t.CreatedBy == nil && t.ID != 1 && len(t.Frames) > 0 {
+			c.work = underCall
+		}
+		// The same stack in a paste that lost its tail in a copy (not a
+		// cut of the person's: Cut is false) whose goroutines they chose
+		// (no goroutine 1: pastedDump) is under a call only where the
+		// frames kept show one: a library's wait called by another
+		// library (a codec decoding a reply from a multiplexed stream),
+		// not its own loop (consumerBelow).
+		if c.work == ownLoop && mb.dump != nil && !mb.dump.Cut && t.CreatedBy == nil && t.ID > 1 && consumerBelow(t) && pastedDump(mb.dump) {
 			c.work = underCall
 		}
 	}

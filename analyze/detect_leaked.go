@@ -27,7 +27,8 @@ var leakedDetector = &Detector{
 	Kinds: []string{KindLeaked},
 	Doc: "Go goroutines blocked for good: marked leaked by the runtime (goroutineleak, Go 1.26+); or many of one creator waiting minutes as printed, in any wait " +
 		"(in a rest — select, chan receive, sync.Cond, WaitGroup — only far longer than the dump's other goroutines, and made one per request: distinct parents, or before Go 1.21 waits that spread); " +
-		"or, when no wait is printed, one stack holding most of the process's goroutines at every moment (\"N of M goroutines at F\"), or a large flat count in a wait that is not a rest. " +
+		"or, when no wait is printed, one stack holding most of the process's goroutines at every moment (\"N of M goroutines at F\"), or a large flat count in a wait that is not a rest; " +
+		"on one debug=1 profile alone (no ids, no wait times), one pool parked where debug=1 hides the wait (state unknown: a channel operation or a select, most often), LeakMassMin and LeakMassShare of the profile, as info: a suspect, since as many live objects' goroutines look the same in one moment. " +
 		"What rests by design stays idle by its signature (accept, idle keep-alive connections, sleep) or its count per creator (one ticker or accept loop: below LeakMin); goroutines serving a live server connection are its peer's",
 	Requires: []*Detector{timelineDetector, contentionDetector},
 	Folds:    "nothing; a pool the timeline already calls growing or not-recovered makes a runtime-marked leak critical; a lock's waiters the contention detector tells (many goroutines on one lock for minutes wait for its holder: contention, not a leak)",
@@ -105,7 +106,66 @@ func runLeaked(p *Pass) []Finding {
 			}
 		}
 	}
-	return append(fs, byMass(p, said, told)...)
+	fs = append(fs, byMass(p, said, told)...)
+	return append(fs, byMassOneMoment(p, said)...)
+}
+
+// byMassOneMoment: one debug=1 profile given alone (no other moment, no
+// ids, no wait times) shows a leak only as a mass: goroutines of one pool
+// parked where debug=1 hides the wait (the runtime's frames under their
+// first printed one: a channel operation or a select, most often; state
+// "unknown"), at least LeakMassMin of them and LeakMassShare of the
+// profile (of the record a person pasted, when they pasted one). The same
+// mass is what as many live objects make (a pool of 100 open connections,
+// each with its watcher goroutine): one moment cannot tell them apart, so
+// it is said as info, a suspect, with the second profile that tells. A
+// wait the table names (a server's connections reading, workers at a
+// known queue) is not in it: those are told by their rows.
+func byMassOneMoment(p *Pass, said map[string]bool) []Finding {
+	r := p.R
+	if len(r.Moments) != 1 || r.Moments[0].Format != parse.FormatGoDebug1 || len(r.Totals) != 1 {
+		return nil
+	}
+	var fs []Finding
+	for _, pl := range r.Pools {
+		if pl.Internal || said[pl.Name] || connectionBound(pl.Name) {
+			continue
+		}
+		for _, g := range pl.States {
+			c := g.Counts[0]
+			if g.State != "unknown" || c < LeakMassMin || float64(c) < LeakMassShare*float64(r.Totals[0]) {
+				continue
+			}
+			// One stack, as byMass keys it: a pool and a culprit (a pool's
+			// workers parked at several places are several).
+			byCulprit := map[string]int{}
+			var top *Shape
+			parked := 0
+			for i := range g.Shapes[0] {
+				sh := &g.Shapes[0][i]
+				if sh.Stack == nil || parse.HiddenRuntimeFrames(sh.Stack) == 0 {
+					continue
+				}
+				byCulprit[sh.Culprit] += sh.Count
+				if k := byCulprit[sh.Culprit]; k > parked || k == parked && sh.Count > top.Count {
+					parked, top = k, sh
+				}
+			}
+			if parked < LeakMassMin || float64(parked) < LeakMassShare*float64(r.Totals[0]) {
+				continue
+			}
+			f := groupFinding(KindLeaked, pl, g, 0)
+			f.ID = findingID(KindLeaked, pl.Name, "mass-one")
+			f.Severity = Info
+			f.Basis = "mass-one"
+			f.Counts = []int{parked}
+			f.Totals = r.Totals
+			f.Frame, f.Culprit = top.top, top.Culprit
+			f.Since, f.FromStart = 0, true
+			fs = append(fs, f)
+		}
+	}
+	return fs
 }
 
 // longWait: at least LeakMin goroutines of the group have waited

@@ -573,6 +573,16 @@ var signatures = []Signature{
 	{ID: "accept", Serves: true, Runtime: parse.RuntimeGo, Category: Idle, Depth: 10,
 		Anchors: []string{"net.(*netFD).accept", "net.(*TCPListener).accept", "net.(*UnixListener).accept"},
 		Explain: "waiting for a new connection: idle listener"},
+	// A stream of a multiplexed session (yamux, smux) waits in a select or a
+	// Cond for the data the session's own reader loop hands it: a read of
+	// the peer's bytes, one frame from the top (debug=2, the select hidden)
+	// or under the runtime's (the proto). A rest: a server's stream handler
+	// reads its client's next message there by design; a reply read under
+	// a call is told by what it is under (workwaits.go).
+	{ID: "stream-read", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "peer-reply", Rest: true, Depth: 4,
+		Anchors: []string{"*github.com/hashicorp/yamux.(*Stream).Read", "*github.com/libp2p/go-yamux/v4.(*Stream).Read",
+			"*github.com/libp2p/go-yamux/v5.(*Stream).Read", "*github.com/xtaci/smux.(*Stream).Read"},
+		Explain: "waiting for the peer's data on a stream of a multiplexed connection (yamux, smux)"},
 	{ID: "socket-read", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "peer-reply", RestUnlessVia: true, Depth: 8, States: []string{"IO wait"},
 		Anchors: []string{"net.(*conn).Read", "net.(*netFD).Read", "net.(*UDPConn).ReadFrom*", "net.(*netFD).readFrom*"},
 		Explain: "blocked reading from a socket: waiting for the peer"},

@@ -383,6 +383,11 @@ func TestSignatures(t *testing.T) {
 			"internal/poll.(*FD).Read", "os.(*File).read"), "io-wait", ""},
 		{"go chan send leak", parse.RuntimeGo, thread("chan send", "main.(*server).handleSearch.func1"), "chan-send", ""},
 		{"go chan receive", parse.RuntimeGo, thread("chan receive", "main.main"), "chan-receive", ""},
+		// hashicorp/consul#2107's goroutine 25, vendored; and a proto's
+		// runtime frames above a smux stream's Cond wait.
+		{"go yamux stream read", parse.RuntimeGo, thread("select", "github.com/hashicorp/consul/vendor/github.com/hashicorp/yamux.(*Stream).Read",
+			"bufio.(*Reader).fill", "bufio.(*Reader).ReadByte", "github.com/hashicorp/consul/vendor/github.com/hashicorp/go-msgpack/codec.(*ioDecReader).readn1"), "stream-read", ""},
+		{"go smux stream read proto", parse.RuntimeGo, thread("", "runtime.gopark", "runtime.selectgo", "github.com/xtaci/smux.(*Stream).Read", "main.pump"), "stream-read", ""},
 		{"go select no cases", parse.RuntimeGo, thread("select (no cases)", "main.blockForever"), "select", ""},
 		// Go 1.26 prints the wait reason "sync.Mutex.Lock"; older Go printed "semacquire".
 		{"go mutex", parse.RuntimeGo, thread("sync.Mutex.Lock", "internal/sync.runtime_SemacquireMutex",

@@ -315,18 +315,7 @@ func goWorkWaits(p *Pass, told map[*Group]bool) []Finding {
 func goPasted(r *Result) []int {
 	out := make([]int, len(r.Moments))
 	for m, mo := range r.Moments {
-		d := mo.Dump
-		if d == nil || d.Kind != "" && d.Kind != "sigquit" || len(d.Threads) == 0 {
-			continue
-		}
-		whole := false
-		for _, t := range d.Threads {
-			if t.ID == 1 || t.ID == 0 {
-				whole = true // main's, or no ids (an aggregate)
-				break
-			}
-		}
-		if whole {
+		if !pastedDump(mo.Dump) {
 			continue
 		}
 		for _, pl := range r.Pools {
@@ -336,6 +325,74 @@ func goPasted(r *Result) []int {
 		}
 	}
 	return out
+}
+
+// pastedDump reports a Go text dump whose goroutines a person chose (goPasted
+// says how it is told): ids printed, none of them goroutine 1's, and no
+// crash. One pass over the goroutines, once a moment.
+func pastedDump(d *parse.Dump) bool {
+	if d == nil || d.Kind != "" && d.Kind != "sigquit" || len(d.Threads) == 0 {
+		return false
+	}
+	for _, t := range d.Threads {
+		if t.ID == 1 || t.ID == 0 {
+			return false // main's, or no ids (an aggregate)
+		}
+	}
+	return true
+}
+
+// consumerBelow reports a stack whose wait is a library's called from
+// another library: its first frame outside the standard library is one
+// module's (yamux.(*Stream).Read) and a frame below it another module's
+// (go-msgpack's codec decoding what the stream brings), so the wait is
+// under its caller's call, a reply being read, not the waiting library's
+// own loop (yamux's recvLoop reads its connection in its own frames). A
+// stack of the standard library and one module only cannot tell: false.
+// A cut stack is read for the frames it kept; a known limit: a library's
+// reader loop over another module's framer (grpc's reader over x/net's
+// http2 Framer), cut above its bottom, reads as a consumer too.
+func consumerBelow(t *parse.Thread) bool {
+	lib := ""
+	for _, f := range t.Frames {
+		m := goModule(f.Func)
+		if m == "" {
+			continue
+		}
+		if lib == "" {
+			lib = m
+		} else if m != lib {
+			return true
+		}
+	}
+	return false
+}
+
+// goModule is the module a Go function's package is most likely in, by
+// its path ("github.com/hashicorp/yamux" of
+// "github.com/hashicorp/consul/vendor/github.com/hashicorp/yamux.(*Stream).Read":
+// a vendored copy is its own module); "" for the standard library, the
+// runtime and package main, whose first path element has no dot. A code
+// host's paths name a module by three elements (github.com/OWNER/REPO,
+// golang.org/x/NAME), others by two (google.golang.org/grpc, gopkg.in/yaml.v3).
+func goModule(fn string) string {
+	if i := strings.LastIndex(fn, "/vendor/"); i >= 0 {
+		fn = fn[i+len("/vendor/"):]
+	}
+	slash := strings.LastIndexByte(fn, '/')
+	if dot := strings.IndexByte(fn[slash+1:], '.'); dot >= 0 {
+		fn = fn[:slash+1+dot] // the package path
+	}
+	parts := strings.Split(fn, "/")
+	if len(parts) < 2 || !strings.Contains(parts[0], ".") {
+		return ""
+	}
+	n := 2
+	switch parts[0] {
+	case "github.com", "gitlab.com", "bitbucket.org", "golang.org", "gitee.com":
+		n = 3
+	}
+	return strings.Join(parts[:min(n, len(parts))], "/")
 }
 
 // restOnly: g rests, so only its waits under a unit of work count (from

@@ -84,6 +84,19 @@ func ResolveHiddenFrames(d *Dump, others []*Dump) *Dump {
 	return out
 }
 
+// HiddenRuntimeFrames is how many frames of a debug=1 record the profile
+// hid above its first printed one (the runtime's: gopark under selectgo,
+// chanrecv1...): the goroutine is in the runtime under that frame, parked
+// in a channel operation or a select most often. 0 when none is hidden,
+// the frames were put back (ResolveHiddenFrames), or t is no debug=1
+// record.
+func HiddenRuntimeFrames(t *Thread) int {
+	if x := t.GoExtra; x != nil && len(x.FramePCs) > 0 && len(t.Frames) > len(x.FramePCs) {
+		return 0 // resolved: a copy given the hidden frames
+	}
+	return len(hiddenPCs(t))
+}
+
 // hiddenPCs are the PCs of a record before its first printed frame: the
 // runtime frames debug=1 does not print; nil when none is hidden or the
 // record printed no PCs.

@@ -924,6 +924,14 @@ func (s *sentences) leaked() {
 		}
 		s.add("suspected leak: %d of %d goroutines at %s at %s, one stack holding most of the process at every moment: %s%s",
 			f.Counts[f.At], f.Totals[f.At], where, s.moment(f.At), s.series(f.Counts), waits)
+	case "mass-one":
+		where := f.Culprit
+		if where == "" {
+			where = f.Frame
+		}
+		s.add("possibly leaked: %d of %d goroutines at %s at %s, parked in the runtime where the debug=1 profile hides the wait (a channel operation or a select, most often). "+
+			"One profile cannot tell a leak from as many live ones (a pool's open connections, each with its goroutine): a second one tells (the same count with nothing using them, or more, is a leak)",
+			f.Counts[f.At], f.Totals[f.At], where, s.moment(f.At))
 	case "flat-count":
 		s.add("suspected leak: %s goroutines %s hold flat at every moment: %s (the format prints neither goroutine ids nor wait times)", f.Pool, stateText(f.State, f.Via), s.series(f.Counts))
 	}
