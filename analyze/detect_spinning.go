@@ -27,7 +27,7 @@ var spinningDetector = &Detector{
 	Doc: "the same thread runnable in the same loop at every moment from its first, its CPU time growing with the wall clock " +
 		"(JVM cpu=; at one moment, cpu= SpinLifeShare of its elapsed=, or of its life by a ps row beside the dump, or of a javacore's JVM uptime), or the same goroutine running in the same functions at every moment given " +
 		"(Go prints no CPU: the weaker evidence), or a JVM thread that prints no cpu= (JDK 8) in the same frames at every moment while others are blocked on a lock it holds, or in the same application frames over SpinMinWall, out of native code, while others wait for it (its task's result, a lock no thread prints as held when it is the one thread that could hold it: inferred) (the frames alone, said so), or, in one dump, threads RUNNABLE in code that loops for ever only over a corrupted structure " +
-		"(a HashMap, TreeMap or NonBlockingHashMap written by threads at once: one thread in a tree bin's parent walk or allocation loop, several in one lookup, put or rebalancing, one more in any row of a structure so proven, or one with a CPU total past HotLoopCPU and no age; the loop's shape, said so); critical when threads wait for it (a lock it holds, a task of its pool), else busy work",
+		"(a HashMap, TreeMap or NonBlockingHashMap written by threads at once: one thread in a tree bin's parent walk or allocation loop, several in one lookup, put or rebalancing, one more in any row of a structure so proven, or one with a CPU total past HotLoopCPU and no age; the loop's shape, said so); or, over three moments or more, two threads or more RUNNABLE in one back-off loop (its application methods at every moment, a yield or tryLock above them at some moment, CPU grown at every step: a livelock, livelock.go, whose thresholds are said there); critical when threads wait for it (a lock it holds, a task of its pool), else busy work",
 	Claims: ClaimsThreads,
 	Folds:  "nothing; contention on a lock it holds and threads stuck on its tasks' results follow from it",
 	Thresholds: []Threshold{
@@ -366,6 +366,9 @@ func runSpinning(p *Pass) []Finding {
 		if !ok {
 			sp, ok = loopShaped(flat[i*n:(i+1)*n], hot)
 		}
+		if !ok {
+			sp, ok = livelockAt(r, flat[i*n:(i+1)*n]) // livelock.go
+		}
 		if !ok || restTop[i] && (sp.basis != "cpu-growth" || float64(sp.cpu) < SpinRestCPUShare*float64(sp.wall)) {
 			continue
 		}
@@ -391,6 +394,9 @@ func runSpinning(p *Pass) []Finding {
 	}
 	var fs []Finding
 	for _, k := range keys {
+		if livelockFew(byKey[k].spins) {
+			continue
+		}
 		if f, ok := spinningFinding(p, byKey[k].pool, byKey[k].spins, alone == 1); ok {
 			fs = append(fs, f)
 		}
