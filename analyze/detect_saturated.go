@@ -17,7 +17,7 @@ const (
 var saturatedDetector = &Detector{
 	Name:     KindSaturated,
 	Kinds:    []string{KindSaturated},
-	Doc:      "a JVM pool with no idle thread, nearly all waiting and most in one wait that is not a rest: new work has no thread; said with the pool's limit and where that number comes from",
+	Doc:      "a JVM pool with no idle thread, nearly all waiting and most in one wait that is not a rest: new work has no thread; said with the pool's limit and where that number comes from. Information only when the pool has room at the last moment after being full from the first (the end of a busy spell), or when its threads move through work (few of the very same threads held in the wait, the rest having run between the dumps, or waiters served while the pool's threads past the wait rotate: progress.go)",
 	Requires: []*Detector{stuckDetector, timelineDetector, poolExhaustedDetector, deadlockDetector, eventLoopDetector, contentionDetector},
 	Folds:    "itself into the stuck or not-recovered finding of the same pool and state, as its consequence (caused by)",
 	Thresholds: []Threshold{
@@ -142,6 +142,22 @@ func runSaturated(p *Pass) []Finding {
 		// recover). A saturation that is over is worth a look, not a page.
 		if _, _, _, still := at(n - 1); n >= 2 && !still {
 			f.Recovered, f.Severity = true, Warning
+			// Full from the first moment given and not at the last: what
+			// the dumps saw is the end of a busy spell (a batch finishing),
+			// with no healthy moment before it to date a rise from (issue
+			// 33: a pool busy at moments 1–2 and idle at 3 is no warning).
+			if best == 0 && f.Recovered {
+				f.Severity = Info
+			}
+		}
+		// Full at every moment, but its threads moving through work: the
+		// wait that fills it holds few of the very same threads (they ran
+		// between the dumps: Group.held), or its waiters get through while
+		// the pool's other threads rotate (served): a busy pool keeping
+		// its pace, said as information, not saturation to page on.
+		if n >= 2 && !f.Recovered && (bestTop.StayedRan > 0 &&
+			float64(bestTop.held()) < SaturatedOneState*float64(pl.Counts[n-1]) || r.served(pl, bestTop)) {
+			f.Severity = Info
 		}
 		f.Evidence = []Evidence{{Moment: best, Count: bestTop.Counts[best], Threads: bestTop.Samples[best]}}
 		switch {

@@ -28,6 +28,7 @@ var spinningDetector = &Detector{
 		"(JVM cpu=; at one moment, cpu= SpinLifeShare of its elapsed=, or of its life by a ps row beside the dump, or of a javacore's JVM uptime), or the same goroutine running in the same functions at every moment given " +
 		"(Go prints no CPU: the weaker evidence), or a JVM thread that prints no cpu= (JDK 8) in the same frames at every moment while others are blocked on a lock it holds, or in the same application frames over SpinMinWall, out of native code, while others wait for it (its task's result, a lock no thread prints as held when it is the one thread that could hold it: inferred) (the frames alone, said so), or, in one dump, threads RUNNABLE in code that loops for ever only over a corrupted structure " +
 		"(a HashMap, TreeMap or NonBlockingHashMap written by threads at once: one thread in a tree bin's parent walk or allocation loop, several in one lookup, put or rebalancing, one more in any row of a structure so proven, or one with a CPU total past HotLoopCPU and no age, or one on a JDK 8-or-older hash bin's walk alone in a paste a person cut; the loop's shape, said so); " +
+		"or, over three moments or more, two threads or more RUNNABLE in one back-off loop (its application methods at every moment, a yield or tryLock above them at some moment, CPU grown at every step: a livelock, livelock.go, whose thresholds are said there); " +
 		"not one that came back to its application's code between moments while another of its pool came back in the same frames or a peer passes through its place (busy work, busyLikePeers); critical when threads wait for it (a lock it holds, a task of its pool), else busy work",
 	Claims: ClaimsThreads,
 	Folds:  "nothing; contention on a lock it holds and threads stuck on its tasks' results follow from it",
@@ -370,6 +371,9 @@ func runSpinning(p *Pass) []Finding {
 		if !ok {
 			sp, ok = loopShaped(flat[i*n:(i+1)*n], hot, cutLone)
 		}
+		if !ok {
+			sp, ok = livelockAt(r, flat[i*n:(i+1)*n]) // livelock.go
+		}
 		sps[i], spins[i] = sp, ok
 	}
 	came := make([]bool, len(order)) // spinners that came back to their application's code (cameBack)
@@ -406,6 +410,9 @@ func runSpinning(p *Pass) []Finding {
 	}
 	var fs []Finding
 	for _, k := range keys {
+		if livelockFew(byKey[k].spins) {
+			continue
+		}
 		if f, ok := spinningFinding(p, byKey[k].pool, byKey[k].spins, alone == 1); ok {
 			fs = append(fs, f)
 		}

@@ -179,7 +179,8 @@ type Finding struct {
 	// the same application frames at every moment over SpinMinWall, out of
 	// native code, while others wait for it at the last moment), "loop-shape"
 	// (one dump: RUNNABLE in code that loops for ever only over a corrupted
-	// structure, hotloops.go) or "mixed"; contention "owner-printed", "owner-inferred", "owner-by-receiver" or
+	// structure, hotloops.go), "livelock" (threads RUNNABLE in one
+	// back-off loop at every moment, CPU growing: livelock.go) or "mixed"; contention "owner-printed", "owner-inferred", "owner-by-receiver" or
 	// "owner-joined" (LockFact.OwnerFrom); growing
 	// "whole-pool" when the pool's count rose, not one state's (Go); stuck
 	// and <resource>-pool-exhausted "one-dump-cut" or "one-dump-process"

@@ -79,6 +79,9 @@ func (s *sentences) spinning() {
 			}
 		}
 		s.add("the only thread running in a paste a person cut, in one moment, no CPU time printed: weaker evidence than a CPU time that grew; a second dump, or top -H beside this one, tells whether it stays")
+	case "livelock":
+		s.add("runnable at every moment from %s to %s in the same loop, backing off (a yield, a tryLock) beside others in the same loop: a livelock, each giving way to the others, on CPU %s", s.moment(f.Since), s.moment(f.At), s.share())
+		s.add("its CPU share is small (a thread that yields gets little on a loaded host): the back-off frames and the CPU grown at every step are the evidence")
 	case "same-frames-awaited":
 		s.add("runnable in the same application frames at every moment from %s to %s, out of native code, while others wait for it", s.moment(f.Since), s.moment(f.At))
 		s.add("this JVM prints no cpu= (JDK 8): the same frames are weaker evidence than a CPU time that grew")
