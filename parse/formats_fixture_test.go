@@ -86,6 +86,8 @@ func TestFormatsFixtures(t *testing.T) {
 		{"javacore-analyser__ibm-j9-8.0.6.15__regmon-excerpt.txt", FormatJavacore, true, nil},
 		{"eclipse__written-from-the-format.txt", FormatJVMText, true, nil},
 		{"karaf-threads-jdk17__rules.txt", FormatJVMText, false, nil},
+		{"karaf-thread-jdk17__future.txt", FormatJVMText, true, nil},
+		{"karaf-thread-jdk17__idle.txt", FormatJVMText, true, nil},
 		{"lockreport-jdk17__intellij-framing.txt", FormatJVMText, true, nil},
 		{"lockreport-jdk17__detector-framing.txt", FormatJVMText, true, nil},
 		{"lockreport-jdk25__detector-framing.txt", FormatJVMText, true, nil},
