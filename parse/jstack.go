@@ -547,6 +547,17 @@ func (s *jstackScanner) line(line, t []byte) bool {
 		s.state = stThread
 		return true
 	}
+	if !indented && t[0] == '>' {
+		// A Markdown quote's mark on a thread's header alone: a paste
+		// quoted in an issue or a mail repeats "> " only on the first
+		// line of each paragraph (the rest are its lazy continuation),
+		// and a JVM dump's paragraph is a thread (IntelliJ's "Dump
+		// Thread" pasted so, pingidentity/scim#7). The header is read
+		// without it; a quote on every line is the prefix stage's.
+		if q := trimQuoteMarks(t); len(q) > 0 && q[0] == '"' && (isHotSpotHeader(q) || isThreadInfoHeader(q)) {
+			line, t = q, q
+		}
+	}
 	if !indented && t[0] != '"' && isLostQuoteHeader(t) {
 		// A header whose opening quote was lost (`worker-1" #12 prio=5 …`):
 		// read with it, not given to the thread before as a foreign line.
@@ -907,6 +918,16 @@ func looksLikeException(s string) bool {
 
 func bytesContains(s, sub string) bool {
 	return len(sub) <= len(s) && bytes.Contains([]byte(s), []byte(sub))
+}
+
+// trimQuoteMarks takes a Markdown quote's marks ("> ", ">> ", "> > ") off
+// the front of t.
+func trimQuoteMarks(t []byte) []byte {
+	i := 0
+	for i < len(t) && (t[i] == '>' || t[i] == ' ' && i > 0) {
+		i++
+	}
+	return t[i:]
 }
 
 // foreign holds back a line no rule understood; false ends the dump.
