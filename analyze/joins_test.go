@@ -141,3 +141,31 @@ func TestJoinTiesProperty(t *testing.T) {
 		t.Fatalf("the draw is lopsided: %d tied, %d not", tied, none)
 	}
 }
+
+// TestSAPJVM81Internal: in a real SAP JVM 8.1 dump (three-line headers,
+// testdata/formats/jthreaddump__sapjvm-8.1.108-excerpt.txt), the JVM's own
+// threads (its profiler's listener, its control thread, HotSpot's) are
+// JVM-internal; main, which runs the jar tool, is the application's.
+func TestSAPJVM81Internal(t *testing.T) {
+	ds, err := parse.ParseFile(filepath.Join("..", "testdata", "formats", "jthreaddump__sapjvm-8.1.108-excerpt.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := roleTables(nil).JVMInternal
+	want := map[string]bool{"main": false, "Server: sap_jvm_profiling_server_34384": true, "Control Handler": true,
+		"JDWP Event Helper Thread": true, "Sweeper thread": true, "C1 CompilerThread0": true}
+	seen := 0
+	for _, th := range ds[0].Threads {
+		w, ok := want[th.Name()]
+		if !ok {
+			continue
+		}
+		seen++
+		if got := jvmInternal(th, names); got != w {
+			t.Errorf("%q: JVM-internal %v, want %v", th.Name(), got, w)
+		}
+	}
+	if seen != len(want) {
+		t.Errorf("%d of the %d threads named here were read", seen, len(want))
+	}
+}

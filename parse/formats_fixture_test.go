@@ -88,6 +88,7 @@ func TestFormatsFixtures(t *testing.T) {
 		{"karaf-threads-jdk17__rules.txt", FormatJVMText, false, nil},
 		{"karaf-thread-jdk17__future.txt", FormatJVMText, true, nil},
 		{"karaf-thread-jdk17__idle.txt", FormatJVMText, true, nil},
+		{"jthreaddump__sapjvm-8.1.108-excerpt.txt", FormatJVMText, false, nil},
 		{"lockreport-jdk17__intellij-framing.txt", FormatJVMText, true, nil},
 		{"lockreport-jdk17__detector-framing.txt", FormatJVMText, true, nil},
 		{"lockreport-jdk25__detector-framing.txt", FormatJVMText, true, nil},

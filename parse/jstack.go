@@ -325,10 +325,13 @@ type jstackScanner struct {
 	// if none. nameOnlyNo is its line.
 	nameOnly   []byte
 	nameOnlyNo int
-	lastNo     int    // number of the last non-blank line read
-	last       []byte // copy of that line
-	held       []byte // copy of a date or PID line read past (nextDumpHere)
-	keptNo     int    // number of the last non-blank line read as the dump's (not held back)
+	// sapHead is the first line of SAP JVM's three-line header, held
+	// until its "tid=" line comes (jstack_sap.go); nil when none is.
+	sapHead []byte
+	lastNo  int    // number of the last non-blank line read
+	last    []byte // copy of that line
+	held    []byte // copy of a date or PID line read past (nextDumpHere)
+	keptNo  int    // number of the last non-blank line read as the dump's (not held back)
 	// ij is IntelliJ's thread containers and the threads' places in
 	// them (intellij.go); nil until a header carries its metadata.
 	ij *intellijContainers
@@ -486,6 +489,14 @@ func (s *jstackScanner) line(line, t []byte) bool {
 			s.flushNameOnly()
 		}
 		s.nameOnly = nil
+	}
+	if s.sapHead != nil || !indented && isSAPHeadStart(t) {
+		if joined, ok := s.sapHeader(t); ok {
+			if joined == nil {
+				return true // held, or its io= line
+			}
+			line, t = joined, joined
+		}
 	}
 	// Deadlock reports may follow the threads or the trailer.
 	if isDeadlockStart(t) {
