@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"sort"
+	"time"
 
 	"github.com/dumpdiff/dumpdiff/parse"
 )
@@ -14,6 +15,8 @@ var keptAliveDetector = &Detector{
 		"a timer with nothing scheduled, a consumer whose producer is gone); threads built to run forever are up by design: a process that " +
 		"serves (an acceptor, a selector, a server connection), a scheduled executor with a task queued (its leader's timed wait), " +
 		"any thread still running application code that could submit, put or notify (a producer between its puts); " +
+		"where a scheduled task is all that keeps the JVM up (every keeper in a pool with a task due) and no dump shows it run " +
+		"(its threads' cpu= did not grow), said at info: kept up by a scheduled task, up by design or a program that should have ended; " +
 		"on one dump, where the dump prints the daemon flag",
 	Folds: "nothing",
 	Run:   runKeptAlive,
@@ -24,76 +27,113 @@ func runKeptAlive(p *Pass) []Finding {
 	if r.Runtime != parse.RuntimeJVM {
 		return nil
 	}
-	var f *Finding
+	var f, up *Finding
+	cpu := map[string]time.Duration{} // the scheduled keepers' cpu= at the first moment that shows them
+	ran := false                      // a scheduled keeper's cpu= grew since: its task ran
 	for m, mo := range r.Moments {
-		groups, keepers, n := keptAliveAt(p, m, mo.Dump)
+		groups, keepers, n, leak := keptAliveAt(p, m, mo.Dump)
 		if n == 0 {
 			continue
 		}
-		if f == nil {
-			// Not FromStart: a process kept alive is so whatever came
-			// before; there is no load to tell it from.
-			f = &Finding{ID: KindKeptAlive, Kind: KindKeptAlive, Severity: Warning, Counts: make([]int, len(r.Moments)), Since: m}
+		if !leak {
+			// Kept up by a scheduled task: said at Info, of the last
+			// moment that shows it, and only where no moment shows a leak.
+			first := up == nil
+			up = keptAliveFinding(p, up, Info, m, groups, keepers, n)
+			up.Basis = "scheduled"
+			for _, t := range keepers {
+				if c, ok := cpu[t.Name()]; first {
+					cpu[t.Name()] = t.Java().CPU
+				} else if ok && t.Java().CPU > c {
+					ran = true
+				}
+			}
+			continue
 		}
-		f.Counts[m] = n
-		f.Evidence = append(f.Evidence, Evidence{Moment: m, Count: n, Threads: names(r.Runtime, keepers[:min(len(keepers), 5)])})
-		f.At, f.Holders = m, groups
-		f.Pool, f.State, f.Culprit = groups[0].Pool, groups[0].State, groups[0].Culprit
-		if s := p.signatureByID(r.Runtime, f.State); s != nil {
-			f.Resource = s.Resource
-		}
+		f = keptAliveFinding(p, f, Warning, m, groups, keepers, n)
 	}
+	switch {
+	case f != nil:
+		return []Finding{*f}
+	case up != nil && !ran:
+		// A scheduled task seen running between the dumps (its thread's
+		// CPU grew) is what a program built to run a scheduled job does:
+		// no line (testdata/verdicts/keptalive-scheduled, -timer). One
+		// dump, or dumps without cpu=, cannot tell it from a program that
+		// should have ended: the line says both.
+		return []Finding{*up}
+	}
+	return nil
+}
+
+// keptAliveFinding adds moment m's keepers to f (made at sev when nil).
+func keptAliveFinding(p *Pass, f *Finding, sev Severity, m int, groups []HolderGroup, keepers []*parse.Thread, n int) *Finding {
+	r := p.R
 	if f == nil {
-		return nil
+		// Not FromStart: a process kept alive is so whatever came
+		// before; there is no load to tell it from.
+		f = &Finding{ID: KindKeptAlive, Kind: KindKeptAlive, Severity: sev, Counts: make([]int, len(r.Moments)), Since: m}
 	}
-	return []Finding{*f}
+	f.Counts[m] = n
+	f.Evidence = append(f.Evidence, Evidence{Moment: m, Count: n, Threads: names(r.Runtime, keepers[:min(len(keepers), 5)])})
+	f.At, f.Holders = m, groups
+	f.Pool, f.State, f.Culprit = groups[0].Pool, groups[0].State, groups[0].Culprit
+	if s := p.signatureByID(r.Runtime, f.State); s != nil {
+		f.Resource = s.Resource
+	}
+	return f
 }
 
 // keptAliveAt groups the non-daemon application threads of moment m that
-// keep the JVM alive, largest group first, lists and counts them; 0 when the
+// keep the JVM alive, largest group first, lists and counts them, and
+// tells a leak (some keeper waits untimed for what nothing left can give)
+// from a JVM kept up by a scheduled task (every keeper is in a pool with a
+// task due: a scheduled executor's leader in its timed wait, a Timer's
+// thread; what a program built to run forever looks like too, and what a
+// program that should have ended looks like when a library scheduled a
+// task on a non-daemon executor: the detector says it at Info); 0 when the
 // moment does not show a JVM kept alive: main still runs, a GUI's event
 // thread runs, DestroyJavaVM
 // is absent (a dump of a JVM that was never asked to exit, or a format
 // without it), the daemon flag is not printed (no thread is a daemon,
 // which no real JVM is without), a thread serves, or a non-daemon thread
 // is working or blocked (then it may end, and other detectors speak).
-func keptAliveAt(p *Pass, m int, d *parse.Dump) ([]HolderGroup, []*parse.Thread, int) {
+func keptAliveAt(p *Pass, m int, d *parse.Dump) (groups []HolderGroup, keepers []*parse.Thread, n int, leak bool) {
 	if d == nil {
-		return nil, nil, 0
+		return nil, nil, 0, false
 	}
 	roles := p.opt.roleTable()
 	destroy, daemons := false, false
 	for _, t := range d.Threads {
 		switch t.Name() {
 		case "main":
-			return nil, nil, 0
+			return nil, nil, 0, false
 		case "DestroyJavaVM":
 			destroy = true
 		}
 		// A GUI's event thread keeps it up by design, until its window
 		// closes (a Swing tool whose main returned): Roles.UpByDesign.
 		if nameIn(t.Name(), roles.UpByDesign) && !t.Java().Daemon {
-			return nil, nil, 0
+			return nil, nil, 0, false
 		}
 		daemons = daemons || t.Java().Daemon
 	}
 	if !destroy || !daemons {
-		return nil, nil, 0
+		return nil, nil, 0, false
 	}
 	type key struct{ pool, state, culprit, rest string }
 	counts := map[key]int{}
-	var keepers []*parse.Thread
-	n := 0
 	// working: pools with a thread in a timed rest (a scheduled executor's
 	// leader waiting for its queued task's next run, a Timer with a task
 	// due): they wake on their own and run, by design.
 	working := map[string]bool{}
-	leaked := 0 // keepers that wait, untimed, for what nothing left can give
+	scheduled := map[string]bool{} // of working: a scheduled executor's or a Timer's, with a task due
+	leaked := 0                    // keepers that wait, untimed, for what nothing left can give
 	feeders := false
 	for _, t := range d.Threads {
 		si := p.info(m, t)
 		if si.sig != nil && si.sig.Serves {
-			return nil, nil, 0
+			return nil, nil, 0, false
 		}
 		if jvmInternal(t, roles.JVMInternal) {
 			continue
@@ -103,10 +143,13 @@ func keptAliveAt(p *Pass, m int, d *parse.Dump) ([]HolderGroup, []*parse.Thread,
 			continue
 		}
 		if si.sig == nil || !(si.sig.Category == Idle || si.sig.Rest) {
-			return nil, nil, 0
+			return nil, nil, 0, false
 		}
 		if timedRest(t) {
 			working[si.pool] = true
+			if anyFramePrefix(t, scheduledRests) {
+				scheduled[si.pool] = true
+			}
 		}
 		counts[key{si.pool, si.state, si.culprit, restLoop(t, si.state)}] += max(t.Weight, 1)
 		keepers = append(keepers, t)
@@ -120,15 +163,25 @@ func keptAliveAt(p *Pass, m int, d *parse.Dump) ([]HolderGroup, []*parse.Thread,
 	// signals): a program built to run forever has such a thread, or a
 	// scheduled task queued, at every moment (testdata/verdicts/keptalive-*).
 	if feeders {
-		return nil, nil, 0
+		return nil, nil, 0, false
 	}
 	for _, t := range keepers {
 		if !timedRest(t) && !working[p.info(m, t).pool] {
 			leaked += max(t.Weight, 1)
 		}
 	}
+	if n == 0 {
+		return nil, nil, 0, false
+	}
 	if leaked == 0 {
-		return nil, nil, 0
+		// Not a leak: kept up by a scheduled task only where every keeper
+		// is in a pool with a task due; a cached pool's idle worker in its
+		// timed poll ends itself (its keep-alive time), which is no line.
+		for _, t := range keepers {
+			if !scheduled[p.info(m, t).pool] {
+				return nil, nil, 0, false
+			}
+		}
 	}
 	var gs []HolderGroup
 	for k, c := range counts {
@@ -140,7 +193,17 @@ func keptAliveAt(p *Pass, m int, d *parse.Dump) ([]HolderGroup, []*parse.Thread,
 		}
 		return gs[i].Pool < gs[j].Pool
 	})
-	return gs, keepers, n
+	return gs, keepers, n, leaked > 0
+}
+
+// scheduledRests are the frames of a thread that waits, timed, for a task
+// due on its own schedule (its leader's wait in a scheduled executor's
+// delay queue; a java.util.Timer's thread for its next task): a JVM such
+// threads keep up is kept up by a scheduled task.
+var scheduledRests = []string{
+	"java.util.concurrent.ScheduledThreadPoolExecutor$DelayedWorkQueue.take",
+	"java.util.concurrent.ScheduledThreadPoolExecutor$DelayedWorkQueue.poll",
+	"java.util.TimerThread.mainLoop",
 }
 
 // timedRest: t rests with a deadline (TIMED_WAITING; where no state is

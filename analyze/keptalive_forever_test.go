@@ -28,18 +28,47 @@ func TestKeptAliveForeverFixtures(t *testing.T) {
 			eq(t, "threads", f.Counts[len(f.Counts)-1], n)
 		}
 	}
+	// scheduled: kept up by a scheduled task, said at Info (Basis
+	// "scheduled"), never a warning.
+	scheduled := func(n int) func(t *testing.T, f Finding) {
+		return func(t *testing.T, f Finding) {
+			eq(t, "severity", f.Severity, Info)
+			eq(t, "basis", f.Basis, "scheduled")
+			eq(t, "threads", f.Counts[len(f.Counts)-1], n)
+		}
+	}
 	var tests []fixtureCase
 	for _, p := range []string{"", "jdk25-"} {
 		for _, cut := range [][]string{all, {"1"}, {"3"}} {
+			// A scheduled job seen running between the dumps (its
+			// threads' cpu= grew) is quiet; one dump cannot tell it from
+			// a program that should have ended: the Info line.
+			var sched, timer []want
+			if len(cut) == 1 {
+				sched = []want{{KindKeptAlive, "pool-1-thread-*", "pool-idle", nil}}
+				timer = []want{{KindKeptAlive, "ticker", "pool-idle", nil}}
+			}
 			tests = append(tests,
 				fixtureCase{p + "keptalive-leaked", cut, []want{{KindKeptAlive, "pool-1-thread-*", "pool-idle", leaked(4)}}},
 				fixtureCase{p + "keptalive-prodcons", cut, nil},
 				fixtureCase{p + "keptalive-waitnotify", cut, nil},
-				fixtureCase{p + "keptalive-scheduled", cut, nil},
-				fixtureCase{p + "keptalive-timer", cut, nil})
+				fixtureCase{p + "keptalive-scheduled", cut, sched},
+				fixtureCase{p + "keptalive-timer", cut, timer},
+				// main returned, a client's scheduled pool never closed, its
+				// task not due between the dumps: the Info line at every cut.
+				fixtureCase{p + "keptalive-heartbeat", cut, []want{{KindKeptAlive, "pool-1-thread-*", "pool-idle", scheduled(4)}}})
 		}
 	}
 	runFixtureCases(t, dir, tests)
+	// Every one-dump cut of the scheduled controls says it at Info only.
+	for _, name := range []string{"keptalive-scheduled", "keptalive-timer", "jdk25-keptalive-scheduled", "jdk25-keptalive-timer"} {
+		r := Analyze(loadMoments(t, filepath.Join(dir, name), []string{"2"}), Options{})
+		for _, f := range r.Findings {
+			if f.Severity > Info {
+				t.Errorf("%s/2: %s %s at %v, want nothing above info", name, f.Kind, f.Pool, f.Severity)
+			}
+		}
+	}
 }
 
 // keptAliveBase is a jstack dump of a JVM whose main returned, with the
@@ -123,14 +152,15 @@ var (
 // not in an untimed wait) and some non-daemon thread waits untimed in a
 // pool with no timed member (idle workers of a plain executor, a consumer
 // on a monitor); a scheduled executor's timed leader and its followers are
-// at work by design.
+// at work by design, and where they are all that keeps the JVM up, one
+// dump says so at Info ("kept up by a scheduled task", Basis "scheduled").
 func TestKeptAliveByStructure(t *testing.T) {
 	base := keptAliveBase(t)
 	rng := rand.New(rand.NewSource(33))
-	said, quiet := 0, 0
+	said, up, quiet := 0, 0, 0
 	for i := range 400 {
 		var ts []genThread
-		feeder, leak := false, false
+		feeder, leak, scheduledPool := false, false, false
 		for k := range 1 + rng.Intn(4) {
 			pool := []string{"alpha", "beta", "gamma", "delta"}[k] + "-worker"
 			switch rng.Intn(5) {
@@ -142,6 +172,7 @@ func TestKeptAliveByStructure(t *testing.T) {
 				leak = true
 			case 1: // a scheduled executor with a task queued: at work
 				ts = append(ts, genThread{name: pool + "-1", state: "TIMED_WAITING (parking)", frames: genSchedLeader})
+				scheduledPool = true
 				for w := range rng.Intn(3) {
 					ts = append(ts, genThread{name: fmt.Sprintf("%s-%d", pool, w+2), state: "WAITING (parking)", frames: genSchedFollower})
 				}
@@ -175,26 +206,34 @@ func TestKeptAliveByStructure(t *testing.T) {
 			t.Fatal(err)
 		}
 		r := Analyze([]Input{{Label: "1", Dump: ds[0]}}, Options{})
-		got := false
+		got, gotUp := false, false
 		for _, f := range r.Findings {
-			got = got || f.Kind == KindKeptAlive
+			got = got || f.Kind == KindKeptAlive && f.Severity == Warning
+			gotUp = gotUp || f.Kind == KindKeptAlive && f.Severity == Info && f.Basis == "scheduled"
 		}
 		want := leak && !feeder
-		if got != want {
+		// Kept up by a scheduled task: no leak, no feeder, and a
+		// scheduled pool with its task due among the non-daemon threads
+		// (the only non-daemon application threads left then).
+		wantUp := !want && !feeder && scheduledPool
+		if got != want || gotUp != wantUp {
 			var names []string
 			for _, th := range ts {
 				names = append(names, th.name+"/"+th.state)
 			}
-			t.Fatalf("case %d: kept-alive %v, want %v: %v", i, got, want, names)
+			t.Fatalf("case %d: kept-alive %v, want %v; scheduled %v, want %v: %v", i, got, want, gotUp, wantUp, names)
 		}
-		if want {
+		switch {
+		case want:
 			said++
-		} else {
+		case wantUp:
+			up++
+		default:
 			quiet++
 		}
 	}
-	if said < 50 || quiet < 50 {
-		t.Fatalf("the draw is lopsided: %d said, %d quiet", said, quiet)
+	if said < 50 || quiet < 50 || up < 20 {
+		t.Fatalf("the draw is lopsided: %d said, %d kept up by a scheduled task, %d quiet", said, up, quiet)
 	}
-	t.Logf("%d kept alive, %d quiet", said, quiet)
+	t.Logf("%d kept alive, %d kept up by a scheduled task, %d quiet", said, up, quiet)
 }

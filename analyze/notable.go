@@ -31,6 +31,11 @@ type Notable struct {
 	Why string
 	// Rank orders them: 1, the most unusual, first.
 	Rank int
+	// Waiters says who waits for this thread to end or to give a result,
+	// tied by the code it runs (joins.go): "main waits for it to end
+	// (Thread.join at com.test.MainClass.main(MainClass.java:14))"; empty
+	// when none is known.
+	Waiters string `json:",omitempty"`
 }
 
 // notables finds the last moment's notable threads, the most unusual
@@ -85,6 +90,7 @@ func notables(r *Result, cls *classes) []Notable {
 	}
 	type lineKey struct{ pool, state, culprit, why string }
 	at := map[lineKey]int{}
+	var waitedFor map[*parse.Thread][]joinTie // JVM: the threads a join or get waits for (joins.go)
 	var out []Notable
 	for w, bits := range maybe {
 		for ; bits != 0; bits &= bits - 1 {
@@ -93,6 +99,16 @@ func notables(r *Result, cls *classes) []Notable {
 			si := cls.info(m, t, &key)
 			n := Notable{Moment: m, Pool: si.pool, State: si.sig.ID, Culprit: si.culprit}
 			waits := si.sig.Category == Waiting && !si.sig.Rest
+			if r.Runtime == parse.RuntimeJVM && waitedFor == nil {
+				// Once, where a thread may be notable: one pass over the stacks.
+				waitedFor = joinTies(d, func(t *parse.Thread) bool {
+					s := cls.info(m, t, &key).sig
+					return s == nil || s.Category == Idle || s.Rest || s.Serves
+				})
+				if waitedFor == nil {
+					waitedFor = map[*parse.Thread][]joinTie{}
+				}
+			}
 			switch {
 			case si.sig.Resource == "monitor":
 				n.Why, n.Rank = "blocked on a monitor", 1
@@ -103,10 +119,11 @@ func notables(r *Result, cls *classes) []Notable {
 				// tells them): a pool at its edge for an instant, or an
 				// exhausted one; the next dump tells.
 				n.Why, n.Rank = "waiting to borrow from a pool, which was empty at this moment", 3
-			case waits && poolSize[si.pool] == 1 && !peerRead(si.sig.Resource):
+			case waits && poolSize[si.pool] == 1 && (!peerRead(si.sig.Resource) || len(waitedFor[t]) > 0):
 				// A lone thread reading a peer is ordinary (a listener, an
 				// IDE's control socket); waiting on a lock, a future or a
-				// latch with no pool to take over is not.
+				// latch with no pool to take over is not, nor a peer's read
+				// that another thread waits on to end (main's join).
 				n.Why, n.Rank = "the only thread of its pool is waiting", 3
 			case si.sig.Resource == "task-result" && !working:
 				n.Why, n.Rank = "waiting on a future while no thread of the process works", 4
@@ -136,6 +153,7 @@ func notables(r *Result, cls *classes) []Notable {
 			}
 			n.Count = max(t.Weight, 1)
 			n.Via, _, _ = viaFor(cls.sigs, si.sig, t) // a few threads: not the hot loop
+			n.Waiters = waitersText(waitedFor[t])
 			at[k] = len(out)
 			out = append(out, n)
 		}

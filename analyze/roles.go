@@ -140,9 +140,11 @@ var jvmInternalNames = []string{
 	// its management API's GC event threads.
 	"(Signal Handler)", "(GC Main Thread)", "(GC Worker Thread *", "(Code Generation Thread *", "(Code Optimization Thread *",
 	"(VM Periodic Task)", "(Attach Listener)", "(Sensor Event Thread)", "(Hotspot Detector)", "[JRockit] GCEventThread", "GC event thread",
-	// SAP JVM (NetWeaver, corpus threadlogic__sapjvm-2008): HotSpot's
-	// names, and its control thread.
-	"Control Handler",
+	// SAP JVM (NetWeaver, corpus threadlogic__sapjvm-2008; SAP JVM 8.1,
+	// testdata/formats/jthreaddump__sapjvm-8.1.108-excerpt.txt): HotSpot's
+	// names, its control thread and the listener of its own profiler
+	// (started by the JVM, "Server: sap_jvm_profiling_server_PORT").
+	"Control Handler", "Server: sap_jvm_profiling_server_*",
 }
 
 // dumpWriterFrames are the frames of the thread that writes the dump:

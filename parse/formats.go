@@ -21,6 +21,7 @@ var textFormats = []textFormat{
 	{format: formatDelve, starts: startsDelve, parse: parseDelve},
 	{format: formatGoLand, starts: startsGoLand, parse: parseGoLand},
 	{format: formatEclipse, starts: startsEclipse, parse: parseEclipse},
+	{format: formatKarafThread, starts: startsKarafThread, parse: parseKarafThread, join: karafJoin},
 	{format: FormatJVMPlain, starts: startsJVMPlain, parse: parseJVMPlain},
 	{format: FormatJavacore, starts: startsJavacore, parse: parseJavacore, goesOn: goesOnJavacore},
 	{format: FormatJVMText, starts: startsJVMText, parse: parseJVMText, goesOn: goesOnJVMText, join: jvmJoin},

@@ -325,10 +325,13 @@ type jstackScanner struct {
 	// if none. nameOnlyNo is its line.
 	nameOnly   []byte
 	nameOnlyNo int
-	lastNo     int    // number of the last non-blank line read
-	last       []byte // copy of that line
-	held       []byte // copy of a date or PID line read past (nextDumpHere)
-	keptNo     int    // number of the last non-blank line read as the dump's (not held back)
+	// sapHead is the first line of SAP JVM's three-line header, held
+	// until its "tid=" line comes (jstack_sap.go); nil when none is.
+	sapHead []byte
+	lastNo  int    // number of the last non-blank line read
+	last    []byte // copy of that line
+	held    []byte // copy of a date or PID line read past (nextDumpHere)
+	keptNo  int    // number of the last non-blank line read as the dump's (not held back)
 	// ij is IntelliJ's thread containers and the threads' places in
 	// them (intellij.go); nil until a header carries its metadata.
 	ij *intellijContainers
@@ -487,6 +490,14 @@ func (s *jstackScanner) line(line, t []byte) bool {
 		}
 		s.nameOnly = nil
 	}
+	if s.sapHead != nil || !indented && isSAPHeadStart(t) {
+		if joined, ok := s.sapHeader(t); ok {
+			if joined == nil {
+				return true // held, or its io= line
+			}
+			line, t = joined, joined
+		}
+	}
 	// Deadlock reports may follow the threads or the trailer.
 	if isDeadlockStart(t) {
 		s.endThread()
@@ -546,6 +557,17 @@ func (s *jstackScanner) line(line, t []byte) bool {
 		s.orphan = true
 		s.state = stThread
 		return true
+	}
+	if !indented && t[0] == '>' {
+		// A Markdown quote's mark on a thread's header alone: a paste
+		// quoted in an issue or a mail repeats "> " only on the first
+		// line of each paragraph (the rest are its lazy continuation),
+		// and a JVM dump's paragraph is a thread (IntelliJ's "Dump
+		// Thread" pasted so, pingidentity/scim#7). The header is read
+		// without it; a quote on every line is the prefix stage's.
+		if q := trimQuoteMarks(t); len(q) > 0 && q[0] == '"' && (isHotSpotHeader(q) || isThreadInfoHeader(q)) {
+			line, t = q, q
+		}
 	}
 	if !indented && t[0] != '"' && isLostQuoteHeader(t) {
 		// A header whose opening quote was lost (`worker-1" #12 prio=5 …`):
@@ -907,6 +929,16 @@ func looksLikeException(s string) bool {
 
 func bytesContains(s, sub string) bool {
 	return len(sub) <= len(s) && bytes.Contains([]byte(s), []byte(sub))
+}
+
+// trimQuoteMarks takes a Markdown quote's marks ("> ", ">> ", "> > ") off
+// the front of t.
+func trimQuoteMarks(t []byte) []byte {
+	i := 0
+	for i < len(t) && (t[i] == '>' || t[i] == ' ' && i > 0) {
+		i++
+	}
+	return t[i:]
 }
 
 // foreign holds back a line no rule understood; false ends the dump.

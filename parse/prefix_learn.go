@@ -680,7 +680,9 @@ func strongStart(text []byte) *textFormat {
 //	Deadlock Detection:, : (state =    the Serviceability Agent's (jstack_sa.go)
 //	Thread [           Eclipse's thread line (eclipse.go)
 //
-// and a quoted thread name's headers (HotSpot, ThreadInfo, IntelliJ, NetBeans t@N), which
+// and Karaf's one-thread line ("Thread 553 OH-thingHandler-1 WAITING",
+// karaf_thread.go), which holds "Thread " and ends in a Thread.State
+// name (karafThreadInside), and a quoted thread name's headers (HotSpot, ThreadInfo, IntelliJ, NetBeans t@N), which
 // need a '"' and "Id=", " nid=", " t@" or `" #` (HotSpot's thread number, a
 // header without its ids: mayStartInside). TestStartNeedles holds
 // the list to strongStart on every line of every committed dump.
@@ -707,6 +709,9 @@ func mayStartInside(line []byte) bool {
 		if bytes.Contains(line, n) {
 			return true
 		}
+	}
+	if karafThreadInside(line) {
+		return true
 	}
 	return bytes.IndexByte(line, '"') >= 0 && (bytes.Contains(line, []byte("Id=")) || bytes.Contains(line, []byte(" nid=")) || bytes.Contains(line, []byte(" t@")) ||
 		bytes.Contains(line, []byte(`" #`)))

@@ -44,6 +44,9 @@ type JSONNotable struct {
 	Via     string `json:"via"`
 	Culprit string `json:"culprit"`
 	Why     string `json:"why"`
+	// Waiters says who waits for this thread to end or for its result,
+	// tied by the code it runs (analyze.Notable.Waiters); omitted when none.
+	Waiters string `json:"waiters,omitempty"`
 }
 
 // JSONMoment is one dump in the timeline.
@@ -265,7 +268,7 @@ func NewJSONReport(r *analyze.Result) *JSONReport {
 		Moments: []JSONMoment{}, Pools: []JSONPool{}, Findings: []JSONFinding{}, Warnings: nonNil(r.Warnings), Cautions: r.Cautions}
 	for _, nt := range r.Notable {
 		doc.Notable = append(doc.Notable, JSONNotable{Moment: r.Moments[nt.Moment].Label, Thread: nt.Thread, Count: nt.Count, Pool: nt.Pool,
-			State: nt.State, Via: nt.Via, Culprit: nt.Culprit, Why: nt.Why})
+			State: nt.State, Via: nt.Via, Culprit: nt.Culprit, Why: nt.Why, Waiters: nt.Waiters})
 	}
 	for _, m := range r.Moments {
 		jm := JSONMoment{Label: m.Label, File: m.Source.File, Line: m.Source.Line, Index: m.Source.Index,

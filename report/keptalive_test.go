@@ -18,14 +18,18 @@ func TestKeptAliveAdvice(t *testing.T) {
 		dir          string
 		want, absent []string
 	}{
-		{"jvm-kept-alive", []string{"shut their executors down", "cancel their timers (Timer.cancel)"}, []string{"notify"}},
-		{"jvm-roles-kept-alive-monitor", []string{"nothing will notify the monitors", "nothing more comes on the queues"},
+		{"libs/jvm-kept-alive", []string{"shut their executors down", "cancel their timers (Timer.cancel)"}, []string{"notify"}},
+		{"libs/jvm-roles-kept-alive-monitor", []string{"nothing will notify the monitors", "nothing more comes on the queues"},
 			[]string{"executor", "Timer.cancel"}},
+		// Kept up by a scheduled task (info): said as a fact, with both
+		// readings, never "cannot exit".
+		{"verdicts/keptalive-heartbeat", []string{"kept up by a scheduled task", "up by design", "shut its executor down"},
+			[]string{"cannot exit", "never ends"}},
 	} {
 		t.Run(tt.dir, func(t *testing.T) {
 			var in []analyze.Input
 			for _, m := range []string{"1.txt", "2.txt"} {
-				ds, err := parse.ParseFile(filepath.Join("..", "testdata", "libs", tt.dir, m))
+				ds, err := parse.ParseFile(filepath.Join("..", "testdata", tt.dir, m))
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -503,5 +503,8 @@ func NotableLine(_ *analyze.Result, nt analyze.Notable) string {
 	if nt.Culprit != "" {
 		s += " at " + nt.Culprit
 	}
+	if nt.Waiters != "" {
+		s += "; " + nt.Waiters
+	}
 	return s
 }

@@ -964,6 +964,15 @@ func (s *sentences) keptAlive() {
 		}
 		pools = append(pools, fmt.Sprintf("%s %d %s", h.Pool, h.Count, stateText(h.State, h.Via)))
 	}
+	if f.Basis == "scheduled" {
+		// Every keeper's pool has a task due (analyze's keptAliveAt): a
+		// scheduled job built to run forever looks the same, so it is said
+		// as a fact, at Info, with what ends it if it should have ended.
+		s.add("main has returned (DestroyJavaVM waits for the last non-daemon thread) and at %s the JVM is kept up by a scheduled task: %d non-daemon %s wait for its next run: %s",
+			s.moment(f.At), f.Counts[f.At], s.unit(), strings.Join(pools, ", "))
+		s.add("a program built to run a scheduled job for ever is up by design; if this one should have ended, cancel the task and shut its executor down (ExecutorService.shutdown, Timer.cancel), or make its threads daemons")
+		return
+	}
 	s.add("the JVM cannot exit at %s: main has returned (DestroyJavaVM waits for the last non-daemon thread) and %d non-daemon %s stay alive, every one at rest: %s",
 		s.moment(f.At), f.Counts[f.At], s.unit(), strings.Join(pools, ", "))
 	// What ends each group is what it rests in: an executor is shut down,

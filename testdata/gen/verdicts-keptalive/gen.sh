@@ -9,6 +9,8 @@
 #   keptalive-waitnotify/1..3.txt  ForeverApp waitnotify  (the same over wait/notify)
 #   keptalive-scheduled/1..3.txt   ForeverApp scheduled   (a scheduled pool printing every second)
 #   keptalive-timer/1..3.txt       ForeverApp timer       (a non-daemon java.util.Timer printing every second)
+#   keptalive-heartbeat/1..3.txt  ForeverApp heartbeat (a client's scheduled pool of 4, its heartbeat due
+#                                  in 10 minutes, never closed; main returned: should end, does not)
 #   missed-signal-stuck/1..3.txt   MissedSignalApp stuck  (Object.wait and Condition.await after the
 #                                  signal was sent by threads that ended)
 #   missed-signal-healthy/1..3.txt MissedSignalApp healthy (the same waits, senders alive)
@@ -41,7 +43,7 @@ trap cleanup EXIT
 bin=${JAVA_HOME:+$JAVA_HOME/bin/}
 declare -A MAIN=([keptalive]=ForeverApp [missed-signal]=MissedSignalApp [pool-barrier]=PoolBarrierApp [missed-notify]=jobs.JobTracker)
 cases=("$@")
-((${#cases[@]})) || cases=(keptalive-leaked keptalive-prodcons keptalive-waitnotify keptalive-scheduled missed-signal-stuck missed-signal-healthy pool-barrier-stuck pool-barrier-healthy keptalive-timer missed-notify-stuck missed-notify-healthy)
+((${#cases[@]})) || cases=(keptalive-leaked keptalive-prodcons keptalive-waitnotify keptalive-scheduled missed-signal-stuck missed-signal-healthy pool-barrier-stuck pool-barrier-healthy keptalive-timer missed-notify-stuck missed-notify-healthy keptalive-heartbeat)
 "${bin}javac" -nowarn -d "$tmp/classes" $(find "$here/src" -name '*.java')
 for c in "${cases[@]}"; do
 	base=${c#jdk25-}

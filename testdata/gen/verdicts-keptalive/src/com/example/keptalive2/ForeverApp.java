@@ -23,6 +23,10 @@ import java.util.concurrent.TimeUnit;
  *   <li>scheduled: a scheduled pool of 2 prints a line every second (scheduleAtFixedRate).
  *       Healthy.
  *   <li>timer: a non-daemon java.util.Timer ("ticker") prints a line every second. Healthy.
+ *   <li>heartbeat: main made a client whose non-daemon scheduled pool of 4 sends a heartbeat
+ *       every 10 minutes (run once at start), did its work and returned without closing it: the
+ *       JVM should end and does not, kept up by the scheduled task (judge4 case 42's shape: a
+ *       library's scheduler on a non-daemon executor).
  * </ul>
  */
 public final class ForeverApp {
@@ -35,6 +39,7 @@ public final class ForeverApp {
             case "waitnotify" -> waitnotify();
             case "scheduled" -> scheduled();
             case "timer" -> timer();
+            case "heartbeat" -> heartbeat();
             default -> throw new IllegalArgumentException(args[0]);
         }
         System.out.println("ready");
@@ -126,6 +131,18 @@ public final class ForeverApp {
         ses.scheduleAtFixedRate(
                 () -> System.out.println("tick " + (System.nanoTime() - start) / 1_000_000_000L),
                 0, 1, TimeUnit.SECONDS);
+    }
+
+    static void heartbeat() {
+        ScheduledExecutorService ses = Executors.newScheduledThreadPool(4);
+        ses.scheduleAtFixedRate(() -> { sink += 1; }, 0, 10, TimeUnit.MINUTES);
+        for (int i = 0; i < 3; i++) {
+            ses.schedule(() -> { sink += 2; }, 0, TimeUnit.MILLISECONDS); // the client's start-up work
+        }
+        long sum = 0;
+        for (int i = 0; i < 1000; i++) sum += i; // main's own work
+        sink += sum;
+        // forgotten: the client's close(), which would shut ses down
     }
 
     static void timer() {
