@@ -82,6 +82,15 @@ func runDeadlock(p *Pass) []Finding {
 			p.ClaimThread(m, t, f.ID)
 		}
 	}
+	// The argument graph's cycles the runtime printed no minutes for wait
+	// until every moment is read: taken where the same goroutines wait the
+	// same way at each of the last moments (argCycleHeld).
+	type deferred struct {
+		m   int
+		add func()
+	}
+	later := map[string][]deferred{}
+	var laterOrder []string
 	for m, mo := range r.Moments {
 		d := mo.Dump
 		if d == nil {
@@ -106,6 +115,14 @@ func runDeadlock(p *Pass) []Finding {
 						}
 					}
 					return nil
+				}
+				if c.basis == "go-arg-graph" && !argCycleAged(c) {
+					k := argCycleKey(c)
+					if _, ok := later[k]; !ok {
+						laterOrder = append(laterOrder, k)
+					}
+					later[k] = append(later[k], deferred{m, func() { add(m, d, ref, c.members, c.blocked, c.basis) }})
+					continue
 				}
 				add(m, d, ref, c.members, c.blocked, c.basis)
 			}
@@ -171,6 +188,18 @@ func runDeadlock(p *Pass) []Finding {
 			}
 			fs[i].Counts[m] = d.ThreadCount()
 			fs[i].Evidence = append(fs[i].Evidence, Evidence{Moment: m, Count: d.ThreadCount()})
+		}
+	}
+	for _, k := range laterOrder {
+		ds := later[k]
+		var ms []int
+		for _, x := range ds {
+			ms = append(ms, x.m)
+		}
+		if argCycleHeld(r, ms) {
+			for _, x := range ds {
+				x.add()
+			}
 		}
 	}
 	fs = append(fs, poolSelfWaits(p)...)

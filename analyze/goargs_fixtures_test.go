@@ -1,0 +1,59 @@
+package analyze
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestGoLockArgsFixtures judges real Go programs whose lock waits Go
+// prints no owner for (testdata/gen/go-lock-args, run by Go 1.26 and by Go
+// 1.13.15; each folder's README.md says the verdict wanted, written before
+// dumpdiff ran). The ledger's cycle of two, with two more tellers queued
+// behind it (one at the same Lock line, on the same lock as a member), is
+// told only by the accounts the frames print: a deadlock at every moment,
+// inferred, and nothing from one moment without an age. The healthy
+// tellers, taking their locks in order, are caught waiting but form no
+// cycle: contention at most.
+func TestGoLockArgsFixtures(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "verdicts")
+	ledger := func(t *testing.T, f Finding) {
+		eq(t, "basis", f.Basis, "go-arg-graph")
+		eq(t, "members", len(f.Cycle), 2)
+		eq(t, "blocked", len(f.Blocked), 2)
+		for _, m := range f.Cycle {
+			if !strings.HasPrefix(m.Culprit, "main.(*account).transfer") {
+				t.Errorf("member %s at %s, want main.(*account).transfer", m.Name, m.Culprit)
+			}
+			if m.WaitsFor == nil || m.WaitsFor.Holder == "" || !slices.ContainsFunc(f.Cycle, func(o ThreadRef) bool { return o.Name == m.WaitsFor.Holder }) {
+				t.Errorf("member %s: its lock's holder is not named among the members: %+v", m.Name, m.WaitsFor)
+			}
+		}
+	}
+	graph := func(n int) func(t *testing.T, f Finding) {
+		return func(t *testing.T, f Finding) {
+			eq(t, "basis", f.Basis, "go-lock-graph")
+			eq(t, "members", len(f.Cycle), n)
+		}
+	}
+	dl := func(check func(*testing.T, Finding)) want { return want{KindDeadlock, "main.main", "mutex-wait", check} }
+	contention := want{KindContention, "main.main", "mutex-wait", nil}
+	all := []string{"1", "2", "3"}
+	var tests []fixtureCase
+	for _, v := range []string{"", "-go113"} {
+		tests = append(tests,
+			fixtureCase{"go-lock-args-ledger" + v, all, []want{dl(ledger)}},
+			fixtureCase{"go-lock-args-ledger" + v, []string{"2", "3"}, []want{dl(ledger)}},
+			fixtureCase{"go-lock-args-ledger" + v, []string{"2"}, nil},
+			fixtureCase{"go-lock-args-ring" + v, all, []want{dl(graph(4))}},
+			fixtureCase{"go-lock-args-pair-sigquit" + v, []string{"sigquit"}, []want{dl(graph(2))}},
+			fixtureCase{"go-lock-args-ordered-sigquit" + v, []string{"sigquit"}, []want{contention}},
+		)
+	}
+	tests = append(tests,
+		fixtureCase{"go-lock-args-ordered", all, []want{contention}},
+		fixtureCase{"go-lock-args-ordered-go113", all, []want{contention, {KindRecovered, "main.main", "mutex-wait", nil}}},
+	)
+	runFixtureCases(t, dir, tests)
+}
