@@ -37,7 +37,9 @@ func TestGoLockArgsFixtures(t *testing.T) {
 			eq(t, "members", len(f.Cycle), n)
 		}
 	}
-	dl := func(check func(*testing.T, Finding)) want { return want{KindDeadlock, "main.main", "mutex-wait", check} }
+	dl := func(check func(*testing.T, Finding)) want {
+		return want{KindDeadlock, "main.main", "mutex-wait", check}
+	}
 	contention := want{KindContention, "main.main", "mutex-wait", nil}
 	all := []string{"1", "2", "3"}
 	var tests []fixtureCase
