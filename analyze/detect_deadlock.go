@@ -170,17 +170,35 @@ func runDeadlock(p *Pass) []Finding {
 				// waits for is the story (main on a WaitGroup nobody can
 				// Done, a worker on a channel nobody can send on). The
 				// runtime's own goroutines wait by design.
+				var members []*parse.Thread
 				for _, t := range d.Threads {
 					if pool, internal := poolName(r.Runtime, t, p.opt); !internal {
 						if f.Cycle == nil {
 							f.Pool = pool
 						}
 						f.Cycle = append(f.Cycle, p.ref(m, t))
+						members = append(members, t)
 						p.ClaimThread(m, t, f.ID)
 					}
 				}
 				if len(f.Cycle) > 0 {
 					f.State, f.Culprit = f.Cycle[0].State, f.Cycle[0].Culprit // main's, first in the report
+					// A lock waiter leads where there is one: a lock stays
+					// held only by a goroutine that took it and never let
+					// it go (one that returned holding it, or one asleep
+					// here), and the waits for a WaitGroup or a channel
+					// follow from the goroutines it stopped (main waits
+					// for the worker that waits for the lock).
+					for i, t := range members {
+						if s := p.signature(m, t); s != nil && s.Resource == "lock" {
+							lead := f.Cycle[i]
+							copy(f.Cycle[1:i+1], f.Cycle[:i])
+							f.Cycle[0] = lead
+							f.State, f.Culprit = lead.State, lead.Culprit
+							f.Pool, _ = poolName(r.Runtime, t, p.opt)
+							break
+						}
+					}
 				}
 				i = len(fs)
 				index[key] = i

@@ -53,6 +53,21 @@ func TestGoLockArgsFixtures(t *testing.T) {
 			fixtureCase{"go-lock-args-ordered-sigquit" + v, []string{"sigquit"}, []want{contention}},
 		)
 	}
+	// A mutex never unlocked, in the runtime's own "all goroutines are
+	// asleep": the lock wait leads, with its remedy, main's WaitGroup
+	// wait follows.
+	asleepLock := func(t *testing.T, f Finding) {
+		eq(t, "basis", f.Basis, "go-runtime")
+		eq(t, "culprit", strings.SplitN(f.Culprit, " ", 2)[0], "main.(*store).put")
+		eq(t, "members", len(f.Cycle), 2)
+		eq(t, "second", f.Cycle[1].State, "waitgroup-wait")
+		if !strings.Contains(f.Remedy, "never unlocked") {
+			t.Errorf("remedy %q", f.Remedy)
+		}
+	}
+	for _, v := range []string{"", "-go113"} {
+		tests = append(tests, fixtureCase{"go-asleep-lock" + v, []string{"stderr"}, []want{{KindDeadlock, "main.main", "mutex-wait", asleepLock}}})
+	}
 	tests = append(tests,
 		fixtureCase{"go-lock-args-ordered", all, []want{contention}},
 		fixtureCase{"go-lock-args-ordered-go113", all, []want{contention, {KindRecovered, "main.main", "mutex-wait", nil}}},
