@@ -13,7 +13,9 @@ import (
 // dumpdiff ran). The ledger's cycle of two, with two more tellers queued
 // behind it (one at the same Lock line, on the same lock as a member), is
 // told only by the accounts the frames print: a deadlock at every moment,
-// inferred, and nothing from one moment without an age. The healthy
+// inferred, and nothing from one moment without an age. Two functions
+// taking two package-level locks in opposite orders, one SIGQUIT with the
+// waits' minute printed: a deadlock from that moment alone. The healthy
 // tellers, taking their locks in order, are caught waiting but form no
 // cycle: contention at most.
 func TestGoLockArgsFixtures(t *testing.T) {
@@ -30,6 +32,15 @@ func TestGoLockArgsFixtures(t *testing.T) {
 				t.Errorf("member %s: its lock's holder is not named among the members: %+v", m.Name, m.WaitsFor)
 			}
 		}
+	}
+	stock := func(t *testing.T, f Finding) {
+		eq(t, "basis", f.Basis, "go-arg-graph")
+		var at []string
+		for _, m := range f.Cycle {
+			at = append(at, strings.SplitN(m.Culprit, " ", 2)[0])
+		}
+		slices.Sort(at)
+		eq(t, "members", strings.Join(at, " "), "main.postLedger main.takeStock")
 	}
 	graph := func(n int) func(t *testing.T, f Finding) {
 		return func(t *testing.T, f Finding) {
@@ -51,6 +62,10 @@ func TestGoLockArgsFixtures(t *testing.T) {
 			fixtureCase{"go-lock-args-ring" + v, all, []want{dl(graph(4))}},
 			fixtureCase{"go-lock-args-pair-sigquit" + v, []string{"sigquit"}, []want{dl(graph(2))}},
 			fixtureCase{"go-lock-args-ordered-sigquit" + v, []string{"sigquit"}, []want{contention}},
+			// Two functions, the locks passed as arguments, a minute printed:
+			// one moment is enough; 8 s in, without an age, it is not.
+			fixtureCase{"go-lock-args-stock-sigquit" + v, []string{"sigquit"}, []want{dl(stock)}},
+			fixtureCase{"go-lock-args-stock-early" + v, []string{"sigquit"}, nil},
 		)
 	}
 	// A mutex never unlocked, in the runtime's own "all goroutines are

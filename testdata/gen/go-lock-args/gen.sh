@@ -6,7 +6,9 @@
 #   - go-lock-args-{ring,ledger,ordered}[-go113]: the program's own debug=2 dumps
 #     at 3, 8 and 13 s (no wait age printed: every wait under a minute);
 #   - go-lock-args-{pair,ordered}-sigquit[-go113]: one SIGQUIT at 65 s
-#     (GOTRACEBACK default), stderr: a wait of a minute printed.
+#     (GOTRACEBACK default), stderr (stock: a wait of a minute printed, its
+#     ticker runs the GC; the others run none, and print no age);
+#   - go-lock-args-stock-early[-go113]: one SIGQUIT at 8 s (no age).
 # The READMEs are written by hand, from the source.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,7 +29,7 @@ for ver in 126 113; do
 		mkdir -p "$d"
 		"$tmp/p-$ver" -mode $m -out "$d" &
 	done
-	for m in pair ordered; do
+	for m in pair ordered stock; do
 		d=$v/go-lock-args-$m-sigquit$sfx
 		mkdir -p "$d"
 		(
@@ -38,5 +40,14 @@ for ver in 126 113; do
 			wait $pid || true
 		) &
 	done
+	d=$v/go-lock-args-stock-early$sfx
+	mkdir -p "$d"
+	(
+		"$tmp/p-$ver" -mode stock 2>"$d/sigquit.txt" &
+		pid=$!
+		sleep 8
+		kill -QUIT $pid
+		wait $pid || true
+	) &
 done
 wait

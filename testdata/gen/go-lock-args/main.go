@@ -17,6 +17,13 @@
 //	                and 400 ms later, a teller from 2 to 1 and one from 3
 //	                to 2: they queue behind the cycle, one of them on the
 //	                same Lock line and the same lock as a member of it.
+//	-mode stock     one goroutine moves stock into the ledger (takeStock:
+//	                stock's lock, then the ledger's), another posts the
+//	                ledger to stock (postLedger: the ledger's, then
+//	                stock's), each through its own function, the locks
+//	                passed as arguments; the ticker runs the GC each
+//	                second, so that the runtime dates the waits (it prints
+//	                a wait's minutes only once a GC has seen it).
 //	-mode pair      two goroutines take two package-level mutexes in
 //	                opposite orders through functions that take both as
 //	                arguments (reserve/release style); a ticker runs.
@@ -33,6 +40,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/pprof"
 	"sync"
 	"time"
@@ -74,6 +82,24 @@ func orderedTransfer(all []*account, i, j, n int, hold time.Duration) {
 }
 
 var stockMu, ledgerMu sync.Mutex
+
+// takeStock locks stock, then the ledger.
+func takeStock(stock, ledger *sync.Mutex, hold time.Duration) {
+	stock.Lock()
+	time.Sleep(hold)
+	ledger.Lock()
+	ledger.Unlock()
+	stock.Unlock()
+}
+
+// postLedger locks the ledger, then stock: the other order.
+func postLedger(ledger, stock *sync.Mutex, hold time.Duration) {
+	ledger.Lock()
+	time.Sleep(hold)
+	stock.Lock()
+	stock.Unlock()
+	ledger.Unlock()
+}
 
 // reserve takes first then second, with the work between.
 func reserve(first, second *sync.Mutex, hold time.Duration) {
@@ -142,6 +168,22 @@ func main() {
 		go teller(1, 0, 0)
 		go teller(2, 1, 200*time.Millisecond)
 		go teller(3, 2, 400*time.Millisecond)
+	case "stock":
+		go func() {
+			for range time.Tick(time.Second) {
+				runtime.GC()
+			}
+		}()
+		go func() {
+			for {
+				takeStock(&stockMu, &ledgerMu, 50*time.Millisecond)
+			}
+		}()
+		go func() {
+			for {
+				postLedger(&ledgerMu, &stockMu, 50*time.Millisecond)
+			}
+		}()
 	case "pair":
 		go func() {
 			for {
