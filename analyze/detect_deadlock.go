@@ -11,7 +11,7 @@ import (
 var deadlockDetector = &Detector{
 	Name:   KindDeadlock,
 	Kinds:  []string{KindDeadlock},
-	Doc:    "threads that wait for each other in a cycle of locks (the JVM's report or the lock graph, class initializations, class loaders' locks, a producer waiting for its hand-off's one consumer thread and a wait for a future whose every runner waits for the waiter included), a pool whose every worker waits for work queued behind it in the same pool (for a task's result, or for its peers at a latch, barrier or phaser whose parties the pool cannot run at once), none of them let through between the dumps and no live thread of the tasks' class left to come, a holder waiting untimed for a notify or signal while threads of its own class that would send it are blocked on a lock it holds (a nested wait), threads waiting untimed on one object from two or more of its own methods with nobody inside it (a lost wake-up: each side waits for the other), or a Go program its runtime stopped as asleep",
+	Doc:    "threads that wait for each other in a cycle of locks (the JVM's report or the lock graph, class initializations, class loaders' locks, a producer waiting for its hand-off's one consumer thread and a wait for a future whose every runner waits for the waiter included), a pool whose every worker waits for work queued behind it in the same pool (for a task's result, or for its peers at a latch, barrier or phaser whose parties the pool cannot run at once), none of them let through between the dumps and no live thread of the tasks' class left to come, a holder waiting untimed for a notify or signal while threads of its own class that would send it are blocked on a lock it holds (a nested wait), threads waiting untimed on one object from two or more of its own methods with nobody inside it (a lost wake-up: each side waits for the other), or a Go program its runtime stopped as asleep (led by a goroutine waiting for a lock, where one does)",
 	Claims: ClaimsThreads,
 	Folds:  "the JVM's report and the lock graph of the same cycle; the threads that only wait on the cycle; contention on the cycle's locks",
 	Run:    runDeadlock,
@@ -82,6 +82,15 @@ func runDeadlock(p *Pass) []Finding {
 			p.ClaimThread(m, t, f.ID)
 		}
 	}
+	// The argument graph's cycles the runtime printed no minutes for wait
+	// until every moment is read: taken where the same goroutines wait the
+	// same way at each of the last moments (argCycleHeld).
+	type deferred struct {
+		m   int
+		add func()
+	}
+	later := map[string][]deferred{}
+	var laterOrder []string
 	for m, mo := range r.Moments {
 		d := mo.Dump
 		if d == nil {
@@ -106,6 +115,14 @@ func runDeadlock(p *Pass) []Finding {
 						}
 					}
 					return nil
+				}
+				if c.basis == "go-arg-graph" && !argCycleAged(c) {
+					k := argCycleKey(c)
+					if _, ok := later[k]; !ok {
+						laterOrder = append(laterOrder, k)
+					}
+					later[k] = append(later[k], deferred{m, func() { add(m, d, ref, c.members, c.blocked, c.basis) }})
+					continue
 				}
 				add(m, d, ref, c.members, c.blocked, c.basis)
 			}
@@ -153,17 +170,35 @@ func runDeadlock(p *Pass) []Finding {
 				// waits for is the story (main on a WaitGroup nobody can
 				// Done, a worker on a channel nobody can send on). The
 				// runtime's own goroutines wait by design.
+				var members []*parse.Thread
 				for _, t := range d.Threads {
 					if pool, internal := poolName(r.Runtime, t, p.opt); !internal {
 						if f.Cycle == nil {
 							f.Pool = pool
 						}
 						f.Cycle = append(f.Cycle, p.ref(m, t))
+						members = append(members, t)
 						p.ClaimThread(m, t, f.ID)
 					}
 				}
 				if len(f.Cycle) > 0 {
 					f.State, f.Culprit = f.Cycle[0].State, f.Cycle[0].Culprit // main's, first in the report
+					// A lock waiter leads where there is one: a lock stays
+					// held only by a goroutine that took it and never let
+					// it go (one that returned holding it, or one asleep
+					// here), and the waits for a WaitGroup or a channel
+					// follow from the goroutines it stopped (main waits
+					// for the worker that waits for the lock).
+					for i, t := range members {
+						if s := p.signature(m, t); s != nil && s.Resource == "lock" {
+							lead := f.Cycle[i]
+							copy(f.Cycle[1:i+1], f.Cycle[:i])
+							f.Cycle[0] = lead
+							f.State, f.Culprit = lead.State, lead.Culprit
+							f.Pool, _ = poolName(r.Runtime, t, p.opt)
+							break
+						}
+					}
 				}
 				i = len(fs)
 				index[key] = i
@@ -171,6 +206,18 @@ func runDeadlock(p *Pass) []Finding {
 			}
 			fs[i].Counts[m] = d.ThreadCount()
 			fs[i].Evidence = append(fs[i].Evidence, Evidence{Moment: m, Count: d.ThreadCount()})
+		}
+	}
+	for _, k := range laterOrder {
+		ds := later[k]
+		var ms []int
+		for _, x := range ds {
+			ms = append(ms, x.m)
+		}
+		if argCycleHeld(r, ms) {
+			for _, x := range ds {
+				x.add()
+			}
 		}
 	}
 	fs = append(fs, poolSelfWaits(p)...)

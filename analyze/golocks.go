@@ -121,7 +121,7 @@ func (lw *lockWaits) done(ts []*parse.Thread, in []int32, table []*slot) goMomen
 		out.facts[k] = wf
 	}
 	out.held, out.byValue = lw.holders(ts, in, table)
-	out.cycles = lw.cycles(out.held)
+	out.cycles = lw.cycles(ts, out.held)
 	return out
 }
 
@@ -426,7 +426,7 @@ type goCycle struct {
 	waits   []lockKey       // what each member waits for
 	holders []*parse.Thread // who holds it (the next member)
 	blocked []*parse.Thread // waiters of the cycle's locks outside it
-	basis   string          // "go-lock-graph", or "go-rlock-reentry"
+	basis   string          // "go-lock-graph", "go-rlock-reentry" or "go-arg-graph" (goargs.go)
 }
 
 // cycles finds the moment's lock cycles: a waits-for graph whose edges are
@@ -443,7 +443,7 @@ type goCycle struct {
 //     the read lock already (snapshot → count); a writer waiting in Lock
 //     waits for it to drain, and it, behind the queued writer, for the
 //     writer (go-rlock-reentry).
-func (lw *lockWaits) cycles(held map[lockKey]*parse.Thread) []goCycle {
+func (lw *lockWaits) cycles(ts []*parse.Thread, held map[lockKey]*parse.Thread) []goCycle {
 	waits := map[*parse.Thread]lockKey{}
 	line := map[*parse.Thread]*parse.Frame{} // each waiter's lock caller
 	for k, a := range lw.byKey {
@@ -521,6 +521,7 @@ func (lw *lockWaits) cycles(held map[lockKey]*parse.Thread) []goCycle {
 		}
 		ring := true
 		seen := map[lockKey]bool{}
+		var ks []lockKey
 		for _, t := range ts {
 			k := waits[t]
 			if seen[k] || ringHeld[k] || k.class != waits[ts[0]].class {
@@ -528,7 +529,11 @@ func (lw *lockWaits) cycles(held map[lockKey]*parse.Thread) []goCycle {
 				break
 			}
 			seen[k] = true
+			ks = append(ks, k)
 		}
+		// Where the frames print the objects they work on, they must
+		// close the ring too (goargs.go).
+		ring = ring && argSupported(ts, ks)
 		if ring {
 			for k := range seen {
 				ringHeld[k] = true
@@ -586,10 +591,12 @@ func (lw *lockWaits) cycles(held map[lockKey]*parse.Thread) []goCycle {
 			}
 		}
 	}
+	// What is left: the objects the waiters' own frames name (goargs.go).
+	out = append(out, lw.argCycles(ts, held, inCycle)...)
 	// The waiters of a cycle's locks outside it wait on it.
 	for i := range out {
 		c := &out[i]
-		if c.basis != "go-lock-graph" {
+		if c.basis != "go-lock-graph" && c.basis != "go-arg-graph" {
 			continue
 		}
 		for _, k := range c.waits {

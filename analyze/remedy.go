@@ -118,6 +118,12 @@ func (p remedyProof) noSignaller() bool { return p.basis == "no-signaller" }
 // goAsleep: the Go runtime stopped the program, every goroutine blocked.
 func (p remedyProof) goAsleep() bool { return p.basis == "go-runtime" }
 
+// goAsleepLock: the runtime stopped the program and the lead (the
+// finding's frames) waits in a sync lock.
+func (p remedyProof) goAsleepLock() bool {
+	return p.goAsleep() && (p.has("sync.(*Mutex).Lock") || p.has("sync.(*RWMutex).Lock") || p.has("sync.(*RWMutex).RLock") || p.has("sync.(*Mutex).lockSlow"))
+}
+
 // lockHeldMinutes: a lock's waiter has waited minutes, as Go prints.
 func (p remedyProof) lockHeldMinutes() bool { return p.heldMinutes > 0 }
 
@@ -190,6 +196,8 @@ var remedies = []Remedy{
 		Text: "both sides of one object's wait/notify wait at once ({culprit}): a notify() woke a thread of the same side and the other side was never woken; use notifyAll(), or one Condition per side (notFull, notEmpty) with signal, and wait in a loop on its condition; a java.util.concurrent BlockingQueue does this right; a restart is the only way out now"},
 	{ID: "rlock-reentry", Kinds: []string{KindDeadlock}, proof: remedyProof.rlockReentry,
 		Text: "a goroutine that holds a sync.RWMutex's read lock takes it again ({culprit}) while a writer waits: a waiting writer stops new readers, so neither goes on; never RLock what the caller holds (pass the locked state down, or split the method into a locked and an unlocked part); a restart is the only way out now"},
+	{ID: "go-asleep-lock", Kinds: []string{KindDeadlock}, proof: remedyProof.goAsleepLock,
+		Text: "the goroutine that waits for a lock ({culprit}) waits for a goroutine that took it and never unlocked it: it returned holding it (an Unlock missed on a return path or after a panic), or it waits here itself; unlock with defer right after Lock, and never return or wait holding a lock; the other waits follow from it"},
 	{ID: "go-asleep", Kinds: []string{KindDeadlock}, proof: remedyProof.goAsleep,
 		Text: "every goroutine waits for another that can no longer act (a WaitGroup whose Done never comes, a channel whose other side returned or never started): make each wait end on every path (defer wg.Done() first thing in the goroutine, close the channel when its sender is done, select on a context beside it) ({culprit})"},
 	{ID: "missed-signal", Kinds: []string{KindStuck}, proof: remedyProof.noSignaller,

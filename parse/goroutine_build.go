@@ -66,6 +66,10 @@ type goBuilder struct {
 	// for the frame's receiver (GoExtra.Receivers) while the dump holds
 	// at most parse.ReceiversMax goroutines.
 	recv uint64
+	// args are the address arguments of that function line (lockArgs),
+	// kept for GoExtra.LockArgs while the goroutine waits on a printed
+	// lock address; reused.
+	args []uint64
 
 	frames  []*Frame // scratch for a stack read from the trie (stackNode.path)
 	funcKey []byte   // "func\x00" of the function line awaiting its file line; empty if none
@@ -500,6 +504,7 @@ type goStatus struct {
 // funcLine starts a frame: its function, awaiting its file line.
 func (b *goBuilder) funcLine(fn []byte, lineNo int) {
 	b.recv = 0 // the caller sets it after, from the whole line
+	b.args = b.args[:0]
 	b.funcKey = append(append(b.funcKey[:0], fn...), 0)
 	b.funcLn = lineNo
 }
@@ -578,6 +583,50 @@ func (b *goBuilder) receiver(l *goLoc) {
 		x.Receivers = append(x.Receivers, Receiver{Frame: b.node.depth, Addr: b.recv})
 	}
 	b.recv = 0
+	if len(b.args) > 0 && b.cur != nil && b.anc == nil {
+		x := b.cur.extra()
+		for _, a := range b.args {
+			x.LockArgs = append(x.LockArgs, Receiver{Frame: b.node.depth, Addr: a})
+		}
+	}
+	b.args = b.args[:0]
+}
+
+// lockArgs keeps the address arguments of a function line (b.args) when
+// the goroutine being read waits on a printed lock address and the dump
+// holds at most ReceiversMax goroutines; nothing otherwise (one compare a
+// frame: most goroutines wait on no lock). paren opens the arguments.
+// Read: "0x" and hex digits, ended by ',', ')' or '}' (a '?' after marks
+// a value the runtime may have read stale); "...", "{" and the like are
+// skipped.
+func (b *goBuilder) lockArgs(line []byte, paren int) {
+	b.args = b.args[:0]
+	if b.cur == nil || b.cur.WaitAddr == "" || b.anc != nil || b.nthreads > ReceiversMax || paren < 0 {
+		return
+	}
+	for i := paren + 1; i+2 < len(line); i++ {
+		if line[i] != '0' || line[i+1] != 'x' || line[i-1] != '(' && line[i-1] != ' ' && line[i-1] != '{' {
+			continue
+		}
+		var v uint64
+		j := i + 2
+		for ; j < len(line) && j < i+2+16; j++ {
+			c := line[j]
+			switch {
+			case c >= '0' && c <= '9':
+				v = v<<4 | uint64(c-'0')
+			case c >= 'a' && c <= 'f':
+				v = v<<4 | uint64(c-'a'+10)
+			default:
+				goto end
+			}
+		}
+	end:
+		if j < len(line) && (line[j] == ',' || line[j] == ')' || line[j] == '}') && v >= 0x10000 && !slices.Contains(b.args, v) {
+			b.args = append(b.args, v)
+		}
+		i = j
+	}
 }
 
 // argAddr is the first argument of a function line when it is an address

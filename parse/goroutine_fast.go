@@ -187,6 +187,7 @@ func (s *goTextScan) fastFrames(ls *lineSource) {
 			if l.method {
 				b.recv = b.argAddr(fl, paren)
 			}
+			b.lockArgs(fl, paren)
 			if l.lock && b.anc == nil && b.cur.WaitAddr == "" {
 				if a := syncWaitAddr(fl, paren); a != nil {
 					b.cur.WaitAddr = string(a)
@@ -199,6 +200,7 @@ func (s *goTextScan) fastFrames(ls *lineSource) {
 		s.fast++
 		b.funcLine(fl[:paren], ls.prevNo())
 		b.recv = b.argAddr(fl, paren)
+		b.lockArgs(fl, paren)
 		if a := syncWaitAddr(fl, paren); a != nil {
 			b.apply(opWaitAddr, ls.prevNo(), a)
 		}

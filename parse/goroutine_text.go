@@ -620,6 +620,7 @@ func parseGoText(p *textParser) *Dump {
 				if !s.dropFunc {
 					s.b.funcLine(line[:paren], ls.lineNo())
 					s.b.recv = s.b.argAddr(line, paren)
+					s.b.lockArgs(line, paren)
 					if a := syncWaitAddr(line, paren); a != nil {
 						s.b.apply(opWaitAddr, ls.lineNo(), a)
 					}

@@ -277,6 +277,17 @@ type GoExtra struct {
 	// of one value print the same address: a lock's holder is told from
 	// its waiters by it (Go prints no owner).
 	Receivers []Receiver
+	// LockArgs are the addresses the frames below a sync lock frame print
+	// among their arguments ("(*BankAccount).Transfer(0xc000010100,
+	// 0xc000010120, 0xa)": both), at each frame's index, top first, for a
+	// goroutine waiting in Lock/RLock whose lock address is printed
+	// (Thread.WaitAddr), in Go text dumps of at most ReceiversMax
+	// goroutines; nil otherwise. Values Go marks with '?' are left out (a
+	// stale spill slot), and so are small numbers (below 0x10000: a count,
+	// a flag, never a heap or data pointer). Go prints no lock's owner: the
+	// objects a waiter's own frames hold tell which locks it may have taken
+	// before this one (analyze's argument graph).
+	LockArgs []Receiver
 	// FramePCs are the PCs its printed frame lines give ("#\t0x6a68d5\t..."),
 	// one per Frames entry (a call's PC: its return address less one); nil
 	// in other formats. See ResolveHiddenFrames.

@@ -762,6 +762,8 @@ func (s *sentences) deadlock() {
 		how = "a lost wake-up: they wait, untimed, on one object from its own methods at once, nobody else inside it, so each side waits for the other to notify (a notify that woke the wrong side, a signal sent before the wait)"
 	case "go-lock-graph":
 		how = "inferred from the goroutines' lock waits and the code that holds them: Go prints no owner"
+	case "go-arg-graph":
+		how = "inferred from the objects the waiters' own frames name as arguments: each names the object whose lock the next one waits for, and nothing else names it; Go prints no owner"
 	case "go-rlock-reentry":
 		how = "inferred: a goroutine holding the read lock takes it again while a writer waits, and a waiting writer stops new readers; Go prints no owner"
 	}
