@@ -241,7 +241,7 @@ func (s *traceGenerations) replay(workers int) (<-chan chan *traceChunk, func())
 				return
 			}
 			go func() {
-				c := replayTraceChunk(data)
+				c := readTraceChunk(data, s.minor)
 				select {
 				case s.free <- data:
 				default:
@@ -273,6 +273,21 @@ type traceChunk struct {
 	events      int
 	changed     bool  // a goroutine changed state or was sampled
 	err         error // what ended the generation's events early; nil at its end
+	// checked is why x/exp/trace read the generation rather than our own
+	// reader (ownTraceChunk); "" when ours did.
+	checked string
+}
+
+// readTraceChunk reads one generation with our own reader, or where it
+// does not read it, with x/exp/trace (the checked path), saying why.
+func readTraceChunk(data []byte, minor int) *traceChunk {
+	c, unknown := ownTraceChunk(data, minor)
+	if unknown == nil {
+		return c
+	}
+	c = replayTraceChunk(data)
+	c.checked = unknown.why
+	return c
 }
 
 // replayTraceChunk decodes one generation (a stream of its own: the header
@@ -321,7 +336,7 @@ func replayTraceChunk(data []byte) (c *traceChunk) {
 			}
 		case trace.EventStackSample:
 			if g := c.tab.gs[int64(ev.Goroutine())]; g != nil && g.state == trace.GoRunning {
-				g.sampled = ev.Stack()
+				g.sampled = traceStack{x: ev.Stack()}
 				c.changed = true
 			}
 		case trace.EventStateTransition:
@@ -330,7 +345,7 @@ func replayTraceChunk(data []byte) (c *traceChunk) {
 				continue
 			}
 			c.changed = true
-			applyTransition(c.tab, ev, st)
+			applyTransition(c.tab, xStep(ev, st))
 		}
 	}
 }
@@ -361,13 +376,13 @@ func (tab *traceTable) merge(c *traceChunk) {
 			g.sample, g.sampled = nil, l.sampled
 			continue
 		}
-		if l.episode != nil && l.episode.raw != trace.NoStack && !g.episode.recorded {
+		if l.episode != nil && !l.episode.raw.none() && !g.episode.recorded {
 			// The stay's stack as a state record writes it, the runtime's
 			// frames included: the fullest it has. Each generation writes
 			// it again, the same; it is read once.
 			g.episode.raw, g.episode.recorded = l.episode.raw, true
 		}
-		if l.sampled != trace.NoStack {
+		if !l.sampled.none() {
 			g.sample, g.sampled = nil, l.sampled
 		}
 	}

@@ -53,11 +53,11 @@ func readTraceWhole(t *testing.T, data []byte) ([]*Dump, bool) {
 			}
 		case trace.EventStackSample:
 			if g := tab.gs[int64(ev.Goroutine())]; g != nil && g.state == trace.GoRunning {
-				g.sampled, changed = ev.Stack(), true
+				g.sampled, changed = traceStack{x: ev.Stack()}, true
 			}
 		case trace.EventStateTransition:
 			if st := ev.StateTransition(); st.Resource.Kind == trace.ResourceGoroutine {
-				applyTransition(tab, ev, st)
+				applyTransition(tab, xStep(ev, st))
 				changed = true
 			}
 		}
