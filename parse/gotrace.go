@@ -207,6 +207,8 @@ func (o Options) parseGoTrace(name string, br *bufio.Reader) ([]*Dump, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: a Go execution trace: %w", name, err)
 	}
+	split.checked = o.checkedTrace
+	gens, checked, why := 0, 0, ""
 	tab := &traceTable{gs: make(map[int64]*traceG)}
 	ms := &traceMoments{in: newInterner()}
 	var clock *trace.ClockSnapshot
@@ -249,8 +251,14 @@ func (o Options) parseGoTrace(name string, br *bufio.Reader) ([]*Dump, error) {
 		}
 		tab.merge(c)
 		pending = pending && c.events == 0 || c.changed
+		gens++
+		if c.checked != "" {
+			if checked++; why == "" {
+				why = c.checked
+			}
+		}
 		if c.err != nil {
-			readErr = c.err
+			readErr = fmt.Errorf("in the generation at byte %d: %w", c.at, c.err)
 			stop()
 			break
 		}
@@ -266,12 +274,21 @@ func (o Options) parseGoTrace(name string, br *bufio.Reader) ([]*Dump, error) {
 			return nil, fmt.Errorf("%s: a Go execution trace, unreadable after %d events: %w", name, events, readErr)
 		}
 		// What was read stands, and the reader says where it stopped.
-		return traceDumps(name, start, moments, fmt.Sprintf("the trace is unreadable after %d events (%v): the moments before that are read", events, readErr)), nil
+		return sayChecked(traceDumps(name, start, moments, fmt.Sprintf("the trace is unreadable after %d events (%v): the moments before that are read", events, readErr)), gens, checked, why), nil
 	}
 	if len(moments) == 0 {
 		return nil, &NoDumpError{File: name, Looks: "a Go execution trace without any goroutine"}
 	}
-	return traceDumps(name, start, moments, ""), nil
+	return sayChecked(traceDumps(name, start, moments, ""), gens, checked, why), nil
+}
+
+// sayChecked says on the last dump how many of the gens generations
+// x/exp/trace read for our own reader (checked), and the first reason.
+func sayChecked(dumps []*Dump, gens, checked int, why string) []*Dump {
+	if checked > 0 && len(dumps) > 0 {
+		dumps[len(dumps)-1].Checked = fmt.Sprintf("%d of %d generations read by x/exp/trace: our reader does not read %s", checked, gens, why)
+	}
+	return dumps
 }
 
 // traceMoments is the moments taken so far, and the frames they share.
@@ -322,6 +339,9 @@ type traceStep struct {
 	parent  int64
 	reason  string
 	at      trace.Time
+	// g is id's entry in the table when the reader has it at hand; nil
+	// to be looked up.
+	g *traceG
 }
 
 // xStep is the step an x/exp/trace state transition of a goroutine tells.
@@ -334,7 +354,10 @@ func xStep(ev trace.Event, st trace.StateTransition) traceStep {
 // applyTransition replays one goroutine's change of state into gs.
 func applyTransition(tab *traceTable, st traceStep) {
 	id, from, to := st.id, st.from, st.to
-	g := tab.gs[id]
+	g := st.g
+	if g == nil {
+		g = tab.gs[id]
+	}
 	if to == trace.GoNotExist {
 		if g == nil || g.before {
 			tab.ended = append(tab.ended, id)

@@ -114,7 +114,7 @@ func alignDamagedTimes(t *testing.T, got, want []*Dump) {
 // traceFixtures is the committed flight recorder snapshots (Go 1.25's
 // format, which ends a generation where the next begins, and Go 1.26's,
 // which ends it with its own byte).
-func traceFixtures(t *testing.T) map[string][]byte {
+func traceFixtures(t testing.TB) map[string][]byte {
 	t.Helper()
 	files, _ := filepath.Glob(filepath.Join(gotraceDir, "*-go1.*", "flight.trace"))
 	if len(files) < 12 {
