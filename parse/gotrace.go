@@ -78,13 +78,13 @@ const traceEndGap = 100 * time.Millisecond
 type traceG struct {
 	id      int64
 	state   trace.GoState
-	reason  string      // the trace's reason for the current wait ("chan receive"); empty if not said
-	episode *traceWait  // the current state's stack; shared by the moments that saw it
-	since   trace.Time  // when it entered the current state; 0 when before the trace
-	created *Creator    // nil when created before the trace (or not resolved yet: see creator)
-	sample  []*Frame    // the last CPU sample's stack while running; nil if none
+	reason  string     // the trace's reason for the current wait ("chan receive"); empty if not said
+	episode *traceWait // the current state's stack; shared by the moments that saw it
+	since   trace.Time // when it entered the current state; 0 when before the trace
+	created *Creator   // nil when created before the trace (or not resolved yet: see creator)
+	sample  []*Frame   // the last CPU sample's stack while running; nil if none
 	sampled traceStack // a CPU sample's stack not read into sample yet (none when none)
-	system  bool        // the runtime's own goroutine (see traceSystem)
+	system  bool       // the runtime's own goroutine (see traceSystem)
 	// start and creator are the stacks where the goroutine starts and of
 	// its creator's go statement, until resolve reads them; parent is the
 	// creating goroutine.
