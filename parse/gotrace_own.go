@@ -144,6 +144,9 @@ type ownCursor struct {
 	at   trace.Time
 	ok   bool  // an event is current
 	g    int64 // the goroutine running on the thread; -1 when none
+	// gp is g's entry in the table: only an event on this thread ends g
+	// (GoDestroy, GoDestroySyscall, which clear g), so it stays g's.
+	gp *traceG
 }
 
 type ownBatch struct {
@@ -391,6 +394,7 @@ func (r *ownReplay) apply(cur *ownCursor) (bool, *ownUnknown) {
 	a := &cur.args
 	step := traceStep{at: cur.at, parent: cur.g}
 	tab := r.c.tab
+	var bind *ownCursor // a thread the event binds its goroutine to, its entry to be taken after the step
 	switch cur.typ {
 	case ownEvGoStart, ownEvGoUnblock:
 		g := tab.gs[int64(a[0])]
@@ -405,7 +409,7 @@ func (r *ownReplay) apply(cur *ownCursor) (bool, *ownUnknown) {
 		step.id, step.from, step.g = int64(a[0]), want, g
 		if cur.typ == ownEvGoStart {
 			step.to = trace.GoRunning
-			cur.g = step.id
+			cur.g, cur.gp = step.id, g
 		} else {
 			step.to = trace.GoRunnable
 		}
@@ -419,7 +423,7 @@ func (r *ownReplay) apply(cur *ownCursor) (bool, *ownUnknown) {
 			step.to = trace.GoWaiting
 		case ownEvGoCreateSyscall:
 			step.to = trace.GoSyscall
-			cur.g = step.id
+			cur.g, bind = step.id, cur
 		}
 		if cur.typ != ownEvGoCreateSyscall {
 			step.stack, step.evStack = r.tabs.stack(a[1]), r.tabs.stack(a[2])
@@ -444,14 +448,14 @@ func (r *ownReplay) apply(cur *ownCursor) (bool, *ownUnknown) {
 		}
 		switch step.to {
 		case trace.GoRunning:
-			cur.g = step.id
+			cur.g, bind = step.id, cur
 		case trace.GoSyscall:
 			if m := r.byM[a[1]]; m != nil {
-				m.g = step.id
+				m.g, bind = step.id, m
 			}
 		}
 	case ownEvGoStop, ownEvGoBlock, ownEvGoDestroy, ownEvGoSyscallBegin, ownEvGoSyscallEnd, ownEvGoSyscallEndBlk, ownEvGoDestroySys:
-		g := tab.gs[cur.g]
+		g := cur.gp
 		if cur.g < 0 || g == nil {
 			return false, ownFail("event %d without a goroutine on thread %d", cur.typ, cur.m)
 		}
@@ -469,10 +473,10 @@ func (r *ownReplay) apply(cur *ownCursor) (bool, *ownUnknown) {
 			step.reason = s
 			step.stack = r.tabs.stack(a[1])
 			step.evStack = step.stack
-			cur.g = -1
+			cur.g, cur.gp = -1, nil
 		case ownEvGoDestroy:
 			step.from, step.to = trace.GoRunning, trace.GoNotExist
-			cur.g = -1
+			cur.g, cur.gp = -1, nil
 		case ownEvGoSyscallBegin:
 			step.from, step.to = trace.GoRunning, trace.GoSyscall
 			step.stack = r.tabs.stack(a[1])
@@ -481,10 +485,10 @@ func (r *ownReplay) apply(cur *ownCursor) (bool, *ownUnknown) {
 			step.from, step.to = trace.GoSyscall, trace.GoRunning
 		case ownEvGoSyscallEndBlk:
 			step.from, step.to = trace.GoSyscall, trace.GoRunnable
-			cur.g = -1
+			cur.g, cur.gp = -1, nil
 		case ownEvGoDestroySys:
 			step.from, step.to = trace.GoSyscall, trace.GoNotExist
-			cur.g = -1
+			cur.g, cur.gp = -1, nil
 		}
 		if g.state != step.from {
 			return false, ownFail("goroutine %d is not in the state event %d leaves", step.id, cur.typ)
@@ -501,6 +505,9 @@ func (r *ownReplay) apply(cur *ownCursor) (bool, *ownUnknown) {
 	r.c.last = max(r.c.last, cur.at)
 	r.c.changed = true
 	applyTransition(tab, step)
+	if bind != nil {
+		bind.gp = tab.gs[bind.g]
+	}
 	return true, nil
 }
 
