@@ -106,6 +106,11 @@ type ownStacks struct {
 	strings map[uint64]string
 	stacks  map[uint64][]uint64 // PCs, innermost first
 	frames  map[uint64]ownFrame
+	// maxID is the largest stack id in the table, and maxRef the largest
+	// an event named: the runtime numbers a generation's stacks from 1
+	// without gaps, so a table of maxID stacks holds every id up to it
+	// (checked once at the end of the generation, not at every event).
+	maxID, maxRef uint64
 }
 
 // each yields the frames of stack id, innermost first.
@@ -123,6 +128,7 @@ func (t *ownStacks) stack(id uint64) traceStack {
 	if id == 0 {
 		return traceStack{}
 	}
+	t.maxRef = max(t.maxRef, id)
 	return traceStack{own: t, id: id}
 }
 
@@ -366,6 +372,11 @@ func ownTraceChunk(data []byte, minor int) (*traceChunk, *ownUnknown) {
 			live = slices.Delete(live, h, h+1)
 		}
 	}
+	if tabs.maxRef > tabs.maxID || uint64(len(tabs.stacks)) != tabs.maxID {
+		// A stack named and not in the table, or a table with gaps:
+		// x/exp/trace checks every id and says which.
+		return nil, ownFail("a stack id outside the stack table")
+	}
 	c.events++ // the closing Sync
 	c.end = c.last + 1
 	return c, nil
@@ -578,6 +589,7 @@ func (t *ownStacks) addStacks(b []byte) *ownUnknown {
 			return ownFail("stack %d twice", id)
 		}
 		t.stacks[id] = pcs
+		t.maxID = max(t.maxID, id)
 	}
 	return nil
 }
