@@ -79,6 +79,7 @@ var ownArgs = [...]uint8{
 	26: 3, 27: 1, // STWBegin, STWEnd
 	28: 2, 29: 3, 30: 2, 31: 2, 32: 2, 33: 3, 34: 2, 35: 2, 36: 1, 37: 2, 38: 2, // GC, sweep, assist, heap
 	39: 2, 40: 5, 41: 3, 42: 4, 43: 4, 44: 5, // GoLabel, user tasks, regions, logs
+	45: 3, 46: 3, // GoSwitch, GoSwitchDestroy (Go 1.23+): read, then left to x/exp/trace
 	47: 4, 48: 5, // GoCreateBlocked, GoStatusStack (Go 1.23+)
 }
 

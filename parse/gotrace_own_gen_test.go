@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
@@ -27,6 +28,10 @@ type genTrace struct {
 	pseq   []uint64        // each thread's processor's sequence number
 	ended  []int64         // goroutines alive at the start that ended
 	next   int64           // the next goroutine id
+	// coro lets a goroutine switch to a waiting one as a coroutine does
+	// (GoSwitch: one event, two goroutines' changes), which our reader
+	// leaves to x/exp/trace.
+	coro bool
 }
 
 // genG is one goroutine of the truth.
@@ -110,6 +115,23 @@ func (s *genTrace) step() {
 		s.emit(m, ownEvGoDestroy)
 		delete(s.gs, cur)
 		s.run[m] = 0
+	case s.coro && k == 8: // switch to a waiting goroutine, as iter.Pull's coroutines do
+		var waiting []int64
+		for id, w := range s.gs {
+			if w.state == trace.GoWaiting {
+				waiting = append(waiting, id)
+			}
+		}
+		if len(waiting) == 0 {
+			return
+		}
+		id := waiting[s.rng.IntN(len(waiting))]
+		w := s.gs[id]
+		w.seq++
+		at := s.emit(m, ownEvGoSwitch, uint64(id), w.seq)
+		g.since, g.state, g.reason, g.stack = at, trace.GoWaiting, "coroutine", 0
+		w.since, w.state, w.reason, w.stack = at, trace.GoRunning, "", 0
+		s.run[m] = id
 	default: // a system call, back on the same thread
 		s.pseq[m]++
 		st := uint64(1 + s.rng.IntN(genStacks))
@@ -121,8 +143,8 @@ func (s *genTrace) step() {
 
 // genGeneration writes a random schedule of n steps on threads threads as
 // a Go 1.26 trace of one generation, and returns it with its truth.
-func genGeneration(seed uint64, threads, goroutines, n int) ([]byte, *genTrace) {
-	s := &genTrace{rng: rand.New(rand.NewPCG(seed, 35)), clock: 1000, gs: map[int64]*genG{}, next: 1}
+func genGeneration(seed uint64, threads, goroutines, n int, coro bool) ([]byte, *genTrace) {
+	s := &genTrace{rng: rand.New(rand.NewPCG(seed, 35)), clock: 1000, gs: map[int64]*genG{}, next: 1, coro: coro}
 	s.skew = make([]int64, threads)
 	s.last = make([]uint64, threads)
 	s.events = make([][][]uint64, threads)
@@ -203,7 +225,7 @@ func TestOwnTraceGenerated(t *testing.T) {
 	raised := 0 // generations where x/exp/trace put a time later than the trace's: ticks shared, or an event made to wait by the skew
 	for seed := range uint64(300) {
 		rng := rand.New(rand.NewPCG(seed, 1))
-		data, truth := genGeneration(seed, 2+rng.IntN(3), 3+rng.IntN(28), rng.IntN(600))
+		data, truth := genGeneration(seed, 2+rng.IntN(3), 3+rng.IntN(28), rng.IntN(600), false)
 		what := fmt.Sprintf("seed %d", seed)
 		own, unknown := ownTraceChunk(data, 26)
 		if unknown != nil {
@@ -252,4 +274,49 @@ func sortedIDs(ids []int64) []int64 {
 		}
 	}
 	return out
+}
+
+// TestOwnTraceFallback: a generation with coroutine switches (GoSwitch),
+// which our reader does not read, is read by x/exp/trace: the moments are
+// the checked reading's, and the last one says how many generations were
+// and why.
+func TestOwnTraceFallback(t *testing.T) {
+	switched := 0
+	for seed := range uint64(40) {
+		data, _ := genGeneration(seed, 2, 12, 400, true)
+		if !bytes.Contains(data, []byte{ownEvGoSwitch}) {
+			continue
+		}
+		_, unknown := ownTraceChunk(data, 26)
+		if unknown == nil {
+			continue // no switch written (the byte is an argument)
+		}
+		if unknown.why != "a coroutine switch" {
+			t.Fatalf("seed %d: %s", seed, unknown.why)
+		}
+		ref := replayTraceChunk(data)
+		if ref.err != nil {
+			t.Fatalf("seed %d: x/exp/trace: %v", seed, ref.err)
+		}
+		got, err := Options{}.Parse("t.trace", bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := Options{checkedTrace: true}.Parse("t.trace", bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		last := got[len(got)-1]
+		if last.Checked != "1 of 1 generations read by x/exp/trace: our reader does not read a coroutine switch" {
+			t.Fatalf("seed %d: the reading says %q", seed, last.Checked)
+		}
+		last.Checked = ""
+		if g, w := dumpsJSON(t, got), dumpsJSON(t, want); g != w {
+			t.Fatalf("seed %d: the moments differ from x/exp/trace's", seed)
+		}
+		switched++
+	}
+	if switched < 5 {
+		t.Fatalf("only %d of 40 generations switched", switched)
+	}
 }
