@@ -78,17 +78,17 @@ const traceEndGap = 100 * time.Millisecond
 type traceG struct {
 	id      int64
 	state   trace.GoState
-	reason  string      // the trace's reason for the current wait ("chan receive"); empty if not said
-	episode *traceWait  // the current state's stack; shared by the moments that saw it
-	since   trace.Time  // when it entered the current state; 0 when before the trace
-	created *Creator    // nil when created before the trace (or not resolved yet: see creator)
-	sample  []*Frame    // the last CPU sample's stack while running; nil if none
-	sampled trace.Stack // a CPU sample's stack not read into sample yet (trace.NoStack when none)
-	system  bool        // the runtime's own goroutine (see traceSystem)
+	reason  string     // the trace's reason for the current wait ("chan receive"); empty if not said
+	episode *traceWait // the current state's stack; shared by the moments that saw it
+	since   trace.Time // when it entered the current state; 0 when before the trace
+	created *Creator   // nil when created before the trace (or not resolved yet: see creator)
+	sample  []*Frame   // the last CPU sample's stack while running; nil if none
+	sampled traceStack // a CPU sample's stack not read into sample yet (none when none)
+	system  bool       // the runtime's own goroutine (see traceSystem)
 	// start and creator are the stacks where the goroutine starts and of
 	// its creator's go statement, until resolve reads them; parent is the
 	// creating goroutine.
-	start, creator trace.Stack
+	start, creator traceStack
 	parent         int64
 	resolved       bool // start and creator read
 	systemKnown    bool // system was judged from a stack
@@ -97,6 +97,9 @@ type traceG struct {
 	// traceChunk) first saw it in a state record: it was alive before the
 	// generation began.
 	before bool
+	// seq is its sequence number in the generation: our reader
+	// (ownTraceChunk) takes an event naming it only as the next.
+	seq uint64
 }
 
 // traceTable is the goroutines alive at the current point of the trace,
@@ -122,9 +125,9 @@ type traceWait struct {
 	// runtime frames included; empty when it tells none.
 	byStack string
 	// raw is the latest stack the trace wrote for the stay, not yet read
-	// into frames (trace.NoStack when none is pending). A later record of
+	// into frames (none when none is pending). A later record of
 	// the same stay (a generation's state record) writes the fuller stack.
-	raw trace.Stack
+	raw traceStack
 	// bottom is the outermost function of the fullest stack read: where the
 	// goroutine started, runtime frames included; "" when none was read.
 	bottom string
@@ -141,11 +144,11 @@ type traceWait struct {
 
 // resolve reads the pending stack of w into its frames.
 func (w *traceWait) resolve(in *interner) {
-	if w.raw == trace.NoStack {
+	if w.raw.none() {
 		return
 	}
 	w.set(traceFrames(w.raw, in))
-	w.raw = trace.NoStack
+	w.raw = traceStack{}
 }
 
 // set makes full (a stack with the runtime's frames) the stay's stack when
@@ -204,6 +207,8 @@ func (o Options) parseGoTrace(name string, br *bufio.Reader) ([]*Dump, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: a Go execution trace: %w", name, err)
 	}
+	split.checked = o.checkedTrace
+	gens, checked, why := 0, 0, ""
 	tab := &traceTable{gs: make(map[int64]*traceG)}
 	ms := &traceMoments{in: newInterner()}
 	var clock *trace.ClockSnapshot
@@ -246,8 +251,14 @@ func (o Options) parseGoTrace(name string, br *bufio.Reader) ([]*Dump, error) {
 		}
 		tab.merge(c)
 		pending = pending && c.events == 0 || c.changed
+		gens++
+		if c.checked != "" {
+			if checked++; why == "" {
+				why = c.checked
+			}
+		}
 		if c.err != nil {
-			readErr = c.err
+			readErr = fmt.Errorf("in the generation at byte %d: %w", c.at, c.err)
 			stop()
 			break
 		}
@@ -263,12 +274,21 @@ func (o Options) parseGoTrace(name string, br *bufio.Reader) ([]*Dump, error) {
 			return nil, fmt.Errorf("%s: a Go execution trace, unreadable after %d events: %w", name, events, readErr)
 		}
 		// What was read stands, and the reader says where it stopped.
-		return traceDumps(name, start, moments, fmt.Sprintf("the trace is unreadable after %d events (%v): the moments before that are read", events, readErr)), nil
+		return sayChecked(traceDumps(name, start, moments, fmt.Sprintf("the trace is unreadable after %d events (%v): the moments before that are read", events, readErr)), gens, checked, why), nil
 	}
 	if len(moments) == 0 {
 		return nil, &NoDumpError{File: name, Looks: "a Go execution trace without any goroutine"}
 	}
-	return traceDumps(name, start, moments, ""), nil
+	return sayChecked(traceDumps(name, start, moments, ""), gens, checked, why), nil
+}
+
+// sayChecked says on the last dump how many of the gens generations
+// x/exp/trace read for our own reader (checked), and the first reason.
+func sayChecked(dumps []*Dump, gens, checked int, why string) []*Dump {
+	if checked > 0 && len(dumps) > 0 {
+		dumps[len(dumps)-1].Checked = fmt.Sprintf("%d of %d generations read by x/exp/trace: our reader does not read %s", checked, gens, why)
+	}
+	return dumps
 }
 
 // traceMoments is the moments taken so far, and the frames they share.
@@ -305,11 +325,39 @@ func (ms *traceMoments) take(tab *traceTable, at trace.Time, clock *trace.ClockS
 	}
 }
 
-// applyTransition replays one goroutine's change of state into gs.
-func applyTransition(tab *traceTable, ev trace.Event, st trace.StateTransition) {
-	id := int64(st.Resource.Goroutine())
+// traceStep is one goroutine's change of state, as either reader of the
+// trace says it (x/exp/trace's event, or our own: ownTraceChunk).
+type traceStep struct {
+	id       int64
+	from, to trace.GoState
+	// stack is the transition's stack: where a new goroutine starts, where
+	// one blocked or stopped, or its state record's stack.
+	stack traceStack
+	// evStack is the event's own stack, and parent the goroutine it ran on:
+	// for a creation, the creator's go statement and the creator.
+	evStack traceStack
+	parent  int64
+	reason  string
+	at      trace.Time
+	// g is id's entry in the table when the reader has it at hand; nil
+	// to be looked up.
+	g *traceG
+}
+
+// xStep is the step an x/exp/trace state transition of a goroutine tells.
+func xStep(ev trace.Event, st trace.StateTransition) traceStep {
 	from, to := st.Goroutine()
-	g := tab.gs[id]
+	return traceStep{id: int64(st.Resource.Goroutine()), from: from, to: to, stack: traceStack{x: st.Stack},
+		evStack: traceStack{x: ev.Stack()}, parent: int64(ev.Goroutine()), reason: st.Reason, at: ev.Time()}
+}
+
+// applyTransition replays one goroutine's change of state into gs.
+func applyTransition(tab *traceTable, st traceStep) {
+	id, from, to := st.id, st.from, st.to
+	g := st.g
+	if g == nil {
+		g = tab.gs[id]
+	}
 	if to == trace.GoNotExist {
 		if g == nil || g.before {
 			tab.ended = append(tab.ended, id)
@@ -334,24 +382,24 @@ func applyTransition(tab *traceTable, ev trace.Event, st trace.StateTransition) 
 	}
 	if from == trace.GoNotExist {
 		// Created inside the trace: the event's own stack is the creator's at
-		// its go statement; st.Stack is where the new goroutine starts.
-		g.start, g.creator, g.parent = st.Stack, ev.Stack(), int64(ev.Goroutine())
+		// its go statement; st.stack is where the new goroutine starts.
+		g.start, g.creator, g.parent = st.stack, st.evStack, st.parent
 	} else if from == trace.GoUndetermined && g.episode == nil {
-		g.start = st.Stack // its state record's stack: the start is its last frame
+		g.start = st.stack // its state record's stack: the start is its last frame
 	}
 	if from == to && g.state == to && g.episode != nil {
 		// A generation's state record: the same stay, its stack in full.
 		// Every generation writes it again, the same: it is read once
 		// (traceWait.recorded), as traceTable.merge reads it.
-		if st.Stack != trace.NoStack && !g.episode.recorded {
-			g.episode.raw, g.episode.recorded = st.Stack, true
+		if !st.stack.none() && !g.episode.recorded {
+			g.episode.raw, g.episode.recorded = st.stack, true
 		}
 		return
 	}
 	g.state = to
-	g.reason = st.Reason
-	g.sample, g.sampled = nil, trace.NoStack
-	if to == trace.GoRunning && from == trace.GoSyscall && st.Stack == trace.NoStack && g.episode != nil {
+	g.reason = st.reason
+	g.sample, g.sampled = nil, traceStack{}
+	if to == trace.GoRunning && from == trace.GoSyscall && st.stack.none() && g.episode != nil {
 		// Back from a system call, it runs in the function that made it:
 		// the call's stack is where this run was last seen (a running
 		// goroutine's stack is written only by CPU samples).
@@ -364,12 +412,12 @@ func applyTransition(tab *traceTable, ev trace.Event, st trace.StateTransition) 
 			bottom = g.episode.bottom
 		}
 		g.episode = g.newStay()
-		g.episode.raw, g.episode.bottom = st.Stack, bottom
+		g.episode.raw, g.episode.bottom = st.stack, bottom
 	}
 	if from == trace.GoUndetermined || from == to {
 		g.since = 0 // in this state since before the trace began
 	} else {
-		g.since = ev.Time()
+		g.since = st.at
 	}
 }
 
@@ -389,53 +437,80 @@ func (g *traceG) resolve(in *interner) {
 	if g.episode != nil {
 		g.episode.resolve(in)
 	}
-	if g.sampled != trace.NoStack {
-		g.sample, g.sampled = traceShown(traceFrames(g.sampled, in)), trace.NoStack
+	if !g.sampled.none() {
+		g.sample, g.sampled = traceShown(traceFrames(g.sampled, in)), traceStack{}
 	}
 	if !g.systemKnown {
 		// A goroutine's start never changes: judged once, from the first
 		// stack that shows it.
 		switch {
-		case g.start != trace.NoStack:
+		case !g.start.none():
 			g.system, g.systemKnown = traceSystem(traceFrames(g.start, in)), true
 		case g.episode != nil && g.episode.bottom != "":
 			g.system, g.systemKnown = traceSystemStart(g.episode.bottom), true
 		}
-		g.start = trace.NoStack
+		g.start = traceStack{}
 	}
 	if !g.resolved {
 		g.resolved = true
-		if g.creator != trace.NoStack {
+		if !g.creator.none() {
 			g.created = traceCreator(g.creator, g.parent, in)
 		}
-		g.creator = trace.NoStack
+		g.creator = traceStack{}
 	}
 }
 
 // traceCreator is the creator of a goroutine: the creating goroutine
 // (parent) and the frame of its go statement, the top of s; nil when not
 // said.
-func traceCreator(s trace.Stack, parent int64, in *interner) *Creator {
-	for f := range s.Frames() {
-		c := &Creator{Func: in.str(f.Func), File: in.str(f.File), Line: int(f.Line)}
+func traceCreator(s traceStack, parent int64, in *interner) *Creator {
+	var c *Creator
+	s.each(func(fn, file string, line int) bool {
+		c = &Creator{Func: in.str(fn), File: in.str(file), Line: line}
 		if parent > 0 {
 			c.Parent = parent
 		}
-		return c
-	}
-	return nil
+		return false
+	})
+	return c
 }
 
 // traceFrames interns a trace stack, innermost first as dumps print them.
-func traceFrames(s trace.Stack, in *interner) []*Frame {
-	if s == trace.NoStack {
-		return nil
-	}
+func traceFrames(s traceStack, in *interner) []*Frame {
 	var out []*Frame
-	for f := range s.Frames() {
-		out = append(out, in.frame(in.str(f.Func), in.str(f.File), int(f.Line), "", ""))
-	}
+	s.each(func(fn, file string, line int) bool {
+		out = append(out, in.frame(in.str(fn), in.str(file), line, "", ""))
+		return true
+	})
 	return out
+}
+
+// traceStack is a stack of the trace, as one of the two readers holds it:
+// x/exp/trace's handle, or an id in our own reader's table of the
+// generation (ownStacks). The zero value is no stack.
+type traceStack struct {
+	x   trace.Stack
+	own *ownStacks
+	id  uint64
+}
+
+// none reports whether s is no stack.
+func (s traceStack) none() bool { return s.own == nil && s.x == trace.NoStack }
+
+// each yields the frames of s, innermost first, until yield returns false.
+func (s traceStack) each(yield func(fn, file string, line int) bool) {
+	if s.own != nil {
+		s.own.each(s.id, yield)
+		return
+	}
+	if s.x == trace.NoStack {
+		return
+	}
+	for f := range s.x.Frames() {
+		if !yield(f.Func, f.File, int(f.Line)) {
+			return
+		}
+	}
 }
 
 // traceSystem reports whether a goroutine whose stack is frames (innermost

@@ -46,6 +46,11 @@ type traceGenerations struct {
 	held    []byte
 	heldGen uint64
 	done    bool
+	// off is the offset in the stream of the next generation's first
+	// byte, and start that of the generation next returned last.
+	off, start int64
+	// checked reads every generation with x/exp/trace (Options.checkedTrace).
+	checked bool
 	// free is buffers of generations already decoded, for the next ones:
 	// x/exp/trace copies what it keeps of a batch.
 	free chan []byte
@@ -61,7 +66,7 @@ func newTraceGenerations(r io.Reader) (*traceGenerations, error) {
 	if !isGoTrace(header) {
 		return nil, errors.New("the header does not read as a Go execution trace's")
 	}
-	return &traceGenerations{r: br, header: header, minor: goTraceVersion(header), free: make(chan []byte, 4)}, nil
+	return &traceGenerations{r: br, header: header, minor: goTraceVersion(header), off: traceHeaderLen, free: make(chan []byte, 4)}, nil
 }
 
 // next returns the next generation as a stream of its own: the header,
@@ -74,6 +79,14 @@ func (s *traceGenerations) next() ([]byte, error) {
 	if s.done {
 		return nil, io.EOF
 	}
+	s.start = s.off
+	data, err := s.cut()
+	s.off = s.start + int64(max(0, len(data)-traceHeaderLen))
+	return data, err
+}
+
+// cut is next's work: the generation's bytes behind the header.
+func (s *traceGenerations) cut() ([]byte, error) {
 	var buf []byte
 	select {
 	case buf = <-s.free:
@@ -224,6 +237,7 @@ func (s *traceGenerations) replay(workers int) (<-chan chan *traceChunk, func())
 			if err == io.EOF {
 				return
 			}
+			at := s.start
 			ch := make(chan *traceChunk, 1)
 			select {
 			case out <- ch:
@@ -231,7 +245,7 @@ func (s *traceGenerations) replay(workers int) (<-chan chan *traceChunk, func())
 				return
 			}
 			if err != nil {
-				ch <- &traceChunk{err: err}
+				ch <- &traceChunk{err: err, at: at}
 				return
 			}
 			select {
@@ -241,7 +255,13 @@ func (s *traceGenerations) replay(workers int) (<-chan chan *traceChunk, func())
 				return
 			}
 			go func() {
-				c := replayTraceChunk(data)
+				var c *traceChunk
+				if s.checked {
+					c = replayTraceChunk(data)
+				} else {
+					c = readTraceChunk(data, s.minor)
+				}
+				c.at = at
 				select {
 				case s.free <- data:
 				default:
@@ -273,6 +293,34 @@ type traceChunk struct {
 	events      int
 	changed     bool  // a goroutine changed state or was sampled
 	err         error // what ended the generation's events early; nil at its end
+	// checked is why x/exp/trace read the generation rather than our own
+	// reader (ownTraceChunk); "" when ours did.
+	checked string
+	at      int64 // the generation's offset in the stream
+}
+
+// readTraceChunk reads one generation with our own reader, or where it
+// does not read it, with x/exp/trace (the checked path), saying why. A
+// panic in ours (a bug: FuzzOwnTrace looks for them) is a reason too.
+func readTraceChunk(data []byte, minor int) *traceChunk {
+	c, unknown := ownTraceChunkSafe(data, minor)
+	if unknown == nil {
+		return c
+	}
+	c = replayTraceChunk(data)
+	c.checked = unknown.why
+	return c
+}
+
+// ownTraceChunkSafe is ownTraceChunk with a panic turned into a reason to
+// read the generation with x/exp/trace.
+func ownTraceChunkSafe(data []byte, minor int) (c *traceChunk, unknown *ownUnknown) {
+	defer func() {
+		if p := recover(); p != nil {
+			c, unknown = nil, ownFail("our reader failed: %v", p)
+		}
+	}()
+	return ownTraceChunk(data, minor)
 }
 
 // replayTraceChunk decodes one generation (a stream of its own: the header
@@ -321,7 +369,7 @@ func replayTraceChunk(data []byte) (c *traceChunk) {
 			}
 		case trace.EventStackSample:
 			if g := c.tab.gs[int64(ev.Goroutine())]; g != nil && g.state == trace.GoRunning {
-				g.sampled = ev.Stack()
+				g.sampled = traceStack{x: ev.Stack()}
 				c.changed = true
 			}
 		case trace.EventStateTransition:
@@ -330,7 +378,7 @@ func replayTraceChunk(data []byte) (c *traceChunk) {
 				continue
 			}
 			c.changed = true
-			applyTransition(c.tab, ev, st)
+			applyTransition(c.tab, xStep(ev, st))
 		}
 	}
 }
@@ -361,13 +409,13 @@ func (tab *traceTable) merge(c *traceChunk) {
 			g.sample, g.sampled = nil, l.sampled
 			continue
 		}
-		if l.episode != nil && l.episode.raw != trace.NoStack && !g.episode.recorded {
+		if l.episode != nil && !l.episode.raw.none() && !g.episode.recorded {
 			// The stay's stack as a state record writes it, the runtime's
 			// frames included: the fullest it has. Each generation writes
 			// it again, the same; it is read once.
 			g.episode.raw, g.episode.recorded = l.episode.raw, true
 		}
-		if l.sampled != trace.NoStack {
+		if !l.sampled.none() {
 			g.sample, g.sampled = nil, l.sampled
 		}
 	}

@@ -53,11 +53,11 @@ func readTraceWhole(t *testing.T, data []byte) ([]*Dump, bool) {
 			}
 		case trace.EventStackSample:
 			if g := tab.gs[int64(ev.Goroutine())]; g != nil && g.state == trace.GoRunning {
-				g.sampled, changed = ev.Stack(), true
+				g.sampled, changed = traceStack{x: ev.Stack()}, true
 			}
 		case trace.EventStateTransition:
 			if st := ev.StateTransition(); st.Resource.Kind == trace.ResourceGoroutine {
-				applyTransition(tab, ev, st)
+				applyTransition(tab, xStep(ev, st))
 				changed = true
 			}
 		}
@@ -114,7 +114,7 @@ func alignDamagedTimes(t *testing.T, got, want []*Dump) {
 // traceFixtures is the committed flight recorder snapshots (Go 1.25's
 // format, which ends a generation where the next begins, and Go 1.26's,
 // which ends it with its own byte).
-func traceFixtures(t *testing.T) map[string][]byte {
+func traceFixtures(t testing.TB) map[string][]byte {
 	t.Helper()
 	files, _ := filepath.Glob(filepath.Join(gotraceDir, "*-go1.*", "flight.trace"))
 	if len(files) < 12 {

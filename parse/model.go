@@ -155,6 +155,10 @@ type Dump struct {
 	// a frame without its file (Frame.File ""): each its position, text
 	// and what is missing; nil when none.
 	Partial []Skipped `json:",omitempty"`
+	// Checked says, on a Go execution trace's last moment, how many of its
+	// generations x/exp/trace read because our own reader did not know
+	// something in them (and the first reason); "" when ours read all.
+	Checked string `json:",omitempty"`
 	// PCFrames are, for a Go proto, each location's frames by its address
 	// (a call's PC, as a debug=1 frame line prints it), innermost inlined
 	// first; nil for other formats. ResolveHiddenFrames reads them.

@@ -9,6 +9,11 @@ import (
 // Options tune a parse. The zero value is what dumpdiff uses (Parse and
 // ParseFile); tests set small limits, a fixed clock or a stand-in jfr tool.
 type Options struct {
+	// checkedTrace reads every generation of a Go execution trace with
+	// x/exp/trace (the checked path) instead of our own reader first: the
+	// tests' reference.
+	checkedTrace bool
+
 	// MaxLine is the longest line read, in bytes. A longer line is skipped
 	// and counted (Dump.Skipped inside a dump, NoDumpError outside), never
 	// held whole. 0 means DefaultMaxLine.
