@@ -26,6 +26,7 @@ var textFormats = []textFormat{
 	{format: FormatJVMText, starts: startsJVMText, parse: parseJVMText, goesOn: goesOnJVMText, join: jvmJoin},
 	{format: formatJRockit, starts: startsJRockit, parse: parseJRockit, goesOn: goesOnJVMText, join: jvmJoin},
 	{format: formatLockReport, starts: startsLockReport, parse: parseLockReport},
+	{format: formatBlockedWarning, starts: startsBlockedWarning, parse: parseBlockedWarning},
 }
 
 var refusals = append(goRefusals, jvmRefusals...)
