@@ -40,9 +40,10 @@ import (
 const formatBlockedWarning Format = "jvm-blocked-thread-warning"
 
 var (
-	warnThread  = []byte("Thread Thread[")
-	warnBlocked = []byte(" has been blocked for ")
-	warnLimit   = []byte("time limit is ")
+	vertxException = []byte("io.vertx.core.VertxException: Thread blocked")
+	warnThread     = []byte("Thread Thread[")
+	warnBlocked    = []byte(" has been blocked for ")
+	warnLimit      = []byte("time limit is ")
 )
 
 // blockedWarning is one warning line read.
@@ -112,10 +113,55 @@ func readBlockedWarning(line []byte) (w blockedWarning, ok bool) {
 	return w, true
 }
 
-// startsBlockedWarning claims a warning line.
+// startsBlockedWarning claims a warning line that begins with the
+// checker's text ("Thread Thread[…"), or with java.util.logging's level
+// word before it ("WARNING: ", "WARNUNG: "): the text before any other
+// start is a prefix to learn (prefix_learn.go), as a collector's on
+// every line. A logger's layout on the warning's line alone (logback's
+// "13:12:01.907 [checker] WARN  i.v.c.i.BlockedThreadChecker - ", the
+// exception's lines under it bare) is no such prefix: such a line is
+// claimed last, when no prefix was learned (startsBlockedWarningInside).
 func startsBlockedWarning(line, _ []byte) bool {
+	t := bytes.TrimLeft(line, " \t")
+	if !bytes.HasPrefix(t, warnThread) {
+		c := bytes.Index(t, []byte(": "))
+		if c <= 0 || !isLevelWord(t[:c]) || !bytes.HasPrefix(t[c+2:], warnThread) {
+			return false
+		}
+	}
 	_, ok := readBlockedWarning(line)
 	return ok
+}
+
+// startsBlockedWarningInside claims a warning line whatever text is before
+// it: asked last (parse.go), after the prefixes.
+func startsBlockedWarningInside(line []byte) bool {
+	_, ok := readBlockedWarning(line)
+	return ok
+}
+
+// isLevelWord is a log level as java.util.logging prints it, in any
+// language: one word of letters ("WARNING", "WARNUNG", "AVERTISSEMENT").
+func isLevelWord(w []byte) bool {
+	if len(w) < 3 || len(w) > 20 {
+		return false
+	}
+	for _, c := range w {
+		if !('A' <= c && c <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+// blockedWarningFormat is the chain's entry for the warnings.
+func blockedWarningFormat() *textFormat {
+	for i := range textFormats {
+		if textFormats[i].format == formatBlockedWarning {
+			return &textFormats[i]
+		}
+	}
+	return nil
 }
 
 // isBlockedException is the exception line the checker logs the stack
@@ -178,7 +224,9 @@ func parseBlockedWarning(p *textParser) *Dump {
 		case bytes.HasSuffix(t, []byte(".BlockedThreadChecker")):
 			continue // java.util.logging's first line of the next warning ("Jan 13, 2019 4:18:24 PM io.vertx.core.impl.BlockedThreadChecker")
 		case cur != nil && bytes.HasPrefix(t, []byte("at ")):
-			if f := parseFrame(trimPackagingData(t[3:]), in); f != nil {
+			// A chat's closing fence glued to the last frame ("…(Thread.java:840)```"):
+			// the warning's first line, a log's, opened no inline code to close (inline_code.go).
+			if f := parseFrame(trimPackagingData(bytes.TrimRight(t[3:], "`")), in); f != nil {
 				cur.Frames = append(cur.Frames, f)
 				continue
 			}
@@ -211,4 +259,67 @@ func dedupStrings(s []string) []string {
 		}
 	}
 	return out
+}
+
+// warningPiece reports whether t is a warning line (with or without
+// java.util.logging's level before it) cut before its end: at least
+// "Thread Th", up to a whole warning that does not end as one.
+func warningPiece(t []byte) bool {
+	t = bytes.TrimRight(t, " ")
+	if c := bytes.Index(t, []byte(": ")); c > 0 && isLevelWord(t[:c]) {
+		t = t[c+2:]
+	}
+	if len(t) < len("Thread Th") {
+		return false
+	}
+	if len(t) < len(warnThread) {
+		return bytes.HasPrefix(warnThread, t)
+	}
+	if !bytes.HasPrefix(t, warnThread) {
+		return false
+	}
+	if _, ok := readBlockedWarning(t); !ok {
+		return true
+	}
+	return !warningEnds(t)
+}
+
+// warningEnds: a warning line ends with its time (" ms"), its limit (a
+// number), or the exception's "Thread blocked".
+func warningEnds(t []byte) bool {
+	return bytes.HasSuffix(t, []byte(" ms")) || isDigit(t[len(t)-1]) || bytes.HasSuffix(t, []byte("Thread blocked"))
+}
+
+// blockedJoin is the warnings' rules for a line a prefixing tool cut in
+// two (rejoin.go): a warning line that does not end as one (its time,
+// its limit, or the exception's "Thread blocked"), or java.util.logging's
+// level before a piece of "Thread Thread["; the stack's lines as a JVM
+// dump's.
+var blockedJoin = &lineJoin{
+	cut: func(l []byte) bool {
+		t := bytes.TrimRight(bytes.TrimLeft(l, " \t"), " ")
+		if bytes.Contains(t, warnThread) {
+			if _, ok := readBlockedWarning(t); !ok {
+				return true
+			}
+			return !warningEnds(t)
+		}
+		if c := bytes.Index(t, []byte(": ")); c > 0 && isLevelWord(t[:c]) && len(t) > c+2 && len(t) < c+2+len(warnThread) && bytes.HasPrefix(warnThread, t[c+2:]) {
+			return true // "WARNING: Thread Thr"
+		}
+		if k := bytes.Index(t, []byte("Exception")); k > 0 && len(t) < len(t[:k])+len("Exception: Thread blocked") && bytes.HasPrefix([]byte("Exception: Thread blocked"), t[k:]) {
+			return true // "io.vertx.core.VertxException: Thre"
+		}
+		if len(t) > 3 && len(t) < len(vertxException) && bytes.HasPrefix(vertxException, t) {
+			return true // "io.vertx.core.Vert"
+		}
+		return jvmJoin.cut(l)
+	},
+	rest: func(l []byte) bool { return jvmJoin.rest(l) },
+	// A limit printed without its unit (Vert.x 3: "time limit is 2000")
+	// is whole, and may be the piece before " ms".
+	mayGoOn: func(l []byte) bool {
+		t := bytes.TrimRight(l, " ")
+		return len(t) > 0 && isDigit(t[len(t)-1]) && bytes.Contains(t, warnBlocked)
+	},
 }
