@@ -639,7 +639,7 @@ func (s *jstackScanner) threadLine(line, t []byte) bool {
 		s.fbuf = append(s.fbuf, f)
 		s.state = stThread
 		return true
-	case len(s.fbuf) == 0 && bytes.HasPrefix(t, []byte("waiting on ")) && bytes.Contains(t, []byte(` owned by "`)):
+	case len(s.fbuf) == 0 && len(th.Locks()) == 0 && bytes.HasPrefix(t, []byte("waiting on ")):
 		// A tool's wait line above the frames, without "- "
 		// (jvm_tool_headers.go): read as the lock line it is.
 		t = append([]byte("- "), t...)
