@@ -709,7 +709,7 @@ func mayStartInside(line []byte) bool {
 			return true
 		}
 	}
-	return bytes.IndexByte(line, '"') >= 0 && (bytes.Contains(line, []byte("Id=")) || bytes.Contains(line, []byte(" nid=")) || bytes.Contains(line, []byte(" t@")) ||
+	return bytes.IndexByte(line, '"') >= 0 && (bytes.Contains(line, []byte("Id=")) || bytes.Contains(line, []byte(" nid=")) || bytes.Contains(line, []byte(" t@")) || bytes.Contains(line, []byte(`" tid=0x`)) ||
 		bytes.Contains(line, []byte(`" #`)))
 }
 
