@@ -18,6 +18,14 @@ func blocksLoop(s *Signature) bool {
 	return s != nil && (s.Category == Waiting || s.Resource == "time")
 }
 
+// checkerBlocked reports whether a blocked-thread checker (Vert.x's)
+// warned about t: its current task has run past the checker's limit,
+// whatever its top frame shows (a loop in the task's own code blocks the
+// loop as a wait does).
+func checkerBlocked(t *parse.Thread) bool {
+	return t.JVM != nil && t.JVM.BlockedFor > 0
+}
+
 // runEventLoop makes one finding per event loop pool: its blocked threads
 // summed over their states (one loop in a socket read, another behind a
 // lock: one story, the blocking code on the loop), named by the largest.
@@ -41,7 +49,7 @@ func runEventLoop(p *Pass) []Finding {
 		for _, g := range pl.States {
 			for m, ts := range g.Threads {
 				for _, t := range ts {
-					if !blocksLoop(p.signature(m, t)) || !anyFramePrefix(t, loops) {
+					if !blocksLoop(p.signature(m, t)) && !checkerBlocked(t) || !anyFramePrefix(t, loops) {
 						continue
 					}
 					if per[g] == nil {

@@ -42,8 +42,8 @@ func cutOwnedBy(b []byte) (lock, owner []byte) {
 	if n := len(b); n < 4 || b[n-1] < '0' || b[n-1] > '9' {
 		return b, nil // one byte for every jstack lock line, which ends with ')'
 	}
-	t := bytes.LastIndex(b, []byte(" t@"))
-	if t <= 0 || !allDigits(b[t+3:]) || b[t-1] != '"' {
+	t, _, ok := ownerIDAt(b)
+	if !ok || t == 0 || b[t-1] != '"' {
 		return b, nil
 	}
 	o := bytes.LastIndex(b[:t-1], []byte(` owned by "`))
@@ -53,14 +53,28 @@ func cutOwnedBy(b []byte) (lock, owner []byte) {
 	return b[:o], b[o+len(` owned by "`) : t-1]
 }
 
-// ownedByID returns N of a lock line's ` owned by "NAME" t@N` suffix; 0
-// when it has none.
-func ownedByID(line []byte) int64 {
-	t := bytes.LastIndex(line, []byte(" t@"))
-	if t < 0 || !allDigits(line[t+3:]) {
-		return 0
+// ownerIDMarks are the ways tools print the owner's id after its quoted
+// name: VisualVM's and the Actuator's " t@13", ThreadInfo's " Id=13",
+// the "#13" of tools that print ids as jcmd does (`owned by "w" #13`).
+var ownerIDMarks = [][]byte{[]byte(" t@"), []byte(" Id="), []byte(" #")}
+
+// ownerIDAt finds a line's owner id suffix: where its mark starts, and
+// the id; ok false when the line ends with none.
+func ownerIDAt(line []byte) (at int, id int64, ok bool) {
+	for _, m := range ownerIDMarks {
+		t := bytes.LastIndex(line, m)
+		if t >= 0 && t+len(m) < len(line) && allDigits(line[t+len(m):]) {
+			return t, int64(atoiBytes(line[t+len(m):])), true
+		}
 	}
-	return int64(atoiBytes(line[t+3:]))
+	return 0, 0, false
+}
+
+// ownedByID returns N of a lock line's ` owned by "NAME" t@N` (or " Id=N",
+// " #N") suffix; 0 when it has none.
+func ownedByID(line []byte) int64 {
+	_, id, _ := ownerIDAt(line)
+	return id
 }
 
 // parkedWaitingTo reports whether a "waiting to lock" line after frames

@@ -27,6 +27,7 @@ var textFormats = []textFormat{
 	{format: FormatJVMText, starts: startsJVMText, parse: parseJVMText, goesOn: goesOnJVMText, join: jvmJoin},
 	{format: formatJRockit, starts: startsJRockit, parse: parseJRockit, goesOn: goesOnJVMText, join: jvmJoin},
 	{format: formatLockReport, starts: startsLockReport, parse: parseLockReport},
+	{format: formatBlockedWarning, starts: startsBlockedWarning, parse: parseBlockedWarning, join: blockedJoin},
 }
 
 var refusals = append(goRefusals, jvmRefusals...)

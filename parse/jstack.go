@@ -79,7 +79,7 @@ func startsJVMText(line, prev []byte) bool {
 	if bytes.HasPrefix(line, prefixFullDump) {
 		return true
 	}
-	return isDateLine(line) || isPIDLine(line) || isThreadInfoHeader(line) || isHotSpotHeader(line) ||
+	return isDateLine(line) || isPIDLine(line) || isThreadInfoHeader(line) || isHotSpotHeader(line) || isToolThreadHeader(line) ||
 		bytes.Equal(line, prefixSMR) || isIntelliJContainer(line) || startsJVMExcerpt(line) || isSAStart(line)
 }
 
@@ -152,7 +152,7 @@ func parseJVMText(p *textParser) *Dump {
 	case bytes.HasPrefix(line, prefixFullDump):
 		d.Version = dumpVersion(line[len(prefixFullDump):])
 		s.full = true
-	case d.ProcessID == 0 && d.Time.IsZero() && (isThreadInfoHeader(line) || isHotSpotHeader(line) || isIntelliJContainer(line)):
+	case d.ProcessID == 0 && d.Time.IsZero() && (isThreadInfoHeader(line) || isHotSpotHeader(line) || isToolThreadHeader(line) || isIntelliJContainer(line)):
 		if isHotSpotHeader(line) && !bytes.Contains(line, []byte(" nid=NA ")) {
 			// ThreadInfo and IntelliJ's debugger (nid=NA) print no
 			// "Full thread dump" line; a jstack that starts at a
@@ -661,6 +661,11 @@ func (s *jstackScanner) threadLine(line, t []byte) bool {
 		s.fbuf = append(s.fbuf, f)
 		s.state = stThread
 		return true
+	case len(s.fbuf) == 0 && len(th.Locks()) == 0 && bytes.HasPrefix(t, []byte("waiting on ")):
+		// A tool's wait line above the frames, without "- "
+		// (jvm_tool_headers.go): read as the lock line it is.
+		t = append([]byte("- "), t...)
+		fallthrough
 	case len(t) > 1 && t[0] == '-' && t[1] == ' ':
 		if !s.resumable() {
 			return false
@@ -691,6 +696,9 @@ func (s *jstackScanner) threadLine(line, t []byte) bool {
 		}
 		if l.Kind == LockWaitingOn && parkedWaitingTo(s.fbuf) {
 			l.Kind = LockParking // ThreadInfo: "-  waiting on X@hash" under Unsafe.park
+		}
+		if l.Kind == LockWaitingOn && owner != nil && th.State == "BLOCKED" {
+			l.Kind = LockWaitingTo // a tool's "waiting on X owned by" of a thread BLOCKED: a monitor's entry
 		}
 		s.flushPending()
 		if l.Kind == "" {

@@ -115,6 +115,7 @@ var lockPrefixes = []struct {
 	prefix string
 	kind   LockKind
 }{
+	{"locked synchronizer ", LockOwnable}, // Apache Geode's ExecutorServiceRule: "- locked synchronizer <0x153f5a29> (a …$Worker)"
 	{"locked ", LockHeld},
 	{"Locked ", LockHeld}, // the Spring Boot actuator's ownable synchronizer line
 	{"waiting to lock ", LockWaitingTo},

@@ -187,6 +187,10 @@ func headerField(th *Thread, k, v []byte, in *interner) {
 		th.NativeID = string(v)
 	case "id", "Id":
 		th.ID = int64(atoiBytes(v))
+	case "state":
+		if isUpperWord(v) {
+			th.State = in.bytes(v) // a tool's "#12 state=BLOCKED" (jvm_tool_headers.go)
+		}
 	}
 }
 

@@ -372,6 +372,10 @@ type JVM struct {
 	// CPU and Elapsed are the JVM cpu= and elapsed= values; 0 if not printed.
 	CPU     time.Duration
 	Elapsed time.Duration
+	// BlockedFor is how long a blocked-thread checker said the thread had
+	// run its current task when it warned (Vert.x's "has been blocked for
+	// 3266 ms": blocked_warning.go); 0 in every other format.
+	BlockedFor time.Duration `json:",omitempty"`
 	// Allocated is the JVM -e allocated= value in bytes; 0 if not printed.
 	Allocated int64
 	// Carrier is the carrier thread name of a mounted virtual thread in a

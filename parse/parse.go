@@ -309,6 +309,11 @@ func (o Options) parseText(name string, r io.Reader, in *interner, gz bool) ([]*
 				}
 			}
 		}
+		if tf == nil && shape == nil && !ls.staged() && bytes.Contains(line, warnThread) && startsBlockedWarningInside(line) {
+			// A blocked-thread checker's warning after a logger's layout
+			// that its stack's lines do not carry (blocked_warning.go).
+			tf = blockedWarningFormat()
+		}
 		if tf == nil && shape == nil && !ls.staged() && mayStartBody(line, prev) {
 			// A paste of JVM threads that starts at frames or at a quoted
 			// name alone (jstack_excerpt.go): a line a log prints too, so

@@ -696,6 +696,7 @@ var startNeedles = [][]byte{
 	[]byte("Thread ["),                  // Eclipse's thread line (eclipse.go)
 	[]byte("LKMON"), []byte("LKREGMON"), // one monitor of a LOCKS section (javacore.go: isMonitorStart)
 	[]byte(" is waiting to lock "), // a deadlock detector's report (lockreport.go)
+	[]byte("Thread Thread["),       // a blocked-thread checker's warning (blocked_warning.go)
 }
 
 // mayStartInside reports whether a dump's first line may start somewhere
@@ -713,7 +714,7 @@ func mayStartInside(line []byte) bool {
 	if karafThreadInside(line) {
 		return true
 	}
-	return bytes.IndexByte(line, '"') >= 0 && (bytes.Contains(line, []byte("Id=")) || bytes.Contains(line, []byte(" nid=")) || bytes.Contains(line, []byte(" t@")) ||
+	return bytes.IndexByte(line, '"') >= 0 && (bytes.Contains(line, []byte("Id=")) || bytes.Contains(line, []byte(" nid=")) || bytes.Contains(line, []byte(" t@")) || bytes.Contains(line, []byte(`" tid=0x`)) ||
 		bytes.Contains(line, []byte(`" #`)))
 }
 
@@ -884,7 +885,7 @@ func (s *lineSource) joinCutStart(line []byte) ([]byte, int) {
 		// A word boundary as peel sees one: after a word, or after an
 		// ANSI colour code ("\x1b[0mgoroutine").
 		switch line[k] {
-		case 'g', 'S', 'j', '=', 'F': // the first bytes of cutStartPiece's starts
+		case 'g', 'S', 'j', '=', 'F', 'T', 'W': // the first bytes of cutStartPiece's starts (T, W: blocked_warning.go's "Thread Thread[", "WARNING: ")
 		default:
 			continue
 		}
@@ -952,6 +953,7 @@ func (s *lineSource) joinCutStart(line []byte) ([]byte, int) {
 //	java.lang.Thread.State: RUNN  a JVM excerpt's first state line before its state's end
 //	===== FULL THREAD DUMP ===    JRockit's first line before its end
 //	Found one Java-level dead     a deadlock report's title before its ':'
+//	WARNING: Thread Thread[vert.  a blocked-thread checker's warning before its end (blocked_warning.go)
 func cutStartPiece(t []byte) bool {
 	switch {
 	case bytes.HasPrefix(t, []byte("goroutine")):
@@ -1006,6 +1008,8 @@ func cutStartPiece(t []byte) bool {
 		// A deadlock report's title before its ':' (at least "Found one ":
 		// "Found" alone is prose as often; jvmFixedCut).
 		return true
+	case bytes.Contains(t, []byte("Thread Th")):
+		return warningPiece(t)
 	}
 	return false
 }

@@ -266,7 +266,7 @@ var jvmJoin = &lineJoin{
 					return true // cut in the nid: "nid=", "nid=N", "nid=NA", "nid=0x"
 				}
 			}
-			return !isHotSpotHeader(t) && !isThreadInfoHeader(t) && !bytes.Contains(t, []byte(" nid=")) && !hasTAt(t)
+			return !isHotSpotHeader(t) && !isThreadInfoHeader(t) && !isToolThreadHeader(t) && !bytes.Contains(t, []byte(" nid=")) && !hasTAt(t)
 		}
 		return false
 	},

@@ -91,12 +91,17 @@ func threadInfoOwner(detail string) (obj, owner string, id int64, ok bool) {
 		return "", "", 0, false
 	}
 	obj, rest = rest[:i], rest[i+len(` owned by "`):]
-	q := bytes.LastIndex([]byte(rest), []byte(`" Id=`))
+	mark := `" Id=`
+	q := bytes.LastIndex([]byte(rest), []byte(mark))
+	if q < 0 {
+		mark = `" #` // a tool's ids as jcmd prints them (jvm_tool_headers.go)
+		q = bytes.LastIndex([]byte(rest), []byte(mark))
+	}
 	if q < 0 {
 		return "", "", 0, false
 	}
 	owner = rest[:q]
-	v := rest[q+len(`" Id=`):]
+	v := rest[q+len(mark):]
 	if sp := bytes.IndexByte([]byte(v), ' '); sp >= 0 {
 		v = v[:sp] // " (in native)", " (suspended)"
 	}
@@ -121,7 +126,22 @@ func cutPrefixString(s, prefix string) (string, bool) {
 // lock is made from the header ("on X@hash"), at the top frame: a wait to
 // lock for BLOCKED, a park under Unsafe.park, else a wait on.
 func threadInfoWait(th *Thread, in *interner) {
-	if th.JVM == nil || th.ID == 0 {
+	if th.JVM == nil {
+		return
+	}
+	if owner, ok := headerOwner(th.StateDetail); ok {
+		// The header names the owner, the lock lines the lock
+		// (jvm_tool_headers.go): the first wait without an owner is its.
+		for i := range th.JVM.Locks {
+			l := &th.JVM.Locks[i]
+			if l.Owner == "" && (l.Kind == LockWaitingTo || l.Kind == LockParking || l.Kind == LockWaitingOn) {
+				l.Owner = in.str(owner)
+				break
+			}
+		}
+		return
+	}
+	if th.ID == 0 {
 		return
 	}
 	obj, owner, id, ok := threadInfoOwner(th.StateDetail)
