@@ -608,20 +608,7 @@ func (b *goBuilder) lockArgs(line []byte, paren int) {
 		if line[i] != '0' || line[i+1] != 'x' || line[i-1] != '(' && line[i-1] != ' ' && line[i-1] != '{' {
 			continue
 		}
-		var v uint64
-		j := i + 2
-		for ; j < len(line) && j < i+2+16; j++ {
-			c := line[j]
-			switch {
-			case c >= '0' && c <= '9':
-				v = v<<4 | uint64(c-'0')
-			case c >= 'a' && c <= 'f':
-				v = v<<4 | uint64(c-'a'+10)
-			default:
-				goto end
-			}
-		}
-	end:
+		v, j := hexRun(line, i+2)
 		if j < len(line) && (line[j] == ',' || line[j] == ')' || line[j] == '}') && v >= 0x10000 && !slices.Contains(b.args, v) {
 			b.args = append(b.args, v)
 		}
@@ -640,9 +627,19 @@ func (b *goBuilder) argAddr(line []byte, paren int) uint64 {
 	if b.nthreads > ReceiversMax || paren+3 >= len(line) || line[paren+1] != '0' || line[paren+2] != 'x' {
 		return 0
 	}
+	v, i := hexRun(line, paren+3)
+	if i < len(line) && line[i] != ',' && line[i] != ')' {
+		return 0
+	}
+	return v
+}
+
+// hexRun reads the lower-case hex digits of line from i, at most 16 (an
+// address Go prints after "0x"): their value, and the index after them.
+func hexRun(line []byte, i int) (uint64, int) {
 	var v uint64
-	i := paren + 3
-	for ; i < len(line) && i < paren+3+16; i++ {
+	end := min(len(line), i+16)
+	for ; i < end; i++ {
 		c := line[i]
 		switch {
 		case c >= '0' && c <= '9':
@@ -650,14 +647,10 @@ func (b *goBuilder) argAddr(line []byte, paren int) uint64 {
 		case c >= 'a' && c <= 'f':
 			v = v<<4 | uint64(c-'a'+10)
 		default:
-			goto end
+			return v, i
 		}
 	}
-end:
-	if i < len(line) && line[i] != ',' && line[i] != ')' {
-		return 0
-	}
-	return v
+	return v, i
 }
 
 // foundKid is found for the location of c, a child of the current node.
