@@ -401,12 +401,25 @@ func TestLearnedPrefixSameDumps(t *testing.T) {
 	// the fix to make. And one of a tool's thread header (jvm_tool_headers.go)
 	// cut in its id ("\"pool-1-thread-1\" #" / "12 WAITING on …") where it is
 	// the dump's first line: cutStartPiece does not know its pieces yet.
-	const learnKnownMisses = 4
+	// These are allowed by their class, not by a count (the seeds each
+	// input draws shift as fixtures are added): only a cut with another
+	// source's line between its pieces, only in those two forms'
+	// fixtures; any other miss fails.
+	knownMiss := func(f string) bool {
+		return strings.Contains(f, "(lines cut, another source between)") &&
+			(strings.Contains(f, "testdata/formats/blocked-warning-") || strings.Contains(f, "testdata/formats/tool-headers-"))
+	}
+	known := 0
 	for _, f := range failures {
 		t.Log(f)
+		if knownMiss(f) {
+			known++
+		} else {
+			t.Errorf("a generated prefix not read as the original, outside the known misses: %s", f)
+		}
 	}
-	if len(failures) > learnKnownMisses {
-		t.Errorf("%d of %d generated prefixes not read as the original (at most %d known): see the log", len(failures), total, learnKnownMisses)
+	if known > 0 {
+		t.Logf("%d of %d generated prefixes are the known misses (a Vert.x warning or a tool's thread header cut with another source's line between its pieces)", known, total)
 	}
 }
 
