@@ -80,8 +80,11 @@ var (
 // of gotraceanalyzer, or a pp group header naming a Go state (the parser
 // then checks that a pp frame follows).
 func startsGoAggregated(line, _ []byte) bool {
-	if len(line) < 4 || line[0] < '0' || line[0] > '9' && line[0] != 'S' {
+	if len(line) < 4 || line[0] < '0' || line[0] > '9' && line[0] != 'S' && line[0] != 'g' {
 		return false // one byte for almost every line
+	}
+	if line[0] == 'g' {
+		return startsGoSummary(line) // "goroutine 12 [chan receive]: a -> b"
 	}
 	if isShowingLine(line) {
 		return true
@@ -90,8 +93,10 @@ func startsGoAggregated(line, _ []byte) bool {
 	if ok {
 		return true
 	}
-	_, ok = ppHeader(line)
-	return ok
+	if _, ok = ppHeader(line); ok {
+		return true
+	}
+	return startsGoSummary(line) // "40 goroutines [select]: a -> b"
 }
 
 // isShowingLine reports whether line is gotraceanalyzer's first line.
@@ -230,6 +235,24 @@ func parseGoAggregated(p *textParser) *Dump {
 	first, ok := ls.next()
 	if !ok {
 		return nil
+	}
+	if _, _, _, _, rest, ok := summaryHeader(first); ok {
+		first, no := bytes.Clone(first), ls.lineNo()
+		// A summary written by hand (goroutine_summary.go): its chain on
+		// the header's line, or a function under it with no file line.
+		summary := len(rest) > 0
+		if !summary {
+			if n, ok := ls.next(); ok {
+				_, summary = summaryFrames(n)
+				if after, ok := ls.peek(0); summary && ok && isFileLineLike(after.text) {
+					summary = false // a frame over its file line: the runtime's text
+				}
+				ls.unread()
+			}
+		}
+		if summary {
+			return parseGoSummary(p, first, no)
+		}
 	}
 	a := &aggregatedText{}
 	start := ls.lineNo()

@@ -358,7 +358,12 @@ func startsGoText(line, prev []byte) bool {
 	if len(line) == 0 {
 		return false
 	}
-	if isGoHeader(line) || isGoStart(line) || goLeadIn(line) > 0 {
+	if isGoHeader(line) {
+		// A header with a chain of functions after it is a summary's
+		// (goroutine_summary.go): the runtime prints nothing after "]:".
+		return !startsGoSummary(line)
+	}
+	if isGoStart(line) || goLeadIn(line) > 0 {
 		return true
 	}
 	_, _, ok := goleakRecord(line)
@@ -449,6 +454,9 @@ type goTextScan struct {
 
 // parseGoText reads one Go text dump (see the state machine above).
 func parseGoText(p *textParser) *Dump {
+	if d, ok := goSummaryFirst(p); ok {
+		return d
+	}
 	s := &goTextScan{p: p, d: &Dump{}, b: newGoBuilder(p.in)}
 	prologue, midPrologue := 0, 0
 	ls := p.ls
