@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"golang.org/x/exp/trace"
@@ -57,22 +58,32 @@ func (s *genTrace) emit(m int, typ uint64, args ...uint64) uint64 {
 	return t
 }
 
+// pick is a goroutine in state st drawn at random, from the ids in order:
+// a map's order changes from run to run, and a seed must give one trace.
+func (s *genTrace) pick(st trace.GoState) (int64, bool) {
+	var ids []int64
+	for id, g := range s.gs {
+		if g.state == st {
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) == 0 {
+		return 0, false
+	}
+	slices.Sort(ids)
+	return ids[s.rng.IntN(len(ids))], true
+}
+
 // step does one random thing on a random thread.
 func (s *genTrace) step() {
 	s.clock += uint64(s.rng.IntN(3)) // 0: the same tick as the event before
 	m := s.rng.IntN(len(s.run))
 	cur := s.run[m]
 	if cur == 0 {
-		var runnable []int64
-		for id, g := range s.gs {
-			if g.state == trace.GoRunnable {
-				runnable = append(runnable, id)
-			}
-		}
-		if len(runnable) == 0 {
+		id, ok := s.pick(trace.GoRunnable)
+		if !ok {
 			return
 		}
-		id := runnable[s.rng.IntN(len(runnable))]
 		g := s.gs[id]
 		g.seq++
 		g.since, g.state, g.reason, g.stack = s.emit(m, ownEvGoStart, uint64(id), g.seq), trace.GoRunning, "", 0
@@ -90,16 +101,10 @@ func (s *genTrace) step() {
 		g.since, g.state, g.reason, g.stack = s.emit(m, ownEvGoStop, 5, st), trace.GoRunnable, "preempted", st
 		s.run[m] = 0
 	case k < 6: // wake a waiting goroutine
-		var waiting []int64
-		for id, w := range s.gs {
-			if w.state == trace.GoWaiting {
-				waiting = append(waiting, id)
-			}
-		}
-		if len(waiting) == 0 {
+		id, ok := s.pick(trace.GoWaiting)
+		if !ok {
 			return
 		}
-		id := waiting[s.rng.IntN(len(waiting))]
 		w := s.gs[id]
 		w.seq++
 		w.since, w.state, w.reason, w.stack = s.emit(m, ownEvGoUnblock, uint64(id), w.seq, 1), trace.GoRunnable, "", 0
@@ -116,16 +121,10 @@ func (s *genTrace) step() {
 		delete(s.gs, cur)
 		s.run[m] = 0
 	case s.coro && k == 8: // switch to a waiting goroutine, as iter.Pull's coroutines do
-		var waiting []int64
-		for id, w := range s.gs {
-			if w.state == trace.GoWaiting {
-				waiting = append(waiting, id)
-			}
-		}
-		if len(waiting) == 0 {
+		id, ok := s.pick(trace.GoWaiting)
+		if !ok {
 			return
 		}
-		id := waiting[s.rng.IntN(len(waiting))]
 		w := s.gs[id]
 		w.seq++
 		at := s.emit(m, ownEvGoSwitch, uint64(id), w.seq)
