@@ -3,6 +3,7 @@ package analyze
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -90,14 +91,7 @@ func lifetimeNIDs(d *parse.Dump) map[string]uint64 {
 			continue
 		}
 		name := t.JVM.Name
-		isLife := false
-		for _, l := range jvmLifetimeThreads {
-			if name == l {
-				isLife = true
-				break
-			}
-		}
-		if !isLife {
+		if !slices.Contains(jvmLifetimeThreads, name) {
 			continue
 		}
 		seen[name]++
