@@ -50,7 +50,7 @@ const (
 var stuckDetector = &Detector{
 	Name:  KindStuck,
 	Kinds: []string{KindStuck},
-	Doc:   "the very same threads in the same wait and culprit at every moment given, most of their pool, with no rise needed: what a first dump taken mid-incident shows; at any count, and on one dump as one dump's evidence, threads in a named wait (a peer's reply, a pool's item, a lock) that are most of a paste a person cut, or that are with their lock's holders every application thread of the dump, or a known client's peer wait held by most of a pool's workers inside their work; a JVM thread alone in the same untimed Object.wait or Condition.await at every moment with no thread left that could signal it (none runs its package but in an untimed wait of its own, in a process that takes no calls: a missed signal, said as an inference); Go goroutines the runtime prints waiting minutes in their work (or, in a paste a person cut, in a rest under a call of their own), or that the dumps show by their ids in the same wait at every moment before any age is printed, or on a WaitGroup nothing left can count down; and the waiting goroutines of the tests go test stopped at their -timeout (its own verdict, on one dump)",
+	Doc:   "the very same threads in the same wait and culprit at every moment given, most of their pool, with no rise needed: what a first dump taken mid-incident shows; at any count, and on one dump as one dump's evidence, threads in a named wait (a peer's reply, a pool's item, a lock) that are most of a paste a person cut, or that are with their lock's holders every application thread of the dump, or a known client's peer wait held by most of a pool's workers inside their work; a JVM thread alone in the same untimed Object.wait or Condition.await at every moment with no thread left that could signal it (none runs its package but in an untimed wait of its own, in a process that takes no calls: a missed signal, said as an inference); the program's entry thread (main) alone in a hand-off wait (a latch, a barrier, a phaser, an Exchanger, a queue's put or take, a transfer, a join, a future's get, awaitTermination, a Condition or a monitor's wait) that no thread of any moment can serve: every other application thread waits untimed itself or idles in an executor's loop, the same threads at every moment, and the process takes no calls (main waiting is the whole program waiting: one thread is enough; on one dump said as a warning); Go goroutines the runtime prints waiting minutes in their work (or, in a paste a person cut, in a rest under a call of their own), or that the dumps show by their ids in the same wait at every moment before any age is printed, or on a WaitGroup nothing left can count down; and the waiting goroutines of the tests go test stopped at their -timeout (its own verdict, on one dump)",
 	Requires: []*Detector{timelineDetector, leakedDetector, deadlockDetector, eventLoopDetector, contentionDetector, poolExhaustedDetector, explosionDetector,
 		spinningDetector, keptAliveDetector},
 	Folds: "nothing; a group that rose from a healthy first moment is the timeline's (not-recovered), a Go group blocked for minutes the leak's",
@@ -142,7 +142,9 @@ func runStuck(p *Pass) []Finding {
 	var orphans []orphanAt
 	fs := goWorkWaits(p, told)
 	if n < 2 && len(held) == 0 {
-		return fs // one moment cannot show that threads stay
+		// One moment cannot show that threads stay; main's hand-off that
+		// nothing in the dump can serve is said as one dump's evidence.
+		return append(fs, noPeerWaits(p, len(fs) > 0)...)
 	}
 	for _, pl := range r.Pools {
 		if pl.Internal {
@@ -258,6 +260,9 @@ func runStuck(p *Pass) []Finding {
 		skip[[2]string{f.Pool, f.State}] = true
 	}
 	fs = append(fs, noSignallerWaits(p, skip)...)
+	// The entry thread's hand-off waits nobody can serve (no_peer.go),
+	// where no finding above tells the process's story.
+	fs = append(fs, noPeerWaits(p, len(fs) > 0)...)
 	linkTaskWaits(fs, append(p.FoundAll(), fs...))
 	return fs
 }

@@ -161,6 +161,10 @@ type Finding struct {
 	Pinned int
 	// Wait is how long Go goroutines have waited, as printed; nil when not.
 	Wait *WaitFact
+	// Awaits is, for a wait on a hand-off no thread can serve (basis
+	// "no-peer"), what it waits on and who could have been its other side;
+	// nil otherwise.
+	Awaits *AwaitFact
 	// Parents is how many distinct goroutines created the threads concerned
 	// (Go 1.21+ "created by F in goroutine N"); 0 when not printed.
 	Parents int
@@ -344,4 +348,22 @@ type FrameCount struct {
 	Count int
 	// Probe is true for a health, readiness or liveness check (entry points).
 	Probe bool
+}
+
+// AwaitFact is a hand-off wait that no thread of the dumps can serve: what
+// it waits on, what its other side would do, and the threads tied to it
+// that cannot (basis "no-peer", no_peer.go).
+type AwaitFact struct {
+	What    string // what it waits on: "a CountDownLatch", "a thread's end"
+	Peer    string // what its other side would do: "count it down"
+	Address string // the object it parks or waits on, as printed; "" when none is
+	// Peers are the threads tied to the wait, each with what it does (none
+	// can serve: each waits itself): another party at the same object, the
+	// thread a join or a get waits for, a thread running code the waiting
+	// method wrote (its lambdas, its anonymous classes); the first five.
+	Peers []ThreadRef
+	// Waiting and Idle count the other application threads (Peers left
+	// out): waiting untimed elsewhere, and at rest in an executor's loop
+	// (they run only what someone submits).
+	Waiting, Idle int
 }

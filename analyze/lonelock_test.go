@@ -265,6 +265,21 @@ func TestOrphanedWaitsProperty(t *testing.T) {
 				}
 			}
 			tried++
+			// One dump of the stall: main's latch that nothing in the dump
+			// can count down is main's own no-peer finding, said as one
+			// dump's warning (no_peer.go); the collector waits for its
+			// consumer alone, under every floor.
+			if n == 1 && (change == 0 || change == 1) {
+				if change == 1 && !stuck["main"] {
+					// the consumer resting in take is no counter of main's
+					// latch either: main stays stuck
+					t.Errorf("%s: 1 moment, a consumer resting in take added: main not stuck", dir)
+				}
+				if !stuck["main"] || stuck["metrics-collector"] {
+					t.Errorf("%s: 1 moment, change %d: stuck %v, want main alone", dir, change, stuck)
+				}
+				continue
+			}
 			if got := stuck["main"] && stuck["metrics-collector"]; got != want || !want && (stuck["main"] || stuck["metrics-collector"]) {
 				t.Errorf("%s: %d moments, change %d at %d: stuck %v, want both %v", dir, n, change, at, stuck, want)
 			}

@@ -38,7 +38,15 @@ func TestMissedSignalFixtures(t *testing.T) {
 				fixtureCase{p + "missed-notify-stuck", cut, []want{{KindStuck, "job-waiter", "object-wait", tracker}, {KindStuck, "batch-waiter", "park", tracker}}},
 				fixtureCase{p + "missed-notify-healthy", cut, nil})
 		}
-		tests = append(tests, fixtureCase{p + "missed-signal-stuck", []string{"1"}, nil})
+		// One dump cannot show the waiters stay (no-signaller needs two
+		// moments); what it shows is main joining a thread that waits
+		// itself, nothing able to serve either: main's no-peer finding,
+		// as one dump's warning (no_peer.go). With two moments or more
+		// the waiters' findings tell it and main has none of its own.
+		tests = append(tests, fixtureCase{p + "missed-signal-stuck", []string{"1"}, []want{{KindStuck, "main", "object-wait", func(t *testing.T, f Finding) {
+			eq(t, "basis", f.Basis, "no-peer")
+			eq(t, "severity", f.Severity, Warning)
+		}}}})
 	}
 	runFixtureCases(t, dir, tests)
 }

@@ -115,6 +115,9 @@ func (p remedyProof) testTimeout() bool { return p.basis == "test-timeout" }
 func (p remedyProof) noAdders() bool    { return p.basis == "no-adders" || p.basis == "paste-no-adders" }
 func (p remedyProof) noSignaller() bool { return p.basis == "no-signaller" }
 
+// noPeer: the entry thread waits on a hand-off no thread can serve.
+func (p remedyProof) noPeer() bool { return p.basis == "no-peer" }
+
 // goAsleep: the Go runtime stopped the program, every goroutine blocked.
 func (p remedyProof) goAsleep() bool { return p.basis == "go-runtime" }
 
@@ -200,6 +203,27 @@ var remedies = []Remedy{
 		Text: "the goroutine that waits for a lock ({culprit}) waits for a goroutine that took it and never unlocked it: it returned holding it (an Unlock missed on a return path or after a panic), or it waits here itself; unlock with defer right after Lock, and never return or wait holding a lock; the other waits follow from it"},
 	{ID: "go-asleep", Kinds: []string{KindDeadlock}, proof: remedyProof.goAsleep,
 		Text: "every goroutine waits for another that can no longer act (a WaitGroup whose Done never comes, a channel whose other side returned or never started): make each wait end on every path (defer wg.Done() first thing in the goroutine, close the channel when its sender is done, select on a context beside it) ({culprit})"},
+	// The entry thread's hand-off with nobody on the other side
+	// (no_peer.go): the fix is on the side that is gone, by what it
+	// would have done; the frames say which hand-off it is.
+	{ID: "no-peer-latch", Kinds: []string{KindStuck}, proof: remedyProof.noPeer, Frames: []string{"CountDownLatch.await"},
+		Text: "the threads that would count the latch down are gone or wait themselves ({culprit}): count down in a finally, so a counter that fails still counts (and carry its failure to the waiter), and await with a timeout"},
+	{ID: "no-peer-barrier", Kinds: []string{KindStuck}, proof: remedyProof.noPeer, Frames: []string{"CyclicBarrier.dowait"},
+		Text: "a party of the barrier is gone before it arrived ({culprit}): a party that fails must break the barrier (reset(), or an await with a timeout breaks it for every party), so the others are let go"},
+	{ID: "no-peer-phaser", Kinds: []string{KindStuck}, proof: remedyProof.noPeer, Frames: []string{"Phaser.arriveAndAwaitAdvance"},
+		Text: "a registered party of the phaser is gone before it arrived ({culprit}): a party that fails must arriveAndDeregister in a finally, and the waiter can wait with awaitAdvanceInterruptibly's timeout"},
+	{ID: "no-peer-exchanger", Kinds: []string{KindStuck}, proof: remedyProof.noPeer, Frames: []string{"Exchanger.exchange"},
+		Text: "the partner of the Exchanger is gone ({culprit}): exchange with a timeout, and let a partner that fails tell the other (interrupt it)"},
+	{ID: "no-peer-join", Kinds: []string{KindStuck}, proof: remedyProof.noPeer, Frames: []string{"java.lang.Thread.join"},
+		Text: "main waits for a thread that waits itself, for what nobody left will give ({culprit}): end its loop on every path (its producer sends an end-of-stream mark in a finally, or interrupts it), and join with a timeout"},
+	{ID: "no-peer-termination", Kinds: []string{KindStuck}, proof: remedyProof.noPeer, Frames: []string{"ThreadPoolExecutor.awaitTermination"},
+		Text: "awaitTermination waits for an executor that nobody has shut down, whose workers idle ({culprit}): call shutdown() before awaitTermination"},
+	{ID: "no-peer-future", Kinds: []string{KindStuck}, proof: remedyProof.noPeer, Frames: []string{"FutureTask.get"},
+		Text: "the task whose result main waits for cannot finish: the thread running it waits itself, for main or for what is gone ({culprit}): never wait for a task that waits for you; get with a timeout"},
+	{ID: "no-peer-queue", Kinds: []string{KindStuck}, proof: remedyProof.noPeer, States: []string{"queue-put", "handoff-wait"},
+		Text: "no thread is left to take what main puts ({culprit}): its consumer ended or failed; restart or supervise the consumer, and put with a timeout (offer) so a lost consumer is an error, not a hang"},
+	{ID: "no-peer", Kinds: []string{KindStuck}, proof: remedyProof.noPeer,
+		Text: "main waits on a hand-off whose other side is gone or waits itself ({culprit}): make the other side act on every path (in a finally), and give the wait a timeout; a restart is the only way out now"},
 	{ID: "missed-signal", Kinds: []string{KindStuck}, proof: remedyProof.noSignaller,
 		Text: "a wait for a notify or signal that nothing left will send ({culprit}): a signal sent before the wait is lost, and a sender that ended sends none; wait in a loop on a condition the sender sets under the same lock (while (!done) wait()), or hand the result over with a CountDownLatch, a CompletableFuture or a BlockingQueue, which keep it for a late waiter; give the wait a timeout; a restart is the only way out now"},
 	{ID: "waitgroup-no-adders", Kinds: []string{KindStuck}, proof: remedyProof.noAdders,

@@ -161,6 +161,25 @@ type JSONFinding struct {
 	// findings.
 	Scheduler []*JSONSchedulerReading `json:"scheduler,omitempty"`
 	Pinned    int                     `json:"pinned,omitempty"`
+
+	// Awaits is a stuck finding's of basis "no-peer" (analyze.Finding.
+	// Awaits): what the wait is on and who could have served it; omitted
+	// for other findings.
+	Awaits *JSONAwaits `json:"awaits,omitempty"`
+}
+
+// JSONAwaits is a hand-off wait no thread can serve: what it waits on
+// ("a CountDownLatch"), what its other side would do ("count it down"),
+// the object's address ("" when none is printed), the threads tied to it
+// (none can serve: each waits), and how many other application threads
+// wait untimed or rest idle in an executor's loop.
+type JSONAwaits struct {
+	What    string       `json:"what"`
+	Peer    string       `json:"peer"`
+	Address string       `json:"address"`
+	Peers   []JSONThread `json:"peers"`
+	Waiting int          `json:"waiting"`
+	Idle    int          `json:"idle"`
 }
 
 // JSONSchedulerReading is the JVM's virtual-thread scheduler at one
@@ -347,6 +366,9 @@ func jsonFinding(r *analyze.Result, f *analyze.Finding) JSONFinding {
 		jf.Scheduler = append(jf.Scheduler, j)
 	}
 	jf.Pinned = f.Pinned
+	if a := f.Awaits; a != nil {
+		jf.Awaits = &JSONAwaits{What: a.What, Peer: a.Peer, Address: a.Address, Peers: jsonThreads(a.Peers), Waiting: a.Waiting, Idle: a.Idle}
+	}
 	for _, h := range f.Consumers {
 		jf.Consumers = append(jf.Consumers, JSONHolder{Pool: h.Pool, State: h.State, Via: h.Via, Culprit: h.Culprit, Count: h.Count})
 	}

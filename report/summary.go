@@ -305,6 +305,9 @@ func (s *sentences) stuck() {
 	case f.Resource != "":
 		s.add("waiting for %s", analyze.ResourceNoun(f.Resource))
 	}
+	if f.Basis == "no-peer" && f.Awaits != nil {
+		s.add("%s", awaitsText(f, len(s.r.Moments)))
+	}
 	if f.Basis == "no-signaller" {
 		s.add("untimed, and no thread left could send it: none runs the class the wait is in (%s) but in an untimed wait of its own; inferred from the stacks (a signal sent before the wait, or a sender that ended): a callback the dump cannot show could still send it",
 			analyze.WaitClass(f.Culprit))
@@ -1092,4 +1095,57 @@ func groupDigits(n int64) string {
 		return "-" + b.String()
 	}
 	return b.String()
+}
+
+// awaitsText says of a hand-off wait no thread can serve (basis
+// "no-peer") what it waits on, who could have been its other side and why
+// none can: "main waits on a CountDownLatch (<0x…>), and no thread of the
+// dumps can count it down: …".
+func awaitsText(f *analyze.Finding, moments int) string {
+	a := f.Awaits
+	who := "the entry thread"
+	if len(f.Evidence) > 0 && len(f.Evidence[len(f.Evidence)-1].Threads) > 0 {
+		who = f.Evidence[len(f.Evidence)-1].Threads[0]
+	}
+	on := a.What
+	if a.Address != "" {
+		on += " (" + parse.LockShown(a.Address) + ")"
+	}
+	when := "at no moment given can any thread"
+	if moments == 1 {
+		when = "at this one dump no thread can"
+	}
+	out := fmt.Sprintf("%s, the program's entry thread, waits untimed on %s, and %s %s", who, on, when, a.Peer)
+	var peers []string
+	for _, p := range a.Peers {
+		w := p.Name
+		if where := ownerWhere(&p); where != "" {
+			w += " (" + stateName(p.State, "") + " at " + where + ")"
+		}
+		if p.WaitsFor != nil && p.WaitsFor.Address != "" && p.WaitsFor.Address == a.Address {
+			w += " waits on it too"
+		} else {
+			w += " waits itself"
+			if p.WaitsFor != nil && p.WaitsFor.Class != "" {
+				w += ", on a " + p.WaitsFor.Class
+			}
+		}
+		peers = append(peers, w)
+	}
+	if len(peers) > 0 {
+		out += ": " + strings.Join(peers, "; ")
+	} else {
+		out += ": no thread runs the code that would (the one that would have is gone: it ended or failed before it did)"
+	}
+	var rest []string
+	if a.Waiting > 0 {
+		rest = append(rest, fmt.Sprintf("%d wait untimed themselves", a.Waiting))
+	}
+	if a.Idle > 0 {
+		rest = append(rest, fmt.Sprintf("%d rest idle in an executor's loop (they run only what someone submits)", a.Idle))
+	}
+	if len(rest) > 0 {
+		out += "; of the other application threads, " + strings.Join(rest, " and ")
+	}
+	return out + "; none runs, sleeps or waits with a deadline in code that could, and the process takes no calls from outside"
 }

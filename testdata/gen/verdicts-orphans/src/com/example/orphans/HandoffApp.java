@@ -44,10 +44,13 @@ public final class HandoffApp {
         return t;
     });
 
-    /** serve sleeps in application code, as a live other side does between its turns. */
+    /**
+     * serve works in application code for a minute, as a live other side does before its turn:
+     * short sleeps, each wake-up a little CPU (the dumps show it ran between them).
+     */
     static void serve() {
         try {
-            Thread.sleep(60_000);
+            for (int i = 0; i < 600; i++) Thread.sleep(100);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -1,0 +1,357 @@
+package analyze
+
+import (
+	"maps"
+
+	"github.com/dumpdiff/dumpdiff/parse"
+)
+
+// Hand-offs with nobody on the other side (issue 33: "waits by structure",
+// "the producer side of a hand-off"). A hand-off wait has a side: a latch's
+// waiter waits for its counters, a barrier's party for the parties still to
+// come, a producer for a taker, a consumer for a producer, a join for the
+// thread's end, a future's get for its task, awaitTermination for the
+// pool's end. no_signaller.go tells an application's own monitor that no
+// thread is left to signal; this widens its rule to every JDK hand-off, for
+// the thread the program waits on: no thread of any moment can be the
+// other side when, by the structure of every other thread's stack,
+//   - none runs, sleeps, is blocked on a lock or waits with a deadline
+//     (each could act when it goes on): every other application thread
+//     waits untimed itself (the would-be counters, takers or signallers
+//     wait, for the waiter among others), or rests idle in an executor's
+//     loop (getTask, awaitWork: it runs only what someone submits, and the
+//     one who would submit is the waiter), a scheduled executor's timed
+//     rest and a timer's excepted (a task is due: it runs);
+//   - the process takes no calls from outside (callbacksIn: no thread
+//     serves, no GUI event thread): a request could still serve it;
+//   - the waiter stays: the very same thread in the same wait at every
+//     moment given, its cpu= not grown (it was not let through and came
+//     back, as a barrier's party is every round).
+//
+// The threshold is one thread, because the waiter is the program's entry
+// thread (main, its static main on the stack): main waiting is the whole
+// program waiting, and the one thread that ends the program cannot end.
+// Any other lone waiter is left to the rules that see more threads (stuck's
+// floors, orphanedWaits, noSignallerWaits): a thread of its own alone in a
+// hand-off can be a service's parked helper, which main's dump tells apart
+// only with main. One moment is said as a Warning (one dump cannot show
+// that the wait stays); every moment of two or more as Critical.
+
+// peerWait is one kind of hand-off wait: the frames a waiter waits in
+// (anchors, among its top 16 frames) and, for the sentence, what it waits
+// on and what its other side would do. Data, beside the signatures.
+type peerWait struct {
+	Anchors []string
+	What    string // "a CountDownLatch"
+	Peer    string // what the other side does: "count it down"
+	// Timed: the wait always has a deadline (awaitTermination), and it is
+	// the caller's loop around it that stays; any other timed wait ends by
+	// its deadline, and is no hand-off stuck.
+	Timed bool
+}
+
+// peerWaits are the hand-off waits, by the first of their frames met from
+// the top (a FutureTask's get parks in awaitDone; a join waits in
+// Object.wait): tested on the stacks of testdata/verdicts/handoff-*.
+var peerWaits = []peerWait{
+	{Anchors: []string{"java.util.concurrent.CountDownLatch.await"}, What: "a CountDownLatch", Peer: "count it down"},
+	{Anchors: []string{"java.util.concurrent.CyclicBarrier.await", "java.util.concurrent.CyclicBarrier.dowait"}, What: "a CyclicBarrier", Peer: "arrive at it"},
+	{Anchors: []string{"java.util.concurrent.Phaser.arriveAndAwaitAdvance", "java.util.concurrent.Phaser.awaitAdvance*"}, What: "a Phaser", Peer: "arrive at it"},
+	{Anchors: []string{"java.util.concurrent.Exchanger.exchange"}, What: "an Exchanger", Peer: "exchange with it"},
+	{Anchors: []string{"java.util.concurrent.SynchronousQueue.put", "java.util.concurrent.SynchronousQueue.offer"}, What: "a SynchronousQueue", Peer: "take from it"},
+	{Anchors: []string{"java.util.concurrent.LinkedTransferQueue.transfer", "java.util.concurrent.LinkedTransferQueue.tryTransfer"}, What: "a LinkedTransferQueue", Peer: "take from it"},
+	{Anchors: []string{"java.util.concurrent.ArrayBlockingQueue.put", "java.util.concurrent.ArrayBlockingQueue.offer",
+		"java.util.concurrent.LinkedBlockingQueue.put", "java.util.concurrent.LinkedBlockingQueue.offer",
+		"java.util.concurrent.LinkedBlockingDeque.put*", "java.util.concurrent.LinkedBlockingDeque.offer*"}, What: "a full BlockingQueue", Peer: "take from it"},
+	{Anchors: []string{"java.util.concurrent.ArrayBlockingQueue.take", "java.util.concurrent.LinkedBlockingQueue.take",
+		"java.util.concurrent.LinkedBlockingDeque.take*", "java.util.concurrent.SynchronousQueue.take", "java.util.concurrent.LinkedTransferQueue.take",
+		"java.util.concurrent.PriorityBlockingQueue.take"}, What: "an empty BlockingQueue", Peer: "put into it"},
+	{Anchors: []string{"java.io.PipedInputStream.awaitSpace"}, What: "a full pipe", Peer: "read from it"},
+	{Anchors: []string{"java.io.PipedInputStream.read"}, What: "an empty pipe", Peer: "write to it"},
+	{Anchors: []string{"java.lang.Thread.join"}, What: "a thread's end", Peer: "end"},
+	{Anchors: []string{"java.util.concurrent.FutureTask.get", "java.util.concurrent.FutureTask.awaitDone",
+		"java.util.concurrent.CompletableFuture.get", "java.util.concurrent.CompletableFuture.join", "java.util.concurrent.CompletableFuture.waitingGet",
+		"java.util.concurrent.ForkJoinTask.join", "java.util.concurrent.ForkJoinTask.get"}, What: "a task's result", Peer: "complete it"},
+	{Anchors: []string{"java.util.concurrent.ThreadPoolExecutor.awaitTermination", "java.util.concurrent.ForkJoinPool.awaitTermination"},
+		What: "an executor's termination", Peer: "shut it down or finish its tasks", Timed: true},
+	{Anchors: []string{"java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject.await*"}, What: "a Condition", Peer: "signal it"},
+	{Anchors: []string{"java.lang.Object.wait", "java.lang.Object.wait0"}, What: "a monitor's notify", Peer: "notify it"},
+}
+
+// peerWaitOf is the hand-off t waits on: the first row of peerWaits one
+// of its top 16 frames matches, so that a library's wait names itself
+// before the Condition or monitor it waits in (a barrier's await parks on
+// a Condition, a join waits in Object.wait); nil when none.
+func peerWaitOf(t *parse.Thread) *peerWait {
+	top := t.Frames[:min(len(t.Frames), 16)]
+	for i := range peerWaits {
+		for _, f := range top {
+			if anchorMatch(peerWaits[i].Anchors, f.Func) {
+				return &peerWaits[i]
+			}
+		}
+	}
+	return nil
+}
+
+// noPeerWaits are the stuck findings (basis "no-peer") of the entry
+// thread's hand-off waits that no thread of any moment can serve, said
+// only where no other stuck finding is (told): the threads main's wait
+// waits for are then stuck themselves, and their finding is the story.
+func noPeerWaits(p *Pass, told bool) []Finding {
+	r := p.R
+	n := len(r.Moments)
+	if r.Runtime != parse.RuntimeJVM || n == 0 || told {
+		return nil
+	}
+	last := r.Moments[n-1].Dump
+	if last == nil {
+		return nil
+	}
+	var fs []Finding
+	for _, w := range last.Threads {
+		pw := peerWaitOf(w)
+		if pw == nil || !entryWait(w) || w.State != "WAITING" && !(pw.Timed && w.State == "TIMED_WAITING") {
+			continue
+		}
+		pl, g := groupHolding(r, n-1, w)
+		if g == nil || pl.Internal || p.explainedBy(g, n-1) != "" {
+			continue
+		}
+		at, ok := stayedWaiting(p, w, pw)
+		if !ok {
+			continue
+		}
+		if served := servable(p, at, pw); served {
+			continue
+		}
+		f := groupFinding(KindStuck, pl, g, n-1)
+		f.ID = findingID(KindStuck, "no-peer", threadLabel(r.Runtime, w))
+		f.Basis = "no-peer"
+		f.Severity = Critical
+		if n == 1 {
+			f.Severity = Warning // one dump cannot show that the wait stays
+		}
+		f.Since, f.FromStart = 0, true
+		f.Same, f.Always = 1, 1
+		f.Counts = make([]int, n)
+		f.Evidence = nil
+		for m := range n {
+			f.Counts[m] = 1
+			f.Evidence = append(f.Evidence, Evidence{Moment: m, Count: 1, Threads: []string{threadLabel(r.Runtime, at[m])}})
+		}
+		f.Awaits = awaitFact(p, n-1, w, pw)
+		fs = append(fs, f)
+	}
+	return fs
+}
+
+// groupHolding is the pool and group that hold thread t at moment m.
+func groupHolding(r *Result, m int, t *parse.Thread) (*Pool, *Group) {
+	for _, pl := range r.Pools {
+		for _, g := range pl.States {
+			if m < len(g.Threads) {
+				for _, x := range g.Threads[m] {
+					if x == t {
+						return pl, g
+					}
+				}
+			}
+		}
+	}
+	return nil, nil
+}
+
+// stayedWaiting finds w, by identity, at every moment in the same
+// hand-off wait under the same caller, its cpu= grown by less than
+// CPURanMin between any two (an untimed wait costs none; a thread let
+// through that came back used some): the thread at each moment.
+func stayedWaiting(p *Pass, w *parse.Thread, pw *peerWait) ([]*parse.Thread, bool) {
+	r := p.R
+	id := identity(r.Runtime, w)
+	if id == (threadID{}) {
+		return nil, false
+	}
+	c := FrameString(culprit(r.Runtime, w))
+	at := make([]*parse.Thread, len(r.Moments))
+	for m, mo := range r.Moments {
+		if mo.Dump == nil {
+			return nil, false
+		}
+		for _, t := range mo.Dump.Threads {
+			if identity(r.Runtime, t) == id {
+				at[m] = t
+				break
+			}
+		}
+		t := at[m]
+		if t == nil || peerWaitOf(t) != pw || FrameString(culprit(r.Runtime, t)) != c || t.State != w.State {
+			return nil, false
+		}
+		if m > 0 {
+			if a, b := at[m-1].Java().CPU, t.Java().CPU; a > 0 && b > 0 && b-a >= CPURanMin {
+				return nil, false
+			}
+		}
+	}
+	return at, true
+}
+
+// servable: at some moment a thread could be the other side of the waits
+// at (the waiter at each moment), or the process takes calls that could,
+// or its application threads are not the same at every moment (one that
+// began or ended between the dumps is life: a gathering that opened and
+// filled again, a counter that came and went).
+func servable(p *Pass, at []*parse.Thread, pw *peerWait) bool {
+	roles := p.opt.roleTable()
+	var ids map[threadID]bool
+	for m := range at {
+		now := map[threadID]bool{}
+		for _, t := range p.R.Moments[m].Dump.Threads {
+			if !jvmInternal(t, roles.JVMInternal) && !t.NoStack {
+				now[identity(p.R.Runtime, t)] = true
+			}
+		}
+		if ids != nil && !maps.Equal(ids, now) {
+			return true
+		}
+		ids = now
+	}
+	for m, w := range at {
+		d := p.R.Moments[m].Dump
+		if callbacksIn(p, m, d) {
+			return true
+		}
+		for _, t := range d.Threads {
+			if t != w && canServe(p, m, t, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// canServe: thread t of moment m could still act on w's wait: an
+// application's thread (not the JVM's own) that is not waiting untimed
+// itself, not blocked on a lock w holds, and not at rest in an executor's
+// loop with nothing due (its idle workers run only what is submitted). A
+// thread whose state is not printed could be doing anything: it could.
+func canServe(p *Pass, m int, t, w *parse.Thread) bool {
+	roles := p.opt.roleTable()
+	if jvmInternal(t, roles.JVMInternal) || t.NoStack {
+		return false
+	}
+	switch t.State {
+	case "":
+		return true
+	case "WAITING":
+		return false
+	case "BLOCKED":
+		return !holdsWaitedLock(w, t)
+	}
+	if idleWorker(p, m, t) {
+		return false
+	}
+	if si := p.info(m, t); si.sig != nil && si.state == dumpWriterState {
+		return false // the thread that prints the dump
+	}
+	return true
+}
+
+// idleWorker: t rests idle in an executor's loop (getTask, awaitWork)
+// with nothing due: it runs only what someone submits. A scheduled
+// executor's timed rest has a task due, and is not idle so.
+func idleWorker(p *Pass, m int, t *parse.Thread) bool {
+	si := p.info(m, t)
+	return si.sig != nil && si.sig.Category == Idle && restLoop(t, si.state) == "executor" && !anyFramePrefix(t, scheduledRests)
+}
+
+// holdsWaitedLock: t is blocked on a monitor or lock that w holds.
+func holdsWaitedLock(w, t *parse.Thread) bool {
+	addr, _ := waitsFor(t)
+	if addr == "" {
+		return false
+	}
+	for _, l := range w.Locks() {
+		if (l.Kind == parse.LockHeld || l.Kind == parse.LockOwnable) && l.Address == addr {
+			return true
+		}
+	}
+	return false
+}
+
+// awaitFact says what w, at moment m, waits on and who is tied to its
+// wait: the threads parked or waiting on the same object, the thread its
+// join or get waits for (joinTies, a FutureTask's runner that waits), the
+// threads running code its waiting method wrote; the rest of the
+// application's threads counted, waiting or idle.
+func awaitFact(p *Pass, m int, w *parse.Thread, pw *peerWait) *AwaitFact {
+	r := p.R
+	d := r.Moments[m].Dump
+	a := &AwaitFact{What: pw.What, Peer: pw.Peer, Address: waitedAddress(w)}
+	site, _, _ := joinSite(w)
+	if site == "" {
+		if c := culprit(r.Runtime, w); c != nil {
+			site = c.Func
+		}
+	}
+	tied := map[*parse.Thread]bool{}
+	for t, ties := range joinTies(d, func(t *parse.Thread) bool { return !canServe(p, m, t, w) && t.State != "WAITING" }) {
+		for _, j := range ties {
+			if j.waiter == w {
+				tied[t] = true
+			}
+		}
+	}
+	roles := p.opt.roleTable()
+	for _, t := range d.Threads {
+		if t == w || jvmInternal(t, roles.JVMInternal) || t.NoStack {
+			continue
+		}
+		peer := tied[t] || a.Address != "" && waitedAddress(t) == a.Address ||
+			site != "" && runsCodeOf(t, site) ||
+			pw.Peer == "complete it" && inTop(t, futureRuns, len(t.Frames)) && t.State == "WAITING"
+		switch {
+		case peer && len(a.Peers) < 5:
+			ref := p.ref(m, t)
+			if addr := waitedAddress(t); addr != "" {
+				ref.WaitsFor = &LockRef{Address: addr, Class: waitedClass(t)}
+			}
+			ref.Waits = true
+			a.Peers = append(a.Peers, ref)
+		case peer:
+		case idleWorker(p, m, t):
+			a.Idle += max(t.Weight, 1)
+		default:
+			a.Waiting += max(t.Weight, 1)
+		}
+	}
+	return a
+}
+
+// waitedAddress is the object t parks on or waits on, as printed; "" when
+// none is.
+func waitedAddress(t *parse.Thread) string {
+	if k, ok := waitedMonitor(t); ok {
+		return k.addr
+	}
+	for _, l := range t.Locks() {
+		if l.Kind == parse.LockParking && l.Address != "" {
+			return l.Address
+		}
+	}
+	return ""
+}
+
+// waitedClass is the class of what t parks on or waits on; "" when none.
+func waitedClass(t *parse.Thread) string {
+	if k, ok := waitedMonitor(t); ok {
+		return k.class
+	}
+	for _, l := range t.Locks() {
+		if l.Kind == parse.LockParking && l.Address != "" {
+			return l.Class
+		}
+	}
+	return ""
+}
