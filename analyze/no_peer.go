@@ -48,13 +48,24 @@ type peerWait struct {
 	// the caller's loop around it that stays; any other timed wait ends by
 	// its deadline, and is no hand-off stuck.
 	Timed bool
+	// Rest: main also parks here by design until the process is told to
+	// end (a shutdown latch a hook counts down, a monitor or a Condition
+	// a hook signals, a queue a command arrives on): with no thread tied
+	// to the wait in the dumps, nothing tells a counter that is gone from
+	// one that has not come yet (testdata/libs/jvm-idle-kotlinx, a
+	// healthy service's main on its shutdown latch), and the finding is
+	// said at Info. A join is one too: a joined thread is alive, so one
+	// the dumps tie to no thread is main itself
+	// (Thread.currentThread().join(), parking main for good:
+	// testdata/libs/jvm-roles-renamed-common-pool-idle).
+	Rest bool
 }
 
 // peerWaits are the hand-off waits, by the first of their frames met from
 // the top (a FutureTask's get parks in awaitDone; a join waits in
 // Object.wait): tested on the stacks of testdata/verdicts/handoff-*.
 var peerWaits = []peerWait{
-	{Anchors: []string{"java.util.concurrent.CountDownLatch.await"}, What: "a CountDownLatch", Peer: "count it down"},
+	{Anchors: []string{"java.util.concurrent.CountDownLatch.await"}, What: "a CountDownLatch", Peer: "count it down", Rest: true},
 	{Anchors: []string{"java.util.concurrent.CyclicBarrier.await", "java.util.concurrent.CyclicBarrier.dowait"}, What: "a CyclicBarrier", Peer: "arrive at it"},
 	{Anchors: []string{"java.util.concurrent.Phaser.arriveAndAwaitAdvance", "java.util.concurrent.Phaser.awaitAdvance*"}, What: "a Phaser", Peer: "arrive at it"},
 	{Anchors: []string{"java.util.concurrent.Exchanger.exchange"}, What: "an Exchanger", Peer: "exchange with it"},
@@ -65,17 +76,17 @@ var peerWaits = []peerWait{
 		"java.util.concurrent.LinkedBlockingDeque.put*", "java.util.concurrent.LinkedBlockingDeque.offer*"}, What: "a full BlockingQueue", Peer: "take from it"},
 	{Anchors: []string{"java.util.concurrent.ArrayBlockingQueue.take", "java.util.concurrent.LinkedBlockingQueue.take",
 		"java.util.concurrent.LinkedBlockingDeque.take*", "java.util.concurrent.SynchronousQueue.take", "java.util.concurrent.LinkedTransferQueue.take",
-		"java.util.concurrent.PriorityBlockingQueue.take"}, What: "an empty BlockingQueue", Peer: "put into it"},
+		"java.util.concurrent.PriorityBlockingQueue.take"}, What: "an empty BlockingQueue", Peer: "put into it", Rest: true},
 	{Anchors: []string{"java.io.PipedInputStream.awaitSpace"}, What: "a full pipe", Peer: "read from it"},
-	{Anchors: []string{"java.io.PipedInputStream.read"}, What: "an empty pipe", Peer: "write to it"},
-	{Anchors: []string{"java.lang.Thread.join"}, What: "a thread's end", Peer: "end"},
+	{Anchors: []string{"java.io.PipedInputStream.read"}, What: "an empty pipe", Peer: "write to it", Rest: true},
+	{Anchors: []string{"java.lang.Thread.join"}, What: "a thread's end", Peer: "end", Rest: true},
 	{Anchors: []string{"java.util.concurrent.FutureTask.get", "java.util.concurrent.FutureTask.awaitDone",
 		"java.util.concurrent.CompletableFuture.get", "java.util.concurrent.CompletableFuture.join", "java.util.concurrent.CompletableFuture.waitingGet",
 		"java.util.concurrent.ForkJoinTask.join", "java.util.concurrent.ForkJoinTask.get"}, What: "a task's result", Peer: "complete it"},
 	{Anchors: []string{"java.util.concurrent.ThreadPoolExecutor.awaitTermination", "java.util.concurrent.ForkJoinPool.awaitTermination"},
 		What: "an executor's termination", Peer: "shut it down or finish its tasks", Timed: true},
-	{Anchors: []string{"java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject.await*"}, What: "a Condition", Peer: "signal it"},
-	{Anchors: []string{"java.lang.Object.wait", "java.lang.Object.wait0"}, What: "a monitor's notify", Peer: "notify it"},
+	{Anchors: []string{"java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject.await*"}, What: "a Condition", Peer: "signal it", Rest: true},
+	{Anchors: []string{"java.lang.Object.wait", "java.lang.Object.wait0"}, What: "a monitor's notify", Peer: "notify it", Rest: true},
 }
 
 // peerWaitOf is the hand-off t waits on: the first row of peerWaits one
@@ -141,6 +152,9 @@ func noPeerWaits(p *Pass, told bool) []Finding {
 			f.Evidence = append(f.Evidence, Evidence{Moment: m, Count: 1, Threads: []string{threadLabel(r.Runtime, at[m])}})
 		}
 		f.Awaits = awaitFact(p, n-1, w, pw)
+		if pw.Rest && len(f.Awaits.Peers) == 0 {
+			f.Severity = Info // main's shutdown wait looks the same (peerWait.Rest)
+		}
 		fs = append(fs, f)
 	}
 	return fs

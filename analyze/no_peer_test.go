@@ -175,7 +175,13 @@ func TestNoPeerProperty(t *testing.T) {
 		}
 		found++
 		sev := Critical
-		if moments == 1 {
+		switch {
+		case wait == "latch" || wait == "join":
+			// main parks so by design until it is told to end, and no
+			// generated thread runs main's code: said at Info
+			// (peerWait.Rest).
+			sev = Info
+		case moments == 1:
 			sev = Warning
 		}
 		if got.Basis == "orphaned" {
@@ -225,10 +231,19 @@ func TestNoPeerFixtures(t *testing.T) {
 		{"condition", "park", "a Condition"},
 	} {
 		name := "handoff-" + c.mode + "-stuck"
+		sev, one := Critical, Warning
+		if c.mode == "latch" || c.mode == "condition" {
+			// The counter and the signaller died without a trace: the
+			// dumps show main parked as a service's main parks on its
+			// shutdown latch (testdata/libs/jvm-idle-kotlinx), so it is
+			// said at Info (peerWait.Rest); the README's Critical is not
+			// reached, and says so.
+			sev, one = Info, Info
+		}
 		cases = append(cases,
-			fixtureCase{name, []string{"1", "2", "3"}, []want{noPeer(c.state, c.what, Critical)}},
-			fixtureCase{name, []string{"2", "3"}, []want{noPeer(c.state, c.what, Critical)}},
-			fixtureCase{name, []string{"3"}, []want{noPeer(c.state, c.what, Warning)}})
+			fixtureCase{name, []string{"1", "2", "3"}, []want{noPeer(c.state, c.what, sev)}},
+			fixtureCase{name, []string{"2", "3"}, []want{noPeer(c.state, c.what, sev)}},
+			fixtureCase{name, []string{"3"}, []want{noPeer(c.state, c.what, one)}})
 	}
 	// The future's worker waits on a latch only main counts down: the
 	// pool's barrier-wait finding tells the worker, no-peer tells main.

@@ -1132,9 +1132,12 @@ func awaitsText(f *analyze.Finding, moments int) string {
 		}
 		peers = append(peers, w)
 	}
-	if len(peers) > 0 {
+	switch {
+	case len(peers) > 0:
 		out += ": " + strings.Join(peers, "; ")
-	} else {
+	case f.Severity == analyze.Info:
+		out += ": no thread tied to it is in the dumps; a program's main parks so by design until it is told to end (a shutdown hook counts its latch down), and then nothing is wrong; if this program should go on, what would have served it is gone (it ended or failed first)"
+	default:
 		out += ": no thread runs the code that would (the one that would have is gone: it ended or failed before it did)"
 	}
 	var rest []string
