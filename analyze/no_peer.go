@@ -105,6 +105,13 @@ func peerWaitOf(t *parse.Thread) *peerWait {
 	return nil
 }
 
+// The bases of noPeerWaits' findings: basisNoPeerRest where main may be
+// parked so by design (peerWait.Rest, no thread tied to its wait).
+const (
+	basisNoPeer     = "no-peer"
+	basisNoPeerRest = "no-peer-rest"
+)
+
 // noPeerWaits are the stuck findings (basis "no-peer") of the entry
 // thread's hand-off waits that no thread of any moment can serve, said
 // only where no other stuck finding is (told): the threads main's wait
@@ -138,7 +145,7 @@ func noPeerWaits(p *Pass, told bool) []Finding {
 		}
 		f := groupFinding(KindStuck, pl, g, n-1)
 		f.ID = findingID(KindStuck, "no-peer", threadLabel(r.Runtime, w))
-		f.Basis = "no-peer"
+		f.Basis = basisNoPeer
 		f.Severity = Critical
 		if n == 1 {
 			f.Severity = Warning // one dump cannot show that the wait stays
@@ -151,9 +158,19 @@ func noPeerWaits(p *Pass, told bool) []Finding {
 			f.Counts[m] = 1
 			f.Evidence = append(f.Evidence, Evidence{Moment: m, Count: 1, Threads: []string{threadLabel(r.Runtime, at[m])}})
 		}
-		f.Awaits = awaitFact(p, n-1, w, pw)
-		if pw.Rest && len(f.Awaits.Peers) == 0 {
-			f.Severity = Info // main's shutdown wait looks the same (peerWait.Rest)
+		var peers []*parse.Thread
+		f.Awaits, peers = awaitFact(p, n-1, w, pw)
+		if pw.Rest && len(peers) == 0 {
+			// main's shutdown wait looks the same (peerWait.Rest)
+			f.Severity, f.Basis = Info, basisNoPeerRest
+		}
+		// A tied thread another finding tells (a pool's tasks stuck at a
+		// barrier, a common pool starved): main's wait follows from it.
+		for _, t := range peers {
+			if id := p.ThreadClaim(n-1, t); id != "" {
+				f.CausedBy = id
+				break
+			}
 		}
 		fs = append(fs, f)
 	}
@@ -297,20 +314,23 @@ func holdsWaitedLock(w, t *parse.Thread) bool {
 // awaitFact says what w, at moment m, waits on and who is tied to its
 // wait: the threads parked or waiting on the same object, the thread its
 // join or get waits for (joinTies, a FutureTask's runner that waits), the
-// threads running code its waiting method wrote; the rest of the
-// application's threads counted, waiting or idle.
-func awaitFact(p *Pass, m int, w *parse.Thread, pw *peerWait) *AwaitFact {
+// threads running code its waiting method wrote (not for a join: a
+// thread main joins is the one joinTies finds, or main itself, and
+// main's other lambdas are not it); the rest of the application's
+// threads counted, waiting or idle. peers are the tied threads.
+func awaitFact(p *Pass, m int, w *parse.Thread, pw *peerWait) (a *AwaitFact, peers []*parse.Thread) {
 	r := p.R
 	d := r.Moments[m].Dump
-	a := &AwaitFact{What: pw.What, Peer: pw.Peer, Address: waitedAddress(w)}
-	site, _, _ := joinSite(w)
+	a = &AwaitFact{What: pw.What, Peer: pw.Peer, Address: waitedAddress(w)}
+	site, _, how := joinSite(w)
 	if site == "" {
 		if c := culprit(r.Runtime, w); c != nil {
 			site = c.Func
 		}
 	}
+	join := how == "Thread.join"
 	tied := map[*parse.Thread]bool{}
-	for t, ties := range joinTies(d, func(t *parse.Thread) bool { return !canServe(p, m, t, w) && t.State != "WAITING" }) {
+	for t, ties := range joinTies(d, func(t *parse.Thread) bool { return idleWorker(p, m, t) }) {
 		for _, j := range ties {
 			if j.waiter == w {
 				tied[t] = true
@@ -323,24 +343,27 @@ func awaitFact(p *Pass, m int, w *parse.Thread, pw *peerWait) *AwaitFact {
 			continue
 		}
 		peer := tied[t] || a.Address != "" && waitedAddress(t) == a.Address ||
-			site != "" && runsCodeOf(t, site) ||
+			!join && site != "" && runsCodeOf(t, site) ||
 			pw.Peer == "complete it" && inTop(t, futureRuns, len(t.Frames)) && t.State == "WAITING"
 		switch {
-		case peer && len(a.Peers) < 5:
+		case peer:
+			peers = append(peers, t)
+			if len(a.Peers) == 5 {
+				break
+			}
 			ref := p.ref(m, t)
 			if addr := waitedAddress(t); addr != "" {
 				ref.WaitsFor = &LockRef{Address: addr, Class: waitedClass(t)}
 			}
 			ref.Waits = true
 			a.Peers = append(a.Peers, ref)
-		case peer:
 		case idleWorker(p, m, t):
 			a.Idle += max(t.Weight, 1)
 		default:
 			a.Waiting += max(t.Weight, 1)
 		}
 	}
-	return a
+	return a, peers
 }
 
 // waitedAddress is the object t parks on or waits on, as printed; "" when

@@ -158,7 +158,7 @@ func TestNoPeerProperty(t *testing.T) {
 		for k := range r.Findings {
 			// orphanedWaits tells the same wait where every application
 			// thread waits on a hand-off, a producer among them: it stands.
-			if b := r.Findings[k].Basis; b == "no-peer" || b == "orphaned" && r.Findings[k].Pool == "main" {
+			if b := r.Findings[k].Basis; b == basisNoPeer || b == basisNoPeerRest || b == "orphaned" && r.Findings[k].Pool == "main" {
 				got = &r.Findings[k]
 			}
 		}
@@ -209,7 +209,11 @@ func TestNoPeerProperty(t *testing.T) {
 func TestNoPeerFixtures(t *testing.T) {
 	noPeer := func(state, what string, sev Severity) want {
 		return want{KindStuck, "main", state, func(t *testing.T, f Finding) {
-			eq(t, "basis", f.Basis, "no-peer")
+			basis := basisNoPeer
+			if sev == Info {
+				basis = basisNoPeerRest
+			}
+			eq(t, "basis", f.Basis, basis)
 			eq(t, "severity", f.Severity, sev)
 			if f.Awaits == nil {
 				t.Fatal("no Awaits")
