@@ -28,6 +28,7 @@ var textFormats = []textFormat{
 	{format: formatJRockit, starts: startsJRockit, parse: parseJRockit, goesOn: goesOnJVMText, join: jvmJoin},
 	{format: formatLockReport, starts: startsLockReport, parse: parseLockReport},
 	{format: formatBlockedWarning, starts: startsBlockedWarning, parse: parseBlockedWarning, join: blockedJoin},
+	{format: formatWatchdog, starts: startsWatchdog, parse: parseWatchdog},
 }
 
 var refusals = append(goRefusals, jvmRefusals...)
