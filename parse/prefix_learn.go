@@ -681,6 +681,7 @@ func strongStart(text []byte) *textFormat {
 //	Thread [           Eclipse's thread line (eclipse.go)
 //	Current Thread: , The server has    a game server watchdog's thread line
 //	                   and heading (watchdog.go)
+//	Type: goroutine, -----------+-----   go tool pprof -traces (pprof_text.go)
 //
 // and Karaf's one-thread line ("Thread 553 OH-thingHandler-1 WAITING",
 // karaf_thread.go), which holds "Thread " and ends in a Thread.State
@@ -700,6 +701,7 @@ var startNeedles = [][]byte{
 	[]byte(" is waiting to lock "),                        // a deadlock detector's report (lockreport.go)
 	[]byte("Thread Thread["),                              // a blocked-thread checker's warning (blocked_warning.go)
 	[]byte("Current Thread: "), []byte("The server has "), // a game server watchdog's report (watchdog.go)
+	[]byte("Type: goroutine"), []byte("-----------+-----"), // go tool pprof -traces (pprof_text.go)
 }
 
 // mayStartInside reports whether a dump's first line may start somewhere
