@@ -66,6 +66,8 @@ fixtures:
 	bash ./testdata/gen/go-rest-leak/gen.sh
 	bash ./testdata/gen/verdicts-spin/gen.sh
 	bash ./testdata/gen/verdicts-spin/gen-go.sh
+	./testdata/gen/watchdog/gen.sh
+	./testdata/gen/pprof-text/gen.sh
 	bash ./testdata/gen/verdicts-pools/gen.sh
 	bash ./testdata/gen/verdicts-onedump/gen.sh
 	bash ./testdata/gen/verdicts-borrow/gen.sh

@@ -173,6 +173,10 @@ var eventLoops = []string{
 	"io.netty.channel.kqueue.KQueueEventLoop.run", "io.netty.channel.SingleThreadIoEventLoop.run",
 	"io.netty.channel.uring.IoUringEventLoop.run", "io.vertx.core.impl.VertxEventLoop", "io.undertow.server.protocol.framed.",
 	"org.xnio.nio.WorkerThread.run",
+	// A Minecraft server's tick loop (its BlockableEventLoop): one thread
+	// runs every tick and task; a game server's watchdog warns of it
+	// (parse/watchdog.go). Mojang's names, as Paper and vanilla print them.
+	"net.minecraft.server.MinecraftServer.runServer",
 }
 
 // knownMax are default maximum sizes of well-known pools, by pool name

@@ -17,6 +17,7 @@ var textFormats = []textFormat{
 	{format: FormatJFR, starts: startsJFRText, parse: parseJFRText},
 	{format: FormatGoDebug1, starts: startsGoDebug1, parse: parseGoDebug1, goesOn: goesOnGoDebug1},
 	{format: FormatGoText, starts: startsGoText, parse: parseGoText, goesOn: isGoHeader, join: goJoin},
+	{format: formatPprofTraces, starts: startsPprofTraces, parse: parsePprofTraces},
 	{format: formatGoAggregated, starts: startsGoAggregated, parse: parseGoAggregated},
 	{format: formatDelve, starts: startsDelve, parse: parseDelve},
 	{format: formatGoLand, starts: startsGoLand, parse: parseGoLand},
@@ -28,9 +29,10 @@ var textFormats = []textFormat{
 	{format: formatJRockit, starts: startsJRockit, parse: parseJRockit, goesOn: goesOnJVMText, join: jvmJoin},
 	{format: formatLockReport, starts: startsLockReport, parse: parseLockReport},
 	{format: formatBlockedWarning, starts: startsBlockedWarning, parse: parseBlockedWarning, join: blockedJoin},
+	{format: formatWatchdog, starts: startsWatchdog, parse: parseWatchdog},
 }
 
-var refusals = append(goRefusals, jvmRefusals...)
+var refusals = append(append(goRefusals, pprofRefusals...), jvmRefusals...)
 
 // goesOnGoDebug1 is a debug=1 record line ("3 @ 0x48618e ..."): a profile
 // pasted in parts goes on with one (fence.go).

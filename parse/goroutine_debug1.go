@@ -227,6 +227,22 @@ func parseGoDebug1(p *textParser) *Dump {
 		// Not a profile line: it belongs to the dump only if the dump goes on.
 		junk := append([]byte(nil), line...)
 		junkLn := ls.lineNo()
+		if n := debug1ProseGap(ls, junk); n > 0 {
+			// A person's words between the groups of one profile pasted
+			// in parts (an issue comment): skipped, counted, and the
+			// profile read on.
+			const why = "prose between two parts of a goroutine profile pasted in parts"
+			skip(junkLn, junk, why)
+			for i := 0; i < n; i++ {
+				l, _ := ls.next()
+				if len(bytes.TrimSpace(l)) > 0 {
+					skip(ls.lineNo(), append([]byte(nil), l...), why)
+				}
+			}
+			line, _ = ls.next()
+			k = d1Record
+			goto again
+		}
 		next, ok := ls.next()
 		if !ok {
 			break
@@ -338,4 +354,58 @@ func debug1Frame(line []byte, in *interner, cache map[string]*Frame) *Frame {
 	f := in.frame(in.bytes(fn), in.bytes(loc[:colon]), int(n), "", "")
 	cache[string(rest)] = f
 	return f
+}
+
+// debug1ProseGap looks past the line just read, a line that is no profile
+// line, for the profile going on after a person's words (fence.go's rule
+// for a dump pasted in parts, without the fences): at most fenceProseMax
+// non-blank lines that start no dump, within fenceLookMax lines, then a
+// record line with a frame or labels line under it (or none: a blank
+// line, another record, the end). It returns how many lines come
+// before that record line (0: none found, or the record is the next
+// line, which the caller's one-line look ahead reads). Only lines read
+// without a prefix are looked at.
+//
+// Cost: at most fenceLookMax lines peeked, once per line that ends the
+// profile's records.
+func debug1ProseGap(ls *lineSource, junk []byte) int {
+	if ls.staged() {
+		return 0
+	}
+	prose := 0
+	if !isFence(junk) {
+		prose = 1 // the line that ended the records is words too
+	}
+	for k := 0; k < fenceLookMax; k++ {
+		l, ok := ls.peek(k)
+		if !ok {
+			return 0
+		}
+		t := bytes.TrimRight(l.text, " \r")
+		switch classifyDebug1Line(t) {
+		case d1Blank:
+			continue
+		case d1Record:
+			if k == 0 {
+				return 0
+			}
+			// Its frames or labels under it, or none (a record whose
+			// frames are all the runtime's hidden ones: "1 @ 0x4911c1").
+			if next, ok := ls.peek(k + 1); ok {
+				if nk := classifyDebug1Line(next.text); nk != d1Frame && nk != d1Labels && nk != d1Blank && nk != d1Record {
+					return 0
+				}
+			}
+			return k
+		case d1Frame, d1Labels:
+			return 0
+		}
+		if _, ok := debug1Header(t); ok || isGoHeader(t) || bytes.HasPrefix(t, prefixFullDump) || isHotSpotHeader(t) {
+			return 0 // another dump starts here
+		}
+		if prose++; prose > fenceProseMax {
+			return 0
+		}
+	}
+	return 0
 }

@@ -679,6 +679,9 @@ func strongStart(text []byte) *textFormat {
 //	0  0x              Delve's stack listing: its frame 0 ("0  0x0000000000489b0e in runtime.gopark")
 //	Deadlock Detection:, : (state =    the Serviceability Agent's (jstack_sa.go)
 //	Thread [           Eclipse's thread line (eclipse.go)
+//	Current Thread: , The server has    a game server watchdog's thread line
+//	                   and heading (watchdog.go)
+//	Type: goroutine, -----------+-----   go tool pprof -traces (pprof_text.go)
 //
 // and Karaf's one-thread line ("Thread 553 OH-thingHandler-1 WAITING",
 // karaf_thread.go), which holds "Thread " and ends in a Thread.State
@@ -695,8 +698,10 @@ var startNeedles = [][]byte{
 	[]byte("Deadlock Detection:"), []byte(": (state = "), // the Serviceability Agent's (jstack_sa.go)
 	[]byte("Thread ["),                  // Eclipse's thread line (eclipse.go)
 	[]byte("LKMON"), []byte("LKREGMON"), // one monitor of a LOCKS section (javacore.go: isMonitorStart)
-	[]byte(" is waiting to lock "), // a deadlock detector's report (lockreport.go)
-	[]byte("Thread Thread["),       // a blocked-thread checker's warning (blocked_warning.go)
+	[]byte(" is waiting to lock "),                        // a deadlock detector's report (lockreport.go)
+	[]byte("Thread Thread["),                              // a blocked-thread checker's warning (blocked_warning.go)
+	[]byte("Current Thread: "), []byte("The server has "), // a game server watchdog's report (watchdog.go)
+	[]byte("Type: goroutine"), []byte("-----------+-----"), // go tool pprof -traces (pprof_text.go)
 }
 
 // mayStartInside reports whether a dump's first line may start somewhere
