@@ -64,14 +64,18 @@
 //	        javacore.go (IBM/OpenJ9, excerpts too), actuator_text.go,
 //	        threadinfo.go (ThreadInfo.toString, OpenJ9 jstack), intellij.go
 //	        (IntelliJ's debugger dump), proto_debug3.go (CockroachDB's
-//	        debug=3 labels), jrockit.go (JRockit's own dumps);
+//	        debug=3 labels), jrockit.go (JRockit's own dumps),
+//	        watchdog.go (a game server watchdog's reports: Spigot,
+//	        Paper), pprof_text.go (go tool pprof -traces of a goroutine
+//	        profile, read as the profile);
 //	      or a part of a dump read for what it holds, saying so
 //	      (Dump.Excerpt): jstack_excerpt.go (a deadlock report alone, a
 //	      paste from a state line, frames, names over frames),
 //	      goroutine_aggregated.go (panicparse's and gotraceanalyzer's
 //	      grouped listings, read back as weighted goroutines);
 //	      text that is no dump is refused with what it is instead
-//	      (goroutine_refusals.go, jvm_refusals.go)
+//	      (goroutine_refusals.go, jvm_refusals.go, pprof_text.go's
+//	      -top/-tree/-peek; prose_refusal.go: headers quoted in prose)
 //	 model.go, model_json.go, canonical.go   the model, its JSON and the
 //	                                         canonical text goldens compare
 //	 lockjoin.go   the owners of a JSON dump's j.u.c locks from a text dump

@@ -362,6 +362,13 @@ func (o Options) parseText(name string, r io.Reader, in *interner, gz bool) ([]*
 		held := ls.takeHeld(start, ls.lastKept())
 		joins := ls.takeJoins(start, ls.lastKept())
 		prev = prev[:0]
+		if emptyQuote(d, tf.format) {
+			// Headers quoted in prose (prose_refusal.go): passed over.
+			if looks == "" && len(dumps) == 0 {
+				looks = proseThreadsRefusal
+			}
+			continue
+		}
 		if d == nil {
 			if looks == "" && len(dumps) == 0 {
 				for _, rf := range refusals {

@@ -114,7 +114,7 @@ func pprofFrame(t []byte, in *interner) *Frame {
 		return nil
 	}
 	file, line := []byte(nil), 0
-	if sp := bytes.LastIndexByte(t, ' '); sp > 0 && !spaceOutside(t[sp+1:]) && bytes.IndexAny(t[sp+1:], "]})") < 0 {
+	if sp := bytes.LastIndexByte(t, ' '); sp > 0 && !spaceOutside(t[sp+1:]) && !bytes.ContainsAny(t[sp+1:], "]})") {
 		loc := t[sp+1:]
 		c := bytes.IndexByte(loc, ':')
 		if c > 0 {

@@ -12,8 +12,8 @@ import (
 
 var mu sync.Mutex
 
-func holder() { mu.Lock(); time.Sleep(time.Hour) }
-func waiter() { mu.Lock(); mu.Unlock() }
+func holder()           { mu.Lock(); time.Sleep(time.Hour) }
+func waiter()           { mu.Lock(); mu.Unlock() }
 func reader(c chan int) { <-c }
 
 func main() {
