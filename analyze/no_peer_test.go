@@ -212,7 +212,7 @@ func TestNoPeerProperty(t *testing.T) {
 // TestNoPeerFixtures (issue 33, "the producer side of a hand-off", "waits
 // by structure"): HandoffApp run here (testdata/verdicts/handoff-*, each
 // README written from the source before dumpdiff ran): main waits on a
-// latch, a barrier, a phaser, an Exchanger, a SynchronousQueue's put, a
+// latch whose counter waits for main, a barrier, a phaser, an Exchanger, a SynchronousQueue's put, a
 // full queue's put, a transfer, a join, a pool's termination, a future or
 // a Condition whose other side is gone or waits itself, beside a pool's
 // idle workers: stuck, basis no-peer, from every cut of two moments and,
@@ -232,6 +232,7 @@ func TestNoPeerFixtures(t *testing.T) {
 	var cases []fixtureCase
 	for _, c := range []struct{ mode, state, what string }{
 		{"latch", "latch-wait", "a CountDownLatch"},
+		{"latchpeer", "latch-wait", "a CountDownLatch"},
 		{"barrier", "latch-wait", "a CyclicBarrier"},
 		{"phaser", "latch-wait", "a Phaser"},
 		{"exchanger", "handoff-wait", "an Exchanger"},
@@ -269,7 +270,7 @@ func TestNoPeerFixtures(t *testing.T) {
 		eq(t, "severity", f.Severity, Warning)
 		eq(t, "rest", len(f.Holders) > 0 && f.Holders[0].Rest == "monitor", true)
 	}}}})
-	for _, mode := range []string{"latch", "barrier", "exchanger", "syncput", "fullput", "join", "terminate", "kept"} {
+	for _, mode := range []string{"latch", "latchpeer", "barrier", "exchanger", "syncput", "fullput", "join", "terminate", "kept"} {
 		cases = append(cases, fixtureCase{"handoff-" + mode + "-healthy", []string{"1", "2", "3"}, nil})
 	}
 	runFixtureCases(t, filepath.Join("..", "testdata", "verdicts"), cases)
