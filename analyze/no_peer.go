@@ -53,8 +53,8 @@ type peerWait struct {
 	// a hook signals, a queue a command arrives on): with no thread tied
 	// to the wait in the dumps, nothing tells a counter that is gone from
 	// one that has not come yet (testdata/libs/jvm-idle-kotlinx, a
-	// healthy service's main on its shutdown latch), and the finding is
-	// said at Info. A join is one too: a joined thread is alive, so one
+	// healthy service's main on its shutdown latch), and nothing is
+	// said. A join is one too: a joined thread is alive, so one
 	// the dumps tie to no thread is main itself
 	// (Thread.currentThread().join(), parking main for good:
 	// testdata/libs/jvm-roles-renamed-common-pool-idle).
@@ -105,12 +105,8 @@ func peerWaitOf(t *parse.Thread) *peerWait {
 	return nil
 }
 
-// The bases of noPeerWaits' findings: basisNoPeerRest where main may be
-// parked so by design (peerWait.Rest, no thread tied to its wait).
-const (
-	basisNoPeer     = "no-peer"
-	basisNoPeerRest = "no-peer-rest"
-)
+// basisNoPeer is the basis of noPeerWaits' findings.
+const basisNoPeer = "no-peer"
 
 // noPeerWaits are the stuck findings (basis "no-peer") of the entry
 // thread's hand-off waits that no thread of any moment can serve, said
@@ -161,20 +157,26 @@ func noPeerWaits(p *Pass, told bool) []Finding {
 		var peers []*parse.Thread
 		f.Awaits, peers = awaitFact(p, n-1, w, pw)
 		if pw.Rest && len(peers) == 0 {
-			// main's shutdown wait looks the same (peerWait.Rest)
-			f.Severity, f.Basis = Info, basisNoPeerRest
+			continue // main's park until it is told to end looks the same (peerWait.Rest)
 		}
-		// A tied thread another finding tells (a pool's tasks stuck at a
-		// barrier, a common pool starved): main's wait follows from it.
-		for _, t := range peers {
-			if id := p.ThreadClaim(n-1, t); id != "" {
-				f.CausedBy = id
-				break
-			}
+		if toldPeer(p, n-1, peers) {
+			continue // a tied thread's finding tells it: main follows from it
 		}
 		fs = append(fs, f)
 	}
 	return fs
+}
+
+// toldPeer: another finding explains one of the threads tied to main's
+// wait at moment m (a pool's tasks stuck at a barrier, a deadlock's
+// threads, a common pool starved): that is the story, one per cause.
+func toldPeer(p *Pass, m int, peers []*parse.Thread) bool {
+	for _, t := range peers {
+		if p.ThreadClaim(m, t) != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // groupHolding is the pool and group that hold thread t at moment m.

@@ -115,10 +115,8 @@ func (p remedyProof) testTimeout() bool { return p.basis == "test-timeout" }
 func (p remedyProof) noAdders() bool    { return p.basis == "no-adders" || p.basis == "paste-no-adders" }
 func (p remedyProof) noSignaller() bool { return p.basis == "no-signaller" }
 
-// noPeer: the entry thread waits on a hand-off no thread can serve;
-// noPeerRest: the same where main may be parked so by design.
-func (p remedyProof) noPeer() bool     { return p.basis == basisNoPeer }
-func (p remedyProof) noPeerRest() bool { return p.basis == basisNoPeerRest }
+// noPeer: the entry thread waits on a hand-off no thread can serve.
+func (p remedyProof) noPeer() bool { return p.basis == basisNoPeer }
 
 // goAsleep: the Go runtime stopped the program, every goroutine blocked.
 func (p remedyProof) goAsleep() bool { return p.basis == "go-runtime" }
@@ -208,8 +206,6 @@ var remedies = []Remedy{
 	// The entry thread's hand-off with nobody on the other side
 	// (no_peer.go): the fix is on the side that is gone, by what it
 	// would have done; the frames say which hand-off it is.
-	{ID: "no-peer-rest", Kinds: []string{KindStuck}, proof: remedyProof.noPeerRest,
-		Text: "if the program should go on past this wait ({culprit}), what would have served it is gone: count down, signal or put in a finally on every path of its counters, and wait with a timeout; a main parked here on purpose until it is told to end needs nothing"},
 	{ID: "no-peer-latch", Kinds: []string{KindStuck}, proof: remedyProof.noPeer, Frames: []string{"CountDownLatch.await"},
 		Text: "the threads that would count the latch down are gone or wait themselves ({culprit}): count down in a finally, so a counter that fails still counts (and carry its failure to the waiter), and await with a timeout"},
 	{ID: "no-peer-barrier", Kinds: []string{KindStuck}, proof: remedyProof.noPeer, Frames: []string{"CyclicBarrier.dowait"},

@@ -305,7 +305,7 @@ func (s *sentences) stuck() {
 	case f.Resource != "":
 		s.add("waiting for %s", analyze.ResourceNoun(f.Resource))
 	}
-	if (f.Basis == "no-peer" || f.Basis == "no-peer-rest") && f.Awaits != nil {
+	if f.Basis == "no-peer" && f.Awaits != nil {
 		s.add("%s", awaitsText(f, len(s.r.Moments)))
 	}
 	if f.Basis == "no-signaller" {
@@ -1135,8 +1135,6 @@ func awaitsText(f *analyze.Finding, moments int) string {
 	switch {
 	case len(peers) > 0:
 		out += ": " + strings.Join(peers, "; ")
-	case f.Basis == "no-peer-rest":
-		out += ": no thread tied to it is in the dumps; a program's main parks so by design until it is told to end (a shutdown hook counts its latch down), and then nothing is wrong; if this program should go on, what would have served it is gone (it ended or failed first)"
 	default:
 		out += ": no thread runs the code that would (the one that would have is gone: it ended or failed before it did)"
 	}

@@ -8,7 +8,7 @@
 #   handoff-MODE-healthy/1..3.txt   com.example.orphans.HandoffApp MODE healthy
 #
 # MODE is one of latch barrier phaser exchanger syncput fullput transfer join terminate future
-# condition (HandoffApp's comment says each). Each README.md was written by hand from the source
+# condition kept latchpeer (HandoffApp's comment says each). Each README.md was written by hand from the source
 # before dumpdiff ran on the dumps; this script only replaces the dumps. The JVM started here is
 # killed on exit.
 #
@@ -27,10 +27,10 @@ trap cleanup EXIT
 bin=${JAVA_HOME:+$JAVA_HOME/bin/}
 cases=("$@")
 if ((${#cases[@]} == 0)); then
-	for m in latch barrier phaser exchanger syncput fullput transfer join terminate future condition; do
+	for m in latch barrier phaser exchanger syncput fullput transfer join terminate future condition kept latchpeer; do
 		cases+=("handoff-$m-stuck")
 	done
-	for m in latch barrier exchanger syncput fullput join terminate; do
+	for m in latch barrier exchanger syncput fullput join terminate kept latchpeer; do
 		cases+=("handoff-$m-healthy")
 	done
 fi

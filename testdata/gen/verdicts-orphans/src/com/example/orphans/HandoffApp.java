@@ -36,6 +36,10 @@ import java.util.concurrent.locks.ReentrantLock;
  *   terminate  ExecutorService.awaitTermination without shutdown: the pool's workers idle forever
  *   future     Future.get of a task on the pool that waits on a latch main counts down after get
  *   condition  Condition.await for a flag "flagger" sets, which throws first
+ *   latchpeer  CountDownLatch.await for "loader", which waits on a second latch main counts
+ *              down only after the first opens
+ *   kept       main returns; "listener" waits in Object.wait for a flag "notifier" sets, which
+ *              throws first (no pool thread is started)
  */
 public final class HandoffApp {
     static final ExecutorService pool = Executors.newFixedThreadPool(2, r -> {
@@ -186,6 +190,43 @@ public final class HandoffApp {
                 } finally {
                     lock.unlock();
                 }
+            }
+            case "latchpeer" -> {
+                // main waits for "loader" to count "loaded" down; loader first waits on "go",
+                // which main counts down only after loaded opens: each waits for the other
+                CountDownLatch loaded = new CountDownLatch(1), go = new CountDownLatch(1);
+                Thread loader = start("loader", () -> {
+                    try {
+                        if (stuck) go.await(); else serve();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    loaded.countDown();
+                });
+                ready(loader);
+                loaded.await();
+                go.countDown();
+            }
+            case "kept" -> {
+                // main returns; "listener" (not a daemon) waits on a monitor for a flag
+                // "notifier" would set: stuck, the notifier throws first; healthy, it works first
+                Object lock = new Object();
+                boolean[] flag = {false};
+                start("listener", () -> {
+                    synchronized (lock) {
+                        try {
+                            while (!flag[0]) lock.wait();
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }
+                });
+                Thread notifier = start("notifier", () -> {
+                    if (!stuck) serve();
+                    die(stuck, "feed lost");
+                    synchronized (lock) { flag[0] = true; lock.notifyAll(); }
+                });
+                ready(notifier);
             }
             default -> throw new IllegalArgumentException(args[0]);
         }
