@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dumpdiff/dumpdiff/parse"
 )
 
 // TestHolderFirstFixtures (issue 33, "the holder is the story" and "cycles
@@ -106,4 +108,46 @@ func TestHolderFirstFixtures(t *testing.T) {
 		{"backoff-healthy-threadinfo", txt, nil},
 	}
 	runFixtureCases(t, dir, tests)
+}
+
+// TestAbsentOwnerNamed (issue 33, "the holder first"): a paste of one
+// waiter whose owner is printed but not pasted (Arthas's `thread -b`,
+// ThreadInfo.toString; IntelliJ's "waiting for Y@N to release lock")
+// names that owner as the lock's holder, without a stack. The ThreadInfo
+// paste is the shape of a public post's (lsk569937453.github.io, "Druid
+// getConnection stuck", 2020: ConsumeMessageThread_2 BLOCKED on the class
+// loader's lock owned by ConsumeMessageThread_4), names changed.
+func TestAbsentOwnerNamed(t *testing.T) {
+	for _, tc := range []struct{ name, text, owner string }{
+		{"threadinfo", `"consumer-2" Id=73 BLOCKED on java.lang.Object@491bf991 owned by "consumer-4" Id=75
+    at java.lang.ClassLoader.loadClass(ClassLoader.java:404)
+    -  blocked on java.lang.Object@491bf991
+    at com.example.pool.Utils.loadClass(Utils.java:211)
+    at com.example.pool.DataSource.getConnection(DataSource.java:1235)
+`, "consumer-4"},
+		{"intellij", `"http-nio-8080-exec-7@9120" daemon prio=5 tid=0x4d nid=NA waiting for monitor entry
+  java.lang.Thread.State: BLOCKED
+	 waiting for audit-flusher@9031 to release lock on <0x2a17> (a com.example.AuditLog)
+	at com.example.AuditLog.append(AuditLog.java:33)
+	at com.example.web.OrderController.place(OrderController.java:58)
+	at java.lang.Thread.run(Thread.java:840)
+`, "audit-flusher"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ds, err := parse.Parse(tc.name, strings.NewReader(tc.text))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := Analyze([]Input{{Label: "1", Dump: ds[0]}}, Options{})
+			var got []string
+			for _, f := range r.Findings {
+				got = append(got, f.Kind)
+				if f.Kind == KindContention {
+					eq(t, "owner", f.Lock.Owner.Name, tc.owner)
+					eq(t, "owner's stack", f.Lock.Owner.Frame, "")
+				}
+			}
+			eq(t, "findings", fmt.Sprint(got), "[contention]")
+		})
+	}
 }
