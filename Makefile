@@ -76,6 +76,7 @@ fixtures:
 	bash ./testdata/gen/verdicts-cycles/gen.sh
 	bash ./testdata/gen/verdicts-handoff/gen.sh
 	bash ./testdata/gen/verdicts-holders/gen.sh
+	bash ./testdata/gen/verdicts-holderfirst/gen.sh
 	bash ./testdata/gen/verdicts-peers/gen.sh
 	bash ./testdata/gen/verdicts-orphans/gen.sh
 	JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64 bash ./testdata/gen/verdicts-peers/gen.sh jdk25-peers-stuck

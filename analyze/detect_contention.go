@@ -26,7 +26,7 @@ const (
 var contentionDetector = &Detector{
 	Name:     KindContention,
 	Kinds:    []string{KindContention},
-	Doc:      "many threads wait for one lock: a JVM monitor or j.u.c lock with its printed owner, a class's initialization (its holder the thread in its <clinit>) or a class loader's lock its waiters print no line for (its holder the thread that took it in loadClass), a read-write lock held for reading (no holder printed) behind the writer queued first, a Go sync.Mutex or RWMutex (by address) with its likely holder; event loops blocked on a lock count as a pool's work; one lock across moments even when the GC moved it (by its class, owner and waiters)",
+	Doc:      "many threads wait for one lock: a JVM monitor or j.u.c lock with its printed owner, a class's initialization (its holder the thread in its <clinit>) or a class loader's lock its waiters print no line for (its holder the thread that took it in loadClass), a read-write lock held for reading (no holder printed) behind the writer queued first, a Go sync.Mutex or RWMutex (by address) with its likely holder; a Semaphore's waiters behind the permit holders their stacks show (the threads past the same acquire, deeper in the same method: permits.go); event loops blocked on a lock count as a pool's work; one lock across moments even when the GC moved it (by its class, owner and waiters)",
 	Requires: []*Detector{deadlockDetector, spinningDetector},
 	Claims:   ClaimsThreads,
 	Folds:    "nothing; its lock is left to the deadlock when its owner is in or blocked on a cycle, and follows from a spinning owner",
@@ -150,6 +150,9 @@ func runContention(p *Pass) []Finding {
 		}
 		return o.Frames[0].Func + " " + p.info(m, o).culprit
 	}
+	// seenWaiting are the moments each lock had a waiter at, whether they
+	// counted or not.
+	seenWaiting := map[lockKey][]bool{}
 	// owned are each lock's owner at the finding's At.
 	owned := map[lockKey]*parse.Thread{}
 	// oneIDs are the lone waiter of each lock per moment (ContentionOne).
@@ -173,9 +176,15 @@ func runContention(p *Pass) []Finding {
 					if basis != "" {
 						structural[k] = basis
 					}
+				} else if w, ok := dl.permitOf(t); ok {
+					waiters[w.lock] = append(waiters[w.lock], t)
+					structural[w.lock] = w.basis
 				}
 			}
 			owners = func(_ lockKey, ws []*parse.Thread) (*parse.Thread, bool) {
+				if w, ok := dl.permitOf(ws[0]); ok {
+					return w.holder, false
+				}
 				_, o, _, _ := dl.waitOf(ws[0])
 				return o, false
 			}
@@ -189,6 +198,10 @@ func runContention(p *Pass) []Finding {
 		keys := slices.SortedFunc(maps.Keys(waiters), compareLockKeys)
 		for _, at := range keys {
 			ws := waiters[at]
+			if seenWaiting[at] == nil {
+				seenWaiting[at] = make([]bool, len(r.Moments))
+			}
+			seenWaiting[at][m] = true
 			owner, inferred := owners(at, ws)
 			// One waiter counts only behind an owner that waits itself
 			// (ContentionOne); the same thread and owner are checked
@@ -227,6 +240,10 @@ func runContention(p *Pass) []Finding {
 					moved[at], k = c, c
 				}
 			}
+			if seenWaiting[k] == nil {
+				seenWaiting[k] = make([]bool, len(r.Moments))
+			}
+			seenWaiting[k][m] = true // a lock the GC moved: seen under the key it was first
 			f := acc[k]
 			if f == nil {
 				f = &Finding{ID: findingID(KindContention, k.name()), Kind: KindContention, Severity: Warning,
@@ -307,6 +324,16 @@ func runContention(p *Pass) []Finding {
 				}
 				owned[k] = owner
 				f.Lock.Owner = &o
+				if w, ok := dl.permitOf(ws[0]); ok && len(w.holders) > 1 {
+					// Every permit holder the stacks show, the owner first.
+					for _, h := range w.holders {
+						hr := p.ref(m, h)
+						if s := p.signature(m, h); s != nil && s.Category != Running && s.Category != Other {
+							hr.Waits = true
+						}
+						f.Lock.Holders = append(f.Lock.Holders, hr)
+					}
+				}
 				switch {
 				case inferred && goLocks != nil && goLocks[m].byValue[at] != 0:
 					f.Basis = "owner-by-receiver"
@@ -368,6 +395,34 @@ func runContention(p *Pass) []Finding {
 	// from hand to hand, is traffic. Where one thread waited, it is the
 	// very same thread at each of them.
 	order = slices.DeleteFunc(order, func(k lockKey) bool {
+		// A lock waited on at one moment only, between moments where
+		// nobody waits on it at all, was held briefly by a busy holder: traffic
+		// that came and went between two dumps (owner-wait-healthy-json:
+		// six requests behind a flush's 5 ms database reply, caught at the
+		// middle dump of three), whatever the count at that moment.
+		if w := seenWaiting[k]; len(w) >= 3 && !w[0] && !w[len(w)-1] && momentsSeen(w) == 1 && acc[k].Wait == nil {
+			return true
+		}
+		if acc[k].Basis == basisPermit {
+			// A semaphore's holders are inferred (permits.go): held only
+			// when the very same first holder is there at every moment
+			// they wait, two or more, whatever the count. A throttle's
+			// holders turn over while its queue waits: that is its work
+			// (progress-throttle-healthy: 196 waiters behind a fair
+			// Semaphore of 2, other holders at each dump).
+			var one threadID
+			held := 0
+			for m, id := range ownerIDs[k] {
+				if acc[k].Counts[m] == 0 {
+					continue
+				}
+				if id == (threadID{}) || held > 0 && id != one {
+					return true
+				}
+				one, held = id, held+1
+			}
+			return held < 2
+		}
 		if maxOf(acc[k].Counts) >= ContentionMin || acc[k].Wait != nil || heldLock[k] && len(r.Moments) == 1 {
 			return false
 		}
@@ -732,4 +787,15 @@ func unseenMonitors(r *Result, f *Finding, pl *Pool) {
 			}
 		}
 	}
+}
+
+// momentsSeen is how many moments of w are true.
+func momentsSeen(w []bool) int {
+	n := 0
+	for _, x := range w {
+		if x {
+			n++
+		}
+	}
+	return n
 }

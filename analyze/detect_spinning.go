@@ -29,6 +29,7 @@ var spinningDetector = &Detector{
 		"(Go prints no CPU: the weaker evidence), or a JVM thread that prints no cpu= (JDK 8) in the same frames at every moment while others are blocked on a lock it holds, or in the same application frames over SpinMinWall, out of native code, while others wait for it (its task's result, a lock no thread prints as held when it is the one thread that could hold it: inferred) (the frames alone, said so), or, in one dump, threads RUNNABLE in code that loops for ever only over a corrupted structure " +
 		"(a HashMap, TreeMap or NonBlockingHashMap written by threads at once: one thread in a tree bin's parent walk or allocation loop, several in one lookup, put or rebalancing, one more in any row of a structure so proven, or one with a CPU total past HotLoopCPU and no age, or one on a JDK 8-or-older hash bin's walk alone in a paste a person cut; the loop's shape, said so); " +
 		"or, over three moments or more, two threads or more RUNNABLE in one back-off loop (its application methods at every moment, a yield or tryLock above them at some moment, CPU grown at every step: a livelock, livelock.go, whose thresholds are said there); " +
+		"or, over two moments or more, two threads or more backing off (a short sleep, a timed park, a tryLock) under the same application function in the same frames at every moment, each holding a lock of its own at every moment (a livelock of short sleeps, by the stacks' structure: livelock.go); " +
 		"not one that came back to its application's code between moments while another of its pool came back in the same frames or a peer passes through its place (busy work, busyLikePeers); critical when threads wait for it (a lock it holds, a task of its pool), else busy work",
 	Claims: ClaimsThreads,
 	Folds:  "nothing; contention on a lock it holds and threads stuck on its tasks' results follow from it",
@@ -251,7 +252,13 @@ type spinner struct {
 	wall   time.Duration   // what cpu is measured over; 0 for same-frames
 }
 
+// runSpinning is the spinning threads by their CPU or frames, then the
+// livelocks of threads that hold a lock while they back off (livelock.go).
 func runSpinning(p *Pass) []Finding {
+	return append(spinningThreads(p), heldBackOffs(p)...)
+}
+
+func spinningThreads(p *Pass) []Finding {
 	r := p.R
 	n := len(r.Moments)
 	if n == 0 {

@@ -184,7 +184,10 @@ type Finding struct {
 	// native code, while others wait for it at the last moment), "loop-shape"
 	// (one dump: RUNNABLE in code that loops for ever only over a corrupted
 	// structure, hotloops.go), "livelock" (threads RUNNABLE in one
-	// back-off loop at every moment, CPU growing: livelock.go) or "mixed"; contention "owner-printed", "owner-inferred", "owner-by-receiver" or
+	// back-off loop at every moment, CPU growing: livelock.go), "livelock-held"
+	// (threads each holding a lock at every moment while they back off
+	// in the same frames, a sleep or timed park on top: livelock.go) or "mixed"; contention "owner-printed", "owner-inferred", "owner-by-receiver",
+	// "permit-holders" (a semaphore's holders by the stacks: permits.go) or
 	// "owner-joined" (LockFact.OwnerFrom); growing
 	// "whole-pool" when the pool's count rose, not one state's (Go); stuck
 	// and <resource>-pool-exhausted "one-dump-cut" or "one-dump-process"
@@ -232,6 +235,10 @@ type LockFact struct {
 	Addresses []string
 	Class     string // "java.lang.Object", "sync.Mutex"; "" if not printed
 	Owner     *ThreadRef
+	// Holders are, for a semaphore's permits (Basis "permit-holders"),
+	// every permit holder the stacks show when there are several, Owner
+	// the first of them; nil elsewhere.
+	Holders []ThreadRef `json:",omitempty"`
 	// OwnerInferred is true when the owner is a guess (Go prints no owner:
 	// a goroutine of the waiters' function past the Lock call).
 	OwnerInferred bool

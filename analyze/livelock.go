@@ -1,6 +1,8 @@
 package analyze
 
 import (
+	"iter"
+	"maps"
 	"slices"
 	"time"
 
@@ -162,4 +164,236 @@ func livelockFew(spins []spinner) bool {
 		n++
 	}
 	return n < LivelockMin
+}
+
+// A livelock with short sleeps (issue 33, "cycles of every kind"): threads
+// that each hold a lock and retry another's with tryLock, backing off
+// between tries with a Thread.sleep(1) or a LockSupport.parkNanos. They
+// burn little CPU (the fixture's two movers, 1.7% of the wall each) and a
+// dump nearly always catches them TIMED_WAITING in the back-off, not
+// RUNNABLE: neither the CPU share nor livelockAt sees them, and no lock
+// line says what they retry. What the stacks do show is the structure:
+// the same application frames at every moment, a back-off on top of them
+// at every moment, and a lock held at every moment, the same one. A retry
+// that succeeds lets go of what it holds between tries, or moves on
+// (backoff-healthy: the polite movers hold nothing while they back off).
+// Where the dump prints no held lock (a jstack without -l prints no
+// ownable synchronizer), nothing is said: a healthy retry loop looks the
+// same there.
+//
+// The thresholds, and what each protects:
+const (
+	// LivelockHeldMoments: at every moment given, this many at least: a
+	// lock held across two dumps by a thread backing off in the same
+	// frames at each is held across every try between them (dumps seconds
+	// apart, back-offs of milliseconds). A dump format without a time
+	// (Actuator's JSON) whose later dumps are the same stacks is read as
+	// fewer moments: two are enough.
+	LivelockHeldMoments = 2
+)
+
+// backOffWaits are the JDK frames a retry loop backs off in, above its
+// application frames: a short sleep or timed park (JDK 17 and 21+), a
+// yield, and the tryLock family of backOffFrames (a timed tryLock parks).
+var backOffWaits = append([]string{
+	"java.lang.Thread.sleep", "java.lang.Thread.sleep0", "java.lang.Thread.sleepNanos", "java.lang.Thread.sleepNanos0",
+	"java.util.concurrent.TimeUnit.sleep",
+	"java.util.concurrent.locks.LockSupport.parkNanos",
+	"java.util.concurrent.locks.ReentrantLock$Sync.tryLockNanos",
+	"java.util.concurrent.locks.ReentrantReadWriteLock$Sync.tryWriteLock",
+	"java.util.concurrent.locks.ReentrantReadWriteLock$Sync.tryReadLock",
+}, backOffFrames...)
+
+// backOffCaller is the application frame that t backs off under: its
+// first application frame, when every frame above it is the JDK's and one
+// of them a back-off (backOffWaits); nil otherwise (a thread parked for
+// ever, a socket read, work).
+func backOffCaller(rt parse.Runtime, t *parse.Thread) *parse.Frame {
+	backing := false
+	for _, f := range t.Frames {
+		if isAppFrame(rt, f) {
+			if backing {
+				return f
+			}
+			return nil
+		}
+		if !anyPrefix(f.Func, jdkPrefixes) {
+			return nil // a library's own wait: not a retry the application wrote
+		}
+		backing = backing || slices.Contains(backOffWaits, f.Func)
+	}
+	return nil
+}
+
+// heldLocks are the locks t holds that another thread can retry with
+// tryLock, by address.
+//
+// Only locks a tryLock can be asked of count (a j.u.c Lock's ownable
+// synchronizer, isLockClass): a monitor has no tryLock, and a thread
+// asleep in its task under a synchronized block (small-pool-stuck) or an
+// executor's worker holding its own Worker (progress-batch-healthy)
+// retries nothing.
+func heldLocks(t *parse.Thread) map[string]parse.Lock {
+	var out map[string]parse.Lock
+	for _, l := range t.Locks() {
+		if l.Kind == parse.LockOwnable && l.Address != "" && isLockClass(l.Class) {
+			if out == nil {
+				out = map[string]parse.Lock{}
+			}
+			out[l.Address] = l
+		}
+	}
+	return out
+}
+
+// heldBackOffs finds the livelocks of threads that hold a lock while they
+// back off (see above): LivelockMin threads or more, each at every moment
+// (LivelockHeldMoments or more) backing off under the same application
+// function, in the same application frames at every moment, holding at
+// every moment one lock of its own (the same address throughout, another
+// than the others'). One finding per back-off function, basis
+// "livelock-held", a spinning finding that says its evidence is the
+// stacks' structure.
+func heldBackOffs(p *Pass) []Finding {
+	r := p.R
+	n := len(r.Moments)
+	if r.Runtime != parse.RuntimeJVM || n < LivelockHeldMoments {
+		return nil
+	}
+	type part struct {
+		stacks []*parse.Thread
+		lock   parse.Lock
+	}
+	// Candidates of the last moment, then followed back by identity.
+	last := r.Moments[n-1].Dump
+	if last == nil {
+		return nil
+	}
+	byID := make([]map[threadID]*parse.Thread, n)
+	for m, mo := range r.Moments {
+		if mo.Dump == nil {
+			return nil
+		}
+		byID[m] = map[threadID]*parse.Thread{}
+		for _, t := range mo.Dump.Threads {
+			if t.JVM != nil && backOffCaller(r.Runtime, t) != nil {
+				byID[m][identity(r.Runtime, t)] = t
+			}
+		}
+	}
+	own := p.own(ClaimsThreads)
+	claimed := func(m int, t *parse.Thread) bool { return own.threads[m] != nil && own.threads[m][t] != "" }
+	groups := map[string][]part{}
+	var order []string
+	for _, t := range last.Threads {
+		c := backOffCaller(r.Runtime, t)
+		if c == nil {
+			continue
+		}
+		id := identity(r.Runtime, t)
+		if id == (threadID{}) || claimed(n-1, t) {
+			continue // another spinning finding's (a livelock on CPU)
+		}
+		stacks := make([]*parse.Thread, n)
+		funcs := appFuncs(r.Runtime, t)
+		held := heldLocks(t)
+		ok := len(held) > 0
+		for m := 0; m < n && ok; m++ {
+			s := byID[m][id]
+			if s == nil || backOffCaller(r.Runtime, s).Func != c.Func || !slices.Equal(appFuncs(r.Runtime, s), funcs) {
+				ok = false
+				break
+			}
+			if m > 0 && s.CPU > 0 && stacks[m-1].CPU > 0 && s.CPU-stacks[m-1].CPU < CPURanMin {
+				// A back-off wakes a thousand times a second and gains
+				// CPU (the fixture's movers: 17 ms a second); a thread
+				// asleep for good under its lock gains none. Where cpu=
+				// is printed, that is asked; elsewhere the structure is
+				// all there is.
+				ok = false
+				break
+			}
+			h := heldLocks(s)
+			for a := range held {
+				if _, still := h[a]; !still {
+					delete(held, a)
+				}
+			}
+			ok = len(held) > 0
+			stacks[m] = s
+		}
+		if !ok {
+			continue
+		}
+		addr := slices.Min(slices.Collect(maps.Keys(held)))
+		if _, seen := groups[c.Func]; !seen {
+			order = append(order, c.Func)
+		}
+		groups[c.Func] = append(groups[c.Func], part{stacks, held[addr]})
+	}
+	var fs []Finding
+	for _, fn := range order {
+		ps := groups[fn]
+		locks := map[string]bool{}
+		for _, x := range ps {
+			locks[x.lock.Address] = true
+		}
+		if len(ps) < LivelockMin || len(locks) < len(ps) {
+			continue // one thread backing off alone, or two holding one lock: not each holding what another wants
+		}
+		fs = append(fs, heldBackOffFinding(p, ps[0].stacks, func(yield func([]*parse.Thread, parse.Lock) bool) {
+			for _, x := range ps {
+				if !yield(x.stacks, x.lock) {
+					return
+				}
+			}
+		}))
+	}
+	return fs
+}
+
+// heldBackOffFinding makes the finding of one held back-off livelock: the
+// participants' stacks by moment and the lock each holds.
+func heldBackOffFinding(p *Pass, first []*parse.Thread, parts iter.Seq2[[]*parse.Thread, parse.Lock]) Finding {
+	r := p.R
+	n := len(r.Moments)
+	lastFirst := first[n-1]
+	caller := backOffCaller(r.Runtime, lastFirst)
+	pool, _ := poolName(r.Runtime, lastFirst, p.opt)
+	f := Finding{Kind: KindSpinning, Severity: Warning, Pool: pool, State: stateOf(p.signature(n-1, lastFirst)),
+		Counts: make([]int, n), At: n - 1, Since: 0, FromStart: true, Basis: "livelock-held",
+		Culprit: FrameString(caller), Loop: loopFrames(r.Runtime, first)}
+	if len(lastFirst.Frames) > 0 {
+		f.Frame = FrameString(lastFirst.Frames[0])
+	}
+	f.ID = findingID(KindSpinning, "livelock", caller.Func)
+	// The caller: the application frame under the back-off's (the loop
+	// that retries, when the back-off is a helper of its own).
+	below := false
+	for _, fr := range lastFirst.Frames {
+		if below && isAppFrame(r.Runtime, fr) && fr.Func != caller.Func {
+			f.Caller = FrameString(fr)
+			break
+		}
+		below = below || fr == caller
+	}
+	names := make([][]string, n)
+	ents := map[entryKey]int{}
+	for stacks, l := range parts {
+		for m, t := range stacks {
+			f.Counts[m]++
+			names[m] = append(names[m], threadLabel(r.Runtime, t))
+			p.ClaimThread(m, t, f.ID)
+		}
+		t := stacks[n-1]
+		f.Holding = append(f.Holding, LockRef{Address: l.Address, Class: l.Class, Holder: threadLabel(r.Runtime, t)})
+		if e := p.info(n-1, t).entry; e.fn != "" {
+			ents[e]++
+		}
+	}
+	f.Entries = rankedEntries(ents)
+	for m, ns := range names {
+		f.Evidence = append(f.Evidence, Evidence{Moment: m, Count: f.Counts[m], Threads: firstN(ns, 5)})
+	}
+	return f
 }

@@ -260,7 +260,8 @@ func holders(d *parse.Dump) map[string]*parse.Thread {
 // an owner named by a waiter is the same fact seen from the other side.
 // The owner is the thread of that id and name when the id is printed,
 // else the one thread of that name; two threads of one name and no id
-// name no one.
+// name no one; a name no thread of the dump has is a thread the input
+// names without its stack.
 func printedOwners(d *parse.Dump, h map[string]*parse.Thread) {
 	byID := map[int64]*parse.Thread{}
 	byName := map[string]*parse.Thread{}
@@ -280,15 +281,30 @@ func printedOwners(d *parse.Dump, h map[string]*parse.Thread) {
 			}
 		}
 	}
+	// An owner the dump does not hold (a paste of the waiter alone:
+	// Arthas's `thread -b`, a ticket's one thread) is still its holder, by
+	// name: a thread of that name and id with no stack, one per owner.
+	var absent map[string]*parse.Thread
 	for _, t := range d.Threads {
 		for _, l := range t.Locks() {
 			if l.Owner == "" || l.Address == "" || h[l.Address] != nil {
 				continue
 			}
-			o := byName[l.Owner]
+			o, named := byName[l.Owner]
 			if l.OwnerID != 0 {
 				if x := byID[l.OwnerID]; x != nil && x.Name() == l.Owner {
 					o = x
+				} else if _, seen := byID[l.OwnerID]; seen {
+					named = true // the id is another thread's: not absent
+				}
+			}
+			if o == nil && !named {
+				if o = absent[l.Owner]; o == nil {
+					o = &parse.Thread{ID: l.OwnerID, JVM: &parse.JVM{Name: l.Owner}, NoStack: true, Weight: 1}
+					if absent == nil {
+						absent = map[string]*parse.Thread{}
+					}
+					absent[l.Owner] = o
 				}
 			}
 			if o != nil && o != t {

@@ -25,7 +25,14 @@ func TestProgressFixtures(t *testing.T) {
 	runFixtureCases(t, dir, []fixtureCase{
 		{"progress-throttle-healthy", all, nil},
 		{"progress-throttle-healthy", []string{"2", "3"}, nil},
-		{"progress-throttle-stuck", all, []want{{KindStuck, "job-*", "semaphore-wait", nil}, {KindSaturated, "job-*", "semaphore-wait", nil}}},
+		// The README allows "a contention/latch finding naming the
+		// holders": the two permit holders, the same at every dump, by
+		// the stacks' structure (permits.go), the stuck waiters following.
+		{"progress-throttle-stuck", all, []want{{KindContention, "job-*", "semaphore-wait", func(t *testing.T, f Finding) {
+			eq(t, "basis", f.Basis, "permit-holders")
+			eq(t, "holders", len(f.Lock.Holders), 2)
+			eq(t, "holder state", f.Lock.Owner.State, "latch-wait")
+		}}, {KindStuck, "job-*", "semaphore-wait", nil}, {KindSaturated, "job-*", "semaphore-wait", nil}}},
 		{"progress-batch-healthy", all, []want{{KindSaturated, "pool-1-thread-*", "sleep", info}}},
 		{"progress-recovered-healthy", all, []want{{KindSaturated, "pool-1-thread-*", "sleep", info}}},
 		{"progress-livelock-yield-stuck", all, []want{{KindSpinning, "polite-*", "running", livelock}}},

@@ -33,7 +33,10 @@ type structuralWait struct {
 	// loader's lock has the holder's printed address and class.
 	lock   lockKey
 	holder *parse.Thread // nil when the dump shows no holder
-	basis  string        // basisClassInit or basisLoaderLock
+	basis  string        // basisClassInit, basisLoaderLock or basisPermit
+	// holders are, for a semaphore's permits (basisPermit), every holder
+	// the stacks show, holder the first; nil elsewhere.
+	holders []*parse.Thread
 }
 
 const (
@@ -182,10 +185,21 @@ func anyEqual(s string, xs []string) bool {
 type dumpLocks struct {
 	holder     map[string]*parse.Thread
 	structural map[*parse.Thread]structuralWait
+	// permits are the semaphore waits and their holders by structure
+	// (permits.go): read by the contention detector only (permitOf), never
+	// an edge of the lock graph.
+	permits map[*parse.Thread]structuralWait
 }
 
 func newDumpLocks(d *parse.Dump) dumpLocks {
-	return dumpLocks{holder: holders(d), structural: structuralWaits(d)}
+	return dumpLocks{holder: holders(d), structural: structuralWaits(d), permits: permitWaits(d)}
+}
+
+// permitOf is the semaphore t waits for a permit of, with the holders its
+// stacks show (permits.go); ok is false when t waits for no permit.
+func (dl dumpLocks) permitOf(t *parse.Thread) (w structuralWait, ok bool) {
+	w, ok = dl.permits[t]
+	return w, ok
 }
 
 // waitOf is the lock t waits for and its holder (nil if none is known),

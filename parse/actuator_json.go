@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // Spring Boot Actuator's JSON thread dump: the ThreadInfo[] of
@@ -26,7 +27,11 @@ import (
 //	Boot 3.x: the same properties sorted by name, nulls left out (its
 //	  endpoint ObjectMapper).
 //	Boot 1.x, GET /dump: the bare array [{"threadName": ...}, ...]; on Java 8
-//	  without daemon, priority and the stack elements' module and loader.
+//	  without daemon, priority and the stack elements' module and loader;
+//	  snake_case where the service's Jackson names so ("thread_name",
+//	  "lock_info", "lock_owner_name": spring-boot-admin#235's paste).
+//	lockInfo not written (a serializer that leaves objects out): the wait
+//	  is read from lockName, "class@hash" as LockInfo.toString prints it.
 //
 // Locks: lockInfo is what the thread waits for, after its first frame;
 // its kind comes from the state and that frame, as jstack prints it (Object.wait:
@@ -62,13 +67,15 @@ func claimActuatorJSON(head []byte) bool {
 	case '[':
 		i = skipSpace(head, i+1)
 		return i < len(head) && head[i] == '{' &&
-			(bytes.Contains(head, []byte(`"threadName"`)) || bytes.Contains(head, []byte(`"threadId"`)))
+			(bytes.Contains(head, []byte(`"threadName"`)) || bytes.Contains(head, []byte(`"threadId"`)) ||
+				bytes.Contains(head, []byte(`"thread_name"`)) || bytes.Contains(head, []byte(`"thread_id"`)))
 	}
 	return false
 }
 
 type actuatorThread struct {
 	ThreadName          *string           `json:"threadName"`
+	LockName            *string           `json:"lockName"` // "class@hash": the wait when lockInfo is not written
 	ThreadID            *int64            `json:"threadId"`
 	ThreadState         string            `json:"threadState"`
 	Daemon              bool              `json:"daemon"`
@@ -147,10 +154,27 @@ func parseActuatorJSON(name string, data []byte, in *interner) ([]*Dump, error) 
 		return nil, errUnrecognized
 	}
 	d := &Dump{Format: FormatActuatorJSON, Source: Source{File: name}}
+	// A service whose Jackson writes snake_case (Boot 1.x with
+	// spring.jackson.property-naming-strategy=SNAKE_CASE: "thread_name",
+	// "lock_owner_name", "lock_info", "class_name"): each thread's keys are
+	// turned to camelCase before it is read, the same properties.
+	snake := bytes.Contains(data[:min(len(data), 1<<16)], []byte(`"thread_name"`))
 	for i := 0; dec.More(); i++ {
 		line := lineAt(dec.InputOffset())
 		var at actuatorThread
-		if err := dec.Decode(&at); err != nil {
+		if snake {
+			var raw any
+			if err := dec.Decode(&raw); err != nil {
+				return nil, bad(err)
+			}
+			b, err := json.Marshal(camelKeys(raw))
+			if err == nil {
+				err = json.Unmarshal(b, &at)
+			}
+			if err != nil {
+				return nil, bad(err)
+			}
+		} else if err := dec.Decode(&at); err != nil {
 			return nil, bad(err)
 		}
 		if at.ThreadName == nil && at.ThreadID == nil {
@@ -195,6 +219,14 @@ func actuatorToThread(at *actuatorThread, in *interner) *Thread {
 	}
 	for i := range at.StackTrace {
 		t.Frames = append(t.Frames, actuatorFrameOf(&at.StackTrace[i], in))
+	}
+	if at.LockInfo == nil && at.LockName != nil {
+		// ThreadInfo.getLockName() is LockInfo.toString(): "class@hash".
+		if c, h, ok := strings.Cut(*at.LockName, "@"); ok && c != "" {
+			if n, err := strconv.ParseUint(h, 16, 32); err == nil {
+				at.LockInfo = &actuatorLock{ClassName: c, IdentityHashCode: int64(n)}
+			}
+		}
 	}
 	if at.LockInfo != nil {
 		frame := 0
@@ -275,4 +307,36 @@ func actuatorFrameOf(f *actuatorFrame, in *interner) *Frame {
 		}
 	}
 	return in.frame(in.str(f.ClassName+"."+f.MethodName), in.str(file), line, in.str(module), in.str(note))
+}
+
+// camelKeys turns the object keys of a decoded JSON value from snake_case
+// to camelCase ("lock_owner_name" → "lockOwnerName"), recursively.
+func camelKeys(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			var b strings.Builder
+			up := false
+			for _, r := range k {
+				switch {
+				case r == '_':
+					up = true
+				case up:
+					b.WriteString(strings.ToUpper(string(r)))
+					up = false
+				default:
+					b.WriteRune(r)
+				}
+			}
+			out[b.String()] = camelKeys(e)
+		}
+		return out
+	case []any:
+		for i, e := range x {
+			x[i] = camelKeys(e)
+		}
+		return x
+	}
+	return v
 }

@@ -730,7 +730,10 @@ func (s *jstackScanner) threadLine(line, t []byte) bool {
 		return true
 	case bytes.Equal(t, []byte("...")) && len(t) < len(line) && s.state == stThread:
 		// ThreadInfo.toString cuts a stack at 8 frames; the frames
-		// after are not in the dump.
+		// after are not in the dump, and the thread says so.
+		if s.t.JVM != nil {
+			s.t.JVM.StackCut = true
+		}
 		return true
 	case isIntelliJ(th) && (t[0] == 'w' || t[0] == 'b'):
 		l, isLock, ok := intellijLockLine(t, s.p.in)

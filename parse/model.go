@@ -386,6 +386,10 @@ type JVM struct {
 	MountedVirtual int64
 	// Virtual is true for JVM virtual threads (JSON dumps, dump_to_file text).
 	Virtual bool
+	// StackCut is true when the dump says frames were left off the
+	// bottom of the stack (ThreadInfo.toString's "...": it keeps 8);
+	// false when the whole stack is printed, or when nothing says.
+	StackCut bool `json:",omitempty"`
 	// Container is the jcmd JSON/plain thread container ("<root>",
 	// "java.util.concurrent.ThreadPoolExecutor@5a2e4553"); empty otherwise.
 	Container string

@@ -429,6 +429,56 @@ func holderFirst(l *analyze.LockFact) bool {
 	return l.Owner != nil && l.Owner.Waits && !l.OwnerInferred
 }
 
+// permitNames are a semaphore's permit holders by name, the first three
+// and how many more: "\"fetcher-1\", \"fetcher-2\", \"fetcher-3\"".
+func permitNames(l *analyze.LockFact) string {
+	hs := l.Holders
+	if len(hs) == 0 {
+		hs = []analyze.ThreadRef{*l.Owner}
+	}
+	var ns []string
+	for i, h := range hs {
+		if i == 3 {
+			ns = append(ns, fmt.Sprintf("%d more", len(hs)-3))
+			break
+		}
+		ns = append(ns, fmt.Sprintf("%q", h.Name))
+	}
+	return strings.Join(ns, ", ")
+}
+
+// permitHolders says a semaphore's permit holders and what they do, the
+// holders first: "\"fetcher-1\", \"fetcher-2\" and \"fetcher-3\" hold ... while
+// they wait (socket-read at LocalDb$Conn.query:67)".
+func permitHolders(l *analyze.LockFact) string {
+	hs := l.Holders
+	if len(hs) == 0 {
+		hs = []analyze.ThreadRef{*l.Owner}
+	}
+	verb := "holds"
+	if len(hs) > 1 {
+		verb = "hold"
+	}
+	// What they do, by state and place, most first.
+	var order []string
+	count := map[string]int{}
+	for _, h := range hs {
+		what := stateName(h.State, "")
+		if w := ownerWhere(&h); w != "" {
+			what += " at " + ShortFrame(w)
+		}
+		if count[what] == 0 {
+			order = append(order, what)
+		}
+		count[what]++
+	}
+	var does []string
+	for _, w := range order {
+		does = append(does, fmt.Sprintf("%d %s", count[w], w))
+	}
+	return fmt.Sprintf("%s (%s) %s", permitNames(l), strings.Join(does, ", "), verb)
+}
+
 // holderLead is the lock's holder as a finding's lead names it, before
 // its waiters: who, and what it does ("held by "cache-loader", waiting in
 // socket-read at AccountCache.reload:100"); "" when no holder is printed.
@@ -446,6 +496,9 @@ func holderLead(f *analyze.Finding) string {
 	}
 	o := l.Owner
 	s := fmt.Sprintf("held by %q", o.Name)
+	if f.Basis == "permit-holders" {
+		s = "permits held by " + permitNames(l)
+	}
 	if l.OwnerInferred {
 		s = "likely held by " + o.Name // by the receiver it shares with the waiters
 	}
@@ -609,7 +662,9 @@ func (s *sentences) contention() {
 	if l.Class != "" {
 		lock += " (a " + l.Class + ")"
 	}
-	if l.Address != "" && !strings.HasPrefix(l.Address, "0x") && l.Class != "" && f.Basis != "class-init" {
+	if s.r.Runtime == parse.RuntimeGo && l.Address != "" && !strings.HasPrefix(l.Address, "0x") && l.Class != "" && f.Basis != "class-init" {
+		// (A JVM's ThreadInfo and JSON dumps print a lock's identity hash
+		// without "0x", "AuditLog@5671d16f": an address all the same.)
 		// A Go lock whose address was not printed: the type whose methods take it.
 		lock = fmt.Sprintf("a %s of %s (Go printed no address: the lock its methods take)", l.Class, l.Address)
 	}
@@ -647,6 +702,11 @@ func (s *sentences) contention() {
 		head += fmt.Sprintf(", likely held by %s in %s (inferred: it runs the code that takes the lock — the waiters' function past its Lock, or another method of the same type — without waiting for it; Go prints no owner)", l.Owner.Name, l.Owner.Frame)
 	case l.OwnerFrom != "":
 		head += fmt.Sprintf(", held by %q in %s (owner from %s: this dump names none)", l.Owner.Name, l.Owner.Frame, l.OwnerFrom)
+	case f.Basis == "permit-holders":
+		// The permit holders first (issue 33), by the stacks' structure:
+		// a semaphore prints no owner.
+		head = fmt.Sprintf("%s the permits of %s (inferred: each passed the waiters' acquire in %s and is deeper in that method; a semaphore prints no owner): %d%s %s wait in acquire at %s",
+			permitHolders(l), lock, ShortFrame(f.Culprit), f.Counts[f.At], prefixed(" ", f.Pool), s.unit(), s.moment(f.At))
 	case holderFirst(l):
 		// The holder first (issue 33): a holder that waits is the root
 		// cause, its waiters follow.
@@ -685,7 +745,7 @@ func (s *sentences) contention() {
 		if l.Owner.Culprit != "" && l.Owner.Culprit != l.Owner.Frame {
 			o += " at " + l.Owner.Culprit
 		}
-		if holderFirst(l) || l.QueuedWriter != nil || l.OwnerReceiver != "" {
+		if holderFirst(l) || l.QueuedWriter != nil || l.OwnerReceiver != "" || f.Basis == "permit-holders" {
 			o = "the holder" // waiting, and where, the head says
 		}
 		if w := l.Owner.WaitsFor; w != nil {

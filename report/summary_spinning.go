@@ -15,6 +15,10 @@ import (
 // share, or for Go the same frames only), its loop and who waits for it.
 func (s *sentences) spinning() {
 	f := s.f
+	if f.Basis == "livelock-held" {
+		s.heldLivelock()
+		return
+	}
 	n := f.Counts[f.At]
 	who := fmt.Sprintf("%d %s %s spin", n, f.Pool, s.unit())
 	if n == 1 && len(f.Evidence) > 0 && len(f.Evidence[len(f.Evidence)-1].Threads) == 1 {
@@ -139,4 +143,33 @@ func (s *sentences) share() string {
 		out += " each"
 	}
 	return out
+}
+
+// heldLivelock says a livelock of threads that each hold a lock while
+// they back off (analyze's heldBackOffs): who, where, what each holds,
+// and that the stacks' structure is the evidence.
+func (s *sentences) heldLivelock() {
+	f := s.f
+	n := f.Counts[f.At]
+	head := fmt.Sprintf("%d %s %s back off for ever in %s", n, f.Pool, s.unit(), f.Culprit)
+	if f.Caller != "" {
+		head += " under " + f.Caller
+	}
+	s.add("%s, each holding a lock while it retries: a livelock, each retrying for a lock another holds", head)
+	var held []string
+	for _, h := range f.Holding {
+		lock := parse.LockShown(h.Address)
+		if h.Class != "" {
+			lock += " (a " + h.Class + ")"
+		}
+		held = append(held, fmt.Sprintf("%q holds %s", h.Holder, lock))
+	}
+	if len(held) > 0 {
+		s.add("%s", strings.Join(held, "; "))
+	}
+	s.add("at every moment from %s to %s: the same application frames, a back-off on top (a short sleep, a timed park, a tryLock), the same lock held throughout", s.moment(f.Since), s.moment(f.At))
+	s.add("a back-off burns little CPU and no lock line says what each retries: the stacks' structure is the evidence, weaker than a JVM's deadlock report or a CPU time that grew")
+	if len(f.Loop) > 1 {
+		s.add("loop %s", strings.Join(f.Loop, " ← "))
+	}
 }

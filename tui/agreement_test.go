@@ -156,7 +156,7 @@ func agreementFixtures(t *testing.T) []string {
 
 // analyzeDir analyzes a fixture folder: a scenario's before, during-1,
 // during-2, after (then after-2...) as they are there, or a verdict's text
-// dumps (else its gzipped ones) in name order.
+// dumps (else its gzipped ones, else its JSON ones) in name order.
 func analyzeDir(t *testing.T, dir string) *analyze.Result {
 	var files []string
 	if _, err := os.Stat(filepath.Join(dir, "before.txt")); err == nil {
@@ -169,6 +169,9 @@ func analyzeDir(t *testing.T, dir string) *analyze.Result {
 		ms, _ := filepath.Glob(filepath.Join(dir, "*.txt"))
 		if len(ms) == 0 { // gzipped text dumps (thousands of goroutines)
 			ms, _ = filepath.Glob(filepath.Join(dir, "*.txt.gz"))
+		}
+		if len(ms) == 0 { // JSON dumps (Actuator's shape)
+			ms, _ = filepath.Glob(filepath.Join(dir, "*.json"))
 		}
 		sort.Strings(ms)
 		files = ms
