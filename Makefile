@@ -66,6 +66,8 @@ fixtures:
 	bash ./testdata/gen/go-rest-leak/gen.sh
 	bash ./testdata/gen/verdicts-spin/gen.sh
 	bash ./testdata/gen/verdicts-spin/gen-go.sh
+	bash ./testdata/gen/verdicts-crowd/gen.sh
+	bash ./testdata/gen/verdicts-crowd/gen-go.sh
 	bash ./testdata/gen/verdicts-pools/gen.sh
 	bash ./testdata/gen/verdicts-onedump/gen.sh
 	bash ./testdata/gen/verdicts-borrow/gen.sh

@@ -13,22 +13,34 @@ const (
 	ExplosionFactor = 3
 	ExplosionMin    = 100
 	GoExplosionMin  = 10000
+	CrowdMin        = 100
+	CrowdShare      = 0.5
 )
 
 var explosionDetector = &Detector{
 	Name:  KindExplosion,
 	Kinds: []string{KindExplosion},
-	Doc:   "the process multiplied its threads (pools with a known maximum left out), said with the pool that grew most and what it waits on",
+	Doc:   "the process multiplied its threads (pools with a known maximum left out), said with the pool that grew most and what it waits on; or, on one dump, a crowd of JVM threads that no pool's loop runs, made by one application frame, in one wait (a thread per task: new Thread per request, supplyAsync with no executor on 1–2 CPUs), said with the frame that made them",
 	Folds: "nothing",
 	Thresholds: []Threshold{
 		{"ExplosionFactor", ExplosionFactor, "the process multiplied its threads by at least this (pools with a known maximum left out: they grow to it by design)"},
 		{"ExplosionMin", ExplosionMin, "…and grew by at least this many threads: a small service going from 20 to 60 threads is load, not an explosion"},
+		{"CrowdMin", CrowdMin, "on one dump, with no rise: this many JVM threads or more that no pool's loop runs (a thread started for its task), made by one application frame, in one wait of their work (no rest, no gate such as a lock, a permit or a pool's connection, which bounds the work: a throttle's queue), are a thread per task (crowd.go): fewer are a design's few per-request threads, not told from noise; a classic blocking server's connections reading in the accept loop's own code are its clients and rest"},
+		{"CrowdShare", CrowdShare, "…and at least this share of the process's application threads at that moment: one crowd holding most of the process is what the process does; a few hundred beside thousands of pooled threads are one of its parts"},
 		{"GoExplosionMin", GoExplosionMin, "goroutines, and the JVM's virtual threads (one per task is their design), are cheap: fewer than this many are never an explosion, however fast they multiplied"},
 	},
 	Run: runExplosion,
 }
 
 func runExplosion(p *Pass) []Finding {
+	if fs := risen(p); fs != nil {
+		return fs
+	}
+	return threadPerTask(p)
+}
+
+// risen: the process multiplied its threads between moments.
+func risen(p *Pass) []Finding {
 	r := p.R
 	if len(r.Totals) < 2 {
 		return nil
