@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -37,26 +38,32 @@ func TestCrowdFixtures(t *testing.T) {
 	goCrowd := func(n, parents int) func(*testing.T, Finding) {
 		return func(t *testing.T, f Finding) {
 			eq(t, "basis", f.Basis, BasisGoCrowd)
-			eq(t, "count", f.Counts[0], n)
+			if f.Counts[0] < n {
+				t.Errorf("count %d, want %d or more", f.Counts[0], n)
+			}
 			if f.Parents < parents {
 				t.Errorf("parents %d, want %d or more", f.Parents, parents)
 			}
 		}
 	}
-	pair := func(t *testing.T, f Finding) {
-		eq(t, "basis", f.Basis, basisHeldPair)
-		eq(t, "members", len(f.Cycle), 2)
-		var at []string
-		for _, m := range f.Cycle {
-			at = append(at, strings.SplitN(m.Culprit, " ", 2)[0])
-			if m.WaitsFor == nil || m.WaitsFor.Holder == "" || m.WaitsFor.Holder == m.Name {
-				t.Errorf("member %s: holder %+v, want the other member", m.Name, m.WaitsFor)
+	pairOf := func(a, b string) func(t *testing.T, f Finding) {
+		return func(t *testing.T, f Finding) {
+			eq(t, "basis", f.Basis, basisHeldPair)
+			eq(t, "members", len(f.Cycle), 2)
+			eq(t, "blocked", len(f.Blocked), 0)
+			var at []string
+			for _, m := range f.Cycle {
+				at = append(at, strings.SplitN(m.Culprit, " ", 2)[0])
+				if m.WaitsFor == nil || m.WaitsFor.Holder == "" || m.WaitsFor.Holder == m.Name {
+					t.Errorf("member %s: holder %+v, want the other member", m.Name, m.WaitsFor)
+				}
 			}
-		}
-		if strings.Join(at, " ") != "main.debit main.restock" && strings.Join(at, " ") != "main.restock main.debit" {
-			t.Errorf("members at %v", at)
+			slices.Sort(at)
+			eq(t, "members at", strings.Join(at, " "), a+" "+b)
 		}
 	}
+	pair := pairOf("main.debit", "main.restock")
+	fields := pairOf("main.(*store).flush", "main.(*store).put")
 	massOne := func(t *testing.T, f Finding) {
 		eq(t, "basis", f.Basis, "mass-one")
 		eq(t, "severity", f.Severity, Info)
@@ -76,9 +83,9 @@ func TestCrowdFixtures(t *testing.T) {
 		// moments), never an explosion.
 		{"crowd-pooled-healthy", one, []want{{KindSaturated, "pool-1-thread-*", "socket-read", nil}}},
 		{"crowd-pooled-healthy", all, []want{{KindSaturated, "pool-1-thread-*", "socket-read", nil}, {KindStuck, "pool-1-thread-*", "socket-read", nil}}},
-		{"crowd-go-leak-send", one, []want{{KindLeaked, "main.quoteHandler", "chan-send", goCrowd(3000, 2900)}}},
+		{"crowd-go-leak-send", one, []want{{KindLeaked, "main.quoteHandler", "chan-send", goCrowd(2900, 2900)}}},
 		{"crowd-go-leak-send", all, []want{{KindLeaked, "main.quoteHandler", "chan-send", nil}}},
-		{"crowd-go-leak-recv", one, []want{{KindLeaked, "main.watchHandler", "chan-receive", goCrowd(3000, 2900)}}},
+		{"crowd-go-leak-recv", one, []want{{KindLeaked, "main.watchHandler", "chan-receive", goCrowd(2900, 2900)}}},
 		{"crowd-go-leak-recv", all, []want{{KindLeaked, "main.watchHandler", "chan-receive", nil}}},
 		{"crowd-go-idle-healthy", one, nil},
 		{"crowd-go-idle-healthy", all, nil},
@@ -87,6 +94,18 @@ func TestCrowdFixtures(t *testing.T) {
 		{"crowd-go-abba", all, []want{{KindDeadlock, "main.main", "mutex-wait", pair}}},
 		{"crowd-go-abba", []string{"2", "3"}, []want{{KindDeadlock, "main.main", "mutex-wait", pair}}},
 		{"crowd-go-abba", one, nil},
+		{"crowd-go-fields", all, []want{{KindDeadlock, "main.main", "mutex-wait", fields}}},
+		{"crowd-go-fields", one, nil},
+		// Go 1.13: the old traceback, no parent goroutine printed. A send
+		// is no rest: its shape is enough; a receive is, and without
+		// parents one dump cannot tell it from a pool (the mass rule
+		// tells it over moments).
+		{"crowd-go-abba-go113", all, []want{{KindDeadlock, "main.main", "mutex-wait", pair}}},
+		{"crowd-go-fields-go113", all, []want{{KindDeadlock, "main.main", "mutex-wait", fields}}},
+		{"crowd-go-abba-go113", one, nil},
+		{"crowd-go-leak-send-go113", one, []want{{KindLeaked, "main.quoteHandler", "chan-send", goCrowd(2900, 0)}}},
+		{"crowd-go-leak-recv-go113", one, nil},
+		{"crowd-go-leak-recv-go113", all, []want{{KindLeaked, "main.watchHandler", "chan-receive", nil}}},
 		{"crowd-go-ordered-healthy", all, []want{{KindContention, "main.main", "mutex-wait", nil}}},
 		// debug=1 prints no ids and no parents: the mass rule's info
 		// suspect, for the leak and for the pool alike (a known limit).

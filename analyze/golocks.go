@@ -603,7 +603,7 @@ func (lw *lockWaits) cycles(ts []*parse.Thread, held map[lockKey]*parse.Thread) 
 		}
 		for _, k := range c.waits {
 			for _, t := range lw.byKey[k].threads {
-				if !inCycle[t] && !slices.Contains(c.blocked, t) {
+				if !inCycle[t] && !slices.Contains(c.members, t) && !slices.Contains(c.blocked, t) {
 					c.blocked = append(c.blocked, t)
 				}
 			}

@@ -117,8 +117,8 @@ func TestHeldPairProperty(t *testing.T) {
 		for _, m := range pair.Cycle {
 			names[m.Name] = true
 		}
-		if len(pair.Cycle) != 2 || !names["goroutine 24"] || !names["goroutine 25"] {
-			t.Fatalf("case %d: cycle %+v, want goroutines 24 and 25", c, pair.Cycle)
+		if len(pair.Cycle) != 2 || !names["goroutine 24"] || !names["goroutine 25"] || len(pair.Blocked) != 0 {
+			t.Fatalf("case %d: cycle %+v blocked %+v, want goroutines 24 and 25, none blocked", c, pair.Cycle, pair.Blocked)
 		}
 	}
 	if found < 100 {

@@ -26,17 +26,23 @@
 //	                 stockMu then ledgerMu), no argument naming either lock:
 //	                 within the first round each holds one and waits for
 //	                 the other; an HTTP server and a ticker keep running.
+//	-mode fields     a store with two mutex fields (mu guards its index,
+//	                 fileMu its file): (*store).put takes mu then fileMu,
+//	                 (*store).flush takes fileMu then mu; one goroutine
+//	                 loops over each: within the first round each holds one
+//	                 and waits for the other. Both print the same receiver;
+//	                 neither lock is an argument of its own.
 //	-mode ordered    16 goroutines take the same two mutexes, always
 //	                 ledgerMu then stockMu, hold them 1 ms, pause 5-35 ms:
 //	                 brief waits, progress (healthy).
 //
-// Written for dumpdiff's testdata; stdlib only.
+// Written for dumpdiff's testdata; stdlib only, builds with Go 1.13 too.
 package main
 
 import (
 	"flag"
 	"fmt"
-	"io"
+	"io/ioutil"
 	"math/rand"
 	"net"
 	"net/http"
@@ -87,6 +93,37 @@ func orderedDebit(hold time.Duration) {
 	stock++
 	stockMu.Unlock()
 	ledgerMu.Unlock()
+}
+
+// store keeps an index and a file, each behind a mutex of its own.
+type store struct {
+	name   string
+	mu     sync.Mutex // the index
+	index  map[string]int
+	fileMu sync.Mutex // the file
+	size   int
+}
+
+// put updates the index, then appends to the file.
+func (s *store) put(k string, hold time.Duration) {
+	s.mu.Lock()
+	s.index[k]++
+	time.Sleep(hold)
+	s.fileMu.Lock()
+	s.size++
+	s.fileMu.Unlock()
+	s.mu.Unlock()
+}
+
+// flush writes the file, then reads the index for its header: the
+// opposite order.
+func (s *store) flush(hold time.Duration) {
+	s.fileMu.Lock()
+	time.Sleep(hold)
+	s.mu.Lock()
+	s.size = len(s.index)
+	s.mu.Unlock()
+	s.fileMu.Unlock()
 }
 
 func compute(n int) int { return n * 2 }
@@ -142,7 +179,7 @@ func requests(addr, path string, n int) {
 			defer func() { <-sem }()
 			resp, err := c.Get("http://" + addr + path + "?n=" + strconv.Itoa(i))
 			if err == nil {
-				io.Copy(io.Discard, resp.Body)
+				ioutil.ReadAll(resp.Body)
 				resp.Body.Close()
 			}
 		}(i)
@@ -208,6 +245,19 @@ func main() {
 		go func() {
 			for {
 				restock(50 * time.Millisecond)
+			}
+		}()
+	case "fields":
+		serve(func(w http.ResponseWriter, r *http.Request) { fmt.Fprintln(w, "ok") })
+		st := &store{name: "orders", index: map[string]int{}}
+		go func() {
+			for i := 0; ; i++ {
+				st.put(strconv.Itoa(i%10), 50*time.Millisecond)
+			}
+		}()
+		go func() {
+			for {
+				st.flush(50 * time.Millisecond)
 			}
 		}()
 	case "ordered":
