@@ -172,22 +172,20 @@ type crowd struct {
 // more of the process's application threads, in a wait that is no rest
 // (their own loop's idle read, a queue's take, a sleep in their own loop).
 // The moment with the most;
-// critical when the crowd is there at every moment of two or more (it
-// stays), a warning on one (one dump cannot tell whether the threads
-// finish: each costs a stack and a native thread meanwhile).
+// critical when the crowd (the same group and creator) is CrowdMin strong
+// at every moment of two or more (it stays), a warning on one (one dump
+// cannot tell whether the threads finish: each costs a stack and a native
+// thread meanwhile).
 func threadPerTask(p *Pass) []Finding {
 	r := p.R
 	if r.Runtime != parse.RuntimeJVM {
 		return nil
 	}
 	var best *crowd
-	seen := 0 // moments with a crowd
-	withDump := 0
 	for m, mo := range r.Moments {
 		if mo.Dump == nil {
 			continue
 		}
-		withDump++
 		app := r.Totals[m]
 		for _, pl := range r.Pools {
 			if pl.Internal {
@@ -225,30 +223,41 @@ func threadPerTask(p *Pass) []Finding {
 				}
 			}
 		}
-		if top == nil {
-			continue
-		}
-		seen++
-		if best == nil || top.n >= best.n {
+		if top != nil && (best == nil || top.n >= best.n) {
 			best = top
 		}
 	}
 	if best == nil {
 		return nil
 	}
+	// The crowd at each moment: the same group's unpooled threads made
+	// by the same frame.
+	counts := make([]int, len(r.Moments))
+	stays, withDump := true, 0
+	for m, mo := range r.Moments {
+		if mo.Dump == nil {
+			continue
+		}
+		withDump++
+		for _, t := range best.g.Threads[m] {
+			if unpooled(t) && creatorFrame(t) == best.creator {
+				counts[m] += max(t.Weight, 1)
+			}
+		}
+		stays = stays && counts[m] >= CrowdMin
+	}
 	f := groupFinding(KindExplosion, best.pool, best.g, best.m)
 	f.ID = findingID(KindExplosion, best.pool.Name, "thread-per-task")
 	f.Basis = BasisCrowd
 	f.Severity = Warning
-	if withDump >= 2 && seen == withDump {
+	if withDump >= 2 && stays {
 		f.Severity = Critical
 	}
 	f.Totals = r.Totals
-	f.Counts = make([]int, len(r.Moments))
-	f.Counts[best.m] = best.n
+	f.Counts = counts
 	f.Entries = []FrameCount{{Func: best.creator, Count: best.n}}
-	f.Since = best.m
-	f.FromStart = true
+	f.Since = firstAtLeast(counts, CrowdMin)
+	f.FromStart = f.Since == 0
 	return []Finding{f}
 }
 
