@@ -46,6 +46,28 @@ func unpooled(t *parse.Thread) bool {
 	return true
 }
 
+// unpooledPool reports whether most of a JVM pool's threads, at the
+// moment it holds most, run on threads of their own (unpooled).
+func unpooledPool(r *Result, pl *Pool) bool {
+	if r.Runtime != parse.RuntimeJVM {
+		return false
+	}
+	m := peakAt(pl.Counts)
+	n, own := 0, 0
+	for _, g := range pl.States {
+		if m >= len(g.Threads) {
+			continue
+		}
+		for _, t := range g.Threads[m] {
+			n++
+			if unpooled(t) {
+				own++
+			}
+		}
+	}
+	return n > 0 && 2*own > n
+}
+
 // creatorFrame is the application frame nearest the bottom of t's stack
 // (the lambda or Runnable Thread.run, or a task under it, called): the
 // code that made the thread's work; "" when no frame is the
@@ -258,6 +280,9 @@ func threadPerTask(p *Pass) []Finding {
 	f.Entries = []FrameCount{{Func: best.creator, Count: best.n}}
 	f.Since = firstAtLeast(counts, CrowdMin)
 	f.FromStart = f.Since == 0
+	// The crowd's group is its story: that its threads stay in their wait
+	// (stuck) or rose (timeline) is what a thread per task does.
+	p.ClaimGroup(best.g, f.ID)
 	return []Finding{f}
 }
 

@@ -18,10 +18,11 @@ const (
 )
 
 var explosionDetector = &Detector{
-	Name:  KindExplosion,
-	Kinds: []string{KindExplosion},
-	Doc:   "the process multiplied its threads (pools with a known maximum left out), said with the pool that grew most and what it waits on; or, on one dump, a crowd of JVM threads that no pool's loop runs, made by one application frame, in one wait (a thread per task: new Thread per request, supplyAsync with no executor on 1–2 CPUs), said with the frame that made them",
-	Folds: "nothing",
+	Name:   KindExplosion,
+	Kinds:  []string{KindExplosion},
+	Doc:    "the process multiplied its threads (pools with a known maximum left out), said with the pool that grew most and what it waits on; or, on one dump, a crowd of JVM threads that no pool's loop runs, made by one application frame, in one wait (a thread per task: new Thread per request, supplyAsync with no executor on 1–2 CPUs), said with the frame that made them",
+	Claims: ClaimsGroups,
+	Folds:  "nothing; a crowd's own group (its stuck and timeline findings: the same threads, one story) is the crowd's",
 	Thresholds: []Threshold{
 		{"ExplosionFactor", ExplosionFactor, "the process multiplied its threads by at least this (pools with a known maximum left out: they grow to it by design)"},
 		{"ExplosionMin", ExplosionMin, "…and grew by at least this many threads: a small service going from 20 to 60 threads is load, not an explosion"},
@@ -47,11 +48,14 @@ func risen(p *Pass) []Finding {
 	}
 	// Pools bounded by a known maximum (Tomcat's request threads) grow under
 	// load by design, up to their limit: that is saturation, not an
-	// explosion, so their growth is left out.
+	// explosion, so their growth is left out. A pool is known by its name,
+	// which proves nothing of its threads: threads named like Spring's
+	// task-N that no pool's loop runs (each started for its task) are no
+	// bounded pool, and their growth counts (unpooledPool).
 	t := make([]int, len(r.Totals))
 	copy(t, r.Totals)
 	for _, pl := range r.Pools {
-		if limit, _, _ := p.knownLimit(pl.Name); limit > 0 {
+		if limit, _, _ := p.knownLimit(pl.Name); limit > 0 && !unpooledPool(r, pl) {
 			for i := range t {
 				t[i] -= pl.Counts[i]
 			}
@@ -99,10 +103,12 @@ func risen(p *Pass) []Finding {
 			f.Entries = g.Entries[at]
 			f.Evidence = evidence(g)
 		}
-		// Unnamed Thread-N created per task: an executor without a bounded
-		// pool (CompletableFuture.supplyAsync when the common pool's
-		// parallelism is 1 spawns a thread per task).
-		if strings.HasPrefix(top.Name, "Thread-") {
+		// Threads created per task: an executor without a bounded pool
+		// (CompletableFuture.supplyAsync when the common pool's
+		// parallelism is 1 spawns a thread per task), told by the
+		// threads' stacks (no pool's loop under them), whatever their
+		// name.
+		if strings.HasPrefix(top.Name, "Thread-") || unpooledPool(r, top) {
 			f.Basis = "thread-per-task"
 		}
 	}
