@@ -68,6 +68,8 @@ fixtures:
 	bash ./testdata/gen/verdicts-spin/gen-go.sh
 	./testdata/gen/watchdog/gen.sh
 	./testdata/gen/pprof-text/gen.sh
+	bash ./testdata/gen/verdicts-crowd/gen.sh
+	bash ./testdata/gen/verdicts-crowd/gen-go.sh
 	bash ./testdata/gen/verdicts-pools/gen.sh
 	bash ./testdata/gen/verdicts-onedump/gen.sh
 	bash ./testdata/gen/verdicts-borrow/gen.sh

@@ -748,6 +748,7 @@ func (b *builder) finish() {
 		}
 	}
 	b.identities()
+	b.connectionReaders()
 	for _, p := range b.r.Pools {
 		sort.SliceStable(p.States, func(i, j int) bool {
 			a, c := maxOf(p.States[i].Counts), maxOf(p.States[j].Counts)

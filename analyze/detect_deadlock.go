@@ -11,7 +11,7 @@ import (
 var deadlockDetector = &Detector{
 	Name:   KindDeadlock,
 	Kinds:  []string{KindDeadlock},
-	Doc:    "threads that wait for each other in a cycle of locks (the JVM's report or the lock graph, class initializations, class loaders' locks, a producer waiting for its hand-off's one consumer thread and a wait for a future whose every runner waits for the waiter included), a pool whose every worker waits for work queued behind it in the same pool (for a task's result, or for its peers at a latch, barrier or phaser whose parties the pool cannot run at once), none of them let through between the dumps and no live thread of the tasks' class left to come, a holder waiting untimed for a notify or signal while threads of its own class that would send it are blocked on a lock it holds (a nested wait), threads waiting untimed on one object from two or more of its own methods with nobody inside it (a lost wake-up: each side waits for the other), or a Go program its runtime stopped as asleep (led by a goroutine waiting for a lock, where one does)",
+	Doc:    "threads that wait for each other in a cycle of locks (the JVM's report or the lock graph, class initializations, class loaders' locks, a producer waiting for its hand-off's one consumer thread and a wait for a future whose every runner waits for the waiter included), a pool whose every worker waits for work queued behind it in the same pool (for a task's result, or for its peers at a latch, barrier or phaser whose parties the pool cannot run at once), none of them let through between the dumps and no live thread of the tasks' class left to come, a holder waiting untimed for a notify or signal while threads of its own class that would send it are blocked on a lock it holds (a nested wait), threads waiting untimed on one object from two or more of its own methods with nobody inside it (a lost wake-up: each side waits for the other), Go goroutines each waiting on a mutex the next one's frames name (argument graph) or, with no frame naming either lock, two goroutines on two mutexes that stay put (same ids, lines and locks) at each of the last HeldWaitMin moments over HeldSpanSeconds while no other goroutine out of its rest stays anywhere (a lock waited on for seconds was held all along: gopairs.go), or a Go program its runtime stopped as asleep (led by a goroutine waiting for a lock, where one does)",
 	Claims: ClaimsThreads,
 	Folds:  "the JVM's report and the lock graph of the same cycle; the threads that only wait on the cycle; contention on the cycle's locks",
 	Run:    runDeadlock,
@@ -90,6 +90,7 @@ func runDeadlock(p *Pass) []Finding {
 		add func()
 	}
 	later := map[string][]deferred{}
+	members := map[string][]*parse.Thread{} // a held pair's, as first seen
 	var laterOrder []string
 	for m, mo := range r.Moments {
 		d := mo.Dump
@@ -116,10 +117,13 @@ func runDeadlock(p *Pass) []Finding {
 					}
 					return nil
 				}
-				if c.basis == "go-arg-graph" && !argCycleAged(c) {
-					k := argCycleKey(c)
+				if c.basis == "go-arg-graph" && !argCycleAged(c) || c.basis == basisHeldPair {
+					k := c.basis + " " + argCycleKey(c)
 					if _, ok := later[k]; !ok {
 						laterOrder = append(laterOrder, k)
+						if c.basis == basisHeldPair {
+							members[k] = c.members
+						}
 					}
 					later[k] = append(later[k], deferred{m, func() { add(m, d, ref, c.members, c.blocked, c.basis) }})
 					continue
@@ -214,7 +218,11 @@ func runDeadlock(p *Pass) []Finding {
 		for _, x := range ds {
 			ms = append(ms, x.m)
 		}
-		if argCycleHeld(r, ms) {
+		held := argCycleHeld(r, ms)
+		if m := members[k]; m != nil {
+			held = heldPair(p, ms, m) // a pair no frame ties to its locks: it stayed, and nothing else did
+		}
+		if held {
 			for _, x := range ds {
 				x.add()
 			}

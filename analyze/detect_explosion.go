@@ -13,33 +13,49 @@ const (
 	ExplosionFactor = 3
 	ExplosionMin    = 100
 	GoExplosionMin  = 10000
+	CrowdMin        = 100
+	CrowdShare      = 0.5
 )
 
 var explosionDetector = &Detector{
-	Name:  KindExplosion,
-	Kinds: []string{KindExplosion},
-	Doc:   "the process multiplied its threads (pools with a known maximum left out), said with the pool that grew most and what it waits on",
-	Folds: "nothing",
+	Name:   KindExplosion,
+	Kinds:  []string{KindExplosion},
+	Doc:    "the process multiplied its threads (pools with a known maximum left out), said with the pool that grew most and what it waits on; or, on one dump, a crowd of JVM threads that no pool's loop runs, made by one application frame, in one wait (a thread per task: new Thread per request, supplyAsync with no executor on 1–2 CPUs), said with the frame that made them",
+	Claims: ClaimsGroups,
+	Folds:  "nothing; a crowd's own group (its stuck and timeline findings: the same threads, one story) is the crowd's",
 	Thresholds: []Threshold{
 		{"ExplosionFactor", ExplosionFactor, "the process multiplied its threads by at least this (pools with a known maximum left out: they grow to it by design)"},
 		{"ExplosionMin", ExplosionMin, "…and grew by at least this many threads: a small service going from 20 to 60 threads is load, not an explosion"},
+		{"CrowdMin", CrowdMin, "on one dump, with no rise: this many JVM threads or more that no pool's loop runs (a thread started for its task), made by one application frame, in one wait of their work (no rest, no gate such as a lock, a permit or a pool's connection, which bounds the work: a throttle's queue), are a thread per task (crowd.go): fewer are a design's few per-request threads, not told from noise; a classic blocking server's connections reading in the accept loop's own code are its clients and rest"},
+		{"CrowdShare", CrowdShare, "…and at least this share of the process's application threads at that moment: one crowd holding most of the process is what the process does; a few hundred beside thousands of pooled threads are one of its parts"},
 		{"GoExplosionMin", GoExplosionMin, "goroutines, and the JVM's virtual threads (one per task is their design), are cheap: fewer than this many are never an explosion, however fast they multiplied"},
 	},
 	Run: runExplosion,
 }
 
 func runExplosion(p *Pass) []Finding {
+	if fs := risen(p); fs != nil {
+		return fs
+	}
+	return threadPerTask(p)
+}
+
+// risen: the process multiplied its threads between moments.
+func risen(p *Pass) []Finding {
 	r := p.R
 	if len(r.Totals) < 2 {
 		return nil
 	}
 	// Pools bounded by a known maximum (Tomcat's request threads) grow under
 	// load by design, up to their limit: that is saturation, not an
-	// explosion, so their growth is left out.
+	// explosion, so their growth is left out. A pool is known by its name,
+	// which proves nothing of its threads: threads named like Spring's
+	// task-N that no pool's loop runs (each started for its task) are no
+	// bounded pool, and their growth counts (unpooledPool).
 	t := make([]int, len(r.Totals))
 	copy(t, r.Totals)
 	for _, pl := range r.Pools {
-		if limit, _, _ := p.knownLimit(pl.Name); limit > 0 {
+		if limit, _, _ := p.knownLimit(pl.Name); limit > 0 && !unpooledPool(r, pl) {
 			for i := range t {
 				t[i] -= pl.Counts[i]
 			}
@@ -87,10 +103,12 @@ func runExplosion(p *Pass) []Finding {
 			f.Entries = g.Entries[at]
 			f.Evidence = evidence(g)
 		}
-		// Unnamed Thread-N created per task: an executor without a bounded
-		// pool (CompletableFuture.supplyAsync when the common pool's
-		// parallelism is 1 spawns a thread per task).
-		if strings.HasPrefix(top.Name, "Thread-") {
+		// Threads created per task: an executor without a bounded pool
+		// (CompletableFuture.supplyAsync when the common pool's
+		// parallelism is 1 spawns a thread per task), told by the
+		// threads' stacks (no pool's loop under them), whatever their
+		// name.
+		if strings.HasPrefix(top.Name, "Thread-") || unpooledPool(r, top) {
 			f.Basis = "thread-per-task"
 		}
 	}

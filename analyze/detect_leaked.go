@@ -28,17 +28,17 @@ var leakedDetector = &Detector{
 	Doc: "Go goroutines blocked for good: marked leaked by the runtime (goroutineleak, Go 1.26+); or many of one creator waiting minutes as printed, in any wait " +
 		"(in a rest — select, chan receive, sync.Cond, WaitGroup — only far longer than the dump's other goroutines, and made one per request: distinct parents, or before Go 1.21 waits that spread); " +
 		"or, when no wait is printed, one stack holding most of the process's goroutines at every moment (\"N of M goroutines at F\"), or a large flat count in a wait that is not a rest; " +
-		"on one debug=1 profile alone (no ids, no wait times), one pool parked where debug=1 hides the wait (state unknown: a channel operation or a select, most often), LeakMassMin and LeakMassShare of the profile, as info: a suspect, since as many live objects' goroutines look the same in one moment. " +
+		"on one dump that prints goroutine ids and no age (a young debug=2 or SIGQUIT dump), one pool in one wait holding LeakFlatMin goroutines and LeakMassShare of the process, in a send, a lock or another wait that is no rest, or in a rest (a receive, a select) when LeakParentShare of them have distinct parents (made one per request), as a warning said as one moment's evidence (crowd.go); on one debug=1 profile alone (no ids, no wait times), one pool parked where debug=1 hides the wait (state unknown: a channel operation or a select, most often), LeakMassMin and LeakMassShare of the profile, as info: a suspect, since as many live objects' goroutines look the same in one moment. " +
 		"What rests by design stays idle by its signature (accept, idle keep-alive connections, sleep) or its count per creator (one ticker or accept loop: below LeakMin); goroutines serving a live server connection are its peer's",
 	Requires: []*Detector{timelineDetector, contentionDetector},
 	Folds:    "nothing; a pool the timeline already calls growing or not-recovered makes a runtime-marked leak critical; a lock's waiters the contention detector tells (many goroutines on one lock for minutes wait for its holder: contention, not a leak)",
 	Thresholds: []Threshold{
 		{"LeakMin", LeakMin, "goroutines of one creator in one wait, printed as long, for a suspected leak: a few are slow calls, and a loop that rests by design (a ticker, an accept loop) is one per creator"},
 		{"LeakWaitMinutes", LeakWaitMinutes, "a wait the Go runtime prints (in minutes, from 1) this long on a send or a lock is not passing through: a request does not wait a minute on a channel"},
-		{"LeakParentShare", LeakParentShare, "goroutines resting on a channel are a leak only if this share of them has distinct parents (one per request, as Go 1.21+ prints): idle workers share one"},
+		{"LeakParentShare", LeakParentShare, "goroutines resting on a channel are a leak only if this share of them has distinct parents (one per request, as Go 1.21+ prints): idle workers share one (a pool of 64 started by main is never a mass, however much of the process it is)"},
 		{"LeakRestOver", LeakRestOver, "in a rest, a wait counts as long from this many times the dump's ordinary wait (the median printed wait of the moment's other goroutines, 0 where none is printed), and from LeakWaitMinutes: in a process where everything has rested for hours, hours prove nothing"},
 		{"LeakRestSpread", LeakRestSpread, "before Go 1.21 (no parent printed), resting goroutines are a leak only if their long waits spread over at least this many minutes (made one by one, as requests leak them): a pool started at once rests with one wait"},
-		{"LeakFlatMin", LeakFlatMin, "without identities or wait times (debug=1, proto): this many goroutines of one creator in a wait that is not a rest at every moment"},
+		{"LeakFlatMin", LeakFlatMin, "without identities or wait times (debug=1, proto): this many goroutines of one creator in a wait that is not a rest at every moment; and on one young dump with ids (no age printed yet), the floor of a one-dump suspect: a burst of a few dozen requests in flight sends and receives as much"},
 		{"LeakFlatSpread", LeakFlatSpread, "…varying by at most this share of their count; and the most a stack held by mass may fall below its peak"},
 		{"LeakMassShare", LeakMassShare, "when no long wait is printed, one stack (one pool, one culprit) is a suspect when it holds at least this share of the process's goroutines at every moment, flat or growing: a busy server spreads its goroutines over its connections' handful of stacks"},
 		{"LeakIdleMinutes", LeakIdleMinutes, "goroutines at rest in a library's pool (a client's idle connection) count as kept by pools nobody uses when more than the pool keeps (its row's PoolKeeps) have been idle this long, as printed: past net/http's default 90 s idle timeout, which a used pool applies"},
@@ -107,6 +107,7 @@ func runLeaked(p *Pass) []Finding {
 		}
 	}
 	fs = append(fs, byMass(p, said, told)...)
+	fs = append(fs, goCrowd(p, said)...)
 	return append(fs, byMassOneMoment(p, said)...)
 }
 
@@ -391,6 +392,12 @@ func byMass(p *Pass, found, told map[string]bool) []Finding {
 			// time rule above): an idle pool as old as the rest of its
 			// process is at rest, whatever its share (go-idle-long).
 			if printsWaits(g) {
+				continue
+			}
+			// Goroutines resting together under one parent are a pool
+			// started at once (64 workers on their job channel), whatever
+			// their share: a leak is made one per request.
+			if restMadeTogether(g) {
 				continue
 			}
 			for m, shs := range g.Shapes {

@@ -426,7 +426,7 @@ type goCycle struct {
 	waits   []lockKey       // what each member waits for
 	holders []*parse.Thread // who holds it (the next member)
 	blocked []*parse.Thread // waiters of the cycle's locks outside it
-	basis   string          // "go-lock-graph", "go-rlock-reentry" or "go-arg-graph" (goargs.go)
+	basis   string          // "go-lock-graph", "go-rlock-reentry", "go-arg-graph" (goargs.go) or "go-held-pair" (gopairs.go)
 }
 
 // cycles finds the moment's lock cycles: a waits-for graph whose edges are
@@ -593,15 +593,17 @@ func (lw *lockWaits) cycles(ts []*parse.Thread, held map[lockKey]*parse.Thread) 
 	}
 	// What is left: the objects the waiters' own frames name (goargs.go).
 	out = append(out, lw.argCycles(ts, held, inCycle)...)
+	// Two lone waiters on two locks no holder was found for (gopairs.go).
+	out = append(out, lw.pairCycles(held, inCycle)...)
 	// The waiters of a cycle's locks outside it wait on it.
 	for i := range out {
 		c := &out[i]
-		if c.basis != "go-lock-graph" && c.basis != "go-arg-graph" {
+		if c.basis != "go-lock-graph" && c.basis != "go-arg-graph" && c.basis != basisHeldPair {
 			continue
 		}
 		for _, k := range c.waits {
 			for _, t := range lw.byKey[k].threads {
-				if !inCycle[t] && !slices.Contains(c.blocked, t) {
+				if !inCycle[t] && !slices.Contains(c.members, t) && !slices.Contains(c.blocked, t) {
 					c.blocked = append(c.blocked, t)
 				}
 			}

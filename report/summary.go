@@ -827,6 +827,8 @@ func (s *sentences) deadlock() {
 		how = "inferred from the goroutines' lock waits and the code that holds them: Go prints no owner"
 	case "go-arg-graph":
 		how = "inferred from the objects the waiters' own frames name as arguments: each names the object whose lock the next one waits for, and nothing else names it; Go prints no owner"
+	case "go-held-pair":
+		how = "inferred: the two stayed in their waits, the same goroutines, lines and locks at every moment, and no other goroutine stayed anywhere that could hold either lock so long (a lock waited on for seconds was held all along); Go prints no owner and no age under a minute"
 	case "go-rlock-reentry":
 		how = "inferred: a goroutine holding the read lock takes it again while a writer waits, and a waiting writer stops new readers; Go prints no owner"
 	}
@@ -925,6 +927,22 @@ func (s *sentences) poolSelfWait() {
 func (s *sentences) explosion() {
 	f := s.f
 	t := f.Totals
+	if f.Basis == analyze.BasisCrowd {
+		// One moment's structure, no rise (analyze/crowd.go).
+		g := fmt.Sprintf("%d of the process's %d threads were each started for one task (no pool's loop under them)", f.Counts[f.At], t[f.At])
+		if len(f.Entries) > 0 {
+			g += ", made by " + f.Entries[0].Func
+		}
+		if f.State != "" {
+			g += ", all " + stateText(f.State, f.Via)
+			if f.Culprit != "" {
+				g += " at " + f.Culprit
+			}
+		}
+		s.add("%s", g)
+		s.add("a thread per task: an executor with no bound (new Thread(...).start() per request, or CompletableFuture.supplyAsync with no executor when the common pool's parallelism is 1)")
+		return
+	}
 	s.add("%s ×%.1f: %d at %s → %d at %s", s.unit(), float64(t[f.At])/float64(max(t[0], 1)), t[0], s.moment(0), t[f.At], s.moment(f.At))
 	if f.Pool != "" {
 		g := fmt.Sprintf("%s grew %d → %d", f.Pool, f.PoolCounts[0], f.PoolCounts[f.At])
@@ -997,6 +1015,14 @@ func (s *sentences) leaked() {
 		s.add("possibly leaked: %d of %d goroutines at %s at %s, parked in the runtime where the debug=1 profile hides the wait (a channel operation or a select, most often). "+
 			"One profile cannot tell a leak from as many live ones (a pool's open connections, each with its goroutine): a second one tells (the same count with nothing using them, or more, is a leak)",
 			f.Counts[f.At], f.Totals[f.At], where, s.moment(f.At))
+	case analyze.BasisGoCrowd:
+		made := "created by " + f.Pool
+		if f.Parents > 1 {
+			made += fmt.Sprintf(" from %d distinct parents (one per request)", f.Parents)
+		}
+		s.add("possibly leaked: %d of %d goroutines %s at %s, %s, in one dump that prints no age yet. "+
+			"One moment cannot tell a leak from a burst in flight: a second dump a minute later tells (the same goroutine ids still there, or more, is a leak)",
+			f.Counts[f.At], f.Totals[f.At], stateText(f.State, f.Via), s.moment(f.At), made)
 	case "flat-count":
 		s.add("suspected leak: %s goroutines %s hold flat at every moment: %s (the format prints neither goroutine ids nor wait times)", f.Pool, stateText(f.State, f.Via), s.series(f.Counts))
 	}
