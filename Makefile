@@ -78,6 +78,7 @@ fixtures:
 	bash ./testdata/gen/verdicts-cycles/gen.sh
 	bash ./testdata/gen/verdicts-handoff/gen.sh
 	bash ./testdata/gen/verdicts-holders/gen.sh
+	bash ./testdata/gen/sources-real/gen.sh
 	bash ./testdata/gen/sources-real/gen-go.sh
 	bash ./testdata/gen/verdicts-holderfirst/gen.sh
 	bash ./testdata/gen/verdicts-peers/gen.sh

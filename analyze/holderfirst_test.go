@@ -49,6 +49,16 @@ func TestHolderFirstFixtures(t *testing.T) {
 		}
 		eq(t, "waiters", f.Counts[f.At], 5)
 	}
+	pgPermits := func(t *testing.T, f Finding) {
+		eq(t, "basis", f.Basis, "permit-holders")
+		eq(t, "class", f.Lock.Class, "java.util.concurrent.Semaphore$NonfairSync")
+		eq(t, "holders", len(f.Lock.Holders), 3)
+		for _, h := range f.Lock.Holders {
+			eq(t, h.Name+" state", h.State, "socket-read")
+			eq(t, h.Name+" in", strings.HasPrefix(h.Culprit, "com.example.sources.BulkheadPgApp.runReport("), true)
+		}
+		eq(t, "waiters", f.Counts[f.At], 5)
+	}
 	causedByContention := func(t *testing.T, f Finding) {
 		eq(t, "caused by", strings.HasPrefix(f.CausedBy, "contention "), true)
 	}
@@ -96,6 +106,12 @@ func TestHolderFirstFixtures(t *testing.T) {
 		{"permit-healthy", txt, nil},
 		{"permit-healthy-json", js, nil},
 		{"permit-healthy-threadinfo", txt, nil},
+		// Second, independent source (testdata/gen/sources-real/gen.sh): a
+		// Semaphore bulkhead in front of a real PostgreSQL through HikariCP
+		// and PgJDBC, its three holders in pg_sleep(600) reads; the twin's
+		// permits turn over every 20 ms.
+		{"src2-permit-pg-stuck", txt, []want{{KindContention, "report-*", "semaphore-wait", pgPermits}, {KindStuck, "report-*", "semaphore-wait", causedByContention}}},
+		{"src2-permit-pg-healthy", txt, nil},
 		// Two movers each holding a lock, retrying the other's with a
 		// 1 ms sleep or park: one livelock by structure, in every form.
 		{"backoff-stuck", txt, []want{{KindSpinning, "mover-*", "sleep", livelock}}},
