@@ -70,6 +70,7 @@ func TestCrowdFixtures(t *testing.T) {
 	}
 	spawn := "com.example.crowd.CrowdApp$OrderService.lambda$spawn$0"
 	supply := "com.example.crowd.CrowdApp$PriceService.lambda$supply$0"
+	tomcatSpawn := "com.example.sources.TomcatSpawnApp$HookServlet.lambda$doPost$0"
 	all := []string{"1", "2", "3"}
 	one := []string{"1"}
 	tests := []fixtureCase{
@@ -79,6 +80,13 @@ func TestCrowdFixtures(t *testing.T) {
 		{"crowd-spawn", all, []want{{KindExplosion, "Thread-*", "socket-read", crowd(700, spawn, Critical)}}},
 		{"crowd-supply", one, []want{{KindExplosion, "Thread-*", "sleep", crowd(600, supply, Warning)}}},
 		{"crowd-supply", all, []want{{KindExplosion, "Thread-*", "sleep", crowd(600, supply, Critical)}}},
+		// Second, independent source (testdata/gen/sources-real/gen.sh): a
+		// real embedded Tomcat 10.1 whose servlet starts a thread per
+		// request; the twin's threads end within ~20 ms.
+		{"src2-crowd-tomcat", one, []want{{KindExplosion, "Thread-*", "socket-read", crowd(700, tomcatSpawn, Warning)}}},
+		{"src2-crowd-tomcat", all, []want{{KindExplosion, "Thread-*", "socket-read", crowd(700, tomcatSpawn, Critical)}}},
+		{"src2-crowd-tomcat-healthy", one, nil},
+		{"src2-crowd-tomcat-healthy", all, nil},
 		{"crowd-server-healthy", one, nil},
 		{"crowd-server-healthy", all, nil},
 		// A bounded pool full in one read: saturated (and stuck over three
