@@ -270,6 +270,20 @@ func TestNoPeerFixtures(t *testing.T) {
 		eq(t, "severity", f.Severity, Warning)
 		eq(t, "rest", len(f.Holders) > 0 && f.Holders[0].Rest == "monitor", true)
 	}}}})
+	// Second, independent source (testdata/gen/sources-real/gen.sh): main
+	// in a real library's hand-off, Netty 4.1.48's bind().sync(), whose
+	// only server, the event loop, waits on a latch itself: the blocked
+	// loop, and main stuck with no peer; the twin's main waits in
+	// closeFuture().sync() beside a live loop and stays quiet.
+	blocked := want{KindEventLoopBlocked, "nioEventLoopGroup-2-*", "latch-wait", nil}
+	for _, c := range []struct {
+		at  []string
+		sev Severity
+	}{{[]string{"1", "2", "3"}, Critical}, {[]string{"3"}, Warning}} {
+		cases = append(cases,
+			fixtureCase{"src2-nopeer-netty-stuck", c.at, []want{blocked, noPeer("object-wait", "a monitor's notify", c.sev)}},
+			fixtureCase{"src2-nopeer-netty-healthy", c.at, nil})
+	}
 	for _, mode := range []string{"latch", "latchpeer", "barrier", "exchanger", "syncput", "fullput", "join", "terminate", "kept"} {
 		cases = append(cases, fixtureCase{"handoff-" + mode + "-healthy", []string{"1", "2", "3"}, nil})
 	}

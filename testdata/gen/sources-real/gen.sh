@@ -2,7 +2,8 @@
 # Regenerates the Java second-source fixtures of testdata/verdicts/ (issue 33: a second,
 # independent real source per rule) from src/ here, run on the installed Java 17 with the Debian
 # packages' jars (apt-get install libhikaricp-java libpostgresql-jdbc-java libslf4j-java
-# libtomcat10-java: HikariCP 2.7.9, PgJDBC 42.5.5, SLF4J 1.7.32, Tomcat 10.1.60) against a private PostgreSQL 15 cluster on
+# libtomcat10-java libnetty-java: HikariCP 2.7.9, PgJDBC 42.5.5, SLF4J 1.7.32, Tomcat 10.1.60,
+# Netty 4.1.48) against a private PostgreSQL 15 cluster on
 # 127.0.0.1 (postgresql-15; the cluster is made in /tmp and stopped on exit). Each case is
 # dumped three times with `jstack -l PID`, 5 s apart, 3 s after the program printed "ready":
 #
@@ -10,6 +11,8 @@
 #   src2-permit-pg-healthy/1..3.txt  com.example.sources.BulkheadPgApp healthy
 #   src2-crowd-tomcat/1..3.txt       com.example.sources.TomcatSpawnApp stuck   (Tomcat 10.1.60)
 #   src2-crowd-tomcat-healthy/1..3   com.example.sources.TomcatSpawnApp healthy
+#   src2-nopeer-netty-stuck/1..3     com.example.sources.NettyBindApp stuck     (Netty 4.1.48)
+#   src2-nopeer-netty-healthy/1..3   com.example.sources.NettyBindApp healthy
 #
 # Each README.md was written by hand from the source before dumpdiff ran; this script only
 # replaces the dumps. Must run as root (the cluster runs as the postgres user).
@@ -32,12 +35,14 @@ cleanup() {
 trap cleanup EXIT
 j=/usr/share/java
 cp=$j/HikariCP.jar:$j/postgresql.jar:$j/slf4j-api.jar:$j/slf4j-nop.jar
+for t in common buffer resolver transport; do cp=$cp:$j/netty-$t.jar; done
 for t in catalina coyote util util-scan juli api servlet-api jaspic-api annotations-api jni; do cp=$cp:$j/tomcat10-$t.jar; done
 for f in ${cp//:/ }; do
-	[[ -f $f ]] || { echo "missing $f (apt-get install libhikaricp-java libpostgresql-jdbc-java libslf4j-java libtomcat10-java)" >&2; exit 1; }
+	[[ -f $f ]] || { echo "missing $f (apt-get install libhikaricp-java libpostgresql-jdbc-java libslf4j-java libtomcat10-java libnetty-java)" >&2; exit 1; }
 done
 cases=("$@")
-((${#cases[@]})) || cases=(src2-permit-pg-stuck src2-permit-pg-healthy src2-crowd-tomcat src2-crowd-tomcat-healthy)
+((${#cases[@]})) || cases=(src2-permit-pg-stuck src2-permit-pg-healthy src2-crowd-tomcat src2-crowd-tomcat-healthy
+	src2-nopeer-netty-stuck src2-nopeer-netty-healthy)
 mkdir -p "$pgdata" && chown postgres: "$pgdata"
 su postgres -c "$PG_BIN/initdb -D $pgdata -A trust -U postgres" >"$tmp/initdb.log" 2>&1
 su postgres -c "$PG_BIN/pg_ctl -D $pgdata -l $pgdata/server.log -w start \
@@ -50,6 +55,8 @@ for c in "${cases[@]}"; do
 	src2-permit-pg-healthy) args=(com.example.sources.BulkheadPgApp healthy "$url" postgres) ;;
 	src2-crowd-tomcat) args=(com.example.sources.TomcatSpawnApp stuck) ;;
 	src2-crowd-tomcat-healthy) args=(com.example.sources.TomcatSpawnApp healthy) ;;
+	src2-nopeer-netty-stuck) args=(com.example.sources.NettyBindApp stuck) ;;
+	src2-nopeer-netty-healthy) args=(com.example.sources.NettyBindApp healthy) ;;
 	*) echo "unknown case $c" >&2; exit 1 ;;
 	esac
 	java -Xmx128m -XX:+UseSerialGC -cp "$tmp/classes:$cp" "${args[@]}" >"$tmp/out.log" 2>&1 &
