@@ -3,6 +3,7 @@ package analyze
 import (
 	"fmt"
 	"math/rand"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -174,5 +175,49 @@ func TestPoolLoopKey(t *testing.T) {
 	_, err = ParseExtensions(strings.NewReader("[pool]\nname = a-*\nmax = 4\nloop = ,\n"), "sig")
 	if err == nil || !strings.Contains(err.Error(), "sig:4: loop") {
 		t.Fatalf("want sig:4: loop error, got %v", err)
+	}
+}
+
+// TestKnownLimitRealPools: real dumps' pools named like a limits row, each
+// row's size confirmed by its loop, and the pools whose name alone matches:
+// the hprof scene's task-N started one per task, and an application's own
+// threads named http-nio-8080-exec-N run by no executor (the Actuator
+// fixture's OrdersApp).
+func TestKnownLimitRealPools(t *testing.T) {
+	for _, c := range []struct {
+		file, pool string
+		max        int
+	}{
+		{"scenarios/slow-upstream-no-timeout/during-1.txt", "http-nio-18080-exec-*", 200}, // Tomcat 10.1: TaskThread
+		{"libs/jvm-jetty-stuck/1.txt", "qtp1834188994-*", 200},                            // Jetty's QueuedThreadPool runner
+		{"libs/jvm-executors/1.txt", "task-*", 8},                                         // Spring's ThreadPoolTaskExecutor
+		{"libs/jvm-executors/1.txt", "scheduling-*", 1},                                   // Spring's ThreadPoolTaskScheduler
+		{"hprof/threads-jdk17.jstack.txt", "task-*", 0},                                   // a thread per task, no executor
+		{"hprof/threads-jdk25.hprof.gz", "task-*", 0},
+		{"jvm/actuator/threaddump.txt", "http-nio-8080-exec-*", 0}, // OrdersApp's own threads, named like Tomcat's
+	} {
+		dumps, err := parse.ParseFile(filepath.Join("..", "testdata", c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var in []Input
+		for _, d := range dumps {
+			in = append(in, Input{Dump: d})
+		}
+		res := Analyze(in, Options{})
+		var pl *Pool
+		for _, p := range res.Pools {
+			if p.Name == c.pool {
+				pl = p
+			}
+		}
+		if pl == nil {
+			t.Errorf("%s: no pool %s", c.file, c.pool)
+			continue
+		}
+		got := knownLimitOf(nil, pl.Name, poolThreads(pl))
+		if got.Max != c.max || (c.max == 0) != (got.NamedLike != "") {
+			t.Errorf("%s %s: %+v, want max %d", c.file, c.pool, got, c.max)
+		}
 	}
 }
