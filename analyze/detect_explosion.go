@@ -48,14 +48,15 @@ func risen(p *Pass) []Finding {
 	}
 	// Pools bounded by a known maximum (Tomcat's request threads) grow under
 	// load by design, up to their limit: that is saturation, not an
-	// explosion, so their growth is left out. A pool is known by its name,
-	// which proves nothing of its threads: threads named like Spring's
-	// task-N that no pool's loop runs (each started for its task) are no
-	// bounded pool, and their growth counts (unpooledPool).
+	// explosion, so their growth is left out. A pool's name proves nothing
+	// of its threads: its known maximum needs its loop (knownLimit), and
+	// threads that no pool's loop runs (each started for its task, as a
+	// signatures file's name-only [pool] may still claim) are no bounded
+	// pool: their growth counts (unpooledPool).
 	t := make([]int, len(r.Totals))
 	copy(t, r.Totals)
 	for _, pl := range r.Pools {
-		if limit, _, _ := p.knownLimit(pl.Name); limit > 0 && !unpooledPool(r, pl) {
+		if p.knownLimit(pl).Max > 0 && !unpooledPool(r, pl) {
 			for i := range t {
 				t[i] -= pl.Counts[i]
 			}

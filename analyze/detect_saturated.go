@@ -44,7 +44,8 @@ func runSaturated(p *Pass) []Finding {
 		if pl.Internal || pl.Name == "Thread-*" || virtualPool(pl) || poolIn(pl.Name, p.opt.roleTable().CommonPools) {
 			continue
 		}
-		limit, what, source := p.knownLimit(pl.Name)
+		size := p.knownLimit(pl)
+		limit, what, source := size.Max, size.What, size.Source
 		if source == "default" && pl.Max > limit {
 			// The pool grew past the well-known default: it was configured
 			// larger (a task-* executor of 30, Tomcat at 400), and the
@@ -166,7 +167,10 @@ func runSaturated(p *Pass) []Finding {
 		case fixed:
 			f.Limit = Limit{Size: pl.Max, Source: "observed"}
 		default:
-			f.Limit = Limit{Size: pl.Counts[best], Source: "current"}
+			// Named like a well-known pool whose loop runs none of its
+			// threads: its size is unknown, and what its name suggested is
+			// said (not the wrong number).
+			f.Limit = Limit{Size: pl.Counts[best], Source: "current", NamedLike: size.NamedLike}
 		}
 		f.Starved = starved(pl, best)
 		// One story: the stuck (or rising) wait that fills the pool is the

@@ -32,6 +32,10 @@ type PoolLimit struct {
 	Pattern string
 	Max     int
 	What    string // shown beside the number: "Acme worker pool size"
+	// Loops are frame prefixes of the pool's own run loop: the size
+	// applies only to a pool some thread of which runs one of them (a
+	// name is a hint); none: the name alone decides.
+	Loops []string
 }
 
 // ExtensionError is one bad line of a signatures file.
@@ -65,6 +69,7 @@ func (e *ExtensionError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File
 //	name = acme-worker-*
 //	max  = 64
 //	what = Acme worker pool size
+//	loop = com.acme.pool.AcmePool$Worker.run   # frames of the pool's loop (optional)
 //
 //	[remedy]
 //	id      = acme-no-deadline     # names the row (optional)
@@ -187,8 +192,13 @@ func ParseExtensions(r io.Reader, file string) (*Extensions, error) {
 				pool.Max = v
 			case "what":
 				pool.What = val
+			case "loop", "loops":
+				pool.Loops = commaList(val)
+				if len(pool.Loops) == 0 {
+					bad(n, "loop %q: want frame prefixes, comma-separated", val)
+				}
 			default:
-				bad(n, "unknown [pool] key %q (want name, max, what)", key)
+				bad(n, "unknown [pool] key %q (want name, max, what, loop)", key)
 			}
 		case rem != nil:
 			if err := rem.set(key, val); err != nil {

@@ -222,6 +222,10 @@ type Limit struct {
 	// maximum) or "" when unknown.
 	Source string
 	What   string // "Tomcat maxThreads default"; "" if not a known default
+	// NamedLike is, for a pool whose name matches a known limit's row but
+	// whose threads no loop of that row runs, the row's what and the loop
+	// missing: why no known size is given; "" otherwise.
+	NamedLike string
 }
 
 // LockFact is a lock and who holds it.

@@ -243,25 +243,6 @@ func (p *Pass) explainedBy(g *Group, m int) string {
 	return ""
 }
 
-// knownLimit returns the maximum size of a pool as a signatures file
-// ("configured") or a well-known default ("default") gives it, and what it
-// is; 0 when unknown.
-func (p *Pass) knownLimit(pool string) (max int, what, source string) {
-	if p.ext != nil {
-		for _, l := range p.ext.Pools {
-			if globMatch(l.Pattern, pool) {
-				what := l.What
-				if what == "" {
-					what = "from the signatures file"
-				}
-				return l.Max, what, "configured"
-			}
-		}
-	}
-	max, what = knownLimit(pool)
-	return max, what, "default"
-}
-
 // info returns t's pool, state, culprit and entry point at moment m, as
 // the build classified its stack.
 func (p *Pass) info(m int, t *parse.Thread) stackInfo { return p.classes.info(m, t, &p.key) }

@@ -90,7 +90,9 @@ func poolSelfWaits(p *Pass) []Finding {
 			if poolIn(pool, p.opt.roleTable().CommonPools) {
 				continue
 			}
-			if max, _, _ := p.knownLimit(pool); max > len(ts) {
+			// Its known maximum, confirmed by the loop its threads show
+			// at this moment.
+			if knownLimitOf(p.ext, pool, slices.Values(ts)).Max > len(ts) {
 				continue // room to grow: a worker may still come for the queue
 			}
 			if waiting[pool] == nil {

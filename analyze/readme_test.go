@@ -48,13 +48,13 @@ func readmeTables() map[string]string {
 		fmt.Fprintf(&res, "| `%s` | %s | %s |\n", x.ID, x.Noun, pool)
 	}
 	var lim strings.Builder
-	lim.WriteString("| pool name | default maximum | what |\n|---|---|---|\n")
+	lim.WriteString("| pool name | default maximum | what | only when its threads run |\n|---|---|---|---|\n")
 	for _, k := range knownMax {
 		name := k.prefix + "…" + k.suffix
 		if k.suffix == "" {
 			name = k.prefix
 		}
-		fmt.Fprintf(&lim, "| `%s` | %d | %s |\n", name, k.max, k.what)
+		fmt.Fprintf(&lim, "| `%s` | %d | %s | `%s` |\n", name, k.max, k.what, strings.Join(k.loops, "`, `"))
 	}
 	return map[string]string{"detectors": d.String(), "thresholds": th.String(), "resources": res.String(), "limits": lim.String()}
 }

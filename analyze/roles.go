@@ -181,34 +181,40 @@ var eventLoops = []string{
 
 // knownMax are default maximum sizes of well-known pools, by pool name
 // prefix and suffix (the whole name when suffix is ""): the saturated
-// detector's limits. A signatures file's [pool] blocks come first
+// detector's limits. A name is a hint, not a fact: threads named task-N
+// may be started one per task and run by no pool at all. A row's size
+// applies only to a pool some thread of which, at some moment, runs one of
+// the row's loops (frame prefixes of the pool's own run loop:
+// knownLimitOf). A signatures file's [pool] blocks come first
 // (Pass.knownLimit).
 var knownMax = []struct {
 	prefix, suffix string
 	max            int
 	what           string
+	loops          []string
 }{
-	{"http-nio-", "-exec-*", 200, "Tomcat maxThreads default"},
-	{"https-jsse-nio-", "-exec-*", 200, "Tomcat maxThreads default"},
-	{"http-nio2-", "-exec-*", 200, "Tomcat maxThreads default"},
-	{"https-openssl-nio-", "-exec-*", 200, "Tomcat maxThreads default"},
-	{"qtp", "-*", 200, "Jetty QueuedThreadPool maxThreads default"},
+	// Tomcat's connector threads run its TaskThread; Tomcat 9.0.5x+ and
+	// 10.1 copy the executor (its own runWorker), older ones extend the
+	// JDK's (java.util.concurrent's runWorker under TaskThread).
+	{"http-nio-", "-exec-*", 200, "Tomcat maxThreads default", tomcatLoops},
+	{"https-jsse-nio-", "-exec-*", 200, "Tomcat maxThreads default", tomcatLoops},
+	{"http-nio2-", "-exec-*", 200, "Tomcat maxThreads default", tomcatLoops},
+	{"https-openssl-nio-", "-exec-*", 200, "Tomcat maxThreads default", tomcatLoops},
+	// Jetty's runner is an inner class whose name changed across versions
+	// (QueuedThreadPool$Runner.run, $2.run, $3.run): the class is the loop.
+	{"qtp", "-*", 200, "Jetty QueuedThreadPool maxThreads default", []string{"org.eclipse.jetty.util.thread.QueuedThreadPool"}},
 	// Spring Boot's task executor: 8 core threads and an unbounded queue,
-	// so it never grows past 8; its scheduler has 1 thread.
-	{"task-*", "", 8, "Spring Boot task executor default (8 core threads, unbounded queue)"},
-	{"scheduling-*", "", 1, "Spring Boot scheduler default pool size"},
+	// so it never grows past 8; its scheduler has 1 thread. The executor
+	// is a ThreadPoolTaskExecutor over the JDK's ThreadPoolExecutor, the
+	// scheduler a ThreadPoolTaskScheduler over a ScheduledThreadPoolExecutor
+	// (its idle thread takes from the DelayedWorkQueue, its busy one runs
+	// a ScheduledFutureTask).
+	{"task-*", "", 8, "Spring Boot task executor default (8 core threads, unbounded queue)", []string{"java.util.concurrent.ThreadPoolExecutor.runWorker"}},
+	{"scheduling-*", "", 1, "Spring Boot scheduler default pool size", []string{"java.util.concurrent.ScheduledThreadPoolExecutor"}},
 }
 
-// knownLimit returns the default maximum size of a well-known pool, and
-// what it is; 0 when unknown.
-func knownLimit(pool string) (int, string) {
-	for _, k := range knownMax {
-		if k.suffix == "" && pool == k.prefix || k.suffix != "" && strings.HasPrefix(pool, k.prefix) && strings.HasSuffix(pool, k.suffix) {
-			return k.max, k.what
-		}
-	}
-	return 0, ""
-}
+// tomcatLoops are the frames of Tomcat's connector executor loop.
+var tomcatLoops = []string{"org.apache.tomcat.util.threads.TaskThread", "org.apache.tomcat.util.threads.ThreadPoolExecutor.runWorker"}
 
 // dumpWriterState is the state id of the thread writing the dump.
 const dumpWriterState = "dump-writer"

@@ -214,6 +214,9 @@ type JSONLimit struct {
 	Size   int    `json:"size"`   // 0 when unknown
 	Source string `json:"source"` // "default", "observed", "current", ""
 	What   string `json:"what"`
+	// NamedLike is why a pool named like a well-known one has no known
+	// size: the row its name matched and the loop none of its threads run.
+	NamedLike string `json:"named_like,omitempty"`
 }
 
 // JSONLock is a contended lock and its owner.
@@ -341,7 +344,7 @@ func jsonFinding(r *analyze.Result, f *analyze.Finding) JSONFinding {
 		Resource: f.Resource, Counts: nonNil(f.Counts), PoolCounts: nonNil(f.PoolCounts), Totals: nonNil(f.Totals),
 		At: f.At, Since: f.Since, FromStart: f.FromStart, Recovered: f.Recovered, Summary: Summary(r, f), Frame: f.Frame, Culprit: f.Culprit,
 		Culprits: jsonFrames(f.Culprits), Entries: jsonFrames(f.Entries), Same: f.Same, Always: f.Always, CPUMs: f.CPU.Milliseconds(),
-		CPUThread: f.CPUThreads, Limit: JSONLimit{Size: f.Limit.Size, Source: f.Limit.Source, What: f.Limit.What},
+		CPUThread: f.CPUThreads, Limit: JSONLimit{Size: f.Limit.Size, Source: f.Limit.Source, What: f.Limit.What, NamedLike: f.Limit.NamedLike},
 		Idle: f.Idle, Waiting: f.Waiting, Starved: jsonFrames(f.Starved), Cycle: jsonThreads(f.Cycle),
 		Blocked: jsonThreads(f.Blocked), Holders: []JSONHolder{}, Parents: f.Parents, Basis: f.Basis,
 		Headline: f.Headline, CausedBy: f.CausedBy, Evidence: []JSONEvidence{}, Loop: f.Loop, Caller: f.Caller, WallMs: f.Wall.Milliseconds(), Remedy: remedyOf(f)}

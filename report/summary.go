@@ -592,6 +592,9 @@ func (s *sentences) saturated() {
 		s.add("pool size %d, observed: the same at every moment (a fixed pool)", f.Limit.Size)
 	case "current":
 		s.add("pool size unknown: %d now, none idle (a guess at its maximum from one moment)", f.Limit.Size)
+		if f.Limit.NamedLike != "" {
+			s.add("no known size from its name (%s)", f.Limit.NamedLike)
+		}
 	}
 	s.add("most %s", stateText(f.State, f.Via))
 	if f.CausedBy != "" {
