@@ -379,7 +379,7 @@ func spinningThreads(p *Pass) []Finding {
 			sp, ok = loopShaped(flat[i*n:(i+1)*n], hot, cutLone)
 		}
 		if !ok {
-			sp, ok = livelockAt(r, flat[i*n:(i+1)*n]) // livelock.go
+			sp, ok = livelockAt(r, flat[i*n:(i+1)*n], roles.BackOffs) // livelock.go
 		}
 		sps[i], spins[i] = sp, ok
 	}
