@@ -179,6 +179,8 @@ func madeByAcceptLoop(creator string, accepts []string) bool {
 // makes a thread per job, progress-throttle-healthy), and the contention,
 // pool-exhausted and progress rules tell it; a crowd in its work (a peer's
 // reply, a sleep, a file) is as many tasks at once as threads.
+// Not a [roles] key: resource ids of the signature table, which a team's
+// [signature] row names (resource =).
 var gateResources = []string{"lock", "monitor", "permit", "db-connection", "redis-connection", "http-connection", "pooled-object"}
 
 // crowd is one group's largest set of unpooled threads made by one

@@ -42,7 +42,8 @@ const (
 // never leaves is retrying, not working. Table rows, beside the signature
 // table's: a healthy busy loop (a checksum, a parser) calls none of them.
 // LockSupport.parkNanos is not here: a thread parked is TIMED_WAITING, not
-// RUNNABLE.
+// RUNNABLE. The built-in rows of Roles.BackOffs: a signatures file's
+// "back-off" adds a team's own helper.
 var backOffFrames = []string{
 	"java.lang.Thread.yield",
 	"java.lang.Thread.yield0",

@@ -67,7 +67,9 @@ type peerWait struct {
 
 // peerWaits are the hand-off waits, by the first of their frames met from
 // the top (a FutureTask's get parks in awaitDone; a join waits in
-// Object.wait): tested on the stacks of testdata/verdicts/handoff-*.
+// Object.wait): tested on the stacks of testdata/verdicts/handoff-*. A
+// signatures file's "handoff-KIND" adds a team's own frames to the row of
+// that Kind (Roles.HandOffs).
 var peerWaits = []peerWait{
 	{Anchors: []string{"java.util.concurrent.CountDownLatch.await"}, Kind: "latch", What: "a CountDownLatch", Peer: "count it down", Rest: true},
 	{Anchors: []string{"java.util.concurrent.CyclicBarrier.await", "java.util.concurrent.CyclicBarrier.dowait"}, Kind: "barrier", What: "a CyclicBarrier", Peer: "arrive at it"},
