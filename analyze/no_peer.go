@@ -337,9 +337,7 @@ func awaitFact(p *Pass, m int, w *parse.Thread, pw *peerWait) (a *AwaitFact, pee
 	a = &AwaitFact{What: pw.What, Peer: pw.Peer, Address: waitedAddress(w)}
 	site, _, how := joinSite(w)
 	if site == "" {
-		if c := culprit(r.Runtime, w); c != nil {
-			site = c.Func
-		}
+		site = handOffCaller(r.Runtime, w, p.opt.roleTable())
 	}
 	join := how == "Thread.join"
 	tied := map[*parse.Thread]bool{}
@@ -404,4 +402,37 @@ func waitedClass(t *parse.Thread) string {
 		}
 	}
 	return ""
+}
+
+// handOffCaller is the function that waits in w's hand-off: its culprit,
+// or, where the culprit is a team's own hand-off frame (Roles.HandOffs:
+// its latch is code outside the JDK, as the code that waits in it is),
+// the first application frame below that hand-off's frames; "" when none.
+func handOffCaller(rt parse.Runtime, w *parse.Thread, roles *Roles) string {
+	c := culprit(rt, w)
+	if c == nil {
+		return ""
+	}
+	own := func(fn string) bool {
+		for _, anchors := range roles.HandOffs {
+			if anchorMatch(anchors, fn) {
+				return true
+			}
+		}
+		return false
+	}
+	if len(roles.HandOffs) == 0 || !own(c.Func) {
+		return c.Func
+	}
+	for i, f := range w.Frames {
+		if f == c {
+			for _, g := range w.Frames[i+1:] {
+				if !own(g.Func) && isAppFrame(rt, g) {
+					return g.Func
+				}
+			}
+			return ""
+		}
+	}
+	return c.Func
 }

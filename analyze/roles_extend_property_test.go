@@ -120,11 +120,37 @@ func mustExtensions(t *testing.T, text string) *Extensions {
 	return ext
 }
 
-// TestRolesExtendRenamed: for real fixtures whose verdict one role table
+// stateRows are the [signature] rows a team writes beside its [roles]
+// line where the JDK class it replaced also names a state (a barrier's
+// wait, a join): the built-in rows the old frames matched, anchored at the
+// new ones (renames: old function to new).
+func stateRows(renames map[string]string) []Signature {
+	var out []Signature
+	for _, s := range signatures {
+		var anchors []string
+		for old, to := range renames {
+			if anchorMatch(s.Anchors, old) && !slices.Contains(anchors, to) {
+				anchors = append(anchors, to)
+			}
+		}
+		if anchors != nil {
+			slices.Sort(anchors)
+			c := s
+			c.Anchors = anchors
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// TestRolesExtendRenamed: for real fixtures whose verdict a role table
 // decides (testdata/verdicts: a hand-off main waits on with nobody left to
 // serve it, a retry loop that backs off in Thread.yield), and random
 // invented class names: renamed, the verdict is lost; with the [roles]
-// line, it is back, the same kind, pool, basis and severity.
+// line, it is back, the same kind, pool, basis and severity. Where the
+// JDK's class also names a state (a barrier, a join, a latch: sig), the
+// team's [signature] rows for it come beside the line. The healthy
+// controls of the same programs stay quiet, renamed and taught.
 func TestRolesExtendRenamed(t *testing.T) {
 	const names = 6 // random class names per fixture and moments
 	rng := rand.New(rand.NewPCG(33, uint64(len(peerWaits))))
@@ -132,17 +158,28 @@ func TestRolesExtendRenamed(t *testing.T) {
 	for _, tt := range []struct {
 		dir  string
 		kind string // "handoff" or "back-off"
+		sig  bool   // the renamed class also names a state: its [signature] rows too
 	}{
-		{"handoff-exchanger-stuck", "handoff"}, {"handoff-fullput-stuck", "handoff"}, {"handoff-phaser-stuck", "handoff"},
-		{"handoff-syncput-stuck", "handoff"}, {"handoff-terminate-stuck", "handoff"}, {"handoff-transfer-stuck", "handoff"},
-		{"progress-livelock-yield-stuck", "back-off"}, {"jdk25-progress-livelock-yield-stuck", "back-off"},
+		{"handoff-exchanger-stuck", "handoff", false}, {"handoff-fullput-stuck", "handoff", false},
+		{"handoff-phaser-stuck", "handoff", false}, {"handoff-syncput-stuck", "handoff", false},
+		{"handoff-terminate-stuck", "handoff", false}, {"handoff-transfer-stuck", "handoff", false},
+		{"handoff-barrier-stuck", "handoff", true}, {"handoff-join-stuck", "handoff", true},
+		{"handoff-latchpeer-stuck", "handoff", true},
+		{"progress-livelock-yield-stuck", "back-off", false}, {"jdk25-progress-livelock-yield-stuck", "back-off", false},
+		// Healthy controls: quiet as they are, and renamed and taught.
+		{"handoff-exchanger-healthy", "handoff", true}, {"handoff-fullput-healthy", "handoff", true},
+		{"handoff-syncput-healthy", "handoff", true}, {"handoff-terminate-healthy", "handoff", true},
+		{"handoff-barrier-healthy", "handoff", true}, {"handoff-join-healthy", "handoff", true},
+		{"handoff-latch-healthy", "handoff", true}, {"handoff-latchpeer-healthy", "handoff", true},
+		{"progress-livelock-yield-healthy", "back-off", false},
 	} {
 		dir := filepath.Join("..", "testdata", "verdicts", tt.dir)
+		healthy := strings.HasSuffix(tt.dir, "-healthy")
 		for _, moments := range [][]string{{"1", "2", "3"}, {"2", "3"}} {
 			t.Run(tt.dir+"/"+strings.Join(moments, ""), func(t *testing.T) {
 				v0 := verdictOf(Analyze(loadMoments(t, dir, moments), Options{}))
-				if v0 == "" {
-					t.Fatal("no verdict on the fixture itself")
+				if (v0 == "") != healthy {
+					t.Fatalf("the fixture itself says %q", v0)
 				}
 				for range names {
 					cls := randomClass(rng)
@@ -151,14 +188,28 @@ func TestRolesExtendRenamed(t *testing.T) {
 					if tt.kind == "handoff" {
 						rn = handOffRename(in)
 					}
+					renames := map[string]string{}
+					for _, x := range in {
+						for _, th := range x.Dump.Threads {
+							for _, f := range th.Frames {
+								if to, _ := rn(f.Func, cls); to != "" {
+									renames[f.Func] = to
+								}
+							}
+						}
+					}
 					roles := applyRename(in, rn, cls)
-					if !strings.Contains(roles, tt.kind) {
+					if !healthy && !strings.Contains(roles, tt.kind) {
 						t.Fatalf("nothing renamed: %s", roles)
 					}
-					if v1 := verdictOf(Analyze(in, Options{})); v1 == v0 {
+					if v1 := verdictOf(Analyze(in, Options{})); !healthy && v1 == v0 {
 						t.Fatalf("renamed to %s, the verdict stays without the [roles] line: %s", cls, v1)
 					}
-					if v2 := verdictOf(Analyze(in, Options{Extensions: mustExtensions(t, roles)})); v2 != v0 {
+					ext := mustExtensions(t, roles)
+					if tt.sig {
+						ext.Signatures = stateRows(renames)
+					}
+					if v2 := verdictOf(Analyze(in, Options{Extensions: ext})); v2 != v0 {
 						t.Errorf("renamed to %s, with\n%s\nthe verdict is %q, want %q", cls, roles, v2, v0)
 					}
 					cases++
