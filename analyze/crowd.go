@@ -22,6 +22,8 @@ import (
 // another on the same thread: a thread with one of them on its stack is a
 // pool's worker, not a thread made for its task. Virtual threads are one
 // per task by design and are left to the explosion rule's GoExplosionMin.
+// The built-in rows of Roles.PoolLoops: a signatures file's "pool-loop"
+// adds a team's own executor.
 var poolLoops = []string{
 	"java.util.concurrent.ThreadPoolExecutor.runWorker", "org.apache.tomcat.util.threads.ThreadPoolExecutor.runWorker",
 	"java.util.concurrent.ForkJoinWorkerThread.run", "java.util.concurrent.ForkJoinPool.runWorker",
@@ -33,13 +35,13 @@ var poolLoops = []string{
 }
 
 // unpooled reports whether t runs on a thread of its own: a platform
-// thread with no pool loop on its stack.
-func unpooled(t *parse.Thread) bool {
+// thread with no pool loop (loops: Roles.PoolLoops) on its stack.
+func unpooled(t *parse.Thread, loops []string) bool {
 	if t.JVM != nil && t.Virtual {
 		return false
 	}
 	for _, f := range t.Frames {
-		if anyPrefix(f.Func, poolLoops) {
+		if anyPrefix(f.Func, loops) {
 			return false
 		}
 	}
@@ -48,7 +50,7 @@ func unpooled(t *parse.Thread) bool {
 
 // unpooledPool reports whether most of a JVM pool's threads, at the
 // moment it holds most, run on threads of their own (unpooled).
-func unpooledPool(r *Result, pl *Pool) bool {
+func unpooledPool(r *Result, pl *Pool, loops []string) bool {
 	if r.Runtime != parse.RuntimeJVM {
 		return false
 	}
@@ -60,7 +62,7 @@ func unpooledPool(r *Result, pl *Pool) bool {
 		}
 		for _, t := range g.Threads[m] {
 			n++
-			if unpooled(t) {
+			if unpooled(t, loops) {
 				own++
 			}
 		}
@@ -136,7 +138,7 @@ func (b *builder) connectionReaders() {
 			for m, ts := range g.Threads {
 				for _, t := range ts {
 					all++
-					if c := creatorFrame(t); c != "" && unpooled(t) && madeByAcceptLoop(c, accepts[m]) {
+					if c := creatorFrame(t); c != "" && unpooled(t, b.opt.roleTable().PoolLoops) && madeByAcceptLoop(c, accepts[m]) {
 						readers++
 					}
 				}
@@ -177,6 +179,8 @@ func madeByAcceptLoop(creator string, accepts []string) bool {
 // makes a thread per job, progress-throttle-healthy), and the contention,
 // pool-exhausted and progress rules tell it; a crowd in its work (a peer's
 // reply, a sleep, a file) is as many tasks at once as threads.
+// Not a [roles] key: resource ids of the signature table, which a team's
+// [signature] row names (resource =).
 var gateResources = []string{"lock", "monitor", "permit", "db-connection", "redis-connection", "http-connection", "pooled-object"}
 
 // crowd is one group's largest set of unpooled threads made by one
@@ -228,7 +232,7 @@ func threadPerTask(p *Pass) []Finding {
 				}
 				by := map[string]int{}
 				for _, t := range g.Threads[m] {
-					if !unpooled(t) {
+					if !unpooled(t, p.opt.roleTable().PoolLoops) {
 						continue
 					}
 					if c := creatorFrame(t); c != "" {
@@ -262,7 +266,7 @@ func threadPerTask(p *Pass) []Finding {
 		}
 		withDump++
 		for _, t := range best.g.Threads[m] {
-			if unpooled(t) && creatorFrame(t) == best.creator {
+			if unpooled(t, p.opt.roleTable().PoolLoops) && creatorFrame(t) == best.creator {
 				counts[m] += max(t.Weight, 1)
 			}
 		}

@@ -690,6 +690,8 @@ func movedLock(k lockKey, m int, owner *parse.Thread, ws []*parse.Thread, frame 
 // the frames a writer and a reader wait in. A queued writer lets no new
 // reader in (the JDK's ReentrantReadWriteLock, fair or not, and
 // StampedLock), so the readers waiting with a writer wait behind it.
+// Not a [roles] key: the JDK's read-write locks and how they queue, a JDK
+// fact.
 var sharedLocks = []struct{ writer, reader []string }{
 	{[]string{"java.util.concurrent.locks.ReentrantReadWriteLock$WriteLock.*"},
 		[]string{"java.util.concurrent.locks.ReentrantReadWriteLock$ReadLock.*"}},

@@ -56,7 +56,7 @@ func risen(p *Pass) []Finding {
 	t := make([]int, len(r.Totals))
 	copy(t, r.Totals)
 	for _, pl := range r.Pools {
-		if p.knownLimit(pl).Max > 0 && !unpooledPool(r, pl) {
+		if p.knownLimit(pl).Max > 0 && !unpooledPool(r, pl, p.opt.roleTable().PoolLoops) {
 			for i := range t {
 				t[i] -= pl.Counts[i]
 			}
@@ -109,7 +109,7 @@ func risen(p *Pass) []Finding {
 		// parallelism is 1 spawns a thread per task), told by the
 		// threads' stacks (no pool's loop under them), whatever their
 		// name.
-		if strings.HasPrefix(top.Name, "Thread-") || unpooledPool(r, top) {
+		if strings.HasPrefix(top.Name, "Thread-") || unpooledPool(r, top, p.opt.roleTable().PoolLoops) {
 			f.Basis = "thread-per-task"
 		}
 	}

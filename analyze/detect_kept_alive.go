@@ -200,6 +200,8 @@ func keptAliveAt(p *Pass, m int, d *parse.Dump) (groups []HolderGroup, keepers [
 // due on its own schedule (its leader's wait in a scheduled executor's
 // delay queue; a java.util.Timer's thread for its next task): a JVM such
 // threads keep up is kept up by a scheduled task.
+// Not a [roles] key: the JDK's own scheduled executor and Timer, a JDK
+// fact.
 var scheduledRests = []string{
 	"java.util.concurrent.ScheduledThreadPoolExecutor$DelayedWorkQueue.take",
 	"java.util.concurrent.ScheduledThreadPoolExecutor$DelayedWorkQueue.poll",

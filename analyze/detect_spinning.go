@@ -66,6 +66,7 @@ var spinningDetector = &Detector{
 
 // goPreemptFrames are the runtime frames a preempted goroutine shows on
 // top of its own (a SIGQUIT traceback of a goroutine stopped mid-loop).
+// Not a [roles] key: the Go runtime's own frames.
 var goPreemptFrames = []string{"runtime.asyncPreempt", "runtime.asyncPreempt2", "runtime.gopreempt_m", "runtime.goschedImpl", "runtime.mcall"}
 
 // ownFrames are t's frames without the runtime's preemption frames on top.
@@ -379,7 +380,7 @@ func spinningThreads(p *Pass) []Finding {
 			sp, ok = loopShaped(flat[i*n:(i+1)*n], hot, cutLone)
 		}
 		if !ok {
-			sp, ok = livelockAt(r, flat[i*n:(i+1)*n]) // livelock.go
+			sp, ok = livelockAt(r, flat[i*n:(i+1)*n], roles.BackOffs) // livelock.go
 		}
 		sps[i], spins[i] = sp, ok
 	}

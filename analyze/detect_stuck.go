@@ -349,6 +349,8 @@ func gathered(g *Group, n int) bool {
 // as a monitor's waiters do, so cpu= grown between every two dumps means
 // the thread was let through and came back (a barrier that trips every
 // round), as for Still resources.
+// Not a [roles] key: resource ids of the signature table, which a team's
+// [signature] row names (resource =).
 var gatherWaits = map[string]bool{"latch": true, "task-result": true}
 
 // sameLockWait reports whether g's threads wait for a lock (Resource
@@ -488,6 +490,8 @@ func initClass(ts []*parse.Thread) string {
 // handoffResources are the waits for another thread of the process to
 // act (count down, take, complete, signal), as opposed to a peer, a lock
 // or a rest.
+// Not a [roles] key: resource ids of the signature table, which a team's
+// [signature] row names (resource =).
 var handoffResources = []string{"latch", "queue-space", "peer-handoff", "task-result", "condition"}
 
 // orphanedWaits are the groups waiting untimed on a hand-off when, at

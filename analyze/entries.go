@@ -72,6 +72,7 @@ func entryPoint(rt parse.Runtime, t *parse.Thread) (entry string, probe bool) {
 
 // dispatchers are the frames that call into the application: below them
 // the thread belongs to a server, an executor or a framework.
+// Not a [roles] key: it names a finding's entry line, no verdict.
 var dispatchers = map[parse.Runtime][]string{
 	parse.RuntimeJVM: {"javax.servlet.", "jakarta.servlet.", "org.apache.catalina.", "org.apache.coyote.", "org.apache.tomcat.",
 		"org.springframework.web.", "org.springframework.scheduling.", "org.eclipse.jetty.", "io.undertow.", "io.netty.", "reactor.",
@@ -118,6 +119,8 @@ func isGeneratedFrame(fn string) bool {
 // not follow: HealthServlet, doHealthCheck, handleHealthz, readyz; not
 // Healthcare): a load balancer or an orchestrator calls these, and when
 // they wait the instance is taken out.
+// Not a [roles] key: words of a convention (Kubernetes' and Spring's probe
+// names), not one team's frames.
 var probeWords = []string{"healthz", "health", "readiness", "liveness", "readyz", "livez"}
 
 func isProbeFrame(fn string) bool {

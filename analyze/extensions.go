@@ -92,6 +92,11 @@ func (e *ExtensionError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File
 //	cpu-native   = com.acme.fast.Hash.mix           # native methods that compute and return at once
 //	up-by-design = AcmeUI-Event-*                   # non-daemon threads that keep a JVM up by design
 //	go-work      = github.com/acme/rpc.(*Server).dispatch  # frames where a Go server hands a goroutine a request
+//	pool-loop    = com.acme.exec.Worker.loop        # frames of a pool's run loop: its threads are pooled, not one per task
+//	back-off     = com.acme.retry.Spin.pause        # frames a retry loop backs off in (a RUNNABLE loop under one retries)
+//	handoff-latch = com.acme.sync.Gate.await        # a team's own hand-off, by kind: handoff-latch, -barrier, -phaser,
+//	                                                # -exchanger, -sync-put, -transfer, -queue-put, -queue-take, -pipe-write,
+//	                                                # -pipe-read, -join, -task-result, -termination, -condition, -monitor
 func ParseExtensions(r io.Reader, file string) (*Extensions, error) {
 	ext := &Extensions{}
 	var errs []error
@@ -205,12 +210,18 @@ func ParseExtensions(r io.Reader, file string) (*Extensions, error) {
 				bad(n, "%v", err)
 			}
 		case inRoles:
-			table, ok := roleKeys[key]
-			if !ok {
-				bad(n, "unknown [roles] key %q (want jvm-internal, dump-writer, event-loop, common-pool, not-spinning, cpu-native, up-by-design, go-work)", key)
+			vals := commaList(val)
+			if len(vals) == 0 {
+				bad(n, "[roles] key %q without a value", key)
 				continue
 			}
-			*table(&ext.Roles) = append(*table(&ext.Roles), commaList(val)...)
+			if i := slices.IndexFunc(vals, func(v string) bool { return strings.ContainsAny(v, " \t") && roleFrameKey(key) }); i >= 0 {
+				bad(n, "[roles] %s %q: a frame has no spaces (want a function, as a dump prints it)", key, vals[i])
+				continue
+			}
+			if !ext.Roles.addRole(key, vals) {
+				bad(n, "unknown [roles] key %q (want %s)", key, strings.Join(roleKeyNames(), ", "))
+			}
 		default:
 			bad(n, "%q before any [signature], [pool], [remedy] or [roles] line", key)
 		}
@@ -220,6 +231,16 @@ func ParseExtensions(r io.Reader, file string) (*Extensions, error) {
 		errs = append(errs, fmt.Errorf("%s: %w", file, err))
 	}
 	return ext, errors.Join(errs...)
+}
+
+// roleFrameKey reports whether the [roles] key key lists frames (its
+// values have no spaces), not thread or pool names (which may).
+func roleFrameKey(key string) bool {
+	switch key {
+	case "jvm-internal", "common-pool", "up-by-design":
+		return false
+	}
+	return true
 }
 
 // commaList is a key's value as a list: its comma-separated items, each

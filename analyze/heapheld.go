@@ -12,6 +12,8 @@ import (
 // sweeper, the service and monitor-deflation threads; counted from the
 // jstack beside each heap dump of testdata/hprof, COUNTS.tsv). A name
 // ending in "*" is a prefix.
+// Not a [roles] key: what HotSpot itself leaves out of a heap dump, a JDK
+// fact.
 var heapDumpHidden = []string{"C1 CompilerThread*", "C2 CompilerThread*", "JVMCI CompilerThread*",
 	"Sweeper thread", "Service Thread", "Monitor Deflation Thread"}
 

@@ -20,6 +20,9 @@ import (
 
 // joinWaits are the frames of a wait for another thread's end or result,
 // each a prefix of a frame's function.
+// Not a [roles] key: the tie reads the JDK classes' own structure (a
+// joined Thread's address, a FutureTask's runner), which a team's own
+// future does not share; its no-peer wait is handoff-task-result.
 var joinWaits = []string{
 	"java.lang.Thread.join",
 	"java.util.concurrent.FutureTask.get",

@@ -61,6 +61,7 @@ var NamingThresholds = []Threshold{
 
 // nameMarkers are prefixes a thread's name carries for a while, not for
 // its pool: removed before the name is shaped.
+// Not a [roles] key: WebLogic's own name markers, a vendor's fact.
 var nameMarkers = []string{"[ACTIVE] ", "[STANDBY] ", "[STUCK] "}
 
 // shapedName is a thread name cut at its digit runs: text[0] num[0]

@@ -42,7 +42,8 @@ const (
 // never leaves is retrying, not working. Table rows, beside the signature
 // table's: a healthy busy loop (a checksum, a parser) calls none of them.
 // LockSupport.parkNanos is not here: a thread parked is TIMED_WAITING, not
-// RUNNABLE.
+// RUNNABLE. The built-in rows of Roles.BackOffs: a signatures file's
+// "back-off" adds a team's own helper.
 var backOffFrames = []string{
 	"java.lang.Thread.yield",
 	"java.lang.Thread.yield0",
@@ -62,7 +63,7 @@ var backOffFrames = []string{
 // LivelockCPUShare of the wall between every two moments, the same loop
 // at each, backing off at some moment (oneBackOffLoop, backOffFrames).
 // The times of the moments must be printed (a JVM dump's date line).
-func livelockAt(r *Result, s []*parse.Thread) (spinner, bool) {
+func livelockAt(r *Result, s []*parse.Thread, backs []string) (spinner, bool) {
 	n := len(s)
 	if r.Runtime != parse.RuntimeJVM || n < LivelockMoments || n != len(r.Moments) {
 		return spinner{}, false
@@ -83,35 +84,40 @@ func livelockAt(r *Result, s []*parse.Thread) (spinner, bool) {
 			}
 		}
 	}
-	if !oneBackOffLoop(r.Runtime, s) {
+	if !oneBackOffLoop(r.Runtime, s, backs) {
 		return spinner{}, false
 	}
 	return spinner{since: 0, stacks: s, basis: "livelock", cpu: s[n-1].CPU - s[0].CPU, wall: last.Sub(first)}, true
 }
 
 // backer is the application function that backs off in t: its first
-// application frame, under a frame of backOffFrames; nil when t is not
-// backing off.
-func backer(rt parse.Runtime, t *parse.Thread) *parse.Frame {
+// application frame, under a frame of backs (Roles.BackOffs: backOffFrames
+// and a team's own, which is no application frame of the loop's); nil
+// when t is not backing off.
+func backer(rt parse.Runtime, t *parse.Thread, backs []string) *parse.Frame {
 	backing := false
 	for _, f := range t.Frames {
+		if slices.Contains(backs, f.Func) {
+			backing = true
+			continue
+		}
 		if isAppFrame(rt, f) {
 			if backing {
 				return f
 			}
 			return nil
 		}
-		backing = backing || slices.Contains(backOffFrames, f.Func)
 	}
 	return nil
 }
 
 // appFuncs are the functions of t's application frames, top first, lines
-// left out.
-func appFuncs(rt parse.Runtime, t *parse.Thread) []string {
+// left out, and back-off frames (backs) too: a team's own back-off helper
+// is the loop's pause, not its code.
+func appFuncs(rt parse.Runtime, t *parse.Thread, backs []string) []string {
 	var out []string
 	for _, f := range t.Frames {
-		if isAppFrame(rt, f) && !slices.Contains(out, f.Func) {
+		if isAppFrame(rt, f) && !slices.Contains(out, f.Func) && !slices.Contains(backs, f.Func) {
 			out = append(out, f.Func)
 		}
 	}
@@ -125,12 +131,12 @@ func appFuncs(rt parse.Runtime, t *parse.Thread) []string {
 // loop's own method seen only in its tryLock). A busy thread moving
 // through its work calls other methods at other moments, which do not
 // back off.
-func oneBackOffLoop(rt parse.Runtime, s []*parse.Thread) bool {
+func oneBackOffLoop(rt parse.Runtime, s []*parse.Thread, backs []string) bool {
 	backers := map[string]bool{}
 	count := map[string]int{}
 	driver := ""
 	for i, t := range s {
-		fs := appFuncs(rt, t)
+		fs := appFuncs(rt, t, backs)
 		if len(fs) == 0 || i > 0 && fs[len(fs)-1] != driver {
 			return false
 		}
@@ -138,7 +144,7 @@ func oneBackOffLoop(rt parse.Runtime, s []*parse.Thread) bool {
 		for _, f := range fs {
 			count[f]++
 		}
-		if b := backer(rt, t); b != nil {
+		if b := backer(rt, t, backs); b != nil {
 			backers[b.Func] = true
 		}
 	}
@@ -207,10 +213,15 @@ var backOffWaits = append([]string{
 // backOffCaller is the application frame that t backs off under: its
 // first application frame, when every frame above it is the JDK's and one
 // of them a back-off (backOffWaits); nil otherwise (a thread parked for
-// ever, a socket read, work).
-func backOffCaller(rt parse.Runtime, t *parse.Thread) *parse.Frame {
+// ever, a socket read, work). backs are Roles.BackOffs: a team's own
+// back-off frame is a back-off, not the caller.
+func backOffCaller(rt parse.Runtime, t *parse.Thread, backs []string) *parse.Frame {
 	backing := false
 	for _, f := range t.Frames {
+		if slices.Contains(backs, f.Func) {
+			backing = true
+			continue
+		}
 		if isAppFrame(rt, f) {
 			if backing {
 				return f
@@ -256,6 +267,7 @@ func heldLocks(t *parse.Thread) map[string]parse.Lock {
 // stacks' structure.
 func heldBackOffs(p *Pass) []Finding {
 	r := p.R
+	backs := p.opt.roleTable().BackOffs
 	n := len(r.Moments)
 	if r.Runtime != parse.RuntimeJVM || n < LivelockHeldMoments {
 		return nil
@@ -276,7 +288,7 @@ func heldBackOffs(p *Pass) []Finding {
 		}
 		byID[m] = map[threadID]*parse.Thread{}
 		for _, t := range mo.Dump.Threads {
-			if t.JVM != nil && backOffCaller(r.Runtime, t) != nil {
+			if t.JVM != nil && backOffCaller(r.Runtime, t, backs) != nil {
 				byID[m][identity(r.Runtime, t)] = t
 			}
 		}
@@ -286,7 +298,7 @@ func heldBackOffs(p *Pass) []Finding {
 	groups := map[string][]part{}
 	var order []string
 	for _, t := range last.Threads {
-		c := backOffCaller(r.Runtime, t)
+		c := backOffCaller(r.Runtime, t, backs)
 		if c == nil {
 			continue
 		}
@@ -295,12 +307,12 @@ func heldBackOffs(p *Pass) []Finding {
 			continue // another spinning finding's (a livelock on CPU)
 		}
 		stacks := make([]*parse.Thread, n)
-		funcs := appFuncs(r.Runtime, t)
+		funcs := appFuncs(r.Runtime, t, backs)
 		held := heldLocks(t)
 		ok := len(held) > 0
 		for m := 0; m < n && ok; m++ {
 			s := byID[m][id]
-			if s == nil || backOffCaller(r.Runtime, s).Func != c.Func || !slices.Equal(appFuncs(r.Runtime, s), funcs) {
+			if s == nil || backOffCaller(r.Runtime, s, backs).Func != c.Func || !slices.Equal(appFuncs(r.Runtime, s, backs), funcs) {
 				ok = false
 				break
 			}
@@ -358,7 +370,7 @@ func heldBackOffFinding(p *Pass, first []*parse.Thread, parts iter.Seq2[[]*parse
 	r := p.R
 	n := len(r.Moments)
 	lastFirst := first[n-1]
-	caller := backOffCaller(r.Runtime, lastFirst)
+	caller := backOffCaller(r.Runtime, lastFirst, p.opt.roleTable().BackOffs)
 	pool, _ := poolName(r.Runtime, lastFirst, p.opt)
 	f := Finding{Kind: KindSpinning, Severity: Warning, Pool: pool, State: stateOf(p.signature(n-1, lastFirst)),
 		Counts: make([]int, n), At: n - 1, Since: 0, FromStart: true, Basis: "livelock-held",

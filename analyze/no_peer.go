@@ -41,6 +41,10 @@ import (
 // (anchors, among its top 16 frames) and, for the sentence, what it waits
 // on and what its other side would do. Data, beside the signatures.
 type peerWait struct {
+	// Kind names the row in a signatures file: its [roles] key
+	// "handoff-KIND" adds a team's own frames of this kind of hand-off
+	// (Roles.HandOffs).
+	Kind    string
 	Anchors []string
 	What    string // "a CountDownLatch"
 	Peer    string // what the other side does: "count it down"
@@ -63,41 +67,48 @@ type peerWait struct {
 
 // peerWaits are the hand-off waits, by the first of their frames met from
 // the top (a FutureTask's get parks in awaitDone; a join waits in
-// Object.wait): tested on the stacks of testdata/verdicts/handoff-*.
+// Object.wait): tested on the stacks of testdata/verdicts/handoff-*. A
+// signatures file's "handoff-KIND" adds a team's own frames to the row of
+// that Kind (Roles.HandOffs).
 var peerWaits = []peerWait{
-	{Anchors: []string{"java.util.concurrent.CountDownLatch.await"}, What: "a CountDownLatch", Peer: "count it down", Rest: true},
-	{Anchors: []string{"java.util.concurrent.CyclicBarrier.await", "java.util.concurrent.CyclicBarrier.dowait"}, What: "a CyclicBarrier", Peer: "arrive at it"},
-	{Anchors: []string{"java.util.concurrent.Phaser.arriveAndAwaitAdvance", "java.util.concurrent.Phaser.awaitAdvance*"}, What: "a Phaser", Peer: "arrive at it"},
-	{Anchors: []string{"java.util.concurrent.Exchanger.exchange"}, What: "an Exchanger", Peer: "exchange with it"},
-	{Anchors: []string{"java.util.concurrent.SynchronousQueue.put", "java.util.concurrent.SynchronousQueue.offer"}, What: "a SynchronousQueue", Peer: "take from it"},
-	{Anchors: []string{"java.util.concurrent.LinkedTransferQueue.transfer", "java.util.concurrent.LinkedTransferQueue.tryTransfer"}, What: "a LinkedTransferQueue", Peer: "take from it"},
+	{Anchors: []string{"java.util.concurrent.CountDownLatch.await"}, Kind: "latch", What: "a CountDownLatch", Peer: "count it down", Rest: true},
+	{Anchors: []string{"java.util.concurrent.CyclicBarrier.await", "java.util.concurrent.CyclicBarrier.dowait"}, Kind: "barrier", What: "a CyclicBarrier", Peer: "arrive at it"},
+	{Anchors: []string{"java.util.concurrent.Phaser.arriveAndAwaitAdvance", "java.util.concurrent.Phaser.awaitAdvance*"}, Kind: "phaser", What: "a Phaser", Peer: "arrive at it"},
+	{Anchors: []string{"java.util.concurrent.Exchanger.exchange"}, Kind: "exchanger", What: "an Exchanger", Peer: "exchange with it"},
+	{Anchors: []string{"java.util.concurrent.SynchronousQueue.put", "java.util.concurrent.SynchronousQueue.offer"}, Kind: "sync-put", What: "a SynchronousQueue", Peer: "take from it"},
+	{Anchors: []string{"java.util.concurrent.LinkedTransferQueue.transfer", "java.util.concurrent.LinkedTransferQueue.tryTransfer"}, Kind: "transfer", What: "a LinkedTransferQueue", Peer: "take from it"},
 	{Anchors: []string{"java.util.concurrent.ArrayBlockingQueue.put", "java.util.concurrent.ArrayBlockingQueue.offer",
 		"java.util.concurrent.LinkedBlockingQueue.put", "java.util.concurrent.LinkedBlockingQueue.offer",
-		"java.util.concurrent.LinkedBlockingDeque.put*", "java.util.concurrent.LinkedBlockingDeque.offer*"}, What: "a full BlockingQueue", Peer: "take from it"},
+		"java.util.concurrent.LinkedBlockingDeque.put*", "java.util.concurrent.LinkedBlockingDeque.offer*"}, Kind: "queue-put", What: "a full BlockingQueue", Peer: "take from it"},
 	{Anchors: []string{"java.util.concurrent.ArrayBlockingQueue.take", "java.util.concurrent.LinkedBlockingQueue.take",
 		"java.util.concurrent.LinkedBlockingDeque.take*", "java.util.concurrent.SynchronousQueue.take", "java.util.concurrent.LinkedTransferQueue.take",
-		"java.util.concurrent.PriorityBlockingQueue.take"}, What: "an empty BlockingQueue", Peer: "put into it", Rest: true},
-	{Anchors: []string{"java.io.PipedInputStream.awaitSpace"}, What: "a full pipe", Peer: "read from it"},
-	{Anchors: []string{"java.io.PipedInputStream.read"}, What: "an empty pipe", Peer: "write to it", Rest: true},
-	{Anchors: []string{"java.lang.Thread.join"}, What: "a thread's end", Peer: "end", Rest: true},
+		"java.util.concurrent.PriorityBlockingQueue.take"}, Kind: "queue-take", What: "an empty BlockingQueue", Peer: "put into it", Rest: true},
+	{Anchors: []string{"java.io.PipedInputStream.awaitSpace"}, Kind: "pipe-write", What: "a full pipe", Peer: "read from it"},
+	{Anchors: []string{"java.io.PipedInputStream.read"}, Kind: "pipe-read", What: "an empty pipe", Peer: "write to it", Rest: true},
+	{Anchors: []string{"java.lang.Thread.join"}, Kind: "join", What: "a thread's end", Peer: "end", Rest: true},
 	{Anchors: []string{"java.util.concurrent.FutureTask.get", "java.util.concurrent.FutureTask.awaitDone",
 		"java.util.concurrent.CompletableFuture.get", "java.util.concurrent.CompletableFuture.join", "java.util.concurrent.CompletableFuture.waitingGet",
-		"java.util.concurrent.ForkJoinTask.join", "java.util.concurrent.ForkJoinTask.get"}, What: "a task's result", Peer: "complete it"},
+		"java.util.concurrent.ForkJoinTask.join", "java.util.concurrent.ForkJoinTask.get"}, Kind: "task-result", What: "a task's result", Peer: "complete it"},
 	{Anchors: []string{"java.util.concurrent.ThreadPoolExecutor.awaitTermination", "java.util.concurrent.ForkJoinPool.awaitTermination"},
+		Kind: "termination",
 		What: "an executor's termination", Peer: "shut it down or finish its tasks", Timed: true},
-	{Anchors: []string{"java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject.await*"}, What: "a Condition", Peer: "signal it", Rest: true},
-	{Anchors: []string{"java.lang.Object.wait", "java.lang.Object.wait0"}, What: "a monitor's notify", Peer: "notify it", Rest: true},
+	{Anchors: []string{"java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject.await*"}, Kind: "condition", What: "a Condition", Peer: "signal it", Rest: true},
+	{Anchors: []string{"java.lang.Object.wait", "java.lang.Object.wait0"}, Kind: "monitor", What: "a monitor's notify", Peer: "notify it", Rest: true},
 }
 
 // peerWaitOf is the hand-off t waits on: the first row of peerWaits one
 // of its top 16 frames matches, so that a library's wait names itself
 // before the Condition or monitor it waits in (a barrier's await parks on
 // a Condition, a join waits in Object.wait); nil when none.
-func peerWaitOf(t *parse.Thread) *peerWait {
+//
+// A row's frames are its own and those roles adds to its kind
+// (Roles.HandOffs: a team's own latch is a latch).
+func peerWaitOf(t *parse.Thread, roles *Roles) *peerWait {
 	top := t.Frames[:min(len(t.Frames), 16)]
 	for i := range peerWaits {
+		own := roles.HandOffs[peerWaits[i].Kind]
 		for _, f := range top {
-			if anchorMatch(peerWaits[i].Anchors, f.Func) {
+			if anchorMatch(peerWaits[i].Anchors, f.Func) || own != nil && anchorMatch(own, f.Func) {
 				return &peerWaits[i]
 			}
 		}
@@ -124,7 +135,7 @@ func noPeerWaits(p *Pass, told bool) []Finding {
 	}
 	var fs []Finding
 	for _, w := range last.Threads {
-		pw := peerWaitOf(w)
+		pw := peerWaitOf(w, p.opt.roleTable())
 		if pw == nil || !entryWait(w) || w.State != "WAITING" && !(pw.Timed && w.State == "TIMED_WAITING") {
 			continue
 		}
@@ -218,7 +229,7 @@ func stayedWaiting(p *Pass, w *parse.Thread, pw *peerWait) ([]*parse.Thread, boo
 			}
 		}
 		t := at[m]
-		if t == nil || peerWaitOf(t) != pw || FrameString(culprit(r.Runtime, t)) != c || t.State != w.State {
+		if t == nil || peerWaitOf(t, p.opt.roleTable()) != pw || FrameString(culprit(r.Runtime, t)) != c || t.State != w.State {
 			return nil, false
 		}
 		if m > 0 {
@@ -326,9 +337,7 @@ func awaitFact(p *Pass, m int, w *parse.Thread, pw *peerWait) (a *AwaitFact, pee
 	a = &AwaitFact{What: pw.What, Peer: pw.Peer, Address: waitedAddress(w)}
 	site, _, how := joinSite(w)
 	if site == "" {
-		if c := culprit(r.Runtime, w); c != nil {
-			site = c.Func
-		}
+		site = handOffCaller(r.Runtime, w, p.opt.roleTable())
 	}
 	join := how == "Thread.join"
 	tied := map[*parse.Thread]bool{}
@@ -393,4 +402,37 @@ func waitedClass(t *parse.Thread) string {
 		}
 	}
 	return ""
+}
+
+// handOffCaller is the function that waits in w's hand-off: its culprit,
+// or, where the culprit is a team's own hand-off frame (Roles.HandOffs:
+// its latch is code outside the JDK, as the code that waits in it is),
+// the first application frame below that hand-off's frames; "" when none.
+func handOffCaller(rt parse.Runtime, w *parse.Thread, roles *Roles) string {
+	c := culprit(rt, w)
+	if c == nil {
+		return ""
+	}
+	own := func(fn string) bool {
+		for _, anchors := range roles.HandOffs {
+			if anchorMatch(anchors, fn) {
+				return true
+			}
+		}
+		return false
+	}
+	if len(roles.HandOffs) == 0 || !own(c.Func) {
+		return c.Func
+	}
+	for i, f := range w.Frames {
+		if f == c {
+			for _, g := range w.Frames[i+1:] {
+				if !own(g.Func) && isAppFrame(rt, g) {
+					return g.Func
+				}
+			}
+			return ""
+		}
+	}
+	return c.Func
 }

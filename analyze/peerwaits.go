@@ -14,11 +14,14 @@ import "github.com/dumpdiff/dumpdiff/parse"
 // peerResources are the resources a peer wait is on: a reply, a connect,
 // a peer draining what is written. Locks are contention's, pooled items
 // the pool-exhausted detector's.
+// Not a [roles] key: resource ids of the signature table, which a team's
+// [signature] row names (resource =).
 var peerResources = map[string]bool{"peer-reply": true, "peer-connect": true, "peer-drain": true}
 
 // timedWaitFrames prove that a peer wait has a deadline (JDK 13+'s timed
 // socket read and connect): it ends by it, so one dump of many threads in
 // it is a slow peer behind a timeout, not a wait that may never end.
+// Not a [roles] key: the JDK's own timed socket waits, a JDK fact.
 var timedWaitFrames = []string{"sun.nio.ch.NioSocketImpl.timedRead", "sun.nio.ch.NioSocketImpl.timedFinishConnect"}
 
 // poolPeerWaits are the groups of a single whole dump (one moment, not a

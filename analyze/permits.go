@@ -38,6 +38,7 @@ const basisPermit = "permit-holders"
 
 // permitAcquires are the frames of Semaphore's acquire methods: the
 // waiter's call site is the first frame under them outside the JDK.
+// Not a [roles] key: the JDK's Semaphore, a JDK fact.
 var permitAcquires = []string{"java.util.concurrent.Semaphore.acquire", "java.util.concurrent.Semaphore.tryAcquire"}
 
 // permitWait is where t waits for a semaphore's permit: the parking

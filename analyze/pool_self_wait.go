@@ -32,6 +32,8 @@ import (
 
 // selfWaitStates are the waits for another task's result or for peers a
 // task's parts release.
+// Not a [roles] key: state ids of the signature table, which a team's
+// [signature] row names (id =).
 var selfWaitStates = []string{"future-wait", "latch-wait"}
 
 // poolSelfWaits finds the pools that wait on their own queued work, one

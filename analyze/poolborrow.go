@@ -29,6 +29,8 @@ const BorrowDepth = 16
 // takes borrowObject and borrowConnection; "checkout" c3p0's
 // checkoutResource) unless it ends in '=' (an exact name: a pool's "get"
 // is MongoDB's ConcurrentPool.get, where a prefix would take every getter).
+// Not a [roles] key: how libraries name a borrow, for pools no row knows;
+// a team's own pool is a [signature] row (resource = pooled-object).
 var borrowVerbs = []string{"borrow", "acquire", "lease", "checkout", "checkOut", "obtain", "take", "getConnection", "getResource",
 	"getObject", "get="}
 
@@ -36,15 +38,19 @@ var borrowVerbs = []string{"borrow", "acquire", "lease", "checkout", "checkOut",
 // a pool of threads, not of things lent: its workers' waits are their
 // rest (ThreadPoolExecutor, QueuedThreadPool, ForkJoinPool, an event
 // loop group), which the pool-idle rows say.
+// Not a [roles] key: words of the same naming rule as borrowVerbs; a
+// team's own pool is a [signature] row.
 var notObjectPools = []string{"ThreadPool", "ForkJoin", "Executor", "EventLoop", "Worker", "Scheduler"}
 
 // waitTops are the frames a thread waiting in a pool's borrow has on top:
 // a park (LockSupport, a virtual thread's) or a monitor's wait.
+// Not a [roles] key: the JDK's park and monitor wait, a JDK fact.
 var waitTops = []string{"jdk.internal.misc.Unsafe.park", "sun.misc.Unsafe.park", "java.lang.Object.wait", "java.lang.Object.wait0",
 	"java.lang.VirtualThread.park"}
 
 // jdkPrefixes are the JDK's packages: never a pool of the application's,
 // and passed over between the wait and the borrow.
+// Not a [roles] key: the JDK's packages, a JDK fact.
 var jdkPrefixes = []string{"java.", "javax.", "jdk.", "sun.", "com.sun."}
 
 // borrowAt is the index in t's frames of the pool's borrow method that t

@@ -32,12 +32,15 @@ func poolName(rt parse.Runtime, t *parse.Thread, opt Options) (string, bool) {
 }
 
 // forkJoinWorkerFrames are the bottom frames of a ForkJoinPool's worker.
+// Not a [roles] key: the JDK's ForkJoinPool, a JDK fact.
 var forkJoinWorkerFrames = []string{"java.util.concurrent.ForkJoinWorkerThread.run",
 	"java.util.concurrent.ForkJoinWorkerThread$InnocuousForkJoinWorkerThread.run"}
 
 // commonPoolTasks are the tasks the JVM's common pool runs unless told
 // otherwise: CompletableFuture's *Async without an executor, a parallel
 // stream's.
+// Not a [roles] key: what the JDK runs on its common pool by default, a
+// JDK fact (a team's shared pool is common-pool).
 var commonPoolTasks = []string{"java.util.concurrent.CompletableFuture$Async", "java.util.stream."}
 
 // renamedCommonWorker pools a common-pool worker that its task renamed

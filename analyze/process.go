@@ -18,6 +18,7 @@ import (
 // them. A pid or a runtime version printed by both and not the same says
 // it too. (Go dumps print nothing that names the process: goroutine ids
 // start over alike in every process.)
+// Not a [roles] key: threads every HotSpot JVM starts once, a JDK fact.
 var jvmLifetimeThreads = []string{"Reference Handler", "Finalizer", "Signal Dispatcher"}
 
 // versionToken is a runtime version's number as every format prints it:

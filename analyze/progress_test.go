@@ -151,7 +151,7 @@ func TestLivelockProperty(t *testing.T) {
 		if !backed {
 			want = false
 		}
-		if _, got := livelockAt(res, s); got != want {
+		if _, got := livelockAt(res, s, backOffFrames); got != want {
 			t.Fatalf("case %d: livelockAt = %v, want %v", c, got, want)
 		}
 	}

@@ -162,6 +162,9 @@ const basisRoundTrip = "round-trip"
 // response to the request they sent: a round trip, whatever streams after
 // it. JDK 8–25's HttpURLConnection, Apache HttpClient 4 and 5, OkHttp 3
 // and 4.
+// Not a [roles] key: the frames of named library versions, each tested on
+// its own dump; a team's own client's wait is a [signature] row (resource
+// = peer-reply).
 var replyHeads = []string{
 	"sun.net.www.http.HttpClient.parseHTTP",
 	"org.apache.http.impl.io.DefaultHttpResponseParser.parseHead", "org.apache.http.impl.conn.DefaultHttpResponseParser.parseHead",
@@ -315,11 +318,13 @@ func callerPackage(t *parse.Thread) string {
 
 // virtualParkFrames are the JDK frames between a virtual thread's wait and
 // its park: what a pinned virtual thread's stack shows above the wait.
+// Not a [roles] key: the JDK's own park frames, a JDK fact.
 var virtualParkFrames = []string{"jdk.internal.misc.Unsafe.park", "java.lang.VirtualThread.", "java.lang.System$1.parkVirtualThread",
 	"java.lang.System$2.parkVirtualThread", "jdk.internal.misc.VirtualThreads.park"}
 
 // jvmParkFrames are the frames a JVM thread parks through; signature
 // depths count past them.
+// Not a [roles] key: the JDK's own park frames, a JDK fact.
 var jvmParkFrames = []string{"jdk.internal.misc.Unsafe.park", "sun.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.park",
 	"java.lang.VirtualThread.park", "java.lang.System$1.parkVirtualThread", "java.lang.System$2.parkVirtualThread",
 	"jdk.internal.misc.VirtualThreads.park", "sun.nio.ch.Poller.poll"}

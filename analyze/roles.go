@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/dumpdiff/dumpdiff/parse"
@@ -52,6 +53,23 @@ type Roles struct {
 	// above one is the work's, however the goroutine rests between units
 	// (goWork).
 	GoWork []string
+	// PoolLoops are frame prefixes of a pool's own run loop, which runs
+	// one task after another on the same thread: a thread under one is a
+	// pool's worker, not a thread made for its task (the crowd rule's
+	// thread-per-task explosion; a team's own executor is one entry).
+	PoolLoops []string
+	// BackOffs are frames (exact functions) a retry loop backs off in: a
+	// RUNNABLE thread under one, in a loop it never leaves, is retrying,
+	// not working (the livelock rule); a team's own spin or tryLock helper
+	// is one entry.
+	BackOffs []string
+	// HandOffs are frames (anchors) of a team's own hand-off waits, by the
+	// kind of hand-off they are (peerWait.Kind: "latch", "barrier",
+	// "queue-take" ...): the no-peer rule asks of a waiter under one what
+	// the JDK's of that kind would have it ask (is any thread left to
+	// count it down, take from it, signal it). Empty in the built-in
+	// table: the JDK's own are the rows of peerWaits.
+	HandOffs map[string][]string
 }
 
 // builtinRoles are the built-in tables. Each entry comes from a real dump
@@ -65,6 +83,8 @@ var builtinRoles = Roles{
 	CPUNatives:  cpuNatives,
 	UpByDesign:  []string{"AWT-EventQueue-*"},
 	GoWork:      goWorkFrames,
+	PoolLoops:   poolLoops,
+	BackOffs:    backOffFrames,
 }
 
 // cpuNatives are JDK natives that return at once (Roles.CPUNatives), as
@@ -253,14 +273,20 @@ func roleTables(ext *Extensions) *Roles {
 		CPUNatives:  cat(builtinRoles.CPUNatives, x.CPUNatives),
 		UpByDesign:  cat(builtinRoles.UpByDesign, x.UpByDesign),
 		GoWork:      cat(builtinRoles.GoWork, x.GoWork),
+		PoolLoops:   cat(builtinRoles.PoolLoops, x.PoolLoops),
+		BackOffs:    cat(builtinRoles.BackOffs, x.BackOffs),
+		HandOffs:    x.HandOffs,
 	}
 }
 
 func (r *Roles) empty() bool {
-	return len(r.JVMInternal)+len(r.DumpWriters)+len(r.EventLoops)+len(r.CommonPools)+len(r.NotSpinning)+len(r.CPUNatives)+len(r.UpByDesign)+len(r.GoWork) == 0
+	return len(r.JVMInternal)+len(r.DumpWriters)+len(r.EventLoops)+len(r.CommonPools)+len(r.NotSpinning)+len(r.CPUNatives)+len(r.UpByDesign)+len(r.GoWork)+
+		len(r.PoolLoops)+len(r.BackOffs)+len(r.HandOffs) == 0
 }
 
-// roleKeys are the [roles] block's keys, each the table it adds to.
+// roleKeys are the [roles] block's keys, each the table it adds to; the
+// hand-off keys ("handoff-latch" ...) are handOffKey's, one a kind of
+// peerWaits.
 var roleKeys = map[string]func(*Roles) *[]string{
 	"jvm-internal": func(r *Roles) *[]string { return &r.JVMInternal },
 	"dump-writer":  func(r *Roles) *[]string { return &r.DumpWriters },
@@ -270,6 +296,43 @@ var roleKeys = map[string]func(*Roles) *[]string{
 	"cpu-native":   func(r *Roles) *[]string { return &r.CPUNatives },
 	"up-by-design": func(r *Roles) *[]string { return &r.UpByDesign },
 	"go-work":      func(r *Roles) *[]string { return &r.GoWork },
+	"pool-loop":    func(r *Roles) *[]string { return &r.PoolLoops },
+	"back-off":     func(r *Roles) *[]string { return &r.BackOffs },
+}
+
+// handOffKeyPrefix starts the [roles] keys of hand-off frames: the rest of
+// the key is a kind of peerWaits ("handoff-latch = com.acme.Gate.await").
+const handOffKeyPrefix = "handoff-"
+
+// roleKeyNames are the [roles] block's keys, sorted, for an error.
+func roleKeyNames() []string {
+	var out []string
+	for k := range roleKeys {
+		out = append(out, k)
+	}
+	for _, pw := range peerWaits {
+		out = append(out, handOffKeyPrefix+pw.Kind)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// addRole adds vals to the table of [roles] key key; false when no table
+// has that key.
+func (r *Roles) addRole(key string, vals []string) bool {
+	if table, ok := roleKeys[key]; ok {
+		*table(r) = append(*table(r), vals...)
+		return true
+	}
+	kind, ok := strings.CutPrefix(key, handOffKeyPrefix)
+	if !ok || !slices.ContainsFunc(peerWaits, func(pw peerWait) bool { return pw.Kind == kind }) {
+		return false
+	}
+	if r.HandOffs == nil {
+		r.HandOffs = map[string][]string{}
+	}
+	r.HandOffs[kind] = append(r.HandOffs[kind], vals...)
+	return true
 }
 
 // roles are the role tables of an analysis: those Analyze merged once, or

@@ -110,6 +110,8 @@ type Signature struct {
 // taskFrames are where an executor's worker runs a task it was given: a
 // stack with one of them under its top is in a task, not in its pool's
 // loop (which waits in getTask, awaitWork, a queue's take).
+// Not a [roles] key: the signature table's rows read it (Within), and a
+// team's [signature] row says its own within.
 var taskFrames = []string{
 	"java.util.concurrent.ThreadPoolExecutor.runWorker", "org.apache.tomcat.util.threads.ThreadPoolExecutor.runWorker",
 	"java.util.concurrent.FutureTask.run", "java.util.concurrent.CompletableFuture$Async",
@@ -121,12 +123,15 @@ var taskFrames = []string{
 // workerLocks are the ownable synchronizers a pool's worker holds on
 // itself while it runs a task (jstack -l lists one under every busy
 // ThreadPoolExecutor worker): no other thread ever waits for one.
+// Not a [roles] key: the lock a JDK (or Tomcat) worker holds on itself, a
+// library's fact.
 var workerLocks = []string{"java.util.concurrent.ThreadPoolExecutor$Worker", "org.apache.tomcat.util.threads.ThreadPoolExecutor$Worker",
 	"*.ThreadPoolExecutor$Worker"}
 
 // taskLoops are loops that run their tasks on their own thread, between
 // their own waits: a thread in one runs a task only when a frame outside
 // the JDK sits above the loop (inPoolTask); else it rests in the loop.
+// Not a [roles] key: java.util.Timer's loop, a JDK fact.
 var taskLoops = []string{"java.util.TimerThread.mainLoop"}
 
 // selectorLoops are the selector loops of servers and libraries, where a
@@ -134,6 +139,8 @@ var taskLoops = []string{"java.util.TimerThread.mainLoop"}
 // loop runs as a job of a pool (Jetty's ManagedSelector under
 // QueuedThreadPool.runJob, testdata/libs/jvm-jetty-idle). A select inside a
 // task under none of them is a request waiting for its reply.
+// Not a [roles] key: the signature table's rows read it; a team's own
+// selector loop is event-loop or not-spinning.
 var selectorLoops = []string{
 	"org.eclipse.jetty.io.ManagedSelector*", "org.eclipse.jetty.io.SelectorManager*", "*io.netty.*", "org.apache.tomcat.util.net.*",
 	"org.xnio.*", "io.undertow.*", "io.vertx.*", "org.glassfish.grizzly.*", "org.apache.mina.*", "sun.nio.ch.Poller*",
@@ -144,6 +151,7 @@ var selectorLoops = []string{
 // semaphoreFrames are the runtime's semaphore waits as a stack shows them:
 // sync's linknamed entries (debug=2 shows them; forks link to them too)
 // and the runtime's own (the proto's frames).
+// Not a [roles] key: the Go runtime's own frames.
 var semaphoreFrames = []string{"sync.runtime_Semacquire", "internal/sync.runtime_Semacquire", "runtime.semacquire1", "runtime.semacquire"}
 
 // signatures is the table, in matching order. Every row is tested against

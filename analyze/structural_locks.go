@@ -51,6 +51,7 @@ const clinitSuffix = ".<clinit>"
 // classLoadingFrames are the top frames (below the JVM's own) of a thread
 // that the JVM blocks on a class loader's lock without a lock line: it
 // takes the lock in native code, from these.
+// Not a [roles] key: the JDK's class loading natives, a JDK fact.
 var classLoadingFrames = []string{
 	"java.lang.Class.forName0", "java.lang.ClassLoader.loadClass0", "java.lang.ClassLoader.findLoadedClass0",
 	"java.lang.ClassLoader.defineClass0", "java.lang.ClassLoader.defineClass1", "java.lang.ClassLoader.defineClass2",

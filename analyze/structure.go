@@ -37,6 +37,7 @@ func outsideJDK(frames []*parse.Frame) bool {
 
 // jdkPackages are the JDK's own frames: a task's wait is named by the
 // first frame outside them.
+// Not a [roles] key: the JDK's packages, a JDK fact.
 var jdkPackages = []string{"java.", "javax.", "jdk.", "sun.", "com.sun."}
 
 // taskCaller is the function of t's first frame outside the JDK, the one

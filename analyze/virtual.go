@@ -11,6 +11,8 @@ import (
 // the unblocker that unblocks virtual threads after a monitor wait (JDK
 // 24+, JEP 491), and the unparker that wakes timed parks and sleeps (JDK
 // 21-23). A JVM that never ran a virtual thread has neither.
+// Not a [roles] key: threads the JDK starts for virtual threads, a JDK
+// fact.
 var virtualHelpers = []string{"VirtualThread-unblocker", "VirtualThread-unparker"}
 
 // showsVirtual reports whether a dump format lists virtual threads:
