@@ -102,8 +102,8 @@ func TestCrowdFixtures(t *testing.T) {
 		{"crowd-server-healthy", all, nil},
 		// A bounded pool full in one read: saturated (and stuck over three
 		// moments), never an explosion.
-		{"crowd-pooled-healthy", one, []want{{KindSaturated, "pool-1-thread-*", "socket-read", nil}}},
-		{"crowd-pooled-healthy", all, []want{{KindSaturated, "pool-1-thread-*", "socket-read", nil}, {KindStuck, "pool-1-thread-*", "socket-read", nil}}},
+		{"crowd-pooled-bounded", one, []want{{KindSaturated, "pool-1-thread-*", "socket-read", nil}}},
+		{"crowd-pooled-bounded", all, []want{{KindSaturated, "pool-1-thread-*", "socket-read", nil}, {KindStuck, "pool-1-thread-*", "socket-read", nil}}},
 		{"crowd-go-leak-send", one, []want{{KindLeaked, "main.quoteHandler", "chan-send", goCrowd(2900, 2900)}}},
 		{"crowd-go-leak-send", all, []want{{KindLeaked, "main.quoteHandler", "chan-send", nil}}},
 		{"crowd-go-leak-recv", one, []want{{KindLeaked, "main.watchHandler", "chan-receive", goCrowd(2900, 2900)}}},

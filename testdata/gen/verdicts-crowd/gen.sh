@@ -7,7 +7,7 @@
 #   crowd-spawn/1..3.txt          CrowdApp spawn   (a thread per request, 700 in one read)
 #   crowd-supply/1..3.txt         CrowdApp supply  (supplyAsync without an executor on 2 CPUs)
 #   crowd-server-healthy/1..3.txt CrowdApp server  (thread per connection, 300 idle clients)
-#   crowd-pooled-healthy/1..3.txt CrowdApp pooled  (the spawn load on a fixed pool of 16)
+#   crowd-pooled-bounded/1..3.txt CrowdApp pooled  (the spawn load on a fixed pool of 16)
 #
 # supply needs a JVM that sees 2 CPUs or fewer (-XX:ActiveProcessorCount=2 is passed): the
 # common pool's parallelism is then 1 and CompletableFuture runs each task on a new thread.
@@ -28,11 +28,12 @@ cleanup() {
 trap cleanup EXIT
 
 cases=("$@")
-((${#cases[@]})) || cases=(crowd-spawn crowd-supply crowd-server-healthy crowd-pooled-healthy)
+((${#cases[@]})) || cases=(crowd-spawn crowd-supply crowd-server-healthy crowd-pooled-bounded)
 javac -nowarn -d "$tmp/classes" $(find "$here/src" -name '*.java')
 for c in "${cases[@]}"; do
 	mode=${c#crowd-}
 	mode=${mode%-healthy}
+	mode=${mode%-bounded}
 	java -Xmx64m -Xss256k -XX:+UseSerialGC -XX:ActiveProcessorCount=2 -cp "$tmp/classes" com.example.crowd.CrowdApp "$mode" >"$tmp/out.log" 2>&1 &
 	pid=$!
 	for _ in $(seq 1 200); do
