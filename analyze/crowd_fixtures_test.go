@@ -170,16 +170,6 @@ func TestCrowdFixtures(t *testing.T) {
 					eq(t, "basis", f.Basis, BasisCrowd)
 					eq(t, "creator", f.Entries[0].Func, "HeapScenes.lambda$threads$3")
 				}},
-				// Saturated at its size now: the name task-* is that of
-				// Spring's task executor (8), but no ThreadPoolExecutor
-				// runs these threads, so no known size comes from it
-				// (testdata/hprof/README.md; pool_limit.go).
-				{KindSaturated, "task-*", "socket-read", func(t *testing.T, f Finding) {
-					eq(t, "limit source", f.Limit.Source, "current")
-					if !strings.Contains(f.Limit.NamedLike, "Spring Boot task executor") || !strings.Contains(f.Limit.NamedLike, "ThreadPoolExecutor.runWorker") {
-						t.Errorf("named like: %q", f.Limit.NamedLike)
-					}
-				}},
 			}},
 			{"", []string{"threads-jdk" + v + ".before.jstack.txt", "threads-jdk" + v + ".hprof.gz"}, []want{
 				{KindExplosion, "task-*", "socket-read", func(t *testing.T, f Finding) { eq(t, "basis", f.Basis, "thread-per-task") }},

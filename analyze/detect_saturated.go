@@ -1,6 +1,8 @@
 package analyze
 
 import (
+	"strings"
+
 	"github.com/dumpdiff/dumpdiff/parse"
 )
 
@@ -17,8 +19,8 @@ const (
 var saturatedDetector = &Detector{
 	Name:     KindSaturated,
 	Kinds:    []string{KindSaturated},
-	Doc:      "a JVM pool with no idle thread, nearly all waiting and most in one wait that is not a rest: new work has no thread; said with the pool's limit and where that number comes from. Information only when the pool has room at the last moment after being full from the first (the end of a busy spell), or when its threads move through work (few of the very same threads held in the wait, the rest having run between the dumps, or waiters served while the pool's threads past the wait rotate: progress.go)",
-	Requires: []*Detector{stuckDetector, timelineDetector, poolExhaustedDetector, deadlockDetector, eventLoopDetector, contentionDetector},
+	Doc:      "a JVM pool with no idle thread, nearly all waiting and most in one wait that is not a rest: new work has no thread; said with the pool's limit and where that number comes from. Information only when the pool has room at the last moment after being full from the first (the end of a busy spell), or when its threads move through work (few of the very same threads held in the wait, the rest having run between the dumps, or waiters served while the pool's threads past the wait rotate: progress.go). Threads of their own are no pool: Thread-N threads no pool's loop runs, and a crowd the thread-per-task finding tells",
+	Requires: []*Detector{stuckDetector, timelineDetector, poolExhaustedDetector, deadlockDetector, eventLoopDetector, contentionDetector, explosionDetector},
 	Folds:    "itself into the stuck or not-recovered finding of the same pool and state, as its consequence (caused by)",
 	Thresholds: []Threshold{
 		{"SaturatedMin", SaturatedMin, "a pool smaller than this is saturated only when its largest wait is inside the tasks the pool runs, at its known or fixed size, and the very same threads stay in it to the last moment, SaturatedOneState of the pool (a small pool full for one instant is traffic, four threads each in a loop of its own are no pool to fill)"},
@@ -38,10 +40,15 @@ func runSaturated(p *Pass) []Finding {
 	var fs []Finding
 	for _, pl := range r.Pools {
 		// Thread-N is the JVM's name for a thread nobody named: threads
-		// created one by one, not a pool with a size to reach.
+		// created one by one, not a pool with a size to reach, when the
+		// stacks agree (no pool's loop runs most of them: unpooledPool). A
+		// ThreadFactory that returns new Thread(r) gives an executor's
+		// workers the same names; run by the executor's loop, they are a
+		// pool like any other (the name is a hint, the loop decides).
 		// Virtual threads are not pooled either: one per task, by design.
 		// A starved common pool is the common-pool detector's to tell.
-		if pl.Internal || pl.Name == "Thread-*" || virtualPool(pl) || poolIn(pl.Name, p.opt.roleTable().CommonPools) {
+		roles := p.opt.roleTable()
+		if pl.Internal || pl.Name == "Thread-*" && unpooledPool(r, pl, roles.PoolLoops) || virtualPool(pl) || poolIn(pl.Name, roles.CommonPools) {
 			continue
 		}
 		size := p.knownLimit(pl)
@@ -129,6 +136,12 @@ func runSaturated(p *Pass) []Finding {
 			}
 		}
 		if best < 0 {
+			continue
+		}
+		// A crowd of threads made one per task (the explosion detector's
+		// thread-per-task finding claims their group) is no pool that
+		// filled: that finding is their story, said once.
+		if claim := p.GroupClaim(bestTop); strings.HasPrefix(claim, KindExplosion+" ") || claim == KindExplosion {
 			continue
 		}
 		f := groupFinding(KindSaturated, pl, bestTop, best)
