@@ -95,6 +95,15 @@ func livelockAt(r *Result, s []*parse.Thread, backs []string) (spinner, bool) {
 // and a team's own, which is no application frame of the loop's); nil
 // when t is not backing off.
 func backer(rt parse.Runtime, t *parse.Thread, backs []string) *parse.Frame {
+	return backOffUnder(rt, t, backs, nil, false)
+}
+
+// backOffUnder is t's first application frame when a frame above it is a
+// back-off (one of backs, a team's included, or of waits); nil when none
+// is, or, with jdkOnly, when a frame above it is neither the JDK's nor a
+// back-off (a library's own wait is no retry the application wrote).
+// backer and backOffCaller are its two readings.
+func backOffUnder(rt parse.Runtime, t *parse.Thread, backs, waits []string, jdkOnly bool) *parse.Frame {
 	backing := false
 	for _, f := range t.Frames {
 		if slices.Contains(backs, f.Func) {
@@ -107,6 +116,10 @@ func backer(rt parse.Runtime, t *parse.Thread, backs []string) *parse.Frame {
 			}
 			return nil
 		}
+		if jdkOnly && !anyPrefix(f.Func, jdkPrefixes) {
+			return nil
+		}
+		backing = backing || slices.Contains(waits, f.Func)
 	}
 	return nil
 }
@@ -216,24 +229,7 @@ var backOffWaits = append([]string{
 // ever, a socket read, work). backs are Roles.BackOffs: a team's own
 // back-off frame is a back-off, not the caller.
 func backOffCaller(rt parse.Runtime, t *parse.Thread, backs []string) *parse.Frame {
-	backing := false
-	for _, f := range t.Frames {
-		if slices.Contains(backs, f.Func) {
-			backing = true
-			continue
-		}
-		if isAppFrame(rt, f) {
-			if backing {
-				return f
-			}
-			return nil
-		}
-		if !anyPrefix(f.Func, jdkPrefixes) {
-			return nil // a library's own wait: not a retry the application wrote
-		}
-		backing = backing || slices.Contains(backOffWaits, f.Func)
-	}
-	return nil
+	return backOffUnder(rt, t, backs, backOffWaits, true)
 }
 
 // heldLocks are the locks t holds that another thread can retry with
