@@ -286,19 +286,15 @@ func TestPprofTextLines(t *testing.T) {
 				t.Fatal(err)
 			}
 			var w []int
-			var skipped []string
 			for _, d := range dumps {
 				for _, th := range d.Threads {
 					w = append(w, th.Weight)
-				}
-				for _, s := range d.Skipped {
-					skipped = append(skipped, fmt.Sprintf("%d: %s", s.Line, s.Reason))
 				}
 			}
 			if diff := cmp.Diff(tt.weights, w); diff != "" {
 				t.Errorf("weights (-want +got):\n%s", diff)
 			}
-			if diff := cmp.Diff(tt.skipped, skipped); diff != "" {
+			if diff := cmp.Diff(tt.skipped, skippedAt(dumps)); diff != "" {
 				t.Errorf("skipped (-want +got):\n%s", diff)
 			}
 		})
