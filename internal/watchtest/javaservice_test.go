@@ -65,12 +65,23 @@ func TestJavaServicePhases(t *testing.T) {
 	}
 	// Healthy: a job holds a thread for the upstream's 5 ms, one every 50
 	// ms, so a dump catches none or one or two in the read; fewer than 5
-	// (dumpdiff's MinRise) is what "no rise" needs.
+	// (dumpdiff's MinRise) is what "no rise" needs. On a loaded machine
+	// (the JVM starved of CPU for a moment) a few jobs may catch up at once
+	// and one dump sees five of them reading: a pool that keeps up is seen
+	// so in one of a few dumps, an exhausted one in none. The dumps are the
+	// test's events, not a wait on the clock.
+	const healthyDumps = 5
 	healthy := func(when string) {
 		t.Helper()
-		if c := dump(when); c.reading >= 5 || c.idle < 12 {
-			t.Errorf("%s: %d req-exec threads in a socket read, %d idle in the queue; want at most 4 reading, at least 12 idle", when, c.reading, c.idle)
+		var seen []reqExec
+		for i := 0; i < healthyDumps; i++ {
+			c := dump(when)
+			if c.reading < 5 && c.idle >= 12 {
+				return
+			}
+			seen = append(seen, c)
 		}
+		t.Errorf("%s: no healthy dump of %d: %+v; want one with at most 4 req-exec threads reading and at least 12 idle in the queue", when, healthyDumps, seen)
 	}
 
 	healthy("started")
