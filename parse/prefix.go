@@ -85,8 +85,8 @@ type prefixLine struct {
 	// tool prints a message's later lines under it (journalctl's short
 	// outputs: spaces to that column, no prefix); 0 for other shapes.
 	col int
-	buf     []byte // scratch for text that needs decoding (docker's JSON string)
-	src     []byte // scratch for a source made of two fields (test2json)
+	buf []byte // scratch for text that needs decoding (docker's JSON string)
+	src []byte // scratch for a source made of two fields (test2json)
 	// memo is findPrefix's, in the scratch it is given for the previous
 	// line (which it splits nothing into); nil elsewhere.
 	memo *prefixMemo
