@@ -110,12 +110,14 @@ fixtures:
 # CockroachDB's Go fork built from its source (debug3/gen.sh), npm's
 # concurrently, foreman and pm2 in NPM_BIN (prefixed/gen.sh and
 # prefixed/cutlines/gen.sh), gotraceanalyzer's source
-# (excerpts/aggregated.sh GTA_SRC). By hand only.
+# (excerpts/aggregated.sh GTA_SRC), systemd-journal-remote (journal/gen.sh).
+# By hand only.
 fixtures-tools:
 	bash ./testdata/gen/delve/gen.sh
 	bash ./testdata/gen/delve/goland.sh
 	bash ./testdata/gen/debug3/gen.sh
 	bash ./testdata/gen/prefixed/gen.sh
+	bash ./testdata/gen/journal/gen.sh
 	bash ./testdata/gen/prefixed/cutlines/gen.sh
 
 # Compare parse speed and peak RSS against peers (bench/ is its own module).

@@ -136,6 +136,11 @@ func runPoolExhausted(p *Pass) []Finding {
 			f.Culprits = ranked(culps)
 			f.Culprit = f.Culprits[0].Func
 		}
+		// The pool's own frame beside the caller, the top frame being a
+		// park that tells nothing: the caller says whose code waits, this
+		// frame on which pool (an HTTP client's pool under a framework's
+		// template has no caller of the application's at all).
+		f.PoolFrame = poolFrameOf(p, waiters, at, res.ID)
 		// Holders: whoever holds the resource at that moment, by what they do.
 		type hk struct{ pool, state, via, culprit string }
 		hs := map[hk]int{}

@@ -68,8 +68,15 @@ type Finding struct {
 	// application frame of the threads concerned; "" if not applicable.
 	// For spinning, Culprit is where the threads run (their top frame,
 	// library code included: a running thread's culprit is where it runs).
+
 	Frame   string
 	Culprit string
+	// PoolFrame is, for a pool's waiters (pool-exhausted), the pool's own
+	// frame they wait under, the one their caller called
+	// (HikariPool.getConnection, GenericObjectPool.borrowObject): their
+	// top frame is a park that tells nothing; "" for other findings and
+	// where the stack shows none.
+	PoolFrame string
 	// Loop are the frames a spinning thread loops in, innermost first (at
 	// most 5, library frames included), and Caller the first application
 	// frame below them when it is not one of them; nil and "" otherwise.

@@ -14,10 +14,30 @@ import "bytes"
 //	java.lang.Thread.sleep(J)V(Native Method)                                         (SAP JVM: method signature)
 //	java.lang.Object.wait0(Object.java:-1)                                            (IntelliJ's debugger: no line known)
 //	Foo$$Lambda/0x0000000301042210.run(Unknown Source:-1)                              (IntelliJ's debugger)
+//	com.foo.Bar.baz(Ljava/lang/String;)V(Bar.java:12)                                 (method descriptor, then location)
+//	com.foo.Bar.baz(Ljava/lang/String;)V                                              (descriptor, no location)
+//	com.foo.Bar.baz(java.lang.String, int)                                            (parameter types, no location: async-profiler, JFR-like)
+//	com.foo.Bar.baz(String, int) line: 12                                             (jfr print)
 //
-// It returns nil when text is not a frame (no "(location)" at its end).
+// A signature is not part of the function: the frame of a method printed
+// with its signature is the frame printed without it (frameforms_test.go).
+//
+// It returns nil when text is not a frame (no "(location)" or signature at
+// its end).
 func parseFrame(text []byte, in *interner) *Frame {
 	text = bytes.TrimRight(text, " \t")
+	line := 0
+	if k := bytes.LastIndex(text, []byte(") line: ")); k > 0 && allDigits(text[k+len(") line: "):]) {
+		line = atoiBytes(text[k+len(") line: "):]) // jfr print: "Main.main(String[]) line: 5"
+		text = text[:k+1]
+	}
+	descriptor := false
+	if n := len(text); n > 0 && text[n-1] != ')' {
+		// A descriptor's return type after its parameters: "(J)V", "(I)[Ljava/lang/Object;".
+		if rp := bytes.LastIndexByte(text, ')'); rp > 0 && isDescriptorType(text[rp+1:]) {
+			text, descriptor = text[:rp+1], true
+		}
+	}
 	if len(text) < 3 || text[len(text)-1] != ')' {
 		return nil
 	}
@@ -29,12 +49,13 @@ func parseFrame(text []byte, in *interner) *Frame {
 	loc := text[lp+1 : len(text)-1]
 	if k := bytes.IndexByte(fn, '('); k > 0 {
 		fn = fn[:k] // SAP/JRockit method signature "(J)V"
+	} else if descriptor || isParamList(loc) {
+		loc = nil // the one group is the signature: no location printed
 	}
 	var module []byte
 	fn, module = splitModulePrefix(fn)
 	// Location: "[loader/][module/]File.java:123", "Native Method", ...
 	var file, note []byte
-	line := 0
 	if k := bytes.LastIndexByte(loc, '/'); k >= 0 {
 		mod := loc[:k]
 		if s := bytes.LastIndexByte(mod, '/'); s >= 0 {
@@ -87,6 +108,52 @@ func splitModulePrefix(fn []byte) (rest, module []byte) {
 		return after[s2+1:], after[:s2] // "loader/module@version/class"
 	}
 	return fn, nil
+}
+
+// isDescriptorType reports whether b is one JVM field descriptor: a
+// primitive ("V", "J"), a class ("Ljava/lang/String;") or an array of one
+// ("[[I").
+func isDescriptorType(b []byte) bool {
+	for len(b) > 0 && b[0] == '[' {
+		b = b[1:]
+	}
+	switch {
+	case len(b) == 1:
+		return bytes.IndexByte([]byte("VZBCSIJFD"), b[0]) >= 0
+	case len(b) > 2 && b[0] == 'L' && b[len(b)-1] == ';':
+		return bytes.IndexAny(b[1:len(b)-1], "; ()") < 0
+	}
+	return false
+}
+
+// isParamList reports whether loc, the only parenthesised group of a frame,
+// is a method's parameters rather than its location: a descriptor
+// ("Ljava/lang/String;I"), a list ("java.lang.String, int"), an array
+// ("String[]"), one type ("java.lang.String": a class's last segment is
+// capitalised where a file's extension is not, "Bar.java"; "long": a
+// primitive, where a word alone is a file, ProGuard's "SourceFile").
+// Locations are "Bar.java:12", "Bar.java", "SourceFile", "<generated>",
+// "Native Method", "Unknown Source", "java.base@17/...": none of those is
+// read as parameters.
+func isParamList(loc []byte) bool {
+	if len(loc) == 0 || isFrameNote(loc) && bytes.IndexByte(loc, ',') < 0 {
+		return false
+	}
+	if bytes.IndexAny(loc, ";,[") >= 0 {
+		return true
+	}
+	if bytes.IndexAny(loc, ":/@ ") >= 0 {
+		return false
+	}
+	d := bytes.LastIndexByte(loc, '.')
+	if d < 0 {
+		switch string(loc) {
+		case "boolean", "byte", "char", "short", "int", "long", "float", "double":
+			return true
+		}
+		return false
+	}
+	return d+1 < len(loc) && loc[d+1] >= 'A' && loc[d+1] <= 'Z'
 }
 
 func allDigits(b []byte) bool {

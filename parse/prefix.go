@@ -68,6 +68,11 @@ type prefixShape struct {
 	split func(line []byte, pl *prefixLine) bool
 	// time reads pl.stamp; zero if the shape has no time.
 	time func(stamp []byte, now time.Time) time.Time
+	// record, when set, reports a line of the collector's own record
+	// around the messages (a journal entry's other fields, its header,
+	// the blank line between entries): passed over inside the dump, as
+	// docker's other keys on a message's line are. nil: no such lines.
+	record func(line []byte) bool
 }
 
 // prefixLine is a line split by a prefix shape.
@@ -76,8 +81,12 @@ type prefixLine struct {
 	stamp   []byte // the time as written in the prefix; nil if none
 	source  []byte // what every line of one dump repeats (see rule 1)
 	partial bool   // docker, CRI: a piece of a longer line, continued by the next record
-	buf     []byte // scratch for text that needs decoding (docker's JSON string)
-	src     []byte // scratch for a source made of two fields (test2json)
+	// col is where the message starts in the line, for a shape whose
+	// tool prints a message's later lines under it (journalctl's short
+	// outputs: spaces to that column, no prefix); 0 for other shapes.
+	col int
+	buf []byte // scratch for text that needs decoding (docker's JSON string)
+	src []byte // scratch for a source made of two fields (test2json)
 	// memo is findPrefix's, in the scratch it is given for the previous
 	// line (which it splits nothing into); nil elsewhere.
 	memo *prefixMemo
@@ -92,6 +101,8 @@ var prefixShapes = []prefixShape{
 	{name: "cri", split: splitCRI, time: rfc3339Time},
 	{name: "kubectl --timestamps", split: splitKubectl, time: rfc3339Time},
 	{name: "syslog", split: splitSyslog, time: syslogTime},
+	{name: "journal export", split: splitJournalExport, record: isJournalExportRecord},
+	{name: "journal verbose", split: splitJournalVerbose, record: isJournalVerboseRecord},
 	{name: "quote", paste: true, split: splitQuote},
 	{name: "indent", paste: true, split: splitIndent},
 }
@@ -201,6 +212,41 @@ type prefixStage struct {
 	startsDump func(line []byte) bool
 	pl         prefixLine
 	join       []byte // a line joined from partial records
+	col        int    // the message's column in the last line split (prefixLine.col)
+	cont       []byte // scratch for a continued line's text
+}
+
+// own returns the text of raw, a whole line of the dump's source under
+// the stage's prefix or a later line of its last message (continued);
+// false for another source's line or a partial record.
+func (m *prefixStage) own(raw []byte) ([]byte, bool) {
+	if m.shape.split(raw, &m.pl) {
+		if !bytes.Equal(m.pl.source, m.pin) || m.pl.partial {
+			return nil, false
+		}
+		return m.pl.text, true
+	}
+	return m.continued(raw)
+}
+
+// continued reads raw as a later line of the last message, when the
+// shape's tool prints one so: journalctl's short outputs print a message
+// of several lines (a logger that sent a stack trace as one entry) with
+// its later lines under the first, indented by spaces to the message's
+// column and without the prefix:
+//
+//	Dec 07 16:00:01 vm java[4242]: 	at org.apache.http.impl.client.CloseableHttpClient.execute(CloseableHttpClient.java:108)
+//	                               	at com.example.http4.InventoryClient.fetch(InventoryClient.java:13)
+//
+// Such a line is the dump's, from the same process: not foreign.
+func (m *prefixStage) continued(raw []byte) ([]byte, bool) {
+	c := m.col
+	if c == 0 || len(raw) <= c || len(bytes.TrimLeft(raw[:c], " ")) != 0 {
+		return nil, false
+	}
+	var text []byte
+	text, m.cont = untabSyslog(raw[c:], m.cont)
+	return text, true
 }
 
 func (p *prefixStage) rank() int { return rankPrefix }
@@ -210,7 +256,7 @@ func (p *prefixStage) rank() int { return rankPrefix }
 // line again, without its prefix. The stages already on (an HTML block,
 // inline code) go on under it.
 func (s *lineSource) beginPrefix(sh *prefixShape, pl *prefixLine, startsDump func([]byte) bool) {
-	s.addStage(&prefixStage{shape: sh, pin: append([]byte(nil), pl.source...), startsDump: startsDump})
+	s.addStage(&prefixStage{shape: sh, pin: append([]byte(nil), pl.source...), startsDump: startsDump, col: pl.col})
 	s.first = append(s.first[:0], pl.text...)
 	s.line = s.first
 	s.back = true
@@ -290,11 +336,17 @@ func (m *prefixStage) read(s *lineSource, below lineReader) ([]byte, bool) {
 			s.stagesOff = true // the paste is over: the lines read ahead come back as they are
 			return s.read()
 		}
+		if m.shape.record != nil && m.shape.record(raw) {
+			continue
+		}
 		if len(bytes.TrimSpace(raw)) == 0 {
 			return raw[:0], true
 		}
 		no := s.rawN
 		if !m.shape.split(raw, &m.pl) {
+			if text, ok := m.continued(raw); ok {
+				return s.rejoinCut(m, text, no), true
+			}
 			s.holdForeign(no, raw, fmt.Sprintf("line without the %s prefix of the dump's other lines", m.shape.name))
 			continue
 		}
@@ -302,6 +354,7 @@ func (m *prefixStage) read(s *lineSource, below lineReader) ([]byte, bool) {
 			s.holdForeign(no, raw, fmt.Sprintf("line from %q inside a dump from %q (%s)", m.pl.source, m.pin, m.shape.name))
 			continue
 		}
+		m.col = m.pl.col
 		if !m.pl.partial {
 			return s.rejoinCut(m, m.pl.text, no), true // a line the tool cut (rejoin.go)
 		}

@@ -251,8 +251,9 @@ func splitSyslog(line []byte, pl *prefixLine) bool {
 		text = text[1:]
 	}
 	buf := pl.buf
+	col := len(line) - len(text) // before untabSyslog, which may write text elsewhere
 	text, buf = untabSyslog(text, buf)
-	*pl = prefixLine{text: text, stamp: line[:n], source: rest[:end], buf: buf}
+	*pl = prefixLine{text: text, stamp: line[:n], source: rest[:end], buf: buf, col: col}
 	return true
 }
 

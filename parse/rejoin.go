@@ -71,11 +71,11 @@ func (s *lineSource) rejoinCut(m *prefixStage, text []byte, no int) []byte {
 			break
 		}
 		look = append(look, rawLine{no: s.rawN, text: bytes.Clone(raw), partial: s.rawPartial})
-		if !m.shape.split(raw, &m.pl) || !bytes.Equal(m.pl.source, m.pin) || m.pl.partial {
+		rest, own := m.own(raw)
+		if !own {
 			foreign = append(foreign, len(look)-1)
 			continue
 		}
-		rest := m.pl.text
 		if len(bytes.TrimSpace(rest)) > 0 && j.rest(rest) {
 			joined := append(bytes.Clone(s.cutBuf), rest...)
 			if !j.cut(joined) {

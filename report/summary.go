@@ -122,6 +122,9 @@ func (s *sentences) culpritAndEntries() {
 		if len(f.Culprits) > 1 {
 			c += " (also " + frames(f.Culprits[1:]) + ")"
 		}
+		if f.PoolFrame != "" {
+			c += ", waiting in the pool at " + f.PoolFrame
+		}
 		s.add("%s", c)
 	}
 	// Entry points matter when they tell more than the culprit: several of
@@ -646,6 +649,10 @@ func (s *sentences) poolExhausted() {
 		s.add("the pool has about %d %s (inferred from the holders)", held, analyze.ResourceItems(f.Resource))
 	} else {
 		s.add("no thread shows holding one (they may be in code the dump does not tell apart)")
+	}
+	// The pool's frame beside the caller: whose code waits, on which pool.
+	if f.PoolFrame != "" && f.Culprit == "" {
+		s.add("they wait in the pool at %s, with no frame of the application's under it", f.PoolFrame)
 	}
 	s.culpritAndEntries()
 	last := f.Counts[n-1]

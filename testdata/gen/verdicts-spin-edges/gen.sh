@@ -12,6 +12,8 @@
 #   jvm-spin-selectnow, jdk25-spin-selectnow com.example.edges.SelectNowApp
 #   jvm-spin-resubmit, jdk25-spin-resubmit   com.example.edges.ResubmitApp
 #   jvm-rest-edges, jdk25-rest-edges         com.example.edges.RestingApp (healthy control)
+#   jvm-spin-maps                            com.example.edges.SpinMapsApp
+#   jvm-maps-healthy                         com.example.edges.HealthyMapsApp (healthy control)
 #
 # Each README.md was written by hand from the source before dumpdiff ran on the dumps; this
 # script only replaces the dumps (and prints the spans and the load it saw). Every JVM started
@@ -32,9 +34,12 @@ trap cleanup EXIT
 JDK17=${JDK17:-/usr/lib/jvm/java-17-openjdk-amd64}
 JDK25=${JDK25:-$(ls -d /usr/lib/jvm/temurin-25-jdk* 2>/dev/null | head -1)}
 declare -A MAIN=([spin-sleep0]=SleepZeroApp [spin-deep]=DeepSpinApp [spin-selectnow]=SelectNowApp
-	[spin-resubmit]=ResubmitApp [rest-edges]=RestingApp)
+	[spin-resubmit]=ResubmitApp [rest-edges]=RestingApp [spin-maps]=SpinMapsApp [maps-healthy]=HealthyMapsApp)
 cases=("$@")
-((${#cases[@]})) || for k in spin-sleep0 spin-deep spin-selectnow spin-resubmit rest-edges; do cases+=("jvm-$k" "jdk25-$k"); done
+((${#cases[@]})) || {
+	for k in spin-sleep0 spin-deep spin-selectnow spin-resubmit rest-edges; do cases+=("jvm-$k" "jdk25-$k"); done
+	cases+=(jvm-spin-maps jvm-maps-healthy)
+}
 
 "$JDK17/bin/javac" -nowarn --release 17 -d "$tmp/classes" $(find "$here/src" -name '*.java')
 for c in "${cases[@]}"; do
