@@ -1,0 +1,128 @@
+package com.example.unserved;
+
+import com.google.common.util.concurrent.ListeningExecutorService;
+import com.google.common.util.concurrent.MoreExecutors;
+import com.google.common.util.concurrent.ThreadFactoryBuilder;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+
+/**
+ * Waits nobody will serve (issue 33: "waits by structure", "a rest is proven by the loop it rests
+ * in"). The first argument picks the scene, the second "stuck" or "healthy".
+ *
+ *   latch     main loads 3 shards on a Guava listening pool of 3 ("loader-N", never shut down)
+ *             and awaits a CountDownLatch(3) in loadAll(). stuck: shard 2's task throws before
+ *             its countDown; healthy: every task counts down, then main awaits a shutdown latch
+ *             that a shutdown hook counts down, in awaitShutdown() (the pool idle the same way).
+ *   fjlatch   the same with CompletableFuture.runAsync on the common pool, main awaiting in
+ *             warmUp(); stuck: one task returns early (no countDown, no exception).
+ *   hook      a "consumer" thread takes from a queue; main returns. The JVM is told to end
+ *             (SIGTERM by the generator): a hook ("drain-hook") joins the consumer. stuck: the
+ *             hook never interrupts it nor puts an end mark, so it waits in take for good and
+ *             the JVM cannot exit; healthy: the hook puts an end mark and the consumer works
+ *             through its backlog (sleeps in application code) before it ends.
+ */
+public final class UnservedApp {
+    static void die(String why) {
+        throw new IllegalStateException(why);
+    }
+
+    static void pause(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    static final CountDownLatch SHUTDOWN = new CountDownLatch(1);
+
+    static void awaitShutdown() throws InterruptedException {
+        Runtime.getRuntime().addShutdownHook(new Thread(SHUTDOWN::countDown, "shutdown-latch"));
+        System.out.println("ready");
+        SHUTDOWN.await();
+    }
+
+    static void loadAll(boolean stuck) throws InterruptedException {
+        ListeningExecutorService pool = MoreExecutors.listeningDecorator(
+                Executors.newFixedThreadPool(3, new ThreadFactoryBuilder().setNameFormat("loader-%d").build()));
+        CountDownLatch loaded = new CountDownLatch(3);
+        for (int shard = 1; shard <= 3; shard++) {
+            int s = shard;
+            pool.submit(() -> {
+                pause(50);
+                if (stuck && s == 2) die("shard 2 unreachable");
+                loaded.countDown();
+            });
+        }
+        if (stuck) {
+            pause(500);
+            System.out.println("ready");
+        }
+        loaded.await();
+    }
+
+    static void warmUp(boolean stuck) throws InterruptedException {
+        CountDownLatch warm = new CountDownLatch(4);
+        for (int i = 0; i < 4; i++) {
+            int n = i;
+            CompletableFuture.runAsync(() -> {
+                pause(50);
+                if (stuck && n == 3) return; // cache 3 already warm: returns before its countDown
+                warm.countDown();
+            });
+        }
+        if (stuck) {
+            pause(500);
+            System.out.println("ready");
+        }
+        warm.await();
+    }
+
+    static void hook(boolean stuck) {
+        BlockingQueue<String> q = new LinkedBlockingQueue<>();
+        Thread consumer = new Thread(() -> {
+            try {
+                for (;;) {
+                    String item = q.take();
+                    if (item.equals("END")) return;
+                    if (!stuck) pause(100); // works through each item
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "consumer");
+        consumer.start();
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            if (!stuck) {
+                for (int i = 0; i < 600; i++) q.add("item-" + i); // a backlog of a minute
+                q.add("END");
+            }
+            try {
+                consumer.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "drain-hook"));
+        System.out.println("started");
+    }
+
+    public static void main(String[] args) throws Exception {
+        boolean stuck = args[1].equals("stuck");
+        switch (args[0]) {
+            case "latch" -> {
+                loadAll(stuck);
+                awaitShutdown();
+            }
+            case "fjlatch" -> {
+                warmUp(stuck);
+                awaitShutdown();
+            }
+            case "hook" -> hook(stuck);
+            default -> throw new IllegalArgumentException(args[0]);
+        }
+    }
+}
