@@ -377,4 +377,8 @@ type AwaitFact struct {
 	// out): waiting untimed elsewhere, and at rest in an executor's loop
 	// (they run only what someone submits).
 	Waiting, Idle int
+	// Hook is true when the waiter is a shutdown hook of a JVM running
+	// its hooks (the JVM cannot exit until it ends); false for the
+	// program's entry thread (main).
+	Hook bool
 }

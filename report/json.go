@@ -180,6 +180,9 @@ type JSONAwaits struct {
 	Peers   []JSONThread `json:"peers"`
 	Waiting int          `json:"waiting"`
 	Idle    int          `json:"idle"`
+	// Hook is true when the waiter is a shutdown hook the JVM waits for
+	// (it cannot exit); omitted for the program's entry thread.
+	Hook bool `json:"hook,omitempty"`
 }
 
 // JSONSchedulerReading is the JVM's virtual-thread scheduler at one
@@ -370,7 +373,7 @@ func jsonFinding(r *analyze.Result, f *analyze.Finding) JSONFinding {
 	}
 	jf.Pinned = f.Pinned
 	if a := f.Awaits; a != nil {
-		jf.Awaits = &JSONAwaits{What: a.What, Peer: a.Peer, Address: a.Address, Peers: jsonThreads(a.Peers), Waiting: a.Waiting, Idle: a.Idle}
+		jf.Awaits = &JSONAwaits{What: a.What, Peer: a.Peer, Address: a.Address, Peers: jsonThreads(a.Peers), Waiting: a.Waiting, Idle: a.Idle, Hook: a.Hook}
 	}
 	for _, h := range f.Consumers {
 		jf.Consumers = append(jf.Consumers, JSONHolder{Pool: h.Pool, State: h.State, Via: h.Via, Culprit: h.Culprit, Count: h.Count})

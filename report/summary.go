@@ -1204,7 +1204,11 @@ func awaitsText(f *analyze.Finding, moments int) string {
 	if moments == 1 {
 		when = "at this one dump no thread can"
 	}
-	out := fmt.Sprintf("%s, the program's entry thread, waits untimed on %s, and %s %s", who, on, when, a.Peer)
+	role := "the program's entry thread"
+	if a.Hook {
+		role = "a shutdown hook the JVM waits for before it can exit"
+	}
+	out := fmt.Sprintf("%s, %s, waits untimed on %s, and %s %s", who, role, on, when, a.Peer)
 	var peers []string
 	for _, p := range a.Peers {
 		w := p.Name

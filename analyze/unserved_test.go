@@ -1,0 +1,207 @@
+package analyze
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dumpdiff/dumpdiff/parse"
+)
+
+// TestUnservedFixtures (issue 33, "waits by structure"): UnservedApp run
+// here (testdata/verdicts/unserved-*, each README written from the source
+// before dumpdiff ran). A latch whose counter died: main awaits it in a
+// step of its work (loadAll over a Guava pool whose workers idle after
+// one task threw; warmUp over thread-per-task CompletableFutures, one of
+// which returned early) and nothing can count it down: stuck, no-peer.
+// A shutdown hook that joins a worker parked in take: the JVM cannot
+// exit: stuck on the hook, the worker named, no kept-alive (a JVM running
+// its hooks is not kept up by its non-daemon threads). Each healthy twin
+// (a hook-counted shutdown latch in awaitShutdown; a hook that lets the
+// worker drain its backlog) stays quiet.
+func TestUnservedFixtures(t *testing.T) {
+	noPeer := func(pool, state string, sev Severity, hook bool, peer string) want {
+		return want{KindStuck, pool, state, func(t *testing.T, f Finding) {
+			eq(t, "basis", f.Basis, basisNoPeer)
+			eq(t, "severity", f.Severity, sev)
+			if f.Awaits == nil {
+				t.Fatal("no Awaits")
+			}
+			eq(t, "hook", f.Awaits.Hook, hook)
+			if peer != "" && (len(f.Awaits.Peers) == 0 || f.Awaits.Peers[0].Name != peer) {
+				t.Errorf("peers %v, want %s first", f.Awaits.Peers, peer)
+			}
+		}}
+	}
+	var cases []fixtureCase
+	for _, at := range []struct {
+		moments []string
+		sev     Severity
+	}{{[]string{"1", "2", "3"}, Critical}, {[]string{"2", "3"}, Critical}, {[]string{"3"}, Warning}} {
+		cases = append(cases,
+			fixtureCase{"unserved-latch-stuck", at.moments, []want{noPeer("main", "latch-wait", at.sev, false, "")}},
+			fixtureCase{"unserved-fjlatch-stuck", at.moments, []want{noPeer("main", "latch-wait", at.sev, false, "")}},
+			fixtureCase{"unserved-hook-stuck", at.moments, []want{noPeer("drain-hook", "object-wait", at.sev, true, "consumer")}},
+			fixtureCase{"unserved-latch-healthy", at.moments, nil},
+			fixtureCase{"unserved-fjlatch-healthy", at.moments, nil},
+			fixtureCase{"unserved-hook-healthy", at.moments, nil})
+	}
+	runFixtureCases(t, filepath.Join("..", "testdata", "verdicts"), cases)
+}
+
+// unservedCallers are the application methods main may await its latch
+// in (below it, main, unless it is main): whether the name says a wait
+// for the process's end (Roles.ShutdownWaits).
+var unservedCallers = []struct {
+	method   string
+	shutdown bool
+}{
+	{"main", false}, {"loadAll", false}, {"warmUp", false}, {"runBatch", false},
+	{"awaitShutdown", true}, {"blockUntilShutdown", true}, {"keepAlive", true}, {"waitForever", true},
+}
+
+// unservedMoment writes one jstack dump of a generated world. In a latch
+// world main awaits a CountDownLatch under caller; in a hook world main
+// has returned and, when shuttingDown, the SIGTERM handler runs the
+// hooks while "stop-hook" (started after it when hookYoung, else a
+// thread of the program older than the shutdown) joins a thread. others
+// index noPeerOthers; each is a thread of the program, 60 s old.
+func unservedMoment(at time.Time, m int, hookWorld bool, caller string, shuttingDown, hookYoung bool, others []int, extra bool) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\nFull thread dump OpenJDK 64-Bit Server VM (17.0.15+6-Debian-1deb12u1 mixed mode, sharing):\n\n", at.Format("2006-01-02 15:04:05"))
+	b.WriteString("\"Signal Dispatcher\" #4 daemon prio=9 os_prio=0 cpu=0.10ms elapsed=60.00s tid=0x00007f0000002000 nid=0x202 waiting on condition  [0x0000000000000000]\n" +
+		"   java.lang.Thread.State: RUNNABLE\n\n")
+	if !hookWorld {
+		fmt.Fprintf(&b, "\"main\" #1 prio=5 os_prio=0 cpu=40.00ms elapsed=60.00s tid=0x00007f0000009000 nid=0x200 waiting on condition  [0x00007f0000000000]\n   java.lang.Thread.State: %s", noPeerMain["latch"])
+		fmt.Fprintf(&b, "\tat com.example.Main.%s(Main.java:20)\n", caller)
+		if caller != "main" {
+			b.WriteString("\tat com.example.Main.main(Main.java:30)\n")
+		}
+		b.WriteString("\n")
+	} else {
+		b.WriteString("\"DestroyJavaVM\" #30 prio=5 os_prio=0 cpu=40.00ms elapsed=60.00s tid=0x00007f0000009000 nid=0x200 waiting on condition  [0x0000000000000000]\n" +
+			"   java.lang.Thread.State: RUNNABLE\n\n")
+		if shuttingDown {
+			b.WriteString("\"SIGTERM handler\" #31 daemon prio=9 os_prio=0 cpu=2.00ms elapsed=10.00s tid=0x00007f000000a000 nid=0x2a0 in Object.wait()  [0x00007f0000000000]\n" +
+				"   java.lang.Thread.State: WAITING (on object monitor)\n\tat java.lang.Object.wait(java.base@17.0.15/Native Method)\n" +
+				"\t- waiting on <0x00000000fc0a0000> (a java.lang.Thread)\n\tat java.lang.Thread.join(java.base@17.0.15/Thread.java:1313)\n" +
+				"\t- locked <0x00000000fc0a0000> (a java.lang.Thread)\n\tat java.lang.Thread.join(java.base@17.0.15/Thread.java:1381)\n" +
+				"\tat java.lang.ApplicationShutdownHooks.runHooks(java.base@17.0.15/ApplicationShutdownHooks.java:107)\n" +
+				"\tat java.lang.ApplicationShutdownHooks$1.run(java.base@17.0.15/ApplicationShutdownHooks.java:46)\n" +
+				"\tat java.lang.Shutdown.runHooks(java.base@17.0.15/Shutdown.java:130)\n\tat java.lang.Shutdown.exit(java.base@17.0.15/Shutdown.java:173)\n" +
+				"\t- locked <0x00000000fc0b0000> (a java.lang.Class for java.lang.Shutdown)\n" +
+				"\tat java.lang.Terminator$1.handle(java.base@17.0.15/Terminator.java:51)\n\tat jdk.internal.misc.Signal$1.run(java.base@17.0.15/Signal.java:219)\n" +
+				"\tat java.lang.Thread.run(java.base@17.0.15/Thread.java:840)\n\n")
+		}
+		age := "10.00"
+		if !hookYoung {
+			age = "60.00"
+		}
+		fmt.Fprintf(&b, "\"stop-hook\" #13 prio=5 os_prio=0 cpu=0.40ms elapsed=%s tid=0x00007f000000b000 nid=0x2b0 in Object.wait()  [0x00007f0000000000]\n   java.lang.Thread.State: %s", age, noPeerMain["join"])
+		b.WriteString("\tat com.example.Main.lambda$stop$3(Main.java:105)\n\tat java.lang.Thread.run(java.base@17.0.15/Thread.java:840)\n\n")
+	}
+	for i, k := range others {
+		o := noPeerOthers[k]
+		fmt.Fprintf(&b, "\"%s-%d\" #%d prio=5 os_prio=0 cpu=%d.00ms elapsed=60.00s tid=0x00007f0000%03x00 nid=0x%x waiting on condition  [0x00007f0000000000]\n   java.lang.Thread.State: %s",
+			o.kind, i, 40+i, 10+m*5, 0x100+i, 0x300+i, o.stack)
+		b.WriteString("\tat java.lang.Thread.run(java.base@17.0.15/Thread.java:833)\n\n")
+	}
+	if extra {
+		fmt.Fprintf(&b, "\"passing-%d\" #%d prio=5 os_prio=0 cpu=1.00ms elapsed=1.00s tid=0x00007f0000f%02x000 nid=0x%x waiting on condition  [0x00007f0000000000]\n   java.lang.Thread.State: %s",
+			m, 90+m, m, 0x900+m, noPeerOthers[5].stack)
+		b.WriteString("\tat java.lang.Thread.run(java.base@17.0.15/Thread.java:833)\n\n")
+	}
+	return b.String()
+}
+
+// TestUnservedProperty: over generated worlds, the two waits nobody will
+// serve that no thread is tied to.
+//   - main's latch: said exactly when nothing can serve it, no thread
+//     changes between the moments, and either a thread is tied to it, or
+//     no method under it says it waits for the process's end and its
+//     counters' trace is there (an executor's idle workers) or the latch
+//     is awaited in a step of the work below main (counterGone); a latch
+//     under awaitShutdown and its kind, or right in main with no idle
+//     pool, is the service's park: quiet.
+//   - a shutdown hook's join: said exactly when the JVM runs its hooks
+//     at every moment, the waiter was started by them (younger than the
+//     runner), and nothing can serve it; kept-alive never speaks while
+//     the hooks run.
+func TestUnservedProperty(t *testing.T) {
+	rng := rand.New(rand.NewPCG(33, 17))
+	base := time.Date(2026, 12, 7, 16, 0, 0, 0, time.UTC)
+	found := map[bool]int{}
+	const cases = 500
+	for i := range cases {
+		hookWorld := rng.IntN(2) == 0
+		c := unservedCallers[rng.IntN(len(unservedCallers))]
+		shuttingDown, hookYoung := rng.IntN(4) != 0, rng.IntN(4) != 0
+		var others []int
+		serve, tied, idle := false, 0, false
+		for range rng.IntN(4) {
+			k := rng.IntN(len(noPeerOthers))
+			others = append(others, k)
+			serve = serve || noPeerOthers[k].serve
+			switch noPeerOthers[k].kind {
+			case "tied":
+				tied++
+			case "idle", "cached-idle":
+				idle = true
+			}
+		}
+		moments := 1 + rng.IntN(3)
+		churn := moments > 1 && rng.IntN(6) == 0
+		var in []Input
+		for m := range moments {
+			ds, err := parse.Parse(fmt.Sprintf("%d.txt", m+1), strings.NewReader(unservedMoment(base.Add(time.Duration(m)*5*time.Second), m, hookWorld, c.method, shuttingDown, hookYoung, others, churn)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			in = append(in, Input{Dump: ds[0]})
+		}
+		want := !serve && !churn
+		waiter := "main"
+		if hookWorld {
+			waiter = "stop-hook"
+			want = want && shuttingDown && hookYoung
+		} else {
+			// The tied thread runs main's lambda: tied to a wait in main
+			// only (joinSite's method writes the lambdas it ties).
+			want = want && (tied > 0 && c.method == "main" || !c.shutdown && (c.method != "main" || idle))
+		}
+		r := Analyze(in, Options{})
+		var got *Finding
+		for k := range r.Findings {
+			f := &r.Findings[k]
+			if f.Basis == basisNoPeer && f.Pool == waiter {
+				got = f
+			}
+			if hookWorld && shuttingDown && f.Kind == KindKeptAlive {
+				t.Errorf("case %d: kept-alive while the JVM runs its hooks: %s", i, f.ID)
+			}
+		}
+		if (got != nil) != want {
+			var fs []string
+			for _, f := range r.Findings {
+				fs = append(fs, f.Kind+"/"+f.Basis+"/"+f.Pool)
+			}
+			t.Errorf("case %d (hook world %v, caller %s, shutting down %v, hook young %v, others %v, %d moments, churn %v): findings %v, want no-peer on %s %v",
+				i, hookWorld, c.method, shuttingDown, hookYoung, others, moments, churn, fs, waiter, want)
+			continue
+		}
+		if got == nil {
+			continue
+		}
+		found[hookWorld]++
+		if got.Awaits == nil || got.Awaits.Hook != hookWorld {
+			t.Errorf("case %d: awaits %+v, want hook %v", i, got.Awaits, hookWorld)
+		}
+	}
+	t.Logf("%d generated worlds: %d latches and %d hooks said", cases, found[false], found[true])
+	if found[false] == 0 || found[true] == 0 {
+		t.Errorf("the generator must draw both kinds of finding: %v", found)
+	}
+}
