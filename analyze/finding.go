@@ -165,6 +165,12 @@ type Finding struct {
 	// "no-peer"), what it waits on and who could have been its other side;
 	// nil otherwise.
 	Awaits *AwaitFact
+	// WaitedBy are, for a stuck finding, the threads outside it that wait
+	// untimed on a hand-off its threads would serve (main's latch the
+	// stuck tasks of its own method count down, a join or a get of them):
+	// they follow from it, said on it, the holder first (no_peer.go's
+	// waitedBy); nil when none.
+	WaitedBy []ThreadRef
 	// Parents is how many distinct goroutines created the threads concerned
 	// (Go 1.21+ "created by F in goroutine N"); 0 when not printed.
 	Parents int

@@ -590,3 +590,55 @@ func hookJoinees(p *Pass, d *parse.Dump, w *parse.Thread) []*parse.Thread {
 	}
 	return out
 }
+
+// linkHandOffWaiters names, on each stuck finding of fs (not a no-peer
+// one: its waiter is the finding), the threads of the last moment that
+// wait untimed on a hand-off its threads would serve: a waiter (main, a
+// request thread) whose hand-off's caller wrote the code a stuck thread
+// runs (main's fetchPrices awaits the latch its lambdas count down after
+// a read with no deadline; a join or a get of them). The chain is told
+// from the cause: the stuck threads first, their waiters following, and
+// the waiters get no finding of their own (noPeerWaits says nothing where
+// another stuck finding is).
+func linkHandOffWaiters(p *Pass, fs []Finding) {
+	r := p.R
+	n := len(r.Moments)
+	if r.Runtime != parse.RuntimeJVM || n == 0 || r.Moments[n-1].Dump == nil {
+		return
+	}
+	m, d := n-1, r.Moments[n-1].Dump
+	roles := p.opt.roleTable()
+	for _, w := range d.Threads {
+		if w.State != "WAITING" || jvmInternal(w, roles.JVMInternal) || peerWaitOf(w, roles) == nil {
+			continue
+		}
+		site := handOffCaller(r.Runtime, w, roles)
+		if s, _, _ := joinSite(w); s != "" {
+			site = s
+		}
+		if site == "" {
+			continue
+		}
+		wi := p.info(m, w)
+		for i := range fs {
+			f := &fs[i]
+			if f.Kind != KindStuck || f.Basis == basisNoPeer || wi.pool == f.Pool && wi.sig != nil && wi.sig.ID == f.State {
+				continue
+			}
+			for _, t := range d.Threads {
+				if t == w || !runsCodeOf(t, site) {
+					continue
+				}
+				if ti := p.info(m, t); ti.sig != nil && ti.pool == f.Pool && ti.sig.ID == f.State {
+					ref := p.ref(m, w)
+					ref.Waits = true
+					if addr := waitedAddress(w); addr != "" {
+						ref.WaitsFor = &LockRef{Address: addr, Class: waitedClass(w)}
+					}
+					f.WaitedBy = append(f.WaitedBy, ref)
+					break
+				}
+			}
+		}
+	}
+}

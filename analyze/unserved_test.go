@@ -47,7 +47,21 @@ func TestUnservedFixtures(t *testing.T) {
 			fixtureCase{"unserved-hook-stuck", at.moments, []want{noPeer("drain-hook", "object-wait", at.sev, true, "consumer")}},
 			fixtureCase{"unserved-latch-healthy", at.moments, nil},
 			fixtureCase{"unserved-fjlatch-healthy", at.moments, nil},
-			fixtureCase{"unserved-hook-healthy", at.moments, nil})
+			fixtureCase{"unserved-hook-healthy", at.moments, nil},
+			fixtureCase{"unserved-client-healthy", at.moments, nil})
+		// Client reads with no deadline under main's latch: the reads are
+		// the story (stuck, their pool saturated), main named on them as
+		// following, with no finding of its own.
+		reads := want{KindStuck, "fetch-*", "socket-read", func(t *testing.T, f Finding) {
+			if len(f.WaitedBy) != 1 || f.WaitedBy[0].Name != "main" {
+				t.Errorf("waited by %v, want main", f.WaitedBy)
+			}
+		}}
+		ws := []want{reads}
+		if len(at.moments) > 1 {
+			ws = append(ws, want{KindSaturated, "fetch-*", "socket-read", nil}) // a pool's size is seen over moments
+		}
+		cases = append(cases, fixtureCase{"unserved-client-stuck", at.moments, ws})
 	}
 	runFixtureCases(t, filepath.Join("..", "testdata", "verdicts"), cases)
 }
@@ -203,5 +217,82 @@ func TestUnservedProperty(t *testing.T) {
 	t.Logf("%d generated worlds: %d latches and %d hooks said", cases, found[false], found[true])
 	if found[false] == 0 || found[true] == 0 {
 		t.Errorf("the generator must draw both kinds of finding: %v", found)
+	}
+}
+
+// waitedByMoment writes one dump: main awaits a latch in
+// com.example.Main.<waitIn> (under main), and each of readers threads
+// runs com.example.Main.lambda$<runIn>$0 into a socket read with no
+// deadline (timed: in NioSocketImpl.timedRead, a read with its deadline).
+func waitedByMoment(at time.Time, waitIn, runIn string, readers int, timed bool) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\nFull thread dump OpenJDK 64-Bit Server VM (17.0.15+6-Debian-1deb12u1 mixed mode, sharing):\n\n", at.Format("2006-01-02 15:04:05"))
+	fmt.Fprintf(&b, "\"main\" #1 prio=5 os_prio=0 cpu=40.00ms elapsed=60.00s tid=0x00007f0000009000 nid=0x200 waiting on condition  [0x00007f0000000000]\n   java.lang.Thread.State: %s", noPeerMain["latch"])
+	fmt.Fprintf(&b, "\tat com.example.Main.%s(Main.java:20)\n\tat com.example.Main.main(Main.java:30)\n\n", waitIn)
+	read := "\tat sun.nio.ch.SocketDispatcher.read0(java.base@17.0.15/Native Method)\n\tat sun.nio.ch.SocketDispatcher.read(java.base@17.0.15/SocketDispatcher.java:47)\n" +
+		"\tat sun.nio.ch.NioSocketImpl.tryRead(java.base@17.0.15/NioSocketImpl.java:266)\n\tat sun.nio.ch.NioSocketImpl.implRead(java.base@17.0.15/NioSocketImpl.java:317)\n"
+	if timed {
+		read = "\tat sun.nio.ch.Net.poll(java.base@17.0.15/Native Method)\n\tat sun.nio.ch.NioSocketImpl.park(java.base@17.0.15/NioSocketImpl.java:186)\n" +
+			"\tat sun.nio.ch.NioSocketImpl.timedRead(java.base@17.0.15/NioSocketImpl.java:290)\n\tat sun.nio.ch.NioSocketImpl.implRead(java.base@17.0.15/NioSocketImpl.java:314)\n"
+	}
+	for i := range readers {
+		fmt.Fprintf(&b, "\"fetch-%d\" #%d prio=5 os_prio=0 cpu=20.00ms elapsed=60.00s tid=0x00007f0000%03x00 nid=0x%x runnable  [0x00007f0000000000]\n   java.lang.Thread.State: RUNNABLE\n", i, 20+i, 0x100+i, 0x300+i)
+		b.WriteString(read)
+		b.WriteString("\tat sun.nio.ch.NioSocketImpl.read(java.base@17.0.15/NioSocketImpl.java:355)\n\tat java.net.Socket$SocketInputStream.read(java.base@17.0.15/Socket.java:966)\n")
+		fmt.Fprintf(&b, "\tat com.example.Main.lambda$%s$0(Main.java:40)\n", runIn)
+		b.WriteString("\tat java.util.concurrent.ThreadPoolExecutor.runWorker(java.base@17.0.15/ThreadPoolExecutor.java:1136)\n" +
+			"\tat java.util.concurrent.ThreadPoolExecutor$Worker.run(java.base@17.0.15/ThreadPoolExecutor.java:635)\n\tat java.lang.Thread.run(java.base@17.0.15/Thread.java:833)\n\n")
+	}
+	return b.String()
+}
+
+// TestWaitedByProperty: over generated worlds of main awaiting a latch
+// while a pool's threads read a socket, main is named on the readers'
+// stuck finding exactly when the readers run a lambda of the method main
+// waits in (its code, so its latch), and never where no stuck finding
+// is; main then has no finding of its own (one story, the read first).
+func TestWaitedByProperty(t *testing.T) {
+	rng := rand.New(rand.NewPCG(33, 23))
+	base := time.Date(2026, 12, 7, 16, 0, 0, 0, time.UTC)
+	methods := []string{"fetchPrices", "loadAll", "syncOnce"}
+	named := 0
+	const cases = 120
+	for i := range cases {
+		waitIn, runIn := methods[rng.IntN(len(methods))], methods[rng.IntN(len(methods))]
+		readers, timed := 1+rng.IntN(4), rng.IntN(4) == 0
+		var in []Input
+		for m := range 3 {
+			ds, err := parse.Parse(fmt.Sprintf("%d.txt", m+1), strings.NewReader(waitedByMoment(base.Add(time.Duration(m)*5*time.Second), waitIn, runIn, readers, timed)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			in = append(in, Input{Dump: ds[0]})
+		}
+		r := Analyze(in, Options{})
+		var stuck *Finding
+		for k := range r.Findings {
+			f := &r.Findings[k]
+			if f.Pool == "main" {
+				t.Errorf("case %d: main has a finding of its own (%s/%s) beside the readers'", i, f.Kind, f.Basis)
+			}
+			if f.Kind == KindStuck && f.Pool == "fetch-*" {
+				stuck = f
+			}
+		}
+		if stuck == nil {
+			continue
+		}
+		want := waitIn == runIn
+		got := len(stuck.WaitedBy) == 1 && stuck.WaitedBy[0].Name == "main"
+		if got != want || len(stuck.WaitedBy) > 1 {
+			t.Errorf("case %d (main in %s, %d readers in lambda$%s$0, timed %v): waited by %v, want main %v", i, waitIn, readers, runIn, timed, stuck.WaitedBy, want)
+		}
+		if got {
+			named++
+		}
+	}
+	t.Logf("%d generated worlds, main named in %d", cases, named)
+	if named == 0 {
+		t.Error("the generator never drew main's own readers stuck")
 	}
 }

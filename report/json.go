@@ -166,6 +166,10 @@ type JSONFinding struct {
 	// Awaits): what the wait is on and who could have served it; omitted
 	// for other findings.
 	Awaits *JSONAwaits `json:"awaits,omitempty"`
+	// WaitedBy are a stuck finding's waiters (analyze.Finding.WaitedBy):
+	// threads waiting untimed on a hand-off its threads would serve;
+	// omitted when none.
+	WaitedBy []JSONThread `json:"waited_by,omitempty"`
 }
 
 // JSONAwaits is a hand-off wait no thread can serve: what it waits on
@@ -372,6 +376,9 @@ func jsonFinding(r *analyze.Result, f *analyze.Finding) JSONFinding {
 		jf.Scheduler = append(jf.Scheduler, j)
 	}
 	jf.Pinned = f.Pinned
+	if len(f.WaitedBy) > 0 {
+		jf.WaitedBy = jsonThreads(f.WaitedBy)
+	}
 	if a := f.Awaits; a != nil {
 		jf.Awaits = &JSONAwaits{What: a.What, Peer: a.Peer, Address: a.Address, Peers: jsonThreads(a.Peers), Waiting: a.Waiting, Idle: a.Idle, Hook: a.Hook}
 	}

@@ -3,7 +3,16 @@ package com.example.unserved;
 import com.google.common.util.concurrent.ListeningExecutorService;
 import com.google.common.util.concurrent.MoreExecutors;
 import com.google.common.util.concurrent.ThreadFactoryBuilder;
+import java.io.InputStream;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutorService;
+import org.apache.http.client.config.RequestConfig;
+import org.apache.http.client.methods.HttpGet;
+import org.apache.http.impl.client.CloseableHttpClient;
+import org.apache.http.impl.client.HttpClients;
+import org.apache.http.util.EntityUtils;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
@@ -24,6 +33,13 @@ import java.util.concurrent.LinkedBlockingQueue;
  *             hook never interrupts it nor puts an end mark, so it waits in take for good and
  *             the JVM cannot exit; healthy: the hook puts an end mark and the consumer works
  *             through its backlog (sleeps in application code) before it ends.
+ *   client    main fetches 3 prices on a fixed pool of 3 ("fetch-N") with Apache HttpClient 4.5 from
+ *             a peer on 127.0.0.1 (another process: "blackhole PORT SECONDS", which reads each
+ *             request and answers after SECONDS, 0 for never) and awaits a CountDownLatch(3) in
+ *             fetchPrices(). stuck: no socket timeout, the peer never answers; healthy: a 30 s
+ *             socket timeout (each read has its deadline), the peer answers each request after
+ *             200 ms, and each task polls its price 300 times (a minute) before it counts down.
+ *   blackhole PORT MILLIS: the peer above (not dumped); answers after MILLIS ms, 0 for never.
  */
 public final class UnservedApp {
     static void die(String why) {
@@ -110,7 +126,61 @@ public final class UnservedApp {
         System.out.println("started");
     }
 
+    static void fetchPrices(int port, boolean stuck) throws InterruptedException {
+        RequestConfig.Builder rc = RequestConfig.custom();
+        if (!stuck) rc.setSocketTimeout(30_000);
+        CloseableHttpClient http = HttpClients.custom().setDefaultRequestConfig(rc.build()).setMaxConnPerRoute(3).build();
+        ExecutorService pool = Executors.newFixedThreadPool(3, new ThreadFactoryBuilder().setNameFormat("fetch-%d").build());
+        CountDownLatch fetched = new CountDownLatch(3);
+        for (int i = 0; i < 3; i++) {
+            String url = "http://127.0.0.1:" + port + "/price/" + i;
+            pool.execute(() -> {
+                try {
+                    for (int n = stuck ? 1 : 300; n > 0; n--) {
+                        EntityUtils.toString(http.execute(new HttpGet(url)).getEntity());
+                    }
+                } catch (Exception e) {
+                    e.printStackTrace();
+                } finally {
+                    fetched.countDown();
+                }
+            });
+        }
+        pause(500);
+        System.out.println("ready");
+        fetched.await();
+    }
+
+    static void blackhole(int port, int millis) throws Exception {
+        try (ServerSocket ss = new ServerSocket(port, 50, java.net.InetAddress.getLoopbackAddress())) {
+            System.out.println("listening");
+            for (;;) {
+                Socket s = ss.accept();
+                new Thread(() -> {
+                    try (s) {
+                        InputStream in = s.getInputStream();
+                        byte[] buf = new byte[4096];
+                        while (in.read(buf) > 0) { // a request (kept-alive: the next one)
+                            if (millis == 0) {
+                                in.read(buf); // never answers: waits for the client to close
+                                return;
+                            }
+                            pause(millis);
+                            s.getOutputStream().write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n42".getBytes());
+                        }
+                    } catch (Exception e) {
+                        // the client went away
+                    }
+                }).start();
+            }
+        }
+    }
+
     public static void main(String[] args) throws Exception {
+        if (args[0].equals("blackhole")) {
+            blackhole(Integer.parseInt(args[1]), Integer.parseInt(args[2]));
+            return;
+        }
         boolean stuck = args[1].equals("stuck");
         switch (args[0]) {
             case "latch" -> {
@@ -122,6 +192,7 @@ public final class UnservedApp {
                 awaitShutdown();
             }
             case "hook" -> hook(stuck);
+            case "client" -> fetchPrices(Integer.parseInt(args[2]), stuck);
             default -> throw new IllegalArgumentException(args[0]);
         }
     }
