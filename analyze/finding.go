@@ -367,6 +367,12 @@ type FrameCount struct {
 	Probe bool
 }
 
+// The waiters of AwaitFact.Waiter other than the entry thread.
+const (
+	WaiterHook = "hook"
+	WaiterUI   = "ui"
+)
+
 // AwaitFact is a hand-off wait that no thread of the dumps can serve: what
 // it waits on, what its other side would do, and the threads tied to it
 // that cannot (basis "no-peer", no_peer.go).
@@ -383,8 +389,10 @@ type AwaitFact struct {
 	// out): waiting untimed elsewhere, and at rest in an executor's loop
 	// (they run only what someone submits).
 	Waiting, Idle int
-	// Hook is true when the waiter is a shutdown hook of a JVM running
-	// its hooks (the JVM cannot exit until it ends); false for the
-	// program's entry thread (main).
-	Hook bool
+	// Waiter is what the waiting thread is to the program: WaiterHook (a
+	// shutdown hook of a JVM running its hooks: it cannot exit until the
+	// hook ends), WaiterUI (a UI's event thread, in an event's handler:
+	// no event is dispatched while it waits); "" for the program's entry
+	// thread (main).
+	Waiter string
 }

@@ -140,8 +140,9 @@ func noPeerWaits(p *Pass, told bool) []Finding {
 		if pw == nil || w.State != "WAITING" && !(pw.Timed && w.State == "TIMED_WAITING") {
 			continue
 		}
-		hook := hookThread(p, last, w)
-		if !hook && (!entryWait(w) || runsHooks(w)) {
+		role := waiterRole(p, last, w)
+		hook := role == WaiterHook
+		if role == "" && (!entryWait(w) || runsHooks(w)) {
 			continue // main in System.exit waits for its hooks: they are the story
 		}
 		pl, g := groupHolding(r, n-1, w)
@@ -149,7 +150,7 @@ func noPeerWaits(p *Pass, told bool) []Finding {
 			continue
 		}
 		at, ok := stayedWaiting(p, w, pw)
-		if !ok || hook && !hookAtEvery(p, at) {
+		if !ok || hook && !hookAtEvery(p, at) || role == WaiterUI && !uiAtEvery(at) {
 			continue
 		}
 		if served := servable(p, at, pw); served {
@@ -172,7 +173,7 @@ func noPeerWaits(p *Pass, told bool) []Finding {
 		}
 		var peers []*parse.Thread
 		f.Awaits, peers = awaitFact(p, n-1, w, pw)
-		if pw.Rest && len(peers) == 0 && !hook && !counterGone(p, at, pw) {
+		if pw.Rest && len(peers) == 0 && role == "" && !counterGone(p, at, pw) {
 			continue // main's park until it is told to end looks the same (peerWait.Rest)
 		}
 		if toldPeer(p, n-1, peers) {
@@ -268,7 +269,7 @@ func servable(p *Pass, at []*parse.Thread, pw *peerWait) bool {
 	}
 	for m, w := range at {
 		d := p.R.Moments[m].Dump
-		if callbacksIn(p, m, d) {
+		if callbacksInBut(p, m, d, w) {
 			return true
 		}
 		for _, t := range d.Threads {
@@ -339,7 +340,7 @@ func holdsWaitedLock(w, t *parse.Thread) bool {
 func awaitFact(p *Pass, m int, w *parse.Thread, pw *peerWait) (a *AwaitFact, peers []*parse.Thread) {
 	r := p.R
 	d := r.Moments[m].Dump
-	a = &AwaitFact{What: pw.What, Peer: pw.Peer, Address: waitedAddress(w), Hook: hookThread(p, d, w)}
+	a = &AwaitFact{What: pw.What, Peer: pw.Peer, Address: waitedAddress(w), Waiter: waiterRole(p, d, w)}
 	site, _, how := joinSite(w)
 	if site == "" {
 		site = handOffCaller(r.Runtime, w, p.opt.roleTable())
@@ -354,7 +355,7 @@ func awaitFact(p *Pass, m int, w *parse.Thread, pw *peerWait) (a *AwaitFact, pee
 		}
 	}
 	roles := p.opt.roleTable()
-	if a.Hook && join && len(tied) == 0 {
+	if a.Waiter == WaiterHook && join && len(tied) == 0 {
 		// A hook joins a thread of the program that ran before the
 		// shutdown: joinTies finds no lambda of the hook's method on it
 		// (the hook's code and the thread's are siblings), so every such
@@ -365,7 +366,7 @@ func awaitFact(p *Pass, m int, w *parse.Thread, pw *peerWait) (a *AwaitFact, pee
 	}
 	runner := hookRunner(d)
 	for _, t := range d.Threads {
-		if t == w || jvmInternal(t, roles.JVMInternal) || t.NoStack || a.Hook && t == runner {
+		if t == w || jvmInternal(t, roles.JVMInternal) || t.NoStack || a.Waiter == WaiterHook && t == runner {
 			continue // the hooks' runner waits for the hook: no other side
 		}
 		peer := tied[t] || a.Address != "" && waitedAddress(t) == a.Address ||
@@ -641,4 +642,44 @@ func linkHandOffWaiters(p *Pass, fs []Finding) {
 			}
 		}
 	}
+}
+
+// uiDispatch are frames under which a UI toolkit's event thread runs one
+// event's handler: AWT/Swing's dispatch of an event (not its rest, which
+// waits in EventQueue.getNextEvent under pumpOneEventForFilters), JavaFX's
+// and SWT's run loops (their rest is a native poll, no hand-off). A wait
+// above one is the handler's: the UI dispatches nothing while it lasts.
+var uiDispatch = []string{
+	"java.awt.EventQueue.dispatchEvent",
+	"com.sun.glass.ui.gtk.GtkApplication._runLoop", "com.sun.glass.ui.win.WinApplication._runLoop", "com.sun.glass.ui.mac.MacApplication._runLoop",
+	"org.eclipse.swt.widgets.Display.readAndDispatch",
+}
+
+// uiThread: t is a UI's event thread in an event's handler.
+func uiThread(t *parse.Thread) bool { return anyFramePrefix(t, uiDispatch) }
+
+// uiAtEvery: the waiter is in an event's handler at every moment.
+func uiAtEvery(at []*parse.Thread) bool {
+	for _, t := range at {
+		if !uiThread(t) {
+			return false
+		}
+	}
+	return true
+}
+
+// waiterRole is what w, a thread of d in a hand-off wait, is to the
+// program where it is no entry thread: a shutdown hook (WaiterHook), a
+// UI's event thread in a handler (WaiterUI); "" otherwise. Neither parks
+// by design until the process ends (a hook that waits for good holds the
+// exit; an event thread that waits freezes the UI), so a wait of theirs
+// tied to no thread is said as one tied (peerWait.Rest is main's only).
+func waiterRole(p *Pass, d *parse.Dump, w *parse.Thread) string {
+	switch {
+	case hookThread(p, d, w):
+		return WaiterHook
+	case uiThread(w):
+		return WaiterUI
+	}
+	return ""
 }

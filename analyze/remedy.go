@@ -58,8 +58,8 @@ type remedyProof struct {
 	// leaked, saturated, growing, contention) is on the same pool, in a wait for
 	// something other than a channel (a permit, a reply, a lock).
 	siblingStuck bool
-	// hook: the finding's waiter is a shutdown hook (AwaitFact.Hook).
-	hook bool
+	// waiter: what the finding's waiter is (AwaitFact.Waiter).
+	waiter string
 }
 
 // siblingsStuck: the pool's other goroutines are stuck in another wait.
@@ -122,7 +122,10 @@ func (p remedyProof) noPeer() bool { return p.basis == basisNoPeer }
 
 // noPeerHook: a shutdown hook's hand-off no thread can serve: the JVM
 // cannot exit until the hook ends.
-func (p remedyProof) noPeerHook() bool { return p.noPeer() && p.hook }
+func (p remedyProof) noPeerHook() bool { return p.noPeer() && p.waiter == WaiterHook }
+
+// noPeerUI: a UI event thread's hand-off no thread can serve.
+func (p remedyProof) noPeerUI() bool { return p.noPeer() && p.waiter == WaiterUI }
 
 // goAsleep: the Go runtime stopped the program, every goroutine blocked.
 func (p remedyProof) goAsleep() bool { return p.basis == "go-runtime" }
@@ -217,6 +220,8 @@ var remedies = []Remedy{
 	// hook's first: its fix is the hook's.
 	{ID: "no-peer-hook", Kinds: []string{KindStuck}, proof: remedyProof.noPeerHook,
 		Text: "a shutdown hook waits for good ({culprit}) and the JVM cannot exit until it ends: a hook must make what it waits for end (interrupt the worker, or put its end-of-stream mark) before it joins, and join or await with a timeout; a kill -9 is the only way out now"},
+	{ID: "no-peer-ui", Kinds: []string{KindStuck}, proof: remedyProof.noPeerUI,
+		Text: "the UI's event thread waits in an event's handler for what nobody will give ({culprit}) and no event is dispatched until it ends: never wait on the event thread; hand the result back to it (thenAccept with invokeLater, SwingWorker.done, Platform.runLater), and complete the future on every path of its task (completeExceptionally in a catch)"},
 	{ID: "no-peer-latch", Kinds: []string{KindStuck}, proof: remedyProof.noPeer, Frames: []string{"CountDownLatch.await"},
 		Text: "the threads that would count the latch down are gone or wait themselves ({culprit}): count down in a finally, so a counter that fails still counts (and carry its failure to the waiter), and await with a timeout"},
 	{ID: "no-peer-barrier", Kinds: []string{KindStuck}, proof: remedyProof.noPeer, Frames: []string{"CyclicBarrier.dowait"},
@@ -323,7 +328,10 @@ func setRemedies(r *Result, ext *Extensions) {
 // that has one when that moment has none), and the group's entry points
 // at every moment. Empty when f names no state of a pool.
 func proofOf(r *Result, f *Finding) remedyProof {
-	p := remedyProof{basis: f.Basis, hook: f.Awaits != nil && f.Awaits.Hook}
+	p := remedyProof{basis: f.Basis}
+	if f.Awaits != nil {
+		p.waiter = f.Awaits.Waiter
+	}
 	if f.Wait != nil && f.Kind == KindContention {
 		p.heldMinutes = f.Wait.MaxMinutes
 	}

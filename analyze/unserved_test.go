@@ -30,7 +30,7 @@ func TestUnservedFixtures(t *testing.T) {
 			if f.Awaits == nil {
 				t.Fatal("no Awaits")
 			}
-			eq(t, "hook", f.Awaits.Hook, hook)
+			eq(t, "hook", f.Awaits.Waiter == WaiterHook, hook)
 			if peer != "" && (len(f.Awaits.Peers) == 0 || f.Awaits.Peers[0].Name != peer) {
 				t.Errorf("peers %v, want %s first", f.Awaits.Peers, peer)
 			}
@@ -48,7 +48,15 @@ func TestUnservedFixtures(t *testing.T) {
 			fixtureCase{"unserved-latch-healthy", at.moments, nil},
 			fixtureCase{"unserved-fjlatch-healthy", at.moments, nil},
 			fixtureCase{"unserved-hook-healthy", at.moments, nil},
-			fixtureCase{"unserved-client-healthy", at.moments, nil})
+			fixtureCase{"unserved-client-healthy", at.moments, nil},
+			fixtureCase{"unserved-ui-stuck", at.moments, []want{{KindStuck, "AWT-EventQueue-*", "future-wait", func(t *testing.T, f Finding) {
+				eq(t, "basis", f.Basis, basisNoPeer)
+				eq(t, "severity", f.Severity, at.sev)
+				if f.Awaits == nil || f.Awaits.Waiter != WaiterUI {
+					t.Errorf("awaits %+v, want the UI's event thread", f.Awaits)
+				}
+			}}}},
+			fixtureCase{"unserved-ui-healthy", at.moments, nil})
 		// Client reads with no deadline under main's latch: the reads are
 		// the story (stuck, their pool saturated), main named on them as
 		// following, with no finding of its own.
@@ -83,19 +91,44 @@ var unservedCallers = []struct {
 // hooks while "stop-hook" (started after it when hookYoung, else a
 // thread of the program older than the shutdown) joins a thread. others
 // index noPeerOthers; each is a thread of the program, 60 s old.
-func unservedMoment(at time.Time, m int, hookWorld bool, caller string, shuttingDown, hookYoung bool, others []int, extra bool) string {
+func unservedMoment(at time.Time, m int, world, caller string, shuttingDown, hookYoung bool, others []int, extra bool) string {
+	hookWorld := world == "hook"
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\nFull thread dump OpenJDK 64-Bit Server VM (17.0.15+6-Debian-1deb12u1 mixed mode, sharing):\n\n", at.Format("2006-01-02 15:04:05"))
 	b.WriteString("\"Signal Dispatcher\" #4 daemon prio=9 os_prio=0 cpu=0.10ms elapsed=60.00s tid=0x00007f0000002000 nid=0x202 waiting on condition  [0x0000000000000000]\n" +
 		"   java.lang.Thread.State: RUNNABLE\n\n")
-	if !hookWorld {
+	switch {
+	case world == "ui":
+		// The event thread, in a handler's future get (shuttingDown: in
+		// a handler; else at rest in its queue), main returned.
+		b.WriteString("\"DestroyJavaVM\" #30 prio=5 os_prio=0 cpu=40.00ms elapsed=60.00s tid=0x00007f0000009000 nid=0x200 waiting on condition  [0x0000000000000000]\n" +
+			"   java.lang.Thread.State: RUNNABLE\n\n")
+		b.WriteString("\"AWT-EventQueue-0\" #12 prio=6 os_prio=0 cpu=12.00ms elapsed=60.00s tid=0x00007f000000c000 nid=0x2c0 waiting on condition  [0x00007f0000000000]\n" +
+			"   java.lang.Thread.State: WAITING (parking)\n\tat jdk.internal.misc.Unsafe.park(java.base@17.0.15/Native Method)\n")
+		if shuttingDown {
+			b.WriteString("\t- parking to wait for  <0x00000000fc0c0000> (a java.util.concurrent.CompletableFuture$Signaller)\n" +
+				"\tat java.util.concurrent.locks.LockSupport.park(java.base@17.0.15/LockSupport.java:211)\n" +
+				"\tat java.util.concurrent.CompletableFuture$Signaller.block(java.base@17.0.15/CompletableFuture.java:1864)\n" +
+				"\tat java.util.concurrent.CompletableFuture.waitingGet(java.base@17.0.15/CompletableFuture.java:1898)\n" +
+				"\tat java.util.concurrent.CompletableFuture.get(java.base@17.0.15/CompletableFuture.java:2072)\n" +
+				"\tat com.example.Main.refresh(Main.java:205)\n\tat java.awt.event.InvocationEvent.dispatch(java.desktop@17.0.15/InvocationEvent.java:318)\n" +
+				"\tat java.awt.EventQueue.dispatchEventImpl(java.desktop@17.0.15/EventQueue.java:773)\n\tat java.awt.EventQueue.dispatchEvent(java.desktop@17.0.15/EventQueue.java:745)\n")
+		} else {
+			b.WriteString("\t- parking to wait for  <0x00000000fc0c0000> (a java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject)\n" +
+				"\tat java.util.concurrent.locks.LockSupport.park(java.base@17.0.15/LockSupport.java:341)\n" +
+				"\tat java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject.await(java.base@17.0.15/AbstractQueuedSynchronizer.java:1630)\n" +
+				"\tat java.awt.EventQueue.getNextEvent(java.desktop@17.0.15/EventQueue.java:566)\n")
+		}
+		b.WriteString("\tat java.awt.EventDispatchThread.pumpOneEventForFilters(java.desktop@17.0.15/EventDispatchThread.java:190)\n" +
+			"\tat java.awt.EventDispatchThread.run(java.desktop@17.0.15/EventDispatchThread.java:90)\n\n")
+	case !hookWorld:
 		fmt.Fprintf(&b, "\"main\" #1 prio=5 os_prio=0 cpu=40.00ms elapsed=60.00s tid=0x00007f0000009000 nid=0x200 waiting on condition  [0x00007f0000000000]\n   java.lang.Thread.State: %s", noPeerMain["latch"])
 		fmt.Fprintf(&b, "\tat com.example.Main.%s(Main.java:20)\n", caller)
 		if caller != "main" {
 			b.WriteString("\tat com.example.Main.main(Main.java:30)\n")
 		}
 		b.WriteString("\n")
-	} else {
+	default:
 		b.WriteString("\"DestroyJavaVM\" #30 prio=5 os_prio=0 cpu=40.00ms elapsed=60.00s tid=0x00007f0000009000 nid=0x200 waiting on condition  [0x0000000000000000]\n" +
 			"   java.lang.Thread.State: RUNNABLE\n\n")
 		if shuttingDown {
@@ -147,10 +180,11 @@ func unservedMoment(at time.Time, m int, hookWorld bool, caller string, shutting
 func TestUnservedProperty(t *testing.T) {
 	rng := rand.New(rand.NewPCG(33, 17))
 	base := time.Date(2026, 12, 7, 16, 0, 0, 0, time.UTC)
-	found := map[bool]int{}
+	found := map[string]int{}
 	const cases = 500
 	for i := range cases {
-		hookWorld := rng.IntN(2) == 0
+		world := []string{"latch", "hook", "ui"}[rng.IntN(3)]
+		hookWorld := world == "hook"
 		c := unservedCallers[rng.IntN(len(unservedCallers))]
 		shuttingDown, hookYoung := rng.IntN(4) != 0, rng.IntN(4) != 0
 		var others []int
@@ -170,7 +204,7 @@ func TestUnservedProperty(t *testing.T) {
 		churn := moments > 1 && rng.IntN(6) == 0
 		var in []Input
 		for m := range moments {
-			ds, err := parse.Parse(fmt.Sprintf("%d.txt", m+1), strings.NewReader(unservedMoment(base.Add(time.Duration(m)*5*time.Second), m, hookWorld, c.method, shuttingDown, hookYoung, others, churn)))
+			ds, err := parse.Parse(fmt.Sprintf("%d.txt", m+1), strings.NewReader(unservedMoment(base.Add(time.Duration(m)*5*time.Second), m, world, c.method, shuttingDown, hookYoung, others, churn)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -178,10 +212,16 @@ func TestUnservedProperty(t *testing.T) {
 		}
 		want := !serve && !churn
 		waiter := "main"
-		if hookWorld {
+		switch world {
+		case "hook":
 			waiter = "stop-hook"
 			want = want && shuttingDown && hookYoung
-		} else {
+		case "ui":
+			// In a handler (shuttingDown stands for it here), any wait
+			// nothing can serve is said; at rest in its queue, never.
+			waiter = "AWT-EventQueue-*"
+			want = want && shuttingDown
+		default:
 			// The tied thread runs main's lambda: tied to a wait in main
 			// only (joinSite's method writes the lambdas it ties).
 			want = want && (tied > 0 && c.method == "main" || !c.shutdown && (c.method != "main" || idle))
@@ -202,20 +242,21 @@ func TestUnservedProperty(t *testing.T) {
 			for _, f := range r.Findings {
 				fs = append(fs, f.Kind+"/"+f.Basis+"/"+f.Pool)
 			}
-			t.Errorf("case %d (hook world %v, caller %s, shutting down %v, hook young %v, others %v, %d moments, churn %v): findings %v, want no-peer on %s %v",
-				i, hookWorld, c.method, shuttingDown, hookYoung, others, moments, churn, fs, waiter, want)
+			t.Errorf("case %d (world %s, caller %s, shutting down %v, hook young %v, others %v, %d moments, churn %v): findings %v, want no-peer on %s %v",
+				i, world, c.method, shuttingDown, hookYoung, others, moments, churn, fs, waiter, want)
 			continue
 		}
 		if got == nil {
 			continue
 		}
-		found[hookWorld]++
-		if got.Awaits == nil || got.Awaits.Hook != hookWorld {
-			t.Errorf("case %d: awaits %+v, want hook %v", i, got.Awaits, hookWorld)
+		found[world]++
+		role := map[string]string{"latch": "", "hook": WaiterHook, "ui": WaiterUI}[world]
+		if got.Awaits == nil || got.Awaits.Waiter != role {
+			t.Errorf("case %d: awaits %+v, want waiter %q", i, got.Awaits, role)
 		}
 	}
-	t.Logf("%d generated worlds: %d latches and %d hooks said", cases, found[false], found[true])
-	if found[false] == 0 || found[true] == 0 {
+	t.Logf("%d generated worlds: said %v", cases, found)
+	if found["latch"] == 0 || found["hook"] == 0 || found["ui"] == 0 {
 		t.Errorf("the generator must draw both kinds of finding: %v", found)
 	}
 }

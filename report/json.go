@@ -184,9 +184,10 @@ type JSONAwaits struct {
 	Peers   []JSONThread `json:"peers"`
 	Waiting int          `json:"waiting"`
 	Idle    int          `json:"idle"`
-	// Hook is true when the waiter is a shutdown hook the JVM waits for
-	// (it cannot exit); omitted for the program's entry thread.
-	Hook bool `json:"hook,omitempty"`
+	// Waiter is what the waiting thread is: "hook" (a shutdown hook the
+	// JVM waits for: it cannot exit), "ui" (a UI's event thread, in an
+	// event's handler); omitted for the program's entry thread.
+	Waiter string `json:"waiter,omitempty"`
 }
 
 // JSONSchedulerReading is the JVM's virtual-thread scheduler at one
@@ -380,7 +381,7 @@ func jsonFinding(r *analyze.Result, f *analyze.Finding) JSONFinding {
 		jf.WaitedBy = jsonThreads(f.WaitedBy)
 	}
 	if a := f.Awaits; a != nil {
-		jf.Awaits = &JSONAwaits{What: a.What, Peer: a.Peer, Address: a.Address, Peers: jsonThreads(a.Peers), Waiting: a.Waiting, Idle: a.Idle, Hook: a.Hook}
+		jf.Awaits = &JSONAwaits{What: a.What, Peer: a.Peer, Address: a.Address, Peers: jsonThreads(a.Peers), Waiting: a.Waiting, Idle: a.Idle, Waiter: a.Waiter}
 	}
 	for _, h := range f.Consumers {
 		jf.Consumers = append(jf.Consumers, JSONHolder{Pool: h.Pool, State: h.State, Via: h.Via, Culprit: h.Culprit, Count: h.Count})

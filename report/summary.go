@@ -1231,8 +1231,11 @@ func awaitsText(f *analyze.Finding, moments int) string {
 		when = "at this one dump no thread can"
 	}
 	role := "the program's entry thread"
-	if a.Hook {
+	switch a.Waiter {
+	case analyze.WaiterHook:
 		role = "a shutdown hook the JVM waits for before it can exit"
+	case analyze.WaiterUI:
+		role = "the UI's event thread, in an event's handler (no event is dispatched while it waits)"
 	}
 	out := fmt.Sprintf("%s, %s, waits untimed on %s, and %s %s", who, role, on, when, a.Peer)
 	var peers []string

@@ -39,6 +39,13 @@ import java.util.concurrent.LinkedBlockingQueue;
  *             fetchPrices(). stuck: no socket timeout, the peer never answers; healthy: a 30 s
  *             socket timeout (each read has its deadline), the peer answers each request after
  *             200 ms, and each task polls its price 300 times (a minute) before it counts down.
+ *   ui        a Swing-style app, headless: main starts an idle fixed pool of 2 ("render-N"), posts
+ *             a refresh to the AWT event thread and returns. stuck: the refresh submits the
+ *             rendering to the pool and waits untimed on its CompletableFuture (get), and the
+ *             task throws before it completes the future (the pool's workers then idle in
+ *             getTask): the event thread waits for good; healthy: a javax.swing.Timer posts the
+ *             refresh every 200 ms, which hands the result back to the event thread with
+ *             thenAccept (no wait on it): the event thread rests in its queue between events.
  *   blackhole PORT MILLIS: the peer above (not dumped); answers after MILLIS ms, 0 for never.
  */
 public final class UnservedApp {
@@ -176,6 +183,35 @@ public final class UnservedApp {
         }
     }
 
+    static void ui(boolean stuck) {
+        ExecutorService pool = Executors.newFixedThreadPool(2, new ThreadFactoryBuilder().setNameFormat("render-%d").build());
+        if (stuck) {
+            java.awt.EventQueue.invokeLater(() -> refresh(pool, true));
+        } else {
+            java.awt.EventQueue.invokeLater(() -> new javax.swing.Timer(200, e -> refresh(pool, false)).start());
+        }
+        pause(500);
+        System.out.println("ready");
+    }
+
+    static void refresh(ExecutorService pool, boolean stuck) {
+        CompletableFuture<String> page = new CompletableFuture<>();
+        pool.execute(() -> {
+            pause(50);
+            if (stuck) die("template missing"); // before page.complete: nobody completes it
+            page.complete("<html/>");
+        });
+        if (!stuck) {
+            page.thenAccept(html -> java.awt.EventQueue.invokeLater(() -> html.length()));
+            return;
+        }
+        try {
+            System.out.println(page.get());
+        } catch (Exception e) {
+            e.printStackTrace();
+        }
+    }
+
     public static void main(String[] args) throws Exception {
         if (args[0].equals("blackhole")) {
             blackhole(Integer.parseInt(args[1]), Integer.parseInt(args[2]));
@@ -192,6 +228,7 @@ public final class UnservedApp {
                 awaitShutdown();
             }
             case "hook" -> hook(stuck);
+            case "ui" -> ui(stuck);
             case "client" -> fetchPrices(Integer.parseInt(args[2]), stuck);
             default -> throw new IllegalArgumentException(args[0]);
         }
