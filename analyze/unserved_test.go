@@ -177,6 +177,9 @@ func unservedMoment(at time.Time, m int, world, caller string, shuttingDown, hoo
 //     at every moment, the waiter was started by them (younger than the
 //     runner), and nothing can serve it; kept-alive never speaks while
 //     the hooks run.
+//   - a UI's event thread: its future get in an event's handler is said
+//     exactly when nothing can serve it (the thread itself takes no calls
+//     while it waits); at rest in its queue, never.
 func TestUnservedProperty(t *testing.T) {
 	rng := rand.New(rand.NewPCG(33, 17))
 	base := time.Date(2026, 12, 7, 16, 0, 0, 0, time.UTC)
