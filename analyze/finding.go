@@ -389,6 +389,9 @@ type AwaitFact struct {
 	// out): waiting untimed elsewhere, and at rest in an executor's loop
 	// (they run only what someone submits).
 	Waiting, Idle int
+	// Timed: the wait has a deadline the caller sets long or renews
+	// (awaitTermination): said as a wait, not an untimed one.
+	Timed bool
 	// Waiter is what the waiting thread is to the program: WaiterHook (a
 	// shutdown hook of a JVM running its hooks: it cannot exit until the
 	// hook ends), WaiterUI (a UI's event thread, in an event's handler:

@@ -340,7 +340,7 @@ func holdsWaitedLock(w, t *parse.Thread) bool {
 func awaitFact(p *Pass, m int, w *parse.Thread, pw *peerWait) (a *AwaitFact, peers []*parse.Thread) {
 	r := p.R
 	d := r.Moments[m].Dump
-	a = &AwaitFact{What: pw.What, Peer: pw.Peer, Address: waitedAddress(w), Waiter: waiterRole(p, d, w)}
+	a = &AwaitFact{What: pw.What, Peer: pw.Peer, Address: waitedAddress(w), Waiter: waiterRole(p, d, w), Timed: pw.Timed}
 	site, _, how := joinSite(w)
 	if site == "" {
 		site = handOffCaller(r.Runtime, w, p.opt.roleTable())
@@ -355,11 +355,12 @@ func awaitFact(p *Pass, m int, w *parse.Thread, pw *peerWait) (a *AwaitFact, pee
 		}
 	}
 	roles := p.opt.roleTable()
-	if a.Waiter == WaiterHook && join && len(tied) == 0 {
+	if a.Waiter == WaiterHook && (join || pw.Kind == "termination") && len(tied) == 0 {
 		// A hook joins a thread of the program that ran before the
-		// shutdown: joinTies finds no lambda of the hook's method on it
-		// (the hook's code and the thread's are siblings), so every such
-		// thread that waits untimed is what it may wait for.
+		// shutdown, or awaits its executor's end: joinTies finds no
+		// lambda of the hook's method on it (the hook's code and the
+		// thread's are siblings), so every such thread that waits
+		// untimed is what it may wait for.
 		for _, t := range hookJoinees(p, d, w) {
 			tied[t] = true
 		}

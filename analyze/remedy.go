@@ -219,7 +219,7 @@ var remedies = []Remedy{
 	// would have done; the frames say which hand-off it is. A shutdown
 	// hook's first: its fix is the hook's.
 	{ID: "no-peer-hook", Kinds: []string{KindStuck}, proof: remedyProof.noPeerHook,
-		Text: "a shutdown hook waits for good ({culprit}) and the JVM cannot exit until it ends: a hook must make what it waits for end (interrupt the worker, or put its end-of-stream mark) before it joins, and join or await with a timeout; a kill -9 is the only way out now"},
+		Text: "a shutdown hook waits for good ({culprit}) and the JVM cannot exit until it ends: a hook must make what it waits for end (interrupt the worker or shutdownNow() its executor, whose shutdown() interrupts no running task, or put its end-of-stream mark) before it joins, and join or await with a timeout; a kill -9 is the only way out now"},
 	{ID: "no-peer-ui", Kinds: []string{KindStuck}, proof: remedyProof.noPeerUI,
 		Text: "the UI's event thread waits in an event's handler for what nobody will give ({culprit}) and no event is dispatched until it ends: never wait on the event thread; hand the result back to it (thenAccept with invokeLater, SwingWorker.done, Platform.runLater), and complete the future on every path of its task (completeExceptionally in a catch)"},
 	{ID: "no-peer-latch", Kinds: []string{KindStuck}, proof: remedyProof.noPeer, Frames: []string{"CountDownLatch.await"},

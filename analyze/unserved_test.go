@@ -45,6 +45,8 @@ func TestUnservedFixtures(t *testing.T) {
 			fixtureCase{"unserved-latch-stuck", at.moments, []want{noPeer("main", "latch-wait", at.sev, false, "")}},
 			fixtureCase{"unserved-fjlatch-stuck", at.moments, []want{noPeer("main", "latch-wait", at.sev, false, "")}},
 			fixtureCase{"unserved-hook-stuck", at.moments, []want{noPeer("drain-hook", "object-wait", at.sev, true, "consumer")}},
+			fixtureCase{"unserved-hookpool-stuck", at.moments, []want{noPeer("pool-hook", "park", at.sev, true, "sink-0")}},
+			fixtureCase{"unserved-hookpool-healthy", at.moments, nil},
 			fixtureCase{"unserved-latch-healthy", at.moments, nil},
 			fixtureCase{"unserved-fjlatch-healthy", at.moments, nil},
 			fixtureCase{"unserved-hook-healthy", at.moments, nil},

@@ -1237,7 +1237,11 @@ func awaitsText(f *analyze.Finding, moments int) string {
 	case analyze.WaiterUI:
 		role = "the UI's event thread, in an event's handler (no event is dispatched while it waits)"
 	}
-	out := fmt.Sprintf("%s, %s, waits untimed on %s, and %s %s", who, role, on, when, a.Peer)
+	how := "waits untimed on"
+	if a.Timed {
+		how = "waits, with a deadline it keeps, on"
+	}
+	out := fmt.Sprintf("%s, %s, %s %s, and %s %s", who, role, how, on, when, a.Peer)
 	var peers []string
 	for _, p := range a.Peers {
 		w := p.Name

@@ -8,10 +8,11 @@
 #   unserved-MODE-stuck/1..3.txt     com.example.unserved.UnservedApp MODE stuck
 #   unserved-MODE-healthy/1..3.txt   com.example.unserved.UnservedApp MODE healthy
 #
-# MODE is latch, fjlatch, hook, client or ui (UnservedApp's comment says each; client's peer is a
-# second JVM, "blackhole", on a free port of 127.0.0.1, started first and not dumped). hook's program prints
-# "started" and is sent SIGTERM, as a service is told to stop; its dumps are of the JVM running
-# its shutdown hooks. Each README.md was written by hand from the source before dumpdiff ran on
+# MODE is latch, fjlatch, hook, hookpool, client or ui (UnservedApp's comment says each). client's
+# peer is a second JVM, "blackhole", on a free port of 127.0.0.1, started first and not dumped.
+# hook's and hookpool's programs print "started" and are sent SIGTERM, as a service is told to
+# stop; their dumps are of the JVM running its shutdown hooks. ui runs AWT headless. Each
+# README.md was written by hand from the source before dumpdiff ran on
 # the dumps; this script only replaces the dumps. The JVM started here is killed on exit.
 #
 # Usage: bash testdata/gen/verdicts-unserved/gen.sh [CASE...]   (default: all; ~15 s a case)
@@ -35,7 +36,7 @@ for f in ${cp//:/ }; do
 done
 cases=("$@")
 if ((${#cases[@]} == 0)); then
-	for m in latch fjlatch hook client ui; do
+	for m in latch fjlatch hook hookpool client ui; do
 		cases+=("unserved-$m-stuck" "unserved-$m-healthy")
 	done
 fi
@@ -58,7 +59,7 @@ for c in "${cases[@]}"; do
 	fi
 	"${bin}java" -Xmx64m -XX:+UseSerialGC -Djava.awt.headless=true -cp "$tmp/classes:$cp" com.example.unserved.UnservedApp "${args[@]}" >"$tmp/out.log" 2>&1 &
 	pid=$!
-	if [[ $mode == hook ]]; then
+	if [[ $mode == hook* ]]; then
 		for _ in $(seq 1 200); do
 			grep -q '^started$' "$tmp/out.log" && break
 			sleep 0.1

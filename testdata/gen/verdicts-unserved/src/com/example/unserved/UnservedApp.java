@@ -33,6 +33,11 @@ import java.util.concurrent.LinkedBlockingQueue;
  *             hook never interrupts it nor puts an end mark, so it waits in take for good and
  *             the JVM cannot exit; healthy: the hook puts an end mark and the consumer works
  *             through its backlog (sleeps in application code) before it ends.
+ *   hookpool  the same with an executor: a single-thread pool ("sink-N") runs a task that takes
+ *             from a queue; main returns; on SIGTERM the hook "pool-hook" calls shutdown() (which
+ *             interrupts no running task) and awaitTermination(1 day). stuck: nothing more comes
+ *             on the queue, the task waits in take for good; healthy: the hook first puts a
+ *             backlog of 600 items and an end mark, which the task works through (100 ms each).
  *   client    main fetches 3 prices on a fixed pool of 3 ("fetch-N") with Apache HttpClient 4.5 from
  *             a peer on 127.0.0.1 (another process: "blackhole PORT SECONDS", which reads each
  *             request and answers after SECONDS, 0 for never) and awaits a CountDownLatch(3) in
@@ -212,6 +217,34 @@ public final class UnservedApp {
         }
     }
 
+    static void hookPool(boolean stuck) {
+        BlockingQueue<String> q = new LinkedBlockingQueue<>();
+        ExecutorService sink = Executors.newSingleThreadExecutor(new ThreadFactoryBuilder().setNameFormat("sink-%d").build());
+        sink.execute(() -> {
+            try {
+                for (;;) {
+                    if (q.take().equals("END")) return;
+                    if (!stuck) pause(100);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            if (!stuck) {
+                for (int i = 0; i < 600; i++) q.add("item-" + i);
+                q.add("END");
+            }
+            sink.shutdown();
+            try {
+                sink.awaitTermination(1, java.util.concurrent.TimeUnit.DAYS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "pool-hook"));
+        System.out.println("started");
+    }
+
     public static void main(String[] args) throws Exception {
         if (args[0].equals("blackhole")) {
             blackhole(Integer.parseInt(args[1]), Integer.parseInt(args[2]));
@@ -228,6 +261,7 @@ public final class UnservedApp {
                 awaitShutdown();
             }
             case "hook" -> hook(stuck);
+            case "hookpool" -> hookPool(stuck);
             case "ui" -> ui(stuck);
             case "client" -> fetchPrices(Integer.parseInt(args[2]), stuck);
             default -> throw new IllegalArgumentException(args[0]);
