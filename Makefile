@@ -83,6 +83,7 @@ fixtures:
 	bash ./testdata/gen/verdicts-holderfirst/gen.sh
 	bash ./testdata/gen/verdicts-peers/gen.sh
 	bash ./testdata/gen/verdicts-orphans/gen.sh
+	bash ./testdata/gen/verdicts-unserved/gen.sh
 	JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64 bash ./testdata/gen/verdicts-peers/gen.sh jdk25-peers-stuck
 	bash ./testdata/gen/verdicts-twosided/gen.sh
 	JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64 bash ./testdata/gen/verdicts-twosided/gen.sh jdk25-twosided-stuck

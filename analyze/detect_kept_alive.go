@@ -99,7 +99,10 @@ func keptAliveFinding(p *Pass, f *Finding, sev Severity, m int, groups []HolderG
 // which no real JVM is without), a thread serves, or a non-daemon thread
 // is working or blocked (then it may end, and other detectors speak).
 func keptAliveAt(p *Pass, m int, d *parse.Dump) (groups []HolderGroup, keepers []*parse.Thread, n int, leak bool) {
-	if d == nil {
+	if d == nil || hookRunner(d) != nil {
+		// A JVM running its shutdown hooks exits when they end, whatever
+		// its non-daemon threads do: a hook that waits for good is the
+		// story (no_peer.go's hook waits), not the threads it waits for.
 		return nil, nil, 0, false
 	}
 	roles := p.opt.roleTable()

@@ -172,6 +172,12 @@ type Finding struct {
 	// "no-peer"), what it waits on and who could have been its other side;
 	// nil otherwise.
 	Awaits *AwaitFact
+	// WaitedBy are, for a stuck finding, the threads outside it that wait
+	// untimed on a hand-off its threads would serve (main's latch the
+	// stuck tasks of its own method count down, a join or a get of them):
+	// they follow from it, said on it, the holder first (no_peer.go's
+	// waitedBy); nil when none.
+	WaitedBy []ThreadRef
 	// Parents is how many distinct goroutines created the threads concerned
 	// (Go 1.21+ "created by F in goroutine N"); 0 when not printed.
 	Parents int
@@ -368,6 +374,12 @@ type FrameCount struct {
 	Probe bool
 }
 
+// The waiters of AwaitFact.Waiter other than the entry thread.
+const (
+	WaiterHook = "hook"
+	WaiterUI   = "ui"
+)
+
 // AwaitFact is a hand-off wait that no thread of the dumps can serve: what
 // it waits on, what its other side would do, and the threads tied to it
 // that cannot (basis "no-peer", no_peer.go).
@@ -384,4 +396,13 @@ type AwaitFact struct {
 	// out): waiting untimed elsewhere, and at rest in an executor's loop
 	// (they run only what someone submits).
 	Waiting, Idle int
+	// Timed: the wait has a deadline the caller sets long or renews
+	// (awaitTermination): said as a wait, not an untimed one.
+	Timed bool
+	// Waiter is what the waiting thread is to the program: WaiterHook (a
+	// shutdown hook of a JVM running its hooks: it cannot exit until the
+	// hook ends), WaiterUI (a UI's event thread, in an event's handler:
+	// no event is dispatched while it waits); "" for the program's entry
+	// thread (main).
+	Waiter string
 }

@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"maps"
+	"strings"
 
 	"github.com/dumpdiff/dumpdiff/parse"
 )
@@ -136,15 +137,20 @@ func noPeerWaits(p *Pass, told bool) []Finding {
 	var fs []Finding
 	for _, w := range last.Threads {
 		pw := peerWaitOf(w, p.opt.roleTable())
-		if pw == nil || !entryWait(w) || w.State != "WAITING" && !(pw.Timed && w.State == "TIMED_WAITING") {
+		if pw == nil || w.State != "WAITING" && !(pw.Timed && w.State == "TIMED_WAITING") {
 			continue
+		}
+		role := waiterRole(p, last, w)
+		hook := role == WaiterHook
+		if role == "" && (!entryWait(w) || runsHooks(w)) {
+			continue // main in System.exit waits for its hooks: they are the story
 		}
 		pl, g := groupHolding(r, n-1, w)
 		if g == nil || pl.Internal || p.explainedBy(g, n-1) != "" {
 			continue
 		}
 		at, ok := stayedWaiting(p, w, pw)
-		if !ok {
+		if !ok || hook && !hookAtEvery(p, at) || role == WaiterUI && !uiAtEvery(at) {
 			continue
 		}
 		if served := servable(p, at, pw); served {
@@ -167,7 +173,7 @@ func noPeerWaits(p *Pass, told bool) []Finding {
 		}
 		var peers []*parse.Thread
 		f.Awaits, peers = awaitFact(p, n-1, w, pw)
-		if pw.Rest && len(peers) == 0 {
+		if pw.Rest && len(peers) == 0 && role == "" && !counterGone(p, at, pw) {
 			continue // main's park until it is told to end looks the same (peerWait.Rest)
 		}
 		if toldPeer(p, n-1, peers) {
@@ -263,7 +269,7 @@ func servable(p *Pass, at []*parse.Thread, pw *peerWait) bool {
 	}
 	for m, w := range at {
 		d := p.R.Moments[m].Dump
-		if callbacksIn(p, m, d) {
+		if callbacksInBut(p, m, d, w) {
 			return true
 		}
 		for _, t := range d.Threads {
@@ -334,7 +340,7 @@ func holdsWaitedLock(w, t *parse.Thread) bool {
 func awaitFact(p *Pass, m int, w *parse.Thread, pw *peerWait) (a *AwaitFact, peers []*parse.Thread) {
 	r := p.R
 	d := r.Moments[m].Dump
-	a = &AwaitFact{What: pw.What, Peer: pw.Peer, Address: waitedAddress(w)}
+	a = &AwaitFact{What: pw.What, Peer: pw.Peer, Address: waitedAddress(w), Waiter: waiterRole(p, d, w), Timed: pw.Timed}
 	site, _, how := joinSite(w)
 	if site == "" {
 		site = handOffCaller(r.Runtime, w, p.opt.roleTable())
@@ -349,9 +355,20 @@ func awaitFact(p *Pass, m int, w *parse.Thread, pw *peerWait) (a *AwaitFact, pee
 		}
 	}
 	roles := p.opt.roleTable()
+	if a.Waiter == WaiterHook && (join || pw.Kind == "termination") && len(tied) == 0 {
+		// A hook joins a thread of the program that ran before the
+		// shutdown, or awaits its executor's end: joinTies finds no
+		// lambda of the hook's method on it (the hook's code and the
+		// thread's are siblings), so every such thread that waits
+		// untimed is what it may wait for.
+		for _, t := range hookJoinees(p, d, w) {
+			tied[t] = true
+		}
+	}
+	runner := hookRunner(d)
 	for _, t := range d.Threads {
-		if t == w || jvmInternal(t, roles.JVMInternal) || t.NoStack {
-			continue
+		if t == w || jvmInternal(t, roles.JVMInternal) || t.NoStack || a.Waiter == WaiterHook && t == runner {
+			continue // the hooks' runner waits for the hook: no other side
 		}
 		peer := tied[t] || a.Address != "" && waitedAddress(t) == a.Address ||
 			!join && site != "" && runsCodeOf(t, site) ||
@@ -435,4 +452,235 @@ func handOffCaller(rt parse.Runtime, w *parse.Thread, roles *Roles) string {
 		}
 	}
 	return c.Func
+}
+
+// counterGone: main's latch with no thread tied to it is not its park
+// until shutdown but a latch whose counters died (threw or returned
+// before their countDown), by structure, at every moment of at (the
+// waiter, main, at each):
+//   - the latch is awaited under no method whose name says it waits for
+//     the process's end (Roles.ShutdownWaits: Threads.awaitShutdown,
+//     blockUntilShutdown, keepAlive): a service's main parks on its
+//     shutdown latch in one, or right in main;
+//   - and the would-be counters are there at rest, or the wait is work's:
+//     an executor's workers idle in its loop (a ThreadPoolExecutor starts
+//     a worker only for a task it is given: idle workers ran tasks that
+//     ended, the latch still closed), or the latch is awaited in a method
+//     of the program's own below main (loadAll, warmUp: a step of the
+//     work, with the tasks' threads gone at every moment).
+//
+// What is left quiet: a latch awaited right in main with nothing else
+// alive (main, a hook's latch, and no thread at all: the common shutdown
+// idiom looks the same), and every latch under a shutdown-named method.
+func counterGone(p *Pass, at []*parse.Thread, pw *peerWait) bool {
+	if pw.Kind != "latch" {
+		return false
+	}
+	w := at[len(at)-1]
+	roles := p.opt.roleTable()
+	for _, f := range appFramesBelowWait(w, pw, roles) {
+		name := strings.ToLower(methodName(f.Func))
+		for _, word := range roles.ShutdownWaits {
+			if strings.Contains(name, word) {
+				return false
+			}
+		}
+	}
+	if c := culprit(p.R.Runtime, w); c == nil || methodName(c.Func) != "main" {
+		return true // awaited in a step of the work, not main's own park
+	}
+	for m, x := range at {
+		idle := false
+		for _, t := range p.R.Moments[m].Dump.Threads {
+			if t != x && idleWorker(p, m, t) {
+				idle = true
+				break
+			}
+		}
+		if !idle {
+			return false
+		}
+	}
+	return true
+}
+
+// appFramesBelowWait are w's application frames below its hand-off's
+// frames (the latch's caller down to main).
+func appFramesBelowWait(w *parse.Thread, pw *peerWait, roles *Roles) []*parse.Frame {
+	var out []*parse.Frame
+	in := false
+	for _, f := range w.Frames {
+		if !in {
+			in = anchorMatch(pw.Anchors, f.Func) || roles.HandOffs[pw.Kind] != nil && anchorMatch(roles.HandOffs[pw.Kind], f.Func)
+			continue
+		}
+		if isAppFrame(parse.RuntimeJVM, f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// methodName is a JVM frame function's method: "loadAll" of
+// "com.example.App.loadAll(App.java:12)".
+func methodName(fn string) string {
+	fn, _, _ = strings.Cut(fn, "(")
+	if i := strings.LastIndexByte(fn, '.'); i >= 0 {
+		return fn[i+1:]
+	}
+	return fn
+}
+
+// shutdownHookRuns are the frames of the thread that runs a JVM's shutdown
+// hooks and joins each (the SIGTERM handler, System.exit's caller, or
+// DestroyJavaVM after the last non-daemon thread ended).
+var shutdownHookRuns = []string{"java.lang.ApplicationShutdownHooks.runHooks"}
+
+// runsHooks: t runs the JVM's shutdown hooks.
+func runsHooks(t *parse.Thread) bool { return anyFramePrefix(t, shutdownHookRuns) }
+
+// hookRunner is the thread of d that runs the shutdown hooks; nil when
+// the JVM is not shutting down.
+func hookRunner(d *parse.Dump) *parse.Thread {
+	if d == nil {
+		return nil
+	}
+	for _, t := range d.Threads {
+		if runsHooks(t) {
+			return t
+		}
+	}
+	return nil
+}
+
+// hookThread: t is a shutdown hook of a JVM running its hooks in d: an
+// application thread other than the runner, started no earlier than it
+// (its elapsed= no greater: runHooks starts each hook; a thread of the
+// program ran before the shutdown began). A dump without elapsed= (JDK 8)
+// cannot tell a hook from the threads it joins: none is taken for one.
+func hookThread(p *Pass, d *parse.Dump, t *parse.Thread) bool {
+	r := hookRunner(d)
+	if r == nil || t == r || jvmInternal(t, p.opt.roleTable().JVMInternal) || t.NoStack {
+		return false
+	}
+	re, te := r.Java().Elapsed, t.Java().Elapsed
+	return re > 0 && te > 0 && te <= re
+}
+
+// hookAtEvery: each moment's thread of at is a hook of a JVM running its
+// hooks (the shutdown began before the first dump and never ended).
+func hookAtEvery(p *Pass, at []*parse.Thread) bool {
+	for m, t := range at {
+		if !hookThread(p, p.R.Moments[m].Dump, t) {
+			return false
+		}
+	}
+	return true
+}
+
+// hookJoinees are the threads of d a hook w may be joining: application
+// threads of the program (older than the shutdown: no hooks, not the
+// runner) that wait untimed.
+func hookJoinees(p *Pass, d *parse.Dump, w *parse.Thread) []*parse.Thread {
+	r := hookRunner(d)
+	var out []*parse.Thread
+	for _, t := range d.Threads {
+		if t == w || t == r || t.State != "WAITING" || jvmInternal(t, p.opt.roleTable().JVMInternal) || t.NoStack || hookThread(p, d, t) {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// linkHandOffWaiters names, on each stuck finding of fs (not a no-peer
+// one: its waiter is the finding), the threads of the last moment that
+// wait untimed on a hand-off its threads would serve: a waiter (main, a
+// request thread) whose hand-off's caller wrote the code a stuck thread
+// runs (main's fetchPrices awaits the latch its lambdas count down after
+// a read with no deadline; a join or a get of them). The chain is told
+// from the cause: the stuck threads first, their waiters following, and
+// the waiters get no finding of their own (noPeerWaits says nothing where
+// another stuck finding is).
+func linkHandOffWaiters(p *Pass, fs []Finding) {
+	r := p.R
+	n := len(r.Moments)
+	if r.Runtime != parse.RuntimeJVM || n == 0 || r.Moments[n-1].Dump == nil {
+		return
+	}
+	m, d := n-1, r.Moments[n-1].Dump
+	roles := p.opt.roleTable()
+	for _, w := range d.Threads {
+		if w.State != "WAITING" || jvmInternal(w, roles.JVMInternal) || peerWaitOf(w, roles) == nil {
+			continue
+		}
+		site := handOffCaller(r.Runtime, w, roles)
+		if s, _, _ := joinSite(w); s != "" {
+			site = s
+		}
+		if site == "" {
+			continue
+		}
+		wi := p.info(m, w)
+		for i := range fs {
+			f := &fs[i]
+			if f.Kind != KindStuck || f.Basis == basisNoPeer || wi.pool == f.Pool && wi.sig != nil && wi.sig.ID == f.State {
+				continue
+			}
+			for _, t := range d.Threads {
+				if t == w || !runsCodeOf(t, site) {
+					continue
+				}
+				if ti := p.info(m, t); ti.sig != nil && ti.pool == f.Pool && ti.sig.ID == f.State {
+					ref := p.ref(m, w)
+					ref.Waits = true
+					if addr := waitedAddress(w); addr != "" {
+						ref.WaitsFor = &LockRef{Address: addr, Class: waitedClass(w)}
+					}
+					f.WaitedBy = append(f.WaitedBy, ref)
+					break
+				}
+			}
+		}
+	}
+}
+
+// uiDispatch are frames under which a UI toolkit's event thread runs one
+// event's handler: AWT/Swing's dispatch of an event (not its rest, which
+// waits in EventQueue.getNextEvent under pumpOneEventForFilters), JavaFX's
+// and SWT's run loops (their rest is a native poll, no hand-off). A wait
+// above one is the handler's: the UI dispatches nothing while it lasts.
+var uiDispatch = []string{
+	"java.awt.EventQueue.dispatchEvent",
+	"com.sun.glass.ui.gtk.GtkApplication._runLoop", "com.sun.glass.ui.win.WinApplication._runLoop", "com.sun.glass.ui.mac.MacApplication._runLoop",
+	"org.eclipse.swt.widgets.Display.readAndDispatch",
+}
+
+// uiThread: t is a UI's event thread in an event's handler.
+func uiThread(t *parse.Thread) bool { return anyFramePrefix(t, uiDispatch) }
+
+// uiAtEvery: the waiter is in an event's handler at every moment.
+func uiAtEvery(at []*parse.Thread) bool {
+	for _, t := range at {
+		if !uiThread(t) {
+			return false
+		}
+	}
+	return true
+}
+
+// waiterRole is what w, a thread of d in a hand-off wait, is to the
+// program where it is no entry thread: a shutdown hook (WaiterHook), a
+// UI's event thread in a handler (WaiterUI); "" otherwise. Neither parks
+// by design until the process ends (a hook that waits for good holds the
+// exit; an event thread that waits freezes the UI), so a wait of theirs
+// tied to no thread is said as one tied (peerWait.Rest is main's only).
+func waiterRole(p *Pass, d *parse.Dump, w *parse.Thread) string {
+	switch {
+	case hookThread(p, d, w):
+		return WaiterHook
+	case uiThread(w):
+		return WaiterUI
+	}
+	return ""
 }

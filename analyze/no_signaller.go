@@ -148,9 +148,16 @@ func classPackage(c string) string {
 // acceptor, a selector, a connection) or a GUI (its event thread,
 // Roles.UpByDesign). Only a process that takes none can be said to have
 // nobody left to signal.
-func callbacksIn(p *Pass, m int, d *parse.Dump) bool {
+func callbacksIn(p *Pass, m int, d *parse.Dump) bool { return callbacksInBut(p, m, d, nil) }
+
+// callbacksInBut is callbacksIn with thread but left out: a UI's event
+// thread that waits in an event's handler takes no calls while it waits.
+func callbacksInBut(p *Pass, m int, d *parse.Dump, but *parse.Thread) bool {
 	roles := p.opt.roleTable()
 	for _, t := range d.Threads {
+		if t == but {
+			continue
+		}
 		if nameIn(t.Name(), roles.UpByDesign) {
 			return true
 		}

@@ -58,6 +58,8 @@ type remedyProof struct {
 	// leaked, saturated, growing, contention) is on the same pool, in a wait for
 	// something other than a channel (a permit, a reply, a lock).
 	siblingStuck bool
+	// waiter: what the finding's waiter is (AwaitFact.Waiter).
+	waiter string
 }
 
 // siblingsStuck: the pool's other goroutines are stuck in another wait.
@@ -117,6 +119,13 @@ func (p remedyProof) noSignaller() bool { return p.basis == "no-signaller" }
 
 // noPeer: the entry thread waits on a hand-off no thread can serve.
 func (p remedyProof) noPeer() bool { return p.basis == basisNoPeer }
+
+// noPeerHook: a shutdown hook's hand-off no thread can serve: the JVM
+// cannot exit until the hook ends.
+func (p remedyProof) noPeerHook() bool { return p.noPeer() && p.waiter == WaiterHook }
+
+// noPeerUI: a UI event thread's hand-off no thread can serve.
+func (p remedyProof) noPeerUI() bool { return p.noPeer() && p.waiter == WaiterUI }
 
 // goAsleep: the Go runtime stopped the program, every goroutine blocked.
 func (p remedyProof) goAsleep() bool { return p.basis == "go-runtime" }
@@ -207,7 +216,12 @@ var remedies = []Remedy{
 		Text: "every goroutine waits for another that can no longer act (a WaitGroup whose Done never comes, a channel whose other side returned or never started): make each wait end on every path (defer wg.Done() first thing in the goroutine, close the channel when its sender is done, select on a context beside it) ({culprit})"},
 	// The entry thread's hand-off with nobody on the other side
 	// (no_peer.go): the fix is on the side that is gone, by what it
-	// would have done; the frames say which hand-off it is.
+	// would have done; the frames say which hand-off it is. A shutdown
+	// hook's first: its fix is the hook's.
+	{ID: "no-peer-hook", Kinds: []string{KindStuck}, proof: remedyProof.noPeerHook,
+		Text: "a shutdown hook waits for good ({culprit}) and the JVM cannot exit until it ends: a hook must make what it waits for end (interrupt the worker or shutdownNow() its executor, whose shutdown() interrupts no running task, or put its end-of-stream mark) before it joins, and join or await with a timeout; a kill -9 is the only way out now"},
+	{ID: "no-peer-ui", Kinds: []string{KindStuck}, proof: remedyProof.noPeerUI,
+		Text: "the UI's event thread waits in an event's handler for what nobody will give ({culprit}) and no event is dispatched until it ends: never wait on the event thread; hand the result back to it (thenAccept with invokeLater, SwingWorker.done, Platform.runLater), and complete the future on every path of its task (completeExceptionally in a catch)"},
 	{ID: "no-peer-latch", Kinds: []string{KindStuck}, proof: remedyProof.noPeer, Frames: []string{"CountDownLatch.await"},
 		Text: "the threads that would count the latch down are gone or wait themselves ({culprit}): count down in a finally, so a counter that fails still counts (and carry its failure to the waiter), and await with a timeout"},
 	{ID: "no-peer-barrier", Kinds: []string{KindStuck}, proof: remedyProof.noPeer, Frames: []string{"CyclicBarrier.dowait"},
@@ -315,6 +329,9 @@ func setRemedies(r *Result, ext *Extensions) {
 // at every moment. Empty when f names no state of a pool.
 func proofOf(r *Result, f *Finding) remedyProof {
 	p := remedyProof{basis: f.Basis}
+	if f.Awaits != nil {
+		p.waiter = f.Awaits.Waiter
+	}
 	if f.Wait != nil && f.Kind == KindContention {
 		p.heldMinutes = f.Wait.MaxMinutes
 	}

@@ -70,6 +70,14 @@ type Roles struct {
 	// count it down, take from it, signal it). Empty in the built-in
 	// table: the JDK's own are the rows of peerWaits.
 	HandOffs map[string][]string
+	// ShutdownWaits are words (lower case, matched inside a method's name)
+	// of an application method that waits for the process's end: main
+	// parks on its shutdown latch in one (Threads.awaitShutdown,
+	// blockUntilShutdown, keepAlive) until a hook counts it down. A
+	// latch awaited under none, from main, with its would-be counters gone
+	// is a latch whose counter died (the no-peer rule); a team's own
+	// name for its park ("waitForSigterm") is one entry.
+	ShutdownWaits []string
 }
 
 // builtinRoles are the built-in tables. Each entry comes from a real dump
@@ -85,6 +93,11 @@ var builtinRoles = Roles{
 	GoWork:      goWorkFrames,
 	PoolLoops:   poolLoops,
 	BackOffs:    backOffFrames,
+	// From testdata/libs/* (Threads.awaitShutdown) and the common
+	// spellings of a service's park: blockUntilShutdown (gRPC's
+	// examples), awaitTermination, keepAlive, waitForever, awaitExit,
+	// awaitStop, awaitClose, halt.
+	ShutdownWaits: []string{"shutdown", "terminat", "alive", "forever", "exit", "stop", "close", "halt"},
 }
 
 // cpuNatives are JDK natives that return at once (Roles.CPUNatives), as
@@ -265,39 +278,41 @@ func roleTables(ext *Extensions) *Roles {
 	x := ext.Roles
 	cat := func(a, b []string) []string { return append(append([]string(nil), b...), a...) }
 	return &Roles{
-		JVMInternal: cat(builtinRoles.JVMInternal, x.JVMInternal),
-		DumpWriters: cat(builtinRoles.DumpWriters, x.DumpWriters),
-		EventLoops:  cat(builtinRoles.EventLoops, x.EventLoops),
-		CommonPools: cat(builtinRoles.CommonPools, x.CommonPools),
-		NotSpinning: cat(builtinRoles.NotSpinning, x.NotSpinning),
-		CPUNatives:  cat(builtinRoles.CPUNatives, x.CPUNatives),
-		UpByDesign:  cat(builtinRoles.UpByDesign, x.UpByDesign),
-		GoWork:      cat(builtinRoles.GoWork, x.GoWork),
-		PoolLoops:   cat(builtinRoles.PoolLoops, x.PoolLoops),
-		BackOffs:    cat(builtinRoles.BackOffs, x.BackOffs),
-		HandOffs:    x.HandOffs,
+		JVMInternal:   cat(builtinRoles.JVMInternal, x.JVMInternal),
+		DumpWriters:   cat(builtinRoles.DumpWriters, x.DumpWriters),
+		EventLoops:    cat(builtinRoles.EventLoops, x.EventLoops),
+		CommonPools:   cat(builtinRoles.CommonPools, x.CommonPools),
+		NotSpinning:   cat(builtinRoles.NotSpinning, x.NotSpinning),
+		CPUNatives:    cat(builtinRoles.CPUNatives, x.CPUNatives),
+		UpByDesign:    cat(builtinRoles.UpByDesign, x.UpByDesign),
+		GoWork:        cat(builtinRoles.GoWork, x.GoWork),
+		PoolLoops:     cat(builtinRoles.PoolLoops, x.PoolLoops),
+		BackOffs:      cat(builtinRoles.BackOffs, x.BackOffs),
+		HandOffs:      x.HandOffs,
+		ShutdownWaits: cat(builtinRoles.ShutdownWaits, x.ShutdownWaits),
 	}
 }
 
 func (r *Roles) empty() bool {
 	return len(r.JVMInternal)+len(r.DumpWriters)+len(r.EventLoops)+len(r.CommonPools)+len(r.NotSpinning)+len(r.CPUNatives)+len(r.UpByDesign)+len(r.GoWork)+
-		len(r.PoolLoops)+len(r.BackOffs)+len(r.HandOffs) == 0
+		len(r.PoolLoops)+len(r.BackOffs)+len(r.HandOffs)+len(r.ShutdownWaits) == 0
 }
 
 // roleKeys are the [roles] block's keys, each the table it adds to; the
 // hand-off keys ("handoff-latch" ...) are handOffKey's, one a kind of
 // peerWaits.
 var roleKeys = map[string]func(*Roles) *[]string{
-	"jvm-internal": func(r *Roles) *[]string { return &r.JVMInternal },
-	"dump-writer":  func(r *Roles) *[]string { return &r.DumpWriters },
-	"event-loop":   func(r *Roles) *[]string { return &r.EventLoops },
-	"common-pool":  func(r *Roles) *[]string { return &r.CommonPools },
-	"not-spinning": func(r *Roles) *[]string { return &r.NotSpinning },
-	"cpu-native":   func(r *Roles) *[]string { return &r.CPUNatives },
-	"up-by-design": func(r *Roles) *[]string { return &r.UpByDesign },
-	"go-work":      func(r *Roles) *[]string { return &r.GoWork },
-	"pool-loop":    func(r *Roles) *[]string { return &r.PoolLoops },
-	"back-off":     func(r *Roles) *[]string { return &r.BackOffs },
+	"jvm-internal":  func(r *Roles) *[]string { return &r.JVMInternal },
+	"dump-writer":   func(r *Roles) *[]string { return &r.DumpWriters },
+	"event-loop":    func(r *Roles) *[]string { return &r.EventLoops },
+	"common-pool":   func(r *Roles) *[]string { return &r.CommonPools },
+	"not-spinning":  func(r *Roles) *[]string { return &r.NotSpinning },
+	"cpu-native":    func(r *Roles) *[]string { return &r.CPUNatives },
+	"up-by-design":  func(r *Roles) *[]string { return &r.UpByDesign },
+	"go-work":       func(r *Roles) *[]string { return &r.GoWork },
+	"pool-loop":     func(r *Roles) *[]string { return &r.PoolLoops },
+	"back-off":      func(r *Roles) *[]string { return &r.BackOffs },
+	"shutdown-wait": func(r *Roles) *[]string { return &r.ShutdownWaits },
 }
 
 // handOffKeyPrefix starts the [roles] keys of hand-off frames: the rest of

@@ -166,6 +166,10 @@ type JSONFinding struct {
 	// Awaits): what the wait is on and who could have served it; omitted
 	// for other findings.
 	Awaits *JSONAwaits `json:"awaits,omitempty"`
+	// WaitedBy are a stuck finding's waiters (analyze.Finding.WaitedBy):
+	// threads waiting untimed on a hand-off its threads would serve;
+	// omitted when none.
+	WaitedBy []JSONThread `json:"waited_by,omitempty"`
 }
 
 // JSONAwaits is a hand-off wait no thread can serve: what it waits on
@@ -180,6 +184,10 @@ type JSONAwaits struct {
 	Peers   []JSONThread `json:"peers"`
 	Waiting int          `json:"waiting"`
 	Idle    int          `json:"idle"`
+	// Waiter is what the waiting thread is: "hook" (a shutdown hook the
+	// JVM waits for: it cannot exit), "ui" (a UI's event thread, in an
+	// event's handler); omitted for the program's entry thread.
+	Waiter string `json:"waiter,omitempty"`
 }
 
 // JSONSchedulerReading is the JVM's virtual-thread scheduler at one
@@ -369,8 +377,11 @@ func jsonFinding(r *analyze.Result, f *analyze.Finding) JSONFinding {
 		jf.Scheduler = append(jf.Scheduler, j)
 	}
 	jf.Pinned = f.Pinned
+	if len(f.WaitedBy) > 0 {
+		jf.WaitedBy = jsonThreads(f.WaitedBy)
+	}
 	if a := f.Awaits; a != nil {
-		jf.Awaits = &JSONAwaits{What: a.What, Peer: a.Peer, Address: a.Address, Peers: jsonThreads(a.Peers), Waiting: a.Waiting, Idle: a.Idle}
+		jf.Awaits = &JSONAwaits{What: a.What, Peer: a.Peer, Address: a.Address, Peers: jsonThreads(a.Peers), Waiting: a.Waiting, Idle: a.Idle, Waiter: a.Waiter}
 	}
 	for _, h := range f.Consumers {
 		jf.Consumers = append(jf.Consumers, JSONHolder{Pool: h.Pool, State: h.State, Via: h.Via, Culprit: h.Culprit, Count: h.Count})

@@ -311,6 +311,9 @@ func (s *sentences) stuck() {
 	if f.Basis == "no-peer" && f.Awaits != nil {
 		s.add("%s", awaitsText(f, len(s.r.Moments)))
 	}
+	if len(f.WaitedBy) > 0 {
+		s.add("%s", waitedByText(f.WaitedBy))
+	}
 	if f.Basis == "no-signaller" {
 		s.add("untimed, and no thread left could send it: none runs the class the wait is in (%s) but in an untimed wait of its own; inferred from the stacks (a signal sent before the wait, or a sender that ended): a callback the dump cannot show could still send it",
 			analyze.WaitClass(f.Culprit))
@@ -1193,6 +1196,29 @@ func groupDigits(n int64) string {
 	return b.String()
 }
 
+// waitedByText says who waits for a stuck finding's threads: "main
+// waits for them (latch-wait at com.example.App.fetch(App.java:12)), and
+// follows from them".
+func waitedByText(ws []analyze.ThreadRef) string {
+	var who []string
+	for i, w := range ws {
+		if i == 5 {
+			who = append(who, fmt.Sprintf("%d more", len(ws)-5))
+			break
+		}
+		x := w.Name
+		if where := ownerWhere(&w); where != "" {
+			x += " (" + stateName(w.State, "") + " at " + where + ")"
+		}
+		who = append(who, x)
+	}
+	verb := "waits"
+	if len(ws) > 1 {
+		verb = "wait"
+	}
+	return fmt.Sprintf("%s %s untimed for them, on a hand-off they would serve, and follow%s from them", strings.Join(who, ", "), verb, map[bool]string{true: "s", false: ""}[len(ws) == 1])
+}
+
 // awaitsText says of a hand-off wait no thread can serve (basis
 // "no-peer") what it waits on, who could have been its other side and why
 // none can: "main waits on a CountDownLatch (<0x…>), and no thread of the
@@ -1211,7 +1237,18 @@ func awaitsText(f *analyze.Finding, moments int) string {
 	if moments == 1 {
 		when = "at this one dump no thread can"
 	}
-	out := fmt.Sprintf("%s, the program's entry thread, waits untimed on %s, and %s %s", who, on, when, a.Peer)
+	role := "the program's entry thread"
+	switch a.Waiter {
+	case analyze.WaiterHook:
+		role = "a shutdown hook the JVM waits for before it can exit"
+	case analyze.WaiterUI:
+		role = "the UI's event thread, in an event's handler (no event is dispatched while it waits)"
+	}
+	how := "waits untimed on"
+	if a.Timed {
+		how = "waits, with a deadline it keeps, on"
+	}
+	out := fmt.Sprintf("%s, %s, %s %s, and %s %s", who, role, how, on, when, a.Peer)
 	var peers []string
 	for _, p := range a.Peers {
 		w := p.Name
