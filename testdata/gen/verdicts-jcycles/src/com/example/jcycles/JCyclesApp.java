@@ -1,5 +1,12 @@
 package com.example.jcycles;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -256,12 +263,12 @@ public final class JCyclesApp {
     /**
      * A one-thread executor named by its ThreadFactory "invoice-writer" (no counter), whose
      * task InvoiceJob.run submits its totals to the same executor and waits in Future.get: the
-     * totals are queued behind the task that waits for them. Beside it, "pricing-loop" computes
-     * all the time (RUNNABLE, on CPU) and never touches the executor. healthy: the totals run on
-     * a second executor.
+     * totals are queued behind the task that waits for them. Beside it, "rates-client" reads a
+     * rate feed from "rates-server" (127.0.0.1, a line every 20 ms): a thread in I/O at every
+     * moment that never touches the executor. healthy: the totals run on a second executor.
      */
     static final class SelfPool {
-        static void start(boolean stuck) {
+        static void start(boolean stuck) throws IOException {
             ExecutorService invoices = Executors.newSingleThreadExecutor(r -> {
                 Thread t = new Thread(r, "invoice-writer");
                 t.setDaemon(true);
@@ -272,8 +279,24 @@ public final class JCyclesApp {
                 t.setDaemon(true);
                 return t;
             });
-            daemon("pricing-loop", () -> {
-                while (true) compute(1_000_000);
+            ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+            daemon("rates-server", () -> {
+                try (Socket s = server.accept(); PrintWriter out = new PrintWriter(s.getOutputStream(), true)) {
+                    for (int i = 0; ; i++) {
+                        out.println("rate " + i);
+                        pause(20);
+                    }
+                } catch (IOException e) {
+                    // exit
+                }
+            });
+            Socket client = new Socket(InetAddress.getLoopbackAddress(), server.getLocalPort());
+            daemon("rates-client", () -> {
+                try (BufferedReader in = new BufferedReader(new InputStreamReader(client.getInputStream()))) {
+                    while (in.readLine() != null) compute(100);
+                } catch (IOException e) {
+                    // exit
+                }
             });
             daemon("invoice-feeder", () -> {
                 while (true) {
