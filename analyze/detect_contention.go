@@ -221,6 +221,9 @@ func runContention(p *Pass) []Finding {
 				if writer == nil {
 					continue // no owner printed: nothing says who blocks them
 				}
+				if p.ThreadClaimOf(deadlockDetector, m, writer) != "" {
+					continue // the writer they queue behind is in a cycle (through its read holder): the deadlock tells it
+				}
 			}
 			if r.Runtime == parse.RuntimeGo && !slices.ContainsFunc(ws, func(t *parse.Thread) bool { return p.ThreadClaimOf(deadlockDetector, m, t) == "" }) {
 				continue // every waiter is in or behind a Go lock cycle: the deadlock tells it
@@ -320,6 +323,8 @@ func runContention(p *Pass) []Finding {
 						if wo != nil && wo != owner {
 							o.WaitsFor.Holder = threadLabel(r.Runtime, wo)
 						}
+					} else if d := r.Moments[m].Dump; d != nil {
+						o.Orphaned = orphanedHolderWait(p, m, d, owner) // why nobody wakes it
 					}
 				}
 				owned[k] = owner
@@ -486,6 +491,11 @@ func runContention(p *Pass) []Finding {
 	var fs []Finding
 	for _, k := range order {
 		f := acc[k]
+		if o := f.Lock.Owner; o != nil && o.Orphaned != "" && momentsSeen(seenWaiting[k]) >= 2 && f.CausedBy == "" {
+			// Its holder waits for a signal no thread left can send, at
+			// two moments or more: the lock is never let go.
+			f.Severity = Critical
+		}
 		if len(addrs[k]) > 1 {
 			f.Lock.Addresses = addrs[k]
 		}
