@@ -39,7 +39,7 @@ func orphanedHolderWait(p *Pass, m int, d *parse.Dump, holder *parse.Thread) str
 			break
 		}
 	}
-	if waited == "" {
+	if waited == "" || queueWait(holder) {
 		return ""
 	}
 	signallers := map[string]bool{}
@@ -72,6 +72,24 @@ func orphanedHolderWait(p *Pass, m int, d *parse.Dump, holder *parse.Thread) str
 		}
 	}
 	return waited
+}
+
+// queueWait: t waits inside a JDK queue or exchanger (a take, a put, a
+// transfer): its other side is any thread that holds the queue, in any
+// class, which no class of the stacks tells.
+func queueWait(t *parse.Thread) bool {
+	for _, f := range t.Frames {
+		if !anyPrefix(f.Func, jdkPackages) {
+			return false
+		}
+		c := frameClass(f.Func)
+		simple := c[strings.LastIndexByte(c, '.')+1:] // "LinkedBlockingQueue", not "AbstractQueuedSynchronizer$ConditionObject"
+		if strings.HasPrefix(c, "java.util.concurrent.") && !strings.HasPrefix(simple, "AbstractQueued") &&
+			(strings.Contains(simple, "Queue") || strings.Contains(simple, "Exchanger")) {
+			return true
+		}
+	}
+	return false
 }
 
 // frameClass is the class of a frame's function ("a.B$C.m" → "a.B$C").

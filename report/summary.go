@@ -716,7 +716,7 @@ func (s *sentences) contention() {
 		head = fmt.Sprintf("%q holds %s while it waits (%s at %s): %d%s %s wait for it at %s", l.Owner.Name, lock,
 			stateName(l.Owner.State, ""), ownerWhere(l.Owner), f.Counts[f.At], prefixed(" ", f.Pool), s.unit(), s.moment(f.At))
 		if c := l.Owner.Orphaned; c != "" {
-			head += fmt.Sprintf("; and no thread left can wake it: it waits on a %s, and every other thread waits untimed, waits for this lock, or runs none of the code that would signal it (inferred from the stacks: the root cause, the waiters follow)", c)
+			head += fmt.Sprintf("; and likely no thread left can wake it: it waits on a %s, and every other thread waits untimed, waits for this lock, or runs none of the code that would signal it (inferred from the stacks: the root cause, the waiters follow)", c)
 		}
 	case l.Owner.Frame == "":
 		// A holder named without its stack (a javacore's LOCKS section
