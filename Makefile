@@ -76,6 +76,7 @@ fixtures:
 	bash ./testdata/gen/verdicts-hotloop/gen.sh
 	bash ./testdata/gen/watch/gen.sh
 	bash ./testdata/gen/verdicts-cycles/gen.sh
+	bash ./testdata/gen/verdicts-jcycles/gen.sh
 	bash ./testdata/gen/verdicts-handoff/gen.sh
 	bash ./testdata/gen/verdicts-holders/gen.sh
 	bash ./testdata/gen/sources-real/gen.sh

@@ -26,7 +26,7 @@ const (
 var contentionDetector = &Detector{
 	Name:     KindContention,
 	Kinds:    []string{KindContention},
-	Doc:      "many threads wait for one lock: a JVM monitor or j.u.c lock with its printed owner, a class's initialization (its holder the thread in its <clinit>) or a class loader's lock its waiters print no line for (its holder the thread that took it in loadClass), a read-write lock held for reading (no holder printed) behind the writer queued first, a Go sync.Mutex or RWMutex (by address) with its likely holder; a Semaphore's waiters behind the permit holders their stacks show (the threads past the same acquire, deeper in the same method: permits.go); event loops blocked on a lock count as a pool's work; one lock across moments even when the GC moved it (by its class, owner and waiters)",
+	Doc:      "many threads wait for one lock: a JVM monitor or j.u.c lock with its printed owner, a class's initialization (its holder the thread in its <clinit>) or a class loader's lock its waiters print no line for (its holder the thread that took it in loadClass), a read-write lock held for reading (no holder printed) behind the writer queued first, a holder in an untimed wait on a monitor or latch that no thread left could signal (none runs the code that would, but its own waiters: said as the root cause, critical), a Go sync.Mutex or RWMutex (by address) with its likely holder; a Semaphore's waiters behind the permit holders their stacks show (the threads past the same acquire, deeper in the same method: permits.go); event loops blocked on a lock count as a pool's work; one lock across moments even when the GC moved it (by its class, owner and waiters)",
 	Requires: []*Detector{deadlockDetector, spinningDetector},
 	Claims:   ClaimsThreads,
 	Folds:    "nothing; its lock is left to the deadlock when its owner is in or blocked on a cycle, and follows from a spinning owner",
@@ -221,6 +221,9 @@ func runContention(p *Pass) []Finding {
 				if writer == nil {
 					continue // no owner printed: nothing says who blocks them
 				}
+				if p.ThreadClaimOf(deadlockDetector, m, writer) != "" {
+					continue // the writer they queue behind is in a cycle (through its read holder): the deadlock tells it
+				}
 			}
 			if r.Runtime == parse.RuntimeGo && !slices.ContainsFunc(ws, func(t *parse.Thread) bool { return p.ThreadClaimOf(deadlockDetector, m, t) == "" }) {
 				continue // every waiter is in or behind a Go lock cycle: the deadlock tells it
@@ -320,6 +323,8 @@ func runContention(p *Pass) []Finding {
 						if wo != nil && wo != owner {
 							o.WaitsFor.Holder = threadLabel(r.Runtime, wo)
 						}
+					} else if d := r.Moments[m].Dump; d != nil {
+						o.Orphaned = orphanedHolderWait(p, m, d, owner) // why nobody wakes it
 					}
 				}
 				owned[k] = owner
@@ -486,6 +491,11 @@ func runContention(p *Pass) []Finding {
 	var fs []Finding
 	for _, k := range order {
 		f := acc[k]
+		if o := f.Lock.Owner; o != nil && o.Orphaned != "" && momentsSeen(seenWaiting[k]) >= 2 && f.CausedBy == "" {
+			// Its holder waits for a signal no thread left can send, at
+			// two moments or more: the lock is never let go.
+			f.Severity = Critical
+		}
 		if len(addrs[k]) > 1 {
 			f.Lock.Addresses = addrs[k]
 		}

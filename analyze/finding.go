@@ -292,6 +292,11 @@ type ThreadRef struct {
 	// Waits: its state is a wait, not work (a lock's holder asleep, in
 	// I/O, on a future): the holder's wait is then its waiters' root.
 	Waits bool
+	// Orphaned is, for a lock's holder in an untimed wait on a monitor,
+	// condition or latch, the class of what it waits on when no other
+	// thread of the dump could signal it (orphanedHolderWait, inferred
+	// from the stacks); "" otherwise.
+	Orphaned string
 }
 
 // LockRef is a lock without its owner. A class's initialization (a
@@ -306,6 +311,10 @@ type LockRef struct {
 	// get), and Holder the thread running a task, the one the cycle
 	// goes through (the dump prints not which task a thread runs).
 	Future bool
+	// ReadHolder, when set, says Holder is inferred: the likely holder of
+	// a read lock (no dump prints one), the one thread outside its
+	// waiters that runs the class whose methods take it.
+	ReadHolder bool
 }
 
 // CycleMember is one thread of a deadlock cycle.

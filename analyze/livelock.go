@@ -303,12 +303,11 @@ func heldBackOffs(p *Pass) []Finding {
 			continue // another spinning finding's (a livelock on CPU)
 		}
 		stacks := make([]*parse.Thread, n)
-		funcs := appFuncs(r.Runtime, t, backs)
 		held := heldLocks(t)
 		ok := len(held) > 0
 		for m := 0; m < n && ok; m++ {
 			s := byID[m][id]
-			if s == nil || backOffCaller(r.Runtime, s, backs).Func != c.Func || !slices.Equal(appFuncs(r.Runtime, s, backs), funcs) {
+			if s == nil || backOffCaller(r.Runtime, s, backs) == nil {
 				ok = false
 				break
 			}
@@ -333,11 +332,15 @@ func heldBackOffs(p *Pass) []Finding {
 		if !ok {
 			continue
 		}
-		addr := slices.Min(slices.Collect(maps.Keys(held)))
-		if _, seen := groups[c.Func]; !seen {
-			order = append(order, c.Func)
+		loop := retryLoop(r.Runtime, stacks, backs)
+		if loop == "" {
+			continue
 		}
-		groups[c.Func] = append(groups[c.Func], part{stacks, held[addr]})
+		addr := slices.Min(slices.Collect(maps.Keys(held)))
+		if _, seen := groups[loop]; !seen {
+			order = append(order, loop)
+		}
+		groups[loop] = append(groups[loop], part{stacks, held[addr]})
 	}
 	var fs []Finding
 	for _, fn := range order {
@@ -349,7 +352,7 @@ func heldBackOffs(p *Pass) []Finding {
 		if len(ps) < LivelockMin || len(locks) < len(ps) {
 			continue // one thread backing off alone, or two holding one lock: not each holding what another wants
 		}
-		fs = append(fs, heldBackOffFinding(p, ps[0].stacks, func(yield func([]*parse.Thread, parse.Lock) bool) {
+		fs = append(fs, heldBackOffFinding(p, fn, ps[0].stacks, func(yield func([]*parse.Thread, parse.Lock) bool) {
 			for _, x := range ps {
 				if !yield(x.stacks, x.lock) {
 					return
@@ -360,9 +363,49 @@ func heldBackOffs(p *Pass) []Finding {
 	return fs
 }
 
+// retryLoop is the application function the stacks s of one thread (one
+// a moment, each backing off: backOffCaller) retry in, "" when they are
+// not one loop: the same application frames at every moment below their
+// top, which alone may change, from one back-off to another (a timed
+// tryLock at one moment, the sleep of a helper between tries at the
+// next: backoff-ring-stuck). The loop is the topmost application
+// function on every stack; every function above it at some moment is a
+// back-off's (a helper that tries or pauses), every one below it is on
+// every stack, in the same order.
+func retryLoop(rt parse.Runtime, s []*parse.Thread, backs []string) string {
+	var below []string // the common part, from the loop down
+	for i, t := range s {
+		fs := appFuncs(rt, t, backs)
+		if i == 0 {
+			below = fs
+			continue
+		}
+		// The longest common tail of below and fs.
+		k := 0
+		for k < len(below) && k < len(fs) && below[len(below)-1-k] == fs[len(fs)-1-k] {
+			k++
+		}
+		below = below[len(below)-k:]
+	}
+	if len(below) == 0 {
+		return ""
+	}
+	// What sits above the loop at any moment is that moment's back-off:
+	// a tried lock or a pause, nothing else (a worker moving through its
+	// work calls other methods, which do not back off).
+	for _, t := range s {
+		fs := appFuncs(rt, t, backs)
+		top := fs[:len(fs)-len(below)]
+		if len(top) > 0 && backOffCaller(rt, t, backs).Func != top[0] {
+			return ""
+		}
+	}
+	return below[0]
+}
+
 // heldBackOffFinding makes the finding of one held back-off livelock: the
 // participants' stacks by moment and the lock each holds.
-func heldBackOffFinding(p *Pass, first []*parse.Thread, parts iter.Seq2[[]*parse.Thread, parse.Lock]) Finding {
+func heldBackOffFinding(p *Pass, loop string, first []*parse.Thread, parts iter.Seq2[[]*parse.Thread, parse.Lock]) Finding {
 	r := p.R
 	n := len(r.Moments)
 	lastFirst := first[n-1]
@@ -374,7 +417,7 @@ func heldBackOffFinding(p *Pass, first []*parse.Thread, parts iter.Seq2[[]*parse
 	if len(lastFirst.Frames) > 0 {
 		f.Frame = FrameString(lastFirst.Frames[0])
 	}
-	f.ID = findingID(KindSpinning, "livelock", caller.Func)
+	f.ID = findingID(KindSpinning, "livelock", loop)
 	// The caller: the application frame under the back-off's (the loop
 	// that retries, when the back-off is a helper of its own).
 	below := false

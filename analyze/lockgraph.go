@@ -18,6 +18,10 @@ type lockGraph struct {
 	// futures are the threads whose edge is a future they wait for, to a
 	// thread running a future's task (futureEdges).
 	futures map[*parse.Thread]bool
+	// readers are the writers whose edge is to the likely read holder of
+	// the read-write lock they wait for (readerEdges): HotSpot prints no
+	// reader, the edge is inferred.
+	readers map[*parse.Thread]bool
 }
 
 func newLockGraph(d *parse.Dump) *lockGraph {
@@ -62,16 +66,67 @@ func newLockGraph(d *parse.Dump) *lockGraph {
 			g.next[t], g.handoffs[t] = one, side
 		}
 	}
+	g.readerEdges(d)
 	g.futureEdges(d)
 	return g
 }
 
+// readerEdges adds, for a thread waiting to write a read-write lock whose
+// holder no line prints (a read lock's holders never are), an edge to the
+// lock's likely reader (likelyReader: the one thread outside its waiters
+// that runs the class whose methods take it). Inferred, and said so
+// (LockRef.ReadHolder): with it, a reader that waits for a future whose
+// task wants the write lock closes a cycle no lock line prints
+// (rw-future-cf-stuck).
+func (g *lockGraph) readerEdges(d *parse.Dump) {
+	waiters := map[string][]*parse.Thread{}
+	for _, t := range d.Threads {
+		if a, _ := waitsFor(t); a != "" && g.next[t] == nil && g.locks.holder[a] == nil {
+			waiters[a] = append(waiters[a], t)
+		}
+	}
+	for _, ws := range waiters {
+		// A queued writer lets no new reader in: the readers among the
+		// waiters wait behind the first writer (queuedWriter), which
+		// waits for the read holder.
+		w, _ := queuedWriter(ws)
+		for _, t := range ws {
+			if !writesShared(t) {
+				if w != nil {
+					g.next[t] = w
+				}
+				continue
+			}
+			if r := likelyReader(d, ws); r != nil && r != t {
+				if g.readers == nil {
+					g.readers = map[*parse.Thread]bool{}
+				}
+				g.next[t], g.readers[t] = r, true
+			}
+		}
+	}
+}
+
+// writesShared: t waits to take a read-write lock for writing.
+func writesShared(t *parse.Thread) bool {
+	for _, sl := range sharedLocks {
+		if inTop(t, sl.writer, 8) {
+			return true
+		}
+	}
+	return false
+}
+
 // futureRuns are the frames of a thread running a future's task, and
 // futureWaits the classes a thread parks on to wait for one: a
-// FutureTask's get and its run (an executor's submit).
+// FutureTask's get and its run (an executor's submit); a
+// CompletableFuture's join or get (parked on its Signaller) and the task
+// of runAsync or supplyAsync on an executor (rw-future-cf-stuck, JDK 17
+// and 25 alike).
 var (
-	futureRuns  = []string{"java.util.concurrent.FutureTask.run", "java.util.concurrent.FutureTask.runAndReset"}
-	futureWaits = []string{"java.util.concurrent.FutureTask"}
+	futureRuns = []string{"java.util.concurrent.FutureTask.run", "java.util.concurrent.FutureTask.runAndReset",
+		"java.util.concurrent.CompletableFuture$AsyncRun.run", "java.util.concurrent.CompletableFuture$AsyncSupply.run"}
+	futureWaits = []string{"java.util.concurrent.FutureTask", "java.util.concurrent.CompletableFuture$Signaller"}
 )
 
 // futureEdges adds, for a thread waiting on a FutureTask, an edge to the
@@ -377,6 +432,8 @@ func (g *lockGraph) lockRef(rt parse.Runtime, t *parse.Thread) *LockRef {
 	ref := &LockRef{Address: k.addr, Class: k.class}
 	if o != nil && o != t {
 		ref.Holder = threadLabel(rt, o)
+	} else if g.readers[t] {
+		ref.Holder, ref.ReadHolder = threadLabel(rt, g.next[t]), true
 	}
 	return ref
 }

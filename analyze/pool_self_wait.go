@@ -25,7 +25,11 @@ import (
 //     those futures: another pool's busy task (the futures may be its
 //     parts, as a request pool waits for a fetch pool), or any thread on
 //     CPU or in I/O outside the JVM's own (a client that completes a
-//     CompletableFuture with its reply).
+//     CompletableFuture with its reply). A FutureTask is completed by
+//     its runner alone: when every waiter parks on one, only a thread
+//     outside the pool that runs a FutureTask (FutureTask.run, in any
+//     state) stands in the way, and a thread reading a socket beside it
+//     does not (pool-self-wait-busy-stuck).
 //
 // One dump cannot tell waiting from waiting forever: a pool that waits on
 // its parts for a moment is a pool at work.
@@ -54,6 +58,12 @@ func poolSelfWaits(p *Pass) []Finding {
 		byPool := map[string][]*parse.Thread{}
 		spoiled := map[string]bool{} // a thread of the pool not so waiting
 		busy := map[string]int{}     // threads per pool that could complete a future
+		// runs are the busy threads that run a FutureTask: the only ones
+		// that can complete one (pool-self-wait-busy-stuck: a thread in
+		// a socket read beside a one-thread pool waiting on its own
+		// FutureTask does not).
+		runs := map[string]int{}
+		taskOnly := map[string]bool{} // every waiter of the pool parks on a FutureTask
 		for _, t := range d.Threads {
 			if t.JVM == nil || jvmInternal(t, p.opt.roleTable().JVMInternal) {
 				continue
@@ -65,7 +75,20 @@ func poolSelfWaits(p *Pass) []Finding {
 			if !selfWait {
 				spoiled[si.pool] = true
 			}
-			if s == nil || selfWait {
+			if selfWait {
+				_, class := parkedOn(t)
+				if _, seen := taskOnly[si.pool]; !seen {
+					taskOnly[si.pool] = true
+				}
+				taskOnly[si.pool] = taskOnly[si.pool] && slices.Contains(taskFutures, class)
+			}
+			if selfWait {
+				continue
+			}
+			if runsTask(t) {
+				runs[si.pool]++ // whatever it does: a runner that sleeps still ends
+			}
+			if s == nil {
 				continue
 			}
 			// Could it complete another's future? A busy task of a pool,
@@ -77,12 +100,19 @@ func poolSelfWaits(p *Pass) []Finding {
 				busy[si.pool]++
 			}
 		}
-		totalBusy := 0
+		totalBusy, totalRuns := 0, 0
 		for _, n := range busy {
 			totalBusy += n
 		}
+		for _, n := range runs {
+			totalRuns += n
+		}
 		for pool, ts := range byPool {
-			if spoiled[pool] || pool == "" || totalBusy-busy[pool] > 0 {
+			others := totalBusy - busy[pool]
+			if taskOnly[pool] {
+				others = totalRuns - runs[pool]
+			}
+			if spoiled[pool] || pool == "" || others > 0 {
 				continue
 			}
 			// A pool the whole process shares (the ForkJoin common pool)
@@ -125,7 +155,9 @@ func poolSelfWaits(p *Pass) []Finding {
 		// A peer that can still come: a thread not in an untimed wait that
 		// runs the tasks' own class (a coordinator that arrives at the
 		// barrier between its rounds, a producer that counts the latch down).
-		if d := r.Moments[last].Dump; d != nil && signallerIn(d, ts[0], p.opt.roleTable().JVMInternal) {
+		// (A FutureTask has no such peer: only its runner completes it,
+		// and no runner outside the pool was seen.)
+		if d := r.Moments[last].Dump; d != nil && !taskWaits(ts) && signallerIn(d, ts[0], p.opt.roleTable().JVMInternal) {
 			continue
 		}
 		// Tasks that meet at a latch, a barrier or a phaser wait for their
@@ -175,6 +207,33 @@ func poolSelfWaits(p *Pass) []Finding {
 		fs = append(fs, f)
 	}
 	return fs
+}
+
+// taskFutures are the futures only the thread running their task
+// completes (or a cancel): a FutureTask's get waits for FutureTask.run
+// (runsTask), not for any thread at work.
+var taskFutures = []string{"java.util.concurrent.FutureTask", "java.util.concurrent.ScheduledThreadPoolExecutor$ScheduledFutureTask"}
+
+// taskWaits: every thread of ts parks on a future only its runner
+// completes (taskFutures).
+func taskWaits(ts []*parse.Thread) bool {
+	for _, t := range ts {
+		if _, class := parkedOn(t); !slices.Contains(taskFutures, class) {
+			return false
+		}
+	}
+	return len(ts) > 0
+}
+
+// runsTask: t runs a FutureTask (an executor's submit or schedule).
+func runsTask(t *parse.Thread) bool {
+	for _, f := range t.Frames {
+		if f.Func == "java.util.concurrent.FutureTask.run" || f.Func == "java.util.concurrent.FutureTask.runAndReset" ||
+			f.Func == "java.util.concurrent.ScheduledThreadPoolExecutor$ScheduledFutureTask.run" {
+			return true
+		}
+	}
+	return false
 }
 
 // isIO: a resource a thread waits for from outside the process, whose

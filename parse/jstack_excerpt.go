@@ -218,9 +218,25 @@ func (s *jstackScanner) finishReport() {
 				t.State, t.StateDetail = "BLOCKED", "on object monitor"
 			case LockParking:
 				t.State, t.StateDetail = "WAITING", "parking"
+				if timedPark(t) {
+					// parkNanos or parkUntil on the stack (a tryLock with a
+					// timeout): the JVM prints such a thread TIMED_WAITING.
+					t.State = "TIMED_WAITING"
+				}
 			}
 		}
 	}
+}
+
+// timedPark: t parks with a deadline (LockSupport.parkNanos or parkUntil
+// among its frames).
+func timedPark(t *Thread) bool {
+	for _, f := range t.Frames {
+		if f.Func == "java.util.concurrent.locks.LockSupport.parkNanos" || f.Func == "java.util.concurrent.locks.LockSupport.parkUntil" {
+			return true
+		}
+	}
+	return false
 }
 
 // edgeWait reads what a summary's entry waits for:

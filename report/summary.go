@@ -725,6 +725,9 @@ func (s *sentences) contention() {
 		// cause, its waiters follow.
 		head = fmt.Sprintf("%q holds %s while it waits (%s at %s): %d%s %s wait for it at %s", l.Owner.Name, lock,
 			stateName(l.Owner.State, ""), ownerWhere(l.Owner), f.Counts[f.At], prefixed(" ", f.Pool), s.unit(), s.moment(f.At))
+		if c := l.Owner.Orphaned; c != "" {
+			head += fmt.Sprintf("; and likely no thread left can wake it: it waits on a %s, and every other thread waits untimed, waits for this lock, or runs none of the code that would signal it (inferred from the stacks: the root cause, the waiters follow)", c)
+		}
 	case l.Owner.Frame == "":
 		// A holder named without its stack (a javacore's LOCKS section
 		// pasted alone, a deadlock report without its stacks).
@@ -871,7 +874,9 @@ func (s *sentences) deadlock() {
 			}
 		} else if w != nil {
 			c += fmt.Sprintf(" waits for %s (a %s)", parse.LockShown(w.Address), w.Class)
-			if w.Holder != "" {
+			if w.Holder != "" && w.ReadHolder {
+				c += fmt.Sprintf(" likely held for reading by %q (no read holder is printed)", w.Holder)
+			} else if w.Holder != "" {
 				c += fmt.Sprintf(" held by %q", w.Holder)
 			}
 		}
