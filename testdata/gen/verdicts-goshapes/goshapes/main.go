@@ -11,7 +11,7 @@
 //	                     thousands of goroutines sleep in time.Sleep, made
 //	                     by main.remindHandler, growing.
 //	-mode sleep-slow     healthy twin: a slow endpoint under load, 400
-//	                     requests in flight each sleeping 30 s inside its
+//	                     requests in flight each sleeping 200-600 ms in its
 //	                     handler (the server connection's own goroutine),
 //	                     and 40 pollers started by main sleeping in a loop.
 //	-mode body-leak      an HTTP client that never closes its responses'
@@ -23,7 +23,8 @@
 //	-mode body-stream    healthy twin: a proxy streaming 600 upstream
 //	                     bodies at once (each read by its own goroutine
 //	                     with io.Copy, the server writing a chunk every
-//	                     100 ms), and 200 idle keep-alive connections
+//	                     100 ms for 0.5-1.5 s, then the next stream), and
+//	                     200 idle keep-alive connections
 //	                     whose bodies were read and closed.
 //	-mode wg-exited      main waits on a sync.WaitGroup of 8 workers; 2 of
 //	                     them return on an error path before Done: the
@@ -50,6 +51,7 @@ import (
 	"io"
 	"io/ioutil"
 	"log"
+	"math/rand"
 	"net"
 	"net/http"
 	_ "net/http/pprof"
@@ -70,16 +72,17 @@ func remindHandler(w http.ResponseWriter, r *http.Request) {
 	fmt.Fprintln(w, "ok")
 }
 
-// slowHandler sleeps inside the request: the request is in flight.
+// slowHandler sleeps 200-600 ms inside the request: the request is in
+// flight meanwhile.
 func slowHandler(w http.ResponseWriter, r *http.Request) {
-	time.Sleep(30 * time.Second)
+	time.Sleep(time.Duration(200+rand.Intn(400)) * time.Millisecond)
 	fmt.Fprintln(w, "slow")
 }
 
-// streamHandler writes a chunk every 100 ms for a minute.
+// streamHandler writes a chunk every 100 ms for about a second.
 func streamHandler(w http.ResponseWriter, r *http.Request) {
 	f, _ := w.(http.Flusher)
-	for i := 0; i < 600; i++ {
+	for i := 0; i < 5+rand.Intn(10); i++ {
 		fmt.Fprintf(w, "chunk %d\n", i)
 		if f != nil {
 			f.Flush()
@@ -278,7 +281,7 @@ func main() {
 			}(i)
 		}
 		c := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 400}}
-		go load(c, base+"/slow", 100000, 400, readClose)
+		go load(c, base+"/slow", 1000000, 400, readClose)
 		time.Sleep(2 * time.Second)
 		ready()
 	case "body-leak":
@@ -292,7 +295,7 @@ func main() {
 	case "body-stream":
 		c := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 200}}
 		load(c, base+"/ok", 200, 200, readClose) // 200 idle keep-alive connections after this
-		go load(c, base+"/stream", 600, 600, proxyStream)
+		go load(c, base+"/stream", 1000000, 600, proxyStream)
 		time.Sleep(2 * time.Second)
 		ready()
 	case "wg-exited":
