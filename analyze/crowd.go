@@ -377,3 +377,11 @@ func restMadeTogether(g *Group) bool {
 	}
 	return false
 }
+
+// BasisUnreadBodies marks a leak of HTTP response bodies nobody reads or
+// closes, told by the lent connections and the body readers (unreadBodies).
+const BasisUnreadBodies = "unread-bodies"
+
+// BasisGoSleepCrowd marks an explosion told by one moment's structure: a
+// crowd of goroutines of one creator sleeping (goSleepCrowd).
+const BasisGoSleepCrowd = "goroutine-sleep-crowd"

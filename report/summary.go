@@ -946,6 +946,15 @@ func (s *sentences) explosion() {
 		s.add("a thread per task: an executor with no bound (new Thread(...).start() per request, or CompletableFuture.supplyAsync with no executor when the common pool's parallelism is 1)")
 		return
 	}
+	if f.Basis == analyze.BasisGoSleepCrowd {
+		made := f.Pool
+		if f.Culprit != "" && f.Culprit != f.Pool {
+			made += " (at " + f.Culprit + ")"
+		}
+		s.add("%d of the process's %d goroutines sleep on time alone, made by %s, at %s: a goroutine per request waiting out a delay, and nothing bounds how many: %s",
+			f.Counts[f.At], t[f.At], made, s.moment(f.At), s.series(f.Counts))
+		return
+	}
 	s.add("%s ×%.1f: %d at %s → %d at %s", s.unit(), float64(t[f.At])/float64(max(t[0], 1)), t[0], s.moment(0), t[f.At], s.moment(f.At))
 	if f.Pool != "" {
 		g := fmt.Sprintf("%s grew %d → %d", f.Pool, f.PoolCounts[0], f.PoolCounts[f.At])
@@ -1026,6 +1035,10 @@ func (s *sentences) leaked() {
 		s.add("possibly leaked: %d of %d goroutines %s at %s, %s, in one dump that prints no age yet. "+
 			"One moment cannot tell a leak from a burst in flight: a second dump a minute later tells (the same goroutine ids still there, or more, is a leak)",
 			f.Counts[f.At], f.Totals[f.At], stateText(f.State, f.Via), s.moment(f.At), made)
+	case analyze.BasisUnreadBodies:
+		s.add("HTTP response bodies never closed: %d client connections lent with their response body (the Transport's readLoop waiting for it to be read or closed) and no goroutine reading any body, at %s: %s. "+
+			"Each keeps its connection, its readLoop and its writeLoop for good",
+			f.Counts[f.At], s.moment(f.At), s.series(f.Counts))
 	case "flat-count":
 		s.add("suspected leak: %s goroutines %s hold flat at every moment: %s (the format prints neither goroutine ids nor wait times)", f.Pool, stateText(f.State, f.Via), s.series(f.Counts))
 	}
