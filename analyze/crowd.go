@@ -385,3 +385,7 @@ const BasisUnreadBodies = "unread-bodies"
 // BasisGoSleepCrowd marks an explosion told by one moment's structure: a
 // crowd of goroutines of one creator sleeping (goSleepCrowd).
 const BasisGoSleepCrowd = "goroutine-sleep-crowd"
+
+// BasisWaitGroupUnserved marks a goroutine in WaitGroup.Wait that no
+// goroutine left can bring to zero (unservedWaitGroups).
+const BasisWaitGroupUnserved = "waitgroup-unserved"

@@ -1035,6 +1035,13 @@ func (s *sentences) leaked() {
 		s.add("possibly leaked: %d of %d goroutines %s at %s, %s, in one dump that prints no age yet. "+
 			"One moment cannot tell a leak from a burst in flight: a second dump a minute later tells (the same goroutine ids still there, or more, is a leak)",
 			f.Counts[f.At], f.Totals[f.At], stateText(f.State, f.Via), s.moment(f.At), made)
+	case analyze.BasisWaitGroupUnserved:
+		workers := "no goroutine it started is left (they returned without Done)"
+		if len(f.Entries) > 0 && f.Entries[0].Count > 0 {
+			workers = fmt.Sprintf("the %d goroutines it started are all blocked themselves (a channel, a lock, another WaitGroup: waiting, most often, for the waiter)", f.Entries[0].Count)
+		}
+		s.add("a sync.WaitGroup that never reaches zero: %s waits in WaitGroup.Wait at %s, and %s; no other goroutine of the application runs that could call Done: %s",
+			f.Culprit, s.moment(f.At), workers, s.series(f.Counts))
 	case analyze.BasisUnreadBodies:
 		s.add("HTTP response bodies never closed: %d client connections lent with their response body (the Transport's readLoop waiting for it to be read or closed) and no goroutine reading any body, at %s: %s. "+
 			"Each keeps its connection, its readLoop and its writeLoop for good",
