@@ -581,7 +581,9 @@ func printsWaits(g *Group) bool {
 // on the goroutine that holds the body: an HTTP/1 client connection whose
 // body is lent (its readLoop in http-body-wait) is in use while a goroutine
 // reads its body (a proxy's io.Copy, a decoder), and dropped when none does.
-var bodyReadFrames = []string{"net/http.(*bodyEOFSignal).", "net/http.(*body).", "net/http.(*gzipReader).", "net/http.(*persistConn).Read"}
+// Not persistConn.Read: an idle pooled connection's readLoop reads
+// through it too (its Peek for the next response).
+var bodyReadFrames = []string{"net/http.(*bodyEOFSignal).", "net/http.(*body).", "net/http.(*gzipReader)."}
 
 // unreadBodies: HTTP client connections lent with their response body
 // (readLoop in http-body-wait) while no goroutine reads any body. A
