@@ -33,6 +33,10 @@ func TestGoShapesFixtures(t *testing.T) {
 			if d1 {
 				wg = func(n string) string { return "shapes-" + n + "-debug1" + v }
 			}
+			pipe := "main.merge"
+			if d1 {
+				pipe = "main.merge.func2"
+			}
 			bodyLast := []want{{KindLeaked, "net/http client connections", "http-body-wait", sev(Warning, BasisUnreadBodies)}}
 			if v == "" && !d1 {
 				// Caught while its load dialled: every request dials (no
@@ -52,11 +56,16 @@ func TestGoShapesFixtures(t *testing.T) {
 				fixtureCase{wg("wg-exited"), one, []want{{KindLeaked, "main", "waitgroup-wait", sev(Warning, BasisWaitGroupUnserved)}}},
 				fixtureCase{wg("wg-exited"), all, []want{{KindLeaked, "main", "waitgroup-wait", sev(Critical, BasisWaitGroupUnserved)}}},
 				fixtureCase{wg("wg-blocked"), one, []want{{KindLeaked, "main", "waitgroup-wait", sev(Warning, BasisWaitGroupUnserved)}}},
+				// Second source: the Go blog's fan-in without its done
+				// channel, 40 closers waiting beside their blocked
+				// forwarders (debug=1 names the pool by the closure).
+				fixtureCase{wg("wg-pipeline"), one, []want{{KindLeaked, pipe, "waitgroup-wait", sev(Warning, BasisWaitGroupUnserved)}}},
+				fixtureCase{wg("wg-pipeline"), all, []want{{KindLeaked, pipe, "waitgroup-wait", sev(Critical, BasisWaitGroupUnserved)}}},
 			)
 		}
 	}
-	quiet := []string{"shapes-sleep-slow-healthy", "shapes-body-stream-healthy", "shapes-wg-busy-healthy", "shapes-subscribers-healthy", "shapes-subscribers-healthy-go113"}
-	quiet1 := []string{"shapes-sleep-slow-debug1-healthy", "shapes-wg-busy-debug1-healthy", "shapes-subscribers-debug1-healthy", "shapes-subscribers-debug1-healthy-go113"}
+	quiet := []string{"shapes-wg-pipeline-done-healthy", "shapes-sleep-slow-healthy", "shapes-body-stream-healthy", "shapes-wg-busy-healthy", "shapes-subscribers-healthy", "shapes-subscribers-healthy-go113"}
+	quiet1 := []string{"shapes-wg-pipeline-debug1-done-healthy", "shapes-sleep-slow-debug1-healthy", "shapes-wg-busy-debug1-healthy", "shapes-subscribers-debug1-healthy", "shapes-subscribers-debug1-healthy-go113"}
 	for _, h := range quiet {
 		for _, ms := range [][]string{one, last, all} {
 			if h == "shapes-body-stream-healthy" && len(ms) == 1 {

@@ -52,11 +52,17 @@ func waitGroupCaller(t *parse.Thread) string {
 	return ""
 }
 
-// startedBy reports whether t was started by w (at caller): its printed
-// parent is w, its creator is caller, or its entry is a func literal of
-// caller (debug=1 prints no creator: main.run.func1 is made in main.run).
+// startedBy reports whether t is one of w's workers: started by w (at
+// caller): its printed parent is w, its creator is caller, or its entry is
+// a func literal of caller (debug=1 prints no creator: main.run.func1 is
+// made in main.run); or started beside w, by the same creator and parent
+// (a fan-in's closer goroutine waits for the forwarders its own creator
+// started: the Go blog's merge).
 func startedBy(t, w *parse.Thread, caller string) bool {
 	if c := t.CreatedBy; c != nil {
+		if wc := w.CreatedBy; wc != nil && c.Func == wc.Func && (c.Parent == 0 || wc.Parent == 0 || c.Parent == wc.Parent) {
+			return true
+		}
 		if c.Parent != 0 && w.ID != 0 {
 			return c.Parent == w.ID
 		}
@@ -66,9 +72,30 @@ func startedBy(t, w *parse.Thread, caller string) bool {
 	}
 	if n := len(t.Frames); n > 0 {
 		e := t.Frames[n-1].Func
-		return strings.HasPrefix(e, caller+".func") || strings.HasPrefix(e, caller+".gowrap")
+		if strings.HasPrefix(e, caller+".func") || strings.HasPrefix(e, caller+".gowrap") {
+			return true
+		}
+		if t.CreatedBy == nil && len(w.Frames) > 0 {
+			// debug=1: two func literals of one function, started beside
+			// each other.
+			we := w.Frames[len(w.Frames)-1].Func
+			return enclosing(we) != we && enclosing(e) == enclosing(we)
+		}
 	}
 	return false
+}
+
+// enclosing is the function a func literal or go wrapper is written in
+// ("main.merge.func2" → "main.merge"); fn itself otherwise.
+func enclosing(fn string) string {
+	i := strings.LastIndexByte(fn, '.')
+	if i < 0 {
+		return fn
+	}
+	if s := fn[i+1:]; strings.HasPrefix(s, "func") || strings.HasPrefix(s, "gowrap") {
+		return fn[:i]
+	}
+	return fn
 }
 
 // appWork reports whether t runs application code that could call Done:
@@ -172,7 +199,7 @@ func unservedWaitGroups(p *Pass, said map[string]bool) []Finding {
 				order = append(order, caller)
 			}
 			a.w, a.at = ww, m
-			a.counts[m]++
+			a.counts[m] += max(w.t.Weight, 1)
 		}
 	}
 	var fs []Finding
