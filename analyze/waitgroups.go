@@ -130,6 +130,12 @@ func unservedWaitGroups(p *Pass, said map[string]bool) []Finding {
 			continue
 		}
 		withDump++
+		// Only a whole dump shows that nothing is left to call Done: a
+		// paste, a crash report ("all goroutines are asleep", the
+		// deadlock detector's) or a tool's own list are told by theirs.
+		if !wholeGoDump(mo.Dump) {
+			continue
+		}
 		// Every goroutine of the moment with its group, once.
 		type member struct {
 			t    *parse.Thread
@@ -189,7 +195,9 @@ func unservedWaitGroups(p *Pass, said map[string]bool) []Finding {
 					served = true
 				}
 			}
-			if served {
+			// A waiter the runtime prints as waiting minutes with no worker
+			// left is the stuck detector's adderless wait (workwaits.go).
+			if served || ww.children == 0 && w.t.WaitMinutes >= LeakWaitMinutes {
 				continue
 			}
 			a := per[caller]
