@@ -70,6 +70,8 @@ fixtures:
 	./testdata/gen/pprof-text/gen.sh
 	bash ./testdata/gen/verdicts-crowd/gen.sh
 	bash ./testdata/gen/verdicts-crowd/gen-go.sh
+	bash ./testdata/gen/verdicts-goshapes/gen.sh
+	bash ./testdata/gen/verdicts-goshapes/gen-pipeline.sh
 	bash ./testdata/gen/verdicts-pools/gen.sh
 	bash ./testdata/gen/verdicts-onedump/gen.sh
 	bash ./testdata/gen/verdicts-borrow/gen.sh

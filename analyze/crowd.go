@@ -377,3 +377,15 @@ func restMadeTogether(g *Group) bool {
 	}
 	return false
 }
+
+// BasisUnreadBodies marks a leak of HTTP response bodies nobody reads or
+// closes, told by the lent connections and the body readers (unreadBodies).
+const BasisUnreadBodies = "unread-bodies"
+
+// BasisGoSleepCrowd marks an explosion told by one moment's structure: a
+// crowd of goroutines of one creator sleeping (goSleepCrowd).
+const BasisGoSleepCrowd = "goroutine-sleep-crowd"
+
+// BasisWaitGroupUnserved marks a goroutine in WaitGroup.Wait that no
+// goroutine left can bring to zero (unservedWaitGroups).
+const BasisWaitGroupUnserved = "waitgroup-unserved"

@@ -20,7 +20,7 @@ const (
 var explosionDetector = &Detector{
 	Name:   KindExplosion,
 	Kinds:  []string{KindExplosion},
-	Doc:    "the process multiplied its threads (pools with a known maximum left out), said with the pool that grew most and what it waits on; or, on one dump, a crowd of JVM threads that no pool's loop runs, made by one application frame, in one wait (a thread per task: new Thread per request, supplyAsync with no executor on 1–2 CPUs), said with the frame that made them",
+	Doc:    "the process multiplied its threads (pools with a known maximum left out), said with the pool that grew most and what it waits on; or, on one dump, a crowd of JVM threads that no pool's loop runs, made by one application frame, in one wait (a thread per task: new Thread per request, supplyAsync with no executor on 1–2 CPUs), said with the frame that made them; or, at a moment, a crowd of goroutines of one creator sleeping on time alone (time.Sleep), CrowdMin and CrowdShare of the process, not a server connection's (a request in flight) and not started together by one parent (a pool): a goroutine per request that waits out a delay, with nothing to bound them",
 	Claims: ClaimsGroups,
 	Folds:  "nothing; a crowd's own group (its stuck and timeline findings: the same threads, one story) is the crowd's",
 	Thresholds: []Threshold{
@@ -28,7 +28,7 @@ var explosionDetector = &Detector{
 		{"ExplosionMin", ExplosionMin, "…and grew by at least this many threads: a small service going from 20 to 60 threads is load, not an explosion"},
 		{"CrowdMin", CrowdMin, "on one dump, with no rise: this many JVM threads or more that no pool's loop runs (a thread started for its task), made by one application frame, in one wait of their work (no rest, no gate such as a lock, a permit or a pool's connection, which bounds the work: a throttle's queue), are a thread per task (crowd.go): fewer are a design's few per-request threads, not told from noise; a classic blocking server's connections reading in the accept loop's own code are its clients and rest"},
 		{"CrowdShare", CrowdShare, "…and at least this share of the process's application threads at that moment: one crowd holding most of the process is what the process does; a few hundred beside thousands of pooled threads are one of its parts"},
-		{"GoExplosionMin", GoExplosionMin, "goroutines, and the JVM's virtual threads (one per task is their design), are cheap: fewer than this many are never an explosion, however fast they multiplied"},
+		{"GoExplosionMin", GoExplosionMin, "goroutines, and the JVM's virtual threads (one per task is their design), are cheap: fewer than this many are never an explosion by their rise alone, however fast they multiplied (a crowd of one stack sleeping on time alone, CrowdMin and CrowdShare of the process, is told by its structure: goSleepCrowd)"},
 	},
 	Run: runExplosion,
 }
@@ -37,7 +37,86 @@ func runExplosion(p *Pass) []Finding {
 	if fs := risen(p); fs != nil {
 		return fs
 	}
-	return threadPerTask(p)
+	if fs := threadPerTask(p); fs != nil {
+		return fs
+	}
+	return goSleepCrowd(p)
+}
+
+// goSleepCrowd: at some moment, one Go pool's goroutines sleeping on time
+// alone (the sleep state: time.Sleep, a timer's channel) hold CrowdMin
+// and CrowdShare of the process's goroutines. A sleep ends by itself, so
+// no leak; but thousands of goroutines waiting out a delay, made by one
+// creator, are a goroutine per request (a fire-and-forget reminder, a
+// retry's backoff) that nothing bounds: each costs a stack meanwhile, and
+// the load decides how many. Left out: a server connection's own
+// goroutine (a handler that sleeps is a request in flight, its client's),
+// and goroutines that print one parent (Go 1.21+: a pool started
+// together sleeps in its loop). The moment with the most; critical when
+// the crowd is at every moment and grew from the first to the last.
+func goSleepCrowd(p *Pass) []Finding {
+	r := p.R
+	if r.Runtime != parse.RuntimeGo {
+		return nil
+	}
+	var best *crowd
+	for m, mo := range r.Moments {
+		if mo.Dump == nil || m >= len(r.Totals) {
+			continue
+		}
+		for _, pl := range r.Pools {
+			if pl.Internal || connectionBound(pl.Name) {
+				continue
+			}
+			for _, g := range pl.States {
+				c := g.Counts[m]
+				if g.State != "sleep" || c < CrowdMin || float64(c) < CrowdShare*float64(r.Totals[m]) {
+					continue
+				}
+				parents := map[int64]bool{}
+				for _, t := range g.Threads[m] {
+					if t.CreatedBy != nil && t.CreatedBy.Parent != 0 {
+						parents[t.CreatedBy.Parent] = true
+					}
+				}
+				if len(parents) == 1 {
+					continue
+				}
+				if best == nil || c > best.n {
+					best = &crowd{pool: pl, g: g, m: m, n: c}
+				}
+			}
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	f := groupFinding(KindExplosion, best.pool, best.g, best.m)
+	f.ID = findingID(KindExplosion, best.pool.Name, "goroutine-crowd")
+	f.Basis = BasisGoSleepCrowd
+	f.Severity = Warning
+	f.Totals = r.Totals
+	stays, withDump, first, last := true, 0, -1, -1
+	for m, mo := range r.Moments {
+		if mo.Dump == nil {
+			continue
+		}
+		withDump++
+		if first < 0 {
+			first = m
+		}
+		last = m
+		stays = stays && best.g.Counts[m] >= CrowdMin
+	}
+	if withDump >= 2 && stays && best.g.Counts[last] > best.g.Counts[first] {
+		f.Severity = Critical
+	}
+	f.Since = firstAtLeast(best.g.Counts, CrowdMin)
+	f.FromStart = f.Since == 0
+	// The crowd's group is its story (its growth is what a goroutine per
+	// request does).
+	p.ClaimGroup(best.g, f.ID)
+	return []Finding{f}
 }
 
 // risen: the process multiplied its threads between moments.

@@ -20,6 +20,8 @@ const (
 	LeakMassShare   = 0.5
 	LeakMassMin     = 50
 	LeakIdleMinutes = 2
+	LeakAloneShare  = 0.9
+	LeakBodiesMin   = 100
 )
 
 var leakedDetector = &Detector{
@@ -29,6 +31,7 @@ var leakedDetector = &Detector{
 		"(in a rest — select, chan receive, sync.Cond, WaitGroup — only far longer than the dump's other goroutines, and made one per request: distinct parents, or before Go 1.21 waits that spread); " +
 		"or, when no wait is printed, one stack holding most of the process's goroutines at every moment (\"N of M goroutines at F\"), or a large flat count in a wait that is not a rest; " +
 		"on one dump that prints goroutine ids and no age (a young debug=2 or SIGQUIT dump), one pool in one wait holding LeakFlatMin goroutines and LeakMassShare of the process, in a send, a lock or another wait that is no rest, or in a rest (a receive, a select) when LeakParentShare of them have distinct parents (made one per request), as a warning said as one moment's evidence (crowd.go); on one debug=1 profile alone (no ids, no wait times), one pool parked where debug=1 hides the wait (state unknown: a channel operation or a select, most often), LeakMassMin and LeakMassShare of the profile, as info: a suspect, since as many live objects' goroutines look the same in one moment. " +
+		"HTTP client connections lent with their response body while no goroutine reads any body (unreadBodies), and a goroutine in WaitGroup.Wait whose workers are gone or all blocked while no other application goroutine can run (waitgroups.go), are told by one dump's structure. " +
 		"What rests by design stays idle by its signature (accept, idle keep-alive connections, sleep) or its count per creator (one ticker or accept loop: below LeakMin); goroutines serving a live server connection are its peer's",
 	Requires: []*Detector{timelineDetector, contentionDetector},
 	Folds:    "nothing; a pool the timeline already calls growing or not-recovered makes a runtime-marked leak critical; a lock's waiters the contention detector tells (many goroutines on one lock for minutes wait for its holder: contention, not a leak)",
@@ -42,7 +45,9 @@ var leakedDetector = &Detector{
 		{"LeakFlatSpread", LeakFlatSpread, "…varying by at most this share of their count; and the most a stack held by mass may fall below its peak"},
 		{"LeakMassShare", LeakMassShare, "when no long wait is printed, one stack (one pool, one culprit) is a suspect when it holds at least this share of the process's goroutines at every moment, flat or growing: a busy server spreads its goroutines over its connections' handful of stacks"},
 		{"LeakIdleMinutes", LeakIdleMinutes, "goroutines at rest in a library's pool (a client's idle connection) count as kept by pools nobody uses when more than the pool keeps (its row's PoolKeeps) have been idle this long, as printed: past net/http's default 90 s idle timeout, which a used pool applies"},
-		{"LeakMassMin", LeakMassMin, "…and at least this many goroutines at every moment: in a small process one stack holding half is ordinary"},
+		{"LeakMassMin", LeakMassMin, "…and at least this many goroutines at every moment: in a small process one stack holding half is ordinary. A stack that holds flat in a rest (a select, a receive; in debug=1, parked under two hidden runtime frames, gopark and selectgo), seen flat over several moments or at one moment alone, needs LeakFlatMin: a bounded set made once (50 subscribers of a broker, each in a select on its own channel) is most of a small process and never grows, while a leak grows with the requests that make it"},
+		{"LeakAloneShare", LeakAloneShare, "one debug=1 profile alone: a mass (LeakFlatMin, in a hidden wait: a worker pool sized by hand, 64 idle on their channel, is below it) holding at least this share of the process is said as a warning, not info: a process's live objects (connections, sessions, subscriptions) bring goroutines of their own elsewhere (their reader, their server connection), so their watchers are at most about half of it; nothing but a leak, or a burst still in flight, leaves nine tenths of a process in one wait"},
+		{"LeakBodiesMin", LeakBodiesMin, "HTTP client connections whose response body is lent (readLoop waiting in http-body-wait) with no goroutine reading any body: at least this many, and LeakMassShare of the lent ones, at the last moment, are bodies nobody closes (unreadBodies); a client may hold a few dozen bodies between two reads while it works on a chunk, and a proxy streaming bodies reads each on its own goroutine"},
 	},
 	Run: runLeaked,
 }
@@ -89,7 +94,10 @@ func runLeaked(p *Pass) []Finding {
 			}
 			// Aggregated formats print neither identities nor wait times: a
 			// large count that does not move is what is left to go on.
-			if g.Rest || g.Always > 0 || n < 2 {
+			// Where ids are printed, Always tells whether the goroutines
+			// stay: a flat count of others each time (400 requests in
+			// flight behind a semaphore of 400) is a steady load.
+			if g.Rest || g.Always > 0 || n < 2 || printsIDs(g) {
 				continue
 			}
 			lo, hi := g.Counts[0], g.Counts[0]
@@ -106,6 +114,8 @@ func runLeaked(p *Pass) []Finding {
 			}
 		}
 	}
+	fs = append(fs, unreadBodies(p, said)...)
+	fs = append(fs, unservedWaitGroups(p, said)...)
 	fs = append(fs, byMass(p, said, told)...)
 	fs = append(fs, goCrowd(p, said)...)
 	return append(fs, byMassOneMoment(p, said)...)
@@ -115,11 +125,14 @@ func runLeaked(p *Pass) []Finding {
 // ids, no wait times) shows a leak only as a mass: goroutines of one pool
 // parked where debug=1 hides the wait (the runtime's frames under their
 // first printed one: a channel operation or a select, most often; state
-// "unknown"), at least LeakMassMin of them and LeakMassShare of the
-// profile (of the record a person pasted, when they pasted one). The same
-// mass is what as many live objects make (a pool of 100 open connections,
-// each with its watcher goroutine): one moment cannot tell them apart, so
-// it is said as info, a suspect, with the second profile that tells. A
+// "unknown"), at least LeakFlatMin of them (no growth is seen: a set made
+// once, 50 subscribers, is not one) and LeakMassShare of the profile (of
+// the record a person pasted, when they pasted one). The same mass is
+// what as many live objects make (a pool of 100 open connections, each
+// with its watcher goroutine): one moment cannot tell them apart, so it
+// is said as info, a suspect, with the second profile that tells; but a
+// mass of LeakAloneShare of the process has no live objects' goroutines
+// beside it, and is said as a warning. A
 // wait the table names (a server's connections reading, workers at a
 // known queue) is not in it: those are told by their rows.
 func byMassOneMoment(p *Pass, said map[string]bool) []Finding {
@@ -152,12 +165,21 @@ func byMassOneMoment(p *Pass, said map[string]bool) []Finding {
 					parked, top = k, sh
 				}
 			}
-			if parked < LeakMassMin || float64(parked) < LeakMassShare*float64(r.Totals[0]) {
+			// No growth is seen in one moment: a set resting in a select
+			// (a broker's subscribers) needs LeakFlatMin.
+			floor := LeakMassMin
+			if top != nil && selectParked(top.Stack) {
+				floor = LeakFlatMin
+			}
+			if parked < floor || float64(parked) < LeakMassShare*float64(r.Totals[0]) {
 				continue
 			}
 			f := groupFinding(KindLeaked, pl, g, 0)
 			f.ID = findingID(KindLeaked, pl.Name, "mass-one")
 			f.Severity = Info
+			if parked >= LeakFlatMin && float64(parked) >= LeakAloneShare*float64(r.Totals[0]) {
+				f.Severity = Warning // alone in the process: no live objects' other goroutines beside it
+			}
 			f.Basis = "mass-one"
 			f.Counts = []int{parked}
 			f.Totals = r.Totals
@@ -373,6 +395,7 @@ func byMass(p *Pass, found, told map[string]bool) []Finding {
 		peak    int
 		at      []*Group // per moment, the group holding most of it
 		most    []int
+		rest    bool // in a rest, or parked in a select where debug=1 hides it
 	}
 	type key struct {
 		pool    *Pool
@@ -411,6 +434,7 @@ func byMass(p *Pass, found, told map[string]bool) []Finding {
 						order = append(order, k)
 					}
 					s.counts[m] += sh.Count
+					s.rest = s.rest || g.Rest || selectParked(sh.Stack)
 					if sh.Count > s.most[m] {
 						s.most[m], s.at[m] = sh.Count, g
 					}
@@ -424,9 +448,19 @@ func byMass(p *Pass, found, told map[string]bool) []Finding {
 	var fs []Finding
 	for _, k := range order {
 		s := byKey[k]
+		// A stack that grows from the first moment to the last is made by
+		// the requests or the time that pass (LeakMassMin); one that holds
+		// flat in a rest (a select, a receive) is a leak only past the sets
+		// people make by hand (LeakFlatMin): 50 subscribers started once,
+		// each in a select on its own channel, stay 50. A flat send or
+		// lock is no rest, and keeps LeakMassMin.
+		floor := LeakMassMin
+		if s.rest && float64(s.counts[n-1]-s.counts[0]) <= LeakFlatSpread*float64(s.peak) {
+			floor = LeakFlatMin
+		}
 		ok := true
 		for m, c := range s.counts {
-			if c < LeakMassMin || float64(c) < LeakMassShare*float64(r.Totals[m]) {
+			if c < floor || float64(c) < LeakMassShare*float64(r.Totals[m]) {
 				ok = false
 				break
 			}
@@ -542,4 +576,122 @@ func printsWaits(g *Group) bool {
 		}
 	}
 	return false
+}
+
+// bodyReadFrames are net/http's frames of a response body's read or close,
+// on the goroutine that holds the body: an HTTP/1 client connection whose
+// body is lent (its readLoop in http-body-wait) is in use while a goroutine
+// reads its body (a proxy's io.Copy, a decoder), and dropped when none does.
+// Not persistConn.Read: an idle pooled connection's readLoop reads
+// through it too (its Peek for the next response).
+var bodyReadFrames = []string{"net/http.(*bodyEOFSignal).", "net/http.(*body).", "net/http.(*gzipReader)."}
+
+// unreadBodies: HTTP client connections lent with their response body
+// (readLoop in http-body-wait) while no goroutine reads any body. A
+// connection is lent while its caller holds the body; a caller that
+// streams it reads it on its own goroutine, and the connection goes back
+// to the pool (or closes) once the body is read to its end or closed.
+// Lent connections beyond the goroutines reading bodies, LeakBodiesMin
+// and more and LeakMassShare of the lent ones, at the last moment, are
+// bodies nobody closes: each keeps its connection and two goroutines for
+// good. One moment proves it by structure; a body held between two reads
+// (a caller working on a chunk) is in the margin. The server's idle
+// keep-alive connections and a pool's idle ones are not lent (their
+// readLoop, or conn.serve, waits in a read).
+func unreadBodies(p *Pass, said map[string]bool) []Finding {
+	r := p.R
+	last := -1
+	for m, mo := range r.Moments {
+		if mo.Dump != nil {
+			last = m
+		}
+	}
+	if last < 0 {
+		return nil
+	}
+	unread := make([]int, len(r.Moments))
+	var top *Group
+	var topPool *Pool
+	for m, mo := range r.Moments {
+		if mo.Dump == nil {
+			continue
+		}
+		lent := 0
+		for _, pl := range r.Pools {
+			for _, g := range pl.States {
+				if g.State != "http-body-wait" || m >= len(g.Threads) {
+					continue
+				}
+				for _, t := range g.Threads[m] {
+					lent += max(t.Weight, 1)
+				}
+				if m == last && (top == nil || g.Counts[m] > top.Counts[m]) {
+					top, topPool = g, pl
+				}
+			}
+		}
+		reading := 0
+		for _, t := range mo.Dump.Threads {
+			for _, f := range t.Frames {
+				if anyPrefix(f.Func, bodyReadFrames) {
+					reading += max(t.Weight, 1)
+					break
+				}
+			}
+		}
+		if u := lent - reading; u > 0 && float64(u) >= LeakMassShare*float64(lent) {
+			unread[m] = u
+		}
+	}
+	if top == nil || said[topPool.Name] || unread[last] < LeakBodiesMin {
+		return nil
+	}
+	f := groupFinding(KindLeaked, topPool, top, last)
+	f.ID = findingID(KindLeaked, topPool.Name, "unread-bodies")
+	f.Severity = Warning
+	f.Basis = BasisUnreadBodies
+	f.Counts = unread
+	f.Totals = r.Totals
+	f.Since = firstAtLeast(unread, LeakBodiesMin)
+	f.FromStart = f.Since == 0
+	// Critical when more moments agree: the bodies stay unread at every
+	// moment, and the same connections stay (ids printed) or more come.
+	withDump, stays, first := 0, true, -1
+	for m, mo := range r.Moments {
+		if mo.Dump == nil {
+			continue
+		}
+		withDump++
+		if first < 0 {
+			first = m
+		}
+		stays = stays && unread[m] >= LeakBodiesMin
+	}
+	if withDump >= 2 && stays && (top.Always >= LeakBodiesMin || unread[last] > unread[first]) {
+		f.Severity = Critical
+	}
+	said[topPool.Name] = true
+	return []Finding{f}
+}
+
+// printsIDs reports whether the group's goroutines print their ids (debug=2,
+// SIGQUIT) at some moment: their identity, not their count, tells whether
+// they stay.
+func printsIDs(g *Group) bool {
+	for _, ts := range g.Threads {
+		if len(ts) > 0 && ts[0].ID != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// selectParked reports whether a debug=1 record is parked in a select:
+// the profile hides exactly two runtime frames above its first printed
+// one, gopark under selectgo (a channel operation hides three: gopark,
+// chanrecv or chansend, and its wrapper chanrecv1 or chansend1; seen so
+// on Go 1.13 and 1.26, testdata/verdicts/shapes-subscribers-debug1-*). A
+// select is a rest: a goroutine waiting for its next message or its quit.
+func selectParked(t *parse.Thread) bool {
+	return t != nil && parse.HiddenRuntimeFrames(t) == 2
 }

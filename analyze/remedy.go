@@ -182,6 +182,8 @@ var remedies = []Remedy{
 		Text: "CompletableFuture.supplyAsync runs each task on a new thread here (no executor given, and the common pool has no parallelism on this machine): give it a bounded executor, and a read timeout to what the tasks call ({culprit})"},
 	{ID: "thread-per-task-crowd", Kinds: []string{KindExplosion}, proof: func(p remedyProof) bool { return p.basis == BasisCrowd },
 		Text: "each task runs on a thread started for it: run the tasks on a bounded executor (a fixed pool with a bounded queue, rejecting or waiting when full), and give what they wait on a timeout ({culprit})"},
+	{ID: "goroutine-sleep-crowd", Kinds: []string{KindExplosion}, proof: func(p remedyProof) bool { return p.basis == BasisGoSleepCrowd },
+		Text: "each request starts a goroutine that waits out a delay ({culprit}): keep the delayed work in one queue served by a timer or a bounded pool (time.AfterFunc per item still makes a goroutine each when it fires), bound how many may wait, and end them with the request's context when they no longer matter"},
 	{ID: "health-check-on-pool", Kinds: []string{KindDBPoolExhausted}, proof: remedyProof.healthCheckWaits,
 		Text: "the health check waits for a connection like the requests, so the load balancer will take a healthy instance out: take the health check off the pool; then size the pool for the query time and load (or shorten what holds the connections)"},
 	{ID: "db-pool-size", Kinds: []string{KindDBPoolExhausted},

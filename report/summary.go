@@ -961,6 +961,15 @@ func (s *sentences) explosion() {
 		s.add("a thread per task: an executor with no bound (new Thread(...).start() per request, or CompletableFuture.supplyAsync with no executor when the common pool's parallelism is 1)")
 		return
 	}
+	if f.Basis == analyze.BasisGoSleepCrowd {
+		made := f.Pool
+		if f.Culprit != "" && f.Culprit != f.Pool {
+			made += " (at " + f.Culprit + ")"
+		}
+		s.add("%d of the process's %d goroutines sleep on time alone, made by %s, at %s: a goroutine per request waiting out a delay, and nothing bounds how many: %s",
+			f.Counts[f.At], t[f.At], made, s.moment(f.At), s.series(f.Counts))
+		return
+	}
 	s.add("%s ×%.1f: %d at %s → %d at %s", s.unit(), float64(t[f.At])/float64(max(t[0], 1)), t[0], s.moment(0), t[f.At], s.moment(f.At))
 	if f.Pool != "" {
 		g := fmt.Sprintf("%s grew %d → %d", f.Pool, f.PoolCounts[0], f.PoolCounts[f.At])
@@ -1041,6 +1050,17 @@ func (s *sentences) leaked() {
 		s.add("possibly leaked: %d of %d goroutines %s at %s, %s, in one dump that prints no age yet. "+
 			"One moment cannot tell a leak from a burst in flight: a second dump a minute later tells (the same goroutine ids still there, or more, is a leak)",
 			f.Counts[f.At], f.Totals[f.At], stateText(f.State, f.Via), s.moment(f.At), made)
+	case analyze.BasisWaitGroupUnserved:
+		workers := "no goroutine it started is left (they returned without Done)"
+		if len(f.Entries) > 0 && f.Entries[0].Count > 0 {
+			workers = fmt.Sprintf("the %d goroutines it started are all blocked themselves (a channel, a lock, another WaitGroup: waiting, most often, for the waiter)", f.Entries[0].Count)
+		}
+		s.add("a sync.WaitGroup that never reaches zero: %s waits in WaitGroup.Wait at %s, and %s; no other goroutine of the application runs that could call Done: %s",
+			f.Culprit, s.moment(f.At), workers, s.series(f.Counts))
+	case analyze.BasisUnreadBodies:
+		s.add("HTTP response bodies never closed: %d client connections lent with their response body (the Transport's readLoop waiting for it to be read or closed) and no goroutine reading any body, at %s: %s. "+
+			"Each keeps its connection, its readLoop and its writeLoop for good",
+			f.Counts[f.At], s.moment(f.At), s.series(f.Counts))
 	case "flat-count":
 		s.add("suspected leak: %s goroutines %s hold flat at every moment: %s (the format prints neither goroutine ids nor wait times)", f.Pool, stateText(f.State, f.Via), s.series(f.Counts))
 	}

@@ -1,0 +1,245 @@
+package analyze
+
+import (
+	"strings"
+
+	"github.com/dumpdiff/dumpdiff/parse"
+)
+
+// A sync.WaitGroup's Wait returns when its counter reaches zero, and only
+// the goroutines that were to call Done can bring it there: the workers
+// the waiter started (its children), or some other goroutine of the
+// application. When the waiter's children are gone (they returned before
+// Done) or every one of them is blocked on a channel, a lock or another
+// WaitGroup, and no other application goroutine is left that could run
+// (everything else is the runtime's, a library's loop with no application
+// frame, or blocked as well), the Wait never returns: the Go runtime would
+// say "all goroutines are asleep" if a server did not keep the process
+// alive. Read from one dump's structure; the very same waiter at every
+// moment of two or more makes it critical.
+
+// blockedStates are the Go waits that end only when another goroutine
+// acts: a channel operation, a select, a lock, a Cond, a semaphore, a
+// WaitGroup; and "unknown", a debug=1 record parked where the runtime's
+// frames are hidden (a channel operation or a select). A sleep, a read, a
+// call to a peer or a running goroutine can still go on by itself.
+var blockedStates = []string{"chan-send", "chan-receive", "select", "mutex-wait", "rwmutex-wait", "cond-wait", "semacquire", "semaphore-wait", "waitgroup-wait", "unknown"}
+
+// wgWaiter is one goroutine in WaitGroup.Wait at one moment and what the
+// moment holds around it.
+type wgWaiter struct {
+	t        *parse.Thread
+	pool     *Pool
+	g        *Group
+	caller   string // the frame that called Wait
+	children int    // goroutines it started, still there
+	blocked  int    // …of which blocked (blockedStates)
+}
+
+// waitGroupCaller is the function that called WaitGroup.Wait on t's stack
+// (the first frame under the sync package's own): "" when none.
+func waitGroupCaller(t *parse.Thread) string {
+	for i, f := range t.Frames {
+		if f.Func != "sync.(*WaitGroup).Wait" {
+			continue
+		}
+		for _, c := range t.Frames[i+1:] {
+			if !strings.HasPrefix(c.Func, "sync.") && !strings.HasPrefix(c.Func, "runtime.") {
+				return c.Func
+			}
+		}
+	}
+	return ""
+}
+
+// startedBy reports whether t is one of w's workers: started by w (at
+// caller): its printed parent is w, its creator is caller, or its entry is
+// a func literal of caller (debug=1 prints no creator: main.run.func1 is
+// made in main.run); or started beside w, by the same creator and parent
+// (a fan-in's closer goroutine waits for the forwarders its own creator
+// started: the Go blog's merge).
+func startedBy(t, w *parse.Thread, caller string) bool {
+	if c := t.CreatedBy; c != nil {
+		if wc := w.CreatedBy; wc != nil && c.Func == wc.Func && (c.Parent == 0 || wc.Parent == 0 || c.Parent == wc.Parent) {
+			return true
+		}
+		if c.Parent != 0 && w.ID != 0 {
+			return c.Parent == w.ID
+		}
+		if c.Func == caller {
+			return true
+		}
+	}
+	if n := len(t.Frames); n > 0 {
+		e := t.Frames[n-1].Func
+		if strings.HasPrefix(e, caller+".func") || strings.HasPrefix(e, caller+".gowrap") {
+			return true
+		}
+		if t.CreatedBy == nil && len(w.Frames) > 0 {
+			// debug=1: two func literals of one function, started beside
+			// each other.
+			we := w.Frames[len(w.Frames)-1].Func
+			return enclosing(we) != we && enclosing(e) == enclosing(we)
+		}
+	}
+	return false
+}
+
+// enclosing is the function a func literal or go wrapper is written in
+// ("main.merge.func2" → "main.merge"); fn itself otherwise.
+func enclosing(fn string) string {
+	i := strings.LastIndexByte(fn, '.')
+	if i < 0 {
+		return fn
+	}
+	if s := fn[i+1:]; strings.HasPrefix(s, "func") || strings.HasPrefix(s, "gowrap") {
+		return fn[:i]
+	}
+	return fn
+}
+
+// appWork reports whether t runs application code that could call Done:
+// an application frame other than the go statement's wrapper (Go 1.22+'s
+// main.main.gowrap1 under a library's loop, as `go http.Serve(ln, nil)`
+// makes).
+func appWork(rt parse.Runtime, t *parse.Thread) bool {
+	for _, f := range t.Frames {
+		if isAppFrame(rt, f) && !strings.Contains(f.Func, ".gowrap") {
+			return true
+		}
+	}
+	return false
+}
+
+// unservedWaitGroups: at each moment, the waiters in WaitGroup.Wait that
+// nobody can serve (see above). One finding per waiter's caller, at the
+// last moment it holds; critical when it holds at every moment of two or
+// more.
+func unservedWaitGroups(p *Pass, said map[string]bool) []Finding {
+	r := p.R
+	type acc struct {
+		w      wgWaiter
+		counts []int
+		at     int
+	}
+	per := map[string]*acc{}
+	var order []string
+	withDump := 0
+	for m, mo := range r.Moments {
+		if mo.Dump == nil {
+			continue
+		}
+		withDump++
+		// Only a whole dump shows that nothing is left to call Done: a
+		// paste, a crash report ("all goroutines are asleep", the
+		// deadlock detector's) or a tool's own list are told by theirs.
+		if !wholeGoDump(mo.Dump) {
+			continue
+		}
+		// Every goroutine of the moment with its group, once.
+		type member struct {
+			t    *parse.Thread
+			pool *Pool
+			g    *Group
+		}
+		var all []member
+		var waiters []int
+		for _, pl := range r.Pools {
+			if pl.Internal {
+				continue
+			}
+			for _, g := range pl.States {
+				if m >= len(g.Threads) || g.State == dumpWriterState {
+					continue
+				}
+				for _, t := range g.Threads[m] {
+					if g.State == "waitgroup-wait" {
+						waiters = append(waiters, len(all))
+					}
+					all = append(all, member{t, pl, g})
+				}
+			}
+		}
+		for _, wi := range waiters {
+			w := all[wi]
+			caller := waitGroupCaller(w.t)
+			// In a synctest bubble, goroutines block durably by design:
+			// the bubble advances its clock or says its own deadlock.
+			if caller == "" || w.t.GoExtra != nil && w.t.GoExtra.Bubble != 0 {
+				continue
+			}
+			ww := wgWaiter{t: w.t, pool: w.pool, g: w.g, caller: caller}
+			served := false
+			for i, o := range all {
+				if i == wi {
+					continue
+				}
+				n := max(o.t.Weight, 1)
+				blocked := false
+				for _, s := range blockedStates {
+					if o.g.State == s {
+						blocked = true
+					}
+				}
+				work := appWork(r.Runtime, o.t)
+				if startedBy(o.t, w.t, caller) && work {
+					ww.children += n
+					if blocked {
+						ww.blocked += n
+					} else {
+						served = true
+					}
+					continue
+				}
+				// A library's loop it started with no application frame on
+				// it (`go http.Serve(ln, nil)`) calls no Done.
+				if !blocked && work {
+					served = true
+				}
+			}
+			// A waiter the runtime prints as waiting minutes with no worker
+			// left is the stuck detector's adderless wait (workwaits.go).
+			if served || ww.children == 0 && w.t.WaitMinutes >= LeakWaitMinutes {
+				continue
+			}
+			a := per[caller]
+			if a == nil {
+				a = &acc{counts: make([]int, len(r.Moments))}
+				per[caller] = a
+				order = append(order, caller)
+			}
+			a.w, a.at = ww, m
+			a.counts[m] += max(w.t.Weight, 1)
+		}
+	}
+	var fs []Finding
+	for _, caller := range order {
+		a := per[caller]
+		if said[a.w.pool.Name] {
+			continue
+		}
+		f := groupFinding(KindLeaked, a.w.pool, a.w.g, a.at)
+		f.ID = findingID(KindLeaked, a.w.pool.Name, "waitgroup-unserved")
+		f.Basis = BasisWaitGroupUnserved
+		f.Severity = Warning
+		f.Culprit = caller
+		f.Counts = a.counts
+		f.Totals = r.Totals
+		f.Entries = []FrameCount{{Func: caller, Count: a.w.children}}
+		f.Parents = a.w.blocked
+		every := withDump >= 2
+		for m, mo := range r.Moments {
+			if mo.Dump != nil && a.counts[m] == 0 {
+				every = false
+			}
+		}
+		if every {
+			f.Severity = Critical
+		}
+		f.Since = firstAtLeast(a.counts, 1)
+		f.FromStart = f.Since == 0
+		said[a.w.pool.Name] = true
+		fs = append(fs, f)
+	}
+	return fs
+}
