@@ -228,6 +228,14 @@ func runDeadlock(p *Pass) []Finding {
 			}
 		}
 	}
+	// Cycles through channels, which the runtime prints as a deadlock
+	// only when nothing at all can run (gochans.go).
+	bs, seen := goChanCycles(p)
+	for i, at := range seen {
+		for _, x := range at {
+			add(x.m, r.Moments[x.m].Dump, x.ref, x.members, x.blocked, bs[i])
+		}
+	}
 	fs = append(fs, poolSelfWaits(p)...)
 	fs = append(fs, nestedWaitFindings(p)...)
 	return append(fs, lostWakeupFindings(p)...)

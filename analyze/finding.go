@@ -293,6 +293,10 @@ type LockRef struct {
 	// get), and Holder the thread running a task, the one the cycle
 	// goes through (the dump prints not which task a thread runs).
 	Future bool
+	// Chan, when set, says the wait is a Go channel operation ("send",
+	// "receive", "select") of a channel cycle (gochans.go): no lock, and
+	// Address, Class and Holder "" (Go prints no channel's partner).
+	Chan string
 }
 
 // CycleMember is one thread of a deadlock cycle.
