@@ -49,7 +49,7 @@ type entry struct {
 type ledger struct {
 	mu      sync.Mutex
 	total   int
-	n       atomic.Int64
+	n       int64 // atomic (a plain int64: the program builds with Go 1.13 too)
 	audit   chan entry
 	healthy bool
 }
@@ -61,17 +61,17 @@ func (l *ledger) record(e entry) {
 	l.total += e.amount
 	time.Sleep(20 * time.Millisecond) // validation work under the lock
 	l.audit <- e
-	l.n.Add(1)
+	atomic.AddInt64(&l.n, 1)
 }
 
 // check reads the ledger's count for the auditor's report.
 func (l *ledger) check() int64 {
 	if l.healthy {
-		return l.n.Load()
+		return atomic.LoadInt64(&l.n)
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.n.Load()
+	return atomic.LoadInt64(&l.n)
 }
 
 func (l *ledger) auditor() {
