@@ -15,7 +15,7 @@ import (
 // wanted, written before dumpdiff ran): a ledger whose writer holds its
 // mutex across a channel send to the auditor, who waits for that mutex
 // before it receives, is a deadlock led by the holder, in debug=2 and in
-// debug=1 (records, no ids); a pipeline whose two stages each wait to
+// debug=1 (records, no ids), built by Go 1.26 and by Go 1.13; a pipeline whose two stages each wait to
 // send to the other is a deadlock of the two; one moment says neither,
 // and the healthy twins (the auditor reads without the mutex; a third
 // stage drains the feedback) nothing.
@@ -52,18 +52,21 @@ func TestGoChanFixtures(t *testing.T) {
 		eq(t, "members", strings.Join(at, " "), "main.(*pipeline).indexer main.(*pipeline).parser")
 	}
 	all := []string{"1", "2", "3"}
-	tests := []fixtureCase{
-		{"go-lock-chan-stuck", all, []want{{KindDeadlock, "main.main", "chan-send", ledger("send", 4)}}},
-		{"go-lock-chan-stuck", []string{"2", "3"}, []want{{KindDeadlock, "main.main", "chan-send", ledger("send", 4)}}},
-		{"go-lock-chan-stuck", []string{"2"}, nil},
-		{"go-lock-chan-stuck-debug1", all, []want{{KindDeadlock, "main.(*ledger).writer", "unclassified", ledger("park", 3)}}},
-		{"go-lock-chan-stuck-debug1", []string{"3"}, nil},
-		{"go-lock-chan-healthy", all, nil},
-		{"go-lock-chan-healthy-debug1", all, nil},
-		{"go-chan-cycle-stuck", all, []want{{KindDeadlock, "main.main", "chan-send", pipeline}}},
-		{"go-chan-cycle-stuck", []string{"1", "3"}, []want{{KindDeadlock, "main.main", "chan-send", pipeline}}},
-		{"go-chan-cycle-stuck", []string{"1"}, nil},
-		{"go-chan-cycle-healthy", all, nil},
+	var tests []fixtureCase
+	for _, v := range []string{"", "-go113"} {
+		tests = append(tests,
+			fixtureCase{"go-lock-chan-stuck" + v, all, []want{{KindDeadlock, "main.main", "chan-send", ledger("send", 4)}}},
+			fixtureCase{"go-lock-chan-stuck" + v, []string{"2", "3"}, []want{{KindDeadlock, "main.main", "chan-send", ledger("send", 4)}}},
+			fixtureCase{"go-lock-chan-stuck" + v, []string{"2"}, nil},
+			fixtureCase{"go-lock-chan-stuck" + v + "-debug1", all, []want{{KindDeadlock, "main.(*ledger).writer", "unclassified", ledger("park", 3)}}},
+			fixtureCase{"go-lock-chan-stuck" + v + "-debug1", []string{"3"}, nil},
+			fixtureCase{"go-lock-chan-healthy" + v, all, nil},
+			fixtureCase{"go-lock-chan-healthy" + v + "-debug1", all, nil},
+			fixtureCase{"go-chan-cycle-stuck" + v, all, []want{{KindDeadlock, "main.main", "chan-send", pipeline}}},
+			fixtureCase{"go-chan-cycle-stuck" + v, []string{"1", "3"}, []want{{KindDeadlock, "main.main", "chan-send", pipeline}}},
+			fixtureCase{"go-chan-cycle-stuck" + v, []string{"1"}, nil},
+			fixtureCase{"go-chan-cycle-healthy" + v, all, nil},
+		)
 	}
 	runFixtureCases(t, dir, tests)
 }
