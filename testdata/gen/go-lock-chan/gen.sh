@@ -44,10 +44,14 @@ run() { # binary mode folder [debug1-folder]
 run golockchan lockchan go-lock-chan-stuck go-lock-chan-stuck-debug1 &
 run golockchan lockchan-healthy go-lock-chan-healthy go-lock-chan-healthy-debug1 &
 run golockchan chancycle go-chan-cycle-stuck &
+run golockchan pkgchan go-lock-chan-pkg-stuck go-lock-chan-pkg-stuck-debug1 &
+run golockchan pkgchan-healthy go-lock-chan-pkg-healthy &
 run golockchan chancycle-healthy go-chan-cycle-healthy &
 wait
 run golockchan113 lockchan go-lock-chan-stuck-go113 go-lock-chan-stuck-go113-debug1 &
 run golockchan113 lockchan-healthy go-lock-chan-healthy-go113 go-lock-chan-healthy-go113-debug1 &
 run golockchan113 chancycle go-chan-cycle-stuck-go113 &
+run golockchan113 pkgchan go-lock-chan-pkg-stuck-go113 &
+run golockchan113 pkgchan-healthy go-lock-chan-pkg-healthy-go113 &
 run golockchan113 chancycle-healthy go-chan-cycle-healthy-go113 &
 wait

@@ -18,6 +18,17 @@
 // atomic): the auditor always comes back to receive, every send is
 // drained.
 //
+// pkgchan: an event counter. One emitter calls emit, which takes the
+// package-level statsMu and, holding it, hands the event to the shipper
+// on an unbuffered channel (events). The shipper's loop first calls
+// flushStats, which takes statsMu, then receives the next event. The
+// emitter holds statsMu in emit and waits to send; the shipper, its only
+// receiver, waits for statsMu in flushStats. No frame names the lock (a
+// package variable), and the holder runs another function than the
+// waiter.
+//
+// pkgchan-healthy: emit sends after it lets statsMu go.
+//
 // chancycle: a pipeline of two stages. The parser sends each document to
 // the indexer (unbuffered docs) and receives the indexer's feedback only
 // every 4th document; the indexer sends feedback after every document
@@ -90,6 +101,53 @@ func (l *ledger) writer(id int) {
 	}
 }
 
+var (
+	statsMu sync.Mutex
+	stats   = map[string]int{}
+	events  = make(chan string)
+)
+
+// emit counts an event and hands it to the shipper.
+func emit(kind string, healthy bool) {
+	statsMu.Lock()
+	stats[kind]++
+	time.Sleep(20 * time.Millisecond) // sampling decision under the lock
+	if healthy {
+		statsMu.Unlock()
+		events <- kind
+		return
+	}
+	events <- kind
+	statsMu.Unlock()
+}
+
+// flushStats copies the counters for the shipper's batch.
+func flushStats() int {
+	statsMu.Lock()
+	defer statsMu.Unlock()
+	n := 0
+	for _, c := range stats {
+		n += c
+	}
+	return n
+}
+
+func emitter(healthy bool) {
+	for {
+		emit("click", healthy)
+		time.Sleep(30 * time.Millisecond)
+	}
+}
+
+func shipper() {
+	shipped := 0
+	for {
+		_ = flushStats()
+		<-events
+		shipped++
+	}
+}
+
 type doc struct{ n int }
 type feedback struct{ n int }
 
@@ -126,7 +184,7 @@ func (p *pipeline) coordinator() {
 }
 
 func main() {
-	mode := flag.String("mode", "lockchan", "lockchan, lockchan-healthy, chancycle or chancycle-healthy")
+	mode := flag.String("mode", "lockchan", "lockchan, pkgchan, chancycle, each or with -healthy")
 	flag.Parse()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -141,6 +199,10 @@ func main() {
 			time.Sleep(time.Millisecond)
 		}
 		go l.auditor()
+	case "pkgchan", "pkgchan-healthy":
+		go emitter(*mode == "pkgchan-healthy")
+		time.Sleep(time.Millisecond)
+		go shipper()
 	case "chancycle", "chancycle-healthy":
 		p := &pipeline{docs: make(chan doc), feedback: make(chan feedback), done: make(chan struct{})}
 		go p.coordinator()
