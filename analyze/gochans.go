@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/dumpdiff/dumpdiff/parse"
@@ -109,6 +110,9 @@ func chanWait(state string, t *parse.Thread) string {
 	}
 	return ""
 }
+
+// chanHeld: a holder's wait that a lock's waiters can be the partner of.
+func chanHeld(wait string) bool { return wait == "send" || wait == "receive" || wait == "park" }
 
 // chanFound is a channel cycle seen at one moment.
 type chanFound struct {
@@ -217,7 +221,8 @@ type lockChanSeen struct {
 
 // lockChanAt are moment m's go-lock-chan candidates: a lock whose holder
 // (as the lock graph inferred it: one goroutine past the lock's Lock
-// call, or in the waiters' type or value) waits in a channel send or
+// call, or in the waiters' type or value; else the one goroutine out of
+// its rest in a channel wait) waits in a channel send or
 // receive (or, in a debug=1 profile, parks in the runtime right under an
 // application frame: no lock, no I/O, no sleep), with its waiters. A debug=1 record waiting at a Lock called
 // from a function the holder runs (at another line) waits for the same
@@ -237,15 +242,63 @@ func lockChanAt(p *Pass, m int, places []goPlace) []lockChanSeen {
 			waiting[t] = true
 		}
 	}
+	// Where the frames tell no holder: the one goroutine out of its rest,
+	// in a channel wait, waiting for no lock. A Go mutex waited on for
+	// seconds was held all along, by a goroutine that stayed (gopairs.go):
+	// with nothing else staying out of its rest (stayedOutOfRest, across
+	// the moments), it is the holder. Two such goroutines name none.
+	var lone *parse.Thread
+	for _, pl := range places {
+		if !pl.rest && chanHeld(pl.wait) && !waiting[pl.t] && pl.t.Weight <= 1 {
+			if lone != nil {
+				lone = nil
+				break
+			}
+			lone = pl.t
+		}
+	}
+	// The lock waiters the graph could not file (a debug=1 record, which
+	// prints no address, whose lock caller is no method): one lock per
+	// call site, as formats without arguments name it (parse.LockSitePrefix),
+	// its holder only the lone one.
+	keys := slices.SortedFunc(maps.Keys(gl.waiters), compareLockKeys)
+	bySite := map[lockKey][]*parse.Thread{}
+	for _, pl := range places {
+		if waiting[pl.t] {
+			continue
+		}
+		if sg := p.signature(m, pl.t); sg == nil || sg.Resource != "lock" {
+			continue
+		}
+		if c := lockCaller(pl.t); c != nil {
+			k := lockKey{parse.LockSitePrefix + c.Func + ":" + strconv.Itoa(c.Line), goLockClass(pl.t)}
+			if bySite[k] == nil {
+				keys = append(keys, k)
+			}
+			bySite[k] = append(bySite[k], pl.t)
+		}
+	}
 	var out []lockChanSeen
-	for _, k := range slices.SortedFunc(maps.Keys(gl.held), compareLockKeys) {
+	for _, k := range keys {
 		h := gl.held[k]
+		if h == nil {
+			h = lone
+		}
 		hp, ok := placeOf[h]
-		if h == nil || !ok || waiting[h] || hp.wait != "send" && hp.wait != "receive" && hp.wait != "park" {
+		if h == nil || !ok || waiting[h] || !chanHeld(hp.wait) {
 			continue
 		}
 		ws := slices.Clone(gl.waiters[k])
+		if site := bySite[k]; site != nil {
+			if h != lone {
+				continue
+			}
+			ws = site
+		}
 		for _, pl := range places {
+			if bySite[k] != nil {
+				break
+			}
 			if pl.t.Weight <= 1 || waiting[pl.t] {
 				continue
 			}

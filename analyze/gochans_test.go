@@ -21,12 +21,12 @@ import (
 // stage drains the feedback) nothing.
 func TestGoChanFixtures(t *testing.T) {
 	dir := filepath.Join("..", "testdata", "verdicts")
-	ledger := func(holder string, members int) func(*testing.T, Finding) {
+	holderAt := func(at, holder string, members int) func(*testing.T, Finding) {
 		return func(t *testing.T, f Finding) {
 			eq(t, "basis", f.Basis, basisLockChan)
 			eq(t, "members", len(f.Cycle), members)
 			h := f.Cycle[0]
-			eq(t, "holder at", strings.SplitN(h.Culprit, " ", 2)[0], "main.(*ledger).record")
+			eq(t, "holder at", strings.SplitN(h.Culprit, " ", 2)[0], at)
 			if h.WaitsFor == nil || h.WaitsFor.Chan != holder {
 				t.Errorf("holder waits for %+v, want a channel %s", h.WaitsFor, holder)
 			}
@@ -39,6 +39,9 @@ func TestGoChanFixtures(t *testing.T) {
 				t.Errorf("remedy %q", f.Remedy)
 			}
 		}
+	}
+	ledger := func(holder string, members int) func(*testing.T, Finding) {
+		return holderAt("main.(*ledger).record", holder, members)
 	}
 	pipeline := func(t *testing.T, f Finding) {
 		eq(t, "basis", f.Basis, basisChanCycle)
@@ -62,12 +65,21 @@ func TestGoChanFixtures(t *testing.T) {
 			fixtureCase{"go-lock-chan-stuck" + v + "-debug1", []string{"3"}, nil},
 			fixtureCase{"go-lock-chan-healthy" + v, all, nil},
 			fixtureCase{"go-lock-chan-healthy" + v + "-debug1", all, nil},
+			// A package-level mutex, the holder in another function: told
+			// by the one goroutine that stayed out of its rest.
+			fixtureCase{"go-lock-chan-pkg-stuck" + v, all, []want{{KindDeadlock, "main.main", "chan-send", holderAt("main.emit", "send", 2)}}},
+			fixtureCase{"go-lock-chan-pkg-stuck" + v, []string{"1"}, nil},
+			fixtureCase{"go-lock-chan-pkg-healthy" + v, all, nil},
 			fixtureCase{"go-chan-cycle-stuck" + v, all, []want{{KindDeadlock, "main.main", "chan-send", pipeline}}},
 			fixtureCase{"go-chan-cycle-stuck" + v, []string{"1", "3"}, []want{{KindDeadlock, "main.main", "chan-send", pipeline}}},
 			fixtureCase{"go-chan-cycle-stuck" + v, []string{"1"}, nil},
 			fixtureCase{"go-chan-cycle-healthy" + v, all, nil},
 		)
 	}
+	tests = append(tests,
+		fixtureCase{"go-lock-chan-pkg-stuck-debug1", all, []want{{KindDeadlock, "main.emitter", "unclassified", holderAt("main.emit", "park", 2)}}},
+		fixtureCase{"go-lock-chan-pkg-stuck-debug1", []string{"2"}, nil},
+	)
 	runFixtureCases(t, dir, tests)
 }
 
@@ -87,13 +99,22 @@ type chanWorld struct {
 	// the ledger's
 	holder  string // the holder's state: "chan send", "chan receive", "sleep"
 	waiters int    // goroutines waiting for the mutex (at record's Lock and check's)
+	// pkg: the mutex is a package variable, the holder in main.emit and
+	// its waiters in main.flushStats: no frame names the lock or tells its
+	// holder, only what stays
+	pkg bool
+	// sender: a goroutine out of its rest sending at another place at
+	// each moment (no holder of anything: it moves)
+	sender bool
 	// the pipeline's
 	stages []string // each stage's wait: "chan send" or "chan receive" (under a call)
 	crowd  int      // goroutines of one stack sending (a leak), 0 or 2 and more
 }
 
 func (w chanWorld) lockChan() bool {
-	return w.lock && w.moments >= HeldWaitMin && w.stays && !w.third && w.waiters > 0 && w.holder != "sleep"
+	// Where no frame tells the holder, a second goroutine in a channel
+	// wait out of its rest leaves the holder untold.
+	return w.lock && w.moments >= HeldWaitMin && w.stays && !w.third && w.waiters > 0 && w.holder != "sleep" && !(w.pkg && w.sender)
 }
 
 func (w chanWorld) chanCycle() bool {
@@ -103,7 +124,7 @@ func (w chanWorld) chanCycle() bool {
 			sends++
 		}
 	}
-	return !w.lock && w.moments >= HeldWaitMin && w.stays && !w.third && w.movers == 0 && w.crowd == 0 &&
+	return !w.lock && w.moments >= HeldWaitMin && w.stays && !w.third && w.movers == 0 && w.crowd == 0 && !w.sender &&
 		len(w.stages) >= 2 && len(w.stages) <= chanCycleMax && sends > 0
 }
 
@@ -122,7 +143,23 @@ func (w chanWorld) dump(m int) string {
 		}
 		return base + 1000*m
 	}
-	if w.lock {
+	if w.lock && w.pkg {
+		const statsMu = 0xa464c8
+		if w.holder == "sleep" {
+			fmt.Fprintf(&b, "goroutine %d [sleep]:\ntime.Sleep(0x1312d00)\n\t/usr/local/go/src/runtime/time.go:363 +0x165\n"+
+				"main.emit({0x6d1a2b, 0x5}, 0x0)\n\t/app/main.go:118 +0x85\nmain.emitter(0x0)\n\t/app/main.go:140 +0x2f\n%s", id(6), created)
+		} else {
+			fmt.Fprintf(&b, "goroutine %d [%s]:\nmain.emit({0x6d1a2b, 0x5}, 0x0)\n\t/app/main.go:120 +0x9b\n"+
+				"main.emitter(0x0)\n\t/app/main.go:140 +0x2f\n%s", id(6), w.holder, created)
+		}
+		for i := range w.waiters {
+			fmt.Fprintf(&b, "goroutine %d [sync.Mutex.Lock]:\ninternal/sync.runtime_SemacquireMutex(0x0?, 0x0?, 0x0?)\n\t/usr/local/go/src/runtime/sema.go:95 +0x25\n"+
+				"internal/sync.(*Mutex).lockSlow(0x%x)\n\t/usr/local/go/src/internal/sync/mutex.go:149 +0x15d\n"+
+				"internal/sync.(*Mutex).Lock(...)\n\t/usr/local/go/src/internal/sync/mutex.go:70\n"+
+				"sync.(*Mutex).Lock(...)\n\t/usr/local/go/src/sync/mutex.go:46\n"+
+				"main.flushStats()\n\t/app/main.go:126 +0x4c\nmain.shipper%d()\n\t/app/main.go:%d +0x2f\n%s", id(19+i), statsMu, i, 150+i, created)
+		}
+	} else if w.lock {
 		const l = 0xc0000be000
 		switch w.holder {
 		case "sleep":
@@ -166,6 +203,9 @@ func (w chanWorld) dump(m int) string {
 	for i := range w.resting {
 		fmt.Fprintf(&b, "goroutine %d [chan receive]:\nmain.worker(0xc000120000)\n\t/app/main.go:120 +0x25\n%s", 100+i, created)
 	}
+	if w.sender {
+		fmt.Fprintf(&b, "goroutine %d [chan send]:\nmain.publish(0x%x)\n\t/app/main.go:%d +0x25\nmain.publisher()\n\t/app/main.go:180 +0x18\n%s", 400+m, m, 174+m%3, created)
+	}
 	for i := range w.movers {
 		fmt.Fprintf(&b, "goroutine %d [runnable]:\nmain.compute(0x%x)\n\t/app/main.go:%d +0x25\nmain.crunch()\n\t/app/main.go:170 +0x18\n%s", 300+i, i, 160+(m+i)%7, created)
 	}
@@ -177,7 +217,9 @@ func (w chanWorld) dump(m int) string {
 // by the holder (go-lock-chan) exactly when others wait for the mutex, the
 // same goroutines at the same lines at HeldWaitMin moments or more, and no
 // other goroutine out of its rest stays; a holder asleep under the lock is
-// none. Pipeline stages are a deadlock (go-chan-cycle) exactly when every
+// none. Where the mutex is a package variable and the holder runs another
+// function (no frame tells it), a second goroutine in a channel wait out
+// of its rest, even one that moves, leaves the holder untold. Pipeline stages are a deadlock (go-chan-cycle) exactly when every
 // goroutine out of its rest is a stage in a channel wait, two or more, one
 // sending at least, the same at the last moments: a goroutine that moves
 // or stays elsewhere, or a crowd on one send (a leak), says none. Resting
@@ -185,13 +227,14 @@ func (w chanWorld) dump(m int) string {
 func TestGoChanCyclesProperty(t *testing.T) {
 	rng := rand.New(rand.NewSource(33))
 	counts := map[string]int{}
-	const cases = 1200
+	const cases = 1500
 	for c := range cases {
 		w := chanWorld{lock: rng.Intn(2) == 0, moments: 1 + rng.Intn(3), stays: rng.Intn(4) > 0, third: rng.Intn(5) == 0,
-			resting: rng.Intn(6), movers: max(0, rng.Intn(5)-2)}
+			resting: rng.Intn(6), movers: max(0, rng.Intn(5)-2), sender: rng.Intn(5) == 0}
 		if w.lock {
 			w.holder = []string{"chan send", "chan receive", "sleep"}[rng.Intn(3)]
 			w.waiters = rng.Intn(4)
+			w.pkg = rng.Intn(2) == 0
 		} else {
 			for range rng.Intn(5) {
 				w.stages = append(w.stages, []string{"chan send", "chan receive"}[rng.Intn(2)])
@@ -223,6 +266,9 @@ func TestGoChanCyclesProperty(t *testing.T) {
 		}
 		if lc != nil {
 			counts["lock-chan"]++
+			if w.pkg {
+				counts["lock-chan-pkg"]++
+			}
 			h := lc.Cycle[0]
 			want := map[string]string{"chan send": "send", "chan receive": "receive"}[w.holder]
 			if h.Name != "goroutine 6" || h.WaitsFor == nil || h.WaitsFor.Chan != want || len(lc.Cycle) != 1+w.waiters {
@@ -241,7 +287,7 @@ func TestGoChanCyclesProperty(t *testing.T) {
 			}
 		}
 	}
-	if counts["lock-chan"] < 50 || counts["chan-cycle"] < 50 {
+	if counts["lock-chan"] < 50 || counts["lock-chan-pkg"] < 25 || counts["chan-cycle"] < 50 {
 		t.Errorf("too few cycles found in %d cases: %v", cases, counts)
 	}
 	t.Logf("%d cases: %v", cases, counts)

@@ -835,7 +835,7 @@ func (s *sentences) deadlock() {
 	case "go-rlock-reentry":
 		how = "inferred: a goroutine holding the read lock takes it again while a writer waits, and a waiting writer stops new readers; Go prints no owner"
 	case "go-lock-chan":
-		how = "inferred: the first holds the mutex the others wait for (it runs the lock's code past its Lock call) and waits, untimed, on a channel; no other goroutine out of its rest stayed anywhere, so the one that would take its send or make its receive can only be among the mutex's waiters: they wait for it, it waits for them; Go prints no owner and no partner"
+		how = "inferred: the first holds the mutex the others wait for (it runs the lock's code past its Lock call, or, where no frame tells, it is the one goroutine out of its rest that stayed, and a Go mutex waited on for seconds was held all along) and waits, untimed, on a channel; no other goroutine out of its rest stayed anywhere, so the one that would take its send or make its receive can only be among the mutex's waiters: they wait for it, it waits for them; Go prints no owner and no partner"
 	case "go-chan-cycle":
 		how = "inferred: every goroutine of the application out of its rest waits, untimed, to send on a channel, receive or select, the same ones at the same lines: nobody is left to receive what they send; the runtime says all goroutines are asleep only when nothing at all can run (a listener or a timer here can)"
 	}
