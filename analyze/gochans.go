@@ -25,8 +25,9 @@ import (
 //     waits for them (a ledger sending to its auditor under the lock while
 //     the auditor takes the lock before it receives).
 //   - go-chan-cycle: every goroutine of the application out of its rest
-//     waits untimed in a channel send, receive or select, at least one of
-//     them sending, the very same goroutines at the same lines at each of
+//     waits in a plain channel send or receive (a select may hold a timer's
+//     or a context's case the dump does not print), at least one of them
+//     sending, the very same goroutines at the same lines at each of
 //     the last moments: nobody is left to receive what they send (two
 //     pipeline stages each sending to the other).
 //
@@ -337,7 +338,7 @@ func lockChanAt(p *Pass, m int, places []goPlace) []lockChanSeen {
 }
 
 // chanCycleAt is moment m's go-chan-cycle candidate: every goroutine out
-// of its rest waits in a channel send, receive or select, one goroutine
+// of its rest waits in a channel send or receive, one goroutine
 // per stack (a crowd of one stack is a leak's or a fan-out's), two to
 // chanCycleMax of them, at least one sending. Its key is the members and
 // their places: the same key at each of the last moments is the same
@@ -350,7 +351,9 @@ func chanCycleAt(m int, places []goPlace) (string, chanFound, bool) {
 		if pl.rest {
 			continue
 		}
-		if pl.wait == "" || pl.wait == "park" || pl.t.Weight > 1 || stacks[pl.at] || len(ms) == chanCycleMax {
+		// A select may hold a timer's or a context's case, which
+		// the dump does not print: it can wake; no proof of a cycle.
+		if pl.wait == "" || pl.wait == "park" || pl.wait == "select" || pl.t.Weight > 1 || stacks[pl.at] || len(ms) == chanCycleMax {
 			return "", chanFound{}, false
 		}
 		stacks[pl.at] = true

@@ -837,7 +837,7 @@ func (s *sentences) deadlock() {
 	case "go-lock-chan":
 		how = "inferred: the first holds the mutex the others wait for (it runs the lock's code past its Lock call, or, where no frame tells, it is the one goroutine out of its rest that stayed, and a Go mutex waited on for seconds was held all along) and waits, untimed, on a channel; no other goroutine out of its rest stayed anywhere, so the one that would take its send or make its receive can only be among the mutex's waiters: they wait for it, it waits for them; Go prints no owner and no partner"
 	case "go-chan-cycle":
-		how = "inferred: every goroutine of the application out of its rest waits, untimed, to send on a channel, receive or select, the same ones at the same lines: nobody is left to receive what they send; the runtime says all goroutines are asleep only when nothing at all can run (a listener or a timer here can)"
+		how = "inferred: every goroutine of the application out of its rest waits, untimed, to send on a channel or receive (no select, which may hold a timer), the same ones at the same lines: nobody is left to receive what they send; the runtime says all goroutines are asleep only when nothing at all can run (a listener or a timer here can)"
 	}
 	// A debug=1 record is labelled "goroutine" or "N goroutines", with no id.
 	if (f.Basis == "go-lock-chan" || f.Basis == "go-chan-cycle") && len(f.Cycle) > 0 && !strings.HasPrefix(f.Cycle[0].Name, "goroutine ") {
@@ -892,7 +892,7 @@ func (s *sentences) deadlock() {
 
 // chanWaitText says a channel wait of a Go cycle (gochans.go).
 func chanWaitText(op, basis string) string {
-	t := map[string]string{"send": "waits to send on a channel", "receive": "waits to receive from a channel", "select": "waits in a select on channels",
+	t := map[string]string{"send": "waits to send on a channel", "receive": "waits to receive from a channel",
 		"park": "waits parked in the runtime right under this frame (a debug=1 profile hides which wait: a channel operation or a select)"}[op]
 	if basis == "go-lock-chan" {
 		return t + ", holding the mutex the others wait for"
