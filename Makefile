@@ -98,6 +98,8 @@ fixtures:
 	bash ./testdata/gen/verdicts-spin-edges/gen.sh
 	bash ./testdata/gen/roles/gen.sh
 	bash ./testdata/gen/go-lock-held/gen.sh
+	bash ./testdata/gen/go-lock-chan/gen.sh
+	bash ./testdata/gen/go-held-expvar/gen.sh
 	bash ./testdata/gen/go-waits/gen.sh
 	bash ./testdata/gen/gotimeout/gen.sh
 	bash ./testdata/gen/goleak/gen.sh

@@ -315,6 +315,10 @@ type LockRef struct {
 	// a read lock (no dump prints one), the one thread outside its
 	// waiters that runs the class whose methods take it.
 	ReadHolder bool
+	// Chan, when set, says the wait is a Go channel operation ("send",
+	// "receive", "select") of a channel cycle (gochans.go): no lock, and
+	// Address, Class and Holder "" (Go prints no channel's partner).
+	Chan string
 }
 
 // CycleMember is one thread of a deadlock cycle.

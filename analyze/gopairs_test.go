@@ -3,6 +3,8 @@ package analyze
 import (
 	"fmt"
 	"math/rand"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -125,4 +127,44 @@ func TestHeldPairProperty(t *testing.T) {
 		t.Errorf("only %d pairs found in %d cases", found, cases)
 	}
 	t.Logf("%d cases, %d held pairs found", cases, found)
+}
+
+// TestHeldPairExpvarFixture: a second real source for the held pair
+// (testdata/gen/go-held-expvar, README written before dumpdiff ran):
+// expvar's own lock over its keys, held for reading by expvar.Do while
+// its function waits for the application's package-level mutex, whose
+// holder waits in expvar.Publish for the keys' write lock. No frame names
+// either lock: told by the pair staying put over three moments, never by
+// one; the twin that publishes after unlocking is quiet.
+func TestHeldPairExpvarFixture(t *testing.T) {
+	pair := func(t *testing.T, f Finding) {
+		eq(t, "basis", f.Basis, basisHeldPair)
+		eq(t, "members", len(f.Cycle), 2)
+		var at, classes []string
+		for _, m := range f.Cycle {
+			at = append(at, strings.SplitN(m.Culprit, " ", 2)[0])
+			if m.WaitsFor == nil || m.WaitsFor.Holder == "" || m.WaitsFor.Holder == m.Name {
+				t.Errorf("member %s: holder %+v, want the other member", m.Name, m.WaitsFor)
+			} else {
+				classes = append(classes, m.WaitsFor.Class)
+			}
+		}
+		slices.Sort(at)
+		slices.Sort(classes)
+		eq(t, "members at", strings.Join(at, " "), "main.openSession main.report.func1")
+		eq(t, "locks", strings.Join(classes, " "), "sync.Mutex sync.RWMutex")
+	}
+	all := []string{"1", "2", "3"}
+	var tests []fixtureCase
+	for _, v := range []struct{ sfx, state string }{{"", "rwmutex-wait"}, {"-go113", "mutex-wait"}} {
+		// The finding's state is its first member's: Go 1.13 lists the
+		// reporter first.
+		tests = append(tests,
+			fixtureCase{"go-held-expvar-stuck" + v.sfx, all, []want{{KindDeadlock, "main.main", v.state, pair}}},
+			fixtureCase{"go-held-expvar-stuck" + v.sfx, []string{"2", "3"}, []want{{KindDeadlock, "main.main", v.state, pair}}},
+			fixtureCase{"go-held-expvar-stuck" + v.sfx, []string{"3"}, nil},
+			fixtureCase{"go-held-expvar-healthy" + v.sfx, all, nil},
+		)
+	}
+	runFixtureCases(t, filepath.Join("..", "testdata", "verdicts"), tests)
 }

@@ -96,6 +96,10 @@ func (p remedyProof) queuedWriter() bool { return p.basis == "queued-writer" }
 // rlockReentry: a read lock taken again by its holder behind a writer.
 func (p remedyProof) rlockReentry() bool { return p.basis == "go-rlock-reentry" }
 
+// lockChan, chanCycle: a Go cycle through a channel (gochans.go).
+func (p remedyProof) lockChan() bool  { return p.basis == basisLockChan }
+func (p remedyProof) chanCycle() bool { return p.basis == basisChanCycle }
+
 // idleKept: rests a library's pool would not keep (basis idle-kept).
 func (p remedyProof) idleKept() bool { return p.basis == "idle-kept" }
 
@@ -255,6 +259,10 @@ var remedies = []Remedy{
 		Text: "virtual threads block while pinned to their carriers ({culprit}): a wait under a native frame or for a class's initialization keeps the carrier, and the queue waits for it; do not block there (initialize the class at startup, take the slow call out of the static initializer or the native callback), or run that call on a platform thread pool; more carriers (jdk.virtualThreadScheduler.parallelism) only postpone it"},
 	{ID: "vthread-cpu-saturation", Kinds: []string{KindVThreadSchedulerSaturated}, proof: remedyProof.vthreadRunning,
 		Text: "the mounted virtual threads compute ({culprit}) and keep their carriers until done, while requests queue: virtual threads add no CPU; run the computation on a bounded platform thread pool sized to the cores, or bound how many requests compute at once, and keep virtual threads for waiting"},
+	{ID: "go-lock-chan", Kinds: []string{KindDeadlock}, proof: remedyProof.lockChan,
+		Text: "a goroutine holds a mutex while it waits on a channel ({culprit}), and the goroutine that would take its send or make its receive waits for that mutex: never send or receive on a channel while holding a lock (copy what the send needs, unlock, then send), or let the other side work without the lock; a restart is the only way out now"},
+	{ID: "go-chan-cycle", Kinds: []string{KindDeadlock}, proof: remedyProof.chanCycle,
+		Text: "the goroutines wait to send to each other on unbuffered channels and nobody receives ({culprit}): a stage that both sends and receives must not block on its send while its peer blocks on its own (receive in a select beside the send, buffer the return path, or give it a goroutine of its own); the runtime says 'all goroutines are asleep' only when nothing at all runs, a listener or a timer hides it; a restart is the only way out now"},
 	{ID: "deadlock", Kinds: []string{KindDeadlock},
 		Text: "the threads wait for each other's locks and never go on: take the locks in one order everywhere (or with a timeout); a restart is the only way out now"},
 	{ID: "unclosed-body", Kinds: []string{KindLeaked, KindGrowing, KindNotRecovered}, States: []string{"http-body-wait"},

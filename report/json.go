@@ -261,6 +261,9 @@ type JSONLockRef struct {
 	// Future is set when the wait is for a future, Holder the thread
 	// running a task that the cycle goes through.
 	Future bool `json:"future,omitempty"`
+	// Chan is set when the wait is a Go channel operation of a channel
+	// cycle ("send", "receive", "select"); no lock then.
+	Chan string `json:"chan,omitempty"`
 }
 
 // JSONHolder is what some holders of an exhausted resource do.
@@ -412,7 +415,7 @@ func jsonThreads(ts []analyze.ThreadRef) []JSONThread {
 func jsonThread(t analyze.ThreadRef) JSONThread {
 	j := JSONThread{Name: t.Name, State: t.State, Frame: t.Frame, Culprit: t.Culprit}
 	if w := t.WaitsFor; w != nil {
-		j.WaitsFor = JSONLockRef{Address: w.Address, Class: w.Class, Holder: w.Holder, Handoff: w.Handoff, Future: w.Future}
+		j.WaitsFor = JSONLockRef{Address: w.Address, Class: w.Class, Holder: w.Holder, Handoff: w.Handoff, Future: w.Future, Chan: w.Chan}
 	}
 	return j
 }

@@ -847,6 +847,14 @@ func (s *sentences) deadlock() {
 		how = "inferred: the two stayed in their waits, the same goroutines, lines and locks at every moment, and no other goroutine stayed anywhere that could hold either lock so long (a lock waited on for seconds was held all along); Go prints no owner and no age under a minute"
 	case "go-rlock-reentry":
 		how = "inferred: a goroutine holding the read lock takes it again while a writer waits, and a waiting writer stops new readers; Go prints no owner"
+	case "go-lock-chan":
+		how = "inferred: the first holds the mutex the others wait for (it runs the lock's code past its Lock call, or, where no frame tells, it is the one goroutine out of its rest that stayed, and a Go mutex waited on for seconds was held all along) and waits, untimed, on a channel; no other goroutine out of its rest stayed anywhere, so the one that would take its send or make its receive can only be among the mutex's waiters: they wait for it, it waits for them; Go prints no owner and no partner"
+	case "go-chan-cycle":
+		how = "inferred: every goroutine of the application out of its rest waits, untimed, to send on a channel or receive (no select, which may hold a timer), the same ones at the same lines: nobody is left to receive what they send; the runtime says all goroutines are asleep only when nothing at all can run (a listener or a timer here can)"
+	}
+	// A debug=1 record is labelled "goroutine" or "N goroutines", with no id.
+	if (f.Basis == "go-lock-chan" || f.Basis == "go-chan-cycle") && len(f.Cycle) > 0 && !strings.HasPrefix(f.Cycle[0].Name, "goroutine ") {
+		how += "; a debug=1 profile prints no ids: the same records (stacks and counts) at every moment, the weaker evidence"
 	}
 	when := "at " + s.moment(f.Since)
 	if seen := countNonZero(f.Counts); seen == len(f.Counts) && seen > 1 {
@@ -865,6 +873,8 @@ func (s *sentences) deadlock() {
 		}
 		if w := m.WaitsFor; w != nil && w.Future {
 			c += fmt.Sprintf(" waits for a future whose task %q runs or holds up", w.Holder)
+		} else if w != nil && w.Chan != "" {
+			c += " " + chanWaitText(w.Chan, f.Basis)
 		} else if w != nil && w.Handoff != "" {
 			c += fmt.Sprintf(" waits for room in %s, which only %q empties", w.Handoff, w.Holder)
 		} else if w != nil && w.Address == "" && w.Class != "" {
@@ -893,6 +903,16 @@ func (s *sentences) deadlock() {
 		}
 		s.add("%d more threads wait on the cycle without being in it: %s (their contention is this deadlock)", k, strings.Join(bs, ", "))
 	}
+}
+
+// chanWaitText says a channel wait of a Go cycle (gochans.go).
+func chanWaitText(op, basis string) string {
+	t := map[string]string{"send": "waits to send on a channel", "receive": "waits to receive from a channel",
+		"park": "waits parked in the runtime right under this frame (a debug=1 profile hides which wait: a channel operation or a select)"}[op]
+	if basis == "go-lock-chan" {
+		return t + ", holding the mutex the others wait for"
+	}
+	return t + ", untimed"
 }
 
 // asleepMembers says what each goroutine of a program Go stopped as

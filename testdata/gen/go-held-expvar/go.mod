@@ -1,0 +1,3 @@
+module goheldexpvar
+
+go 1.26

@@ -1,0 +1,3 @@
+module golockchan
+
+go 1.26
