@@ -15,12 +15,13 @@ const (
 	GoExplosionMin  = 10000
 	CrowdMin        = 100
 	CrowdShare      = 0.5
+	GoSleepCrowdMin = 1000
 )
 
 var explosionDetector = &Detector{
 	Name:   KindExplosion,
 	Kinds:  []string{KindExplosion},
-	Doc:    "the process multiplied its threads (pools with a known maximum left out), said with the pool that grew most and what it waits on; or, on one dump, a crowd of JVM threads that no pool's loop runs, made by one application frame, in one wait (a thread per task: new Thread per request, supplyAsync with no executor on 1–2 CPUs), said with the frame that made them; or, at a moment, a crowd of goroutines of one creator sleeping on time alone (time.Sleep), CrowdMin and CrowdShare of the process, not a server connection's (a request in flight) and not started together by one parent (a pool): a goroutine per request that waits out a delay, with nothing to bound them",
+	Doc:    "the process multiplied its threads (pools with a known maximum left out), said with the pool that grew most and what it waits on; or, on one dump, a crowd of JVM threads that no pool's loop runs, made by one application frame, in one wait (a thread per task: new Thread per request, supplyAsync with no executor on 1–2 CPUs), said with the frame that made them; or, at a moment, a crowd of goroutines of one creator sleeping on time alone (time.Sleep), GoSleepCrowdMin and CrowdShare of the process, not a server connection's (a request in flight) and not started together by one parent (a pool): a goroutine per request that waits out a delay, with nothing to bound them",
 	Claims: ClaimsGroups,
 	Folds:  "nothing; a crowd's own group (its stuck and timeline findings: the same threads, one story) is the crowd's",
 	Thresholds: []Threshold{
@@ -28,7 +29,8 @@ var explosionDetector = &Detector{
 		{"ExplosionMin", ExplosionMin, "…and grew by at least this many threads: a small service going from 20 to 60 threads is load, not an explosion"},
 		{"CrowdMin", CrowdMin, "on one dump, with no rise: this many JVM threads or more that no pool's loop runs (a thread started for its task), made by one application frame, in one wait of their work (no rest, no gate such as a lock, a permit or a pool's connection, which bounds the work: a throttle's queue), are a thread per task (crowd.go): fewer are a design's few per-request threads, not told from noise; a classic blocking server's connections reading in the accept loop's own code are its clients and rest"},
 		{"CrowdShare", CrowdShare, "…and at least this share of the process's application threads at that moment: one crowd holding most of the process is what the process does; a few hundred beside thousands of pooled threads are one of its parts"},
-		{"GoExplosionMin", GoExplosionMin, "goroutines, and the JVM's virtual threads (one per task is their design), are cheap: fewer than this many are never an explosion by their rise alone, however fast they multiplied (a crowd of one stack sleeping on time alone, CrowdMin and CrowdShare of the process, is told by its structure: goSleepCrowd)"},
+		{"GoExplosionMin", GoExplosionMin, "goroutines, and the JVM's virtual threads (one per task is their design), are cheap: fewer than this many are never an explosion by their rise alone, however fast they multiplied (a crowd of one stack sleeping on time alone, GoSleepCrowdMin and CrowdShare of the process, is told by its structure: goSleepCrowd)"},
+		{"GoSleepCrowdMin", GoSleepCrowdMin, "at a moment, this many goroutines or more of one creator sleeping on time alone, CrowdShare of the process, are a goroutine per request waiting out a delay (goSleepCrowd): a worker pool a person sized (tens to a few hundred workers sleeping between polls: a bounded pool of 100 sleeping workers was called an explosion at CrowdMin, in a debug=1 profile that prints no parent to tell a pool by) stays below it; goroutines are cheap, so fewer are no threat to memory either"},
 	},
 	Run: runExplosion,
 }
@@ -44,7 +46,7 @@ func runExplosion(p *Pass) []Finding {
 }
 
 // goSleepCrowd: at some moment, one Go pool's goroutines sleeping on time
-// alone (the sleep state: time.Sleep, a timer's channel) hold CrowdMin
+// alone (the sleep state: time.Sleep, a timer's channel) hold GoSleepCrowdMin
 // and CrowdShare of the process's goroutines. A sleep ends by itself, so
 // no leak; but thousands of goroutines waiting out a delay, made by one
 // creator, are a goroutine per request (a fire-and-forget reminder, a
@@ -70,7 +72,7 @@ func goSleepCrowd(p *Pass) []Finding {
 			}
 			for _, g := range pl.States {
 				c := g.Counts[m]
-				if g.State != "sleep" || c < CrowdMin || float64(c) < CrowdShare*float64(r.Totals[m]) {
+				if g.State != "sleep" || c < GoSleepCrowdMin || float64(c) < CrowdShare*float64(r.Totals[m]) {
 					continue
 				}
 				parents := map[int64]bool{}
@@ -106,12 +108,12 @@ func goSleepCrowd(p *Pass) []Finding {
 			first = m
 		}
 		last = m
-		stays = stays && best.g.Counts[m] >= CrowdMin
+		stays = stays && best.g.Counts[m] >= GoSleepCrowdMin
 	}
 	if withDump >= 2 && stays && best.g.Counts[last] > best.g.Counts[first] {
 		f.Severity = Critical
 	}
-	f.Since = firstAtLeast(best.g.Counts, CrowdMin)
+	f.Since = firstAtLeast(best.g.Counts, GoSleepCrowdMin)
 	f.FromStart = f.Since == 0
 	// The crowd's group is its story (its growth is what a goroutine per
 	// request does).

@@ -106,13 +106,14 @@ func TestUnreadBodiesProperty(t *testing.T) {
 // alone, made by one creator (with one parent, several, or none printed),
 // beside other goroutines, or sleeping inside a server connection's
 // handler: the explosion by structure comes exactly when they are
-// CrowdMin and CrowdShare of the process, not a server connection's, and
-// not all of one printed parent. Seeded.
+// GoSleepCrowdMin and CrowdShare of the process, not a server connection's,
+// and not all of one printed parent (a bounded pool of CrowdMin sleeping
+// workers is none). Seeded.
 func TestGoSleepCrowdProperty(t *testing.T) {
 	for seed := range uint64(100) {
 		rng := rand.New(rand.NewPCG(seed, 34))
-		n := []int{10, CrowdMin - 1, CrowdMin, 300}[rng.IntN(4)]
-		others := []int{0, 40, CrowdMin, 600}[rng.IntN(4)]
+		n := []int{10, CrowdMin, GoSleepCrowdMin - 1, GoSleepCrowdMin, 3000}[rng.IntN(5)]
+		others := []int{0, 40, GoSleepCrowdMin, 6000}[rng.IntN(4)]
 		parents := []int{0, 1, 20}[rng.IntN(3)] // 0: none printed (before Go 1.21)
 		inHandler := rng.IntN(4) == 0
 		var w goWorld
@@ -138,7 +139,7 @@ func TestGoSleepCrowdProperty(t *testing.T) {
 				eq(t, "count", f.Counts[f.At], n)
 			}
 		}
-		want := !inHandler && parents != 1 && n >= CrowdMin && float64(n) >= CrowdShare*float64(n+others)
+		want := !inHandler && parents != 1 && n >= GoSleepCrowdMin && float64(n) >= CrowdShare*float64(n+others)
 		if (got == 1) != want || got > 1 {
 			t.Errorf("seed %d (n %d, others %d, parents %d, handler %v): %d findings, want %v", seed, n, others, parents, inHandler, got, want)
 		}
