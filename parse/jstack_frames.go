@@ -121,7 +121,7 @@ func isDescriptorType(b []byte) bool {
 	case len(b) == 1:
 		return bytes.IndexByte([]byte("VZBCSIJFD"), b[0]) >= 0
 	case len(b) > 2 && b[0] == 'L' && b[len(b)-1] == ';':
-		return bytes.IndexAny(b[1:len(b)-1], "; ()") < 0
+		return !bytes.ContainsAny(b[1:len(b)-1], "; ()")
 	}
 	return false
 }
@@ -139,10 +139,10 @@ func isParamList(loc []byte) bool {
 	if len(loc) == 0 || isFrameNote(loc) && bytes.IndexByte(loc, ',') < 0 {
 		return false
 	}
-	if bytes.IndexAny(loc, ";,[") >= 0 {
+	if bytes.ContainsAny(loc, ";,[") {
 		return true
 	}
-	if bytes.IndexAny(loc, ":/@ ") >= 0 {
+	if bytes.ContainsAny(loc, ":/@ ") {
 		return false
 	}
 	d := bytes.LastIndexByte(loc, '.')
