@@ -27,14 +27,16 @@ import "bytes"
 func parseFrame(text []byte, in *interner) *Frame {
 	text = bytes.TrimRight(text, " \t")
 	line := 0
-	if k := bytes.LastIndex(text, []byte(") line: ")); k > 0 && allDigits(text[k+len(") line: "):]) {
-		line = atoiBytes(text[k+len(") line: "):]) // jfr print: "Main.main(String[]) line: 5"
-		text = text[:k+1]
-	}
 	descriptor := false
 	if n := len(text); n > 0 && text[n-1] != ')' {
-		// A descriptor's return type after its parameters: "(J)V", "(I)[Ljava/lang/Object;".
-		if rp := bytes.LastIndexByte(text, ')'); rp > 0 && isDescriptorType(text[rp+1:]) {
+		// Not the ")" a frame ends with (the common case, which this
+		// per-frame path leaves at one byte's test): jfr print's line
+		// after the parameters, "Main.main(String[]) line: 5", or a
+		// descriptor's return type after them, "(J)V", "(I)[Ljava/lang/Object;".
+		if k := bytes.LastIndex(text, []byte(") line: ")); k > 0 && allDigits(text[k+len(") line: "):]) {
+			line = atoiBytes(text[k+len(") line: "):])
+			text = text[:k+1]
+		} else if rp := bytes.LastIndexByte(text, ')'); rp > 0 && isDescriptorType(text[rp+1:]) {
 			text, descriptor = text[:rp+1], true
 		}
 	}
