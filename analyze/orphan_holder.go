@@ -46,7 +46,7 @@ func orphanedHolderWait(p *Pass, m int, d *parse.Dump, holder *parse.Thread) str
 	if !anyPrefix(waited, jdkPackages) {
 		signallers[waited] = true
 	} else if c := culprit(parse.RuntimeJVM, holder); c != nil {
-		signallers[frameClass(c.Func)] = true
+		signallers[classOf(c.Func)] = true
 	}
 	if len(signallers) == 0 || callbacksIn(p, m, d) {
 		return ""
@@ -66,7 +66,7 @@ func orphanedHolderWait(p *Pass, m int, d *parse.Dump, holder *parse.Thread) str
 			continue // its waiter: it acts only once the holder lets go
 		}
 		for _, f := range t.Frames {
-			if signallers[frameClass(f.Func)] {
+			if signallers[classOf(f.Func)] {
 				return ""
 			}
 		}
@@ -82,7 +82,7 @@ func queueWait(t *parse.Thread) bool {
 		if !anyPrefix(f.Func, jdkPackages) {
 			return false
 		}
-		c := frameClass(f.Func)
+		c := classOf(f.Func)
 		simple := c[strings.LastIndexByte(c, '.')+1:] // "LinkedBlockingQueue", not "AbstractQueuedSynchronizer$ConditionObject"
 		if strings.HasPrefix(c, "java.util.concurrent.") && !strings.HasPrefix(simple, "AbstractQueued") &&
 			(strings.Contains(simple, "Queue") || strings.Contains(simple, "Exchanger")) {
@@ -90,12 +90,4 @@ func queueWait(t *parse.Thread) bool {
 		}
 	}
 	return false
-}
-
-// frameClass is the class of a frame's function ("a.B$C.m" → "a.B$C").
-func frameClass(fn string) string {
-	if i := strings.LastIndexByte(fn, '.'); i > 0 {
-		return fn[:i]
-	}
-	return fn
 }

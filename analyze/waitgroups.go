@@ -72,30 +72,18 @@ func startedBy(t, w *parse.Thread, caller string) bool {
 	}
 	if n := len(t.Frames); n > 0 {
 		e := t.Frames[n-1].Func
-		if strings.HasPrefix(e, caller+".func") || strings.HasPrefix(e, caller+".gowrap") {
+		if closureOwner(e) == caller {
 			return true
 		}
 		if t.CreatedBy == nil && len(w.Frames) > 0 {
 			// debug=1: two func literals of one function, started beside
 			// each other.
 			we := w.Frames[len(w.Frames)-1].Func
-			return enclosing(we) != we && enclosing(e) == enclosing(we)
+			o := closureOwner(we)
+			return o != "" && (e == o || closureOwner(e) == o)
 		}
 	}
 	return false
-}
-
-// enclosing is the function a func literal or go wrapper is written in
-// ("main.merge.func2" → "main.merge"); fn itself otherwise.
-func enclosing(fn string) string {
-	i := strings.LastIndexByte(fn, '.')
-	if i < 0 {
-		return fn
-	}
-	if s := fn[i+1:]; strings.HasPrefix(s, "func") || strings.HasPrefix(s, "gowrap") {
-		return fn[:i]
-	}
-	return fn
 }
 
 // appWork reports whether t runs application code that could call Done:
