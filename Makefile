@@ -20,9 +20,11 @@ build:
 # race detector.
 RACE_PKGS := ./capture ./tui ./watch ./cmd/...
 
+# -timeout is a budget against a hang, not a speed check: alone, analyze's tests take ~3 min
+# on the 2 cores, and past go test's default 10 min when other work loads the cores to 30.
 test: lint
-	$(GO) test -count=1 $(PKGS)
-	$(GO) test -race -count=1 $(RACE_PKGS)
+	$(GO) test -count=1 -timeout 30m $(PKGS)
+	$(GO) test -race -count=1 -timeout 30m $(RACE_PKGS)
 
 # gofmt, go vet and staticcheck (.ci/run installs staticcheck through the
 # module proxy; locally it runs when found on PATH or in GOPATH/bin).
@@ -110,6 +112,7 @@ fixtures:
 	bash ./testdata/gen/prefixed/shapes.sh
 	bash ./testdata/gen/hprof/gen.sh
 	bash ./testdata/gen/go-stream-paste/gen.sh
+	sh ./testdata/gen/pasted-cut/gen.sh
 
 # Fixtures that need a tool fetched or built first, each as its script
 # says: Delve from the module proxy (delve/gen.sh, then delve/goland.sh),
