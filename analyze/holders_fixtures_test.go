@@ -81,6 +81,11 @@ func TestHolderFixtures(t *testing.T) {
 	}}}
 	orphanBasis := func(t *testing.T, f Finding) { eq(t, "basis", f.Basis, "orphaned") }
 	orphan := []want{{KindStuck, "main", "latch-wait", orphanBasis}, {KindStuck, "metrics-collector", "queue-put", orphanBasis}}
+	classInitCyclePaste := []want{{KindDeadlock, "(unnamed *)", "class-init-wait", func(t *testing.T, f Finding) {
+		eq(t, "cycle members", len(f.Cycle), 2)
+		eq(t, "first member", f.Cycle[0].Name, "(unnamed 1)")
+		eq(t, "second member", f.Cycle[1].Name, "(unnamed 2)")
+	}}}
 	classInitPaste := []want{{KindStuck, "(unnamed 1)", "class-init-wait", func(t *testing.T, f Finding) {
 		eq(t, "the class", f.InitClass, "com.example.cycles.TaxRules")
 	}}}
@@ -149,6 +154,12 @@ func TestHolderFixtures(t *testing.T) {
 		{"class-init-paste-stuck", []string{"1"}, classInitPaste},
 		{"class-init-paste-stuck", []string{"2-jdk25"}, classInitPaste},
 		{"class-init-paste-healthy", []string{"1"}, nil},
+		// Both threads of a class-initialization cycle pasted from their
+		// state lines, headers cut (testdata/gen/pasted-cut): two
+		// threads, not one, and their cycle closed (Java 17, Temurin 25).
+		{"class-init-cycle-paste-stuck", []string{"1"}, classInitCyclePaste},
+		{"class-init-cycle-paste-stuck", []string{"2-jdk25"}, classInitCyclePaste},
+		{"class-init-cycle-paste-healthy", []string{"1"}, nil},
 		// Hand-offs whose other side died: a latch nobody counts down,
 		// a full queue nobody takes from; nothing else of the application
 		// alive (judge4 33's class).

@@ -712,6 +712,15 @@ func (s *jstackScanner) threadLine(line, t []byte) bool {
 		th.JVM.Locks = append(th.JVM.Locks, l)
 		return true
 	case bytes.HasPrefix(t, prefixState):
+		if s.sawStateLine && len(s.fbuf) > 0 {
+			// A state line under a thread's frames: no JVM prints two
+			// for one thread. A paste that cut each thread from its
+			// state line (deephaven-core#4383's form, two threads of a
+			// class-initialization cycle) puts the next thread here;
+			// read it as a thread of its own, not as frames of this one.
+			s.headerCut()
+			th = s.t
+		}
 		st, detail := parseStateLine(t[len(prefixState):])
 		th.State = s.p.in.bytes(st)
 		if len(detail) > 0 || th.StateDetail == "" {

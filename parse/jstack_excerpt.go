@@ -561,6 +561,19 @@ func (s *jstackScanner) unnamedThread() {
 	s.sawStateLine = false
 }
 
+// headerCut starts an unnamed thread at a state line that follows another
+// thread's frames (threadLine): its header was cut in the paste. A dump
+// read whole until then becomes an excerpt, and says so.
+func (s *jstackScanner) headerCut() {
+	if s.excerpt == nil {
+		s.excerpt = &jstackExcerpt{}
+		s.excerpt.newReport()
+		s.excerpt.start = "a thread's header is missing: its state line follows another thread's frames"
+	}
+	s.unnamedThread()
+	s.t.Line = s.p.ls.lineNo()
+}
+
 // unnamedName is the name of the k-th thread read without a header.
 func unnamedName(k int) string {
 	return "(unnamed " + strconv.Itoa(k) + ")"
