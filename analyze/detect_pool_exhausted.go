@@ -2,6 +2,8 @@ package analyze
 
 import (
 	"sort"
+
+	"github.com/dumpdiff/dumpdiff/parse"
 )
 
 // The pool-exhausted detector's thresholds. What each protects against is said
@@ -45,7 +47,7 @@ func runPoolExhausted(p *Pass) []Finding {
 				continue
 			}
 			for _, g := range pl.States {
-				if g.Resource == res.ID {
+				if g.Resource == res.ID || res.ID == slotResource && slotWait(r, g) {
 					waiters = append(waiters, g)
 					waiterPools = append(waiterPools, pl)
 					for m, c := range g.Counts {
@@ -57,6 +59,19 @@ func runPoolExhausted(p *Pass) []Finding {
 		at := peakAt(counts)
 		if len(waiters) == 0 {
 			continue
+		}
+		// The threads past the waiters' acquire at that moment: the
+		// holders by structure (poolholders.go), named when no client
+		// says who holds (below).
+		ws := map[*parse.Thread]bool{}
+		for _, w := range waiters {
+			for _, t := range w.Threads[at] {
+				ws[t] = true
+			}
+		}
+		var past []*parse.Thread
+		if d := r.Moments[at].Dump; d != nil {
+			past = pastAcquire(r.Runtime, d.Threads, ws)
 		}
 		// Fewer than PoolWaitMin waiters: the pool was empty at that moment,
 		// which says exhausted only when the wait persists (the very same
@@ -166,6 +181,21 @@ func runPoolExhausted(p *Pass) []Finding {
 			}
 			return a.Pool+a.State+a.Culprit < b.Pool+b.State+b.Culprit
 		})
+		// No thread holds it under a client that says so (a driver's
+		// read): the holders by structure, past the waiters' acquire
+		// (poolholders.go). They are the story: the culprit is theirs.
+		if len(f.Holders) == 0 && len(past) > 0 {
+			var explained []*Group
+			f.Holders, explained = holderGroups(r, at, past)
+			f.HolderBasis = holderBasisPast
+			for _, g := range explained {
+				p.ClaimGroup(g, f.ID)
+			}
+			if c := f.Holders[0].Culprit; c != "" {
+				f.Culprit = c
+				f.Culprits = append([]FrameCount{{Func: c, Count: f.Holders[0].Count}}, f.Culprits...)
+			}
+		}
 		fs = append(fs, f)
 	}
 	return fs
