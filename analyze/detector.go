@@ -28,7 +28,7 @@ const (
 	// KindSemaphoreExhausted: every slot of a Go buffered channel used as
 	// a semaphore is held (PoolExhaustedKind(slotResource), poolholders.go).
 	KindSemaphoreExhausted = "semaphore-pool-exhausted"
-	KindContention      = "contention"
+	KindContention         = "contention"
 	// KindEventLoopBlocked: an event loop thread (Netty, Vert.x) blocks in
 	// a wait: every connection it serves waits with it.
 	KindEventLoopBlocked = "event-loop-blocked"

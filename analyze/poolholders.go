@@ -108,10 +108,11 @@ func pastAcquire(rt parse.Runtime, ts []*parse.Thread, waiters map[*parse.Thread
 	return out
 }
 
-// holderGroups groups the holders hs of moment m by the group each is
-// filed in (its pool, state, via and culprit), most first, and returns the
-// groups that are mostly holders at m: a group the holders' finding
-// explains.
+// holderGroups groups the holders hs of moment m by their pool, state and
+// via (the group each is filed in) and their own culprit (a group's is its
+// majority's, and a holder may share a group with threads before the
+// acquire), most first, and returns the groups that are mostly holders at
+// m: a group the holders' finding explains.
 func holderGroups(r *Result, m int, hs []*parse.Thread) ([]HolderGroup, []*Group) {
 	is := map[*parse.Thread]bool{}
 	for _, t := range hs {
@@ -125,19 +126,17 @@ func holderGroups(r *Result, m int, hs []*parse.Thread) ([]HolderGroup, []*Group
 		for _, g := range pl.States {
 			n := 0
 			for _, t := range g.Threads[m] {
-				if is[t] {
-					n += max(t.Weight, 1)
+				if !is[t] {
+					continue
 				}
+				k := hk{pl.Name, g.State, g.Via, FrameString(culprit(r.Runtime, t))}
+				if _, ok := count[k]; !ok {
+					order = append(order, k)
+				}
+				count[k] += max(t.Weight, 1)
+				n += max(t.Weight, 1)
 			}
-			if n == 0 {
-				continue
-			}
-			k := hk{pl.Name, g.State, g.Via, g.Culprit}
-			if _, ok := count[k]; !ok {
-				order = append(order, k)
-			}
-			count[k] += n
-			if 2*n > g.Counts[m] {
+			if n > 0 && 2*n > g.Counts[m] {
 				explained = append(explained, g)
 			}
 		}

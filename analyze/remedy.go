@@ -350,7 +350,7 @@ func proofOf(r *Result, f *Finding) remedyProof {
 		h := f.Holders[0]
 		for _, pl := range r.Pools {
 			for _, g := range pl.States {
-				if pl.Name == h.Pool && g.State == h.State && g.Culprit == h.Culprit && g.Category == Waiting {
+				if pl.Name == h.Pool && g.State == h.State && g.Category == Waiting {
 					p.holdersWait = true
 				}
 			}
