@@ -16,11 +16,11 @@ const (
 var poolExhaustedDetector = &Detector{
 	Name:   "pool-exhausted",
 	Kinds:  poolExhaustedKinds(),
-	Doc:    "threads wait for a resource a bounded pool lends (a DB, Redis or HTTP client connection, a pooled object) while its holders are busy; said with what the holders do and who waits (a health check by name)",
+	Doc:    "threads wait for a resource a bounded pool lends (a DB, Redis or HTTP client connection, a pooled object, a slot of a Go buffered channel used as a semaphore) while its holders are busy; said with what the holders do and who waits (a health check by name); the holders are the threads under a client that holds the resource, or else, by structure, the threads of the waiters' application path past their acquire (the same function at a later line: poolholders.go), which lead the finding and give its culprit; a Go chan send is such a semaphore's acquire only when holders stand past it",
 	Claims: ClaimsGroups,
 	Folds:  "the waiters' and the holders' timeline findings",
 	Thresholds: []Threshold{
-		{"PoolWaitMin", PoolWaitMin, "threads waiting for a pooled resource (a DB connection) at one moment to call the pool exhausted: one or two waiters are a pool working at its edge for an instant; any number is enough when the very same waiter is there at every moment of several (a wait that persists is an empty pool, whatever the count), or when the wait is held by the dump's structure (a paste of the waiters a person cut, a process with nothing else running: ChosenShare)"},
+		{"PoolWaitMin", PoolWaitMin, "threads waiting for a pooled resource (a DB connection) at one moment to call the pool exhausted: one or two waiters are a pool working at its edge for an instant; any number is enough when the very same waiter is there at every moment of several (a wait that persists is an empty pool, whatever the count), or when the wait is held by the dump's structure (a paste of the waiters a person cut, a process with nothing else running: ChosenShare). The holders need no count: where no client's frames say who holds (a JDBC driver's read), they are the threads of the waiters' application path past their acquire, the same function at a later line (poolholders.go), every one of them, their count the pool's size as far as the dump tells; a Go chan send is a semaphore's acquire only when such holders stand past it"},
 	},
 	Run: runPoolExhausted,
 }

@@ -34,13 +34,6 @@ import (
 // One dump cannot tell waiting from waiting forever: a pool that waits on
 // its parts for a moment is a pool at work.
 
-// SelfWaitMoments is how many moments in a row, to the last, a pool
-// must wait on its own queued work to be called deadlocked when more than
-// one dump is given: two, so that a pool whose tasks wait on their parts
-// for an instant (caught once among several dumps) is not one. A single
-// dump says it at SelfWaitMoments 1, as a warning (see poolSelfWaits).
-const SelfWaitMoments = 2
-
 // selfWaitStates are the waits for another task's result or for peers a
 // task's parts release.
 // Not a [roles] key: state ids of the signature table, which a team's

@@ -72,7 +72,7 @@ for c in "${cases[@]}"; do
 			GOENV=off GOTOOLCHAIN=go1.13.15 go version >/dev/null 2>&1 || true # fetches the toolchain
 			g13=$(ls -d "$(go env GOMODCACHE)"/golang.org/toolchain@v0.0.1-go1.13.15.linux-amd64 2>/dev/null | head -1)
 			[[ -x $g13/bin/go ]] || { echo "no Go 1.13.15 toolchain in the module cache" >&2; exit 1; }
-			(cd "$here/chansem" && GOROOT=$g13 GOFLAGS= GO111MODULE=on "$g13/bin/go" build -o "$tmp/chansem113" .)
+			(cd "$here/chansem" && GOENV=off GOROOT=$g13 GOFLAGS= GO111MODULE=on "$g13/bin/go" build -o "$tmp/chansem113" .)
 			bin=$tmp/chansem113
 		fi
 		"$bin" -mode "client-$mode" -addr "$addr" -out "$dir"

@@ -5,7 +5,7 @@
 //
 //	-mode serve-stuck    the upstream: accepts, reads the line, never replies
 //	-mode serve-healthy  the upstream: replies 20 ms after the line
-//	-mode client         30 jobs at once (stuck), or 100 jobs a second (healthy)
+//	-mode client         30 jobs at once (stuck), or about 170 jobs a second (healthy)
 package main
 
 import (
@@ -42,7 +42,7 @@ func burst(addr string, n int) {
 func feed(addr string) {
 	for i := 0; ; i++ {
 		go processJob(i, addr)
-		time.Sleep(10 * time.Millisecond)
+		time.Sleep(6 * time.Millisecond)
 	}
 }
 
