@@ -73,6 +73,12 @@ func runPoolExhausted(p *Pass) []Finding {
 		if d := r.Moments[at].Dump; d != nil {
 			past = pastAcquire(r.Runtime, d.Threads, ws)
 		}
+		// Holders by structure that are other threads at every moment, and
+		// no waiter that stays: the pool turns over, busy at its edge, and
+		// is not exhausted (poolTurnsOver).
+		if len(past) > 0 && poolTurnsOver(r, waiters) {
+			continue
+		}
 		// Fewer than PoolWaitMin waiters: the pool was empty at that moment,
 		// which says exhausted only when the wait persists (the very same
 		// waiter at every moment of several) or the dump's structure holds
@@ -117,8 +123,10 @@ func runPoolExhausted(p *Pass) []Finding {
 		if n == 1 && basis == "" || last >= min && float64(last-counts[0]) > RecoveredShare*float64(counts[at]-counts[0]) || f.FromStart && last >= min {
 			f.Severity = Critical
 		}
-		if n == 1 && basis != "" {
-			f.Severity = Warning // one dump cannot tell stuck from busy
+		if n == 1 && basis != "" || n == 1 && res.ID == slotResource {
+			// One dump cannot tell stuck from busy; a semaphore of a few
+			// slots, no known size and waiters found by structure, least of all.
+			f.Severity = Warning
 		}
 		// Entries, culprits and evidence of every waiting group.
 		ents := map[entryKey]int{}

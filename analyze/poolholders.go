@@ -171,3 +171,47 @@ func slotWait(r *Result, g *Group) bool {
 	}
 	return len(pastAcquire(r.Runtime, d.Threads, ws)) > 0
 }
+
+// poolTurnsOver: over several moments, the pool's holders by structure
+// (pastAcquire) at each moment its waiters wait are other threads than at
+// the moment before, and no waiter waited at every moment: the items go
+// round, the pool is busy at its edge, not exhausted (a healthy twin's
+// shape: pool2-holders-healthy, go-chansem-healthy). A single moment, or
+// one holder seen at two moments in a row, says nothing of the kind.
+func poolTurnsOver(r *Result, waiters []*Group) bool {
+	n := len(r.Moments)
+	if n < 2 {
+		return false
+	}
+	for _, g := range waiters {
+		if g.Always > 0 {
+			return false
+		}
+	}
+	var prev map[threadID]bool
+	seen := 0
+	for m := range n {
+		d := r.Moments[m].Dump
+		ws := map[*parse.Thread]bool{}
+		for _, g := range waiters {
+			for _, t := range g.Threads[m] {
+				ws[t] = true
+			}
+		}
+		if d == nil || len(ws) == 0 {
+			prev = nil
+			continue
+		}
+		ids := map[threadID]bool{}
+		for _, t := range pastAcquire(r.Runtime, d.Threads, ws) {
+			id := identity(r.Runtime, t)
+			if id == (threadID{}) || prev[id] {
+				return false // a holder kept at two moments in a row, or one not told apart
+			}
+			ids[id] = true
+		}
+		prev = ids
+		seen++
+	}
+	return seen >= 2
+}
