@@ -59,8 +59,10 @@ const holderBasisPast = "past-acquire"
 var slotWaitStates = []string{"chan-send"}
 
 // acquireSite is the frame of t's application code that asked the pool
-// (see above); nil when t shows none.
-func acquireSite(rt parse.Runtime, t *parse.Thread) *parse.Frame {
+// (see above), or with below 1 its next application frame down (the
+// caller of the application's own wrapper of the pool); nil when t shows
+// none.
+func acquireSite(rt parse.Runtime, t *parse.Thread, below int) *parse.Frame {
 	from := 0
 	if rt == parse.RuntimeJVM {
 		if i := borrowAt(t); i >= 0 {
@@ -69,7 +71,10 @@ func acquireSite(rt parse.Runtime, t *parse.Thread) *parse.Frame {
 	}
 	for _, f := range t.Frames[min(from, len(t.Frames)):] {
 		if isAppFrame(rt, f) {
-			return f
+			if below == 0 {
+				return f
+			}
+			below--
 		}
 	}
 	return nil
@@ -83,11 +88,26 @@ type acqSite struct {
 
 // pastAcquire are the threads of ts (one moment's) past the acquire of
 // the waiters (see above), in ts's order; none when no waiter prints its
-// site's line.
+// site's line. A JVM pool's waiters that show no holder past their first
+// application frame are tried once more at the frame under it: the
+// application's own wrapper of the pool (a DAO's connection helper) has
+// returned in its holders, which are past the wrapper's caller. Once, not
+// further down, where a worker's loop or a dispatcher every thread of the
+// pool shares would stand; not for a Go chan send, whose caller's later
+// lines (a worker's loop sending its result) hold no slot.
 func pastAcquire(rt parse.Runtime, ts []*parse.Thread, waiters map[*parse.Thread]bool) []*parse.Thread {
+	out := pastSite(rt, ts, waiters, 0)
+	if len(out) == 0 && rt == parse.RuntimeJVM {
+		out = pastSite(rt, ts, waiters, 1)
+	}
+	return out
+}
+
+// pastSite is pastAcquire at the waiters' acquire sites below frames down.
+func pastSite(rt parse.Runtime, ts []*parse.Thread, waiters map[*parse.Thread]bool, below int) []*parse.Thread {
 	var sites []acqSite
 	for t := range waiters {
-		if f := acquireSite(rt, t); f != nil && f.Line > 0 && !slices.Contains(sites, acqSite{f.Func, f.Line}) {
+		if f := acquireSite(rt, t, below); f != nil && f.Line > 0 && !slices.Contains(sites, acqSite{f.Func, f.Line}) {
 			sites = append(sites, acqSite{f.Func, f.Line})
 		}
 	}

@@ -38,6 +38,7 @@ func TestPoolHoldersProperty(t *testing.T) {
 			others:  rng.IntN(4),
 			idle:    rng.IntN(4),
 			busy:    rng.IntN(4) == 0,
+			wrapped: rng.IntN(3) == 0,
 		}
 		w.holders = rng.IntN(w.size + 1)
 		if w.busy {
@@ -110,6 +111,10 @@ type poolWorld struct {
 	goRT                                         bool
 	size, holders, waiters, before, others, idle int
 	busy                                         bool
+	// wrapped: the JVM waiters take the item through the application's
+	// own helper (Conns.get under Handler.serve), which its holders have
+	// returned from.
+	wrapped bool
 }
 
 func (w poolWorld) holderFrame() string {
@@ -164,7 +169,11 @@ func (w poolWorld) dump(m int) string {
 	}
 	for i := range w.waiters {
 		n := next("waiter", i)
-		jt(jWaiter, fmt.Sprintf("handler-%d", n), n)
+		if w.wrapped {
+			jt(jWaiterWrapped, fmt.Sprintf("handler-%d", n), n)
+		} else {
+			jt(jWaiter, fmt.Sprintf("handler-%d", n), n)
+		}
 	}
 	for i := range w.before {
 		n := next("before", i)
@@ -201,6 +210,20 @@ const jWaiter = jHead + `in Object.wait()  [0x00007f38f627d000]
 	at java.lang.Object.wait(java.base@17.0.15/Object.java:338)
 	at com.example.gen.SlotPool.acquire(SlotPool.java:45)
 	- locked <0x00000000fc08fa40> (a com.example.gen.SlotPool)
+	at com.example.gen.Handler.serve(Handler.java:40)
+	at com.example.gen.Handler.lambda$run$0(Handler.java:12)
+` + jWorker
+
+// jWaiterWrapped waits in the same acquire through the application's
+// helper Conns.get, called at Handler.serve:40.
+const jWaiterWrapped = jHead + `in Object.wait()  [0x00007f38f627d000]
+   java.lang.Thread.State: WAITING (on object monitor)
+	at java.lang.Object.wait(java.base@17.0.15/Native Method)
+	- waiting on <0x00000000fc08fa40> (a com.example.gen.SlotPool)
+	at java.lang.Object.wait(java.base@17.0.15/Object.java:338)
+	at com.example.gen.SlotPool.acquire(SlotPool.java:45)
+	- locked <0x00000000fc08fa40> (a com.example.gen.SlotPool)
+	at com.example.gen.Conns.get(Conns.java:10)
 	at com.example.gen.Handler.serve(Handler.java:40)
 	at com.example.gen.Handler.lambda$run$0(Handler.java:12)
 ` + jWorker
