@@ -73,10 +73,11 @@ func runPoolExhausted(p *Pass) []Finding {
 		if d := r.Moments[at].Dump; d != nil {
 			past = pastAcquire(r.Runtime, d.Threads, ws)
 		}
-		// Holders by structure that are other threads at every moment, and
-		// no waiter that stays: the pool turns over, busy at its edge, and
-		// is not exhausted (poolTurnsOver).
-		if len(past) > 0 && poolTurnsOver(r, waiters) {
+		// Holders by structure (no client's frames say who holds) that are
+		// other threads at every moment, no waiter that stays, and never
+		// more waiters than holders: the pool turns over, busy at its edge,
+		// and is not exhausted (poolTurnsOver).
+		if len(past) > 0 && !heldByVia(r, res.ID, at) && poolTurnsOver(r, waiters) {
 			continue
 		}
 		// Fewer than PoolWaitMin waiters: the pool was empty at that moment,

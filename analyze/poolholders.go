@@ -194,10 +194,14 @@ func slotWait(r *Result, g *Group) bool {
 
 // poolTurnsOver: over several moments, the pool's holders by structure
 // (pastAcquire) at each moment its waiters wait are other threads than at
-// the moment before, and no waiter waited at every moment: the items go
-// round, the pool is busy at its edge, not exhausted (a healthy twin's
-// shape: pool2-holders-healthy, go-chansem-healthy). A single moment, or
-// one holder seen at two moments in a row, says nothing of the kind.
+// the moment before, no waiter waited at every moment, and the waiters
+// are never more than the holders (each gets an item within one round of
+// the pool): the items go round, the pool is busy at its edge, not
+// exhausted (a healthy twin's shape: pool2-holders-healthy,
+// go-chansem-healthy). A single moment, one holder seen at two moments
+// in a row, or a queue longer than the pool (96 requests behind 10
+// connections that turn over: hikari-pool-exhausted) says nothing of the
+// kind.
 func poolTurnsOver(r *Result, waiters []*Group) bool {
 	n := len(r.Moments)
 	if n < 2 {
@@ -223,7 +227,11 @@ func poolTurnsOver(r *Result, waiters []*Group) bool {
 			continue
 		}
 		ids := map[threadID]bool{}
-		for _, t := range pastAcquire(r.Runtime, d.Threads, ws) {
+		hs := pastAcquire(r.Runtime, d.Threads, ws)
+		if len(ws) > len(hs) {
+			return false
+		}
+		for _, t := range hs {
 			id := identity(r.Runtime, t)
 			if id == (threadID{}) || prev[id] {
 				return false // a holder kept at two moments in a row, or one not told apart
@@ -234,4 +242,18 @@ func poolTurnsOver(r *Result, waiters []*Group) bool {
 		seen++
 	}
 	return seen >= 2
+}
+
+// heldByVia: at moment m some thread holds res under a client that says
+// so (a JDBC driver's read holds a db-connection: Via.Holds), the
+// holders the detector names first.
+func heldByVia(r *Result, res string, m int) bool {
+	for _, q := range r.Pools {
+		for _, h := range q.States {
+			if h.Holds == res && h.Counts[m] > 0 && h.Resource != res && !h.Rest && h.Category != Idle && !q.Internal {
+				return true
+			}
+		}
+	}
+	return false
 }

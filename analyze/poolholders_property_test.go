@@ -66,10 +66,11 @@ func TestPoolHoldersProperty(t *testing.T) {
 		// A busy world's waiters are other threads at each moment: below
 		// PoolWaitMin that is a pool at its edge; from it, the pool is
 		// exhausted when nothing shows its holders (JVM: the waiters are
-		// the evidence), and turning over when its holders by structure
-		// are other threads at each moment.
+		// the evidence) or when more wait than hold (a queue longer than
+		// one round of the pool), and turning over when its holders by
+		// structure are other threads at each moment and no more wait.
 		wantFinding := !w.busy && w.waiters > 0 && (!w.goRT || w.holders > 0) ||
-			w.busy && w.waiters >= PoolWaitMin && w.holders == 0 && !w.goRT
+			w.busy && w.waiters >= PoolWaitMin && (w.holders == 0 && !w.goRT || w.holders > 0 && w.waiters > w.holders)
 		if (pf != nil) != wantFinding {
 			t.Fatalf("case %d %+v: pool finding %v, want %v\n%s", c, w, pf != nil, wantFinding, findingIDs(res.Findings))
 		}
