@@ -75,6 +75,7 @@ fixtures:
 	bash ./testdata/gen/verdicts-goshapes/gen.sh
 	bash ./testdata/gen/verdicts-goshapes/gen-pipeline.sh
 	bash ./testdata/gen/verdicts-pools/gen.sh
+	bash ./testdata/gen/verdicts-poolholders/gen.sh
 	bash ./testdata/gen/verdicts-onedump/gen.sh
 	bash ./testdata/gen/verdicts-borrow/gen.sh
 	bash ./testdata/gen/verdicts-hotloop/gen.sh

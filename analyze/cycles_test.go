@@ -72,8 +72,11 @@ func TestCycleVerdictFixtures(t *testing.T) {
 			{KindStuck, "report-worker-*", "future-wait", nil}, {KindSaturated, "report-worker-*", "future-wait", nil},
 		}},
 		// One dump cannot tell a pool waiting on its parts from one waiting
-		// forever: no self-deadlock.
-		{"pool-self-wait-stuck", []string{"1"}, nil},
+		// forever: the shape of a self-deadlock, said as a warning (issue 33,
+		// thread starvation).
+		{"pool-self-wait-stuck", []string{"1"}, []want{
+			{KindDeadlock, "audit-worker-*", "future-wait", oneDumpWarning}, {KindDeadlock, "report-worker-*", "future-wait", oneDumpWarning},
+		}},
 		{"pool-self-wait-healthy", []string{"1", "2", "3"}, nil},
 		// The same program on Temurin 25.
 		{"jdk25-pool-self-wait-stuck", []string{"1", "2", "3"}, []want{
@@ -161,3 +164,6 @@ func TestCycleVerdictFixtures(t *testing.T) {
 	}
 	runFixtureCases(t, dir, tests)
 }
+
+// oneDumpWarning: a finding said from one dump is a warning.
+func oneDumpWarning(t *testing.T, f Finding) { eq(t, "severity", f.Severity, Warning) }

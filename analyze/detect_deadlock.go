@@ -8,13 +8,23 @@ import (
 	"github.com/dumpdiff/dumpdiff/parse"
 )
 
+// The deadlock detector's thresholds; what each protects against is said
+// in its Thresholds below (README.md's table is made from them).
+const (
+	// SelfWaitMoments: see the row (pool_self_wait.go).
+	SelfWaitMoments = 2
+)
+
 var deadlockDetector = &Detector{
 	Name:   KindDeadlock,
 	Kinds:  []string{KindDeadlock},
 	Doc:    "threads that wait for each other in a cycle of locks (the JVM's report or the lock graph, class initializations, class loaders' locks, a producer waiting for its hand-off's one consumer thread and a wait for a future (a FutureTask's or a CompletableFuture's) whose every runner waits for the waiter, and a writer waiting for a read lock's likely holder (inferred, said so) included), a pool whose every worker waits for work queued behind it in the same pool (for a task's result — a FutureTask's, which only a runner of one outside the pool could complete, whatever else runs or reads beside it —, or for its peers at a latch, barrier or phaser whose parties the pool cannot run at once), none of them let through between the dumps and no live thread of the tasks' class left to come, a holder waiting untimed for a notify or signal while threads of its own class that would send it are blocked on a lock it holds (a nested wait), threads waiting untimed on one object from two or more of its own methods with nobody inside it (a lost wake-up: each side waits for the other), Go goroutines each waiting on a mutex the next one's frames name (argument graph) or, with no frame naming either lock, two goroutines on two mutexes that stay put (same ids, lines and locks) at each of the last HeldWaitMin moments over HeldSpanSeconds while no other goroutine out of its rest stays anywhere (a lock waited on for seconds was held all along: gopairs.go), a Go mutex whose inferred holder waits untimed in a channel send or receive while others wait for the mutex and nothing else out of its rest stays (its partner can only be among the waiters: go-lock-chan), every Go goroutine out of its rest in a plain channel send or receive (no select: it may hold a timer), one per stack, a sender among them, the same at those moments (a listener or a timer keeps the runtime from calling it asleep: go-chan-cycle, gochans.go), or a Go program its runtime stopped as asleep (led by a goroutine waiting for a lock, where one does)",
 	Claims: ClaimsThreads,
 	Folds:  "the JVM's report and the lock graph of the same cycle; the threads that only wait on the cycle; contention on the cycle's locks",
-	Run:    runDeadlock,
+	Thresholds: []Threshold{
+		{"SelfWaitMoments", SelfWaitMoments, "moments in a row, to the last, the very same threads of a pool must all wait on its own queued work (none idle, no task runner outside it) to call it deadlocked when several dumps are given: a pool whose tasks wait on their parts for an instant, caught once among several dumps, is at work. One dump alone says it as a warning (likely a thread-starvation deadlock), for futures only: tasks meeting at a barrier all wait at once in passing"},
+	},
+	Run: runDeadlock,
 }
 
 // runDeadlock finds each cycle once across moments. The JVM's report lists

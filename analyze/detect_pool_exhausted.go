@@ -2,6 +2,8 @@ package analyze
 
 import (
 	"sort"
+
+	"github.com/dumpdiff/dumpdiff/parse"
 )
 
 // The pool-exhausted detector's thresholds. What each protects against is said
@@ -14,11 +16,11 @@ const (
 var poolExhaustedDetector = &Detector{
 	Name:   "pool-exhausted",
 	Kinds:  poolExhaustedKinds(),
-	Doc:    "threads wait for a resource a bounded pool lends (a DB, Redis or HTTP client connection, a pooled object) while its holders are busy; said with what the holders do and who waits (a health check by name)",
+	Doc:    "threads wait for a resource a bounded pool lends (a DB, Redis or HTTP client connection, a pooled object, a slot of a Go buffered channel used as a semaphore) while its holders are busy; said with what the holders do and who waits (a health check by name); the holders are the threads under a client that holds the resource, or else, by structure, the threads of the waiters' application path past their acquire (the same function at a later line: poolholders.go), which lead the finding and give its culprit; a Go chan send is such a semaphore's acquire only when holders stand past it",
 	Claims: ClaimsGroups,
 	Folds:  "the waiters' and the holders' timeline findings",
 	Thresholds: []Threshold{
-		{"PoolWaitMin", PoolWaitMin, "threads waiting for a pooled resource (a DB connection) at one moment to call the pool exhausted: one or two waiters are a pool working at its edge for an instant; any number is enough when the very same waiter is there at every moment of several (a wait that persists is an empty pool, whatever the count), or when the wait is held by the dump's structure (a paste of the waiters a person cut, a process with nothing else running: ChosenShare)"},
+		{"PoolWaitMin", PoolWaitMin, "threads waiting for a pooled resource (a DB connection) at one moment to call the pool exhausted: one or two waiters are a pool working at its edge for an instant; any number is enough when the very same waiter is there at every moment of several (a wait that persists is an empty pool, whatever the count), or when the wait is held by the dump's structure (a paste of the waiters a person cut, a process with nothing else running: ChosenShare). The holders need no count: where no client's frames say who holds (a JDBC driver's read), they are the threads of the waiters' application path past their acquire, the same function at a later line (poolholders.go), every one of them, their count the pool's size as far as the dump tells (the waiters' first application frame under the borrow, or once the frame under it when the application wraps the pool: not further down, where a worker's loop every thread shares would stand); a Go chan send is a semaphore's acquire only when such holders stand past it, and a semaphore seen in one dump is a warning. Such a pool is not exhausted when, over several moments, its holders are other threads at each, no waiter stays, and no more wait than hold (the items go round within one round of the pool: a busy pool at its edge); a queue longer than the pool is exhaustion whatever the turnover"},
 	},
 	Run: runPoolExhausted,
 }
@@ -45,7 +47,7 @@ func runPoolExhausted(p *Pass) []Finding {
 				continue
 			}
 			for _, g := range pl.States {
-				if g.Resource == res.ID {
+				if g.Resource == res.ID || res.ID == slotResource && slotWait(r, g) {
 					waiters = append(waiters, g)
 					waiterPools = append(waiterPools, pl)
 					for m, c := range g.Counts {
@@ -56,6 +58,26 @@ func runPoolExhausted(p *Pass) []Finding {
 		}
 		at := peakAt(counts)
 		if len(waiters) == 0 {
+			continue
+		}
+		// The threads past the waiters' acquire at that moment: the
+		// holders by structure (poolholders.go), named when no client
+		// says who holds (below).
+		ws := map[*parse.Thread]bool{}
+		for _, w := range waiters {
+			for _, t := range w.Threads[at] {
+				ws[t] = true
+			}
+		}
+		var past []*parse.Thread
+		if d := r.Moments[at].Dump; d != nil {
+			past = pastAcquire(r.Runtime, d.Threads, ws)
+		}
+		// Holders by structure (no client's frames say who holds) that are
+		// other threads at every moment, no waiter that stays, and never
+		// more waiters than holders: the pool turns over, busy at its edge,
+		// and is not exhausted (poolTurnsOver).
+		if len(past) > 0 && !heldByVia(r, res.ID, at) && poolTurnsOver(r, waiters) {
 			continue
 		}
 		// Fewer than PoolWaitMin waiters: the pool was empty at that moment,
@@ -102,8 +124,10 @@ func runPoolExhausted(p *Pass) []Finding {
 		if n == 1 && basis == "" || last >= min && float64(last-counts[0]) > RecoveredShare*float64(counts[at]-counts[0]) || f.FromStart && last >= min {
 			f.Severity = Critical
 		}
-		if n == 1 && basis != "" {
-			f.Severity = Warning // one dump cannot tell stuck from busy
+		if n == 1 && basis != "" || n == 1 && res.ID == slotResource {
+			// One dump cannot tell stuck from busy; a semaphore of a few
+			// slots, no known size and waiters found by structure, least of all.
+			f.Severity = Warning
 		}
 		// Entries, culprits and evidence of every waiting group.
 		ents := map[entryKey]int{}
@@ -166,6 +190,21 @@ func runPoolExhausted(p *Pass) []Finding {
 			}
 			return a.Pool+a.State+a.Culprit < b.Pool+b.State+b.Culprit
 		})
+		// No thread holds it under a client that says so (a driver's
+		// read): the holders by structure, past the waiters' acquire
+		// (poolholders.go). They are the story: the culprit is theirs.
+		if len(f.Holders) == 0 && len(past) > 0 {
+			var explained []*Group
+			f.Holders, explained = holderGroups(r, at, past)
+			f.HolderBasis = holderBasisPast
+			for _, g := range explained {
+				p.ClaimGroup(g, f.ID)
+			}
+			if c := f.Holders[0].Culprit; c != "" {
+				f.Culprit = c
+				f.Culprits = append([]FrameCount{{Func: c, Count: f.Holders[0].Count}}, f.Culprits...)
+			}
+		}
 		fs = append(fs, f)
 	}
 	return fs

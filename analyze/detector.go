@@ -25,7 +25,10 @@ const (
 	// KindDBPoolExhausted: threads queue for a DB connection while the
 	// pool's connections are all lent (PoolExhaustedKind("db-connection")).
 	KindDBPoolExhausted = "db-pool-exhausted"
-	KindContention      = "contention"
+	// KindSemaphoreExhausted: every slot of a Go buffered channel used as
+	// a semaphore is held (PoolExhaustedKind(slotResource), poolholders.go).
+	KindSemaphoreExhausted = "semaphore-pool-exhausted"
+	KindContention         = "contention"
 	// KindEventLoopBlocked: an event loop thread (Netty, Vert.x) blocks in
 	// a wait: every connection it serves waits with it.
 	KindEventLoopBlocked = "event-loop-blocked"

@@ -132,6 +132,11 @@ type Finding struct {
 	// Holders are the threads that hold the exhausted resource at At,
 	// grouped by what they do, most first (<resource>-pool-exhausted).
 	Holders []HolderGroup
+	// HolderBasis is how Holders were found: "past-acquire" when by the
+	// stacks' structure, threads of the waiters' application path past
+	// their acquire (poolholders.go); "" when a client's frames say what
+	// they hold (a JDBC driver's read), or no holder is named.
+	HolderBasis string
 	// Handoff names the hand-off producers wait on, by the class whose
 	// consumers take from it ("ArrayBlockingQueue", "SynchronousQueue", "a
 	// pipe"), for findings on threads that wait for room or a taker;

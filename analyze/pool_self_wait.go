@@ -44,7 +44,7 @@ var selfWaitStates = []string{"future-wait", "latch-wait"}
 // finding a pool, basis "pool-self-wait".
 func poolSelfWaits(p *Pass) []Finding {
 	r := p.R
-	if r.Runtime != parse.RuntimeJVM || len(r.Moments) < 2 {
+	if r.Runtime != parse.RuntimeJVM || len(r.Moments) == 0 {
 		return nil
 	}
 	// waiting[pool][m] are the pool's threads at m when every one of them
@@ -140,7 +140,14 @@ func poolSelfWaits(p *Pass) []Finding {
 		// very same threads.
 		since := slices.IndexFunc(at, func(ts []*parse.Thread) bool { return ts != nil })
 		last := len(at) - 1
-		if since < 0 || last-since < 1 {
+		// Two moments or more, the pool so at each from the first it is
+		// seen: a fact (critical). One dump alone, the pool so in it: the
+		// shape of a thread-starvation deadlock, said as likely (a
+		// warning): one dump cannot tell a wait that lasts from one about
+		// to end. Several dumps where only the last shows it are neither
+		// (SelfWaitMoments).
+		one := len(at) == 1
+		if since < 0 || !one && last-since < SelfWaitMoments-1 {
 			continue
 		}
 		same := true
@@ -166,8 +173,15 @@ func poolSelfWaits(p *Pass) []Finding {
 		basis := "pool-self-wait"
 		if p.info(last, ts[0]).state == "latch-wait" {
 			basis = "pool-barrier-wait"
+			if one {
+				continue // parties meet at a barrier in passing: one dump does not say a party never comes
+			}
 		}
-		f := Finding{ID: findingID(KindDeadlock, basis, pool), Kind: KindDeadlock, Severity: Critical, Basis: basis,
+		sev := Critical
+		if one {
+			sev = Warning
+		}
+		f := Finding{ID: findingID(KindDeadlock, basis, pool), Kind: KindDeadlock, Severity: sev, Basis: basis,
 			Pool: pool, Counts: make([]int, len(r.Moments)), At: last, Since: since, FromStart: since == 0,
 			Same: len(ts), Always: len(ts), Limit: Limit{Size: len(ts), Source: "observed"}, Waiting: len(ts)}
 		states, culps := map[string]int{}, map[string]int{}

@@ -60,6 +60,9 @@ type remedyProof struct {
 	siblingStuck bool
 	// waiter: what the finding's waiter is (AwaitFact.Waiter).
 	waiter string
+	// holdersWait: an exhausted pool's holders, found past the waiters'
+	// acquire (Finding.HolderBasis), most of them in a wait, not at work.
+	holdersWait bool
 }
 
 // siblingsStuck: the pool's other goroutines are stuck in another wait.
@@ -188,6 +191,10 @@ var remedies = []Remedy{
 		Text: "each task runs on a thread started for it: run the tasks on a bounded executor (a fixed pool with a bounded queue, rejecting or waiting when full), and give what they wait on a timeout ({culprit})"},
 	{ID: "goroutine-sleep-crowd", Kinds: []string{KindExplosion}, proof: func(p remedyProof) bool { return p.basis == BasisGoSleepCrowd },
 		Text: "each request starts a goroutine that waits out a delay ({culprit}): keep the delayed work in one queue served by a timer or a bounded pool (time.AfterFunc per item still makes a goroutine each when it fires), bound how many may wait, and end them with the request's context when they no longer matter"},
+	// The holders by structure (poolholders.go) wait with the pool's item
+	// in hand: what they wait on is the fix, a larger pool only a delay.
+	{ID: "pool-holders-wait", Kinds: poolExhaustedKinds(), proof: func(p remedyProof) bool { return p.holdersWait },
+		Text: "every item of the pool is held by a thread that waits past its acquire ({culprit}), and the rest wait for them: give that wait a timeout, and do the slow call before taking the item or after giving it back; a larger pool only delays the next stall"},
 	{ID: "health-check-on-pool", Kinds: []string{KindDBPoolExhausted}, proof: remedyProof.healthCheckWaits,
 		Text: "the health check waits for a connection like the requests, so the load balancer will take a healthy instance out: take the health check off the pool; then size the pool for the query time and load (or shorten what holds the connections)"},
 	{ID: "db-pool-size", Kinds: []string{KindDBPoolExhausted},
@@ -339,6 +346,16 @@ func setRemedies(r *Result, ext *Extensions) {
 // at every moment. Empty when f names no state of a pool.
 func proofOf(r *Result, f *Finding) remedyProof {
 	p := remedyProof{basis: f.Basis}
+	if f.HolderBasis != "" && len(f.Holders) > 0 {
+		h := f.Holders[0]
+		for _, pl := range r.Pools {
+			for _, g := range pl.States {
+				if pl.Name == h.Pool && g.State == h.State && g.Category == Waiting {
+					p.holdersWait = true
+				}
+			}
+		}
+	}
 	if f.Awaits != nil {
 		p.waiter = f.Awaits.Waiter
 	}

@@ -48,6 +48,10 @@ var resources = []Resource{
 	{ID: "monitor", Named: true, Noun: "a monitor (synchronized) held by another thread"},
 	{ID: "lock", Named: true, Noun: "a lock held by another thread"},
 	{ID: "permit", Named: true, Noun: "a semaphore permit"},
+	// A slot of a Go buffered channel used as a semaphore (sem <- x to
+	// take one, <-sem to give it back): no signature row names it; the
+	// pool-exhausted detector finds its waiters by structure (slotWait).
+	{ID: "slot", Named: true, Noun: "a slot of a buffered channel used as a semaphore", Pool: "semaphore", Title: "semaphore (a buffered channel)", Items: "slots"},
 	{ID: "task-result", Noun: "the result of another task"},
 	{ID: "latch", Noun: "a latch or barrier to open"},
 	{ID: "queue-space", Noun: "room in a full queue (its consumers to take)"},

@@ -497,6 +497,9 @@ func holderLead(f *analyze.Finding) string {
 		}
 		return s
 	}
+	if f.HolderBasis != "" && len(f.Holders) > 0 {
+		return poolHolderLead(f)
+	}
 	if f.Kind != analyze.KindContention || l == nil || l.Owner == nil || l.OwnerInferred && l.OwnerReceiver == "" {
 		return ""
 	}
@@ -960,6 +963,9 @@ func (s *sentences) poolSelfWait() {
 		return
 	}
 	s.add("no other thread runs a task that could complete them")
+	if len(f.Counts) == 1 {
+		s.add("one dump: the shape of a thread-starvation deadlock, likely; a second dump with the very same threads so makes it certain")
+	}
 }
 
 func (s *sentences) explosion() {
@@ -1327,4 +1333,35 @@ func awaitsText(f *analyze.Finding, moments int) string {
 		out += "; of the other application threads, " + strings.Join(rest, " and ")
 	}
 	return out + "; none runs, sleeps or waits with a deadline in code that could, and the process takes no calls from outside"
+}
+
+// poolHolderLead is an exhausted pool's holders as its lead names them,
+// when the stacks show them past the waiters' acquire (HolderBasis): how
+// many hold, and what most of them do ("held by 4 quote-*, waiting in
+// future-wait at QuoteHandler$RpcStub.call:70").
+func poolHolderLead(f *analyze.Finding) string {
+	n := 0
+	for _, h := range f.Holders {
+		n += h.Count
+	}
+	h := f.Holders[0]
+	s := fmt.Sprintf("held by %d", n)
+	if h.Pool != "" {
+		s += " " + h.Pool
+	}
+	if h.Count < n {
+		s += fmt.Sprintf(" (%d of them", h.Count)
+	}
+	if h.State == "running" {
+		s += ", running"
+	} else if h.State != "" {
+		s += ", waiting in " + stateName(h.State, h.Via)
+	}
+	if h.Culprit != "" {
+		s += " at " + ShortFrame(h.Culprit)
+	}
+	if h.Count < n {
+		s += ")"
+	}
+	return s
 }

@@ -238,6 +238,7 @@ var kindWords = map[string]string{
 	analyze.KindContention:                "lock contention",
 	analyze.KindSpinning:                  "spinning",
 	analyze.KindDBPoolExhausted:           "connection pool exhausted",
+	analyze.KindSemaphoreExhausted:        "semaphore exhausted",
 	analyze.KindEventLoopBlocked:          "event loop blocked",
 	analyze.KindCommonPoolStarved:         "common pool starved",
 	analyze.KindVThreadSchedulerSaturated: "virtual-thread scheduler saturated",

@@ -1,0 +1,3 @@
+module example.com/chansem
+
+go 1.13
