@@ -86,6 +86,65 @@ func startedBy(t, w *parse.Thread, caller string) bool {
 	return false
 }
 
+// family reports whether t is one of the goroutines that could count w's
+// WaitGroup down, by structure: one w started (startedBy); one started by,
+// or running a func literal of, a method of the waiter's caller's receiver
+// type (a stopper's workers, started by (*Stopper).RunWorker, for a Wait
+// in (*Stopper).Stop; errgroup's tasks for (*Group).Wait); one running a
+// func literal of the caller itself on its stack (a task the caller handed
+// to a pool's worker).
+func family(t, w *parse.Thread, caller string) bool {
+	if startedBy(t, w, caller) {
+		return true
+	}
+	if r := receiverOf(caller); r != "" {
+		if c := t.CreatedBy; c != nil && receiverOf(c.Func) == r {
+			return true
+		}
+		if n := len(t.Frames); n > 0 && receiverOf(t.Frames[n-1].Func) == r {
+			return true
+		}
+	}
+	for _, f := range t.Frames {
+		if closureOwner(f.Func) == caller {
+			return true
+		}
+	}
+	return false
+}
+
+// receiverOf is the pointer receiver type of a method or of a func literal
+// made in one, as the compiler names them ("main.(*stopper)" for
+// main.(*stopper).stop and main.(*stopper).runWorker.func1); "" for a plain
+// function. Value receivers are not told from a package path with a dot
+// (gopkg.in/yaml.v3.Marshal): they are left out.
+func receiverOf(fn string) string {
+	from := strings.LastIndexByte(fn, '/') + 1
+	k := strings.Index(fn[from:], ".(*")
+	if k < 0 {
+		return ""
+	}
+	end := strings.IndexByte(fn[from+k:], ')')
+	if end < 0 {
+		return ""
+	}
+	return fn[:from+k+end+1]
+}
+
+// loopPause reports whether t sleeps in its own loop: time.Sleep called
+// straight from the goroutine's entry function (a housekeeping loop's
+// pause), not from a task under it (a worker's task that sleeps, then
+// calls Done).
+func loopPause(t *parse.Thread) bool {
+	n := len(t.Frames)
+	for i, f := range t.Frames {
+		if f.Func == "time.Sleep" {
+			return i+2 == n
+		}
+	}
+	return false
+}
+
 // appWork reports whether t runs application code that could call Done:
 // an application frame other than the go statement's wrapper (Go 1.22+'s
 // main.main.gowrap1 under a library's loop, as `go http.Serve(ln, nil)`
@@ -112,6 +171,34 @@ func unservedWaitGroups(p *Pass, said map[string]bool) []Finding {
 	}
 	per := map[string]*acc{}
 	var order []string
+	// Loops that pause in a sleep of their own at every whole dump (the
+	// same goroutine id): a housekeeping loop, a poller. Across two or more
+	// moments such a loop is the process's background, not a worker that
+	// is about to call Done; in one dump it is given the benefit of the
+	// doubt (it might wake and count down).
+	pauses := map[int64]int{} // by goroutine id: the whole dumps it pauses in
+	whole := 0
+	for m, mo := range r.Moments {
+		if mo.Dump == nil || !wholeGoDump(mo.Dump) {
+			continue
+		}
+		whole++
+		for _, pl := range r.Pools {
+			for _, g := range pl.States {
+				if m >= len(g.Threads) || g.State != "sleep" {
+					continue
+				}
+				for _, t := range g.Threads[m] {
+					if t.ID != 0 && loopPause(t) {
+						pauses[t.ID]++
+					}
+				}
+			}
+		}
+	}
+	background := func(t *parse.Thread) bool {
+		return whole >= 2 && t.ID != 0 && pauses[t.ID] == whole
+	}
 	withDump := 0
 	for m, mo := range r.Moments {
 		if mo.Dump == nil {
@@ -170,7 +257,7 @@ func unservedWaitGroups(p *Pass, said map[string]bool) []Finding {
 					}
 				}
 				work := appWork(r.Runtime, o.t)
-				if startedBy(o.t, w.t, caller) && work {
+				if family(o.t, w.t, caller) && work {
 					ww.children += n
 					if blocked {
 						ww.blocked += n
@@ -180,8 +267,12 @@ func unservedWaitGroups(p *Pass, said map[string]bool) []Finding {
 					continue
 				}
 				// A library's loop it started with no application frame on
-				// it (`go http.Serve(ln, nil)`) calls no Done.
-				if !blocked && work {
+				// it (`go http.Serve(ln, nil)`) calls no Done; nor does a
+				// library's rest under an application frame (an accept
+				// loop under main.serve, an idle connection), nor the
+				// process's background loops (background).
+				rest := o.g.Category == Idle && o.g.State != "sleep"
+				if !blocked && work && !rest && !background(o.t) {
 					served = true
 				}
 			}

@@ -1,0 +1,3 @@
+module stalls
+
+go 1.13
