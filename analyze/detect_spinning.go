@@ -129,10 +129,64 @@ func sameLoop(rt parse.Runtime, a, b *parse.Thread) bool {
 		// (framesAlone), which is the evidence the frames lack.
 		return javaTop(a) && javaTop(b) && sameAppPart(rt, a, b)
 	}
+	if a.JVM == nil && b.JVM == nil {
+		return goSameLoop(rt, a, b)
+	}
 	if a.JVM == nil || b.JVM == nil || a.CPU == 0 || b.CPU == 0 {
-		return false // Go: the frames are all the evidence, the window decides
+		return false
 	}
 	return sameAppPart(rt, a, b) || betweenTasks(a, b) || betweenTasks(b, a) || inlinedTop(rt, a, b) || inlinedTop(rt, b, a)
+}
+
+// GoLoopAppDepth: in Go, the frames are all the evidence, the window
+// decides. A loop that calls helpers of its own package is caught in one
+// helper at one moment and in another, or in itself, at the next
+// (example.com/stalls/ini.Parse ← nextLine at one moment, strings.TrimSpace
+// ← Parse at the next: testdata/verdicts/go-stalls-ini-stuck), so the
+// first application frame moves. It is the same loop when a function
+// common to both windows is among the first GoLoopAppDepth application
+// frames of each, with the same callers under it. What the depth protects:
+// a request that went on from one part of its handler to another (reading
+// its body, then matching it) shares its handler, deeper than that, and
+// stays two places.
+const GoLoopAppDepth = 2
+
+// goSameLoop reports whether Go goroutines a and b run one loop by their
+// frames (GoLoopAppDepth).
+func goSameLoop(rt parse.Runtime, a, b *parse.Thread) bool {
+	fa, fb := ownFrames(a), ownFrames(b)
+	for i, x := range fa[:min(len(fa), SpinLoopWindow)] {
+		if appDepth(rt, fa, i) > GoLoopAppDepth {
+			break
+		}
+		for j, y := range fb[:min(len(fb), SpinLoopWindow)] {
+			if x.Func != y.Func || !isAppFrame(rt, x) || appDepth(rt, fb, j) > GoLoopAppDepth {
+				continue
+			}
+			if len(fa)-i != len(fb)-j {
+				return false
+			}
+			for k := 1; i+k < len(fa); k++ {
+				if fa[i+k].Func != fb[j+k].Func {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// appDepth is how many application frames fs holds from its top down to
+// fs[i] included.
+func appDepth(rt parse.Runtime, fs []*parse.Frame, i int) int {
+	n := 0
+	for _, f := range fs[:i+1] {
+		if isAppFrame(rt, f) {
+			n++
+		}
+	}
+	return n
 }
 
 // inlinedTop reports whether b is a's stack without a's top frames (at

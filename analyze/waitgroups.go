@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/dumpdiff/dumpdiff/parse"
@@ -24,6 +25,10 @@ import (
 // frames are hidden (a channel operation or a select). A sleep, a read, a
 // call to a peer or a running goroutine can still go on by itself.
 var blockedStates = []string{"chan-send", "chan-receive", "select", "mutex-wait", "rwmutex-wait", "cond-wait", "semacquire", "semaphore-wait", "waitgroup-wait", "unknown"}
+
+// inputWaits are the blocked states of a worker waiting for input: a
+// receive, a select, a debug=1 record whose wait is hidden.
+var inputWaits = []string{"chan-receive", "select", "unknown"}
 
 // wgWaiter is one goroutine in WaitGroup.Wait at one moment and what the
 // moment holds around it.
@@ -95,6 +100,19 @@ func startedBy(t, w *parse.Thread, caller string) bool {
 // to a pool's worker).
 func family(t, w *parse.Thread, caller string) bool {
 	if startedBy(t, w, caller) {
+		return true
+	}
+	return kin(t, caller)
+}
+
+// kin reports whether t is related to the caller of a Wait by more than
+// being started beside its waiter: it runs a method of the caller's
+// receiver type, or a func literal of the caller (see family).
+func kin(t *parse.Thread, caller string) bool {
+	if c := t.CreatedBy; c != nil && c.Func == caller {
+		return true
+	}
+	if n := len(t.Frames); n > 0 && closureOwner(t.Frames[n-1].Func) == caller {
 		return true
 	}
 	if r := receiverOf(caller); r != "" {
@@ -235,6 +253,15 @@ func unservedWaitGroups(p *Pass, said map[string]bool) []Finding {
 				}
 			}
 		}
+		// An application that takes input (its own listener's accept loop,
+		// under an application frame: `go serve(srv, ln)`) can still feed
+		// a worker that waits for input. A library's server started bare
+		// (`go http.ListenAndServe(addr, nil)`: net/http/pprof's) feeds
+		// none of the application's workers.
+		takesInput := false
+		for _, o := range all {
+			takesInput = takesInput || o.g.Category == Idle && o.g.State != "sleep" && appWork(r.Runtime, o.t)
+		}
 		for _, wi := range waiters {
 			w := all[wi]
 			caller := waitGroupCaller(w.t)
@@ -257,9 +284,25 @@ func unservedWaitGroups(p *Pass, said map[string]bool) []Finding {
 					}
 				}
 				work := appWork(r.Runtime, o.t)
+				// A library's rest under an application frame (an accept
+				// loop under main.serve, an idle connection) waits for the
+				// world outside: the waiter's own (its family's) may bring
+				// what ends the Wait, another's calls no Done.
+				rest := o.g.Category == Idle && o.g.State != "sleep"
 				if family(o.t, w.t, caller) && work {
 					ww.children += n
-					if blocked {
+					// One started beside the waiter, and nothing more, that
+					// rests in a library's loop (an accept loop) or pauses
+					// in its own loop at every moment is the background the
+					// waiter's creator started too.
+					beside := (rest || background(o.t)) && !kin(o.t, caller) && (o.t.CreatedBy == nil || o.t.CreatedBy.Parent == 0 || o.t.CreatedBy.Parent != w.t.ID)
+					// A worker waiting for input (a job channel, a select)
+					// is fed while the process takes input; one blocked
+					// giving (a send), or on a lock, a WaitGroup, is not.
+					if blocked && takesInput && slices.Contains(inputWaits, o.g.State) {
+						blocked = false
+					}
+					if blocked || beside {
 						ww.blocked += n
 					} else {
 						served = true
@@ -268,10 +311,8 @@ func unservedWaitGroups(p *Pass, said map[string]bool) []Finding {
 				}
 				// A library's loop it started with no application frame on
 				// it (`go http.Serve(ln, nil)`) calls no Done; nor does a
-				// library's rest under an application frame (an accept
-				// loop under main.serve, an idle connection), nor the
-				// process's background loops (background).
-				rest := o.g.Category == Idle && o.g.State != "sleep"
+				// library's rest, nor the process's background loops
+				// (background).
 				if !blocked && work && !rest && !background(o.t) {
 					served = true
 				}

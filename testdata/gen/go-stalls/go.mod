@@ -1,3 +1,3 @@
-module stalls
+module example.com/stalls
 
 go 1.13

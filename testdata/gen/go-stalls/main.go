@@ -40,10 +40,27 @@
 // the request goroutines turn over.
 //
 // spin-stuck — the service's /upload handler (main.upload) tells an
-// uploaded file's type by stalls/ftype.Match; 3 uploads carry an MP4 whose
+// uploaded file's type by example.com/stalls/ftype.Match; 3 uploads carry an MP4 whose
 // first box has size 0: ftype's box walk never moves on, the 3 handlers
 // compute for ever in the same frames. Beside them, 2 clients upload good
 // files in a loop (new connection per upload).
+//
+// proxy-stuck, proxy-healthy, ini-stuck, ini-healthy are the second
+// sources of the last two classes, driven and dumped from outside (gen.sh:
+// curl calls the service, and takes the dumps from net/http/pprof's
+// handler, debug=2 and debug=1, then SIGQUIT with GOTRACEBACK=all): the
+// program writes its service's and pprof's addresses to -addr-file and
+// runs until it is killed.
+//
+// proxy-stuck — the service's /price handler (main.price) asks an upstream
+// for a quote with main.fetchQuote's client (no Timeout); the upstream
+// accepts and never answers: each /price request waits in its handler.
+// proxy-healthy — the same, against an upstream that answers after 3 s.
+//
+// ini-stuck — the /config handler (main.loadConfig) parses a posted config
+// with example.com/stalls/ini.Parse; a config whose last line ends in a bare CR makes
+// ini's reader loop for ever: each such request computes in its handler.
+// ini-healthy — the same service given good configs of 20,000 lines.
 //
 // spin-healthy — the same service, every upload good and heavy (a walk of
 // 200,000 boxes, tens of ms): busy handlers, each upload on a new
@@ -59,13 +76,15 @@ import (
 	"io/ioutil"
 	"net"
 	"net/http"
+	_ "net/http/pprof"
 	"os"
 	"path/filepath"
 	"runtime/pprof"
 	"sync"
 	"time"
 
-	"stalls/ftype"
+	"example.com/stalls/ftype"
+	"example.com/stalls/ini"
 )
 
 var sink []byte
@@ -393,11 +412,41 @@ func uploader(base string, file []byte, once bool) {
 	}
 }
 
+func price(upstream string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		n, err := fetchQuote(upstream)
+		fmt.Fprintln(w, n, err)
+	}
+}
+
+func loadConfig(w http.ResponseWriter, r *http.Request) {
+	b, _ := ioutil.ReadAll(r.Body)
+	fmt.Fprintln(w, len(ini.Parse(string(b))))
+}
+
+// external runs the service for gen.sh until it is killed.
+func external(mode, addrFile string, mux *http.ServeMux, base string) {
+	switch mode {
+	case "proxy-stuck":
+		mux.HandleFunc("/price", price(silentUpstream()))
+	case "proxy-healthy":
+		mux.HandleFunc("/price", price(base))
+	}
+	mux.HandleFunc("/config", loadConfig)
+	ln := listen()
+	go serve(&http.Server{Handler: http.DefaultServeMux}, ln) // net/http/pprof
+	tmp := addrFile + ".tmp"
+	ioutil.WriteFile(tmp, []byte(base+" http://"+ln.Addr().String()+"\n"), 0o644)
+	os.Rename(tmp, addrFile)
+	select {}
+}
+
 func main() {
 	mode := flag.String("mode", "wg-batch", "wg-batch, wg-drain, wg-stopper, wg-healthy, http-stuck, http-healthy, spin-stuck, spin-healthy")
 	out := flag.String("out", ".", "folder for the dumps 1.txt, 2.txt, 3.txt")
 	first := flag.Duration("first", 3*time.Second, "when the first dump is written")
 	every := flag.Duration("every", 5*time.Second, "time between dumps")
+	addrFile := flag.String("addr-file", "", "external modes: where to write the service's and pprof's base URLs")
 	flag.Parse()
 	mux := http.NewServeMux()
 	mux.HandleFunc("/ok", func(w http.ResponseWriter, r *http.Request) { fmt.Fprintln(w, "ok") })
@@ -409,6 +458,8 @@ func main() {
 	base := service(mux)
 	var keep []*http.Client
 	switch *mode {
+	case "proxy-stuck", "proxy-healthy", "ini-stuck", "ini-healthy":
+		external(*mode, *addrFile, mux, base)
 	case "wg-batch":
 		go batchLoop(false)
 	case "wg-drain":
