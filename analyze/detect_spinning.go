@@ -26,7 +26,7 @@ var spinningDetector = &Detector{
 	Kinds: []string{KindSpinning},
 	Doc: "the same thread runnable in the same loop at every moment from its first, its CPU time growing with the wall clock " +
 		"(JVM cpu=; at one moment, cpu= SpinLifeShare of its elapsed=, or of its life by a ps row beside the dump, or of a javacore's JVM uptime), or the same goroutine running in the same functions at every moment given " +
-		"(Go prints no CPU: the weaker evidence), or a JVM thread that prints no cpu= (JDK 8) in the same frames at every moment while others are blocked on a lock it holds, or in the same application frames over SpinMinWall, out of native code, while others wait for it (its task's result, a lock no thread prints as held when it is the one thread that could hold it: inferred) (the frames alone, said so), or, in one dump, threads RUNNABLE in code that loops for ever only over a corrupted structure " +
+		"(Go prints no CPU: the weaker evidence; running, runnable, or caught in the runtime's semaphore with its own code on top, an allocation waiting for the world the dump stopped; its loop may be caught in its own helpers, GoLoopAppDepth), or a JVM thread that prints no cpu= (JDK 8) in the same frames at every moment while others are blocked on a lock it holds, or in the same application frames over SpinMinWall, out of native code, while others wait for it (its task's result, a lock no thread prints as held when it is the one thread that could hold it: inferred) (the frames alone, said so), or, in one dump, threads RUNNABLE in code that loops for ever only over a corrupted structure " +
 		"(a HashMap, TreeMap or NonBlockingHashMap written by threads at once: one thread in a tree bin's parent walk or allocation loop, several in one lookup, put or rebalancing, one more in any row of a structure so proven, or one with a CPU total past HotLoopCPU and no age, or one on a JDK 8-or-older hash bin's walk alone in a paste a person cut; the loop's shape, said so); " +
 		"or, over three moments or more, two threads or more RUNNABLE in one back-off loop (its application methods at every moment, a yield or tryLock above them at some moment, CPU grown at every step: a livelock, livelock.go, whose thresholds are said there); " +
 		"or, over two moments or more, two threads or more backing off (a short sleep, a timed park, a tryLock) under the same application function, the same frames below the back-off at every moment (a timed tryLock at one, a helper's sleep at another), each holding a lock of its own at every moment (a livelock of short sleeps, by the stacks' structure: livelock.go); " +
@@ -60,6 +60,10 @@ var spinningDetector = &Detector{
 			"(recursion depth, the line it is at), so the same loop is some function shared by these windows, under the same caller; " +
 			"with cpu= printed, also the same application frames under library code of any depth, or a pool's run loop between " +
 			"tasks under the task seen at another moment (its task frames gone at the safepoint)"},
+		{"GoLoopAppDepth", GoLoopAppDepth, "in Go (no CPU printed), a goroutine's loop is the same across moments when a function common " +
+			"to both windows is among the first this many application frames of each, with the same callers under it: a loop calling " +
+			"helpers of its own package is caught in one at one moment, in itself at the next (go-stalls-ini-stuck); deeper, a request " +
+			"that went on from one part of its handler to another would share its handler and be taken for one loop"},
 	},
 	Run: runSpinning,
 }
@@ -469,6 +473,18 @@ func spinningThreads(p *Pass) []Finding {
 			continue
 		}
 		k := key{pools[i], anchorOf(r.Runtime, spinAnchor(r.Runtime, sp))}
+		if r.Runtime == parse.RuntimeGo {
+			// One loop caught in different helpers (goSameLoop) is one
+			// finding, under the key of the first met.
+			last := sp.stacks[len(sp.stacks)-1]
+			for _, o := range keys {
+				os := byKey[o].spins[0].stacks
+				if o.pool == k.pool && o != k && goSameLoop(r.Runtime, os[len(os)-1], last) {
+					k = o
+					break
+				}
+			}
+		}
 		a := byKey[k]
 		if a == nil {
 			a = &acc{pool: pools[i]}
