@@ -105,6 +105,7 @@ fixtures:
 	bash ./testdata/gen/go-held-expvar/gen.sh
 	bash ./testdata/gen/go-waits/gen.sh
 	bash ./testdata/gen/gotimeout/gen.sh
+	bash ./testdata/gen/go-stalls/gen.sh
 	bash ./testdata/gen/goleak/gen.sh
 	bash ./testdata/gen/gotrace/gen.sh
 	bash ./testdata/gen/threadinfo/gen.sh

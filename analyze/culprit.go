@@ -46,7 +46,10 @@ var goLibraries = []string{"golang.org/x/", "google.golang.org/grpc", "google.go
 func isAppFrame(rt parse.Runtime, f *parse.Frame) bool {
 	fn := f.Func
 	if rt == parse.RuntimeGo {
-		if strings.HasPrefix(fn, "main.") {
+		// command-line-arguments is the package `go run file.go` and `go
+		// test file_test.go` build from files named on the command line
+		// (GoBench's kernels print it): the application's, without a dot.
+		if strings.HasPrefix(fn, "main.") || strings.HasPrefix(fn, "command-line-arguments.") {
 			return true
 		}
 		slash := strings.IndexByte(fn, '/')

@@ -26,7 +26,7 @@ var spinningDetector = &Detector{
 	Kinds: []string{KindSpinning},
 	Doc: "the same thread runnable in the same loop at every moment from its first, its CPU time growing with the wall clock " +
 		"(JVM cpu=; at one moment, cpu= SpinLifeShare of its elapsed=, or of its life by a ps row beside the dump, or of a javacore's JVM uptime), or the same goroutine running in the same functions at every moment given " +
-		"(Go prints no CPU: the weaker evidence), or a JVM thread that prints no cpu= (JDK 8) in the same frames at every moment while others are blocked on a lock it holds, or in the same application frames over SpinMinWall, out of native code, while others wait for it (its task's result, a lock no thread prints as held when it is the one thread that could hold it: inferred) (the frames alone, said so), or, in one dump, threads RUNNABLE in code that loops for ever only over a corrupted structure " +
+		"(Go prints no CPU: the weaker evidence; running, runnable, or caught in the runtime's semaphore with its own code on top, an allocation waiting for the world the dump stopped; its loop may be caught in its own helpers, GoLoopAppDepth), or a JVM thread that prints no cpu= (JDK 8) in the same frames at every moment while others are blocked on a lock it holds, or in the same application frames over SpinMinWall, out of native code, while others wait for it (its task's result, a lock no thread prints as held when it is the one thread that could hold it: inferred) (the frames alone, said so), or, in one dump, threads RUNNABLE in code that loops for ever only over a corrupted structure " +
 		"(a HashMap, TreeMap or NonBlockingHashMap written by threads at once: one thread in a tree bin's parent walk or allocation loop, several in one lookup, put or rebalancing, one more in any row of a structure so proven, or one with a CPU total past HotLoopCPU and no age, or one on a JDK 8-or-older hash bin's walk alone in a paste a person cut; the loop's shape, said so); " +
 		"or, over three moments or more, two threads or more RUNNABLE in one back-off loop (its application methods at every moment, a yield or tryLock above them at some moment, CPU grown at every step: a livelock, livelock.go, whose thresholds are said there); " +
 		"or, over two moments or more, two threads or more backing off (a short sleep, a timed park, a tryLock) under the same application function, the same frames below the back-off at every moment (a timed tryLock at one, a helper's sleep at another), each holding a lock of its own at every moment (a livelock of short sleeps, by the stacks' structure: livelock.go); " +
@@ -60,6 +60,10 @@ var spinningDetector = &Detector{
 			"(recursion depth, the line it is at), so the same loop is some function shared by these windows, under the same caller; " +
 			"with cpu= printed, also the same application frames under library code of any depth, or a pool's run loop between " +
 			"tasks under the task seen at another moment (its task frames gone at the safepoint)"},
+		{"GoLoopAppDepth", GoLoopAppDepth, "in Go (no CPU printed), a goroutine's loop is the same across moments when a function common " +
+			"to both windows is among the first this many application frames of each, with the same callers under it: a loop calling " +
+			"helpers of its own package is caught in one at one moment, in itself at the next (go-stalls-ini-stuck); deeper, a request " +
+			"that went on from one part of its handler to another would share its handler and be taken for one loop"},
 	},
 	Run: runSpinning,
 }
@@ -129,10 +133,64 @@ func sameLoop(rt parse.Runtime, a, b *parse.Thread) bool {
 		// (framesAlone), which is the evidence the frames lack.
 		return javaTop(a) && javaTop(b) && sameAppPart(rt, a, b)
 	}
+	if a.JVM == nil && b.JVM == nil {
+		return goSameLoop(rt, a, b)
+	}
 	if a.JVM == nil || b.JVM == nil || a.CPU == 0 || b.CPU == 0 {
-		return false // Go: the frames are all the evidence, the window decides
+		return false
 	}
 	return sameAppPart(rt, a, b) || betweenTasks(a, b) || betweenTasks(b, a) || inlinedTop(rt, a, b) || inlinedTop(rt, b, a)
+}
+
+// GoLoopAppDepth: in Go, the frames are all the evidence, the window
+// decides. A loop that calls helpers of its own package is caught in one
+// helper at one moment and in another, or in itself, at the next
+// (example.com/stalls/ini.Parse ← nextLine at one moment, strings.TrimSpace
+// ← Parse at the next: testdata/verdicts/go-stalls-ini-stuck), so the
+// first application frame moves. It is the same loop when a function
+// common to both windows is among the first GoLoopAppDepth application
+// frames of each, with the same callers under it. What the depth protects:
+// a request that went on from one part of its handler to another (reading
+// its body, then matching it) shares its handler, deeper than that, and
+// stays two places.
+const GoLoopAppDepth = 2
+
+// goSameLoop reports whether Go goroutines a and b run one loop by their
+// frames (GoLoopAppDepth).
+func goSameLoop(rt parse.Runtime, a, b *parse.Thread) bool {
+	fa, fb := ownFrames(a), ownFrames(b)
+	for i, x := range fa[:min(len(fa), SpinLoopWindow)] {
+		if appDepth(rt, fa, i) > GoLoopAppDepth {
+			break
+		}
+		for j, y := range fb[:min(len(fb), SpinLoopWindow)] {
+			if x.Func != y.Func || !isAppFrame(rt, x) || appDepth(rt, fb, j) > GoLoopAppDepth {
+				continue
+			}
+			if len(fa)-i != len(fb)-j {
+				return false
+			}
+			for k := 1; i+k < len(fa); k++ {
+				if fa[i+k].Func != fb[j+k].Func {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// appDepth is how many application frames fs holds from its top down to
+// fs[i] included.
+func appDepth(rt parse.Runtime, fs []*parse.Frame, i int) int {
+	n := 0
+	for _, f := range fs[:i+1] {
+		if isAppFrame(rt, f) {
+			n++
+		}
+	}
+	return n
 }
 
 // inlinedTop reports whether b is a's stack without a's top frames (at
@@ -415,6 +473,18 @@ func spinningThreads(p *Pass) []Finding {
 			continue
 		}
 		k := key{pools[i], anchorOf(r.Runtime, spinAnchor(r.Runtime, sp))}
+		if r.Runtime == parse.RuntimeGo {
+			// One loop caught in different helpers (goSameLoop) is one
+			// finding, under the key of the first met.
+			last := sp.stacks[len(sp.stacks)-1]
+			for _, o := range keys {
+				os := byKey[o].spins[0].stacks
+				if o.pool == k.pool && o != k && goSameLoop(r.Runtime, os[len(os)-1], last) {
+					k = o
+					break
+				}
+			}
+		}
 		a := byKey[k]
 		if a == nil {
 			a = &acc{pool: pools[i]}

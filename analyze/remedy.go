@@ -63,6 +63,10 @@ type remedyProof struct {
 	// holdersWait: an exhausted pool's holders, found past the waiters'
 	// acquire (Finding.HolderBasis), most of them in a wait, not at work.
 	holdersWait bool
+	// blockedWorkers: a WaitGroup nobody serves (BasisWaitGroupUnserved):
+	// how many of the goroutines that could call Done are blocked
+	// themselves (Finding.Parents); 0 when none is left.
+	blockedWorkers int
 }
 
 // siblingsStuck: the pool's other goroutines are stuck in another wait.
@@ -257,6 +261,10 @@ var remedies = []Remedy{
 		Text: "a wait for a notify or signal that nothing left will send ({culprit}): a signal sent before the wait is lost, and a sender that ended sends none; wait in a loop on a condition the sender sets under the same lock (while (!done) wait()), or hand the result over with a CountDownLatch, a CompletableFuture or a BlockingQueue, which keep it for a late waiter; give the wait a timeout; a restart is the only way out now"},
 	{ID: "waitgroup-no-adders", Kinds: []string{KindStuck}, proof: remedyProof.noAdders,
 		Text: "a goroutine counted in the WaitGroup returned without Done (an early return, a recovered panic): call Done in a defer at the top of each one, or start them with WaitGroup.Go or errgroup, which cannot forget it ({culprit})"},
+	{ID: "waitgroup-workers-blocked", Kinds: []string{KindLeaked}, proof: func(p remedyProof) bool { return p.basis == BasisWaitGroupUnserved && p.blockedWorkers > 0 },
+		Text: "the goroutines the WaitGroup waits for are blocked themselves, most often on what only the waiter gives ({culprit}): a channel it reads only after Wait, a lock it holds across Wait, a stop it is busy waiting in; receive while you wait (Wait in a goroutine of its own that then closes the channel), release locks before Wait, and let each worker leave on stop without what the stopper holds; a restart is the only way out now"},
+	{ID: "waitgroup-unbalanced", Kinds: []string{KindLeaked}, proof: func(p remedyProof) bool { return p.basis == BasisWaitGroupUnserved && p.blockedWorkers == 0 },
+		Text: "no goroutine is left that could call Done ({culprit}): the WaitGroup was counted for more goroutines than were started (an Add for work that was then skipped) or one returned without Done; Add right before each go statement (or start them with WaitGroup.Go or errgroup), and call Done in a defer at the top of each; a restart is the only way out now"},
 	{ID: "test-hung", Kinds: []string{KindStuck}, proof: remedyProof.testTimeout,
 		Text: "the test waits for something that never comes ({culprit}): give the wait a deadline (select on a timer or t.Context(), a context with timeout), and make every goroutine the test starts end on every path (defer wg.Done(), close the channel it waits on); go test -run TESTNAME -timeout 30s -v shows it again quickly"},
 	// A loop by its shape (hotloops.go): a map written by threads at once.
@@ -276,6 +284,13 @@ var remedies = []Remedy{
 		Text: "HTTP responses' bodies are never closed, and each keeps its connection (and two goroutines): close every response body (defer resp.Body.Close() after the error check), read it to its end to reuse the connection; the caller that dropped it is not on these goroutines' stacks: look for the requests whose response is not closed on every path"},
 	{ID: "idle-kept", Kinds: []string{KindLeaked}, proof: remedyProof.idleKept,
 		Text: "more idle connections than one client's pool keeps, idle for minutes: clients (Transports) made per request and dropped keep theirs for good; share one http.Client for the process, or set an idle timeout (IdleConnTimeout) and CloseIdleConnections on what you drop"},
+	// Go's twin of the untimed socket read: net/http's Client waits for
+	// ever by default (Client.Timeout 0, a context with no deadline). No
+	// frame shows a timeout either way (Client.Timeout arms a timer before
+	// the round trip), so the text says what the wait proves: none shorter
+	// than the time it has lasted.
+	{ID: "untimed-http-client", Kinds: []string{KindStuck, KindNotRecovered, KindSaturated, KindGrowing}, States: []string{"http-client-wait"},
+		Text: "the requests wait on an upstream that does not answer ({culprit}), with no timeout shorter than the time they have waited: net/http's Client has none by default; set http.Client.Timeout, or give each request a context with a deadline (http.NewRequestWithContext), and bound how many may wait on that upstream at once"},
 	{ID: "dns-no-answer", Kinds: []string{KindStuck, KindNotRecovered, KindGrowing, KindSaturated}, States: []string{"dns-lookup"},
 		Text: "a name lookup waits for a DNS server that does not answer ({culprit}): bound the resolver's wait (resolv.conf's options timeout and attempts for InetAddress and Go's resolver; com.sun.jndi.dns.timeout.initial and .retries for JNDI), cache what it answered (networkaddress.cache.ttl), and check the server the host names"},
 	{ID: "send-behind-busy-pool", Kinds: []string{KindLeaked, KindGrowing, KindNotRecovered, KindStuck}, States: []string{"chan-send"},
@@ -355,6 +370,9 @@ func proofOf(r *Result, f *Finding) remedyProof {
 				}
 			}
 		}
+	}
+	if f.Basis == BasisWaitGroupUnserved {
+		p.blockedWorkers = f.Parents
 	}
 	if f.Awaits != nil {
 		p.waiter = f.Awaits.Waiter

@@ -101,6 +101,10 @@ type Signature struct {
 	// names what a parked thread waits for by the frame under the park,
 	// never a thread running in the same method.
 	Parked bool
+	// CodeOnTop (Go): the first frame outside the runtime is the code's own,
+	// not sync's nor a semaphore's: the wait the state names is the
+	// runtime's, not the code's (see the "running" row over "semacquire").
+	CodeOnTop bool
 	// LockClasses, when set, match the class of a lock the thread parks on
 	// ("parking to wait for <0x…> (a …ReentrantLock$NonfairSync)"): the
 	// object says what the wait is when the frames above it were cut.
@@ -640,6 +644,15 @@ var signatures = []Signature{
 	{ID: "waitgroup-wait", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "latch", Rest: true, States: []string{"sync.WaitGroup.Wait"}, StateAlone: true,
 		Anchors: []string{"sync.(*WaitGroup).Wait", "sync.runtime_SemacquireWaitGroup"}, Depth: 6,
 		Explain: "waiting for a sync.WaitGroup"},
+	// A goroutine that was computing when the dump stopped the world
+	// (debug=2, SIGQUIT) can be caught in the runtime's own semaphore: an
+	// allocation that starts a GC waits there for the world the dump
+	// stopped (runtime.mallocgc → gcStart → semacquire, hidden by debug=2).
+	// It prints [semacquire] with its own code on top, no sync frame: 2 of
+	// the 3 handlers spinning in testdata/verdicts/go-stalls-spin-stuck at
+	// moment 1, all 3 of Go 1.13's at times. Running work, not a lock.
+	{ID: "running", Runtime: parse.RuntimeGo, Category: Running, States: []string{"semacquire"}, CodeOnTop: true,
+		Explain: "running or runnable"}, // the same words as the row of the printed states: one group
 	// Forks and wrappers of sync: another package's own RWMutex, Mutex,
 	// WaitGroup or Cond over the runtime's semaphore (gVisor's pkg/sync
 	// copies sync's code and links to sync.runtime_Semacquire; others wrap
@@ -696,6 +709,25 @@ var signatures = []Signature{
 		Explain: "Go runtime internals"},
 }
 
+// semaphoreCallers are the frames a wait on a semaphore is called from,
+// first outside the runtime: sync's and its forks' (gVisor's pkg/sync links
+// to sync.runtime_Semacquire), x/sync's, and the lock-like methods of any
+// package (a Lock, a Wait, an Acquire of its own).
+var semaphoreCallers = []string{"sync.*", "internal/sync.*", "*runtime_Semacquire*", "*runtime_notifyList*", "*.(*Mutex).*", "*.(*RWMutex).*",
+	"*.(*WaitGroup).*", "*.(*Cond).*", "*Semaphore*", "*.Acquire*", "*.Lock", "*.RLock", "*.Wait", "*.(*Weighted).*"}
+
+// codeOnTop reports whether t's first frame outside the runtime is code that
+// does not wait on a semaphore (semaphoreCallers): the runtime waits for it.
+func codeOnTop(t *parse.Thread) bool {
+	for _, f := range t.Frames {
+		if strings.HasPrefix(f.Func, "runtime.") {
+			continue // the proto prints them: the semaphore is told by its caller
+		}
+		return !anchorMatch(semaphoreCallers, f.Func)
+	}
+	return false
+}
+
 // classify returns the signature of a thread, or nil for unclassified.
 // Cost: at most len(signatures) rows × Depth frame comparisons, once per
 // distinct stack (the caller caches by stack).
@@ -726,6 +758,9 @@ func (s *Signature) matches(t *parse.Thread) bool {
 		return false
 	}
 	if s.Parked && (len(t.Frames) == 0 || !anyPrefix(t.Frames[0].Func, jvmParkFrames)) {
+		return false
+	}
+	if s.CodeOnTop && !codeOnTop(t) {
 		return false
 	}
 	if len(s.LockClasses) > 0 && !parksOnClass(t, s.LockClasses) {

@@ -608,6 +608,8 @@ func TestIsAppFrame(t *testing.T) {
 		{parse.RuntimeGo, "runtime.gopark", false},
 		{parse.RuntimeGo, "github.com/acme/api.(*Handler).ServeHTTP", true},
 		{parse.RuntimeGo, "golang.org/x/net/http2.(*ClientConn).RoundTrip", false},
+		{parse.RuntimeGo, "command-line-arguments.(*Stopper).Stop", true}, // go test file_test.go (GoBench)
+		{parse.RuntimeGo, "stoptest.(*stopper).stop", false},              // a dotless module: read as the standard library's
 	} {
 		if got := isAppFrame(tt.rt, &parse.Frame{Func: tt.fn}); got != tt.want {
 			t.Errorf("isAppFrame(%s, %q) = %v, want %v", tt.rt, tt.fn, got, tt.want)

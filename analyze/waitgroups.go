@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/dumpdiff/dumpdiff/parse"
@@ -24,6 +25,10 @@ import (
 // frames are hidden (a channel operation or a select). A sleep, a read, a
 // call to a peer or a running goroutine can still go on by itself.
 var blockedStates = []string{"chan-send", "chan-receive", "select", "mutex-wait", "rwmutex-wait", "cond-wait", "semacquire", "semaphore-wait", "waitgroup-wait", "unknown"}
+
+// inputWaits are the blocked states of a worker waiting for input: a
+// receive, a select, a debug=1 record whose wait is hidden.
+var inputWaits = []string{"chan-receive", "select", "unknown"}
 
 // wgWaiter is one goroutine in WaitGroup.Wait at one moment and what the
 // moment holds around it.
@@ -86,6 +91,78 @@ func startedBy(t, w *parse.Thread, caller string) bool {
 	return false
 }
 
+// family reports whether t is one of the goroutines that could count w's
+// WaitGroup down, by structure: one w started (startedBy); one started by,
+// or running a func literal of, a method of the waiter's caller's receiver
+// type (a stopper's workers, started by (*Stopper).RunWorker, for a Wait
+// in (*Stopper).Stop; errgroup's tasks for (*Group).Wait); one running a
+// func literal of the caller itself on its stack (a task the caller handed
+// to a pool's worker).
+func family(t, w *parse.Thread, caller string) bool {
+	if startedBy(t, w, caller) {
+		return true
+	}
+	return kin(t, caller)
+}
+
+// kin reports whether t is related to the caller of a Wait by more than
+// being started beside its waiter: it runs a method of the caller's
+// receiver type, or a func literal of the caller (see family).
+func kin(t *parse.Thread, caller string) bool {
+	if c := t.CreatedBy; c != nil && c.Func == caller {
+		return true
+	}
+	if n := len(t.Frames); n > 0 && closureOwner(t.Frames[n-1].Func) == caller {
+		return true
+	}
+	if r := receiverOf(caller); r != "" {
+		if c := t.CreatedBy; c != nil && receiverOf(c.Func) == r {
+			return true
+		}
+		if n := len(t.Frames); n > 0 && receiverOf(t.Frames[n-1].Func) == r {
+			return true
+		}
+	}
+	for _, f := range t.Frames {
+		if closureOwner(f.Func) == caller {
+			return true
+		}
+	}
+	return false
+}
+
+// receiverOf is the pointer receiver type of a method or of a func literal
+// made in one, as the compiler names them ("main.(*stopper)" for
+// main.(*stopper).stop and main.(*stopper).runWorker.func1); "" for a plain
+// function. Value receivers are not told from a package path with a dot
+// (gopkg.in/yaml.v3.Marshal): they are left out.
+func receiverOf(fn string) string {
+	from := strings.LastIndexByte(fn, '/') + 1
+	k := strings.Index(fn[from:], ".(*")
+	if k < 0 {
+		return ""
+	}
+	end := strings.IndexByte(fn[from+k:], ')')
+	if end < 0 {
+		return ""
+	}
+	return fn[:from+k+end+1]
+}
+
+// loopPause reports whether t sleeps in its own loop: time.Sleep called
+// straight from the goroutine's entry function (a housekeeping loop's
+// pause), not from a task under it (a worker's task that sleeps, then
+// calls Done).
+func loopPause(t *parse.Thread) bool {
+	n := len(t.Frames)
+	for i, f := range t.Frames {
+		if f.Func == "time.Sleep" {
+			return i+2 == n
+		}
+	}
+	return false
+}
+
 // appWork reports whether t runs application code that could call Done:
 // an application frame other than the go statement's wrapper (Go 1.22+'s
 // main.main.gowrap1 under a library's loop, as `go http.Serve(ln, nil)`
@@ -112,6 +189,34 @@ func unservedWaitGroups(p *Pass, said map[string]bool) []Finding {
 	}
 	per := map[string]*acc{}
 	var order []string
+	// Loops that pause in a sleep of their own at every whole dump (the
+	// same goroutine id): a housekeeping loop, a poller. Across two or more
+	// moments such a loop is the process's background, not a worker that
+	// is about to call Done; in one dump it is given the benefit of the
+	// doubt (it might wake and count down).
+	pauses := map[int64]int{} // by goroutine id: the whole dumps it pauses in
+	whole := 0
+	for m, mo := range r.Moments {
+		if mo.Dump == nil || !wholeGoDump(mo.Dump) {
+			continue
+		}
+		whole++
+		for _, pl := range r.Pools {
+			for _, g := range pl.States {
+				if m >= len(g.Threads) || g.State != "sleep" {
+					continue
+				}
+				for _, t := range g.Threads[m] {
+					if t.ID != 0 && loopPause(t) {
+						pauses[t.ID]++
+					}
+				}
+			}
+		}
+	}
+	background := func(t *parse.Thread) bool {
+		return whole >= 2 && t.ID != 0 && pauses[t.ID] == whole
+	}
 	withDump := 0
 	for m, mo := range r.Moments {
 		if mo.Dump == nil {
@@ -148,6 +253,15 @@ func unservedWaitGroups(p *Pass, said map[string]bool) []Finding {
 				}
 			}
 		}
+		// An application that takes input (its own listener's accept loop,
+		// under an application frame: `go serve(srv, ln)`) can still feed
+		// a worker that waits for input. A library's server started bare
+		// (`go http.ListenAndServe(addr, nil)`: net/http/pprof's) feeds
+		// none of the application's workers.
+		takesInput := false
+		for _, o := range all {
+			takesInput = takesInput || o.g.Category == Idle && o.g.State != "sleep" && appWork(r.Runtime, o.t)
+		}
 		for _, wi := range waiters {
 			w := all[wi]
 			caller := waitGroupCaller(w.t)
@@ -170,9 +284,25 @@ func unservedWaitGroups(p *Pass, said map[string]bool) []Finding {
 					}
 				}
 				work := appWork(r.Runtime, o.t)
-				if startedBy(o.t, w.t, caller) && work {
+				// A library's rest under an application frame (an accept
+				// loop under main.serve, an idle connection) waits for the
+				// world outside: the waiter's own (its family's) may bring
+				// what ends the Wait, another's calls no Done.
+				rest := o.g.Category == Idle && o.g.State != "sleep"
+				if family(o.t, w.t, caller) && work {
 					ww.children += n
-					if blocked {
+					// One started beside the waiter, and nothing more, that
+					// rests in a library's loop (an accept loop) or pauses
+					// in its own loop at every moment is the background the
+					// waiter's creator started too.
+					beside := (rest || background(o.t)) && !kin(o.t, caller) && (o.t.CreatedBy == nil || o.t.CreatedBy.Parent == 0 || o.t.CreatedBy.Parent != w.t.ID)
+					// A worker waiting for input (a job channel, a select)
+					// is fed while the process takes input; one blocked
+					// giving (a send), or on a lock, a WaitGroup, is not.
+					if blocked && takesInput && slices.Contains(inputWaits, o.g.State) {
+						blocked = false
+					}
+					if blocked || beside {
 						ww.blocked += n
 					} else {
 						served = true
@@ -180,8 +310,10 @@ func unservedWaitGroups(p *Pass, said map[string]bool) []Finding {
 					continue
 				}
 				// A library's loop it started with no application frame on
-				// it (`go http.Serve(ln, nil)`) calls no Done.
-				if !blocked && work {
+				// it (`go http.Serve(ln, nil)`) calls no Done; nor does a
+				// library's rest, nor the process's background loops
+				// (background).
+				if !blocked && work && !rest && !background(o.t) {
 					served = true
 				}
 			}

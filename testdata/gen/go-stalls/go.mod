@@ -1,0 +1,3 @@
+module example.com/stalls
+
+go 1.13

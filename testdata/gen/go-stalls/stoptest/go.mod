@@ -1,0 +1,3 @@
+module example.com/stoptest
+
+go 1.13
