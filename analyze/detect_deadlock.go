@@ -25,6 +25,7 @@ func runDeadlock(p *Pass) []Finding {
 	r := p.R
 	var fs []Finding
 	index := map[string]int{} // cycle key → index in fs
+	aged := map[int]bool{}    // findings whose every member printed LockHeldMinutes at a moment
 	add := func(m int, d *parse.Dump, lockRef func(*parse.Thread) *LockRef, cycle, blocked []*parse.Thread, basis string) {
 		key := cycleKey(cycle)
 		i, ok := index[key]
@@ -54,6 +55,9 @@ func runDeadlock(p *Pass) []Finding {
 			fs = append(fs, f)
 		}
 		f := &fs[i]
+		if r.Runtime == parse.RuntimeGo && !slices.ContainsFunc(cycle, func(t *parse.Thread) bool { return t.WaitMinutes < LockHeldMinutes }) {
+			aged[i] = true
+		}
 		if f.Basis != basis && basis == "jvm-report" {
 			f.Basis = basis // the JVM said so too: the stronger word
 		}
@@ -98,8 +102,11 @@ func runDeadlock(p *Pass) []Finding {
 			continue
 		}
 		if r.Runtime == parse.RuntimeGo && p.goLocks != nil {
-			// Go prints no owner: the lock graph the build inferred.
-			for _, c := range p.goLocks[m].cycles {
+			// Go prints no owner: the lock graph the build inferred, and
+			// the cycles one moment's closed waits prove (golockclosed.go).
+			cycles := p.goLocks[m].cycles
+			cycles = append(slices.Clip(cycles), closedLockCycles(p, m, cycles)...)
+			for _, c := range cycles {
 				ref := func(t *parse.Thread) *LockRef {
 					for i, x := range c.members {
 						if x == t {
@@ -117,7 +124,10 @@ func runDeadlock(p *Pass) []Finding {
 					}
 					return nil
 				}
-				if c.basis == "go-arg-graph" && !argCycleAged(c) || c.basis == basisHeldPair {
+				// One dump alone: the argument graph's cycle is a warning
+				// (goSeverity); a held pair needs moments to stay at (at one
+				// moment the closed waits tell it: golockclosed.go).
+				if c.basis == "go-arg-graph" && !argCycleAged(c) && withDumps(r) > 1 || c.basis == basisHeldPair {
 					k := c.basis + " " + argCycleKey(c)
 					if _, ok := later[k]; !ok {
 						laterOrder = append(laterOrder, k)
@@ -236,6 +246,7 @@ func runDeadlock(p *Pass) []Finding {
 			add(x.m, r.Moments[x.m].Dump, x.ref, x.members, x.blocked, bs[i])
 		}
 	}
+	goSeverity(r, fs, aged)
 	fs = append(fs, poolSelfWaits(p)...)
 	fs = append(fs, nestedWaitFindings(p)...)
 	return append(fs, lostWakeupFindings(p)...)
@@ -296,4 +307,43 @@ func reportedThreads(d *parse.Dump, dl parse.Deadlock) []*parse.Thread {
 		out = append(out, pick)
 	}
 	return out
+}
+
+// goInferred are the Go cycles told by structure, Go printing no owner.
+var goInferred = map[string]bool{"go-lock-graph": true, "go-arg-graph": true, basisHeldPair: true, basisLockClosed: true,
+	"go-rlock-reentry": true, basisChanCycle: true}
+
+// goSeverity lowers an inferred Go cycle seen at one moment only to a
+// warning, unless every member has waited LockHeldMinutes or more as the
+// runtime prints (the tellers of a transfer caught the instant they met
+// look like tellers that will never part; a wait of a minute does not).
+// Seen at two moments or more, the same goroutines in the same cycle, it
+// stays critical.
+func goSeverity(r *Result, fs []Finding, aged map[int]bool) {
+	if r.Runtime != parse.RuntimeGo {
+		return
+	}
+	for i := range fs {
+		f := &fs[i]
+		seen := 0
+		for _, c := range f.Counts {
+			if c > 0 {
+				seen++
+			}
+		}
+		if goInferred[f.Basis] && seen < 2 && !aged[i] {
+			f.Severity = Warning
+		}
+	}
+}
+
+// withDumps is how many moments hold a dump.
+func withDumps(r *Result) int {
+	n := 0
+	for _, mo := range r.Moments {
+		if mo.Dump != nil {
+			n++
+		}
+	}
+	return n
 }
