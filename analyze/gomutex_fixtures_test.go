@@ -37,7 +37,9 @@ func TestGoMutexCycleFixtures(t *testing.T) {
 			eq(t, "blocked", len(f.Blocked), 5)
 		}
 	}
-	dl := func(check func(*testing.T, Finding)) want { return want{KindDeadlock, "main.main", "mutex-wait", check} }
+	dl := func(check func(*testing.T, Finding)) want {
+		return want{KindDeadlock, "main.main", "mutex-wait", check}
+	}
 	contention := want{KindContention, "main.main", "mutex-wait", nil}
 	transfer := []string{"main.(*account).transfer", "main.(*account).transfer"}
 	lockorder := []string{"main.lockorder1", "main.lockorder2"}
