@@ -61,6 +61,9 @@ func runDeadlock(p *Pass) []Finding {
 		if f.Basis != basis && basis == "jvm-report" {
 			f.Basis = basis // the JVM said so too: the stronger word
 		}
+		if f.Basis == basisLockClosed && basis == basisHeldPair {
+			f.Basis = basis // the pair stayed put across the moments: the stronger word
+		}
 		if f.Counts[m] == 0 {
 			f.Counts[m] = len(cycle)
 			f.Evidence = append(f.Evidence, Evidence{Moment: m, Count: len(cycle), Threads: names(r.Runtime, cycle)})

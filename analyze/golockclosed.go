@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/dumpdiff/dumpdiff/parse"
 )
@@ -43,6 +44,9 @@ func closedLockCycles(p *Pass, m int, done []goCycle) []goCycle {
 	taken := map[*parse.Thread]bool{}
 	takenLock := map[lockKey]bool{}
 	for _, c := range done {
+		if c.basis == basisHeldPair {
+			continue // a candidate only, taken across moments or not at all
+		}
 		for _, t := range c.members {
 			taken[t] = true
 		}
@@ -102,6 +106,21 @@ func closedLockCycles(p *Pass, m int, done []goCycle) []goCycle {
 		}
 		if !pl.rest {
 			return nil // a goroutine that could hold a lock: no proof
+		}
+		parked := pl.wait != "" || strings.Contains(t.State, "no cases") || strings.Contains(t.State, "nil chan")
+		if s := p.signature(m, t); s != nil && s.ID == dumpWriterState {
+			parked = true // the goroutine writing this dump
+		}
+		if !parked && slices.ContainsFunc(t.Frames, func(f *parse.Frame) bool {
+			return isAppFrame(parse.RuntimeGo, f) && !strings.Contains(f.Func, ".gowrap")
+		}) {
+			// At rest in I/O under the application's own code (a refresh
+			// reading its upstream): it may hold a lock across the read,
+			// the holder the waiters wait for. A channel wait in its own
+			// loop (a ticker, workers on their job channel) and a
+			// library's own goroutine (an accept loop, started by a go
+			// statement's wrapper) hold none.
+			return nil
 		}
 	}
 	// Places shared by two goroutines or more (frames, lines, the
@@ -175,6 +194,37 @@ func closedLockCycles(p *Pass, m int, done []goCycle) []goCycle {
 				state[x] = 2
 			}
 		}
+	}
+	if len(out) == 0 && len(holder) < len(keys) {
+		// No lock left one holder for the cycle to be named by: where
+		// each lock has one waiter of a place of its own, those waiters
+		// are the cycle (or wait behind it at a place of their own, which
+		// one dump cannot tell apart: a ring of three functions, each
+		// lock a candidate of the two others), which holds which not
+		// printed. More such waiters than locks: nothing is said.
+		var c goCycle
+		for _, k := range keys {
+			var own []*parse.Thread
+			for _, t := range gl.waiters[k] {
+				if _, ok := waits[t]; ok && shared[place(t)] == 1 {
+					own = append(own, t)
+				}
+			}
+			if len(own) != 1 {
+				return nil
+			}
+			c.members = append(c.members, own[0])
+			c.waits = append(c.waits, k)
+			c.holders = append(c.holders, nil)
+		}
+		c.basis = basisLockClosed
+		for t := range waits {
+			if !slices.Contains(c.members, t) {
+				c.blocked = append(c.blocked, t)
+			}
+		}
+		slices.SortFunc(c.blocked, func(a, b *parse.Thread) int { return int(a.ID - b.ID) })
+		out = append(out, c)
 	}
 	return out
 }
