@@ -206,15 +206,25 @@ func runDeadlock(p *Pass) []Finding {
 					// here), and the waits for a WaitGroup or a channel
 					// follow from the goroutines it stopped (main waits
 					// for the worker that waits for the lock).
-					for i, t := range members {
+					// Of the lock waiters, the holder first, else the
+					// culprit most of them share (leadOf).
+					var lockers []*parse.Thread
+					for _, t := range members {
 						if s := p.signature(m, t); s != nil && s.Resource == "lock" {
-							lead := f.Cycle[i]
-							copy(f.Cycle[1:i+1], f.Cycle[:i])
-							f.Cycle[0] = lead
-							f.State, f.Culprit = lead.State, lead.Culprit
-							f.Pool, _ = poolName(r.Runtime, t, p.opt)
-							break
+							lockers = append(lockers, t)
 						}
+					}
+					if len(lockers) > 0 {
+						i := holderAmong(p, m, lockers, members) // it holds what they wait for: the root
+						if i < 0 {
+							i = slices.Index(members, lockers[majorityCulprit(r.Runtime, lockers)])
+						}
+						t := members[i]
+						lead := f.Cycle[i]
+						copy(f.Cycle[1:i+1], f.Cycle[:i])
+						f.Cycle[0] = lead
+						f.State, f.Culprit = lead.State, lead.Culprit
+						f.Pool, _ = poolName(r.Runtime, t, p.opt)
 					}
 				}
 				i = len(fs)

@@ -72,8 +72,14 @@ func TestGoChanFixtures(t *testing.T) {
 			fixtureCase{"go-lock-chan-pkg-healthy" + v, all, nil},
 			fixtureCase{"go-chan-cycle-stuck" + v, all, []want{{KindDeadlock, "main.main", "chan-send", pipeline}}},
 			fixtureCase{"go-chan-cycle-stuck" + v, []string{"1", "3"}, []want{{KindDeadlock, "main.main", "chan-send", pipeline}}},
-			fixtureCase{"go-chan-cycle-stuck" + v, []string{"1"}, nil},
+			// One dump (issue 33): every goroutine of the application out
+			// of its rest in a plain send or receive, none running or
+			// asleep: a warning, one moment's evidence.
+			fixtureCase{"go-chan-cycle-stuck" + v, []string{"1"}, []want{{KindDeadlock, "main.main", "chan-send", severityOf(Warning, pipeline)}}},
+			fixtureCase{"go-chan-cycle-stuck" + v, all, []want{{KindDeadlock, "main.main", "chan-send", severityOf(Critical, pipeline)}}},
 			fixtureCase{"go-chan-cycle-healthy" + v, all, nil},
+			fixtureCase{"go-chan-cycle-healthy" + v, []string{"1"}, nil},
+			fixtureCase{"go-chan-cycle-healthy" + v, []string{"3"}, nil},
 		)
 	}
 	tests = append(tests,
@@ -291,4 +297,12 @@ func TestGoChanCyclesProperty(t *testing.T) {
 		t.Errorf("too few cycles found in %d cases: %v", cases, counts)
 	}
 	t.Logf("%d cases: %v", cases, counts)
+}
+
+// severityOf checks f's severity, then check.
+func severityOf(s Severity, check func(*testing.T, Finding)) func(*testing.T, Finding) {
+	return func(t *testing.T, f Finding) {
+		eq(t, "severity", f.Severity, s)
+		check(t, f)
+	}
 }

@@ -55,5 +55,26 @@ func TestGoMutexCycleFixtures(t *testing.T) {
 		{"go-mutex-turnover-healthy", []string{"1.txt"}, []want{contention}},
 		{"go-mutex-turnover-healthy-go113", []string{"sigquit.txt"}, []want{contention}},
 	}
+	// A ring of three stages of one function, each started by a go
+	// statement of its own, all in chan send (Go 1.26 prints no
+	// argument of the inlined stage): one dump, nothing runnable or
+	// asleep beside it, a warning; the ring that flows (two items, CPU
+	// work per item) nothing.
+	ring := func(t *testing.T, f Finding) {
+		eq(t, "severity", f.Severity, Warning)
+		eq(t, "basis", f.Basis, basisChanCycle)
+		eq(t, "members", len(f.Cycle), 3)
+		for _, m := range f.Cycle {
+			if m.WaitsFor == nil || m.WaitsFor.Chan != "send" || !strings.HasPrefix(m.Culprit, "main.stage") {
+				t.Errorf("member %s at %s waits for %+v, want a send in main.stage", m.Name, m.Culprit, m.WaitsFor)
+			}
+		}
+	}
+	tests = append(tests,
+		fixtureCase{"go-chan-ring-stuck", []string{"1.txt"}, []want{{KindDeadlock, "main.main", "chan-send", ring}}},
+		fixtureCase{"go-chan-ring-stuck-go113", []string{"sigquit.txt"}, []want{{KindDeadlock, "main.main", "chan-send", ring}}},
+		fixtureCase{"go-chan-ringflow-healthy", []string{"1.txt"}, nil},
+		fixtureCase{"go-chan-ringflow-healthy-go113", []string{"sigquit.txt"}, nil},
+	)
 	runFixtureCases(t, dir, tests)
 }

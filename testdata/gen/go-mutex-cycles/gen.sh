@@ -8,7 +8,8 @@
 #   - <fixture>-go113/sigquit.txt: Go 1.13, SIGQUIT (GOTRACEBACK=all) 2 s
 #     after start, stderr;
 #   - go-mutex-{transfer,lockorder}-minutes[-go113]/sigquit.txt: SIGQUIT
-#     65 s after start (the GC runs each second: waits of a minute dated).
+#     65 s after start, with -gc (the GC runs each second: waits of a
+#     minute dated).
 # The READMEs are written by hand, from the source, before dumpdiff runs.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -22,8 +23,8 @@ g13=$(ls -d "$(go env GOMODCACHE)"/golang.org/toolchain@v0.0.1-go1.13.15.linux-a
 cp "$here/main.go" "$tmp/"
 (cd "$tmp" && CGO_ENABLED=0 GOFLAGS= go build -o "$tmp/p-126" main.go)
 (cd "$tmp" && CGO_ENABLED=0 GOENV=off GO111MODULE=off GOFLAGS= "$g13/bin/go" build -o "$tmp/p-113" main.go)
-quit() { # binary mode seconds out
-	GOTRACEBACK=all "$1" -mode "$2" 2>"$4" &
+quit() { # binary mode seconds out [flags]
+	GOTRACEBACK=all "$1" -mode "$2" "${@:5}" 2>"$4" &
 	local pid=$!
 	sleep "$3"
 	kill -QUIT $pid
@@ -37,6 +38,6 @@ for pair in transfer:go-mutex-transfer-stuck lockorder:go-mutex-lockorder-stuck 
 	quit "$tmp/p-113" "$m" 2 "$d-go113/sigquit.txt"
 done
 mkdir -p "$v/go-mutex-transfer-minutes" "$v/go-mutex-lockorder-minutes-go113"
-quit "$tmp/p-126" transfer 65 "$v/go-mutex-transfer-minutes/sigquit.txt" &
-quit "$tmp/p-113" lockorder 65 "$v/go-mutex-lockorder-minutes-go113/sigquit.txt" &
+quit "$tmp/p-126" transfer 65 "$v/go-mutex-transfer-minutes/sigquit.txt" -gc &
+quit "$tmp/p-113" lockorder 65 "$v/go-mutex-lockorder-minutes-go113/sigquit.txt" -gc &
 wait

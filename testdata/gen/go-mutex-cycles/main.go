@@ -32,9 +32,9 @@
 //	                 item: the items go round and round.
 //
 // An HTTP server on 127.0.0.1 and a ticker keep running in every mode (the
-// runtime never calls the program asleep); a goroutine runs the GC each
-// second so that the runtime dates waits of a minute (gen.sh's late
-// SIGQUIT). Written for dumpdiff's testdata; stdlib only, builds with Go
+// runtime never calls the program asleep); with -gc, a goroutine runs the
+// GC each second so that the runtime dates waits of a minute (gen.sh's
+// late SIGQUIT). Written for dumpdiff's testdata; stdlib only, builds with Go
 // 1.13 too.
 package main
 
@@ -177,6 +177,7 @@ func main() {
 	mode := flag.String("mode", "transfer", "transfer, lockorder, ordered, turnover, ring or ringflow")
 	out := flag.String("out", "", "file for one debug=2 dump (none: no dump, wait for SIGQUIT)")
 	after := flag.Duration("after", 2*time.Second, "time before the dump")
+	gc := flag.Bool("gc", false, "run the GC each second (the runtime dates waits only after a GC saw them)")
 	flag.Parse()
 
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -190,11 +191,13 @@ func main() {
 		for range t.C {
 		}
 	}()
-	go func() {
-		for range time.Tick(time.Second) {
-			runtime.GC()
-		}
-	}()
+	if *gc {
+		go func() {
+			for range time.Tick(time.Second) {
+				runtime.GC()
+			}
+		}()
+	}
 
 	forever := func(f func()) {
 		for {
