@@ -344,7 +344,10 @@ func goSeverity(r *Result, fs []Finding, aged map[int]bool) {
 				seen++
 			}
 		}
-		if goInferred[f.Basis] && seen < 2 && !aged[i] {
+		// A channel cycle in one dump stays a warning, minutes or not: a
+		// send waits for any receiver, which one dump cannot rule out
+		// the way a mutex's waiters rule out its holder.
+		if goInferred[f.Basis] && seen < 2 && (!aged[i] || f.Basis == basisChanCycle) {
 			f.Severity = Warning
 		}
 	}

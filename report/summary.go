@@ -855,7 +855,7 @@ func (s *sentences) deadlock() {
 		how = "inferred: every goroutine of the application out of its rest waits, untimed, to send on a channel or receive (no select, which may hold a timer), the same ones at the same lines: nobody is left to receive what they send; the runtime says all goroutines are asleep only when nothing at all can run (a listener or a timer here can)"
 	}
 	if f.Basis == "go-chan-cycle" && countNonZero(f.Counts) == 1 {
-		how = "inferred from one dump: every goroutine of the application out of its rest waits, untimed, to send on a channel or receive (no select, which may hold a timer), and no other goroutine of it runs, is runnable or sleeps: nobody is left to receive what they send; the runtime says all goroutines are asleep only when nothing at all can run (a listener or a timer here can)"
+		how = "inferred from one dump: every goroutine of the application out of its rest waits, untimed, to send on a channel or receive (no select, which may hold a timer), and nothing else of it could move them (none runs, is runnable or sleeps, or they have waited minutes, as the runtime prints): nobody is left to receive what they send; the runtime says all goroutines are asleep only when nothing at all can run (a listener or a timer here can)"
 	}
 	// A debug=1 record is labelled "goroutine" or "N goroutines", with no id.
 	if (f.Basis == "go-lock-chan" || f.Basis == "go-chan-cycle") && len(f.Cycle) > 0 && !strings.HasPrefix(f.Cycle[0].Name, "goroutine ") {
