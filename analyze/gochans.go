@@ -33,8 +33,10 @@ import (
 //
 // Both are taken as the held pair is (gopairs.go): at each of the last
 // HeldWaitMin moments that hold a dump, over HeldSpanSeconds where the
-// moments print their times (argCycleHeld); one moment never is (a send
-// in flight looks the same). A debug=1 profile prints no ids: a record
+// moments print their times (argCycleHeld). From one dump, go-chan-cycle
+// is a warning only where nothing else of the application runs, is
+// runnable or sleeps (chanCycleQuiet: otherwise a send in flight looks the
+// same); go-lock-chan never is. A debug=1 profile prints no ids: a record
 // (a stack and its count) stands for its goroutines, the same record at
 // every moment, the weaker evidence the finding says.
 
