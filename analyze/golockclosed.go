@@ -85,6 +85,27 @@ func closedLockCycles(p *Pass, m int, done []goCycle) []goCycle {
 	if len(keys) < 2 {
 		return nil // one lock's waiters cannot hold it: its holder is elsewhere
 	}
+	for _, k := range keys {
+		if h := gl.held[k]; h != nil {
+			if _, ok := waits[h]; !ok {
+				// The lock graph found its holder outside the waiters (past
+				// the lock's Lock in the waiters' function, in a method of
+				// their type or value, even at rest in a select): no proof.
+				return nil
+			}
+		}
+	}
+	// The receiver types of the waiters' lock callers: a goroutine at
+	// rest inside a method of one of them (a flush in its select) may
+	// hold the lock across its wait.
+	types := map[string]bool{}
+	for t := range waits {
+		if c := lockCaller(t); c != nil {
+			if rt := receiverType(c.Func); rt != "" {
+				types[rt] = true
+			}
+		}
+	}
 	// Every goroutine of the application out of its rest waits for one
 	// of the locks, and no goroutine anywhere sleeps or runs.
 	for _, pl := range goPlaces(p, m) {
@@ -106,6 +127,9 @@ func closedLockCycles(p *Pass, m int, done []goCycle) []goCycle {
 		}
 		if !pl.rest {
 			return nil // a goroutine that could hold a lock: no proof
+		}
+		if slices.ContainsFunc(t.Frames, func(f *parse.Frame) bool { return types[receiverType(f.Func)] }) {
+			return nil // in a method of the locks' type: it may hold one
 		}
 		parked := pl.wait != "" || strings.Contains(t.State, "no cases") || strings.Contains(t.State, "nil chan")
 		if s := p.signature(m, t); s != nil && s.ID == dumpWriterState {
@@ -138,15 +162,36 @@ func closedLockCycles(p *Pass, m int, done []goCycle) []goCycle {
 	for t := range waits {
 		shared[place(t)]++
 	}
+	// A lock its waiters take in methods of one type (c.mu of
+	// (*cache).get) is held in a method of that type: a candidate whose
+	// frames run none is not its holder (a waiter of another type's lock
+	// that never touched it).
+	lockType := func(k lockKey) string {
+		rt := ""
+		for _, t := range gl.waiters[k] {
+			c := lockCaller(t)
+			if c == nil {
+				return ""
+			}
+			if r := receiverType(c.Func); r == "" || rt != "" && r != rt {
+				return ""
+			} else {
+				rt = r
+			}
+		}
+		return rt
+	}
 	holder := map[lockKey]*parse.Thread{}
 	for _, k := range keys {
+		lt := lockType(k)
 		var cands []*parse.Thread
 		for _, k2 := range keys {
 			if k2 == k {
 				continue
 			}
 			for _, t := range gl.waiters[k2] {
-				if _, ok := waits[t]; ok && shared[place(t)] == 1 {
+				if _, ok := waits[t]; ok && shared[place(t)] == 1 &&
+					(lt == "" || slices.ContainsFunc(t.Frames, func(f *parse.Frame) bool { return receiverType(f.Func) == lt })) {
 					cands = append(cands, t)
 				}
 			}
