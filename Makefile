@@ -102,6 +102,7 @@ fixtures:
 	bash ./testdata/gen/roles/gen.sh
 	bash ./testdata/gen/go-lock-held/gen.sh
 	bash ./testdata/gen/go-lock-chan/gen.sh
+	bash ./testdata/gen/go-mutex-cycles/gen.sh
 	bash ./testdata/gen/go-held-expvar/gen.sh
 	bash ./testdata/gen/go-waits/gen.sh
 	bash ./testdata/gen/gotimeout/gen.sh

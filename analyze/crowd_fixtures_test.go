@@ -46,9 +46,19 @@ func TestCrowdFixtures(t *testing.T) {
 			}
 		}
 	}
+	var pairBy func(basis string, sev Severity, a, b string) func(t *testing.T, f Finding)
 	pairOf := func(a, b string) func(t *testing.T, f Finding) {
+		return pairBy(basisHeldPair, Critical, a, b)
+	}
+	// One dump, no age: the closed waits tell the pair (golockclosed.go),
+	// one moment's evidence: a warning.
+	pairOne := func(a, b string) func(t *testing.T, f Finding) {
+		return pairBy(basisLockClosed, Warning, a, b)
+	}
+	pairBy = func(basis string, sev Severity, a, b string) func(t *testing.T, f Finding) {
 		return func(t *testing.T, f Finding) {
-			eq(t, "basis", f.Basis, basisHeldPair)
+			eq(t, "basis", f.Basis, basis)
+			eq(t, "severity", f.Severity, sev)
 			eq(t, "members", len(f.Cycle), 2)
 			eq(t, "blocked", len(f.Blocked), 0)
 			var at []string
@@ -66,6 +76,7 @@ func TestCrowdFixtures(t *testing.T) {
 	fields := pairOf("main.(*store).flush", "main.(*store).put")
 	logRotate := func(t *testing.T, f Finding) {
 		eq(t, "basis", f.Basis, "go-arg-graph")
+		eq(t, "severity", f.Severity, map[bool]Severity{true: Warning, false: Critical}[len(f.Counts) == 1])
 		eq(t, "members", len(f.Cycle), 2)
 		var at []string
 		for _, m := range f.Cycle {
@@ -123,16 +134,16 @@ func TestCrowdFixtures(t *testing.T) {
 		{"crowd-go-pool-healthy", all, nil},
 		{"crowd-go-abba", all, []want{{KindDeadlock, "main.main", "mutex-wait", pair}}},
 		{"crowd-go-abba", []string{"2", "3"}, []want{{KindDeadlock, "main.main", "mutex-wait", pair}}},
-		{"crowd-go-abba", one, nil},
+		{"crowd-go-abba", one, []want{{KindDeadlock, "main.main", "mutex-wait", pairOne("main.debit", "main.restock")}}},
 		{"crowd-go-fields", all, []want{{KindDeadlock, "main.main", "mutex-wait", fields}}},
-		{"crowd-go-fields", one, nil},
+		{"crowd-go-fields", one, []want{{KindDeadlock, "main.main", "mutex-wait", pairOne("main.(*store).flush", "main.(*store).put")}}},
 		// Go 1.13: the old traceback, no parent goroutine printed. A send
 		// is no rest: its shape is enough; a receive is, and without
 		// parents one dump cannot tell it from a pool (the mass rule
 		// tells it over moments).
 		{"crowd-go-abba-go113", all, []want{{KindDeadlock, "main.main", "mutex-wait", pair}}},
 		{"crowd-go-fields-go113", all, []want{{KindDeadlock, "main.main", "mutex-wait", fields}}},
-		{"crowd-go-abba-go113", one, nil},
+		{"crowd-go-abba-go113", one, []want{{KindDeadlock, "main.main", "mutex-wait", pairOne("main.debit", "main.restock")}}},
 		{"crowd-go-leak-send-go113", one, []want{{KindLeaked, "main.quoteHandler", "chan-send", goCrowd(2900, 0)}}},
 		{"crowd-go-leak-recv-go113", one, nil},
 		{"crowd-go-leak-recv-go113", all, []want{{KindLeaked, "main.watchHandler", "chan-receive", nil}}},
@@ -159,9 +170,10 @@ func TestCrowdFixtures(t *testing.T) {
 		// Found over three moments, but by the argument graph (the
 		// frames print the *Logger and *rotator receivers), not by the
 		// held-pair rule, which takes only locks no frame names: for
-		// go-held-pair this is no second source (README).
+		// go-held-pair this is no second source (README). One dump: the
+		// same arguments tell it, a warning (one moment's evidence).
 		{"src2-go-logrotate", all, []want{{KindDeadlock, "main.main", "mutex-wait", logRotate}}},
-		{"src2-go-logrotate", one, nil},
+		{"src2-go-logrotate", one, []want{{KindDeadlock, "main.main", "mutex-wait", logRotate}}},
 		{"src2-go-logrotate-healthy", all, nil},
 		{"src2-go-logrotate-healthy", one, nil},
 	}

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -135,4 +136,78 @@ func FrameString(f *parse.Frame) string {
 		return fn + " (" + loc + ")"
 	}
 	return fn + "(" + loc + ")"
+}
+
+// leadOf is the index in ts (goroutines or threads of one finding at
+// moment m, in dump order) of the one that leads it (issue 33, "the
+// holder first"): the inferred holder of the Go lock most of them wait
+// for, when it is among them; else the first of the culprit most of them
+// share (ties: the culprit seen first). The first in dump order is
+// whichever goroutine the runtime happened to print first: a lone
+// committer ahead of four authenticators waiting on the same mutex is no
+// story of theirs. -1 for none.
+func leadOf(p *Pass, m int, ts []*parse.Thread) int {
+	if len(ts) == 0 {
+		return -1
+	}
+	if i := holderAmong(p, m, ts, ts); i >= 0 {
+		return i
+	}
+	return majorityCulprit(p.R.Runtime, ts)
+}
+
+// holderAmong is the index in in of the inferred holder (golocks.go) of
+// the Go lock most of ts wait for; -1 when there is none, or it is not
+// in in.
+func holderAmong(p *Pass, m int, ts, in []*parse.Thread) int {
+	if p.goLocks != nil && m < len(p.goLocks) {
+		gl := p.goLocks[m]
+		byLock := map[lockKey]int{}
+		for k, ws := range gl.waiters {
+			for _, w := range ws {
+				if slices.Contains(ts, w) {
+					byLock[k]++
+				}
+			}
+		}
+		var most lockKey
+		n := 0
+		for k, c := range byLock {
+			if c > n || c == n && compareLockKeys(k, most) < 0 {
+				most, n = k, c
+			}
+		}
+		if h := gl.held[most]; n > 0 && h != nil {
+			return slices.Index(in, h)
+		}
+	}
+	return -1
+}
+
+// majorityCulprit is the index in ts of the first goroutine of the
+// culprit most of ts share (ties: the one seen first).
+func majorityCulprit(rt parse.Runtime, ts []*parse.Thread) int {
+	count := map[string]int{}
+	first := map[string]int{}
+	for i, t := range ts {
+		c := FrameString(culprit(rt, t))
+		if _, ok := first[c]; !ok {
+			first[c] = i
+		}
+		count[c]++
+	}
+	best := -1
+	for c, n := range count {
+		if c == "" && len(count) > 1 {
+			continue // no application frame: no culprit to lead with
+		}
+		bc := ""
+		if best >= 0 {
+			bc = FrameString(culprit(rt, ts[best]))
+		}
+		if best < 0 || n > count[bc] || n == count[bc] && first[c] < best {
+			best = first[c]
+		}
+	}
+	return best
 }

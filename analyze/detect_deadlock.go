@@ -18,7 +18,7 @@ const (
 var deadlockDetector = &Detector{
 	Name:   KindDeadlock,
 	Kinds:  []string{KindDeadlock},
-	Doc:    "threads that wait for each other in a cycle of locks (the JVM's report or the lock graph, class initializations, class loaders' locks, a producer waiting for its hand-off's one consumer thread and a wait for a future (a FutureTask's or a CompletableFuture's) whose every runner waits for the waiter, and a writer waiting for a read lock's likely holder (inferred, said so) included), a pool whose every worker waits for work queued behind it in the same pool (for a task's result — a FutureTask's, which only a runner of one outside the pool could complete, whatever else runs or reads beside it —, or for its peers at a latch, barrier or phaser whose parties the pool cannot run at once), none of them let through between the dumps and no live thread of the tasks' class left to come, a holder waiting untimed for a notify or signal while threads of its own class that would send it are blocked on a lock it holds (a nested wait), threads waiting untimed on one object from two or more of its own methods with nobody inside it (a lost wake-up: each side waits for the other), Go goroutines each waiting on a mutex the next one's frames name (argument graph) or, with no frame naming either lock, two goroutines on two mutexes that stay put (same ids, lines and locks) at each of the last HeldWaitMin moments over HeldSpanSeconds while no other goroutine out of its rest stays anywhere (a lock waited on for seconds was held all along: gopairs.go), a Go mutex whose inferred holder waits untimed in a channel send or receive while others wait for the mutex and nothing else out of its rest stays (its partner can only be among the waiters: go-lock-chan), every Go goroutine out of its rest in a plain channel send or receive (no select: it may hold a timer), one per stack, a sender among them, the same at those moments (a listener or a timer keeps the runtime from calling it asleep: go-chan-cycle, gochans.go), or a Go program its runtime stopped as asleep (led by a goroutine waiting for a lock, where one does)",
+	Doc:    "threads that wait for each other in a cycle of locks (the JVM's report or the lock graph, class initializations, class loaders' locks, a producer waiting for its hand-off's one consumer thread and a wait for a future (a FutureTask's or a CompletableFuture's) whose every runner waits for the waiter, and a writer waiting for a read lock's likely holder (inferred, said so) included), a pool whose every worker waits for work queued behind it in the same pool (for a task's result — a FutureTask's, which only a runner of one outside the pool could complete, whatever else runs or reads beside it —, or for its peers at a latch, barrier or phaser whose parties the pool cannot run at once), none of them let through between the dumps and no live thread of the tasks' class left to come, a holder waiting untimed for a notify or signal while threads of its own class that would send it are blocked on a lock it holds (a nested wait), threads waiting untimed on one object from two or more of its own methods with nobody inside it (a lost wake-up: each side waits for the other), Go goroutines each waiting on a mutex the next one's frames name (argument graph) or, with no frame naming either lock, two goroutines on two mutexes that stay put (same ids, lines and locks) at each of the last HeldWaitMin moments over HeldSpanSeconds while no other goroutine out of its rest stays anywhere (a lock waited on for seconds was held all along: gopairs.go), in one dump every Go goroutine of the application out of its rest waiting on a few mutexes, nothing running or asleep, each mutex left one possible holder among the other mutexes' waiters once those sharing one place are ruled out (closed waits: go-lock-closed, golockclosed.go), a Go mutex whose inferred holder waits untimed in a channel send or receive while others wait for the mutex and nothing else out of its rest stays (its partner can only be among the waiters: go-lock-chan), every Go goroutine out of its rest in a plain channel send or receive (no select: it may hold a timer), one per stack, a sender among them, the same at those moments, or in one dump with nothing else of the application running, runnable or asleep (a listener or a timer keeps the runtime from calling it asleep: go-chan-cycle, gochans.go); an inferred Go cycle seen in one dump is a warning, critical where every member printed a wait of LockHeldMinutes (a mutex's) or at two moments, or a Go program its runtime stopped as asleep (led by a goroutine waiting for a lock, where one does)",
 	Claims: ClaimsThreads,
 	Folds:  "the JVM's report and the lock graph of the same cycle; the threads that only wait on the cycle; contention on the cycle's locks",
 	Thresholds: []Threshold{
@@ -35,6 +35,7 @@ func runDeadlock(p *Pass) []Finding {
 	r := p.R
 	var fs []Finding
 	index := map[string]int{} // cycle key → index in fs
+	aged := map[int]bool{}    // findings whose every member printed LockHeldMinutes at a moment
 	add := func(m int, d *parse.Dump, lockRef func(*parse.Thread) *LockRef, cycle, blocked []*parse.Thread, basis string) {
 		key := cycleKey(cycle)
 		i, ok := index[key]
@@ -64,8 +65,14 @@ func runDeadlock(p *Pass) []Finding {
 			fs = append(fs, f)
 		}
 		f := &fs[i]
+		if r.Runtime == parse.RuntimeGo && !slices.ContainsFunc(cycle, func(t *parse.Thread) bool { return t.WaitMinutes < LockHeldMinutes }) {
+			aged[i] = true
+		}
 		if f.Basis != basis && basis == "jvm-report" {
 			f.Basis = basis // the JVM said so too: the stronger word
+		}
+		if f.Basis == basisLockClosed && basis == basisHeldPair {
+			f.Basis = basis // the pair stayed put across the moments: the stronger word
 		}
 		if f.Counts[m] == 0 {
 			f.Counts[m] = len(cycle)
@@ -108,8 +115,11 @@ func runDeadlock(p *Pass) []Finding {
 			continue
 		}
 		if r.Runtime == parse.RuntimeGo && p.goLocks != nil {
-			// Go prints no owner: the lock graph the build inferred.
-			for _, c := range p.goLocks[m].cycles {
+			// Go prints no owner: the lock graph the build inferred, and
+			// the cycles one moment's closed waits prove (golockclosed.go).
+			cycles := p.goLocks[m].cycles
+			cycles = append(slices.Clip(cycles), closedLockCycles(p, m, cycles)...)
+			for _, c := range cycles {
 				ref := func(t *parse.Thread) *LockRef {
 					for i, x := range c.members {
 						if x == t {
@@ -127,7 +137,10 @@ func runDeadlock(p *Pass) []Finding {
 					}
 					return nil
 				}
-				if c.basis == "go-arg-graph" && !argCycleAged(c) || c.basis == basisHeldPair {
+				// One dump alone: the argument graph's cycle is a warning
+				// (goSeverity); a held pair needs moments to stay at (at one
+				// moment the closed waits tell it: golockclosed.go).
+				if c.basis == "go-arg-graph" && !argCycleAged(c) && withDumps(r) > 1 || c.basis == basisHeldPair {
 					k := c.basis + " " + argCycleKey(c)
 					if _, ok := later[k]; !ok {
 						laterOrder = append(laterOrder, k)
@@ -203,15 +216,25 @@ func runDeadlock(p *Pass) []Finding {
 					// here), and the waits for a WaitGroup or a channel
 					// follow from the goroutines it stopped (main waits
 					// for the worker that waits for the lock).
-					for i, t := range members {
+					// Of the lock waiters, the holder first, else the
+					// culprit most of them share (leadOf).
+					var lockers []*parse.Thread
+					for _, t := range members {
 						if s := p.signature(m, t); s != nil && s.Resource == "lock" {
-							lead := f.Cycle[i]
-							copy(f.Cycle[1:i+1], f.Cycle[:i])
-							f.Cycle[0] = lead
-							f.State, f.Culprit = lead.State, lead.Culprit
-							f.Pool, _ = poolName(r.Runtime, t, p.opt)
-							break
+							lockers = append(lockers, t)
 						}
+					}
+					if len(lockers) > 0 {
+						i := holderAmong(p, m, lockers, members) // it holds what they wait for: the root
+						if i < 0 {
+							i = slices.Index(members, lockers[majorityCulprit(r.Runtime, lockers)])
+						}
+						t := members[i]
+						lead := f.Cycle[i]
+						copy(f.Cycle[1:i+1], f.Cycle[:i])
+						f.Cycle[0] = lead
+						f.State, f.Culprit = lead.State, lead.Culprit
+						f.Pool, _ = poolName(r.Runtime, t, p.opt)
 					}
 				}
 				i = len(fs)
@@ -246,6 +269,7 @@ func runDeadlock(p *Pass) []Finding {
 			add(x.m, r.Moments[x.m].Dump, x.ref, x.members, x.blocked, bs[i])
 		}
 	}
+	goSeverity(r, fs, aged)
 	fs = append(fs, poolSelfWaits(p)...)
 	fs = append(fs, nestedWaitFindings(p)...)
 	return append(fs, lostWakeupFindings(p)...)
@@ -306,4 +330,46 @@ func reportedThreads(d *parse.Dump, dl parse.Deadlock) []*parse.Thread {
 		out = append(out, pick)
 	}
 	return out
+}
+
+// goInferred are the Go cycles told by structure, Go printing no owner.
+var goInferred = map[string]bool{"go-lock-graph": true, "go-arg-graph": true, basisHeldPair: true, basisLockClosed: true,
+	"go-rlock-reentry": true, basisChanCycle: true}
+
+// goSeverity lowers an inferred Go cycle seen at one moment only to a
+// warning, unless every member has waited LockHeldMinutes or more as the
+// runtime prints (the tellers of a transfer caught the instant they met
+// look like tellers that will never part; a wait of a minute does not).
+// Seen at two moments or more, the same goroutines in the same cycle, it
+// stays critical.
+func goSeverity(r *Result, fs []Finding, aged map[int]bool) {
+	if r.Runtime != parse.RuntimeGo {
+		return
+	}
+	for i := range fs {
+		f := &fs[i]
+		seen := 0
+		for _, c := range f.Counts {
+			if c > 0 {
+				seen++
+			}
+		}
+		// A channel cycle in one dump stays a warning, minutes or not: a
+		// send waits for any receiver, which one dump cannot rule out
+		// the way a mutex's waiters rule out its holder.
+		if goInferred[f.Basis] && seen < 2 && (!aged[i] || f.Basis == basisChanCycle) {
+			f.Severity = Warning
+		}
+	}
+}
+
+// withDumps is how many moments hold a dump.
+func withDumps(r *Result) int {
+	n := 0
+	for _, mo := range r.Moments {
+		if mo.Dump != nil {
+			n++
+		}
+	}
+	return n
 }

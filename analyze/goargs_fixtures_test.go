@@ -13,7 +13,8 @@ import (
 // dumpdiff ran). The ledger's cycle of two, with two more tellers queued
 // behind it (one at the same Lock line, on the same lock as a member), is
 // told only by the accounts the frames print: a deadlock at every moment,
-// inferred, and nothing from one moment without an age. Two functions
+// inferred, critical; from one moment without an age, a warning (one
+// moment's evidence, issue 33). Two functions
 // taking two package-level locks in opposite orders, one SIGQUIT with the
 // waits' minute printed: a deadlock from that moment alone. The healthy
 // tellers, taking their locks in order, are caught waiting but form no
@@ -52,20 +53,26 @@ func TestGoLockArgsFixtures(t *testing.T) {
 		return want{KindDeadlock, "main.main", "mutex-wait", check}
 	}
 	contention := want{KindContention, "main.main", "mutex-wait", nil}
+	severity := func(s Severity, check func(*testing.T, Finding)) func(*testing.T, Finding) {
+		return func(t *testing.T, f Finding) {
+			eq(t, "severity", f.Severity, s)
+			check(t, f)
+		}
+	}
 	all := []string{"1", "2", "3"}
 	var tests []fixtureCase
 	for _, v := range []string{"", "-go113"} {
 		tests = append(tests,
-			fixtureCase{"go-lock-args-ledger" + v, all, []want{dl(ledger)}},
-			fixtureCase{"go-lock-args-ledger" + v, []string{"2", "3"}, []want{dl(ledger)}},
-			fixtureCase{"go-lock-args-ledger" + v, []string{"2"}, nil},
+			fixtureCase{"go-lock-args-ledger" + v, all, []want{dl(severity(Critical, ledger))}},
+			fixtureCase{"go-lock-args-ledger" + v, []string{"2", "3"}, []want{dl(severity(Critical, ledger))}},
+			fixtureCase{"go-lock-args-ledger" + v, []string{"2"}, []want{dl(severity(Warning, ledger))}},
 			fixtureCase{"go-lock-args-ring" + v, all, []want{dl(graph(4))}},
 			fixtureCase{"go-lock-args-pair-sigquit" + v, []string{"sigquit"}, []want{dl(graph(2))}},
 			fixtureCase{"go-lock-args-ordered-sigquit" + v, []string{"sigquit"}, []want{contention}},
 			// Two functions, the locks passed as arguments, a minute printed:
-			// one moment is enough; 8 s in, without an age, it is not.
-			fixtureCase{"go-lock-args-stock-sigquit" + v, []string{"sigquit"}, []want{dl(stock)}},
-			fixtureCase{"go-lock-args-stock-early" + v, []string{"sigquit"}, nil},
+			// one moment is enough; 8 s in, without an age, a warning.
+			fixtureCase{"go-lock-args-stock-sigquit" + v, []string{"sigquit"}, []want{dl(severity(Critical, stock))}},
+			fixtureCase{"go-lock-args-stock-early" + v, []string{"sigquit"}, []want{dl(severity(Warning, stock))}},
 		)
 	}
 	// A mutex never unlocked, in the runtime's own "all goroutines are

@@ -33,8 +33,10 @@ import (
 //
 // Both are taken as the held pair is (gopairs.go): at each of the last
 // HeldWaitMin moments that hold a dump, over HeldSpanSeconds where the
-// moments print their times (argCycleHeld); one moment never is (a send
-// in flight looks the same). A debug=1 profile prints no ids: a record
+// moments print their times (argCycleHeld). From one dump, go-chan-cycle
+// is a warning only where nothing else of the application runs, is
+// runnable or sleeps (chanCycleQuiet: otherwise a send in flight looks the
+// same); go-lock-chan never is. A debug=1 profile prints no ids: a record
 // (a stack and its count) stands for its goroutines, the same record at
 // every moment, the weaker evidence the finding says.
 
@@ -129,7 +131,11 @@ type chanFound struct {
 // (its own report says it).
 func goChanCycles(p *Pass) (basis []string, seen [][]chanFound) {
 	r := p.R
-	if r.Runtime != parse.RuntimeGo || len(r.Moments) < HeldWaitMin {
+	if r.Runtime != parse.RuntimeGo {
+		return nil, nil
+	}
+	one := withDumps(r) == 1
+	if len(r.Moments) < HeldWaitMin && !one {
 		return nil, nil
 	}
 	for _, mo := range r.Moments {
@@ -172,6 +178,17 @@ func goChanCycles(p *Pass) (basis []string, seen [][]chanFound) {
 	}
 	for _, k := range order {
 		c := byKey[k]
+		if one {
+			// One dump: a channel cycle is one moment's evidence (a
+			// warning: goSeverity), taken where nothing else could move
+			// it (chanCycleQuiet).
+			if c.basis != basisChanCycle || !chanCycleQuiet(p, c.at[0]) {
+				continue
+			}
+			basis = append(basis, c.basis)
+			seen = append(seen, c.at)
+			continue
+		}
 		if !argCycleHeld(r, c.ms) {
 			continue
 		}
@@ -353,10 +370,18 @@ func chanCycleAt(m int, places []goPlace) (string, chanFound, bool) {
 		}
 		// A select may hold a timer's or a context's case, which
 		// the dump does not print: it can wake; no proof of a cycle.
-		if pl.wait == "" || pl.wait == "park" || pl.wait == "select" || pl.t.Weight > 1 || stacks[pl.at] || len(ms) == chanCycleMax {
+		// One goroutine per stack and go statement: stages of one
+		// function started by go statements of their own (a ring of
+		// stage(out, in) goroutines) are a pipeline; many from one go
+		// statement are a crowd.
+		where := pl.at
+		if c := pl.t.CreatedBy; c != nil {
+			where += "\ncreated " + c.Func + ":" + strconv.Itoa(c.Line)
+		}
+		if pl.wait == "" || pl.wait == "park" || pl.wait == "select" || pl.t.Weight > 1 || stacks[where] || len(ms) == chanCycleMax {
 			return "", chanFound{}, false
 		}
-		stacks[pl.at] = true
+		stacks[where] = true
 		if pl.wait == "send" {
 			sends++
 		}
@@ -385,4 +410,34 @@ func chanCycleAt(m int, places []goPlace) (string, chanFound, bool) {
 	}
 	f.ref = func(t *parse.Thread) *LockRef { return &LockRef{Chan: waits[t]} }
 	return basisChanCycle + " " + strings.Join(keys, " "), f, true
+}
+
+// chanCycleQuiet tells whether a channel cycle seen in one dump (f) is
+// told by that dump alone: its members have all waited LockHeldMinutes or
+// more as the runtime prints, or no goroutine of the application outside
+// them runs, is runnable, or sleeps (chanCycleAt already has every one out
+// of its rest in a plain channel wait): nothing left to send what they
+// wait to receive, or to take what they send. A stage caught in its
+// handoff beside one that runs or sleeps between items (a pipeline
+// flowing) is no cycle.
+func chanCycleQuiet(p *Pass, f chanFound) bool {
+	if !slices.ContainsFunc(f.members, func(t *parse.Thread) bool { return t.WaitMinutes < LockHeldMinutes }) {
+		return true
+	}
+	for _, pl := range goPlaces(p, f.m) {
+		if slices.Contains(f.members, pl.t) {
+			continue
+		}
+		if _, internal := poolName(p.R.Runtime, pl.t, p.opt); internal {
+			continue
+		}
+		s := p.signature(f.m, pl.t)
+		if s == nil || s.ID == dumpWriterState {
+			continue
+		}
+		if s.Category == Running || s.Resource == "time" {
+			return false
+		}
+	}
+	return true
 }

@@ -72,8 +72,14 @@ func TestGoChanFixtures(t *testing.T) {
 			fixtureCase{"go-lock-chan-pkg-healthy" + v, all, nil},
 			fixtureCase{"go-chan-cycle-stuck" + v, all, []want{{KindDeadlock, "main.main", "chan-send", pipeline}}},
 			fixtureCase{"go-chan-cycle-stuck" + v, []string{"1", "3"}, []want{{KindDeadlock, "main.main", "chan-send", pipeline}}},
-			fixtureCase{"go-chan-cycle-stuck" + v, []string{"1"}, nil},
+			// One dump (issue 33): every goroutine of the application out
+			// of its rest in a plain send or receive, none running or
+			// asleep: a warning, one moment's evidence.
+			fixtureCase{"go-chan-cycle-stuck" + v, []string{"1"}, []want{{KindDeadlock, "main.main", "chan-send", severityOf(Warning, pipeline)}}},
+			fixtureCase{"go-chan-cycle-stuck" + v, all, []want{{KindDeadlock, "main.main", "chan-send", severityOf(Critical, pipeline)}}},
 			fixtureCase{"go-chan-cycle-healthy" + v, all, nil},
+			fixtureCase{"go-chan-cycle-healthy" + v, []string{"1"}, nil},
+			fixtureCase{"go-chan-cycle-healthy" + v, []string{"3"}, nil},
 		)
 	}
 	tests = append(tests,
@@ -124,8 +130,40 @@ func (w chanWorld) chanCycle() bool {
 			sends++
 		}
 	}
+	if w.moments == 1 {
+		n, ok := w.oneDumpMembers()
+		return ok && n >= 2 && n <= chanCycleMax
+	}
+	// One dump (issue 33): the same stages with nothing else of the
+	// application moving is a warning; whether they stay is not asked.
 	return !w.lock && w.moments >= HeldWaitMin && w.stays && !w.third && w.movers == 0 && w.crowd == 0 && !w.sender &&
 		len(w.stages) >= 2 && len(w.stages) <= chanCycleMax && sends > 0
+}
+
+// oneDumpMembers is, in one dump, how many goroutines wait in a channel
+// operation out of their rest (the stages, the sender, a lock's holder
+// with no waiter), and whether nothing else of the application moves and
+// one of them sends (issue 33: one dump's channel cycle).
+func (w chanWorld) oneDumpMembers() (int, bool) {
+	n, sends := len(w.stages), 0
+	for _, s := range w.stages {
+		if s == "chan send" {
+			sends++
+		}
+	}
+	if w.sender {
+		n, sends = n+1, sends+1
+	}
+	if w.lock {
+		if w.waiters > 0 || w.holder == "sleep" {
+			return 0, false
+		}
+		n++
+		if w.holder == "chan send" {
+			sends++
+		}
+	}
+	return n, !w.third && w.movers == 0 && w.crowd == 0 && sends > 0
 }
 
 // dump writes moment m of w as a debug=2 goroutine dump of Go 1.26.
@@ -282,7 +320,11 @@ func TestGoChanCyclesProperty(t *testing.T) {
 		}
 		if cc != nil {
 			counts["chan-cycle"]++
-			if len(cc.Cycle) != len(w.stages) || cc.Cycle[0].WaitsFor == nil || cc.Cycle[0].WaitsFor.Chan != "send" {
+			n := len(w.stages)
+			if w.moments == 1 {
+				n, _ = w.oneDumpMembers()
+			}
+			if len(cc.Cycle) != n || cc.Cycle[0].WaitsFor == nil || cc.Cycle[0].WaitsFor.Chan != "send" {
 				t.Fatalf("case %d: %+v: cycle %+v, want the %d stages, a sender first", c, w, cc.Cycle, len(w.stages))
 			}
 		}
@@ -291,4 +333,12 @@ func TestGoChanCyclesProperty(t *testing.T) {
 		t.Errorf("too few cycles found in %d cases: %v", cases, counts)
 	}
 	t.Logf("%d cases: %v", cases, counts)
+}
+
+// severityOf checks f's severity, then check.
+func severityOf(s Severity, check func(*testing.T, Finding)) func(*testing.T, Finding) {
+	return func(t *testing.T, f Finding) {
+		eq(t, "severity", f.Severity, s)
+		check(t, f)
+	}
 }

@@ -30,23 +30,26 @@ func hungTests(p *Pass) []Finding {
 		f := Finding{ID: "stuck test-timeout", Kind: KindStuck, Severity: Critical, Basis: "test-timeout",
 			Headline: d.Headline, Counts: make([]int, len(r.Moments)), At: m, Since: m, FromStart: m == 0}
 		var refs []ThreadRef
+		var ts []*parse.Thread
 		for _, t := range d.Threads {
 			if !runsTest(t, names) {
 				continue
 			}
-			ref := p.ref(m, t)
 			if sig := p.signature(m, t); sig == nil || sig.Category != Waiting && sig.Category != Idle {
 				continue
 			}
-			if f.Pool == "" {
-				f.Pool, _ = poolName(r.Runtime, t, p.opt)
-				f.State, f.Culprit, f.Frame = ref.State, ref.Culprit, ref.Frame
-			}
-			refs = append(refs, ref)
+			refs = append(refs, p.ref(m, t))
+			ts = append(ts, t)
 		}
 		if len(refs) == 0 {
 			continue
 		}
+		// The holder first, else the culprit most of them share: not
+		// whichever goroutine the panic printed first (leadOf).
+		lead := leadOf(p, m, ts)
+		refs[0], refs[lead] = refs[lead], refs[0]
+		f.Pool, _ = poolName(r.Runtime, ts[lead], p.opt)
+		f.State, f.Culprit, f.Frame = refs[0].State, refs[0].Culprit, refs[0].Frame
 		f.Counts[m] = len(refs)
 		var ids []string
 		for _, ref := range refs[:min(len(refs), 3)] {

@@ -848,6 +848,8 @@ func (s *sentences) deadlock() {
 		how = "inferred from the objects the waiters' own frames name as arguments: each names the object whose lock the next one waits for, and nothing else names it; Go prints no owner"
 	case "go-held-pair":
 		how = "inferred: the two stayed in their waits, the same goroutines, lines and locks at every moment, and no other goroutine stayed anywhere that could hold either lock so long (a lock waited on for seconds was held all along); Go prints no owner and no age under a minute"
+	case "go-lock-closed":
+		how = "inferred: every goroutine of the application out of its rest waits for one of these mutexes, so each mutex's holder is among the waiters of the others; the waiters that share one place (frames, lines, objects) hold none of them, two goroutines at one place cannot both hold one mutex, which leaves one holder for each; Go prints no owner"
 	case "go-rlock-reentry":
 		how = "inferred: a goroutine holding the read lock takes it again while a writer waits, and a waiting writer stops new readers; Go prints no owner"
 	case "go-lock-chan":
@@ -855,9 +857,15 @@ func (s *sentences) deadlock() {
 	case "go-chan-cycle":
 		how = "inferred: every goroutine of the application out of its rest waits, untimed, to send on a channel or receive (no select, which may hold a timer), the same ones at the same lines: nobody is left to receive what they send; the runtime says all goroutines are asleep only when nothing at all can run (a listener or a timer here can)"
 	}
+	if f.Basis == "go-chan-cycle" && countNonZero(f.Counts) == 1 {
+		how = "inferred from one dump: every goroutine of the application out of its rest waits, untimed, to send on a channel or receive (no select, which may hold a timer), and nothing else of it could move them (none runs, is runnable or sleeps, or they have waited minutes, as the runtime prints): nobody is left to receive what they send; the runtime says all goroutines are asleep only when nothing at all can run (a listener or a timer here can)"
+	}
 	// A debug=1 record is labelled "goroutine" or "N goroutines", with no id.
 	if (f.Basis == "go-lock-chan" || f.Basis == "go-chan-cycle") && len(f.Cycle) > 0 && !strings.HasPrefix(f.Cycle[0].Name, "goroutine ") {
 		how += "; a debug=1 profile prints no ids: the same records (stacks and counts) at every moment, the weaker evidence"
+	}
+	if strings.HasPrefix(f.Basis, "go-") && f.Basis != "go-runtime" && f.Severity == analyze.Warning {
+		how += "; one moment's evidence, no wait of a minute printed: a second dump with the same goroutines in the same places confirms it"
 	}
 	when := "at " + s.moment(f.Since)
 	if seen := countNonZero(f.Counts); seen == len(f.Counts) && seen > 1 {
