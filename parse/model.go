@@ -150,6 +150,10 @@ type Dump struct {
 	// were read joined again (rejoin.go): each the rest's position and
 	// text, and the line it was joined to; nil when none.
 	Joined []Skipped `json:",omitempty"`
+	// Gaps are the blank lines found inside a record (a debug=1 profile
+	// pasted with blank lines between its frame lines) and read through:
+	// the record goes on after them; nil when none.
+	Gaps []Skipped `json:",omitempty"`
 	// Partial are the lines read with a part of them missing: a Go
 	// function line whose file line a person or a cut left out, read as
 	// a frame without its file (Frame.File ""): each its position, text
