@@ -41,7 +41,7 @@ var leakedDetector = &Detector{
 		{"LeakParentShare", LeakParentShare, "goroutines resting on a channel are a leak only if this share of them has distinct parents (one per request, as Go 1.21+ prints): idle workers share one (a pool of 64 started by main is never a mass, however much of the process it is)"},
 		{"LeakRestOver", LeakRestOver, "in a rest, a wait counts as long from this many times the dump's ordinary wait (the median printed wait of the moment's other goroutines, 0 where none is printed), and from LeakWaitMinutes: in a process where everything has rested for hours, hours prove nothing"},
 		{"LeakRestSpread", LeakRestSpread, "before Go 1.21 (no parent printed), resting goroutines are a leak only if their long waits spread over at least this many minutes (made one by one, as requests leak them): a pool started at once rests with one wait"},
-		{"LeakFlatMin", LeakFlatMin, "without identities or wait times (debug=1, proto): this many goroutines of one creator in a wait that is not a rest at every moment; and on one young dump with ids (no age printed yet), the floor of a one-dump suspect: a burst of a few dozen requests in flight sends and receives as much"},
+		{"LeakFlatMin", LeakFlatMin, "without identities or wait times (debug=1, proto): this many goroutines of one creator in a wait that is not a rest at every moment, in a pool whose own total moves by more than LeakFlatSpread (in a flat pool, a constant population moving between its phases, 400 requests in flight behind a semaphore of 400, holds each phase's count as flat); and on one young dump with ids (no age printed yet), the floor of a one-dump suspect: a burst of a few dozen requests in flight sends and receives as much"},
 		{"LeakFlatSpread", LeakFlatSpread, "…varying by at most this share of their count; and the most a stack held by mass may fall below its peak"},
 		{"LeakMassShare", LeakMassShare, "when no long wait is printed, one stack (one pool, one culprit) is a suspect when it holds at least this share of the process's goroutines at every moment, flat or growing: a busy server spreads its goroutines over its connections' handful of stacks"},
 		{"LeakIdleMinutes", LeakIdleMinutes, "goroutines at rest in a library's pool (a client's idle connection) count as kept by pools nobody uses when more than the pool keeps (its row's PoolKeeps) have been idle this long, as printed: past net/http's default 90 s idle timeout, which a used pool applies"},
@@ -104,7 +104,7 @@ func runLeaked(p *Pass) []Finding {
 			for _, c := range g.Counts {
 				lo, hi = min(lo, c), max(hi, c)
 			}
-			if lo >= LeakFlatMin && float64(hi-lo) <= LeakFlatSpread*float64(hi) {
+			if lo >= LeakFlatMin && float64(hi-lo) <= LeakFlatSpread*float64(hi) && !flatPool(pl) {
 				f := groupFinding(KindLeaked, pl, g, n-1)
 				f.Severity = Warning
 				f.Basis = "flat-count"
@@ -684,6 +684,25 @@ func printsIDs(g *Group) bool {
 		}
 	}
 	return false
+}
+
+// flatPool reports whether pl's own total holds flat (within
+// LeakFlatSpread) over the moments: a constant population, whose
+// goroutines may move between the phases of their work at will. Without
+// ids or wait times one state's flat count in it is then a share of the
+// pool at each look, not the same goroutines (400 requests in flight
+// behind a semaphore of 400, all in one wait; 600 streams spread over
+// reading, waiting and writing): nothing grew and nothing shows who
+// stays, so no leak is said (a leak grows with what makes it, which the
+// timeline and mass rules say). A flat wait in a pool whose total moves
+// around it (connections come and go, the same 400 handlers stay in their
+// send) is still a suspect.
+func flatPool(pl *Pool) bool {
+	lo, hi := pl.Counts[0], pl.Counts[0]
+	for _, c := range pl.Counts {
+		lo, hi = min(lo, c), max(hi, c)
+	}
+	return float64(hi-lo) <= LeakFlatSpread*float64(hi)
 }
 
 // selectParked reports whether a debug=1 record is parked in a select:
