@@ -33,7 +33,7 @@ var leakedDetector = &Detector{
 		"on one dump that prints goroutine ids and no age (a young debug=2 or SIGQUIT dump), one pool in one wait holding LeakFlatMin goroutines and LeakMassShare of the process, in a send, a lock or another wait that is no rest, or in a rest (a receive, a select) when LeakParentShare of them have distinct parents (made one per request), as a warning said as one moment's evidence (crowd.go); on one debug=1 profile alone (no ids, no wait times), one pool parked where debug=1 hides the wait (state unknown: a channel operation or a select, most often), LeakMassMin and LeakMassShare of the profile, as info: a suspect, since as many live objects' goroutines look the same in one moment. " +
 		"HTTP client connections lent with their response body while no goroutine reads any body (unreadBodies), and a goroutine in WaitGroup.Wait whose workers are gone or all blocked while no other application goroutine can run (waitgroups.go), are told by one dump's structure. " +
 		"What rests by design stays idle by its signature (accept, idle keep-alive connections, sleep) or its count per creator (one ticker or accept loop: below LeakMin); goroutines serving a live server connection are its peer's",
-	Requires: []*Detector{timelineDetector, contentionDetector},
+	Requires: []*Detector{timelineDetector, contentionDetector, explosionDetector},
 	Folds:    "nothing; a pool the timeline already calls growing or not-recovered makes a runtime-marked leak critical; a lock's waiters the contention detector tells (many goroutines on one lock for minutes wait for its holder: contention, not a leak)",
 	Thresholds: []Threshold{
 		{"LeakMin", LeakMin, "goroutines of one creator in one wait, printed as long, for a suspected leak: a few are slow calls, and a loop that rests by design (a ticker, an accept loop) is one per creator"},
@@ -409,6 +409,11 @@ func byMass(p *Pass, found, told map[string]bool) []Finding {
 		}
 		for _, g := range pl.States {
 			if g.Category != Waiting && g.State != "unknown" && g.State != "unclassified" || told[pl.Name+"\x00"+g.State] {
+				continue
+			}
+			// Goroutines in cgo calls are OS threads held in C: the
+			// explosion detector's (goCgoThreads), not a mass of parked ones.
+			if p.GroupClaim(g) != "" {
 				continue
 			}
 			// Goroutines that print their wait were judged by it (the

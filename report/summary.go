@@ -981,6 +981,11 @@ func (s *sentences) explosion() {
 		s.add("a thread per task: an executor with no bound (new Thread(...).start() per request, or CompletableFuture.supplyAsync with no executor when the common pool's parallelism is 1)")
 		return
 	}
+	if f.Basis == analyze.BasisCgoThreads {
+		s.add("%d of the process's %d goroutines, of %s, are in cgo calls at %s (in the C function under %s), each holding an OS thread of its own until it returns: as many OS threads held in C (Go stops a process at 10,000): %s",
+			f.Counts[f.At], t[f.At], f.Pool, s.moment(f.At), f.Culprit, s.series(f.Counts))
+		return
+	}
 	if f.Basis == analyze.BasisGoSleepCrowd {
 		made := f.Pool
 		if f.Culprit != "" && f.Culprit != f.Pool {
