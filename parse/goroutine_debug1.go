@@ -145,6 +145,7 @@ func parseGoDebug1(p *textParser) *Dump {
 	if first == nil {
 		total, _ = parseInt(line[bytes.LastIndexByte(line, ' ')+1:], 0)
 		header, headerLn = string(line), ls.lineNo()
+		d.HeaderTotal = int(total)
 	} else {
 		d.Excerpt, d.Cut = headerless, true
 		d.Threads = append(d.Threads, first)

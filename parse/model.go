@@ -114,6 +114,10 @@ type Dump struct {
 	// out after D" ("running tests:"), as printed ("TestHang (10m0s)"):
 	// the tests that hung; nil for any other dump.
 	RunningTests []string `json:",omitempty"`
+	// HeaderTotal is the goroutines a Go debug=1 profile's header counts
+	// ("goroutine profile: total 504"), whatever its records sum to (a
+	// fragment pasted with its header holds fewer); 0 when no header.
+	HeaderTotal int `json:",omitempty"`
 	// Excerpt says what a dump that starts in its middle lacks ("no
 	// javacore TITLE or THREADS header: it starts at a thread record"):
 	// a paste of some threads, read for what it holds; empty for a whole

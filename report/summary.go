@@ -270,6 +270,15 @@ func (s *sentences) stuck() {
 			f.Headline, f.Counts[f.At], s.unit(), stateText(f.State, f.Via))
 		s.culpritAndEntries()
 		return
+	case f.Basis == analyze.BasisHandlersChan:
+		total := ""
+		if len(f.Totals) > 0 && f.Totals[0] > f.Counts[f.At] {
+			total = fmt.Sprintf(" (the profile counts %d goroutines in all; this one holds %d of them)", f.Totals[0], s.r.Totals[f.At])
+		}
+		s.add("%d request handlers (net/http) are blocked on a channel operation (a send or a receive, which the debug=1 profile hides) at %s%s: requests held by whatever should take from or give to that channel",
+			f.Counts[f.At], f.Culprit, total)
+		s.culpritAndEntries()
+		return
 	case f.Basis == "paste-no-adders":
 		ex := "it holds no goroutine 1, which runs while the process lives"
 		if f.At >= 0 && f.At < len(s.r.Moments) && s.r.Moments[f.At].Dump != nil && s.r.Moments[f.At].Dump.Excerpt != "" {
