@@ -73,6 +73,8 @@ fixtures:
 	bash ./testdata/gen/verdicts-crowd/gen.sh
 	bash ./testdata/gen/verdicts-crowd/gen-go.sh
 	bash ./testdata/gen/verdicts-goshapes/gen.sh
+	bash ./testdata/gen/go-handlers-chan/gen.sh
+	bash ./testdata/gen/go-cgo/gen.sh
 	bash ./testdata/gen/verdicts-goshapes/gen-pipeline.sh
 	bash ./testdata/gen/verdicts-pools/gen.sh
 	bash ./testdata/gen/verdicts-poolholders/gen.sh

@@ -89,6 +89,10 @@ func prepare(in []Input, opt Options) (*Result, Options, *builder) {
 			r.Warnings = append(r.Warnings, fmt.Sprintf("%s: %d line(s) a prefixing tool cut in two read joined, first at line %d (%s)",
 				labels[i], len(j), j[0].Line, j[0].Reason))
 		}
+		if g := x.Dump.Gaps; len(g) > 0 {
+			r.Warnings = append(r.Warnings, fmt.Sprintf("%s: %d blank line(s) inside a record read through, first at line %d (%s)",
+				labels[i], len(g), g[0].Line, g[0].Reason))
+		}
 		if pt := x.Dump.Partial; len(pt) > 0 {
 			r.Warnings = append(r.Warnings, fmt.Sprintf("%s: %d frame line(s) read with a part missing, first at line %d (%s): %q",
 				labels[i], len(pt), pt[0].Line, pt[0].Reason, pt[0].Text))

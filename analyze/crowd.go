@@ -382,6 +382,10 @@ func restMadeTogether(g *Group) bool {
 // closes, told by the lent connections and the body readers (unreadBodies).
 const BasisUnreadBodies = "unread-bodies"
 
+// BasisCgoThreads marks an explosion of OS threads held by goroutines in
+// cgo calls (goCgoThreads).
+const BasisCgoThreads = "cgo-threads"
+
 // BasisGoSleepCrowd marks an explosion told by one moment's structure: a
 // crowd of goroutines of one creator sleeping (goSleepCrowd).
 const BasisGoSleepCrowd = "goroutine-sleep-crowd"

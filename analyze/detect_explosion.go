@@ -16,6 +16,7 @@ const (
 	CrowdMin        = 100
 	CrowdShare      = 0.5
 	GoSleepCrowdMin = 1000
+	CgoThreadsMin   = 100
 )
 
 var explosionDetector = &Detector{
@@ -31,6 +32,7 @@ var explosionDetector = &Detector{
 		{"CrowdShare", CrowdShare, "…and at least this share of the process's application threads at that moment: one crowd holding most of the process is what the process does; a few hundred beside thousands of pooled threads are one of its parts"},
 		{"GoExplosionMin", GoExplosionMin, "goroutines, and the JVM's virtual threads (one per task is their design), are cheap: fewer than this many are never an explosion by their rise alone, however fast they multiplied (a crowd of one stack sleeping on time alone, GoSleepCrowdMin and CrowdShare of the process, is told by its structure: goSleepCrowd)"},
 		{"GoSleepCrowdMin", GoSleepCrowdMin, "at a moment, this many goroutines or more of one creator sleeping on time alone, CrowdShare of the process, are a goroutine per request waiting out a delay (goSleepCrowd): a worker pool a person sized (tens to a few hundred workers sleeping between polls: a bounded pool of 100 sleeping workers was called an explosion at CrowdMin, in a debug=1 profile that prints no parent to tell a pool by) stays below it; goroutines are cheap, so fewer are no threat to memory either"},
+		{"CgoThreadsMin", CgoThreadsMin, "at every moment given, this many goroutines or more in cgo calls (a C function: each holds an OS thread of its own until it returns; debug=2 prints them as [syscall], debug=1 prints no state) are as many OS threads held in C (goCgoThreads), said with the pool that holds most: a few workers in short C calls (a driver's, a compressor's: 4 workers calling a 1 ms C function in a loop) are work, and Go stops a process at 10,000 threads"},
 	},
 	Run: runExplosion,
 }
@@ -42,7 +44,58 @@ func runExplosion(p *Pass) []Finding {
 	if fs := threadPerTask(p); fs != nil {
 		return fs
 	}
-	return goSleepCrowd(p)
+	if fs := goSleepCrowd(p); fs != nil {
+		return fs
+	}
+	return goCgoThreads(p)
+}
+
+// goCgoThreads: goroutines in cgo calls (state cgo-call, in every form:
+// debug=2's "[syscall]" over a _Cfunc_ wrapper, debug=1's first printed
+// frame, the proto's runtime.cgocall) each hold an OS thread until their C
+// function returns; CgoThreadsMin of them or more at every moment given
+// are as many threads held in C. Said with the pool that holds most, at
+// the last moment; its group is the finding's (the mass and the flat
+// count of the same goroutines are this story).
+func goCgoThreads(p *Pass) []Finding {
+	r := p.R
+	if r.Runtime != parse.RuntimeGo {
+		return nil
+	}
+	n := len(r.Moments)
+	total := make([]int, n)
+	var best *Group
+	var bestPool *Pool
+	for _, pl := range r.Pools {
+		for _, g := range pl.States {
+			if g.State != "cgo-call" {
+				continue
+			}
+			for m, c := range g.Counts {
+				total[m] += c
+			}
+			if best == nil || g.Counts[n-1] > best.Counts[n-1] {
+				best, bestPool = g, pl
+			}
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	for m, mo := range r.Moments {
+		if mo.Dump != nil && total[m] < CgoThreadsMin {
+			return nil
+		}
+	}
+	f := groupFinding(KindExplosion, bestPool, best, n-1)
+	f.ID = findingID(KindExplosion, bestPool.Name, BasisCgoThreads)
+	f.Basis = BasisCgoThreads
+	f.Severity = Warning
+	f.Totals = r.Totals
+	f.Since = firstAtLeast(best.Counts, 1)
+	f.FromStart = f.Since == 0
+	p.ClaimGroup(best, f.ID)
+	return []Finding{f}
 }
 
 // goSleepCrowd: at some moment, one Go pool's goroutines sleeping on time

@@ -33,7 +33,7 @@ var leakedDetector = &Detector{
 		"on one dump that prints goroutine ids and no age (a young debug=2 or SIGQUIT dump), one pool in one wait holding LeakFlatMin goroutines and LeakMassShare of the process, in a send, a lock or another wait that is no rest, or in a rest (a receive, a select) when LeakParentShare of them have distinct parents (made one per request), as a warning said as one moment's evidence (crowd.go); on one debug=1 profile alone (no ids, no wait times), one pool parked where debug=1 hides the wait (state unknown: a channel operation or a select, most often), LeakMassMin and LeakMassShare of the profile, as info: a suspect, since as many live objects' goroutines look the same in one moment. " +
 		"HTTP client connections lent with their response body while no goroutine reads any body (unreadBodies), and a goroutine in WaitGroup.Wait whose workers are gone or all blocked while no other application goroutine can run (waitgroups.go: its workers are the goroutines it started, those started by or running a method of its caller's receiver type, a stopper's, and those running a func literal of its caller; a worker waiting for input is fed while the application's own listener takes input; a library's rest, and a loop pausing in its own sleep with the same id at every moment of two or more, call no Done), are told by one dump's structure. " +
 		"What rests by design stays idle by its signature (accept, idle keep-alive connections, sleep) or its count per creator (one ticker or accept loop: below LeakMin); goroutines serving a live server connection are its peer's",
-	Requires: []*Detector{timelineDetector, contentionDetector},
+	Requires: []*Detector{timelineDetector, contentionDetector, explosionDetector},
 	Folds:    "nothing; a pool the timeline already calls growing or not-recovered makes a runtime-marked leak critical; a lock's waiters the contention detector tells (many goroutines on one lock for minutes wait for its holder: contention, not a leak)",
 	Thresholds: []Threshold{
 		{"LeakMin", LeakMin, "goroutines of one creator in one wait, printed as long, for a suspected leak: a few are slow calls, and a loop that rests by design (a ticker, an accept loop) is one per creator"},
@@ -41,7 +41,7 @@ var leakedDetector = &Detector{
 		{"LeakParentShare", LeakParentShare, "goroutines resting on a channel are a leak only if this share of them has distinct parents (one per request, as Go 1.21+ prints): idle workers share one (a pool of 64 started by main is never a mass, however much of the process it is)"},
 		{"LeakRestOver", LeakRestOver, "in a rest, a wait counts as long from this many times the dump's ordinary wait (the median printed wait of the moment's other goroutines, 0 where none is printed), and from LeakWaitMinutes: in a process where everything has rested for hours, hours prove nothing"},
 		{"LeakRestSpread", LeakRestSpread, "before Go 1.21 (no parent printed), resting goroutines are a leak only if their long waits spread over at least this many minutes (made one by one, as requests leak them): a pool started at once rests with one wait"},
-		{"LeakFlatMin", LeakFlatMin, "without identities or wait times (debug=1, proto): this many goroutines of one creator in a wait that is not a rest at every moment; and on one young dump with ids (no age printed yet), the floor of a one-dump suspect: a burst of a few dozen requests in flight sends and receives as much"},
+		{"LeakFlatMin", LeakFlatMin, "without identities or wait times (debug=1, proto): this many goroutines of one creator in a wait that is not a rest at every moment, in a pool whose own total moves by more than LeakFlatSpread (in a flat pool, a constant population moving between its phases, 400 requests in flight behind a semaphore of 400, holds each phase's count as flat); and on one young dump with ids (no age printed yet), the floor of a one-dump suspect: a burst of a few dozen requests in flight sends and receives as much"},
 		{"LeakFlatSpread", LeakFlatSpread, "…varying by at most this share of their count; and the most a stack held by mass may fall below its peak"},
 		{"LeakMassShare", LeakMassShare, "when no long wait is printed, one stack (one pool, one culprit) is a suspect when it holds at least this share of the process's goroutines at every moment, flat or growing: a busy server spreads its goroutines over its connections' handful of stacks"},
 		{"LeakIdleMinutes", LeakIdleMinutes, "goroutines at rest in a library's pool (a client's idle connection) count as kept by pools nobody uses when more than the pool keeps (its row's PoolKeeps) have been idle this long, as printed: past net/http's default 90 s idle timeout, which a used pool applies"},
@@ -104,7 +104,7 @@ func runLeaked(p *Pass) []Finding {
 			for _, c := range g.Counts {
 				lo, hi = min(lo, c), max(hi, c)
 			}
-			if lo >= LeakFlatMin && float64(hi-lo) <= LeakFlatSpread*float64(hi) {
+			if lo >= LeakFlatMin && float64(hi-lo) <= LeakFlatSpread*float64(hi) && !flatPool(pl) {
 				f := groupFinding(KindLeaked, pl, g, n-1)
 				f.Severity = Warning
 				f.Basis = "flat-count"
@@ -411,6 +411,11 @@ func byMass(p *Pass, found, told map[string]bool) []Finding {
 			if g.Category != Waiting && g.State != "unknown" && g.State != "unclassified" || told[pl.Name+"\x00"+g.State] {
 				continue
 			}
+			// Goroutines in cgo calls are OS threads held in C: the
+			// explosion detector's (goCgoThreads), not a mass of parked ones.
+			if p.GroupClaim(g) != "" {
+				continue
+			}
 			// Goroutines that print their wait were judged by it (the
 			// time rule above): an idle pool as old as the rest of its
 			// process is at rest, whatever its share (go-idle-long).
@@ -684,6 +689,25 @@ func printsIDs(g *Group) bool {
 		}
 	}
 	return false
+}
+
+// flatPool reports whether pl's own total holds flat (within
+// LeakFlatSpread) over the moments: a constant population, whose
+// goroutines may move between the phases of their work at will. Without
+// ids or wait times one state's flat count in it is then a share of the
+// pool at each look, not the same goroutines (400 requests in flight
+// behind a semaphore of 400, all in one wait; 600 streams spread over
+// reading, waiting and writing): nothing grew and nothing shows who
+// stays, so no leak is said (a leak grows with what makes it, which the
+// timeline and mass rules say). A flat wait in a pool whose total moves
+// around it (connections come and go, the same 400 handlers stay in their
+// send) is still a suspect.
+func flatPool(pl *Pool) bool {
+	lo, hi := pl.Counts[0], pl.Counts[0]
+	for _, c := range pl.Counts {
+		lo, hi = min(lo, c), max(hi, c)
+	}
+	return float64(hi-lo) <= LeakFlatSpread*float64(hi)
 }
 
 // selectParked reports whether a debug=1 record is parked in a select:

@@ -45,6 +45,9 @@ const (
 	// (heldgo.go): HeldWaitMin and HeldSpanSeconds.
 	HeldWaitMin     = 2
 	HeldSpanSeconds = 4
+	// Request handlers of one debug=1 profile parked in a channel
+	// operation at one function (handlers_chan.go).
+	HandlersChanMin = 50
 )
 
 var stuckDetector = &Detector{
@@ -68,6 +71,7 @@ var stuckDetector = &Detector{
 		{"OrphanedMin", OrphanedMin, "…and from one thread, at two moments or more, where no other finding is: threads waiting untimed on a hand-off (a latch, room in a full queue, a future, a notify) when every application thread of the process, this many or more, waits so at every moment, the very same, one of them a producer waiting for room: no thread is left to take from the queue, count the latch down or signal (its consumer or counter died). Latches and notifies alone are main's shutdown latch and threads parked until a signal by design; a consumer resting in take, a pool's idle worker, a running thread could be the other side"},
 		{"StuckLockMoments", StuckLockMoments, "…and from one thread: the very same threads parked on the very same lock object in the same frames at this many moments or more, every moment given, with no holder printed (a read lock, a library's own lock on LockSupport: IntelliJ's ReadMostlyRWLock): a healthy lock passes in milliseconds, a waiter caught on it three times 5 s apart waits for a holder that does not let go; the holder's finding (contention) tells it where a holder is printed"},
 		{"StuckLockSpan", StuckLockSpan, "…spanning this many seconds or more from the first moment to the last: dumps taken in a burst catch a busy lock's waiter twice by chance"},
+		{"HandlersChanMin", HandlersChanMin, "one debug=1 profile (a fragment a person pasted, with its header) whose net/http handlers are parked in a channel operation (a send or a receive, hidden by the profile; not a select) at one application function, this many or more and ChosenShare of the server's connection goroutines, is a warning naming that function with the profile's header total (handlersOnChannel): a server handing each request's work to workers over a channel has a few dozen handlers in that operation for the milliseconds the work takes, under load"},
 		{"ChosenShare", ChosenShare, "below every count above, threads in a named wait (a peer's reply, a pool's item, a lock) are the story of a paste a person cut from a dump when they are at least this share of its application threads (the person chose them; a whole dump pasted without its head is mostly other threads), and of a whole dump when every application thread is in a named wait or holds the lock one waits for (nothing else runs or rests); on one dump this is said as one dump's evidence, which cannot tell stuck from busy"},
 	},
 	Run: runStuck,
@@ -143,7 +147,9 @@ func runStuck(p *Pass) []Finding {
 	fs := goWorkWaits(p, told)
 	if n < 2 && len(held) == 0 {
 		// One moment cannot show that threads stay; main's hand-off that
-		// nothing in the dump can serve is said as one dump's evidence.
+		// nothing in the dump can serve, and a debug=1 profile's request
+		// handlers blocked on a channel, are said as one dump's evidence.
+		fs = append(fs, handlersOnChannel(p)...)
 		return append(fs, noPeerWaits(p, len(fs) > 0)...)
 	}
 	for _, pl := range r.Pools {

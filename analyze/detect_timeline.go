@@ -10,6 +10,12 @@ const (
 	RiseFactor              = 2
 	RecoveredShare          = 0.25
 	NotRecoveredCriticalMin = 10
+	// PhaseFullShare: in a format that prints no goroutine ids (debug=1,
+	// the proto), a state's rise that its pool's total did not carry is
+	// a phase shift of the same goroutines unless the state holds at
+	// least this share of its pool from its peak to the last moment
+	// (phaseShift).
+	PhaseFullShare = 0.5
 )
 
 var timelineDetector = &Detector{
@@ -22,6 +28,7 @@ var timelineDetector = &Detector{
 		{"MinRise", MinRise, "a waiting state must rise by at least this many threads over its first count: a few requests in flight come and go between two dumps of a healthy service"},
 		{"RiseFactor", RiseFactor, "…and to at least this many times its first count: a busy pool moving 40 → 46 is not a rise"},
 		{"RecoveredShare", RecoveredShare, "a rise is recovered when its last count is within this share of the rise above the first count: a tail of slow requests still finishing is recovery (a pool-exhausted finding is critical above it)"},
+		{"PhaseFullShare", PhaseFullShare, "where no goroutine ids are printed (Go debug=1, the proto), a state's rise that its pool's total did not carry (the pool rose by less than half of it) is the same goroutines moving from one phase of their work to another (600 streams reading, then waiting for the next response head), not a rise, unless the state holds at least this share of its pool at every moment from its peak to the last: a pool whose workers all went into one wait and stay there (a stall) still rises, and a leak carries its pool's total with it"},
 		{"NotRecoveredCriticalMin", NotRecoveredCriticalMin, "a state that did not recover is critical from this many threads left at the last moment (or half its pool), its rise seen at two moments when three or more are given: a handful left over is worth a look, not a page, and a rise at the newest moment alone (a watch ring's last tick, a machine that stalled) cannot show that threads stay"},
 	},
 	Run: runTimeline,
@@ -67,6 +74,9 @@ func timelineFinding(p *Pass, pl *Pool, g *Group) (Finding, bool) {
 	// may be in this very state, filed as unknown. A rise against it is
 	// the encodings differing, not the program.
 	if g.State != "unknown" && unknownIn(pl) && mixesStatePrinting(p.R) {
+		return Finding{}, false
+	}
+	if phaseShift(p.R, pl, g, at) {
 		return Finding{}, false
 	}
 	claim := p.explainedBy(g, at)
@@ -150,6 +160,34 @@ func goPoolGrowing(r *Result, pl *Pool, already []Finding) (Finding, bool) {
 	f.Since = firstRise(g.Counts)
 	f.Same = g.Same
 	return f, true
+}
+
+// phaseShift reports whether g's rise to its peak (at) is, for all the
+// dumps can show, its pool's own goroutines moving between the phases of
+// their work. Where ids are printed the goroutines themselves tell it
+// (Always, Stayed); a debug=1 profile or a proto prints none, only counts
+// per stack. Its pool's total then says where the risen goroutines came
+// from: when the pool did not rise by half the state's rise, the others
+// came from the pool's other states (a rise in one state while the pool's
+// total stays flat is a phase shift). Two shapes stay a rise: a leak
+// (the pool's total rises with the state) and a stall (the state holds
+// PhaseFullShare of its pool at every moment from its peak to the last:
+// the pool went into that wait and stays there).
+// Runtime Go only: JVM dumps name every thread.
+func phaseShift(r *Result, pl *Pool, g *Group, at int) bool {
+	if r.Runtime != parse.RuntimeGo || printsIDs(g) {
+		return false
+	}
+	c, pc := g.Counts, pl.Counts
+	if 2*(pc[at]-pc[0]) >= c[at]-c[0] {
+		return false // the pool's total carried the rise: more goroutines, not others
+	}
+	for i := at; i < len(c); i++ {
+		if float64(c[i]) < PhaseFullShare*float64(pc[i]) {
+			return true // the state let go of its pool's goroutines: they move
+		}
+	}
+	return false // the state holds its pool from its rise on: a stall
 }
 
 func firstRise(c []int) int {

@@ -50,7 +50,7 @@ func poolPeerWaits(r *Result, roles *Roles) map[*Group]bool {
 			if !namedWait(g) || !peerResources[g.Resource] || g.Via == "" || n < PeerWaitMin || float64(n) < PeerShare*float64(pl.Counts[0]) {
 				continue
 			}
-			if 2*inWork(r.Runtime, g, roles) <= n || timedWait(g) {
+			if 2*inWork(r.Runtime, g, roles) <= n || timedWait(g) || bodyRead(g) {
 				continue
 			}
 			if out == nil {
@@ -76,6 +76,27 @@ func inWork(rt parse.Runtime, g *Group, roles *Roles) int {
 		}
 	}
 	return n
+}
+
+// bodyRead: g's stack at the only moment reads the body of an HTTP
+// response whose head has come (bodyReadFrames, detect_leaked.go): the
+// peer answered and streams the rest at its own pace, not a wait for a
+// reply. A pool of streams (a proxy copying 600 upstream
+// bodies, each chunk 100 ms apart) is mostly in that read at any instant
+// by design: one dump shows the streams' pace, not a peer that does not
+// answer (testdata/verdicts/shapes-body-stream-healthy). A body that
+// never ends is told over moments (ids that stay, printed minutes).
+func bodyRead(g *Group) bool {
+	t := g.Stacks[0]
+	if t == nil {
+		return false
+	}
+	for _, f := range t.Frames {
+		if anyPrefix(f.Func, bodyReadFrames) {
+			return true
+		}
+	}
+	return false
 }
 
 // timedWait: g's stack at the only moment shows its wait's deadline.

@@ -67,6 +67,9 @@ var resources = []Resource{
 	// that stalls (a full or failing disk, a network volume) holds it.
 	{ID: "disk-sync", Still: true, Named: true, Noun: "the disk to write a file's data through (fsync)"},
 	{ID: "syscall", Noun: "a system call"},
+	// A cgo call holds an OS thread for as long as the C function runs:
+	// many at once are as many threads (Go stops the process at 10,000).
+	{ID: "cgo-call", Noun: "a C function to return (a cgo call, each holding an OS thread)"},
 	{ID: "fd", Noun: "a file descriptor in the netpoller"},
 	// A sleep costs no CPU while it lasts (Still): a thread that gained
 	// CPURanMin between every two dumps woke and ran in between (a pool's

@@ -694,6 +694,16 @@ var signatures = []Signature{
 		Anchors: []string{"syscall.Fsync", "syscall.Fdatasync", "internal/poll.(*FD).Fsync", "os.(*File).Sync",
 			"golang.org/x/sys/unix.Fsync", "golang.org/x/sys/unix.Fdatasync", "syscall.SyncFileRange"},
 		Explain: "syncing a file to disk (fsync): waiting for the device"},
+	// A cgo call: the goroutine runs a C function (through its
+	// package's _Cfunc_ or _C2func_ wrapper, under runtime.cgocall) and
+	// holds an OS thread of its own until it returns. debug=2 prints it as
+	// "[syscall]" and hides runtime.cgocall; debug=1 prints no state and
+	// hides it too (the wrapper is the first printed frame); the proto
+	// keeps it. The same row in every form (testdata/verdicts/go-cgo-*).
+	// No rest: a C call that does not return keeps its thread for good.
+	{ID: "cgo-call", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "cgo-call", Rest: true, Depth: 1,
+		Anchors: []string{"runtime.cgocall", "*._Cfunc_*", "*._C2func_*"},
+		Explain: "in a cgo call (a C function), holding an OS thread of its own until it returns"},
 	{ID: "syscall", Runtime: parse.RuntimeGo, Category: Waiting, Resource: "syscall", Rest: true, States: []string{"syscall"},
 		Explain: "in a system call"},
 	{ID: "running", Runtime: parse.RuntimeGo, Category: Running, States: []string{"running", "runnable"},

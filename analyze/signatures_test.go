@@ -452,6 +452,12 @@ func TestSignatures(t *testing.T) {
 		{"go x/sync semaphore", parse.RuntimeGo, thread("select", "golang.org/x/sync/semaphore.(*Weighted).Acquire", "main.export"), "semaphore-wait", ""},
 		{"go x/sync semaphore, proto frames", parse.RuntimeGo, thread("", "runtime.gopark", "runtime.selectgo", "golang.org/x/sync/semaphore.(*Weighted).Acquire", "main.export"), "semaphore-wait", ""},
 		{"go syscall", parse.RuntimeGo, thread("syscall", "syscall.Syscall", "os.(*File).Read"), "syscall", ""},
+		// A cgo call (testdata/verdicts/go-cgo-*, Go 1.26 and 1.13.15):
+		// debug=2 prints "[syscall]" over the _Cfunc_ wrapper, debug=1 no
+		// state (runtime.cgocall hidden), the proto keeps runtime.cgocall.
+		{"go cgo call debug2", parse.RuntimeGo, thread("syscall", "main._Cfunc_output", "main.blocked"), "cgo-call", ""},
+		{"go cgo call debug1", parse.RuntimeGo, thread("", "main._Cfunc_output", "main.blocked"), "cgo-call", ""},
+		{"go cgo call proto", parse.RuntimeGo, thread("", "runtime.cgocall", "main._Cfunc_output", "main.blocked"), "cgo-call", ""},
 		// A file's fsync: Go 1.26 (a loop writing and syncing a file on
 		// /work, its own debug=2 dump) and dockerd 17.03's Go 1.7
 		// (moby/moby#32809, "runnable" as the syscall returns).

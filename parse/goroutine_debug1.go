@@ -145,6 +145,7 @@ func parseGoDebug1(p *textParser) *Dump {
 	if first == nil {
 		total, _ = parseInt(line[bytes.LastIndexByte(line, ' ')+1:], 0)
 		header, headerLn = string(line), ls.lineNo()
+		d.HeaderTotal = int(total)
 	} else {
 		d.Excerpt, d.Cut = headerless, true
 		d.Threads = append(d.Threads, first)
@@ -165,6 +166,12 @@ func parseGoDebug1(p *textParser) *Dump {
 		}
 		d.Skipped = append(d.Skipped, Skipped{Line: n, Text: string(text), Reason: reason})
 	}
+	// A blank line inside a record (a paste's, an editor's): the record
+	// the blank lines ended, and where they are, until the next line says
+	// whether the record goes on (a frame or labels line of it: read on,
+	// each blank said in d.Gaps) or another begins.
+	var ended *Thread
+	var gap []int
 	for {
 		line, ok := ls.next()
 		if !ok {
@@ -176,9 +183,25 @@ func parseGoDebug1(p *textParser) *Dump {
 		if k == d1Frame || k == d1Labels || k == d1Record {
 			line = w.whole(ls, line, k) // may read the line after it and give it back
 		}
+		if k != d1Blank {
+			if cur == nil && ended != nil && (k == d1Frame || k == d1Labels) && goesOnDebug1Record(ended, line, k) {
+				cur = ended
+				frames = append(frames[:0], cur.Frames...)
+				for _, g := range gap {
+					d.Gaps = append(d.Gaps, Skipped{Line: g, Reason: fmt.Sprintf("blank line inside the record at line %d, read through: its frames go on after it", cur.Line)})
+				}
+			}
+			ended, gap = nil, gap[:0]
+		}
 		switch k {
 		case d1Blank:
 			flush()
+			if cur != nil {
+				ended = cur
+			}
+			if ended != nil {
+				gap = append(gap, no)
+			}
 			cur = nil
 			continue
 		case d1Record:
@@ -270,6 +293,33 @@ func parseGoDebug1(p *textParser) *Dump {
 			Reason: fmt.Sprintf("profile says total %d, records sum to %d: truncated?", total, sum)}}, d.Skipped...)
 	}
 	return d
+}
+
+// goesOnDebug1Record reports whether a frame or labels line read after
+// blank lines goes on with the record t those blank lines ended: labels
+// only before its first frame; a frame when its PC is the record's (the
+// record line lists the return addresses, one past each frame's printed
+// PC; an inlined frame prints its caller's), so a frame line of another
+// record whose record line was lost is not taken into this one. A record
+// line or a frame line with no PC to read decides nothing against it.
+func goesOnDebug1Record(t *Thread, line []byte, k debug1LineKind) bool {
+	if k == d1Labels {
+		return len(t.Frames) == 0 && t.Labels == nil
+	}
+	x := t.GoExtra
+	if x == nil || len(x.PCs) == 0 || !bytes.HasPrefix(line, []byte("#\t")) {
+		return true
+	}
+	pc, ok := debug1FramePC(line)
+	if !ok {
+		return true
+	}
+	for _, p := range x.PCs {
+		if p == pc+1 || p == pc {
+			return true
+		}
+	}
+	return false
 }
 
 // debug1Frame reads "#\t0x689254\tmain.child+0x94\tcorpusgen/states/main.go:153"

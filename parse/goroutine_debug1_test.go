@@ -25,7 +25,7 @@ func TestParseGoDebug1(t *testing.T) {
 				"#\t0x689504\tmain.labeledWorker+0x64\tcorpusgen/states/main.go:183\n" +
 				"\n",
 			want: []*Dump{{
-				Source: Source{File: "test.txt", Line: 1}, Format: FormatGoDebug1,
+				Source: Source{File: "test.txt", Line: 1}, Format: FormatGoDebug1, HeaderTotal: 4,
 				Threads: []*Thread{
 					{Weight: 3, Line: 2, Frames: []*Frame{fr("main.child", "corpusgen/states/main.go", 153)},
 						GoExtra: &GoExtra{PCs: []uint64{0x48618e, 0x41896e, 0x689255, 0x48da21}, FramePCs: []uint64{0x689254}}},
@@ -45,7 +45,7 @@ func TestParseGoDebug1(t *testing.T) {
 				"1 @ 0x48c6aa 0x419bce\n" +
 				"\n",
 			want: []*Dump{{
-				Source: Source{File: "test.txt", Line: 1}, Format: FormatGoDebug1, Kind: "goroutineleak",
+				Source: Source{File: "test.txt", Line: 1}, Format: FormatGoDebug1, Kind: "goroutineleak", HeaderTotal: 2,
 				Threads: []*Thread{
 					{Weight: 1, Line: 2, Labels: map[string]string{"job": "import[batch=7],retry"},
 						Frames:  []*Frame{fr("main.fetchWithTimeout.func1", "corpusgen/leak/main.go", 33)},
@@ -67,7 +67,7 @@ func TestParseGoDebug1(t *testing.T) {
 				"2024/01/01 12:00:00 served /debug/pprof/goroutine\n" +
 				"2024/01/01 12:00:01 more log\n",
 			want: []*Dump{{
-				Source: Source{File: "test.txt", Line: 2}, Format: FormatGoDebug1,
+				Source: Source{File: "test.txt", Line: 2}, Format: FormatGoDebug1, HeaderTotal: 2,
 				Threads: []*Thread{
 					{Weight: 1, Line: 3, Frames: []*Frame{fr("main.child", "corpusgen/states/main.go", 153)},
 						GoExtra: &GoExtra{PCs: []uint64{0x48618e}, FramePCs: []uint64{0x689254}}},

@@ -114,6 +114,10 @@ type Dump struct {
 	// out after D" ("running tests:"), as printed ("TestHang (10m0s)"):
 	// the tests that hung; nil for any other dump.
 	RunningTests []string `json:",omitempty"`
+	// HeaderTotal is the goroutines a Go debug=1 profile's header counts
+	// ("goroutine profile: total 504"), whatever its records sum to (a
+	// fragment pasted with its header holds fewer); 0 when no header.
+	HeaderTotal int `json:",omitempty"`
 	// Excerpt says what a dump that starts in its middle lacks ("no
 	// javacore TITLE or THREADS header: it starts at a thread record"):
 	// a paste of some threads, read for what it holds; empty for a whole
@@ -150,6 +154,10 @@ type Dump struct {
 	// were read joined again (rejoin.go): each the rest's position and
 	// text, and the line it was joined to; nil when none.
 	Joined []Skipped `json:",omitempty"`
+	// Gaps are the blank lines found inside a record (a debug=1 profile
+	// pasted with blank lines between its frame lines) and read through:
+	// the record goes on after them; nil when none.
+	Gaps []Skipped `json:",omitempty"`
 	// Partial are the lines read with a part of them missing: a Go
 	// function line whose file line a person or a cut left out, read as
 	// a frame without its file (Frame.File ""): each its position, text

@@ -105,14 +105,17 @@ type JSONFinding struct {
 	// PoolCounts are all threads of pool per moment; [] when pool is "".
 	PoolCounts []int `json:"pool_counts"`
 	// Totals are the process's threads per moment (explosion); [] otherwise.
-	Totals    []int            `json:"totals"`
-	At        int              `json:"at"`         // index of the moment the finding is about
-	Since     int              `json:"since"`      // index of the first moment it is seen
-	FromStart bool             `json:"from_start"` // already there at the first moment: no healthy before
-	Recovered bool             `json:"recovered"`  // gone by the last moment; false when still there or one moment
-	Summary   string           `json:"summary"`
-	Frame     string           `json:"frame"`
-	Culprit   string           `json:"culprit"`
+	Totals    []int  `json:"totals"`
+	At        int    `json:"at"`         // index of the moment the finding is about
+	Since     int    `json:"since"`      // index of the first moment it is seen
+	FromStart bool   `json:"from_start"` // already there at the first moment: no healthy before
+	Recovered bool   `json:"recovered"`  // gone by the last moment; false when still there or one moment
+	Summary   string `json:"summary"`
+	Frame     string `json:"frame"`
+	Culprit   string `json:"culprit"`
+	// PoolFrame is, for a pool's waiters (*-pool-exhausted), the pool's
+	// own frame they wait in (HikariPool.getConnection); "" otherwise.
+	PoolFrame string           `json:"pool_frame"`
 	Culprits  []JSONFrameCount `json:"culprits"`
 	Entries   []JSONFrameCount `json:"entries"` // entry points of the threads concerned at "at"
 	Same      int              `json:"same"`
@@ -353,7 +356,7 @@ func jsonFinding(r *analyze.Result, f *analyze.Finding) JSONFinding {
 	}
 	jf := JSONFinding{ID: f.ID, Runtime: string(r.Runtime), Target: target, Kind: f.Kind, Severity: f.Severity.String(), Pool: f.Pool, State: f.State, Via: f.Via,
 		Resource: f.Resource, Counts: nonNil(f.Counts), PoolCounts: nonNil(f.PoolCounts), Totals: nonNil(f.Totals),
-		At: f.At, Since: f.Since, FromStart: f.FromStart, Recovered: f.Recovered, Summary: Summary(r, f), Frame: f.Frame, Culprit: f.Culprit,
+		At: f.At, Since: f.Since, FromStart: f.FromStart, Recovered: f.Recovered, Summary: Summary(r, f), Frame: f.Frame, Culprit: f.Culprit, PoolFrame: f.PoolFrame,
 		Culprits: jsonFrames(f.Culprits), Entries: jsonFrames(f.Entries), Same: f.Same, Always: f.Always, CPUMs: f.CPU.Milliseconds(),
 		CPUThread: f.CPUThreads, Limit: JSONLimit{Size: f.Limit.Size, Source: f.Limit.Source, What: f.Limit.What, NamedLike: f.Limit.NamedLike},
 		Idle: f.Idle, Waiting: f.Waiting, Starved: jsonFrames(f.Starved), Cycle: jsonThreads(f.Cycle),

@@ -270,6 +270,15 @@ func (s *sentences) stuck() {
 			f.Headline, f.Counts[f.At], s.unit(), stateText(f.State, f.Via))
 		s.culpritAndEntries()
 		return
+	case f.Basis == analyze.BasisHandlersChan:
+		total := ""
+		if len(f.Totals) > 0 && f.Totals[0] > f.Counts[f.At] {
+			total = fmt.Sprintf(" (the profile counts %d goroutines in all; this one holds %d of them)", f.Totals[0], s.r.Totals[f.At])
+		}
+		s.add("%d request handlers (net/http) are blocked on a channel operation (a send or a receive, which the debug=1 profile hides) at %s%s: requests held by whatever should take from or give to that channel",
+			f.Counts[f.At], f.Culprit, total)
+		s.culpritAndEntries()
+		return
 	case f.Basis == "paste-no-adders":
 		ex := "it holds no goroutine 1, which runs while the process lives"
 		if f.At >= 0 && f.At < len(s.r.Moments) && s.r.Moments[f.At].Dump != nil && s.r.Moments[f.At].Dump.Excerpt != "" {
@@ -993,6 +1002,11 @@ func (s *sentences) explosion() {
 		}
 		s.add("%s", g)
 		s.add("a thread per task: an executor with no bound (new Thread(...).start() per request, or CompletableFuture.supplyAsync with no executor when the common pool's parallelism is 1)")
+		return
+	}
+	if f.Basis == analyze.BasisCgoThreads {
+		s.add("%d of the process's %d goroutines, of %s, are in cgo calls at %s (in the C function under %s), each holding an OS thread of its own until it returns: as many OS threads held in C (Go stops a process at 10,000): %s",
+			f.Counts[f.At], t[f.At], f.Pool, s.moment(f.At), f.Culprit, s.series(f.Counts))
 		return
 	}
 	if f.Basis == analyze.BasisGoSleepCrowd {
