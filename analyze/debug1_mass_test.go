@@ -27,12 +27,13 @@ func debug1Record(b *strings.Builder, n int, fn string, pc uint64, hidden int) {
 // hidden frames) and LeakMassShare of the profile, are a possible leak
 // said as info (one moment cannot tell a leak from as many live ones), or
 // as a warning from LeakAloneShare of the profile (no live objects'
-// goroutines beside them), never above; fewer, a smaller share, a stack
+// goroutines beside them) and LeakAloneMin goroutines (past a pool sized
+// by hand, alone in its process too), never above; fewer, a smaller share, a stack
 // whose wait is printed (a poll wait's frame), or two moments never. Seeded.
 func TestDebug1MassOneMomentProperty(t *testing.T) {
 	for seed := range uint64(300) {
 		rng := rand.New(rand.NewPCG(seed, 32))
-		n := []int{1, 10, LeakMassMin - 1, LeakMassMin, 100, 1000}[rng.IntN(6)]
+		n := []int{1, 10, LeakMassMin - 1, LeakMassMin, 100, LeakAloneMin - 1, LeakAloneMin, 3000}[rng.IntN(8)]
 		others := []int{0, 3, 40, 120, 2000}[rng.IntN(5)]
 		hidden := []int{0, 2, 3}[rng.IntN(3)]
 		header := rng.IntN(2) == 0
@@ -65,7 +66,7 @@ func TestDebug1MassOneMomentProperty(t *testing.T) {
 		want := hidden > 0 && n >= floor && float64(n) >= LeakMassShare*float64(n+others)
 		if len(got) == 1 {
 			sev := Info
-			if n >= LeakFlatMin && float64(n) >= LeakAloneShare*float64(n+others) {
+			if n >= LeakAloneMin && float64(n) >= LeakAloneShare*float64(n+others) {
 				sev = Warning
 			}
 			if got[0].Severity != sev {
@@ -88,7 +89,7 @@ func TestDebug1MassOneMomentProperty(t *testing.T) {
 // TestDebug1MassOneMomentFixtures: each debug=1 moment of the leak
 // fixtures given alone (programs run here, Go 1.26 and Go 1.13: their
 // READMEs say the leak) gives the suspect, a warning where it is
-// LeakAloneShare of the process and LeakFlatMin strong; the healthy programs'
+// LeakAloneShare of the process and LeakAloneMin strong; the healthy programs'
 // debug=1 moments (a busy server, Go 1.26 and Go 1.13; the libraries'
 // pools) alone give none.
 func TestDebug1MassOneMomentFixtures(t *testing.T) {

@@ -21,6 +21,7 @@ const (
 	LeakMassMin     = 50
 	LeakIdleMinutes = 2
 	LeakAloneShare  = 0.9
+	LeakAloneMin    = 1000
 	LeakBodiesMin   = 100
 )
 
@@ -46,7 +47,8 @@ var leakedDetector = &Detector{
 		{"LeakMassShare", LeakMassShare, "when no long wait is printed, one stack (one pool, one culprit) is a suspect when it holds at least this share of the process's goroutines at every moment, flat or growing: a busy server spreads its goroutines over its connections' handful of stacks"},
 		{"LeakIdleMinutes", LeakIdleMinutes, "goroutines at rest in a library's pool (a client's idle connection) count as kept by pools nobody uses when more than the pool keeps (its row's PoolKeeps) have been idle this long, as printed: past net/http's default 90 s idle timeout, which a used pool applies"},
 		{"LeakMassMin", LeakMassMin, "…and at least this many goroutines at every moment: in a small process one stack holding half is ordinary. A stack that holds flat in a rest (a select, a receive; in debug=1, parked under two hidden runtime frames, gopark and selectgo), seen flat over several moments or at one moment alone, needs LeakFlatMin: a bounded set made once (50 subscribers of a broker, each in a select on its own channel) is most of a small process and never grows, while a leak grows with the requests that make it"},
-		{"LeakAloneShare", LeakAloneShare, "one debug=1 profile alone: a mass (LeakFlatMin, in a hidden wait: a worker pool sized by hand, 64 idle on their channel, is below it) holding at least this share of the process is said as a warning, not info: a process's live objects (connections, sessions, subscriptions) bring goroutines of their own elsewhere (their reader, their server connection), so their watchers are at most about half of it; nothing but a leak, or a burst still in flight, leaves nine tenths of a process in one wait"},
+		{"LeakAloneShare", LeakAloneShare, "one debug=1 profile alone: a mass (LeakFlatMin, in a hidden wait: a worker pool sized by hand, 64 idle on their channel, is below it) holding at least this share of the process is said as a warning, not info: a process's live objects (connections, sessions, subscriptions) bring goroutines of their own elsewhere (their reader, their server connection), so their watchers are at most about half of it; nothing but a leak, or a burst still in flight, leaves nine tenths of a process in one wait — from LeakAloneMin goroutines on"},
+		{"LeakAloneMin", LeakAloneMin, "one debug=1 profile alone: the fewest goroutines of a mass alone in the process (LeakAloneShare) said as a warning. Below it the mass stays info: a worker pool sized by hand (100 workers idle on their job channel in a batch process, go-handlers-chan-workers-idle) is alone in its process too, and debug=1 hides the receive that would tell a worker's loop from a leak's wait; a pool sized by hand is a few hundred at most (GoSleepCrowdMin's reasoning), a leak passes any count"},
 		{"LeakBodiesMin", LeakBodiesMin, "HTTP client connections whose response body is lent (readLoop waiting in http-body-wait) with no goroutine reading any body: at least this many, and LeakMassShare of the lent ones, at the last moment, are bodies nobody closes (unreadBodies); a client may hold a few dozen bodies between two reads while it works on a chunk, and a proxy streaming bodies reads each on its own goroutine"},
 	},
 	Run: runLeaked,
@@ -132,7 +134,8 @@ func runLeaked(p *Pass) []Finding {
 // with its watcher goroutine): one moment cannot tell them apart, so it
 // is said as info, a suspect, with the second profile that tells; but a
 // mass of LeakAloneShare of the process has no live objects' goroutines
-// beside it, and is said as a warning. A
+// beside it, and from LeakAloneMin goroutines (past a pool sized by hand,
+// which is alone in its process too) is said as a warning. A
 // wait the table names (a server's connections reading, workers at a
 // known queue) is not in it: those are told by their rows.
 func byMassOneMoment(p *Pass, said map[string]bool) []Finding {
@@ -177,7 +180,7 @@ func byMassOneMoment(p *Pass, said map[string]bool) []Finding {
 			f := groupFinding(KindLeaked, pl, g, 0)
 			f.ID = findingID(KindLeaked, pl.Name, "mass-one")
 			f.Severity = Info
-			if parked >= LeakFlatMin && float64(parked) >= LeakAloneShare*float64(r.Totals[0]) {
+			if parked >= LeakAloneMin && float64(parked) >= LeakAloneShare*float64(r.Totals[0]) {
 				f.Severity = Warning // alone in the process: no live objects' other goroutines beside it
 			}
 			f.Basis = "mass-one"
