@@ -92,10 +92,10 @@ type headlessSource struct {
 	end   int // index of the line after the dump's last (the next dump's first, or len(lines))
 }
 
-func headlessSources(t *testing.T) []headlessSource {
+func headlessSources(t *testing.T, more ...string) []headlessSource {
 	t.Helper()
 	var paths []string
-	for _, g := range []string{"../testdata/jvm/*", "../testdata/jvm/actuator/*", "../testdata/formats/*", corpusDir + "/jvm/*"} {
+	for _, g := range append([]string{"../testdata/jvm/*", "../testdata/jvm/actuator/*", "../testdata/formats/*", corpusDir + "/jvm/*"}, more...) {
 		m, _ := filepath.Glob(g)
 		paths = append(paths, m...)
 	}
