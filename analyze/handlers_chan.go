@@ -11,7 +11,8 @@ const BasisHandlersChan = "handlers-chan"
 // goroutines are parked, HandlersChanMin or more and ChosenShare of that
 // pool, in a channel operation (debug=1 hides three runtime frames above
 // it, four on Go 1.13: gopark, chansend or chanrecv, and its wrapper; a
-// select hides two and is a rest) at an application function under a net/http handler. A
+// select hides two and is a rest) at an application function under a request's handler (Roles.GoWork:
+// net/http's serverHandler.ServeHTTP and the other servers' rows). A
 // request that waits on a channel for a worker's reply or for room waits
 // for its peer; a hundred at once at one function are requests held by
 // whatever should take or give on that channel. Said as one dump's
@@ -23,6 +24,7 @@ func handlersOnChannel(p *Pass) []Finding {
 	if len(r.Moments) != 1 || r.Moments[0].Format != parse.FormatGoDebug1 || r.Moments[0].Dump == nil {
 		return nil
 	}
+	work := p.opt.roleTable().GoWork // a server's request to its handler (Roles.GoWork)
 	var fs []Finding
 	for _, pl := range r.Pools {
 		if !connectionBound(pl.Name) {
@@ -37,7 +39,7 @@ func handlersOnChannel(p *Pass) []Finding {
 			n := 0
 			for i := range g.Shapes[0] {
 				sh := &g.Shapes[0][i]
-				if sh.Stack == nil || sh.Culprit == "" || parse.HiddenRuntimeFrames(sh.Stack) < 3 || !underHandler(sh.Stack) {
+				if sh.Stack == nil || sh.Culprit == "" || parse.HiddenRuntimeFrames(sh.Stack) < 3 || goWork(sh.Stack, work) != underWork {
 					continue
 				}
 				byCulprit[sh.Culprit] += sh.Count
@@ -61,14 +63,4 @@ func handlersOnChannel(p *Pass) []Finding {
 		}
 	}
 	return fs
-}
-
-// underHandler: t runs under a net/http handler (its ServeHTTP).
-func underHandler(t *parse.Thread) bool {
-	for _, f := range t.Frames {
-		if anyPrefix(f.Func, []string{"net/http.HandlerFunc.ServeHTTP", "net/http.serverHandler.ServeHTTP"}) {
-			return true
-		}
-	}
-	return false
 }

@@ -275,7 +275,7 @@ func (s *sentences) stuck() {
 		if len(f.Totals) > 0 && f.Totals[0] > f.Counts[f.At] {
 			total = fmt.Sprintf(" (the profile counts %d goroutines in all; this one holds %d of them)", f.Totals[0], s.r.Totals[f.At])
 		}
-		s.add("%d request handlers (net/http) are blocked on a channel operation (a send or a receive, which the debug=1 profile hides) at %s%s: requests held by whatever should take from or give to that channel",
+		s.add("%d request handlers are blocked on a channel operation (a send or a receive, which the debug=1 profile hides) at %s%s: requests held by whatever should take from or give to that channel",
 			f.Counts[f.At], f.Culprit, total)
 		s.culpritAndEntries()
 		return
