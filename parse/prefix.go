@@ -211,9 +211,10 @@ type prefixStage struct {
 	// text formats' table, which refers to the parsers that call next.
 	startsDump func(line []byte) bool
 	pl         prefixLine
-	join       []byte // a line joined from partial records
-	col        int    // the message's column in the last line split (prefixLine.col)
-	cont       []byte // scratch for a continued line's text
+	join       []byte     // a line joined from partial records
+	col        int        // the message's column in the last line split (prefixLine.col)
+	cont       []byte     // scratch for a continued line's text
+	wrapPL     prefixLine // scratch for rejoinCut's test of a bare line (rule 4)
 }
 
 // own returns the text of raw, a whole line of the dump's source under

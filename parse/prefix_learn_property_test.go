@@ -167,7 +167,12 @@ type learnCase struct {
 	// piece no whole line, or one that may go on, the rest no line's
 	// start). rt is the dump's runtime, whose rules those are.
 	cut bool
-	rt  Runtime
+	// wrap: as a terminal or a page wraps a long line that a person then
+	// copies, some lines are cut in two at the same places as cut's and
+	// the rest written bare on the next line, without the prefix
+	// (rejoin.go's rule 4; golang/go#12816's journald paste).
+	wrap bool
+	rt   Runtime
 }
 
 // drawParts draws the pieces of one tool's prefix and the row they count in.
@@ -245,7 +250,14 @@ func (c learnCase) apply(g *prefixGen, text string) string {
 		// (joinCutStart: a piece before it holds nothing to look for),
 		// and a JVM dump's date line not at all.
 		first := startsText([]byte(l), nil)
-		if !c.cut || g.r.IntN(12) != 0 || j.cut([]byte(l)) || isDateLine([]byte(l)) {
+		if !c.cut && !c.wrap || g.r.IntN(12) != 0 || j.cut([]byte(l)) || isDateLine([]byte(l)) {
+			cutLines = append(cutLines, l)
+			continue
+		}
+		if first && c.wrap {
+			// A wrapped dump's first line stays whole: the prefix is
+			// learned from it (prefix_learn.go), before any rule of the
+			// dump's lines can see a wrap.
 			cutLines = append(cutLines, l)
 			continue
 		}
@@ -265,7 +277,8 @@ func (c learnCase) apply(g *prefixGen, text string) string {
 				}
 				continue
 			}
-			if (j.cut(a) || j.mayGoOn != nil && j.mayGoOn(a)) && j.rest(r) && len(bytes.TrimSpace(r)) > 0 {
+			mayGoOn := j.mayGoOn != nil && j.mayGoOn(a) && !c.wrap // a wrap after a whole line is not proven (rejoin.go's rule 4)
+			if (j.cut(a) || mayGoOn) && j.rest(r) && len(bytes.TrimSpace(r)) > 0 {
 				at = append(at, p)
 			}
 		}
@@ -274,11 +287,15 @@ func (c learnCase) apply(g *prefixGen, text string) string {
 			continue
 		}
 		p := at[g.r.IntN(len(at))]
+		if c.wrap {
+			cutLines = append(cutLines, l[:p], "\x00"+l[p:])
+			continue
+		}
 		cutLines = append(cutLines, l[:p], "\x00"+other+"GET /health 200 1ms", l[p:])
 	}
 	for i, l := range cutLines {
 		if rest, ok := strings.CutPrefix(l, "\x00"); ok {
-			b.WriteString(rest + "\n") // the other source's line between two pieces
+			b.WriteString(rest + "\n") // the other source's line between two pieces, or a wrapped line's rest
 			continue
 		}
 		if c.foreign && g.r.IntN(30) == 0 {
@@ -339,8 +356,8 @@ func TestLearnedPrefixSameDumps(t *testing.T) {
 			g := &prefixGen{r: rand.New(rand.NewPCG(seed, 32))}
 			c := g.draw()
 			c.rt = in.rt
-			if c.cut && (in.aggregated || in.format != FormatGoText && in.format != FormatJVMText) {
-				c.cut = false // a format without rejoin rules (rejoin.go): interleaved only
+			if (c.cut || c.wrap) && (in.aggregated || in.format != FormatGoText && in.format != FormatJVMText) {
+				c.cut, c.wrap = false, false // a format without rejoin rules (rejoin.go): interleaved only
 			}
 			text := c.apply(g, in.text)
 			tl := tallies[c.kind]
@@ -611,5 +628,59 @@ func TestCutStartPiece(t *testing.T) {
 		if cutStartPiece([]byte(l)) {
 			t.Errorf("cutStartPiece(%q) = true: a log line would be looked ahead of", l)
 		}
+	}
+}
+
+// TestWrappedPrefixedLinesJoined: a prefixed dump whose long lines a
+// terminal or a page wrapped, the rest of each written bare on the next
+// line (rejoin.go's rule 4), reads as the original, for every committed
+// dump and the corpus under a drawn tool prefix; lines are wrapped where
+// the format's own rules prove the cut (the cut mode's places).
+func TestWrappedPrefixedLinesJoined(t *testing.T) {
+	inputs := pasteInputs(t)
+	if len(inputs) == 0 {
+		t.Fatal("no Go or JVM text dump found in testdata/")
+	}
+	tried, same, wrapped, known := 0, 0, 0, 0
+	for ii, in := range inputs {
+		if in.prefixed || ppListingText(in.text) || in.aggregated || in.format != FormatGoText && in.format != FormatJVMText {
+			continue
+		}
+		for k := range 4 {
+			g := &prefixGen{r: rand.New(rand.NewPCG(uint64(ii)*1000+uint64(k), 77))}
+			c := learnCase{layers: []string{"tool"}, wrap: true, rt: in.rt}
+			c.parts, c.kind = g.drawParts()
+			text := c.apply(g, in.text)
+			if strings.Count(text, "\n") > strings.Count(in.text, "\n")+1 {
+				wrapped++
+			}
+			tried++
+			dumps, err := Parse(in.name, strings.NewReader(text))
+			got := dumpFingerprint(dumps)
+			if err == nil && got == in.want {
+				same++
+				continue
+			}
+			why := firstDiff(in.want, got)
+			if err != nil {
+				why = err.Error()
+			}
+			head := strings.SplitN(text, "\n", 4)
+			msg := fmt.Sprintf("%s, seed %d (%s, lines wrapped): %s\n\tfirst lines: %q", in.name, uint64(ii)*1000+uint64(k), c.kind, why, head[:min(3, len(head))])
+			// Known: frames printed without "at " (Karaf's shell, JRockit's
+			// CRLF dumps) give jvmJoin no mark of a line's start, so a
+			// frame line after a bare rest reads as the rest (rules 1–2
+			// run first). Allowed by class, logged; any other miss fails.
+			if strings.Contains(in.name, "karaf-thread-") || strings.Contains(in.name, "jrockit") {
+				known++
+				t.Log("known miss: " + msg)
+				continue
+			}
+			t.Error(msg)
+		}
+	}
+	t.Logf("wrapped prefixed dumps read as the original: %d of %d (%d with a line wrapped; %d known misses)", same, tried, wrapped, known)
+	if wrapped < 20 {
+		t.Fatalf("only %d of %d drawn cases had a line wrapped: the property was not exercised", wrapped, tried)
 	}
 }

@@ -31,6 +31,9 @@ import (
 //     line. They are given as one line, numbered by the first.
 //  3. Otherwise nothing is joined, and the lines read ahead are read again
 //     as they were.
+//  4. A bare line right after the cut one (no prefix of the shape at all)
+//     is its rest by rule 2's test too: a terminal wrapped the prefixed
+//     line and the paste kept the wrap.
 //
 // Each join is recorded in the dump's Joined, with the rest's position: a
 // line the parser reads is one the tool cut, and it is said.
@@ -90,6 +93,31 @@ func (s *lineSource) rejoinCut(m *prefixStage, text []byte, no int) []byte {
 			}
 		}
 		break
+	}
+	// Rule 4, when rules 1–2 found no rest of the same source: the line
+	// right after the cut one, bare (no prefix of the shape at all), is
+	// its rest when the two joined are whole: a terminal or a page wrapped
+	// the long line and the paste kept the wrap (journalctl's output
+	// copied from a narrow terminal, golang/go#12816). Tried last, as
+	// another source's line right after a cut is bare too and may join
+	// to a whole line by chance.
+	// Only a line no whole line of the format (j.cut): a whole Go file
+	// line that may go on is whole as it is, and a bare line after it is
+	// the next source's.
+	if len(look) > 0 && !look[0].partial && j.cut(s.cutBuf) {
+		raw := look[0].text
+		if _, own := m.own(raw); !own && !m.shape.split(raw, &m.wrapPL) && len(bytes.TrimSpace(raw)) > 0 && j.rest(raw) {
+			joined := append(bytes.Clone(s.cutBuf), raw...)
+			if !j.cut(joined) {
+				s.joins = append(s.joins, Skipped{Line: look[0].no, Text: string(raw[:min(len(raw), 200)]),
+					Reason: fmt.Sprintf("the rest of line %d, wrapped onto a line of its own without the prefix: joined to it", no)})
+				s.queue = append(look[1:], s.queue...)
+				s.rawN, s.rawPartial = look[0].no, false
+				s.cutBuf = joined
+				s.joinedAt, s.raw = no, nil
+				return s.cutBuf
+			}
+		}
 	}
 	// No rest: every line read ahead is read again as it was.
 	s.queue = append(look, s.queue...)
