@@ -652,7 +652,21 @@ func (s *jstackScanner) threadLine(line, t []byte) bool {
 		}
 		f := s.frame(t[3:])
 		if f == nil {
-			return s.badThreadLine(line, t, "frame line not understood")
+			// Only in a dump with no "Full thread dump" line (a paste, an
+			// excerpt): a paste ends where the copy stopped, often inside
+			// a line; in a whole jstack a line like it is damage, skipped
+			// and said.
+			if !s.full {
+				f = cutFrame(t[3:], s.p.in)
+			}
+			if f == nil {
+				return s.badThreadLine(line, t, "frame line not understood")
+			}
+			if len(s.pending) > 0 || len(t) == len(line) && !s.bareFrames {
+				return false // as badThreadLine: not this thread's line
+			}
+			s.d.Partial = append(s.d.Partial, Skipped{Line: s.p.ls.lineNo(), Text: string(line[:min(len(line), 200)]),
+				Reason: "a JVM frame line without its (location): cut there, read as a frame of " + f.Func})
 		}
 		if len(t) == len(line) {
 			s.bareFrames = true

@@ -294,3 +294,30 @@ func isHexWord(b []byte) bool {
 	}
 	return true
 }
+
+// cutFrame reads the text after "at " of a frame line that lost its
+// "(location)": a paste or an excerpt cut in the middle of the line ("at
+// com.notnoop.apns.internal.Utilities.parseF", java-apns#120 as an issue
+// index serves it). It is a frame when the text is one dotted name (no
+// space, no parenthesis: a word of prose after "at " has neither a dot
+// between names nor is it one token), read as a frame of that function
+// with no file; the caller records it in Dump.Partial. nil otherwise.
+func cutFrame(text []byte, in *interner) *Frame {
+	text = bytes.TrimRight(text, " \t\r")
+	dot := bytes.IndexByte(text, '.')
+	if dot <= 0 || dot == len(text)-1 {
+		return nil
+	}
+	for _, c := range text {
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '.', c == '$', c == '_', c == '/', c == '@', c == '<', c == '>', c == '-':
+		default:
+			return nil
+		}
+	}
+	if c := text[0]; c >= '0' && c <= '9' || c == '.' {
+		return nil // "at 10.0.0.1", "at .5": no class starts so
+	}
+	fn, module := splitModulePrefix(text)
+	return in.frame(in.bytes(fn), "", 0, in.bytes(module), "")
+}
