@@ -457,6 +457,9 @@ func (mb *momentBuild) classify(t *parse.Thread) *classified {
 	if c.culprit == "" {
 		c.culprit = FrameString(jdkLockCaller(rt, t, c.sig)) // the JDK taking its own lock: who took it
 	}
+	if c.culprit == "" && c.sig != nil && !c.rest && mb.dump != nil && mb.dump.Cut {
+		c.culprit = FrameString(cutCaller(rt, t)) // a paste cut above the application: the call it shows
+	}
 	c.task = rt == parse.RuntimeJVM && inPoolTask(t)
 	if rt == parse.RuntimeGo {
 		c.work = goWork(t, mb.b.opt.roleTable().GoWork)

@@ -100,6 +100,34 @@ func jdkLockCaller(rt parse.Runtime, t *parse.Thread, sig *Signature) *parse.Fra
 	return nil
 }
 
+// threadPlumbing are the frames under every task of a JVM thread: the
+// thread's start, an executor's worker loop, a task's wrappers. None of
+// them is the call a thread's wait is under.
+var threadPlumbing = []string{"java.lang.Thread.run", "java.lang.Thread.runWith", "java.util.concurrent.ThreadPoolExecutor",
+	"java.util.concurrent.FutureTask.", "java.util.concurrent.Executors$", "java.util.concurrent.ForkJoin", "java.util.concurrent.CompletableFuture$Async",
+	"java.util.concurrent.ScheduledThreadPoolExecutor", "jdk.internal.", "java.lang.VirtualThread", "java.lang.reflect.", "sun.reflect."}
+
+// cutCaller is, for a JVM thread of a cut paste (a person chose these
+// lines, and the stack often ends above the application: java-apns#120,
+// druid#1653, mixpanel-java#12) waiting with no application frame, the
+// call the paste shows it under: its deepest frame outside the thread
+// plumbing, the entry into the library or the JDK API that waits
+// ("ConnectionImpl.setAutoCommit", "HttpURLConnection.getInputStream").
+// nil for another runtime, or when the stack holds only plumbing.
+func cutCaller(rt parse.Runtime, t *parse.Thread) *parse.Frame {
+	if rt != parse.RuntimeJVM {
+		return nil
+	}
+	for i := len(t.Frames) - 1; i > 0; i-- { // the top frame is the wait itself
+		f := t.Frames[i]
+		if anyPrefix(f.Func, threadPlumbing) || strings.Contains(f.Func, "$$Lambda") {
+			continue
+		}
+		return f
+	}
+	return nil
+}
+
 // culprit returns the first application frame of t, or nil.
 func culprit(rt parse.Runtime, t *parse.Thread) *parse.Frame {
 	for _, f := range t.Frames {
