@@ -213,3 +213,28 @@ func TestPoolNameConventions(t *testing.T) {
 		})
 	}
 }
+
+// An IBM J2RE 1.4.2 javacore prints a monitor's owner and its waiters
+// only in its LOCKS section (parse.javacoreScan.mergeMonitors): the
+// WebLogic server of samurai's test resources, a "GenericServerHang"
+// servlet whose 13 request threads wait to enter the class monitor of
+// Lazybones.getName while ExecuteThread '6' sleeps inside it (the
+// answer read from the dump's LOCKS section and stacks before dumpdiff
+// ran: contention on that monitor, held by '6', asleep, 13 waiting).
+// It was "no findings" while the section was read only where a javacore
+// had no thread records.
+func TestClassicJavacoreMonitorHolder(t *testing.T) {
+	r := Analyze(corpusInputs(t, corpusJVM+"samurai__ibm-classic-1.4.2-win32__javacore.txt"), Options{})
+	for _, f := range r.Findings {
+		if f.Kind == KindContention && f.Severity >= Warning {
+			if f.Lock == nil || f.Lock.Owner == nil || f.Lock.Owner.Name != "ExecuteThread: '6' for queue: 'weblogic.kernel.Default'" {
+				t.Fatalf("contention without the sleeping holder: %+v", f.Lock)
+			}
+			if f.Counts[0] != 13 || f.Lock.Owner.State != "sleep" {
+				t.Errorf("contention: %d waiting, holder %q; want 13 waiting on a sleeping holder", f.Counts[0], f.Lock.Owner.State)
+			}
+			return
+		}
+	}
+	t.Errorf("no contention finding: %v", r.Findings)
+}

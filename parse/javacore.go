@@ -229,6 +229,8 @@ func parseJavacore(p *textParser) *Dump {
 	locksOnly := len(s.d.Threads) == 0 && (len(s.mons) > 0 || len(s.d.Deadlocks) > 0)
 	if locksOnly {
 		s.locksThreads()
+	} else if len(s.mons) > 0 {
+		s.mergeMonitors()
 	}
 	if len(s.d.Threads) == 0 {
 		return nil

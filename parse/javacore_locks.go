@@ -37,6 +37,7 @@ type javacoreMonitor struct {
 	enter       []javacoreRef // "Waiting to enter:"
 	notify      []javacoreRef // "Waiting to be notified:"
 	notifyQ     bool          // the queue being read is the notify queue
+	vm          bool          // a VM monitor (2LKREGMON), not an object's
 }
 
 // javacoreRef names a thread as the LOCKS section does: "Worker Thread
@@ -69,7 +70,7 @@ func (s *javacoreScan) monitorLine(tag, text []byte) {
 			s.mon = nil
 			return
 		}
-		s.mons = append(s.mons, javacoreMonitor{class: in.bytes(text[:k]), addr: in.bytes(text[k+2 : c]), owner: javacoreOwnerRef(text[c+3:], in)})
+		s.mons = append(s.mons, javacoreMonitor{class: in.bytes(text[:k]), addr: in.bytes(text[k+2 : c]), owner: javacoreOwnerRef(text[c+3:], in), vm: true})
 		s.mon = &s.mons[len(s.mons)-1]
 	case "3LKWAITERQ", "3LKNOTIFYQ":
 		if s.mon != nil {
@@ -203,6 +204,92 @@ func (s *javacoreScan) locksThreads() {
 					held.Kind, held.Owner = LockHeld, ""
 					h.JVM.Locks = append(h.JVM.Locks, held)
 				}
+			}
+		}
+	}
+}
+
+// mergeMonitors gives the threads of a javacore's THREADS section what its
+// LOCKS section says of them. A javacore before OpenJ9's 3XMTHREADBLOCK
+// line (IBM's classic JVMs 1.3–1.4, J9 before Java 7) prints who owns a
+// monitor and who waits to enter it or to be notified only there:
+//
+//	3LKMONOBJECT       java.lang.Class@2AD2BF8/2AD2C00: owner "ExecuteThread: '6' for queue: 'weblogic.kernel.Default'" (0x6ECB1E8), entry count 1
+//	3LKWAITERQ            Waiting to enter:
+//	3LKWAITER                "ExecuteThread: '13' for queue: 'weblogic.kernel.Default'" (0x6F159C8)
+//
+// (a WebLogic server of IBM J2RE 1.4.2, yusuke/samurai's test resources:
+// 13 request threads wait to enter the class monitor of a static
+// synchronized method whose owner sleeps inside it). Each monitor's owner
+// gets the lock as held, each thread waiting to enter it the lock as
+// waited for, with its owner, and is BLOCKED (the section says it waits
+// to enter: a classic JVM's "MW" state alone reads as waiting); each
+// thread waiting to be notified gets the lock as waited on. A lock a
+// thread's own lines gave already (3XMTHREADBLOCK) is not given twice. A
+// thread is found by its name; by its J9VMThread where several share the
+// name; not at all when neither tells one thread. Object monitors only:
+// the VM's own (2LKREGMON) are the VM's business.
+func (s *javacoreScan) mergeMonitors() {
+	byName := map[string][]*Thread{}
+	for _, t := range s.d.Threads {
+		if t.JVM != nil {
+			byName[t.JVM.Name] = append(byName[t.JVM.Name], t)
+		}
+	}
+	find := func(r javacoreRef) *Thread {
+		ts := byName[r.name]
+		if len(ts) == 1 {
+			return ts[0]
+		}
+		for _, t := range ts {
+			if r.vmt != "" && t.TID == r.vmt {
+				return t
+			}
+		}
+		return nil
+	}
+	has := func(t *Thread, kind LockKind, addr string) bool {
+		for _, l := range t.JVM.Locks {
+			if l.Kind == kind && l.Address == addr {
+				return true
+			}
+		}
+		return false
+	}
+	for _, m := range s.mons {
+		if m.vm {
+			// The VM's own monitors (thread list, class table): the
+			// thread that writes the javacore holds some while it writes,
+			// and a VM that prints no thread's monitors prints none of
+			// these either; a wait on one is said by 3XMTHREADBLOCK
+			// where the VM prints it.
+			continue
+		}
+		l := Lock{Class: m.class, Address: m.addr, Frame: -1}
+		if o := find(m.owner); m.owner.name != "" && o != nil && !has(o, LockHeld, l.Address) {
+			held := l
+			held.Kind = LockHeld
+			o.JVM.Locks = append(o.JVM.Locks, held)
+		}
+		for _, r := range m.enter {
+			t := find(r)
+			if t == nil {
+				continue
+			}
+			if !has(t, LockWaitingTo, l.Address) {
+				w := l
+				w.Kind, w.Owner = LockWaitingTo, m.owner.name
+				t.JVM.Locks = append(t.JVM.Locks, w)
+			}
+			if t.State != "BLOCKED" {
+				t.State, t.StateDetail = "BLOCKED", "waiting to enter a monitor (3LKWAITER)"
+			}
+		}
+		for _, r := range m.notify {
+			if t := find(r); t != nil && !has(t, LockWaitingOn, l.Address) {
+				w := l
+				w.Kind = LockWaitingOn
+				t.JVM.Locks = append(t.JVM.Locks, w)
 			}
 		}
 	}
