@@ -130,12 +130,14 @@ type JSONFinding struct {
 	Cycle     []JSONThread     `json:"cycle"`
 	Blocked   []JSONThread     `json:"blocked"`
 	Holders   []JSONHolder     `json:"holders"`
-	Wait      JSONWait         `json:"wait"` // goroutines 0 when no wait time is printed
-	Parents   int              `json:"parents"`
-	Basis     string           `json:"basis"`
-	Headline  string           `json:"headline"`
-	CausedBy  string           `json:"caused_by"` // id of the finding this follows from; "" for a root cause
-	Evidence  []JSONEvidence   `json:"evidence"`
+	// HoldersBasis is how holders were found (Finding.HolderBasis).
+	HoldersBasis string         `json:"holders_basis"`
+	Wait         JSONWait       `json:"wait"` // goroutines 0 when no wait time is printed
+	Parents      int            `json:"parents"`
+	Basis        string         `json:"basis"`
+	Headline     string         `json:"headline"`
+	CausedBy     string         `json:"caused_by"` // id of the finding this follows from; "" for a root cause
+	Evidence     []JSONEvidence `json:"evidence"`
 	// Remedy is what to do, said only where the frames prove what it
 	// assumes (the remedy table); "" when no row fits.
 	Remedy string `json:"remedy"`
@@ -360,7 +362,7 @@ func jsonFinding(r *analyze.Result, f *analyze.Finding) JSONFinding {
 		Culprits: jsonFrames(f.Culprits), Entries: jsonFrames(f.Entries), Same: f.Same, Always: f.Always, CPUMs: f.CPU.Milliseconds(),
 		CPUThread: f.CPUThreads, Limit: JSONLimit{Size: f.Limit.Size, Source: f.Limit.Source, What: f.Limit.What, NamedLike: f.Limit.NamedLike},
 		Idle: f.Idle, Waiting: f.Waiting, Starved: jsonFrames(f.Starved), Cycle: jsonThreads(f.Cycle),
-		Blocked: jsonThreads(f.Blocked), Holders: []JSONHolder{}, Parents: f.Parents, Basis: f.Basis,
+		Blocked: jsonThreads(f.Blocked), Holders: []JSONHolder{}, HoldersBasis: f.HolderBasis, Parents: f.Parents, Basis: f.Basis,
 		Headline: f.Headline, CausedBy: f.CausedBy, Evidence: []JSONEvidence{}, Loop: f.Loop, Caller: f.Caller, WallMs: f.Wall.Milliseconds(), Remedy: remedyOf(f)}
 	for _, l := range findingLabels(r, f) {
 		jf.Labels = append(jf.Labels, JSONLabel{Key: l.key, Value: l.value, Count: l.count, Of: l.of})

@@ -913,15 +913,49 @@ func (s *sentences) deadlock() {
 		s.add("%s", c)
 	}
 	if k := len(f.Blocked); k > 0 {
-		var bs []string
-		for i, b := range f.Blocked {
-			if i == 5 {
-				bs = append(bs, fmt.Sprintf("%d more", k-5))
-				break
-			}
-			bs = append(bs, fmt.Sprintf("%q", b.Name))
+		// By the member of the cycle each waits on (the holder leads),
+		// in the order first seen; five names in all, the rest counted.
+		type byHolder struct {
+			holder string
+			names  []string
+			more   int
 		}
-		s.add("%d more threads wait on the cycle without being in it: %s (their contention is this deadlock)", k, strings.Join(bs, ", "))
+		var gs []*byHolder
+		at := map[string]*byHolder{}
+		shown := 0
+		for _, b := range f.Blocked {
+			h := ""
+			if w := b.WaitsFor; w != nil {
+				h = w.Holder
+			}
+			g := at[h]
+			if g == nil {
+				g = &byHolder{holder: h}
+				at[h] = g
+				gs = append(gs, g)
+			}
+			if shown < 5 {
+				g.names = append(g.names, fmt.Sprintf("%q", b.Name))
+				shown++
+			} else {
+				g.more++
+			}
+		}
+		var bs []string
+		for _, g := range gs {
+			part := strings.Join(g.names, ", ")
+			if g.more > 0 {
+				if part != "" {
+					part += ", "
+				}
+				part += fmt.Sprintf("%d more", g.more)
+			}
+			if g.holder != "" {
+				part += fmt.Sprintf(" on %q", g.holder)
+			}
+			bs = append(bs, part)
+		}
+		s.add("%d more threads wait on the cycle without being in it: %s (their contention is this deadlock)", k, strings.Join(bs, "; "))
 	}
 }
 
