@@ -12,7 +12,13 @@
 #   execleak-turnover-healthy   OpenJDK 17   turnover       one pool whose idle threads die after 100 ms
 #   execleak-timer-leak         OpenJDK 17   timer-leak     new java.util.Timer() per request, never cancelled
 #   execleak-timer-healthy      OpenJDK 17   timer-cancel   the same, cancel() after its task ran
-#   jdk25-execleak-*            Temurin 25   the same six modes
+#   execleak-netty-leak         OpenJDK 17   group-leak     a Netty NioEventLoopGroup(1) per call (NettyLeakApp), never shut down
+#   execleak-netty-healthy      OpenJDK 17   group-shutdown the same, shutdownGracefully() and waited for
+#   jdk25-execleak-*            Temurin 25   the same eight modes
+#
+# The Netty cases (netty/, com.example.execleak.NettyLeakApp: a client calling a small quote server
+# on 127.0.0.1) need Debian's libnetty-java (/usr/share/java/netty-*.jar, 4.1.48); without it they
+# are skipped with a message.
 #
 # The README.md of each case is written by hand from the source, before dumpdiff was run on the
 # dumps; this script only replaces the dumps. Every JVM started here is killed on exit.
@@ -35,6 +41,7 @@ declare -A MODE=(
 	[execleak-pool-leak]=pool-leak [execleak-pool-healthy]=pool-shutdown
 	[execleak-handful-healthy]=handful [execleak-turnover-healthy]=turnover
 	[execleak-timer-leak]=timer-leak [execleak-timer-healthy]=timer-cancel
+	[execleak-netty-leak]=group-leak [execleak-netty-healthy]=group-shutdown
 )
 cases=("$@")
 if ((${#cases[@]} == 0)); then
@@ -42,6 +49,11 @@ if ((${#cases[@]} == 0)); then
 fi
 
 "$jdk17/bin/javac" -nowarn -d "$tmp/classes" $(find "$here/src" -name '*.java')
+netty=
+if ls /usr/share/java/netty-{common,buffer,transport,resolver}.jar >/dev/null 2>&1; then
+	netty=$(ls /usr/share/java/netty-{common,buffer,transport,resolver}.jar | paste -sd:)
+	"$jdk17/bin/javac" -nowarn -cp "$netty" -d "$tmp/classes" $(find "$here/netty" -name '*.java')
+fi
 for c in "${cases[@]}"; do
 	jdk=$jdk17
 	base=$c
@@ -55,7 +67,15 @@ for c in "${cases[@]}"; do
 	fi
 	mode=${MODE[$base]:-}
 	[[ -n $mode ]] || { echo "unknown case $c" >&2; exit 1; }
-	"$jdk/bin/java" -Xmx64m -XX:+UseSerialGC -cp "$tmp/classes" com.example.execleak.ExecLeakApp "$mode" >"$tmp/out.log" 2>&1 &
+	main=com.example.execleak.ExecLeakApp cp=$tmp/classes
+	if [[ $base == execleak-netty-* ]]; then
+		if [[ -z $netty ]]; then
+			echo "$c: no Netty jars in /usr/share/java (apt-get install libnetty-java), skipped" >&2
+			continue
+		fi
+		main=com.example.execleak.NettyLeakApp cp=$tmp/classes:$netty
+	fi
+	"$jdk/bin/java" -Xmx64m -XX:+UseSerialGC -cp "$cp" "$main" "$mode" >"$tmp/out.log" 2>&1 &
 	pid=$!
 	for _ in $(seq 1 100); do
 		grep -q '^ready$' "$tmp/out.log" && break
