@@ -20,11 +20,12 @@ const (
 )
 
 var explosionDetector = &Detector{
-	Name:   KindExplosion,
-	Kinds:  []string{KindExplosion},
-	Doc:    "the process multiplied its threads (pools with a known maximum left out), said with the pool that grew most and what it waits on; or, on one dump, a crowd of JVM threads that no pool's loop runs, made by one application frame, in one wait (a thread per task: new Thread per request, supplyAsync with no executor on 1–2 CPUs), said with the frame that made them; or, at a moment, a crowd of goroutines of one creator sleeping on time alone (time.Sleep), GoSleepCrowdMin and CrowdShare of the process, not a server connection's (a request in flight) and not started together by one parent (a pool): a goroutine per request that waits out a delay, with nothing to bound them",
-	Claims: ClaimsGroups,
-	Folds:  "nothing; a crowd's own group (its stuck and timeline findings: the same threads, one story) is the crowd's",
+	Name:     KindExplosion,
+	Kinds:    []string{KindExplosion},
+	Doc:      "the process multiplied its threads (pools with a known maximum left out), said with the pool that grew most and what it waits on; or, on one dump, a crowd of JVM threads that no pool's loop runs, made by one application frame, in one wait (a thread per task: new Thread per request, supplyAsync with no executor on 1–2 CPUs), said with the frame that made them; or, at a moment, a crowd of goroutines of one creator sleeping on time alone (time.Sleep), GoSleepCrowdMin and CrowdShare of the process, not a server connection's (a request in flight) and not started together by one parent (a pool): a goroutine per request that waits out a delay, with nothing to bound them",
+	Claims:   ClaimsGroups,
+	Requires: []*Detector{executorLeakDetector},
+	Folds:    "leaked thread owners' threads (executor-leak: their rise is the leak's story, left out of the process's); a crowd's own group (its stuck and timeline findings: the same threads, one story) is the crowd's",
 	Thresholds: []Threshold{
 		{"ExplosionFactor", ExplosionFactor, "the process multiplied its threads by at least this (pools with a known maximum left out: they grow to it by design)"},
 		{"ExplosionMin", ExplosionMin, "…and grew by at least this many threads: a small service going from 20 to 60 threads is load, not an explosion"},
@@ -193,6 +194,15 @@ func risen(p *Pass) []Finding {
 		if p.knownLimit(pl).Max > 0 && !unpooledPool(r, pl, p.opt.roleTable().PoolLoops) {
 			for i := range t {
 				t[i] -= pl.Counts[i]
+			}
+		}
+	}
+	// Threads of owners made per call and never shut down (executor-leak)
+	// rise because of that leak: one story, the leak's.
+	for _, f := range p.Found(executorLeakDetector) {
+		for i := range t {
+			if i < len(f.Counts) {
+				t[i] -= f.Counts[i]
 			}
 		}
 	}

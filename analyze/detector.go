@@ -100,6 +100,7 @@ func Detectors() []*Detector {
 		leakedDetector,
 		saturatedDetector,
 		commonPoolDetector,
+		executorLeakDetector,
 		explosionDetector,
 		keptAliveDetector,
 		vthreadSchedulerDetector,

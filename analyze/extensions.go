@@ -93,6 +93,7 @@ func (e *ExtensionError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File
 //	up-by-design = AcmeUI-Event-*                   # non-daemon threads that keep a JVM up by design
 //	go-work      = github.com/acme/rpc.(*Server).dispatch  # frames where a Go server hands a goroutine a request
 //	pool-loop    = com.acme.exec.Worker.loop        # frames of a pool's run loop: its threads are pooled, not one per task
+//	owner-loop   = com.acme.push.Notifier.loop      # frames of a loop on its owner's only thread: its name's number counts owners
 //	back-off     = com.acme.retry.Spin.pause        # frames a retry loop backs off in (a RUNNABLE loop under one retries)
 //	handoff-latch = com.acme.sync.Gate.await        # a team's own hand-off, by kind: handoff-latch, -barrier, -phaser,
 //	                                                # -exchanger, -sync-put, -transfer, -queue-put, -queue-take, -pipe-write,

@@ -173,6 +173,10 @@ type Finding struct {
 	Pinned int
 	// Wait is how long Go goroutines have waited, as printed; nil when not.
 	Wait *WaitFact
+	// Owners is, for a leak of thread owners (basis "executor-leak" or
+	// "executor-crowd": executors, timers, clients made per call and never
+	// shut down), what their threads' names and rests show; nil otherwise.
+	Owners *OwnerFact
 	// Awaits is, for a wait on a hand-off no thread can serve (basis
 	// "no-peer"), what it waits on and who could have been its other side;
 	// nil otherwise.
@@ -340,6 +344,53 @@ type HolderGroup struct {
 	// "executor", "timer", "monitor", "condition", "queue", "latch",
 	// "sleep"): what would end it. Empty elsewhere, and when unknown.
 	Rest string
+}
+
+// BasisExecutorLeak marks a leak of thread owners: executors, timers,
+// clients made per call and never shut down (Finding.Owners).
+const BasisExecutorLeak = "executor-leak"
+
+// BasisExecutorCrowd marks the same told by one moment's names: more
+// owners than PoolIDLeak of one naming shape, each with the same idle
+// threads.
+const BasisExecutorCrowd = "executor-crowd"
+
+// OwnerFact is what a leak of thread owners shows (detect_executor_leak.go).
+// The owners are told by their threads' names: the id before a member
+// counter ("pool-78-thread-2": executor 78), or the whole name of a thread
+// that is its owner's only one ("Timer-78").
+type OwnerFact struct {
+	// Family is the threads' names with the owner's id, and a member
+	// counter, as "*" ("pool-*-thread-*", "Timer-*").
+	Family string
+	// What the owners are, by the loop their threads rest in (restLoops,
+	// ownerKinds): "executor", "timer", "event-loop group", "HTTP client";
+	// "" when the loop does not say.
+	What string
+	// Loop is the frame of the loop their resting threads wait in, without
+	// its package ("ThreadPoolExecutor.getTask", "TimerThread.mainLoop");
+	// "" when none is known.
+	Loop string
+	// Alive are the owners seen per moment (by Result.Moments index; 0
+	// where no dump), AtRest those of them whose every thread rests.
+	Alive, AtRest []int
+	// New is how many owners at rest at the last moment were not alive at
+	// the first: made meanwhile and never shut down; 0 from one moment.
+	New int
+	// PerOwner is how many threads each owner at rest keeps at the last
+	// moment (the most common count).
+	PerOwner int
+	// Kept is the least share, over consecutive moments, of one moment's
+	// owners still alive at the next; 0 from one moment.
+	Kept float64
+	// FirstID is the highest owner id alive at the first moment, LastID
+	// and LowestID the highest and the lowest at the last, each as its
+	// name shows it up to the id ("pool-78", "Timer-78").
+	FirstID, LastID, LowestID string
+	// PerThread: each owner is one thread whose name ends at its id
+	// ("Timer-78", by its loop: Roles.OwnerLoops); false for an id before
+	// a member counter ("pool-78-thread-2").
+	PerThread bool
 }
 
 // WaitFact is what a Go dump prints of how long goroutines have waited.

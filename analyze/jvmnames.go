@@ -56,7 +56,7 @@ const PoolIDLeak = 32
 // table beside the detectors'.
 var NamingThresholds = []Threshold{
 	{"counterShare", counterShare, "a number position of a thread name is a counter (\"*\") when it takes more distinct values than this share of its shape's distinct names; a pool's id (pool-1 and pool-2 of ten threads each) stays"},
-	{"PoolIDLeak", PoolIDLeak, "…but the number right before a trailing member counter that restarts in each pool (pool-N-thread-1, nioEventLoopGroup-N-1) is a pool's id, kept up to this many distinct ids: three executors of one thread are three pools; more ids are executors made on the fly (a leak), one pool"},
+	{"PoolIDLeak", PoolIDLeak, "…but the number right before a trailing member counter that restarts in each pool (pool-N-thread-1, nioEventLoopGroup-N-1) is a pool's id, kept up to this many distinct ids: three executors of one thread are three pools; more ids are executors made on the fly (a leak), one pool; and more than this many owners of one naming shape at one moment, each at rest with the same threads, are the executor-leak rule's one-moment warning"},
 }
 
 // nameMarkers are prefixes a thread's name carries for a while, not for

@@ -67,6 +67,15 @@ type remedyProof struct {
 	// how many of the goroutines that could call Done are blocked
 	// themselves (Finding.Parents); 0 when none is left.
 	blockedWorkers int
+	// owner: what a leak of thread owners leaked (OwnerFact.What:
+	// "executor", "timer"), "" for other findings and when unknown.
+	owner string
+}
+
+// ownersLeaked: thread owners made per call and never shut down
+// (detect_executor_leak.go), of what (OwnerFact.What; "" any other).
+func (p remedyProof) ownersLeaked(what string) bool {
+	return (p.basis == BasisExecutorLeak || p.basis == BasisExecutorCrowd) && p.owner == what
 }
 
 // siblingsStuck: the pool's other goroutines are stuck in another wait.
@@ -193,6 +202,12 @@ var remedies = []Remedy{
 		Text: "CompletableFuture.supplyAsync runs each task on a new thread here (no executor given, and the common pool has no parallelism on this machine): give it a bounded executor, and a read timeout to what the tasks call ({culprit})"},
 	{ID: "thread-per-task-crowd", Kinds: []string{KindExplosion}, proof: func(p remedyProof) bool { return p.basis == BasisCrowd },
 		Text: "each task runs on a thread started for it: run the tasks on a bounded executor (a fixed pool with a bounded queue, rejecting or waiting when full), and give what they wait on a timeout ({culprit})"},
+	{ID: "executor-per-call", Kinds: []string{KindLeaked}, proof: func(p remedyProof) bool { return p.ownersLeaked("executor") },
+		Text: "an executor is made per call (Executors.newFixedThreadPool or the like in a request's code) and never shut down, and a pool keeps its idle threads for ever: make one executor and share it (a field, a bean), or shutdown() each in a finally (try-with-resources from JDK 19); an event-loop group built per call the same (shutdownGracefully())"},
+	{ID: "timer-per-call", Kinds: []string{KindLeaked}, proof: func(p remedyProof) bool { return p.ownersLeaked("timer") },
+		Text: "a new java.util.Timer() is made per call and never cancelled, and each keeps its thread: share one ScheduledExecutorService (or one Timer) for the delayed work, or cancel() each timer once its task has run"},
+	{ID: "owner-per-call", Kinds: []string{KindLeaked}, proof: func(p remedyProof) bool { return p.ownersLeaked("") },
+		Text: "an object that owns threads (a client, an event-loop group, a scheduler) is built per call and never closed, and each keeps its threads: build it once and share it, or close() it (shutdown(), shutdownGracefully()) when the call ends"},
 	{ID: "goroutine-sleep-crowd", Kinds: []string{KindExplosion}, proof: func(p remedyProof) bool { return p.basis == BasisGoSleepCrowd },
 		Text: "each request starts a goroutine that waits out a delay ({culprit}): keep the delayed work in one queue served by a timer or a bounded pool (time.AfterFunc per item still makes a goroutine each when it fires), bound how many may wait, and end them with the request's context when they no longer matter"},
 	// The holders by structure (poolholders.go) wait with the pool's item
@@ -376,6 +391,12 @@ func proofOf(r *Result, f *Finding) remedyProof {
 	}
 	if f.Awaits != nil {
 		p.waiter = f.Awaits.Waiter
+	}
+	if f.Owners != nil {
+		p.owner = f.Owners.What
+		if p.owner != "executor" && p.owner != "timer" {
+			p.owner = ""
+		}
 	}
 	if f.Wait != nil && f.Kind == KindContention {
 		p.heldMinutes = f.Wait.MaxMinutes

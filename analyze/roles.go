@@ -58,6 +58,12 @@ type Roles struct {
 	// pool's worker, not a thread made for its task (the crowd rule's
 	// thread-per-task explosion; a team's own executor is one entry).
 	PoolLoops []string
+	// OwnerLoops are frame prefixes of a loop that runs on the only thread
+	// of the object that owns it (a java.util.Timer's TimerThread, a
+	// client's selector or evictor thread): the number in such a thread's
+	// name counts owners, not threads of one pool (the executor-leak
+	// rule); a team's own one-thread service is one entry.
+	OwnerLoops []string
 	// BackOffs are frames (exact functions) a retry loop backs off in: a
 	// RUNNABLE thread under one, in a loop it never leaves, is retrying,
 	// not working (the livelock rule); a team's own spin or tryLock helper
@@ -92,6 +98,7 @@ var builtinRoles = Roles{
 	UpByDesign:  []string{"AWT-EventQueue-*"},
 	GoWork:      goWorkFrames,
 	PoolLoops:   poolLoops,
+	OwnerLoops:  ownerLoops,
 	BackOffs:    backOffFrames,
 	// From testdata/libs/* (Threads.awaitShutdown) and the common
 	// spellings of a service's park: blockUntilShutdown (gRPC's
@@ -287,6 +294,7 @@ func roleTables(ext *Extensions) *Roles {
 		UpByDesign:    cat(builtinRoles.UpByDesign, x.UpByDesign),
 		GoWork:        cat(builtinRoles.GoWork, x.GoWork),
 		PoolLoops:     cat(builtinRoles.PoolLoops, x.PoolLoops),
+		OwnerLoops:    cat(builtinRoles.OwnerLoops, x.OwnerLoops),
 		BackOffs:      cat(builtinRoles.BackOffs, x.BackOffs),
 		HandOffs:      x.HandOffs,
 		ShutdownWaits: cat(builtinRoles.ShutdownWaits, x.ShutdownWaits),
@@ -295,7 +303,7 @@ func roleTables(ext *Extensions) *Roles {
 
 func (r *Roles) empty() bool {
 	return len(r.JVMInternal)+len(r.DumpWriters)+len(r.EventLoops)+len(r.CommonPools)+len(r.NotSpinning)+len(r.CPUNatives)+len(r.UpByDesign)+len(r.GoWork)+
-		len(r.PoolLoops)+len(r.BackOffs)+len(r.HandOffs)+len(r.ShutdownWaits) == 0
+		len(r.PoolLoops)+len(r.OwnerLoops)+len(r.BackOffs)+len(r.HandOffs)+len(r.ShutdownWaits) == 0
 }
 
 // roleKeys are the [roles] block's keys, each the table it adds to; the
@@ -311,6 +319,7 @@ var roleKeys = map[string]func(*Roles) *[]string{
 	"up-by-design":  func(r *Roles) *[]string { return &r.UpByDesign },
 	"go-work":       func(r *Roles) *[]string { return &r.GoWork },
 	"pool-loop":     func(r *Roles) *[]string { return &r.PoolLoops },
+	"owner-loop":    func(r *Roles) *[]string { return &r.OwnerLoops },
 	"back-off":      func(r *Roles) *[]string { return &r.BackOffs },
 	"shutdown-wait": func(r *Roles) *[]string { return &r.ShutdownWaits },
 }

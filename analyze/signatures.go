@@ -325,8 +325,11 @@ var signatures = []Signature{
 		Explain: "idle in a thread pool, waiting for a task: the normal rest state"},
 	// A java.util.Timer waits in its own loop for the next task, and runs
 	// the task on its thread: a task's sleep, lock or read is that work,
-	// not the timer's rest (testdata/libs/jvm-roles).
-	{ID: "pool-idle", Runtime: parse.RuntimeJVM, Category: Idle, Depth: 3, OwnWait: true,
+	// not the timer's rest (testdata/libs/jvm-roles). Four frames: JDK
+	// 21+ waits untimed in Object.wait0 under wait(long) under wait()
+	// (testdata/verdicts/jdk25-execleak-timer-leak: a timer with nothing
+	// scheduled read as an object-wait of 131 growing threads).
+	{ID: "pool-idle", Runtime: parse.RuntimeJVM, Category: Idle, Depth: 4, OwnWait: true,
 		Anchors: taskLoops,
 		Explain: "idle in a thread pool, waiting for a task: the normal rest state"},
 	// Quartz's workers wait in their own loop for the next job, its

@@ -175,6 +175,37 @@ type JSONFinding struct {
 	// threads waiting untimed on a hand-off its threads would serve;
 	// omitted when none.
 	WaitedBy []JSONThread `json:"waited_by,omitempty"`
+	// Owners is a leak's of basis "executor-leak" or "executor-crowd"
+	// (analyze.Finding.Owners): the thread owners made per call and never
+	// shut down, as their threads' names show them; omitted for other
+	// findings.
+	Owners *JSONOwners `json:"owners,omitempty"`
+}
+
+// JSONOwners are thread owners (executors, timers, clients) told by their
+// threads' names: the naming family with the id as "*", what they are by
+// their threads' rest ("executor", "timer", "event-loop group", "HTTP
+// client"; "" when unknown), the frame
+// of the loop they rest in ("ThreadPoolExecutor.getTask"), how many
+// are alive and at rest at each moment, how many at rest at the last
+// moment were not alive at the first, the threads each keeps, the least
+// share of one moment's owners alive at the next (0 from one moment), and
+// the highest id at the first moment, the highest and lowest at the last.
+type JSONOwners struct {
+	Family   string  `json:"family"`
+	What     string  `json:"what,omitempty"`
+	Loop     string  `json:"loop,omitempty"`
+	Alive    []int   `json:"alive"`
+	AtRest   []int   `json:"at_rest"`
+	New      int     `json:"new"`
+	PerOwner int     `json:"per_owner"`
+	Kept     float64 `json:"kept"`
+	FirstID  string  `json:"first_id"`
+	LastID   string  `json:"last_id"`
+	LowestID string  `json:"lowest_id"`
+	// PerThread: each owner is one thread whose name ends at its id
+	// ("Timer-78"); omitted for ids before a member counter.
+	PerThread bool `json:"per_thread,omitempty"`
 }
 
 // JSONAwaits is a hand-off wait no thread can serve: what it waits on
@@ -387,6 +418,10 @@ func jsonFinding(r *analyze.Result, f *analyze.Finding) JSONFinding {
 	jf.Pinned = f.Pinned
 	if len(f.WaitedBy) > 0 {
 		jf.WaitedBy = jsonThreads(f.WaitedBy)
+	}
+	if o := f.Owners; o != nil {
+		jf.Owners = &JSONOwners{Family: o.Family, What: o.What, Loop: o.Loop, Alive: o.Alive, AtRest: o.AtRest, New: o.New, PerOwner: o.PerOwner,
+			Kept: o.Kept, FirstID: o.FirstID, LastID: o.LastID, LowestID: o.LowestID, PerThread: o.PerThread}
 	}
 	if a := f.Awaits; a != nil {
 		jf.Awaits = &JSONAwaits{What: a.What, Peer: a.Peer, Address: a.Address, Peers: jsonThreads(a.Peers), Waiting: a.Waiting, Idle: a.Idle, Waiter: a.Waiter}

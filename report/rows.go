@@ -104,6 +104,10 @@ type findingRow struct {
 	// holder is the lock's holder and what it does, for a finding on a
 	// lock whose holder is printed (holderLead); "" otherwise.
 	holder string
+	// owners is, for a leak of thread owners (analyze.Finding.Owners), the
+	// lead's words for its count and state: "100 executors created and
+	// never shut down"; "" otherwise.
+	owners string
 	// explain is its state's sentence from the signature table ("blocked
 	// reading from a socket: waiting for the peer to answer"); "" when it
 	// names no state.
@@ -366,6 +370,9 @@ func findingRowOf(r *analyze.Result, f *analyze.Finding) findingRow {
 	if g := findingGroup(r, f); g != nil {
 		fr.groups = StackGroups(g, f.At)
 		fr.explain = g.Explain
+	}
+	if f.Owners != nil {
+		fr.owners = ownersLead(f)
 	}
 	for _, e := range f.Evidence {
 		label := fmt.Sprintf("#%d", e.Moment+1)

@@ -1143,10 +1143,86 @@ func (s *sentences) leaked() {
 		s.add("HTTP response bodies never closed: %d client connections lent with their response body (the Transport's readLoop waiting for it to be read or closed) and no goroutine reading any body, at %s: %s. "+
 			"Each keeps its connection, its readLoop and its writeLoop for good",
 			f.Counts[f.At], s.moment(f.At), s.series(f.Counts))
+	case analyze.BasisExecutorLeak, analyze.BasisExecutorCrowd:
+		s.ownersLeaked()
+		return
 	case "flat-count":
 		s.add("suspected leak: %s goroutines %s hold flat at every moment: %s (the format prints neither goroutine ids nor wait times)", f.Pool, stateText(f.State, f.Via), s.series(f.Counts))
 	}
 	s.culpritAndEntries()
+}
+
+// ownersLeaked says a leak of thread owners (analyze/detect_executor_leak.go):
+// how many were made and never shut down, their ids, the idle threads each
+// keeps, and the threads' rise.
+func (s *sentences) ownersLeaked() {
+	f, o := s.f, s.f.Owners
+	if o == nil {
+		return
+	}
+	what := ownerWord(o)
+	last := f.At
+	keeps := "each keeps its " + words.Plural(o.PerOwner, "idle thread")
+	if o.PerOwner == 1 {
+		keeps = "each keeps its idle thread"
+	}
+	if o.Loop != "" {
+		keeps += " (in " + o.Loop + ")"
+	}
+	more := "…" // the name goes on after the id: "pool-78…"
+	if o.PerThread {
+		more = ""
+	}
+	if f.Basis == analyze.BasisExecutorCrowd {
+		s.add("possibly leaked: %d %ss of %s at rest at %s, each its own id (%s%s to %s%s), %s: more than a program makes at start; %ss made per call and never shut down, most likely",
+			o.AtRest[last], what, o.Family, s.moment(last), o.LowestID, more, o.LastID, more, keeps, what)
+		if countNonZero(o.Alive) < 2 {
+			s.add("one moment cannot tell whether more come: a second dump a minute later tells (the same ids still there and higher ones beside them is a leak)")
+		} else {
+			s.add("the same %ss at every moment: none made or shut down while the dumps were taken", what)
+		}
+		return
+	}
+	ids := fmt.Sprintf("ids %s%s → %s%s", o.FirstID, more, o.LastID, more)
+	if o.FirstID == "" { // none alive at the first moment: the leak began between the dumps
+		ids = fmt.Sprintf("ids %s%s to %s%s, none at %s", o.LowestID, more, o.LastID, more, s.moment(0))
+	}
+	s.add("%s created and never shut down: %s, %s", words.Plural(o.New, what), ids, keeps)
+	kept := "every one seen at a moment still there at the next"
+	if o.Kept < 1 {
+		kept = fmt.Sprintf("at least %.0f%% of those seen at a moment still there at the next", 100*o.Kept)
+	}
+	s.add("live %ss %s, %s; %s threads %s, the process's %s", what, arrows(o.Alive), kept, o.Family, arrows(f.Counts), arrows(f.Totals))
+}
+
+// ownersLead is the lead's words for a leak of thread owners: "100
+// executors created and never shut down", "40 executors at rest, each its
+// own id".
+func ownersLead(f *analyze.Finding) string {
+	o := f.Owners
+	what := ownerWord(o)
+	if f.Basis == analyze.BasisExecutorCrowd {
+		return words.Plural(o.AtRest[f.At], what) + " at rest, each its own id"
+	}
+	return words.Plural(o.New, what) + " created and never shut down"
+}
+
+// ownerWord names what leaked: "executor", "timer", "event-loop group",
+// "HTTP client", else "thread owner".
+func ownerWord(o *analyze.OwnerFact) string {
+	if o.What != "" {
+		return o.What
+	}
+	return "thread owner"
+}
+
+// arrows is a count per moment with a dump, "27 → 74 → 127".
+func arrows(c []int) string {
+	var parts []string
+	for _, n := range c {
+		parts = append(parts, strconv.Itoa(n))
+	}
+	return strings.Join(parts, " → ")
 }
 
 func (s *sentences) eventLoop() {

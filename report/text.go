@@ -447,7 +447,9 @@ func (t *textView) leadBlock(f *findingRow, pre string) []string {
 		s := fmt.Sprint(n)
 		// The state in words: its sentence's first part ("blocked
 		// reading from a socket"), else its id.
-		if w, _, _ := strings.Cut(f.explain, ":"); w != "" {
+		if f.owners != "" {
+			s = f.owners // the owners leaked, not their threads' rest
+		} else if w, _, _ := strings.Cut(f.explain, ":"); w != "" {
 			s += " " + w
 		} else if f.state != "" {
 			s += " " + stateName(f.state, f.via)
