@@ -147,14 +147,6 @@ func (s *javacoreScan) locksThreads() {
 		s.d.Threads = append(s.d.Threads, t)
 		return t
 	}
-	has := func(t *Thread, kind LockKind, addr string) bool {
-		for _, l := range t.JVM.Locks {
-			if l.Kind == kind && l.Address == addr {
-				return true
-			}
-		}
-		return false
-	}
 	for _, m := range s.mons {
 		l := Lock{Class: m.class, Address: m.addr, Frame: -1}
 		if m.owner.name != "" {
@@ -191,7 +183,7 @@ func (s *javacoreScan) locksThreads() {
 				l.Address, l.Class = "", "" // a monitor alone (sys_mon_t:…): no object printed
 			}
 			t := get(refs[j])
-			if !has(t, LockWaitingTo, l.Address) || l.Address == "" {
+			if !hasJVMLock(t, LockWaitingTo, l.Address) || l.Address == "" {
 				t.JVM.Locks = append(t.JVM.Locks, l)
 			}
 			if t.State == "" {
@@ -199,7 +191,7 @@ func (s *javacoreScan) locksThreads() {
 			}
 			if e.Holder != "" && l.Address != "" {
 				h := get(refs[j+1])
-				if !has(h, LockHeld, l.Address) {
+				if !hasJVMLock(h, LockHeld, l.Address) {
 					held := l
 					held.Kind, held.Owner = LockHeld, ""
 					h.JVM.Locks = append(h.JVM.Locks, held)
@@ -248,14 +240,6 @@ func (s *javacoreScan) mergeMonitors() {
 		}
 		return nil
 	}
-	has := func(t *Thread, kind LockKind, addr string) bool {
-		for _, l := range t.JVM.Locks {
-			if l.Kind == kind && l.Address == addr {
-				return true
-			}
-		}
-		return false
-	}
 	for _, m := range s.mons {
 		if m.vm {
 			// The VM's own monitors (thread list, class table): the
@@ -266,7 +250,7 @@ func (s *javacoreScan) mergeMonitors() {
 			continue
 		}
 		l := Lock{Class: m.class, Address: m.addr, Frame: -1}
-		if o := find(m.owner); m.owner.name != "" && o != nil && !has(o, LockHeld, l.Address) {
+		if o := find(m.owner); m.owner.name != "" && o != nil && !hasJVMLock(o, LockHeld, l.Address) {
 			held := l
 			held.Kind = LockHeld
 			o.JVM.Locks = append(o.JVM.Locks, held)
@@ -276,7 +260,7 @@ func (s *javacoreScan) mergeMonitors() {
 			if t == nil {
 				continue
 			}
-			if !has(t, LockWaitingTo, l.Address) {
+			if !hasJVMLock(t, LockWaitingTo, l.Address) {
 				w := l
 				w.Kind, w.Owner = LockWaitingTo, m.owner.name
 				t.JVM.Locks = append(t.JVM.Locks, w)
@@ -286,11 +270,21 @@ func (s *javacoreScan) mergeMonitors() {
 			}
 		}
 		for _, r := range m.notify {
-			if t := find(r); t != nil && !has(t, LockWaitingOn, l.Address) {
+			if t := find(r); t != nil && !hasJVMLock(t, LockWaitingOn, l.Address) {
 				w := l
 				w.Kind = LockWaitingOn
 				t.JVM.Locks = append(t.JVM.Locks, w)
 			}
 		}
 	}
+}
+
+// hasJVMLock reports whether t's lines gave it a lock of that kind on addr.
+func hasJVMLock(t *Thread, kind LockKind, addr string) bool {
+	for _, l := range t.JVM.Locks {
+		if l.Kind == kind && l.Address == addr {
+			return true
+		}
+	}
+	return false
 }
