@@ -859,6 +859,8 @@ func (s *sentences) deadlock() {
 		how = "inferred: the two stayed in their waits, the same goroutines, lines and locks at every moment, and no other goroutine stayed anywhere that could hold either lock so long (a lock waited on for seconds was held all along); Go prints no owner and no age under a minute"
 	case "go-lock-closed":
 		how = "inferred: every goroutine of the application out of its rest waits for one of these mutexes, so each mutex's holder is among the waiters of the others; the waiters that share one place (frames, lines, objects) hold none of them, two goroutines at one place cannot both hold one mutex, which leaves one holder for each; Go prints no owner"
+	case "go-lock-asleep":
+		how = "inferred, the weaker evidence: every goroutine of the application out of its rest waits for one of these mutexes or sleeps; the waiters that share one place hold none of them, which leaves each mutex one holder among the other mutexes' waiters, unless a sleeper holds it (a sleeper could hold either lock, and lets go when it wakes); Go prints no owner"
 	case "go-rlock-reentry":
 		how = "inferred: a goroutine holding the read lock takes it again while a writer waits, and a waiting writer stops new readers; Go prints no owner"
 	case "go-lock-chan":
@@ -882,7 +884,24 @@ func (s *sentences) deadlock() {
 	} else if seen > 1 {
 		when = fmt.Sprintf("at %d moments from %s", seen, s.moment(f.Since))
 	}
-	s.add("deadlock between %d threads: %s (%s, %s)", len(f.Cycle), strings.Join(ns, ", "), how, when)
+	if len(f.Asleep) > 0 {
+		// Two stories, the cycle first: the sleepers are its alternative.
+		var zs []string
+		for i, z := range f.Asleep {
+			c := fmt.Sprintf("%q", z.Name)
+			if z.Culprit != "" {
+				c += " (asleep at " + z.Culprit + ")"
+			}
+			if i == 3 {
+				zs = append(zs, fmt.Sprintf("%d more", len(f.Asleep)-3))
+				break
+			}
+			zs = append(zs, c)
+		}
+		s.add("likely lock cycle between %d goroutines: %s, each holding what the next waits for, or %s holds both while asleep (%s, %s)", len(f.Cycle), strings.Join(ns, ", "), strings.Join(zs, " or "), how, when)
+	} else {
+		s.add("deadlock between %d threads: %s (%s, %s)", len(f.Cycle), strings.Join(ns, ", "), how, when)
+	}
 	for i, m := range f.Cycle {
 		if i == 4 {
 			break

@@ -50,8 +50,8 @@ sig "$tmp/p-113" go-gone-sleepcycle-go113 2 -mode sleepcycle -mainsleep
 dumps "$tmp/p-113" go-gone-sleepcycle-debug2-go113 -mode sleepcycle -mainsleep
 dumps "$tmp/p-126" go-gone-sleepflow-healthy -mode sleepflow
 dumps "$tmp/p-113" go-gone-sleepflow-healthy-go113 -mode sleepflow
-sig "$tmp/p-126" go-gone-contend-healthy 2 -mode contend
-dumps "$tmp/p-113" go-gone-contend-healthy-go113 -mode contend
+sig "$tmp/p-126" go-gone-contend-busy 2 -mode contend
+dumps "$tmp/p-113" go-gone-contend-busy-go113 -mode contend
 # 2. A receive whose producer returned, and its controls.
 dumps "$tmp/p-126" go-gone-fetch -mode fetchgone
 dumps "$tmp/p-113" go-gone-fetch-http-go113 -mode fetchgone -http
