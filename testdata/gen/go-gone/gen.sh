@@ -58,7 +58,7 @@ dumps "$tmp/p-113" go-gone-fetch-http-go113 -mode fetchgone -http
 dumps "$tmp/p-126" go-gone-fetch-http-debug1 -mode fetchgone -http -debug 1
 sig "$tmp/p-126" go-gone-fetch-cut 2 -mode fetchgone -http
 dumps "$tmp/p-126" go-gone-fetchslow-bounded -mode fetchslow
-dumps "$tmp/p-113" go-gone-fetchslow-bounded-go113 -mode fetchslow -http
+dumps "$tmp/p-113" go-gone-fetchslow-bounded-go113 -mode fetchslow
 dumps "$tmp/p-126" go-gone-poolidle-idle -mode poolidle
 dumps "$tmp/p-113" go-gone-poolidle-idle-go113 -mode poolidle
 sig "$tmp/p-113" go-gone-fetch-minutes-go113 65 -mode fetchgone -gc
