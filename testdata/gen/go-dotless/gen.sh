@@ -6,7 +6,9 @@
 # 127.0.0.1:
 #   - go-dotless-wg: Go 1.26, -stuck, its own debug=2 dumps 2 s and 5 s after start;
 #   - go-dotless-wg-go113: Go 1.13, -stuck, SIGQUIT (GOTRACEBACK=all) 2 s after start;
-#   - go-dotless-wg-healthy: Go 1.26, buffered results (batches run), debug=2 dumps.
+#   - go-dotless-wg-healthy: Go 1.26, buffered results (batches run), debug=2 dumps;
+#   - go-dotless-wg-twopools[-go113]: as go-dotless-wg[-go113] with -client=false
+#     (the second caller a goroutine main.scheduler starts, no HTTP client).
 # The READMEs are written by hand, from the source, before dumpdiff runs.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -28,3 +30,10 @@ sleep 2
 kill -QUIT $pid
 wait $pid || true
 "$tmp/p-126" -out "$v/go-dotless-wg-healthy/"
+mkdir -p "$v/go-dotless-wg-twopools" "$v/go-dotless-wg-twopools-go113"
+"$tmp/p-126" -stuck -client=false -out "$v/go-dotless-wg-twopools/"
+GOTRACEBACK=all "$tmp/p-113" -stuck -client=false 2>"$v/go-dotless-wg-twopools-go113/sigquit.txt" &
+pid=$!
+sleep 2
+kill -QUIT $pid
+wait $pid || true

@@ -1,7 +1,7 @@
 // Command app (module example/app: a module path with no dot, as `go
 // mod init example/app` makes) runs internal/batch.RunBatch from two
 // places: a goroutine main starts, and a request to its own HTTP server
-// on 127.0.0.1. With -stuck the batches' workers block in their send and
+// on 127.0.0.1 (with -client=false: a goroutine main.scheduler starts). With -stuck the batches' workers block in their send and
 // both RunBatch calls wait in WaitGroup.Wait for good; without it the
 // results are buffered and batches run in a loop (healthy). Writes its
 // own debug=2 dumps with -out (-n of them, 3 s apart), else waits for
@@ -21,10 +21,22 @@ import (
 	"example/app/internal/batch"
 )
 
+// scheduler starts a nightly batch on a goroutine of its own (the
+// second caller, in a pool of its own: created by main.scheduler).
+func scheduler(jobs []int, buffered bool) {
+	go func() {
+		for {
+			batch.RunBatch(jobs, buffered)
+			time.Sleep(time.Millisecond)
+		}
+	}()
+}
+
 func main() {
 	stuck := flag.Bool("stuck", false, "unbuffered results: the workers block")
 	out := flag.String("out", "", "file prefix for debug=2 dumps (none: wait for SIGQUIT)")
 	n := flag.Int("n", 2, "dumps to write, 3 s apart")
+	client := flag.Bool("client", true, "ask the program's own server (the second caller is a request); false: the second caller is a goroutine a scheduler starts")
 	flag.Parse()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -42,15 +54,19 @@ func main() {
 			time.Sleep(time.Millisecond)
 		}
 	}()
-	go func() {
-		for {
-			resp, err := http.Get("http://" + ln.Addr().String() + "/batch")
-			if err == nil {
-				resp.Body.Close()
+	if *client {
+		go func() {
+			for {
+				resp, err := http.Get("http://" + ln.Addr().String() + "/batch")
+				if err == nil {
+					resp.Body.Close()
+				}
+				time.Sleep(time.Millisecond)
 			}
-			time.Sleep(time.Millisecond)
-		}
-	}()
+		}()
+	} else {
+		go scheduler(jobs, !*stuck)
+	}
 	if *out == "" {
 		select {}
 	}
