@@ -61,4 +61,19 @@ dumps "$tmp/p-126" go-gone-fetchslow-bounded -mode fetchslow
 dumps "$tmp/p-113" go-gone-fetchslow-bounded-go113 -mode fetchslow
 dumps "$tmp/p-126" go-gone-poolidle-idle -mode poolidle
 dumps "$tmp/p-113" go-gone-poolidle-idle-go113 -mode poolidle
+# Requests from outside: six curl requests to the server on 127.0.0.1.
+ext() { # binary fixture args...
+	local bin=$1 d=$v/$2 port=18733
+	shift 2
+	mkdir -p "$d"
+	rm -f "$d"/[0-9].txt
+	"$bin" -out "$d/" -n 2 -every 3s -after 3s -listen 127.0.0.1:$port -selfclient=false "$@" &
+	local pid=$!
+	sleep 1
+	for i in 0 1 2 3 4 5; do curl -s -m 20 "http://127.0.0.1:$port/fetch?id=$i" >/dev/null & done
+	wait $pid
+	wait || true
+}
+ext "$tmp/p-113" go-gone-fetch-ext-go113 -mode fetchgone -http
+ext "$tmp/p-126" go-gone-fetch-ext -mode fetchgone -http
 sig "$tmp/p-113" go-gone-fetch-minutes-go113 65 -mode fetchgone -gc

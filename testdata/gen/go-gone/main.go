@@ -24,7 +24,9 @@
 //	                  janitor's sleep.
 //	-mode fetchgone   six requests, each handled by main.handle (started
 //	                  by main, or with -http served by net/http on
-//	                  127.0.0.1 and asked by six clients), call
+//	                  127.0.0.1 and asked by six clients of its own, or
+//	                  with -selfclient=false by six curl requests from
+//	                  outside), call
 //	                  main.fetchAll: it starts a producer goroutine
 //	                  (main.fetchAll.func1) that dials 127.0.0.1:1,
 //	                  fails, and returns without sending or closing, and
@@ -190,10 +192,12 @@ func main() {
 	debug := flag.Int("debug", 2, "pprof debug level of the dumps")
 	mainSleep := flag.Bool("mainsleep", false, "sleepcycle: main sleeps in a loop instead of waiting")
 	useHTTP := flag.Bool("http", false, "fetchgone/fetchslow: requests come over HTTP")
+	listen := flag.String("listen", "127.0.0.1:0", "the HTTP server's address")
+	selfClient := flag.Bool("selfclient", true, "fetchgone/fetchslow -http: the program asks its own server (false: requests come from outside, gen.sh's curl)")
 	gc := flag.Bool("gc", false, "run the GC each second (the runtime dates waits only after a GC saw them)")
 	flag.Parse()
 
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := net.Listen("tcp", *listen)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -241,6 +245,9 @@ func main() {
 	case "fetchgone", "fetchslow":
 		for i := 0; i < 6; i++ {
 			id := i
+			if *useHTTP && !*selfClient {
+				break // gen.sh's curl asks
+			}
 			if *useHTTP {
 				go func() {
 					resp, err := http.Get(fmt.Sprintf("http://%s/fetch?id=%d", ln.Addr(), id))
