@@ -19,7 +19,10 @@ import (
 // sleepers as the other candidate holders; at two moments critical (the
 // held pair). Its healthy twin (one lock order, the janitor holding a
 // lock briefly while asleep) and plain contention with a running holder
-// give no deadlock.
+// give no deadlock. Then the receives whose producer returned
+// (sender-gone) and the WaitGroup of a module with no dot in its path
+// (below). Each fixture pasted behind a prefix or indented keeps its
+// verdict.
 func TestGoGoneFixtures(t *testing.T) {
 	dir := filepath.Join("..", "testdata", "verdicts")
 	asleep := func(sev Severity, sleepers ...string) func(*testing.T, Finding) {
@@ -59,6 +62,59 @@ func TestGoGoneFixtures(t *testing.T) {
 		{"go-gone-contend-busy", []string{"sigquit.txt"}, []want{contention}},
 		{"go-gone-contend-busy-go113", []string{"1.txt", "2.txt"}, []want{contention}},
 	}
+	// A receive whose producer returned: six main.fetchAll (under
+	// main.handle, or under net/http's handler) in a plain receive, no
+	// closure of fetchAll nor goroutine it started alive: critical at two
+	// moments, a warning for one dump aged a minute; nothing for one dump
+	// with no age, a debug=1 profile, a slow producer alive, idle workers.
+	gone := func(sev Severity) func(*testing.T, Finding) {
+		return func(t *testing.T, f Finding) {
+			eq(t, "severity", f.Severity, sev)
+			eq(t, "basis", f.Basis, BasisSenderGone)
+			eq(t, "culprit", strings.SplitN(f.Culprit, " ", 2)[0], "main.fetchAll")
+			eq(t, "count", f.Counts[f.At], 6)
+		}
+	}
+	tests = append(tests,
+		fixtureCase{"go-gone-fetch", []string{"1.txt", "2.txt"}, []want{{KindLeaked, "main.main", "chan-receive", gone(Critical)}}},
+		fixtureCase{"go-gone-fetch", []string{"2.txt"}, nil},
+		// The program's own HTTP clients wait for the handlers' replies:
+		// application goroutines that could still send (someoneElse), so
+		// the rule says nothing; the clients are stuck.
+		fixtureCase{"go-gone-fetch-http-go113", []string{"1.txt", "2.txt"}, []want{{KindStuck, "main.main", "http-client-wait", nil}}},
+		fixtureCase{"go-gone-fetch-ext", []string{"1.txt", "2.txt"}, []want{{KindLeaked, "net/http server connections", "chan-receive", gone(Critical)}}},
+		fixtureCase{"go-gone-fetch-ext-go113", []string{"1.txt", "2.txt"}, []want{{KindLeaked, "net/http server connections", "chan-receive", gone(Critical)}}},
+		fixtureCase{"go-gone-fetch-ext-go113", []string{"2.txt"}, nil},
+		fixtureCase{"go-gone-fetch-minutes-go113", []string{"sigquit.txt"}, []want{{KindLeaked, "main.main", "chan-receive", gone(Warning)}}},
+		fixtureCase{"go-gone-fetch-cut", []string{"sigquit.txt"}, nil},
+		fixtureCase{"go-gone-fetch-http-debug1", []string{"1.txt", "2.txt"}, nil},
+		fixtureCase{"go-gone-fetchslow-bounded", []string{"1.txt", "2.txt"}, nil},
+		fixtureCase{"go-gone-fetchslow-bounded-go113", []string{"1.txt", "2.txt"}, nil},
+		fixtureCase{"go-gone-poolidle-idle", []string{"1.txt", "2.txt"}, nil},
+		fixtureCase{"go-gone-poolidle-idle-go113", []string{"1.txt", "2.txt"}, nil},
+	)
+	// A WaitGroup whose workers block in their send, in a module whose
+	// path has no dot (example/app): its frames are the application's,
+	// and the finding names the workers' own frame and every pool of its
+	// waiters.
+	wg := func(sev Severity) func(*testing.T, Finding) {
+		return func(t *testing.T, f Finding) {
+			eq(t, "severity", f.Severity, sev)
+			eq(t, "basis", f.Basis, BasisWaitGroupUnserved)
+			eq(t, "culprit", f.Culprit, "example/app/internal/batch.RunBatch")
+			eq(t, "pools", strings.Join(f.WaiterPools, " "), "main.main main.scheduler")
+			if len(f.Workers) != 1 || !strings.HasPrefix(f.Workers[0].Culprit, "example/app/internal/batch.RunBatch.func1 ") || f.Workers[0].State != "chan-send" {
+				t.Errorf("workers %+v, want RunBatch.func1 in chan-send", f.Workers)
+			}
+		}
+	}
+	stuck := want{KindStuck, "example/app/internal/batch.RunBatch", "chan-send", nil}
+	tests = append(tests,
+		fixtureCase{"go-dotless-wg-twopools", []string{"1.txt", "2.txt"}, []want{stuck, {KindLeaked, "main.scheduler", "waitgroup-wait", wg(Critical)}}},
+		fixtureCase{"go-dotless-wg-twopools-go113", []string{"sigquit.txt"}, []want{{KindLeaked, "main.scheduler", "waitgroup-wait", wg(Warning)}}},
+		fixtureCase{"go-dotless-wg", []string{"1.txt", "2.txt"}, []want{stuck}},
+		fixtureCase{"go-dotless-wg-healthy", []string{"1.txt", "2.txt"}, nil},
+	)
 	runFixtureCases(t, dir, tests)
 	for _, tt := range tests {
 		keepsShape(t, filepath.Join(dir, tt.name), tt.moments)

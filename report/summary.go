@@ -1121,9 +1121,37 @@ func (s *sentences) leaked() {
 		workers := "no goroutine it started is left (they returned without Done)"
 		if len(f.Entries) > 0 && f.Entries[0].Count > 0 {
 			workers = fmt.Sprintf("the %d goroutines it started are all blocked themselves (a channel, a lock, another WaitGroup: waiting, most often, for the waiter)", f.Entries[0].Count)
+			if len(f.Workers) > 0 {
+				// Their own frames: where each is blocked (main.runBatch.func1
+				// in a chan send), the line to read first.
+				var ws []string
+				for i, w := range f.Workers {
+					if i == 3 {
+						ws = append(ws, fmt.Sprintf("%d more places", len(f.Workers)-3))
+						break
+					}
+					at := w.Culprit
+					if at == "" {
+						at = "the pool " + w.Pool
+					}
+					ws = append(ws, fmt.Sprintf("%d at %s %s", w.Count, at, stateText(w.State, w.Via)))
+				}
+				workers += ": " + strings.Join(ws, ", ")
+			}
+		}
+		who := f.Culprit
+		if len(f.WaiterPools) > 1 {
+			who = fmt.Sprintf("%s (called from %d pools: %s)", f.Culprit, len(f.WaiterPools), strings.Join(f.WaiterPools, ", "))
 		}
 		s.add("a sync.WaitGroup that never reaches zero: %s waits in WaitGroup.Wait at %s, and %s; no other goroutine of the application runs that could call Done: %s",
-			f.Culprit, s.moment(f.At), workers, s.series(f.Counts))
+			who, s.moment(f.At), workers, s.series(f.Counts))
+	case analyze.BasisSenderGone:
+		how := "the very same goroutines at every moment"
+		if f.Severity == analyze.Warning {
+			how = "each waiting a minute or more, as the runtime prints, in one dump"
+		}
+		s.add("wait nobody serves: %d goroutines in %s wait on a channel whose senders have returned: none of %s's closures nor any goroutine it started (or they started) is alive at %s, so nobody is left to send or close (%s)",
+			f.Counts[f.At], receiveFunc(f.Culprit), receiveFunc(f.Culprit), s.moment(f.At), how)
 	case analyze.BasisUnreadBodies:
 		s.add("HTTP response bodies never closed: %d client connections lent with their response body (the Transport's readLoop waiting for it to be read or closed) and no goroutine reading any body, at %s: %s. "+
 			"Each keeps its connection, its readLoop and its writeLoop for good",
@@ -1405,4 +1433,10 @@ func poolHolderLead(f *analyze.Finding) string {
 		s += ")"
 	}
 	return s
+}
+
+// receiveFunc is the function of a culprit frame string ("main.fetchAll
+// (main.go:170)" → "main.fetchAll").
+func receiveFunc(culprit string) string {
+	return strings.SplitN(culprit, " ", 2)[0]
 }
