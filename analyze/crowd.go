@@ -393,3 +393,7 @@ const BasisGoSleepCrowd = "goroutine-sleep-crowd"
 // BasisWaitGroupUnserved marks a goroutine in WaitGroup.Wait that no
 // goroutine left can bring to zero (unservedWaitGroups).
 const BasisWaitGroupUnserved = "waitgroup-unserved"
+
+// BasisSenderGone marks goroutines waiting on a channel whose senders,
+// the waiting function's own goroutines, have all returned (sendergone.go).
+const BasisSenderGone = "sender-gone"

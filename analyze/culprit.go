@@ -43,7 +43,8 @@ var goLibraries = []string{"golang.org/x/", "google.golang.org/grpc", "google.go
 
 // isAppFrame reports whether f is application code: for the JVM, outside
 // the JDK and known frameworks; for Go, package main or a module path that
-// is not the standard library or golang.org/x.
+// is not the standard library (goStdTop: a table, so that a module path
+// with no dot, example/app, is the application's) or a known library.
 func isAppFrame(rt parse.Runtime, f *parse.Frame) bool {
 	fn := f.Func
 	if rt == parse.RuntimeGo {
@@ -53,15 +54,8 @@ func isAppFrame(rt parse.Runtime, f *parse.Frame) bool {
 		if strings.HasPrefix(fn, "main.") || strings.HasPrefix(fn, "command-line-arguments.") {
 			return true
 		}
-		slash := strings.IndexByte(fn, '/')
-		first := fn
-		if slash >= 0 {
-			first = fn[:slash]
-		} else if dot := strings.IndexByte(fn, '.'); dot >= 0 {
-			first = fn[:dot]
-		}
-		if !strings.Contains(first, ".") {
-			return false // standard library or runtime
+		if goStdFunc(fn) {
+			return false // standard library or runtime (goStdTop)
 		}
 		for _, p := range goLibraries {
 			if strings.HasPrefix(fn, p) {

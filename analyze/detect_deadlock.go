@@ -13,15 +13,18 @@ import (
 const (
 	// SelfWaitMoments: see the row (pool_self_wait.go).
 	SelfWaitMoments = 2
+	// AsleepHoldersMax: see the row (golockclosed.go).
+	AsleepHoldersMax = 3
 )
 
 var deadlockDetector = &Detector{
 	Name:   KindDeadlock,
 	Kinds:  []string{KindDeadlock},
-	Doc:    "threads that wait for each other in a cycle of locks (the JVM's report or the lock graph, class initializations, class loaders' locks, a producer waiting for its hand-off's one consumer thread and a wait for a future (a FutureTask's or a CompletableFuture's) whose every runner waits for the waiter, and a writer waiting for a read lock's likely holder (inferred, said so) included), a pool whose every worker waits for work queued behind it in the same pool (for a task's result — a FutureTask's, which only a runner of one outside the pool could complete, whatever else runs or reads beside it —, or for its peers at a latch, barrier or phaser whose parties the pool cannot run at once), none of them let through between the dumps and no live thread of the tasks' class left to come, a holder waiting untimed for a notify or signal while threads of its own class that would send it are blocked on a lock it holds (a nested wait), threads waiting untimed on one object from two or more of its own methods with nobody inside it (a lost wake-up: each side waits for the other), Go goroutines each waiting on a mutex the next one's frames name (argument graph) or, with no frame naming either lock, two goroutines on two mutexes that stay put (same ids, lines and locks) at each of the last HeldWaitMin moments over HeldSpanSeconds while no other goroutine out of its rest stays anywhere (a lock waited on for seconds was held all along: gopairs.go), in one dump every Go goroutine of the application out of its rest waiting on a few mutexes, nothing running or asleep, each mutex left one possible holder among the other mutexes' waiters once those sharing one place are ruled out (closed waits: go-lock-closed, golockclosed.go), a Go mutex whose inferred holder waits untimed in a channel send or receive while others wait for the mutex and nothing else out of its rest stays (its partner can only be among the waiters: go-lock-chan), every Go goroutine out of its rest in a plain channel send or receive (no select: it may hold a timer), one per stack, a sender among them, the same at those moments, or in one dump with nothing else of the application running, runnable or asleep (a listener or a timer keeps the runtime from calling it asleep: go-chan-cycle, gochans.go); an inferred Go cycle seen in one dump is a warning, critical where every member printed a wait of LockHeldMinutes (a mutex's) or at two moments, or a Go program its runtime stopped as asleep (led by a goroutine waiting for a lock, where one does)",
+	Doc:    "threads that wait for each other in a cycle of locks (the JVM's report or the lock graph, class initializations, class loaders' locks, a producer waiting for its hand-off's one consumer thread and a wait for a future (a FutureTask's or a CompletableFuture's) whose every runner waits for the waiter, and a writer waiting for a read lock's likely holder (inferred, said so) included), a pool whose every worker waits for work queued behind it in the same pool (for a task's result — a FutureTask's, which only a runner of one outside the pool could complete, whatever else runs or reads beside it —, or for its peers at a latch, barrier or phaser whose parties the pool cannot run at once), none of them let through between the dumps and no live thread of the tasks' class left to come, a holder waiting untimed for a notify or signal while threads of its own class that would send it are blocked on a lock it holds (a nested wait), threads waiting untimed on one object from two or more of its own methods with nobody inside it (a lost wake-up: each side waits for the other), Go goroutines each waiting on a mutex the next one's frames name (argument graph) or, with no frame naming either lock, two goroutines on two mutexes that stay put (same ids, lines and locks) at each of the last HeldWaitMin moments over HeldSpanSeconds while no other goroutine out of its rest stays anywhere (a lock waited on for seconds was held all along: gopairs.go), in one dump every Go goroutine of the application out of its rest waiting on a few mutexes, nothing running or asleep, each mutex left one possible holder among the other mutexes' waiters once those sharing one place are ruled out (closed waits: go-lock-closed, golockclosed.go; with up to AsleepHoldersMax goroutines asleep beside them a likely cycle that names the sleepers as the other candidate holders, go-lock-asleep), a Go mutex whose inferred holder waits untimed in a channel send or receive while others wait for the mutex and nothing else out of its rest stays (its partner can only be among the waiters: go-lock-chan), every Go goroutine out of its rest in a plain channel send or receive (no select: it may hold a timer), one per stack, a sender among them, the same at those moments, or in one dump with nothing else of the application running, runnable or asleep (a listener or a timer keeps the runtime from calling it asleep: go-chan-cycle, gochans.go); an inferred Go cycle seen in one dump is a warning, critical where every member printed a wait of LockHeldMinutes (a mutex's) or at two moments, or a Go program its runtime stopped as asleep (led by a goroutine waiting for a lock, where one does)",
 	Claims: ClaimsThreads,
 	Folds:  "the JVM's report and the lock graph of the same cycle; the threads that only wait on the cycle; contention on the cycle's locks",
 	Thresholds: []Threshold{
+		{"AsleepHoldersMax", AsleepHoldersMax, "the most Go goroutines asleep beside a closed lock cycle (every goroutine of the application out of its rest waiting on a few mutexes) that it is still told with, as a likely cycle naming the sleepers as the other candidate holders (go-lock-asleep: a sleeper could hold either lock while asleep; a warning in one dump, critical only with a minute printed at every member or the same goroutines at the last two moments): a few background loops (a janitor, main's own pause) leave the cycle the likely story; a crowd of sleepers (requests backing off in a retry) is where a lock is as likely held, and nothing is said"},
 		{"SelfWaitMoments", SelfWaitMoments, "moments in a row, to the last, the very same threads of a pool must all wait on its own queued work (none idle, no task runner outside it) to call it deadlocked when several dumps are given: a pool whose tasks wait on their parts for an instant, caught once among several dumps, is at work. One dump alone says it as a warning (likely a thread-starvation deadlock), for futures only: tasks meeting at a barrier all wait at once in passing"},
 	},
 	Run: runDeadlock,
@@ -71,8 +74,10 @@ func runDeadlock(p *Pass) []Finding {
 		if f.Basis != basis && basis == "jvm-report" {
 			f.Basis = basis // the JVM said so too: the stronger word
 		}
-		if f.Basis == basisLockClosed && basis == basisHeldPair {
-			f.Basis = basis // the pair stayed put across the moments: the stronger word
+		if (f.Basis == basisLockClosed || f.Basis == basisLockAsleep) && basis == basisHeldPair {
+			// The pair stayed put across the moments: the stronger word,
+			// which rules out a sleeper pausing in its loop at each.
+			f.Basis, f.Asleep = basis, nil
 		}
 		if f.Counts[m] == 0 {
 			f.Counts[m] = len(cycle)
@@ -97,6 +102,22 @@ func runDeadlock(p *Pass) []Finding {
 		}
 		for _, t := range blocked {
 			p.ClaimThread(m, t, f.ID)
+		}
+	}
+	// The sleepers beside a go-lock-asleep cycle, as its last moment shows
+	// them: the other candidate holders (golockclosed.go).
+	addAsleep := func(m int, c goCycle) {
+		if len(c.asleep) == 0 {
+			return
+		}
+		f := &fs[index[cycleKey(c.members)]]
+		if f.Basis == basisHeldPair {
+			return // the pair stayed, and no sleeper's pause held it so long
+		}
+		f.Basis = basisLockAsleep
+		f.Asleep = f.Asleep[:0]
+		for _, t := range c.asleep {
+			f.Asleep = append(f.Asleep, p.ref(m, t))
 		}
 	}
 	// The argument graph's cycles the runtime printed no minutes for wait
@@ -140,7 +161,10 @@ func runDeadlock(p *Pass) []Finding {
 				// One dump alone: the argument graph's cycle is a warning
 				// (goSeverity); a held pair needs moments to stay at (at one
 				// moment the closed waits tell it: golockclosed.go).
-				if c.basis == "go-arg-graph" && !argCycleAged(c) && withDumps(r) > 1 || c.basis == basisHeldPair {
+				// A cycle told beside a sleeper (go-lock-asleep) is held the
+				// same way: at the last moments, the same goroutines, or a
+				// sleeper that held a lock briefly let the waiters go.
+				if (c.basis == "go-arg-graph" || c.basis == basisLockAsleep) && !argCycleAged(c) && withDumps(r) > 1 || c.basis == basisHeldPair {
 					k := c.basis + " " + argCycleKey(c)
 					if _, ok := later[k]; !ok {
 						laterOrder = append(laterOrder, k)
@@ -148,10 +172,11 @@ func runDeadlock(p *Pass) []Finding {
 							members[k] = c.members
 						}
 					}
-					later[k] = append(later[k], deferred{m, func() { add(m, d, ref, c.members, c.blocked, c.basis) }})
+					later[k] = append(later[k], deferred{m, func() { add(m, d, ref, c.members, c.blocked, c.basis); addAsleep(m, c) }})
 					continue
 				}
 				add(m, d, ref, c.members, c.blocked, c.basis)
+				addAsleep(m, c)
 			}
 		}
 		if r.Runtime == parse.RuntimeJVM {
@@ -333,7 +358,7 @@ func reportedThreads(d *parse.Dump, dl parse.Deadlock) []*parse.Thread {
 }
 
 // goInferred are the Go cycles told by structure, Go printing no owner.
-var goInferred = map[string]bool{"go-lock-graph": true, "go-arg-graph": true, basisHeldPair: true, basisLockClosed: true,
+var goInferred = map[string]bool{"go-lock-graph": true, "go-arg-graph": true, basisHeldPair: true, basisLockClosed: true, basisLockAsleep: true,
 	"go-rlock-reentry": true, basisChanCycle: true}
 
 // goSeverity lowers an inferred Go cycle seen at one moment only to a

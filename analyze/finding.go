@@ -129,6 +129,18 @@ type Finding struct {
 	// or, for spinning, the first 10 of the threads waiting for it (Waiting).
 	Cycle   []CycleMember
 	Blocked []ThreadRef
+	// Workers are, for a WaitGroup nobody serves (BasisWaitGroupUnserved),
+	// the blocked goroutines it waits for at At, by pool, state and their
+	// own culprit frame (main.runBatch.func1 in a chan send), most first;
+	// WaiterPools are the pools of every goroutine waiting in Wait from the
+	// same caller, first seen first. nil elsewhere.
+	Workers     []HolderGroup `json:",omitempty"`
+	WaiterPools []string      `json:",omitempty"`
+	// Asleep are, for a Go deadlock of basis "go-lock-asleep", the
+	// goroutines asleep beside the cycle at its last moment: each could
+	// hold its locks while asleep instead (the weaker story the stacks
+	// leave open); nil otherwise.
+	Asleep []ThreadRef `json:",omitempty"`
 	// Holders are the threads that hold the exhausted resource at At,
 	// grouped by what they do, most first (<resource>-pool-exhausted).
 	Holders []HolderGroup

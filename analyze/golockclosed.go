@@ -31,8 +31,24 @@ import (
 // This is one moment's evidence (basis go-lock-closed): a warning, unless
 // the members have waited minutes as the runtime prints, or the same
 // cycle is seen at two moments (runDeadlock's goSeverity).
+//
+// A sleeper beside them (a janitor's pause in its loop, main sleeping)
+// could hold a lock: it wakes and lets go, and the waiters go on. The
+// structure is then two stories, and an engineer reading the stacks
+// weighs them: the waiters hold what the others wait for (the cycle), or
+// the sleeper holds the locks while asleep. Up to AsleepHoldersMax
+// sleepers (detect_deadlock.go) the cycle is still told, as the weaker evidence it is (basis
+// go-lock-asleep, the sleepers named as the other candidate holders):
+// with several dumps only when the same goroutines wait the same way at
+// the last of them (argCycleHeld: a sleeper that held a lock has woken
+// and let it go by then, and the waiters have moved), in one dump a
+// warning unless every member printed LockHeldMinutes (no sleep of a
+// loop's pause lasts a minute while it holds a lock others need).
 
-const basisLockClosed = "go-lock-closed"
+const (
+	basisLockClosed = "go-lock-closed"
+	basisLockAsleep = "go-lock-asleep"
+)
 
 // closedLockCycles are moment m's closed lock cycles among the waiters no
 // other rule put in a cycle (done: the moment's cycles so far).
@@ -107,7 +123,9 @@ func closedLockCycles(p *Pass, m int, done []goCycle) []goCycle {
 		}
 	}
 	// Every goroutine of the application out of its rest waits for one
-	// of the locks, and no goroutine anywhere sleeps or runs.
+	// of the locks, and no goroutine anywhere runs; a few may sleep
+	// (asleep: the other candidate holders).
+	var asleep []*parse.Thread
 	for _, pl := range goPlaces(p, m) {
 		t := pl.t
 		if _, ok := waits[t]; ok {
@@ -123,7 +141,12 @@ func closedLockCycles(p *Pass, m int, done []goCycle) []goCycle {
 			continue // the runtime's own
 		}
 		if s := p.signature(m, t); s != nil && s.Resource == "time" {
-			return nil // a sleeper, even in its own loop, wakes and may let a lock go
+			// A sleeper, even in its own loop, wakes and may let a lock
+			// go: the other candidate holder, named beside the cycle.
+			if asleep = append(asleep, t); len(asleep) > AsleepHoldersMax {
+				return nil
+			}
+			continue
 		}
 		if !pl.rest {
 			return nil // a goroutine that could hold a lock: no proof
@@ -134,6 +157,11 @@ func closedLockCycles(p *Pass, m int, done []goCycle) []goCycle {
 		parked := pl.wait != "" || strings.Contains(t.State, "no cases") || strings.Contains(t.State, "nil chan")
 		if s := p.signature(m, t); s != nil && s.ID == dumpWriterState {
 			parked = true // the goroutine writing this dump
+		} else if s != nil && s.ID == "waitgroup-wait" {
+			// main waiting for its workers: were it to hold a lock they
+			// wait for, it would wait for them while they wait for it, a
+			// deadlock all the same.
+			parked = true
 		}
 		if !parked && slices.ContainsFunc(t.Frames, func(f *parse.Frame) bool {
 			return isAppFrame(parse.RuntimeGo, f) && !strings.Contains(f.Func, ".gowrap")
@@ -270,6 +298,11 @@ func closedLockCycles(p *Pass, m int, done []goCycle) []goCycle {
 		}
 		slices.SortFunc(c.blocked, func(a, b *parse.Thread) int { return int(a.ID - b.ID) })
 		out = append(out, c)
+	}
+	if len(asleep) > 0 {
+		for i := range out {
+			out[i].basis, out[i].asleep = basisLockAsleep, asleep
+		}
 	}
 	return out
 }

@@ -21,8 +21,10 @@ import (
 // rest waits on the locks and each lock is left one holder: then the
 // deadlock is the ring (a warning, one moment), its bystanders blocked
 // behind it; with two, each member's holder is the other, with more,
-// which holds which is not printed. Broken worlds are never a deadlock: a
-// holder that runs, one that sleeps, a ring cut open (its last lock held
+// which holds which is not printed. A sleeper beside the ring leaves two
+// stories: the ring is told with the sleeper named (go-lock-asleep).
+// Broken worlds are never a deadlock: a
+// holder that runs, a ring cut open (its last lock held
 // by a goroutine in I/O past its Lock). (A ring cut open whose last lock
 // nobody in the dump holds, a goroutine gone without its Unlock, looks
 // like the ring itself in one dump: the warning says one moment's
@@ -125,6 +127,13 @@ func TestClosedLockCycleProperty(t *testing.T) {
 				t.Fatalf("case %d (lone): a deadlock other than the ring %v: %v", c, want, dls)
 			}
 			lone += len(dls)
+		case "sleeping":
+			// A sleeper beside the ring: the ring told as the likelier
+			// story, the sleeper as the other candidate holder
+			// (go-lock-asleep, TestLockCycleAsleepProperty).
+			if len(dls) != 1 || !slices.Equal(members(dls[0]), want) || dls[0].Basis != basisLockAsleep || len(dls[0].Asleep) != 1 || dls[0].Severity != Warning {
+				t.Fatalf("case %d (sleeping, ring of %d): want one go-lock-asleep warning of %v beside its sleeper, got %+v", c, n, want, dls)
+			}
 		default:
 			if len(dls) != 0 {
 				t.Fatalf("case %d (%s, ring of %d): no deadlock wanted, got %s\n%s", c, kind, n, dls[0].ID, b.String())

@@ -427,6 +427,9 @@ type goCycle struct {
 	holders []*parse.Thread // who holds it (the next member)
 	blocked []*parse.Thread // waiters of the cycle's locks outside it
 	basis   string          // "go-lock-graph", "go-rlock-reentry", "go-arg-graph" (goargs.go) or "go-held-pair" (gopairs.go)
+	// asleep are the goroutines asleep beside a go-lock-asleep cycle, the
+	// other candidate holders of its locks (golockclosed.go); nil otherwise.
+	asleep []*parse.Thread
 }
 
 // cycles finds the moment's lock cycles: a waits-for graph whose edges are

@@ -615,7 +615,9 @@ func TestIsAppFrame(t *testing.T) {
 		{parse.RuntimeGo, "github.com/acme/api.(*Handler).ServeHTTP", true},
 		{parse.RuntimeGo, "golang.org/x/net/http2.(*ClientConn).RoundTrip", false},
 		{parse.RuntimeGo, "command-line-arguments.(*Stopper).Stop", true}, // go test file_test.go (GoBench)
-		{parse.RuntimeGo, "stoptest.(*stopper).stop", false},              // a dotless module: read as the standard library's
+		{parse.RuntimeGo, "stoptest.(*stopper).stop", true},               // a dotless module: the application's (goStdTop)
+		{parse.RuntimeGo, "example/app/internal/batch.RunBatch.func1", true},
+		{parse.RuntimeGo, "vendor/golang.org/x/net/http2/hpack.(*Decoder).Write", false}, // the standard library's own copy
 	} {
 		if got := isAppFrame(tt.rt, &parse.Frame{Func: tt.fn}); got != tt.want {
 			t.Errorf("isAppFrame(%s, %q) = %v, want %v", tt.rt, tt.fn, got, tt.want)

@@ -39,6 +39,9 @@ type wgWaiter struct {
 	caller   string // the frame that called Wait
 	children int    // goroutines it started, still there
 	blocked  int    // …of which blocked (blockedStates)
+	// workers are the blocked ones by pool, state and their own culprit
+	// frame (main.runBatch.func1 in a chan send): what the finding names.
+	workers map[HolderGroup]int
 }
 
 // waitGroupCaller is the function that called WaitGroup.Wait on t's stack
@@ -186,6 +189,7 @@ func unservedWaitGroups(p *Pass, said map[string]bool) []Finding {
 		w      wgWaiter
 		counts []int
 		at     int
+		pools  []*Pool // every pool a waiter of this caller is in, first seen first
 	}
 	per := map[string]*acc{}
 	var order []string
@@ -270,7 +274,7 @@ func unservedWaitGroups(p *Pass, said map[string]bool) []Finding {
 			if caller == "" || w.t.GoExtra != nil && w.t.GoExtra.Bubble != 0 {
 				continue
 			}
-			ww := wgWaiter{t: w.t, pool: w.pool, g: w.g, caller: caller}
+			ww := wgWaiter{t: w.t, pool: w.pool, g: w.g, caller: caller, workers: map[HolderGroup]int{}}
 			served := false
 			for i, o := range all {
 				if i == wi {
@@ -304,6 +308,9 @@ func unservedWaitGroups(p *Pass, said map[string]bool) []Finding {
 					}
 					if blocked || beside {
 						ww.blocked += n
+						if blocked {
+							ww.workers[HolderGroup{Pool: o.pool.Name, State: o.g.State, Via: o.g.Via, Culprit: FrameString(culprit(r.Runtime, o.t))}] += n
+						}
 					} else {
 						served = true
 					}
@@ -329,14 +336,17 @@ func unservedWaitGroups(p *Pass, said map[string]bool) []Finding {
 				order = append(order, caller)
 			}
 			a.w, a.at = ww, m
+			if !slices.Contains(a.pools, w.pool) {
+				a.pools = append(a.pools, w.pool)
+			}
 			a.counts[m] += max(w.t.Weight, 1)
 		}
 	}
 	var fs []Finding
 	for _, caller := range order {
 		a := per[caller]
-		if said[a.w.pool.Name] {
-			continue
+		if !slices.ContainsFunc(a.pools, func(pl *Pool) bool { return !said[pl.Name] }) {
+			continue // every pool of its waiters told already
 		}
 		f := groupFinding(KindLeaked, a.w.pool, a.w.g, a.at)
 		f.ID = findingID(KindLeaked, a.w.pool.Name, "waitgroup-unserved")
@@ -358,7 +368,20 @@ func unservedWaitGroups(p *Pass, said map[string]bool) []Finding {
 		}
 		f.Since = firstAtLeast(a.counts, 1)
 		f.FromStart = f.Since == 0
-		said[a.w.pool.Name] = true
+		for k, v := range a.w.workers {
+			k.Count = v
+			f.Workers = append(f.Workers, k)
+		}
+		slices.SortFunc(f.Workers, func(x, y HolderGroup) int {
+			if x.Count != y.Count {
+				return y.Count - x.Count
+			}
+			return strings.Compare(x.Culprit+x.State, y.Culprit+y.State)
+		})
+		for _, pl := range a.pools {
+			f.WaiterPools = append(f.WaiterPools, pl.Name)
+			said[pl.Name] = true
+		}
 		fs = append(fs, f)
 	}
 	return fs

@@ -371,8 +371,9 @@ func consumerBelow(t *parse.Thread) bool {
 // goModule is the module a Go function's package is most likely in, by
 // its path ("github.com/hashicorp/yamux" of
 // "github.com/hashicorp/consul/vendor/github.com/hashicorp/yamux.(*Stream).Read":
-// a vendored copy is its own module); "" for the standard library, the
-// runtime and package main, whose first path element has no dot. A code
+// a vendored copy is its own module); "" for the standard library and the
+// runtime (goStdTop) and package main; a path with no dot in its first
+// element (example/app/store) is named by that element. A code
 // host's paths name a module by three elements (github.com/OWNER/REPO,
 // golang.org/x/NAME), others by two (google.golang.org/grpc, gopkg.in/yaml.v3).
 func goModule(fn string) string {
@@ -384,8 +385,11 @@ func goModule(fn string) string {
 		fn = fn[:slash+1+dot] // the package path
 	}
 	parts := strings.Split(fn, "/")
-	if len(parts) < 2 || !strings.Contains(parts[0], ".") {
+	if len(parts) < 2 || goStdTop[parts[0]] {
 		return ""
+	}
+	if !strings.Contains(parts[0], ".") {
+		return parts[0] // a module path with no dot (example/app): its first element names it
 	}
 	n := 2
 	switch parts[0] {

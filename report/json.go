@@ -129,6 +129,7 @@ type JSONFinding struct {
 	Lock      JSONLock         `json:"lock"` // address "" when not about one lock
 	Cycle     []JSONThread     `json:"cycle"`
 	Blocked   []JSONThread     `json:"blocked"`
+	Asleep    []JSONThread     `json:"asleep,omitempty"` // a go-lock-asleep deadlock's sleepers, which could hold its locks instead; absent otherwise
 	Holders   []JSONHolder     `json:"holders"`
 	// HoldersBasis is how holders were found (Finding.HolderBasis).
 	HoldersBasis string         `json:"holders_basis"`
@@ -393,7 +394,7 @@ func jsonFinding(r *analyze.Result, f *analyze.Finding) JSONFinding {
 		Culprits: jsonFrames(f.Culprits), Entries: jsonFrames(f.Entries), Same: f.Same, Always: f.Always, CPUMs: f.CPU.Milliseconds(),
 		CPUThread: f.CPUThreads, Limit: JSONLimit{Size: f.Limit.Size, Source: f.Limit.Source, What: f.Limit.What, NamedLike: f.Limit.NamedLike},
 		Idle: f.Idle, Waiting: f.Waiting, Starved: jsonFrames(f.Starved), Cycle: jsonThreads(f.Cycle),
-		Blocked: jsonThreads(f.Blocked), Holders: []JSONHolder{}, HoldersBasis: f.HolderBasis, Parents: f.Parents, Basis: f.Basis,
+		Blocked: jsonThreads(f.Blocked), Asleep: jsonThreadsOrNil(f.Asleep), Holders: []JSONHolder{}, HoldersBasis: f.HolderBasis, Parents: f.Parents, Basis: f.Basis,
 		Headline: f.Headline, CausedBy: f.CausedBy, Evidence: []JSONEvidence{}, Loop: f.Loop, Caller: f.Caller, WallMs: f.Wall.Milliseconds(), Remedy: remedyOf(f)}
 	for _, l := range findingLabels(r, f) {
 		jf.Labels = append(jf.Labels, JSONLabel{Key: l.key, Value: l.value, Count: l.count, Of: l.of})
@@ -488,4 +489,13 @@ func nonNil[T any](s []T) []T {
 		return []T{}
 	}
 	return s
+}
+
+// jsonThreadsOrNil is jsonThreads for an optional list: nil when empty,
+// so that an omitempty field stays absent.
+func jsonThreadsOrNil(ts []analyze.ThreadRef) []JSONThread {
+	if len(ts) == 0 {
+		return nil
+	}
+	return jsonThreads(ts)
 }

@@ -859,6 +859,8 @@ func (s *sentences) deadlock() {
 		how = "inferred: the two stayed in their waits, the same goroutines, lines and locks at every moment, and no other goroutine stayed anywhere that could hold either lock so long (a lock waited on for seconds was held all along); Go prints no owner and no age under a minute"
 	case "go-lock-closed":
 		how = "inferred: every goroutine of the application out of its rest waits for one of these mutexes, so each mutex's holder is among the waiters of the others; the waiters that share one place (frames, lines, objects) hold none of them, two goroutines at one place cannot both hold one mutex, which leaves one holder for each; Go prints no owner"
+	case "go-lock-asleep":
+		how = "inferred, the weaker evidence: every goroutine of the application out of its rest waits for one of these mutexes or sleeps; the waiters that share one place hold none of them, which leaves each mutex one holder among the other mutexes' waiters, unless a sleeper holds it (a sleeper could hold either lock, and lets go when it wakes); Go prints no owner"
 	case "go-rlock-reentry":
 		how = "inferred: a goroutine holding the read lock takes it again while a writer waits, and a waiting writer stops new readers; Go prints no owner"
 	case "go-lock-chan":
@@ -882,7 +884,24 @@ func (s *sentences) deadlock() {
 	} else if seen > 1 {
 		when = fmt.Sprintf("at %d moments from %s", seen, s.moment(f.Since))
 	}
-	s.add("deadlock between %d threads: %s (%s, %s)", len(f.Cycle), strings.Join(ns, ", "), how, when)
+	if len(f.Asleep) > 0 {
+		// Two stories, the cycle first: the sleepers are its alternative.
+		var zs []string
+		for i, z := range f.Asleep {
+			c := fmt.Sprintf("%q", z.Name)
+			if z.Culprit != "" {
+				c += " (asleep at " + z.Culprit + ")"
+			}
+			if i == 3 {
+				zs = append(zs, fmt.Sprintf("%d more", len(f.Asleep)-3))
+				break
+			}
+			zs = append(zs, c)
+		}
+		s.add("likely lock cycle between %d goroutines: %s, each holding what the next waits for, or %s holds both while asleep (%s, %s)", len(f.Cycle), strings.Join(ns, ", "), strings.Join(zs, " or "), how, when)
+	} else {
+		s.add("deadlock between %d threads: %s (%s, %s)", len(f.Cycle), strings.Join(ns, ", "), how, when)
+	}
 	for i, m := range f.Cycle {
 		if i == 4 {
 			break
@@ -1136,9 +1155,37 @@ func (s *sentences) leaked() {
 		workers := "no goroutine it started is left (they returned without Done)"
 		if len(f.Entries) > 0 && f.Entries[0].Count > 0 {
 			workers = fmt.Sprintf("the %d goroutines it started are all blocked themselves (a channel, a lock, another WaitGroup: waiting, most often, for the waiter)", f.Entries[0].Count)
+			if len(f.Workers) > 0 {
+				// Their own frames: where each is blocked (main.runBatch.func1
+				// in a chan send), the line to read first.
+				var ws []string
+				for i, w := range f.Workers {
+					if i == 3 {
+						ws = append(ws, fmt.Sprintf("%d more places", len(f.Workers)-3))
+						break
+					}
+					at := w.Culprit
+					if at == "" {
+						at = "the pool " + w.Pool
+					}
+					ws = append(ws, fmt.Sprintf("%d at %s %s", w.Count, at, stateText(w.State, w.Via)))
+				}
+				workers += ": " + strings.Join(ws, ", ")
+			}
+		}
+		who := f.Culprit
+		if len(f.WaiterPools) > 1 {
+			who = fmt.Sprintf("%s (called from %d pools: %s)", f.Culprit, len(f.WaiterPools), strings.Join(f.WaiterPools, ", "))
 		}
 		s.add("a sync.WaitGroup that never reaches zero: %s waits in WaitGroup.Wait at %s, and %s; no other goroutine of the application runs that could call Done: %s",
-			f.Culprit, s.moment(f.At), workers, s.series(f.Counts))
+			who, s.moment(f.At), workers, s.series(f.Counts))
+	case analyze.BasisSenderGone:
+		how := "the very same goroutines at every moment"
+		if f.Severity == analyze.Warning {
+			how = "each waiting a minute or more, as the runtime prints, in one dump"
+		}
+		s.add("wait nobody serves: %d goroutines in %s wait on a channel whose senders have returned: none of %s's closures nor any goroutine it started (or they started) is alive at %s, so nobody is left to send or close (%s)",
+			f.Counts[f.At], receiveFunc(f.Culprit), receiveFunc(f.Culprit), s.moment(f.At), how)
 	case analyze.BasisUnreadBodies:
 		s.add("HTTP response bodies never closed: %d client connections lent with their response body (the Transport's readLoop waiting for it to be read or closed) and no goroutine reading any body, at %s: %s. "+
 			"Each keeps its connection, its readLoop and its writeLoop for good",
@@ -1496,4 +1543,10 @@ func poolHolderLead(f *analyze.Finding) string {
 		s += ")"
 	}
 	return s
+}
+
+// receiveFunc is the function of a culprit frame string ("main.fetchAll
+// (main.go:170)" → "main.fetchAll").
+func receiveFunc(culprit string) string {
+	return strings.SplitN(culprit, " ", 2)[0]
 }

@@ -1,0 +1,3 @@
+module example/app
+
+go 1.13
