@@ -86,7 +86,7 @@ func TestHotLoopRows(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			th := thread("RUNNABLE", tt.frames...)
 			th.JVM = &parse.JVM{CPU: tt.cpu, Elapsed: tt.age}
-			h := hotLoopOf(th)
+			h := hotLoopOf(th, hotLoops)
 			got := ""
 			if h != nil {
 				got = h.Func
@@ -94,13 +94,13 @@ func TestHotLoopRows(t *testing.T) {
 			if got != tt.row {
 				t.Fatalf("row %q, want %q", got, tt.row)
 			}
-			alone := hotLoopThreads(&parse.Dump{Threads: []*parse.Thread{th}})[th] != nil
+			alone := hotLoopThreads(&parse.Dump{Threads: []*parse.Thread{th}}, hotLoops)[th] != nil
 			if alone != tt.alone {
 				t.Errorf("alone %v, want %v", alone, tt.alone)
 			}
 			// Not RUNNABLE: never a loop.
 			th.State = "BLOCKED"
-			if hotLoopOf(th) != nil {
+			if hotLoopOf(th, hotLoops) != nil {
 				t.Errorf("a BLOCKED thread in a loop row")
 			}
 		})
@@ -309,7 +309,10 @@ func TestHotLoopFixtures(t *testing.T) {
 		return []want{{KindSpinning, "indexer-*", "running", func(t *testing.T, f Finding) {
 			eq(t, "count", f.Counts[len(f.Counts)-1], 4)
 			eq(t, "since", f.Since, 0)
-			eq(t, "culprit", strings.HasPrefix(f.Culprit, "java.util.HashMap$TreeNode.root("), true)
+			// They run in the map's loop; the culprit is the application
+			// frame that shares the map (issue 33).
+			eq(t, "frame", strings.HasPrefix(f.Frame, "java.util.HashMap$TreeNode.root("), true)
+			eq(t, "culprit", strings.HasPrefix(f.Culprit, "com.example.hotloop."), true)
 			if moments == 1 {
 				eq(t, "basis", f.Basis, "loop-shape")
 			}
@@ -347,7 +350,8 @@ func TestHotLoopOtherCollections(t *testing.T) {
 	dir := filepath.Join("..", "testdata", "verdicts")
 	spin := func(culprit string, n int, threads string) want {
 		return want{KindSpinning, "writer-*", "running", func(t *testing.T, f Finding) {
-			eq(t, "culprit", strings.HasPrefix(f.Culprit, culprit+"("), true)
+			eq(t, "frame", strings.HasPrefix(f.Frame, culprit+"("), true)
+			eq(t, "culprit", strings.HasPrefix(f.Culprit, "com.example.hotloop."), true)
 			eq(t, "count", f.Counts[len(f.Counts)-1], n)
 			eq(t, "threads", strings.Join(f.Evidence[len(f.Evidence)-1].Threads, ","), threads)
 		}}
@@ -391,7 +395,7 @@ func TestHotLoopProven(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			hot := hotLoopThreads(ds[0])
+			hot := hotLoopThreads(ds[0], hotLoops)
 			joined := false
 			for th := range hot {
 				joined = joined || th.Name() == "lone-1"
