@@ -102,6 +102,7 @@ fixtures:
 	sh ./testdata/gen/karaf-threads/gen.sh
 	bash ./testdata/gen/verdicts-spin-edges/gen.sh
 	bash ./testdata/gen/verdicts-spin-cpu/gen.sh
+	bash ./testdata/gen/verdicts-scalamap/gen.sh
 	bash ./testdata/gen/roles/gen.sh
 	bash ./testdata/gen/go-lock-held/gen.sh
 	bash ./testdata/gen/go-lock-chan/gen.sh

@@ -914,11 +914,11 @@ func spinningFinding(p *Pass, pl *Pool, spins []spinner, inferOwner bool) (Findi
 	named := spinAnchor(r.Runtime, spins[0])
 	f.ID = findingID(KindSpinning, pl.Name, anchorOf(r.Runtime, named))
 	f.Known = spins[0].known
-	if c := culprit(r.Runtime, named); c != nil && f.Known != nil {
-		// A map's loop: the map is the library's, the fault the
+	if c := sharer(r.Runtime, last, p.opt.roleTable().HotLoops); c != nil && f.Known != nil {
+		// A map's loop: the loop is the map's, the fault the
 		// application's that shares it; its frame is the culprit.
 		f.Culprit = FrameString(c)
-	} else if c != nil && !slices.Contains(f.Loop, FrameString(c)) {
+	} else if c := culprit(r.Runtime, named); c != nil && !slices.Contains(f.Loop, FrameString(c)) {
 		f.Caller = FrameString(c)
 	}
 	tops, ents := map[*parse.Frame]int{}, map[entryKey]int{}

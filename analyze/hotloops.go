@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -165,10 +166,11 @@ var hotLoops = []HotLoop{
 	// cycle and every walk of that bin loops. A lookup's walk
 	// (findEntry0, the elemEquals it calls above it) and a remove's are
 	// what every busy service runs: two threads at once, above the one of
-	// the busy control (testdata/verdicts/scalamap-busy-healthy: one in
-	// findEntry0 in each of six dumps); a resize is caught twice at once in
-	// that control (its maps grow all the time), so it asks three, and
-	// once the map is proven corrupted it is one more in the loop.
+	// the busy control (testdata/verdicts/scalamap-busy-healthy: at most
+	// one in findEntry0 and one in resize in each of six dumps); a resize
+	// was caught twice at once in another run of that control here (its
+	// maps grow all the time), so it asks three, and once the map is
+	// proven corrupted it is one more in the loop.
 	{Func: "scala.collection.mutable.HashTable*findEntry0", Top: 3, Threads: 2, Structure: scalaHashRace,
 		Source: "scala/bug#10436 (Scala 2.10, two threads at 100% in findEntry0 under findOrAddEntry); testdata/verdicts/scalamap-loop-stuck (Scala 2.11 on JDK 17)"},
 	{Func: "scala.collection.mutable.HashTable*.removeEntry", Top: 2, Threads: 2, Structure: scalaHashRace,
@@ -348,3 +350,32 @@ func loopShaped(s []*parse.Thread, hot map[*parse.Thread]*HotLoop, alone map[*pa
 	}
 	return spinner{since: since, stacks: s[since:], basis: basis, known: h}, true
 }
+
+// sharer is the frame of t that shares the corrupted structure: the
+// first application frame below the frames of the structure's own class
+// (the row's function's class, whose callers inside it, a get over a
+// findSlot, are the structure's too), for the loop is the structure's and
+// the fault the caller's that shares it without a lock; a team's own map
+// (a [hot-loop] row of application code) is named by its caller, not by
+// itself. nil when t is in no row, or no application frame is below.
+func sharer(rt parse.Runtime, t *parse.Thread, rows []HotLoop) *parse.Frame {
+	_, f := hotLoopFrame(t, rows)
+	if f == nil {
+		return nil
+	}
+	i := slices.Index(t.Frames, f)
+	cls := f.Func
+	if dot := strings.LastIndexByte(cls, '.'); dot >= 0 {
+		cls = cls[:dot+1]
+	}
+	for _, g := range t.Frames[i+1:] {
+		if !strings.HasPrefix(g.Func, cls) && isAppFrame(rt, g) {
+			return g
+		}
+	}
+	return nil
+}
+
+// MatchesLoop reports whether function fn (as a dump prints it) is row h's
+// looping function.
+func MatchesLoop(h *HotLoop, fn string) bool { return h != nil && anchorGlob(h.Func, fn) }
