@@ -16,7 +16,7 @@ const (
 	SpinRestCPUShare = 0.2
 	SpinMinWall      = 7
 	SpinMinCPU       = 0.5
-	SpinMinAge       = 2
+	SpinMinAge       = 6
 	SpinLifeShare    = 0.3
 	SpinMinElapsed   = 30
 	SpinLoopWindow   = 8
@@ -48,11 +48,13 @@ var spinningDetector = &Detector{
 			"worker of a loaded host caught in the same call (testdata/verdicts/jvm-busy-short-healthy: 0.4 s at load 12). Half a second, so that " +
 			"a loop at 15% of a core (2 cores at load 12: testdata/verdicts/*-spin-flag-*, *-spin-restlook-*: 0.6–1.2 s) over dumps 2–3 s apart " +
 			"stays over it whatever the jitter"},
-		{"SpinMinAge", SpinMinAge, "…and, for a thread younger than this many seconds when first seen in those frames (elapsed=; no age printed " +
-			"is no youth), a span of SpinMinWall as well: a thread that just started runs the job it was started for (a warm-up, a first load), " +
-			"all its young life in one place (testdata/verdicts/jvm-idle's scorers: 0.7 s old at the first of three dumps 2 s apart)"},
+		{"SpinMinAge", SpinMinAge, "…and, for a thread that has lived less than this many seconds at the last moment (elapsed=; no age " +
+			"printed is no youth), a span of SpinMinWall as well: a thread that just started may be running the job it was started for " +
+			"(a warm-up, a first load), all its young life in one place (testdata/verdicts/jvm-idle's scorers, a CPU job started with the " +
+			"service: 2.8 and 4.8 s old at its last two dumps, 2 s apart). Over it: samurai's HighCPUExample in the corpus (a CPU loop, " +
+			"dumps 1 s apart, 8.4 s old), the flag waiters here (8.3–11.3 s)"},
 		{"SpinMinWall", SpinMinWall, "seconds between the first and last moment, when the dumps tell, where no CPU is printed (JDK 8, Go: the frames " +
-			"alone) or the thread is younger than SpinMinAge: dumps a few seconds apart catch a computation that lasts seconds (a request " +
+			"alone) or the thread has lived less than SpinMinAge: dumps a few seconds apart catch a computation that lasts seconds (a request " +
 			"parsing a large file), which the frames alone cannot tell from a loop; 7, not 10, so that three dumps on a 5 s schedule stay over " +
 			"it whatever the jitter (a first attach is slower: 9.35–9.93 s in testdata/verdicts/*-spin-*, and date lines print whole seconds), " +
 			"while two dumps 5 s apart stay under it"},
@@ -737,7 +739,7 @@ func spinningAt(r *Result, s []*parse.Thread, lc *loopCache, natives []string) (
 			if float64(grown) < SpinCPUShare*float64(wall) {
 				return spinner{}, false // measured, and it was off CPU
 			}
-			if !cpuGrowthSpins(first, grown, wall) {
+			if !cpuGrowthSpins(last, grown, wall) {
 				return lifetime(sp, last, r.Moments[n-1].Dump)
 			}
 			sp.basis, sp.cpu, sp.wall = "cpu-growth", grown, wall
@@ -801,17 +803,17 @@ func spinningAt(r *Result, s []*parse.Thread, lc *loopCache, natives []string) (
 }
 
 // cpuGrowthSpins reports whether a JVM thread that burned grown of CPU
-// over wall in the same frames (first is its stack at the streak's first
-// moment), at least SpinCPUShare of wall already, spins on that evidence:
-// at least SpinMinCPU of CPU in those frames, and, for a thread that had
-// lived under SpinMinAge when first seen in them (elapsed=; no age
-// printed is no evidence of youth), a span of SpinMinWall as well. What
-// each protects is said in the detector's Thresholds.
-func cpuGrowthSpins(first *parse.Thread, grown, wall time.Duration) bool {
+// over wall in the same frames (last is its stack at the last moment), at
+// least SpinCPUShare of wall already, spins on that evidence: at least
+// SpinMinCPU of CPU in those frames, and, for a thread that has lived
+// under SpinMinAge at the last moment (elapsed=; no age printed is no
+// evidence of youth), a span of SpinMinWall as well. What each protects
+// is said in the detector's Thresholds.
+func cpuGrowthSpins(last *parse.Thread, grown, wall time.Duration) bool {
 	if grown < time.Duration(SpinMinCPU*float64(time.Second)) {
 		return false
 	}
-	young := first.Elapsed > 0 && first.Elapsed < SpinMinAge*time.Second
+	young := last.Elapsed > 0 && last.Elapsed < SpinMinAge*time.Second
 	return !young || wall >= SpinMinWall*time.Second
 }
 

@@ -65,12 +65,12 @@ func cpuWorldMoment(w, m int, at time.Time, wall time.Duration, ths []cpuWorldTh
 // a yield, a sleep(0), a selector that returns at once) or none. A thread
 // that stays in the same frames spins exactly when the CPU it burned
 // there clears the rule's thresholds with a margin (SpinCPUShare, or
-// SpinRestCPUShare under a selector; SpinMinCPU; SpinMinWall for a thread
-// younger than SpinMinAge when first seen), whatever the span; the
-// controls stay quiet: a thread off CPU in the same frames, a socket read
-// whose CPU is flat, a thread busy in other frames at each moment, a
-// thread that just started, and one whose CPU in those frames is under
-// SpinMinCPU. Worlds within 20% of a threshold are not drawn: the jitter
+// SpinRestCPUShare under a selector; SpinMinCPU; SpinMinWall, so at least
+// SpinMinAge of life, for a thread that has lived under SpinMinAge at the
+// last dump), whatever the span; the controls stay quiet: a thread off
+// CPU in the same frames, a socket read whose CPU is flat, a thread busy
+// in other frames at each moment, a thread that just started, and one
+// whose CPU in those frames is under SpinMinCPU. Worlds within 20% of a threshold are not drawn: the jitter
 // decides there, and the test asks for the rule, not for the edge.
 func TestSpinningByCPUEvidenceProperty(t *testing.T) {
 	rng := rand.New(rand.NewPCG(33, 61))
@@ -98,7 +98,7 @@ func TestSpinningByCPUEvidenceProperty(t *testing.T) {
 		case "moving":
 			x.moves = true
 		case "young":
-			x.age = time.Duration(rng.IntN(int(SpinMinAge*1000*0.8))) * time.Millisecond
+			x.age = time.Duration(rng.IntN(1000)) * time.Millisecond // started just before the first dump
 		case "read":
 			x.top, x.share = "read", 0.002*rng.Float64()
 		}
@@ -107,16 +107,16 @@ func TestSpinningByCPUEvidenceProperty(t *testing.T) {
 		grown := time.Duration(x.share * float64(span))
 		minCPU := time.Duration(SpinMinCPU * float64(time.Second))
 		near := func(v, edge float64) bool { return v > 0.8*edge && v < 1.25*edge }
+		lived := x.age + span // its elapsed= at the last dump
 		if kind == "loop" || kind == "young" {
-			if near(x.share, floor) || near(float64(grown), float64(minCPU)) || near(span.Seconds(), SpinMinWall) {
+			if near(x.share, floor) || near(float64(grown), float64(minCPU)) || near(span.Seconds(), SpinMinWall) || near(lived.Seconds(), SpinMinAge) {
 				w--
 				continue
 			}
 		}
-		want := kind == "loop" && x.share >= floor && grown >= minCPU
-		if kind == "young" {
-			want = x.share >= floor && grown >= minCPU && span >= SpinMinWall*time.Second
-		}
+		// A thread that has lived under SpinMinAge needs SpinMinWall too,
+		// which it cannot have (it has lived longer than the span).
+		want := (kind == "loop" || kind == "young") && x.share >= floor && grown >= minCPU && lived >= SpinMinAge*time.Second
 		kinds[fmt.Sprintf("%s/%v", kind, want)]++
 		ths := []cpuWorldThread{x}
 		cpu := make([]time.Duration, len(ths))

@@ -147,7 +147,7 @@ func TestSpinningEdgeFixtures(t *testing.T) {
 			fixtureCase{jdk + "-rest-edges", all, nil},
 			// Two dumps 5 s apart: config-reloader burned 1.3 s (jvm) and
 			// 2.0 s (jdk25) of CPU in the same frames between them, past
-			// SpinMinCPU, 9 s old at the first of them (past SpinMinAge):
+			// SpinMinCPU, 13.7-13.8 s old at the last (past SpinMinAge):
 			// the CPU is the evidence, whatever the span.
 			fixtureCase{jdk + "-spin-deep", []string{"2", "3"}, []want{poller("config-reloader", "DeepSpinApp$ConfigReloader.load")}},
 		)
