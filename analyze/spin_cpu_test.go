@@ -202,3 +202,19 @@ func TestSpinningCPUEvidenceFixtures(t *testing.T) {
 	}
 	runFixtureCases(t, filepath.Join("..", "testdata", "verdicts"), tests)
 }
+
+// TestSpinningCPUEvidencePublic: a public source of the short schedule,
+// samurai's HighCPUExample (the corpus's Liberica 11 capture: a thread in
+// a CPU loop at one frame, three dumps 1 s apart, 6.4 to 8.4 s old): 2 s
+// of CPU in the same frame over 2 s is spinning, over SpinMinCPU and
+// SpinMinAge; its "low-cpu" thread sleeps.
+func TestSpinningCPUEvidencePublic(t *testing.T) {
+	in := corpusInputs(t, corpusJVM+"samurai__liberica-11.0.12__highcpu-3-dumps-with-capture-header.txt")
+	var got []string
+	for _, f := range Analyze(in, Options{}).Findings {
+		if f.Severity != Info {
+			got = append(got, f.Kind+" "+f.Pool+" "+f.Basis)
+		}
+	}
+	eq(t, "findings", strings.Join(got, "; "), KindSpinning+" high-cpu cpu-growth")
+}
