@@ -15,6 +15,8 @@ const (
 	SpinCPUShare     = 0.05
 	SpinRestCPUShare = 0.2
 	SpinMinWall      = 7
+	SpinMinCPU       = 0.5
+	SpinMinAge       = 6
 	SpinLifeShare    = 0.3
 	SpinMinElapsed   = 30
 	SpinLoopWindow   = 8
@@ -25,7 +27,7 @@ var spinningDetector = &Detector{
 	Name:  KindSpinning,
 	Kinds: []string{KindSpinning},
 	Doc: "the same thread runnable in the same loop at every moment from its first, its CPU time growing with the wall clock " +
-		"(JVM cpu=; at one moment, cpu= SpinLifeShare of its elapsed=, or of its life by a ps row beside the dump, or of a javacore's JVM uptime), or the same goroutine running in the same functions at every moment given " +
+		"(JVM cpu=: SpinCPUShare of the wall and SpinMinCPU, whatever the span, whatever its top frame looks like: a spin hint, a yield, a sleep(0), a selector the application polls at SpinRestCPUShare; at one moment, cpu= SpinLifeShare of its elapsed=, or of its life by a ps row beside the dump, or of a javacore's JVM uptime), or the same goroutine running in the same functions at every moment given " +
 		"(Go prints no CPU: the weaker evidence; running, runnable, or caught in the runtime's semaphore with its own code on top, an allocation waiting for the world the dump stopped; its loop may be caught in its own helpers, GoLoopAppDepth), or a JVM thread that prints no cpu= (JDK 8) in the same frames at every moment while others are blocked on a lock it holds, or in the same application frames over SpinMinWall, out of native code, while others wait for it (its task's result, a lock no thread prints as held when it is the one thread that could hold it: inferred) (the frames alone, said so), or, in one dump, threads RUNNABLE in code that loops for ever only over a corrupted structure " +
 		"(a HashMap, TreeMap or NonBlockingHashMap written by threads at once: one thread in a tree bin's parent walk or allocation loop, several in one lookup, put or rebalancing, one more in any row of a structure so proven, or one with a CPU total past HotLoopCPU and no age, or one on a JDK 8-or-older hash bin's walk alone in a paste a person cut; the loop's shape, said so); " +
 		"or, over three moments or more, two threads or more RUNNABLE in one back-off loop (its application methods at every moment, a yield or tryLock above them at some moment, CPU grown at every step: a livelock, livelock.go, whose thresholds are said there); " +
@@ -40,10 +42,22 @@ var spinningDetector = &Detector{
 		{"SpinRestCPUShare", SpinRestCPUShare, "…and this share for a thread in a selector the application polls (RUNNABLE, as " +
 			"the JVM prints any select): an idle selector's CPU grows by next to nothing, one serving traffic " +
 			"by a little; a selectNow loop that returns at once got 45–68% on 2 shared cores (testdata/verdicts/*-spin-selectnow)"},
-		{"SpinMinWall", SpinMinWall, "seconds between the first and last moment, when the dumps tell: dumps a few seconds apart catch a " +
-			"computation that lasts seconds (a request parsing a large file), which a loop cannot be told from; 7, not 10, so that " +
-			"three dumps on a 5 s schedule stay over it whatever the jitter (a first attach is slower: 9.35–9.93 s in " +
-			"testdata/verdicts/*-spin-*, and date lines print whole seconds), while two dumps 5 s apart stay under it"},
+		{"SpinMinCPU", SpinMinCPU, "seconds of CPU a JVM thread burned in the same frames between its first and last moment (cpu=): the evidence " +
+			"of a loop, whatever the span (issue 33: two pollers busy-waiting on a flag, dumps 3 s apart, a span of 6.1 s, 1.6 → 2.8 → 3.9 s of cpu=, " +
+			"were missed under a minimum span). Below it, a computation of under half a second caught twice (dumps taken back to back), or a busy " +
+			"worker of a loaded host caught in the same call (testdata/verdicts/jvm-busy-short-healthy: 0.4 s at load 12). Half a second, so that " +
+			"a loop at 15% of a core (2 cores at load 12: testdata/verdicts/*-spin-flag-*, *-spin-restlook-*: 0.6–1.2 s) over dumps 2–3 s apart " +
+			"stays over it whatever the jitter"},
+		{"SpinMinAge", SpinMinAge, "…and, for a thread that has lived less than this many seconds at the last moment (elapsed=; no age " +
+			"printed is no youth), a span of SpinMinWall as well: a thread that just started may be running the job it was started for " +
+			"(a warm-up, a first load), all its young life in one place (testdata/verdicts/jvm-idle's scorers, a CPU job started with the " +
+			"service: 2.8 and 4.8 s old at its last two dumps, 2 s apart). Over it: samurai's HighCPUExample in the corpus (a CPU loop, " +
+			"dumps 1 s apart, 8.4 s old), the flag waiters here (8.3–11.3 s)"},
+		{"SpinMinWall", SpinMinWall, "seconds between the first and last moment, when the dumps tell, where no CPU is printed (JDK 8, Go: the frames " +
+			"alone) or the thread has lived less than SpinMinAge: dumps a few seconds apart catch a computation that lasts seconds (a request " +
+			"parsing a large file), which the frames alone cannot tell from a loop; 7, not 10, so that three dumps on a 5 s schedule stay over " +
+			"it whatever the jitter (a first attach is slower: 9.35–9.93 s in testdata/verdicts/*-spin-*, and date lines print whole seconds), " +
+			"while two dumps 5 s apart stay under it"},
 		{"SpinLifeShare", SpinLifeShare, "at one moment, cpu= at least this share of the thread's elapsed= " +
 			"(or a ps row beside the dump: its %CPU is over the thread's life; or a javacore's CPU total against the JVM's uptime, a lower bound): " +
 			"a busy thread is on CPU at the moment it is caught, a loop was on CPU for its life. Measured on the real dumps here " +
@@ -327,6 +341,7 @@ type spinner struct {
 	basis  string          // "cpu-growth", "cpu-lifetime" (and cpuLife's others), "same-frames" (Go), "same-frames-holder", "same-frames-awaited" (a JVM without cpu=), "loop-shape", "loop-shape-cut" (one thread alone in a paste: cutAlone)
 	cpu    time.Duration   // grown (cpu-growth) or used in its life (cpu-lifetime); 0 for same-frames
 	wall   time.Duration   // what cpu is measured over; 0 for same-frames
+	known  *HotLoop        // the hot-loop table's row of a loop-shape spinner; nil otherwise
 }
 
 // runSpinning is the spinning threads by their CPU or frames, then the
@@ -446,14 +461,17 @@ func spinningThreads(p *Pass) []Finding {
 	var hot map[*parse.Thread]*HotLoop // the loops of the last moment by their shape (hotloops.go)
 	var cutLone map[*parse.Thread]bool // …of them, those taken alone in a paste a person cut
 	if r.Runtime == parse.RuntimeJVM {
-		hot, cutLone = hotLoopsOf(r.Moments[n-1].Dump)
+		hot, cutLone = hotLoopsOf(r.Moments[n-1].Dump, roles.HotLoops)
 	}
 	sps := make([]spinner, len(order))
 	spins := make([]bool, len(order))
 	for i := range order {
 		sp, ok := spinningAt(r, flat[i*n:(i+1)*n], lc, roles.CPUNatives)
+		if ok && hot != nil {
+			sp.known = hot[flat[i*n+n-1]] // CPU evidence, and a known loop's shape too: the map's loop, the application's fault
+		}
 		if !ok {
-			sp, ok = loopShaped(flat[i*n:(i+1)*n], hot, cutLone)
+			sp, ok = loopShaped(flat[i*n:(i+1)*n], hot, cutLone, roles.HotLoops)
 		}
 		if !ok {
 			sp, ok = livelockAt(r, flat[i*n:(i+1)*n], roles.BackOffs) // livelock.go
@@ -711,10 +729,9 @@ func spinningAt(r *Result, s []*parse.Thread, lc *loopCache, natives []string) (
 		} else if t0, t1 := r.Moments[since].Time, r.Moments[n-1].Time; !t0.IsZero() && t1.After(t0) {
 			wall = t1.Sub(t0)
 		}
-		if wall > 0 && wall < SpinMinWall*time.Second {
-			return lifetime(sp, last, r.Moments[n-1].Dump)
-		}
 		if first.JVM != nil && first.CPU > 0 && last.CPU > 0 {
+			// cpu= printed: the evidence is the CPU the thread burned in
+			// these frames, whatever the span (cpuGrowthSpins).
 			if wall == 0 {
 				return lifetime(sp, last, r.Moments[n-1].Dump)
 			}
@@ -722,8 +739,17 @@ func spinningAt(r *Result, s []*parse.Thread, lc *loopCache, natives []string) (
 			if float64(grown) < SpinCPUShare*float64(wall) {
 				return spinner{}, false // measured, and it was off CPU
 			}
+			if !cpuGrowthSpins(last, grown, wall) {
+				return lifetime(sp, last, r.Moments[n-1].Dump)
+			}
 			sp.basis, sp.cpu, sp.wall = "cpu-growth", grown, wall
 			return sp, true
+		}
+		// No CPU printed (JDK 8, Go): the frames alone, over a span
+		// long enough that a computation of seconds is not taken for a
+		// loop (SpinMinWall).
+		if wall > 0 && wall < SpinMinWall*time.Second {
+			return lifetime(sp, last, r.Moments[n-1].Dump)
 		}
 		// A JVM that prints no cpu= (JDK 8) is not judged by its frames
 		// alone: a RUNNABLE thread in a native call is as often blocked in
@@ -774,6 +800,21 @@ func spinningAt(r *Result, s []*parse.Thread, lc *loopCache, natives []string) (
 		}
 	}
 	return lifetime(sp, last, r.Moments[n-1].Dump)
+}
+
+// cpuGrowthSpins reports whether a JVM thread that burned grown of CPU
+// over wall in the same frames (last is its stack at the last moment), at
+// least SpinCPUShare of wall already, spins on that evidence: at least
+// SpinMinCPU of CPU in those frames, and, for a thread that has lived
+// under SpinMinAge at the last moment (elapsed=; no age printed is no
+// evidence of youth), a span of SpinMinWall as well. What each protects
+// is said in the detector's Thresholds.
+func cpuGrowthSpins(last *parse.Thread, grown, wall time.Duration) bool {
+	if grown < time.Duration(SpinMinCPU*float64(time.Second)) {
+		return false
+	}
+	young := last.Elapsed > 0 && last.Elapsed < SpinMinAge*time.Second
+	return !young || wall >= SpinMinWall*time.Second
 }
 
 // framesAlone reports whether the thread whose stacks by moment are s is,
@@ -874,11 +915,12 @@ func spinningFinding(p *Pass, pl *Pool, spins []spinner, inferOwner bool) (Findi
 		Loop: loopFrames(r.Runtime, spins[0].stacks), Basis: spins[0].basis}
 	named := spinAnchor(r.Runtime, spins[0])
 	f.ID = findingID(KindSpinning, pl.Name, anchorOf(r.Runtime, named))
-	if c := culprit(r.Runtime, named); c != nil && spins[0].basis == "loop-shape-cut" {
-		// A map's walk alone in a paste: the map is the JDK's, the fault
-		// the application's that shares it; its frame is the culprit.
+	f.Known = spins[0].known
+	if c := sharer(r.Runtime, last, p.opt.roleTable().HotLoops); c != nil && f.Known != nil {
+		// A map's loop: the loop is the map's, the fault the
+		// application's that shares it; its frame is the culprit.
 		f.Culprit = FrameString(c)
-	} else if c != nil && !slices.Contains(f.Loop, FrameString(c)) {
+	} else if c := culprit(r.Runtime, named); c != nil && !slices.Contains(f.Loop, FrameString(c)) {
 		f.Caller = FrameString(c)
 	}
 	tops, ents := map[*parse.Frame]int{}, map[entryKey]int{}

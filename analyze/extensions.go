@@ -98,6 +98,17 @@ func (e *ExtensionError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File
 //	handoff-latch = com.acme.sync.Gate.await        # a team's own hand-off, by kind: handoff-latch, -barrier, -phaser,
 //	                                                # -exchanger, -sync-put, -transfer, -queue-put, -queue-take, -pipe-write,
 //	                                                # -pipe-read, -join, -task-result, -termination, -condition, -monitor
+//
+//	[hot-loop]                    # a loop endless only over a corrupted structure (hotloops.go's table)
+//	func      = com.acme.cache.LruMap.findSlot  # the looping function, as a dump prints it ('*' matches any run)
+//	top       = 3                 # how many frames from the top it may sit at; default 3
+//	threads   = 2                 # threads RUNNABLE in it in one dump that make it the loop; default 3
+//	structure = an Acme LruMap written by several threads at once  # what is corrupted (required)
+//	source    = ACME-1234         # where the loop is known from (optional)
+//
+// A [hot-loop] row is met before the built-in ones; threads = 1 only where
+// a sound structure leaves the function in a few steps (no busy service is
+// caught there).
 func ParseExtensions(r io.Reader, file string) (*Extensions, error) {
 	ext := &Extensions{}
 	var errs []error
@@ -107,6 +118,7 @@ func ParseExtensions(r io.Reader, file string) (*Extensions, error) {
 	var sig *Signature
 	var pool *PoolLimit
 	var rem *Remedy
+	var hot *HotLoop
 	inRoles := false
 	start := 0
 	flush := func() {
@@ -142,8 +154,18 @@ func ParseExtensions(r io.Reader, file string) (*Extensions, error) {
 			default:
 				ext.Remedies = append(ext.Remedies, *rem)
 			}
+		case hot != nil:
+			switch {
+			case hot.Func == "" || hot.Structure == "":
+				bad(start, "[hot-loop] needs a func and a structure")
+			default:
+				if hot.Source == "" {
+					hot.Source = file
+				}
+				ext.Roles.HotLoops = append(ext.Roles.HotLoops, *hot)
+			}
 		}
-		sig, pool, rem, inRoles = nil, nil, nil, false
+		sig, pool, rem, hot, inRoles = nil, nil, nil, nil, false
 	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
@@ -173,6 +195,10 @@ func ParseExtensions(r io.Reader, file string) (*Extensions, error) {
 		case "[roles]":
 			flush()
 			inRoles, start = true, n
+			continue
+		case "[hot-loop]":
+			flush()
+			hot, start = &HotLoop{Top: 3, Threads: 3}, n
 			continue
 		}
 		key, val, ok := strings.Cut(line, "=")
@@ -210,6 +236,10 @@ func ParseExtensions(r io.Reader, file string) (*Extensions, error) {
 			if err := rem.set(key, val); err != nil {
 				bad(n, "%v", err)
 			}
+		case hot != nil:
+			if err := hot.set(key, val); err != nil {
+				bad(n, "%v", err)
+			}
 		case inRoles:
 			vals := commaList(val)
 			if len(vals) == 0 {
@@ -224,7 +254,7 @@ func ParseExtensions(r io.Reader, file string) (*Extensions, error) {
 				bad(n, "unknown [roles] key %q (want %s)", key, strings.Join(roleKeyNames(), ", "))
 			}
 		default:
-			bad(n, "%q before any [signature], [pool], [remedy] or [roles] line", key)
+			bad(n, "%q before any [signature], [pool], [remedy], [roles] or [hot-loop] line", key)
 		}
 	}
 	flush()
@@ -373,4 +403,34 @@ func signatureTable(ext *Extensions) []Signature {
 		out = dumpWriterRows(ext.Roles.DumpWriters)
 	}
 	return append(append(out, ext.Signatures...), builtinTable...)
+}
+
+// set is one key of a [hot-loop] block.
+func (h *HotLoop) set(key, val string) error {
+	whole := func(lo, hi int) (int, error) {
+		v, err := strconv.Atoi(val)
+		if err != nil || v < lo || v > hi {
+			return 0, fmt.Errorf("%s %q: want a whole number from %d to %d", key, val, lo, hi)
+		}
+		return v, nil
+	}
+	var err error
+	switch key {
+	case "func":
+		if strings.ContainsAny(val, " \t") {
+			return fmt.Errorf("func %q: a frame has no spaces (want a function, as a dump prints it)", val)
+		}
+		h.Func = val
+	case "top":
+		h.Top, err = whole(1, 200)
+	case "threads":
+		h.Threads, err = whole(1, 1000)
+	case "structure":
+		h.Structure = val
+	case "source":
+		h.Source = val
+	default:
+		return fmt.Errorf("unknown [hot-loop] key %q (want func, top, threads, structure, source)", key)
+	}
+	return err
 }

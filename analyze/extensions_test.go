@@ -17,13 +17,16 @@ func TestParseExtensionsErrors(t *testing.T) {
 		pools      int
 	}{
 		{"good", "# ours\n[signature]\nid = acme-wait\nruntime = jvm\ncategory = waiting\nresource = db-connection\nanchors = com.acme.Pool.get\ndepth = 12\n\n[pool]\nname = acme-*\nmax = 64\n", nil, 1, 1},
-		{"key before section", "id = x\n", []string{`f:1: "id" before any [signature], [pool], [remedy] or [roles] line`}, 0, 0},
+		{"key before section", "id = x\n", []string{`f:1: "id" before any [signature], [pool], [remedy], [roles] or [hot-loop] line`}, 0, 0},
 		{"not key value", "[signature]\nid x\n", []string{`f:2: not a [section] or key = value line: "id x"`, "f:1: [signature] without an id"}, 0, 0},
 		{"bad runtime", "[signature]\nid = a\nruntime = ruby\n", []string{`f:3: runtime "ruby": want jvm or go`, `f:1: signature "a" without a runtime (jvm or go)`}, 0, 0},
 		{"unknown resource", "[signature]\nid = a\nruntime = go\ncategory = waiting\nresource = beer\nstates = x\n", []string{`f:5: unknown resource "beer" (README lists them)`}, 1, 0},
 		{"matches nothing", "[signature]\nid = a\nruntime = go\ncategory = waiting\n", []string{`f:1: signature "a" has neither anchors nor states: it would match nothing`}, 0, 0},
 		{"bad depth", "[signature]\nid = a\nruntime = jvm\ncategory = idle\nanchors = x.Y.z\ndepth = 0\n", []string{`f:6: depth "0": want a whole number from 1 to 200`}, 1, 0},
 		{"bad pool", "[pool]\nname = x-*\nmax = lots\n[pool]\nmax = 3\n", []string{`f:3: max "lots": want a whole number above 0`, "f:1: [pool] needs a name and a max above 0", "f:4: [pool] needs a name and a max above 0"}, 0, 0},
+		{"bad hot loop", "[hot-loop]\nfunc = com.acme.Lru.find slot\nthreads = 0\ncolour = red\n[hot-loop]\nfunc = com.acme.Lru.findSlot\n", []string{
+			`f:2: func "com.acme.Lru.find slot": a frame has no spaces (want a function, as a dump prints it)`, `f:3: threads "0": want a whole number from 1 to 1000`,
+			`f:4: unknown [hot-loop] key "colour" (want func, top, threads, structure, source)`, "f:1: [hot-loop] needs a func and a structure", "f:5: [hot-loop] needs a func and a structure"}, 0, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

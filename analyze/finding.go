@@ -67,7 +67,10 @@ type Finding struct {
 	// Frame is the most common top frame and Culprit the most common first
 	// application frame of the threads concerned; "" if not applicable.
 	// For spinning, Culprit is where the threads run (their top frame,
-	// library code included: a running thread's culprit is where it runs).
+	// library code included: a running thread's culprit is where it runs),
+	// but for a loop by its shape (basis loop-shape, loop-shape-cut): the
+	// loop is the map's, the fault the application's that shares the map,
+	// so Culprit is the first application frame below the loop.
 
 	Frame   string
 	Culprit string
@@ -82,6 +85,10 @@ type Finding struct {
 	// frame below them when it is not one of them; nil and "" otherwise.
 	Loop   []string
 	Caller string
+	// Known is, for a loop by its shape (basis loop-shape, loop-shape-cut),
+	// the row of the hot-loop table (hotloops.go, or a signatures file's
+	// [hot-loop] block) whose loop the threads run; nil otherwise.
+	Known *HotLoop
 	// Culprits are all first application frames at At, most common first.
 	Culprits []FrameCount
 	// Entries are the entry points of the threads concerned at At (the

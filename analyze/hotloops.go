@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -157,25 +158,47 @@ var hotLoops = []HotLoop{
 	// resizes, which a busy service is caught in too: two threads at once.
 	{Func: "*.NonBlockingHashMap*$CHM.help_copy_impl", Top: 3, Threads: 2,
 		Structure: "a NonBlockingHashMap whose resize's copy never completes", Source: "jruby/jruby#3612 (high-scale-lib 1.1.4, NonBlockingHashMapLong)"},
+	// Scala's mutable.HashMap (and LinkedHashMap) keep their entries in a
+	// chained HashTable (Scala 2.10–2.12; the trait's code is
+	// HashTable$class's in 2.10 and 2.11, HashTable's own from 2.12) whose
+	// resize moves each bin's entries to the new table's heads, as JDK 7's
+	// transfer did: written by threads at once, a bin's links become a
+	// cycle and every walk of that bin loops. A lookup's walk
+	// (findEntry0, the elemEquals it calls above it) and a remove's are
+	// what every busy service runs: two threads at once, above the one of
+	// the busy control (testdata/verdicts/scalamap-busy-healthy: at most
+	// one in findEntry0 and one in resize in each of six dumps); a resize
+	// was caught twice at once in another run of that control here (its
+	// maps grow all the time), so it asks three, and once the map is
+	// proven corrupted it is one more in the loop.
+	{Func: "scala.collection.mutable.HashTable*findEntry0", Top: 3, Threads: 2, Structure: scalaHashRace,
+		Source: "scala/bug#10436 (Scala 2.10, two threads at 100% in findEntry0 under findOrAddEntry); testdata/verdicts/scalamap-loop-stuck (Scala 2.11 on JDK 17)"},
+	{Func: "scala.collection.mutable.HashTable*.removeEntry", Top: 2, Threads: 2, Structure: scalaHashRace,
+		Source: "softwaremill/akka-http-session#48 (Scala 2.12: two threads at 100%, HashTable.removeEntry under HashMap.remove); testdata/verdicts/scalamap-loop-stuck"},
+	{Func: "scala.collection.mutable.HashTable*.resize", Top: 1, Threads: 3, Structure: scalaHashRace,
+		Source: "testdata/verdicts/scalamap-loop-stuck (a resize walking a cycled bin, Scala 2.11)"},
 }
 
 const treeMapRace = "a java.util.TreeMap written by several threads at once: a cycle in its tree's links"
 
-// hotLoopOf is the row of the table whose function t runs within its
-// row's top frames; nil when none. Only a RUNNABLE thread is in a loop.
-func hotLoopOf(t *parse.Thread) *HotLoop {
-	h, _ := hotLoopFrame(t)
+const scalaHashRace = "a scala.collection.mutable.HashMap (a chained HashTable) written by several threads at once: a cycle in a bin's links"
+
+// hotLoopOf is the row of rows (the table with a signatures file's
+// [hot-loop] rows: Roles.HotLoops) whose function t runs within its row's
+// top frames; nil when none. Only a RUNNABLE thread is in a loop.
+func hotLoopOf(t *parse.Thread, rows []HotLoop) *HotLoop {
+	h, _ := hotLoopFrame(t, rows)
 	return h
 }
 
 // hotLoopFrame is hotLoopOf with the frame of t that its row's function
 // matched.
-func hotLoopFrame(t *parse.Thread) (*HotLoop, *parse.Frame) {
+func hotLoopFrame(t *parse.Thread, rows []HotLoop) (*HotLoop, *parse.Frame) {
 	if t.State != "RUNNABLE" || t.JVM == nil {
 		return nil, nil
 	}
-	for i := range hotLoops {
-		h := &hotLoops[i]
+	for i := range rows {
+		h := &rows[i]
 		for j, f := range t.Frames {
 			if j >= h.Top {
 				break
@@ -188,8 +211,9 @@ func hotLoopFrame(t *parse.Thread) (*HotLoop, *parse.Frame) {
 	return nil, nil
 }
 
-// KnownLoop is the row of the table for a loop's function as a finding
-// shows it ("java.util.HashMap$TreeNode.root(HashMap.java:1884)"); nil
+// KnownLoop is the row of the built-in table for a loop's function as a
+// finding shows it (a signatures file's rows are on the finding itself:
+// Finding.Known) ("java.util.HashMap$TreeNode.root(HashMap.java:1884)"); nil
 // when the function is in none.
 func KnownLoop(frame string) *HotLoop {
 	fn := frame
@@ -208,22 +232,22 @@ func KnownLoop(frame string) *HotLoop {
 // shape: in a row's function with as many others as the row asks for, or
 // alone with a printed CPU total past HotLoopCPU and no age printed. One pass over the dump's
 // threads; rows are matched only on RUNNABLE ones.
-func hotLoopThreads(d *parse.Dump) map[*parse.Thread]*HotLoop {
-	in, _ := hotLoopsOf(d)
+func hotLoopThreads(d *parse.Dump, rows []HotLoop) map[*parse.Thread]*HotLoop {
+	in, _ := hotLoopsOf(d, rows)
 	return in
 }
 
 // hotLoopsOf is hotLoopThreads with the threads taken alone in a cut
 // (cutAlone) marked: their evidence is weaker still, and said so.
-func hotLoopsOf(d *parse.Dump) (map[*parse.Thread]*HotLoop, map[*parse.Thread]bool) {
+func hotLoopsOf(d *parse.Dump, rows []HotLoop) (map[*parse.Thread]*HotLoop, map[*parse.Thread]bool) {
 	if d == nil {
 		return nil, nil
 	}
-	alone := cutAlone(d)
+	alone := cutAlone(d, rows)
 	var in map[*parse.Thread]*HotLoop
 	count := map[*HotLoop]int{}
 	for _, t := range d.Threads {
-		if h := hotLoopOf(t); h != nil {
+		if h := hotLoopOf(t, rows); h != nil {
 			if in == nil {
 				in = map[*parse.Thread]*HotLoop{}
 			}
@@ -273,13 +297,13 @@ func hotLoopsOf(d *parse.Dump) (map[*parse.Thread]*HotLoop, map[*parse.Thread]bo
 // HashMap.get at any moment: the row's Threads decides there), nor a
 // paste that shows other running work (a thread at the walk among others
 // is one sample of a busy process).
-func cutAlone(d *parse.Dump) map[*parse.Thread]bool {
+func cutAlone(d *parse.Dump, rows []HotLoop) map[*parse.Thread]bool {
 	if d == nil || !d.Cut {
 		return nil
 	}
 	var out map[*parse.Thread]bool
 	for _, t := range d.Threads {
-		h, f := hotLoopFrame(t)
+		h, f := hotLoopFrame(t, rows)
 		if h != nil && h.Alone && f == t.Frames[0] && f.Module == "" {
 			if out == nil {
 				out = map[*parse.Thread]bool{}
@@ -302,7 +326,7 @@ func cutAlone(d *parse.Dump) map[*parse.Thread]bool {
 // not asked. A row that a busy service also passes through (Threads > 1)
 // asks more of a thread seen at earlier moments: the same row at each
 // (a busy thread moves on; one in the loop stays).
-func loopShaped(s []*parse.Thread, hot map[*parse.Thread]*HotLoop, alone map[*parse.Thread]bool) (spinner, bool) {
+func loopShaped(s []*parse.Thread, hot map[*parse.Thread]*HotLoop, alone map[*parse.Thread]bool, rows []HotLoop) (spinner, bool) {
 	n := len(s)
 	last := s[n-1]
 	h := hot[last]
@@ -310,7 +334,7 @@ func loopShaped(s []*parse.Thread, hot map[*parse.Thread]*HotLoop, alone map[*pa
 		return spinner{}, false
 	}
 	since := n - 1
-	for since > 0 && s[since-1] != nil && hotLoopOf(s[since-1]) == h {
+	for since > 0 && s[since-1] != nil && hotLoopOf(s[since-1], rows) == h {
 		since--
 	}
 	if h.Threads > 1 {
@@ -324,5 +348,34 @@ func loopShaped(s []*parse.Thread, hot map[*parse.Thread]*HotLoop, alone map[*pa
 	if alone[last] {
 		basis = "loop-shape-cut"
 	}
-	return spinner{since: since, stacks: s[since:], basis: basis}, true
+	return spinner{since: since, stacks: s[since:], basis: basis, known: h}, true
 }
+
+// sharer is the frame of t that shares the corrupted structure: the
+// first application frame below the frames of the structure's own class
+// (the row's function's class, whose callers inside it, a get over a
+// findSlot, are the structure's too), for the loop is the structure's and
+// the fault the caller's that shares it without a lock; a team's own map
+// (a [hot-loop] row of application code) is named by its caller, not by
+// itself. nil when t is in no row, or no application frame is below.
+func sharer(rt parse.Runtime, t *parse.Thread, rows []HotLoop) *parse.Frame {
+	_, f := hotLoopFrame(t, rows)
+	if f == nil {
+		return nil
+	}
+	i := slices.Index(t.Frames, f)
+	cls := f.Func
+	if dot := strings.LastIndexByte(cls, '.'); dot >= 0 {
+		cls = cls[:dot+1]
+	}
+	for _, g := range t.Frames[i+1:] {
+		if !strings.HasPrefix(g.Func, cls) && isAppFrame(rt, g) {
+			return g
+		}
+	}
+	return nil
+}
+
+// MatchesLoop reports whether function fn (as a dump prints it) is row h's
+// looping function.
+func MatchesLoop(h *HotLoop, fn string) bool { return h != nil && anchorGlob(h.Func, fn) }

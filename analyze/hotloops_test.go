@@ -86,7 +86,7 @@ func TestHotLoopRows(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			th := thread("RUNNABLE", tt.frames...)
 			th.JVM = &parse.JVM{CPU: tt.cpu, Elapsed: tt.age}
-			h := hotLoopOf(th)
+			h := hotLoopOf(th, hotLoops)
 			got := ""
 			if h != nil {
 				got = h.Func
@@ -94,13 +94,13 @@ func TestHotLoopRows(t *testing.T) {
 			if got != tt.row {
 				t.Fatalf("row %q, want %q", got, tt.row)
 			}
-			alone := hotLoopThreads(&parse.Dump{Threads: []*parse.Thread{th}})[th] != nil
+			alone := hotLoopThreads(&parse.Dump{Threads: []*parse.Thread{th}}, hotLoops)[th] != nil
 			if alone != tt.alone {
 				t.Errorf("alone %v, want %v", alone, tt.alone)
 			}
 			// Not RUNNABLE: never a loop.
 			th.State = "BLOCKED"
-			if hotLoopOf(th) != nil {
+			if hotLoopOf(th, hotLoops) != nil {
 				t.Errorf("a BLOCKED thread in a loop row")
 			}
 		})
@@ -309,7 +309,10 @@ func TestHotLoopFixtures(t *testing.T) {
 		return []want{{KindSpinning, "indexer-*", "running", func(t *testing.T, f Finding) {
 			eq(t, "count", f.Counts[len(f.Counts)-1], 4)
 			eq(t, "since", f.Since, 0)
-			eq(t, "culprit", strings.HasPrefix(f.Culprit, "java.util.HashMap$TreeNode.root("), true)
+			// They run in the map's loop; the culprit is the application
+			// frame that shares the map (issue 33).
+			eq(t, "frame", strings.HasPrefix(f.Frame, "java.util.HashMap$TreeNode.root("), true)
+			eq(t, "culprit", strings.HasPrefix(f.Culprit, "com.example.hotloop."), true)
 			if moments == 1 {
 				eq(t, "basis", f.Basis, "loop-shape")
 			}
@@ -347,7 +350,8 @@ func TestHotLoopOtherCollections(t *testing.T) {
 	dir := filepath.Join("..", "testdata", "verdicts")
 	spin := func(culprit string, n int, threads string) want {
 		return want{KindSpinning, "writer-*", "running", func(t *testing.T, f Finding) {
-			eq(t, "culprit", strings.HasPrefix(f.Culprit, culprit+"("), true)
+			eq(t, "frame", strings.HasPrefix(f.Frame, culprit+"("), true)
+			eq(t, "culprit", strings.HasPrefix(f.Culprit, "com.example.hotloop."), true)
 			eq(t, "count", f.Counts[len(f.Counts)-1], n)
 			eq(t, "threads", strings.Join(f.Evidence[len(f.Evidence)-1].Threads, ","), threads)
 		}}
@@ -391,7 +395,7 @@ func TestHotLoopProven(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			hot := hotLoopThreads(ds[0])
+			hot := hotLoopThreads(ds[0], hotLoops)
 			joined := false
 			for th := range hot {
 				joined = joined || th.Name() == "lone-1"
@@ -442,4 +446,98 @@ func TestHotLoopMoments(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestHotLoopRowsFromSignaturesFile: a signatures file's [hot-loop] rows
+// join the table (Roles.HotLoops): over generated dumps of k threads
+// RUNNABLE in a team's own map's probe (0–4, under 0–2 frames of its
+// callees, among busy peers elsewhere), the dump is spinning by the loop's
+// shape exactly when k reaches the row's threads, named by the
+// application frame that shares the map (the culprit) and the row's
+// structure; without the file, never.
+func TestHotLoopRowsFromSignaturesFile(t *testing.T) {
+	rng := rand.New(rand.NewSource(3361))
+	for w := range 80 {
+		need := 1 + rng.Intn(3)
+		file := fmt.Sprintf("[hot-loop]\nfunc = com.acme.cache.LruMap.findSlot\ntop = 3\nthreads = %d\nstructure = an Acme LruMap written by several threads at once\nsource = ACME-%d\n", need, w)
+		ext, err := ParseExtensions(strings.NewReader(file), "acme.sig")
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := rng.Intn(5)
+		var b strings.Builder
+		b.WriteString("2026-12-07 22:40:00\nFull thread dump OpenJDK 64-Bit Server VM (17.0.15+6-Debian-1deb12u1 mixed mode, sharing):\n\n")
+		for i := range 4 {
+			fmt.Fprintf(&b, "\"lookup-%d\" #%d prio=5 os_prio=0 tid=0x00007f00000%04x nid=0x%x runnable  [0x00007f0000000000]\n   java.lang.Thread.State: RUNNABLE\n", i+1, 20+i, i, 100+i)
+			if i < k {
+				for j := range rng.Intn(3) {
+					fmt.Fprintf(&b, "\tat com.acme.cache.Key%d.equals(Key%d.java:12)\n", j, j)
+				}
+				b.WriteString("\tat com.acme.cache.LruMap.findSlot(LruMap.java:88)\n\tat com.acme.cache.LruMap.get(LruMap.java:40)\n")
+			} else {
+				fmt.Fprintf(&b, "\tat com.acme.report.Render.row%d(Render.java:%d)\n", i, 10+rng.Intn(40))
+			}
+			fmt.Fprintf(&b, "\tat com.acme.app.Lookups.serve(Lookups.java:%d)\n\tat java.lang.Thread.run(java.base@17.0.15/Thread.java:840)\n\n", 60+i)
+		}
+		ds, err := parse.Parse("1.txt", strings.NewReader(b.String()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, withFile := range []bool{false, true} {
+			opt := Options{}
+			if withFile {
+				opt.Extensions = ext
+			}
+			var spun []Finding
+			for _, f := range Analyze([]Input{{Dump: ds[0]}}, opt).Findings {
+				if f.Kind == KindSpinning {
+					spun = append(spun, f)
+				}
+			}
+			want := withFile && k >= need
+			if (len(spun) > 0) != want {
+				t.Fatalf("world %d (k=%d, threads=%d, file %v): %d spinning findings, want %v\n%s", w, k, need, withFile, len(spun), want, b.String())
+			}
+			n := 0
+			for _, f := range spun {
+				n += f.Counts[0]
+				eq(t, "basis", f.Basis, "loop-shape")
+				eq(t, "culprit", strings.HasPrefix(f.Culprit, "com.acme.app.Lookups.serve("), true)
+				eq(t, "known", f.Known != nil && f.Known.Source == fmt.Sprintf("ACME-%d", w), true)
+			}
+			if want && n != k {
+				t.Errorf("world %d: %d threads spinning, want %d", w, n, k)
+			}
+		}
+	}
+}
+
+// TestHotLoopScalaMap runs the real program of testdata/verdicts/scalamap-*
+// (a Scala 2.11 mutable.HashMap written by four Java 17 threads at once
+// until each loops in its HashTable, the program's own report; the same
+// operations on a map each), READMEs written before dumpdiff ran: each
+// dump of the loop alone (the loop's shape: two in removeEntry prove the
+// map corrupted, the ones in findEntry0 and resize are more in it) and
+// the three together (their CPU grew in the same frames) name the four
+// threads, the culprit the application frame that shares the map; the
+// control stays quiet in each of its six dumps and over them.
+func TestHotLoopScalaMap(t *testing.T) {
+	loop := func(basis string) []want {
+		return []want{{KindSpinning, "session-*", "running", func(t *testing.T, f Finding) {
+			eq(t, "basis", f.Basis, basis)
+			eq(t, "severity", f.Severity, Warning)
+			eq(t, "count", f.Counts[len(f.Counts)-1], 4)
+			eq(t, "culprit", strings.HasPrefix(f.Culprit, "com.example.scalamap.ScalaMapRace.track("), true)
+			eq(t, "frame", strings.HasPrefix(f.Frame, "scala.collection.mutable.HashTable$class."), true)
+			eq(t, "known", f.Known != nil && strings.Contains(f.Known.Structure, "scala.collection.mutable.HashMap"), true)
+		}}}
+	}
+	cases := []fixtureCase{{"scalamap-loop-stuck", []string{"1", "2", "3"}, loop("cpu-growth")}, {"scalamap-busy-healthy", []string{"1", "2", "3", "4", "5", "6"}, nil}}
+	for _, m := range []string{"1", "2", "3"} {
+		cases = append(cases, fixtureCase{"scalamap-loop-stuck", []string{m}, loop("loop-shape")})
+	}
+	for _, m := range []string{"1", "2", "3", "4", "5", "6"} {
+		cases = append(cases, fixtureCase{"scalamap-busy-healthy", []string{m}, nil})
+	}
+	runFixtureCases(t, filepath.Join("..", "testdata", "verdicts"), cases)
 }

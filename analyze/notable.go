@@ -84,7 +84,7 @@ func notables(r *Result, cls *classes) []Notable {
 		if si.sig.Resource != "task-result" && (si.sig.Category == Running || si.sig.Category == Waiting && !si.sig.Rest) {
 			working = true
 		}
-		if (mayBeNotable(si.sig) || hotNotable(r.Runtime, si.sig, t, d)) && !internalThread(r.Runtime, t, cls.opt.roleTable().JVMInternal) && !told[[2]string{si.pool, si.sig.ID}] {
+		if (mayBeNotable(si.sig) || hotNotable(r.Runtime, si.sig, t, d, cls.opt.roleTable().HotLoops)) && !internalThread(r.Runtime, t, cls.opt.roleTable().JVMInternal) && !told[[2]string{si.pool, si.sig.ID}] {
 			maybe[i/64] |= 1 << (i % 64)
 		}
 	}
@@ -127,14 +127,14 @@ func notables(r *Result, cls *classes) []Notable {
 				n.Why, n.Rank = "the only thread of its pool is waiting", 3
 			case si.sig.Resource == "task-result" && !working:
 				n.Why, n.Rank = "waiting on a future while no thread of the process works", 4
-			case si.sig.Category == Running && d.Cut && hotLoopOf(t) != nil:
+			case si.sig.Category == Running && d.Cut && hotLoopOf(t, cls.opt.roleTable().HotLoops) != nil:
 				// Fewer threads in a lookup's loop than its row asks for,
 				// and no CPU total past HotLoopCPU: a loop or a busy
 				// lookup passing through; the frames alone cannot tell.
 				// Said of a paste a person cut only (they chose this
 				// thread to show): a whole dump of a busy service has
 				// threads in HashMap.put at every moment.
-				h, f := hotLoopFrame(t)
+				h, f := hotLoopFrame(t, cls.opt.roleTable().HotLoops)
 				n.Why, n.Rank = "runnable in "+f.Func+", which loops for ever over "+h.Structure+
 					", and which a busy service passes through too: a second dump tells", 2
 			case si.sig.Category == Running && cpuNote(t, d) != "":
@@ -174,8 +174,8 @@ func mayBeNotable(s *Signature) bool {
 // the hot-loop table with fewer threads than its row asks, in a paste a
 // person cut, or with CPU
 // evidence too weak for a finding (cpuNote).
-func hotNotable(rt parse.Runtime, s *Signature, t *parse.Thread, d *parse.Dump) bool {
-	return rt == parse.RuntimeJVM && s.Category == Running && (d.Cut && hotLoopOf(t) != nil || cpuNote(t, d) != "")
+func hotNotable(rt parse.Runtime, s *Signature, t *parse.Thread, d *parse.Dump, rows []HotLoop) bool {
+	return rt == parse.RuntimeJVM && s.Category == Running && (d.Cut && hotLoopOf(t, rows) != nil || cpuNote(t, d) != "")
 }
 
 // isMain tells the program's main thread: the JVM's "main", Go's goroutine

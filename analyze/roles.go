@@ -64,6 +64,12 @@ type Roles struct {
 	// name counts owners, not threads of one pool (the executor-leak
 	// rule); a team's own one-thread service is one entry.
 	OwnerLoops []string
+	// HotLoops are the loops that are endless only over a corrupted
+	// structure (hotloops.go: a map written by threads at once), which a
+	// thread RUNNABLE in is spinning by the loop's shape in one dump; a
+	// signatures file's [hot-loop] blocks add rows, met before the
+	// built-in ones.
+	HotLoops []HotLoop
 	// BackOffs are frames (exact functions) a retry loop backs off in: a
 	// RUNNABLE thread under one, in a loop it never leaves, is retrying,
 	// not working (the livelock rule); a team's own spin or tryLock helper
@@ -105,6 +111,7 @@ var builtinRoles = Roles{
 	// examples), awaitTermination, keepAlive, waitForever, awaitExit,
 	// awaitStop, awaitClose, halt.
 	ShutdownWaits: []string{"shutdown", "terminat", "alive", "forever", "exit", "stop", "close", "halt"},
+	HotLoops:      hotLoops,
 }
 
 // cpuNatives are JDK natives that return at once (Roles.CPUNatives), as
@@ -298,12 +305,13 @@ func roleTables(ext *Extensions) *Roles {
 		BackOffs:      cat(builtinRoles.BackOffs, x.BackOffs),
 		HandOffs:      x.HandOffs,
 		ShutdownWaits: cat(builtinRoles.ShutdownWaits, x.ShutdownWaits),
+		HotLoops:      append(append([]HotLoop(nil), x.HotLoops...), builtinRoles.HotLoops...),
 	}
 }
 
 func (r *Roles) empty() bool {
 	return len(r.JVMInternal)+len(r.DumpWriters)+len(r.EventLoops)+len(r.CommonPools)+len(r.NotSpinning)+len(r.CPUNatives)+len(r.UpByDesign)+len(r.GoWork)+
-		len(r.PoolLoops)+len(r.OwnerLoops)+len(r.BackOffs)+len(r.HandOffs)+len(r.ShutdownWaits) == 0
+		len(r.PoolLoops)+len(r.OwnerLoops)+len(r.BackOffs)+len(r.HandOffs)+len(r.ShutdownWaits)+len(r.HotLoops) == 0
 }
 
 // roleKeys are the [roles] block's keys, each the table it adds to; the

@@ -49,10 +49,11 @@ func spinMoment(at time.Time, m int, cpu, life time.Duration, top, app string, d
 // seconds), under library code of any depth (0–30 frames, none shared
 // between moments), is spinning on its CPU growth alone, whatever its top
 // frame: running library code, a selectNow that returns at once
-// (SpinRestCPUShare), a Thread.sleep(0). The same sequences stay quiet
-// when the CPU did not grow (under the share), when the dumps are two 5 s
-// apart (under SpinMinWall: a computation of seconds), and when the
-// thread does other application work at each moment.
+// (SpinRestCPUShare), a Thread.sleep(0); so is it over two dumps 5 s
+// apart, for its CPU in those frames (a third of a core or more over 5 s)
+// is past SpinMinCPU: the CPU is the evidence, not the span. The same
+// sequences stay quiet when the CPU did not grow (under the share) and
+// when the thread does other application work at each moment.
 func TestSpinningScheduleProperty(t *testing.T) {
 	rng := rand.New(rand.NewPCG(33, 5))
 	base := time.Date(2026, 12, 6, 18, 0, 0, 0, time.UTC)
@@ -101,7 +102,7 @@ func TestSpinningScheduleProperty(t *testing.T) {
 			}
 			texts = append(texts, spinMoment(at, m, cpu0+time.Duration(share*float64(wall)), life0+wall, top, app, depth))
 		}
-		want := c == "spins"
+		want := c == "spins" || c == "two-dumps"
 		var got []string
 		for _, f := range analyze(t, texts) {
 			got = append(got, f.Kind+" "+f.Pool)
@@ -144,9 +145,11 @@ func TestSpinningEdgeFixtures(t *testing.T) {
 			}}}},
 			fixtureCase{jdk + "-spin-resubmit", all, []want{poller("retry-*", "ResubmitApp$RetryTask.run")}},
 			fixtureCase{jdk + "-rest-edges", all, nil},
-			// Two dumps 5 s apart: under SpinMinWall, a computation of
-			// seconds; the threads are young, so no lifetime either.
-			fixtureCase{jdk + "-spin-deep", []string{"2", "3"}, nil},
+			// Two dumps 5 s apart: config-reloader burned 1.3 s (jvm) and
+			// 2.0 s (jdk25) of CPU in the same frames between them, past
+			// SpinMinCPU, 13.7-13.8 s old at the last (past SpinMinAge):
+			// the CPU is the evidence, whatever the span.
+			fixtureCase{jdk + "-spin-deep", []string{"2", "3"}, []want{poller("config-reloader", "DeepSpinApp$ConfigReloader.load")}},
 		)
 	}
 	// A public source (parttimenerd/jthreaddump's cpu-hotspot scenario,

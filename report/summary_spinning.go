@@ -27,7 +27,11 @@ func (s *sentences) spinning() {
 	// The head names the hot thread, where it runs and who waits: what
 	// every format's lead takes (headClause).
 	head := who + " in " + f.Culprit
-	if f.Caller != "" {
+	if f.Known != nil && f.Frame != "" && f.Frame != f.Culprit {
+		// A known loop's shape: where they run is the map's code, the
+		// culprit the application's frame that shares the map.
+		head = who + " in " + f.Frame + " under " + f.Culprit
+	} else if f.Caller != "" {
 		head += " under " + f.Caller
 	}
 	unit := strings.TrimSuffix(s.unit(), "s")
@@ -41,10 +45,13 @@ func (s *sentences) spinning() {
 			verb = "waits"
 		}
 		head += fmt.Sprintf(", and %s %s for %s", words.Plural(f.Waiting, unit), verb, them)
-	} else if f.Basis == "loop-shape-cut" {
-		// A paste of the loop alone: what waits for it was cut away, if
-		// anything did.
-		head += ": likely a runaway in a corrupted map's loop (a map shared between threads without synchronization)"
+	} else if f.Known != nil {
+		// A loop of the hot-loop table (in a paste of the loop alone, what
+		// waits for it was cut away, if anything did).
+		head += ": likely an infinite loop in a map shared without synchronization"
+		if f.Basis != "loop-shape" && f.Basis != "loop-shape-cut" {
+			head += " (" + f.Known.Structure + ", known from " + f.Known.Source + ")" // else the basis's sentence says it
+		}
 	} else {
 		head += fmt.Sprintf(": nothing in the dump waits for %s (busy work, or a runaway whose callers gave up)", them)
 	}
@@ -66,21 +73,15 @@ func (s *sentences) spinning() {
 	case "loop-shape":
 		// One dump's frames: code that loops for ever only over a
 		// corrupted structure (analyze's table of known loops).
-		for _, fr := range append([]string{f.Culprit}, f.Loop...) {
-			if h := analyze.KnownLoop(fr); h != nil {
-				s.add("runnable at %s in %s, which loops for ever only over %s (known from %s)", s.moment(f.At), fr, h.Structure, h.Source)
-				break
-			}
+		if h := f.Known; h != nil {
+			s.add("runnable at %s in %s, which loops for ever only over %s (known from %s)", s.moment(f.At), knownFrame(f), h.Structure, h.Source)
 		}
 		s.add("the loop's shape in the frames of one dump, no CPU time grown between moments: weaker evidence than a CPU time that grew")
 	case "loop-shape-cut":
 		// One thread on a hash bin's walk, alone in a paste a person cut
 		// (analyze's cutAlone).
-		for _, fr := range append([]string{f.Culprit}, f.Loop...) {
-			if h := analyze.KnownLoop(fr); h != nil {
-				s.add("runnable at %s on %s's own line, which a sound map leaves in a step or two and which loops for ever only over %s (known from %s)", s.moment(f.At), fr, h.Structure, h.Source)
-				break
-			}
+		if h := f.Known; h != nil {
+			s.add("runnable at %s on %s's own line, which a sound map leaves in a step or two and which loops for ever only over %s (known from %s)", s.moment(f.At), knownFrame(f), h.Structure, h.Source)
 		}
 		s.add("the only thread running in a paste a person cut, in one moment, no CPU time printed: weaker evidence than a CPU time that grew; a second dump, or top -H beside this one, tells whether it stays")
 	case "livelock":
@@ -172,4 +173,16 @@ func (s *sentences) heldLivelock() {
 	if len(f.Loop) > 1 {
 		s.add("loop %s", strings.Join(f.Loop, " ← "))
 	}
+}
+
+// knownFrame is the frame of a known loop's finding where its row's
+// function runs: among its top frame and its loop's frames; its top frame
+// when none matches.
+func knownFrame(f *analyze.Finding) string {
+	for _, fr := range append([]string{f.Frame}, f.Loop...) {
+		if fn, _, _ := strings.Cut(fr, "("); analyze.MatchesLoop(f.Known, fn) {
+			return fr
+		}
+	}
+	return f.Frame
 }
