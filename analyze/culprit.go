@@ -69,7 +69,7 @@ func isAppFrame(rt parse.Runtime, f *parse.Frame) bool {
 			return false
 		}
 	}
-	return fn != ""
+	return fn != "" && !cutTooEarly(f)
 }
 
 // jdkLockCaller is, for a thread waiting for a lock with no application
@@ -114,12 +114,31 @@ func cutCaller(rt parse.Runtime, t *parse.Thread) *parse.Frame {
 	}
 	for i := len(t.Frames) - 1; i > 0; i-- { // the top frame is the wait itself
 		f := t.Frames[i]
-		if anyPrefix(f.Func, threadPlumbing) || strings.Contains(f.Func, "$$Lambda") {
+		if anyPrefix(f.Func, threadPlumbing) || strings.Contains(f.Func, "$$Lambda") || cutTooEarly(f) {
 			continue
 		}
 		return f
 	}
 	return nil
+}
+
+// cutTooEarly reports whether f, a frame line cut in its name (a paste's
+// last line, parse.CutNote), is cut too early to say whose it is: what is
+// left is not yet a class and a method ("com.acme"), or may be the start
+// of the JDK's or a framework's package ("com.sun", "org.apache").
+func cutTooEarly(f *parse.Frame) bool {
+	if f.Note != parse.CutNote {
+		return false
+	}
+	if strings.Count(f.Func, ".") < 2 {
+		return true
+	}
+	for _, p := range frameworkPrefixes {
+		if strings.HasPrefix(p, f.Func) {
+			return true
+		}
+	}
+	return false
 }
 
 // culprit returns the first application frame of t, or nil.

@@ -385,6 +385,19 @@ func goSeverity(r *Result, fs []Finding, aged map[int]bool) {
 		if goInferred[f.Basis] && seen < 2 && (!aged[i] || f.Basis == basisChanCycle) {
 			f.Severity = Warning
 		}
+		// A cycle beside sleepers in one dump is two stories the dump
+		// cannot tell apart (the waiters hold each other's locks, or a
+		// sleeper holds one while it sleeps: a janitor that pauses under
+		// its lock, go-gone-sleepflow-healthy's first moment, looks the
+		// same): said at info, a possibility to check with a second
+		// dump; a warning when every member printed minutes (no loop's
+		// pause holds a lock that long), critical only at two moments.
+		if f.Basis == basisLockAsleep && seen < 2 {
+			f.Severity = Info
+			if aged[i] {
+				f.Severity = Warning
+			}
+		}
 	}
 }
 

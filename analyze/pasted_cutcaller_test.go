@@ -96,3 +96,17 @@ func TestPastedCutCallerProperty(t *testing.T) {
 		}
 	}
 }
+
+// TestCutFrameTooEarly: a frame line a paste cut in its name is the
+// application's only when what is left is past a class and a method and
+// past every framework package it could be the start of (mojarra's paste
+// ending in "at com.sun" named com.sun its culprit).
+func TestCutFrameTooEarly(t *testing.T) {
+	for fn, app := range map[string]bool{"com.sun": false, "org.apache": false, "com.acme": false, "java.util.conc": false,
+		"com.notnoop.apns.internal.Utilities.parseF": true, "com.acme.shop.Cart.ad": true, "org.apache.catalina.core.Std": false} {
+		f := &parse.Frame{Func: fn, Note: parse.CutNote}
+		if got := isAppFrame(parse.RuntimeJVM, f); got != app {
+			t.Errorf("isAppFrame(cut %q) = %v, want %v", fn, got, app)
+		}
+	}
+}

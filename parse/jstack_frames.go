@@ -295,6 +295,10 @@ func isHexWord(b []byte) bool {
 	return true
 }
 
+// CutNote is the Note of a frame read from a line cut before its
+// location (cutFrame): its function may be cut too.
+const CutNote = "cut"
+
 // cutFrame reads the text after "at " of a frame line that lost its
 // "(location)": a paste or an excerpt cut in the middle of the line ("at
 // com.notnoop.apns.internal.Utilities.parseF", java-apns#120 as an issue
@@ -319,5 +323,5 @@ func cutFrame(text []byte, in *interner) *Frame {
 		return nil // "at 10.0.0.1", "at .5": no class starts so
 	}
 	fn, module := splitModulePrefix(text)
-	return in.frame(in.bytes(fn), "", 0, in.bytes(module), "")
+	return in.frame(in.bytes(fn), "", 0, in.bytes(module), CutNote)
 }
