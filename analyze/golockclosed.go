@@ -41,8 +41,9 @@ import (
 // go-lock-asleep, the sleepers named as the other candidate holders):
 // with several dumps only when the same goroutines wait the same way at
 // the last of them (argCycleHeld: a sleeper that held a lock has woken
-// and let it go by then, and the waiters have moved), in one dump a
-// warning unless every member printed LockHeldMinutes (no sleep of a
+// and let it go by then, and the waiters have moved), in one dump info
+// (goSeverity: a janitor paused under its lock looks the same), a
+// warning when every member printed LockHeldMinutes (no sleep of a
 // loop's pause lasts a minute while it holds a lock others need).
 
 const (
