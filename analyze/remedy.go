@@ -113,8 +113,9 @@ func (p remedyProof) queuedWriter() bool { return p.basis == "queued-writer" }
 func (p remedyProof) rlockReentry() bool { return p.basis == "go-rlock-reentry" }
 
 // lockChan, chanCycle: a Go cycle through a channel (gochans.go).
-func (p remedyProof) lockChan() bool  { return p.basis == basisLockChan }
-func (p remedyProof) chanCycle() bool { return p.basis == basisChanCycle }
+func (p remedyProof) lockChan() bool   { return p.basis == basisLockChan }
+func (p remedyProof) chanCycle() bool  { return p.basis == basisChanCycle }
+func (p remedyProof) lockAsleep() bool { return p.basis == basisLockAsleep }
 
 // idleKept: rests a library's pool would not keep (basis idle-kept).
 func (p remedyProof) idleKept() bool { return p.basis == "idle-kept" }
@@ -295,6 +296,8 @@ var remedies = []Remedy{
 		Text: "a goroutine holds a mutex while it waits on a channel ({culprit}), and the goroutine that would take its send or make its receive waits for that mutex: never send or receive on a channel while holding a lock (copy what the send needs, unlock, then send), or let the other side work without the lock; a restart is the only way out now"},
 	{ID: "go-chan-cycle", Kinds: []string{KindDeadlock}, proof: remedyProof.chanCycle,
 		Text: "the goroutines wait to send to each other on unbuffered channels and nobody receives ({culprit}): a stage that both sends and receives must not block on its send while its peer blocks on its own (receive in a select beside the send, buffer the return path, or give it a goroutine of its own); the runtime says 'all goroutines are asleep' only when nothing at all runs, a listener or a timer hides it; a restart is the only way out now"},
+	{ID: "go-lock-asleep", Kinds: []string{KindDeadlock}, proof: remedyProof.lockAsleep,
+		Text: "the waiters may hold each other's mutexes ({culprit}), or a goroutine asleep beside them holds one while it sleeps: take another dump in a few seconds; the same goroutines in the same places are the cycle (take the locks in one order everywhere), waiters that moved on were waiting for the sleeper (never sleep while holding a lock)"},
 	{ID: "deadlock", Kinds: []string{KindDeadlock},
 		Text: "the threads wait for each other's locks and never go on: take the locks in one order everywhere (or with a timeout); a restart is the only way out now"},
 	{ID: "unclosed-body", Kinds: []string{KindLeaked, KindGrowing, KindNotRecovered}, States: []string{"http-body-wait"},
