@@ -289,18 +289,8 @@ const jOther = jHead + `runnable  [0x00007f31b77fc000]
 
 `
 
-// goWaiter takes a slot of the channel at main.handle:25.
-const goWaiter = `goroutine %d [chan send]:
-main.handle(0x1)
-	/src/main.go:25 +0x4a
-created by main.serve in goroutine 1
-	/src/main.go:60 +0x2c
-
-`
-
-// goHolder is past it: main.handle:29 → main.fetch in a network read.
-const goHolder = `goroutine %d [IO wait]:
-internal/poll.runtime_pollWait(0x7efd48e7d800, 0x72)
+// goNetRead are the frames of a network read, under the caller's.
+const goNetRead = `internal/poll.runtime_pollWait(0x7efd48e7d800, 0x72)
 	/usr/local/go/src/runtime/netpoll.go:351 +0x85
 internal/poll.(*pollDesc).wait(0xff747566080?, 0xff747573000?, 0x0)
 	/usr/local/go/src/internal/poll/fd_poll_runtime.go:84 +0x27
@@ -312,7 +302,20 @@ net.(*netFD).Read(0xff747566080, {0xff747573000?, 0xff7475700ab?, 0x1?})
 	/usr/local/go/src/net/fd_posix.go:68 +0x25
 net.(*conn).Read(0xff7474f0040, {0xff747573000?, 0x7?, 0xff7475020b8?})
 	/usr/local/go/src/net/net.go:196 +0x45
-main.fetch(0x1)
+`
+
+// goWaiter takes a slot of the channel at main.handle:25.
+const goWaiter = `goroutine %d [chan send]:
+main.handle(0x1)
+	/src/main.go:25 +0x4a
+created by main.serve in goroutine 1
+	/src/main.go:60 +0x2c
+
+`
+
+// goHolder is past it: main.handle:29 → main.fetch in a network read.
+const goHolder = `goroutine %d [IO wait]:
+` + goNetRead + `main.fetch(0x1)
 	/src/main.go:44 +0x1e
 main.handle(0x1)
 	/src/main.go:29 +0x77
@@ -337,19 +340,7 @@ created by main.serve in goroutine 1
 
 // goOther is other work in a network read.
 const goOther = `goroutine %d [IO wait]:
-internal/poll.runtime_pollWait(0x7efd48e7d800, 0x72)
-	/usr/local/go/src/runtime/netpoll.go:351 +0x85
-internal/poll.(*pollDesc).wait(0xff747566080?, 0xff747573000?, 0x0)
-	/usr/local/go/src/internal/poll/fd_poll_runtime.go:84 +0x27
-internal/poll.(*pollDesc).waitRead(...)
-	/usr/local/go/src/internal/poll/fd_poll_runtime.go:89
-internal/poll.(*FD).Read(0xff747566080, {0xff747573000, 0x1000, 0x1000})
-	/usr/local/go/src/internal/poll/fd_unix.go:165 +0x2ae
-net.(*netFD).Read(0xff747566080, {0xff747573000?, 0xff7475700ab?, 0x1?})
-	/usr/local/go/src/net/fd_posix.go:68 +0x25
-net.(*conn).Read(0xff7474f0040, {0xff747573000?, 0x7?, 0xff7475020b8?})
-	/usr/local/go/src/net/net.go:196 +0x45
-main.poll()
+` + goNetRead + `main.poll()
 	/src/main.go:75 +0x1e
 created by main.main in goroutine 1
 	/src/main.go:88 +0x2c
