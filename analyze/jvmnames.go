@@ -102,6 +102,12 @@ func trimMarkers(name string) string {
 	for _, m := range nameMarkers {
 		name = strings.TrimPrefix(name, m)
 	}
+	// "dw-2113 - GET /orders/7" (Dropwizard's ThreadNameFilter, and every
+	// filter that names a worker after its request): the worker's own
+	// name is before " - METHOD /"; the request it runs is not its pool.
+	if k := requestSuffix(name); k > 0 {
+		return name[:k]
+	}
 	// "OkHttp http://host/path", Heritrix's "ToeThread #3: dns:host": from
 	// a URI's scheme to the end is the request a thread runs, not its pool.
 	start := 0
@@ -112,6 +118,29 @@ func trimMarkers(name string) string {
 		start += len(tok)
 	}
 	return name
+}
+
+// httpMethods are the request methods a worker renamed after its request
+// carries (RFC 9110's, and PATCH).
+var httpMethods = []string{"GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT"}
+
+// requestSuffix returns where " - METHOD /path" (or " - METHOD http…")
+// starts in name, 0 if it has none.
+func requestSuffix(name string) int {
+	for off := 0; ; {
+		k := strings.Index(name[off:], " - ")
+		if k < 0 {
+			return 0
+		}
+		k += off
+		rest := name[k+3:]
+		for _, m := range httpMethods {
+			if r, ok := strings.CutPrefix(rest, m+" "); ok && (strings.HasPrefix(r, "/") || strings.HasPrefix(r, "http")) && k > 0 {
+				return k
+			}
+		}
+		off = k + 3
+	}
 }
 
 // uriStart reports whether tok starts a URI: a lowercase scheme of 2 to

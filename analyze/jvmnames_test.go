@@ -1,6 +1,8 @@
 package analyze
 
 import (
+	"fmt"
+	"math/rand"
 	"regexp"
 	"testing"
 
@@ -237,4 +239,41 @@ func TestClassicJavacoreMonitorHolder(t *testing.T) {
 		}
 	}
 	t.Errorf("no contention finding: %v", r.Findings)
+}
+
+// TestRequestRenamedWorkersProperty: a worker renamed after the request it
+// runs ("dw-2113 - GET /orders/7", Dropwizard's ThreadNameFilter) is in
+// the pool of its own name, whatever the method, path and counter; a name
+// whose " - " is not followed by a request keeps it.
+func TestRequestRenamedWorkersProperty(t *testing.T) {
+	rng := rand.New(rand.NewSource(33))
+	bases := []string{"dw-", "dw-admin-", "qtp1740035246-", "http-nio-8080-exec-", "worker-"}
+	paths := []string{"/", "/orders/7", "/api/v1/items?id=3", "/health check", "http://10.0.0.1/x"}
+	for trial := 0; trial < 300; trial++ {
+		base := bases[rng.Intn(len(bases))]
+		n := 2 + rng.Intn(20)
+		var names []string
+		renamed := map[string]string{} // renamed name → its plain name
+		for i := 0; i < n; i++ {
+			plain := fmt.Sprintf("%s%d", base, 1+rng.Intn(5000))
+			if rng.Intn(2) == 0 {
+				r := plain + " - " + httpMethods[rng.Intn(len(httpMethods))] + " " + paths[rng.Intn(len(paths))]
+				renamed[r] = plain
+				names = append(names, r)
+			} else {
+				names = append(names, plain)
+			}
+		}
+		got := learnJVMPools([]Input{namesInput(names...)})
+		for r, plain := range renamed {
+			if got[r] != base+"*" {
+				t.Fatalf("trial %d: %q (of %q) in pool %q, want %q; names %q", trial, r, plain, got[r], base+"*", names)
+			}
+		}
+	}
+	for _, name := range []string{"Camel (camel-1) thread #3 - timer://foo", "batch - GETTER /x", "job - get /x", "- GET /x", "dw-1 - GET"} {
+		if k := requestSuffix(name); k != 0 {
+			t.Errorf("%q: request suffix at %d, want none", name, k)
+		}
+	}
 }

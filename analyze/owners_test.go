@@ -40,6 +40,8 @@ func TestFormatsFixtureFindings(t *testing.T) {
 		{"javacore-analyser__ibm-j9-8.0.6.15__regmon-excerpt.txt", nil, "", true},
 		{"eclipse__written-from-the-format.txt", []string{"worker-1", "worker-2"}, "", true},
 		{"karaf-threads-jdk17__rules.txt", []string{"lock-a", "lock-b"}, "rule-holder", false},
+		{"dropwizard-jdk17__stall.txt", []string{"lock-a", "lock-b"}, "ledger", false},
+		{"dropwizard-jdk17__healthy.txt", nil, "", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
@@ -122,6 +124,22 @@ var ringFormats = []struct {
 			if i%2 == 0 { // `threads --monitors`: the locks again, with their depth
 				fmt.Fprintf(b, "    Locked monitors: count = 1\n      - java.lang.Object@b%03x locked at \n          0 app//Ring.step(Ring.java:18)\n\n", i)
 			}
+		}
+	}},
+	// Dropwizard's /threads (metrics-jvm ThreadDump): the wait above the
+	// frames, the owner unquoted on a line of its own, lowercase "id=";
+	// metrics-jvm skips each thread's first locked monitor, so the ring's
+	// own monitors are printed by every other thread only
+	// (parse/dropwizard.go).
+	{"dropwizard", func(b *strings.Builder, order []int, n int, name func(int) string) {
+		for _, i := range order {
+			next := (i + 1) % n
+			fmt.Fprintf(b, "%q id=%d state=BLOCKED\n    - waiting to lock <0x%08x> (a java.lang.Object)\n     owned by %s id=%d\n", name(i), 0x40+i, 0xb00+next, name(next), 0x40+next)
+			b.WriteString("    at app//Ring.step(Ring.java:18)\n")
+			if i%2 == 1 {
+				fmt.Fprintf(b, "      - locked java.lang.Object@%x\n", 0xb00+i)
+			}
+			b.WriteString("    at java.base@17.0.15/java.lang.Thread.run(Thread.java:840)\n\n")
 		}
 	}},
 	{"jrockit", func(b *strings.Builder, order []int, n int, name func(int) string) {

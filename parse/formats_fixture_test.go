@@ -95,6 +95,8 @@ func TestFormatsFixtures(t *testing.T) {
 		{"lockreport-jdk17__intellij-framing.txt", FormatJVMText, true, nil},
 		{"lockreport-jdk17__detector-framing.txt", FormatJVMText, true, nil},
 		{"lockreport-jdk25__detector-framing.txt", FormatJVMText, true, nil},
+		{"dropwizard-jdk17__stall.txt", FormatJVMText, false, nil},
+		{"dropwizard-jdk17__healthy.txt", FormatJVMText, false, nil},
 	}
 	// The debug=3 profile and its debug=2 have a test of their own
 	// (TestDebug3RealMatchesDebug2), and goleak's three (TestGoleakRecords).

@@ -305,6 +305,10 @@ type jstackScanner struct {
 	// Apache Karaf's `threads --monitors` prints under a thread: its lines
 	// repeat the stack's "- locked" lines, with the depth (threadinfo.go).
 	karafMonitors bool
+	// dropwizard is true while a thread of Dropwizard's /threads is read
+	// (dropwizard.go); dwOwnerID is the id its owner line gave.
+	dropwizard bool
+	dwOwnerID  int64
 	fbuf          []*Frame // frames of the current thread, copied to it at its end
 	pending       []pendingLine
 	dl            *Deadlock     // deadlock report being read
@@ -610,6 +614,7 @@ func (s *jstackScanner) line(line, t []byte) bool {
 			}
 			th.Line = s.p.ls.lineNo()
 			s.t = th
+			s.dropwizard, s.dwOwnerID = isDropwizardHeader(t), 0
 			s.mounted = -1
 			s.sawStateLine = false
 			s.state = stThread
@@ -772,6 +777,16 @@ func (s *jstackScanner) threadLine(line, t []byte) bool {
 			th.JVM.Locks = append(th.JVM.Locks, l)
 		}
 		return true
+	case s.dropwizard && len(s.fbuf) == 0 && bytes.HasPrefix(t, []byte("owned by ")):
+		name, id, ok := dropwizardOwner(t)
+		if !ok {
+			return false
+		}
+		th.StateDetail = s.p.in.str(`owned by "` + string(name) + `"`) // given to the wait by threadInfoWait
+		s.dwOwnerID = id
+		return true
+	case s.dropwizard && len(s.fbuf) == 0 && len(t) > 1 && t[0] == '-' && t[1] == ' ' && len(cutDropwizardTrailer(t)) < len(t):
+		return s.threadLine(line[:len(line)-(len(t)-len(cutDropwizardTrailer(t)))], cutDropwizardTrailer(t))
 	case bytes.HasPrefix(t, []byte("owned by ")) && th.ID != 0 && len(s.fbuf) == 0 && bytes.HasPrefix([]byte(th.StateDetail), []byte("on ")) &&
 		!bytes.Contains([]byte(th.StateDetail), []byte(" owned by ")):
 		// Apache Karaf's `threads` (openHAB's console): the owner of
@@ -1046,6 +1061,10 @@ func (s *jstackScanner) endThread() {
 		}
 	}
 	threadInfoWait(th, s.p.in)
+	if s.dropwizard {
+		dropwizardLocks(th, s.dwOwnerID, s.p.in)
+		s.dropwizard = false
+	}
 	if isFreezeDump(th) {
 		freezeLockKind(th)
 	}

@@ -65,6 +65,25 @@ func toolHeaderRest(rest []byte) bool {
 			return isUpperWord(v)
 		}
 		return isUpperWord(w) && len(w) > 3 // RUNNABLE, BLOCKED, WAITING, TIMED_WAITING, NEW, TERMINATED: not "A"
+	case bytes.HasPrefix(rest, []byte("id=")):
+		// Dropwizard's /threads (metrics-jvm ThreadDump) and the tools
+		// that copied it: `id=N state=STATE`, Jenkins's `id=N (0xN)
+		// state=STATE cpu=N%`.
+		i := len("id=")
+		for i < len(rest) && isDigit(rest[i]) {
+			i++
+		}
+		if i == len("id=") || i == len(rest) || rest[i] != ' ' {
+			return false
+		}
+		r := rest[i+1:]
+		if len(r) > 0 && r[0] == '(' {
+			if k := bytes.IndexByte(r, ')'); k > 0 && k+1 < len(r) && r[k+1] == ' ' {
+				r = r[k+2:]
+			}
+		}
+		v, ok := bytes.CutPrefix(nextWord(r), []byte("state="))
+		return ok && isUpperWord(v)
 	case bytes.HasPrefix(rest, []byte("tid=0x")):
 		i := len("tid=0x")
 		for i < len(rest) && isHexDigits(rest[i:i+1]) {
