@@ -309,10 +309,10 @@ type jstackScanner struct {
 	// (dropwizard.go); dwOwnerID is the id its owner line gave.
 	dropwizard bool
 	dwOwnerID  int64
-	fbuf          []*Frame // frames of the current thread, copied to it at its end
-	pending       []pendingLine
-	dl            *Deadlock     // deadlock report being read
-	edge          *DeadlockEdge // edge being read
+	fbuf       []*Frame // frames of the current thread, copied to it at its end
+	pending    []pendingLine
+	dl         *Deadlock     // deadlock report being read
+	edge       *DeadlockEdge // edge being read
 	// frames caches frame lines by their text: one map lookup per frame line
 	// instead of one per field. The frames themselves come from the interner.
 	frames map[string]*Frame
