@@ -93,6 +93,9 @@ func parseThreadHeader(line []byte, in *interner) *Thread {
 				th.StateDetail = in.bytes(trimParens(d))
 			}
 			i = len(rest)
+		case sawID && th.TID == "" && th.NativeID == "" && len(tok) > 4 && bytes.HasPrefix(tok, []byte("(0x")) && tok[len(tok)-1] == ')':
+			// Jenkins's copy of Dropwizard's page: the id again in hex,
+			// `id=20 (0x14) state=WAITING` (dropwizard.go).
 		case tok[0] == '[' && sawID:
 			i = len(rest) // stack range: the end of the header
 		case sawID:
@@ -176,6 +179,9 @@ func headerField(th *Thread, k, v []byte, in *interner) {
 	case "os_prio":
 		th.OSPriority = atoiSigned(v)
 	case "cpu":
+		if bytes.HasSuffix(v, []byte("%")) {
+			break // Jenkins's "cpu=37%": a share, not the thread's CPU time
+		}
 		th.CPU = parseDuration(v, time.Millisecond)
 	case "elapsed":
 		th.Elapsed = parseDuration(v, time.Second)
