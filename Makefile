@@ -104,6 +104,8 @@ fixtures:
 	JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64 bash ./testdata/gen/verdicts-keptalive/gen.sh jdk25-keptalive-leaked jdk25-keptalive-prodcons jdk25-keptalive-waitnotify jdk25-keptalive-scheduled jdk25-keptalive-timer jdk25-missed-signal-stuck jdk25-missed-signal-healthy jdk25-missed-notify-stuck jdk25-missed-notify-healthy jdk25-pool-barrier-stuck jdk25-pool-barrier-healthy
 	sh ./testdata/gen/karaf-threads/gen.sh
 	sh ./testdata/gen/dropwizard-threads/gen.sh
+	bash ./testdata/gen/go-livesets/gen.sh
+	bash ./testdata/gen/go-livesets/gen.sh go113
 	bash ./testdata/gen/verdicts-spin-edges/gen.sh
 	bash ./testdata/gen/verdicts-spin-cpu/gen.sh
 	bash ./testdata/gen/verdicts-scalamap/gen.sh

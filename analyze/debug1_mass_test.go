@@ -129,3 +129,56 @@ func TestDebug1MassOneMomentFixtures(t *testing.T) {
 		})
 	}
 }
+
+// TestDebug1FlatMassProperty: debug=1 profiles at two or three moments in
+// which one stack parked where debug=1 hides the wait holds flat (within
+// LeakFlatSpread) give at most a suspect said as info: a goroutine per
+// session, per subscriber, per entity, made as they come and kept while
+// they live, holds as flat as a leak that stopped growing, in a select (two
+// hidden frames) or a channel operation (three). Only a mass alone in a
+// large process (LeakAloneMin, LeakAloneShare) is a warning. Seeded.
+func TestDebug1FlatMassProperty(t *testing.T) {
+	for seed := range uint64(300) {
+		rng := rand.New(rand.NewPCG(seed, 33))
+		n := []int{LeakMassMin, 80, LeakFlatMin, 150, 600, LeakAloneMin, 3000, 5067}[rng.IntN(8)]
+		others := []int{0, 3, 40, 120, 2000}[rng.IntN(5)]
+		hidden := []int{2, 3}[rng.IntN(2)]
+		moments := 2 + rng.IntN(2)
+		var in []Input
+		c, total := n, 0
+		for m := range moments {
+			if m > 0 {
+				c -= rng.IntN(max(1, int(LeakFlatSpread*float64(n))/4)) // flat: a few gone at most
+			}
+			total = c + others + 1 + m
+			var b strings.Builder
+			fmt.Fprintf(&b, "goroutine profile: total %d\n", total)
+			debug1Record(&b, c, "main.(*session).serve", 0x670ff4, hidden)
+			if others > 0 {
+				debug1Record(&b, others, "main.serve", 0x14a2f11, 2)
+			}
+			debug1Record(&b, 1+m, "main.tick", 0x14a3f11, 0) // every moment differs: none a copy of another
+			ds, err := parse.Parse(fmt.Sprintf("d1-%d.txt", m), strings.NewReader(b.String()))
+			if err != nil || len(ds) != 1 {
+				t.Fatalf("seed %d: %v\n%s", seed, err, b.String())
+			}
+			in = append(in, Input{Dump: ds[0]})
+		}
+		r := Analyze(in, Options{})
+		// Each stack is judged alone: the others (main.serve) hold flat too.
+		alone := map[string]bool{"main.(*session).serve": aloneMass(c, total), "main.serve": aloneMass(others, total)}
+		saw := map[string]bool{}
+		for _, f := range r.Findings {
+			if f.Severity < Warning {
+				continue
+			}
+			saw[f.Pool] = true
+			if !alone[f.Pool] {
+				t.Errorf("seed %d (n %d→%d, others %d, hidden %d, moments %d): %s %s %s %s", seed, n, c, others, hidden, moments, f.Severity, f.Kind, f.Pool, f.Basis)
+			}
+		}
+		if alone["main.(*session).serve"] && !saw["main.(*session).serve"] {
+			t.Errorf("seed %d (n %d→%d, others %d): a mass alone in its process is not a warning", seed, n, c, others)
+		}
+	}
+}

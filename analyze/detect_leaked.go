@@ -32,7 +32,7 @@ var leakedDetector = &Detector{
 	Kinds: []string{KindLeaked},
 	Doc: "Go goroutines blocked for good: marked leaked by the runtime (goroutineleak, Go 1.26+); or many of one creator waiting minutes as printed, in any wait " +
 		"(in a rest — select, chan receive, sync.Cond, WaitGroup — only far longer than the dump's other goroutines, and made one per request: distinct parents, or before Go 1.21 waits that spread); " +
-		"or, when no wait is printed, one stack holding most of the process's goroutines at every moment (\"N of M goroutines at F\"), or a large flat count in a wait that is not a rest; " +
+		"or, when no wait is printed, one stack holding most of the process's goroutines at every moment (\"N of M goroutines at F\"; flat in a rest or in a wait debug=1 hides, a suspect said as info unless it is alone in a large process, LeakAloneShare and LeakAloneMin: a goroutine per session or subscriber holds as flat), or a large flat count in a wait that is not a rest; " +
 		"on one dump that prints goroutine ids and no age (a young debug=2 or SIGQUIT dump), one pool in one wait holding LeakFlatMin goroutines and LeakMassShare of the process, in a send, a lock or another wait that is no rest, or in a rest (a receive, a select) when LeakParentShare of them have distinct parents (made one per request), as a warning said as one moment's evidence (crowd.go); on one debug=1 profile alone (no ids, no wait times), one pool parked where debug=1 hides the wait (state unknown: a channel operation or a select, most often), LeakMassMin and LeakMassShare of the profile, as info: a suspect, since as many live objects' goroutines look the same in one moment. " +
 		"HTTP client connections lent with their response body while no goroutine reads any body (unreadBodies), goroutines in a plain channel receive that is a one-shot function's own statement (called by the goroutine's code or under a unit of work, not its own loop), the same ids at SenderGoneMoments moments or a minute printed, none of the function's closures nor any goroutine it or they started alive (sendergone.go: the producer returned without sending or closing), and a goroutine in WaitGroup.Wait whose workers are gone or all blocked while no other application goroutine can run (waitgroups.go: its workers are the goroutines it started, those started by or running a method of its caller's receiver type, a stopper's, and those running a func literal of its caller; a worker waiting for input is fed while the application's own listener takes input; a library's rest, and a loop pausing in its own sleep with the same id at every moment of two or more, call no Done), are told by one dump's structure. " +
 		"What rests by design stays idle by its signature (accept, idle keep-alive connections, sleep) or its count per creator (one ticker or accept loop: below LeakMin); goroutines serving a live server connection are its peer's",
@@ -49,8 +49,8 @@ var leakedDetector = &Detector{
 		{"LeakMassShare", LeakMassShare, "when no long wait is printed, one stack (one pool, one culprit) is a suspect when it holds at least this share of the process's goroutines at every moment, flat or growing: a busy server spreads its goroutines over its connections' handful of stacks"},
 		{"LeakIdleMinutes", LeakIdleMinutes, "goroutines at rest in a library's pool (a client's idle connection) count as kept by pools nobody uses when more than the pool keeps (its row's PoolKeeps) have been idle this long, as printed: past net/http's default 90 s idle timeout, which a used pool applies"},
 		{"LeakMassMin", LeakMassMin, "…and at least this many goroutines at every moment: in a small process one stack holding half is ordinary. A stack that holds flat in a rest (a select, a receive; in debug=1, parked under two hidden runtime frames, gopark and selectgo), seen flat over several moments or at one moment alone, needs LeakFlatMin: a bounded set made once (50 subscribers of a broker, each in a select on its own channel) is most of a small process and never grows, while a leak grows with the requests that make it"},
-		{"LeakAloneShare", LeakAloneShare, "one debug=1 profile alone: a mass (LeakFlatMin, in a hidden wait: a worker pool sized by hand, 64 idle on their channel, is below it) holding at least this share of the process is said as a warning, not info: a process's live objects (connections, sessions, subscriptions) bring goroutines of their own elsewhere (their reader, their server connection), so their watchers are at most about half of it; nothing but a leak, or a burst still in flight, leaves nine tenths of a process in one wait — from LeakAloneMin goroutines on"},
-		{"LeakAloneMin", LeakAloneMin, "one debug=1 profile alone: the fewest goroutines of a mass alone in the process (LeakAloneShare) said as a warning. Below it the mass stays info: a worker pool sized by hand (100 workers idle on their job channel in a batch process, go-handlers-chan-workers-idle) is alone in its process too, and debug=1 hides the receive that would tell a worker's loop from a leak's wait; a pool sized by hand is a few hundred at most (GoSleepCrowdMin's reasoning), a leak passes any count"},
+		{"LeakAloneShare", LeakAloneShare, "one debug=1 profile alone, or a mass holding flat over several moments in a rest or a wait debug=1 hides: a mass (LeakFlatMin, in a hidden wait: a worker pool sized by hand, 64 idle on their channel, is below it) holding at least this share of the process is said as a warning, not info: a process's live objects (connections, sessions, subscriptions) bring goroutines of their own elsewhere (their reader, their server connection), so their watchers are at most about half of it; nothing but a leak, or a burst still in flight, leaves nine tenths of a process in one wait — from LeakAloneMin goroutines on"},
+		{"LeakAloneMin", LeakAloneMin, "one debug=1 profile alone, or a flat mass in a rest or a hidden wait over several moments: the fewest goroutines of a mass alone in the process (LeakAloneShare) said as a warning (150 sessions each in its select, flat, are a live set: go-livesets-sessions-healthy). Below it the mass stays info: a worker pool sized by hand (100 workers idle on their job channel in a batch process, go-handlers-chan-workers-idle) is alone in its process too, and debug=1 hides the receive that would tell a worker's loop from a leak's wait; a pool sized by hand is a few hundred at most (GoSleepCrowdMin's reasoning), a leak passes any count"},
 		{"SenderGoneMoments", SenderGoneMoments, "moments with a whole dump (ids printed) over which the very same goroutines must stay in a one-shot function's plain channel receive, none of its closures nor any goroutine it started alive, to call them waiting on senders that returned, critical (sendergone.go): a receive caught once may be a result a moment from arriving (a producer scheduled, not yet printed); one dump says it only where each printed LeakWaitMinutes, as a warning"},
 		{"LeakBodiesMin", LeakBodiesMin, "HTTP client connections whose response body is lent (readLoop waiting in http-body-wait) with no goroutine reading any body: at least this many, and LeakMassShare of the lent ones, at the last moment, are bodies nobody closes (unreadBodies); a client may hold a few dozen bodies between two reads while it works on a chunk, and a proxy streaming bodies reads each on its own goroutine"},
 	},
@@ -108,6 +108,11 @@ func runLeaked(p *Pass) []Finding {
 			lo, hi := g.Counts[0], g.Counts[0]
 			for _, c := range g.Counts {
 				lo, hi = min(lo, c), max(hi, c)
+			}
+			// A wait debug=1 hides (state unknown) may be a rest: a flat
+			// count there is byMass's, said as a suspect (flatHiddenMass).
+			if g.State == "unknown" && !aloneMass(lo, r.Totals[n-1]) {
+				continue
 			}
 			if lo >= LeakFlatMin && float64(hi-lo) <= LeakFlatSpread*float64(hi) && !flatPool(pl) {
 				f := groupFinding(KindLeaked, pl, g, n-1)
@@ -184,7 +189,7 @@ func byMassOneMoment(p *Pass, said map[string]bool) []Finding {
 			f := groupFinding(KindLeaked, pl, g, 0)
 			f.ID = findingID(KindLeaked, pl.Name, "mass-one")
 			f.Severity = Info
-			if parked >= LeakAloneMin && float64(parked) >= LeakAloneShare*float64(r.Totals[0]) {
+			if aloneMass(parked, r.Totals[0]) {
 				f.Severity = Warning // alone in the process: no live objects' other goroutines beside it
 			}
 			f.Basis = "mass-one"
@@ -484,6 +489,16 @@ func byMass(p *Pass, found, told map[string]bool) []Finding {
 		f := groupFinding(KindLeaked, s.pool, s.g, at)
 		f.ID = findingID(KindLeaked, s.pool.Name, "mass")
 		f.Severity = Warning
+		// Flat in a rest, or in a wait debug=1 hides: what a set of live
+		// objects looks like (a goroutine per session, per subscriber,
+		// per entity, made as they come and kept while they live), as
+		// much as a leak that stopped growing. Only the alone rule makes
+		// it more than a suspect: nothing but a leak leaves nine tenths of
+		// a large process in one wait (LeakAloneShare, LeakAloneMin).
+		if float64(s.counts[n-1]-s.counts[0]) <= LeakFlatSpread*float64(s.peak) && (s.rest || s.g.State == "unknown") &&
+			!aloneMass(s.counts[n-1], r.Totals[n-1]) {
+			f.Severity = Info
+		}
 		f.Basis = "mass"
 		f.Counts = s.counts
 		f.Totals = r.Totals
@@ -496,6 +511,14 @@ func byMass(p *Pass, found, told map[string]bool) []Finding {
 		fs = append(fs, f)
 	}
 	return fs
+}
+
+// aloneMass reports whether c goroutines of one stack, of total, are a
+// mass alone in its process (LeakAloneMin, LeakAloneShare): a leak, or a
+// burst still in flight, and never a set of live objects, whose
+// goroutines come with others of their own (their connection's reader).
+func aloneMass(c, total int) bool {
+	return c >= LeakAloneMin && float64(c) >= LeakAloneShare*float64(total)
 }
 
 // runtimeMarked: goroutines the Go runtime itself marked leaked (goroutine

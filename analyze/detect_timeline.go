@@ -21,7 +21,7 @@ const (
 var timelineDetector = &Detector{
 	Name:     "timeline",
 	Kinds:    []string{KindGrowing, KindNotRecovered, KindRecovered},
-	Doc:      "a waiting state that rose from the first moment: growing (at every moment), not-recovered (still up at the last moment) or recovered; and a Go pool that only grew",
+	Doc:      "a waiting state that rose from the first moment: growing (at every moment), not-recovered (still up at the last moment) or recovered; and a Go pool that only grew. Goroutines the first moment shows runnable at the very frames where they later wait were in that wait, woken (wokenAtFirst): no rise",
 	Requires: []*Detector{deadlockDetector, eventLoopDetector, contentionDetector, poolExhaustedDetector, explosionDetector},
 	Folds:    "nothing; a rise caused by a deadlock, a contended lock or a thread explosion in its pool says so (caused by)",
 	Thresholds: []Threshold{
@@ -67,6 +67,7 @@ func timelineFinding(p *Pass, pl *Pool, g *Group) (Finding, bool) {
 			peak, at = x, i
 		}
 	}
+	base = min(peak, base+wokenAtFirst(pl, g, at))
 	if peak-base < MinRise || peak < RiseFactor*base {
 		return Finding{}, false
 	}
@@ -160,6 +161,50 @@ func goPoolGrowing(r *Result, pl *Pool, already []Finding) (Finding, bool) {
 	f.Since = firstRise(g.Counts)
 	f.Same = g.Same
 	return f, true
+}
+
+// wokenAtFirst counts the goroutines of g at moment at that the first
+// moment shows runnable at the very frames where they wait at at: they
+// were in that wait then too, woken (a message on their channel, their
+// lock let go) and not yet run, as every goroutine resting in its loop is
+// for a moment after its peer's send. The same wait, not a rise into it.
+// Only where ids are printed (the same goroutine is known).
+func wokenAtFirst(pl *Pool, g *Group, at int) int {
+	if at == 0 || !printsIDs(g) {
+		return 0
+	}
+	first := map[int64]*parse.Thread{}
+	for _, h := range pl.States {
+		if len(h.Threads) == 0 {
+			continue
+		}
+		for _, t := range h.Threads[0] {
+			if t.ID != 0 && (t.State == "runnable" || t.State == "running") {
+				first[t.ID] = t
+			}
+		}
+	}
+	n := 0
+	for _, t := range g.Threads[at] {
+		if t0 := first[t.ID]; t0 != nil && sameFrames(t0, t) {
+			n += max(t.Weight, 1)
+		}
+	}
+	return n
+}
+
+// sameFrames reports whether a and b print the same frames, function and
+// line.
+func sameFrames(a, b *parse.Thread) bool {
+	if len(a.Frames) != len(b.Frames) || len(a.Frames) == 0 {
+		return false
+	}
+	for i := range a.Frames {
+		if a.Frames[i].Func != b.Frames[i].Func || a.Frames[i].Line != b.Frames[i].Line {
+			return false
+		}
+	}
+	return true
 }
 
 // phaseShift reports whether g's rise to its peak (at) is, for all the

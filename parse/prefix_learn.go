@@ -686,8 +686,9 @@ func strongStart(text []byte) *textFormat {
 // and Karaf's one-thread line ("Thread 553 OH-thingHandler-1 WAITING",
 // karaf_thread.go), which holds "Thread " and ends in a Thread.State
 // name (karafThreadInside), and a quoted thread name's headers (HotSpot, ThreadInfo, IntelliJ, NetBeans t@N), which
-// need a '"' and "Id=", " nid=", " t@" or `" #` (HotSpot's thread number, a
-// header without its ids: mayStartInside). TestStartNeedles holds
+// need a '"' and "Id=", " nid=", " t@", `" #` (HotSpot's thread number, a
+// header without its ids: mayStartInside) or `" id=` (Dropwizard's page,
+// dropwizard.go). TestStartNeedles holds
 // the list to strongStart on every line of every committed dump.
 var startNeedles = [][]byte{
 	[]byte("goroutine"), []byte("panic: "), []byte("fatal error: "), []byte("runtime stack:"), []byte("SIG"),
@@ -720,7 +721,7 @@ func mayStartInside(line []byte) bool {
 		return true
 	}
 	return bytes.IndexByte(line, '"') >= 0 && (bytes.Contains(line, []byte("Id=")) || bytes.Contains(line, []byte(" nid=")) || bytes.Contains(line, []byte(" t@")) || bytes.Contains(line, []byte(`" tid=0x`)) ||
-		bytes.Contains(line, []byte(`" #`)))
+		bytes.Contains(line, []byte(`" #`)) || bytes.Contains(line, []byte(`" id=`)))
 }
 
 // learnedPrefix is a prefix shape made of layers (rule 6), of which at
