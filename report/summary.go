@@ -861,6 +861,13 @@ func (s *sentences) deadlock() {
 		how = "inferred: every goroutine of the application out of its rest waits for one of these mutexes, so each mutex's holder is among the waiters of the others; the waiters that share one place (frames, lines, objects) hold none of them, two goroutines at one place cannot both hold one mutex, which leaves one holder for each; Go prints no owner"
 	case "go-lock-asleep":
 		how = "inferred, the weaker evidence: every goroutine of the application out of its rest waits for one of these mutexes or sleeps; the waiters that share one place hold none of them, which leaves each mutex one holder among the other mutexes' waiters, unless a sleeper holds it (a sleeper could hold either lock, and lets go when it wakes); Go prints no owner"
+	case "go-self-lock":
+		how = "inferred: below the method that waits for the lock, its own stack runs a method of the very value the lock belongs to, and no other goroutine is inside that value; Go locks are not re-entrant, so the goroutine waits for itself and never goes on; Go prints no owner"
+		if sl := f.SelfLock; sl != nil && sl.InValue {
+			how += fmt.Sprintf(" (%s works on %s, and the lock is its field at +%#x)", sl.Frame, sl.Receiver, sl.Offset)
+		} else if sl != nil {
+			how += fmt.Sprintf(" (%s works on %s, the receiver of the method that takes the lock; no printed lock address lies inside it (not printed, or a pointer field): the weaker evidence)", sl.Frame, sl.Receiver)
+		}
 	case "go-rlock-reentry":
 		how = "inferred: a goroutine holding the read lock takes it again while a writer waits, and a waiting writer stops new readers; Go prints no owner"
 	case "go-lock-chan":
@@ -899,6 +906,8 @@ func (s *sentences) deadlock() {
 			zs = append(zs, c)
 		}
 		s.add("likely lock cycle between %d goroutines: %s, each holding what the next waits for, or %s holds both while asleep (%s, %s)", len(f.Cycle), strings.Join(ns, ", "), strings.Join(zs, " or "), how, when)
+	} else if f.Basis == "go-self-lock" && len(f.Cycle) == 1 {
+		s.add("self-deadlock: %s waits for a lock its own stack already holds (%s, %s)", ns[0], how, when)
 	} else {
 		s.add("deadlock between %d threads: %s (%s, %s)", len(f.Cycle), strings.Join(ns, ", "), how, when)
 	}
