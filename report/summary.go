@@ -868,6 +868,8 @@ func (s *sentences) deadlock() {
 		} else if sl != nil {
 			how += fmt.Sprintf(" (%s works on %s, the receiver of the method that takes the lock; no printed lock address lies inside it (not printed, or a pointer field): the weaker evidence)", sl.Frame, sl.Receiver)
 		}
+	case "read-held":
+		how = "inferred: every thread parked on this ReentrantReadWriteLock waits for its write lock, the very same threads at every moment, and none owns it (the dump lists each thread's ownable synchronizers; read holders are never listed): readers hold it and never leave; no other thread runs the lock's classes, so the reader is one of its waiters, holding the read lock while it asks for the write lock (an upgrade, which ReentrantReadWriteLock never grants), or a thread that took it and is gone without unlocking; the first named is the likeliest (a place of its own, the oldest thread)"
 	case "go-rlock-reentry":
 		how = "inferred: a goroutine holding the read lock takes it again while a writer waits, and a waiting writer stops new readers; Go prints no owner"
 	case "go-lock-chan":
@@ -906,6 +908,11 @@ func (s *sentences) deadlock() {
 			zs = append(zs, c)
 		}
 		s.add("likely lock cycle between %d goroutines: %s, each holding what the next waits for, or %s holds both while asleep (%s, %s)", len(f.Cycle), strings.Join(ns, ", "), strings.Join(zs, " or "), how, when)
+	} else if f.Basis == "read-held" && len(f.Cycle) > 1 {
+		how = "inferred: every thread parked on this ReentrantReadWriteLock waits for its write lock, the very same threads at every moment, and none owns it (the dump lists each thread's ownable synchronizers; read holders are never listed): readers hold it and never leave; no other thread runs the lock's classes, and the waiters share their places (none stands out as an upgrade): most likely a thread took the read lock and is gone without unlocking"
+		s.add("a read-write lock held for reading for good: %s wait for its write lock, and none of them stands out as the reader holding it (%s, %s)", strings.Join(ns, ", "), how, when)
+	} else if f.Basis == "read-held" && len(f.Cycle) == 1 {
+		s.add("likely self-deadlock: %s waits for the write lock of a read-write lock whose read lock it likely holds itself (%s, %s)", ns[0], how, when)
 	} else if f.Basis == "go-self-lock" && len(f.Cycle) == 1 {
 		s.add("self-deadlock: %s waits for a lock its own stack already holds (%s, %s)", ns[0], how, when)
 	} else {
