@@ -54,5 +54,15 @@ func TestGoRWLockFixtures(t *testing.T) {
 			fixtureCase{"go-rwlock-readerok" + v, all, nil},
 		)
 	}
+	// Public and other sessions' sources: syncthing#3066's pasted
+	// goroutine (8 minutes printed, the same value in an outer frame),
+	// judge15's rwStuck behind a log prefix (closures, no address).
+	tests = append(tests,
+		fixtureCase{"go-self-syncthing3066", []string{"dump"}, []want{{KindDeadlock, "github.com/syncthing/syncthing/lib/connections.(*Service).handle", "rwmutex-wait", func(t *testing.T, f Finding) {
+			self("github.com/syncthing/syncthing/lib/connections.(*Service).CommitConfiguration", 0)(t, f)
+			eq(t, "in value", f.SelfLock.InValue, false)
+		}}}},
+		fixtureCase{"go-rwmutex-reader-held-logprefixed", []string{"1", "2", "3"}, []want{{KindDeadlock, "main.rwStuck", "chan-receive", holder("main.rwStuck.func1")}}},
+	)
 	runFixtureCases(t, dir, tests)
 }

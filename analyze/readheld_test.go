@@ -194,5 +194,16 @@ func TestReadHeldFixtures(t *testing.T) {
 		{"rwlock-leaked-stuck", all, []want{{KindDeadlock, "index-writer-*", "lock-wait", leaked}}},
 		{"rwlock-readers-healthy", all, nil},
 		{"jdk25-rwlock-readers-healthy", all, nil},
+		// Another session's program (judge15): the upgrader among three
+		// looping writers and one more.
+		{"java-rwlock-upgrade-judge15", all, []want{
+			{KindDeadlock, "cache-refresher", "lock-wait", func(t *testing.T, f Finding) {
+				eq(t, "basis", f.Basis, basisReadHeld)
+				eq(t, "lead", f.Cycle[0].Name, "cache-refresher")
+			}},
+			{KindStuck, "cache-reader-*", "lock-wait", nil},
+			{KindStuck, "cache-refresher", "lock-wait", nil},
+			{KindStuck, "cache-writer", "lock-wait", nil},
+		}},
 	})
 }
