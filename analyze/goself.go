@@ -182,3 +182,24 @@ func sortedLockKeys[V any](m map[lockKey]V) []lockKey {
 	slices.SortFunc(ks, compareLockKeys)
 	return ks
 }
+
+// writerDrains: t waits in a sync.RWMutex's Lock for the readers to leave
+// — the semaphore taken right under RWMutex.Lock (rw.writerSem), not
+// under the Mutex.Lock that writers queue on (rw.w) — so the lock is held
+// for reading, by goroutines no frame of t names:
+//
+//	sync.runtime_SemacquireRWMutex(0x0?, 0x0?, 0x0?)     Go 1.20 and later
+//	sync.runtime_SemacquireMutex(0xc000086128, 0x0, 0x0)  Go 1.14 to 1.19
+//	sync.runtime_Semacquire(0xc000086128)                 Go 1.13 and before
+//	sync.(*RWMutex).Lock(0xc000086120)
+func writerDrains(t *parse.Thread) bool {
+	for i, f := range t.Frames {
+		if !strings.HasPrefix(f.Func, "sync.") && !strings.HasPrefix(f.Func, "runtime.") && !strings.HasPrefix(f.Func, "internal/sync.") {
+			return false
+		}
+		if strings.HasSuffix(f.Func, "(*RWMutex).Lock") {
+			return i > 0 && strings.HasPrefix(t.Frames[i-1].Func, "sync.runtime_Semacquire")
+		}
+	}
+	return false
+}

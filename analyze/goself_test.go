@@ -201,3 +201,132 @@ func TestLockScope(t *testing.T) {
 		}
 	}
 }
+
+// TestReaderHeldProperty (issue 33, "the holder first"): random worlds of
+// a sync.RWMutex whose writer waits in Lock for the readers to leave
+// (writerDrains) while 0 to 3 readers queue behind it, the read holder a
+// goroutine of the same scope — another method of the same type (Go 1.13
+// or 1.26 frames) or another closure of the same function (no receiver,
+// no address) — waiting on a channel, asleep, in a socket read or
+// running, the same at 2 or 3 moments, pasted as written, prefixed or
+// indented. The holder is named: a deadlock it leads where it waits on a
+// channel (go-lock-chan), else the waiters' contention, queued behind the
+// writer, likely held for reading by it. Never named: the waiters gone by
+// the last moment (the reader finished), two goroutines of the scope out
+// of the lock (which reads is not told), a writer queued behind another
+// writer (Mutex.Lock under RWMutex.Lock: a writer may hold it). Seeded.
+func TestReaderHeldProperty(t *testing.T) {
+	rng := rand.New(rand.NewPCG(33, 9191))
+	kinds := []string{"held", "held", "held", "finish", "two", "writer"}
+	named := map[string]int{}
+	for c := range 240 {
+		kind := kinds[c%len(kinds)]
+		shape := pasteShapes[rng.IntN(len(pasteShapes))]
+		pkg := []string{"main", "example/app"}[rng.IntN(2)]
+		method := rng.IntN(2) == 0
+		go113 := method && rng.IntN(2) == 0
+		act := []string{"chan", "sleep", "io", "running"}[rng.IntN(4)]
+		readers := rng.IntN(4)
+		moments := 2 + rng.IntN(2)
+		recv := fmt.Sprintf("0x%x", 0xc000010000+0x100*rng.IntN(4096))
+		fn := func(name string) string {
+			if method {
+				return fmt.Sprintf("%s.(*catalog).%s(%s)", pkg, name, recv)
+			}
+			return fmt.Sprintf("%s.rwStuck.%s()", pkg, map[string]string{"scan": "func1", "add": "func2", "size": "func3", "audit": "func4"}[name])
+		}
+		world := func(m int) string {
+			var b strings.Builder
+			base := 20
+			if kind == "finish" && m == moments-1 {
+				base = 400
+			}
+			created := "created by " + pkg + ".start in goroutine 1\n\t/src/app/main.go:90 +0x1f\n\n"
+			switch act {
+			case "chan":
+				fmt.Fprintf(&b, "goroutine %d [chan receive]:\n%s\n\t/src/app/main.go:130 +0x4d\n%s", base, fn("scan"), created)
+			case "sleep":
+				fmt.Fprintf(&b, "goroutine %d [sleep]:\ntime.Sleep(0x3b9aca00)\n\t/usr/local/go/src/runtime/time.go:363 +0x165\n%s\n\t/src/app/main.go:130 +0x4d\n%s", base, fn("scan"), created)
+			case "io":
+				fmt.Fprintf(&b, "goroutine %d [IO wait]:\ninternal/poll.runtime_pollWait(0x7f8962a60000, 0x72)\n\t/usr/local/go/src/runtime/netpoll.go:351 +0x85\n"+
+					"internal/poll.(*FD).Read(0xc0000a6000, {0xc000100000, 0x1000, 0x1000})\n\t/usr/local/go/src/internal/poll/fd_unix.go:165 +0x27a\n"+
+					"net.(*conn).Read(0xc0000a8000, {0xc000100000, 0x1000, 0x1000})\n\t/usr/local/go/src/net/net.go:196 +0x45\n%s\n\t/src/app/main.go:130 +0x4d\n%s", base, fn("scan"), created)
+			case "running":
+				fmt.Fprintf(&b, "goroutine %d [running]:\n%s\n\t/src/app/main.go:131 +0x4d\n%s", base, fn("scan"), created)
+			}
+			if kind == "finish" && m == moments-1 {
+				return shape(b.String()) // the reader finished: nobody waits any more
+			}
+			addr := "0x0?"
+			if go113 {
+				addr = recv
+			}
+			switch {
+			case kind == "writer" && go113:
+				fmt.Fprintf(&b, "goroutine %d [semacquire]:\nsync.runtime_SemacquireMutex(0x%x, 0x0, 0x1)\n\t/usr/local/go/src/runtime/sema.go:71 +0x47\n"+
+					"sync.(*Mutex).lockSlow(%s)\n\t/usr/local/go/src/sync/mutex.go:138 +0xfc\nsync.(*Mutex).Lock(...)\n\t/usr/local/go/src/sync/mutex.go:81\n"+
+					"sync.(*RWMutex).Lock(%s)\n\t/usr/local/go/src/sync/rwmutex.go:98 +0x97\n%s\n\t/src/app/main.go:134 +0x1e\n%s", base+1, 0xc000010004, recv, recv, fn("add"), created)
+			case kind == "writer":
+				fmt.Fprintf(&b, "goroutine %d [sync.Mutex.Lock]:\ninternal/sync.runtime_SemacquireMutex(0x0?, 0x0?, 0x0?)\n\t/usr/local/go/src/runtime/sema.go:95 +0x25\n"+
+					"internal/sync.(*Mutex).lockSlow(0x0?)\n\t/usr/local/go/src/internal/sync/mutex.go:149 +0x15d\ninternal/sync.(*Mutex).Lock(...)\n\t/usr/local/go/src/internal/sync/mutex.go:70\n"+
+					"sync.(*Mutex).Lock(...)\n\t/usr/local/go/src/sync/mutex.go:46\nsync.(*RWMutex).Lock(0x0?)\n\t/usr/local/go/src/sync/rwmutex.go:148 +0x25\n%s\n\t/src/app/main.go:134 +0x1e\n%s", base+1, fn("add"), created)
+			case go113:
+				fmt.Fprintf(&b, "goroutine %d [semacquire]:\nsync.runtime_SemacquireMutex(0x%x, 0x0, 0x0)\n\t/usr/local/go/src/runtime/sema.go:71 +0x47\n"+
+					"sync.(*RWMutex).Lock(%s)\n\t/usr/local/go/src/sync/rwmutex.go:103 +0x88\n%s\n\t/src/app/main.go:134 +0x1e\n%s", base+1, 0xc000010008, addr, fn("add"), created)
+			default:
+				fmt.Fprintf(&b, "goroutine %d [sync.RWMutex.Lock]:\nsync.runtime_SemacquireRWMutex(0x0?, 0x0?, 0x0?)\n\t/usr/local/go/src/runtime/sema.go:105 +0x25\n"+
+					"sync.(*RWMutex).Lock(%s)\n\t/usr/local/go/src/sync/rwmutex.go:155 +0x6b\n%s\n\t/src/app/main.go:134 +0x1e\n%s", base+1, addr, fn("add"), created)
+			}
+			for i := range readers {
+				if go113 {
+					fmt.Fprintf(&b, "goroutine %d [semacquire]:\nsync.runtime_SemacquireMutex(0x%x, 0x0, 0x0)\n\t/usr/local/go/src/runtime/sema.go:71 +0x47\n", base+2+i, 0xc00001000c)
+				} else {
+					fmt.Fprintf(&b, "goroutine %d [sync.RWMutex.RLock]:\nsync.runtime_SemacquireRWMutexR(0x0?, 0x0?, 0x0?)\n\t/usr/local/go/src/runtime/sema.go:100 +0x25\n", base+2+i)
+				}
+				fmt.Fprintf(&b, "sync.(*RWMutex).RLock(...)\n\t/usr/local/go/src/sync/rwmutex.go:74\n%s\n\t/src/app/main.go:137 +0x34\n%s", fn("size"), created)
+			}
+			if kind == "two" {
+				fmt.Fprintf(&b, "goroutine 300 [sleep]:\ntime.Sleep(0x3b9aca00)\n\t/usr/local/go/src/runtime/time.go:363 +0x165\n%s\n\t/src/app/main.go:150 +0x4d\n%s", fn("audit"), created)
+			}
+			fmt.Fprintf(&b, "goroutine %d [select]:\n%s.ticker()\n\t/src/app/main.go:99 +0x1\n%s", 900+m, pkg, created)
+			return shape(b.String())
+		}
+		var in []Input
+		for m := range moments {
+			ds, err := parse.Parse(fmt.Sprintf("%d.txt", m+1), strings.NewReader(world(m)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			in = append(in, Input{Dump: ds[0]})
+		}
+		r := Analyze(in, Options{})
+		holder := "goroutine 20"
+		by := ""
+		for _, f := range r.Findings {
+			switch {
+			case f.Kind == KindDeadlock && len(f.Cycle) > 0 && f.Cycle[0].Name == holder:
+				by = "deadlock"
+			case f.Kind == KindContention && f.Lock != nil && f.Lock.Owner != nil && f.Lock.Owner.Name == holder && f.Basis == "queued-writer":
+				by = "contention"
+			}
+		}
+		desc := fmt.Sprintf("case %d (%s, %s, method %v, go113 %v, %d readers, %d moments)", c, kind, act, method, go113, readers, moments)
+		if kind != "held" {
+			if by != "" {
+				t.Fatalf("%s: the holder is named (%s): %+v", desc, by, r.Findings)
+			}
+			continue
+		}
+		want := "contention"
+		if act == "chan" {
+			want = "deadlock"
+		}
+		if by != want {
+			t.Fatalf("%s: want the holder named by a %s, got %q: %+v", desc, want, by, r.Findings)
+		}
+		named[want]++
+	}
+	if named["deadlock"] == 0 || named["contention"] < 20 {
+		t.Fatalf("too few worlds named their holder: %v", named)
+	}
+}

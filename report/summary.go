@@ -710,7 +710,7 @@ func (s *sentences) contention() {
 		}
 	case l.QueuedWriter != nil:
 		w, o := l.QueuedWriter, l.Owner
-		head += fmt.Sprintf(", queued behind the writer %q (%s at %s), which waits for the lock's readers; likely held for reading by %q, %s at %s (inferred: it runs the class whose methods take the lock, without waiting for it; a read lock's holders are not printed)",
+		head += fmt.Sprintf(", queued behind the writer %q (%s at %s), which waits for the lock's readers; likely held for reading by %q, %s at %s (inferred: it runs the class, type or function whose code takes the lock, without waiting for it; a read lock's holders are not printed)",
 			w.Name, stateName(w.State, ""), ownerWhere(w), o.Name, stateText(o.State, ""), ownerWhere(o))
 	case l.Owner == nil:
 		head += ": no goroutine shows who holds it"
