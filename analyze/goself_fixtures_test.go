@@ -7,8 +7,8 @@ import (
 )
 
 // TestGoRWLockFixtures judges real Go programs whose locks' holders Go
-// does not print (testdata/gen/go-rwlock, run by Go 1.26 and by Go
-// 1.13.15; each folder's README.md says the verdict wanted, written
+// does not print (testdata/gen/go-rwlock, run by Go 1.26, Go 1.27.3 and
+// Go 1.13.15; each folder's README.md says the verdict wanted, written
 // before dumpdiff ran). A method taking its value's lock and calling a
 // method of the same value that takes it again (Lock then Lock, or Lock
 // then RLock through a callback of another type) is a self-deadlock of
@@ -41,6 +41,14 @@ func TestGoRWLockFixtures(t *testing.T) {
 	}
 	all := []string{"1", "2", "3"}
 	var tests []fixtureCase
+	// Go 1.27.3: the program's debug=2 dumps, no SIGQUIT.
+	tests = append(tests,
+		fixtureCase{"go-rwlock-self-go127", all, []want{{KindDeadlock, "main.main", "mutex-wait", self("main.(*registry).count", 3)}}},
+		fixtureCase{"go-rwlock-selfrw-go127", all, []want{{KindDeadlock, "main.main", "rwmutex-wait", self("main.(*service).commit", 2)}}},
+		fixtureCase{"go-rwlock-readerheldfn-go127", all, []want{{KindDeadlock, "main.readerHeldFn", "chan-receive", holder("main.readerHeldFn.func1")}}},
+		fixtureCase{"go-rwlock-nested-go127", all, nil},
+		fixtureCase{"go-rwlock-readerok-go127", all, nil},
+	)
 	for _, v := range []string{"", "-go113"} {
 		tests = append(tests,
 			fixtureCase{"go-rwlock-self" + v, all, []want{{KindDeadlock, "main.main", "mutex-wait", self("main.(*registry).count", 3)}}},

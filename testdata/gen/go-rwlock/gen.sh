@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates testdata/verdicts/go-rwlock-* from main.go here (stdlib only),
-# built by the installed Go (1.26) and by Go 1.13.15 (from the module
-# proxy, run without modules: GOENV=off GO111MODULE=off), CGO_ENABLED=0:
+# built by the installed Go (1.26), by Go 1.13.15 (from the module proxy,
+# run without modules: GOENV=off GO111MODULE=off) and by Go 1.27.3 (the
+# toolchain module, for the -go127 folders), CGO_ENABLED=0:
 #   - go-rwlock-{self,selfrw,nested,readerheld,readerheldfn,readerok}[-go113]:
 #     the program's own debug=2 dumps at 3, 8 and 13 s (no wait age
 #     printed: every wait under a minute);
@@ -21,6 +22,16 @@ g13=$(ls -d "$(go env GOMODCACHE)"/golang.org/toolchain@v0.0.1-go1.13.15.linux-a
 cp "$here/main.go" "$tmp/"
 (cd "$tmp" && CGO_ENABLED=0 GOFLAGS= go build -o "$tmp/p-126" main.go)
 (cd "$tmp" && CGO_ENABLED=0 GOENV=off GO111MODULE=off GOFLAGS= "$g13/bin/go" build -o "$tmp/p-113" main.go)
+GOTOOLCHAIN=go1.27.3 go version >/dev/null 2>&1 || true # fetches the toolchain
+g127=$(ls -d "$(go env GOMODCACHE)"/golang.org/toolchain@v0.0.1-go1.27.3.linux-amd64 2>/dev/null | head -1)
+[[ -x $g127/bin/go ]] || { echo "no Go 1.27.3 toolchain in the module cache" >&2; exit 1; }
+(cd "$tmp" && CGO_ENABLED=0 GOFLAGS= "$g127/bin/go" build -o "$tmp/p-127" main.go)
+for m in self selfrw nested readerheldfn readerok; do
+	d=$v/go-rwlock-$m-go127
+	mkdir -p "$d"
+	rm -f "$d"/*.txt
+	"$tmp/p-127" -mode $m -out "$d" &
+done
 for ver in 126 113; do
 	sfx=""; [[ $ver == 113 ]] && sfx=-go113
 	for m in self selfrw nested readerheld readerheldfn readerok; do
