@@ -50,6 +50,8 @@ fuzz:
 fixtures:
 	./testdata/gen/run-all.sh
 	./testdata/gen/go-slow-upstream/gen.sh
+	bash ./testdata/gen/go-rwlock/gen.sh
+	bash ./testdata/gen/verdicts-rwlock/gen.sh
 	./testdata/gen/go-parse/gen.sh
 	./testdata/gen/jvm-parse/gen.sh
 	bash ./testdata/gen/verdicts-jvm/gen.sh

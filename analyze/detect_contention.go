@@ -77,6 +77,9 @@ func runContention(p *Pass) []Finding {
 	// an owner that waits, the waiters' identities per moment: the very
 	// same at each (see the filter below).
 	ownWaiters := map[lockKey][]string{}
+	// drained are the Go locks counted for a writer waiting for its
+	// readers alone (below ContentionMin, no minutes printed).
+	drained := map[lockKey]bool{}
 	enough := func(m int, k lockKey, ws []*parse.Thread, oneWaiter, ownerWaits bool) bool {
 		if len(ws) >= ContentionMin {
 			return true
@@ -88,13 +91,25 @@ func runContention(p *Pass) []Finding {
 		if goLocks != nil && longHeld(ws) > 0 {
 			return true // waited minutes: held, whatever the count
 		}
-		if len(ws) < ContentionOne || len(ws) < ContentionFloor && !oneWaiter || len(r.Moments) < 2 {
+		// A Go writer waiting for readers to drain (writerDrains): the
+		// lock is held for reading, by the goroutine the lock graph
+		// names; the very same waiters at every moment they wait
+		// (checked below) are held by it, whatever their count, one
+		// writer alone too.
+		drains := goLocks != nil && len(r.Moments) >= 2 && goLocks[m].held[k] != nil && slices.ContainsFunc(ws, writerDrains)
+		if drains {
+			drained[k] = true
+		}
+		if !drains && (len(ws) < ContentionOne || len(ws) < ContentionFloor && !oneWaiter || len(r.Moments) < 2) {
 			return false
 		}
 		// Pooled work only (a JVM pool's tasks): threads of their own that
 		// take turns on one lock in their loops wait so by design.
 		if goLocks != nil {
-			return false
+			if !drains {
+				return false
+			}
+			ownerWaits = true
 		}
 		pools := map[string]int{}
 		tasks := 0
@@ -108,7 +123,7 @@ func runContention(p *Pass) []Finding {
 			}
 		}
 		pool := mostCommon(pools)
-		if 2*tasks <= len(ws) {
+		if 2*tasks <= len(ws) || goLocks != nil {
 			// Threads of their own take turns on a lock by design, but
 			// not behind an owner that waits itself (asleep, in I/O) at
 			// every moment they wait, the very same threads: that owner
@@ -353,6 +368,21 @@ func runContention(p *Pass) []Finding {
 				default:
 					f.Basis = "owner-printed"
 				}
+				// A Go writer waiting for the readers to leave: the
+				// inferred holder holds the lock for reading, and the
+				// writer keeps every new reader out (writerDrains).
+				if inferred && r.Runtime == parse.RuntimeGo {
+					n := 0
+					for _, t := range ws {
+						if writerDrains(t) {
+							if n++; n == 1 {
+								w := p.ref(m, t)
+								f.Lock.QueuedWriter, f.Basis = &w, "queued-writer"
+							}
+						}
+					}
+					f.Lock.Queued = n
+				}
 			} else if writer != nil {
 				w := p.ref(m, writer)
 				f.Lock.QueuedWriter, f.Lock.Queued = &w, writers
@@ -371,7 +401,11 @@ func runContention(p *Pass) []Finding {
 			var wf *waiterFacts
 			if goLocks != nil {
 				wf = goLocks[m].facts[k]
-			} else {
+			}
+			if wf == nil {
+				// The JVM's, or a Go lock under the build's counts (a
+				// writer waiting for its readers: any count).
+
 				wf = newWaiterFacts()
 				for _, t := range ws {
 					si := p.info(m, t)
@@ -430,6 +464,12 @@ func runContention(p *Pass) []Finding {
 		}
 		if maxOf(acc[k].Counts) >= ContentionMin || acc[k].Wait != nil || heldLock[k] && len(r.Moments) == 1 {
 			return false
+		}
+		if drained[k] && acc[k].Counts[len(r.Moments)-1] == 0 {
+			// A few waiters behind a reader that let go by the last
+			// moment: a read that took seconds, over now (healthy
+			// readers that finish).
+			return true
 		}
 		var one, waiter threadID
 		held := 0

@@ -3,6 +3,7 @@ package analyze
 import (
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/dumpdiff/dumpdiff/parse"
@@ -20,7 +21,7 @@ const (
 var deadlockDetector = &Detector{
 	Name:   KindDeadlock,
 	Kinds:  []string{KindDeadlock},
-	Doc:    "threads that wait for each other in a cycle of locks (the JVM's report or the lock graph, class initializations, class loaders' locks, a producer waiting for its hand-off's one consumer thread and a wait for a future (a FutureTask's or a CompletableFuture's) whose every runner waits for the waiter, and a writer waiting for a read lock's likely holder (inferred, said so) included), a pool whose every worker waits for work queued behind it in the same pool (for a task's result — a FutureTask's, which only a runner of one outside the pool could complete, whatever else runs or reads beside it —, or for its peers at a latch, barrier or phaser whose parties the pool cannot run at once), none of them let through between the dumps and no live thread of the tasks' class left to come, a holder waiting untimed for a notify or signal while threads of its own class that would send it are blocked on a lock it holds (a nested wait), threads waiting untimed on one object from two or more of its own methods with nobody inside it (a lost wake-up: each side waits for the other), Go goroutines each waiting on a mutex the next one's frames name (argument graph) or, with no frame naming either lock, two goroutines on two mutexes that stay put (same ids, lines and locks) at each of the last HeldWaitMin moments over HeldSpanSeconds while no other goroutine out of its rest stays anywhere (a lock waited on for seconds was held all along: gopairs.go), in one dump every Go goroutine of the application out of its rest waiting on a few mutexes, nothing running or asleep, each mutex left one possible holder among the other mutexes' waiters once those sharing one place are ruled out (closed waits: go-lock-closed, golockclosed.go; with up to AsleepHoldersMax goroutines asleep beside them a likely cycle that names the sleepers as the other candidate holders, go-lock-asleep), a Go mutex whose inferred holder waits untimed in a channel send or receive while others wait for the mutex and nothing else out of its rest stays (its partner can only be among the waiters: go-lock-chan), every Go goroutine out of its rest in a plain channel send or receive (no select: it may hold a timer), one per stack, a sender among them, the same at those moments, or in one dump with nothing else of the application running, runnable or asleep (a listener or a timer keeps the runtime from calling it asleep: go-chan-cycle, gochans.go); an inferred Go cycle seen in one dump is a warning, critical where every member printed a wait of LockHeldMinutes (a mutex's) or at two moments, or a Go program its runtime stopped as asleep (led by a goroutine waiting for a lock, where one does)",
+	Doc:    "threads that wait for each other in a cycle of locks (the JVM's report or the lock graph, class initializations, class loaders' locks, a producer waiting for its hand-off's one consumer thread and a wait for a future (a FutureTask's or a CompletableFuture's) whose every runner waits for the waiter, and a writer waiting for a read lock's likely holder (inferred, said so) included), a ReentrantReadWriteLock whose every parked thread waits for its write lock, no thread owning it (the dump lists ownable synchronizers) and none outside them in the lock's classes, the very same threads at every moment, two at least: its read holder is among them (an upgrade: the thread alone at its place named first) or gone without unlocking (read-held, readheld.go), a pool whose every worker waits for work queued behind it in the same pool (for a task's result — a FutureTask's, which only a runner of one outside the pool could complete, whatever else runs or reads beside it —, or for its peers at a latch, barrier or phaser whose parties the pool cannot run at once), none of them let through between the dumps and no live thread of the tasks' class left to come, a holder waiting untimed for a notify or signal while threads of its own class that would send it are blocked on a lock it holds (a nested wait), threads waiting untimed on one object from two or more of its own methods with nobody inside it (a lost wake-up: each side waits for the other), Go goroutines each waiting on a mutex the next one's frames name (argument graph) or, with no frame naming either lock, two goroutines on two mutexes that stay put (same ids, lines and locks) at each of the last HeldWaitMin moments over HeldSpanSeconds while no other goroutine out of its rest stays anywhere (a lock waited on for seconds was held all along: gopairs.go), a Go goroutine waiting on a lock that a frame further down its own stack, a method of the same value (the lock a field of it, or the lock's method printing the same receiver), may hold, with no other goroutine inside that value, its wait proven long (a minute printed, or the same wait at the last moments: go-self-lock, goself.go), in one dump every Go goroutine of the application out of its rest waiting on a few mutexes, nothing running or asleep, each mutex left one possible holder among the other mutexes' waiters once those sharing one place are ruled out (closed waits: go-lock-closed, golockclosed.go; with up to AsleepHoldersMax goroutines asleep beside them a likely cycle that names the sleepers as the other candidate holders, go-lock-asleep), a Go mutex whose inferred holder waits untimed in a channel send or receive while others wait for the mutex and nothing else out of its rest stays (its partner can only be among the waiters: go-lock-chan), every Go goroutine out of its rest in a plain channel send or receive (no select: it may hold a timer), one per stack, a sender among them, the same at those moments, or in one dump with nothing else of the application running, runnable or asleep (a listener or a timer keeps the runtime from calling it asleep: go-chan-cycle, gochans.go); an inferred Go cycle seen in one dump is a warning, critical where every member printed a wait of LockHeldMinutes (a mutex's) or at two moments, or a Go program its runtime stopped as asleep (led by a goroutine waiting for a lock, where one does)",
 	Claims: ClaimsThreads,
 	Folds:  "the JVM's report and the lock graph of the same cycle; the threads that only wait on the cycle; contention on the cycle's locks",
 	Thresholds: []Threshold{
@@ -120,6 +121,17 @@ func runDeadlock(p *Pass) []Finding {
 			f.Asleep = append(f.Asleep, p.ref(m, t))
 		}
 	}
+	// A self-wait's structure (goself.go), as first read.
+	addSelf := func(c goCycle) {
+		if c.self == nil {
+			return
+		}
+		f := &fs[index[cycleKey(c.members)]]
+		if f.SelfLock == nil {
+			f.SelfLock = &SelfLockFact{Frame: FrameString(c.self.outer), Receiver: "0x" + strconv.FormatUint(c.self.recv, 16),
+				InValue: c.self.tie == selfInValue, Offset: c.self.off}
+		}
+	}
 	// The argument graph's cycles the runtime printed no minutes for wait
 	// until every moment is read: taken where the same goroutines wait the
 	// same way at each of the last moments (argCycleHeld).
@@ -164,7 +176,18 @@ func runDeadlock(p *Pass) []Finding {
 				// A cycle told beside a sleeper (go-lock-asleep) is held the
 				// same way: at the last moments, the same goroutines, or a
 				// sleeper that held a lock briefly let the waiters go.
-				if (c.basis == "go-arg-graph" || c.basis == basisLockAsleep) && !argCycleAged(c) && withDumps(r) > 1 || c.basis == basisHeldPair {
+				// A self-wait is told only where its wait is proven long
+				// (goself.go): one dump with no minutes printed is a
+				// method of the value waiting on a holder that may print
+				// no receiver.
+				if c.basis == basisSelfLock && !argCycleAged(c) && withDumps(r) < 2 {
+					continue
+				}
+				// With several dumps a self-wait must stay to the last,
+				// minutes or not: a self-deadlock never recovers, and one
+				// gone by then was a wait for another holder.
+				if (c.basis == "go-arg-graph" || c.basis == basisLockAsleep) && !argCycleAged(c) && withDumps(r) > 1 || c.basis == basisHeldPair ||
+					c.basis == basisSelfLock && withDumps(r) > 1 {
 					k := c.basis + " " + argCycleKey(c)
 					if _, ok := later[k]; !ok {
 						laterOrder = append(laterOrder, k)
@@ -172,11 +195,12 @@ func runDeadlock(p *Pass) []Finding {
 							members[k] = c.members
 						}
 					}
-					later[k] = append(later[k], deferred{m, func() { add(m, d, ref, c.members, c.blocked, c.basis); addAsleep(m, c) }})
+					later[k] = append(later[k], deferred{m, func() { add(m, d, ref, c.members, c.blocked, c.basis); addAsleep(m, c); addSelf(c) }})
 					continue
 				}
 				add(m, d, ref, c.members, c.blocked, c.basis)
 				addAsleep(m, c)
+				addSelf(c)
 			}
 		}
 		if r.Runtime == parse.RuntimeJVM {
@@ -297,6 +321,7 @@ func runDeadlock(p *Pass) []Finding {
 	goSeverity(r, fs, aged)
 	fs = append(fs, poolSelfWaits(p)...)
 	fs = append(fs, nestedWaitFindings(p)...)
+	fs = append(fs, readHeldFindings(p)...)
 	return append(fs, lostWakeupFindings(p)...)
 }
 
@@ -359,7 +384,7 @@ func reportedThreads(d *parse.Dump, dl parse.Deadlock) []*parse.Thread {
 
 // goInferred are the Go cycles told by structure, Go printing no owner.
 var goInferred = map[string]bool{"go-lock-graph": true, "go-arg-graph": true, basisHeldPair: true, basisLockClosed: true, basisLockAsleep: true,
-	"go-rlock-reentry": true, basisChanCycle: true}
+	"go-rlock-reentry": true, basisChanCycle: true, basisSelfLock: true}
 
 // goSeverity lowers an inferred Go cycle seen at one moment only to a
 // warning, unless every member has waited LockHeldMinutes or more as the

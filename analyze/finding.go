@@ -148,6 +148,10 @@ type Finding struct {
 	// hold its locks while asleep instead (the weaker story the stacks
 	// leave open); nil otherwise.
 	Asleep []ThreadRef `json:",omitempty"`
+	// SelfLock is, for a Go deadlock of basis "go-self-lock" (one
+	// goroutine waiting on a lock its own outer frame took), what ties
+	// that frame to the lock; nil otherwise.
+	SelfLock *SelfLockFact `json:",omitempty"`
 	// Holders are the threads that hold the exhausted resource at At,
 	// grouped by what they do, most first (<resource>-pool-exhausted).
 	Holders []HolderGroup
@@ -493,4 +497,20 @@ type AwaitFact struct {
 	// no event is dispatched while it waits); "" for the program's entry
 	// thread (main).
 	Waiter string
+}
+
+// SelfLockFact is the structure a Go self-deadlock is read from
+// (goself.go): below the method that calls Lock, a frame of a method of the
+// same value.
+type SelfLockFact struct {
+	// Frame is that outer frame, "main.(*registry).Refresh (main.go:45)".
+	Frame string
+	// Receiver is the value's address as its frames print it.
+	Receiver string
+	// InValue is true when the lock's printed address lies inside that
+	// value (Offset bytes from its start): the stronger tie. False when
+	// the tie is the lock's caller printing the same receiver (the lock's
+	// address not printed, or outside the value: a pointer field).
+	InValue bool
+	Offset  uint64
 }

@@ -3,6 +3,7 @@ package analyze
 import (
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/dumpdiff/dumpdiff/parse"
@@ -83,11 +84,14 @@ func (lw *lockWaits) add(s *slot, t *parse.Thread) {
 	}
 	gl := lw.lockOf(s, t)
 	addr := t.WaitAddr
+	if unprintedAddr(addr) {
+		addr = "" // "Lock(0x0?)": a stale register spill, no address
+	}
 	if addr == "" {
 		if gl.caller == nil {
 			return
 		}
-		if addr = receiverType(gl.caller.Func); addr == "" {
+		if addr = lockScope(gl.caller.Func); addr == "" {
 			return
 		}
 	}
@@ -141,7 +145,7 @@ func (lw *lockWaits) joinByType() {
 				continue
 			}
 			for s := range a2.slots {
-				if c := lw.lock[s.n].caller; c != nil && receiverType(c.Func) == k.addr {
+				if c := lw.lock[s.n].caller; c != nil && lockScope(c.Func) == k.addr {
 					into, n = k2, n+1
 					break
 				}
@@ -195,6 +199,12 @@ func (lw *lockWaits) holders(ts []*parse.Thread, in []int32, table []*slot) (map
 			if c := lw.lock[s.n].caller; c != nil {
 				if rt := receiverType(c.Func); rt != "" && !slices.Contains(byType[rt], k) {
 					byType[rt] = append(byType[rt], k)
+				} else if sc := closureParent(c.Func); rt == "" && sc != "" && !slices.Contains(byType[sc], k) {
+					// A lock a closure takes is most often a variable its
+					// function declared: the holder is in another closure
+					// of it (Go 1.13 prints it as the closures' argument,
+					// Go 1.26 nothing).
+					byType[sc] = append(byType[sc], k)
 				}
 			}
 		}
@@ -236,7 +246,7 @@ func (lw *lockWaits) holders(ts []*parse.Thread, in []int32, table []*slot) (map
 			held[n] = ks
 			var tk []lockKey
 			for _, f := range ts[i].Frames {
-				if rt := receiverType(f.Func); rt != "" {
+				if rt := lockScope(f.Func); rt != "" {
 					for _, k := range byType[rt] {
 						if !slices.Contains(tk, k) {
 							tk = append(tk, k)
@@ -402,6 +412,69 @@ type valueHolder struct {
 // the type, which is right for the one config or cache of a service.
 func lockByType(addr string) bool { return addr != "" && !strings.HasPrefix(addr, "0x") }
 
+// lockScope is what code taking one lock shares when the lock's address
+// is not printed: its method's pointer receiver type (receiverType), or,
+// for a closure of a plain function ("main.rwStuck.func2"), that function
+// ("main.rwStuck"), whose closures share the variables it captured (a
+// sync.RWMutex declared in it). "" for a plain function: nothing tells
+// which lock it takes.
+func lockScope(fn string) string {
+	if rt := receiverType(fn); rt != "" {
+		return rt
+	}
+	return closureParent(fn)
+}
+
+// closureParent is the function a closure is declared in: "main.rwStuck"
+// of "main.rwStuck.func2", "main.rwStuck.func2.1" (Go before 1.21) and
+// "main.rwStuck.gowrap1"; "" for a function that is no closure.
+func closureParent(fn string) string {
+	slash := strings.LastIndexByte(fn, '/') + 1
+	cut := len(fn)
+	for {
+		i := strings.LastIndexByte(fn[slash:cut], '.')
+		if i < 0 {
+			break
+		}
+		seg := fn[slash+i+1 : cut]
+		if !closureSegment(seg) {
+			break
+		}
+		cut = slash + i
+	}
+	if cut == len(fn) || !strings.Contains(fn[slash:cut], ".") {
+		return ""
+	}
+	return fn[:cut]
+}
+
+// closureSegment: seg is a closure's part of a function's name ("func2",
+// "1", "gowrap1", "deferwrap1").
+func closureSegment(seg string) bool {
+	for _, p := range []string{"func", "gowrap", "deferwrap"} {
+		seg = strings.TrimPrefix(seg, p)
+	}
+	if seg == "" {
+		return false
+	}
+	for _, c := range seg {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// unprintedAddr: a lock address Go printed as a stale word ("0x0?" read
+// as 0x0): below 0x10000 no heap or data pointer lies.
+func unprintedAddr(addr string) bool {
+	if !strings.HasPrefix(addr, "0x") {
+		return false
+	}
+	v, err := strconv.ParseUint(addr[2:], 16, 64)
+	return err == nil && v < 0x10000
+}
+
 // receiverType is the pointer receiver type of a Go method,
 // "main.(*cache)" of "main.(*cache).get" (and of its closures,
 // "main.(*cache).get.func1"); "" for a function or a value receiver
@@ -426,7 +499,10 @@ type goCycle struct {
 	waits   []lockKey       // what each member waits for
 	holders []*parse.Thread // who holds it (the next member)
 	blocked []*parse.Thread // waiters of the cycle's locks outside it
-	basis   string          // "go-lock-graph", "go-rlock-reentry", "go-arg-graph" (goargs.go) or "go-held-pair" (gopairs.go)
+	basis   string          // "go-lock-graph", "go-rlock-reentry", "go-arg-graph" (goargs.go), "go-self-lock" (goself.go) or "go-held-pair" (gopairs.go)
+	// self is, for a go-self-lock cycle (one member), what ties its outer
+	// frame to the lock; nil otherwise.
+	self *selfWait
 	// asleep are the goroutines asleep beside a go-lock-asleep cycle, the
 	// other candidate holders of its locks (golockclosed.go); nil otherwise.
 	asleep []*parse.Thread
@@ -456,7 +532,8 @@ func (lw *lockWaits) cycles(ts []*parse.Thread, held map[lockKey]*parse.Thread) 
 		}
 	}
 	if len(waits) < 2 {
-		return nil
+		// One waiter can still wait on itself (goself.go).
+		return lw.selfCycles(ts, held, map[*parse.Thread]bool{})
 	}
 	var out []goCycle
 	inCycle := map[*parse.Thread]bool{}
@@ -596,6 +673,8 @@ func (lw *lockWaits) cycles(ts []*parse.Thread, held map[lockKey]*parse.Thread) 
 	}
 	// What is left: the objects the waiters' own frames name (goargs.go).
 	out = append(out, lw.argCycles(ts, held, inCycle)...)
+	// A waiter on a lock its own outer frame took (goself.go).
+	out = append(out, lw.selfCycles(ts, held, inCycle)...)
 	// Two lone waiters on two locks no holder was found for (gopairs.go).
 	out = append(out, lw.pairCycles(held, inCycle)...)
 	// The waiters of a cycle's locks outside it wait on it.

@@ -752,6 +752,9 @@ func (s *jstackScanner) threadLine(line, t []byte) bool {
 		bytes.HasPrefix(t, []byte("Number of locked synchronizers = ")): // ThreadInfo
 		s.state = stOwnable
 		s.karafMonitors = false
+		if th != nil && th.JVM != nil {
+			th.JVM.Ownables = true
+		}
 		return true
 	case bytes.HasPrefix(t, []byte("Locked monitors: count =")) && th.ID != 0: // Karaf's --monitors
 		s.karafMonitors = true

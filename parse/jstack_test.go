@@ -281,7 +281,7 @@ func TestJstackDump(t *testing.T) {
 			{ID: 17,
 				State:  "TIMED_WAITING",
 				Frames: []*Frame{sleep, forever},
-				Weight: 1, Line: 5, JVM: &JVM{Name: "lock-holder", NativeID: "0x5cf9", TID: "0x1", Daemon: true, Priority: 5, StateDetail: "sleeping", CPU: 300 * time.Microsecond, Elapsed: 870 * time.Millisecond,
+				Weight: 1, Line: 5, JVM: &JVM{Name: "lock-holder", NativeID: "0x5cf9", TID: "0x1", Daemon: true, Priority: 5, StateDetail: "sleeping", CPU: 300 * time.Microsecond, Elapsed: 870 * time.Millisecond, Ownables: true,
 					Locks: []Lock{
 						{Kind: LockHeld, Address: "0x000000069e01b000", Class: "java.lang.Object", Frame: 1},
 						{Kind: LockOwnable, Address: "0x000000069e01b118", Class: "java.util.concurrent.locks.ReentrantLock$NonfairSync", Frame: -1},

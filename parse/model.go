@@ -398,6 +398,12 @@ type JVM struct {
 	// bottom of the stack (ThreadInfo.toString's "...": it keeps 8);
 	// false when the whole stack is printed, or when nothing says.
 	StackCut bool `json:",omitempty"`
+	// Ownables is true when the dump printed the thread's "Locked ownable
+	// synchronizers:" section (jstack -l, jcmd Thread.print, ThreadInfo):
+	// a java.util.concurrent lock the section does not list, the thread
+	// does not own exclusively. False when not printed (plain jstack):
+	// nothing then says who owns what.
+	Ownables bool `json:",omitempty"`
 	// Container is the jcmd JSON/plain thread container ("<root>",
 	// "java.util.concurrent.ThreadPoolExecutor@5a2e4553"); empty otherwise.
 	Container string

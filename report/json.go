@@ -129,7 +129,8 @@ type JSONFinding struct {
 	Lock      JSONLock         `json:"lock"` // address "" when not about one lock
 	Cycle     []JSONThread     `json:"cycle"`
 	Blocked   []JSONThread     `json:"blocked"`
-	Asleep    []JSONThread     `json:"asleep,omitempty"` // a go-lock-asleep deadlock's sleepers, which could hold its locks instead; absent otherwise
+	Asleep    []JSONThread     `json:"asleep,omitempty"`    // a go-lock-asleep deadlock's sleepers, which could hold its locks instead; absent otherwise
+	SelfLock  *JSONSelfLock    `json:"self_lock,omitempty"` // a go-self-lock deadlock's structure; absent otherwise
 	Holders   []JSONHolder     `json:"holders"`
 	// HoldersBasis is how holders were found (Finding.HolderBasis).
 	HoldersBasis string         `json:"holders_basis"`
@@ -394,7 +395,7 @@ func jsonFinding(r *analyze.Result, f *analyze.Finding) JSONFinding {
 		Culprits: jsonFrames(f.Culprits), Entries: jsonFrames(f.Entries), Same: f.Same, Always: f.Always, CPUMs: f.CPU.Milliseconds(),
 		CPUThread: f.CPUThreads, Limit: JSONLimit{Size: f.Limit.Size, Source: f.Limit.Source, What: f.Limit.What, NamedLike: f.Limit.NamedLike},
 		Idle: f.Idle, Waiting: f.Waiting, Starved: jsonFrames(f.Starved), Cycle: jsonThreads(f.Cycle),
-		Blocked: jsonThreads(f.Blocked), Asleep: jsonThreadsOrNil(f.Asleep), Holders: []JSONHolder{}, HoldersBasis: f.HolderBasis, Parents: f.Parents, Basis: f.Basis,
+		Blocked: jsonThreads(f.Blocked), Asleep: jsonThreadsOrNil(f.Asleep), SelfLock: jsonSelfLock(f.SelfLock), Holders: []JSONHolder{}, HoldersBasis: f.HolderBasis, Parents: f.Parents, Basis: f.Basis,
 		Headline: f.Headline, CausedBy: f.CausedBy, Evidence: []JSONEvidence{}, Loop: f.Loop, Caller: f.Caller, WallMs: f.Wall.Milliseconds(), Remedy: remedyOf(f)}
 	for _, l := range findingLabels(r, f) {
 		jf.Labels = append(jf.Labels, JSONLabel{Key: l.key, Value: l.value, Count: l.count, Of: l.of})
@@ -498,4 +499,20 @@ func jsonThreadsOrNil(ts []analyze.ThreadRef) []JSONThread {
 		return nil
 	}
 	return jsonThreads(ts)
+}
+
+// JSONSelfLock is what ties a Go self-deadlock's outer frame to its lock
+// (analyze.SelfLockFact).
+type JSONSelfLock struct {
+	Frame    string `json:"frame"`    // the outer method of the same value, "main.(*registry).Refresh (main.go:45)"
+	Receiver string `json:"receiver"` // the value's address as printed
+	InValue  bool   `json:"in_value"` // the lock's printed address lies inside the value (the stronger tie)
+	Offset   uint64 `json:"offset"`   // the lock's offset in the value when in_value; 0 otherwise
+}
+
+func jsonSelfLock(s *analyze.SelfLockFact) *JSONSelfLock {
+	if s == nil {
+		return nil
+	}
+	return &JSONSelfLock{Frame: s.Frame, Receiver: s.Receiver, InValue: s.InValue, Offset: s.Offset}
 }

@@ -710,7 +710,7 @@ func (s *sentences) contention() {
 		}
 	case l.QueuedWriter != nil:
 		w, o := l.QueuedWriter, l.Owner
-		head += fmt.Sprintf(", queued behind the writer %q (%s at %s), which waits for the lock's readers; likely held for reading by %q, %s at %s (inferred: it runs the class whose methods take the lock, without waiting for it; a read lock's holders are not printed)",
+		head += fmt.Sprintf(", queued behind the writer %q (%s at %s), which waits for the lock's readers; likely held for reading by %q, %s at %s (inferred: it runs the class, type or function whose code takes the lock, without waiting for it; a read lock's holders are not printed)",
 			w.Name, stateName(w.State, ""), ownerWhere(w), o.Name, stateText(o.State, ""), ownerWhere(o))
 	case l.Owner == nil:
 		head += ": no goroutine shows who holds it"
@@ -861,6 +861,15 @@ func (s *sentences) deadlock() {
 		how = "inferred: every goroutine of the application out of its rest waits for one of these mutexes, so each mutex's holder is among the waiters of the others; the waiters that share one place (frames, lines, objects) hold none of them, two goroutines at one place cannot both hold one mutex, which leaves one holder for each; Go prints no owner"
 	case "go-lock-asleep":
 		how = "inferred, the weaker evidence: every goroutine of the application out of its rest waits for one of these mutexes or sleeps; the waiters that share one place hold none of them, which leaves each mutex one holder among the other mutexes' waiters, unless a sleeper holds it (a sleeper could hold either lock, and lets go when it wakes); Go prints no owner"
+	case "go-self-lock":
+		how = "inferred: below the method that waits for the lock, its own stack runs a method of the very value the lock belongs to, and no other goroutine is inside that value; Go locks are not re-entrant, so the goroutine waits for itself and never goes on; Go prints no owner"
+		if sl := f.SelfLock; sl != nil && sl.InValue {
+			how += fmt.Sprintf(" (%s works on %s, and the lock is its field at +%#x)", sl.Frame, sl.Receiver, sl.Offset)
+		} else if sl != nil {
+			how += fmt.Sprintf(" (%s works on %s, the receiver of the method that takes the lock; no printed lock address lies inside it (not printed, or a pointer field): the weaker evidence)", sl.Frame, sl.Receiver)
+		}
+	case "read-held":
+		how = "inferred: every thread parked on this ReentrantReadWriteLock waits for its write lock, the very same threads at every moment, and none owns it (the dump lists each thread's ownable synchronizers; read holders are never listed): readers hold it and never leave; no other thread runs the lock's classes, so the reader is one of its waiters, holding the read lock while it asks for the write lock (an upgrade, which ReentrantReadWriteLock never grants), or a thread that took it and is gone without unlocking; the first named is the likeliest (a place of its own, the oldest thread)"
 	case "go-rlock-reentry":
 		how = "inferred: a goroutine holding the read lock takes it again while a writer waits, and a waiting writer stops new readers; Go prints no owner"
 	case "go-lock-chan":
@@ -899,6 +908,13 @@ func (s *sentences) deadlock() {
 			zs = append(zs, c)
 		}
 		s.add("likely lock cycle between %d goroutines: %s, each holding what the next waits for, or %s holds both while asleep (%s, %s)", len(f.Cycle), strings.Join(ns, ", "), strings.Join(zs, " or "), how, when)
+	} else if f.Basis == "read-held" && len(f.Cycle) > 1 {
+		how = "inferred: every thread parked on this ReentrantReadWriteLock waits for its write lock, the very same threads at every moment, and none owns it (the dump lists each thread's ownable synchronizers; read holders are never listed): readers hold it and never leave; no other thread runs the lock's classes, and the waiters share their places (none stands out as an upgrade): most likely a thread took the read lock and is gone without unlocking"
+		s.add("a read-write lock held for reading for good: %s wait for its write lock, and none of them stands out as the reader holding it (%s, %s)", strings.Join(ns, ", "), how, when)
+	} else if f.Basis == "read-held" && len(f.Cycle) == 1 {
+		s.add("likely self-deadlock: %s waits for the write lock of a read-write lock whose read lock it likely holds itself (%s, %s)", ns[0], how, when)
+	} else if f.Basis == "go-self-lock" && len(f.Cycle) == 1 {
+		s.add("self-deadlock: %s waits for a lock its own stack already holds (%s, %s)", ns[0], how, when)
 	} else {
 		s.add("deadlock between %d threads: %s (%s, %s)", len(f.Cycle), strings.Join(ns, ", "), how, when)
 	}
