@@ -122,6 +122,7 @@ func runLeaked(p *Pass) []Finding {
 	fs = append(fs, unreadBodies(p, said)...)
 	fs = append(fs, unservedWaitGroups(p, said)...)
 	fs = append(fs, goneSenders(p, said)...)
+	fs = append(fs, goneOthers(p, said)...)
 	fs = append(fs, byMass(p, said, told)...)
 	fs = append(fs, goCrowd(p, said)...)
 	return append(fs, byMassOneMoment(p, said)...)

@@ -1186,6 +1186,8 @@ func (s *sentences) leaked() {
 		}
 		s.add("wait nobody serves: %d goroutines in %s wait on a channel whose senders have returned: none of %s's closures nor any goroutine it started (or they started) is alive at %s, so nobody is left to send or close (%s)",
 			f.Counts[f.At], receiveFunc(f.Culprit), receiveFunc(f.Culprit), s.moment(f.At), how)
+	case analyze.BasisReceiverGone, analyze.BasisSignallerGone:
+		s.add("%s", goneOtherText(f, s.moment(f.At), s.series(f.Counts)))
 	case analyze.BasisUnreadBodies:
 		s.add("HTTP response bodies never closed: %d client connections lent with their response body (the Transport's readLoop waiting for it to be read or closed) and no goroutine reading any body, at %s: %s. "+
 			"Each keeps its connection, its readLoop and its writeLoop for good",
@@ -1543,6 +1545,48 @@ func poolHolderLead(f *analyze.Finding) string {
 		s += ")"
 	}
 	return s
+}
+
+// goneOtherText says a wait whose other side returned (analyze's
+// receivergone.go): who made the waiters, that it and everything it
+// started are gone, how many, how long, and whether the count grew.
+func goneOtherText(f *analyze.Finding, at, series string) string {
+	creator := ""
+	if len(f.Entries) > 0 {
+		creator = f.Entries[0].Func
+	}
+	who := "their creator " + creator + " has returned: it is on no stack the dump shows, and no closure of it nor goroutine it started is alive"
+	if creator == "" {
+		who = "the goroutine that started them is not in the paste (its `created by` line cut)"
+	}
+	long := ""
+	if w := f.Wait; w != nil && w.MaxMinutes > 0 {
+		long = fmt.Sprintf(", waiting %s as the runtime prints", minutesRange(w.MinMinutes, w.MaxMinutes))
+	}
+	n := f.Counts[f.At]
+	if f.Basis == analyze.BasisSignallerGone {
+		return fmt.Sprintf("wait nobody serves: %d goroutines wait in sync.Cond.Wait at %s%s; %s, and no other goroutine of the application runs that could call Signal or Broadcast at %s: the wait never ends (%s)",
+			n, receiveFunc(f.Culprit), long, who, at, series)
+	}
+	grew := "the same goroutines at every moment"
+	switch {
+	case f.Severity == analyze.Critical:
+		grew = "more at each moment, those seen first still there: each call leaves one more"
+	case f.Same > 0 && f.Counts[f.Since] == n && f.Since != f.At:
+		grew = "the same goroutines at every moment, none added while the dumps were taken"
+	default:
+		grew = "one dump, by the waits the runtime prints"
+	}
+	return fmt.Sprintf("goroutine leak: %d goroutines blocked sending at %s%s, and nobody is left to receive: %s, and no other goroutine of the application runs that could take the send at %s; each call that returned before receiving left one behind (%s: %s)",
+		n, receiveFunc(f.Culprit), long, who, at, grew, series)
+}
+
+// minutesRange is "5 minutes" or "3–49 minutes".
+func minutesRange(lo, hi int) string {
+	if lo == hi {
+		return fmt.Sprintf("%d minutes", hi)
+	}
+	return fmt.Sprintf("%d–%d minutes", lo, hi)
 }
 
 // receiveFunc is the function of a culprit frame string ("main.fetchAll
