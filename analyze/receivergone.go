@@ -27,7 +27,9 @@ import (
 //   - nobody else of the application could: at each such moment no other
 //     application goroutine is out of a library's rest (someoneElse: a
 //     consumer resting in its select, a worker on its job channel, a
-//     goroutine running or asleep in its work may be the receiver);
+//     goroutine running or asleep in its work may be the receiver; so may
+//     a loop pausing in its own sleep, which sender-gone leaves out: a
+//     periodic loop drains a channel or broadcasts a Cond at its pace);
 //   - the wait stays: the very same goroutine ids at every whole moment of
 //     two or more (SenderGoneMoments), or, in one dump (a paste a person
 //     cut too), a wait of LeakWaitMinutes or more printed by each.
@@ -210,7 +212,7 @@ func goneSide1(p *Pass, side goneSide, whole []int, said map[string]bool) []Find
 				asSG[fn] = append(asSG[fn], senderGoneWaiter(w))
 			}
 		}
-		if someoneElse(p, m, asSG) {
+		if someoneElse(p, m, asSG, true) {
 			continue
 		}
 		for fn, ws := range byFn {

@@ -93,8 +93,9 @@ func kinAlive(d *parse.Dump, fn string, waiters map[int64]bool) bool {
 // application frame is its own function resting in a library's rest
 // (main in http.ListenAndServe, a signal wait): none of them sends on a
 // channel the application made for one call; nor does a loop pausing in
-// its own sleep (loopPause).
-func someoneElse(p *Pass, m int, byFn map[string][]senderGoneWaiter) bool {
+// its own sleep (loopPause), unless sleepersServe: a periodic loop is
+// what takes a channel's items or signals a Cond at its pace.
+func someoneElse(p *Pass, m int, byFn map[string][]senderGoneWaiter, sleepersServe bool) bool {
 	waiting := map[*parse.Thread]bool{}
 	for _, ws := range byFn {
 		for _, w := range ws {
@@ -123,7 +124,7 @@ func someoneElse(p *Pass, m int, byFn map[string][]senderGoneWaiter) bool {
 				if len(app) == 0 {
 					continue // a library's own goroutine
 				}
-				if g.State == "sleep" && loopPause(t) {
+				if g.State == "sleep" && loopPause(t) && !sleepersServe {
 					// A loop pausing in its own sleep (a housekeeping
 					// loop, main's keep-alive): the process's background,
 					// as the WaitGroup rule reads it, no producer of one
@@ -184,7 +185,7 @@ func goneSenders(p *Pass, said map[string]bool) []Finding {
 			}
 		}
 		unserved[m] = map[string][]senderGoneWaiter{}
-		if len(byFn) == 0 || someoneElse(p, m, byFn) {
+		if len(byFn) == 0 || someoneElse(p, m, byFn, false) {
 			continue
 		}
 		for fn, ws := range byFn {
