@@ -19,7 +19,7 @@ import (
 //     channel nor a select, whose timer or context case may end it; a
 //     sync.Cond's Wait called from the application's own frame), not a
 //     semaphore's acquire (holders stand past it: pool-exhausted's);
-//   - their creator F (`created by F`, an application function) has
+//   - their creator F (`created by F` printed, an application function) has
 //     returned: no other goroutine has F, nor the function F is a closure
 //     of, on its stack; none runs a closure of F or was created by F or
 //     by one of the waiters (kinAlive); a creator still running may take
@@ -100,22 +100,17 @@ type goneWaiter struct {
 	g  *Group
 }
 
-// creatorOf is the function that started t, or, in a paste that cut the
-// `created by` line, t's own bottom application function; "" when
-// neither is the application's.
-func creatorOf(rt parse.Runtime, t *parse.Thread) (fn string, printed bool) {
-	if c := t.CreatedBy; c != nil {
-		if isAppFrame(rt, &parse.Frame{Func: c.Func}) {
-			return c.Func, true
-		}
-		return "", false
+// creatorOf is the application function that started t, as its
+// `created by` line prints it; "" when none is printed (a paste that cut
+// the stack: grep's context, a person's elision, tells no creator, and
+// the goroutine's own bottom function may be a cut stack's middle) or
+// the creator is a library's (errgroup's Go, net/http's Serve: the
+// caller that spawned through it is not printed).
+func creatorOf(rt parse.Runtime, t *parse.Thread) string {
+	if c := t.CreatedBy; c != nil && isAppFrame(rt, &parse.Frame{Func: c.Func}) {
+		return c.Func
 	}
-	for i := len(t.Frames) - 1; i >= 0; i-- {
-		if f := t.Frames[i]; isAppFrame(rt, f) {
-			return f.Func, false
-		}
-	}
-	return "", false
+	return ""
 }
 
 // creatorRuns: a goroutine of d other than the waiters has fn, or the
@@ -171,7 +166,6 @@ func goneSide1(p *Pass, side goneSide, whole []int, said map[string]bool) []Find
 	r := p.R
 	// unserved[m][F] are moment m's waiters created by F nobody can serve.
 	unserved := map[int]map[string][]goneWaiter{}
-	printed := map[string]bool{} // F printed as a creator
 	for _, m := range whole {
 		d := r.Moments[m].Dump
 		byFn := map[string][]goneWaiter{}
@@ -193,11 +187,10 @@ func goneSide1(p *Pass, side goneSide, whole []int, said map[string]bool) []Find
 					if t.ID == 0 && len(whole) > 1 {
 						continue // no id: it cannot be followed
 					}
-					fn, pr := creatorOf(r.Runtime, t)
+					fn := creatorOf(r.Runtime, t)
 					if fn == "" {
 						continue
 					}
-					printed[fn] = printed[fn] || pr
 					byFn[fn] = append(byFn[fn], goneWaiter{t, pl, g})
 				}
 			}
@@ -285,11 +278,7 @@ func goneSide1(p *Pass, side goneSide, whole []int, said map[string]bool) []Find
 		f.FromStart = f.Since == 0
 		f.Same = len(stay)
 		// The creator leads the entry points: whose calls leave them.
-		name := fn
-		if !printed[fn] {
-			name = "" // a paste that cut its `created by` line
-		}
-		f.Entries = []FrameCount{{Func: name, Count: len(ws)}}
+		f.Entries = []FrameCount{{Func: fn, Count: len(ws)}}
 		wf := &WaitFact{}
 		var names []string
 		for _, s := range ws {

@@ -131,7 +131,7 @@ func someoneElse(p *Pass, m int, byFn map[string][]senderGoneWaiter, sleepersSer
 					// call's result.
 					continue
 				}
-				if len(app) == 1 && app[0] == t.Frames[len(t.Frames)-1] && g.Category == Idle && g.State != "sleep" && !strings.HasPrefix(g.State, "chan-") && g.State != "select" {
+				if len(app) == 1 && app[0] == bottomFrame(t) && g.Category == Idle && g.State != "sleep" && !strings.HasPrefix(g.State, "chan-") && g.State != "select" {
 					continue // its own function resting in a library's rest
 				}
 				return true
@@ -277,4 +277,16 @@ func slicesSortedKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(ks)
 	return ks
+}
+
+// bottomFrame is t's last frame above the runtime's own (runtime.main and
+// runtime.goexit, which a SIGQUIT traceback prints under every goroutine
+// and debug=2 hides); nil when it has none.
+func bottomFrame(t *parse.Thread) *parse.Frame {
+	for i := len(t.Frames) - 1; i >= 0; i-- {
+		if !strings.HasPrefix(t.Frames[i].Func, "runtime.") {
+			return t.Frames[i]
+		}
+	}
+	return nil
 }

@@ -1556,9 +1556,6 @@ func goneOtherText(f *analyze.Finding, at, series string) string {
 		creator = f.Entries[0].Func
 	}
 	who := "their creator " + creator + " has returned: it is on no stack the dump shows, and no closure of it nor goroutine it started is alive"
-	if creator == "" {
-		who = "the goroutine that started them is not in the paste (its `created by` line cut)"
-	}
 	long := ""
 	if w := f.Wait; w != nil && w.MaxMinutes > 0 {
 		long = fmt.Sprintf(", waiting %s as the runtime prints", minutesRange(w.MinMinutes, w.MaxMinutes))

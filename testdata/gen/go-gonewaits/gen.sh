@@ -23,7 +23,7 @@ cp "$here/main.go" "$tmp/"
 (cd "$tmp" && CGO_ENABLED=0 GOFLAGS= go build -o "$tmp/p-126" main.go)
 (cd "$tmp" && CGO_ENABLED=0 GOENV=off GO111MODULE=off GOFLAGS= "$g13/bin/go" build -o "$tmp/p-113" main.go)
 (cd "$here/weighted" && CGO_ENABLED=0 GOFLAGS= go build -o "$tmp/weighted" .)
-port=18790
+port=$((27000 + RANDOM % 2000)) # a free range: other programs on this host listen on 1879x
 up() { # port: wait for the server
 	for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$1/debug/pprof/" && return 0; sleep 0.1; done
 	echo "server on $1 did not start" >&2; return 1
@@ -49,9 +49,8 @@ dumps() { # binary fixture args...
 	kill $pid
 	wait $pid || true
 }
-minutes() { # binary fixture
-	local bin=$1 d=$v/$2
-	port=$((port + 1))
+minutes() { # binary fixture port
+	local bin=$1 d=$v/$2 port=$3
 	mkdir -p "$d"
 	GOTRACEBACK=all "$bin" -listen 127.0.0.1:$port -mode sendleak 2>"$d/sigquit.txt" &
 	local pid=$!
@@ -64,13 +63,15 @@ minutes() { # binary fixture
 	kill -QUIT $pid
 	wait $pid || true
 }
-minutes "$tmp/p-126" go-gonewaits-sendleak-minutes &
+minutes "$tmp/p-126" go-gonewaits-sendleak-minutes $((port + 100)) &
 mpid=$!
 # 1. Senders whose receiver returned, and a pipeline whose receivers live.
 dumps "$tmp/p-126" go-gonewaits-sendleak -mode sendleak
 dumps "$tmp/p-113" go-gonewaits-sendleak-go113 -mode sendleak
 dumps "$tmp/p-126" go-gonewaits-sendok-healthy -mode sendok
 dumps "$tmp/p-113" go-gonewaits-sendok-healthy-go113 -mode sendok
+dumps "$tmp/p-126" go-gonewaits-sendokloop-healthy -mode sendokloop
+dumps "$tmp/p-113" go-gonewaits-sendokloop-healthy-go113 -mode sendokloop
 # 2. A sync.Cond nobody signals, and one a ticker broadcasts.
 dumps "$tmp/p-126" go-gonewaits-condstuck -mode condstuck
 dumps "$tmp/p-113" go-gonewaits-condstuck-go113 -mode condstuck

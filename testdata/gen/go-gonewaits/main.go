@@ -12,11 +12,12 @@
 //	-mode sendok      healthy: /fetch waits for its sender's result (no
 //	                  timeout); beside it a pipeline started by
 //	                  main.startPipeline (which returns): a producer
-//	                  (main.produce) sends to a consumer (main.consume)
-//	                  that works 200 ms per item on an unbuffered
-//	                  channel, and a second producer (main.feed, started
-//	                  by main.startFeed) sends to main's own loop, which
-//	                  sleeps 100 ms and then takes one item.
+//	                  (main.produce) sends on an unbuffered channel to a
+//	                  consumer (main.consume) that works 200 ms per item
+//	                  (a sleep under main.work).
+//	-mode sendokloop  healthy: a producer (main.feed, started by
+//	                  main.startFeed, which returns) sends to main's own
+//	                  loop, which sleeps 100 ms and takes one item.
 //	-mode condstuck   main.condStuck starts 3 goroutines that wait on a
 //	                  sync.Cond for a ready flag (for !ready { c.Wait() })
 //	                  and returns; nothing ever sets it or signals.
@@ -28,7 +29,7 @@
 //	                  (sem <- struct{}{}) and, holding it, wait for a
 //	                  channel nobody closes (slow work that never ends).
 //	-mode chansemok   healthy: main.feedJobs starts a main.convert every
-//	                  5 ms; each holds its slot for 20 ms (a timer).
+//	                  20 ms; each holds its slot for 5 ms (a timer).
 //
 // Written for dumpdiff's testdata; stdlib only, builds with Go 1.13 too.
 package main
@@ -77,6 +78,7 @@ func produce(out chan<- int) {
 	}
 }
 
+// consume works 200 ms on each item (a sleep stands for the work).
 func consume(in <-chan int) {
 	for v := range in {
 		work(v)
@@ -147,7 +149,7 @@ func tick(g *gate) {
 }
 
 // convert takes a slot, then holds it while it waits: for a channel
-// nobody closes (never), or for a 20 ms timer.
+// nobody closes (never), or for a 5 ms timer.
 func convert(i int, sem chan struct{}, never chan struct{}) {
 	sem <- struct{}{}
 	defer func() { <-sem }()
@@ -155,7 +157,7 @@ func convert(i int, sem chan struct{}, never chan struct{}) {
 		<-never
 		return
 	}
-	<-time.After(20 * time.Millisecond)
+	<-time.After(5 * time.Millisecond)
 }
 
 func semJobs(sem chan struct{}, never chan struct{}) {
@@ -167,7 +169,7 @@ func semJobs(sem chan struct{}, never chan struct{}) {
 func feedJobs(sem chan struct{}) {
 	for i := 0; ; i++ {
 		go convert(i, sem, nil)
-		time.Sleep(5 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond)
 	}
 }
 
@@ -193,6 +195,7 @@ func main() {
 	case "sendleak":
 	case "sendok":
 		startPipeline()
+	case "sendokloop":
 		ch := startFeed()
 		go func() { log.Fatal(http.ListenAndServe(*listen, nil)) }()
 		for {
