@@ -16,7 +16,9 @@ import (
 // holders never finish (the holders named, past the acquire: Go 1.13
 // prints a holder's own function at the top), and a healthy twin of each
 // (a slow consumer alive, a sleeping loop that receives, a Cond a ticker
-// broadcasts, holders that turn over). Each fixture pasted behind a
+// broadcasts, holders that turn over), and a go test timeout whose test
+// waits while the workers it started block in their sends (named beside
+// it, in f.Blocked). Each fixture pasted behind a
 // prefix or indented keeps its verdict.
 func TestGoneWaitsFixtures(t *testing.T) {
 	dir := filepath.Join("..", "testdata", "verdicts")
@@ -67,6 +69,20 @@ func TestGoneWaitsFixtures(t *testing.T) {
 		{"go-gonewaits-chansemok-healthy-go113", two, nil},
 		{"go-gonewaits-weighted", two, []want{{PoolExhaustedKind(weightedResource), "main.startExports", "semaphore-wait", holders(Critical, 2, "chan-receive", "main.startExports.func1")}}},
 		{"go-gonewaits-weightedok-healthy", two, nil},
+	}
+	// go test's timeout: the test's own wait, and beside it the workers
+	// it started (4 in their send, the closer in WaitGroup.Wait).
+	started := func(t *testing.T, f Finding) {
+		eq(t, "basis", f.Basis, "test-timeout")
+		eq(t, "culprit", strings.SplitN(f.Culprit, " ", 2)[0], "collect.TestGather")
+		n := map[string]int{}
+		for _, b := range f.Blocked {
+			n[b.State+" "+strings.SplitN(b.Culprit, " ", 2)[0]]++
+		}
+		eq(t, "started", fmt.Sprint(n), fmt.Sprint(map[string]int{"chan-send collect.Gather.func1": 4, "waitgroup-wait collect.Gather.func2": 1}))
+	}
+	for _, v := range []string{"", "-go113"} {
+		tests = append(tests, fixtureCase{"go-gonewaits-testtimeout" + v, []string{"test.txt"}, []want{{KindStuck, "testing.(*T).Run", "chan-receive", started}}})
 	}
 	runFixtureCases(t, dir, tests)
 	for _, tt := range tests {

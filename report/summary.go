@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"github.com/dumpdiff/dumpdiff/parse"
 	"strconv"
+	"slices"
 	"strings"
 	"time"
 
@@ -266,8 +267,12 @@ func (s *sentences) stuck() {
 	n := len(f.Counts)
 	switch {
 	case f.Basis == "test-timeout":
+		own := f.Counts[f.At] - len(f.Blocked)
 		s.add("go test stopped the test at its deadline (%s): %d of its %s wait %s, and the test waits with them",
-			f.Headline, f.Counts[f.At], s.unit(), stateText(f.State, f.Via))
+			f.Headline, own, s.unit(), stateText(f.State, f.Via))
+		if len(f.Blocked) > 0 {
+			s.add("beside it, %d %s the test started wait too: %s", len(f.Blocked), s.unit(), testStarted(f.Blocked))
+		}
 		s.culpritAndEntries()
 		return
 	case f.Basis == analyze.BasisHandlersChan:
@@ -1545,6 +1550,32 @@ func poolHolderLead(f *analyze.Finding) string {
 		s += ")"
 	}
 	return s
+}
+
+// testStarted says the goroutines a hung test started by state and
+// culprit, most first: "4 in chan-send at pipeline.Process.func1
+// (pipeline.go:22), 1 in waitgroup-wait at ...".
+func testStarted(refs []analyze.ThreadRef) string {
+	type k struct{ state, culprit string }
+	n := map[k]int{}
+	var order []k
+	for _, r := range refs {
+		key := k{r.State, r.Culprit}
+		if n[key] == 0 {
+			order = append(order, key)
+		}
+		n[key]++
+	}
+	slices.SortStableFunc(order, func(a, b k) int { return n[b] - n[a] })
+	var parts []string
+	for _, key := range order {
+		at := key.culprit
+		if at == "" {
+			at = "a library's frames"
+		}
+		parts = append(parts, fmt.Sprintf("%d in %s at %s", n[key], key.state, at))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // goneOtherText says a wait whose other side returned (analyze's

@@ -84,5 +84,17 @@ dumps "$tmp/p-126" go-gonewaits-chansemok-healthy -mode chansemok
 dumps "$tmp/p-113" go-gonewaits-chansemok-healthy-go113 -mode chansemok
 dumps "$tmp/weighted" go-gonewaits-weighted -mode stuck
 dumps "$tmp/weighted" go-gonewaits-weightedok-healthy -mode ok
+# 4. A go test timeout: the test waits for a collector whose workers block
+# in their sends (the package collect/, its own module; -timeout 3s).
+gotest() { # go-binary fixture: the package as collect, in GOPATH/src for Go 1.13
+	local gobin=$1 d=$v/$2
+	mkdir -p "$d"
+	rm -rf "$tmp/gopath"
+	mkdir -p "$tmp/gopath/src"
+	cp -r "$here/collect" "$tmp/gopath/src/collect"
+	(cd "$tmp/gopath/src/collect" && CGO_ENABLED=0 GOFLAGS= GOPATH="$tmp/gopath" "$gobin" test -count=1 -timeout 3s . >"$d/test.txt" 2>&1) || true
+}
+gotest go go-gonewaits-testtimeout
+GOENV=off GO111MODULE=off gotest "$g13/bin/go" go-gonewaits-testtimeout-go113
 wait $mpid
 # Paths in the dumps name this worktree: keep them as printed.
