@@ -3,8 +3,8 @@ package report
 import (
 	"fmt"
 	"github.com/dumpdiff/dumpdiff/parse"
-	"strconv"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
