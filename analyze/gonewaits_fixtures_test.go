@@ -84,6 +84,20 @@ func TestGoneWaitsFixtures(t *testing.T) {
 	for _, v := range []string{"", "-go113"} {
 		tests = append(tests, fixtureCase{"go-gonewaits-testtimeout" + v, []string{"test.txt"}, []want{{KindStuck, "testing.(*T).Run", "chan-receive", started}}})
 	}
+	// The same rules on judge15's programs (another session's, their
+	// truths sealed before any run).
+	tests = append(tests,
+		fixtureCase{"judge15-go-cond-never-signalled", two, []want{{KindLeaked, "main.condStuck", "cond-wait",
+			gone(BasisSignallerGone, Critical, "main.condStuck.func1", "main.condStuck", "[2 2]")}}},
+		fixtureCase{"judge15-go-go113-semaphore-tokens-held", two, []want{{sem, "main.semExhausted", "chan-send", holders(Critical, 3, "chan-receive", "main.convert")}}},
+		fixtureCase{"judge15-go-test-timeout-collector", []string{"test.txt"}, []want{{KindStuck, "testing.(*T).Run", "chan-receive", func(t *testing.T, f Finding) {
+			n := map[string]int{}
+			for _, b := range f.Blocked {
+				n[b.State+" "+strings.SplitN(b.Culprit, " ", 2)[0]]++
+			}
+			eq(t, "started", fmt.Sprint(n), fmt.Sprint(map[string]int{"chan-send pipeline.Process.func1": 4, "waitgroup-wait pipeline.Process.func2": 1}))
+		}}}},
+	)
 	runFixtureCases(t, dir, tests)
 	for _, tt := range tests {
 		keepsShape(t, filepath.Join(dir, tt.name), tt.moments)
