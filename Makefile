@@ -61,6 +61,7 @@ fixtures:
 	bash ./testdata/gen/libs-jdk25/gen.sh
 	bash ./testdata/gen/actuator/gen.sh
 	bash ./testdata/gen/go-gone/gen.sh
+	bash ./testdata/gen/go-gonewaits/gen.sh
 	bash ./testdata/gen/go-dotless/gen.sh
 	bash ./testdata/gen/jfr/gen.sh
 	bash ./testdata/gen/pasted/gen.sh

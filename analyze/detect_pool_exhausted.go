@@ -16,7 +16,7 @@ const (
 var poolExhaustedDetector = &Detector{
 	Name:   "pool-exhausted",
 	Kinds:  poolExhaustedKinds(),
-	Doc:    "threads wait for a resource a bounded pool lends (a DB, Redis or HTTP client connection, a pooled object, a slot of a Go buffered channel used as a semaphore) while its holders are busy; said with what the holders do and who waits (a health check by name); the holders are the threads under a client that holds the resource, or else, by structure, the threads of the waiters' application path past their acquire (the same function at a later line: poolholders.go), which lead the finding and give its culprit; a Go chan send is such a semaphore's acquire only when holders stand past it",
+	Doc:    "threads wait for a resource a bounded pool lends (a DB, Redis or HTTP client connection, a pooled object, a slot of a Go buffered channel used as a semaphore, a permit of golang.org/x/sync/semaphore.Weighted) while its holders are busy; said with what the holders do and who waits (a health check by name); the holders are the threads under a client that holds the resource, or else, by structure, the threads of the waiters' application path past their acquire (the same function at a later line: poolholders.go), which lead the finding and give its culprit; a Go chan send (or a Weighted's Acquire) is such a semaphore's acquire only when holders stand past it (a Go 1.13 goroutine parked in a channel wait prints its own function at the top, at that later line)",
 	Claims: ClaimsGroups,
 	Folds:  "the waiters' and the holders' timeline findings",
 	Thresholds: []Threshold{
@@ -47,7 +47,7 @@ func runPoolExhausted(p *Pass) []Finding {
 				continue
 			}
 			for _, g := range pl.States {
-				if g.Resource == res.ID || res.ID == slotResource && slotWait(r, g) {
+				if g.Resource == res.ID || structural(res.ID) && semaphoreAcquire(r, g, res.ID) {
 					waiters = append(waiters, g)
 					waiterPools = append(waiterPools, pl)
 					for m, c := range g.Counts {
@@ -124,7 +124,7 @@ func runPoolExhausted(p *Pass) []Finding {
 		if n == 1 && basis == "" || last >= min && float64(last-counts[0]) > RecoveredShare*float64(counts[at]-counts[0]) || f.FromStart && last >= min {
 			f.Severity = Critical
 		}
-		if n == 1 && basis != "" || n == 1 && res.ID == slotResource {
+		if n == 1 && basis != "" || n == 1 && structural(res.ID) {
 			// One dump cannot tell stuck from busy; a semaphore of a few
 			// slots, no known size and waiters found by structure, least of all.
 			f.Severity = Warning

@@ -24,11 +24,14 @@ var feederWaits = []struct{ state, frames string }{
 // absent (the receivers returned). Randomly the feeder runs under a
 // request's handler instead (its siblings are other requests). The
 // feeder's remedy is send-behind-busy-pool exactly when its workers are
-// stuck there and it serves no request; orphaned-send otherwise.
+// stuck there and it serves no request; receiver-gone when it serves no
+// request and no worker is left (main.start returned too); orphaned-send
+// otherwise.
 func TestFeederBehindStuckWorkersProperty(t *testing.T) {
 	rng := rand.New(rand.NewPCG(33, 7))
 	behind := remedyText(t, "send-behind-busy-pool")
 	orphaned := remedyText(t, "orphaned-send")
+	gone := remedyText(t, "receiver-gone")
 	for c := range 300 {
 		var b strings.Builder
 		b.WriteString("goroutine 1 [select (no cases), 20 minutes]:\nmain.main()\n\t/src/main.go:70 +0x1\n\n")
@@ -63,6 +66,11 @@ func TestFeederBehindStuckWorkersProperty(t *testing.T) {
 			}
 		}
 		want := orphaned
+		if workers == 0 && !handler {
+			// The receivers returned and so did main.start, which made
+			// the feeder: nobody is left to receive (receiver-gone).
+			want = gone
+		}
 		if workers > 0 && !handler {
 			if !stuckWorkers(r) {
 				t.Fatalf("case %d: %d workers in %s for %d minutes: no finding tells them\n%s", c, workers, w.state, minutes, b.String())

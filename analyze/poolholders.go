@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/dumpdiff/dumpdiff/parse"
 )
@@ -50,13 +51,18 @@ import (
 // past the waiters' acquire (this file).
 const holderBasisPast = "past-acquire"
 
-// slotWaitStates are the Go states of a goroutine that takes a slot of a
-// buffered channel used as a semaphore (`sem <- struct{}{}`): a chan send,
-// which is a semaphore's acquire when goroutines of the same function
-// stand past it (semaphore-pool-exhausted), and a send nobody receives
-// otherwise (the stuck and no-peer rules).
-// Not a [roles] key: state ids of the signature table.
-var slotWaitStates = []string{"chan-send"}
+// structuralAcquires are the Go waits that take an item of a semaphore
+// no client's frames name the holders of, by resource: a chan send, which
+// is a buffered channel's slot taken (`sem <- struct{}{}`) when goroutines
+// of the same function stand past it (semaphore-pool-exhausted), and a
+// send nobody receives otherwise (the stuck, no-peer and receiver-gone
+// rules); golang.org/x/sync/semaphore's Acquire (its own select), whose
+// holders are likewise the callers past it. The state is the signature
+// table's id. Not a [roles] key: what each state is, a Go fact.
+var structuralAcquires = []struct{ resource, state string }{
+	{slotResource, "chan-send"},
+	{weightedResource, "semaphore-wait"},
+}
 
 // acquireSite is the frame of t's application code that asked the pool
 // (see above), or with below 1 its next application frame down (the
@@ -119,7 +125,16 @@ func pastSite(rt parse.Runtime, ts []*parse.Thread, waiters map[*parse.Thread]bo
 		if waiters[t] {
 			continue
 		}
-		if slices.ContainsFunc(t.Frames[min(1, len(t.Frames)):], func(f *parse.Frame) bool {
+		// Below the top: it called something from the function. A Go
+		// goroutine parked in a channel operation or a select prints no
+		// runtime frame above its own before Go 1.14's tracebacks (Go
+		// 1.13: `main.convert` at the top, in chan receive): its top is
+		// then the function itself, waiting at the later line.
+		from := 1
+		if rt == parse.RuntimeGo && len(t.Frames) > 0 && !strings.HasPrefix(t.State, "running") && !strings.HasPrefix(t.State, "runnable") {
+			from = 0
+		}
+		if slices.ContainsFunc(t.Frames[min(from, len(t.Frames)):], func(f *parse.Frame) bool {
 			return slices.ContainsFunc(sites, func(s acqSite) bool { return f.Func == s.fn && f.Line > s.line })
 		}) {
 			out = append(out, t)
@@ -170,14 +185,24 @@ func holderGroups(r *Result, m int, hs []*parse.Thread) ([]HolderGroup, []*Group
 }
 
 // slotResource is the resource of a buffered channel used as a
-// semaphore: its waiters are found by slotWait, not by a signature row.
-const slotResource = "slot"
+// semaphore, weightedResource of golang.org/x/sync/semaphore.Weighted:
+// their waiters are found by semaphoreAcquire, not by a signature row alone.
+const (
+	slotResource     = "slot"
+	weightedResource = "weighted-permit"
+)
 
-// slotWait: g is goroutines in a chan send (slotWaitStates) with
-// goroutines past their send in the same function at the moment most of
-// g wait: a semaphore's acquire, not a send nobody receives.
-func slotWait(r *Result, g *Group) bool {
-	if r.Runtime != parse.RuntimeGo || !slices.Contains(slotWaitStates, g.State) {
+// structural: res is a resource whose waiters are found by structure.
+func structural(res string) bool {
+	return slices.ContainsFunc(structuralAcquires, func(a struct{ resource, state string }) bool { return a.resource == res })
+}
+
+// semaphoreAcquire: g is goroutines in res's acquire (structuralAcquires)
+// with goroutines past it in the same function at the moment most of g
+// wait: a semaphore's acquire (not, for a chan send, a send nobody
+// receives).
+func semaphoreAcquire(r *Result, g *Group, res string) bool {
+	if r.Runtime != parse.RuntimeGo || !slices.Contains(structuralAcquires, struct{ resource, state string }{res, g.State}) {
 		return false
 	}
 	at := peakAt(g.Counts)

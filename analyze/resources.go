@@ -50,8 +50,12 @@ var resources = []Resource{
 	{ID: "permit", Named: true, Noun: "a semaphore permit"},
 	// A slot of a Go buffered channel used as a semaphore (sem <- x to
 	// take one, <-sem to give it back): no signature row names it; the
-	// pool-exhausted detector finds its waiters by structure (slotWait).
+	// pool-exhausted detector finds its waiters by structure (semaphoreAcquire).
 	{ID: "slot", Named: true, Noun: "a slot of a buffered channel used as a semaphore", Pool: "semaphore", Title: "semaphore (a buffered channel)", Items: "slots"},
+	// A permit of golang.org/x/sync/semaphore.Weighted whose holders stand
+	// past the waiters' Acquire (semaphoreAcquire); its waiters' row says
+	// "permit", as every other semaphore's does.
+	{ID: "weighted-permit", Named: true, Noun: "a permit of a weighted semaphore (golang.org/x/sync/semaphore)", Pool: "weighted-semaphore", Title: "weighted semaphore (golang.org/x/sync/semaphore)", Items: "permits"},
 	{ID: "task-result", Noun: "the result of another task"},
 	{ID: "latch", Noun: "a latch or barrier to open"},
 	{ID: "queue-space", Noun: "room in a full queue (its consumers to take)"},

@@ -93,8 +93,9 @@ func kinAlive(d *parse.Dump, fn string, waiters map[int64]bool) bool {
 // application frame is its own function resting in a library's rest
 // (main in http.ListenAndServe, a signal wait): none of them sends on a
 // channel the application made for one call; nor does a loop pausing in
-// its own sleep (loopPause).
-func someoneElse(p *Pass, m int, byFn map[string][]senderGoneWaiter) bool {
+// its own sleep (loopPause), unless sleepersServe: a periodic loop is
+// what takes a channel's items or signals a Cond at its pace.
+func someoneElse(p *Pass, m int, byFn map[string][]senderGoneWaiter, sleepersServe bool) bool {
 	waiting := map[*parse.Thread]bool{}
 	for _, ws := range byFn {
 		for _, w := range ws {
@@ -123,14 +124,14 @@ func someoneElse(p *Pass, m int, byFn map[string][]senderGoneWaiter) bool {
 				if len(app) == 0 {
 					continue // a library's own goroutine
 				}
-				if g.State == "sleep" && loopPause(t) {
+				if g.State == "sleep" && loopPause(t) && !sleepersServe {
 					// A loop pausing in its own sleep (a housekeeping
 					// loop, main's keep-alive): the process's background,
 					// as the WaitGroup rule reads it, no producer of one
 					// call's result.
 					continue
 				}
-				if len(app) == 1 && app[0] == t.Frames[len(t.Frames)-1] && g.Category == Idle && g.State != "sleep" && !strings.HasPrefix(g.State, "chan-") && g.State != "select" {
+				if len(app) == 1 && app[0] == bottomFrame(t) && g.Category == Idle && g.State != "sleep" && !strings.HasPrefix(g.State, "chan-") && g.State != "select" {
 					continue // its own function resting in a library's rest
 				}
 				return true
@@ -184,7 +185,7 @@ func goneSenders(p *Pass, said map[string]bool) []Finding {
 			}
 		}
 		unserved[m] = map[string][]senderGoneWaiter{}
-		if len(byFn) == 0 || someoneElse(p, m, byFn) {
+		if len(byFn) == 0 || someoneElse(p, m, byFn, false) {
 			continue
 		}
 		for fn, ws := range byFn {
@@ -276,4 +277,16 @@ func slicesSortedKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(ks)
 	return ks
+}
+
+// bottomFrame is t's last frame above the runtime's own (runtime.main and
+// runtime.goexit, which a SIGQUIT traceback prints under every goroutine
+// and debug=2 hides); nil when it has none.
+func bottomFrame(t *parse.Thread) *parse.Frame {
+	for i := len(t.Frames) - 1; i >= 0; i-- {
+		if !strings.HasPrefix(t.Frames[i].Func, "runtime.") {
+			return t.Frames[i]
+		}
+	}
+	return nil
 }

@@ -48,9 +48,18 @@ func hungTests(p *Pass) []Finding {
 		// whichever goroutine the panic printed first (leadOf).
 		lead := leadOf(p, m, ts)
 		refs[0], refs[lead] = refs[lead], refs[0]
+		// The goroutines the test started, waiting beside it (workers
+		// blocked in a send to a collector that stopped reading): named
+		// with it, each the test's own (f.Blocked).
+		for _, t := range startedByTest(p.R.Runtime, d, names) {
+			if sig := p.signature(m, t); sig == nil || sig.Category != Waiting {
+				continue // running, or at rest: an accept loop of a test server
+			}
+			f.Blocked = append(f.Blocked, p.ref(m, t))
+		}
 		f.Pool, _ = poolName(r.Runtime, ts[lead], p.opt)
 		f.State, f.Culprit, f.Frame = refs[0].State, refs[0].Culprit, refs[0].Frame
-		f.Counts[m] = len(refs)
+		f.Counts[m] = len(refs) + len(f.Blocked)
 		var ids []string
 		for _, ref := range refs[:min(len(refs), 3)] {
 			ids = append(ids, ref.Name)
@@ -143,4 +152,61 @@ func runsTest(t *parse.Thread, names []string) bool {
 		}
 	}
 	return false
+}
+
+// startedByTest are the goroutines of d the tests (names) started, other
+// than those running the tests' own functions: those created, at any
+// remove, by a goroutine that runs a test (its id printed as the parent,
+// Go 1.21+; before, an application function on a test goroutine's stack,
+// or one of the test's own package, which the test called and which has
+// returned, printed as the creator), and those running code of the tests' own
+// _test.go files (an anonymous function of the test file, Go before 1.5's
+// func·008). A library's goroutines (a test server's) have no
+// application frame and are left out.
+func startedByTest(rt parse.Runtime, d *parse.Dump, names []string) []*parse.Thread {
+	in := map[*parse.Thread]bool{}
+	ids := map[int64]bool{}
+	funcs := map[string]bool{}
+	files := map[string]bool{}
+	add := func(t *parse.Thread) {
+		in[t] = true
+		if t.ID != 0 {
+			ids[t.ID] = true
+		}
+		for _, f := range t.Frames {
+			if isAppFrame(rt, f) {
+				funcs[f.Func] = true
+			}
+		}
+	}
+	pkgs := map[string]bool{} // the tests' packages
+	for _, t := range d.Threads {
+		if runsTest(t, names) {
+			add(t)
+			for _, f := range t.Frames {
+				if strings.HasSuffix(f.File, "_test.go") {
+					files[f.File] = true
+					pkgs[funcPackage(f.Func)] = true
+				}
+			}
+		}
+	}
+	var out []*parse.Thread
+	for grew := true; grew; {
+		grew = false
+		for _, t := range d.Threads {
+			if in[t] || !slices.ContainsFunc(t.Frames, func(f *parse.Frame) bool { return isAppFrame(rt, f) }) {
+				continue
+			}
+			c := t.CreatedBy
+			started := c != nil && (c.Parent != 0 && ids[c.Parent] || c.Parent == 0 && (funcs[c.Func] || pkgs[funcPackage(c.Func)]))
+			ownFile := slices.ContainsFunc(t.Frames, func(f *parse.Frame) bool { return files[f.File] })
+			if started || ownFile {
+				add(t)
+				out = append(out, t)
+				grew = true
+			}
+		}
+	}
+	return out
 }

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"github.com/dumpdiff/dumpdiff/parse"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -266,8 +267,12 @@ func (s *sentences) stuck() {
 	n := len(f.Counts)
 	switch {
 	case f.Basis == "test-timeout":
+		own := f.Counts[f.At] - len(f.Blocked)
 		s.add("go test stopped the test at its deadline (%s): %d of its %s wait %s, and the test waits with them",
-			f.Headline, f.Counts[f.At], s.unit(), stateText(f.State, f.Via))
+			f.Headline, own, s.unit(), stateText(f.State, f.Via))
+		if len(f.Blocked) > 0 {
+			s.add("beside it, %d %s the test started wait too: %s", len(f.Blocked), s.unit(), testStarted(f.Blocked))
+		}
 		s.culpritAndEntries()
 		return
 	case f.Basis == analyze.BasisHandlersChan:
@@ -1202,6 +1207,8 @@ func (s *sentences) leaked() {
 		}
 		s.add("wait nobody serves: %d goroutines in %s wait on a channel whose senders have returned: none of %s's closures nor any goroutine it started (or they started) is alive at %s, so nobody is left to send or close (%s)",
 			f.Counts[f.At], receiveFunc(f.Culprit), receiveFunc(f.Culprit), s.moment(f.At), how)
+	case analyze.BasisReceiverGone, analyze.BasisSignallerGone:
+		s.add("%s", goneOtherText(f, s.moment(f.At), s.series(f.Counts)))
 	case analyze.BasisUnreadBodies:
 		s.add("HTTP response bodies never closed: %d client connections lent with their response body (the Transport's readLoop waiting for it to be read or closed) and no goroutine reading any body, at %s: %s. "+
 			"Each keeps its connection, its readLoop and its writeLoop for good",
@@ -1559,6 +1566,71 @@ func poolHolderLead(f *analyze.Finding) string {
 		s += ")"
 	}
 	return s
+}
+
+// testStarted says the goroutines a hung test started by state and
+// culprit, most first: "4 in chan-send at pipeline.Process.func1
+// (pipeline.go:22), 1 in waitgroup-wait at ...".
+func testStarted(refs []analyze.ThreadRef) string {
+	type k struct{ state, culprit string }
+	n := map[k]int{}
+	var order []k
+	for _, r := range refs {
+		key := k{r.State, r.Culprit}
+		if n[key] == 0 {
+			order = append(order, key)
+		}
+		n[key]++
+	}
+	slices.SortStableFunc(order, func(a, b k) int { return n[b] - n[a] })
+	var parts []string
+	for _, key := range order {
+		at := key.culprit
+		if at == "" {
+			at = "a library's frames"
+		}
+		parts = append(parts, fmt.Sprintf("%d in %s at %s", n[key], key.state, at))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// goneOtherText says a wait whose other side returned (analyze's
+// receivergone.go): who made the waiters, that it and everything it
+// started are gone, how many, how long, and whether the count grew.
+func goneOtherText(f *analyze.Finding, at, series string) string {
+	creator := ""
+	if len(f.Entries) > 0 {
+		creator = f.Entries[0].Func
+	}
+	who := "their creator " + creator + " has returned: it is on no stack the dump shows, and no closure of it nor goroutine it started is alive"
+	long := ""
+	if w := f.Wait; w != nil && w.MaxMinutes > 0 {
+		long = fmt.Sprintf(", waiting %s as the runtime prints", minutesRange(w.MinMinutes, w.MaxMinutes))
+	}
+	n := f.Counts[f.At]
+	if f.Basis == analyze.BasisSignallerGone {
+		return fmt.Sprintf("wait nobody serves: %d goroutines wait in sync.Cond.Wait at %s%s; %s, and no other goroutine of the application runs that could call Signal or Broadcast at %s: the wait never ends (%s)",
+			n, receiveFunc(f.Culprit), long, who, at, series)
+	}
+	grew := "the same goroutines at every moment"
+	switch {
+	case f.Severity == analyze.Critical:
+		grew = "more at each moment, those seen first still there: each call leaves one more"
+	case f.Same > 0 && f.Counts[f.Since] == n && f.Since != f.At:
+		grew = "the same goroutines at every moment, none added while the dumps were taken"
+	default:
+		grew = "one dump, by the waits the runtime prints"
+	}
+	return fmt.Sprintf("goroutine leak: %d goroutines blocked sending at %s%s, and nobody is left to receive: %s, and no other goroutine of the application runs that could take the send at %s; each call that returned before receiving left one behind (%s: %s)",
+		n, receiveFunc(f.Culprit), long, who, at, grew, series)
+}
+
+// minutesRange is "5 minutes" or "3–49 minutes".
+func minutesRange(lo, hi int) string {
+	if lo == hi {
+		return fmt.Sprintf("%d minutes", hi)
+	}
+	return fmt.Sprintf("%d–%d minutes", lo, hi)
 }
 
 // receiveFunc is the function of a culprit frame string ("main.fetchAll

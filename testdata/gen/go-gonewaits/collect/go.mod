@@ -1,0 +1,3 @@
+module collect
+
+go 1.13
