@@ -192,6 +192,14 @@ func goChanCycles(p *Pass) (basis []string, seen [][]chanFound) {
 		if !argCycleHeld(r, c.ms) {
 			continue
 		}
+		// A goroutine of the application asleep beside a channel cycle
+		// (a consumer sleeping inside its item's work, a loop pausing)
+		// wakes and may be the missing partner, at every moment as in one
+		// dump (chanCycleQuiet): no proof of a cycle, unless each member
+		// printed a wait too long for that.
+		if c.basis == basisChanCycle && !chanCycleSleepless(p, c.at) {
+			continue
+		}
 		if c.basis == basisLockChan && stayedOutOfRest(r, c.ms, c.others) {
 			continue
 		}
@@ -410,6 +418,32 @@ func chanCycleAt(m int, places []goPlace) (string, chanFound, bool) {
 	}
 	f.ref = func(t *parse.Thread) *LockRef { return &LockRef{Chan: waits[t]} }
 	return basisChanCycle + " " + strings.Join(keys, " "), f, true
+}
+
+// chanCycleSleepless tells whether the sightings of a channel cycle
+// leave it proven with sleepers about: at some sighting every member
+// printed LockHeldMinutes, or no goroutine of the application outside the
+// members sleeps at any sighting.
+func chanCycleSleepless(p *Pass, at []chanFound) bool {
+	for _, f := range at {
+		if !slices.ContainsFunc(f.members, func(t *parse.Thread) bool { return t.WaitMinutes < LockHeldMinutes }) {
+			return true
+		}
+	}
+	for _, f := range at {
+		for _, pl := range goPlaces(p, f.m) {
+			if slices.Contains(f.members, pl.t) {
+				continue
+			}
+			if _, internal := poolName(p.R.Runtime, pl.t, p.opt); internal {
+				continue
+			}
+			if s := p.signature(f.m, pl.t); s != nil && s.Resource == "time" {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // chanCycleQuiet tells whether a channel cycle seen in one dump (f) is
