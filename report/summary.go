@@ -301,6 +301,16 @@ func (s *sentences) stuck() {
 	case f.Basis == "one-dump-process":
 		s.add("%d of %d %s %s %s, and every application %s of this dump waits on what it names (or holds the lock one waits for): nothing else of the process runs or rests",
 			f.Counts[0], f.PoolCounts[0], f.Pool, s.unit(), stateText(f.State, f.Via), strings.TrimSuffix(s.unit(), "s"))
+	case f.Basis == analyze.BasisPeerProgram:
+		waited := ""
+		if w := f.Wait; w != nil && w.MaxMinutes > 0 {
+			waited = fmt.Sprintf("; the runtime prints %s of waiting", words.Plural(w.MaxMinutes, "minute"))
+		}
+		s.add("%d %s %s %s under the program's own code at this one dump, and every other application %s waits on them or on another %s (none runs, sleeps or selects on a timer): the whole program waits on its peer's reply%s",
+			f.Counts[f.At], f.Pool, s.unit(), stateText(f.State, f.Via), strings.TrimSuffix(s.unit(), "s"), strings.TrimSuffix(s.unit(), "s"), waited)
+	case f.Basis == analyze.BasisPeerPool:
+		s.add("%d of %d %s %s stuck %s at every moment given (%s to %s): the whole pool, the very same %s, in one client read, none running between the moments: the pool works at its peer's pace, and its peer does not answer",
+			f.Same, f.PoolCounts[n-1], f.Pool, s.unit(), stateText(f.State, f.Via), s.moment(0), s.moment(n-1), s.unit())
 	case f.Basis == "orphaned":
 		s.add("%d of %d %s %s stuck %s at every moment given (%s to %s), and every application %s of the process waits so on a hand-off: none is left to count it down, take from it or signal it (its counter or consumer is gone)",
 			f.Same, f.PoolCounts[n-1], f.Pool, s.unit(), stateText(f.State, f.Via), s.moment(0), s.moment(n-1), strings.TrimSuffix(s.unit(), "s"))
