@@ -19,7 +19,9 @@ import (
 //   - peerProgram (Go, one dump): every application goroutine waits, and
 //     the only waits not on another goroutine of the program are client
 //     reads (and an acceptor's rest): the program waits on the peer.
-//     Its printed minutes, when the runtime printed them, are told.
+//     Its printed minutes, when the runtime printed them, are told;
+//   - peerLifetime (a JVM, one dump): a whole pool in one client read,
+//     each thread alive a minute or more with almost no CPU in its life.
 //
 // What is never counted: a server's own request-reading loop (its via
 // rows rest: Tomcat, Jetty, net/http's connections; a goroutine created
@@ -29,11 +31,13 @@ import (
 // library's own event loop), a thread alone in its own read (a push
 // client's reader: the floor).
 
-// BasisPeerPool and BasisPeerProgram are the bases of the stuck findings
-// of peerPool (in runStuck) and of peerProgram.
+// BasisPeerPool, BasisPeerProgram and BasisPeerLifetime are the bases of
+// the stuck findings of peerPool (in runStuck), peerProgram and
+// peerLifetime.
 const (
-	BasisPeerPool    = "peer-pool"
-	BasisPeerProgram = "peer-program"
+	BasisPeerPool     = "peer-pool"
+	BasisPeerProgram  = "peer-program"
+	BasisPeerLifetime = "peer-lifetime"
 )
 
 // clientRead reports whether t, of group g, reads a peer's reply under
@@ -46,8 +50,18 @@ func clientRead(rt parse.Runtime, g *Group, t *parse.Thread) bool {
 	if g.Via != "" && !roundTrip(g.Via, t) {
 		return false // a server's connection, a library's long poll, an HTTP body
 	}
+	for _, f := range t.Frames {
+		if anyPrefix(f.Func, timedReads) {
+			return false // its timeout is visible: a long poll that asks again
+		}
+	}
 	return culprit(rt, t) != nil
 }
+
+// timedReads are the frames of a JVM socket read with a timeout (JDK 13+:
+// NioSocketImpl.timedRead; JDK 8's socketRead0 takes its timeout as an
+// argument, which no frame shows). Not a [roles] key: a JDK fact.
+var timedReads = []string{"sun.nio.ch.NioSocketImpl.timedRead"}
 
 // peerPool reports whether g is the whole of its pool, PeerPoolFloor
 // threads or more at every moment, the very same threads (Always), in a
@@ -73,7 +87,31 @@ func peerPool(r *Result, pl *Pool, g *Group, n int) bool {
 			return false
 		}
 	}
-	return g.Always == pl.Counts[n-1] && g.held() == g.Always
+	return g.Always == pl.Counts[n-1] && g.held() == g.Always && !ranOnce(r.Runtime, g, n)
+}
+
+// ranOnce reports whether a thread of g gained CPURanMin of cpu= or
+// more between any two consecutive moments (StayedRan asks it of every
+// two): it left its read and came back, once at least (a lookup that
+// returned at the first moment and a read that never returns since).
+func ranOnce(rt parse.Runtime, g *Group, n int) bool {
+	for m := 1; m < n; m++ {
+		before := map[threadID]*parse.Thread{}
+		for _, t := range g.Threads[m-1] {
+			before[identity(rt, t)] = t
+		}
+		for _, t := range g.Threads[m] {
+			b := before[identity(rt, t)]
+			if b == nil {
+				continue
+			}
+			now, was := t.Java().CPU, b.Java().CPU
+			if now > 0 && was > 0 && now-was >= CPURanMin {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // peerProgram finds, in a Go dump's last moment (one dump, or every
@@ -86,7 +124,11 @@ func peerPool(r *Result, pl *Pool, g *Group, n int) bool {
 // accept loop's function created is that server's connection, reading its
 // client's next request: then nothing is said. Said as a warning: one
 // dump cannot tell a reply that never comes from a slow one; the printed
-// minutes, where the runtime printed them, are the finding's Wait.
+// minutes, where the runtime printed them, are the finding's Wait. A
+// whole dump only (goroutine 1 in it): a paste a person cut leaves out
+// what may run (goPasted tells its story). Said
+// only where no finding of any detector is (told): a lock's holder in a
+// read is contention's story, a leaked goroutine's read the leak's.
 func peerProgram(p *Pass, told bool) []Finding {
 	r := p.R
 	n := len(r.Moments)
@@ -94,6 +136,9 @@ func peerProgram(p *Pass, told bool) []Finding {
 		return nil
 	}
 	m := n - 1
+	if r.Moments[m].Dump == nil || pastedDump(r.Moments[m].Dump) {
+		return nil // a paste a person cut: what it left out may run
+	}
 	type read struct {
 		pl *Pool
 		g  *Group
@@ -135,7 +180,7 @@ func peerProgram(p *Pass, told bool) []Finding {
 			}
 		}
 	}
-	if len(reads) == 0 {
+	if len(created) < PeerProgramMin {
 		return nil
 	}
 	for _, t := range created {
@@ -189,4 +234,52 @@ func onAnother(g *Group, t *parse.Thread) bool {
 		return true
 	}
 	return false
+}
+
+// peerLifetime finds, in one JVM dump (JDK 11+: cpu= and elapsed=
+// printed), a pool's threads, all of them and PeerPoolFloor or more, in
+// one client read at one application line (peerPool's read, at the one
+// moment), each alive PeerElapsedMin seconds or more and on CPU for at
+// most PeerCPUShare of that life: threads that did almost nothing since
+// they started but wait on their peer. A healthy pool whose reads return
+// is seldom all in one read at one instant, and a thread that served calls
+// for its life has spent more CPU; a pool started for a call in flight is
+// younger. Said as a warning (one dump's evidence): elapsed= is the
+// thread's age, not its wait's, and a pool of push readers idle since
+// they started looks the same.
+func peerLifetime(p *Pass, told bool) []Finding {
+	r := p.R
+	if r.Runtime != parse.RuntimeJVM || len(r.Moments) != 1 || told {
+		return nil
+	}
+	var fs []Finding
+	for _, pl := range r.Pools {
+		if pl.Internal || pl.Counts[0] < PeerPoolFloor {
+			continue
+		}
+		for _, g := range pl.States {
+			if g.Counts[0] != pl.Counts[0] || g.Rest || len(g.Culprits) != 1 || len(g.Stacks) == 0 || g.Stacks[0] == nil ||
+				!clientRead(r.Runtime, g, g.Stacks[0]) || p.explainedBy(g, 0) != "" {
+				continue
+			}
+			young := false
+			for _, t := range g.Threads[0] {
+				j := t.Java()
+				if j.Elapsed.Seconds() < PeerElapsedMin || j.CPU <= 0 || j.CPU.Seconds() > PeerCPUShare*j.Elapsed.Seconds() {
+					young = true
+					break
+				}
+			}
+			if young {
+				continue
+			}
+			f := groupFinding(KindStuck, pl, g, 0)
+			f.Severity = Warning
+			f.Basis = BasisPeerLifetime
+			f.Since, f.FromStart = 0, true
+			f.Same = g.Counts[0]
+			fs = append(fs, f)
+		}
+	}
+	return fs
 }
