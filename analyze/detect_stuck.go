@@ -29,6 +29,19 @@ const (
 	// PeerWaitMin is the floor: one or two workers in one call at one
 	// instant are a call in flight, not told from noise.
 	PeerWaitMin = 3
+	// PeerPoolFloor is the fewest threads of a pool that, all of them in
+	// one client read at every moment (peerPool), are stuck: one thread
+	// alone in a read of its own is a push client's reader as often as a
+	// stuck call.
+	PeerPoolFloor = 2
+	// PeerElapsedMin and PeerCPUShare: one JVM dump's whole pool in one
+	// client read (peerLifetime), each thread alive this many seconds with
+	// at most this share of its life on CPU.
+	PeerElapsedMin = 60 // seconds
+	// PeerProgramMin: the fewest client reads a Go program all waiting
+	// on them is stuck on (peerProgram).
+	PeerProgramMin = 1
+	PeerCPUShare   = 0.01
 	// RoundTripStay is how long a JVM thread's own round trip (a query,
 	// an HTTP call's response head, a name lookup, a peer's reply inside a
 	// scheduled job or a pool's task) must stay unanswered, the very same
@@ -67,6 +80,10 @@ var stuckDetector = &Detector{
 		{"StuckShare", StuckShare, "…and when they are at least this share of their pool at the last moment: one long call is not a stuck pool. Threads in a wait that costs no CPU (a read, a connect, a Thread.sleep) whose cpu= rose by CPURanMin between every two moments are not counted: they ran between the dumps (a pool's worker sleeping in one short task after another). A wait is not stuck at any count when it is served: between every two moments some of its threads got through, and its pool's threads past it (running the waiters' own method at another line: the permit holders) are other threads at each moment (a throttle whose permits rotate; progress.go)"},
 		{"PeerShare", PeerShare, "on one whole dump, threads in a named wait on a peer (a reply under a DB driver's query, an HTTP or gRPC call), each inside the unit of work its pool gave it, are their pool's story from this share of the pool's threads: most of the pool then serves at that peer's pace, where a healthy busy pool spreads over the CPU, several peers and idle workers; said as one dump's evidence, which cannot tell stuck from busy"},
 		{"PeerWaitMin", PeerWaitMin, "…and from this many threads: one or two workers in one call at one instant are a call in flight, not told from noise"},
+		{"PeerPoolFloor", PeerPoolFloor, "below StuckMin, a JVM pool whose threads, all of them and this many or more at every moment, the very same, wait in one client read (a plain socket read or a round-trip client's) under application code, none running between the moments, over RoundTripStay, is stuck whatever its size (a pool of 2 with 2 held serves at its peer's pace: nothing). The floor is the one place a count decides: one thread alone in a read of its own is a push client's reader or a listener as often as a stuck call. Not counted: a server's connections (its via rests), an HTTP client's body or a library's long poll (no round trip), a read with no application frame (a library's own loop), threads whose cpu= rose between the moments"},
+		{"PeerElapsedMin", PeerElapsedMin, "on one JVM dump that prints cpu= and elapsed= (JDK 11+), a pool's threads, all of them and PeerPoolFloor or more, in one client read at one application line, each alive this many seconds or more, are a warning (basis peer-lifetime): a pool started for a call in flight is younger, and a healthy pool whose reads return is seldom all in one read at one instant. elapsed= is the thread's age, not its wait's: the weaker evidence"},
+		{"PeerCPUShare", PeerCPUShare, "…and each on CPU for at most this share of its life: a thread that served calls, parsed replies or computed between its reads has spent more; one that connected, asked and has waited since has spent almost none. A pool of push readers idle since they started looks the same, which is why it is a warning"},
+		{"PeerProgramMin", PeerProgramMin, "in Go, one whole dump (goroutine 1 in it; not a paste a person cut) (or the very same goroutines at every moment): every application goroutine waits, none running, sleeping or in a select with cases (a timer may end it), and the only waits not on another goroutine (a channel, a lock, a WaitGroup, a Cond, main's select with no cases) are client reads under application code and acceptors: the program waits on its peer, from this many reads (one: main's read is the whole program, and a program whose every other goroutine waits on it has nothing else to run). A read by a goroutine created by the accept loop's function is the server's connection reading its next request, and then nothing is said; a net/http server's or a library's reads are their vias' rests. A warning: one dump cannot tell a reply that never comes from a slow one; its printed minutes are told"},
 		{"RoundTripStay", RoundTripStay, "below StuckTaskFloor, a JVM thread waiting for the answer to its own request (a JDBC query's result, an HTTP client's response head, a DNS lookup, a peer's reply inside a scheduled job or a pool's task), the very same thread in the same place with no CPU from the first moment to the last, is stuck alone when the moments span this many seconds (and it is its pool's share): an answer that late is no call in flight of a service, and its dumps, 5 s apart, span 9.6 s and more; said as a warning (one thread cannot tell a 30 s report query from a hang). A thread reading in its own loop (a push client's reader, a server connection between requests, a UDP listener) rests there and is not counted"},
 		{"OrphanedMin", OrphanedMin, "…and from one thread, at two moments or more, where no other finding is: threads waiting untimed on a hand-off (a latch, room in a full queue, a future, a notify) when every application thread of the process, this many or more, waits so at every moment, the very same, one of them a producer waiting for room: no thread is left to take from the queue, count the latch down or signal (its consumer or counter died). Latches and notifies alone are main's shutdown latch and threads parked until a signal by design; a consumer resting in take, a pool's idle worker, a running thread could be the other side"},
 		{"StuckLockMoments", StuckLockMoments, "…and from one thread: the very same threads parked on the very same lock object in the same frames at this many moments or more, every moment given, with no holder printed (a read lock, a library's own lock on LockSupport: IntelliJ's ReadMostlyRWLock): a healthy lock passes in milliseconds, a waiter caught on it three times 5 s apart waits for a holder that does not let go; the holder's finding (contention) tells it where a holder is printed"},
@@ -150,6 +167,8 @@ func runStuck(p *Pass) []Finding {
 		// nothing in the dump can serve, and a debug=1 profile's request
 		// handlers blocked on a channel, are said as one dump's evidence.
 		fs = append(fs, handlersOnChannel(p)...)
+		fs = append(fs, peerProgram(p, len(fs) > 0 || len(p.FoundAll()) > 0)...)
+		fs = append(fs, peerLifetime(p, len(fs) > 0)...)
 		return append(fs, noPeerWaits(p, len(fs) > 0)...)
 	}
 	for _, pl := range r.Pools {
@@ -177,6 +196,12 @@ func runStuck(p *Pass) []Finding {
 				if min > StuckTaskFloor {
 					min = StuckTaskFloor
 				}
+			}
+			// A whole pool in one client read at every moment, none
+			// running: stuck whatever its size, from the floor (peerwait.go).
+			whole := !rest && peerPool(r, pl, g, n)
+			if whole && min > PeerPoolFloor {
+				min = PeerPoolFloor
 			}
 			// A thread's own round trip that stays: stuck alone.
 			one := !rest && oneRoundTrip(r, g, n)
@@ -238,6 +263,9 @@ func runStuck(p *Pass) []Finding {
 			if f.CausedBy == "" {
 				f.CausedBy = lockCause // behind a lock a deadlock's thread holds
 			}
+			if whole && stayed < StuckMin && why == "" && f.Basis == "" {
+				f.Basis = BasisPeerPool
+			}
 			if why != "" {
 				f.Basis = heldBasis(n, why)
 				if n == 1 {
@@ -266,8 +294,10 @@ func runStuck(p *Pass) []Finding {
 		skip[[2]string{f.Pool, f.State}] = true
 	}
 	fs = append(fs, noSignallerWaits(p, skip)...)
-	// The entry thread's hand-off waits nobody can serve (no_peer.go),
-	// where no finding above tells the process's story.
+	// A Go program whose every goroutine waits on its client reads
+	// (peerwait.go), and the entry thread's hand-off waits nobody can serve
+	// (no_peer.go), where no finding above tells the process's story.
+	fs = append(fs, peerProgram(p, len(fs) > 0 || len(p.FoundAll()) > 0)...)
 	fs = append(fs, noPeerWaits(p, len(fs) > 0)...)
 	linkTaskWaits(fs, append(p.FoundAll(), fs...))
 	linkHandOffWaiters(p, fs)

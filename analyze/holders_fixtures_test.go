@@ -135,7 +135,11 @@ func TestHolderFixtures(t *testing.T) {
 		// audit queue's put are stuck too, as its README wanted: a
 		// producer's back-pressure counts from StuckTaskFloor (issue 33).
 		{"queue-busy-stuck", []string{"1", "2", "3"}, []want{{KindStuck, "ingest-*", "queue-put", nil}, {KindStuck, "report-*", "latch-wait", nil},
-			{KindStuck, "audit-*", "queue-put", nil}, auditSink}},
+			{KindStuck, "audit-*", "queue-put", nil}, auditSink,
+			// Its consumers, enricher-1 and -2, the whole of their pool,
+			// held in an untimed socket read at every moment: stuck from
+			// PeerPoolFloor (peerwait.go), as its README wanted them named.
+			{KindStuck, "enricher-*", "socket-read", nil}}},
 		{"queue-busy-healthy", []string{"1", "2", "3"}, nil},
 		// A library's own read-write lock on LockSupport (as IntelliJ's
 		// ReadMostlyRWLock): the writer parked under writeLock is a lock

@@ -224,6 +224,11 @@ var remedies = []Remedy{
 	{ID: "untimed-socket-read", States: []string{"socket-read"},
 		Frames: []string{"SocketDispatcher.read0", "NioSocketImpl.tryRead"}, Without: []string{"NioSocketImpl.timedRead", "Net.poll"},
 		Text: "the socket read has no timeout (SocketDispatcher.read0 without NioSocketImpl.timedRead): set a read timeout on the client ({culprit}) and bound how many threads may call it at once (a bulkhead)"},
+	// Go prints no deadline: the whole program waiting on its client
+	// reads (peerwait.go) is what says the read has none that matters.
+	{ID: "go-read-no-deadline", Kinds: []string{KindStuck}, States: []string{"socket-read"},
+		proof: func(p remedyProof) bool { return p.basis == BasisPeerProgram },
+		Text:  "the whole program waits on this read of a peer's reply ({culprit}): give it a deadline (conn.SetReadDeadline before each read, or a context with a timeout on the call that reads) so that a peer that never answers fails the call instead of hanging the program"},
 	{ID: "timed-socket-read", Kinds: []string{KindNotRecovered, KindStuck, KindSaturated}, States: []string{"socket-read"},
 		Frames: []string{"NioSocketImpl.timedRead"},
 		Text:   "the read has a timeout, yet the threads pile up behind the slow peer: bound how many may wait on it at once (a bulkhead) so that other work keeps a thread"},

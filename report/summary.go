@@ -306,6 +306,20 @@ func (s *sentences) stuck() {
 	case f.Basis == "one-dump-process":
 		s.add("%d of %d %s %s %s, and every application %s of this dump waits on what it names (or holds the lock one waits for): nothing else of the process runs or rests",
 			f.Counts[0], f.PoolCounts[0], f.Pool, s.unit(), stateText(f.State, f.Via), strings.TrimSuffix(s.unit(), "s"))
+	case f.Basis == analyze.BasisPeerProgram:
+		waited := ""
+		if w := f.Wait; w != nil && w.MaxMinutes > 0 {
+			waited = fmt.Sprintf("; the runtime prints %s of waiting", words.Plural(w.MaxMinutes, "minute"))
+		}
+		one := strings.TrimSuffix(s.unit(), "s")
+		s.add("%s of %s %s under the program's own code at this one dump, and every other application %s waits on them or on another %s, or there is none (none runs, sleeps or selects on a timer): the whole program waits on its peer's reply%s",
+			words.Plural(f.Counts[f.At], one), f.Pool, stateText(f.State, f.Via), one, one, waited)
+	case f.Basis == analyze.BasisPeerLifetime:
+		s.add("%d of %d %s %s %s at this one dump, the whole pool at one line, each alive %ds or more with almost no CPU in its life (%d%% at most): threads that asked their peer and have waited since, or readers idle since they started; take another dump to tell",
+			f.Counts[0], f.PoolCounts[0], f.Pool, s.unit(), stateText(f.State, f.Via), analyze.PeerElapsedMin, int(analyze.PeerCPUShare*100))
+	case f.Basis == analyze.BasisPeerPool:
+		s.add("%d of %d %s %s stuck %s at every moment given (%s to %s): the whole pool, the very same %s, in one client read, none running between the moments: the pool works at its peer's pace, and its peer does not answer",
+			f.Same, f.PoolCounts[n-1], f.Pool, s.unit(), stateText(f.State, f.Via), s.moment(0), s.moment(n-1), s.unit())
 	case f.Basis == "orphaned":
 		s.add("%d of %d %s %s stuck %s at every moment given (%s to %s), and every application %s of the process waits so on a hand-off: none is left to count it down, take from it or signal it (its counter or consumer is gone)",
 			f.Same, f.PoolCounts[n-1], f.Pool, s.unit(), stateText(f.State, f.Via), s.moment(0), s.moment(n-1), strings.TrimSuffix(s.unit(), "s"))

@@ -1,0 +1,3 @@
+module github.com/dumpdiff/dumpdiff/testdata/gen/go-peerread
+
+go 1.22
