@@ -145,6 +145,7 @@ func peerProgram(p *Pass, told bool) []Finding {
 		ts []*parse.Thread
 	}
 	var reads []*read
+	mainState := "" // the main goroutine's state when it does not read
 	byGroup := map[*Group]*read{}
 	accepting := map[string]bool{} // functions of the goroutines in accept
 	var created []*parse.Thread    // the reads' goroutines, to check their creators
@@ -163,6 +164,11 @@ func peerProgram(p *Pass, told bool) []Finding {
 				case g.State == "accept":
 					for _, f := range t.Frames {
 						accepting[f.Func] = true
+					}
+				case onMainPath(t) && !clientRead(r.Runtime, g, t):
+					mainState = g.State
+					if !onAnother(g, t) {
+						return nil // it runs, sleeps, selects or waits on something else
 					}
 				case clientRead(r.Runtime, g, t):
 					rd := byGroup[g]
@@ -188,6 +194,7 @@ func peerProgram(p *Pass, told bool) []Finding {
 			return nil // a server's connection reads its client's next request
 		}
 	}
+	mainReads := mainWaitsOnReads(r.Moments[m].Dump, created, mainState)
 	var fs []Finding
 	for _, rd := range reads {
 		g := rd.g
@@ -198,7 +205,16 @@ func peerProgram(p *Pass, told bool) []Finding {
 			continue // reads that returned between the moments
 		}
 		f := groupFinding(KindStuck, rd.pl, g, m)
-		f.Severity = Warning
+		// The program's main path waiting on its reads (reading itself, or
+		// waiting for the readers: mainWaitsOnReads) cannot go on until
+		// its peer answers: a warning, for every read. Reads on goroutines of
+		// their own while main idles are a stream's quiet reader as often
+		// as a call nobody answers (a push client: main waiting for a
+		// signal, its reader at rest on a quiet stream): a suspect, info.
+		f.Severity = Info
+		if mainReads {
+			f.Severity = Warning
+		}
 		f.Basis = BasisPeerProgram
 		f.Since, f.FromStart = m, m == 0
 		f.Same = len(rd.ts)
@@ -215,6 +231,43 @@ func peerProgram(p *Pass, told bool) []Finding {
 		fs = append(fs, f)
 	}
 	return fs
+}
+
+// mainWaitsOnReads reports whether the program's main path waits on its
+// reads: main reads itself, or waits in WaitGroup.Wait (for its workers,
+// the readers), a lock or a channel while no os/signal loop runs. Main in
+// a select with no cases, or in a receive beside os/signal's loop (a
+// daemon waiting for its operator's signal), waits on nothing of the
+// program: its readers may be a push client's, at rest on a quiet stream.
+func mainWaitsOnReads(d *parse.Dump, reads []*parse.Thread, mainState string) bool {
+	if slices.ContainsFunc(reads, onMainPath) {
+		return true
+	}
+	switch mainState {
+	case "waitgroup-wait", "mutex-wait", "rwmutex-wait", "semacquire":
+		return true
+	case "chan-receive", "chan-send":
+		for _, t := range d.Threads {
+			for _, f := range t.Frames {
+				if f.Func == "os/signal.loop" || f.Func == "os/signal.signal_recv" {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// onMainPath reports whether t is the program's main goroutine: main.main
+// the first frame under the runtime's.
+func onMainPath(t *parse.Thread) bool {
+	for i := len(t.Frames) - 1; i >= 0; i-- {
+		if f := t.Frames[i].Func; !strings.HasPrefix(f, "runtime.") {
+			return f == "main.main"
+		}
+	}
+	return false
 }
 
 // onAnother reports whether t, of group g, waits on another goroutine of

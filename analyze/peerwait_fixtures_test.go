@@ -85,6 +85,15 @@ func TestPeerReadFixtures(t *testing.T) {
 			eq(t, "basis", f.Basis, BasisPeerProgram)
 			eq(t, "reads", f.Counts[f.At], 2)
 			eq(t, "culprit", strings.HasPrefix(f.Culprit, "main.readNoTimeout.func2 "), true)
+			// main in select {}: it waits on nothing of the program, and
+			// a quiet stream's reader looks the same: a suspect.
+			eq(t, "severity", f.Severity, Info)
+		}}}},
+		// A push client at rest on a quiet stream, main waiting for a
+		// signal: at most a suspect (testdata/gen/go-pushclient).
+		fixtureCase{"go-pushclient-healthy", one, []want{{KindStuck, "main.main", "socket-read", func(t *testing.T, f Finding) {
+			eq(t, "basis", f.Basis, BasisPeerProgram)
+			eq(t, "severity", f.Severity, Info)
 		}}}})
 	runFixtureCases(t, dir, tests)
 	// judge15's JVM case: three kill -3 moments in one file.
