@@ -133,6 +133,7 @@ fixtures:
 	JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64 bash ./testdata/gen/verdicts-peerread/gen.sh
 	bash ./testdata/gen/go-peerread/gen.sh
 	bash ./testdata/gen/go-pushclient/gen.sh
+	bash ./testdata/gen/jvm-tpcserver/gen.sh
 
 # Fixtures that need a tool fetched or built first, each as its script
 # says: Delve from the module proxy (delve/gen.sh, then delve/goland.sh),

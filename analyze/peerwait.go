@@ -40,6 +40,33 @@ const (
 	BasisPeerLifetime = "peer-lifetime"
 )
 
+// serverAccepts are the frames of a JVM thread waiting for a connection.
+// Not a [roles] key: the JDK's server sockets.
+var serverAccepts = []string{"java.net.ServerSocket.accept", "java.net.ServerSocket.implAccept",
+	"sun.nio.ch.ServerSocketChannelImpl.accept"}
+
+// appAccepts reports whether, at moment m, a thread of the application's
+// own code waits for a connection (an accept under an application frame):
+// the process runs a server of its own, whose connections' threads read
+// their client's next request in a plain socket read.
+func appAccepts(r *Result, m int) bool {
+	d := r.Moments[m].Dump
+	if d == nil {
+		return false
+	}
+	for _, t := range d.Threads {
+		for _, f := range t.Frames {
+			if anyPrefix(f.Func, serverAccepts) {
+				if culprit(r.Runtime, t) != nil {
+					return true
+				}
+				break
+			}
+		}
+	}
+	return false
+}
+
 // clientRead reports whether t, of group g, reads a peer's reply under
 // application code as a client: the plain socket read or a round-trip
 // client's (roundTrip), below an application frame.
@@ -328,6 +355,9 @@ func peerLifetime(p *Pass, told bool) []Finding {
 			}
 			f := groupFinding(KindStuck, pl, g, 0)
 			f.Severity = Warning
+			if appAccepts(r, 0) {
+				f.Severity = Info // perhaps its own server's idle connections (appAccepts)
+			}
 			f.Basis = BasisPeerLifetime
 			f.Since, f.FromStart = 0, true
 			f.Same = g.Counts[0]

@@ -5,7 +5,8 @@
 # libhttpcore-java, libcommons-logging-java), dumped three times with `jstack -l PID`, 5 s apart, 3 s
 # after the program printed "ready" (the -late cases: one dump, 65 s after it). JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64 makes the
 # jdk25-peerread-* cases. The READMEs were written by hand from the source before dumpdiff ran; the
-# JVM is killed on exit.
+# JVM is killed on exit. The peers run in a JVM of their own (a client's upstreams are not in its
+# process; an accept loop of the client's own would make its readers look like a server's).
 #
 # Usage: bash testdata/gen/verdicts-peerread/gen.sh [CASE...]   (default: every case; ~3 min)
 set -euo pipefail
@@ -31,7 +32,13 @@ done
 for c in "${cases[@]}"; do
 	mode=${c#peerread-}
 	mode=${mode%-late}
-	"${bin}java" -Xmx64m -XX:+UseSerialGC -cp "$tmp/classes:$cp" com.example.peerread.PeerReadApp "$mode" >"$tmp/out.log" 2>&1 &
+	# The peers in a JVM of their own: the client process holds only its clients.
+	"${bin}java" -Xmx64m -XX:+UseSerialGC -cp "$tmp/classes:$cp" com.example.peerread.PeerReadApp "peers-$mode" >"$tmp/peers.log" 2>&1 &
+	peers=$!
+	for _ in $(seq 100); do grep -q '^ports ' "$tmp/peers.log" && break; sleep 0.1; done
+	ports=$(sed -n 's/^ports //p' "$tmp/peers.log")
+	# shellcheck disable=SC2086 # the four ports, one argument each
+	"${bin}java" -Xmx64m -XX:+UseSerialGC -cp "$tmp/classes:$cp" com.example.peerread.PeerReadApp "$mode" $ports >"$tmp/out.log" 2>&1 &
 	pid=$!
 	dir=$repo/testdata/verdicts/$prefix$c
 	if [[ $c == *-late ]]; then
@@ -43,7 +50,9 @@ for c in "${cases[@]}"; do
 		kill -KILL "$pid"
 		wait "$pid" 2>/dev/null || true
 		pid=
+		kill -KILL "$peers"; wait "$peers" 2>/dev/null || true
 		continue
 	fi
 	dump_started "$tmp/out.log" "$dir"
+	kill -KILL "$peers"; wait "$peers" 2>/dev/null || true
 done

@@ -36,6 +36,9 @@ import org.apache.http.util.EntityUtils;
  *       acceptors.
  * </ul>
  *
+ * <p>The peers run in a process of their own ({@code peers-stuck}, {@code peers-healthy}: their
+ * ports on one line), the clients in another ({@code stuck PORTS...}, {@code healthy PORTS...}).
+ *
  * <p>stuck: the quote and rate peers accept, read the request and never answer. healthy: they
  * answer at once, and the fetchers and syncers ask again every 300 ms. Prints "ready" once every
  * thread is started.
@@ -44,11 +47,19 @@ public class PeerReadApp {
     static volatile boolean answer;
 
     public static void main(String[] args) throws Exception {
-        answer = args.length > 0 && args[0].equals("healthy");
-        int quotes = lineServer("quote-upstream", answer);
-        int rates = httpServer(answer);
-        int silent = lineServer("status-upstream", false);
-        int push = pushServer();
+        answer = args.length > 0 && args[0].endsWith("healthy");
+        if (args.length > 0 && args[0].startsWith("peers-")) {
+            // The peers, in a process of their own (as a client's upstreams
+            // are): their ports on one line, then they serve.
+            int quotes = lineServer("quote-upstream", answer);
+            int rates = httpServer(answer);
+            int silent = lineServer("status-upstream", false);
+            int push = pushServer();
+            System.out.println("ports " + quotes + " " + rates + " " + silent + " " + push);
+            Thread.sleep(Long.MAX_VALUE);
+        }
+        int quotes = Integer.parseInt(args[1]), rates = Integer.parseInt(args[2]);
+        int silent = Integer.parseInt(args[3]), push = Integer.parseInt(args[4]);
         HttpServer idle = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         idle.createContext("/", x -> {
             x.sendResponseHeaders(204, -1);
