@@ -30,9 +30,13 @@ import (
 //     method runs on the object whose lock the goroutine waits for;
 //   - selfSameValue: the method that calls Lock prints the same receiver
 //     as the outer frame, the lock's address not printed ("(...)", an
-//     inlined RLock) or outside the value's first argWindow bytes (a
-//     pointer field, syncthing's lib/sync): the same value, its lock by
-//     the method that takes it.
+//     inlined RLock): the same value, its lock by the method that takes
+//     it. A printed address outside the value's first argWindow bytes is
+//     no tie: a pointer field's lock (syncthing's lib/sync) prints so, but
+//     so does any other object's lock the method takes (a parameter's: a
+//     held-out Docker daemon dump's (*Daemon).reducePsContainer locking
+//     its container read as a self-deadlock), and the dump cannot tell
+//     which.
 //
 // Neither proves the outer frame took the lock (a method may call a
 // locking method of its own value without holding anything: the common,
@@ -96,7 +100,12 @@ func selfWaitOf(t *parse.Thread, k lockKey) (selfWait, bool) {
 		switch {
 		case lock != 0 && lock >= r.Addr && lock-r.Addr < argWindow && (callerRecv == 0 || callerRecv == r.Addr):
 			return selfWait{outer: f, recv: r.Addr, tie: selfInValue, off: lock - r.Addr}, true
-		case callerRecv != 0 && callerRecv == r.Addr:
+		case callerRecv != 0 && callerRecv == r.Addr && lock == 0:
+			// The lock's address not printed: the caller's own value's
+			// lock, by the method that takes it. A printed address
+			// outside the value may be any object's lock the method
+			// takes (a parameter's: (*Daemon).reducePsContainer locking
+			// its container), so no tie is claimed for it.
 			return selfWait{outer: f, recv: r.Addr, tie: selfSameValue}, true
 		}
 	}

@@ -25,10 +25,12 @@ import (
 // the lock between moments), the outer frame on another value of the same
 // type (nested locks on two receivers), another goroutine inside the
 // value outside the lock's waiters (it may hold the lock), one dump
-// with no minute. Seeded.
+// with no minute, the inner method locking another object's mutex (its
+// printed address outside the value: a parameter's lock, as a Docker
+// daemon's reducePsContainer locks its container). Seeded.
 func TestSelfLockProperty(t *testing.T) {
 	rng := rand.New(rand.NewPCG(33, 4242))
-	kinds := []string{"self", "self", "moved", "nested", "holder"}
+	kinds := []string{"self", "self", "moved", "nested", "holder", "param"}
 	told := map[string]int{}
 	for c := range 300 {
 		kind := kinds[c%len(kinds)]
@@ -39,6 +41,9 @@ func TestSelfLockProperty(t *testing.T) {
 		innerFn := typ + "." + []string{"count", "commit", "size", "lookup"}[rng.IntN(4)]
 		go113 := rng.IntN(2) == 0
 		lockKind := []string{"mutex", "rwlock", "rlock"}[rng.IntN(3)]
+		if kind == "param" {
+			lockKind = "mutex" // its address printed: another object's
+		}
 		base := uint64(0xc000010000 + 0x100*rng.IntN(4096))
 		if !go113 {
 			base = uint64(0x1f2b84500000 + 0x100*rng.IntN(4096))
@@ -50,6 +55,11 @@ func TestSelfLockProperty(t *testing.T) {
 			outerRecv = recv + 0x2000 + uint64(0x100*rng.IntN(16)) // another value of the type
 		}
 		lock := recv + off
+		if kind == "param" {
+			// The inner method locks a parameter's mutex (another object,
+			// far from the value): the same receiver, no tie.
+			lock = recv + 0x100000 + off
+		}
 		between := rng.IntN(4)
 		queued := rng.IntN(4)
 		moments := 1 + rng.IntN(3)
