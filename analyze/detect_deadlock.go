@@ -46,17 +46,7 @@ func runDeadlock(p *Pass) []Finding {
 		if !ok {
 			f := Finding{ID: "deadlock " + key, Kind: KindDeadlock, Severity: Critical, Basis: basis,
 				Counts: make([]int, len(r.Moments)), At: m, Since: m, FromStart: m == 0}
-			first := cycle[0]
-			f.Pool, _ = poolName(r.Runtime, first, p.opt)
-			s := p.signature(m, first)
-			f.State = stateOf(s)
-			if s != nil {
-				f.Resource = s.Resource
-			}
-			if len(first.Frames) > 0 {
-				f.Frame = first.Frames[0].Func
-			}
-			f.Culprit = FrameString(culprit(r.Runtime, first))
+			p.leadBy(&f, m, cycle[0])
 			for _, t := range cycle {
 				ref := p.ref(m, t)
 				if lockRef != nil {
@@ -435,4 +425,20 @@ func withDumps(r *Result) int {
 		}
 	}
 	return n
+}
+
+// leadBy gives f the pool, state, resource, top frame and culprit of the
+// thread that leads it (a cycle's first member, a lock's likely holder),
+// as seen at moment m.
+func (p *Pass) leadBy(f *Finding, m int, t *parse.Thread) {
+	f.Pool, _ = poolName(p.R.Runtime, t, p.opt)
+	s := p.signature(m, t)
+	f.State = stateOf(s)
+	if s != nil {
+		f.Resource = s.Resource
+	}
+	if len(t.Frames) > 0 {
+		f.Frame = t.Frames[0].Func
+	}
+	f.Culprit = FrameString(culprit(p.R.Runtime, t))
 }

@@ -219,16 +219,7 @@ func nestedWaitFindings(p *Pass) []Finding {
 		nw := at[last]
 		f := Finding{ID: findingID(KindDeadlock, "nested-wait", nw.holder.Name()), Kind: KindDeadlock, Severity: Critical,
 			Basis: "nested-wait", Counts: make([]int, len(r.Moments)), At: last, Since: since, FromStart: since == 0}
-		f.Pool, _ = poolName(r.Runtime, nw.holder, p.opt)
-		s := p.signature(last, nw.holder)
-		f.State = stateOf(s)
-		if s != nil {
-			f.Resource = s.Resource
-		}
-		if len(nw.holder.Frames) > 0 {
-			f.Frame = nw.holder.Frames[0].Func
-		}
-		f.Culprit = FrameString(culprit(r.Runtime, nw.holder))
+		p.leadBy(&f, last, nw.holder)
 		o := p.ref(last, nw.holder)
 		o.Waits = true
 		o.WaitsFor = &LockRef{Address: nw.waitsOn.addr, Class: nw.waitsOn.class}

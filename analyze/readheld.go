@@ -134,16 +134,7 @@ func readHeldFindings(p *Pass) []Finding {
 		}
 		f := Finding{ID: findingID(KindDeadlock, basisReadHeld, lead.Name()), Kind: KindDeadlock, Severity: Critical,
 			Basis: basisReadHeld, Counts: make([]int, len(r.Moments)), At: last, Since: first, FromStart: first == 0}
-		f.Pool, _ = poolName(r.Runtime, lead, p.opt)
-		s := p.signature(last, lead)
-		f.State = stateOf(s)
-		if s != nil {
-			f.Resource = s.Resource
-		}
-		if len(lead.Frames) > 0 {
-			f.Frame = lead.Frames[0].Func
-		}
-		f.Culprit = FrameString(culprit(r.Runtime, lead))
+		p.leadBy(&f, last, lead)
 		f.Lock = &LockFact{Address: x.k.addr, Class: x.k.class, OwnerInferred: true}
 		if len(cands) == 0 {
 			// Every waiter at a place another shares: none stands out
